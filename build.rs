@@ -1,0 +1,55 @@
+//! Embeds every file under `configs/` into the binary, so `--config @examples/NAME` works
+//! from an installed binary with no source tree around it.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::{env, fs};
+
+fn main() {
+    let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap_or_default()).join("configs");
+    println!("cargo:rerun-if-changed={}", root.display());
+    let mut files = Vec::new();
+    collect(&root, &mut files);
+    files.sort();
+    let mut out = String::from("/// `(path under configs/, contents)` of every shipped config.\n");
+    out.push_str("pub static EMBEDDED_CONFIGS: &[(&str, &str)] = &[\n");
+    for file in &files {
+        println!("cargo:rerun-if-changed={}", file.display());
+        let relative = file
+            .strip_prefix(&root)
+            .unwrap_or(file)
+            .to_string_lossy()
+            .replace('\\', "/");
+        let _ = writeln!(
+            out,
+            "    ({relative:?}, include_str!({:?})),",
+            file.display().to_string()
+        );
+    }
+    out.push_str("];\n");
+    let target = PathBuf::from(env::var("OUT_DIR").unwrap_or_default()).join("embedded_configs.rs");
+    if let Err(error) = fs::write(&target, out) {
+        println!(
+            "cargo:warning=could not write {}: {error}",
+            target.display()
+        );
+    }
+}
+
+fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            println!("cargo:rerun-if-changed={}", path.display());
+            collect(&path, files);
+        } else if matches!(
+            path.extension().and_then(|ext| ext.to_str()),
+            Some("yaml" | "yml" | "json")
+        ) {
+            files.push(path);
+        }
+    }
+}

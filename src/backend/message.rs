@@ -1,0 +1,105 @@
+//! Provider-neutral chat messages, tool specs and stream events.
+
+use serde::{Deserialize, Serialize};
+
+use crate::protocol::Usage;
+
+/// A tool offered to the model; `parameters` is a JSON schema.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolSpec {
+    pub name: String,
+    pub description: String,
+    pub parameters: serde_json::Value,
+}
+
+/// A complete tool call made by the model. `arguments` is the JSON text as sent.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ToolCall {
+    pub id: String,
+    pub name: String,
+    pub arguments: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "role", rename_all = "snake_case")]
+pub enum Message {
+    System {
+        content: String,
+    },
+    User {
+        content: String,
+    },
+    Assistant {
+        content: String,
+        tool_calls: Vec<ToolCall>,
+    },
+    /// The result of one tool call, linked to it by `call_id`.
+    Tool {
+        call_id: String,
+        name: String,
+        content: String,
+        is_error: bool,
+    },
+}
+
+impl Message {
+    pub fn system(content: impl Into<String>) -> Self {
+        Self::System {
+            content: content.into(),
+        }
+    }
+
+    pub fn user(content: impl Into<String>) -> Self {
+        Self::User {
+            content: content.into(),
+        }
+    }
+
+    /// The text of the message, whatever its role.
+    pub fn content(&self) -> &str {
+        match self {
+            Self::System { content }
+            | Self::User { content }
+            | Self::Assistant { content, .. }
+            | Self::Tool { content, .. } => content,
+        }
+    }
+}
+
+/// One model call's input.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ChatRequest {
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSpec>,
+}
+
+/// Why the model stopped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    Stop,
+    ToolCalls,
+    Length,
+    ContentFilter,
+    Other(String),
+}
+
+/// One piece of a streamed response, in provider-neutral form.
+#[derive(Clone, Debug, PartialEq)]
+pub enum StreamEvent {
+    TextDelta(String),
+    ReasoningDelta(String),
+    /// A tool call begins; `index` identifies it among parallel calls.
+    ToolCallStart {
+        index: usize,
+        id: String,
+        name: String,
+    },
+    /// A fragment of a tool call's JSON arguments.
+    ToolCallArgsDelta {
+        index: usize,
+        fragment: String,
+    },
+    Usage(Usage),
+    Finish(FinishReason),
+}

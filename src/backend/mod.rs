@@ -1,0 +1,30 @@
+//! Model backends: one trait with one required method, `stream()`, and the offline
+//! `scripted` stand-in. Real provider wire protocols plug in behind the same trait.
+
+mod error;
+mod factory;
+mod message;
+pub mod scripted;
+mod turn;
+
+use futures::stream::BoxStream;
+
+pub use error::BackendError;
+pub use factory::{BackendUnavailable, build_backends};
+pub use message::{ChatRequest, FinishReason, Message, StreamEvent, ToolCall, ToolSpec};
+pub use turn::{AssistantTurn, TurnBuilder};
+
+/// What a backend yields: events as they arrive, or an error that ends the stream.
+pub type EventStream = BoxStream<'static, Result<StreamEvent, BackendError>>;
+
+pub trait Backend: Send + Sync {
+    /// The provider name shown to users (`openai`, `scripted`, …).
+    fn provider(&self) -> &str;
+
+    /// The model name as configured.
+    fn model(&self) -> &str;
+
+    /// Starts one model call. Events arrive as the provider sends them; the stream ends
+    /// after a [`StreamEvent::Finish`], or with an error.
+    fn stream(&self, request: ChatRequest) -> EventStream;
+}

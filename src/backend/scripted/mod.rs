@@ -1,0 +1,66 @@
+//! The offline `scripted` backend: a deterministic stand-in for a model that reads its
+//! prompt like a model would and streams its reply token by token at a set speed.
+
+mod plan;
+mod reading;
+mod script;
+
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use super::{Backend, ChatRequest, EventStream};
+use crate::config::ScriptedOptions;
+use crate::protocol::{AnonId, AnonymousMapping};
+
+pub struct ScriptedBackend {
+    model: String,
+    options: ScriptedOptions,
+    own_anon: Option<AnonId>,
+    mapping: AnonymousMapping,
+    calls: AtomicU32,
+}
+
+impl ScriptedBackend {
+    /// `own_anon` is the anonymous id this agent has; `mapping` resolves `vote_for`.
+    pub fn new(
+        model: String,
+        options: ScriptedOptions,
+        own_anon: Option<AnonId>,
+        mapping: AnonymousMapping,
+    ) -> Self {
+        Self {
+            model,
+            options,
+            own_anon,
+            mapping,
+            calls: AtomicU32::new(0),
+        }
+    }
+}
+
+impl Backend for ScriptedBackend {
+    fn provider(&self) -> &str {
+        "scripted"
+    }
+
+    fn model(&self) -> &str {
+        &self.model
+    }
+
+    fn stream(&self, request: ChatRequest) -> EventStream {
+        let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let failure = self
+            .options
+            .failure
+            .as_ref()
+            .filter(|failure| failure.times.is_none_or(|times| call_number <= times));
+        let plan = plan::plan(&plan::Context {
+            options: &self.options,
+            own_anon: self.own_anon.as_ref(),
+            mapping: &self.mapping,
+            request: &request,
+            failure: failure.map(|failure| failure.mode),
+        });
+        let steps = script::steps(&plan, &request, call_number, failure);
+        script::play(steps, &self.options)
+    }
+}

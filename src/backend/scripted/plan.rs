@@ -1,0 +1,155 @@
+//! What the scripted model does with one request. Pure: no clock, no IO.
+
+use super::reading;
+use crate::backend::ChatRequest;
+use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
+use crate::protocol::{AnonId, AnonymousMapping};
+
+pub struct Context<'a> {
+    pub options: &'a ScriptedOptions,
+    pub own_anon: Option<&'a AnonId>,
+    pub mapping: &'a AnonymousMapping,
+    pub request: &'a ChatRequest,
+    pub failure: Option<FailureMode>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum Action {
+    Answer(String),
+    Vote {
+        agent_id: String,
+        reason: String,
+    },
+    CallTools(Vec<ScriptedToolCall>),
+    /// The final presentation: plain text, no tools.
+    Present(String),
+    /// Text only, no tool call at all.
+    Talk,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    pub reasoning: Option<String>,
+    pub text: Option<String>,
+    pub action: Action,
+}
+
+pub fn plan(context: &Context<'_>) -> Plan {
+    let options = context.options;
+    let question = reading::question(context.request);
+    let fill = |text: &str| text.replace("{question}", &question);
+    let reasoning = options.reasoning.as_deref().map(fill);
+
+    let Some(vote_options) = reading::vote_options(context.request) else {
+        let final_text = options
+            .final_answer
+            .as_deref()
+            .or(options.answers.last().map(String::as_str))
+            .map(fill)
+            .unwrap_or_default();
+        return Plan {
+            reasoning,
+            text: None,
+            action: Action::Present(final_text),
+        };
+    };
+
+    if context.failure == Some(FailureMode::NoWorkflow) {
+        return Plan {
+            reasoning,
+            text: Some(
+                options
+                    .text
+                    .as_deref()
+                    .map_or_else(|| "Thinking it over.".into(), fill),
+            ),
+            action: Action::Talk,
+        };
+    }
+
+    let answers = reading::current_answers(context.request);
+    let own_answer = context
+        .own_anon
+        .and_then(|own| answers.iter().find(|(anon, _)| anon == own.as_str()))
+        .map(|(_, text)| text.as_str());
+    let filled: Vec<String> = options.answers.iter().map(|answer| fill(answer)).collect();
+    let next_answer = match own_answer {
+        None => filled.first(),
+        Some(current) => filled
+            .iter()
+            .position(|answer| answer.trim() == current)
+            .and_then(|index| filled.get(index + 1)),
+    };
+    let rejected = reading::last_rejected_tool(context.request);
+    let may_answer =
+        reading::offers(context.request, "new_answer") && rejected != Some("new_answer");
+
+    if own_answer.is_none()
+        && !options.tool_calls.is_empty()
+        && !reading::has_tool_results(context.request)
+    {
+        return Plan {
+            reasoning,
+            text: options.text.as_deref().map(fill),
+            action: Action::CallTools(options.tool_calls.clone()),
+        };
+    }
+
+    if let Some(answer) = next_answer.filter(|_| may_answer) {
+        return Plan {
+            reasoning,
+            text: options.text.as_deref().map(fill),
+            action: Action::Answer(answer.clone()),
+        };
+    }
+
+    if vote_options.is_empty() {
+        let fallback = filled.first().cloned().unwrap_or_default();
+        return Plan {
+            reasoning,
+            text: options.text.as_deref().map(fill),
+            action: Action::Answer(fallback),
+        };
+    }
+
+    let agent_id = if context.failure == Some(FailureMode::InvalidVote) {
+        "agent99".to_string()
+    } else {
+        choose_vote(context, &vote_options)
+    };
+    let preferred = options
+        .vote_for
+        .as_ref()
+        .and_then(|target| context.mapping.anon(target))
+        .is_some_and(|anon| anon.as_str() == agent_id);
+    let reason = match &options.vote_reason {
+        Some(reason) if preferred || options.vote_for.is_none() => reason.clone(),
+        _ => "The best answer available so far.".into(),
+    };
+    Plan {
+        reasoning,
+        text: Some(format!(
+            "Comparing {} answer{} before voting.",
+            answers.len(),
+            if answers.len() == 1 { "" } else { "s" }
+        )),
+        action: Action::Vote { agent_id, reason },
+    }
+}
+
+/// `vote_for` if that agent has an answer, else the agent's own answer, else the first.
+fn choose_vote(context: &Context<'_>, vote_options: &[String]) -> String {
+    let preferred = context
+        .options
+        .vote_for
+        .as_ref()
+        .and_then(|target| context.mapping.anon(target));
+    [preferred, context.own_anon]
+        .into_iter()
+        .flatten()
+        .map(AnonId::as_str)
+        .find(|anon| vote_options.iter().any(|option| option == anon))
+        .map(str::to_string)
+        .or_else(|| vote_options.first().cloned())
+        .unwrap_or_default()
+}

@@ -1,0 +1,139 @@
+//! Collects a stream of events into one complete assistant turn.
+
+use std::collections::BTreeMap;
+
+use super::error::BackendError;
+use super::message::{FinishReason, StreamEvent, ToolCall};
+use crate::protocol::Usage;
+
+/// Everything one model call produced.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct AssistantTurn {
+    pub text: String,
+    pub reasoning: String,
+    pub tool_calls: Vec<ToolCall>,
+    pub usage: Usage,
+}
+
+#[derive(Default)]
+pub struct TurnBuilder {
+    text: String,
+    reasoning: String,
+    calls: BTreeMap<usize, ToolCall>,
+    usage: Usage,
+    finish: Option<FinishReason>,
+}
+
+impl TurnBuilder {
+    pub fn push(&mut self, event: &StreamEvent) {
+        match event {
+            StreamEvent::TextDelta(text) => self.text.push_str(text),
+            StreamEvent::ReasoningDelta(text) => self.reasoning.push_str(text),
+            StreamEvent::ToolCallStart { index, id, name } => {
+                let call = self.calls.entry(*index).or_insert_with(|| ToolCall {
+                    id: String::new(),
+                    name: String::new(),
+                    arguments: String::new(),
+                });
+                if !id.is_empty() {
+                    call.id.clone_from(id);
+                }
+                call.name.push_str(name);
+            }
+            StreamEvent::ToolCallArgsDelta { index, fragment } => {
+                self.calls
+                    .entry(*index)
+                    .or_insert_with(|| ToolCall {
+                        id: String::new(),
+                        name: String::new(),
+                        arguments: String::new(),
+                    })
+                    .arguments
+                    .push_str(fragment);
+            }
+            StreamEvent::Usage(usage) => self.usage = *usage,
+            StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),
+        }
+    }
+
+    /// The finished turn. A stream that never sent its finish marker is truncated.
+    pub fn finish(self) -> Result<AssistantTurn, BackendError> {
+        if self.finish.is_none() {
+            return Err(BackendError::Truncated);
+        }
+        let tool_calls = self
+            .calls
+            .into_iter()
+            .map(|(index, mut call)| {
+                if call.id.is_empty() {
+                    call.id = format!("call_{index}");
+                }
+                call
+            })
+            .collect();
+        Ok(AssistantTurn {
+            text: self.text,
+            reasoning: self.reasoning,
+            tool_calls,
+            usage: self.usage,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn assembles_text_and_split_parallel_tool_calls() {
+        let mut builder = TurnBuilder::default();
+        for event in [
+            StreamEvent::TextDelta("Hel".into()),
+            StreamEvent::TextDelta("lo".into()),
+            StreamEvent::ToolCallStart {
+                index: 1,
+                id: "b".into(),
+                name: "vote".into(),
+            },
+            StreamEvent::ToolCallStart {
+                index: 0,
+                id: "a".into(),
+                name: "search".into(),
+            },
+            StreamEvent::ToolCallArgsDelta {
+                index: 0,
+                fragment: "{\"q\":".into(),
+            },
+            StreamEvent::ToolCallArgsDelta {
+                index: 1,
+                fragment: "{}".into(),
+            },
+            StreamEvent::ToolCallArgsDelta {
+                index: 0,
+                fragment: "\"x\"}".into(),
+            },
+            StreamEvent::Usage(Usage {
+                input_tokens: 3,
+                output_tokens: 2,
+                ..Usage::default()
+            }),
+            StreamEvent::Finish(FinishReason::ToolCalls),
+        ] {
+            builder.push(&event);
+        }
+        let turn = builder.finish().unwrap();
+        assert_eq!(turn.text, "Hello");
+        assert_eq!(turn.tool_calls.len(), 2);
+        assert_eq!(turn.tool_calls[0].name, "search");
+        assert_eq!(turn.tool_calls[0].arguments, "{\"q\":\"x\"}");
+        assert_eq!(turn.tool_calls[1].id, "b");
+        assert_eq!(turn.usage.total(), 5);
+    }
+
+    #[test]
+    fn a_stream_without_finish_is_truncated() {
+        let mut builder = TurnBuilder::default();
+        builder.push(&StreamEvent::TextDelta("partial".into()));
+        assert_eq!(builder.finish(), Err(BackendError::Truncated));
+    }
+}

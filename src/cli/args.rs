@@ -1,0 +1,80 @@
+//! Command-line arguments (MassGen-compatible names where they exist).
+
+use std::path::PathBuf;
+
+use clap::{Parser, ValueEnum};
+
+#[derive(Clone, Debug, Parser)]
+#[command(
+    name = "massgen",
+    version,
+    about = "Several LLM agents on one task at once: they answer in parallel, read each \
+             other's answers, vote, and the winner presents the final answer.",
+    after_help = "With no --config and no ./.massgen/config.yaml, massgen runs an offline demo \
+                  of three scripted agents.\n\nExit codes: 0 success, 1 config error, 2 execution \
+                  error, 3 timeout, 4 interrupted."
+)]
+pub struct Args {
+    /// The question. Without one, questions are read from standard input, one per line.
+    pub question: Option<String>,
+
+    /// Config file, or a shipped config as @examples/NAME (see --list-examples).
+    #[arg(long, value_name = "PATH|@examples/NAME")]
+    pub config: Option<String>,
+
+    /// Quick single-agent setup with this model instead of a config file.
+    #[arg(long, value_name = "MODEL", conflicts_with = "config")]
+    pub model: Option<String>,
+
+    /// Backend type for --model (inferred from the model name when left out).
+    #[arg(long, value_name = "TYPE", requires = "model")]
+    pub backend: Option<String>,
+
+    /// Base URL for --model (OpenAI-compatible servers end in /v1).
+    #[arg(long, value_name = "URL", requires = "model")]
+    pub base_url: Option<String>,
+
+    /// System message for --model.
+    #[arg(long, value_name = "TEXT", requires = "model")]
+    pub system_message: Option<String>,
+
+    /// How to show progress.
+    #[arg(long, value_enum)]
+    pub display: Option<DisplayArg>,
+
+    /// Overrides timeout_settings.orchestrator_timeout_seconds.
+    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    pub orchestrator_timeout: Option<u64>,
+
+    /// Also write the final answer to this file.
+    #[arg(long, value_name = "PATH")]
+    pub output_file: Option<PathBuf>,
+
+    /// Do not write logs under .massgen/.
+    #[arg(long)]
+    pub no_logs: bool,
+
+    /// Verbose diagnostics on standard error.
+    #[arg(long)]
+    pub debug: bool,
+
+    /// Check a config file (or @examples/NAME) and exit.
+    #[arg(long, value_name = "PATH|@examples/NAME", conflicts_with_all = ["config", "model"])]
+    pub validate: Option<String>,
+
+    /// List the shipped configs usable as @examples/NAME.
+    #[arg(long)]
+    pub list_examples: bool,
+
+    /// Print a shipped config (to copy and edit).
+    #[arg(long, value_name = "NAME")]
+    pub example: Option<String>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DisplayArg {
+    /// Line-oriented progress and the streamed final answer.
+    Plain,
+    /// Only the final answer.
+    Quiet,
+}

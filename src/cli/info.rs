@@ -1,0 +1,75 @@
+//! `--list-examples`, `--example NAME` and `--validate FILE`.
+
+use std::path::Path;
+
+use super::exit::Exit;
+use crate::config::{self, Env, examples};
+
+pub fn list_examples() -> Exit {
+    println!("Shipped configs (use with --config @examples/NAME):\n");
+    let width = examples::all()
+        .map(|example| example.name().len())
+        .max()
+        .unwrap_or(0);
+    for example in examples::all() {
+        println!("  {:width$}  {}", example.name(), example.summary());
+    }
+    println!("\nPrint one with: massgen --example NAME");
+    Exit::Success
+}
+
+pub fn print_example(name: &str) -> Exit {
+    match examples::find(name) {
+        Some(example) => {
+            print!("{}", example.text);
+            Exit::Success
+        }
+        None => {
+            eprintln!(
+                "error: no shipped config matches `{name}`\n  help: list them with: massgen --list-examples"
+            );
+            Exit::Config
+        }
+    }
+}
+
+pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
+    let loaded = config::choose(Some(target), cwd).and_then(|choice| choice.load(env));
+    let (config, warnings) = match loaded {
+        Ok(loaded) => loaded.into_checked(),
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Exit::Config;
+        }
+    };
+    for warning in &warnings {
+        eprintln!("warning: {warning}");
+    }
+    let agents: Vec<String> = config
+        .agents
+        .iter()
+        .map(|agent| {
+            format!(
+                "{} ({}/{})",
+                agent.id, agent.backend.kind, agent.backend.model
+            )
+        })
+        .collect();
+    println!(
+        "✓ {} is valid: {} agent{}: {}{}",
+        config.source_name,
+        agents.len(),
+        if agents.len() == 1 { "" } else { "s" },
+        agents.join(", "),
+        if warnings.is_empty() {
+            String::new()
+        } else {
+            format!(
+                " ({} warning{})",
+                warnings.len(),
+                if warnings.len() == 1 { "" } else { "s" }
+            )
+        }
+    );
+    Exit::Success
+}

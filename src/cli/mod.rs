@@ -1,0 +1,62 @@
+//! The `massgen` command: parse arguments, load the config, run turns with a front end.
+
+mod args;
+mod exit;
+mod info;
+mod plain_session;
+mod setup;
+
+use std::path::PathBuf;
+
+pub use args::{Args, DisplayArg};
+pub use exit::Exit;
+
+use crate::config::Env;
+
+/// Runs the command and returns its exit code.
+pub fn run(args: Args) -> Exit {
+    if args.debug {
+        init_debug_logging();
+    }
+    if args.list_examples {
+        return info::list_examples();
+    }
+    if let Some(name) = &args.example {
+        return info::print_example(name);
+    }
+    let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    let (env, env_warnings) = Env::load(&cwd);
+    for warning in env_warnings {
+        eprintln!("warning: {warning}");
+    }
+    if let Some(target) = &args.validate {
+        return info::validate(target, &cwd, &env);
+    }
+    let prepared = match setup::prepare(&args, &cwd, &env) {
+        Ok(prepared) => prepared,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return Exit::Execution;
+        }
+    };
+    runtime.block_on(plain_session::run(prepared, &args, &cwd))
+}
+
+fn init_debug_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("massgen=debug"));
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_env_filter(filter)
+        .try_init();
+}

@@ -1,0 +1,148 @@
+//! Runs turns with the plain printer: one question from the command line, or one per line
+//! of standard input. Ctrl+C cancels the running turn; a second Ctrl+C quits at once.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::Arc;
+
+use tokio::io::{AsyncBufReadExt, BufReader};
+
+use super::args::{Args, DisplayArg};
+use super::exit::Exit;
+use super::setup::Prepared;
+use crate::config::DisplayKind;
+use crate::headless::{PlainPrinter, Style, Verbosity};
+use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
+use crate::protocol::{EventMsg, Mode, Op};
+use crate::session::write_atomic;
+use crate::tools::NoTools;
+
+pub async fn run(prepared: Prepared, args: &Args, cwd: &Path) -> Exit {
+    let verbosity = match (args.display, prepared.config.ui.display) {
+        (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => Verbosity::Quiet,
+        (Some(DisplayArg::Plain), _)
+        | (None, Some(DisplayKind::Plain | DisplayKind::Tui) | None) => Verbosity::Full,
+    };
+    if prepared.is_demo {
+        eprintln!(
+            "massgen: no config found, so this is the offline demo (3 scripted agents). For real \
+             models use --config FILE, --config @examples/NAME (see --list-examples) or --model NAME."
+        );
+    }
+    let logging = !args.no_logs && prepared.config.ui.logging_enabled;
+    let mut handle = orchestrator::spawn(
+        Arc::clone(&prepared.config),
+        prepared.backends,
+        Arc::new(NoTools),
+        RuntimeOptions {
+            massgen_dir: logging.then(|| cwd.join(".massgen")),
+        },
+    );
+    let mut printer = PlainPrinter::new(std::io::stdout(), Style::detect(), verbosity);
+    let mut exit = Exit::Success;
+    let mut questions = Questions::new(args.question.clone());
+    while let Some(question) = questions.next().await {
+        let (turn_exit, answer) = run_turn(&mut handle, &mut printer, question).await;
+        exit = exit.combine(turn_exit);
+        if let (Some(path), Some(answer)) = (&args.output_file, answer)
+            && let Err(error) = write_atomic(path, answer.as_bytes())
+        {
+            eprintln!(
+                "error: cannot write --output-file {}: {error}",
+                path.display()
+            );
+            exit = exit.combine(Exit::Execution);
+        }
+        if turn_exit == Exit::Interrupted {
+            break;
+        }
+    }
+    let _ = handle.ops.send(Op::Shutdown).await;
+    while let Some(event) = handle.events.recv().await {
+        let _ = printer.handle(&event);
+    }
+    let _ = handle.task.await;
+    exit
+}
+
+/// Submits one question and prints its events until the turn ends.
+async fn run_turn(
+    handle: &mut OrchestratorHandle,
+    printer: &mut PlainPrinter<std::io::Stdout>,
+    question: String,
+) -> (Exit, Option<String>) {
+    let submit = Op::Submit {
+        text: question,
+        mode: Mode::Normal,
+        context_paths: Vec::new(),
+    };
+    if handle.ops.send(submit).await.is_err() {
+        return (Exit::Execution, None);
+    }
+    let mut cancelling = false;
+    let mut answer = None;
+    loop {
+        tokio::select! {
+            event = handle.events.recv() => {
+                let Some(event) = event else { return (Exit::Execution, answer) };
+                if let Err(error) = printer.handle(&event) {
+                    eprintln!("massgen: cannot print progress ({error}); the turn goes on and is logged");
+                }
+                match event.msg {
+                    EventMsg::FinalPresentationDone { content, .. } => answer = Some(content),
+                    EventMsg::TurnFinished { outcome, .. } => return (Exit::from_outcome(outcome), answer),
+                    _ => {}
+                }
+            }
+            _ = tokio::signal::ctrl_c() => {
+                if cancelling {
+                    eprintln!("\nmassgen: interrupted");
+                    std::process::exit(Exit::Interrupted as i32);
+                }
+                cancelling = true;
+                eprintln!("\nmassgen: cancelling the turn (Ctrl+C again to quit at once)");
+                let _ = handle.ops.send(Op::Cancel).await;
+            }
+        }
+    }
+}
+
+/// The questions of a session: the command-line one, or lines of standard input.
+struct Questions {
+    single: Option<String>,
+    stdin: Option<tokio::io::Lines<BufReader<tokio::io::Stdin>>>,
+    interactive: bool,
+}
+
+impl Questions {
+    fn new(question: Option<String>) -> Self {
+        let interactive = question.is_none() && std::io::stdin().is_terminal();
+        let stdin = question
+            .is_none()
+            .then(|| BufReader::new(tokio::io::stdin()).lines());
+        Self {
+            single: question,
+            stdin,
+            interactive,
+        }
+    }
+
+    async fn next(&mut self) -> Option<String> {
+        if let Some(question) = self.single.take() {
+            return Some(question);
+        }
+        let lines = self.stdin.as_mut()?;
+        loop {
+            if self.interactive {
+                eprint!("massgen › ");
+            }
+            let line = lines.next_line().await.ok().flatten()?;
+            let line = line.trim();
+            match line {
+                "" => {}
+                "/quit" | "/exit" | "/q" => return None,
+                _ => return Some(line.to_string()),
+            }
+        }
+    }
+}

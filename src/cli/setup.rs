@@ -1,0 +1,61 @@
+//! From arguments to a runnable config and its backends.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use super::args::Args;
+use crate::backend::{Backend, build_backends};
+use crate::config::{self, Config, Env, QuickSetup};
+
+pub struct Prepared {
+    pub config: Arc<Config>,
+    pub backends: Vec<Arc<dyn Backend>>,
+    /// Nothing was configured; this is the built-in offline demo.
+    pub is_demo: bool,
+}
+
+/// Loads the config (printing its warnings) and builds one backend per agent.
+/// The error is the full message to print after `error: `.
+pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
+    let (mut config, is_demo) = match &args.model {
+        Some(model) => {
+            let setup = QuickSetup {
+                model,
+                backend: args.backend.as_deref(),
+                base_url: args.base_url.as_deref(),
+                system_message: args.system_message.as_deref(),
+            };
+            (
+                config::quick_setup(&setup).map_err(|error| error.to_string())?,
+                false,
+            )
+        }
+        None => {
+            let choice =
+                config::choose(args.config.as_deref(), cwd).map_err(|error| error.to_string())?;
+            let (config, warnings) = choice
+                .load(env)
+                .and_then(config::Loaded::into_runnable)
+                .map_err(|error| error.to_string())?;
+            for warning in warnings {
+                eprintln!("warning: {warning}");
+            }
+            (config, choice.is_demo())
+        }
+    };
+    if let Some(seconds) = args.orchestrator_timeout {
+        config.timeouts.orchestrator = Duration::from_secs(seconds);
+    }
+    let backends = build_backends(&config).map_err(|error| {
+        format!(
+            "{error}\n  help: run offline with a scripted config, e.g. \
+             massgen --config @examples/demo/three_agents"
+        )
+    })?;
+    Ok(Prepared {
+        config: Arc::new(config),
+        backends,
+        is_demo,
+    })
+}

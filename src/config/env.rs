@@ -1,0 +1,204 @@
+//! Environment variables for configs: the process environment, then `.env` files, and
+//! `${VAR}` expansion over every string of a config.
+//!
+//! `.env` values are read into a map and never written into the process environment.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::error::Problem;
+use super::yaml::{Location, Node, Value};
+
+/// Where variables come from, in order of precedence.
+#[derive(Clone, Debug, Default)]
+pub struct Env {
+    process: HashMap<String, String>,
+    dotenv: HashMap<String, String>,
+}
+
+/// A `${VAR}` whose variable is not set anywhere. It is left in the text as written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct UnsetVariable {
+    pub name: String,
+    pub loc: Location,
+}
+
+impl Env {
+    /// The process environment plus `.env` files: `./.env`, then `<user config dir>/.env`,
+    /// then `~/.massgen/.env`; the first place that sets a variable wins.
+    /// Returns warnings for `.env` lines that could not be read.
+    pub fn load(cwd: &Path) -> (Self, Vec<String>) {
+        let mut env = Self {
+            process: std::env::vars().collect(),
+            dotenv: HashMap::new(),
+        };
+        let mut warnings = Vec::new();
+        for file in dotenv_files(cwd) {
+            if !file.is_file() {
+                continue;
+            }
+            match dotenvy::from_path_iter(&file) {
+                Ok(lines) => {
+                    for line in lines {
+                        match line {
+                            Ok((key, value)) => {
+                                env.dotenv.entry(key).or_insert(value);
+                            }
+                            Err(error) => {
+                                warnings.push(format!("{}: line skipped: {error}", file.display()))
+                            }
+                        }
+                    }
+                }
+                Err(error) => warnings.push(format!("{}: not read: {error}", file.display())),
+            }
+        }
+        (env, warnings)
+    }
+
+    /// An environment with exactly these variables (tests, embedding).
+    pub fn from_pairs<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        Self {
+            process: pairs
+                .into_iter()
+                .map(|(key, value)| (key.to_string(), value.to_string()))
+                .collect(),
+            dotenv: HashMap::new(),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&str> {
+        self.process
+            .get(name)
+            .or_else(|| self.dotenv.get(name))
+            .map(String::as_str)
+            .filter(|value| !value.is_empty())
+    }
+}
+
+fn dotenv_files(cwd: &Path) -> Vec<PathBuf> {
+    let mut files = vec![cwd.join(".env")];
+    if let Some(dir) = super::user_config_dir() {
+        files.push(dir.join(".env"));
+    }
+    if let Some(home) = directories::BaseDirs::new() {
+        files.push(home.home_dir().join(".massgen").join(".env"));
+    }
+    files
+}
+
+/// Replaces `${VAR}` in every string value of `node`. Unset variables stay as written and
+/// are returned; malformed references are errors.
+pub fn expand(node: &mut Node, env: &Env) -> Result<Vec<UnsetVariable>, Problem> {
+    let mut unset = Vec::new();
+    expand_node(node, env, &mut unset)?;
+    Ok(unset)
+}
+
+fn expand_node(node: &mut Node, env: &Env, unset: &mut Vec<UnsetVariable>) -> Result<(), Problem> {
+    let loc = node.loc;
+    match &mut node.value {
+        Value::Str(text) if text.contains("${") => *text = expand_text(text, loc, env, unset)?,
+        Value::Seq(items) => {
+            for item in items {
+                expand_node(item, env, unset)?;
+            }
+        }
+        Value::Map(entries) => {
+            for entry in entries {
+                expand_node(&mut entry.value, env, unset)?;
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {}
+    }
+    Ok(())
+}
+
+fn expand_text(
+    text: &str,
+    loc: Location,
+    env: &Env,
+    unset: &mut Vec<UnsetVariable>,
+) -> Result<String, Problem> {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(start) = rest.find("${") {
+        out.push_str(&rest[..start]);
+        let after = &rest[start + 2..];
+        let Some(end) = after.find('}') else {
+            return Err(
+                Problem::at(loc, format!("unterminated `${{` in \"{text}\""))
+                    .help("write environment references as ${NAME}"),
+            );
+        };
+        let name = &after[..end];
+        if !is_variable_name(name) {
+            return Err(Problem::at(
+                loc,
+                format!("`${{{name}}}` is not a valid environment variable reference"),
+            )
+            .help("names use letters, digits and `_`, and do not start with a digit: ${OPENAI_API_KEY}"));
+        }
+        match env.get(name) {
+            Some(value) => out.push_str(value),
+            None => {
+                unset.push(UnsetVariable {
+                    name: name.to_string(),
+                    loc,
+                });
+                out.push_str(&rest[start..start + 2 + end + 1]);
+            }
+        }
+        rest = &after[end + 1..];
+    }
+    out.push_str(rest);
+    Ok(out)
+}
+
+fn is_variable_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    matches!(chars.next(), Some(first) if first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::yaml::parse;
+
+    #[test]
+    fn expands_set_variables_and_reports_unset_ones() {
+        let env = Env::from_pairs([("KEY", "sk-123"), ("HOST", "example.org")]);
+        let mut doc = parse("a: ${KEY}\nb: [\"https://${HOST}/v1\"]\nc: ${MISSING}\n")
+            .unwrap()
+            .unwrap();
+        let unset = expand(&mut doc, &env).unwrap();
+        assert_eq!(doc.get("a").unwrap().as_str(), Some("sk-123"));
+        assert_eq!(doc.get("b").unwrap().to_json()[0], "https://example.org/v1");
+        assert_eq!(doc.get("c").unwrap().as_str(), Some("${MISSING}"));
+        assert_eq!(unset.len(), 1);
+        assert_eq!(unset[0].name, "MISSING");
+        assert_eq!(unset[0].loc.line, 3);
+    }
+
+    #[test]
+    fn malformed_references_are_errors_with_a_location() {
+        let env = Env::default();
+        for text in [
+            "a: \"${UNCLOSED\"\n",
+            "a: \"${}\"\n",
+            "a: \"${1ABC}\"\n",
+            "a: \"${A-B}\"\n",
+        ] {
+            let mut doc = parse(text).unwrap().unwrap();
+            let problem = expand(&mut doc, &env).unwrap_err();
+            assert_eq!(problem.loc.unwrap().line, 1, "{text}");
+        }
+    }
+
+    #[test]
+    fn empty_values_count_as_unset() {
+        let env = Env::from_pairs([("EMPTY", "")]);
+        assert_eq!(env.get("EMPTY"), None);
+    }
+}

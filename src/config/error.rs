@@ -1,0 +1,146 @@
+//! Config errors and warnings that say what is wrong, where, and how to fix it.
+
+use std::fmt;
+
+use super::yaml::Location;
+
+/// A problem found while reading a config, before the file name is attached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Problem {
+    pub loc: Option<Location>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl Problem {
+    pub fn at(loc: Location, message: impl Into<String>) -> Self {
+        Self {
+            loc: Some(loc),
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn nowhere(message: impl Into<String>) -> Self {
+        Self {
+            loc: None,
+            message: message.into(),
+            help: None,
+        }
+    }
+
+    pub fn help(mut self, help: impl Into<String>) -> Self {
+        self.help = Some(help.into());
+        self
+    }
+
+    pub fn in_source(self, source: &str) -> ConfigError {
+        ConfigError {
+            source_name: source.to_string(),
+            loc: self.loc,
+            message: self.message,
+            help: self.help,
+        }
+    }
+}
+
+/// A config that cannot be used. Exit code 1.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub struct ConfigError {
+    pub source_name: String,
+    pub loc: Option<Location>,
+    pub message: String,
+    pub help: Option<String>,
+}
+
+impl fmt::Display for ConfigError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_located(f, &self.source_name, self.loc, &self.message)?;
+        if let Some(help) = &self.help {
+            write!(f, "\n  help: {help}")?;
+        }
+        Ok(())
+    }
+}
+
+/// Something in a config that is ignored or suspicious; the run goes on.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ConfigWarning {
+    pub source_name: String,
+    pub loc: Option<Location>,
+    pub message: String,
+}
+
+impl fmt::Display for ConfigWarning {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write_located(f, &self.source_name, self.loc, &self.message)
+    }
+}
+
+fn write_located(
+    f: &mut fmt::Formatter<'_>,
+    source: &str,
+    loc: Option<Location>,
+    message: &str,
+) -> fmt::Result {
+    match loc {
+        Some(loc) => write!(f, "{source}:{loc}: {message}"),
+        None => write!(f, "{source}: {message}"),
+    }
+}
+
+/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
+pub fn did_you_mean<'a>(
+    word: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Option<&'a str> {
+    let word = word.to_ascii_lowercase();
+    candidates
+        .into_iter()
+        .map(|candidate| {
+            (
+                edit_distance(&word, &candidate.to_ascii_lowercase()),
+                candidate,
+            )
+        })
+        .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(1))
+        .min_by_key(|(distance, _)| *distance)
+        .map(|(_, candidate)| candidate)
+}
+
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut previous: Vec<usize> = (0..=b.len()).collect();
+    for (i, a_char) in a.chars().enumerate() {
+        let mut current = vec![i + 1; b.len() + 1];
+        for (j, b_char) in b.iter().enumerate() {
+            let substitution = previous[j] + usize::from(a_char != *b_char);
+            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
+        }
+        previous = current;
+    }
+    previous[b.len()]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_names_only() {
+        assert_eq!(did_you_mean("opnai", ["openai", "claude"]), Some("openai"));
+        assert_eq!(did_you_mean("agnets", ["agent", "agents"]), Some("agents"));
+        assert_eq!(did_you_mean("banana", ["openai", "claude"]), None);
+    }
+
+    #[test]
+    fn errors_print_file_line_column_and_help() {
+        let error = Problem::at(Location { line: 3, column: 9 }, "bad thing")
+            .help("do this")
+            .in_source("cfg.yaml");
+        assert_eq!(
+            error.to_string(),
+            "cfg.yaml:3:9: bad thing\n  help: do this"
+        );
+    }
+}

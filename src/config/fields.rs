@@ -1,0 +1,194 @@
+//! Typed reading of one YAML mapping, with errors that name the key path and location.
+
+use super::error::{Problem, did_you_mean};
+use super::yaml::{Entry, Location, Node, Value};
+
+/// A mapping node being read, and the dotted path that leads to it (`agents[1].backend`).
+pub struct Fields<'a> {
+    pub path: String,
+    pub node: &'a Node,
+    pub entries: &'a [Entry],
+}
+
+impl<'a> Fields<'a> {
+    pub fn of(node: &'a Node, path: impl Into<String>) -> Result<Self, Problem> {
+        let path = path.into();
+        match &node.value {
+            Value::Map(entries) => Ok(Self {
+                path,
+                node,
+                entries,
+            }),
+            _ => Err(Problem::at(
+                node.loc,
+                format!(
+                    "`{path}` must be a mapping of `key: value` lines, found {}",
+                    node.type_name()
+                ),
+            )),
+        }
+    }
+
+    pub fn loc(&self) -> Location {
+        self.node.loc
+    }
+
+    pub fn key_path(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_string()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    /// The value under `key`, unless it is absent or an explicit null.
+    pub fn get(&self, key: &str) -> Option<&'a Node> {
+        self.node
+            .get(key)
+            .filter(|node| !matches!(node.value, Value::Null))
+    }
+
+    pub fn string(&self, key: &str) -> Result<Option<String>, Problem> {
+        let Some(node) = self.get(key) else {
+            return Ok(None);
+        };
+        match &node.value {
+            Value::Str(text) => Ok(Some(text.clone())),
+            Value::Int(number) => Ok(Some(number.to_string())),
+            Value::Float(number) => Ok(Some(number.to_string())),
+            _ => Err(self.wrong_type(key, node, "text", &format!("{key}: \"…\""))),
+        }
+    }
+
+    /// A string that must be present and not blank.
+    pub fn required_string(&self, key: &str, example: &str) -> Result<String, Problem> {
+        match self.string(key)? {
+            Some(text) if !text.trim().is_empty() => Ok(text),
+            Some(_) => Err(Problem::at(
+                self.get(key).map_or(self.loc(), |node| node.loc),
+                format!("`{}` is empty", self.key_path(key)),
+            )
+            .help(format!("set it, for example `{key}: {example}`"))),
+            None => Err(
+                Problem::at(self.loc(), format!("`{}` is missing", self.key_path(key)))
+                    .help(format!("add `{key}: {example}` here")),
+            ),
+        }
+    }
+
+    pub fn number(&self, key: &str) -> Result<Option<f64>, Problem> {
+        let Some(node) = self.get(key) else {
+            return Ok(None);
+        };
+        match &node.value {
+            #[allow(clippy::cast_precision_loss)]
+            Value::Int(number) => Ok(Some(*number as f64)),
+            Value::Float(number) => Ok(Some(*number)),
+            _ => Err(self.wrong_type(key, node, "a number", &format!("{key}: 0.7"))),
+        }
+    }
+
+    pub fn unsigned(&self, key: &str) -> Result<Option<u64>, Problem> {
+        let Some(node) = self.get(key) else {
+            return Ok(None);
+        };
+        match &node.value {
+            Value::Int(number) if *number >= 0 => Ok(u64::try_from(*number).ok()),
+            _ => Err(self.wrong_type(key, node, "a whole number ≥ 0", &format!("{key}: 3"))),
+        }
+    }
+
+    pub fn bool(&self, key: &str) -> Result<Option<bool>, Problem> {
+        let Some(node) = self.get(key) else {
+            return Ok(None);
+        };
+        match &node.value {
+            Value::Bool(flag) => Ok(Some(*flag)),
+            // YAML 1.1 spellings that Python's PyYAML reads as booleans.
+            Value::Str(text) => match text.to_ascii_lowercase().as_str() {
+                "yes" | "on" => Ok(Some(true)),
+                "no" | "off" => Ok(Some(false)),
+                _ => Err(self.wrong_type(key, node, "true or false", &format!("{key}: true"))),
+            },
+            _ => Err(self.wrong_type(key, node, "true or false", &format!("{key}: true"))),
+        }
+    }
+
+    /// A list of strings; a single string counts as a one-item list.
+    pub fn strings(&self, key: &str) -> Result<Vec<String>, Problem> {
+        let Some(node) = self.get(key) else {
+            return Ok(Vec::new());
+        };
+        let expected = || self.wrong_type(key, node, "a list of text", &format!("{key}: [\"…\"]"));
+        match &node.value {
+            Value::Str(text) => Ok(vec![text.clone()]),
+            Value::Seq(items) => items
+                .iter()
+                .map(|item| item.as_str().map(str::to_string).ok_or_else(expected))
+                .collect(),
+            _ => Err(expected()),
+        }
+    }
+
+    /// One of `names`, case-insensitive.
+    pub fn choice<T>(
+        &self,
+        key: &str,
+        names: &[&str],
+        parse: impl Fn(&str) -> Option<T>,
+    ) -> Result<Option<T>, Problem> {
+        let Some(text) = self.string(key)? else {
+            return Ok(None);
+        };
+        let loc = self.get(key).map_or(self.loc(), |node| node.loc);
+        parse(&text).map(Some).ok_or_else(|| {
+            let mut problem = Problem::at(
+                loc,
+                format!("`{}` cannot be \"{text}\"", self.key_path(key)),
+            );
+            problem = match did_you_mean(&text, names.iter().copied()) {
+                Some(close) => problem.help(format!(
+                    "did you mean \"{close}\"? Valid values: {}",
+                    names.join(", ")
+                )),
+                None => problem.help(format!("valid values: {}", names.join(", "))),
+            };
+            problem
+        })
+    }
+
+    /// Entries whose key is not in `known`.
+    pub fn unknown<'k>(
+        &self,
+        known: &'k [&'k str],
+    ) -> impl Iterator<Item = &'a Entry> + use<'a, 'k> {
+        self.entries
+            .iter()
+            .filter(move |entry| !known.contains(&entry.key.as_str()))
+    }
+
+    pub fn wrong_type(&self, key: &str, node: &Node, expected: &str, example: &str) -> Problem {
+        let found = match &node.value {
+            Value::Str(text) => format!("the text \"{}\"", shorten(text)),
+            Value::Int(number) => format!("the number {number}"),
+            Value::Float(number) => format!("the number {number}"),
+            Value::Bool(flag) => format!("`{flag}`"),
+            Value::Null | Value::Seq(_) | Value::Map(_) => node.type_name().to_string(),
+        };
+        Problem::at(
+            node.loc,
+            format!("`{}` must be {expected}, found {found}", self.key_path(key)),
+        )
+        .help(format!("write it like `{example}`"))
+    }
+}
+
+fn shorten(text: &str) -> String {
+    const MAX: usize = 40;
+    if text.chars().count() <= MAX {
+        text.to_string()
+    } else {
+        let cut: String = text.chars().take(MAX).collect();
+        format!("{cut}…")
+    }
+}

@@ -1,0 +1,114 @@
+//! Which MassGen config keys massgen acts on, and which it knows but ignores for now.
+//!
+//! A key in an `*_UNSUPPORTED` list gets "ignored: … — not supported yet"; a key in
+//! neither list gets "ignored: unknown key" with a suggestion. Neither stops a run, so
+//! real MassGen configs always load.
+
+pub const TOP_LEVEL: &[&str] = &["agent", "agents", "orchestrator", "timeout_settings", "ui"];
+pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &["memory", "filesystem_memory", "rate_limits"];
+
+pub const AGENT: &[&str] = &["id", "backend", "system_message"];
+pub const AGENT_UNSUPPORTED: &[&str] = &["persona", "voting_sensitivity"];
+
+/// Backend keys every backend type reads. Anything else is a provider passthrough option.
+pub const BACKEND_COMMON: &[&str] = &[
+    "type",
+    "model",
+    "api_key",
+    "base_url",
+    "temperature",
+    "max_tokens",
+];
+
+/// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
+/// never sent to a provider.
+const BACKEND_UNSUPPORTED: &[&str] = &[
+    "cwd",
+    "enable_web_search",
+    "enable_code_execution",
+    "enable_code_interpreter",
+    "enable_image_generation",
+    "enable_audio_generation",
+    "enable_file_generation",
+    "enable_video_generation",
+    "enable_multimodal_tools",
+    "enable_mcp_command_line",
+    "exclude_file_operation_mcps",
+    "concurrent_tool_execution",
+    "mcp_servers",
+    "exclude_tools",
+    "allowed_tools",
+    "disallowed_tools",
+    "custom_tools",
+    "custom_tools_path",
+    "auto_discover_custom_tools",
+    "exclude_custom_tools",
+    "enable_code_based_tools",
+    "direct_mcp_servers",
+    "shared_tools_directory",
+    "permission_mode",
+    "max_thinking_tokens",
+    "system_prompt",
+    "use_default_prompt",
+    "agent_config",
+    "api_version",
+    "enable_rate_limit",
+];
+
+pub fn is_backend_unsupported(key: &str) -> bool {
+    BACKEND_UNSUPPORTED.contains(&key) || key.starts_with("command_line_")
+}
+
+pub const ORCHESTRATOR: &[&str] = &[
+    "voting_sensitivity",
+    "answer_novelty_requirement",
+    "max_new_answers_per_agent",
+];
+pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
+    "snapshot_storage",
+    "agent_temporary_workspace",
+    "session_storage",
+    "context_paths",
+    "skip_coordination_rounds",
+    "debug_final_answer",
+    "enable_nlip",
+    "nlip_config",
+    "dspy",
+    "docker",
+    "coordination",
+    "defer_voting_until_all_answered",
+    "skip_voting",
+    "disable_injection",
+    "skip_final_presentation",
+    "min_answers_before_voting",
+    "memory",
+];
+
+pub const TIMEOUTS: &[&str] = &["orchestrator_timeout_seconds"];
+pub const TIMEOUTS_UNSUPPORTED: &[&str] = &[
+    "initial_round_timeout_seconds",
+    "subsequent_round_timeout_seconds",
+    "round_timeout_grace_seconds",
+    "agent_timeout_seconds",
+];
+
+pub const UI: &[&str] = &["display_type", "logging_enabled"];
+pub const UI_UNSUPPORTED: &[&str] = &[
+    "theme",
+    "display_kwargs",
+    "automation_mode",
+    "skip_agent_selector",
+    "use_orchestrator_for_single_agent",
+    "type",
+];
+
+pub const DISPLAY_TYPES: [&str; 8] = [
+    "textual_terminal",
+    "rich_terminal",
+    "simple",
+    "terminal",
+    "silent",
+    "none",
+    "plain",
+    "web",
+];

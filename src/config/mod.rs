@@ -1,0 +1,36 @@
+//! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
+
+mod backend_kind;
+mod env;
+mod error;
+pub mod examples;
+mod fields;
+mod keys;
+mod load;
+mod parse;
+mod quick;
+mod resolve;
+mod schema;
+mod scripted;
+mod yaml;
+
+use std::path::PathBuf;
+
+pub use backend_kind::BackendKind;
+pub use env::{Env, UnsetVariable};
+pub use error::{ConfigError, ConfigWarning};
+pub use load::{Loaded, from_file, from_text};
+pub use quick::{QuickSetup, build as quick_setup};
+pub use resolve::{ConfigChoice, choose};
+pub use schema::{
+    AgentConfig, BackendConfig, Config, DisplayKind, OrchestratorConfig, Secret, Sensitivity,
+    TimeoutConfig, UiConfig,
+};
+pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use yaml::Location;
+
+/// `~/.config/massgen` on Linux (honours `XDG_CONFIG_HOME`), the platform's equivalent
+/// elsewhere.
+pub fn user_config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "massgen").map(|dirs| dirs.config_dir().to_path_buf())
+}

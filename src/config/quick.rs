@@ -1,0 +1,80 @@
+//! `--model M [--backend T]`: a one-agent config built from the command line.
+
+use super::backend_kind::BackendKind;
+use super::error::{ConfigError, Problem, did_you_mean};
+use super::schema::{
+    AgentConfig, BackendConfig, Config, OrchestratorConfig, TimeoutConfig, UiConfig,
+};
+use super::scripted::ScriptedOptions;
+use crate::protocol::AgentId;
+
+pub const SOURCE: &str = "command line";
+
+pub struct QuickSetup<'a> {
+    pub model: &'a str,
+    pub backend: Option<&'a str>,
+    pub base_url: Option<&'a str>,
+    pub system_message: Option<&'a str>,
+}
+
+pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
+    let kind = match setup.backend {
+        Some(name) => BackendKind::from_name(name).ok_or_else(|| {
+            let names: Vec<&str> = BackendKind::ALL.iter().map(|kind| kind.name()).collect();
+            let problem = Problem::nowhere(format!("unknown backend type `{name}`"));
+            match did_you_mean(name, names.iter().copied()) {
+                Some(close) => problem.help(format!("did you mean `{close}`?")),
+                None => problem.help(format!("valid types: {}", names.join(", "))),
+            }
+            .in_source("--backend")
+        })?,
+        None => BackendKind::infer_from_model(setup.model).ok_or_else(|| {
+            Problem::nowhere(format!(
+                "cannot tell which backend serves model `{}`",
+                setup.model
+            ))
+            .help("add --backend TYPE, e.g. --backend openrouter")
+            .in_source("--model")
+        })?,
+    };
+    if setup.model.trim().is_empty() {
+        return Err(Problem::nowhere("the model name is empty")
+            .help("pass --model NAME, e.g. --model gpt-5")
+            .in_source("--model"));
+    }
+    let scripted = (kind == BackendKind::Scripted).then(|| ScriptedOptions {
+        tokens_per_second: 40.0,
+        first_token_ms: 0,
+        reasoning: None,
+        text: None,
+        answers: vec!["This is a scripted answer to: {question}".into()],
+        final_answer: None,
+        vote_for: None,
+        vote_reason: None,
+        tool_calls: Vec::new(),
+        failure: None,
+    });
+    Ok(Config {
+        source_name: SOURCE.into(),
+        agents: vec![AgentConfig {
+            id: AgentId::new("agent"),
+            backend: BackendConfig {
+                kind,
+                model: setup.model.to_string(),
+                api_key: None,
+                base_url: setup.base_url.map(str::to_string),
+                temperature: None,
+                max_tokens: None,
+                passthrough: serde_json::Map::new(),
+                scripted,
+            },
+            system_message: setup.system_message.map(str::to_string),
+        }],
+        orchestrator: OrchestratorConfig::default(),
+        timeouts: TimeoutConfig::default(),
+        ui: UiConfig {
+            display: None,
+            logging_enabled: true,
+        },
+    })
+}

@@ -1,0 +1,132 @@
+//! The resolved config: what the rest of massgen reads after loading and validation.
+
+use std::fmt;
+use std::time::Duration;
+
+use crate::protocol::AgentId;
+
+use super::backend_kind::BackendKind;
+use super::scripted::ScriptedOptions;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Config {
+    /// Where it came from, for messages and logs (a path, `@examples/NAME`, or
+    /// "command line").
+    pub source_name: String,
+    /// Agents in config (registration) order; ids are unique.
+    pub agents: Vec<AgentConfig>,
+    pub orchestrator: OrchestratorConfig,
+    pub timeouts: TimeoutConfig,
+    pub ui: UiConfig,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentConfig {
+    pub id: AgentId,
+    pub backend: BackendConfig,
+    pub system_message: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BackendConfig {
+    pub kind: BackendKind,
+    pub model: String,
+    pub api_key: Option<Secret>,
+    pub base_url: Option<String>,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u64>,
+    /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
+    pub passthrough: serde_json::Map<String, serde_json::Value>,
+    /// Set only for `type: scripted`.
+    pub scripted: Option<ScriptedOptions>,
+}
+
+/// How hard the coordination prompts (and the novelty check) push agents.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Sensitivity {
+    #[default]
+    Lenient,
+    Balanced,
+    Strict,
+}
+
+impl Sensitivity {
+    pub const NAMES: [&'static str; 3] = ["lenient", "balanced", "strict"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "lenient" => Some(Self::Lenient),
+            "balanced" => Some(Self::Balanced),
+            "strict" => Some(Self::Strict),
+            _ => None,
+        }
+    }
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct OrchestratorConfig {
+    pub voting_sensitivity: Sensitivity,
+    pub answer_novelty_requirement: Sensitivity,
+    /// After this many answers an agent may only vote. `None` = unlimited.
+    pub max_new_answers_per_agent: Option<u32>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TimeoutConfig {
+    /// `timeout_settings.orchestrator_timeout_seconds` (default 1800).
+    pub orchestrator: Duration,
+}
+
+impl Default for TimeoutConfig {
+    fn default() -> Self {
+        Self {
+            orchestrator: Duration::from_secs(1800),
+        }
+    }
+}
+
+/// The front end a config asks for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum DisplayKind {
+    /// The full-screen TUI (`textual_terminal`, `rich_terminal`).
+    #[default]
+    Tui,
+    /// Line-oriented progress (`simple`, `terminal`).
+    Plain,
+    /// Only the final answer (`silent`, `none`).
+    Quiet,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UiConfig {
+    /// `None` when the config does not say.
+    pub display: Option<DisplayKind>,
+    pub logging_enabled: bool,
+}
+
+/// An API key: never printed, logged or serialised.
+#[derive(Clone, PartialEq, Eq)]
+pub struct Secret(String);
+
+impl Secret {
+    pub fn new(value: impl Into<String>) -> Self {
+        Self(value.into())
+    }
+
+    /// The key itself, for the one place that puts it in a request header.
+    pub fn expose(&self) -> &str {
+        &self.0
+    }
+}
+
+impl fmt::Debug for Secret {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Secret(***)")
+    }
+}
+
+impl Config {
+    pub fn agent(&self, id: &AgentId) -> Option<&AgentConfig> {
+        self.agents.iter().find(|agent| &agent.id == id)
+    }
+}

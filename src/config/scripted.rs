@@ -1,0 +1,218 @@
+//! Options of the offline `scripted` backend, read from its `backend:` block.
+//!
+//! ```yaml
+//! backend:
+//!   type: scripted
+//!   model: scripted-fast          # shown in the UI (default "scripted")
+//!   tokens_per_second: 60         # 0 = as fast as possible
+//!   first_token_ms: 300           # latency before the first token
+//!   reasoning: "Let me think…"    # streamed as reasoning each round
+//!   text: "Working on {question}" # streamed as text before acting each round
+//!   answers: ["first", "better"]  # successive new_answer contents; {question} is filled in
+//!   final_answer: "…"             # the final presentation (default: latest answer)
+//!   vote_for: agent_b             # real id to vote for when it has an answer
+//!   vote_reason: "most complete"
+//!   tool_calls: [{name: search, arguments: {q: "x"}}]   # made once, before the first answer
+//!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
+//!                                 #     after_tokens: 5, times: 2, message: "…"}
+//! ```
+
+use super::error::Problem;
+use super::fields::Fields;
+use super::yaml::Value;
+use crate::protocol::AgentId;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedOptions {
+    /// Streaming speed; 0 means no delay at all.
+    pub tokens_per_second: f64,
+    pub first_token_ms: u64,
+    pub reasoning: Option<String>,
+    pub text: Option<String>,
+    /// The contents of successive `new_answer` calls. Never empty.
+    pub answers: Vec<String>,
+    pub final_answer: Option<String>,
+    pub vote_for: Option<AgentId>,
+    pub vote_reason: Option<String>,
+    pub tool_calls: Vec<ScriptedToolCall>,
+    pub failure: Option<ScriptedFailure>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedToolCall {
+    pub name: String,
+    pub arguments: serde_json::Value,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ScriptedFailure {
+    pub mode: FailureMode,
+    /// Tokens streamed before the failure shows.
+    pub after_tokens: usize,
+    /// Fail only on the first N calls; `None` = every call.
+    pub times: Option<u32>,
+    pub message: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FailureMode {
+    /// The stream fails with an error.
+    Error,
+    /// The response never calls `vote` or `new_answer`.
+    NoWorkflow,
+    /// The stream stops sending and never ends.
+    Hang,
+    /// Votes for an agent that does not exist.
+    InvalidVote,
+    /// The stream ends without its finish marker.
+    Truncate,
+}
+
+impl FailureMode {
+    const NAMES: [&'static str; 5] = ["error", "no_workflow", "hang", "invalid_vote", "truncate"];
+
+    fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().replace('-', "_").as_str() {
+            "error" => Some(Self::Error),
+            "no_workflow" => Some(Self::NoWorkflow),
+            "hang" => Some(Self::Hang),
+            "invalid_vote" => Some(Self::InvalidVote),
+            "truncate" => Some(Self::Truncate),
+            _ => None,
+        }
+    }
+}
+
+/// Keys a scripted block may hold besides the common backend keys.
+pub const SCRIPTED_KEYS: [&str; 11] = [
+    "tokens_per_second",
+    "first_token_ms",
+    "reasoning",
+    "text",
+    "answer",
+    "answers",
+    "final_answer",
+    "vote_for",
+    "vote_reason",
+    "tool_calls",
+    "fail",
+];
+
+const DEFAULT_ANSWER: &str = "This is a scripted answer to: {question}";
+
+pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
+    let tokens_per_second = backend.number("tokens_per_second")?.unwrap_or(40.0);
+    if !tokens_per_second.is_finite() || tokens_per_second < 0.0 {
+        return Err(Problem::at(
+            backend
+                .get("tokens_per_second")
+                .map_or(backend.loc(), |node| node.loc),
+            format!(
+                "`{}` must be 0 or more",
+                backend.key_path("tokens_per_second")
+            ),
+        )
+        .help("0 streams as fast as possible; 40 is a typical model speed"));
+    }
+    let mut answers = backend.strings("answers")?;
+    if let Some(answer) = backend.string("answer")? {
+        answers.insert(0, answer);
+    }
+    if answers.is_empty() {
+        answers.push(DEFAULT_ANSWER.to_string());
+    }
+    Ok(ScriptedOptions {
+        tokens_per_second,
+        first_token_ms: backend.unsigned("first_token_ms")?.unwrap_or(0),
+        reasoning: backend.string("reasoning")?,
+        text: backend.string("text")?,
+        answers,
+        final_answer: backend.string("final_answer")?,
+        vote_for: backend.string("vote_for")?.map(AgentId::new),
+        vote_reason: backend.string("vote_reason")?,
+        tool_calls: parse_tool_calls(backend)?,
+        failure: parse_failure(backend)?,
+    })
+}
+
+fn parse_tool_calls(backend: &Fields<'_>) -> Result<Vec<ScriptedToolCall>, Problem> {
+    let Some(node) = backend.get("tool_calls") else {
+        return Ok(Vec::new());
+    };
+    let Value::Seq(items) = &node.value else {
+        return Err(backend.wrong_type(
+            "tool_calls",
+            node,
+            "a list",
+            "tool_calls: [{name: search, arguments: {query: \"x\"}}]",
+        ));
+    };
+    items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let call = Fields::of(item, format!("{}[{index}]", backend.key_path("tool_calls")))?;
+            let arguments = call
+                .get("arguments")
+                .map_or_else(|| serde_json::json!({}), |node| node.to_json());
+            if !arguments.is_object() {
+                return Err(Problem::at(
+                    call.get("arguments").map_or(call.loc(), |node| node.loc),
+                    format!("`{}` must be a mapping", call.key_path("arguments")),
+                ));
+            }
+            Ok(ScriptedToolCall {
+                name: call.required_string("name", "search")?,
+                arguments,
+            })
+        })
+        .collect()
+}
+
+fn parse_failure(backend: &Fields<'_>) -> Result<Option<ScriptedFailure>, Problem> {
+    let Some(node) = backend.get("fail") else {
+        return Ok(None);
+    };
+    if let Value::Str(_) = node.value {
+        let mode = backend.choice("fail", &FailureMode::NAMES, FailureMode::from_name)?;
+        return Ok(mode.map(|mode| ScriptedFailure {
+            mode,
+            after_tokens: 0,
+            times: None,
+            message: default_failure_message(mode),
+        }));
+    }
+    let fail = Fields::of(node, backend.key_path("fail"))?;
+    let Some(mode) = fail.choice("mode", &FailureMode::NAMES, FailureMode::from_name)? else {
+        return Err(Problem::at(
+            fail.loc(),
+            format!("`{}` is missing", fail.key_path("mode")),
+        )
+        .help(format!(
+            "add `mode: error` (one of {})",
+            FailureMode::NAMES.join(", ")
+        )));
+    };
+    let times = fail
+        .unsigned("times")?
+        .map(|times| u32::try_from(times).unwrap_or(u32::MAX));
+    Ok(Some(ScriptedFailure {
+        mode,
+        after_tokens: usize::try_from(fail.unsigned("after_tokens")?.unwrap_or(0))
+            .unwrap_or(usize::MAX),
+        times,
+        message: fail
+            .string("message")?
+            .unwrap_or_else(|| default_failure_message(mode)),
+    }))
+}
+
+fn default_failure_message(mode: FailureMode) -> String {
+    match mode {
+        FailureMode::Error => "scripted failure: the model service returned an error".into(),
+        FailureMode::NoWorkflow => "scripted failure: never calls a workflow tool".into(),
+        FailureMode::Hang => "scripted failure: the stream stalls".into(),
+        FailureMode::InvalidVote => "scripted failure: votes for an unknown agent".into(),
+        FailureMode::Truncate => "scripted failure: the stream is cut off".into(),
+    }
+}

@@ -1,0 +1,16 @@
+//! massgen: several LLM agents on one task at once. They answer in parallel, read each
+//! other's answers, refine or vote, and the winner presents the final answer.
+//!
+//! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
+//! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
+//! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`]
+//! prints progress; [`cli`] ties them together for the `massgen` binary.
+
+pub mod backend;
+pub mod cli;
+pub mod config;
+pub mod headless;
+pub mod orchestrator;
+pub mod protocol;
+pub mod session;
+pub mod tools;

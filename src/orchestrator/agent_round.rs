@@ -1,0 +1,194 @@
+//! One agent round: call the model, run its tools, and end with exactly one accepted
+//! workflow action, or fail after three attempts.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::channel::{AgentSink, RoundEnd, Verdict};
+use super::inbox::HumanInbox;
+use super::model_call::{TextRole, assistant_message, call_model, run_tools};
+use super::prompts::enforcement_message;
+use crate::backend::{AssistantTurn, Backend, ChatRequest, Message, ToolCall, ToolSpec};
+use crate::protocol::{EnforcementReason, EventMsg};
+use crate::tools::ToolRouter;
+use crate::tools::workflow::{self, WorkflowCall};
+
+/// Attempts per round before the agent is dropped for the turn (MassGen: 3).
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// Tool round-trips allowed within one attempt before it counts as a failed attempt.
+pub const MAX_TOOL_ROUNDS: u32 = 25;
+
+pub struct RoundTask {
+    pub sink: AgentSink,
+    pub backend: Arc<dyn Backend>,
+    pub router: Arc<dyn ToolRouter>,
+    pub inbox: HumanInbox,
+    pub messages: Vec<Message>,
+    pub tools: Vec<ToolSpec>,
+    pub vote_only: bool,
+    /// Bumped by the driver on every accepted answer.
+    pub answers_version: watch::Receiver<u64>,
+}
+
+/// What to do after one model response.
+enum Step {
+    Done(RoundEnd),
+    /// The response was refused; retry with this feedback already appended.
+    Retry {
+        reason: EnforcementReason,
+        detail: String,
+    },
+    /// Tools ran; call the model again within the same attempt.
+    Continue,
+}
+
+pub async fn run(mut task: RoundTask) -> RoundEnd {
+    let mut attempt = 1;
+    let mut tool_rounds = 0;
+    loop {
+        let request = ChatRequest {
+            messages: task.messages.clone(),
+            tools: task.tools.clone(),
+        };
+        let turn = match call_model(
+            task.backend.as_ref(),
+            request,
+            &task.sink,
+            TextRole::Coordination,
+        )
+        .await
+        {
+            Ok(turn) => turn,
+            Err(error) => {
+                return RoundEnd::Failed {
+                    message: error.to_string(),
+                };
+            }
+        };
+        let step = match classify(&turn) {
+            Response::Workflow(calls) => judge(&mut task, &turn, &calls).await,
+            Response::Tools(calls) if tool_rounds < MAX_TOOL_ROUNDS => {
+                tool_rounds += 1;
+                task.messages.push(assistant_message(&turn));
+                let results =
+                    run_tools(task.router.as_ref(), &calls, &task.sink, &task.inbox).await;
+                task.messages.extend(results);
+                if task.answers_version.has_changed().unwrap_or(false) {
+                    Step::Done(RoundEnd::NewAnswersSeen)
+                } else {
+                    Step::Continue
+                }
+            }
+            Response::Tools(_) => {
+                task.messages.push(Message::Assistant {
+                    content: turn.text.clone(),
+                    tool_calls: Vec::new(),
+                });
+                task.messages
+                    .push(Message::user(enforcement_message(task.vote_only, "")));
+                tool_rounds = 0;
+                Step::Retry {
+                    reason: EnforcementReason::ToolLoop,
+                    detail: format!(
+                        "more than {MAX_TOOL_ROUNDS} tool round-trips without a workflow call"
+                    ),
+                }
+            }
+            Response::Nothing => {
+                task.messages.push(Message::Assistant {
+                    content: turn.text.clone(),
+                    tool_calls: Vec::new(),
+                });
+                task.messages.push(Message::user(enforcement_message(
+                    task.vote_only,
+                    &turn.text,
+                )));
+                Step::Retry {
+                    reason: EnforcementReason::NoWorkflowTool,
+                    detail: "the reply called neither `vote` nor `new_answer`".into(),
+                }
+            }
+        };
+        match step {
+            Step::Done(end) => return end,
+            Step::Continue => {}
+            Step::Retry { reason, detail } => {
+                if attempt >= MAX_ATTEMPTS {
+                    return RoundEnd::Exhausted { reason, detail };
+                }
+                attempt += 1;
+                task.sink.event(EventMsg::EnforcementRetry {
+                    attempt,
+                    max_attempts: MAX_ATTEMPTS,
+                    reason,
+                    detail,
+                });
+            }
+        }
+    }
+}
+
+enum Response {
+    Workflow(Vec<ToolCall>),
+    Tools(Vec<ToolCall>),
+    Nothing,
+}
+
+/// Workflow calls win over other tools in the same response.
+fn classify(turn: &AssistantTurn) -> Response {
+    let (workflow_calls, others): (Vec<ToolCall>, Vec<ToolCall>) = turn
+        .tool_calls
+        .iter()
+        .cloned()
+        .partition(|call| workflow::is_workflow_tool(&call.name));
+    if !workflow_calls.is_empty() {
+        Response::Workflow(workflow_calls)
+    } else if !others.is_empty() {
+        Response::Tools(others)
+    } else {
+        Response::Nothing
+    }
+}
+
+/// Checks the shape of the workflow calls, then lets the driver judge the one call.
+async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -> Step {
+    let refuse = |task: &mut RoundTask, reason: EnforcementReason, message: String| {
+        task.messages.push(Message::Assistant {
+            content: turn.text.clone(),
+            tool_calls: calls.to_vec(),
+        });
+        for call in calls {
+            task.messages.push(Message::Tool {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: message.clone(),
+                is_error: true,
+            });
+        }
+        Step::Retry {
+            reason,
+            detail: message,
+        }
+    };
+    let [call] = calls else {
+        return refuse(
+            task,
+            EnforcementReason::MultipleWorkflowCalls,
+            "Make exactly one workflow call per reply: either `vote` or `new_answer`, once.".into(),
+        );
+    };
+    let parsed = match workflow::parse_call(call) {
+        Ok(parsed) => parsed,
+        Err(message) => return refuse(task, EnforcementReason::InvalidArguments, message),
+    };
+    let is_vote = matches!(parsed, WorkflowCall::Vote { .. });
+    match task.sink.propose(parsed).await {
+        None => Step::Done(RoundEnd::Cancelled),
+        Some(Verdict::Accepted) if is_vote => Step::Done(RoundEnd::Voted),
+        Some(Verdict::Accepted) => Step::Done(RoundEnd::Answered),
+        Some(Verdict::Ignored) => Step::Done(RoundEnd::VoteIgnored),
+        Some(Verdict::Rejected { reason, message }) => refuse(task, reason, message),
+    }
+}

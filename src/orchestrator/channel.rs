@@ -1,0 +1,109 @@
+//! How agent tasks talk to the turn driver: events to forward, workflow calls to judge,
+//! and how each task ended.
+
+use tokio::sync::{mpsc, oneshot};
+
+use crate::protocol::{AgentId, EnforcementReason, EventMsg};
+use crate::tools::WorkflowCall;
+
+/// The turn driver's answer to a workflow call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Verdict {
+    Accepted,
+    /// A vote that arrived after answers the agent had not seen.
+    Ignored,
+    Rejected {
+        reason: EnforcementReason,
+        message: String,
+    },
+}
+
+/// How an agent's round ended.
+#[derive(Clone, Debug, PartialEq)]
+pub enum RoundEnd {
+    Answered,
+    Voted,
+    VoteIgnored,
+    /// New answers arrived at a tool-call boundary; the agent restarts to read them.
+    NewAnswersSeen,
+    /// The model call failed.
+    Failed {
+        message: String,
+    },
+    /// Three attempts without a valid workflow call.
+    Exhausted {
+        reason: EnforcementReason,
+        detail: String,
+    },
+    Cancelled,
+}
+
+#[derive(Debug)]
+pub enum TaskMsg {
+    Event {
+        agent: AgentId,
+        msg: EventMsg,
+    },
+    Propose {
+        agent: AgentId,
+        call: WorkflowCall,
+        reply: oneshot::Sender<Verdict>,
+    },
+    RoundFinished {
+        agent: AgentId,
+        end: RoundEnd,
+    },
+    /// The winner's final presentation finished (text) or failed (reason).
+    Presented {
+        result: Result<String, String>,
+    },
+}
+
+/// One agent's handle on the turn driver.
+#[derive(Clone)]
+pub struct AgentSink {
+    agent: AgentId,
+    tx: mpsc::UnboundedSender<TaskMsg>,
+}
+
+impl AgentSink {
+    pub fn new(agent: AgentId, tx: mpsc::UnboundedSender<TaskMsg>) -> Self {
+        Self { agent, tx }
+    }
+
+    pub fn agent(&self) -> &AgentId {
+        &self.agent
+    }
+
+    /// Forwards an event. A closed channel means the turn is over; nothing to do.
+    pub fn event(&self, msg: EventMsg) {
+        let _ = self.tx.send(TaskMsg::Event {
+            agent: self.agent.clone(),
+            msg,
+        });
+    }
+
+    /// Asks the driver to judge a workflow call. `None` if the turn ended meanwhile.
+    pub async fn propose(&self, call: WorkflowCall) -> Option<Verdict> {
+        let (reply, verdict) = oneshot::channel();
+        self.tx
+            .send(TaskMsg::Propose {
+                agent: self.agent.clone(),
+                call,
+                reply,
+            })
+            .ok()?;
+        verdict.await.ok()
+    }
+
+    pub fn round_finished(&self, end: RoundEnd) {
+        let _ = self.tx.send(TaskMsg::RoundFinished {
+            agent: self.agent.clone(),
+            end,
+        });
+    }
+
+    pub fn presented(&self, result: Result<String, String>) {
+        let _ = self.tx.send(TaskMsg::Presented { result });
+    }
+}

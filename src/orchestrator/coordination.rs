@@ -1,0 +1,462 @@
+//! The coordination state machine: answers, votes, restarts, kills and the winner.
+//!
+//! Pure: no IO, no clock, no tasks. The runtime feeds it what agents did and turns its
+//! answers into events. It is the single source of truth for votes, so an ignored or reset
+//! vote can never leak into the tally.
+
+use crate::config::Sensitivity;
+use crate::protocol::{
+    AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason, VoteCount, WinnerBasis,
+};
+
+use super::novelty;
+
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Rules {
+    /// After this many answers an agent may only vote.
+    pub max_new_answers_per_agent: Option<u32>,
+    pub novelty: Sensitivity,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Vote {
+    target: AgentId,
+    reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct AgentState {
+    anon: AnonId,
+    answers: Vec<String>,
+    vote: Option<Vote>,
+    /// Answers arrived that this agent has not seen in a round yet.
+    restart_pending: bool,
+    killed: bool,
+    rounds: u32,
+    in_round: bool,
+}
+
+/// An answer as an agent sees it at the start of a round.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VisibleAnswer {
+    pub anon: AnonId,
+    pub label: AnswerLabel,
+    pub content: String,
+}
+
+/// What one round starts from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RoundView {
+    pub round: u32,
+    /// Every agent's latest answer, in anonymous order.
+    pub answers: Vec<VisibleAnswer>,
+    /// The ids `vote` accepts.
+    pub vote_options: Vec<AnonId>,
+    /// The agent used up its answers and may only vote.
+    pub vote_only: bool,
+}
+
+/// Why a workflow call was refused; the message goes back to the model.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Rejection {
+    pub reason: EnforcementReason,
+    pub message: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AcceptedAnswer {
+    pub label: AnswerLabel,
+    pub anon: AnonId,
+    /// Agents whose accepted votes this answer cleared.
+    pub votes_reset: Vec<AgentId>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum VoteOutcome {
+    Accepted {
+        target: AgentId,
+        target_anon: AnonId,
+        target_label: AnswerLabel,
+    },
+    /// The voter had not seen the newest answers; the vote does not count.
+    Ignored { target: AgentId },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct WinnerDecision {
+    pub winner: AgentId,
+    pub tally: Vec<VoteCount>,
+    pub is_tie: bool,
+    pub basis: WinnerBasis,
+}
+
+/// `(voter, reason)` pairs for the votes an agent received.
+pub type Feedback = Vec<(AgentId, String)>;
+
+#[derive(Clone, Debug)]
+pub struct Coordination {
+    order: Vec<AgentId>,
+    states: Vec<AgentState>,
+    mapping: AnonymousMapping,
+    rules: Rules,
+}
+
+impl Coordination {
+    /// Agents in config order; that order breaks ties.
+    pub fn new(agents: Vec<AgentId>, rules: Rules) -> Self {
+        let mut unique: Vec<AgentId> = Vec::with_capacity(agents.len());
+        for id in agents {
+            if !unique.contains(&id) {
+                unique.push(id);
+            }
+        }
+        let mapping = AnonymousMapping::new(&unique);
+        let (order, states) = unique
+            .into_iter()
+            .filter_map(|id| {
+                let state = AgentState {
+                    anon: mapping.anon(&id)?.clone(),
+                    answers: Vec::new(),
+                    vote: None,
+                    restart_pending: true,
+                    killed: false,
+                    rounds: 0,
+                    in_round: false,
+                };
+                Some((id, state))
+            })
+            .unzip();
+        Self {
+            order,
+            states,
+            mapping,
+            rules,
+        }
+    }
+
+    pub fn mapping(&self) -> &AnonymousMapping {
+        &self.mapping
+    }
+
+    pub fn agents(&self) -> &[AgentId] {
+        &self.order
+    }
+
+    fn index(&self, agent: &AgentId) -> Option<usize> {
+        self.order.iter().position(|candidate| candidate == agent)
+    }
+
+    fn state(&self, agent: &AgentId) -> Option<&AgentState> {
+        self.index(agent).map(|index| &self.states[index])
+    }
+
+    /// An agent that is alive, not in a round, and has no valid vote needs a round.
+    pub fn needs_round(&self, agent: &AgentId) -> bool {
+        self.state(agent)
+            .is_some_and(|state| !state.killed && !state.in_round && state.vote.is_none())
+    }
+
+    pub fn is_killed(&self, agent: &AgentId) -> bool {
+        self.state(agent).is_some_and(|state| state.killed)
+    }
+
+    /// Starts a round: the agent now sees every current answer.
+    pub fn begin_round(&mut self, agent: &AgentId) -> Option<RoundView> {
+        let index = self.index(agent)?;
+        let vote_only = self.is_vote_only(index);
+        let state = &mut self.states[index];
+        state.rounds += 1;
+        state.restart_pending = false;
+        state.in_round = true;
+        let round = state.rounds;
+        let answers = self.visible_answers();
+        Some(RoundView {
+            round,
+            vote_options: answers.iter().map(|answer| answer.anon.clone()).collect(),
+            answers,
+            vote_only,
+        })
+    }
+
+    /// The round ended (whatever the outcome).
+    pub fn end_round(&mut self, agent: &AgentId) {
+        if let Some(index) = self.index(agent) {
+            self.states[index].in_round = false;
+        }
+    }
+
+    fn is_vote_only(&self, index: usize) -> bool {
+        self.rules
+            .max_new_answers_per_agent
+            .is_some_and(|max| self.states[index].answers.len() >= max as usize)
+    }
+
+    fn visible_answers(&self) -> Vec<VisibleAnswer> {
+        self.mapping
+            .pairs()
+            .filter_map(|(anon, real)| {
+                let state = self.state(real)?;
+                let content = state.answers.last()?;
+                Some(VisibleAnswer {
+                    anon: anon.clone(),
+                    label: AnswerLabel::answer(anon, state.answers.len()),
+                    content: content.clone(),
+                })
+            })
+            .collect()
+    }
+
+    /// Checks and records a new answer. Accepting it clears every vote and marks every
+    /// other live agent for a restart.
+    pub fn submit_answer(
+        &mut self,
+        agent: &AgentId,
+        content: &str,
+    ) -> Result<AcceptedAnswer, Rejection> {
+        let Some(index) = self.index(agent) else {
+            return Err(Rejection {
+                reason: EnforcementReason::InvalidArguments,
+                message: format!("unknown agent {agent}"),
+            });
+        };
+        if let Some(max) = self.rules.max_new_answers_per_agent
+            && self.is_vote_only(index)
+        {
+            return Err(Rejection {
+                reason: EnforcementReason::AnswerLimit,
+                message: format!(
+                    "You've reached the maximum of {max} new answer(s). Please vote for the best \
+                     existing answer using the `vote` tool."
+                ),
+            });
+        }
+        let content = content.trim();
+        for existing in self.visible_answers() {
+            if existing.content.trim() == content {
+                return Err(Rejection {
+                    reason: EnforcementReason::AnswerDuplicate,
+                    message: format!(
+                        "Answer already provided by {0}. Provide a different answer, or vote for \
+                         {0} with the `vote` tool.",
+                        existing.anon
+                    ),
+                });
+            }
+            if let Some(limit) = novelty::max_similarity(self.rules.novelty) {
+                let similarity = novelty::jaccard(&existing.content, content);
+                if similarity > limit {
+                    return Err(Rejection {
+                        reason: EnforcementReason::AnswerNotNovel,
+                        message: format!(
+                            "Your answer is too similar to {}'s answer ({:.0}% of words shared; at \
+                             most {:.0}% is allowed here). Contribute something substantially \
+                             different, or vote for the existing answer.",
+                            existing.anon,
+                            similarity * 100.0,
+                            limit * 100.0
+                        ),
+                    });
+                }
+            }
+        }
+        self.states[index].answers.push(content.to_string());
+        let votes_reset = self
+            .order
+            .iter()
+            .zip(&self.states)
+            .filter(|(_, state)| state.vote.is_some())
+            .map(|(id, _)| id.clone())
+            .collect();
+        for (other, state) in self.states.iter_mut().enumerate() {
+            state.vote = None;
+            if other != index && !state.killed {
+                state.restart_pending = true;
+            }
+        }
+        let anon = self.states[index].anon.clone();
+        Ok(AcceptedAnswer {
+            label: AnswerLabel::answer(&anon, self.states[index].answers.len()),
+            anon,
+            votes_reset,
+        })
+    }
+
+    /// Checks and records a vote given as an anonymous id.
+    pub fn submit_vote(
+        &mut self,
+        voter: &AgentId,
+        target_anon: &str,
+        reason: &str,
+    ) -> Result<VoteOutcome, Rejection> {
+        let Some(index) = self.index(voter) else {
+            return Err(Rejection {
+                reason: EnforcementReason::InvalidArguments,
+                message: format!("unknown agent {voter}"),
+            });
+        };
+        let candidates = self.visible_answers();
+        if candidates.is_empty() {
+            return Err(Rejection {
+                reason: EnforcementReason::InvalidVote,
+                message: "Cannot vote yet: no answers exist. Submit your answer with `new_answer` \
+                          first."
+                    .into(),
+            });
+        }
+        let Some(chosen) = candidates
+            .iter()
+            .find(|answer| answer.anon.as_str() == target_anon)
+        else {
+            let valid: Vec<&str> = candidates
+                .iter()
+                .map(|answer| answer.anon.as_str())
+                .collect();
+            return Err(Rejection {
+                reason: EnforcementReason::InvalidVote,
+                message: format!(
+                    "Invalid agent_id '{target_anon}'. Valid agents: {}",
+                    valid.join(", ")
+                ),
+            });
+        };
+        let target = self
+            .mapping
+            .real(chosen.anon.as_str())
+            .cloned()
+            .unwrap_or_else(|| voter.clone());
+        if self.states[index].restart_pending {
+            self.states[index].vote = None;
+            return Ok(VoteOutcome::Ignored { target });
+        }
+        self.states[index].vote = Some(Vote {
+            target: target.clone(),
+            reason: reason.to_string(),
+        });
+        Ok(VoteOutcome::Accepted {
+            target,
+            target_anon: chosen.anon.clone(),
+            target_label: chosen.label.clone(),
+        })
+    }
+
+    /// The agent takes no further part in this turn. Its answers stay visible.
+    pub fn kill(&mut self, agent: &AgentId) {
+        if let Some(index) = self.index(agent) {
+            let state = &mut self.states[index];
+            state.killed = true;
+            state.in_round = false;
+            state.vote = None;
+        }
+    }
+
+    /// Coordination is over when every live agent holds a valid vote and no round runs.
+    pub fn is_settled(&self) -> bool {
+        self.states
+            .iter()
+            .all(|state| state.killed || (state.vote.is_some() && !state.in_round))
+    }
+
+    pub fn has_answers(&self) -> bool {
+        self.states.iter().any(|state| !state.answers.is_empty())
+    }
+
+    /// Most votes wins; ties go to config order; with no votes, the first agent (config
+    /// order) with an answer. Live agents are preferred over killed ones.
+    pub fn decide_winner(&self) -> Option<WinnerDecision> {
+        let with_answers: Vec<usize> = (0..self.order.len())
+            .filter(|&index| !self.states[index].answers.is_empty())
+            .collect();
+        let live: Vec<usize> = with_answers
+            .iter()
+            .copied()
+            .filter(|&index| !self.states[index].killed)
+            .collect();
+        let candidates = if live.is_empty() {
+            with_answers.clone()
+        } else {
+            live
+        };
+        let votes_for = |index: usize| -> u32 {
+            let id = &self.order[index];
+            let count = self
+                .states
+                .iter()
+                .filter(|state| state.vote.as_ref().is_some_and(|vote| &vote.target == id))
+                .count();
+            u32::try_from(count).unwrap_or(u32::MAX)
+        };
+        let tally: Vec<VoteCount> = with_answers
+            .iter()
+            .map(|&index| VoteCount {
+                agent: self.order[index].clone(),
+                anon_id: self.states[index].anon.clone(),
+                votes: votes_for(index),
+            })
+            .collect();
+        let best = candidates.iter().map(|&index| votes_for(index)).max()?;
+        let leaders: Vec<usize> = candidates
+            .iter()
+            .copied()
+            .filter(|&index| votes_for(index) == best)
+            .collect();
+        let winner = *leaders.first()?;
+        let (is_tie, basis) = if best == 0 {
+            (false, WinnerBasis::FirstAnswer)
+        } else if leaders.len() > 1 {
+            (true, WinnerBasis::TieBrokenByConfigOrder)
+        } else {
+            (false, WinnerBasis::Votes)
+        };
+        Some(WinnerDecision {
+            winner: self.order[winner].clone(),
+            tally,
+            is_tie,
+            basis,
+        })
+    }
+
+    /// The agent's latest answer and its label.
+    pub fn latest_answer(&self, agent: &AgentId) -> Option<(AnswerLabel, &str)> {
+        let state = self.state(agent)?;
+        let content = state.answers.last()?;
+        Some((
+            AnswerLabel::answer(&state.anon, state.answers.len()),
+            content,
+        ))
+    }
+
+    /// Every agent's latest answer with its real id, config order.
+    pub fn latest_answers(&self) -> Vec<(AgentId, &str)> {
+        self.order
+            .iter()
+            .zip(&self.states)
+            .filter_map(|(id, state)| Some((id.clone(), state.answers.last()?.as_str())))
+            .collect()
+    }
+
+    /// Who voted for `agent`, and why.
+    pub fn feedback_for(&self, agent: &AgentId) -> Feedback {
+        self.order
+            .iter()
+            .zip(&self.states)
+            .filter_map(|(voter, state)| {
+                let vote = state.vote.as_ref()?;
+                (&vote.target == agent).then(|| (voter.clone(), vote.reason.clone()))
+            })
+            .collect()
+    }
+
+    /// Agents that hold no valid vote and are not killed (used when time runs out).
+    pub fn unfinished_agents(&self) -> Vec<AgentId> {
+        self.order
+            .iter()
+            .zip(&self.states)
+            .filter(|(_, state)| !state.killed && state.vote.is_none())
+            .map(|(id, _)| id.clone())
+            .collect()
+    }
+}
+
+#[cfg(test)]
+#[path = "coordination_tests.rs"]
+mod tests;

@@ -1,0 +1,255 @@
+//! Unit tests of the coordination state machine.
+
+use super::*;
+
+fn ids(names: &[&str]) -> Vec<AgentId> {
+    names.iter().map(|name| AgentId::new(*name)).collect()
+}
+
+fn id(name: &str) -> AgentId {
+    AgentId::new(name)
+}
+
+fn coordination(names: &[&str]) -> Coordination {
+    Coordination::new(ids(names), Rules::default())
+}
+
+/// Runs a round for `agent` that ends in an answer.
+fn answer(c: &mut Coordination, agent: &str, text: &str) -> AcceptedAnswer {
+    c.begin_round(&id(agent)).unwrap();
+    let accepted = c.submit_answer(&id(agent), text).unwrap();
+    c.end_round(&id(agent));
+    accepted
+}
+
+/// Runs a round for `agent` that ends in a vote for the anon id `target`.
+fn vote(c: &mut Coordination, agent: &str, target: &str) -> VoteOutcome {
+    c.begin_round(&id(agent)).unwrap();
+    let outcome = c.submit_vote(&id(agent), target, "because").unwrap();
+    c.end_round(&id(agent));
+    outcome
+}
+
+#[test]
+fn a_new_answer_resets_every_vote_and_schedules_restarts() {
+    let mut c = coordination(&["a", "b", "c"]);
+    answer(&mut c, "a", "first answer");
+    assert!(matches!(
+        vote(&mut c, "a", "agent1"),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(matches!(
+        vote(&mut c, "b", "agent1"),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(!c.needs_round(&id("a")));
+
+    let accepted = answer(&mut c, "c", "a different answer from c");
+    assert_eq!(accepted.label.as_str(), "agent3.1");
+    assert_eq!(accepted.votes_reset, ids(&["a", "b"]));
+    assert!(c.feedback_for(&id("a")).is_empty());
+    assert!(c.needs_round(&id("a")) && c.needs_round(&id("b")) && c.needs_round(&id("c")));
+    assert!(!c.is_settled());
+}
+
+#[test]
+fn a_vote_from_an_agent_with_a_pending_restart_is_ignored() {
+    let mut c = coordination(&["a", "b"]);
+    answer(&mut c, "a", "answer a");
+    // b starts a round seeing a's answer, then a answers again before b votes.
+    c.begin_round(&id("b")).unwrap();
+    c.begin_round(&id("a")).unwrap();
+    c.submit_answer(&id("a"), "a much better answer").unwrap();
+    c.end_round(&id("a"));
+    let outcome = c.submit_vote(&id("b"), "agent1", "ok").unwrap();
+    c.end_round(&id("b"));
+    assert_eq!(outcome, VoteOutcome::Ignored { target: id("a") });
+    assert!(c.feedback_for(&id("a")).is_empty());
+    assert!(c.needs_round(&id("b")));
+}
+
+#[test]
+fn ties_go_to_config_order_not_anonymous_order() {
+    // Config order z, y; anonymous order y=agent1, z=agent2.
+    let mut c = coordination(&["z", "y"]);
+    answer(&mut c, "z", "z's answer");
+    answer(&mut c, "y", "y's answer");
+    vote(&mut c, "z", "agent1"); // z votes y
+    vote(&mut c, "y", "agent2"); // y votes z
+    assert!(c.is_settled());
+    let decision = c.decide_winner().unwrap();
+    assert_eq!(decision.winner, id("z"));
+    assert!(decision.is_tie);
+    assert_eq!(decision.basis, WinnerBasis::TieBrokenByConfigOrder);
+    assert!(decision.tally.iter().all(|count| count.votes == 1));
+}
+
+#[test]
+fn most_votes_wins() {
+    let mut c = coordination(&["a", "b", "c"]);
+    answer(&mut c, "a", "answer a");
+    answer(&mut c, "b", "answer b");
+    for voter in ["a", "b", "c"] {
+        vote(&mut c, voter, "agent2");
+    }
+    let decision = c.decide_winner().unwrap();
+    assert_eq!(decision.winner, id("b"));
+    assert_eq!(decision.basis, WinnerBasis::Votes);
+    assert!(!decision.is_tie);
+    let b = decision
+        .tally
+        .iter()
+        .find(|count| count.agent == id("b"))
+        .unwrap();
+    assert_eq!(b.votes, 3);
+    assert_eq!(c.feedback_for(&id("b")).len(), 3);
+}
+
+#[test]
+fn with_no_votes_the_first_agent_with_an_answer_wins() {
+    let mut c = coordination(&["a", "b", "c"]);
+    answer(&mut c, "c", "answer c");
+    answer(&mut c, "b", "answer b");
+    let decision = c.decide_winner().unwrap();
+    assert_eq!(decision.winner, id("b"));
+    assert_eq!(decision.basis, WinnerBasis::FirstAnswer);
+    assert!(coordination(&["a"]).decide_winner().is_none());
+}
+
+#[test]
+fn a_killed_agent_does_not_block_the_end() {
+    let mut c = coordination(&["a", "b"]);
+    answer(&mut c, "a", "answer a");
+    c.begin_round(&id("b")).unwrap();
+    c.kill(&id("b"));
+    assert!(!c.needs_round(&id("b")));
+    assert!(!c.is_settled());
+    vote(&mut c, "a", "agent1");
+    assert!(c.is_settled());
+    assert_eq!(c.decide_winner().unwrap().winner, id("a"));
+}
+
+#[test]
+fn all_agents_killed_settles_with_no_winner() {
+    let mut c = coordination(&["a", "b"]);
+    c.kill(&id("a"));
+    c.kill(&id("b"));
+    assert!(c.is_settled());
+    assert!(c.decide_winner().is_none());
+}
+
+#[test]
+fn live_agents_win_over_killed_ones_with_equal_votes() {
+    let mut c = coordination(&["a", "b"]);
+    answer(&mut c, "a", "answer a");
+    answer(&mut c, "b", "answer b");
+    c.kill(&id("a"));
+    assert_eq!(c.decide_winner().unwrap().winner, id("b"));
+}
+
+#[test]
+fn after_the_answer_limit_an_agent_may_only_vote() {
+    let rules = Rules {
+        max_new_answers_per_agent: Some(1),
+        ..Rules::default()
+    };
+    let mut c = Coordination::new(ids(&["a", "b"]), rules);
+    let view = c.begin_round(&id("a")).unwrap();
+    assert!(!view.vote_only);
+    c.submit_answer(&id("a"), "only answer").unwrap();
+    c.end_round(&id("a"));
+    let view = c.begin_round(&id("a")).unwrap();
+    assert!(view.vote_only);
+    let rejection = c.submit_answer(&id("a"), "another answer").unwrap_err();
+    assert_eq!(rejection.reason, EnforcementReason::AnswerLimit);
+    assert!(
+        rejection.message.contains("maximum of 1"),
+        "{}",
+        rejection.message
+    );
+    assert!(matches!(
+        c.submit_vote(&id("a"), "agent1", "mine").unwrap(),
+        VoteOutcome::Accepted { .. }
+    ));
+}
+
+#[test]
+fn novelty_rejects_answers_too_close_to_an_existing_one() {
+    let rules = Rules {
+        novelty: Sensitivity::Balanced,
+        ..Rules::default()
+    };
+    let mut c = Coordination::new(ids(&["a", "b"]), rules);
+    answer(&mut c, "a", "the capital of france is paris");
+    c.begin_round(&id("b")).unwrap();
+    let rejection = c
+        .submit_answer(&id("b"), "The capital of France is Paris indeed")
+        .unwrap_err();
+    assert_eq!(rejection.reason, EnforcementReason::AnswerNotNovel);
+    assert!(
+        rejection.message.contains("agent1"),
+        "{}",
+        rejection.message
+    );
+    assert!(
+        c.submit_answer(
+            &id("b"),
+            "Paris, on the Seine, has been France's capital since 987"
+        )
+        .is_ok()
+    );
+}
+
+#[test]
+fn lenient_novelty_still_rejects_exact_duplicates() {
+    let mut c = coordination(&["a", "b"]);
+    answer(&mut c, "a", "Paris");
+    c.begin_round(&id("b")).unwrap();
+    let rejection = c.submit_answer(&id("b"), "  Paris ").unwrap_err();
+    assert_eq!(rejection.reason, EnforcementReason::AnswerDuplicate);
+    assert!(c.submit_answer(&id("b"), "Paris is the capital").is_ok());
+}
+
+#[test]
+fn votes_must_name_an_agent_with_an_answer() {
+    let mut c = coordination(&["a", "b"]);
+    c.begin_round(&id("a")).unwrap();
+    let rejection = c.submit_vote(&id("a"), "agent1", "x").unwrap_err();
+    assert_eq!(rejection.reason, EnforcementReason::InvalidVote);
+    assert!(rejection.message.contains("no answers"));
+    c.submit_answer(&id("a"), "answer a").unwrap();
+    c.end_round(&id("a"));
+    c.begin_round(&id("b")).unwrap();
+    let rejection = c.submit_vote(&id("b"), "agent2", "x").unwrap_err();
+    assert_eq!(
+        rejection.message,
+        "Invalid agent_id 'agent2'. Valid agents: agent1"
+    );
+}
+
+#[test]
+fn a_single_agent_may_vote_for_its_own_answer() {
+    let mut c = coordination(&["solo"]);
+    answer(&mut c, "solo", "my answer");
+    assert!(matches!(
+        vote(&mut c, "solo", "agent1"),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(c.is_settled());
+    assert_eq!(c.decide_winner().unwrap().winner, id("solo"));
+}
+
+#[test]
+fn round_views_show_latest_answers_in_anonymous_order() {
+    let mut c = coordination(&["zed", "amy"]);
+    answer(&mut c, "zed", "zed v1");
+    answer(&mut c, "zed", "zed v2");
+    answer(&mut c, "amy", "amy v1");
+    let view = c.begin_round(&id("zed")).unwrap();
+    assert_eq!(view.round, 3);
+    let labels: Vec<&str> = view.answers.iter().map(|a| a.label.as_str()).collect();
+    assert_eq!(labels, vec!["agent1.1", "agent2.2"]);
+    assert_eq!(view.answers[1].content, "zed v2");
+    let options: Vec<&str> = view.vote_options.iter().map(AnonId::as_str).collect();
+    assert_eq!(options, vec!["agent1", "agent2"]);
+}

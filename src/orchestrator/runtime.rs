@@ -1,0 +1,168 @@
+//! The orchestrator runtime: a background task that takes `Op`s, runs one turn at a time,
+//! keeps the conversation history between turns, and emits every `Event`.
+
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use super::emitter::Emitter;
+use super::prompts::HistoryEntry;
+use super::turn::{RunContext, TurnRequest, run_turn};
+use crate::backend::Backend;
+use crate::config::Config;
+use crate::protocol::{AgentInfo, AnonymousMapping, Event, EventMsg, Op};
+use crate::session::{RunLogDir, TurnLog};
+use crate::tools::ToolRouter;
+
+pub struct RuntimeOptions {
+    /// The project's `.massgen` directory; `None` turns logging off.
+    pub massgen_dir: Option<PathBuf>,
+}
+
+/// The front end's side of a running orchestrator.
+pub struct OrchestratorHandle {
+    pub ops: mpsc::Sender<Op>,
+    pub events: mpsc::UnboundedReceiver<Event>,
+    pub task: JoinHandle<()>,
+}
+
+/// Starts the runtime on the current tokio runtime. `backends` are in config order.
+pub fn spawn(
+    config: Arc<Config>,
+    backends: Vec<Arc<dyn Backend>>,
+    router: Arc<dyn ToolRouter>,
+    options: RuntimeOptions,
+) -> OrchestratorHandle {
+    let (ops_tx, ops_rx) = mpsc::channel(64);
+    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let roster = roster(&config, &backends);
+    let context = RunContext {
+        config,
+        backends,
+        router,
+        roster,
+    };
+    let task = tokio::spawn(run(context, options, ops_rx, Emitter::new(events_tx)));
+    OrchestratorHandle {
+        ops: ops_tx,
+        events: events_rx,
+        task,
+    }
+}
+
+fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
+    let mapping = AnonymousMapping::new(config.agents.iter().map(|agent| &agent.id));
+    config
+        .agents
+        .iter()
+        .zip(backends)
+        .filter_map(|(agent, backend)| {
+            Some(AgentInfo {
+                id: agent.id.clone(),
+                anon_id: mapping.anon(&agent.id)?.clone(),
+                backend: backend.provider().to_string(),
+                model: backend.model().to_string(),
+            })
+        })
+        .collect()
+}
+
+async fn run(
+    context: RunContext,
+    options: RuntimeOptions,
+    mut ops: mpsc::Receiver<Op>,
+    mut emitter: Emitter,
+) {
+    emitter.emit(
+        None,
+        EventMsg::RunStarted {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            agents: context.roster.clone(),
+        },
+    );
+    let mut logs = Logs::new(options.massgen_dir);
+    let mut history: Vec<HistoryEntry> = Vec::new();
+    let mut turn_number = 0;
+    while let Some(op) = ops.recv().await {
+        match op {
+            Op::Submit { text, mode, .. } => {
+                turn_number += 1;
+                let log = logs.open_turn(turn_number, &mut emitter);
+                emitter.begin_turn(turn_number, log);
+                let request = TurnRequest {
+                    question: text.clone(),
+                    mode,
+                    history: history.clone(),
+                    today: jiff::Zoned::now().date().to_string(),
+                };
+                tracing::debug!(turn = turn_number, "turn started");
+                let report = run_turn(&context, request, &mut emitter, &mut ops).await;
+                emitter.end_turn();
+                tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
+                if let Some(answer) = report.final_answer {
+                    history.push(HistoryEntry {
+                        question: text,
+                        answer,
+                    });
+                }
+                if report.shutdown {
+                    break;
+                }
+            }
+            Op::Cancel => {}
+            Op::InjectHumanInput { .. } => emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: "no turn is running, so there is nobody to pass the input to".into(),
+                },
+            ),
+            Op::Shutdown => break,
+        }
+    }
+    emitter.emit(None, EventMsg::RunFinished);
+}
+
+/// The run's log directory, created when the first turn starts.
+struct Logs {
+    massgen_dir: Option<PathBuf>,
+    run_dir: Option<RunLogDir>,
+}
+
+impl Logs {
+    fn new(massgen_dir: Option<PathBuf>) -> Self {
+        Self {
+            massgen_dir,
+            run_dir: None,
+        }
+    }
+
+    fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
+        let massgen_dir = self.massgen_dir.as_ref()?;
+        let result = match &self.run_dir {
+            Some(dir) => Ok(dir.clone()),
+            None => RunLogDir::create(massgen_dir),
+        }
+        .and_then(|dir| {
+            let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
+            self.run_dir = Some(dir);
+            Ok(log)
+        });
+        match result {
+            Ok(log) => Some(log),
+            Err(error) => {
+                emitter.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "logging is off for this turn: cannot create logs under {} ({error})",
+                            massgen_dir.display()
+                        ),
+                    },
+                );
+                None
+            }
+        }
+    }
+}

@@ -1,0 +1,289 @@
+//! Everything the orchestrator reports, in the order it happened.
+
+use std::path::PathBuf;
+
+use jiff::Timestamp;
+use serde::{Deserialize, Serialize};
+
+use super::ids::{AgentId, AnonId, AnswerLabel};
+use super::op::Mode;
+use super::usage::Usage;
+
+/// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
+/// for events outside any turn; `agent` names the agent the event is about, if any.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Event {
+    pub seq: u64,
+    pub at: Timestamp,
+    pub turn: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent: Option<AgentId>,
+    pub msg: EventMsg,
+}
+
+/// An agent as the front ends present it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    pub id: AgentId,
+    pub anon_id: AnonId,
+    pub backend: String,
+    pub model: String,
+}
+
+/// What an agent is doing right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentStatus {
+    Waiting,
+    Thinking,
+    Streaming,
+    Tool,
+    Answered,
+    Voted,
+    Restarting,
+    Presenting,
+    Done,
+    Error,
+    Cancelled,
+    TimedOut,
+}
+
+/// Why a round's response was sent back to the model for another attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnforcementReason {
+    /// The response ended without calling `vote` or `new_answer`.
+    NoWorkflowTool,
+    /// More than one workflow call in one response.
+    MultipleWorkflowCalls,
+    /// A workflow call with arguments that are not valid JSON or miss a field.
+    InvalidArguments,
+    /// A vote for an agent that does not exist or has no answer.
+    InvalidVote,
+    /// `new_answer` after the agent used up `max_new_answers_per_agent`.
+    AnswerLimit,
+    /// `new_answer` too similar to an existing answer.
+    AnswerNotNovel,
+    /// `new_answer` identical to an existing answer.
+    AnswerDuplicate,
+    /// The tool-call budget of one attempt ran out.
+    ToolLoop,
+}
+
+/// How a winner was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinnerBasis {
+    /// Strictly the most votes.
+    Votes,
+    /// Several agents shared the most votes; the first in config order won.
+    TieBrokenByConfigOrder,
+    /// Nobody voted; the first agent with an answer won.
+    FirstAnswer,
+}
+
+/// One candidate's votes in the final tally.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VoteCount {
+    pub agent: AgentId,
+    pub anon_id: AnonId,
+    pub votes: u32,
+}
+
+/// Which clock ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutScope {
+    /// `timeout_settings.orchestrator_timeout_seconds` over the whole coordination.
+    Orchestrator,
+    /// The winner's final presentation took too long.
+    Presentation,
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// Agents converged and the winner presented.
+    Completed,
+    /// The orchestrator timeout fired; the best existing answer, if any, was presented.
+    TimedOut,
+    /// The user cancelled.
+    Cancelled,
+    /// No agent produced an answer.
+    Failed,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum EventMsg {
+    /// The runtime is ready; agents in config order.
+    RunStarted {
+        version: String,
+        agents: Vec<AgentInfo>,
+    },
+    /// The runtime stopped.
+    RunFinished,
+    /// A question was submitted. Carries the roster so a turn log stands on its own.
+    TurnStarted {
+        question: String,
+        mode: Mode,
+        agents: Vec<AgentInfo>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        log_dir: Option<PathBuf>,
+    },
+    /// The turn is over.
+    TurnFinished {
+        outcome: TurnOutcome,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        winner: Option<AgentId>,
+        duration_ms: u64,
+    },
+    /// The agent's activity changed.
+    AgentStatus { status: AgentStatus },
+    /// The agent began a round, seeing these answers.
+    RoundStarted {
+        round: u32,
+        answers_seen: Vec<AnswerLabel>,
+        vote_only: bool,
+    },
+    /// Streamed answer text.
+    TextDelta { text: String },
+    /// Streamed reasoning or thinking text.
+    ReasoningDelta { text: String },
+    /// A (non-workflow) tool call started.
+    ToolCallBegin {
+        call_id: String,
+        tool: String,
+        arguments: String,
+    },
+    /// A tool call finished.
+    ToolCallEnd {
+        call_id: String,
+        tool: String,
+        ok: bool,
+        output: String,
+        duration_ms: u64,
+    },
+    /// An answer was accepted.
+    AnswerSubmitted {
+        label: AnswerLabel,
+        anon_id: AnonId,
+        content: String,
+    },
+    /// A vote was accepted.
+    VoteCast {
+        target: AgentId,
+        target_anon: AnonId,
+        target_label: AnswerLabel,
+        reason: String,
+    },
+    /// A vote arrived after newer answers the voter had not seen, so it does not count.
+    VoteIgnored {
+        target: AgentId,
+        reason: String,
+        why: String,
+    },
+    /// The agent starts over because new answers arrived.
+    AgentRestarted { round: u32, reason: String },
+    /// The response was rejected and the model gets another attempt.
+    EnforcementRetry {
+        attempt: u32,
+        max_attempts: u32,
+        reason: EnforcementReason,
+        detail: String,
+    },
+    /// A model or stream failed.
+    AgentError { message: String },
+    /// The agent takes no further part in this turn.
+    AgentKilled { reason: String },
+    /// Tokens used by one model call.
+    Usage { usage: Usage },
+    /// Coordination ended and a winner was chosen.
+    WinnerSelected {
+        winner: AgentId,
+        winner_anon: AnonId,
+        tally: Vec<VoteCount>,
+        is_tie: bool,
+        basis: WinnerBasis,
+    },
+    /// The winner starts presenting the final answer.
+    FinalPresentationStarted { label: AnswerLabel },
+    /// Streamed final-answer text.
+    FinalPresentationDelta { text: String },
+    /// The final answer is complete. `fallback` means it is the winner's stored answer
+    /// because the presentation call could not be made or failed.
+    FinalPresentationDone {
+        label: AnswerLabel,
+        content: String,
+        fallback: bool,
+    },
+    /// A time limit was reached.
+    Timeout { scope: TimeoutScope, seconds: u64 },
+    /// The turn was cancelled by the user.
+    Cancelled,
+    /// The user typed text during the turn; it waits for each agent's next tool result.
+    HumanInputQueued { text: String },
+    /// The queued text reached this agent.
+    HumanInputDelivered { text: String },
+    /// Something the user should know that did not stop the run.
+    Warning { message: String },
+}
+
+impl EventMsg {
+    /// The `type` tag as written in `events.jsonl`.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::RunStarted { .. } => "run_started",
+            Self::RunFinished => "run_finished",
+            Self::TurnStarted { .. } => "turn_started",
+            Self::TurnFinished { .. } => "turn_finished",
+            Self::AgentStatus { .. } => "agent_status",
+            Self::RoundStarted { .. } => "round_started",
+            Self::TextDelta { .. } => "text_delta",
+            Self::ReasoningDelta { .. } => "reasoning_delta",
+            Self::ToolCallBegin { .. } => "tool_call_begin",
+            Self::ToolCallEnd { .. } => "tool_call_end",
+            Self::AnswerSubmitted { .. } => "answer_submitted",
+            Self::VoteCast { .. } => "vote_cast",
+            Self::VoteIgnored { .. } => "vote_ignored",
+            Self::AgentRestarted { .. } => "agent_restarted",
+            Self::EnforcementRetry { .. } => "enforcement_retry",
+            Self::AgentError { .. } => "agent_error",
+            Self::AgentKilled { .. } => "agent_killed",
+            Self::Usage { .. } => "usage",
+            Self::WinnerSelected { .. } => "winner_selected",
+            Self::FinalPresentationStarted { .. } => "final_presentation_started",
+            Self::FinalPresentationDelta { .. } => "final_presentation_delta",
+            Self::FinalPresentationDone { .. } => "final_presentation_done",
+            Self::Timeout { .. } => "timeout",
+            Self::Cancelled => "cancelled",
+            Self::HumanInputQueued { .. } => "human_input_queued",
+            Self::HumanInputDelivered { .. } => "human_input_delivered",
+            Self::Warning { .. } => "warning",
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn events_round_trip_through_json_with_a_type_tag() {
+        let event = Event {
+            seq: 7,
+            at: Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(AgentId::new("scout")),
+            msg: EventMsg::TextDelta {
+                text: "Paris".into(),
+            },
+        };
+        let line = serde_json::to_string(&event).unwrap();
+        assert!(line.contains(r#""type":"text_delta""#), "{line}");
+        let back: Event = serde_json::from_str(&line).unwrap();
+        assert_eq!(back, event);
+        assert_eq!(back.msg.kind(), "text_delta");
+    }
+}

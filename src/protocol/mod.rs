@@ -1,0 +1,17 @@
+//! The language every part of massgen speaks: `Op`s go in, `Event`s come out.
+//!
+//! Plain serde data only. The orchestrator emits [`Event`]s; every front end, the session
+//! log and replay consume the same stream. A new feature starts by adding a variant here.
+
+mod event;
+mod ids;
+mod op;
+mod usage;
+
+pub use event::{
+    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, TimeoutScope, TurnOutcome,
+    VoteCount, WinnerBasis,
+};
+pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
+pub use op::{ContextPath, Mode, Op};
+pub use usage::Usage;

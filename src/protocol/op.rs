@@ -1,0 +1,39 @@
+//! What a front end can ask of the orchestrator.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+/// The interaction mode a question is submitted in (cycled with Shift+Tab in the TUI).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Mode {
+    #[default]
+    Normal,
+    Planning,
+    Execute,
+}
+
+/// A path the user attached to a question (`@path` reads, `@path:w` may be written).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ContextPath {
+    pub path: PathBuf,
+    pub writable: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "op", rename_all = "snake_case")]
+pub enum Op {
+    /// Start a turn on this question.
+    Submit {
+        text: String,
+        mode: Mode,
+        context_paths: Vec<ContextPath>,
+    },
+    /// Stop the running turn; whatever exists is kept.
+    Cancel,
+    /// Text the user typed while a turn runs, delivered to every agent.
+    InjectHumanInput { text: String },
+    /// Finish the running turn's cancellation and stop the runtime.
+    Shutdown,
+}

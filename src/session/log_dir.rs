@@ -1,0 +1,82 @@
+//! The log tree of one run: `.massgen/massgen_logs/log_<ts>/turn_N/attempt_M/`.
+
+use std::io;
+use std::path::{Path, PathBuf};
+
+use super::atomic::write_atomic;
+use super::event_log::EventLog;
+use crate::protocol::{AgentId, Event};
+
+/// `log_<YYYYMMDD_HHMMSS_ffffff>` under `<massgen_dir>/massgen_logs/`, one per run.
+#[derive(Clone, Debug)]
+pub struct RunLogDir {
+    root: PathBuf,
+}
+
+impl RunLogDir {
+    /// Creates a fresh directory named after the local time; never reuses one.
+    pub fn create(massgen_dir: &Path) -> io::Result<Self> {
+        let logs = massgen_dir.join("massgen_logs");
+        std::fs::create_dir_all(&logs)?;
+        let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S_%6f").to_string();
+        for attempt in 0u32..1000 {
+            let name = if attempt == 0 {
+                format!("log_{stamp}")
+            } else {
+                format!("log_{stamp}_{attempt}")
+            };
+            let root = logs.join(name);
+            match std::fs::create_dir(&root) {
+                Ok(()) => return Ok(Self { root }),
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "no free log directory name",
+        ))
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.root
+    }
+
+    pub fn attempt_dir(&self, turn: u32, attempt: u32) -> PathBuf {
+        self.root
+            .join(format!("turn_{turn}"))
+            .join(format!("attempt_{attempt}"))
+    }
+}
+
+/// The files of one turn attempt.
+pub struct TurnLog {
+    dir: PathBuf,
+    events: EventLog,
+}
+
+impl TurnLog {
+    pub fn open(dir: PathBuf) -> io::Result<Self> {
+        let events = EventLog::open(&dir.join("events.jsonl"))?;
+        Ok(Self { dir, events })
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn append(&mut self, event: &Event) -> io::Result<()> {
+        self.events.append(event)
+    }
+
+    /// `final/<winner>/answer.txt`, written atomically.
+    pub fn write_final_answer(&self, winner: &AgentId, content: &str) -> io::Result<PathBuf> {
+        let path = self
+            .dir
+            .join("final")
+            .join(winner.as_str())
+            .join("answer.txt");
+        write_atomic(&path, content.as_bytes())?;
+        Ok(path)
+    }
+}

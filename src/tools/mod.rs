@@ -1,0 +1,8 @@
+//! Tools offered to models: the workflow tools that end a round (`new_answer`, `vote`)
+//! and the [`ToolRouter`] that executes every other tool call.
+
+mod router;
+pub mod workflow;
+
+pub use router::{NoTools, ToolOutcome, ToolRouter};
+pub use workflow::WorkflowCall;
