@@ -3,7 +3,19 @@
 use std::process::ExitCode;
 
 use clap::Parser;
+use massgen::cli::{Args, Exit};
 
 fn main() -> ExitCode {
-    massgen::cli::run(massgen::cli::Args::parse()).into()
+    match Args::try_parse() {
+        Ok(args) => massgen::cli::run(args).into(),
+        Err(error) => {
+            let _ = error.print();
+            // `--help` and `--version` succeed; bad arguments are a usage error (1).
+            if error.use_stderr() {
+                Exit::Config.into()
+            } else {
+                Exit::Success.into()
+            }
+        }
+    }
 }

@@ -43,7 +43,7 @@ pub struct Args {
     pub display: Option<DisplayArg>,
 
     /// Overrides timeout_settings.orchestrator_timeout_seconds.
-    #[arg(long, value_name = "SECONDS", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub orchestrator_timeout: Option<u64>,
 
     /// Also write the final answer to this file.
@@ -77,4 +77,12 @@ pub enum DisplayArg {
     Plain,
     /// Only the final answer.
     Quiet,
+}
+
+fn parse_timeout(text: &str) -> Result<u64, String> {
+    match text.trim().parse::<u64>() {
+        Ok(0) => Err("must be at least 1 second".into()),
+        Ok(seconds) => Ok(seconds),
+        Err(_) => Err(format!("`{text}` is not a whole number of seconds")),
+    }
 }

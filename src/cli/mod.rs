@@ -49,7 +49,13 @@ pub fn run(args: Args) -> Exit {
             return Exit::Execution;
         }
     };
-    runtime.block_on(plain_session::run(prepared, &args, &cwd))
+    // Spawned rather than run in `block_on`, so the front end shares the worker threads
+    // with the orchestrator and each event does not cross to another thread.
+    runtime.block_on(async move {
+        tokio::spawn(plain_session::run(prepared, args, cwd))
+            .await
+            .unwrap_or(Exit::Execution)
+    })
 }
 
 fn init_debug_logging() {

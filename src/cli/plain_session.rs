@@ -2,7 +2,7 @@
 //! of standard input. Ctrl+C cancels the running turn; a second Ctrl+C quits at once.
 
 use std::io::IsTerminal;
-use std::path::Path;
+use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
@@ -17,7 +17,7 @@ use crate::protocol::{EventMsg, Mode, Op};
 use crate::session::write_atomic;
 use crate::tools::NoTools;
 
-pub async fn run(prepared: Prepared, args: &Args, cwd: &Path) -> Exit {
+pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let verbosity = match (args.display, prepared.config.ui.display) {
         (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => Verbosity::Quiet,
         (Some(DisplayArg::Plain), _)

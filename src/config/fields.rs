@@ -19,6 +19,14 @@ impl<'a> Fields<'a> {
                 node,
                 entries,
             }),
+            _ if path.is_empty() => Err(Problem::at(
+                node.loc,
+                format!(
+                    "a config must be a mapping of `key: value` lines, found {}",
+                    node.type_name()
+                ),
+            )
+            .help("a config starts with `agents:` (a list of agents) or `agent:` (one agent)")),
             _ => Err(Problem::at(
                 node.loc,
                 format!(

@@ -102,7 +102,7 @@ pub const UI_UNSUPPORTED: &[&str] = &[
     "type",
 ];
 
-pub const DISPLAY_TYPES: [&str; 8] = [
+pub const DISPLAY_TYPES: [&str; 7] = [
     "textual_terminal",
     "rich_terminal",
     "simple",
@@ -110,5 +110,4 @@ pub const DISPLAY_TYPES: [&str; 8] = [
     "silent",
     "none",
     "plain",
-    "web",
 ];

@@ -61,7 +61,7 @@ pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, Con
         Err(error) => {
             return Err(
                 Problem::at(error.loc, format!("invalid YAML: {}", error.message))
-                    .help("check indentation, quotes and brackets at this spot")
+                    .help(error.help)
                     .in_source(source_name),
             );
         }

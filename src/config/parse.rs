@@ -62,6 +62,14 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
 }
 
 fn parse_agents(top: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Vec<AgentConfig>, Problem> {
+    for key in ["agent", "agents"] {
+        if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
+            && matches!(entry.value.value, Value::Null)
+        {
+            return Err(Problem::at(entry.key_loc, format!("`{key}` has no value"))
+                .help("list agents under it, each with `id` and `backend: {type, model}`"));
+        }
+    }
     let (single, list) = (top.get("agent"), top.get("agents"));
     let nodes: Vec<(String, &Node)> = match (single, list) {
         (Some(_), Some(list)) => {
@@ -325,6 +333,17 @@ fn parse_timeouts(timeouts: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Timeou
 
 fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
     check_keys(ui, keys::UI, keys::UI_UNSUPPORTED, notes);
+    if let Some(node) = ui.get("display_type")
+        && node
+            .as_str()
+            .is_some_and(|name| name.trim().eq_ignore_ascii_case("web"))
+    {
+        return Err(Problem::at(
+            node.loc,
+            "`ui.display_type: web` (the browser UI) is not supported",
+        )
+        .help("use textual_terminal (full screen) or simple (plain lines)"));
+    }
     let display = ui.choice("display_type", &keys::DISPLAY_TYPES, |name| {
         match name.trim().to_ascii_lowercase().as_str() {
             "textual_terminal" | "rich_terminal" | "textual" | "rich" | "tui" => {
@@ -335,16 +354,6 @@ fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem>
             _ => None,
         }
     })?;
-    if let Some(node) = ui.get("display_type")
-        && node
-            .as_str()
-            .is_some_and(|name| name.eq_ignore_ascii_case("web"))
-    {
-        return Err(
-            Problem::at(node.loc, "`ui.display_type: web` is not supported")
-                .help("use textual_terminal or simple"),
-        );
-    }
     Ok(UiConfig {
         display,
         logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),

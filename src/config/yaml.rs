@@ -50,7 +50,10 @@ pub struct Entry {
 pub struct SyntaxError {
     pub loc: Location,
     pub message: String,
+    pub help: &'static str,
 }
+
+const SYNTAX_HELP: &str = "check indentation, quotes and brackets at this spot";
 
 impl Node {
     /// How the node's type reads in an error message ("a list", "a string", …).
@@ -116,6 +119,7 @@ pub fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
             column: error.marker().col() + 1,
         },
         message: error.info().to_string(),
+        help: SYNTAX_HELP,
     })?;
     let mut documents = documents.into_iter();
     let Some(first) = documents.next() else {
@@ -124,8 +128,9 @@ pub fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
     if let Some(second) = documents.next() {
         return Err(SyntaxError {
             loc: location_of(&second),
-            message: "a config holds one YAML document, but a second one starts here (`---`)"
+            message: "a config holds one YAML document, but a second one starts here (after `---`)"
                 .into(),
+            help: "remove the `---` line and what follows it, or move that part to its own file",
         });
     }
     convert(first).map(Some)
@@ -164,6 +169,7 @@ fn convert(node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
                             loc: key_loc,
                             message: "a mapping key must be a plain name, not a list or mapping"
                                 .into(),
+                            help: SYNTAX_HELP,
                         });
                     }
                 };
@@ -180,12 +186,14 @@ fn convert(node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
             return Err(SyntaxError {
                 loc,
                 message: "this alias refers to an anchor that is not defined before it".into(),
+                help: "define the `&anchor` before using `*anchor`",
             });
         }
         YamlDataOwned::BadValue => {
             return Err(SyntaxError {
                 loc,
                 message: "this value does not match its `!!` type tag".into(),
+                help: "remove the tag or fix the value",
             });
         }
     };

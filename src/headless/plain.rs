@@ -24,6 +24,10 @@ const WRAP_AT: usize = 100;
 
 pub struct PlainPrinter<W: Write> {
     out: W,
+    /// Where quiet mode reports warnings and turns that end without an answer.
+    diagnostics: Box<dyn Write + Send>,
+    /// The final answer's heading, printed when its first text arrives.
+    pending_heading: Option<String>,
     style: Style,
     verbosity: Verbosity,
     agents: Vec<AgentInfo>,
@@ -39,6 +43,8 @@ impl<W: Write> PlainPrinter<W> {
     pub fn new(out: W, style: Style, verbosity: Verbosity) -> Self {
         Self {
             out,
+            diagnostics: Box::new(io::stderr()),
+            pending_heading: None,
             style,
             verbosity,
             agents: Vec::new(),
@@ -49,6 +55,12 @@ impl<W: Write> PlainPrinter<W> {
             usage: Usage::default(),
             closed: false,
         }
+    }
+
+    /// Sends quiet mode's diagnostics somewhere other than standard error.
+    pub fn with_diagnostics(mut self, diagnostics: Box<dyn Write + Send>) -> Self {
+        self.diagnostics = diagnostics;
+        self
     }
 
     pub fn into_inner(self) -> W {
@@ -80,6 +92,15 @@ impl<W: Write> PlainPrinter<W> {
 
     fn handle_quiet(&mut self, msg: &EventMsg) -> io::Result<()> {
         match msg {
+            EventMsg::Warning { message } => writeln!(self.diagnostics, "warning: {message}"),
+            EventMsg::TurnFinished { outcome, .. } if *outcome != TurnOutcome::Completed => {
+                let what = match outcome {
+                    TurnOutcome::TimedOut => "timed out",
+                    TurnOutcome::Cancelled => "was cancelled",
+                    TurnOutcome::Failed | TurnOutcome::Completed => "failed",
+                };
+                writeln!(self.diagnostics, "massgen: the turn {what}")
+            }
             EventMsg::FinalPresentationDelta { text } => {
                 self.final_streamed = true;
                 write!(self.out, "{text}")
@@ -277,17 +298,14 @@ impl<W: Write> PlainPrinter<W> {
             }
             (EventMsg::FinalPresentationStarted { label }, Some(agent)) => {
                 self.final_streamed = false;
-                let line = self
-                    .style
-                    .bold(&format!("── Final answer · {} ({label}) ──", agent));
-                self.note(&line)
+                self.pending_heading = Some(
+                    self.style
+                        .bold(&format!("── Final answer · {agent} ({label}) ──")),
+                );
+                Ok(())
             }
-            (EventMsg::FinalPresentationDelta { text }, agent) => {
-                if !self.final_streamed
-                    && let Some(agent) = agent
-                {
-                    self.flush_reasoning(agent)?;
-                }
+            (EventMsg::FinalPresentationDelta { text }, _) => {
+                self.print_final_heading()?;
                 self.final_streamed = true;
                 write!(self.out, "{text}")
             }
@@ -297,6 +315,7 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => {
+                self.print_final_heading()?;
                 if !self.final_streamed {
                     write!(self.out, "{content}")?;
                 }
@@ -362,6 +381,14 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::FinalPresentationStarted { .. },
                 _,
             ) => Ok(()),
+        }
+    }
+
+    /// The final answer's heading, after whatever the agents still had buffered.
+    fn print_final_heading(&mut self) -> io::Result<()> {
+        match self.pending_heading.take() {
+            Some(heading) => self.note(&heading),
+            None => Ok(()),
         }
     }
 

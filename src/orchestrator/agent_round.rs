@@ -115,6 +115,11 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
             Step::Done(end) => return end,
             Step::Continue => {}
             Step::Retry { reason, detail } => {
+                // Like MassGen, each new attempt first checks for answers that arrived
+                // meanwhile; the agent restarts with them instead of retrying blind.
+                if task.answers_version.has_changed().unwrap_or(false) {
+                    return RoundEnd::NewAnswersSeen;
+                }
                 if attempt >= MAX_ATTEMPTS {
                     return RoundEnd::Exhausted { reason, detail };
                 }

@@ -57,6 +57,7 @@ pub struct TurnLog {
 
 impl TurnLog {
     pub fn open(dir: PathBuf) -> io::Result<Self> {
+        std::fs::create_dir_all(&dir)?;
         let events = EventLog::open(&dir.join("events.jsonl"))?;
         Ok(Self { dir, events })
     }

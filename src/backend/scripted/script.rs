@@ -183,6 +183,66 @@ fn fragments(text: &str, size: usize) -> Vec<String> {
 mod tests {
     use super::*;
 
+    #[tokio::test(start_paused = true)]
+    async fn tokens_are_paced_by_tokens_per_second() {
+        let options = ScriptedOptions {
+            tokens_per_second: 10.0,
+            first_token_ms: 500,
+            reasoning: None,
+            text: None,
+            answers: vec!["a".into()],
+            final_answer: None,
+            vote_for: None,
+            vote_reason: None,
+            tool_calls: Vec::new(),
+            failure: None,
+        };
+        let steps = ["one ", "two ", "three"]
+            .map(|token| Step::Token(StreamEvent::TextDelta(token.into())))
+            .to_vec();
+        let start = tokio::time::Instant::now();
+        let mut stream = play(steps, &options);
+        let mut arrivals = Vec::new();
+        while let Some(item) = stream.next().await {
+            item.unwrap();
+            arrivals.push(start.elapsed().as_millis());
+        }
+        assert_eq!(arrivals, [600, 700, 800]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_stall_never_ends_and_an_error_ends_the_stream() {
+        let options = ScriptedOptions {
+            tokens_per_second: 0.0,
+            first_token_ms: 0,
+            reasoning: None,
+            text: None,
+            answers: vec!["a".into()],
+            final_answer: None,
+            vote_for: None,
+            vote_reason: None,
+            tool_calls: Vec::new(),
+            failure: None,
+        };
+        let mut stalled = play(vec![Step::Stall], &options);
+        let waited =
+            tokio::time::timeout(std::time::Duration::from_secs(3600), stalled.next()).await;
+        assert!(waited.is_err(), "a stalled stream yields nothing");
+        let failing = play(
+            vec![Step::Fail(BackendError::Failed {
+                message: "boom".into(),
+            })],
+            &options,
+        );
+        let items: Vec<_> = failing.collect().await;
+        assert_eq!(
+            items,
+            [Err(BackendError::Failed {
+                message: "boom".into()
+            })]
+        );
+    }
+
     #[test]
     fn tokens_keep_every_character() {
         let text = "Hello  world,\nnew line ";

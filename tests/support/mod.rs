@@ -1,0 +1,185 @@
+//! Shared helpers for scenario tests: load a YAML config, run turns offline, inspect events.
+
+#![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+
+use massgen::backend::{Backend, ChatRequest, EventStream, build_backends};
+use massgen::config::{self, Config, Env};
+use massgen::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
+use massgen::protocol::{AgentId, Event, EventMsg, TurnOutcome};
+use massgen::tools::NoTools;
+
+pub fn load(yaml: &str) -> Config {
+    let loaded = config::from_text(yaml, "scenario.yaml", &Env::default()).unwrap();
+    loaded.into_runnable().unwrap().0
+}
+
+/// A backend wrapper that records every request it receives.
+pub struct Recording {
+    inner: Arc<dyn Backend>,
+    pub requests: Arc<Mutex<Vec<ChatRequest>>>,
+}
+
+impl Backend for Recording {
+    fn provider(&self) -> &str {
+        self.inner.provider()
+    }
+    fn model(&self) -> &str {
+        self.inner.model()
+    }
+    fn stream(&self, request: ChatRequest) -> EventStream {
+        self.requests.lock().unwrap().push(request.clone());
+        self.inner.stream(request)
+    }
+}
+
+pub struct Scenario {
+    pub handle: OrchestratorHandle,
+    pub dir: tempfile::TempDir,
+    /// Requests per agent, config order.
+    pub requests: Vec<(AgentId, Arc<Mutex<Vec<ChatRequest>>>)>,
+}
+
+impl Scenario {
+    pub fn start(yaml: &str) -> Self {
+        let config = load(yaml);
+        let dir = tempfile::tempdir().unwrap();
+        let mut requests = Vec::new();
+        let backends: Vec<Arc<dyn Backend>> = build_backends(&config)
+            .unwrap()
+            .into_iter()
+            .zip(&config.agents)
+            .map(|(inner, agent)| {
+                let recorded = Arc::new(Mutex::new(Vec::new()));
+                requests.push((agent.id.clone(), Arc::clone(&recorded)));
+                Arc::new(Recording {
+                    inner,
+                    requests: recorded,
+                }) as Arc<dyn Backend>
+            })
+            .collect();
+        let handle = orchestrator::spawn(
+            Arc::new(config),
+            backends,
+            Arc::new(NoTools),
+            RuntimeOptions {
+                massgen_dir: Some(dir.path().join(".massgen")),
+            },
+        );
+        Self {
+            handle,
+            dir,
+            requests,
+        }
+    }
+
+    pub fn requests_of(&self, agent: &str) -> Vec<ChatRequest> {
+        self.requests
+            .iter()
+            .find(|(id, _)| id.as_str() == agent)
+            .map(|(_, requests)| requests.lock().unwrap().clone())
+            .unwrap()
+    }
+}
+
+/// Runs one question on a fresh runtime and returns the turn's events and the temp dir.
+pub async fn run_once(yaml: &str, question: &str) -> (Vec<Event>, Scenario) {
+    let mut scenario = Scenario::start(yaml);
+    let events = scenario.handle.run_turn(question).await;
+    (events, scenario)
+}
+
+pub fn outcome(events: &[Event]) -> TurnOutcome {
+    events
+        .iter()
+        .find_map(|event| match &event.msg {
+            EventMsg::TurnFinished { outcome, .. } => Some(*outcome),
+            _ => None,
+        })
+        .expect("turn finished")
+}
+
+pub fn winner(events: &[Event]) -> Option<String> {
+    events.iter().find_map(|event| match &event.msg {
+        EventMsg::WinnerSelected { winner, .. } => Some(winner.to_string()),
+        _ => None,
+    })
+}
+
+pub fn final_answer(events: &[Event]) -> Option<(String, bool)> {
+    events.iter().find_map(|event| match &event.msg {
+        EventMsg::FinalPresentationDone {
+            content, fallback, ..
+        } => Some((content.clone(), *fallback)),
+        _ => None,
+    })
+}
+
+/// A compact, readable line per coordination event (streaming and status left out).
+pub fn transcript(events: &[Event]) -> Vec<String> {
+    events
+        .iter()
+        .filter_map(|event| {
+            let who = event.agent.as_ref().map_or("-", |agent| agent.as_str());
+            let line = match &event.msg {
+                EventMsg::TurnStarted { .. } => "turn started".to_string(),
+                EventMsg::RoundStarted {
+                    round,
+                    answers_seen,
+                    vote_only,
+                } => {
+                    let seen: Vec<&str> = answers_seen.iter().map(|l| l.as_str()).collect();
+                    let only = if *vote_only { " vote-only" } else { "" };
+                    format!("{who} round {round} sees [{}]{only}", seen.join(","))
+                }
+                EventMsg::AnswerSubmitted { label, .. } => format!("{who} answers {label}"),
+                EventMsg::VoteCast {
+                    target,
+                    target_label,
+                    ..
+                } => format!("{who} votes {target} ({target_label})"),
+                EventMsg::VoteIgnored { target, .. } => format!("{who} vote for {target} ignored"),
+                EventMsg::EnforcementRetry {
+                    attempt, reason, ..
+                } => format!("{who} retry {attempt} {reason:?}"),
+                EventMsg::AgentError { .. } => format!("{who} error"),
+                EventMsg::AgentKilled { .. } => format!("{who} killed"),
+                EventMsg::WinnerSelected { winner, basis, .. } => {
+                    format!("winner {winner} by {basis:?}")
+                }
+                EventMsg::FinalPresentationDone {
+                    label, fallback, ..
+                } => {
+                    format!(
+                        "{who} presents {label}{}",
+                        if *fallback { " (stored)" } else { "" }
+                    )
+                }
+                EventMsg::Timeout { scope, .. } => format!("timeout {scope:?}"),
+                EventMsg::Cancelled => "cancelled".to_string(),
+                EventMsg::TurnFinished { outcome, .. } => format!("turn {outcome:?}"),
+                _ => return None,
+            };
+            Some(line)
+        })
+        .collect()
+}
+
+/// The single attempt directory of turn `turn` under `.massgen/massgen_logs/log_*/`.
+pub fn attempt_dir(root: &Path, turn: u32) -> PathBuf {
+    let logs = root.join(".massgen").join("massgen_logs");
+    let run = std::fs::read_dir(&logs)
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| {
+            path.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("log_")
+        })
+        .expect("a log_ directory");
+    run.join(format!("turn_{turn}")).join("attempt_1")
+}
