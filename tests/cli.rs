@@ -1,11 +1,13 @@
 //! The `massgen` command line: the offline demo and its logs, shipped examples, quick setup, config discovery, output options, stdin questions and exit codes.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use assert_cmd::Command;
+use support::sandbox::{Sandbox, text};
 
 /// A tiny scripted agent that streams with no delay.
 const SOLO: &str = "\
@@ -17,76 +19,16 @@ agent:
     answer: \"Solo answer to: {question}\"
 ";
 
-/// A temp dir that is the working directory and the home of every spawned binary, so a
-/// developer's own `~/.config/massgen/config.yaml` or `.env` cannot change results.
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    root: PathBuf,
+/// `sandbox.run(args)`: the binary with an empty standard input.
+trait RunArgs {
+    fn run(&self, args: &[&str]) -> Output;
 }
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::create_dir_all(root.join("home").join(".config")).unwrap();
-        Self { _dir: dir, root }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.root.join(name);
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).unwrap();
-        }
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn massgen(&self) -> Command {
-        let mut cmd = Command::cargo_bin("massgen").unwrap();
-        cmd.current_dir(&self.root)
-            .env("HOME", self.root.join("home"))
-            .env("XDG_CONFIG_HOME", self.root.join("home").join(".config"))
-            .env("NO_COLOR", "1")
-            .env_remove("RUST_LOG")
-            .timeout(Duration::from_secs(30));
-        for (key, _) in std::env::vars() {
-            if key.ends_with("_API_KEY") {
-                cmd.env_remove(key);
-            }
-        }
-        cmd
-    }
-
+impl RunArgs for Sandbox {
     /// Runs `massgen ARGS` with an empty standard input.
     fn run(&self, args: &[&str]) -> Output {
         self.massgen().args(args).write_stdin("").output().unwrap()
     }
-
-    fn massgen_dir(&self) -> PathBuf {
-        self.root.join(".massgen")
-    }
-
-    /// The one `log_*` directory of this sandbox's single run.
-    fn run_log_dir(&self) -> PathBuf {
-        let logs = self.massgen_dir().join("massgen_logs");
-        let runs: Vec<PathBuf> = std::fs::read_dir(&logs)
-            .unwrap_or_else(|error| panic!("{}: {error}", logs.display()))
-            .flatten()
-            .map(|entry| entry.path())
-            .filter(|path| {
-                path.is_dir()
-                    && path
-                        .file_name()
-                        .is_some_and(|name| name.to_string_lossy().starts_with("log_"))
-            })
-            .collect();
-        assert_eq!(runs.len(), 1, "exactly one log_* directory: {runs:?}");
-        runs.into_iter().next().unwrap()
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn describe(output: &Output) -> String {

@@ -1,68 +1,39 @@
 //! Malformed and MassGen-style configs through the `massgen` binary: `--validate` and a real run both report `error: FILE:LINE:COL: …` with a help line, exit 1, and never panic.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
+mod support;
+
+use std::path::Path;
 use std::process::Output;
-use std::time::Duration;
 
-use assert_cmd::Command;
+use support::sandbox::{Sandbox, text};
 
-/// A temp dir that is the working directory and the home of every spawned binary, so a
-/// developer's own `~/.config/massgen/config.yaml` or `.env` cannot change results.
-struct Sandbox {
-    _dir: tempfile::TempDir,
-    /// The canonical path: the binary names config files by its `getcwd()`.
-    root: PathBuf,
+/// `--validate` and a real run of a config file in the sandbox.
+trait ConfigRuns {
+    fn validate(&self, name: &str) -> Output;
+    fn run(&self, name: &str) -> Output;
 }
 
-impl Sandbox {
-    fn new() -> Self {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        std::fs::create_dir_all(root.join("home").join(".config")).unwrap();
-        Self { _dir: dir, root }
-    }
-
-    fn write(&self, name: &str, text: &str) -> PathBuf {
-        let path = self.root.join(name);
-        std::fs::write(&path, text).unwrap();
-        path
-    }
-
-    fn massgen(&self) -> Command {
-        let mut cmd = Command::cargo_bin("massgen").unwrap();
-        cmd.current_dir(&self.root)
-            .env("HOME", self.root.join("home"))
-            .env("XDG_CONFIG_HOME", self.root.join("home").join(".config"))
-            .env("NO_COLOR", "1")
-            .env_remove("RUST_LOG")
-            .env_remove("FOO")
-            .env_remove("SOME_UNSET_VAR_XYZ")
-            .timeout(Duration::from_secs(30));
-        for (key, _) in std::env::vars() {
-            if key.ends_with("_API_KEY") {
-                cmd.env_remove(key);
-            }
-        }
-        cmd
-    }
-
+impl ConfigRuns for Sandbox {
     /// `massgen --validate NAME`.
     fn validate(&self, name: &str) -> Output {
-        self.massgen().args(["--validate", name]).output().unwrap()
+        self.massgen()
+            .env_remove("FOO")
+            .env_remove("SOME_UNSET_VAR_XYZ")
+            .args(["--validate", name])
+            .output()
+            .unwrap()
     }
 
     /// `massgen --config NAME --display plain "q"`.
     fn run(&self, name: &str) -> Output {
         self.massgen()
+            .env_remove("FOO")
+            .env_remove("SOME_UNSET_VAR_XYZ")
             .args(["--config", name, "--display", "plain", "q"])
             .output()
             .unwrap()
     }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
 }
 
 fn describe(what: &str, output: &Output) -> String {

@@ -14,7 +14,10 @@ use massgen::orchestrator::{self, RuntimeOptions};
 use massgen::protocol::{EventMsg, Op, TurnOutcome, WinnerBasis};
 use massgen::session::read_events;
 use massgen::tools::NoTools;
-use support::{Scenario, attempt_dir, final_answer, load, outcome, run_once, transcript, winner};
+use support::{
+    Scenario, attempt_dir, error_and_kill, final_answer, load, outcome, run_once, transcript,
+    transcript_of, winner,
+};
 
 #[tokio::test(start_paused = true)]
 async fn a_single_agent_answers_confirms_and_presents() {
@@ -198,13 +201,7 @@ agents:
             "turn Completed",
         ]
     );
-    let error = events
-        .iter()
-        .find_map(|event| match &event.msg {
-            EventMsg::AgentError { message } => Some(message.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let error = error_and_kill(&events).0.unwrap();
     assert_eq!(error, "upstream returned 500");
     // The partial text streamed before the failure reached the front end.
     assert!(events.iter().any(|event| matches!(&event.msg,
@@ -222,11 +219,7 @@ agents:
     backend: {type: scripted, tokens_per_second: 0, first_token_ms: 100, text: "Let me ramble.", fail: no_workflow}
 "#;
     let (events, scenario) = run_once(yaml, "q").await;
-    let lines = transcript(&events);
-    let talker: Vec<&String> = lines
-        .iter()
-        .filter(|line| line.starts_with("talker"))
-        .collect();
+    let talker = transcript_of(&events, "talker");
     assert_eq!(
         talker,
         [
@@ -248,13 +241,7 @@ agents:
         "{nudge}"
     );
     assert!(nudge.contains("Make sure you actually call the tool."));
-    let killed = events
-        .iter()
-        .find_map(|event| match &event.msg {
-            EventMsg::AgentKilled { reason } => Some(reason.clone()),
-            _ => None,
-        })
-        .unwrap();
+    let killed = error_and_kill(&events).1.unwrap();
     assert!(killed.contains("after 3 attempts"), "{killed}");
 }
 
@@ -383,8 +370,7 @@ orchestrator:
   answer_novelty_requirement: balanced
 "#;
     let (events, scenario) = run_once(yaml, "q").await;
-    let lines = transcript(&events);
-    let b: Vec<&String> = lines.iter().filter(|line| line.starts_with("b ")).collect();
+    let b = transcript_of(&events, "b");
     assert_eq!(
         b,
         [
@@ -416,11 +402,7 @@ agents:
     backend: {type: scripted, tokens_per_second: 0, first_token_ms: 500, answer: "Answer bad", fail: invalid_vote}
 "#;
     let (events, scenario) = run_once(yaml, "q").await;
-    let lines = transcript(&events);
-    let bad: Vec<&String> = lines
-        .iter()
-        .filter(|line| line.starts_with("bad"))
-        .collect();
+    let bad = transcript_of(&events, "bad");
     assert_eq!(
         bad,
         [

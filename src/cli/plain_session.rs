@@ -11,17 +11,17 @@ use super::args::{Args, DisplayArg};
 use super::exit::Exit;
 use super::setup::Prepared;
 use crate::config::DisplayKind;
-use crate::headless::{PlainPrinter, Style, Verbosity};
+use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
 use crate::protocol::{EventMsg, Mode, Op};
 use crate::session::write_atomic;
 use crate::tools::NoTools;
 
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
-    let verbosity = match (args.display, prepared.config.ui.display) {
-        (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => Verbosity::Quiet,
+    let quiet = match (args.display, prepared.config.ui.display) {
+        (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => true,
         (Some(DisplayArg::Plain), _)
-        | (None, Some(DisplayKind::Plain | DisplayKind::Tui) | None) => Verbosity::Full,
+        | (None, Some(DisplayKind::Plain | DisplayKind::Tui) | None) => false,
     };
     if prepared.is_demo {
         eprintln!(
@@ -38,7 +38,11 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
         },
     );
-    let mut printer = PlainPrinter::new(std::io::stdout(), Style::detect(), verbosity);
+    let mut printer = Display::new(if quiet {
+        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
+    } else {
+        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
+    });
     let mut exit = Exit::Success;
     let mut questions = Questions::new(args.question.clone());
     while let Some(question) = questions.next().await {
@@ -68,7 +72,7 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
 /// Submits one question and prints its events until the turn ends.
 async fn run_turn(
     handle: &mut OrchestratorHandle,
-    printer: &mut PlainPrinter<std::io::Stdout>,
+    printer: &mut Display,
     question: String,
 ) -> (Exit, Option<String>) {
     let submit = Op::Submit {
@@ -88,10 +92,10 @@ async fn run_turn(
                 if let Err(error) = printer.handle(&event) {
                     eprintln!("massgen: cannot print progress ({error}); the turn goes on and is logged");
                 }
-                match event.msg {
-                    EventMsg::FinalPresentationDone { content, .. } => answer = Some(content),
-                    EventMsg::TurnFinished { outcome, .. } => return (Exit::from_outcome(outcome), answer),
-                    _ => {}
+                if let EventMsg::FinalPresentationDone { content, .. } = event.msg {
+                    answer = Some(content);
+                } else if let EventMsg::TurnFinished { outcome, .. } = event.msg {
+                    return (Exit::from_outcome(outcome), answer);
                 }
             }
             _ = tokio::signal::ctrl_c() => {

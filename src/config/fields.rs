@@ -13,28 +13,14 @@ pub struct Fields<'a> {
 impl<'a> Fields<'a> {
     pub fn of(node: &'a Node, path: impl Into<String>) -> Result<Self, Problem> {
         let path = path.into();
-        match &node.value {
-            Value::Map(entries) => Ok(Self {
-                path,
-                node,
-                entries,
-            }),
-            _ if path.is_empty() => Err(Problem::at(
-                node.loc,
-                format!(
-                    "a config must be a mapping of `key: value` lines, found {}",
-                    node.type_name()
-                ),
-            )
-            .help("a config starts with `agents:` (a list of agents) or `agent:` (one agent)")),
-            _ => Err(Problem::at(
-                node.loc,
-                format!(
-                    "`{path}` must be a mapping of `key: value` lines, found {}",
-                    node.type_name()
-                ),
-            )),
-        }
+        let Value::Map(entries) = &node.value else {
+            return Err(not_a_mapping(node, &path));
+        };
+        Ok(Self {
+            path,
+            node,
+            entries,
+        })
     }
 
     pub fn loc(&self) -> Location {
@@ -64,7 +50,9 @@ impl<'a> Fields<'a> {
             Value::Str(text) => Ok(Some(text.clone())),
             Value::Int(number) => Ok(Some(number.to_string())),
             Value::Float(number) => Ok(Some(number.to_string())),
-            _ => Err(self.wrong_type(key, node, "text", &format!("{key}: \"…\""))),
+            Value::Null | Value::Bool(_) | Value::Seq(_) | Value::Map(_) => {
+                Err(self.wrong_type(key, node, "text", &format!("{key}: \"…\"")))
+            }
         }
     }
 
@@ -92,7 +80,9 @@ impl<'a> Fields<'a> {
             #[allow(clippy::cast_precision_loss)]
             Value::Int(number) => Ok(Some(*number as f64)),
             Value::Float(number) => Ok(Some(*number)),
-            _ => Err(self.wrong_type(key, node, "a number", &format!("{key}: 0.7"))),
+            Value::Null | Value::Bool(_) | Value::Str(_) | Value::Seq(_) | Value::Map(_) => {
+                Err(self.wrong_type(key, node, "a number", &format!("{key}: 0.7")))
+            }
         }
     }
 
@@ -102,7 +92,15 @@ impl<'a> Fields<'a> {
         };
         match &node.value {
             Value::Int(number) if *number >= 0 => Ok(u64::try_from(*number).ok()),
-            _ => Err(self.wrong_type(key, node, "a whole number ≥ 0", &format!("{key}: 3"))),
+            Value::Int(_)
+            | Value::Null
+            | Value::Bool(_)
+            | Value::Float(_)
+            | Value::Str(_)
+            | Value::Seq(_)
+            | Value::Map(_) => {
+                Err(self.wrong_type(key, node, "a whole number ≥ 0", &format!("{key}: 3")))
+            }
         }
     }
 
@@ -118,7 +116,9 @@ impl<'a> Fields<'a> {
                 "no" | "off" => Ok(Some(false)),
                 _ => Err(self.wrong_type(key, node, "true or false", &format!("{key}: true"))),
             },
-            _ => Err(self.wrong_type(key, node, "true or false", &format!("{key}: true"))),
+            Value::Null | Value::Int(_) | Value::Float(_) | Value::Seq(_) | Value::Map(_) => {
+                Err(self.wrong_type(key, node, "true or false", &format!("{key}: true")))
+            }
         }
     }
 
@@ -134,7 +134,9 @@ impl<'a> Fields<'a> {
                 .iter()
                 .map(|item| item.as_str().map(str::to_string).ok_or_else(expected))
                 .collect(),
-            _ => Err(expected()),
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Map(_) => {
+                Err(expected())
+            }
         }
     }
 
@@ -198,5 +200,26 @@ fn shorten(text: &str) -> String {
     } else {
         let cut: String = text.chars().take(MAX).collect();
         format!("{cut}…")
+    }
+}
+
+fn not_a_mapping(node: &Node, path: &str) -> Problem {
+    if path.is_empty() {
+        Problem::at(
+            node.loc,
+            format!(
+                "a config must be a mapping of `key: value` lines, found {}",
+                node.type_name()
+            ),
+        )
+        .help("a config starts with `agents:` (a list of agents) or `agent:` (one agent)")
+    } else {
+        Problem::at(
+            node.loc,
+            format!(
+                "`{path}` must be a mapping of `key: value` lines, found {}",
+                node.type_name()
+            ),
+        )
     }
 }

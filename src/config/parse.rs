@@ -94,7 +94,7 @@ fn parse_agents(top: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Vec<AgentConf
                 .map(|(index, item)| (format!("agents[{index}]"), item))
                 .collect(),
             Value::Map(_) => vec![("agents".to_string(), node)],
-            _ => {
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
                 return Err(top.wrong_type(
                     "agents",
                     node,
@@ -206,11 +206,11 @@ fn parse_backend(backend: &Fields<'_>, notes: &mut Vec<Note>) -> Result<BackendC
     } else {
         None
     };
-    let model = match kind {
-        BackendKind::Scripted => backend
+    let model = match model_example(kind) {
+        None => backend
             .string("model")?
             .unwrap_or_else(|| "scripted".into()),
-        _ => backend.required_string("model", model_example(kind))?,
+        Some(example) => backend.required_string("model", example)?,
     };
     let mut passthrough = serde_json::Map::new();
     for entry in backend.unknown(keys::BACKEND_COMMON) {
@@ -266,13 +266,30 @@ fn parse_backend(backend: &Fields<'_>, notes: &mut Vec<Note>) -> Result<BackendC
     })
 }
 
-fn model_example(kind: BackendKind) -> &'static str {
+/// An example model name for the "missing model" help; `None` when `model` is optional.
+fn model_example(kind: BackendKind) -> Option<&'static str> {
     match kind {
-        BackendKind::Openai | BackendKind::AzureOpenai => "gpt-5",
-        BackendKind::Claude | BackendKind::ClaudeCode => "claude-sonnet-4-5",
-        BackendKind::Gemini => "gemini-2.5-flash",
-        BackendKind::Grok => "grok-4",
-        _ => "<model name>",
+        BackendKind::Scripted => None,
+        BackendKind::Openai | BackendKind::AzureOpenai => Some("gpt-5"),
+        BackendKind::Claude | BackendKind::ClaudeCode => Some("claude-sonnet-4-5"),
+        BackendKind::Gemini => Some("gemini-2.5-flash"),
+        BackendKind::Grok => Some("grok-4"),
+        BackendKind::Zai
+        | BackendKind::Cerebras
+        | BackendKind::Together
+        | BackendKind::Fireworks
+        | BackendKind::Groq
+        | BackendKind::Openrouter
+        | BackendKind::Moonshot
+        | BackendKind::Kimi
+        | BackendKind::Nebius
+        | BackendKind::Poe
+        | BackendKind::Qwen
+        | BackendKind::Chatcompletion
+        | BackendKind::Lmstudio
+        | BackendKind::Vllm
+        | BackendKind::Sglang
+        | BackendKind::Ag2 => Some("<model name>"),
     }
 }
 

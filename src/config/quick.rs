@@ -42,18 +42,7 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
             .help("pass --model NAME, e.g. --model gpt-5")
             .in_source("--model"));
     }
-    let scripted = (kind == BackendKind::Scripted).then(|| ScriptedOptions {
-        tokens_per_second: 40.0,
-        first_token_ms: 0,
-        reasoning: None,
-        text: None,
-        answers: vec!["This is a scripted answer to: {question}".into()],
-        final_answer: None,
-        vote_for: None,
-        vote_reason: None,
-        tool_calls: Vec::new(),
-        failure: None,
-    });
+    let scripted = (kind == BackendKind::Scripted).then(ScriptedOptions::default);
     Ok(Config {
         source_name: SOURCE.into(),
         agents: vec![AgentConfig {

@@ -38,6 +38,24 @@ pub struct ScriptedOptions {
     pub failure: Option<ScriptedFailure>,
 }
 
+impl Default for ScriptedOptions {
+    /// 40 tokens per second, no latency, one answer that repeats the question.
+    fn default() -> Self {
+        Self {
+            tokens_per_second: 40.0,
+            first_token_ms: 0,
+            reasoning: None,
+            text: None,
+            answers: vec![DEFAULT_ANSWER.to_string()],
+            final_answer: None,
+            vote_for: None,
+            vote_reason: None,
+            tool_calls: Vec::new(),
+            failure: None,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedToolCall {
     pub name: String,
@@ -101,7 +119,10 @@ pub const SCRIPTED_KEYS: [&str; 11] = [
 const DEFAULT_ANSWER: &str = "This is a scripted answer to: {question}";
 
 pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
-    let tokens_per_second = backend.number("tokens_per_second")?.unwrap_or(40.0);
+    let defaults = ScriptedOptions::default();
+    let tokens_per_second = backend
+        .number("tokens_per_second")?
+        .unwrap_or(defaults.tokens_per_second);
     if !tokens_per_second.is_finite() || tokens_per_second < 0.0 {
         return Err(Problem::at(
             backend
@@ -119,7 +140,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         answers.insert(0, answer);
     }
     if answers.is_empty() {
-        answers.push(DEFAULT_ANSWER.to_string());
+        answers = defaults.answers;
     }
     Ok(ScriptedOptions {
         tokens_per_second,

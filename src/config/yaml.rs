@@ -71,9 +71,10 @@ impl Node {
 
     /// The entries if this is a mapping.
     pub fn entries(&self) -> Option<&[Entry]> {
-        match &self.value {
-            Value::Map(entries) => Some(entries),
-            _ => None,
+        if let Value::Map(entries) = &self.value {
+            Some(entries)
+        } else {
+            None
         }
     }
 
@@ -86,9 +87,10 @@ impl Node {
     }
 
     pub fn as_str(&self) -> Option<&str> {
-        match &self.value {
-            Value::Str(text) => Some(text),
-            _ => None,
+        if let Value::Str(text) = &self.value {
+            Some(text)
+        } else {
+            None
         }
     }
 

@@ -1,7 +1,52 @@
-//! Front ends without a full screen: the line-oriented `plain` printer.
+//! Front ends without a full screen: the line-oriented `plain` printer and the `quiet`
+//! one that prints only the final answer.
 
+mod lines;
 mod plain;
+mod quiet;
 mod style;
 
-pub use plain::{PlainPrinter, Verbosity};
+use std::io;
+
+pub use plain::PlainPrinter;
+pub use quiet::QuietPrinter;
 pub use style::Style;
+
+use crate::protocol::Event;
+
+/// Turns events into text.
+pub trait Printer: Send {
+    fn print(&mut self, event: &Event) -> io::Result<()>;
+}
+
+/// A printer whose reader may go away (`massgen … | head`): the first broken pipe silences
+/// it for good instead of failing the run, which goes on and is logged.
+pub struct Display {
+    printer: Box<dyn Printer>,
+    closed: bool,
+}
+
+impl Display {
+    pub fn new(printer: Box<dyn Printer>) -> Self {
+        Self {
+            printer,
+            closed: false,
+        }
+    }
+
+    pub fn handle(&mut self, event: &Event) -> io::Result<()> {
+        if self.closed {
+            return Ok(());
+        }
+        match self.printer.print(event) {
+            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
+                self.closed = true;
+                Ok(())
+            }
+            other => other,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,122 +1,55 @@
 //! The `plain` display: readable, line-oriented progress of a turn, and the final answer
 //! streamed as it is written. Used with `--display plain` and when stdout is not a terminal.
+//! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name.
 
-use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
+use super::Printer;
+use super::lines::{AgentLines, Channel};
 use super::style::Style;
 use crate::protocol::{
     AgentId, AgentInfo, Event, EventMsg, TimeoutScope, TurnOutcome, Usage, WinnerBasis,
 };
 
-/// How much the printer shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Verbosity {
-    /// Every agent's work, answers, votes, the winner and the final answer.
-    Full,
-    /// The final answer only.
-    Quiet,
-}
-
-/// Longest run of streamed text held back waiting for a line break.
-const WRAP_AT: usize = 100;
-
 pub struct PlainPrinter<W: Write> {
     out: W,
-    /// Where quiet mode reports warnings and turns that end without an answer.
-    diagnostics: Box<dyn Write + Send>,
     /// The final answer's heading, printed when its first text arrives.
     pending_heading: Option<String>,
     style: Style,
-    verbosity: Verbosity,
     agents: Vec<AgentInfo>,
-    text: HashMap<AgentId, String>,
-    reasoning: HashMap<AgentId, String>,
+    lines: AgentLines,
     final_streamed: bool,
     log_dir: Option<PathBuf>,
     usage: Usage,
-    closed: bool,
+}
+
+impl<W: Write + Send> Printer for PlainPrinter<W> {
+    fn print(&mut self, event: &Event) -> io::Result<()> {
+        if let EventMsg::Usage { usage } = &event.msg {
+            self.usage += *usage;
+        }
+        self.handle_full(event)?;
+        self.out.flush()
+    }
 }
 
 impl<W: Write> PlainPrinter<W> {
-    pub fn new(out: W, style: Style, verbosity: Verbosity) -> Self {
+    pub fn new(out: W, style: Style) -> Self {
         Self {
             out,
-            diagnostics: Box::new(io::stderr()),
             pending_heading: None,
             style,
-            verbosity,
             agents: Vec::new(),
-            text: HashMap::new(),
-            reasoning: HashMap::new(),
+            lines: AgentLines::default(),
             final_streamed: false,
             log_dir: None,
             usage: Usage::default(),
-            closed: false,
         }
-    }
-
-    /// Sends quiet mode's diagnostics somewhere other than standard error.
-    pub fn with_diagnostics(mut self, diagnostics: Box<dyn Write + Send>) -> Self {
-        self.diagnostics = diagnostics;
-        self
     }
 
     pub fn into_inner(self) -> W {
         self.out
-    }
-
-    /// Prints what `event` means. A reader that went away (`| head`) silences the printer
-    /// for good instead of failing the run.
-    pub fn handle(&mut self, event: &Event) -> io::Result<()> {
-        if self.closed {
-            return Ok(());
-        }
-        if let EventMsg::Usage { usage } = &event.msg {
-            self.usage += *usage;
-        }
-        let result = match self.verbosity {
-            Verbosity::Quiet => self.handle_quiet(&event.msg),
-            Verbosity::Full => self.handle_full(event),
-        }
-        .and_then(|()| self.out.flush());
-        match result {
-            Err(error) if error.kind() == io::ErrorKind::BrokenPipe => {
-                self.closed = true;
-                Ok(())
-            }
-            other => other,
-        }
-    }
-
-    fn handle_quiet(&mut self, msg: &EventMsg) -> io::Result<()> {
-        match msg {
-            EventMsg::Warning { message } => writeln!(self.diagnostics, "warning: {message}"),
-            EventMsg::TurnFinished { outcome, .. } if *outcome != TurnOutcome::Completed => {
-                let what = match outcome {
-                    TurnOutcome::TimedOut => "timed out",
-                    TurnOutcome::Cancelled => "was cancelled",
-                    TurnOutcome::Failed | TurnOutcome::Completed => "failed",
-                };
-                writeln!(self.diagnostics, "massgen: the turn {what}")
-            }
-            EventMsg::FinalPresentationDelta { text } => {
-                self.final_streamed = true;
-                write!(self.out, "{text}")
-            }
-            EventMsg::FinalPresentationDone { content, .. } => {
-                if !self.final_streamed {
-                    write!(self.out, "{content}")?;
-                }
-                if !content.ends_with('\n') {
-                    writeln!(self.out)?;
-                }
-                self.final_streamed = false;
-                Ok(())
-            }
-            _ => Ok(()),
-        }
     }
 
     fn name(&self, agent: &AgentId) -> String {
@@ -174,8 +107,10 @@ impl<W: Write> PlainPrinter<W> {
                 writeln!(self.out, "{heading} {question}")?;
                 writeln!(self.out, "   agents: {}", roster.join(" · "))
             }
-            (EventMsg::TextDelta { text }, Some(agent)) => self.stream(agent, text, false),
-            (EventMsg::ReasoningDelta { text }, Some(agent)) => self.stream(agent, text, true),
+            (EventMsg::TextDelta { text }, Some(agent)) => self.stream(agent, text, Channel::Text),
+            (EventMsg::ReasoningDelta { text }, Some(agent)) => {
+                self.stream(agent, text, Channel::Reasoning)
+            }
             (EventMsg::AgentRestarted { round, reason }, Some(agent)) => {
                 let line = self.style.dim(&format!("↻ round {round}: {reason}"));
                 self.agent_line(agent, &line)
@@ -413,28 +348,13 @@ impl<W: Write> PlainPrinter<W> {
         writeln!(self.out, "{line}")
     }
 
-    /// Buffers streamed text per agent and prints whole lines, so agents do not interleave
-    /// mid-line.
-    fn stream(&mut self, agent: &AgentId, text: &str, reasoning: bool) -> io::Result<()> {
-        if !reasoning {
+    /// Prints the lines `text` completes for `agent`; its reasoning goes first.
+    fn stream(&mut self, agent: &AgentId, text: &str, channel: Channel) -> io::Result<()> {
+        if channel == Channel::Text {
             self.flush_reasoning(agent)?;
         }
-        let buffer = if reasoning {
-            &mut self.reasoning
-        } else {
-            &mut self.text
-        };
-        let pending = buffer.entry(agent.clone()).or_default();
-        pending.push_str(text);
-        let mut lines = Vec::new();
-        while let Some(cut) = line_cut(pending) {
-            let line: String = pending.drain(..cut).collect();
-            lines.push(line.trim_end().to_string());
-            let skip = pending.len() - pending.trim_start_matches([' ', '\n']).len();
-            pending.drain(..skip);
-        }
-        for line in lines {
-            self.print_stream_line(agent, &line, reasoning)?;
+        for line in self.lines.push(agent, channel, text) {
+            self.print_stream_line(agent, &line, channel)?;
         }
         Ok(())
     }
@@ -443,74 +363,43 @@ impl<W: Write> PlainPrinter<W> {
         &mut self,
         agent: &AgentId,
         line: &str,
-        reasoning: bool,
+        channel: Channel,
     ) -> io::Result<()> {
         if line.trim().is_empty() {
             return Ok(());
         }
         let tag = self.tag(agent);
-        if reasoning {
-            let body = self.style.dim(&format!("💭 {line}"));
-            writeln!(self.out, "{tag} {body}")
-        } else {
-            writeln!(self.out, "{tag} {line}")
+        match channel {
+            Channel::Reasoning => {
+                let body = self.style.dim(&format!("💭 {line}"));
+                writeln!(self.out, "{tag} {body}")
+            }
+            Channel::Text => writeln!(self.out, "{tag} {line}"),
         }
     }
 
     fn flush_reasoning(&mut self, agent: &AgentId) -> io::Result<()> {
-        match self.reasoning.remove(agent) {
-            Some(rest) => self.print_stream_line(agent, rest.trim_end(), true),
+        match self.lines.take(agent, Channel::Reasoning) {
+            Some(rest) => self.print_stream_line(agent, &rest, Channel::Reasoning),
             None => Ok(()),
         }
     }
 
     fn flush_agent(&mut self, agent: &AgentId) -> io::Result<()> {
-        for reasoning in [true, false] {
-            let buffer = if reasoning {
-                &mut self.reasoning
-            } else {
-                &mut self.text
-            };
-            if let Some(rest) = buffer.remove(agent) {
-                self.print_stream_line(agent, rest.trim_end(), reasoning)?;
+        for channel in [Channel::Reasoning, Channel::Text] {
+            if let Some(rest) = self.lines.take(agent, channel) {
+                self.print_stream_line(agent, &rest, channel)?;
             }
         }
         Ok(())
     }
 
     fn flush_all(&mut self) -> io::Result<()> {
-        let mut agents: Vec<AgentId> = self
-            .text
-            .keys()
-            .chain(self.reasoning.keys())
-            .cloned()
-            .collect();
-        agents.sort();
-        agents.dedup();
-        for agent in agents {
+        for agent in self.lines.agents() {
             self.flush_agent(&agent)?;
         }
         Ok(())
     }
-}
-
-/// Where to cut a complete line off the front of `pending`: after a newline, or at a space
-/// once the text is longer than [`WRAP_AT`].
-fn line_cut(pending: &str) -> Option<usize> {
-    if let Some(newline) = pending.find('\n') {
-        return Some(newline + 1);
-    }
-    if pending.chars().count() <= WRAP_AT {
-        return None;
-    }
-    let limit = pending
-        .char_indices()
-        .nth(WRAP_AT)
-        .map_or(pending.len(), |(index, _)| index);
-    pending[..limit]
-        .rfind(' ')
-        .filter(|&space| space > 0)
-        .map(|space| space + 1)
 }
 
 /// The first line of `text`, cut to `max` characters.

@@ -2,6 +2,8 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod sandbox;
+
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
@@ -165,6 +167,28 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
             Some(line)
         })
         .collect()
+}
+
+/// The transcript lines about one agent.
+pub fn transcript_of(events: &[Event], agent: &str) -> Vec<String> {
+    let prefix = format!("{agent} ");
+    transcript(events)
+        .into_iter()
+        .filter(|line| line.starts_with(&prefix))
+        .collect()
+}
+
+/// The first `AgentError` message and the first `AgentKilled` reason, if any.
+pub fn error_and_kill(events: &[Event]) -> (Option<String>, Option<String>) {
+    let error = events.iter().find_map(|event| match &event.msg {
+        EventMsg::AgentError { message } => Some(message.clone()),
+        _ => None,
+    });
+    let killed = events.iter().find_map(|event| match &event.msg {
+        EventMsg::AgentKilled { reason } => Some(reason.clone()),
+        _ => None,
+    });
+    (error, killed)
 }
 
 /// The single attempt directory of turn `turn` under `.massgen/massgen_logs/log_*/`.

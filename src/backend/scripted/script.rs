@@ -188,14 +188,7 @@ mod tests {
         let options = ScriptedOptions {
             tokens_per_second: 10.0,
             first_token_ms: 500,
-            reasoning: None,
-            text: None,
-            answers: vec!["a".into()],
-            final_answer: None,
-            vote_for: None,
-            vote_reason: None,
-            tool_calls: Vec::new(),
-            failure: None,
+            ..ScriptedOptions::default()
         };
         let steps = ["one ", "two ", "three"]
             .map(|token| Step::Token(StreamEvent::TextDelta(token.into())))
@@ -214,15 +207,7 @@ mod tests {
     async fn a_stall_never_ends_and_an_error_ends_the_stream() {
         let options = ScriptedOptions {
             tokens_per_second: 0.0,
-            first_token_ms: 0,
-            reasoning: None,
-            text: None,
-            answers: vec!["a".into()],
-            final_answer: None,
-            vote_for: None,
-            vote_reason: None,
-            tool_calls: Vec::new(),
-            failure: None,
+            ..ScriptedOptions::default()
         };
         let mut stalled = play(vec![Step::Stall], &options);
         let waited =

@@ -1,0 +1,217 @@
+//! Unit tests of the plain and quiet printers on hand-made event sequences.
+
+use std::io::{self, Write};
+
+use super::{Display, PlainPrinter, Printer, QuietPrinter, Style};
+use crate::protocol::{
+    AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode, TurnOutcome,
+    VoteCount, WinnerBasis,
+};
+
+fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
+    Event {
+        seq,
+        at: jiff::Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: agent.map(AgentId::new),
+        msg,
+    }
+}
+
+fn roster() -> Vec<AgentInfo> {
+    let ids = [AgentId::new("a"), AgentId::new("b")];
+    let mapping = AnonymousMapping::new(&ids);
+    ids.iter()
+        .map(|id| AgentInfo {
+            id: id.clone(),
+            anon_id: mapping.anon(id).unwrap().clone(),
+            backend: "scripted".into(),
+            model: "m".into(),
+        })
+        .collect()
+}
+
+fn turn_events() -> Vec<Event> {
+    let anon_a = roster()[0].anon_id.clone();
+    let text = |agent, text: &str| EventMsg::TextDelta { text: text.into() }.with(agent);
+    vec![
+        event(
+            1,
+            None,
+            EventMsg::TurnStarted {
+                question: "Why?".into(),
+                mode: Mode::Normal,
+                agents: roster(),
+                log_dir: None,
+            },
+        ),
+        text("a", "Hello "),
+        text("b", "Other "),
+        event(
+            4,
+            Some("a"),
+            EventMsg::ReasoningDelta {
+                text: "thinking".into(),
+            },
+        ),
+        text("a", "world\n"),
+        event(
+            6,
+            Some("a"),
+            EventMsg::AnswerSubmitted {
+                label: AnswerLabel::answer(&anon_a, 1),
+                anon_id: anon_a.clone(),
+                content: "Because.\nMore.".into(),
+            },
+        ),
+        event(
+            7,
+            Some("a"),
+            EventMsg::WinnerSelected {
+                winner: AgentId::new("a"),
+                winner_anon: anon_a.clone(),
+                tally: vec![VoteCount {
+                    agent: AgentId::new("a"),
+                    anon_id: anon_a.clone(),
+                    votes: 2,
+                }],
+                is_tie: false,
+                basis: WinnerBasis::Votes,
+            },
+        ),
+        event(
+            8,
+            Some("a"),
+            EventMsg::FinalPresentationStarted {
+                label: AnswerLabel::final_presentation(&anon_a),
+            },
+        ),
+        event(
+            9,
+            Some("a"),
+            EventMsg::ReasoningDelta {
+                text: "plan".into(),
+            },
+        ),
+        event(
+            10,
+            Some("a"),
+            EventMsg::FinalPresentationDelta {
+                text: "Final ".into(),
+            },
+        ),
+        event(
+            11,
+            Some("a"),
+            EventMsg::FinalPresentationDelta {
+                text: "text.".into(),
+            },
+        ),
+        event(
+            12,
+            Some("a"),
+            EventMsg::FinalPresentationDone {
+                label: AnswerLabel::final_presentation(&anon_a),
+                content: "Final text.".into(),
+                fallback: false,
+            },
+        ),
+        event(
+            13,
+            None,
+            EventMsg::TurnFinished {
+                outcome: TurnOutcome::Completed,
+                winner: Some(AgentId::new("a")),
+                duration_ms: 1500,
+            },
+        ),
+    ]
+}
+
+trait With {
+    fn with(self, agent: &str) -> Event;
+}
+
+impl With for EventMsg {
+    fn with(self, agent: &str) -> Event {
+        event(0, Some(agent), self)
+    }
+}
+
+#[test]
+fn plain_output_reads_as_a_transcript() {
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    for event in turn_events() {
+        printer.print(&event).unwrap();
+    }
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert_eq!(
+        out,
+        "━━ Turn 1 ━━ Why?\n\
+         \x20  agents: a (m) · b (m)\n\
+         [a] 💭 thinking\n\
+         [a] Hello world\n\
+         [a] ✔ answer agent1.1: Because. …\n\
+         [b] Other\n\
+         🏆 Winner: a (agent1) — 2 of 2 votes   [a 2]\n\
+         [a] 💭 plan\n\
+         ── Final answer · a (agent1.final) ──\n\
+         Final text.\n\
+         ──\n\
+         ✓ done in 1.5 s · 0 tokens (0 in, 0 out)\n"
+    );
+}
+
+#[test]
+fn quiet_output_is_the_final_answer_and_failures_go_to_diagnostics() {
+    let mut printer = QuietPrinter::new(Vec::new(), Vec::new());
+    for event in turn_events() {
+        printer.print(&event).unwrap();
+    }
+    printer
+        .print(&event(
+            14,
+            None,
+            EventMsg::Warning {
+                message: "careful".into(),
+            },
+        ))
+        .unwrap();
+    printer
+        .print(&event(
+            15,
+            None,
+            EventMsg::TurnFinished {
+                outcome: TurnOutcome::TimedOut,
+                winner: None,
+                duration_ms: 1,
+            },
+        ))
+        .unwrap();
+    let (out, diagnostics) = printer.into_inner();
+    assert_eq!(String::from_utf8(out).unwrap(), "Final text.\n");
+    assert_eq!(
+        String::from_utf8(diagnostics).unwrap(),
+        "warning: careful\nmassgen: the turn timed out\n"
+    );
+}
+
+/// A writer whose reader has gone away.
+struct ClosedPipe;
+
+impl Write for ClosedPipe {
+    fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+        Err(io::Error::from(io::ErrorKind::BrokenPipe))
+    }
+    fn flush(&mut self) -> io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn a_closed_pipe_silences_the_display_without_failing() {
+    let mut display = Display::new(Box::new(PlainPrinter::new(ClosedPipe, Style::new(false))));
+    for event in turn_events() {
+        display.handle(&event).unwrap();
+    }
+}

@@ -1,0 +1,263 @@
+//! The end of a turn: the winner, the final presentation (or its fallback), timeout,
+//! cancellation and the closing `TurnFinished`.
+
+use std::sync::Arc;
+
+use tokio::time::Instant;
+use tokio_util::sync::CancellationToken;
+
+use super::super::channel::AgentSink;
+use super::super::coordination::WinnerDecision;
+use super::super::presentation::{self, PresentationTask};
+use super::super::prompts::{self, Presentation};
+use super::{Driver, Phase, Running, TurnReport};
+use crate::protocol::{AgentId, AgentStatus, AnswerLabel, EventMsg, TimeoutScope, TurnOutcome};
+
+impl Driver<'_> {
+    pub(super) fn cancel(&mut self) {
+        let mut interrupted = self.stop_rounds();
+        if let Some(running) = self.presentation.take() {
+            running.stop();
+            interrupted.extend(self.winner.clone());
+        }
+        self.emit(None, EventMsg::Cancelled);
+        for agent in self.coordination.agents().to_vec() {
+            if interrupted.contains(&agent) {
+                self.status(&agent, AgentStatus::Cancelled);
+            }
+        }
+        self.outcome = Some(TurnOutcome::Cancelled);
+        self.phase = Phase::Done;
+    }
+
+    pub(super) fn on_timeout(&mut self) {
+        let seconds = self.timeout().as_secs();
+        self.timed_out = true;
+        self.emit(
+            None,
+            EventMsg::Timeout {
+                scope: TimeoutScope::Orchestrator,
+                seconds,
+            },
+        );
+        self.stop_rounds();
+        for agent in self.coordination.unfinished_agents() {
+            self.status(&agent, AgentStatus::TimedOut);
+        }
+        match self.coordination.decide_winner() {
+            Some(decision) => self.announce_winner(decision, true),
+            None => {
+                self.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "no answers available: the orchestrator timed out after {seconds} s \
+                             before any agent answered"
+                        ),
+                    },
+                );
+                self.phase = Phase::Done;
+            }
+        }
+    }
+
+    pub(super) fn conclude_coordination(&mut self) {
+        match self.coordination.decide_winner() {
+            Some(decision) => self.announce_winner(decision, false),
+            None => {
+                self.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: "no agent produced an answer, so there is nothing to present"
+                            .into(),
+                    },
+                );
+                self.phase = Phase::Done;
+            }
+        }
+    }
+
+    /// Emits the winner and starts the presentation; `stored_answer_only` skips the model
+    /// call and presents the winner's latest answer (used after a timeout).
+    pub(super) fn announce_winner(&mut self, decision: WinnerDecision, stored_answer_only: bool) {
+        let winner = decision.winner.clone();
+        let Some(winner_anon) = self.coordination.mapping().anon(&winner).cloned() else {
+            self.phase = Phase::Done;
+            return;
+        };
+        self.winner = Some(winner.clone());
+        self.emit(
+            Some(&winner),
+            EventMsg::WinnerSelected {
+                winner: winner.clone(),
+                winner_anon: winner_anon.clone(),
+                tally: decision.tally.clone(),
+                is_tie: decision.is_tie,
+                basis: decision.basis,
+            },
+        );
+        let label = AnswerLabel::final_presentation(&winner_anon);
+        self.emit(
+            Some(&winner),
+            EventMsg::FinalPresentationStarted {
+                label: label.clone(),
+            },
+        );
+        self.status(&winner, AgentStatus::Presenting);
+        self.phase = Phase::Presenting {
+            winner: winner.clone(),
+            label,
+            deadline: Instant::now() + self.timeout(),
+        };
+        let index = self.agent_index(&winner);
+        match index {
+            Some(index) if !stored_answer_only && !self.coordination.is_killed(&winner) => {
+                self.spawn_presentation(index, &winner, &decision);
+            }
+            _ => self.present_stored_answer(),
+        }
+    }
+
+    pub(super) fn spawn_presentation(
+        &mut self,
+        index: usize,
+        winner: &AgentId,
+        decision: &WinnerDecision,
+    ) {
+        let feedback = self.coordination.feedback_for(winner);
+        let answers = self.coordination.latest_answers();
+        let messages = prompts::presentation_messages(
+            &self.prompt_context(index),
+            &Presentation {
+                winner,
+                feedback: &feedback,
+                tie_broken: decision.is_tie,
+                answers: &answers,
+            },
+        );
+        let sink = AgentSink::new(winner.clone(), self.tx.clone());
+        let task = PresentationTask {
+            sink: sink.clone(),
+            backend: Arc::clone(&self.run.backends[index]),
+            router: Arc::clone(&self.run.router),
+            inbox: self.inbox.clone(),
+            messages,
+        };
+        let cancel = CancellationToken::new();
+        let token = cancel.clone();
+        let handle = tokio::spawn(async move {
+            tokio::select! {
+                result = presentation::run(task) => sink.presented(result),
+                () = token.cancelled() => {}
+            }
+        });
+        self.presentation = Some(Running { cancel, handle });
+    }
+
+    pub(super) fn on_presented(&mut self, result: Result<String, String>) {
+        if self.presentation.take().is_none() {
+            return;
+        }
+        match result {
+            Ok(content) => self.complete_presentation(content, false),
+            Err(reason) => {
+                self.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "the final presentation failed ({reason}); presenting the winner's \
+                             latest answer instead"
+                        ),
+                    },
+                );
+                self.present_stored_answer();
+            }
+        }
+    }
+
+    pub(super) fn on_presentation_timeout(&mut self) {
+        if let Some(running) = self.presentation.take() {
+            running.stop();
+        }
+        self.emit(
+            None,
+            EventMsg::Timeout {
+                scope: TimeoutScope::Presentation,
+                seconds: self.timeout().as_secs(),
+            },
+        );
+        self.present_stored_answer();
+    }
+
+    pub(super) fn present_stored_answer(&mut self) {
+        let Phase::Presenting { winner, .. } = &self.phase else {
+            return;
+        };
+        let content = self
+            .coordination
+            .latest_answer(winner)
+            .map(|(_, content)| content.to_string())
+            .unwrap_or_default();
+        self.complete_presentation(content, true);
+    }
+
+    pub(super) fn complete_presentation(&mut self, content: String, fallback: bool) {
+        let Phase::Presenting { winner, label, .. } =
+            std::mem::replace(&mut self.phase, Phase::Done)
+        else {
+            return;
+        };
+        self.emit(
+            Some(&winner),
+            EventMsg::FinalPresentationDone {
+                label,
+                content: content.clone(),
+                fallback,
+            },
+        );
+        if let Some(log) = self.emitter.log()
+            && let Err(error) = log.write_final_answer(&winner, &content)
+        {
+            self.emit(
+                None,
+                EventMsg::Warning {
+                    message: format!("could not save the final answer: {error}"),
+                },
+            );
+        }
+        self.status(&winner, AgentStatus::Done);
+        self.final_answer = Some(content);
+    }
+
+    pub(super) fn finish(mut self) -> TurnReport {
+        self.stop_rounds();
+        if let Some(running) = self.presentation.take() {
+            running.stop();
+        }
+        let outcome = self.outcome.unwrap_or(if self.timed_out {
+            TurnOutcome::TimedOut
+        } else if self.final_answer.is_some() {
+            TurnOutcome::Completed
+        } else {
+            TurnOutcome::Failed
+        });
+        let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
+        let winner = self
+            .winner
+            .clone()
+            .filter(|_| outcome != TurnOutcome::Cancelled);
+        self.emit(
+            None,
+            EventMsg::TurnFinished {
+                outcome,
+                winner,
+                duration_ms,
+            },
+        );
+        TurnReport {
+            outcome,
+            final_answer: self.final_answer,
+            shutdown: self.shutdown,
+        }
+    }
+}

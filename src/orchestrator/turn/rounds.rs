@@ -1,0 +1,200 @@
+//! Starting agent rounds, judging their workflow calls, and handling how they end.
+
+use std::sync::Arc;
+
+use tokio_util::sync::CancellationToken;
+
+use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
+use super::super::channel::{AgentSink, RoundEnd, Verdict};
+use super::super::coordination::VoteOutcome;
+use super::super::prompts;
+use super::{Driver, Phase, Running};
+use crate::protocol::{AgentId, AgentStatus, EventMsg};
+use crate::tools::WorkflowCall;
+use crate::tools::workflow::workflow_tools;
+
+impl Driver<'_> {
+    /// Starts a round for every live agent that has no round and no valid vote.
+    pub(super) fn start_due_rounds(&mut self) {
+        if !matches!(self.phase, Phase::Coordinating) {
+            return;
+        }
+        for agent in self.coordination.agents().to_vec() {
+            if self.rounds.contains_key(&agent) || !self.coordination.needs_round(&agent) {
+                continue;
+            }
+            let Some(index) = self.agent_index(&agent) else {
+                continue;
+            };
+            let Some(view) = self.coordination.begin_round(&agent) else {
+                continue;
+            };
+            if view.round > 1 {
+                let reason = restart_reason(self.last_end.get(&agent)).to_string();
+                self.emit(
+                    Some(&agent),
+                    EventMsg::AgentRestarted {
+                        round: view.round,
+                        reason,
+                    },
+                );
+            }
+            self.emit(
+                Some(&agent),
+                EventMsg::RoundStarted {
+                    round: view.round,
+                    answers_seen: view
+                        .answers
+                        .iter()
+                        .map(|answer| answer.label.clone())
+                        .collect(),
+                    vote_only: view.vote_only,
+                },
+            );
+            let mut tools = workflow_tools(&view.vote_options, view.vote_only);
+            tools.extend(self.run.router.tools());
+            let sink = AgentSink::new(agent.clone(), self.tx.clone());
+            let task = RoundTask {
+                sink: sink.clone(),
+                backend: Arc::clone(&self.run.backends[index]),
+                router: Arc::clone(&self.run.router),
+                inbox: self.inbox.clone(),
+                messages: prompts::round_messages(&self.prompt_context(index), &view),
+                tools,
+                vote_only: view.vote_only,
+                answers_version: self.answers_version.subscribe(),
+            };
+            let cancel = CancellationToken::new();
+            let token = cancel.clone();
+            let handle = tokio::spawn(async move {
+                let end = tokio::select! {
+                    end = agent_round::run(task) => end,
+                    () = token.cancelled() => RoundEnd::Cancelled,
+                };
+                sink.round_finished(end);
+            });
+            self.rounds.insert(agent, Running { cancel, handle });
+        }
+    }
+
+    pub(super) fn judge(&mut self, agent: &AgentId, call: WorkflowCall) -> Verdict {
+        if !self.rounds.contains_key(agent) || !matches!(self.phase, Phase::Coordinating) {
+            return Verdict::Ignored;
+        }
+        match call {
+            WorkflowCall::NewAnswer { content } => {
+                match self.coordination.submit_answer(agent, &content) {
+                    Ok(accepted) => {
+                        self.emit(
+                            Some(agent),
+                            EventMsg::AnswerSubmitted {
+                                label: accepted.label,
+                                anon_id: accepted.anon,
+                                content: content.trim().to_string(),
+                            },
+                        );
+                        self.status(agent, AgentStatus::Answered);
+                        self.answers_version.send_modify(|version| *version += 1);
+                        Verdict::Accepted
+                    }
+                    Err(rejection) => Verdict::Rejected {
+                        reason: rejection.reason,
+                        message: rejection.message,
+                    },
+                }
+            }
+            WorkflowCall::Vote { agent_id, reason } => {
+                match self.coordination.submit_vote(agent, &agent_id, &reason) {
+                    Ok(VoteOutcome::Accepted {
+                        target,
+                        target_anon,
+                        target_label,
+                    }) => {
+                        self.emit(
+                            Some(agent),
+                            EventMsg::VoteCast {
+                                target,
+                                target_anon,
+                                target_label,
+                                reason,
+                            },
+                        );
+                        self.status(agent, AgentStatus::Voted);
+                        Verdict::Accepted
+                    }
+                    Ok(VoteOutcome::Ignored { target }) => {
+                        self.emit(
+                            Some(agent),
+                            EventMsg::VoteIgnored {
+                                target,
+                                reason,
+                                why: "newer answers arrived after this round started".into(),
+                            },
+                        );
+                        self.status(agent, AgentStatus::Restarting);
+                        Verdict::Ignored
+                    }
+                    Err(rejection) => Verdict::Rejected {
+                        reason: rejection.reason,
+                        message: rejection.message,
+                    },
+                }
+            }
+        }
+    }
+
+    pub(super) fn on_round_finished(&mut self, agent: AgentId, end: RoundEnd) {
+        if self.rounds.remove(&agent).is_none() {
+            return;
+        }
+        self.coordination.end_round(&agent);
+        match &end {
+            RoundEnd::Failed { message } => {
+                let message = message.clone();
+                self.emit(
+                    Some(&agent),
+                    EventMsg::AgentError {
+                        message: message.clone(),
+                    },
+                );
+                self.kill(&agent, format!("the model call failed: {message}"));
+            }
+            RoundEnd::Exhausted { detail, .. } => {
+                let reason = format!(
+                    "no valid `vote` or `new_answer` after {MAX_ATTEMPTS} attempts ({detail})"
+                );
+                self.kill(&agent, reason);
+            }
+            RoundEnd::NewAnswersSeen => self.status(&agent, AgentStatus::Restarting),
+            RoundEnd::Answered | RoundEnd::Voted | RoundEnd::VoteIgnored | RoundEnd::Cancelled => {}
+        }
+        self.last_end.insert(agent, end);
+        self.start_due_rounds();
+    }
+
+    pub(super) fn kill(&mut self, agent: &AgentId, reason: String) {
+        self.coordination.kill(agent);
+        self.emit(Some(agent), EventMsg::AgentKilled { reason });
+        self.status(agent, AgentStatus::Error);
+    }
+
+    pub(super) fn stop_rounds(&mut self) -> Vec<AgentId> {
+        let stopped: Vec<AgentId> = self.rounds.keys().cloned().collect();
+        for (agent, running) in self.rounds.drain() {
+            running.stop();
+            self.coordination.end_round(&agent);
+        }
+        stopped
+    }
+}
+
+fn restart_reason(last: Option<&RoundEnd>) -> &'static str {
+    match last {
+        Some(RoundEnd::Answered) => "reviewing all answers after submitting its own",
+        Some(RoundEnd::Voted) => "new answers arrived, so its vote was reset",
+        Some(RoundEnd::VoteIgnored | RoundEnd::NewAnswersSeen) => "new answers arrived",
+        Some(RoundEnd::Failed { .. } | RoundEnd::Exhausted { .. } | RoundEnd::Cancelled) | None => {
+            "starting a new round"
+        }
+    }
+}
