@@ -550,8 +550,71 @@ fn bad_arguments_exit_with_the_config_error_code() {
         vec!["--no-such-flag", "q"],
         vec!["--validate", "a.yaml", "--config", "b.yaml"],
         vec!["--orchestrator-timeout", "0", "q"],
+        vec!["--orchestrator-timeout", "18446744073709551615", "q"],
     ] {
         let output = sandbox.run(&args);
         assert_code(&output, 1);
     }
+    let output = sandbox.run(&["--orchestrator-timeout", "0", "q"]);
+    assert_stderr_contains(&output, "must be at least 1 second");
+}
+
+#[test]
+fn configs_for_backends_with_their_own_default_model_validate() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "cc.yaml",
+        "agents:\n  - id: coder\n    backend: {type: claude_code, cwd: workspace}\n  - id: team\n    backend:\n      type: ag2\n      agent_config: {type: assistant}\n",
+    );
+    let output = sandbox.run(&["--validate", "cc.yaml"]);
+    assert_code(&output, 0);
+    assert_stdout_contains(&output, "coder (claude_code/default)");
+}
+
+#[test]
+fn ctrl_c_while_waiting_for_the_next_question_quits_with_code_4() {
+    use std::io::{BufRead, BufReader, Write};
+    use std::process::{Command as StdCommand, Stdio};
+
+    let sandbox = Sandbox::new();
+    sandbox.write("solo.yaml", SOLO);
+    let mut child = StdCommand::new(assert_cmd::cargo::cargo_bin("massgen"))
+        .args(["--config", "solo.yaml", "--display", "plain"])
+        .current_dir(&sandbox.root)
+        .env("HOME", sandbox.root.join("home"))
+        .env("XDG_CONFIG_HOME", sandbox.root.join("home").join(".config"))
+        .env("NO_COLOR", "1")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    // Keep stdin open: the session waits for a second question after the first.
+    let mut stdin = child.stdin.take().unwrap();
+    writeln!(stdin, "first question").unwrap();
+    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let mut line = String::new();
+    while stdout.read_line(&mut line).unwrap() > 0 && !line.starts_with("✓ done") {
+        line.clear();
+    }
+    assert!(line.starts_with("✓ done"), "the first turn finished");
+    std::thread::sleep(Duration::from_millis(300));
+    let status = StdCommand::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let started = Instant::now();
+    let code = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status.code();
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "massgen ignored Ctrl+C at the prompt"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    drop(stdin);
+    assert_eq!(code, Some(4));
 }

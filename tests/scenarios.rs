@@ -663,3 +663,112 @@ agent:
         "reasoning streams before the text"
     );
 }
+
+/// A backend that panics on every call: a bug must cost one agent, not the turn.
+struct Panics;
+
+impl Backend for Panics {
+    fn provider(&self) -> &str {
+        "test"
+    }
+    fn model(&self) -> &str {
+        "panics"
+    }
+    fn stream(&self, _request: ChatRequest) -> EventStream {
+        panic!("backend bug")
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_panicking_backend_drops_its_agent_without_stalling_the_turn() {
+    let config = load(
+        "agents:\n  - id: good\n    backend: {type: scripted, tokens_per_second: 0, answer: \"fine\"}\n  - id: buggy\n    backend: {type: scripted}\n",
+    );
+    let mut backends = build_backends(&config).unwrap();
+    backends[1] = Arc::new(Panics);
+    let mut handle = orchestrator::spawn(
+        Arc::new(config),
+        backends,
+        Arc::new(NoTools),
+        RuntimeOptions { massgen_dir: None },
+    );
+    let events = handle.run_turn("q").await;
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    assert_eq!(winner(&events).as_deref(), Some("good"));
+    let (error, killed) = support::error_and_kill(&events);
+    assert!(error.unwrap().contains("backend bug"));
+    assert!(killed.is_some());
+    let EventMsg::TurnFinished { duration_ms, .. } = events.last().unwrap().msg else {
+        panic!()
+    };
+    assert!(
+        duration_ms < 1000,
+        "the turn did not wait for a timeout: {duration_ms} ms"
+    );
+}
+
+/// Streams part of the presentation, then fails.
+struct BreaksMidPresentation(Arc<dyn Backend>);
+
+impl Backend for BreaksMidPresentation {
+    fn provider(&self) -> &str {
+        self.0.provider()
+    }
+    fn model(&self) -> &str {
+        self.0.model()
+    }
+    fn stream(&self, request: ChatRequest) -> EventStream {
+        if request.tools.iter().any(|tool| tool.name == "vote") {
+            return self.0.stream(request);
+        }
+        Box::pin(futures::stream::iter([
+            Ok(massgen::backend::StreamEvent::TextDelta(
+                "The final answer is ".into(),
+            )),
+            Err(BackendError::Failed {
+                message: "connection reset".into(),
+            }),
+        ]))
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_presentation_that_breaks_midway_presents_the_stored_answer() {
+    let config = load(
+        "agent:\n  id: a\n  backend: {type: scripted, tokens_per_second: 0, answer: \"FORTY-TWO\"}\n",
+    );
+    let backends: Vec<Arc<dyn Backend>> = build_backends(&config)
+        .unwrap()
+        .into_iter()
+        .map(|inner| Arc::new(BreaksMidPresentation(inner)) as Arc<dyn Backend>)
+        .collect();
+    let mut handle = orchestrator::spawn(
+        Arc::new(config),
+        backends,
+        Arc::new(NoTools),
+        RuntimeOptions { massgen_dir: None },
+    );
+    let events = handle.run_turn("q").await;
+    assert_eq!(final_answer(&events), Some(("FORTY-TWO".to_string(), true)));
+    // What a script reading `--display quiet` gets: the whole stored answer, nothing partial.
+    let mut quiet = massgen::headless::QuietPrinter::new(Vec::new(), Vec::new());
+    let mut plain =
+        massgen::headless::PlainPrinter::new(Vec::new(), massgen::headless::Style::new(false));
+    for event in &events {
+        massgen::headless::Printer::print(&mut quiet, event).unwrap();
+        massgen::headless::Printer::print(&mut plain, event).unwrap();
+    }
+    assert_eq!(
+        String::from_utf8(quiet.into_inner().0).unwrap(),
+        "FORTY-TWO\n"
+    );
+    let plain = String::from_utf8(plain.into_inner()).unwrap();
+    assert!(
+        plain.contains("The final answer is \n! the final presentation failed (connection reset)"),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("(the winner's stored answer)\nFORTY-TWO\n──"),
+        "{plain}"
+    );
+}

@@ -79,9 +79,15 @@ pub enum DisplayArg {
     Quiet,
 }
 
+/// About 31 years: longer timeouts are surely typos.
+const MAX_TIMEOUT_SECONDS: u64 = 1_000_000_000;
+
 fn parse_timeout(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {
         Ok(0) => Err("must be at least 1 second".into()),
+        Ok(seconds) if seconds > MAX_TIMEOUT_SECONDS => {
+            Err(format!("must be at most {MAX_TIMEOUT_SECONDS} seconds"))
+        }
         Ok(seconds) => Ok(seconds),
         Err(_) => Err(format!("`{text}` is not a whole number of seconds")),
     }

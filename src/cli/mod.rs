@@ -51,11 +51,15 @@ pub fn run(args: Args) -> Exit {
     };
     // Spawned rather than run in `block_on`, so the front end shares the worker threads
     // with the orchestrator and each event does not cross to another thread.
-    runtime.block_on(async move {
+    let exit = runtime.block_on(async move {
         tokio::spawn(plain_session::run(prepared, args, cwd))
             .await
             .unwrap_or(Exit::Execution)
-    })
+    });
+    // The session has awaited every task it started; only a read of standard input that
+    // will never finish may remain, and waiting for it would hang the exit.
+    runtime.shutdown_background();
+    exit
 }
 
 fn init_debug_logging() {

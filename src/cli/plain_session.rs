@@ -61,6 +61,9 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             break;
         }
     }
+    if questions.interrupted {
+        exit = exit.combine(Exit::Interrupted);
+    }
     let _ = handle.ops.send(Op::Shutdown).await;
     while let Some(event) = handle.events.recv().await {
         let _ = printer.handle(&event);
@@ -116,6 +119,8 @@ struct Questions {
     single: Option<String>,
     stdin: Option<tokio::io::Lines<BufReader<tokio::io::Stdin>>>,
     interactive: bool,
+    /// Ctrl+C at the prompt ended the session.
+    interrupted: bool,
 }
 
 impl Questions {
@@ -128,6 +133,7 @@ impl Questions {
             single: question,
             stdin,
             interactive,
+            interrupted: false,
         }
     }
 
@@ -140,7 +146,14 @@ impl Questions {
             if self.interactive {
                 eprint!("massgen › ");
             }
-            let line = lines.next_line().await.ok().flatten()?;
+            let line = tokio::select! {
+                line = lines.next_line() => line.ok().flatten()?,
+                _ = tokio::signal::ctrl_c() => {
+                    eprintln!();
+                    self.interrupted = true;
+                    return None;
+                }
+            };
             let line = line.trim();
             match line {
                 "" => {}

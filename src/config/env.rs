@@ -21,6 +21,8 @@ pub struct Env {
 pub struct UnsetVariable {
     pub name: String,
     pub loc: Location,
+    /// The dotted key path of the value that uses it (`agents[0].backend.api_key`).
+    pub path: String,
 }
 
 impl Env {
@@ -39,18 +41,24 @@ impl Env {
             }
             match dotenvy::from_path_iter(&file) {
                 Ok(lines) => {
-                    for line in lines {
+                    for (index, line) in lines.enumerate() {
                         match line {
                             Ok((key, value)) => {
                                 env.dotenv.entry(key).or_insert(value);
                             }
-                            Err(error) => {
-                                warnings.push(format!("{}: line skipped: {error}", file.display()))
-                            }
+                            // dotenvy's message quotes the line, which may hold a key.
+                            Err(_) => warnings.push(format!(
+                                "{}: entry {} cannot be parsed and is skipped (its text is not \
+                                 shown, as it may hold a secret)",
+                                file.display(),
+                                index + 1
+                            )),
                         }
                     }
                 }
-                Err(error) => warnings.push(format!("{}: not read: {error}", file.display())),
+                Err(error) => {
+                    warnings.push(format!("{}: not read: {error}", file.display()));
+                }
             }
         }
         (env, warnings)
@@ -91,22 +99,39 @@ fn dotenv_files(cwd: &Path) -> Vec<PathBuf> {
 /// are returned; malformed references are errors.
 pub fn expand(node: &mut Node, env: &Env) -> Result<Vec<UnsetVariable>, Problem> {
     let mut unset = Vec::new();
-    expand_node(node, env, &mut unset)?;
+    expand_node(node, "", env, &mut unset)?;
     Ok(unset)
 }
 
-fn expand_node(node: &mut Node, env: &Env, unset: &mut Vec<UnsetVariable>) -> Result<(), Problem> {
+/// `path` is the node's dotted key path (`agents[0].backend.api_key`).
+fn expand_node(
+    node: &mut Node,
+    path: &str,
+    env: &Env,
+    unset: &mut Vec<UnsetVariable>,
+) -> Result<(), Problem> {
     let loc = node.loc;
     match &mut node.value {
-        Value::Str(text) if text.contains("${") => *text = expand_text(text, loc, env, unset)?,
+        Value::Str(text) if text.contains("${") => {
+            let before = unset.len();
+            *text = expand_text(text, loc, env, unset)?;
+            for variable in &mut unset[before..] {
+                variable.path = path.to_string();
+            }
+        }
         Value::Seq(items) => {
-            for item in items {
-                expand_node(item, env, unset)?;
+            for (index, item) in items.iter_mut().enumerate() {
+                expand_node(item, &format!("{path}[{index}]"), env, unset)?;
             }
         }
         Value::Map(entries) => {
             for entry in entries {
-                expand_node(&mut entry.value, env, unset)?;
+                let child = if path.is_empty() {
+                    entry.key.clone()
+                } else {
+                    format!("{path}.{}", entry.key)
+                };
+                expand_node(&mut entry.value, &child, env, unset)?;
             }
         }
         Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {}
@@ -145,6 +170,7 @@ fn expand_text(
                 unset.push(UnsetVariable {
                     name: name.to_string(),
                     loc,
+                    path: String::new(),
                 });
                 out.push_str(&rest[start..start + 2 + end + 1]);
             }
@@ -171,6 +197,7 @@ mod tests {
         let env = Env::from_pairs([("KEY", "sk-123"), ("HOST", "example.org")]);
         let mut doc = parse("a: ${KEY}\nb: [\"https://${HOST}/v1\"]\nc: ${MISSING}\n")
             .unwrap()
+            .root
             .unwrap();
         let unset = expand(&mut doc, &env).unwrap();
         assert_eq!(doc.get("a").unwrap().as_str(), Some("sk-123"));
@@ -179,6 +206,7 @@ mod tests {
         assert_eq!(unset.len(), 1);
         assert_eq!(unset[0].name, "MISSING");
         assert_eq!(unset[0].loc.line, 3);
+        assert_eq!(unset[0].path, "c");
     }
 
     #[test]
@@ -190,10 +218,25 @@ mod tests {
             "a: \"${1ABC}\"\n",
             "a: \"${A-B}\"\n",
         ] {
-            let mut doc = parse(text).unwrap().unwrap();
+            let mut doc = parse(text).unwrap().root.unwrap();
             let problem = expand(&mut doc, &env).unwrap_err();
             assert_eq!(problem.loc.unwrap().line, 1, "{text}");
         }
+    }
+
+    #[test]
+    fn a_bad_dotenv_line_is_reported_without_its_text() {
+        let dir = tempfile::tempdir().unwrap();
+        std::fs::write(
+            dir.path().join(".env"),
+            "GOOD=1\nOPENAI_API_KEY=sk-proj-SECRET123 extra\nLATER=2\n",
+        )
+        .unwrap();
+        let (env, warnings) = Env::load(dir.path());
+        assert_eq!(env.get("GOOD"), Some("1"));
+        assert_eq!(warnings.len(), 1, "{warnings:?}");
+        assert!(!warnings[0].contains("SECRET"), "{}", warnings[0]);
+        assert!(warnings[0].contains("entry 2"), "{}", warnings[0]);
     }
 
     #[test]

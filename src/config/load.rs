@@ -51,25 +51,27 @@ impl Loaded {
 }
 
 pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, ConfigError> {
-    let mut root = match yaml::parse(text) {
-        Ok(Some(root)) => root,
-        Ok(None) => {
+    let document = yaml::parse(text).map_err(|error| {
+        Problem::at(error.loc, format!("invalid YAML: {}", error.message))
+            .help(error.help)
+            .in_source(source_name)
+    })?;
+    let mut root = match document.root {
+        Some(root) => root,
+        None => {
             return Err(Problem::nowhere("the config is empty")
                 .help("start from a shipped example: massgen --example demo/three_agents")
                 .in_source(source_name));
-        }
-        Err(error) => {
-            return Err(
-                Problem::at(error.loc, format!("invalid YAML: {}", error.message))
-                    .help(error.help)
-                    .in_source(source_name),
-            );
         }
     };
     let unset = expand(&mut root, env).map_err(|problem| problem.in_source(source_name))?;
     let (config, notes) =
         parse(&root, source_name).map_err(|problem| problem.in_source(source_name))?;
-    let warnings = notes
+    let ignored: Vec<String> = notes
+        .iter()
+        .filter_map(|note| note.ignored.clone())
+        .collect();
+    let mut warnings: Vec<ConfigWarning> = notes
         .into_iter()
         .map(|note| ConfigWarning {
             source_name: source_name.to_string(),
@@ -77,11 +79,38 @@ pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, Con
             message: note.message,
         })
         .collect();
+    if let Some(loc) = document.duplicate_key {
+        warnings.push(ConfigWarning {
+            source_name: source_name.to_string(),
+            loc: Some(loc),
+            message: "this key repeats an earlier one in the same mapping; the last value is used \
+                      (as MassGen does)"
+                .into(),
+        });
+    }
+    // A variable used only inside an ignored block is not needed to run.
+    let (unneeded, unset): (Vec<_>, Vec<_>) = unset
+        .into_iter()
+        .partition(|variable| ignored.iter().any(|path| is_within(&variable.path, path)));
+    warnings.extend(unneeded.into_iter().map(|variable| ConfigWarning {
+        source_name: source_name.to_string(),
+        loc: Some(variable.loc),
+        message: format!(
+            "environment variable `{}` is not set (not needed: `{}` is ignored)",
+            variable.name, variable.path
+        ),
+    }));
     Ok(Loaded {
         config,
         warnings,
         unset,
     })
+}
+
+/// Whether the key path `path` is `ancestor` or lies inside it.
+fn is_within(path: &str, ancestor: &str) -> bool {
+    path.strip_prefix(ancestor)
+        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
@@ -92,4 +121,36 @@ pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
             .in_source(&source_name)
     })?;
     from_text(&text, &source_name, env)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unset_variables_in_ignored_blocks_only_warn() {
+        let yaml = "agents:\n  - id: a\n    backend:\n      type: scripted\n      mcp_servers:\n        \
+                    - {name: s, env: {KEY: \"${UNSET_IN_IGNORED_BLOCK}\"}}\n      api_key: \"${UNSET_USED}\"\n";
+        let loaded = from_text(yaml, "t.yaml", &Env::default()).unwrap();
+        assert_eq!(loaded.unset.len(), 1);
+        assert_eq!(loaded.unset[0].name, "UNSET_USED");
+        assert!(
+            loaded
+                .warnings
+                .iter()
+                .any(|w| w.message.contains("UNSET_IN_IGNORED_BLOCK")
+                    && w.message
+                        .contains("agents[0].backend.mcp_servers[0].env.KEY")),
+            "{:?}",
+            loaded.warnings
+        );
+    }
+
+    #[test]
+    fn paths_nest_by_key_and_index() {
+        assert!(is_within("a.b.c", "a.b"));
+        assert!(is_within("a.b[0]", "a.b"));
+        assert!(is_within("a.b", "a.b"));
+        assert!(!is_within("a.bc", "a.b"));
+    }
 }

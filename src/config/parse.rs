@@ -21,6 +21,8 @@ use crate::protocol::AgentId;
 pub struct Note {
     pub loc: Option<Location>,
     pub message: String,
+    /// The key path this note says is ignored, if it is about an ignored key.
+    pub ignored: Option<String>,
 }
 
 /// Reads the whole document. Stops at the first error.
@@ -206,11 +208,11 @@ fn parse_backend(backend: &Fields<'_>, notes: &mut Vec<Note>) -> Result<BackendC
     } else {
         None
     };
-    let model = match model_example(kind) {
-        None => backend
-            .string("model")?
-            .unwrap_or_else(|| "scripted".into()),
-        Some(example) => backend.required_string("model", example)?,
+    let model = match model_rule(kind) {
+        ModelRule::Optional { default } => {
+            backend.string("model")?.unwrap_or_else(|| default.into())
+        }
+        ModelRule::Required { example } => backend.required_string("model", example)?,
     };
     let mut passthrough = serde_json::Map::new();
     for entry in backend.unknown(keys::BACKEND_COMMON) {
@@ -244,15 +246,14 @@ fn parse_backend(backend: &Fields<'_>, notes: &mut Vec<Note>) -> Result<BackendC
     if let Some(value) = temperature
         && !(0.0..=2.0).contains(&value)
     {
-        return Err(Problem::at(
-            backend
-                .get("temperature")
-                .map_or(backend.loc(), |node| node.loc),
-            format!(
-                "`{}` is {value}, outside 0.0–2.0",
+        notes.push(Note {
+            loc: backend.get("temperature").map(|node| node.loc),
+            message: format!(
+                "`{}` is {value}, outside 0.0–2.0; most providers will reject it",
                 backend.key_path("temperature")
             ),
-        ));
+            ignored: None,
+        });
     }
     Ok(BackendConfig {
         kind,
@@ -266,14 +267,25 @@ fn parse_backend(backend: &Fields<'_>, notes: &mut Vec<Note>) -> Result<BackendC
     })
 }
 
-/// An example model name for the "missing model" help; `None` when `model` is optional.
-fn model_example(kind: BackendKind) -> Option<&'static str> {
+enum ModelRule {
+    /// The backend has its own default (the scripted stand-in, Claude Code's CLI default,
+    /// AG2's `agent_config.llm_config`).
+    Optional { default: &'static str },
+    /// `model` must be set; `example` goes in the help.
+    Required { example: &'static str },
+}
+
+fn model_rule(kind: BackendKind) -> ModelRule {
+    let required = |example| ModelRule::Required { example };
     match kind {
-        BackendKind::Scripted => None,
-        BackendKind::Openai | BackendKind::AzureOpenai => Some("gpt-5"),
-        BackendKind::Claude | BackendKind::ClaudeCode => Some("claude-sonnet-4-5"),
-        BackendKind::Gemini => Some("gemini-2.5-flash"),
-        BackendKind::Grok => Some("grok-4"),
+        BackendKind::Scripted => ModelRule::Optional {
+            default: "scripted",
+        },
+        BackendKind::ClaudeCode | BackendKind::Ag2 => ModelRule::Optional { default: "default" },
+        BackendKind::Openai | BackendKind::AzureOpenai => required("gpt-5"),
+        BackendKind::Claude => required("claude-sonnet-4-5"),
+        BackendKind::Gemini => required("gemini-2.5-flash"),
+        BackendKind::Grok => required("grok-4"),
         BackendKind::Zai
         | BackendKind::Cerebras
         | BackendKind::Together
@@ -288,8 +300,7 @@ fn model_example(kind: BackendKind) -> Option<&'static str> {
         | BackendKind::Chatcompletion
         | BackendKind::Lmstudio
         | BackendKind::Vllm
-        | BackendKind::Sglang
-        | BackendKind::Ag2 => Some("<model name>"),
+        | BackendKind::Sglang => required("<model name>"),
     }
 }
 
@@ -307,6 +318,7 @@ fn parse_orchestrator(
     {
         notes.push(Note {
             loc: Some(entry.key_loc),
+            ignored: Some("orchestrator.timeout".into()),
             message: "ignored: orchestrator.timeout — MassGen reads timeouts from the top-level \
                       `timeout_settings` block; move them there"
                 .into(),
@@ -355,11 +367,17 @@ fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem>
             .as_str()
             .is_some_and(|name| name.trim().eq_ignore_ascii_case("web"))
     {
-        return Err(Problem::at(
-            node.loc,
-            "`ui.display_type: web` (the browser UI) is not supported",
-        )
-        .help("use textual_terminal (full screen) or simple (plain lines)"));
+        notes.push(Note {
+            loc: Some(node.loc),
+            message: "ignored: ui.display_type: web — the browser UI is not supported yet; the \
+                      terminal display is used"
+                .into(),
+            ignored: Some("ui.display_type".into()),
+        });
+        return Ok(UiConfig {
+            display: None,
+            logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
+        });
     }
     let display = ui.choice("display_type", &keys::DISPLAY_TYPES, |name| {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -395,6 +413,7 @@ fn check_keys(
             notes.push(Note {
                 loc: Some(entry.key_loc),
                 message: format!("ignored: unknown key `{path}`{suggestion}"),
+                ignored: Some(path),
             });
         }
     }
@@ -404,5 +423,6 @@ fn unsupported_note(entry: &Entry, path: &str) -> Note {
     Note {
         loc: Some(entry.key_loc),
         message: format!("ignored: {path} — not supported yet"),
+        ignored: Some(path.to_string()),
     }
 }

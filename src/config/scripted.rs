@@ -116,6 +116,10 @@ pub const SCRIPTED_KEYS: [&str; 11] = [
     "fail",
 ];
 
+/// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
+const MIN_SPEED: f64 = 0.1;
+const MAX_SPEED: f64 = 1_000_000.0;
+
 const DEFAULT_ANSWER: &str = "This is a scripted answer to: {question}";
 
 pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
@@ -123,13 +127,14 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
     let tokens_per_second = backend
         .number("tokens_per_second")?
         .unwrap_or(defaults.tokens_per_second);
-    if !tokens_per_second.is_finite() || tokens_per_second < 0.0 {
+    let valid = tokens_per_second == 0.0 || (MIN_SPEED..=MAX_SPEED).contains(&tokens_per_second);
+    if !valid {
         return Err(Problem::at(
             backend
                 .get("tokens_per_second")
                 .map_or(backend.loc(), |node| node.loc),
             format!(
-                "`{}` must be 0 or more",
+                "`{}` must be 0, or between {MIN_SPEED} and {MAX_SPEED}",
                 backend.key_path("tokens_per_second")
             ),
         )

@@ -5,7 +5,8 @@
 
 use std::fmt;
 
-use saphyr::{LoadableYamlNode, MarkedYamlOwned, ScalarOwned, YamlDataOwned};
+use saphyr::{MarkedYamlOwned, ScalarOwned, ScanError, YamlDataOwned, YamlLoader};
+use saphyr_parser::Parser;
 
 /// A 1-based line and column in the config file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -113,19 +114,32 @@ impl Node {
     }
 }
 
-/// Parses one YAML (or JSON) document. `Ok(None)` means the text holds no document.
-pub fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
-    let documents = MarkedYamlOwned::load_from_str(text).map_err(|error| SyntaxError {
-        loc: Location {
-            line: error.marker().line(),
-            column: error.marker().col() + 1,
-        },
-        message: error.info().to_string(),
-        help: SYNTAX_HELP,
-    })?;
+/// One parsed document.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Document {
+    /// `None` when the text holds no document.
+    pub root: Option<Node>,
+    /// Where a key first repeats in a mapping. PyYAML (and so MassGen) keeps the last value;
+    /// so does massgen, with a warning.
+    pub duplicate_key: Option<Location>,
+}
+
+/// Parses one YAML (or JSON) document.
+pub fn parse(text: &str) -> Result<Document, SyntaxError> {
+    let (documents, duplicate_key) = match load(text, false) {
+        Ok(documents) => (documents, None),
+        Err(error) if error.info() == DUPLICATE_KEY => {
+            let documents = load(text, true).map_err(|error| syntax_error(&error))?;
+            (documents, Some(syntax_error(&error).loc))
+        }
+        Err(error) => return Err(syntax_error(&error)),
+    };
     let mut documents = documents.into_iter();
     let Some(first) = documents.next() else {
-        return Ok(None);
+        return Ok(Document {
+            root: None,
+            duplicate_key,
+        });
     };
     if let Some(second) = documents.next() {
         return Err(SyntaxError {
@@ -135,7 +149,34 @@ pub fn parse(text: &str) -> Result<Option<Node>, SyntaxError> {
             help: "remove the `---` line and what follows it, or move that part to its own file",
         });
     }
-    convert(first).map(Some)
+    Ok(Document {
+        root: Some(convert(first)?),
+        duplicate_key,
+    })
+}
+
+/// The parser's message for a repeated key in a mapping.
+const DUPLICATE_KEY: &str = "duplicated key in mapping";
+
+fn load(text: &str, allow_duplicate_keys: bool) -> Result<Vec<MarkedYamlOwned>, ScanError> {
+    let mut loader = YamlLoader::<MarkedYamlOwned>::default();
+    loader.allow_duplicate_keys(allow_duplicate_keys);
+    Parser::new_from_str(text).load(&mut loader, true)?;
+    if let Some(error) = loader.error() {
+        return Err(error.clone());
+    }
+    Ok(loader.into_documents())
+}
+
+fn syntax_error(error: &ScanError) -> SyntaxError {
+    SyntaxError {
+        loc: Location {
+            line: error.marker().line(),
+            column: error.marker().col() + 1,
+        },
+        message: error.info().to_string(),
+        help: SYNTAX_HELP,
+    }
 }
 
 fn location_of(node: &MarkedYamlOwned) -> Location {
@@ -181,7 +222,7 @@ fn convert(node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
                     value: convert(value)?,
                 });
             }
-            Value::Map(entries)
+            Value::Map(apply_merges(entries, loc)?)
         }
         YamlDataOwned::Tagged(_, inner) => return convert(*inner).map(|node| Node { loc, ..node }),
         YamlDataOwned::Alias(_) => {
@@ -202,6 +243,51 @@ fn convert(node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
     Ok(Node { loc, value })
 }
 
+/// Applies YAML merge keys (`<<: *defaults`, `<<: [*a, *b]`), as PyYAML does: keys written
+/// in the mapping win over merged ones, and earlier merged mappings over later ones.
+fn apply_merges(entries: Vec<Entry>, loc: Location) -> Result<Vec<Entry>, SyntaxError> {
+    let (merges, mut own): (Vec<Entry>, Vec<Entry>) =
+        entries.into_iter().partition(|entry| entry.key == "<<");
+    for merge in merges {
+        let sources = match merge.value.value {
+            Value::Map(source) => vec![source],
+            Value::Seq(items) => items
+                .into_iter()
+                .map(|item| match item.value {
+                    Value::Map(source) => Ok(source),
+                    Value::Null
+                    | Value::Bool(_)
+                    | Value::Int(_)
+                    | Value::Float(_)
+                    | Value::Str(_)
+                    | Value::Seq(_) => Err(merge_error(item.loc)),
+                })
+                .collect::<Result<_, _>>()?,
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
+                return Err(merge_error(if merge.value.loc == Location::default() {
+                    loc
+                } else {
+                    merge.value.loc
+                }));
+            }
+        };
+        for entry in sources.into_iter().flatten() {
+            if !own.iter().any(|existing| existing.key == entry.key) {
+                own.push(entry);
+            }
+        }
+    }
+    Ok(own)
+}
+
+fn merge_error(loc: Location) -> SyntaxError {
+    SyntaxError {
+        loc,
+        message: "`<<` merges a mapping or a list of mappings into this one".into(),
+        help: "write `<<: *anchor` where `&anchor` names a mapping",
+    }
+}
+
 fn scalar_value(scalar: ScalarOwned) -> Value {
     match scalar {
         ScalarOwned::Null => Value::Null,
@@ -220,6 +306,7 @@ mod tests {
     fn nodes_keep_their_line_and_column() {
         let doc = parse("agents:\n  - id: a\n    backend:\n      type: scripted\n")
             .unwrap()
+            .root
             .unwrap();
         let agents = doc.get("agents").unwrap();
         let Value::Seq(items) = &agents.value else {
@@ -240,6 +327,7 @@ mod tests {
     fn scalars_are_typed_and_quoted_numbers_stay_strings() {
         let doc = parse("a: 3\nb: 0.5\nc: true\nd: \"3\"\ne: ~\n")
             .unwrap()
+            .root
             .unwrap();
         assert_eq!(doc.get("a").unwrap().value, Value::Int(3));
         assert_eq!(doc.get("b").unwrap().value, Value::Float(0.5));
@@ -249,19 +337,35 @@ mod tests {
     }
 
     #[test]
-    fn syntax_errors_and_duplicate_keys_have_locations() {
+    fn syntax_errors_have_locations() {
         let error = parse("a: [1, 2\n").unwrap_err();
         assert!(error.loc.line >= 1, "{error:?}");
-        let error = parse("a: 1\nb: 2\na: 3\n").unwrap_err();
-        assert_eq!(error.loc.line, 3, "{error:?}");
-        assert!(error.message.contains("duplicate"), "{error:?}");
+    }
+
+    #[test]
+    fn a_repeated_key_keeps_the_last_value_and_is_reported() {
+        let doc = parse("a: 1\nb: 2\na: 3\n").unwrap();
+        assert_eq!(doc.duplicate_key.map(|loc| loc.line), Some(3));
+        assert_eq!(doc.root.unwrap().get("a").unwrap().value, Value::Int(3));
+    }
+
+    #[test]
+    fn merge_keys_fill_in_missing_entries() {
+        let text = "base: &b {type: scripted, model: m}\nagent:\n  <<: *b\n  model: mine\n";
+        let root = parse(text).unwrap().root.unwrap();
+        let agent = root.get("agent").unwrap();
+        assert_eq!(agent.get("type").unwrap().as_str(), Some("scripted"));
+        assert_eq!(agent.get("model").unwrap().as_str(), Some("mine"));
+        assert!(agent.get("<<").is_none());
+        let error = parse("a:\n  <<: 3\n").unwrap_err();
+        assert!(error.message.contains("merges a mapping"), "{error:?}");
     }
 
     #[test]
     fn empty_text_has_no_document_and_aliases_resolve() {
-        assert_eq!(parse("").unwrap(), None);
-        assert_eq!(parse("# only a comment\n").unwrap(), None);
-        let doc = parse("base: &b {x: 1}\ncopy: *b\n").unwrap().unwrap();
+        assert_eq!(parse("").unwrap().root, None);
+        assert_eq!(parse("# only a comment\n").unwrap().root, None);
+        let doc = parse("base: &b {x: 1}\ncopy: *b\n").unwrap().root.unwrap();
         assert_eq!(
             doc.get("copy").unwrap().get("x").unwrap().value,
             Value::Int(1)
@@ -272,6 +376,7 @@ mod tests {
     fn json_is_accepted() {
         let doc = parse(r#"{"agent": {"id": "a", "backend": {"type": "scripted"}}}"#)
             .unwrap()
+            .root
             .unwrap();
         assert!(doc.get("agent").unwrap().get("backend").is_some());
     }

@@ -20,6 +20,8 @@ pub struct PlainPrinter<W: Write> {
     agents: Vec<AgentInfo>,
     lines: AgentLines,
     final_streamed: bool,
+    /// The last final-answer text did not end its line.
+    final_line_open: bool,
     log_dir: Option<PathBuf>,
     usage: Usage,
 }
@@ -43,6 +45,7 @@ impl<W: Write> PlainPrinter<W> {
             agents: Vec::new(),
             lines: AgentLines::default(),
             final_streamed: false,
+            final_line_open: false,
             log_dir: None,
             usage: Usage::default(),
         }
@@ -73,6 +76,7 @@ impl<W: Write> PlainPrinter<W> {
     }
 
     fn note(&mut self, line: &str) -> io::Result<()> {
+        self.end_final_line()?;
         self.flush_all()?;
         writeln!(self.out, "{line}")
     }
@@ -242,7 +246,7 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::FinalPresentationDelta { text }, _) => {
                 self.print_final_heading()?;
                 self.final_streamed = true;
-                write!(self.out, "{text}")
+                self.write_final(text)
             }
             (
                 EventMsg::FinalPresentationDone {
@@ -251,20 +255,16 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => {
                 self.print_final_heading()?;
-                if !self.final_streamed {
-                    write!(self.out, "{content}")?;
-                }
-                if !content.ends_with('\n') {
-                    writeln!(self.out)?;
-                }
-                self.final_streamed = false;
                 if *fallback {
-                    writeln!(
-                        self.out,
-                        "{}",
-                        self.style.dim("(the winner's stored answer)")
-                    )?;
+                    self.end_final_line()?;
+                    let note = self.style.dim("(the winner's stored answer)");
+                    writeln!(self.out, "{note}")?;
+                    self.write_final(content)?;
+                } else if !self.final_streamed {
+                    self.write_final(content)?;
                 }
+                self.end_final_line()?;
+                self.final_streamed = false;
                 writeln!(self.out, "{}", self.style.bold("──"))
             }
             (EventMsg::Timeout { scope, seconds }, _) => {
@@ -317,6 +317,21 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => Ok(()),
         }
+    }
+
+    fn write_final(&mut self, text: &str) -> io::Result<()> {
+        if !text.is_empty() {
+            self.final_line_open = !text.ends_with('\n');
+        }
+        write!(self.out, "{text}")
+    }
+
+    /// Ends a final-answer line left open by streaming, so notes start on their own line.
+    fn end_final_line(&mut self) -> io::Result<()> {
+        if std::mem::take(&mut self.final_line_open) {
+            writeln!(self.out)?;
+        }
+        Ok(())
     }
 
     /// The final answer's heading, after whatever the agents still had buffered.

@@ -1,5 +1,6 @@
-//! The `quiet` display: only the final answer on standard output; warnings and turns that
-//! end without an answer on a separate diagnostics stream (standard error).
+//! The `quiet` display: only the final answer on standard output, printed whole once it is
+//! final (so a presentation that fails midway never leaves half an answer for a script);
+//! warnings and turns that end without an answer go to a diagnostics stream (stderr).
 
 use std::io::{self, Write};
 
@@ -9,16 +10,11 @@ use crate::protocol::{Event, EventMsg, TurnOutcome};
 pub struct QuietPrinter<W: Write, D: Write> {
     out: W,
     diagnostics: D,
-    final_streamed: bool,
 }
 
 impl<W: Write, D: Write> QuietPrinter<W, D> {
     pub fn new(out: W, diagnostics: D) -> Self {
-        Self {
-            out,
-            diagnostics,
-            final_streamed: false,
-        }
+        Self { out, diagnostics }
     }
 
     pub fn into_inner(self) -> (W, D) {
@@ -41,18 +37,11 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                     writeln!(self.diagnostics, "massgen: the turn {what}")?;
                 }
             }
-            EventMsg::FinalPresentationDelta { text } => {
-                self.final_streamed = true;
-                write!(self.out, "{text}")?;
-            }
             EventMsg::FinalPresentationDone { content, .. } => {
-                if !self.final_streamed {
-                    write!(self.out, "{content}")?;
-                }
+                write!(self.out, "{content}")?;
                 if !content.ends_with('\n') {
                     writeln!(self.out)?;
                 }
-                self.final_streamed = false;
             }
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
@@ -73,6 +62,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::Usage { .. }
             | EventMsg::WinnerSelected { .. }
             | EventMsg::FinalPresentationStarted { .. }
+            | EventMsg::FinalPresentationDelta { .. }
             | EventMsg::Timeout { .. }
             | EventMsg::Cancelled
             | EventMsg::HumanInputQueued { .. }

@@ -90,6 +90,17 @@ pub struct WinnerDecision {
     pub basis: WinnerBasis,
 }
 
+/// Whose answers may win.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Candidates {
+    /// Every agent with an answer, killed or not: votes count as cast (as MassGen does when
+    /// coordination ends normally). A killed winner presents its stored answer.
+    AllAnswers,
+    /// Live agents with answers, or every agent with an answer if none is live (after a
+    /// timeout, MassGen picks among the agents still running).
+    PreferLive,
+}
+
 /// `(voter, reason)` pairs for the votes an agent received.
 pub type Feedback = Vec<(AgentId, String)>;
 
@@ -361,8 +372,8 @@ impl Coordination {
     }
 
     /// Most votes wins; ties go to config order; with no votes, the first agent (config
-    /// order) with an answer. Live agents are preferred over killed ones.
-    pub fn decide_winner(&self) -> Option<WinnerDecision> {
+    /// order) with an answer.
+    pub fn decide_winner(&self, candidates: Candidates) -> Option<WinnerDecision> {
         let with_answers: Vec<usize> = (0..self.order.len())
             .filter(|&index| !self.states[index].answers.is_empty())
             .collect();
@@ -371,10 +382,10 @@ impl Coordination {
             .copied()
             .filter(|&index| !self.states[index].killed)
             .collect();
-        let candidates = if live.is_empty() {
-            with_answers.clone()
-        } else {
-            live
+        let candidates = match candidates {
+            Candidates::AllAnswers => with_answers.clone(),
+            Candidates::PreferLive if live.is_empty() => with_answers.clone(),
+            Candidates::PreferLive => live,
         };
         let votes_for = |index: usize| -> u32 {
             let id = &self.order[index];

@@ -77,7 +77,7 @@ fn ties_go_to_config_order_not_anonymous_order() {
     vote(&mut c, "z", "agent1"); // z votes y
     vote(&mut c, "y", "agent2"); // y votes z
     assert!(c.is_settled());
-    let decision = c.decide_winner().unwrap();
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
     assert_eq!(decision.winner, id("z"));
     assert!(decision.is_tie);
     assert_eq!(decision.basis, WinnerBasis::TieBrokenByConfigOrder);
@@ -92,7 +92,7 @@ fn most_votes_wins() {
     for voter in ["a", "b", "c"] {
         vote(&mut c, voter, "agent2");
     }
-    let decision = c.decide_winner().unwrap();
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
     assert_eq!(decision.winner, id("b"));
     assert_eq!(decision.basis, WinnerBasis::Votes);
     assert!(!decision.is_tie);
@@ -110,10 +110,14 @@ fn with_no_votes_the_first_agent_with_an_answer_wins() {
     let mut c = coordination(&["a", "b", "c"]);
     answer(&mut c, "c", "answer c");
     answer(&mut c, "b", "answer b");
-    let decision = c.decide_winner().unwrap();
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
     assert_eq!(decision.winner, id("b"));
     assert_eq!(decision.basis, WinnerBasis::FirstAnswer);
-    assert!(coordination(&["a"]).decide_winner().is_none());
+    assert!(
+        coordination(&["a"])
+            .decide_winner(Candidates::AllAnswers)
+            .is_none()
+    );
 }
 
 #[test]
@@ -126,7 +130,10 @@ fn a_killed_agent_does_not_block_the_end() {
     assert!(!c.is_settled());
     vote(&mut c, "a", "agent1");
     assert!(c.is_settled());
-    assert_eq!(c.decide_winner().unwrap().winner, id("a"));
+    assert_eq!(
+        c.decide_winner(Candidates::AllAnswers).unwrap().winner,
+        id("a")
+    );
 }
 
 #[test]
@@ -135,16 +142,38 @@ fn all_agents_killed_settles_with_no_winner() {
     c.kill(&id("a"));
     c.kill(&id("b"));
     assert!(c.is_settled());
-    assert!(c.decide_winner().is_none());
+    assert!(c.decide_winner(Candidates::AllAnswers).is_none());
 }
 
 #[test]
-fn live_agents_win_over_killed_ones_with_equal_votes() {
+fn votes_for_a_killed_agent_still_count_at_the_normal_end() {
+    let mut c = coordination(&["a", "b", "c"]);
+    answer(&mut c, "a", "answer a");
+    answer(&mut c, "b", "answer b");
+    vote(&mut c, "b", "agent1");
+    vote(&mut c, "c", "agent1");
+    c.begin_round(&id("a")).unwrap();
+    c.kill(&id("a"));
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
+    assert_eq!(decision.winner, id("a"));
+    assert_eq!(decision.basis, WinnerBasis::Votes);
+}
+
+#[test]
+fn after_a_timeout_live_agents_are_preferred() {
     let mut c = coordination(&["a", "b"]);
     answer(&mut c, "a", "answer a");
     answer(&mut c, "b", "answer b");
     c.kill(&id("a"));
-    assert_eq!(c.decide_winner().unwrap().winner, id("b"));
+    assert_eq!(
+        c.decide_winner(Candidates::PreferLive).unwrap().winner,
+        id("b")
+    );
+    c.kill(&id("b"));
+    assert_eq!(
+        c.decide_winner(Candidates::PreferLive).unwrap().winner,
+        id("a")
+    );
 }
 
 #[test]
@@ -236,7 +265,10 @@ fn a_single_agent_may_vote_for_its_own_answer() {
         VoteOutcome::Accepted { .. }
     ));
     assert!(c.is_settled());
-    assert_eq!(c.decide_winner().unwrap().winner, id("solo"));
+    assert_eq!(
+        c.decide_winner(Candidates::AllAnswers).unwrap().winner,
+        id("solo")
+    );
 }
 
 #[test]

@@ -53,10 +53,15 @@ impl Emitter {
                 .err()
                 .map(|error| (log.dir().display().to_string(), error))
         });
+        let turn_over = matches!(event.msg, EventMsg::TurnFinished { .. });
         let _ = self.tx.send(event);
         if let Some((path, error)) = failure {
             self.log = None;
             tracing::error!(%path, %error, "event log write failed");
+            // Nothing of a turn may follow its TurnFinished; the trace above must do.
+            if turn_over {
+                return;
+            }
             self.emit(
                 None,
                 EventMsg::Warning {

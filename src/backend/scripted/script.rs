@@ -116,7 +116,7 @@ pub fn steps(
 /// `1 / tokens_per_second` seconds (no waiting at all at 0).
 pub fn play(steps: Vec<Step>, options: &ScriptedOptions) -> EventStream {
     let token_gap = if options.tokens_per_second > 0.0 {
-        Duration::from_secs_f64(1.0 / options.tokens_per_second)
+        Duration::try_from_secs_f64(1.0 / options.tokens_per_second).unwrap_or(Duration::ZERO)
     } else {
         Duration::ZERO
     };

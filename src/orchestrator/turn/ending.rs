@@ -2,16 +2,19 @@
 //! cancellation and the closing `TurnFinished`.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::time::Instant;
-use tokio_util::sync::CancellationToken;
 
 use super::super::channel::AgentSink;
-use super::super::coordination::WinnerDecision;
+use super::super::coordination::{Candidates, WinnerDecision};
 use super::super::presentation::{self, PresentationTask};
 use super::super::prompts::{self, Presentation};
 use super::{Driver, Phase, Running, TurnReport};
 use crate::protocol::{AgentId, AgentStatus, AnswerLabel, EventMsg, TimeoutScope, TurnOutcome};
+
+/// The least time a winner gets to present, even when coordination ended near the deadline.
+const PRESENTATION_GRACE: Duration = Duration::from_secs(30);
 
 impl Driver<'_> {
     pub(super) fn cancel(&mut self) {
@@ -44,34 +47,30 @@ impl Driver<'_> {
         for agent in self.coordination.unfinished_agents() {
             self.status(&agent, AgentStatus::TimedOut);
         }
-        match self.coordination.decide_winner() {
-            Some(decision) => self.announce_winner(decision, true),
-            None => {
-                self.emit(
-                    None,
-                    EventMsg::Warning {
-                        message: format!(
-                            "no answers available: the orchestrator timed out after {seconds} s \
-                             before any agent answered"
-                        ),
-                    },
-                );
-                self.phase = Phase::Done;
-            }
-        }
+        let message = format!(
+            "no answers available: the orchestrator timed out after {seconds} s before any \
+             agent answered"
+        );
+        self.choose_winner(Candidates::PreferLive, true, message);
     }
 
     pub(super) fn conclude_coordination(&mut self) {
-        match self.coordination.decide_winner() {
-            Some(decision) => self.announce_winner(decision, false),
+        let message = "no agent produced an answer, so there is nothing to present".to_string();
+        self.choose_winner(Candidates::AllAnswers, false, message);
+    }
+
+    /// Picks the winner among `candidates` and starts the presentation, or ends the turn
+    /// with `no_answer` when nobody answered.
+    fn choose_winner(
+        &mut self,
+        candidates: Candidates,
+        stored_answer_only: bool,
+        no_answer: String,
+    ) {
+        match self.coordination.decide_winner(candidates) {
+            Some(decision) => self.announce_winner(decision, stored_answer_only),
             None => {
-                self.emit(
-                    None,
-                    EventMsg::Warning {
-                        message: "no agent produced an answer, so there is nothing to present"
-                            .into(),
-                    },
-                );
+                self.emit(None, EventMsg::Warning { message: no_answer });
                 self.phase = Phase::Done;
             }
         }
@@ -107,7 +106,8 @@ impl Driver<'_> {
         self.phase = Phase::Presenting {
             winner: winner.clone(),
             label,
-            deadline: Instant::now() + self.timeout(),
+            started: Instant::now(),
+            deadline: self.presentation_deadline(),
         };
         let index = self.agent_index(&winner);
         match index {
@@ -143,15 +143,9 @@ impl Driver<'_> {
             inbox: self.inbox.clone(),
             messages,
         };
-        let cancel = CancellationToken::new();
-        let token = cancel.clone();
-        let handle = tokio::spawn(async move {
-            tokio::select! {
-                result = presentation::run(task) => sink.presented(result),
-                () = token.cancelled() => {}
-            }
-        });
-        self.presentation = Some(Running { cancel, handle });
+        self.presentation = Some(Running::spawn(presentation::run(task), move |result| {
+            sink.presented(result.and_then(|presented| presented));
+        }));
     }
 
     pub(super) fn on_presented(&mut self, result: Result<String, String>) {
@@ -175,15 +169,27 @@ impl Driver<'_> {
         }
     }
 
+    /// The turn's own deadline, but never less than a short grace from now, so a winner
+    /// that is chosen just before the deadline still gets to present.
+    fn presentation_deadline(&self) -> Instant {
+        let grace = self.timeout().min(PRESENTATION_GRACE);
+        self.deadline
+            .max(super::deadline_after(Instant::now(), grace))
+    }
+
     pub(super) fn on_presentation_timeout(&mut self) {
         if let Some(running) = self.presentation.take() {
             running.stop();
         }
+        let seconds = match &self.phase {
+            Phase::Presenting { started, .. } => started.elapsed().as_secs(),
+            Phase::Coordinating | Phase::Done => 0,
+        };
         self.emit(
             None,
             EventMsg::Timeout {
                 scope: TimeoutScope::Presentation,
-                seconds: self.timeout().as_secs(),
+                seconds,
             },
         );
         self.present_stored_answer();

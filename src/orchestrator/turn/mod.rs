@@ -5,10 +5,13 @@
 mod ending;
 mod rounds;
 
+use std::any::Any;
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
+use futures::FutureExt;
 use tokio::sync::{mpsc, watch};
 use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep_until};
@@ -65,10 +68,47 @@ struct Running {
 }
 
 impl Running {
+    /// Runs `work` on its own task and hands its result to `on_end`. A panic inside `work`
+    /// arrives as `Err(message)`, so the driver always hears back; a cancelled task reports
+    /// nothing.
+    fn spawn<T, F>(work: F, on_end: impl FnOnce(Result<T, String>) + Send + 'static) -> Self
+    where
+        F: Future<Output = T> + Send + 'static,
+        T: Send + 'static,
+    {
+        let cancel = CancellationToken::new();
+        let token = cancel.clone();
+        let handle = tokio::spawn(async move {
+            tokio::select! {
+                result = AssertUnwindSafe(work).catch_unwind() => {
+                    on_end(result.map_err(|panic| panic_message(panic.as_ref())));
+                }
+                () = token.cancelled() => {}
+            }
+        });
+        Self { cancel, handle }
+    }
+
     fn stop(self) {
         self.cancel.cancel();
         self.handle.abort();
     }
+}
+
+/// `from + duration`, or a year from `from` if that does not fit in an `Instant`.
+fn deadline_after(from: Instant, duration: Duration) -> Instant {
+    from.checked_add(duration)
+        .or_else(|| from.checked_add(Duration::from_secs(365 * 24 * 3600)))
+        .unwrap_or(from)
+}
+
+fn panic_message(panic: &(dyn Any + Send)) -> String {
+    let detail = panic
+        .downcast_ref::<&str>()
+        .map(|text| (*text).to_string())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown cause".into());
+    format!("internal error (a bug in massgen, please report it): {detail}")
 }
 
 enum Phase {
@@ -76,6 +116,7 @@ enum Phase {
     Presenting {
         winner: AgentId,
         label: AnswerLabel,
+        started: Instant,
         deadline: Instant,
     },
     Done,
@@ -100,6 +141,8 @@ struct Driver<'a> {
     winner: Option<AgentId>,
     shutdown: bool,
     started: Instant,
+    /// When the orchestrator timeout fires.
+    deadline: Instant,
 }
 
 impl<'a> Driver<'a> {
@@ -134,6 +177,7 @@ impl<'a> Driver<'a> {
             winner: None,
             shutdown: false,
             started: Instant::now(),
+            deadline: deadline_after(Instant::now(), run.config.timeouts.orchestrator),
         }
     }
 
@@ -160,7 +204,7 @@ impl<'a> Driver<'a> {
             self.status(&agent, AgentStatus::Waiting);
         }
         self.start_due_rounds();
-        let coordination_deadline = self.started + self.timeout();
+        let coordination_deadline = self.deadline;
         loop {
             if matches!(self.phase, Phase::Coordinating) && self.coordination.is_settled() {
                 self.conclude_coordination();

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use tokio_util::sync::CancellationToken;
-
 use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
 use super::super::channel::{AgentSink, RoundEnd, Verdict};
 use super::super::coordination::VoteOutcome;
@@ -64,16 +62,10 @@ impl Driver<'_> {
                 vote_only: view.vote_only,
                 answers_version: self.answers_version.subscribe(),
             };
-            let cancel = CancellationToken::new();
-            let token = cancel.clone();
-            let handle = tokio::spawn(async move {
-                let end = tokio::select! {
-                    end = agent_round::run(task) => end,
-                    () = token.cancelled() => RoundEnd::Cancelled,
-                };
-                sink.round_finished(end);
+            let running = Running::spawn(agent_round::run(task), move |result| {
+                sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
             });
-            self.rounds.insert(agent, Running { cancel, handle });
+            self.rounds.insert(agent, running);
         }
     }
 
