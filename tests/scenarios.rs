@@ -9,14 +9,14 @@ mod support;
 
 use std::sync::Arc;
 
-use massgen::backend::{Backend, BackendError, ChatRequest, EventStream, Message, build_backends};
-use massgen::orchestrator::{self, RuntimeOptions};
+use massgen::backend::{
+    Backend, BackendError, ChatRequest, EventStream, Message, StreamEvent, build_backends,
+};
 use massgen::protocol::{EventMsg, Op, TurnOutcome, WinnerBasis};
 use massgen::session::read_events;
-use massgen::tools::NoTools;
 use support::{
-    Scenario, attempt_dir, error_and_kill, final_answer, load, outcome, run_once, transcript,
-    transcript_of, winner,
+    Scenario, attempt_dir, error_and_kill, final_answer, load, outcome, run_once, spawn_unlogged,
+    transcript, transcript_of, winner, with_presentation,
 };
 
 #[tokio::test(start_paused = true)]
@@ -585,43 +585,16 @@ agents:
     assert!(matches!(stopped.last().unwrap().msg, EventMsg::RunFinished));
 }
 
-/// Wraps a backend and fails every call that offers no `vote` tool (the presentation).
-struct FailsToPresent(Arc<dyn Backend>);
-
-impl Backend for FailsToPresent {
-    fn provider(&self) -> &str {
-        self.0.provider()
-    }
-    fn model(&self) -> &str {
-        self.0.model()
-    }
-    fn stream(&self, request: ChatRequest) -> EventStream {
-        if request.tools.iter().any(|tool| tool.name == "vote") {
-            self.0.stream(request)
-        } else {
-            Box::pin(futures::stream::iter([Err(BackendError::Failed {
-                message: "overloaded".into(),
-            })]))
-        }
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_failed_presentation_falls_back_to_the_stored_answer() {
     let config = load(
         "agent:\n  id: a\n  backend: {type: scripted, tokens_per_second: 0, answer: \"Stored\"}\n",
     );
-    let backends: Vec<Arc<dyn Backend>> = build_backends(&config)
-        .unwrap()
-        .into_iter()
-        .map(|inner| Arc::new(FailsToPresent(inner)) as Arc<dyn Backend>)
-        .collect();
-    let mut handle = orchestrator::spawn(
-        Arc::new(config),
-        backends,
-        Arc::new(NoTools),
-        RuntimeOptions { massgen_dir: None },
-    );
+    let overloaded = [Err(BackendError::Failed {
+        message: "overloaded".into(),
+    })];
+    let backends = with_presentation(&config, &overloaded);
+    let mut handle = spawn_unlogged(config, backends);
     let events = handle.run_turn("q").await;
     assert_eq!(final_answer(&events), Some(("Stored".to_string(), true)));
     assert_eq!(outcome(&events), TurnOutcome::Completed);
@@ -686,16 +659,11 @@ async fn a_panicking_backend_drops_its_agent_without_stalling_the_turn() {
     );
     let mut backends = build_backends(&config).unwrap();
     backends[1] = Arc::new(Panics);
-    let mut handle = orchestrator::spawn(
-        Arc::new(config),
-        backends,
-        Arc::new(NoTools),
-        RuntimeOptions { massgen_dir: None },
-    );
+    let mut handle = spawn_unlogged(config, backends);
     let events = handle.run_turn("q").await;
     assert_eq!(outcome(&events), TurnOutcome::Completed);
     assert_eq!(winner(&events).as_deref(), Some("good"));
-    let (error, killed) = support::error_and_kill(&events);
+    let (error, killed) = error_and_kill(&events);
     assert!(error.unwrap().contains("backend bug"));
     assert!(killed.is_some());
     let EventMsg::TurnFinished { duration_ms, .. } = events.last().unwrap().msg else {
@@ -707,47 +675,19 @@ async fn a_panicking_backend_drops_its_agent_without_stalling_the_turn() {
     );
 }
 
-/// Streams part of the presentation, then fails.
-struct BreaksMidPresentation(Arc<dyn Backend>);
-
-impl Backend for BreaksMidPresentation {
-    fn provider(&self) -> &str {
-        self.0.provider()
-    }
-    fn model(&self) -> &str {
-        self.0.model()
-    }
-    fn stream(&self, request: ChatRequest) -> EventStream {
-        if request.tools.iter().any(|tool| tool.name == "vote") {
-            return self.0.stream(request);
-        }
-        Box::pin(futures::stream::iter([
-            Ok(massgen::backend::StreamEvent::TextDelta(
-                "The final answer is ".into(),
-            )),
-            Err(BackendError::Failed {
-                message: "connection reset".into(),
-            }),
-        ]))
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn a_presentation_that_breaks_midway_presents_the_stored_answer() {
     let config = load(
         "agent:\n  id: a\n  backend: {type: scripted, tokens_per_second: 0, answer: \"FORTY-TWO\"}\n",
     );
-    let backends: Vec<Arc<dyn Backend>> = build_backends(&config)
-        .unwrap()
-        .into_iter()
-        .map(|inner| Arc::new(BreaksMidPresentation(inner)) as Arc<dyn Backend>)
-        .collect();
-    let mut handle = orchestrator::spawn(
-        Arc::new(config),
-        backends,
-        Arc::new(NoTools),
-        RuntimeOptions { massgen_dir: None },
-    );
+    let breaks = [
+        Ok(StreamEvent::TextDelta("The final answer is ".into())),
+        Err(BackendError::Failed {
+            message: "connection reset".into(),
+        }),
+    ];
+    let backends = with_presentation(&config, &breaks);
+    let mut handle = spawn_unlogged(config, backends);
     let events = handle.run_turn("q").await;
     assert_eq!(final_answer(&events), Some(("FORTY-TWO".to_string(), true)));
     // What a script reading `--display quiet` gets: the whole stored answer, nothing partial.

@@ -7,7 +7,9 @@ pub mod sandbox;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use massgen::backend::{Backend, ChatRequest, EventStream, build_backends};
+use massgen::backend::{
+    Backend, BackendError, ChatRequest, EventStream, StreamEvent, build_backends,
+};
 use massgen::config::{self, Config, Env};
 use massgen::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
 use massgen::protocol::{AgentId, Event, EventMsg, TurnOutcome};
@@ -35,6 +37,56 @@ impl Backend for Recording {
         self.requests.lock().unwrap().push(request.clone());
         self.inner.stream(request)
     }
+}
+
+/// A backend whose final-presentation call (no `vote` tool offered) streams `presentation`
+/// instead; every coordination call goes to `inner`.
+pub struct ScriptedPresentation {
+    inner: Arc<dyn Backend>,
+    presentation: Vec<Result<StreamEvent, BackendError>>,
+}
+
+impl Backend for ScriptedPresentation {
+    fn provider(&self) -> &str {
+        self.inner.provider()
+    }
+    fn model(&self) -> &str {
+        self.inner.model()
+    }
+    fn stream(&self, request: ChatRequest) -> EventStream {
+        if request.tools.iter().any(|tool| tool.name == "vote") {
+            self.inner.stream(request)
+        } else {
+            Box::pin(futures::stream::iter(self.presentation.clone()))
+        }
+    }
+}
+
+/// The config's backends, each presenting with `presentation`.
+pub fn with_presentation(
+    config: &Config,
+    presentation: &[Result<StreamEvent, BackendError>],
+) -> Vec<Arc<dyn Backend>> {
+    build_backends(config)
+        .unwrap()
+        .into_iter()
+        .map(|inner| {
+            Arc::new(ScriptedPresentation {
+                inner,
+                presentation: presentation.to_vec(),
+            }) as Arc<dyn Backend>
+        })
+        .collect()
+}
+
+/// A runtime over `config` with these backends, no tools and no logs.
+pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> OrchestratorHandle {
+    orchestrator::spawn(
+        Arc::new(config),
+        backends,
+        Arc::new(NoTools),
+        RuntimeOptions { massgen_dir: None },
+    )
 }
 
 pub struct Scenario {
