@@ -112,21 +112,10 @@ impl Secret {
     pub fn new(value: impl Into<String>) -> Self {
         Self(value.into())
     }
-
-    /// The key itself, for the one place that puts it in a request header.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
 }
 
 impl fmt::Debug for Secret {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str("Secret(***)")
-    }
-}
-
-impl Config {
-    pub fn agent(&self, id: &AgentId) -> Option<&AgentConfig> {
-        self.agents.iter().find(|agent| &agent.id == id)
     }
 }

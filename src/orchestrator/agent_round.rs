@@ -1,17 +1,13 @@
 //! One agent round: call the model, run its tools, and end with exactly one accepted
 //! workflow action, or fail after three attempts.
 
-use std::sync::Arc;
-
 use tokio::sync::watch;
 
-use super::channel::{AgentSink, RoundEnd, Verdict};
-use super::inbox::HumanInbox;
-use super::model_call::{TextRole, assistant_message, call_model, run_tools};
+use super::agent_link::{AgentLink, TextRole};
+use super::channel::{RoundEnd, Verdict};
 use super::prompts::enforcement_message;
-use crate::backend::{AssistantTurn, Backend, ChatRequest, Message, ToolCall, ToolSpec};
+use crate::backend::{AssistantTurn, Message, ToolCall, ToolSpec};
 use crate::protocol::{EnforcementReason, EventMsg};
-use crate::tools::ToolRouter;
 use crate::tools::workflow::{self, WorkflowCall};
 
 /// Attempts per round before the agent is dropped for the turn (MassGen: 3).
@@ -21,10 +17,7 @@ pub const MAX_ATTEMPTS: u32 = 3;
 pub const MAX_TOOL_ROUNDS: u32 = 25;
 
 pub struct RoundTask {
-    pub sink: AgentSink,
-    pub backend: Arc<dyn Backend>,
-    pub router: Arc<dyn ToolRouter>,
-    pub inbox: HumanInbox,
+    pub link: AgentLink,
     pub messages: Vec<Message>,
     pub tools: Vec<ToolSpec>,
     pub vote_only: bool,
@@ -48,17 +41,10 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
     let mut attempt = 1;
     let mut tool_rounds = 0;
     loop {
-        let request = ChatRequest {
-            messages: task.messages.clone(),
-            tools: task.tools.clone(),
-        };
-        let turn = match call_model(
-            task.backend.as_ref(),
-            request,
-            &task.sink,
-            TextRole::Coordination,
-        )
-        .await
+        let turn = match task
+            .link
+            .call_model(&task.messages, &task.tools, TextRole::Coordination)
+            .await
         {
             Ok(turn) => turn,
             Err(error) => {
@@ -69,26 +55,18 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
         };
         let step = match classify(&turn) {
             Response::Workflow(calls) => judge(&mut task, &turn, &calls).await,
-            Response::Tools(calls) if tool_rounds < MAX_TOOL_ROUNDS => {
+            Response::Tools if tool_rounds < MAX_TOOL_ROUNDS => {
                 tool_rounds += 1;
-                task.messages.push(assistant_message(&turn));
-                let results =
-                    run_tools(task.router.as_ref(), &calls, &task.sink, &task.inbox).await;
-                task.messages.extend(results);
+                task.link.run_tools(&mut task.messages, &turn).await;
                 if task.answers_version.has_changed().unwrap_or(false) {
                     Step::Done(RoundEnd::NewAnswersSeen)
                 } else {
                     Step::Continue
                 }
             }
-            Response::Tools(_) => {
-                task.messages.push(Message::Assistant {
-                    content: turn.text.clone(),
-                    tool_calls: Vec::new(),
-                });
-                task.messages
-                    .push(Message::user(enforcement_message(task.vote_only, "")));
+            Response::Tools => {
                 tool_rounds = 0;
+                nudge(&mut task, &turn.text, "");
                 Step::Retry {
                     reason: EnforcementReason::ToolLoop,
                     detail: format!(
@@ -97,14 +75,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
                 }
             }
             Response::Nothing => {
-                task.messages.push(Message::Assistant {
-                    content: turn.text.clone(),
-                    tool_calls: Vec::new(),
-                });
-                task.messages.push(Message::user(enforcement_message(
-                    task.vote_only,
-                    &turn.text,
-                )));
+                nudge(&mut task, &turn.text, &turn.text);
                 Step::Retry {
                     reason: EnforcementReason::NoWorkflowTool,
                     detail: "the reply called neither `vote` nor `new_answer`".into(),
@@ -124,7 +95,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
                     return RoundEnd::Exhausted { reason, detail };
                 }
                 attempt += 1;
-                task.sink.event(EventMsg::EnforcementRetry {
+                task.link.sink.event(EventMsg::EnforcementRetry {
                     attempt,
                     max_attempts: MAX_ATTEMPTS,
                     reason,
@@ -135,23 +106,38 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
     }
 }
 
+/// Records a reply that made no workflow call and asks the model to make one, quoting
+/// `partial_text` back if there is any.
+fn nudge(task: &mut RoundTask, reply: &str, partial_text: &str) {
+    task.messages.push(Message::Assistant {
+        content: reply.to_string(),
+        tool_calls: Vec::new(),
+    });
+    task.messages.push(Message::user(enforcement_message(
+        task.vote_only,
+        partial_text,
+    )));
+}
+
 enum Response {
     Workflow(Vec<ToolCall>),
-    Tools(Vec<ToolCall>),
+    /// Only other tools: run them and call the model again.
+    Tools,
     Nothing,
 }
 
 /// Workflow calls win over other tools in the same response.
 fn classify(turn: &AssistantTurn) -> Response {
-    let (workflow_calls, others): (Vec<ToolCall>, Vec<ToolCall>) = turn
+    let workflow_calls: Vec<ToolCall> = turn
         .tool_calls
         .iter()
+        .filter(|call| workflow::is_workflow_tool(&call.name))
         .cloned()
-        .partition(|call| workflow::is_workflow_tool(&call.name));
+        .collect();
     if !workflow_calls.is_empty() {
         Response::Workflow(workflow_calls)
-    } else if !others.is_empty() {
-        Response::Tools(others)
+    } else if !turn.tool_calls.is_empty() {
+        Response::Tools
     } else {
         Response::Nothing
     }
@@ -189,7 +175,7 @@ async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -
         Err(message) => return refuse(task, EnforcementReason::InvalidArguments, message),
     };
     let is_vote = matches!(parsed, WorkflowCall::Vote { .. });
-    match task.sink.propose(parsed).await {
+    match task.link.sink.propose(parsed).await {
         None => Step::Done(RoundEnd::Cancelled),
         Some(Verdict::Accepted) if is_vote => Step::Done(RoundEnd::Voted),
         Some(Verdict::Accepted) => Step::Done(RoundEnd::Answered),

@@ -367,10 +367,6 @@ impl Coordination {
             .all(|state| state.killed || (state.vote.is_some() && !state.in_round))
     }
 
-    pub fn has_answers(&self) -> bool {
-        self.states.iter().any(|state| !state.answers.is_empty())
-    }
-
     /// Most votes wins; ties go to config order; with no votes, the first agent (config
     /// order) with an answer.
     pub fn decide_winner(&self, candidates: Candidates) -> Option<WinnerDecision> {

@@ -1,12 +1,12 @@
 //! The orchestrator: runs agents in parallel rounds, coordinates answers and votes, and
 //! has the winner present the final answer. Everything it does is reported as `Event`s.
 
+mod agent_link;
 mod agent_round;
 mod channel;
 pub mod coordination;
 mod emitter;
 mod inbox;
-mod model_call;
 pub mod novelty;
 mod presentation;
 pub mod prompts;

@@ -230,41 +230,6 @@ pub enum EventMsg {
     Warning { message: String },
 }
 
-impl EventMsg {
-    /// The `type` tag as written in `events.jsonl`.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Self::RunStarted { .. } => "run_started",
-            Self::RunFinished => "run_finished",
-            Self::TurnStarted { .. } => "turn_started",
-            Self::TurnFinished { .. } => "turn_finished",
-            Self::AgentStatus { .. } => "agent_status",
-            Self::RoundStarted { .. } => "round_started",
-            Self::TextDelta { .. } => "text_delta",
-            Self::ReasoningDelta { .. } => "reasoning_delta",
-            Self::ToolCallBegin { .. } => "tool_call_begin",
-            Self::ToolCallEnd { .. } => "tool_call_end",
-            Self::AnswerSubmitted { .. } => "answer_submitted",
-            Self::VoteCast { .. } => "vote_cast",
-            Self::VoteIgnored { .. } => "vote_ignored",
-            Self::AgentRestarted { .. } => "agent_restarted",
-            Self::EnforcementRetry { .. } => "enforcement_retry",
-            Self::AgentError { .. } => "agent_error",
-            Self::AgentKilled { .. } => "agent_killed",
-            Self::Usage { .. } => "usage",
-            Self::WinnerSelected { .. } => "winner_selected",
-            Self::FinalPresentationStarted { .. } => "final_presentation_started",
-            Self::FinalPresentationDelta { .. } => "final_presentation_delta",
-            Self::FinalPresentationDone { .. } => "final_presentation_done",
-            Self::Timeout { .. } => "timeout",
-            Self::Cancelled => "cancelled",
-            Self::HumanInputQueued { .. } => "human_input_queued",
-            Self::HumanInputDelivered { .. } => "human_input_delivered",
-            Self::Warning { .. } => "warning",
-        }
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -284,6 +249,5 @@ mod tests {
         assert!(line.contains(r#""type":"text_delta""#), "{line}");
         let back: Event = serde_json::from_str(&line).unwrap();
         assert_eq!(back, event);
-        assert_eq!(back.msg.kind(), "text_delta");
     }
 }

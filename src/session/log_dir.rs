@@ -38,10 +38,6 @@ impl RunLogDir {
         ))
     }
 
-    pub fn path(&self) -> &Path {
-        &self.root
-    }
-
     pub fn attempt_dir(&self, turn: u32, attempt: u32) -> PathBuf {
         self.root
             .join(format!("turn_{turn}"))

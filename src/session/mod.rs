@@ -5,5 +5,5 @@ mod event_log;
 mod log_dir;
 
 pub use atomic::write_atomic;
-pub use event_log::{EventLog, read_events};
+pub use event_log::read_events;
 pub use log_dir::{RunLogDir, TurnLog};

@@ -20,13 +20,15 @@ pub fn load(yaml: &str) -> Config {
     loaded.into_runnable().unwrap().0
 }
 
-/// A backend wrapper that records every request it receives.
-pub struct Recording {
+/// A backend wrapper that records every request it receives and, if `presentation` is
+/// set, streams it for the final-presentation call (the one offering no `vote` tool).
+pub struct Wrapped {
     inner: Arc<dyn Backend>,
-    pub requests: Arc<Mutex<Vec<ChatRequest>>>,
+    requests: Arc<Mutex<Vec<ChatRequest>>>,
+    presentation: Option<Vec<Result<StreamEvent, BackendError>>>,
 }
 
-impl Backend for Recording {
+impl Backend for Wrapped {
     fn provider(&self) -> &str {
         self.inner.provider()
     }
@@ -35,29 +37,11 @@ impl Backend for Recording {
     }
     fn stream(&self, request: ChatRequest) -> EventStream {
         self.requests.lock().unwrap().push(request.clone());
-        self.inner.stream(request)
-    }
-}
-
-/// A backend whose final-presentation call (no `vote` tool offered) streams `presentation`
-/// instead; every coordination call goes to `inner`.
-pub struct ScriptedPresentation {
-    inner: Arc<dyn Backend>,
-    presentation: Vec<Result<StreamEvent, BackendError>>,
-}
-
-impl Backend for ScriptedPresentation {
-    fn provider(&self) -> &str {
-        self.inner.provider()
-    }
-    fn model(&self) -> &str {
-        self.inner.model()
-    }
-    fn stream(&self, request: ChatRequest) -> EventStream {
-        if request.tools.iter().any(|tool| tool.name == "vote") {
-            self.inner.stream(request)
-        } else {
-            Box::pin(futures::stream::iter(self.presentation.clone()))
+        match &self.presentation {
+            Some(events) if !request.tools.iter().any(|tool| tool.name == "vote") => {
+                Box::pin(futures::stream::iter(events.clone()))
+            }
+            _ => self.inner.stream(request),
         }
     }
 }
@@ -71,9 +55,10 @@ pub fn with_presentation(
         .unwrap()
         .into_iter()
         .map(|inner| {
-            Arc::new(ScriptedPresentation {
+            Arc::new(Wrapped {
                 inner,
-                presentation: presentation.to_vec(),
+                requests: Arc::default(),
+                presentation: Some(presentation.to_vec()),
             }) as Arc<dyn Backend>
         })
         .collect()
@@ -108,9 +93,10 @@ impl Scenario {
             .map(|(inner, agent)| {
                 let recorded = Arc::new(Mutex::new(Vec::new()));
                 requests.push((agent.id.clone(), Arc::clone(&recorded)));
-                Arc::new(Recording {
+                Arc::new(Wrapped {
                     inner,
                     requests: recorded,
+                    presentation: None,
                 }) as Arc<dyn Backend>
             })
             .collect();

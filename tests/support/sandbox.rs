@@ -1,7 +1,7 @@
 //! A temp dir that is the working directory and the home of every spawned `massgen`, so a
 //! developer's own `~/.config/massgen/config.yaml`, `.env` or API keys cannot change results.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use assert_cmd::Command;
@@ -18,10 +18,6 @@ impl Sandbox {
         let root = dir.path().canonicalize().unwrap();
         std::fs::create_dir_all(root.join("home").join(".config")).unwrap();
         Self { _dir: dir, root }
-    }
-
-    pub fn root(&self) -> &Path {
-        &self.root
     }
 
     /// Writes `text` to `name` under the sandbox, creating directories.

@@ -1,12 +1,10 @@
 //! The end of a turn: the winner, the final presentation (or its fallback), timeout,
 //! cancellation and the closing `TurnFinished`.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::super::channel::AgentSink;
 use super::super::coordination::{Candidates, WinnerDecision};
 use super::super::presentation::{self, PresentationTask};
 use super::super::prompts::{self, Presentation};
@@ -135,14 +133,9 @@ impl Driver<'_> {
                 answers: &answers,
             },
         );
-        let sink = AgentSink::new(winner.clone(), self.tx.clone());
-        let task = PresentationTask {
-            sink: sink.clone(),
-            backend: Arc::clone(&self.run.backends[index]),
-            router: Arc::clone(&self.run.router),
-            inbox: self.inbox.clone(),
-            messages,
-        };
+        let link = self.agent_link(winner, index);
+        let sink = link.sink.clone();
+        let task = PresentationTask { link, messages };
         self.presentation = Some(Running::spawn(presentation::run(task), move |result| {
             sink.presented(result.and_then(|presented| presented));
         }));

@@ -17,7 +17,8 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
-use super::channel::{RoundEnd, TaskMsg};
+use super::agent_link::AgentLink;
+use super::channel::{AgentSink, RoundEnd, TaskMsg};
 use super::coordination::{Coordination, Rules};
 use super::emitter::Emitter;
 use super::inbox::HumanInbox;
@@ -239,6 +240,16 @@ impl<'a> Driver<'a> {
             voting_sensitivity: config.orchestrator.voting_sensitivity,
             novelty: config.orchestrator.answer_novelty_requirement,
             today: &self.request.today,
+        }
+    }
+
+    /// What an agent's task (round or presentation) needs, for the agent at `index`.
+    fn agent_link(&self, agent: &AgentId, index: usize) -> AgentLink {
+        AgentLink {
+            sink: AgentSink::new(agent.clone(), self.tx.clone()),
+            backend: Arc::clone(&self.run.backends[index]),
+            router: Arc::clone(&self.run.router),
+            inbox: self.inbox.clone(),
         }
     }
 

@@ -1,9 +1,7 @@
 //! Starting agent rounds, judging their workflow calls, and handling how they end.
 
-use std::sync::Arc;
-
 use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
-use super::super::channel::{AgentSink, RoundEnd, Verdict};
+use super::super::channel::{RoundEnd, Verdict};
 use super::super::coordination::VoteOutcome;
 use super::super::prompts;
 use super::{Driver, Phase, Running};
@@ -51,12 +49,10 @@ impl Driver<'_> {
             );
             let mut tools = workflow_tools(&view.vote_options, view.vote_only);
             tools.extend(self.run.router.tools());
-            let sink = AgentSink::new(agent.clone(), self.tx.clone());
+            let link = self.agent_link(&agent, index);
+            let sink = link.sink.clone();
             let task = RoundTask {
-                sink: sink.clone(),
-                backend: Arc::clone(&self.run.backends[index]),
-                router: Arc::clone(&self.run.router),
-                inbox: self.inbox.clone(),
+                link,
                 messages: prompts::round_messages(&self.prompt_context(index), &view),
                 tools,
                 vote_only: view.vote_only,

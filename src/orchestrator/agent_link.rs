@@ -1,0 +1,117 @@
+//! What an agent task uses to reach the world: its model (one streamed call at a time, with
+//! every delta forwarded as it arrives), its tools, queued human input, and the driver.
+
+use std::fmt::Write as _;
+use std::sync::Arc;
+use std::time::Instant;
+
+use futures::StreamExt;
+
+use super::channel::AgentSink;
+use super::inbox::HumanInbox;
+use crate::backend::{
+    AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec, TurnBuilder,
+};
+use crate::protocol::{AgentStatus, EventMsg};
+use crate::tools::ToolRouter;
+
+/// Where streamed text goes: a coordination answer, or the final presentation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TextRole {
+    Coordination,
+    FinalPresentation,
+}
+
+pub struct AgentLink {
+    pub sink: AgentSink,
+    pub backend: Arc<dyn Backend>,
+    pub router: Arc<dyn ToolRouter>,
+    pub inbox: HumanInbox,
+}
+
+impl AgentLink {
+    /// One model call; text, reasoning and usage are forwarded as they stream in.
+    pub async fn call_model(
+        &self,
+        messages: &[Message],
+        tools: &[ToolSpec],
+        role: TextRole,
+    ) -> Result<AssistantTurn, BackendError> {
+        let request = ChatRequest {
+            messages: messages.to_vec(),
+            tools: tools.to_vec(),
+        };
+        let mut stream = self.backend.stream(request);
+        let mut builder = TurnBuilder::default();
+        let mut streaming = false;
+        if role == TextRole::Coordination {
+            self.status(AgentStatus::Thinking);
+        }
+        while let Some(item) = stream.next().await {
+            let event = item?;
+            builder.push(&event);
+            match event {
+                StreamEvent::TextDelta(text) => {
+                    if role == TextRole::Coordination && !std::mem::replace(&mut streaming, true) {
+                        self.status(AgentStatus::Streaming);
+                    }
+                    self.sink.event(match role {
+                        TextRole::Coordination => EventMsg::TextDelta { text },
+                        TextRole::FinalPresentation => EventMsg::FinalPresentationDelta { text },
+                    });
+                }
+                StreamEvent::ReasoningDelta(text) => {
+                    self.sink.event(EventMsg::ReasoningDelta { text });
+                }
+                StreamEvent::Usage(usage) => self.sink.event(EventMsg::Usage { usage }),
+                StreamEvent::ToolCallStart { .. }
+                | StreamEvent::ToolCallArgsDelta { .. }
+                | StreamEvent::Finish(_) => {}
+            }
+        }
+        builder.finish()
+    }
+
+    /// Records `turn` in `messages`, runs its tool calls one after another and appends their
+    /// results. Human input waiting for this agent is appended to the first result.
+    pub async fn run_tools(&self, messages: &mut Vec<Message>, turn: &AssistantTurn) {
+        messages.push(Message::Assistant {
+            content: turn.text.clone(),
+            tool_calls: turn.tool_calls.clone(),
+        });
+        self.status(AgentStatus::Tool);
+        let first_result = messages.len();
+        for call in &turn.tool_calls {
+            self.sink.event(EventMsg::ToolCallBegin {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                arguments: call.arguments.clone(),
+            });
+            let started = Instant::now();
+            let outcome = self.router.call(call.clone()).await;
+            self.sink.event(EventMsg::ToolCallEnd {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                ok: outcome.ok,
+                output: outcome.output.clone(),
+                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            });
+            messages.push(Message::Tool {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: outcome.output,
+                is_error: !outcome.ok,
+            });
+        }
+        if let Some(Message::Tool { content, .. }) = messages.get_mut(first_result) {
+            for text in self.inbox.take_for(self.sink.agent()) {
+                let _ = write!(content, "\n[Human Input]: {text}\n");
+                self.sink.event(EventMsg::HumanInputDelivered { text });
+            }
+        }
+    }
+
+    fn status(&self, status: AgentStatus) {
+        self.sink.event(EventMsg::AgentStatus { status });
+    }
+}
