@@ -1,6 +1,10 @@
 //! The `plain` display: readable, line-oriented progress of a turn, and the final answer
 //! streamed as it is written. Used with `--display plain` and when stdout is not a terminal.
-//! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name.
+//! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name
+//! (`stream`); the turn's heading, winner, final answer and closing line are in `turn`.
+
+mod stream;
+mod turn;
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -8,9 +12,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{
-    AgentId, AgentInfo, Event, EventMsg, TimeoutScope, TurnOutcome, Usage, WinnerBasis,
-};
+use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, TimeoutScope, Usage};
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -92,25 +94,7 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 _,
-            ) => {
-                self.agents.clone_from(agents);
-                self.log_dir.clone_from(log_dir);
-                self.usage = Usage::default();
-                let roster: Vec<String> = agents
-                    .iter()
-                    .enumerate()
-                    .map(|(index, info)| {
-                        format!(
-                            "{} ({})",
-                            self.style.agent(index, info.id.as_str()),
-                            info.model
-                        )
-                    })
-                    .collect();
-                let heading = self.style.bold(&format!("━━ Turn {} ━━", event.turn));
-                writeln!(self.out, "{heading} {question}")?;
-                writeln!(self.out, "   agents: {}", roster.join(" · "))
-            }
+            ) => self.turn_header(event.turn, question, agents, log_dir.as_ref()),
             (EventMsg::TextDelta { text }, Some(agent)) => self.stream(agent, text, Channel::Text),
             (EventMsg::ReasoningDelta { text }, Some(agent)) => {
                 self.stream(agent, text, Channel::Reasoning)
@@ -210,63 +194,18 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 _,
-            ) => {
-                let votes = tally
-                    .iter()
-                    .find(|count| &count.agent == winner)
-                    .map_or(0, |c| c.votes);
-                let total: u32 = tally.iter().map(|count| count.votes).sum();
-                let how = match basis {
-                    WinnerBasis::Votes => format!("{votes} of {total} votes"),
-                    WinnerBasis::TieBrokenByConfigOrder => {
-                        format!("{votes} of {total} votes, tie broken by config order")
-                    }
-                    WinnerBasis::FirstAnswer => "no votes; first answer".into(),
-                };
-                let board: Vec<String> = tally
-                    .iter()
-                    .map(|count| format!("{} {}", count.agent, count.votes))
-                    .collect();
-                let line = format!(
-                    "{} {} ({winner_anon}) — {how}   [{}]",
-                    self.style.bold("🏆 Winner:"),
-                    self.name(winner),
-                    board.join(" · ")
-                );
-                self.note(&line)
-            }
+            ) => self.winner_line(winner, winner_anon, tally, *basis),
             (EventMsg::FinalPresentationStarted { label }, Some(agent)) => {
-                self.final_streamed = false;
-                self.pending_heading = Some(
-                    self.style
-                        .bold(&format!("── Final answer · {agent} ({label}) ──")),
-                );
+                self.final_started(agent, label);
                 Ok(())
             }
-            (EventMsg::FinalPresentationDelta { text }, _) => {
-                self.print_final_heading()?;
-                self.final_streamed = true;
-                self.write_final(text)
-            }
+            (EventMsg::FinalPresentationDelta { text }, _) => self.final_delta(text),
             (
                 EventMsg::FinalPresentationDone {
                     content, fallback, ..
                 },
                 _,
-            ) => {
-                self.print_final_heading()?;
-                if *fallback {
-                    self.end_final_line()?;
-                    let note = self.style.dim("(the winner's stored answer)");
-                    writeln!(self.out, "{note}")?;
-                    self.write_final(content)?;
-                } else if !self.final_streamed {
-                    self.write_final(content)?;
-                }
-                self.end_final_line()?;
-                self.final_streamed = false;
-                writeln!(self.out, "{}", self.style.bold("──"))
-            }
+            ) => self.final_done(content, *fallback),
             (EventMsg::Timeout { scope, seconds }, _) => {
                 let what = match scope {
                     TimeoutScope::Orchestrator => "coordination",
@@ -291,10 +230,7 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 _,
-            ) => {
-                self.flush_all()?;
-                self.finish_line(*outcome, *duration_ms)
-            }
+            ) => self.finish_line(*outcome, *duration_ms),
             (
                 EventMsg::RunStarted { .. }
                 | EventMsg::RunFinished
@@ -317,103 +253,6 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => Ok(()),
         }
-    }
-
-    fn write_final(&mut self, text: &str) -> io::Result<()> {
-        if !text.is_empty() {
-            self.final_line_open = !text.ends_with('\n');
-        }
-        write!(self.out, "{text}")
-    }
-
-    /// Ends a final-answer line left open by streaming, so notes start on their own line.
-    fn end_final_line(&mut self) -> io::Result<()> {
-        if std::mem::take(&mut self.final_line_open) {
-            writeln!(self.out)?;
-        }
-        Ok(())
-    }
-
-    /// The final answer's heading, after whatever the agents still had buffered.
-    fn print_final_heading(&mut self) -> io::Result<()> {
-        match self.pending_heading.take() {
-            Some(heading) => self.note(&heading),
-            None => Ok(()),
-        }
-    }
-
-    fn finish_line(&mut self, outcome: TurnOutcome, duration_ms: u64) -> io::Result<()> {
-        #[allow(clippy::cast_precision_loss)]
-        let seconds = duration_ms as f64 / 1000.0;
-        let state = match outcome {
-            TurnOutcome::Completed => self.style.good("✓ done"),
-            TurnOutcome::TimedOut => self.style.warn("⏱ timed out"),
-            TurnOutcome::Cancelled => self.style.warn("✗ cancelled"),
-            TurnOutcome::Failed => self.style.bad("✗ failed: no answer"),
-        };
-        let mut line = format!(
-            "{state} in {seconds:.1} s · {} tokens ({} in, {} out)",
-            self.usage.total(),
-            self.usage.input_tokens,
-            self.usage.output_tokens
-        );
-        if let Some(dir) = &self.log_dir {
-            line.push_str(&format!(" · log: {}", dir.display()));
-        }
-        writeln!(self.out, "{line}")
-    }
-
-    /// Prints the lines `text` completes for `agent`; its reasoning goes first.
-    fn stream(&mut self, agent: &AgentId, text: &str, channel: Channel) -> io::Result<()> {
-        if channel == Channel::Text {
-            self.flush_reasoning(agent)?;
-        }
-        for line in self.lines.push(agent, channel, text) {
-            self.print_stream_line(agent, &line, channel)?;
-        }
-        Ok(())
-    }
-
-    fn print_stream_line(
-        &mut self,
-        agent: &AgentId,
-        line: &str,
-        channel: Channel,
-    ) -> io::Result<()> {
-        if line.trim().is_empty() {
-            return Ok(());
-        }
-        let tag = self.tag(agent);
-        match channel {
-            Channel::Reasoning => {
-                let body = self.style.dim(&format!("💭 {line}"));
-                writeln!(self.out, "{tag} {body}")
-            }
-            Channel::Text => writeln!(self.out, "{tag} {line}"),
-        }
-    }
-
-    fn flush_reasoning(&mut self, agent: &AgentId) -> io::Result<()> {
-        match self.lines.take(agent, Channel::Reasoning) {
-            Some(rest) => self.print_stream_line(agent, &rest, Channel::Reasoning),
-            None => Ok(()),
-        }
-    }
-
-    fn flush_agent(&mut self, agent: &AgentId) -> io::Result<()> {
-        for channel in [Channel::Reasoning, Channel::Text] {
-            if let Some(rest) = self.lines.take(agent, channel) {
-                self.print_stream_line(agent, &rest, channel)?;
-            }
-        }
-        Ok(())
-    }
-
-    fn flush_all(&mut self) -> io::Result<()> {
-        for agent in self.lines.agents() {
-            self.flush_agent(&agent)?;
-        }
-        Ok(())
     }
 }
 

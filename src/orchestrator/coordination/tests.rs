@@ -1,6 +1,7 @@
 //! Unit tests of the coordination state machine.
 
 use super::*;
+use crate::protocol::WinnerBasis;
 
 fn ids(names: &[&str]) -> Vec<AgentId> {
     names.iter().map(|name| AgentId::new(*name)).collect()

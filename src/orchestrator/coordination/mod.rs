@@ -2,14 +2,16 @@
 //!
 //! Pure: no IO, no clock, no tasks. The runtime feeds it what agents did and turns its
 //! answers into events. It is the single source of truth for votes, so an ignored or reset
-//! vote can never leak into the tally.
+//! vote can never leak into the tally. The winner decision is in `outcome`.
 
 use crate::config::Sensitivity;
-use crate::protocol::{
-    AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason, VoteCount, WinnerBasis,
-};
+use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason};
 
 use super::novelty;
+
+mod outcome;
+
+pub use outcome::{Candidates, Feedback, WinnerDecision};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Rules {
@@ -81,28 +83,6 @@ pub enum VoteOutcome {
     /// The voter had not seen the newest answers; the vote does not count.
     Ignored { target: AgentId },
 }
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct WinnerDecision {
-    pub winner: AgentId,
-    pub tally: Vec<VoteCount>,
-    pub is_tie: bool,
-    pub basis: WinnerBasis,
-}
-
-/// Whose answers may win.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Candidates {
-    /// Every agent with an answer, killed or not: votes count as cast (as MassGen does when
-    /// coordination ends normally). A killed winner presents its stored answer.
-    AllAnswers,
-    /// Live agents with answers, or every agent with an answer if none is live (after a
-    /// timeout, MassGen picks among the agents still running).
-    PreferLive,
-}
-
-/// `(voter, reason)` pairs for the votes an agent received.
-pub type Feedback = Vec<(AgentId, String)>;
 
 #[derive(Clone, Debug)]
 pub struct Coordination {
@@ -367,92 +347,6 @@ impl Coordination {
             .all(|state| state.killed || (state.vote.is_some() && !state.in_round))
     }
 
-    /// Most votes wins; ties go to config order; with no votes, the first agent (config
-    /// order) with an answer.
-    pub fn decide_winner(&self, candidates: Candidates) -> Option<WinnerDecision> {
-        let with_answers: Vec<usize> = (0..self.order.len())
-            .filter(|&index| !self.states[index].answers.is_empty())
-            .collect();
-        let live: Vec<usize> = with_answers
-            .iter()
-            .copied()
-            .filter(|&index| !self.states[index].killed)
-            .collect();
-        let candidates = match candidates {
-            Candidates::AllAnswers => with_answers.clone(),
-            Candidates::PreferLive if live.is_empty() => with_answers.clone(),
-            Candidates::PreferLive => live,
-        };
-        let votes_for = |index: usize| -> u32 {
-            let id = &self.order[index];
-            let count = self
-                .states
-                .iter()
-                .filter(|state| state.vote.as_ref().is_some_and(|vote| &vote.target == id))
-                .count();
-            u32::try_from(count).unwrap_or(u32::MAX)
-        };
-        let tally: Vec<VoteCount> = with_answers
-            .iter()
-            .map(|&index| VoteCount {
-                agent: self.order[index].clone(),
-                anon_id: self.states[index].anon.clone(),
-                votes: votes_for(index),
-            })
-            .collect();
-        let best = candidates.iter().map(|&index| votes_for(index)).max()?;
-        let leaders: Vec<usize> = candidates
-            .iter()
-            .copied()
-            .filter(|&index| votes_for(index) == best)
-            .collect();
-        let winner = *leaders.first()?;
-        let (is_tie, basis) = if best == 0 {
-            (false, WinnerBasis::FirstAnswer)
-        } else if leaders.len() > 1 {
-            (true, WinnerBasis::TieBrokenByConfigOrder)
-        } else {
-            (false, WinnerBasis::Votes)
-        };
-        Some(WinnerDecision {
-            winner: self.order[winner].clone(),
-            tally,
-            is_tie,
-            basis,
-        })
-    }
-
-    /// The agent's latest answer and its label.
-    pub fn latest_answer(&self, agent: &AgentId) -> Option<(AnswerLabel, &str)> {
-        let state = self.state(agent)?;
-        let content = state.answers.last()?;
-        Some((
-            AnswerLabel::answer(&state.anon, state.answers.len()),
-            content,
-        ))
-    }
-
-    /// Every agent's latest answer with its real id, config order.
-    pub fn latest_answers(&self) -> Vec<(AgentId, &str)> {
-        self.order
-            .iter()
-            .zip(&self.states)
-            .filter_map(|(id, state)| Some((id.clone(), state.answers.last()?.as_str())))
-            .collect()
-    }
-
-    /// Who voted for `agent`, and why.
-    pub fn feedback_for(&self, agent: &AgentId) -> Feedback {
-        self.order
-            .iter()
-            .zip(&self.states)
-            .filter_map(|(voter, state)| {
-                let vote = state.vote.as_ref()?;
-                (&vote.target == agent).then(|| (voter.clone(), vote.reason.clone()))
-            })
-            .collect()
-    }
-
     /// Agents that hold no valid vote and are not killed (used when time runs out).
     pub fn unfinished_agents(&self) -> Vec<AgentId> {
         self.order
@@ -465,5 +359,4 @@ impl Coordination {
 }
 
 #[cfg(test)]
-#[path = "coordination_tests.rs"]
 mod tests;

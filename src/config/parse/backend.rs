@@ -1,0 +1,126 @@
+//! One `backend:` block: its type, model, common keys, scripted options, and which other
+//! keys are provider passthrough and which are MassGen's own, ignored for now.
+
+use super::super::backend_kind::BackendKind;
+use super::super::error::{Problem, did_you_mean};
+use super::super::fields::Fields;
+use super::super::keys;
+use super::super::schema::{BackendConfig, Secret};
+use super::super::scripted;
+use super::{Note, unsupported_note};
+
+pub(super) fn parse_backend(
+    backend: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<BackendConfig, Problem> {
+    let type_names: Vec<&str> = BackendKind::ALL.iter().map(|kind| kind.name()).collect();
+    let Some(kind) = backend.choice("type", &type_names, BackendKind::from_name)? else {
+        return Err(Problem::at(
+            backend.loc(),
+            format!("`{}` is missing", backend.key_path("type")),
+        )
+        .help(format!(
+            "add `type: openai` (one of {})",
+            type_names.join(", ")
+        )));
+    };
+    let scripted = if kind == BackendKind::Scripted {
+        Some(scripted::parse(backend)?)
+    } else {
+        None
+    };
+    let model = match model_rule(kind) {
+        ModelRule::Optional { default } => {
+            backend.string("model")?.unwrap_or_else(|| default.into())
+        }
+        ModelRule::Required { example } => backend.required_string("model", example)?,
+    };
+    let mut passthrough = serde_json::Map::new();
+    for entry in backend.unknown(keys::BACKEND_COMMON) {
+        let path = backend.key_path(&entry.key);
+        if keys::is_backend_unsupported(&entry.key) {
+            notes.push(unsupported_note(entry, &path));
+        } else if kind == BackendKind::Scripted {
+            if !scripted::SCRIPTED_KEYS.contains(&entry.key.as_str()) {
+                let mut problem = Problem::at(
+                    entry.key_loc,
+                    format!("`{path}` is not an option of the scripted backend"),
+                );
+                let known = scripted::SCRIPTED_KEYS
+                    .iter()
+                    .chain(keys::BACKEND_COMMON)
+                    .copied();
+                problem = match did_you_mean(&entry.key, known) {
+                    Some(close) => problem.help(format!("did you mean `{close}`?")),
+                    None => problem.help(format!(
+                        "scripted options: {}",
+                        scripted::SCRIPTED_KEYS.join(", ")
+                    )),
+                };
+                return Err(problem);
+            }
+        } else {
+            passthrough.insert(entry.key.clone(), entry.value.to_json());
+        }
+    }
+    let temperature = backend.number("temperature")?;
+    if let Some(value) = temperature
+        && !(0.0..=2.0).contains(&value)
+    {
+        notes.push(Note {
+            loc: backend.get("temperature").map(|node| node.loc),
+            message: format!(
+                "`{}` is {value}, outside 0.0–2.0; most providers will reject it",
+                backend.key_path("temperature")
+            ),
+            ignored: None,
+        });
+    }
+    Ok(BackendConfig {
+        kind,
+        model,
+        api_key: backend.string("api_key")?.map(Secret::new),
+        base_url: backend.string("base_url")?,
+        temperature,
+        max_tokens: backend.unsigned("max_tokens")?,
+        passthrough,
+        scripted,
+    })
+}
+
+enum ModelRule {
+    /// The backend has its own default (the scripted stand-in, Claude Code's CLI default,
+    /// AG2's `agent_config.llm_config`).
+    Optional { default: &'static str },
+    /// `model` must be set; `example` goes in the help.
+    Required { example: &'static str },
+}
+
+fn model_rule(kind: BackendKind) -> ModelRule {
+    let required = |example| ModelRule::Required { example };
+    match kind {
+        BackendKind::Scripted => ModelRule::Optional {
+            default: "scripted",
+        },
+        BackendKind::ClaudeCode | BackendKind::Ag2 => ModelRule::Optional { default: "default" },
+        BackendKind::Openai | BackendKind::AzureOpenai => required("gpt-5"),
+        BackendKind::Claude => required("claude-sonnet-4-5"),
+        BackendKind::Gemini => required("gemini-2.5-flash"),
+        BackendKind::Grok => required("grok-4"),
+        BackendKind::Zai
+        | BackendKind::Cerebras
+        | BackendKind::Together
+        | BackendKind::Fireworks
+        | BackendKind::Groq
+        | BackendKind::Openrouter
+        | BackendKind::Moonshot
+        | BackendKind::Kimi
+        | BackendKind::Nebius
+        | BackendKind::Poe
+        | BackendKind::Qwen
+        | BackendKind::Chatcompletion
+        | BackendKind::Lmstudio
+        | BackendKind::Vllm
+        | BackendKind::Sglang => required("<model name>"),
+    }
+}

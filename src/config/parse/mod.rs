@@ -1,0 +1,224 @@
+//! Turns a YAML tree into a [`Config`]: types, required keys, unique ids, and one warning
+//! per key that massgen reads but does not act on yet. Backends are read in `backend`, the
+//! orchestrator, timeout and ui blocks in `settings`.
+
+mod backend;
+mod settings;
+
+use std::collections::HashMap;
+
+use super::error::{Problem, did_you_mean};
+use super::fields::Fields;
+use super::keys;
+use super::schema::{AgentConfig, Config, OrchestratorConfig, TimeoutConfig, UiConfig};
+use super::yaml::{Entry, Location, Node, Value};
+use crate::protocol::AgentId;
+use backend::parse_backend;
+use settings::{parse_orchestrator, parse_timeouts, parse_ui};
+
+/// A warning before the file name is attached.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Note {
+    pub loc: Option<Location>,
+    pub message: String,
+    /// The key path this note says is ignored, if it is about an ignored key.
+    pub ignored: Option<String>,
+}
+
+/// Reads the whole document. Stops at the first error.
+pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Problem> {
+    let mut notes = Vec::new();
+    let top = Fields::of(root, "")?;
+    check_keys(
+        &top,
+        keys::TOP_LEVEL,
+        keys::TOP_LEVEL_UNSUPPORTED,
+        &mut notes,
+    );
+    let agents = parse_agents(&top, &mut notes)?;
+    let orchestrator = match top.get("orchestrator") {
+        Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
+        None => OrchestratorConfig::default(),
+    };
+    let timeouts = match top.get("timeout_settings") {
+        Some(node) => parse_timeouts(&Fields::of(node, "timeout_settings")?, &mut notes)?,
+        None => TimeoutConfig::default(),
+    };
+    let ui = match top.get("ui") {
+        Some(node) => parse_ui(&Fields::of(node, "ui")?, &mut notes)?,
+        None => UiConfig {
+            display: None,
+            logging_enabled: true,
+        },
+    };
+    Ok((
+        Config {
+            source_name: source_name.to_string(),
+            agents,
+            orchestrator,
+            timeouts,
+            ui,
+        },
+        notes,
+    ))
+}
+
+fn parse_agents(top: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Vec<AgentConfig>, Problem> {
+    for key in ["agent", "agents"] {
+        if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
+            && matches!(entry.value.value, Value::Null)
+        {
+            return Err(Problem::at(entry.key_loc, format!("`{key}` has no value"))
+                .help("list agents under it, each with `id` and `backend: {type, model}`"));
+        }
+    }
+    let (single, list) = (top.get("agent"), top.get("agents"));
+    let nodes: Vec<(String, &Node)> = match (single, list) {
+        (Some(_), Some(list)) => {
+            return Err(
+                Problem::at(list.loc, "a config has `agent` or `agents`, not both")
+                    .help("put every agent in the `agents:` list and remove `agent:`"),
+            );
+        }
+        (None, None) => {
+            return Err(Problem::at(top.loc(), "the config defines no agents")
+                .help("add an `agents:` list, each with `id` and `backend: {type, model}`"));
+        }
+        (Some(node), None) => vec![("agent".to_string(), node)],
+        (None, Some(node)) => match &node.value {
+            Value::Seq(items) if items.is_empty() => {
+                return Err(Problem::at(node.loc, "`agents` is an empty list")
+                    .help("add at least one agent with `id` and `backend: {type, model}`"));
+            }
+            Value::Seq(items) => items
+                .iter()
+                .enumerate()
+                .map(|(index, item)| (format!("agents[{index}]"), item))
+                .collect(),
+            Value::Map(_) => vec![("agents".to_string(), node)],
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
+                return Err(top.wrong_type(
+                    "agents",
+                    node,
+                    "a list of agents",
+                    "agents: [{id: a, backend: {type: openai, model: gpt-5}}]",
+                ));
+            }
+        },
+    };
+    let mut first_seen: HashMap<AgentId, Location> = HashMap::new();
+    let mut agents = Vec::with_capacity(nodes.len());
+    for (path, node) in nodes {
+        let fields = Fields::of(node, path)?;
+        let agent = parse_agent(&fields, notes)?;
+        let id_loc = fields.get("id").map_or(fields.loc(), |node| node.loc);
+        if let Some(first) = first_seen.get(&agent.id) {
+            return Err(Problem::at(
+                id_loc,
+                format!(
+                    "agent id `{}` is used twice (first at line {})",
+                    agent.id, first.line
+                ),
+            )
+            .help("give every agent its own id"));
+        }
+        first_seen.insert(agent.id.clone(), id_loc);
+        agents.push((agent, node));
+    }
+    check_vote_targets(&agents)?;
+    Ok(agents.into_iter().map(|(agent, _)| agent).collect())
+}
+
+/// A scripted `vote_for` must name an agent of this config.
+fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
+    for (agent, node) in agents {
+        let Some(target) = agent
+            .backend
+            .scripted
+            .as_ref()
+            .and_then(|s| s.vote_for.as_ref())
+        else {
+            continue;
+        };
+        if agents.iter().any(|(other, _)| &other.id == target) {
+            continue;
+        }
+        let loc = node
+            .get("backend")
+            .and_then(|backend| backend.get("vote_for"))
+            .map_or(node.loc, |value| value.loc);
+        let ids: Vec<&str> = agents.iter().map(|(other, _)| other.id.as_str()).collect();
+        return Err(Problem::at(
+            loc,
+            format!("`vote_for: {target}` names no agent of this config"),
+        )
+        .help(format!("agent ids here: {}", ids.join(", "))));
+    }
+    Ok(())
+}
+
+fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Problem> {
+    check_keys(agent, keys::AGENT, keys::AGENT_UNSUPPORTED, notes);
+    let id = agent.required_string("id", "my_agent")?;
+    validate_agent_id(&id, agent.get("id").map_or(agent.loc(), |node| node.loc))?;
+    let Some(backend_node) = agent.get("backend") else {
+        return Err(
+            Problem::at(agent.loc(), format!("agent `{id}` has no `backend`"))
+                .help("add `backend: {type: openai, model: gpt-5}` (or `type: scripted` offline)"),
+        );
+    };
+    let backend = parse_backend(&Fields::of(backend_node, agent.key_path("backend"))?, notes)?;
+    Ok(AgentConfig {
+        id: AgentId::new(id),
+        backend,
+        system_message: agent.string("system_message")?,
+    })
+}
+
+fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {
+    let bad = id.trim() != id
+        || id.contains(['/', '\\'])
+        || id == "."
+        || id == ".."
+        || id.chars().any(char::is_control);
+    if bad {
+        return Err(Problem::at(
+            loc,
+            format!("agent id \"{id}\" cannot be used in file names"),
+        )
+        .help("use letters, digits, `-` and `_`, like `agent_a`"));
+    }
+    Ok(())
+}
+
+/// One note per key that is known but not acted on, or not known at all.
+pub(super) fn check_keys(
+    fields: &Fields<'_>,
+    supported: &[&str],
+    unsupported: &[&str],
+    notes: &mut Vec<Note>,
+) {
+    for entry in fields.unknown(supported) {
+        let path = fields.key_path(&entry.key);
+        if unsupported.contains(&entry.key.as_str()) {
+            notes.push(unsupported_note(entry, &path));
+        } else {
+            let suggestion = did_you_mean(&entry.key, supported.iter().copied())
+                .map(|close| format!("; did you mean `{close}`?"))
+                .unwrap_or_default();
+            notes.push(Note {
+                loc: Some(entry.key_loc),
+                message: format!("ignored: unknown key `{path}`{suggestion}"),
+                ignored: Some(path),
+            });
+        }
+    }
+}
+
+pub(super) fn unsupported_note(entry: &Entry, path: &str) -> Note {
+    Note {
+        loc: Some(entry.key_loc),
+        message: format!("ignored: {path} — not supported yet"),
+        ignored: Some(path.to_string()),
+    }
+}

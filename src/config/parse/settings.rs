@@ -1,0 +1,103 @@
+//! The `orchestrator:`, `timeout_settings:` and `ui:` blocks.
+
+use std::time::Duration;
+
+use super::super::error::Problem;
+use super::super::fields::Fields;
+use super::super::keys;
+use super::super::schema::{DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig};
+use super::{Note, check_keys};
+
+pub(super) fn parse_orchestrator(
+    orchestrator: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<OrchestratorConfig, Problem> {
+    let mut known = keys::ORCHESTRATOR.to_vec();
+    known.push("timeout");
+    check_keys(orchestrator, &known, keys::ORCHESTRATOR_UNSUPPORTED, notes);
+    if let Some(entry) = orchestrator
+        .entries
+        .iter()
+        .find(|entry| entry.key == "timeout")
+    {
+        notes.push(Note {
+            loc: Some(entry.key_loc),
+            ignored: Some("orchestrator.timeout".into()),
+            message: "ignored: orchestrator.timeout — MassGen reads timeouts from the top-level \
+                      `timeout_settings` block; move them there"
+                .into(),
+        });
+    }
+    let sensitivity = |key| orchestrator.choice(key, &Sensitivity::NAMES, Sensitivity::from_name);
+    let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
+    if max_answers == Some(0) {
+        return Err(Problem::at(
+            orchestrator
+                .get("max_new_answers_per_agent")
+                .map_or(orchestrator.loc(), |node| node.loc),
+            "`orchestrator.max_new_answers_per_agent` is 0, so no agent could ever answer",
+        )
+        .help("use 1 or more, or remove it for no limit"));
+    }
+    Ok(OrchestratorConfig {
+        voting_sensitivity: sensitivity("voting_sensitivity")?.unwrap_or_default(),
+        answer_novelty_requirement: sensitivity("answer_novelty_requirement")?.unwrap_or_default(),
+        max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+    })
+}
+
+pub(super) fn parse_timeouts(
+    timeouts: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<TimeoutConfig, Problem> {
+    check_keys(timeouts, keys::TIMEOUTS, keys::TIMEOUTS_UNSUPPORTED, notes);
+    let mut config = TimeoutConfig::default();
+    if let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? {
+        if !seconds.is_finite() || seconds <= 0.0 {
+            return Err(Problem::at(
+                timeouts
+                    .get("orchestrator_timeout_seconds")
+                    .map_or(timeouts.loc(), |node| node.loc),
+                "`timeout_settings.orchestrator_timeout_seconds` must be more than 0",
+            )
+            .help("the default is 1800 (30 minutes)"));
+        }
+        config.orchestrator = Duration::from_secs_f64(seconds.min(1e9));
+    }
+    Ok(config)
+}
+
+pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
+    check_keys(ui, keys::UI, keys::UI_UNSUPPORTED, notes);
+    if let Some(node) = ui.get("display_type")
+        && node
+            .as_str()
+            .is_some_and(|name| name.trim().eq_ignore_ascii_case("web"))
+    {
+        notes.push(Note {
+            loc: Some(node.loc),
+            message: "ignored: ui.display_type: web — the browser UI is not supported yet; the \
+                      terminal display is used"
+                .into(),
+            ignored: Some("ui.display_type".into()),
+        });
+        return Ok(UiConfig {
+            display: None,
+            logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
+        });
+    }
+    let display = ui.choice("display_type", &keys::DISPLAY_TYPES, |name| {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "textual_terminal" | "rich_terminal" | "textual" | "rich" | "tui" => {
+                Some(DisplayKind::Tui)
+            }
+            "simple" | "terminal" | "plain" => Some(DisplayKind::Plain),
+            "silent" | "none" | "quiet" => Some(DisplayKind::Quiet),
+            _ => None,
+        }
+    })?;
+    Ok(UiConfig {
+        display,
+        logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
+    })
+}
