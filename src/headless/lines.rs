@@ -15,15 +15,38 @@ pub enum Channel {
     Text,
 }
 
+/// An agent's unfinished reasoning and text.
+#[derive(Default)]
+struct Pending {
+    reasoning: String,
+    text: String,
+}
+
+impl Pending {
+    fn channel(&mut self, channel: Channel) -> &mut String {
+        match channel {
+            Channel::Reasoning => &mut self.reasoning,
+            Channel::Text => &mut self.text,
+        }
+    }
+}
+
 #[derive(Default)]
 pub struct AgentLines {
-    pending: BTreeMap<(AgentId, Channel), String>,
+    pending: BTreeMap<AgentId, Pending>,
 }
 
 impl AgentLines {
     /// Adds streamed text and returns the lines it completed.
     pub fn push(&mut self, agent: &AgentId, channel: Channel, text: &str) -> Vec<String> {
-        let pending = self.pending.entry((agent.clone(), channel)).or_default();
+        // Called per token: look up by reference, so the id is cloned once per agent.
+        if !self.pending.contains_key(agent) {
+            self.pending.insert(agent.clone(), Pending::default());
+        }
+        let Some(entry) = self.pending.get_mut(agent) else {
+            return Vec::new();
+        };
+        let pending = entry.channel(channel);
         pending.push_str(text);
         let mut lines = Vec::new();
         while let Some(cut) = line_cut(pending) {
@@ -37,21 +60,17 @@ impl AgentLines {
 
     /// The unfinished line of one stream, which is then empty.
     pub fn take(&mut self, agent: &AgentId, channel: Channel) -> Option<String> {
-        self.pending
-            .remove(&(agent.clone(), channel))
-            .map(|rest| rest.trim_end().to_string())
-            .filter(|rest| !rest.is_empty())
+        let rest = std::mem::take(self.pending.get_mut(agent)?.channel(channel));
+        Some(rest.trim_end().to_string()).filter(|rest| !rest.is_empty())
     }
 
     /// Every agent with unfinished text, in id order.
     pub fn agents(&self) -> Vec<AgentId> {
-        let mut agents: Vec<AgentId> = self
-            .pending
-            .keys()
+        self.pending
+            .iter()
+            .filter(|(_, pending)| !pending.reasoning.is_empty() || !pending.text.is_empty())
             .map(|(agent, _)| agent.clone())
-            .collect();
-        agents.dedup();
-        agents
+            .collect()
     }
 }
 

@@ -1,6 +1,7 @@
 //! The orchestrator runtime: a background task that takes `Op`s, runs one turn at a time,
 //! keeps the conversation history between turns, and emits every `Event`.
 
+use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -89,7 +90,7 @@ async fn run(
         match op {
             Op::Submit { text, mode, .. } => {
                 turn_number += 1;
-                let log = logs.open_turn(turn_number, &mut emitter);
+                let log = logs.open_turn(turn_number, &mut emitter).await;
                 emitter.begin_turn(turn_number, log);
                 let request = TurnRequest {
                     question: text.clone(),
@@ -138,19 +139,27 @@ impl Logs {
         }
     }
 
-    fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
-        let massgen_dir = self.massgen_dir.as_ref()?;
-        let result = match &self.run_dir {
-            Some(dir) => Ok(dir.clone()),
-            None => RunLogDir::create(massgen_dir),
-        }
-        .and_then(|dir| {
+    /// Creates the turn's directory and event log on the blocking pool (file-system
+    /// metadata work can take milliseconds).
+    async fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
+        let massgen_dir = self.massgen_dir.clone()?;
+        let run_dir = self.run_dir.clone();
+        let root = massgen_dir.clone();
+        let opened = tokio::task::spawn_blocking(move || -> io::Result<(RunLogDir, TurnLog)> {
+            let dir = match run_dir {
+                Some(dir) => dir,
+                None => RunLogDir::create(&root)?,
+            };
             let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
-            self.run_dir = Some(dir);
-            Ok(log)
-        });
-        match result {
-            Ok(log) => Some(log),
+            Ok((dir, log))
+        })
+        .await
+        .unwrap_or_else(|error| Err(io::Error::other(error)));
+        match opened {
+            Ok((dir, log)) => {
+                self.run_dir = Some(dir);
+                Some(log)
+            }
             Err(error) => {
                 emitter.emit(
                     None,

@@ -6,17 +6,19 @@
 
 use std::collections::BTreeMap;
 use std::fmt;
+use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-/// An agent's id exactly as written in the config (`id: gpt5_agent`).
+/// An agent's id exactly as written in the config (`id: gpt5_agent`). Cheap to clone: it
+/// rides on every streamed token's event.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct AgentId(String);
+pub struct AgentId(Arc<str>);
 
 impl AgentId {
     pub fn new(id: impl Into<String>) -> Self {
-        Self(id.into())
+        Self(Arc::from(id.into()))
     }
 
     pub fn as_str(&self) -> &str {

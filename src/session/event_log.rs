@@ -33,17 +33,19 @@ impl EventLog {
 
 /// Reads an `events.jsonl`. A torn last line (from a crash) is skipped.
 pub fn read_events(path: &Path) -> io::Result<Vec<Event>> {
-    let reader = BufReader::new(File::open(path)?);
+    let mut lines = BufReader::new(File::open(path)?)
+        .lines()
+        .enumerate()
+        .peekable();
     let mut events = Vec::new();
-    let lines: Vec<String> = reader.lines().collect::<Result<_, _>>()?;
-    let count = lines.len();
-    for (index, line) in lines.into_iter().enumerate() {
+    while let Some((index, line)) = lines.next() {
+        let line = line?;
         if line.trim().is_empty() {
             continue;
         }
         match serde_json::from_str(&line) {
             Ok(event) => events.push(event),
-            Err(_) if index + 1 == count => break,
+            Err(_) if lines.peek().is_none() => break,
             Err(error) => {
                 return Err(io::Error::new(
                     io::ErrorKind::InvalidData,

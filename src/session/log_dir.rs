@@ -3,7 +3,6 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::atomic::write_atomic;
 use super::event_log::EventLog;
 use crate::protocol::{AgentId, Event};
 
@@ -66,14 +65,11 @@ impl TurnLog {
         self.events.append(event)
     }
 
-    /// `final/<winner>/answer.txt`, written atomically.
-    pub fn write_final_answer(&self, winner: &AgentId, content: &str) -> io::Result<PathBuf> {
-        let path = self
-            .dir
+    /// Where the winner's final answer goes: `final/<winner>/answer.txt`.
+    pub fn final_answer_path(&self, winner: &AgentId) -> PathBuf {
+        self.dir
             .join("final")
             .join(winner.as_str())
-            .join("answer.txt");
-        write_atomic(&path, content.as_bytes())?;
-        Ok(path)
+            .join("answer.txt")
     }
 }

@@ -10,6 +10,7 @@ use super::super::presentation::{self, PresentationTask};
 use super::super::prompts::{self, Presentation};
 use super::{Driver, Phase, Running, TurnReport};
 use crate::protocol::{AgentId, AgentStatus, AnswerLabel, EventMsg, TimeoutScope, TurnOutcome};
+use crate::session::write_atomic;
 
 /// The least time a winner gets to present, even when coordination ended near the deadline.
 const PRESENTATION_GRACE: Duration = Duration::from_secs(30);
@@ -214,9 +215,24 @@ impl Driver<'_> {
                 fallback,
             },
         );
-        if let Some(log) = self.emitter.log()
-            && let Err(error) = log.write_final_answer(&winner, &content)
-        {
+        self.status(&winner, AgentStatus::Done);
+        self.final_answer = Some(content);
+    }
+
+    /// Writes `final/<winner>/answer.txt` on the blocking pool: the write ends with an
+    /// `fsync` (milliseconds) that must not stall the async workers.
+    pub(super) async fn save_final_answer(&mut self) {
+        let (Some(log), Some(winner), Some(content)) =
+            (self.emitter.log(), &self.winner, &self.final_answer)
+        else {
+            return;
+        };
+        let path = log.final_answer_path(winner);
+        let content = content.clone();
+        let saved = tokio::task::spawn_blocking(move || write_atomic(&path, content.as_bytes()))
+            .await
+            .unwrap_or_else(|error| Err(std::io::Error::other(error)));
+        if let Err(error) = saved {
             self.emit(
                 None,
                 EventMsg::Warning {
@@ -224,8 +240,6 @@ impl Driver<'_> {
                 },
             );
         }
-        self.status(&winner, AgentStatus::Done);
-        self.final_answer = Some(content);
     }
 
     pub(super) fn finish(mut self) -> TurnReport {

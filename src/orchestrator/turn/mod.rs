@@ -224,6 +224,7 @@ impl<'a> Driver<'a> {
                     if !coordinating => self.on_presentation_timeout(),
             }
         }
+        self.save_final_answer().await;
         self.finish()
     }
 
