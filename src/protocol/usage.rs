@@ -1,4 +1,9 @@
 //! Token usage as reported by a provider (or estimated), added up per call, round and turn.
+//!
+//! Every wire protocol normalises into one shape: `input_tokens` counts the whole prompt,
+//! including the parts read from or written to a prompt cache (`cached_input_tokens` and
+//! `cache_creation_tokens` are subsets of it); `output_tokens` counts everything generated,
+//! including hidden reasoning (`reasoning_tokens` is a subset of it).
 
 use std::ops::AddAssign;
 
@@ -12,11 +17,20 @@ pub struct Usage {
     pub reasoning_tokens: u64,
     #[serde(default)]
     pub cached_input_tokens: u64,
+    #[serde(default)]
+    pub cache_creation_tokens: u64,
 }
 
 impl Usage {
     pub fn total(&self) -> u64 {
         self.input_tokens + self.output_tokens
+    }
+
+    /// Prompt tokens billed at the plain input rate (neither read from nor written to a cache).
+    pub fn uncached_input_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_sub(self.cached_input_tokens)
+            .saturating_sub(self.cache_creation_tokens)
     }
 }
 
@@ -26,5 +40,6 @@ impl AddAssign for Usage {
         self.output_tokens += other.output_tokens;
         self.reasoning_tokens += other.reasoning_tokens;
         self.cached_input_tokens += other.cached_input_tokens;
+        self.cache_creation_tokens += other.cache_creation_tokens;
     }
 }

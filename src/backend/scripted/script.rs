@@ -78,7 +78,7 @@ pub fn steps(
         input_tokens: (input_chars / 4) as u64 + 1,
         output_tokens,
         reasoning_tokens: reasoning_tokens as u64,
-        cached_input_tokens: 0,
+        ..Usage::default()
     };
     if let Some(failure) = failure {
         let cut = failure.after_tokens.min(steps.len());
