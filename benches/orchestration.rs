@@ -51,7 +51,7 @@ struct Measurement {
 }
 
 async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBuf>) -> Measurement {
-    let backends = build_backends(&config).unwrap();
+    let backends = build_backends(&config, &massgen::config::Env::default()).unwrap();
     let mut handle = orchestrator::spawn(
         Arc::new(config),
         backends,

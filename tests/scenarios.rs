@@ -657,7 +657,7 @@ async fn a_panicking_backend_drops_its_agent_without_stalling_the_turn() {
     let config = load(
         "agents:\n  - id: good\n    backend: {type: scripted, tokens_per_second: 0, answer: \"fine\"}\n  - id: buggy\n    backend: {type: scripted}\n",
     );
-    let mut backends = build_backends(&config).unwrap();
+    let mut backends = build_backends(&config, &massgen::config::Env::default()).unwrap();
     backends[1] = Arc::new(Panics);
     let mut handle = spawn_unlogged(config, backends);
     let events = handle.run_turn("q").await;

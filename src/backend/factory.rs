@@ -1,46 +1,141 @@
-//! Builds one backend per agent from the config.
+//! Builds one backend per agent from the config: the scripted stand-in, or an HTTP
+//! provider resolved through the provider table. Every agent's problem is reported at once,
+//! before anything starts.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use super::Backend;
+use super::http::{CallSite, HttpBackend, RetryPolicy, Wire};
+use super::provider::{self, Endpoint, Protocol};
 use super::scripted::ScriptedBackend;
-use crate::config::{BackendKind, Config};
+use super::wire::openai_chat::ChatWire;
+use super::wire::{Auth, WireOptions};
+use crate::config::{AgentConfig, BackendConfig, BackendKind, Config, Env};
 use crate::protocol::{AgentId, AnonymousMapping};
 
-/// An agent whose backend type cannot run in this build.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-#[error(
-    "agent `{agent}` uses backend type `{kind}`, which this version cannot run yet \
-     (only `scripted` is built in so far)"
-)]
+/// MassGen's HTTP read timeout: how long a response may stay silent.
+pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
+/// Azure's `api-version` when the config gives none (MassGen's default).
+pub const DEFAULT_AZURE_API_VERSION: &str = "2024-02-15-preview";
+
+/// Why the agents' backends cannot be built; one line per agent with a problem.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}", problems.iter().map(|(agent, problem)| format!("agent `{agent}`: {problem}")).collect::<Vec<_>>().join("\n"))]
 pub struct BackendUnavailable {
-    pub agent: AgentId,
-    pub kind: BackendKind,
+    pub problems: Vec<(AgentId, String)>,
 }
 
 /// One backend per agent, in config order.
-pub fn build_backends(config: &Config) -> Result<Vec<Arc<dyn Backend>>, BackendUnavailable> {
+pub fn build_backends(
+    config: &Config,
+    env: &Env,
+) -> Result<Vec<Arc<dyn Backend>>, BackendUnavailable> {
     let mapping = AnonymousMapping::new(config.agents.iter().map(|agent| &agent.id));
-    config
-        .agents
-        .iter()
-        .map(
-            |agent| match (&agent.backend.kind, &agent.backend.scripted) {
-                (BackendKind::Scripted, Some(options)) => {
-                    let own = mapping.anon(&agent.id).cloned();
-                    let backend: Arc<dyn Backend> = Arc::new(ScriptedBackend::new(
-                        agent.backend.model.clone(),
-                        options.clone(),
-                        own,
-                        mapping.clone(),
-                    ));
-                    Ok(backend)
-                }
-                (kind, _) => Err(BackendUnavailable {
-                    agent: agent.id.clone(),
-                    kind: *kind,
-                }),
-            },
-        )
-        .collect()
+    let client = http_client();
+    let mut backends = Vec::new();
+    let mut problems = Vec::new();
+    for agent in &config.agents {
+        match build_one(agent, env, &mapping, &client) {
+            Ok(backend) => backends.push(backend),
+            Err(problem) => problems.push((agent.id.clone(), problem)),
+        }
+    }
+    if problems.is_empty() {
+        Ok(backends)
+    } else {
+        Err(BackendUnavailable { problems })
+    }
+}
+
+fn build_one(
+    agent: &AgentConfig,
+    env: &Env,
+    mapping: &AnonymousMapping,
+    client: &Result<reqwest::Client, String>,
+) -> Result<Arc<dyn Backend>, String> {
+    let backend = &agent.backend;
+    if let (BackendKind::Scripted, Some(options)) = (backend.kind, &backend.scripted) {
+        return Ok(Arc::new(ScriptedBackend::new(
+            backend.model.clone(),
+            options.clone(),
+            mapping.anon(&agent.id).cloned(),
+            mapping.clone(),
+        )));
+    }
+    if matches!(backend.kind, BackendKind::ClaudeCode | BackendKind::Ag2) {
+        return Err(format!(
+            "backend type `{}` is not supported by massgen-rs; use `claude` (the Anthropic API) \
+             or another provider",
+            backend.kind
+        ));
+    }
+    let endpoint = provider::resolve(backend, env).map_err(|error| error.to_string())?;
+    let client = client.clone()?;
+    Ok(http_backend(backend, &endpoint, client))
+}
+
+/// The HTTP backend for a resolved endpoint.
+pub fn http_backend(
+    config: &BackendConfig,
+    endpoint: &Endpoint,
+    client: reqwest::Client,
+) -> Arc<dyn Backend> {
+    let site = CallSite {
+        provider: endpoint.label.to_string(),
+        model: config.model.clone(),
+        key_fix: endpoint.key_fix.clone(),
+    };
+    let options = WireOptions {
+        model: config.model.clone(),
+        temperature: config.temperature,
+        max_tokens: config.max_tokens,
+        passthrough: config.passthrough.clone(),
+    };
+    let key = endpoint.api_key.clone();
+    let base = endpoint.base_url.as_str();
+    let wire: Arc<dyn Wire> = match endpoint.protocol {
+        Protocol::OpenaiChat => Arc::new(ChatWire::new(
+            site,
+            base,
+            key.map_or(Auth::None, Auth::Bearer),
+            options,
+        )),
+        Protocol::AzureChat => Arc::new(ChatWire::azure(
+            site,
+            base,
+            key,
+            config
+                .api_version
+                .as_deref()
+                .unwrap_or(DEFAULT_AZURE_API_VERSION),
+            options,
+        )),
+        Protocol::OpenaiResponses | Protocol::Anthropic | Protocol::Gemini => Arc::new(
+            ChatWire::new(site, base, key.map_or(Auth::None, Auth::Bearer), options),
+        ),
+    };
+    let policy = RetryPolicy {
+        max_retries: config
+            .max_retries
+            .unwrap_or(RetryPolicy::default().max_retries),
+        ..RetryPolicy::default()
+    };
+    Arc::new(HttpBackend::new(
+        endpoint.label,
+        config.model.clone(),
+        wire,
+        client,
+        policy,
+        config.timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
+    ))
+}
+
+/// One connection pool for every agent of a run.
+pub fn http_client() -> Result<reqwest::Client, String> {
+    reqwest::Client::builder()
+        .connect_timeout(Duration::from_secs(30))
+        .user_agent(concat!("massgen-rs/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|error| format!("cannot set up HTTPS: {error}"))
 }

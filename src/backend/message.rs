@@ -102,4 +102,12 @@ pub enum StreamEvent {
     },
     Usage(Usage),
     Finish(FinishReason),
+    /// The call failed in a retryable way and starts again after `delay`; everything
+    /// streamed so far by this call is void.
+    Retry {
+        attempt: u32,
+        max_retries: u32,
+        delay: std::time::Duration,
+        reason: String,
+    },
 }

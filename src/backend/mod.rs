@@ -3,14 +3,17 @@
 
 mod error;
 mod factory;
+pub mod http;
 mod message;
+pub mod provider;
 pub mod scripted;
 mod turn;
+pub mod wire;
 
 use futures::stream::BoxStream;
 
 pub use error::BackendError;
-pub use factory::{BackendUnavailable, build_backends};
+pub use factory::{BackendUnavailable, build_backends, http_backend, http_client};
 pub use message::{ChatRequest, FinishReason, Message, StreamEvent, ToolCall, ToolSpec};
 pub use turn::{AssistantTurn, TurnBuilder};
 

@@ -53,6 +53,7 @@ impl TurnBuilder {
             }
             StreamEvent::Usage(usage) => self.usage = *usage,
             StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),
+            StreamEvent::Retry { .. } => *self = Self::default(),
         }
     }
 

@@ -47,9 +47,9 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);
     }
-    let backends = build_backends(&config).map_err(|error| {
+    let backends = build_backends(&config, env).map_err(|error| {
         format!(
-            "{error}\n  help: run offline with a scripted config, e.g. \
+            "{error}\n  help: or run offline with a scripted config, e.g. \
              massgen --config @examples/demo/three_agents"
         )
     })?;

@@ -18,6 +18,9 @@ pub const BACKEND_COMMON: &[&str] = &[
     "base_url",
     "temperature",
     "max_tokens",
+    "api_version",
+    "max_retries",
+    "timeout",
 ];
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are

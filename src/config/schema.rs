@@ -35,6 +35,12 @@ pub struct BackendConfig {
     pub base_url: Option<String>,
     pub temperature: Option<f64>,
     pub max_tokens: Option<u64>,
+    /// Azure OpenAI's `api-version` query parameter.
+    pub api_version: Option<String>,
+    /// Retries of a failed model call (rate limits, server errors, cut streams).
+    pub max_retries: Option<u32>,
+    /// Seconds to wait for a response to start, and then for each next chunk.
+    pub timeout: Option<Duration>,
     /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
     pub passthrough: serde_json::Map<String, serde_json::Value>,
     /// Set only for `type: scripted`.
@@ -111,6 +117,11 @@ pub struct Secret(String);
 impl Secret {
     pub fn new(value: impl Into<String>) -> Self {
         Self(value.into())
+    }
+
+    /// The key itself, for the one place that needs it: the request header.
+    pub fn expose(&self) -> &str {
+        &self.0
     }
 }
 

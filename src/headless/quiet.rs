@@ -57,6 +57,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::VoteIgnored { .. }
             | EventMsg::AgentRestarted { .. }
             | EventMsg::EnforcementRetry { .. }
+            | EventMsg::Retrying { .. }
             | EventMsg::AgentError { .. }
             | EventMsg::AgentKilled { .. }
             | EventMsg::Usage { .. }

@@ -63,7 +63,24 @@ impl AgentLink {
                 StreamEvent::ReasoningDelta(text) => {
                     self.sink.event(EventMsg::ReasoningDelta { text });
                 }
-                StreamEvent::Usage(usage) => self.sink.event(EventMsg::Usage { usage }),
+                StreamEvent::Usage(usage) => self.sink.event(EventMsg::Usage {
+                    usage,
+                    cost_usd: None,
+                }),
+                StreamEvent::Retry {
+                    attempt,
+                    max_retries,
+                    delay,
+                    reason,
+                } => {
+                    streaming = false;
+                    self.sink.event(EventMsg::Retrying {
+                        attempt,
+                        max_retries,
+                        delay_ms: u64::try_from(delay.as_millis()).unwrap_or(u64::MAX),
+                        reason,
+                    });
+                }
                 StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
                 | StreamEvent::Finish(_) => {}

@@ -193,12 +193,25 @@ pub enum EventMsg {
         reason: EnforcementReason,
         detail: String,
     },
+    /// A model call failed in a way that may pass (rate limit, server error, cut stream);
+    /// it is tried again after `delay_ms`. Text streamed by the failed attempt is void.
+    Retrying {
+        attempt: u32,
+        max_retries: u32,
+        delay_ms: u64,
+        reason: String,
+    },
     /// A model or stream failed.
     AgentError { message: String },
     /// The agent takes no further part in this turn.
     AgentKilled { reason: String },
-    /// Tokens used by one model call.
-    Usage { usage: Usage },
+    /// Tokens used by one model call; `cost_usd` is `None` when the model's price is
+    /// unknown.
+    Usage {
+        usage: Usage,
+        #[serde(default)]
+        cost_usd: Option<f64>,
+    },
     /// Coordination ended and a winner was chosen.
     WinnerSelected {
         winner: AgentId,

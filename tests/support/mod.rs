@@ -51,7 +51,7 @@ pub fn with_presentation(
     config: &Config,
     presentation: &[Result<StreamEvent, BackendError>],
 ) -> Vec<Arc<dyn Backend>> {
-    build_backends(config)
+    build_backends(config, &massgen::config::Env::default())
         .unwrap()
         .into_iter()
         .map(|inner| {
@@ -86,20 +86,21 @@ impl Scenario {
         let config = load(yaml);
         let dir = tempfile::tempdir().unwrap();
         let mut requests = Vec::new();
-        let backends: Vec<Arc<dyn Backend>> = build_backends(&config)
-            .unwrap()
-            .into_iter()
-            .zip(&config.agents)
-            .map(|(inner, agent)| {
-                let recorded = Arc::new(Mutex::new(Vec::new()));
-                requests.push((agent.id.clone(), Arc::clone(&recorded)));
-                Arc::new(Wrapped {
-                    inner,
-                    requests: recorded,
-                    presentation: None,
-                }) as Arc<dyn Backend>
-            })
-            .collect();
+        let backends: Vec<Arc<dyn Backend>> =
+            build_backends(&config, &massgen::config::Env::default())
+                .unwrap()
+                .into_iter()
+                .zip(&config.agents)
+                .map(|(inner, agent)| {
+                    let recorded = Arc::new(Mutex::new(Vec::new()));
+                    requests.push((agent.id.clone(), Arc::clone(&recorded)));
+                    Arc::new(Wrapped {
+                        inner,
+                        requests: recorded,
+                        presentation: None,
+                    }) as Arc<dyn Backend>
+                })
+                .collect();
         let handle = orchestrator::spawn(
             Arc::new(config),
             backends,

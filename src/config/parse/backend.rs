@@ -1,6 +1,8 @@
 //! One `backend:` block: its type, model, common keys, scripted options, and which other
 //! keys are provider passthrough and which are MassGen's own, ignored for now.
 
+use std::time::Duration;
+
 use super::super::backend_kind::BackendKind;
 use super::super::error::{Problem, did_you_mean};
 use super::super::fields::Fields;
@@ -83,6 +85,9 @@ pub(super) fn parse_backend(
         base_url: backend.string("base_url")?,
         temperature,
         max_tokens: backend.unsigned("max_tokens")?,
+        api_version: backend.string("api_version")?,
+        max_retries: max_retries(backend)?,
+        timeout: timeout(backend)?,
         passthrough,
         scripted,
     })
@@ -122,5 +127,44 @@ fn model_rule(kind: BackendKind) -> ModelRule {
         | BackendKind::Lmstudio
         | BackendKind::Vllm
         | BackendKind::Sglang => required("<model name>"),
+    }
+}
+
+fn max_retries(backend: &Fields<'_>) -> Result<Option<u32>, Problem> {
+    let Some(value) = backend.unsigned("max_retries")? else {
+        return Ok(None);
+    };
+    match u32::try_from(value) {
+        Ok(retries) if retries <= 20 => Ok(Some(retries)),
+        Ok(_) | Err(_) => Err(Problem::at(
+            backend
+                .get("max_retries")
+                .map_or(backend.loc(), |node| node.loc),
+            format!(
+                "`{}` is {value}; at most 20 retries are allowed",
+                backend.key_path("max_retries")
+            ),
+        )
+        .help("use a small number such as `max_retries: 3`")),
+    }
+}
+
+fn timeout(backend: &Fields<'_>) -> Result<Option<Duration>, Problem> {
+    let Some(seconds) = backend.number("timeout")? else {
+        return Ok(None);
+    };
+    if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) {
+        Ok(Some(Duration::from_secs_f64(seconds)))
+    } else {
+        Err(Problem::at(
+            backend
+                .get("timeout")
+                .map_or(backend.loc(), |node| node.loc),
+            format!(
+                "`{}` is {seconds}; give seconds between 0.1 and 86400",
+                backend.key_path("timeout")
+            ),
+        )
+        .help("e.g. `timeout: 300`"))
     }
 }

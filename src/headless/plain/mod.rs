@@ -30,7 +30,7 @@ pub struct PlainPrinter<W: Write> {
 
 impl<W: Write + Send> Printer for PlainPrinter<W> {
     fn print(&mut self, event: &Event) -> io::Result<()> {
-        if let EventMsg::Usage { usage } = &event.msg {
+        if let EventMsg::Usage { usage, .. } = &event.msg {
             self.usage += *usage;
         }
         self.handle_full(event)?;
@@ -160,6 +160,22 @@ impl<W: Write> PlainPrinter<W> {
                 self.agent_line(agent, &line)
             }
             (
+                EventMsg::Retrying {
+                    attempt,
+                    max_retries,
+                    delay_ms,
+                    reason,
+                },
+                Some(agent),
+            ) => {
+                #[allow(clippy::cast_precision_loss)]
+                let seconds = *delay_ms as f64 / 1000.0;
+                let line = self.style.warn(&format!(
+                    "⟳ {reason}, retrying in {seconds:.1} s ({attempt}/{max_retries})"
+                ));
+                self.agent_line(agent, &line)
+            }
+            (
                 EventMsg::EnforcementRetry {
                     attempt,
                     max_attempts,
@@ -246,6 +262,7 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::VoteCast { .. }
                 | EventMsg::VoteIgnored { .. }
                 | EventMsg::EnforcementRetry { .. }
+                | EventMsg::Retrying { .. }
                 | EventMsg::AgentError { .. }
                 | EventMsg::AgentKilled { .. }
                 | EventMsg::HumanInputDelivered { .. }

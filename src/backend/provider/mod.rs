@@ -1,0 +1,317 @@
+//! The provider table: for every backend `type`, its wire protocol, default base URL and
+//! API-key variables; and the resolution of one backend config into an [`Endpoint`].
+
+use std::net::IpAddr;
+
+use crate::config::{BackendConfig, BackendKind, Env, Secret};
+
+/// The four wire protocols, plus Azure's flavour of Chat Completions.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Protocol {
+    OpenaiChat,
+    OpenaiResponses,
+    Anthropic,
+    Gemini,
+    AzureChat,
+}
+
+/// How a provider is reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Provider {
+    /// Shown in messages: "OpenAI", "Groq", ….
+    pub label: &'static str,
+    pub protocol: Protocol,
+    /// `None`: the config (or, for Azure, `AZURE_OPENAI_ENDPOINT`) must give `base_url`.
+    pub base_url: Option<&'static str>,
+    /// Variables tried in order for the key. Empty: a local server, no key needed.
+    pub key_vars: &'static [&'static str],
+}
+
+const fn chat(
+    label: &'static str,
+    base_url: Option<&'static str>,
+    key_vars: &'static [&'static str],
+) -> Provider {
+    Provider {
+        label,
+        protocol: Protocol::OpenaiChat,
+        base_url,
+        key_vars,
+    }
+}
+
+/// The provider behind a backend type; `None` for types that are not HTTP providers
+/// (`scripted`, `claude_code`, `ag2`).
+pub fn provider(kind: BackendKind) -> Option<Provider> {
+    Some(match kind {
+        BackendKind::Openai => Provider {
+            label: "OpenAI",
+            protocol: Protocol::OpenaiResponses,
+            base_url: Some("https://api.openai.com/v1"),
+            key_vars: &["OPENAI_API_KEY"],
+        },
+        BackendKind::Claude => Provider {
+            label: "Anthropic",
+            protocol: Protocol::Anthropic,
+            base_url: Some("https://api.anthropic.com"),
+            key_vars: &["ANTHROPIC_API_KEY"],
+        },
+        BackendKind::Gemini => Provider {
+            label: "Gemini",
+            protocol: Protocol::Gemini,
+            base_url: Some("https://generativelanguage.googleapis.com"),
+            key_vars: &["GOOGLE_API_KEY", "GEMINI_API_KEY"],
+        },
+        BackendKind::AzureOpenai => Provider {
+            label: "Azure OpenAI",
+            protocol: Protocol::AzureChat,
+            base_url: None,
+            key_vars: &["AZURE_OPENAI_API_KEY"],
+        },
+        BackendKind::Grok => chat("xAI", Some("https://api.x.ai/v1"), &["XAI_API_KEY"]),
+        BackendKind::Zai => chat("Z.ai", None, &["ZAI_API_KEY"]),
+        BackendKind::Cerebras => chat(
+            "Cerebras",
+            Some("https://api.cerebras.ai/v1"),
+            &["CEREBRAS_API_KEY"],
+        ),
+        BackendKind::Together => chat(
+            "Together",
+            Some("https://api.together.xyz/v1"),
+            &["TOGETHER_API_KEY"],
+        ),
+        BackendKind::Fireworks => chat(
+            "Fireworks",
+            Some("https://api.fireworks.ai/inference/v1"),
+            &["FIREWORKS_API_KEY"],
+        ),
+        BackendKind::Groq => chat(
+            "Groq",
+            Some("https://api.groq.com/openai/v1"),
+            &["GROQ_API_KEY"],
+        ),
+        BackendKind::Openrouter => chat(
+            "OpenRouter",
+            Some("https://openrouter.ai/api/v1"),
+            &["OPENROUTER_API_KEY"],
+        ),
+        BackendKind::Moonshot | BackendKind::Kimi => chat(
+            "Moonshot",
+            Some("https://api.moonshot.cn/v1"),
+            &["MOONSHOT_API_KEY", "KIMI_API_KEY"],
+        ),
+        BackendKind::Nebius => chat(
+            "Nebius",
+            Some("https://api.studio.nebius.ai/v1"),
+            &["NEBIUS_API_KEY"],
+        ),
+        BackendKind::Poe => chat("Poe", None, &["POE_API_KEY"]),
+        BackendKind::Qwen => chat(
+            "Qwen",
+            Some("https://dashscope-intl.aliyuncs.com/compatible-mode/v1"),
+            &["QWEN_API_KEY"],
+        ),
+        BackendKind::Chatcompletion => chat("OpenAI-compatible server", None, &[]),
+        BackendKind::Lmstudio => chat("LM Studio", Some("http://localhost:1234/v1"), &[]),
+        BackendKind::Vllm => chat("vLLM", Some("http://localhost:8000/v1"), &[]),
+        BackendKind::Sglang => chat("SGLang", Some("http://localhost:30000/v1"), &[]),
+        BackendKind::Scripted | BackendKind::ClaudeCode | BackendKind::Ag2 => return None,
+    })
+}
+
+/// `chatcompletion` servers get their key variable from the host, as MassGen does.
+fn key_vars_for_host(host: &str) -> &'static [&'static str] {
+    let host = host.to_ascii_lowercase();
+    let on = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
+    if on("cerebras.ai") {
+        &["CEREBRAS_API_KEY"]
+    } else if on("together.xyz") || on("together.ai") {
+        &["TOGETHER_API_KEY"]
+    } else if on("fireworks.ai") {
+        &["FIREWORKS_API_KEY"]
+    } else if on("groq.com") {
+        &["GROQ_API_KEY"]
+    } else if on("nebius.com") || on("nebius.ai") {
+        &["NEBIUS_API_KEY"]
+    } else if on("openrouter.ai") {
+        &["OPENROUTER_API_KEY"]
+    } else if on("z.ai") || on("bigmodel.cn") {
+        &["ZAI_API_KEY"]
+    } else if on("moonshot.ai") || on("moonshot.cn") {
+        &["MOONSHOT_API_KEY", "KIMI_API_KEY"]
+    } else if on("poe.com") {
+        &["POE_API_KEY"]
+    } else if on("aliyuncs.com") {
+        &["QWEN_API_KEY"]
+    } else if on("openai.com") {
+        &["OPENAI_API_KEY"]
+    } else if on("x.ai") {
+        &["XAI_API_KEY"]
+    } else {
+        &[]
+    }
+}
+
+/// Everything needed to call one agent's provider.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Endpoint {
+    pub label: &'static str,
+    pub protocol: Protocol,
+    /// Without a trailing slash.
+    pub base_url: String,
+    pub api_key: Option<Secret>,
+    /// How to fix a rejected key: "set OPENAI_API_KEY".
+    pub key_fix: String,
+}
+
+/// Why an endpoint cannot be built. The message names what to set.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum EndpointError {
+    #[error(
+        "backend `{kind}` needs an API key: set {vars} (in the environment or a .env file), or `api_key` in the config"
+    )]
+    MissingKey { kind: BackendKind, vars: String },
+    #[error(
+        "backend `{kind}` at {base_url} needs an API key: set `api_key` in the config (e.g. api_key: ${{MY_PROVIDER_API_KEY}})"
+    )]
+    MissingKeyUnknownHost { kind: BackendKind, base_url: String },
+    #[error("backend `{kind}` needs `base_url`{hint}")]
+    MissingBaseUrl {
+        kind: BackendKind,
+        hint: &'static str,
+    },
+    #[error("`base_url` `{base_url}` is not an http(s) URL")]
+    BadBaseUrl { base_url: String },
+    #[error("backend type `{kind}` is not an HTTP model provider")]
+    NotHttp { kind: BackendKind },
+}
+
+/// Resolves the provider, base URL and key of one backend config.
+pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointError> {
+    let kind = config.kind;
+    let provider = provider(kind).ok_or(EndpointError::NotHttp { kind })?;
+    let base_url = config
+        .base_url
+        .clone()
+        .or_else(|| {
+            (kind == BackendKind::AzureOpenai)
+                .then(|| env.get("AZURE_OPENAI_ENDPOINT").map(str::to_string))
+                .flatten()
+        })
+        .or_else(|| provider.base_url.map(str::to_string))
+        .ok_or(EndpointError::MissingBaseUrl {
+            kind,
+            hint: base_url_hint(kind),
+        })?;
+    let base_url = base_url.trim().trim_end_matches('/').to_string();
+    let host = host_of(&base_url).ok_or_else(|| EndpointError::BadBaseUrl {
+        base_url: base_url.clone(),
+    })?;
+    let key_vars = if kind == BackendKind::Chatcompletion {
+        key_vars_for_host(host)
+    } else {
+        provider.key_vars
+    };
+    let local = is_local_host(host)
+        || matches!(
+            kind,
+            BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang
+        );
+    let api_key = config.api_key.clone().or_else(|| {
+        key_vars
+            .iter()
+            .find_map(|var| env.get(var))
+            .map(Secret::new)
+    });
+    if api_key.is_none() && !local {
+        return Err(if key_vars.is_empty() {
+            EndpointError::MissingKeyUnknownHost {
+                kind,
+                base_url: base_url.clone(),
+            }
+        } else {
+            EndpointError::MissingKey {
+                kind,
+                vars: key_vars.join(" or "),
+            }
+        });
+    }
+    let key_fix = match key_vars {
+        [] => "check `api_key` in the config".to_string(),
+        vars => format!("set {}", vars.join(" or ")),
+    };
+    Ok(Endpoint {
+        label: provider.label,
+        protocol: provider.protocol,
+        base_url,
+        api_key,
+        key_fix,
+    })
+}
+
+fn base_url_hint(kind: BackendKind) -> &'static str {
+    match kind {
+        BackendKind::AzureOpenai => {
+            " (your resource, e.g. https://NAME.openai.azure.com), or set AZURE_OPENAI_ENDPOINT"
+        }
+        BackendKind::Zai => {
+            " (https://api.z.ai/api/paas/v4 or https://open.bigmodel.cn/api/paas/v4)"
+        }
+        BackendKind::Poe => " (https://api.poe.com/v1)",
+        BackendKind::Chatcompletion => " (the server's OpenAI-style base, ending in /v1)",
+        BackendKind::Scripted
+        | BackendKind::Openai
+        | BackendKind::Claude
+        | BackendKind::ClaudeCode
+        | BackendKind::Gemini
+        | BackendKind::Grok
+        | BackendKind::Cerebras
+        | BackendKind::Together
+        | BackendKind::Fireworks
+        | BackendKind::Groq
+        | BackendKind::Openrouter
+        | BackendKind::Moonshot
+        | BackendKind::Kimi
+        | BackendKind::Nebius
+        | BackendKind::Qwen
+        | BackendKind::Lmstudio
+        | BackendKind::Vllm
+        | BackendKind::Sglang
+        | BackendKind::Ag2 => "",
+    }
+}
+
+/// The host of an `http://` or `https://` URL, without port or brackets.
+fn host_of(url: &str) -> Option<&str> {
+    let rest = url
+        .strip_prefix("https://")
+        .or_else(|| url.strip_prefix("http://"))?;
+    let authority = rest.split(['/', '?', '#']).next()?;
+    let authority = authority.rsplit('@').next()?;
+    let host = if let Some(bracketed) = authority.strip_prefix('[') {
+        bracketed.split(']').next()?
+    } else {
+        authority.split(':').next()?
+    };
+    (!host.is_empty()).then_some(host)
+}
+
+/// Loopback, private, link-local and `.local` addresses: servers on the user's machine or
+/// network, which need no key.
+pub fn is_local_host(host: &str) -> bool {
+    let lower = host.to_ascii_lowercase();
+    if lower == "localhost" || lower.ends_with(".localhost") || lower.ends_with(".local") {
+        return true;
+    }
+    match lower.parse::<IpAddr>() {
+        Ok(IpAddr::V4(ip)) => ip.is_loopback() || ip.is_private() || ip.is_link_local(),
+        Ok(IpAddr::V6(ip)) => {
+            let first = ip.segments()[0];
+            ip.is_loopback() || (first & 0xfe00) == 0xfc00 || (first & 0xffc0) == 0xfe80
+        }
+        Err(_) => false,
+    }
+}
+
+#[cfg(test)]
+mod tests;

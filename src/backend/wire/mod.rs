@@ -1,0 +1,166 @@
+//! The wire protocols, each a thin layer of serde types over HTTP + SSE, and what they
+//! share: request options, authentication headers, borrowed JSON helpers.
+
+pub mod openai_chat;
+
+use std::fmt;
+use std::marker::PhantomData;
+
+use reqwest::header::{HeaderName, HeaderValue};
+use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
+
+use crate::config::Secret;
+
+/// The per-agent request settings every protocol maps into its own body.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WireOptions {
+    pub model: String,
+    pub temperature: Option<f64>,
+    pub max_tokens: Option<u64>,
+    /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
+    pub passthrough: serde_json::Map<String, serde_json::Value>,
+}
+
+impl WireOptions {
+    /// Adds the passthrough options to `body` without overwriting what the protocol set.
+    pub fn merge_passthrough(&self, body: &mut serde_json::Map<String, serde_json::Value>) {
+        for (key, value) in &self.passthrough {
+            body.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+}
+
+/// How a request proves who it is.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Auth {
+    None,
+    /// `Authorization: Bearer KEY`.
+    Bearer(Secret),
+    /// The key in a named header (`x-api-key`, `api-key`, `x-goog-api-key`).
+    Header(&'static str, Secret),
+}
+
+impl Auth {
+    pub fn apply(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match self {
+            Self::None => builder,
+            Self::Bearer(key) => match sensitive(&format!("Bearer {}", key.expose())) {
+                Some(value) => builder.header(reqwest::header::AUTHORIZATION, value),
+                None => builder,
+            },
+            Self::Header(name, key) => match sensitive(key.expose()) {
+                Some(value) => builder.header(HeaderName::from_static(name), value),
+                None => builder,
+            },
+        }
+    }
+}
+
+/// A header value marked sensitive, so it never shows in debug output.
+fn sensitive(text: &str) -> Option<HeaderValue> {
+    let mut value = HeaderValue::from_str(text).ok()?;
+    value.set_sensitive(true);
+    Some(value)
+}
+
+/// The first element of a JSON array and how many there were, without allocating: a
+/// streamed chunk carries one choice, and only the first one is read.
+#[derive(Debug)]
+pub struct First<T>(pub Option<T>);
+
+impl<T> Default for First<T> {
+    fn default() -> Self {
+        Self(None)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for First<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FirstVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for FirstVisitor<T> {
+            type Value = First<T>;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("an array")
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(First(None))
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let first = seq.next_element::<T>()?;
+                while seq.next_element::<IgnoredAny>()?.is_some() {}
+                Ok(First(first))
+            }
+        }
+        deserializer.deserialize_any(FirstVisitor(PhantomData))
+    }
+}
+
+/// Every element of a JSON array, allocating only from the second one on: tool-call deltas
+/// almost always come one per chunk.
+#[derive(Debug)]
+pub struct Few<T> {
+    pub first: Option<T>,
+    pub rest: Vec<T>,
+}
+
+impl<T> Default for Few<T> {
+    fn default() -> Self {
+        Self {
+            first: None,
+            rest: Vec::new(),
+        }
+    }
+}
+
+impl<T> Few<T> {
+    pub fn into_iter(self) -> impl Iterator<Item = T> {
+        self.first.into_iter().chain(self.rest)
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for Few<T> {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct FewVisitor<T>(PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for FewVisitor<T> {
+            type Value = Few<T>;
+            fn expecting(&self, formatter: &mut fmt::Formatter<'_>) -> fmt::Result {
+                formatter.write_str("an array")
+            }
+            fn visit_unit<E>(self) -> Result<Self::Value, E> {
+                Ok(Few::default())
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let mut few = Few::default();
+                few.first = seq.next_element::<T>()?;
+                while let Some(item) = seq.next_element::<T>()? {
+                    few.rest.push(item);
+                }
+                Ok(few)
+            }
+        }
+        deserializer.deserialize_any(FewVisitor(PhantomData))
+    }
+}
+
+/// A JSON-schema copy with the keys some providers reject removed (Gemini refuses
+/// `$schema` and `additionalProperties` in function declarations).
+pub fn strip_schema_keys(schema: &serde_json::Value, keys: &[&str]) -> serde_json::Value {
+    match schema {
+        serde_json::Value::Object(map) => serde_json::Value::Object(
+            map.iter()
+                .filter(|(key, _)| !keys.contains(&key.as_str()))
+                .map(|(key, value)| (key.clone(), strip_schema_keys(value, keys)))
+                .collect(),
+        ),
+        serde_json::Value::Array(items) => serde_json::Value::Array(
+            items
+                .iter()
+                .map(|item| strip_schema_keys(item, keys))
+                .collect(),
+        ),
+        serde_json::Value::Null
+        | serde_json::Value::Bool(_)
+        | serde_json::Value::Number(_)
+        | serde_json::Value::String(_) => schema.clone(),
+    }
+}

@@ -1,0 +1,10 @@
+//! Wire tests: every provider protocol against an in-test server that streams the
+//! provider's exact SSE bytes, including errors, rate limits, cut and stalled streams.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mock_llm.rs"]
+mod mock_llm;
+
+mod harness;
+mod openai_chat;
