@@ -9,7 +9,10 @@ use super::Backend;
 use super::http::{CallSite, HttpBackend, RetryPolicy, Wire};
 use super::provider::{self, Endpoint, Protocol};
 use super::scripted::ScriptedBackend;
+use super::wire::anthropic::AnthropicWire;
+use super::wire::gemini::GeminiWire;
 use super::wire::openai_chat::ChatWire;
+use super::wire::openai_responses::ResponsesWire;
 use super::wire::{Auth, WireOptions};
 use crate::config::{AgentConfig, BackendConfig, BackendKind, Config, Env};
 use crate::protocol::{AgentId, AnonymousMapping};
@@ -111,9 +114,9 @@ pub fn http_backend(
                 .unwrap_or(DEFAULT_AZURE_API_VERSION),
             options,
         )),
-        Protocol::OpenaiResponses | Protocol::Anthropic | Protocol::Gemini => Arc::new(
-            ChatWire::new(site, base, key.map_or(Auth::None, Auth::Bearer), options),
-        ),
+        Protocol::OpenaiResponses => Arc::new(ResponsesWire::new(site, base, key, options)),
+        Protocol::Anthropic => Arc::new(AnthropicWire::new(site, base, key, options)),
+        Protocol::Gemini => Arc::new(GeminiWire::new(site, base, key, options)),
     };
     let policy = RetryPolicy {
         max_retries: config

@@ -6,5 +6,8 @@
 #[path = "../support/mock_llm.rs"]
 mod mock_llm;
 
+mod anthropic;
+mod gemini;
 mod harness;
 mod openai_chat;
+mod openai_responses;

@@ -1,7 +1,10 @@
 //! The wire protocols, each a thin layer of serde types over HTTP + SSE, and what they
 //! share: request options, authentication headers, borrowed JSON helpers.
 
+pub mod anthropic;
+pub mod gemini;
 pub mod openai_chat;
+pub mod openai_responses;
 
 use std::fmt;
 use std::marker::PhantomData;

@@ -1,0 +1,1 @@
+//! Gemini `streamGenerateContent?alt=sse` (`type: gemini`).
