@@ -18,6 +18,10 @@ pub struct ToolCall {
     pub id: String,
     pub name: String,
     pub arguments: String,
+    /// Opaque provider state that must go back with the call in the next request
+    /// (Gemini's thought signature).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub signature: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -99,6 +103,11 @@ pub enum StreamEvent {
     ToolCallArgsDelta {
         index: usize,
         fragment: String,
+    },
+    /// Opaque state to send back with the tool call (Gemini's `thoughtSignature`).
+    ToolCallSignature {
+        index: usize,
+        signature: String,
     },
     Usage(Usage),
     Finish(FinishReason),

@@ -30,11 +30,7 @@ impl TurnBuilder {
             StreamEvent::TextDelta(text) => self.text.push_str(text),
             StreamEvent::ReasoningDelta(text) => self.reasoning.push_str(text),
             StreamEvent::ToolCallStart { index, id, name } => {
-                let call = self.calls.entry(*index).or_insert_with(|| ToolCall {
-                    id: String::new(),
-                    name: String::new(),
-                    arguments: String::new(),
-                });
+                let call = self.calls.entry(*index).or_insert_with(empty_call);
                 if !id.is_empty() {
                     call.id.clone_from(id);
                 }
@@ -43,13 +39,13 @@ impl TurnBuilder {
             StreamEvent::ToolCallArgsDelta { index, fragment } => {
                 self.calls
                     .entry(*index)
-                    .or_insert_with(|| ToolCall {
-                        id: String::new(),
-                        name: String::new(),
-                        arguments: String::new(),
-                    })
+                    .or_insert_with(empty_call)
                     .arguments
                     .push_str(fragment);
+            }
+            StreamEvent::ToolCallSignature { index, signature } => {
+                self.calls.entry(*index).or_insert_with(empty_call).signature =
+                    Some(signature.clone());
             }
             StreamEvent::Usage(usage) => self.usage = *usage,
             StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),
@@ -78,6 +74,15 @@ impl TurnBuilder {
             tool_calls,
             usage: self.usage,
         })
+    }
+}
+
+fn empty_call() -> ToolCall {
+    ToolCall {
+        id: String::new(),
+        name: String::new(),
+        arguments: String::new(),
+        signature: None,
     }
 }
 

@@ -83,6 +83,7 @@ impl AgentLink {
                 }
                 StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
+                | StreamEvent::ToolCallSignature { .. }
                 | StreamEvent::Finish(_) => {}
             }
         }

@@ -120,6 +120,7 @@ mod tests {
             id: "c1".into(),
             name: name.into(),
             arguments: arguments.into(),
+            signature: None,
         }
     }
 

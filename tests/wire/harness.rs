@@ -71,6 +71,7 @@ pub fn after_tool_call() -> ChatRequest {
             id: "call_1".into(),
             name: "get_weather".into(),
             arguments: r#"{"city":"Paris"}"#.into(),
+            signature: None,
         }],
     });
     request.messages.push(Message::Tool {
