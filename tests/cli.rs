@@ -268,13 +268,56 @@ fn quick_setup_with_the_scripted_model() {
 }
 
 #[test]
-fn quick_setup_with_a_real_model_names_its_backend() {
+fn quick_setup_with_a_real_model_needs_its_key_before_anything_starts() {
     let sandbox = Sandbox::new();
     let output = sandbox.run(&["--model", "gpt-5", "q"]);
     assert_code(&output, 1);
     assert!(output.stdout.is_empty(), "{}", describe(&output));
-    assert_stderr_contains(&output, "error: ");
-    assert_stderr_contains(&output, "`openai`");
+    assert_stderr_contains(
+        &output,
+        "error: agent `agent`: backend `openai` needs an API key: set OPENAI_API_KEY",
+    );
+    let output = sandbox.run(&["--backend", "claude", "--model", "claude-sonnet-4-5", "q"]);
+    assert_code(&output, 1);
+    assert_stderr_contains(&output, "set ANTHROPIC_API_KEY");
+    assert!(!sandbox.massgen_dir().exists(), "{}", describe(&output));
+}
+
+#[test]
+fn a_key_from_a_dotenv_file_is_enough_to_start() {
+    let sandbox = Sandbox::new();
+    sandbox.write(".env", "GROQ_API_KEY=gsk-from-dotenv\n");
+    // Nothing listens on this port: the run starts, then the agent fails to connect.
+    let output = sandbox
+        .massgen()
+        .args([
+            "--backend", "groq", "--model", "llama-3.3-70b-versatile",
+            "--base-url", "http://127.0.0.1:9/v1", "--display", "plain", "q",
+        ])
+        .output()
+        .unwrap();
+    let all = describe(&output);
+    assert!(!all.contains("needs an API key"), "{all}");
+    assert!(all.contains("cannot reach Groq"), "{all}");
+    assert!(!all.contains("gsk-from-dotenv"), "{all}");
+}
+
+#[test]
+fn validate_notes_missing_keys_but_fails_on_config_mistakes() {
+    let sandbox = Sandbox::new();
+    let output = sandbox.run(&["--validate", "@examples/providers/claude/claude_sonnet_4_5"]);
+    assert_code(&output, 0);
+    assert_stderr_contains(
+        &output,
+        "note: agent `claude_agent`: backend `claude` needs an API key: set ANTHROPIC_API_KEY",
+    );
+    sandbox.write(
+        "custom.yaml",
+        "agent:\n  id: a\n  backend:\n    type: chatcompletion\n    model: m\n    base_url: https://llm.example.com/v1\n",
+    );
+    let output = sandbox.run(&["--validate", "custom.yaml"]);
+    assert_code(&output, 1);
+    assert_stderr_contains(&output, "needs an API key: set `api_key` in the config");
 }
 
 #[test]

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use super::exit::Exit;
+use crate::backend::provider;
 use crate::config::{self, Env, examples};
 
 pub fn list_examples() -> Exit {
@@ -44,6 +45,25 @@ pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
     };
     for warning in &warnings {
         eprintln!("warning: {warning}");
+    }
+    let mut endpoint_errors = 0;
+    for agent in &config.agents {
+        if provider::provider(agent.backend.kind).is_none() {
+            continue;
+        }
+        match provider::resolve(&agent.backend, env) {
+            Ok(_) => {}
+            Err(problem) if problem.is_environment() => {
+                eprintln!("note: agent `{}`: {problem}; a run stops until it is set", agent.id);
+            }
+            Err(problem) => {
+                endpoint_errors += 1;
+                eprintln!("error: {}: agent `{}`: {problem}", config.source_name, agent.id);
+            }
+        }
+    }
+    if endpoint_errors > 0 {
+        return Exit::Config;
     }
     let agents: Vec<String> = config
         .agents

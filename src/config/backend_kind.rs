@@ -106,6 +106,10 @@ impl BackendKind {
             Some(Self::Gemini)
         } else if starts(&["grok-"]) {
             Some(Self::Grok)
+        } else if starts(&["glm-"]) {
+            Some(Self::Zai)
+        } else if starts(&["kimi-", "moonshot-"]) {
+            Some(Self::Moonshot)
         } else {
             None
         }
@@ -155,6 +159,14 @@ mod tests {
         assert_eq!(
             BackendKind::infer_from_model("scripted"),
             Some(BackendKind::Scripted)
+        );
+        assert_eq!(
+            BackendKind::infer_from_model("glm-4.6"),
+            Some(BackendKind::Zai)
+        );
+        assert_eq!(
+            BackendKind::infer_from_model("kimi-k2-turbo-preview"),
+            Some(BackendKind::Moonshot)
         );
         assert_eq!(BackendKind::infer_from_model("llama3"), None);
     }

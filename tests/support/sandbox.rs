@@ -40,7 +40,7 @@ impl Sandbox {
             .env_remove("RUST_LOG")
             .timeout(Duration::from_secs(30));
         for (key, _) in std::env::vars() {
-            if key.ends_with("_API_KEY") {
+            if key.ends_with("_API_KEY") || key == "AZURE_OPENAI_ENDPOINT" {
                 cmd.env_remove(key);
             }
         }

@@ -186,6 +186,19 @@ pub enum EndpointError {
     NotHttp { kind: BackendKind },
 }
 
+impl EndpointError {
+    /// Whether setting an environment variable fixes it (the config itself is fine).
+    pub fn is_environment(&self) -> bool {
+        match self {
+            Self::MissingKey { .. } => true,
+            Self::MissingBaseUrl { kind, .. } => *kind == BackendKind::AzureOpenai,
+            Self::MissingKeyUnknownHost { .. } | Self::BadBaseUrl { .. } | Self::NotHttp { .. } => {
+                false
+            }
+        }
+    }
+}
+
 /// Resolves the provider, base URL and key of one backend config.
 pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointError> {
     let kind = config.kind;
