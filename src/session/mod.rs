@@ -3,7 +3,11 @@
 mod atomic;
 mod event_log;
 mod log_dir;
+mod pricing;
 
 pub use atomic::write_atomic;
 pub use event_log::read_events;
 pub use log_dir::{RunLogDir, TurnLog};
+pub use pricing::{
+    CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
+};

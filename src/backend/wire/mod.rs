@@ -116,7 +116,7 @@ impl<T> Default for Few<T> {
 }
 
 impl<T> Few<T> {
-    pub fn into_iter(self) -> impl Iterator<Item = T> {
+    pub fn items(self) -> impl Iterator<Item = T> {
         self.first.into_iter().chain(self.rest)
     }
 }
@@ -133,12 +133,12 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for Few<T> {
                 Ok(Few::default())
             }
             fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-                let mut few = Few::default();
-                few.first = seq.next_element::<T>()?;
+                let first = seq.next_element::<T>()?;
+                let mut rest = Vec::new();
                 while let Some(item) = seq.next_element::<T>()? {
-                    few.rest.push(item);
+                    rest.push(item);
                 }
-                Ok(few)
+                Ok(Few { first, rest })
             }
         }
         deserializer.deserialize_any(FewVisitor(PhantomData))

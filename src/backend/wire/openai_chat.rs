@@ -299,7 +299,7 @@ impl ChatDecoder {
         {
             out.push_back(StreamEvent::TextDelta(content.into_owned()));
         }
-        for (position, call) in delta.tool_calls.into_iter().enumerate() {
+        for (position, call) in delta.tool_calls.items().enumerate() {
             let wire_index = call.index.unwrap_or(position);
             let id = call.id.filter(|id| !id.is_empty());
             let (name, arguments) = call
