@@ -1,0 +1,438 @@
+//! Reads a Messages API event stream: content blocks (text, thinking, tool use) opened,
+//! filled by deltas and closed by index; usage from `message_start` and `message_delta`,
+//! reported once at `message_stop`, the end marker; `error` events; and a whole JSON
+//! `message` as a fallback.
+
+use std::borrow::Cow;
+use std::collections::VecDeque;
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use crate::backend::http::status::from_stream_error;
+use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
+use crate::backend::{BackendError, FinishReason, StreamEvent};
+use crate::protocol::Usage;
+
+/// One event's `data`. Fields absent from an event type stay at their defaults; only the
+/// rare events (`content_block_start`, `error`) are read into `Value`s.
+#[derive(Deserialize)]
+struct Event<'a> {
+    #[serde(default, borrow, rename = "type")]
+    kind: Cow<'a, str>,
+    #[serde(default)]
+    index: Option<usize>,
+    #[serde(default, borrow)]
+    delta: Option<Delta<'a>>,
+    #[serde(default)]
+    content_block: Option<Value>,
+    #[serde(default)]
+    message: Option<StartedMessage>,
+    #[serde(default)]
+    usage: Option<WireUsage>,
+    #[serde(default)]
+    error: Option<Value>,
+}
+
+/// A `content_block_delta`'s or a `message_delta`'s `delta`.
+#[derive(Deserialize)]
+struct Delta<'a> {
+    #[serde(default, borrow, rename = "type")]
+    kind: Cow<'a, str>,
+    #[serde(default, borrow)]
+    text: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    partial_json: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    thinking: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
+    stop_reason: Option<Cow<'a, str>>,
+}
+
+#[derive(Deserialize)]
+struct StartedMessage {
+    #[serde(default)]
+    usage: Option<WireUsage>,
+}
+
+/// Anthropic's usage: `input_tokens` excludes the cache reads and writes.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+struct WireUsage {
+    #[serde(default)]
+    input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_creation_input_tokens: Option<u64>,
+    #[serde(default)]
+    cache_read_input_tokens: Option<u64>,
+    #[serde(default)]
+    output_tokens: Option<u64>,
+}
+
+impl WireUsage {
+    /// Later counts (`message_delta`'s are cumulative) replace earlier ones.
+    fn update(&mut self, later: &Self) {
+        self.input_tokens = later.input_tokens.or(self.input_tokens);
+        self.cache_creation_input_tokens = later
+            .cache_creation_input_tokens
+            .or(self.cache_creation_input_tokens);
+        self.cache_read_input_tokens = later
+            .cache_read_input_tokens
+            .or(self.cache_read_input_tokens);
+        self.output_tokens = later.output_tokens.or(self.output_tokens);
+    }
+
+    fn normalise(&self) -> Usage {
+        let cached = self.cache_read_input_tokens.unwrap_or(0);
+        let created = self.cache_creation_input_tokens.unwrap_or(0);
+        Usage {
+            input_tokens: self.input_tokens.unwrap_or(0) + cached + created,
+            output_tokens: self.output_tokens.unwrap_or(0),
+            reasoning_tokens: 0,
+            cached_input_tokens: cached,
+            cache_creation_tokens: created,
+        }
+    }
+}
+
+/// What an open content block is.
+enum Block {
+    Text,
+    Thinking,
+    ToolUse {
+        /// Our index for the call: 0, 1, … in the order the calls start.
+        slot: usize,
+        /// Arguments given whole in the start event (not the empty `{}` of a stream).
+        given: Option<String>,
+        /// An `input_json_delta` has been passed on.
+        streamed: bool,
+        closed: bool,
+    },
+    /// Server tools, redacted thinking and whatever comes next: ignored.
+    Other,
+}
+
+/// Reads one Messages API response.
+pub struct AnthropicDecoder {
+    site: CallSite,
+    /// Content blocks by their wire index, in the order they started.
+    blocks: Vec<(usize, Block)>,
+    tool_calls: usize,
+    usage: WireUsage,
+    stop: Option<FinishReason>,
+}
+
+impl AnthropicDecoder {
+    pub fn new(site: CallSite) -> Self {
+        Self {
+            site,
+            blocks: Vec::new(),
+            tool_calls: 0,
+            usage: WireUsage::default(),
+            stop: None,
+        }
+    }
+
+    fn block(&mut self, index: Option<usize>) -> Option<&mut Block> {
+        let index = index?;
+        self.blocks
+            .iter_mut()
+            .rev()
+            .find(|(wire, _)| *wire == index)
+            .map(|(_, block)| block)
+    }
+
+    /// `content_block_start`, or one block of a whole reply.
+    fn start(&mut self, index: usize, block: &Value, out: &mut VecDeque<StreamEvent>) {
+        let text = |key: &str| block.get(key).and_then(Value::as_str).unwrap_or_default();
+        let started = match text("type") {
+            "text" => {
+                push_text(out, text("text"), StreamEvent::TextDelta);
+                Block::Text
+            }
+            "thinking" => {
+                push_text(out, text("thinking"), StreamEvent::ReasoningDelta);
+                Block::Thinking
+            }
+            "tool_use" => {
+                let slot = self.tool_calls;
+                self.tool_calls += 1;
+                out.push_back(StreamEvent::ToolCallStart {
+                    index: slot,
+                    id: text("id").to_string(),
+                    name: text("name").to_string(),
+                });
+                let given = block
+                    .get("input")
+                    .filter(|input| input.as_object().is_some_and(|map| !map.is_empty()))
+                    .map(Value::to_string);
+                Block::ToolUse {
+                    slot,
+                    given,
+                    streamed: false,
+                    closed: false,
+                }
+            }
+            _ => Block::Other,
+        };
+        self.blocks.push((index, started));
+    }
+
+    fn delta(&mut self, index: Option<usize>, delta: Delta<'_>, out: &mut VecDeque<StreamEvent>) {
+        match &*delta.kind {
+            "text_delta" => {
+                if let Some(text) = delta.text.filter(|text| !text.is_empty()) {
+                    out.push_back(StreamEvent::TextDelta(text.into_owned()));
+                }
+            }
+            "thinking_delta" => {
+                if let Some(thinking) = delta.thinking.filter(|text| !text.is_empty()) {
+                    out.push_back(StreamEvent::ReasoningDelta(thinking.into_owned()));
+                }
+            }
+            "input_json_delta" => {
+                if let Some(Block::ToolUse {
+                    slot,
+                    streamed,
+                    closed: false,
+                    ..
+                }) = self.block(index)
+                    && let Some(fragment) = delta.partial_json.filter(|json| !json.is_empty())
+                {
+                    *streamed = true;
+                    out.push_back(StreamEvent::ToolCallArgsDelta {
+                        index: *slot,
+                        fragment: fragment.into_owned(),
+                    });
+                }
+            }
+            // `signature_delta`, `citations_delta` and newer kinds carry nothing we keep.
+            _ => {}
+        }
+    }
+
+    /// `message_stop`: the one usage report, then the finish.
+    fn finish(&mut self, out: &mut VecDeque<StreamEvent>) -> Flow {
+        for (_, block) in &mut self.blocks {
+            close(block, out);
+        }
+        out.push_back(StreamEvent::Usage(self.usage.normalise()));
+        out.push_back(StreamEvent::Finish(
+            self.stop.take().unwrap_or(FinishReason::Stop),
+        ));
+        Flow::Finished
+    }
+}
+
+/// Ends a tool call's arguments: a call whose input never streamed still gets an object.
+fn close(block: &mut Block, out: &mut VecDeque<StreamEvent>) {
+    if let Block::ToolUse {
+        slot,
+        given,
+        streamed,
+        closed,
+    } = block
+        && !*closed
+    {
+        *closed = true;
+        if !*streamed {
+            out.push_back(StreamEvent::ToolCallArgsDelta {
+                index: *slot,
+                fragment: given.take().unwrap_or_else(|| "{}".to_string()),
+            });
+        }
+    }
+}
+
+fn push_text(out: &mut VecDeque<StreamEvent>, text: &str, event: fn(String) -> StreamEvent) {
+    if !text.is_empty() {
+        out.push_back(event(text.to_string()));
+    }
+}
+
+impl WireDecoder for AnthropicDecoder {
+    fn event(
+        &mut self,
+        event: SseEvent<'_>,
+        out: &mut VecDeque<StreamEvent>,
+    ) -> Result<Flow, BackendError> {
+        let data: Event<'_> = parse_json(&self.site, event.data.trim())?;
+        let kind = if data.kind.is_empty() {
+            event.event
+        } else {
+            &data.kind
+        };
+        match kind {
+            "message_start" => {
+                if let Some(usage) = data.message.and_then(|message| message.usage) {
+                    self.usage.update(&usage);
+                }
+            }
+            "content_block_start" => {
+                if let (Some(index), Some(block)) = (data.index, &data.content_block) {
+                    self.start(index, block, out);
+                }
+            }
+            "content_block_delta" => {
+                if let Some(delta) = data.delta {
+                    self.delta(data.index, delta, out);
+                }
+            }
+            "content_block_stop" => {
+                if let Some(block) = self.block(data.index) {
+                    close(block, out);
+                }
+            }
+            "message_delta" => {
+                if let Some(reason) = data.delta.and_then(|delta| delta.stop_reason) {
+                    self.stop = Some(finish_reason(&reason));
+                }
+                if let Some(usage) = data.usage {
+                    self.usage.update(&usage);
+                }
+            }
+            "message_stop" => return Ok(self.finish(out)),
+            "error" => {
+                let error = data.error.unwrap_or(Value::Null);
+                return Err(stream_error(&self.site, &error));
+            }
+            // `ping` and event types added after this was written.
+            _ => {}
+        }
+        Ok(Flow::Continue)
+    }
+
+    /// A server that ignored `stream: true`: one `message` object (or an `error` one).
+    fn whole_body(
+        &mut self,
+        body: &[u8],
+        out: &mut VecDeque<StreamEvent>,
+    ) -> Result<Flow, BackendError> {
+        let text = String::from_utf8_lossy(body);
+        let message: Value = parse_json(&self.site, &text)?;
+        if let Some(error) = message.get("error") {
+            return Err(stream_error(&self.site, error));
+        }
+        let blocks = message.get("content").and_then(Value::as_array);
+        for (index, block) in blocks.into_iter().flatten().enumerate() {
+            self.start(index, block, out);
+        }
+        if let Some(usage) = message
+            .get("usage")
+            .and_then(|usage| WireUsage::deserialize(usage).ok())
+        {
+            self.usage.update(&usage);
+        }
+        if let Some(reason) = message.get("stop_reason").and_then(Value::as_str) {
+            self.stop = Some(finish_reason(reason));
+        }
+        Ok(self.finish(out))
+    }
+}
+
+/// An `error` event's `{type, message}`.
+fn stream_error(site: &CallSite, error: &Value) -> BackendError {
+    let kind = error
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or_default();
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .unwrap_or("the provider reported an error");
+    from_stream_error(site, kind, message)
+}
+
+pub fn finish_reason(reason: &str) -> FinishReason {
+    match reason {
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        "tool_use" => FinishReason::ToolCalls,
+        "max_tokens" => FinishReason::Length,
+        "refusal" => FinishReason::ContentFilter,
+        other => FinishReason::Other(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn decode(lines: &[(&str, &str)]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
+        let mut decoder = AnthropicDecoder::new(CallSite {
+            provider: "Anthropic".into(),
+            model: "claude-sonnet-4-5".into(),
+            key_fix: "set ANTHROPIC_API_KEY".into(),
+        });
+        let mut out = VecDeque::new();
+        let mut flow = Ok(Flow::Continue);
+        for (event, data) in lines {
+            flow = decoder.event(SseEvent { event, data }, &mut out);
+            if flow.is_err() {
+                break;
+            }
+        }
+        (out.into_iter().collect(), flow)
+    }
+
+    #[test]
+    fn a_tool_call_without_input_deltas_gets_an_empty_object() {
+        let (events, flow) = decode(&[
+            (
+                "content_block_start",
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_01","name":"list_files","input":{}}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#,
+            ),
+            (
+                "content_block_stop",
+                r#"{"type":"content_block_stop","index":0}"#,
+            ),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ]);
+        assert_eq!(flow, Ok(Flow::Finished));
+        assert_eq!(
+            events[1],
+            StreamEvent::ToolCallArgsDelta {
+                index: 0,
+                fragment: "{}".into()
+            }
+        );
+        assert_eq!(
+            events.last(),
+            Some(&StreamEvent::Finish(FinishReason::Stop))
+        );
+    }
+
+    #[test]
+    fn server_tool_input_and_signatures_are_not_passed_on() {
+        let (events, _) = decode(&[
+            (
+                "content_block_start",
+                r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_01","name":"web_search","input":{}}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}"#,
+            ),
+            (
+                "content_block_delta",
+                r#"{"type":"content_block_delta","index":1,"delta":{"type":"signature_delta","signature":"EqQB"}}"#,
+            ),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ]);
+        assert_eq!(events.len(), 2, "{events:?}");
+        assert!(matches!(events[0], StreamEvent::Usage(_)), "{events:?}");
+    }
+
+    #[test]
+    fn finish_reasons_map_to_ours() {
+        assert_eq!(finish_reason("stop_sequence"), FinishReason::Stop);
+        assert_eq!(finish_reason("max_tokens"), FinishReason::Length);
+        assert_eq!(finish_reason("refusal"), FinishReason::ContentFilter);
+        assert_eq!(
+            finish_reason("pause_turn"),
+            FinishReason::Other("pause_turn".into())
+        );
+    }
+}

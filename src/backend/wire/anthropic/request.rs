@@ -1,0 +1,258 @@
+//! The Messages API request body: top-level `system`, content-block messages with
+//! `tool_use` / `tool_result` blocks, tools as `input_schema`, and a `max_tokens` that the
+//! API requires and that must exceed any extended-thinking budget.
+
+use serde_json::{Map, Value, json};
+
+use crate::backend::wire::WireOptions;
+use crate::backend::{ChatRequest, Message, ToolCall};
+
+/// `max_tokens` when the config sets none (the API has no default).
+pub const DEFAULT_MAX_TOKENS: u64 = 8192;
+
+pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
+    let mut body = Map::new();
+    body.insert("model".into(), json!(options.model));
+    body.insert("max_tokens".into(), json!(max_tokens(options)));
+    if let Some(system) = system(&request.messages) {
+        body.insert("system".into(), Value::String(system));
+    }
+    body.insert("messages".into(), Value::Array(messages(&request.messages)));
+    body.insert("stream".into(), json!(true));
+    if !request.tools.is_empty() {
+        let tools: Vec<Value> = request
+            .tools
+            .iter()
+            .map(|tool| {
+                let schema = if tool.parameters.is_object() {
+                    tool.parameters.clone()
+                } else {
+                    json!({"type": "object", "properties": {}})
+                };
+                json!({
+                    "name": tool.name,
+                    "description": tool.description,
+                    "input_schema": schema,
+                })
+            })
+            .collect();
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    if let Some(temperature) = options.temperature {
+        body.insert("temperature".into(), json!(temperature));
+    }
+    options.merge_passthrough(&mut body);
+    Value::Object(body)
+}
+
+/// The configured limit, or the default; with `thinking.budget_tokens` at or above it, the
+/// budget plus that limit, since the API requires `max_tokens` > `budget_tokens`.
+fn max_tokens(options: &WireOptions) -> u64 {
+    let wanted = options.max_tokens.unwrap_or(DEFAULT_MAX_TOKENS);
+    let budget = options
+        .passthrough
+        .get("thinking")
+        .and_then(|thinking| thinking.get("budget_tokens"))
+        .and_then(Value::as_u64);
+    match budget {
+        Some(budget) if wanted <= budget => budget.saturating_add(wanted),
+        Some(_) | None => wanted,
+    }
+}
+
+/// Every system message's text, joined; `None` when there is none.
+fn system(messages: &[Message]) -> Option<String> {
+    let parts: Vec<&str> = messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::System { content } if !content.is_empty() => Some(content.as_str()),
+            Message::System { .. }
+            | Message::User { .. }
+            | Message::Assistant { .. }
+            | Message::Tool { .. } => None,
+        })
+        .collect();
+    (!parts.is_empty()).then(|| parts.join("\n\n"))
+}
+
+/// The conversation as alternating `user` / `assistant` messages of content blocks.
+/// Consecutive tool results, and a user text after them, share one `user` message.
+fn messages(messages: &[Message]) -> Vec<Value> {
+    let mut out: Vec<(&'static str, Vec<Value>)> = Vec::new();
+    for message in messages {
+        let (role, blocks) = match message {
+            Message::System { .. } => continue,
+            Message::User { content } => ("user", text_block(content).into_iter().collect()),
+            Message::Assistant {
+                content,
+                tool_calls,
+            } => (
+                "assistant",
+                text_block(content)
+                    .into_iter()
+                    .chain(tool_calls.iter().map(tool_use))
+                    .collect(),
+            ),
+            Message::Tool {
+                call_id,
+                content,
+                is_error,
+                ..
+            } => (
+                "user",
+                vec![json!({
+                    "type": "tool_result",
+                    "tool_use_id": call_id,
+                    "content": content,
+                    "is_error": is_error,
+                })],
+            ),
+        };
+        if blocks.is_empty() {
+            continue;
+        }
+        match out.last_mut() {
+            Some((last_role, last_blocks)) if *last_role == role => last_blocks.extend(blocks),
+            Some(_) | None => out.push((role, blocks)),
+        }
+    }
+    out.into_iter()
+        .map(|(role, content)| json!({"role": role, "content": content}))
+        .collect()
+}
+
+/// A text block; the API rejects empty ones.
+fn text_block(text: &str) -> Option<Value> {
+    (!text.is_empty()).then(|| json!({"type": "text", "text": text}))
+}
+
+/// An earlier call, with its arguments as the JSON object the API expects.
+fn tool_use(call: &ToolCall) -> Value {
+    let input = match serde_json::from_str::<Value>(&call.arguments) {
+        Ok(Value::Object(map)) => Value::Object(map),
+        Ok(_) | Err(_) => json!({}),
+    };
+    json!({"type": "tool_use", "id": call.id, "name": call.name, "input": input})
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::ToolSpec;
+
+    fn options() -> WireOptions {
+        WireOptions {
+            model: "claude-sonnet-4-5".into(),
+            temperature: None,
+            max_tokens: None,
+            passthrough: Map::new(),
+        }
+    }
+
+    fn call(id: &str, arguments: &str) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            name: "get_weather".into(),
+            arguments: arguments.into(),
+            signature: None,
+        }
+    }
+
+    fn tool_result(id: &str, content: &str, is_error: bool) -> Message {
+        Message::Tool {
+            call_id: id.into(),
+            name: "get_weather".into(),
+            content: content.into(),
+            is_error,
+        }
+    }
+
+    #[test]
+    fn max_tokens_defaults_and_stays_above_the_thinking_budget() {
+        let mut options = options();
+        assert_eq!(max_tokens(&options), DEFAULT_MAX_TOKENS);
+        options.max_tokens = Some(2000);
+        assert_eq!(max_tokens(&options), 2000);
+        options.passthrough.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": 1024}),
+        );
+        assert_eq!(max_tokens(&options), 2000);
+        options.passthrough.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": 10000}),
+        );
+        assert_eq!(max_tokens(&options), 12000);
+        options.max_tokens = None;
+        assert_eq!(max_tokens(&options), 10000 + DEFAULT_MAX_TOKENS);
+    }
+
+    #[test]
+    fn parallel_results_and_the_next_user_text_share_one_user_message() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::system("Be brief."),
+                Message::user("Weather in Oslo and Rome?"),
+                Message::Assistant {
+                    content: String::new(),
+                    tool_calls: vec![call("toolu_a", r#"{"city":"Oslo"}"#), call("toolu_b", "")],
+                },
+                tool_result("toolu_a", "cold", false),
+                tool_result("toolu_b", "no such city", true),
+                Message::user("And tomorrow?"),
+                Message::system("Answer in French."),
+            ],
+            tools: Vec::new(),
+        };
+        let body = body(&options(), &request);
+        assert_eq!(body["system"], "Be brief.\n\nAnswer in French.");
+        assert_eq!(
+            body["messages"],
+            json!([
+                {"role": "user", "content": [{"type": "text", "text": "Weather in Oslo and Rome?"}]},
+                {"role": "assistant", "content": [
+                    {"type": "tool_use", "id": "toolu_a", "name": "get_weather", "input": {"city": "Oslo"}},
+                    {"type": "tool_use", "id": "toolu_b", "name": "get_weather", "input": {}}
+                ]},
+                {"role": "user", "content": [
+                    {"type": "tool_result", "tool_use_id": "toolu_a", "content": "cold", "is_error": false},
+                    {"type": "tool_result", "tool_use_id": "toolu_b", "content": "no such city", "is_error": true},
+                    {"type": "text", "text": "And tomorrow?"}
+                ]}
+            ])
+        );
+    }
+
+    #[test]
+    fn unreadable_arguments_become_an_empty_object_and_empty_turns_are_dropped() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::user("Hi"),
+                Message::Assistant {
+                    content: String::new(),
+                    tool_calls: Vec::new(),
+                },
+                Message::Assistant {
+                    content: "Checking.".into(),
+                    tool_calls: vec![call("toolu_c", "{\"city\": \"Par"), call("toolu_d", "[1]")],
+                },
+            ],
+            tools: vec![ToolSpec {
+                name: "noop".into(),
+                description: "Does nothing".into(),
+                parameters: Value::Null,
+            }],
+        };
+        let body = body(&options(), &request);
+        assert!(body.get("system").is_none());
+        let assistant = &body["messages"][1]["content"];
+        assert_eq!(assistant[0], json!({"type": "text", "text": "Checking."}));
+        assert_eq!(assistant[1]["input"], json!({}));
+        assert_eq!(assistant[2]["input"], json!({}));
+        assert_eq!(body["messages"].as_array().map(Vec::len), Some(2));
+        assert_eq!(
+            body["tools"][0]["input_schema"],
+            json!({"type": "object", "properties": {}})
+        );
+    }
+}
