@@ -23,7 +23,16 @@ const TARGET_BYTES: usize = 64 * 1024 * 1024;
 /// Bytes handed to the decoder at a time, like a TLS record.
 const CHUNK: usize = 16 * 1024;
 
-const WORDS: [&str; 8] = [" the", " answer", " is", " Paris", ",", " which", " has", " \\\"quotes\\\"\\n"];
+const WORDS: [&str; 8] = [
+    " the",
+    " answer",
+    " is",
+    " Paris",
+    ",",
+    " which",
+    " has",
+    " \\\"quotes\\\"\\n",
+];
 
 struct Protocol {
     name: &'static str,
@@ -110,7 +119,10 @@ fn main() {
         for _ in 0..5 {
             let result = run(&protocol, &bytes);
             assert_eq!(result.text_events, index as u64);
-            if best.as_ref().is_none_or(|best| result.seconds < best.seconds) {
+            if best
+                .as_ref()
+                .is_none_or(|best| result.seconds < best.seconds)
+            {
                 best = Some(result);
             }
         }

@@ -291,8 +291,15 @@ fn a_key_from_a_dotenv_file_is_enough_to_start() {
     let output = sandbox
         .massgen()
         .args([
-            "--backend", "groq", "--model", "llama-3.3-70b-versatile",
-            "--base-url", "http://127.0.0.1:9/v1", "--display", "plain", "q",
+            "--backend",
+            "groq",
+            "--model",
+            "llama-3.3-70b-versatile",
+            "--base-url",
+            "http://127.0.0.1:9/v1",
+            "--display",
+            "plain",
+            "q",
         ])
         .output()
         .unwrap();

@@ -641,6 +641,9 @@ agent:
 struct Panics;
 
 impl Backend for Panics {
+    fn kind(&self) -> massgen::config::BackendKind {
+        massgen::config::BackendKind::Scripted
+    }
     fn provider(&self) -> &str {
         "test"
     }

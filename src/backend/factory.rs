@@ -125,6 +125,7 @@ pub fn http_backend(
         ..RetryPolicy::default()
     };
     Arc::new(HttpBackend::new(
+        config.kind,
         endpoint.label,
         config.model.clone(),
         wire,

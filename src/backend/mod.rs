@@ -12,6 +12,8 @@ pub mod wire;
 
 use futures::stream::BoxStream;
 
+use crate::config::BackendKind;
+
 pub use error::BackendError;
 pub use factory::{BackendUnavailable, build_backends, http_backend, http_client};
 pub use message::{ChatRequest, FinishReason, Message, StreamEvent, ToolCall, ToolSpec};
@@ -21,6 +23,9 @@ pub use turn::{AssistantTurn, TurnBuilder};
 pub type EventStream = BoxStream<'static, Result<StreamEvent, BackendError>>;
 
 pub trait Backend: Send + Sync {
+    /// The backend type from the config, which decides pricing.
+    fn kind(&self) -> BackendKind;
+
     /// The provider name shown to users (`openai`, `scripted`, …).
     fn provider(&self) -> &str;
 

@@ -44,8 +44,10 @@ impl TurnBuilder {
                     .push_str(fragment);
             }
             StreamEvent::ToolCallSignature { index, signature } => {
-                self.calls.entry(*index).or_insert_with(empty_call).signature =
-                    Some(signature.clone());
+                self.calls
+                    .entry(*index)
+                    .or_insert_with(empty_call)
+                    .signature = Some(signature.clone());
             }
             StreamEvent::Usage(usage) => self.usage = *usage,
             StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),

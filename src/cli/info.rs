@@ -54,11 +54,17 @@ pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
         match provider::resolve(&agent.backend, env) {
             Ok(_) => {}
             Err(problem) if problem.is_environment() => {
-                eprintln!("note: agent `{}`: {problem}; a run stops until it is set", agent.id);
+                eprintln!(
+                    "note: agent `{}`: {problem}; a run stops until it is set",
+                    agent.id
+                );
             }
             Err(problem) => {
                 endpoint_errors += 1;
-                eprintln!("error: {}: agent `{}`: {problem}", config.source_name, agent.id);
+                eprintln!(
+                    "error: {}: agent `{}`: {problem}",
+                    config.source_name, agent.id
+                );
             }
         }
     }

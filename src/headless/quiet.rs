@@ -61,6 +61,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::AgentError { .. }
             | EventMsg::AgentKilled { .. }
             | EventMsg::Usage { .. }
+            | EventMsg::RoundUsage { .. }
             | EventMsg::WinnerSelected { .. }
             | EventMsg::FinalPresentationStarted { .. }
             | EventMsg::FinalPresentationDelta { .. }

@@ -4,7 +4,7 @@ use std::io::{self, Write};
 
 use super::{Display, PlainPrinter, Printer, QuietPrinter, Style};
 use crate::protocol::{
-    AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode, TurnOutcome,
+    AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode, TurnOutcome, Usage,
     VoteCount, WinnerBasis,
 };
 
@@ -159,6 +159,62 @@ fn plain_output_reads_as_a_transcript() {
          Final text.\n\
          ──\n\
          ✓ done in 1.5 s · 0 tokens (0 in, 0 out)\n"
+    );
+}
+
+/// The closing line of a turn whose calls used `costs`.
+fn closing_line(costs: &[Option<f64>]) -> String {
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    let events = turn_events();
+    let (last, rest) = events.split_last().unwrap();
+    for event in rest {
+        printer.print(event).unwrap();
+    }
+    for cost_usd in costs {
+        let usage = Usage {
+            input_tokens: 1000,
+            output_tokens: 200,
+            ..Usage::default()
+        };
+        printer
+            .print(
+                &EventMsg::Usage {
+                    usage,
+                    cost_usd: *cost_usd,
+                }
+                .with("a"),
+            )
+            .unwrap();
+    }
+    printer
+        .print(
+            &EventMsg::Retrying {
+                attempt: 1,
+                max_retries: 3,
+                delay_ms: 4000,
+                reason: "rate limited".into(),
+            }
+            .with("b"),
+        )
+        .unwrap();
+    printer.print(last).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert!(
+        out.contains("[b] ⟳ rate limited, retrying in 4.0 s (1/3)\n"),
+        "{out}"
+    );
+    out.lines().last().unwrap().to_string()
+}
+
+#[test]
+fn the_closing_line_adds_up_cost_or_says_it_is_unknown() {
+    assert_eq!(
+        closing_line(&[Some(0.0125), Some(0.0025)]),
+        "✓ done in 1.5 s · 2400 tokens (2000 in, 400 out) · $0.0150"
+    );
+    assert_eq!(
+        closing_line(&[Some(0.01), None]),
+        "✓ done in 1.5 s · 2400 tokens (2000 in, 400 out) · cost unknown (a model has no price in the table)"
     );
 }
 

@@ -2,7 +2,7 @@
 //! every delta forwarded as it arrives), its tools, queued human input, and the driver.
 
 use std::fmt::Write as _;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
 use futures::StreamExt;
@@ -12,7 +12,8 @@ use super::inbox::HumanInbox;
 use crate::backend::{
     AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec, TurnBuilder,
 };
-use crate::protocol::{AgentStatus, EventMsg};
+use crate::protocol::{AgentStatus, EventMsg, Usage};
+use crate::session;
 use crate::tools::ToolRouter;
 
 /// Where streamed text goes: a coordination answer, or the final presentation.
@@ -27,6 +28,31 @@ pub struct AgentLink {
     pub backend: Arc<dyn Backend>,
     pub router: Arc<dyn ToolRouter>,
     pub inbox: HumanInbox,
+    /// Usage of the calls made through this link so far (one round or presentation).
+    pub spent: Mutex<Spent>,
+}
+
+/// Tokens and cost added up over several model calls.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spent {
+    pub usage: Usage,
+    /// `None` once any call's model had no known price.
+    pub cost_usd: Option<f64>,
+    pub calls: u32,
+}
+
+impl Spent {
+    fn add(&mut self, usage: Usage, cost_usd: Option<f64>) {
+        self.cost_usd = if self.calls == 0 {
+            cost_usd
+        } else {
+            self.cost_usd
+                .zip(cost_usd)
+                .map(|(total, cost)| total + cost)
+        };
+        self.usage += usage;
+        self.calls += 1;
+    }
 }
 
 impl AgentLink {
@@ -63,10 +89,7 @@ impl AgentLink {
                 StreamEvent::ReasoningDelta(text) => {
                     self.sink.event(EventMsg::ReasoningDelta { text });
                 }
-                StreamEvent::Usage(usage) => self.sink.event(EventMsg::Usage {
-                    usage,
-                    cost_usd: None,
-                }),
+                StreamEvent::Usage(usage) => self.record_usage(usage),
                 StreamEvent::Retry {
                     attempt,
                     max_retries,
@@ -126,6 +149,26 @@ impl AgentLink {
                 let _ = write!(content, "\n[Human Input]: {text}\n");
                 self.sink.event(EventMsg::HumanInputDelivered { text });
             }
+        }
+    }
+
+    fn record_usage(&self, usage: Usage) {
+        let cost_usd = session::estimate(self.backend.kind(), self.backend.model(), &usage).usd();
+        if let Ok(mut spent) = self.spent.lock() {
+            spent.add(usage, cost_usd);
+        }
+        self.sink.event(EventMsg::Usage { usage, cost_usd });
+    }
+
+    /// Reports what this link's calls used in total, if it made any.
+    pub fn report_spent(&self) {
+        let spent = self.spent.lock().map(|spent| *spent).unwrap_or_default();
+        if spent.calls > 0 {
+            self.sink.event(EventMsg::RoundUsage {
+                usage: spent.usage,
+                cost_usd: spent.cost_usd,
+                calls: spent.calls,
+            });
         }
     }
 

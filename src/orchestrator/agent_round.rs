@@ -38,6 +38,12 @@ enum Step {
 }
 
 pub async fn run(mut task: RoundTask) -> RoundEnd {
+    let end = attempts(&mut task).await;
+    task.link.report_spent();
+    end
+}
+
+async fn attempts(task: &mut RoundTask) -> RoundEnd {
     let mut attempt = 1;
     let mut tool_rounds = 0;
     loop {
@@ -54,7 +60,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
             }
         };
         let step = match classify(&turn) {
-            Response::Workflow(calls) => judge(&mut task, &turn, &calls).await,
+            Response::Workflow(calls) => judge(task, &turn, &calls).await,
             Response::Tools if tool_rounds < MAX_TOOL_ROUNDS => {
                 tool_rounds += 1;
                 task.link.run_tools(&mut task.messages, &turn).await;
@@ -66,7 +72,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
             }
             Response::Tools => {
                 tool_rounds = 0;
-                nudge(&mut task, &turn.text, "");
+                nudge(task, &turn.text, "");
                 Step::Retry {
                     reason: EnforcementReason::ToolLoop,
                     detail: format!(
@@ -75,7 +81,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
                 }
             }
             Response::Nothing => {
-                nudge(&mut task, &turn.text, &turn.text);
+                nudge(task, &turn.text, &turn.text);
                 Step::Retry {
                     reason: EnforcementReason::NoWorkflowTool,
                     detail: "the reply called neither `vote` nor `new_answer`".into(),

@@ -11,6 +11,12 @@ pub struct PresentationTask {
 
 /// The presented text, or why there is none.
 pub async fn run(mut task: PresentationTask) -> Result<String, String> {
+    let presented = present(&mut task).await;
+    task.link.report_spent();
+    presented
+}
+
+async fn present(task: &mut PresentationTask) -> Result<String, String> {
     let tools = task.link.router.tools();
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = task

@@ -212,6 +212,13 @@ pub enum EventMsg {
         #[serde(default)]
         cost_usd: Option<f64>,
     },
+    /// What one agent round (or the final presentation) used over all its model calls;
+    /// `cost_usd` is `None` when a model's price is unknown.
+    RoundUsage {
+        usage: Usage,
+        cost_usd: Option<f64>,
+        calls: u32,
+    },
     /// Coordination ended and a winner was chosen.
     WinnerSelected {
         winner: AgentId,

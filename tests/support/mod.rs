@@ -29,6 +29,9 @@ pub struct Wrapped {
 }
 
 impl Backend for Wrapped {
+    fn kind(&self) -> massgen::config::BackendKind {
+        self.inner.kind()
+    }
     fn provider(&self) -> &str {
         self.inner.provider()
     }

@@ -12,12 +12,14 @@ use futures::stream::BoxStream;
 use super::status;
 use super::{Flow, RetryPolicy, SseDecoder, Wire, WireDecoder};
 use crate::backend::{Backend, BackendError, ChatRequest, EventStream, StreamEvent};
+use crate::config::BackendKind;
 
 /// Longest error body read to explain a failed request.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
 /// A backend that speaks one wire protocol to one HTTP endpoint.
 pub struct HttpBackend {
+    kind: BackendKind,
     provider: String,
     model: String,
     wire: Arc<dyn Wire>,
@@ -29,6 +31,7 @@ pub struct HttpBackend {
 
 impl HttpBackend {
     pub fn new(
+        kind: BackendKind,
         provider: impl Into<String>,
         model: impl Into<String>,
         wire: Arc<dyn Wire>,
@@ -37,6 +40,7 @@ impl HttpBackend {
         idle_timeout: Duration,
     ) -> Self {
         Self {
+            kind,
             provider: provider.into(),
             model: model.into(),
             wire,
@@ -48,6 +52,10 @@ impl HttpBackend {
 }
 
 impl Backend for HttpBackend {
+    fn kind(&self) -> BackendKind {
+        self.kind
+    }
+
     fn provider(&self) -> &str {
         &self.provider
     }

@@ -8,7 +8,7 @@ mod script;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Backend, ChatRequest, EventStream};
-use crate::config::ScriptedOptions;
+use crate::config::{BackendKind, ScriptedOptions};
 use crate::protocol::{AnonId, AnonymousMapping};
 
 pub struct ScriptedBackend {
@@ -38,6 +38,10 @@ impl ScriptedBackend {
 }
 
 impl Backend for ScriptedBackend {
+    fn kind(&self) -> BackendKind {
+        BackendKind::Scripted
+    }
+
     fn provider(&self) -> &str {
         "scripted"
     }

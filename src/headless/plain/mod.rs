@@ -26,12 +26,19 @@ pub struct PlainPrinter<W: Write> {
     final_line_open: bool,
     log_dir: Option<PathBuf>,
     usage: Usage,
+    cost_usd: f64,
+    /// Some call's model has no known price, so `cost_usd` is a lower bound.
+    cost_unknown: bool,
 }
 
 impl<W: Write + Send> Printer for PlainPrinter<W> {
     fn print(&mut self, event: &Event) -> io::Result<()> {
-        if let EventMsg::Usage { usage, .. } = &event.msg {
+        if let EventMsg::Usage { usage, cost_usd } = &event.msg {
             self.usage += *usage;
+            match cost_usd {
+                Some(cost) => self.cost_usd += cost,
+                None => self.cost_unknown = true,
+            }
         }
         self.handle_full(event)?;
         self.out.flush()
@@ -50,6 +57,8 @@ impl<W: Write> PlainPrinter<W> {
             final_line_open: false,
             log_dir: None,
             usage: Usage::default(),
+            cost_usd: 0.0,
+            cost_unknown: false,
         }
     }
 
@@ -263,6 +272,7 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::VoteIgnored { .. }
                 | EventMsg::EnforcementRetry { .. }
                 | EventMsg::Retrying { .. }
+                | EventMsg::RoundUsage { .. }
                 | EventMsg::AgentError { .. }
                 | EventMsg::AgentKilled { .. }
                 | EventMsg::HumanInputDelivered { .. }

@@ -8,6 +8,7 @@ use super::PlainPrinter;
 use crate::protocol::{
     AgentId, AgentInfo, AnonId, AnswerLabel, TurnOutcome, Usage, VoteCount, WinnerBasis,
 };
+use crate::session;
 
 impl<W: Write> PlainPrinter<W> {
     pub(super) fn turn_header(
@@ -20,6 +21,8 @@ impl<W: Write> PlainPrinter<W> {
         self.agents = agents.to_vec();
         self.log_dir = log_dir.cloned();
         self.usage = Usage::default();
+        self.cost_usd = 0.0;
+        self.cost_unknown = false;
         let roster: Vec<String> = agents
             .iter()
             .enumerate()
@@ -139,6 +142,11 @@ impl<W: Write> PlainPrinter<W> {
             self.usage.input_tokens,
             self.usage.output_tokens
         );
+        if self.cost_unknown {
+            line.push_str(" · cost unknown (a model has no price in the table)");
+        } else if self.cost_usd > 0.0 {
+            line.push_str(&format!(" · {}", session::format_usd(self.cost_usd)));
+        }
         if let Some(dir) = &self.log_dir {
             line.push_str(&format!(" · log: {}", dir.display()));
         }

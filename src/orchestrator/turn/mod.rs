@@ -8,7 +8,7 @@ mod rounds;
 use std::any::Any;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use futures::FutureExt;
@@ -251,6 +251,7 @@ impl<'a> Driver<'a> {
             backend: Arc::clone(&self.run.backends[index]),
             router: Arc::clone(&self.run.router),
             inbox: self.inbox.clone(),
+            spent: Mutex::default(),
         }
     }
 
