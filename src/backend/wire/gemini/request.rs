@@ -1,0 +1,259 @@
+//! The `GenerateContentRequest` body: `contents` with `user`/`model` roles, the system
+//! instruction, function declarations, generation settings, replayed function calls and
+//! results, and passthrough options routed to the top level or `generationConfig`.
+
+use serde_json::{Map, Value, json};
+
+use crate::backend::wire::{WireOptions, strip_schema_keys};
+use crate::backend::{ChatRequest, Message, ToolSpec};
+
+/// JSON-schema keys that Gemini's function declarations reject.
+const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
+
+/// Request fields a passthrough option may set beside `generationConfig`; any other option
+/// is a generation setting (`thinkingConfig`, `topP`, …).
+const TOP_LEVEL: [&str; 5] = [
+    "safetySettings",
+    "toolConfig",
+    "cachedContent",
+    "contents",
+    "systemInstruction",
+];
+
+pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
+    let mut body = Map::new();
+    let (system, contents) = contents(&request.messages);
+    body.insert("contents".into(), Value::Array(contents));
+    if !system.is_empty() {
+        body.insert("systemInstruction".into(), json!({ "parts": system }));
+    }
+    let mut tools = Vec::new();
+    if !request.tools.is_empty() {
+        let declarations: Vec<Value> = request.tools.iter().map(declaration).collect();
+        tools.push(json!({ "functionDeclarations": declarations }));
+    }
+    let mut generation = Map::new();
+    if let Some(temperature) = options.temperature {
+        generation.insert("temperature".into(), json!(temperature));
+    }
+    if let Some(max_tokens) = options.max_tokens {
+        generation.insert("maxOutputTokens".into(), json!(max_tokens));
+    }
+    for (key, value) in &options.passthrough {
+        let key = lower_camel(key);
+        match (key.as_str(), value) {
+            ("generationConfig", Value::Object(settings)) => {
+                for (name, setting) in settings {
+                    generation
+                        .entry(lower_camel(name))
+                        .or_insert_with(|| setting.clone());
+                }
+            }
+            // Built-in tools (`googleSearch`, `codeExecution`, …) beside our functions.
+            ("tools", Value::Array(extra)) => tools.extend(extra.iter().cloned()),
+            (name, _) if TOP_LEVEL.contains(&name) => {
+                body.entry(key).or_insert_with(|| value.clone());
+            }
+            _ => {
+                generation.entry(key).or_insert_with(|| value.clone());
+            }
+        }
+    }
+    if !tools.is_empty() {
+        body.insert("tools".into(), Value::Array(tools));
+    }
+    if !generation.is_empty() {
+        body.insert("generationConfig".into(), Value::Object(generation));
+    }
+    Value::Object(body)
+}
+
+/// One function declaration. A schema without properties is left out: Gemini refuses an
+/// `OBJECT` with none.
+fn declaration(tool: &ToolSpec) -> Value {
+    let mut declaration = json!({"name": tool.name, "description": tool.description});
+    let has_properties = tool
+        .parameters
+        .get("properties")
+        .and_then(Value::as_object)
+        .is_some_and(|properties| !properties.is_empty());
+    if has_properties {
+        declaration["parameters"] = strip_schema_keys(&tool.parameters, &REJECTED_SCHEMA_KEYS);
+    }
+    declaration
+}
+
+/// The system instruction's parts and the conversation's contents. Consecutive tool
+/// results become one `user` content, as Gemini expects the answers to one turn's calls.
+fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
+    let mut system = Vec::new();
+    let mut contents: Vec<Value> = Vec::new();
+    let mut after_result = false;
+    for message in messages {
+        let is_result = matches!(message, Message::Tool { .. });
+        match message {
+            Message::System { content } => system.push(json!({ "text": content })),
+            Message::User { content } => {
+                contents.push(json!({"role": "user", "parts": [{"text": content}]}));
+            }
+            Message::Assistant {
+                content,
+                tool_calls,
+            } => {
+                let mut parts = Vec::new();
+                if !content.is_empty() {
+                    parts.push(json!({ "text": content }));
+                }
+                for call in tool_calls {
+                    let mut part = json!({"functionCall": {
+                        "name": call.name,
+                        "args": arguments(&call.arguments),
+                    }});
+                    if let Some(signature) = &call.signature {
+                        part["thoughtSignature"] = json!(signature);
+                    }
+                    parts.push(part);
+                }
+                if !parts.is_empty() {
+                    contents.push(json!({"role": "model", "parts": parts}));
+                }
+            }
+            Message::Tool {
+                name,
+                content,
+                is_error,
+                ..
+            } => {
+                let response = if *is_error {
+                    json!({ "error": content })
+                } else {
+                    json!({ "result": content })
+                };
+                let part = json!({"functionResponse": {"name": name, "response": response}});
+                match contents.last_mut().and_then(|last| last.get_mut("parts")) {
+                    Some(Value::Array(parts)) if after_result => parts.push(part),
+                    Some(_) | None => {
+                        contents.push(json!({"role": "user", "parts": [part]}));
+                    }
+                }
+            }
+        }
+        after_result = is_result;
+    }
+    (system, contents)
+}
+
+/// A call's arguments as the JSON object Gemini wants; anything else becomes `{}`.
+fn arguments(text: &str) -> Value {
+    match serde_json::from_str::<Value>(text) {
+        Ok(Value::Object(map)) => Value::Object(map),
+        Ok(_) | Err(_) => Value::Object(Map::new()),
+    }
+}
+
+/// `top_p` → `topP`; names already in lowerCamelCase stay as they are.
+fn lower_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut upper = false;
+    for character in name.chars() {
+        if character == '_' && !out.is_empty() {
+            upper = true;
+        } else if upper {
+            out.extend(character.to_uppercase());
+            upper = false;
+        } else {
+            out.push(character);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::ToolCall;
+
+    fn options() -> WireOptions {
+        WireOptions {
+            model: "gemini-2.5-flash".into(),
+            temperature: None,
+            max_tokens: None,
+            passthrough: Map::new(),
+        }
+    }
+
+    #[test]
+    fn option_names_become_lower_camel_case() {
+        assert_eq!(lower_camel("top_p"), "topP");
+        assert_eq!(lower_camel("thinking_config"), "thinkingConfig");
+        assert_eq!(lower_camel("topK"), "topK");
+        assert_eq!(lower_camel("_private"), "_private");
+    }
+
+    #[test]
+    fn consecutive_results_share_one_content_and_errors_are_marked() {
+        let call = |id: &str, city: &str| ToolCall {
+            id: id.into(),
+            name: "get_weather".into(),
+            arguments: format!("{{\"city\":\"{city}\"}}"),
+            signature: None,
+        };
+        let result = |id: &str, content: &str, is_error| Message::Tool {
+            call_id: id.into(),
+            name: "get_weather".into(),
+            content: content.into(),
+            is_error,
+        };
+        let request = ChatRequest {
+            messages: vec![
+                Message::user("Weather?"),
+                Message::Assistant {
+                    content: String::new(),
+                    tool_calls: vec![call("a", "Oslo"), call("b", "Rome")],
+                },
+                result("a", "rain", false),
+                result("b", "city unknown", true),
+                Message::user("Thanks"),
+            ],
+            tools: Vec::new(),
+        };
+        let body = body(&options(), &request);
+        assert_eq!(
+            body["contents"],
+            json!([
+                {"role": "user", "parts": [{"text": "Weather?"}]},
+                {"role": "model", "parts": [
+                    {"functionCall": {"name": "get_weather", "args": {"city": "Oslo"}}},
+                    {"functionCall": {"name": "get_weather", "args": {"city": "Rome"}}}
+                ]},
+                {"role": "user", "parts": [
+                    {"functionResponse": {"name": "get_weather", "response": {"result": "rain"}}},
+                    {"functionResponse": {"name": "get_weather", "response": {"error": "city unknown"}}}
+                ]},
+                {"role": "user", "parts": [{"text": "Thanks"}]}
+            ])
+        );
+        assert!(body.get("generationConfig").is_none());
+        assert!(body.get("systemInstruction").is_none());
+    }
+
+    #[test]
+    fn unreadable_arguments_are_sent_as_an_empty_object() {
+        assert_eq!(arguments(""), json!({}));
+        assert_eq!(arguments("[1]"), json!({}));
+        assert_eq!(arguments(r#"{"a":1}"#), json!({"a": 1}));
+    }
+
+    #[test]
+    fn a_tool_without_parameters_is_declared_without_a_schema() {
+        let tool = ToolSpec {
+            name: "stop".into(),
+            description: "Stop now".into(),
+            parameters: json!({"type": "object", "properties": {}, "additionalProperties": false}),
+        };
+        assert_eq!(
+            declaration(&tool),
+            json!({"name": "stop", "description": "Stop now"})
+        );
+    }
+}
