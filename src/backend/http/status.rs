@@ -29,13 +29,17 @@ pub fn from_reply(site: &CallSite, status: u16, headers: &HeaderMap, body: &[u8]
 /// and the provider's error type or code (`overloaded_error`, `rate_limit_exceeded`, …).
 pub fn from_stream_error(site: &CallSite, kind: &str, message: &str) -> BackendError {
     let kind_lower = kind.to_ascii_lowercase();
-    let status = if kind_lower.contains("overloaded") || kind_lower.contains("unavailable") {
+    let status = if kind_lower.contains("overloaded") {
         529
+    } else if kind_lower.contains("unavailable") {
+        503
+    } else if kind_lower.contains("deadline_exceeded") || kind_lower.contains("timeout") {
+        504
     } else if kind_lower.contains("rate_limit") || kind_lower.contains("resource_exhausted") {
         429
     } else if kind_lower.contains("server") || kind_lower.contains("internal") {
         500
-    } else if kind_lower.contains("authentication") || kind_lower.contains("permission") {
+    } else if kind_lower.contains("authenticat") || kind_lower.contains("permission") {
         401
     } else if kind_lower.contains("not_found") {
         404
@@ -84,9 +88,11 @@ fn classify(
             model: site.model.clone(),
             detail,
         },
-        // A spent quota is a 429 that no amount of waiting fixes.
-        429 if lower.contains("insufficient_quota")
-            || lower.contains("exceeded your current quota") =>
+        // A spent quota is a 429 that no amount of waiting fixes, unless the provider says
+        // when to come back (Gemini's per-minute limits use the same words).
+        429 if retry_after.is_none()
+            && (lower.contains("insufficient_quota")
+                || lower.contains("exceeded your current quota")) =>
         {
             BackendError::Failed {
                 message: format!("{provider} quota exhausted: {detail}"),
@@ -296,7 +302,14 @@ mod tests {
     }
 
     #[test]
-    fn a_spent_quota_is_not_retried() {
+    fn a_spent_quota_is_not_retried_unless_a_wait_is_given() {
+        let body = br#"{"error":{"code":429,"message":"You exceeded your current quota, please check your plan.","status":"RESOURCE_EXHAUSTED","details":[{"retryDelay":"20s"}]}}"#;
+        let error = from_reply(&site(), 429, &HeaderMap::new(), body);
+        assert_eq!(
+            error.retry_after(),
+            Some(Duration::from_secs(20)),
+            "{error:?}"
+        );
         let error = from_reply(&site(), 429, &HeaderMap::new(), br#"{"error":{"message":"You exceeded your current quota","code":"insufficient_quota"}}"#);
         assert!(!error.is_retryable(), "{error:?}");
     }
@@ -305,6 +318,19 @@ mod tests {
     fn stream_error_events_map_by_type() {
         let overloaded = from_stream_error(&site(), "overloaded_error", "Overloaded");
         assert!(overloaded.is_retryable());
+        for (status, retryable) in [
+            ("UNAUTHENTICATED", false),
+            ("DEADLINE_EXCEEDED", true),
+            ("UNAVAILABLE", true),
+            ("RESOURCE_EXHAUSTED", true),
+        ] {
+            let error = from_stream_error(&site(), status, "x");
+            assert_eq!(error.is_retryable(), retryable, "{status}: {error:?}");
+        }
+        assert!(matches!(
+            from_stream_error(&site(), "UNAUTHENTICATED", "x"),
+            BackendError::Auth { .. }
+        ));
         let invalid = from_stream_error(&site(), "invalid_request_error", "bad");
         assert!(!invalid.is_retryable());
         assert_eq!(
