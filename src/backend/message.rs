@@ -24,6 +24,20 @@ pub struct ToolCall {
     pub signature: Option<String>,
 }
 
+/// A block of model reasoning the provider signed, to be returned verbatim.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum ReasoningBlock {
+    Signed {
+        text: String,
+        signature: String,
+    },
+    /// Reasoning the provider encrypted; only `data` can be sent back.
+    Redacted {
+        data: String,
+    },
+}
+
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "role", rename_all = "snake_case")]
 pub enum Message {
@@ -36,6 +50,10 @@ pub enum Message {
     Assistant {
         content: String,
         tool_calls: Vec<ToolCall>,
+        /// Signed reasoning that must precede the tool calls when they are sent back
+        /// (Anthropic's extended thinking).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        reasoning: Vec<ReasoningBlock>,
     },
     /// The result of one tool call, linked to it by `call_id`.
     Tool {
@@ -56,6 +74,15 @@ impl Message {
     pub fn user(content: impl Into<String>) -> Self {
         Self::User {
             content: content.into(),
+        }
+    }
+
+    /// An assistant message with text and tool calls and no signed reasoning.
+    pub fn assistant(content: impl Into<String>, tool_calls: Vec<ToolCall>) -> Self {
+        Self::Assistant {
+            content: content.into(),
+            tool_calls,
+            reasoning: Vec::new(),
         }
     }
 
@@ -104,6 +131,10 @@ pub enum StreamEvent {
         index: usize,
         fragment: String,
     },
+    /// The reasoning streamed since the last signature forms one signed block.
+    ReasoningSignature(String),
+    /// An encrypted reasoning block, to be sent back as it is.
+    RedactedReasoning(String),
     /// Opaque state to send back with the tool call (Gemini's `thoughtSignature`).
     ToolCallSignature {
         index: usize,

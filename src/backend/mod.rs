@@ -16,7 +16,9 @@ use crate::config::BackendKind;
 
 pub use error::BackendError;
 pub use factory::{BackendUnavailable, build_backends, http_backend, http_client};
-pub use message::{ChatRequest, FinishReason, Message, StreamEvent, ToolCall, ToolSpec};
+pub use message::{
+    ChatRequest, FinishReason, Message, ReasoningBlock, StreamEvent, ToolCall, ToolSpec,
+};
 pub use turn::{AssistantTurn, TurnBuilder};
 
 /// What a backend yields: events as they arrive, or an error that ends the stream.

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::error::BackendError;
-use super::message::{FinishReason, StreamEvent, ToolCall};
+use super::message::{FinishReason, ReasoningBlock, StreamEvent, ToolCall};
 use crate::protocol::Usage;
 
 /// Everything one model call produced.
@@ -11,6 +11,8 @@ use crate::protocol::Usage;
 pub struct AssistantTurn {
     pub text: String,
     pub reasoning: String,
+    /// Signed reasoning blocks, to send back with the tool calls.
+    pub reasoning_blocks: Vec<ReasoningBlock>,
     pub tool_calls: Vec<ToolCall>,
     pub usage: Usage,
 }
@@ -19,6 +21,9 @@ pub struct AssistantTurn {
 pub struct TurnBuilder {
     text: String,
     reasoning: String,
+    reasoning_blocks: Vec<ReasoningBlock>,
+    /// Where in `reasoning` the block awaiting its signature starts.
+    unsigned_from: usize,
     calls: BTreeMap<usize, ToolCall>,
     usage: Usage,
     finish: Option<FinishReason>,
@@ -42,6 +47,18 @@ impl TurnBuilder {
                     .or_insert_with(empty_call)
                     .arguments
                     .push_str(fragment);
+            }
+            StreamEvent::ReasoningSignature(signature) => {
+                let text = self.reasoning[self.unsigned_from..].to_string();
+                self.unsigned_from = self.reasoning.len();
+                self.reasoning_blocks.push(ReasoningBlock::Signed {
+                    text,
+                    signature: signature.clone(),
+                });
+            }
+            StreamEvent::RedactedReasoning(data) => {
+                self.reasoning_blocks
+                    .push(ReasoningBlock::Redacted { data: data.clone() });
             }
             StreamEvent::ToolCallSignature { index, signature } => {
                 self.calls
@@ -73,6 +90,7 @@ impl TurnBuilder {
         Ok(AssistantTurn {
             text: self.text,
             reasoning: self.reasoning,
+            reasoning_blocks: self.reasoning_blocks,
             tool_calls,
             usage: self.usage,
         })

@@ -107,6 +107,8 @@ impl AgentLink {
                 StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
                 | StreamEvent::ToolCallSignature { .. }
+                | StreamEvent::ReasoningSignature(_)
+                | StreamEvent::RedactedReasoning(_)
                 | StreamEvent::Finish(_) => {}
             }
         }
@@ -119,6 +121,7 @@ impl AgentLink {
         messages.push(Message::Assistant {
             content: turn.text.clone(),
             tool_calls: turn.tool_calls.clone(),
+            reasoning: turn.reasoning_blocks.clone(),
         });
         self.status(AgentStatus::Tool);
         let first_result = messages.len();

@@ -115,10 +115,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
 /// Records a reply that made no workflow call and asks the model to make one, quoting
 /// `partial_text` back if there is any.
 fn nudge(task: &mut RoundTask, reply: &str, partial_text: &str) {
-    task.messages.push(Message::Assistant {
-        content: reply.to_string(),
-        tool_calls: Vec::new(),
-    });
+    task.messages.push(Message::assistant(reply, Vec::new()));
     task.messages.push(Message::user(enforcement_message(
         task.vote_only,
         partial_text,
@@ -155,6 +152,7 @@ async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -
         task.messages.push(Message::Assistant {
             content: turn.text.clone(),
             tool_calls: calls.to_vec(),
+            reasoning: turn.reasoning_blocks.clone(),
         });
         for call in calls {
             task.messages.push(Message::Tool {

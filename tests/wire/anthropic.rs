@@ -606,3 +606,72 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
     assert_eq!(turn.usage.cached_input_tokens, 3);
     assert_eq!(turn.usage.output_tokens, 5);
 }
+
+#[tokio::test]
+async fn signed_thinking_goes_back_unchanged_before_the_tool_calls() {
+    let mut first = vec![
+        message_start(40, 0, 0),
+        block_start(0, json!({"type": "thinking", "thinking": ""})),
+        delta(
+            0,
+            json!({"type": "thinking_delta", "thinking": "Check the weather."}),
+        ),
+        delta(
+            0,
+            json!({"type": "signature_delta", "signature": "EqQBCgIYAhIM"}),
+        ),
+        delta(
+            0,
+            json!({"type": "signature_delta", "signature": "1gbcDa9GJwZA"}),
+        ),
+        block_stop(0),
+        block_start(
+            1,
+            json!({"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}),
+        ),
+        block_stop(1),
+        tool_use(2, "toolu_01"),
+        input(2, r#"{"city":"Paris"}"#),
+        block_stop(2),
+    ];
+    first.extend(end("tool_use", 60));
+    let (server, config) = claude(vec![Reply::sse(&first), text_reply(&["Sunny."])]).await;
+    let backend = backend(&config);
+    let turn = turn(&backend, with_tools()).await;
+    assert_eq!(
+        turn.reasoning_blocks,
+        [
+            massgen::backend::ReasoningBlock::Signed {
+                text: "Check the weather.".into(),
+                signature: "EqQBCgIYAhIM1gbcDa9GJwZA".into(),
+            },
+            massgen::backend::ReasoningBlock::Redacted {
+                data: "EmwKAhgBEgy3va3pzix".into(),
+            },
+        ]
+    );
+    let mut next = with_tools();
+    next.messages.push(massgen::backend::Message::Assistant {
+        content: turn.text.clone(),
+        tool_calls: turn.tool_calls.clone(),
+        reasoning: turn.reasoning_blocks.clone(),
+    });
+    next.messages.push(massgen::backend::Message::Tool {
+        call_id: turn.tool_calls[0].id.clone(),
+        name: "get_weather".into(),
+        content: "sunny".into(),
+        is_error: false,
+    });
+    let _ = crate::harness::turn(&backend, next).await;
+    let assistant = &server.requests()[1].body["messages"][1];
+    assert_eq!(assistant["role"], "assistant");
+    assert_eq!(
+        assistant["content"][0],
+        json!({"type": "thinking", "thinking": "Check the weather.", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA"})
+    );
+    assert_eq!(
+        assistant["content"][1],
+        json!({"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"})
+    );
+    assert_eq!(assistant["content"][2]["type"], "tool_use");
+}

@@ -73,6 +73,7 @@ pub fn after_tool_call() -> ChatRequest {
             arguments: r#"{"city":"Paris"}"#.into(),
             signature: None,
         }],
+        reasoning: Vec::new(),
     });
     request.messages.push(Message::Tool {
         call_id: "call_1".into(),

@@ -109,6 +109,7 @@ fn messages(messages: &[Message]) -> Value {
                 Message::Assistant {
                     content,
                     tool_calls,
+                    ..
                 } => {
                     let mut item = json!({"role": "assistant", "content": content});
                     if !tool_calls.is_empty() {

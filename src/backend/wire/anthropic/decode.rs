@@ -46,6 +46,8 @@ struct Delta<'a> {
     #[serde(default, borrow)]
     thinking: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
+    signature: Option<Cow<'a, str>>,
+    #[serde(default, borrow)]
     stop_reason: Option<Cow<'a, str>>,
 }
 
@@ -97,7 +99,11 @@ impl WireUsage {
 /// What an open content block is.
 enum Block {
     Text,
-    Thinking,
+    /// Its signature arrives in `signature_delta`s and closes the block.
+    Thinking {
+        signature: String,
+        closed: bool,
+    },
     ToolUse {
         /// Our index for the call: 0, 1, … in the order the calls start.
         slot: usize,
@@ -107,7 +113,7 @@ enum Block {
         streamed: bool,
         closed: bool,
     },
-    /// Server tools, redacted thinking and whatever comes next: ignored.
+    /// Server tools and whatever comes next: ignored.
     Other,
 }
 
@@ -151,7 +157,14 @@ impl AnthropicDecoder {
             }
             "thinking" => {
                 push_text(out, text("thinking"), StreamEvent::ReasoningDelta);
-                Block::Thinking
+                Block::Thinking {
+                    signature: text("signature").to_string(),
+                    closed: false,
+                }
+            }
+            "redacted_thinking" => {
+                out.push_back(StreamEvent::RedactedReasoning(text("data").to_string()));
+                Block::Other
             }
             "tool_use" => {
                 let slot = self.tool_calls;
@@ -205,7 +218,17 @@ impl AnthropicDecoder {
                     });
                 }
             }
-            // `signature_delta`, `citations_delta` and newer kinds carry nothing we keep.
+            "signature_delta" => {
+                if let Some(Block::Thinking {
+                    signature,
+                    closed: false,
+                }) = self.block(index)
+                    && let Some(part) = delta.signature
+                {
+                    signature.push_str(&part);
+                }
+            }
+            // `citations_delta` and newer kinds carry nothing we keep.
             _ => {}
         }
     }
@@ -223,23 +246,31 @@ impl AnthropicDecoder {
     }
 }
 
-/// Ends a tool call's arguments: a call whose input never streamed still gets an object.
+/// Ends a block: a thinking block hands over its signature; a tool call whose input never
+/// streamed still gets an object.
 fn close(block: &mut Block, out: &mut VecDeque<StreamEvent>) {
-    if let Block::ToolUse {
-        slot,
-        given,
-        streamed,
-        closed,
-    } = block
-        && !*closed
-    {
-        *closed = true;
-        if !*streamed {
-            out.push_back(StreamEvent::ToolCallArgsDelta {
-                index: *slot,
-                fragment: given.take().unwrap_or_else(|| "{}".to_string()),
-            });
+    match block {
+        Block::Thinking { signature, closed } if !*closed => {
+            *closed = true;
+            if !signature.is_empty() {
+                out.push_back(StreamEvent::ReasoningSignature(std::mem::take(signature)));
+            }
         }
+        Block::ToolUse {
+            slot,
+            given,
+            streamed,
+            closed,
+        } if !*closed => {
+            *closed = true;
+            if !*streamed {
+                out.push_back(StreamEvent::ToolCallArgsDelta {
+                    index: *slot,
+                    fragment: given.take().unwrap_or_else(|| "{}".to_string()),
+                });
+            }
+        }
+        Block::Text | Block::Thinking { .. } | Block::ToolUse { .. } | Block::Other => {}
     }
 }
 
@@ -405,7 +436,7 @@ mod tests {
     }
 
     #[test]
-    fn server_tool_input_and_signatures_are_not_passed_on() {
+    fn server_tool_input_and_stray_signatures_are_not_passed_on() {
         let (events, _) = decode(&[
             (
                 "content_block_start",
@@ -421,6 +452,7 @@ mod tests {
             ),
             ("message_stop", r#"{"type":"message_stop"}"#),
         ]);
+        // A signature for a block that is not an open thinking block is dropped.
         assert_eq!(events.len(), 2, "{events:?}");
         assert!(matches!(events[0], StreamEvent::Usage(_)), "{events:?}");
     }

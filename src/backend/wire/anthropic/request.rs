@@ -5,7 +5,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::backend::wire::WireOptions;
-use crate::backend::{ChatRequest, Message, ToolCall};
+use crate::backend::{ChatRequest, Message, ReasoningBlock, ToolCall};
 
 /// `max_tokens` when the config sets none (the API has no default).
 pub const DEFAULT_MAX_TOKENS: u64 = 8192;
@@ -75,6 +75,15 @@ fn system(messages: &[Message]) -> Option<String> {
     (!parts.is_empty()).then(|| parts.join("\n\n"))
 }
 
+fn thinking_block(block: &ReasoningBlock) -> Value {
+    match block {
+        ReasoningBlock::Signed { text, signature } => {
+            json!({"type": "thinking", "thinking": text, "signature": signature})
+        }
+        ReasoningBlock::Redacted { data } => json!({"type": "redacted_thinking", "data": data}),
+    }
+}
+
 /// The conversation as alternating `user` / `assistant` messages of content blocks.
 /// Consecutive tool results, and a user text after them, share one `user` message.
 fn messages(messages: &[Message]) -> Vec<Value> {
@@ -86,10 +95,15 @@ fn messages(messages: &[Message]) -> Vec<Value> {
             Message::Assistant {
                 content,
                 tool_calls,
+                reasoning,
             } => (
                 "assistant",
-                text_block(content)
-                    .into_iter()
+                // Signed thinking goes back first and unchanged, or the API refuses
+                // the tool calls that follow it.
+                reasoning
+                    .iter()
+                    .map(thinking_block)
+                    .chain(text_block(content))
                     .chain(tool_calls.iter().map(tool_use))
                     .collect(),
             ),
@@ -196,6 +210,7 @@ mod tests {
                 Message::Assistant {
                     content: String::new(),
                     tool_calls: vec![call("toolu_a", r#"{"city":"Oslo"}"#), call("toolu_b", "")],
+                    reasoning: Vec::new(),
                 },
                 tool_result("toolu_a", "cold", false),
                 tool_result("toolu_b", "no such city", true),
@@ -231,10 +246,12 @@ mod tests {
                 Message::Assistant {
                     content: String::new(),
                     tool_calls: Vec::new(),
+                    reasoning: Vec::new(),
                 },
                 Message::Assistant {
                     content: "Checking.".into(),
                     tool_calls: vec![call("toolu_c", "{\"city\": \"Par"), call("toolu_d", "[1]")],
+                    reasoning: Vec::new(),
                 },
             ],
             tools: vec![ToolSpec {

@@ -99,6 +99,7 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
             Message::Assistant {
                 content,
                 tool_calls,
+                ..
             } => {
                 let mut parts = Vec::new();
                 if !content.is_empty() {
@@ -210,6 +211,7 @@ mod tests {
                 Message::Assistant {
                     content: String::new(),
                     tool_calls: vec![call("a", "Oslo"), call("b", "Rome")],
+                    reasoning: Vec::new(),
                 },
                 result("a", "rain", false),
                 result("b", "city unknown", true),
