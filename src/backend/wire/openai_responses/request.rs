@@ -1,0 +1,229 @@
+//! The Responses API request body: `instructions` from the leading system messages, `input`
+//! items for the conversation (user and assistant messages, `function_call` and
+//! `function_call_output` items for earlier tool round-trips), function tools, options.
+
+use serde_json::{Map, Value, json};
+
+use crate::backend::wire::WireOptions;
+use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
+
+/// The JSON body for one streamed call.
+///
+/// The system messages that open the conversation go into `instructions`, the field the API
+/// documents for them: it is not part of the conversation items, so it never has to be
+/// repeated or reordered, and OpenAI-compatible servers all read it. A system message later
+/// in the conversation stays where it is, as a `developer` message (the Responses name for
+/// that role), so that the order the orchestrator chose is kept.
+pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
+    let messages = &request.messages;
+    let leading = messages
+        .iter()
+        .take_while(|message| matches!(message, Message::System { .. }))
+        .count();
+    let mut body = Map::new();
+    body.insert("model".into(), json!(options.model));
+    if leading > 0 {
+        let instructions: Vec<&str> = messages[..leading].iter().map(Message::content).collect();
+        body.insert("instructions".into(), json!(instructions.join("\n\n")));
+    }
+    body.insert("input".into(), input(&messages[leading..]));
+    body.insert("stream".into(), json!(true));
+    if !request.tools.is_empty() {
+        body.insert(
+            "tools".into(),
+            request.tools.iter().map(tool).collect::<Vec<_>>().into(),
+        );
+    }
+    if let Some(temperature) = options.temperature {
+        body.insert("temperature".into(), json!(temperature));
+    }
+    if let Some(max_tokens) = options.max_tokens {
+        body.insert("max_output_tokens".into(), json!(max_tokens));
+    }
+    options.merge_passthrough(&mut body);
+    Value::Object(body)
+}
+
+/// A function tool in the Responses format: flat, not nested under `function`. `strict`
+/// stays off because strict mode demands schemas (every property required, no open
+/// objects) that MCP tools do not promise.
+fn tool(tool: &ToolSpec) -> Value {
+    json!({
+        "type": "function",
+        "name": tool.name,
+        "description": tool.description,
+        "parameters": tool.parameters,
+        "strict": false,
+    })
+}
+
+/// The conversation as input items.
+fn input(messages: &[Message]) -> Value {
+    let mut items = Vec::with_capacity(messages.len());
+    for message in messages {
+        match message {
+            Message::System { content } => {
+                items.push(json!({"role": "developer", "content": content}));
+            }
+            Message::User { content } => items.push(json!({
+                "role": "user",
+                "content": [{"type": "input_text", "text": content}],
+            })),
+            Message::Assistant {
+                content,
+                tool_calls,
+            } => {
+                // The plain-string form: every Responses server accepts it for assistant
+                // turns, while `output_text` parts are read by some only with an item `id`.
+                if !content.is_empty() {
+                    items.push(json!({"role": "assistant", "content": content}));
+                }
+                items.extend(tool_calls.iter().map(function_call));
+            }
+            Message::Tool {
+                call_id, content, ..
+            } => items.push(json!({
+                "type": "function_call_output",
+                "call_id": call_id,
+                "output": content,
+            })),
+        }
+    }
+    Value::Array(items)
+}
+
+/// An earlier tool call, without the `fc_…` item `id`: with one, the API insists on the
+/// reasoning item that came before it, which is not kept between calls.
+fn function_call(call: &ToolCall) -> Value {
+    let arguments = if call.arguments.trim().is_empty() {
+        "{}"
+    } else {
+        call.arguments.as_str()
+    };
+    json!({
+        "type": "function_call",
+        "call_id": call.id,
+        "name": call.name,
+        "arguments": arguments,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn options() -> WireOptions {
+        WireOptions {
+            model: "gpt-5".into(),
+            temperature: None,
+            max_tokens: None,
+            passthrough: Map::new(),
+        }
+    }
+
+    fn call(id: &str, arguments: &str) -> ToolCall {
+        ToolCall {
+            id: id.into(),
+            name: "vote".into(),
+            arguments: arguments.into(),
+            signature: None,
+        }
+    }
+
+    #[test]
+    fn leading_system_messages_become_instructions_and_later_ones_stay_in_place() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::system("Be brief."),
+                Message::system("Use tools."),
+                Message::user("Hi"),
+                Message::system("Now vote."),
+            ],
+            tools: Vec::new(),
+        };
+        let body = body(&options(), &request);
+        assert_eq!(body["instructions"], "Be brief.\n\nUse tools.");
+        assert_eq!(
+            body["input"],
+            json!([
+                {"role": "user", "content": [{"type": "input_text", "text": "Hi"}]},
+                {"role": "developer", "content": "Now vote."}
+            ])
+        );
+        assert!(body.get("tools").is_none());
+    }
+
+    #[test]
+    fn no_system_message_means_no_instructions() {
+        let request = ChatRequest {
+            messages: vec![Message::user("Hi")],
+            tools: Vec::new(),
+        };
+        assert!(body(&options(), &request).get("instructions").is_none());
+    }
+
+    #[test]
+    fn tool_calls_without_text_are_only_function_call_items_without_ids() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::user("Vote"),
+                Message::Assistant {
+                    content: String::new(),
+                    tool_calls: vec![
+                        call("call_a", r#"{"agent_id":"agent1"}"#),
+                        call("call_b", ""),
+                    ],
+                },
+            ],
+            tools: Vec::new(),
+        };
+        let input = &body(&options(), &request)["input"];
+        assert_eq!(
+            input[1],
+            json!({"type": "function_call", "call_id": "call_a", "name": "vote",
+                   "arguments": "{\"agent_id\":\"agent1\"}"})
+        );
+        assert_eq!(input[2]["arguments"], "{}");
+        assert_eq!(input.as_array().map(Vec::len), Some(3));
+    }
+
+    #[test]
+    fn an_empty_assistant_turn_is_left_out() {
+        let request = ChatRequest {
+            messages: vec![
+                Message::user("Hi"),
+                Message::Assistant {
+                    content: String::new(),
+                    tool_calls: Vec::new(),
+                },
+                Message::user("Again"),
+            ],
+            tools: Vec::new(),
+        };
+        assert_eq!(
+            body(&options(), &request)["input"].as_array().map(Vec::len),
+            Some(2)
+        );
+    }
+
+    #[test]
+    fn passthrough_never_overrides_what_the_protocol_sets() {
+        let mut options = options();
+        options.max_tokens = Some(100);
+        options.passthrough.insert("stream".into(), json!(false));
+        options
+            .passthrough
+            .insert("max_output_tokens".into(), json!(5));
+        options.passthrough.insert("store".into(), json!(false));
+        let body = body(
+            &options,
+            &ChatRequest {
+                messages: vec![Message::user("Hi")],
+                tools: Vec::new(),
+            },
+        );
+        assert_eq!(body["stream"], true);
+        assert_eq!(body["max_output_tokens"], 100);
+        assert_eq!(body["store"], false);
+    }
+}
