@@ -12,6 +12,8 @@ use std::time::Instant;
 
 use massgen::backend::StreamEvent;
 use massgen::backend::http::{CallSite, SseDecoder, WireDecoder};
+use massgen::backend::wire::anthropic::AnthropicDecoder;
+use massgen::backend::wire::gemini::GeminiDecoder;
 use massgen::backend::wire::openai_chat::ChatDecoder;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
@@ -44,21 +46,51 @@ struct Protocol {
 }
 
 fn protocols() -> Vec<Protocol> {
-    vec![Protocol {
-        name: "openai_chat",
-        token_event: |token| {
-            format!(
-                "data: {{\"id\":\"chatcmpl-8\",\"object\":\"chat.completion.chunk\",\"created\":1731000000,\
+    vec![
+        Protocol {
+            name: "openai_chat",
+            token_event: |token| {
+                format!(
+                    "data: {{\"id\":\"chatcmpl-8\",\"object\":\"chat.completion.chunk\",\"created\":1731000000,\
                  \"model\":\"gpt-4o\",\"choices\":[{{\"index\":0,\"delta\":{{\"content\":\"{token}\"}},\
                  \"finish_reason\":null}}]}}\n\n"
-            )
-        },
-        head: "data: {\"id\":\"chatcmpl-8\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
-        tail: "data: {\"id\":\"chatcmpl-8\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n\
+                )
+            },
+            head: "data: {\"id\":\"chatcmpl-8\",\"choices\":[{\"index\":0,\"delta\":{\"role\":\"assistant\",\"content\":\"\"}}]}\n\n",
+            tail: "data: {\"id\":\"chatcmpl-8\",\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n\
                data: {\"id\":\"chatcmpl-8\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":20}}\n\n\
                data: [DONE]\n\n",
-        decoder: |site| Box::new(ChatDecoder::new(site)),
-    }]
+            decoder: |site| Box::new(ChatDecoder::new(site)),
+        },
+        Protocol {
+            name: "anthropic",
+            token_event: |token| {
+                format!(
+                    "event: content_block_delta\ndata: {{\"type\":\"content_block_delta\",\"index\":0,\
+                 \"delta\":{{\"type\":\"text_delta\",\"text\":\"{token}\"}}}}\n\n"
+                )
+            },
+            head: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"msg_1\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":10,\"output_tokens\":1}}}\n\n\
+               event: content_block_start\ndata: {\"type\":\"content_block_start\",\"index\":0,\"content_block\":{\"type\":\"text\",\"text\":\"\"}}\n\n",
+            tail: "event: content_block_stop\ndata: {\"type\":\"content_block_stop\",\"index\":0}\n\n\
+               event: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":20}}\n\n\
+               event: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+            decoder: |site| Box::new(AnthropicDecoder::new(site)),
+        },
+        Protocol {
+            name: "gemini",
+            token_event: |token| {
+                format!(
+                    "data: {{\"candidates\":[{{\"content\":{{\"parts\":[{{\"text\":\"{token}\"}}],\"role\":\"model\"}},\
+                 \"index\":0}}],\"usageMetadata\":{{\"promptTokenCount\":10,\"candidatesTokenCount\":5,\
+                 \"totalTokenCount\":15}},\"modelVersion\":\"gemini-2.5-flash\"}}\r\n\r\n"
+                )
+            },
+            head: "",
+            tail: "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"\"}],\"role\":\"model\"},\"finishReason\":\"STOP\",\"index\":0}],\"usageMetadata\":{\"promptTokenCount\":10,\"candidatesTokenCount\":20,\"totalTokenCount\":30}}\r\n\r\n",
+            decoder: |site| Box::new(GeminiDecoder::new(site)),
+        },
+    ]
 }
 
 fn site() -> CallSite {

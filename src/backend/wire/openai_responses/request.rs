@@ -72,6 +72,7 @@ fn input(messages: &[Message]) -> Value {
             Message::Assistant {
                 content,
                 tool_calls,
+                ..
             } => {
                 // The plain-string form: every Responses server accepts it for assistant
                 // turns, while `output_text` parts are read by some only with an item `id`.
@@ -167,13 +168,13 @@ mod tests {
         let request = ChatRequest {
             messages: vec![
                 Message::user("Vote"),
-                Message::Assistant {
-                    content: String::new(),
-                    tool_calls: vec![
+                Message::assistant(
+                    "",
+                    vec![
                         call("call_a", r#"{"agent_id":"agent1"}"#),
                         call("call_b", ""),
                     ],
-                },
+                ),
             ],
             tools: Vec::new(),
         };
@@ -192,10 +193,7 @@ mod tests {
         let request = ChatRequest {
             messages: vec![
                 Message::user("Hi"),
-                Message::Assistant {
-                    content: String::new(),
-                    tool_calls: Vec::new(),
-                },
+                Message::assistant("", Vec::new()),
                 Message::user("Again"),
             ],
             tools: Vec::new(),
