@@ -15,6 +15,7 @@ use massgen::backend::http::{CallSite, SseDecoder, WireDecoder};
 use massgen::backend::wire::anthropic::AnthropicDecoder;
 use massgen::backend::wire::gemini::GeminiDecoder;
 use massgen::backend::wire::openai_chat::ChatDecoder;
+use massgen::backend::wire::openai_responses::ResponsesDecoder;
 use stats_alloc::{INSTRUMENTED_SYSTEM, Region, StatsAlloc};
 
 #[global_allocator]
@@ -61,6 +62,20 @@ fn protocols() -> Vec<Protocol> {
                data: {\"id\":\"chatcmpl-8\",\"choices\":[],\"usage\":{\"prompt_tokens\":10,\"completion_tokens\":20}}\n\n\
                data: [DONE]\n\n",
             decoder: |site| Box::new(ChatDecoder::new(site)),
+        },
+        Protocol {
+            name: "openai_resp",
+            token_event: |token| {
+                format!(
+                    "event: response.output_text.delta\ndata: {{\"type\":\"response.output_text.delta\",\
+                     \"sequence_number\":7,\"item_id\":\"msg_67c9fdcf37fc\",\"output_index\":0,\
+                     \"content_index\":0,\"delta\":\"{token}\",\"logprobs\":[],\"obfuscation\":\"uH7\"}}\n\n"
+                )
+            },
+            head: "event: response.created\ndata: {\"type\":\"response.created\",\"response\":{\"id\":\"resp_1\",\"status\":\"in_progress\"}}\n\n\
+                   event: response.output_item.added\ndata: {\"type\":\"response.output_item.added\",\"output_index\":0,\"item\":{\"id\":\"msg_67c9fdcf37fc\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[]}}\n\n",
+            tail: "event: response.completed\ndata: {\"type\":\"response.completed\",\"response\":{\"id\":\"resp_1\",\"status\":\"completed\",\"usage\":{\"input_tokens\":10,\"output_tokens\":20,\"total_tokens\":30}}}\n\n",
+            decoder: |site| Box::new(ResponsesDecoder::new(site)),
         },
         Protocol {
             name: "anthropic",
