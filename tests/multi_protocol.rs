@@ -187,6 +187,30 @@ async fn three_agents_on_three_protocols_reach_a_winner_and_a_final_answer() {
             .any(|(who, cost)| who == "beta" && cost.is_some_and(|cost| cost > 0.0)),
         "claude-sonnet-4-5 is in the price table: {priced:?}"
     );
+    // Each round's calls are summed up per agent.
+    for agent in ["alpha", "beta", "gamma"] {
+        let rounds: Vec<(u64, u32)> = events
+            .iter()
+            .filter(|event| {
+                event
+                    .agent
+                    .as_ref()
+                    .is_some_and(|who| who.as_str() == agent)
+            })
+            .filter_map(|event| match &event.msg {
+                EventMsg::RoundUsage { usage, calls, .. } => Some((usage.total(), *calls)),
+                _ => None,
+            })
+            .collect();
+        assert!(!rounds.is_empty(), "{agent}");
+        // Every workflow call of these mock models reports 100 + 20 tokens.
+        assert!(
+            rounds
+                .iter()
+                .all(|(total, calls)| *total == 120 * u64::from(*calls)),
+            "{agent}: {rounds:?}"
+        );
+    }
     // Each server was called in its own protocol.
     assert!(grok.requests()[0].path.ends_with("/v1/chat/completions"));
     assert_eq!(claude.requests()[0].path, "/v1/messages");
@@ -194,4 +218,44 @@ async fn three_agents_on_three_protocols_reach_a_winner_and_a_final_answer() {
         gemini.requests()[0].path,
         "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse"
     );
+}
+
+#[tokio::test]
+async fn an_agent_whose_provider_rejects_its_key_is_dropped_and_the_others_finish() {
+    let rejecting = MockLlm::with_responder(|_| {
+        Reply::status(
+            401,
+            r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
+        )
+    })
+    .await;
+    let gemini = model(Wire::Gemini, "gemini").await;
+    let yaml = format!(
+        "agents:
+  - id: alpha
+    backend: {{type: claude, model: claude-sonnet-4-5, api_key: sk-ant-wrong, base_url: \"{}\"}}
+  - id: beta
+    backend: {{type: gemini, model: gemini-2.5-flash, api_key: gm-test, base_url: \"{}\"}}
+",
+        rejecting.base_url, gemini.base_url
+    );
+    let (events, _scenario) = run_once(&yaml, "What is 2+2?").await;
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    assert_eq!(winner(&events).as_deref(), Some("beta"));
+    let error = events
+        .iter()
+        .find_map(|event| match &event.msg {
+            EventMsg::AgentError { message } => Some(message.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        error.starts_with("invalid key for Anthropic: check `api_key` in the config"),
+        "{error}"
+    );
+    assert!(!error.contains("sk-ant-wrong"), "{error}");
+    // A rejected key is not retried.
+    assert_eq!(rejecting.requests().len(), 1);
+    let logged = serde_json::to_string(&events).unwrap();
+    assert!(!logged.contains("sk-ant-wrong") && !logged.contains("gm-test"));
 }

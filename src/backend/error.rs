@@ -76,6 +76,70 @@ fn detail_suffix(detail: &str) -> String {
 }
 
 impl BackendError {
+    /// The same error with every occurrence of `secret` in its text replaced by `***`.
+    pub fn redact(self, secret: &str) -> Self {
+        let clean = |text: String| {
+            if secret.is_empty() {
+                text
+            } else {
+                text.replace(secret, "***")
+            }
+        };
+        match self {
+            Self::Failed { message } => Self::Failed {
+                message: clean(message),
+            },
+            Self::Truncated => Self::Truncated,
+            Self::Auth {
+                provider,
+                fix,
+                detail,
+            } => Self::Auth {
+                provider,
+                fix,
+                detail: clean(detail),
+            },
+            Self::ModelNotFound {
+                provider,
+                model,
+                detail,
+            } => Self::ModelNotFound {
+                provider,
+                model,
+                detail: clean(detail),
+            },
+            Self::ContextLength { model, detail } => Self::ContextLength {
+                model,
+                detail: clean(detail),
+            },
+            Self::RateLimited {
+                provider,
+                retry_after,
+                detail,
+            } => Self::RateLimited {
+                provider,
+                retry_after,
+                detail: clean(detail),
+            },
+            Self::Server {
+                provider,
+                status,
+                retry_after,
+                detail,
+            } => Self::Server {
+                provider,
+                status,
+                retry_after,
+                detail: clean(detail),
+            },
+            Self::Connection { provider, detail } => Self::Connection {
+                provider,
+                detail: clean(detail),
+            },
+            Self::Timeout { provider, after } => Self::Timeout { provider, after },
+        }
+    }
+
     /// Whether the same request may succeed later.
     pub fn is_retryable(&self) -> bool {
         match self {

@@ -19,8 +19,9 @@ use crate::protocol::{AgentId, AnonymousMapping};
 
 /// MassGen's HTTP read timeout: how long a response may stay silent.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
-/// Azure's `api-version` when the config gives none (MassGen's default).
-pub const DEFAULT_AZURE_API_VERSION: &str = "2024-02-15-preview";
+/// Azure's `api-version` when the config gives none. MassGen's default,
+/// `2024-02-15-preview`, predates streamed usage, so calls could not be counted or priced.
+pub const DEFAULT_AZURE_API_VERSION: &str = "2024-10-21";
 
 /// Why the agents' backends cannot be built; one line per agent with a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -96,6 +97,7 @@ pub fn http_backend(
         passthrough: config.passthrough.clone(),
     };
     let key = endpoint.api_key.clone();
+    let secret = key.clone();
     let base = endpoint.base_url.as_str();
     let wire: Arc<dyn Wire> = match endpoint.protocol {
         Protocol::OpenaiChat => Arc::new(ChatWire::new(
@@ -124,15 +126,19 @@ pub fn http_backend(
             .unwrap_or(RetryPolicy::default().max_retries),
         ..RetryPolicy::default()
     };
-    Arc::new(HttpBackend::new(
-        config.kind,
-        endpoint.label,
-        config.model.clone(),
-        wire,
-        client,
-        policy,
-        config.timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
-    ))
+    Arc::new(
+        HttpBackend::new(
+            config.kind,
+            endpoint.label,
+            config.model.clone(),
+            wire,
+            client,
+            policy,
+            config.timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
+        )
+        .redacting(secret)
+        .local(endpoint.local),
+    )
 }
 
 /// One connection pool for every agent of a run.

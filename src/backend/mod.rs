@@ -34,6 +34,11 @@ pub trait Backend: Send + Sync {
     /// The model name as configured.
     fn model(&self) -> &str;
 
+    /// Whether the model runs on the user's own machine or network, and so costs nothing.
+    fn is_local(&self) -> bool {
+        false
+    }
+
     /// Starts one model call. Events arrive as the provider sends them; the stream ends
     /// after a [`StreamEvent::Finish`], or with an error.
     fn stream(&self, request: ChatRequest) -> EventStream;

@@ -156,7 +156,11 @@ impl AgentLink {
     }
 
     fn record_usage(&self, usage: Usage) {
-        let cost_usd = session::estimate(self.backend.kind(), self.backend.model(), &usage).usd();
+        let cost_usd = if self.backend.is_local() {
+            Some(0.0)
+        } else {
+            session::estimate(self.backend.kind(), self.backend.model(), &usage).usd()
+        };
         if let Ok(mut spent) = self.spent.lock() {
             spent.add(usage, cost_usd);
         }

@@ -11,7 +11,7 @@ use massgen::backend::{
     AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec, TurnBuilder,
     http_backend, http_client,
 };
-use massgen::config::{BackendConfig, BackendKind, Env, Secret};
+use massgen::config::{BackendConfig, BackendKind, Env};
 
 pub const KEY: &str = "sk-test-key-123";
 
@@ -19,7 +19,7 @@ pub fn config(kind: BackendKind, model: &str, base_url: &str) -> BackendConfig {
     BackendConfig {
         kind,
         model: model.into(),
-        api_key: Some(Secret::new(KEY)),
+        api_key: None,
         base_url: Some(base_url.into()),
         temperature: None,
         max_tokens: None,
@@ -31,7 +31,21 @@ pub fn config(kind: BackendKind, model: &str, base_url: &str) -> BackendConfig {
     }
 }
 
+/// The backend for `config`, its key taken from the provider's variable (set to [`KEY`]).
 pub fn backend(config: &BackendConfig) -> Arc<dyn Backend> {
+    let env = Env::from_pairs([
+        ("OPENAI_API_KEY", KEY),
+        ("ANTHROPIC_API_KEY", KEY),
+        ("GOOGLE_API_KEY", KEY),
+        ("XAI_API_KEY", KEY),
+        ("AZURE_OPENAI_API_KEY", KEY),
+    ]);
+    let endpoint = provider::resolve(config, &env).unwrap();
+    http_backend(config, &endpoint, http_client().unwrap())
+}
+
+/// The backend for `config` with no key anywhere (a local server).
+pub fn keyless_backend(config: &BackendConfig) -> Arc<dyn Backend> {
     let endpoint = provider::resolve(config, &Env::default()).unwrap();
     http_backend(config, &endpoint, http_client().unwrap())
 }

@@ -456,3 +456,118 @@ async fn azure_calls_the_deployment_with_the_api_key_header_and_version() {
         json!({"include_usage": true})
     );
 }
+
+#[tokio::test]
+async fn a_retried_attempt_leaks_nothing_decoded_before_its_error() {
+    // Text, a tool call and the error arrive in one network chunk.
+    let failing = [
+        chunk(json!({"content": "stale"}), None),
+        chunk(json!({"tool_calls": [{"index": 0, "id": "call_x", "function": {"name": "vote", "arguments": "{}"}}]}), None),
+        data(r#"{"error":{"message":"Overloaded","type":"server_error"}}"#),
+    ]
+    .concat();
+    let (_server, config) = grok(vec![Reply::sse(&[failing]), text_reply(&["fresh"])]).await;
+    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
+    assert_eq!(error, None);
+    // The chunk's events never come out: the failed attempt is void as a whole.
+    assert!(
+        events
+            .iter()
+            .all(|event| !matches!(event, StreamEvent::ToolCallStart { .. })),
+        "{events:?}"
+    );
+    assert_eq!(texts(&events), ["fresh"]);
+    assert_eq!(retries(&events).len(), 1);
+}
+
+#[tokio::test]
+async fn a_final_error_comes_after_the_events_decoded_before_it() {
+    let failing = [
+        chunk(json!({"content": "partial"}), None),
+        data(r#"{"error":{"message":"bad request","type":"invalid_request_error"}}"#),
+    ]
+    .concat();
+    let (_server, config) = grok(vec![Reply::sse(&[failing])]).await;
+    let (events, error) = collect(&backend(&config), question()).await;
+    assert_eq!(texts(&events), ["partial"]);
+    assert!(error.is_some());
+}
+
+#[tokio::test]
+async fn usage_repeated_in_every_chunk_is_reported_once_with_the_last_totals() {
+    let (_server, config) = grok(vec![Reply::sse(&[
+        data(&json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": {"prompt_tokens": 9, "completion_tokens": 1}}).to_string()),
+        data(&json!({"choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 9, "completion_tokens": 2}}).to_string()),
+        "data: [DONE]\n\n".into(),
+    ])])
+    .await;
+    let (events, error) = collect(&backend(&config), question()).await;
+    assert_eq!(error, None);
+    let usages: Vec<_> = events
+        .iter()
+        .filter(|event| matches!(event, StreamEvent::Usage(_)))
+        .collect();
+    assert_eq!(
+        usages,
+        [&StreamEvent::Usage(Usage {
+            input_tokens: 9,
+            output_tokens: 2,
+            ..Usage::default()
+        })]
+    );
+}
+
+#[tokio::test]
+async fn a_key_echoed_by_the_provider_never_reaches_the_error() {
+    let (_server, config) = grok(vec![Reply::status(
+        401,
+        &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
+    )])
+    .await;
+    let (_, error) = collect(&backend(&config), question()).await;
+    let message = error.unwrap().to_string();
+    assert!(!message.contains(KEY), "{message}");
+    assert!(
+        message.contains("Incorrect API key provided: ***"),
+        "{message}"
+    );
+}
+
+#[tokio::test]
+async fn a_refused_connection_is_retried() {
+    // Bind and drop a listener: nothing answers on that port.
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let config = config(
+        BackendKind::Grok,
+        "grok-4",
+        &format!("http://127.0.0.1:{port}/v1"),
+    );
+    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
+    assert_eq!(retries(&events).len(), 1);
+    assert_eq!(retries(&events)[0].2, "connection failed");
+    assert!(
+        matches!(error, Some(BackendError::Connection { .. })),
+        "{error:?}"
+    );
+}
+
+#[tokio::test]
+async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
+    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
+    let mut config = config(BackendKind::AzureOpenai, "my-gpt5", &server.base_url);
+    config.max_tokens = Some(100);
+    let turn = turn(&backend(&config), question()).await;
+    assert_eq!(turn.usage.total(), 17);
+    let request = &server.requests()[0];
+    assert!(
+        request.path.ends_with("?api-version=2024-10-21"),
+        "{}",
+        request.path
+    );
+    assert_eq!(request.body["max_completion_tokens"], 100);
+    assert!(request.body.get("max_tokens").is_none());
+}

@@ -672,7 +672,7 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
 async fn a_local_server_without_a_key_gets_no_authorization_header() {
     let (server, mut config) = openai(vec![text_reply(&["hi"])]).await;
     config.api_key = None;
-    let _ = turn(&backend(&config), question()).await;
+    let _ = turn(&keyless_backend(&config), question()).await;
     assert_eq!(server.requests()[0].path, "/v1/responses");
     assert_eq!(server.requests()[0].header("authorization"), None);
 }

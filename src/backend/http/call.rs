@@ -12,7 +12,7 @@ use futures::stream::BoxStream;
 use super::status;
 use super::{Flow, RetryPolicy, SseDecoder, Wire, WireDecoder};
 use crate::backend::{Backend, BackendError, ChatRequest, EventStream, StreamEvent};
-use crate::config::BackendKind;
+use crate::config::{BackendKind, Secret};
 
 /// Longest error body read to explain a failed request.
 const ERROR_BODY_LIMIT: usize = 64 * 1024;
@@ -20,6 +20,9 @@ const ERROR_BODY_LIMIT: usize = 64 * 1024;
 /// A backend that speaks one wire protocol to one HTTP endpoint.
 pub struct HttpBackend {
     kind: BackendKind,
+    /// The API key, so that no error message can repeat it.
+    secret: Option<Secret>,
+    local: bool,
     provider: String,
     model: String,
     wire: Arc<dyn Wire>,
@@ -41,6 +44,8 @@ impl HttpBackend {
     ) -> Self {
         Self {
             kind,
+            secret: None,
+            local: false,
             provider: provider.into(),
             model: model.into(),
             wire,
@@ -48,6 +53,20 @@ impl HttpBackend {
             policy,
             idle_timeout,
         }
+    }
+}
+
+impl HttpBackend {
+    /// Marks the server as local: its calls cost nothing.
+    pub fn local(mut self, local: bool) -> Self {
+        self.local = local;
+        self
+    }
+
+    /// Keeps `secret` out of every error this backend reports.
+    pub fn redacting(mut self, secret: Option<Secret>) -> Self {
+        self.secret = secret.filter(|secret| !secret.expose().is_empty());
+        self
     }
 }
 
@@ -64,8 +83,14 @@ impl Backend for HttpBackend {
         &self.model
     }
 
+    fn is_local(&self) -> bool {
+        self.local
+    }
+
     fn stream(&self, request: ChatRequest) -> EventStream {
         let call = HttpCall {
+            secret: self.secret.clone(),
+            failure: None,
             decoder: self.wire.decoder(),
             wire: Arc::clone(&self.wire),
             client: self.client.clone(),
@@ -93,6 +118,10 @@ enum State {
 }
 
 struct HttpCall {
+    /// Removed from every error message, should a provider echo it back.
+    secret: Option<Secret>,
+    /// The error that ends the call, reported after the events decoded before it.
+    failure: Option<BackendError>,
     wire: Arc<dyn Wire>,
     client: reqwest::Client,
     request: ChatRequest,
@@ -111,27 +140,36 @@ impl HttpCall {
             if let Some(event) = self.pending.pop_front() {
                 return Some(Ok(event));
             }
+            if let Some(error) = self.failure.take() {
+                return Some(Err(error));
+            }
             match self.step().await {
                 Ok(true) => {}
                 Ok(false) => return None,
                 Err(error) => {
+                    let error = match &self.secret {
+                        Some(secret) => error.redact(secret.expose()),
+                        None => error,
+                    };
                     let retry = self.retries + 1;
-                    return match self.policy.delay_before(retry, &error) {
+                    match self.policy.delay_before(retry, &error) {
                         Some(delay) => {
+                            // What the failed attempt decoded is void: the retry starts over.
+                            self.pending.clear();
                             self.retries = retry;
                             self.state = State::Wait(delay);
-                            Some(Ok(StreamEvent::Retry {
+                            return Some(Ok(StreamEvent::Retry {
                                 attempt: retry,
                                 max_retries: self.policy.max_retries,
                                 delay,
                                 reason: error.short_reason(),
-                            }))
+                            }));
                         }
                         None => {
                             self.state = State::Done;
-                            Some(Err(error))
+                            self.failure = Some(error);
                         }
-                    };
+                    }
                 }
             }
         }
@@ -216,8 +254,10 @@ impl HttpCall {
                 Ok(Err(_)) => return Err(BackendError::Truncated),
                 Ok(Ok(body)) => body,
             };
-            self.decoder.whole_body(&body, &mut self.pending)?;
-            self.state = State::Done;
+            match self.decoder.whole_body(&body, &mut self.pending)? {
+                Flow::Finished => self.state = State::Done,
+                Flow::Continue => return Err(BackendError::Truncated),
+            }
         } else {
             self.state = State::Body(response.bytes_stream().boxed());
         }

@@ -62,7 +62,8 @@ fn classify(
 ) -> BackendError {
     let provider = site.provider.clone();
     let lower = detail.to_ascii_lowercase();
-    if is_context_length(&lower) {
+    // Only a refused request can be too long; a 429 may talk of tokens per minute.
+    if matches!(status, 400 | 413 | 422) && is_context_length(&lower) {
         return BackendError::ContextLength {
             model: site.model.clone(),
             detail,
@@ -299,6 +300,17 @@ mod tests {
         );
         assert_eq!(date.retry_after(), Some(Duration::ZERO));
         assert!(date.is_retryable());
+    }
+
+    #[test]
+    fn a_token_rate_limit_is_not_mistaken_for_a_long_prompt() {
+        let error = from_reply(
+            &site(),
+            429,
+            &HeaderMap::new(),
+            br#"{"message":"Too many tokens processed this minute","type":"too_many_tokens_error"}"#,
+        );
+        assert!(error.is_retryable(), "{error:?}");
     }
 
     #[test]

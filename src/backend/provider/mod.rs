@@ -162,6 +162,8 @@ pub struct Endpoint {
     pub api_key: Option<Secret>,
     /// How to fix a rejected key: "set OPENAI_API_KEY".
     pub key_fix: String,
+    /// A server on the user's machine or network: no key needed, no cost.
+    pub local: bool,
 }
 
 /// Why an endpoint cannot be built. The message names what to set.
@@ -180,6 +182,10 @@ pub enum EndpointError {
         kind: BackendKind,
         hint: &'static str,
     },
+    #[error(
+        "the API key for backend `{kind}` contains spaces or control characters, which cannot go in an HTTP header: check the key"
+    )]
+    BadKey { kind: BackendKind },
     #[error("`base_url` `{base_url}` is not an http(s) URL")]
     BadBaseUrl { base_url: String },
     #[error("backend type `{kind}` is not an HTTP model provider")]
@@ -192,6 +198,7 @@ impl EndpointError {
         match self {
             Self::MissingKey { .. } => true,
             Self::MissingBaseUrl { kind, .. } => *kind == BackendKind::AzureOpenai,
+            Self::BadKey { .. } => true,
             Self::MissingKeyUnknownHost { .. } | Self::BadBaseUrl { .. } | Self::NotHttp { .. } => {
                 false
             }
@@ -230,12 +237,14 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
             kind,
             BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang
         );
-    let api_key = config.api_key.clone().or_else(|| {
-        key_vars
-            .iter()
-            .find_map(|var| env.get(var))
-            .map(Secret::new)
-    });
+    let api_key = config
+        .api_key
+        .as_ref()
+        .map(|key| key.expose())
+        .or_else(|| key_vars.iter().find_map(|var| env.get(var)))
+        .map(str::trim)
+        .filter(|key| !key.is_empty())
+        .map(Secret::new);
     if api_key.is_none() && !local {
         return Err(if key_vars.is_empty() {
             EndpointError::MissingKeyUnknownHost {
@@ -249,7 +258,13 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
             }
         });
     }
+    if let Some(key) = &api_key
+        && !key.expose().bytes().all(|byte| byte.is_ascii_graphic())
+    {
+        return Err(EndpointError::BadKey { kind });
+    }
     let key_fix = match key_vars {
+        _ if config.api_key.is_some() => "check `api_key` in the config".to_string(),
         [] => "check `api_key` in the config".to_string(),
         vars => format!("set {}", vars.join(" or ")),
     };
@@ -259,6 +274,7 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
         base_url,
         api_key,
         key_fix,
+        local,
     })
 }
 

@@ -217,3 +217,20 @@ fn non_http_types_have_no_provider() {
         }
     }
 }
+
+#[test]
+fn keys_are_trimmed_and_unusable_keys_are_refused() {
+    let env = Env::from_pairs([("GROQ_API_KEY", " gsk-abc\r\n")]);
+    let endpoint = resolve(&config(BackendKind::Groq, None), &env).unwrap();
+    assert_eq!(endpoint.api_key, Some(Secret::new("gsk-abc")));
+    assert_eq!(endpoint.key_fix, "set GROQ_API_KEY");
+    let env = Env::from_pairs([("GROQ_API_KEY", "gsk abc")]);
+    let error = resolve(&config(BackendKind::Groq, None), &env).unwrap_err();
+    assert!(matches!(error, EndpointError::BadKey { .. }), "{error}");
+    assert!(!error.to_string().contains("gsk"), "{error}");
+    // A key from the config is fixed in the config, not with the variable.
+    let mut explicit = config(BackendKind::Groq, None);
+    explicit.api_key = Some(Secret::new("gsk-inline"));
+    let endpoint = resolve(&explicit, &Env::from_pairs([])).unwrap();
+    assert_eq!(endpoint.key_fix, "check `api_key` in the config");
+}

@@ -377,7 +377,7 @@ pub fn finish_reason(reason: &str) -> FinishReason {
     match reason {
         "end_turn" | "stop_sequence" => FinishReason::Stop,
         "tool_use" => FinishReason::ToolCalls,
-        "max_tokens" => FinishReason::Length,
+        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
         "refusal" => FinishReason::ContentFilter,
         other => FinishReason::Other(other.to_string()),
     }

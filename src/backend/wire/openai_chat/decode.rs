@@ -1,158 +1,17 @@
-//! OpenAI Chat Completions (`/chat/completions`, `stream: true`), spoken by xAI, Groq,
-//! Cerebras, Together, Fireworks, OpenRouter, vLLM, SGLang, LM Studio, Azure and many more.
-//! Reads tool-call deltas split across chunks, parallel calls, the `reasoning_content` /
-//! `reasoning` deltas of open-model servers, usage, and a whole JSON reply as a fallback.
+//! Reads a Chat Completions stream (or a whole JSON reply) into provider-neutral events:
+//! content and reasoning deltas, tool-call fragments assigned to calls, one usage report.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
 
 use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde_json::Value;
 
-use super::{Auth, Few, First, WireOptions};
 use crate::backend::http::status::from_stream_error;
-use crate::backend::http::{CallSite, Flow, SseEvent, Wire, WireDecoder, parse_json};
-use crate::backend::{BackendError, ChatRequest, FinishReason, Message, StreamEvent};
+use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
+use crate::backend::wire::{Few, First};
+use crate::backend::{BackendError, FinishReason, StreamEvent};
 use crate::protocol::Usage;
-
-pub struct ChatWire {
-    site: CallSite,
-    url: String,
-    auth: Auth,
-    options: WireOptions,
-    /// `stream_options.include_usage`; old Azure API versions reject it.
-    include_usage: bool,
-}
-
-impl ChatWire {
-    /// Chat Completions at `{base_url}/chat/completions` with a bearer key.
-    pub fn new(site: CallSite, base_url: &str, auth: Auth, options: WireOptions) -> Self {
-        Self {
-            site,
-            url: format!("{base_url}/chat/completions"),
-            auth,
-            options,
-            include_usage: true,
-        }
-    }
-
-    /// Azure OpenAI: the deployment (named by `model`) under the resource endpoint, the
-    /// `api-key` header and the `api-version` query parameter. A base that already is an
-    /// `/openai/v1` or deployment URL is used as it is.
-    pub fn azure(
-        site: CallSite,
-        base_url: &str,
-        key: Option<crate::config::Secret>,
-        api_version: &str,
-        options: WireOptions,
-    ) -> Self {
-        let url = if base_url.contains("/openai/") {
-            format!("{base_url}/chat/completions?api-version={api_version}")
-        } else {
-            format!(
-                "{base_url}/openai/deployments/{}/chat/completions?api-version={api_version}",
-                options.model
-            )
-        };
-        Self {
-            site,
-            url,
-            auth: key.map_or(Auth::None, |key| Auth::Header("api-key", key)),
-            options,
-            include_usage: api_version >= "2024-09-01",
-        }
-    }
-
-    pub fn body(&self, request: &ChatRequest) -> Value {
-        let mut body = Map::new();
-        body.insert("model".into(), json!(self.options.model));
-        body.insert("messages".into(), messages(&request.messages));
-        body.insert("stream".into(), json!(true));
-        if self.include_usage {
-            body.insert("stream_options".into(), json!({"include_usage": true}));
-        }
-        if !request.tools.is_empty() {
-            let tools: Vec<Value> = request
-                .tools
-                .iter()
-                .map(|tool| {
-                    json!({
-                        "type": "function",
-                        "function": {
-                            "name": tool.name,
-                            "description": tool.description,
-                            "parameters": tool.parameters,
-                        }
-                    })
-                })
-                .collect();
-            body.insert("tools".into(), Value::Array(tools));
-        }
-        if let Some(temperature) = self.options.temperature {
-            body.insert("temperature".into(), json!(temperature));
-        }
-        if let Some(max_tokens) = self.options.max_tokens {
-            body.insert("max_tokens".into(), json!(max_tokens));
-        }
-        self.options.merge_passthrough(&mut body);
-        Value::Object(body)
-    }
-}
-
-fn messages(messages: &[Message]) -> Value {
-    Value::Array(
-        messages
-            .iter()
-            .map(|message| match message {
-                Message::System { content } => json!({"role": "system", "content": content}),
-                Message::User { content } => json!({"role": "user", "content": content}),
-                Message::Assistant {
-                    content,
-                    tool_calls,
-                    ..
-                } => {
-                    let mut item = json!({"role": "assistant", "content": content});
-                    if !tool_calls.is_empty() {
-                        if content.is_empty() {
-                            item["content"] = Value::Null;
-                        }
-                        item["tool_calls"] = tool_calls
-                            .iter()
-                            .map(|call| {
-                                json!({
-                                    "id": call.id,
-                                    "type": "function",
-                                    "function": {"name": call.name, "arguments": call.arguments},
-                                })
-                            })
-                            .collect();
-                    }
-                    item
-                }
-                Message::Tool {
-                    call_id, content, ..
-                } => json!({"role": "tool", "tool_call_id": call_id, "content": content}),
-            })
-            .collect(),
-    )
-}
-
-impl Wire for ChatWire {
-    fn site(&self) -> &CallSite {
-        &self.site
-    }
-
-    fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        self.auth
-            .apply(client.post(&self.url))
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .json(&self.body(request))
-    }
-
-    fn decoder(&self) -> Box<dyn WireDecoder> {
-        Box::new(ChatDecoder::new(self.site.clone()))
-    }
-}
 
 #[derive(Deserialize)]
 struct Chunk<'a> {
@@ -256,6 +115,7 @@ pub struct ChatDecoder {
     /// One entry per tool call seen: the server's `index` and the call's id.
     slots: Vec<(usize, String)>,
     finish: Option<FinishReason>,
+    usage: Option<Usage>,
 }
 
 impl ChatDecoder {
@@ -264,6 +124,7 @@ impl ChatDecoder {
             site,
             slots: Vec::new(),
             finish: None,
+            usage: None,
         }
     }
 
@@ -283,8 +144,9 @@ impl ChatDecoder {
                 self.finish = Some(finish_reason(&reason));
             }
         }
+        // Some servers repeat running totals in every chunk: keep the last, report it once.
         if let Some(usage) = chunk.usage {
-            out.push_back(StreamEvent::Usage(usage.normalise()));
+            self.usage = Some(usage.normalise());
         }
         Ok(())
     }
@@ -325,6 +187,14 @@ impl ChatDecoder {
         }
     }
 
+    /// The one usage report, then the finish (`fallback` when no finish reason came).
+    fn complete(&mut self, fallback: FinishReason, out: &mut VecDeque<StreamEvent>) {
+        if let Some(usage) = self.usage.take() {
+            out.push_back(StreamEvent::Usage(usage));
+        }
+        out.push_back(StreamEvent::Finish(self.finish.take().unwrap_or(fallback)));
+    }
+
     /// Our index for a tool-call delta. A new id under an index already in use is a new
     /// call: some servers send every parallel call with index 0.
     fn slot(&mut self, wire_index: usize, id: Option<&str>) -> usize {
@@ -357,9 +227,7 @@ impl WireDecoder for ChatDecoder {
     ) -> Result<Flow, BackendError> {
         let data = event.data.trim();
         if data == "[DONE]" {
-            out.push_back(StreamEvent::Finish(
-                self.finish.take().unwrap_or(FinishReason::Stop),
-            ));
+            self.complete(FinishReason::Stop, out);
             return Ok(Flow::Finished);
         }
         if event.event == "error" {
@@ -373,12 +241,11 @@ impl WireDecoder for ChatDecoder {
 
     /// Some servers close the stream after the finish reason without `[DONE]`.
     fn end(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<Flow, BackendError> {
-        match self.finish.take() {
-            Some(reason) => {
-                out.push_back(StreamEvent::Finish(reason));
-                Ok(Flow::Finished)
-            }
-            None => Ok(Flow::Continue),
+        if self.finish.is_some() {
+            self.complete(FinishReason::Stop, out);
+            Ok(Flow::Finished)
+        } else {
+            Ok(Flow::Continue)
         }
     }
 
@@ -390,9 +257,7 @@ impl WireDecoder for ChatDecoder {
         let text = String::from_utf8_lossy(body);
         let chunk: Chunk<'_> = parse_json(&self.site, &text)?;
         self.chunk(chunk, out)?;
-        out.push_back(StreamEvent::Finish(
-            self.finish.take().unwrap_or(FinishReason::Stop),
-        ));
+        self.complete(FinishReason::Stop, out);
         Ok(Flow::Finished)
     }
 }
