@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 
 pub use call::HttpBackend;
 pub use retry::RetryPolicy;
-pub use sse::{SseDecoder, SseEvent};
+pub use sse::{SseDecoder, SseError, SseEvent};
 pub use status::CallSite;
 
 use super::{BackendError, ChatRequest, StreamEvent};

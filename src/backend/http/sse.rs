@@ -11,10 +11,17 @@ pub struct SseEvent<'a> {
     pub data: &'a str,
 }
 
-/// An event whose text is not valid UTF-8.
+/// Why the bytes cannot be read as events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("the event stream contains bytes that are not UTF-8")]
-pub struct NotUtf8;
+pub enum SseError {
+    #[error("the event stream contains bytes that are not UTF-8")]
+    NotUtf8,
+    #[error("the event stream sent more than {} MiB without ending an event", MAX_EVENT_BYTES >> 20)]
+    TooLarge,
+}
+
+/// The largest event accepted; a server that never ends one cannot grow memory forever.
+pub const MAX_EVENT_BYTES: usize = 16 << 20;
 
 #[derive(Debug, Default)]
 pub struct SseDecoder {
@@ -26,7 +33,7 @@ pub struct SseDecoder {
     /// A leading byte-order mark has been checked for.
     bom_checked: bool,
     /// Multi-line `data:` joined with `\n`.
-    joined: String,
+    joined: Vec<u8>,
 }
 
 /// Where an event's data lives after parsing its lines.
@@ -55,9 +62,12 @@ impl SseDecoder {
 
     /// The next complete event, if the bytes so far hold one. Comments, events without
     /// data and unknown fields are skipped, as the SSE specification says.
-    pub fn next_event(&mut self) -> Option<Result<SseEvent<'_>, NotUtf8>> {
+    pub fn next_event(&mut self) -> Option<Result<SseEvent<'_>, SseError>> {
         loop {
-            let (line_len, terminator) = line_at(&self.buf[self.scan..])?;
+            let Some((line_len, terminator)) = line_at(&self.buf[self.scan..]) else {
+                return (self.buf.len() - self.event_start > MAX_EVENT_BYTES)
+                    .then_some(Err(SseError::TooLarge));
+            };
             let line_start = self.scan;
             self.scan += line_len + terminator;
             if line_len > 0 {
@@ -69,13 +79,13 @@ impl SseDecoder {
             let data = match data {
                 Data::None => continue,
                 Data::Slice(range) => &self.buf[range],
-                Data::Joined => self.joined.as_bytes(),
+                Data::Joined => &self.joined,
             };
             let event = &self.buf[event];
             return Some(
                 match (std::str::from_utf8(event), std::str::from_utf8(data)) {
                     (Ok(event), Ok(data)) => Ok(SseEvent { event, data }),
-                    (Err(_), _) | (_, Err(_)) => Err(NotUtf8),
+                    (Err(_), _) | (_, Err(_)) => Err(SseError::NotUtf8),
                 },
             );
         }
@@ -109,17 +119,14 @@ impl SseDecoder {
                         Data::None => Data::Slice(value),
                         Data::Slice(first) => {
                             self.joined.clear();
-                            self.joined
-                                .push_str(&String::from_utf8_lossy(&self.buf[first]));
-                            self.joined.push('\n');
-                            self.joined
-                                .push_str(&String::from_utf8_lossy(&self.buf[value]));
+                            self.joined.extend_from_slice(&self.buf[first]);
+                            self.joined.push(b'\n');
+                            self.joined.extend_from_slice(&self.buf[value]);
                             Data::Joined
                         }
                         Data::Joined => {
-                            self.joined.push('\n');
-                            self.joined
-                                .push_str(&String::from_utf8_lossy(&self.buf[value]));
+                            self.joined.push(b'\n');
+                            self.joined.extend_from_slice(&self.buf[value]);
                             Data::Joined
                         }
                     };
@@ -193,10 +200,26 @@ mod tests {
     }
 
     #[test]
+    fn an_event_that_never_ends_is_refused_once_too_large() {
+        let mut decoder = SseDecoder::default();
+        decoder.push(b"data: ");
+        let line = vec![b'x'; 1 << 20];
+        for _ in 0..15 {
+            decoder.push(&line);
+            assert_eq!(decoder.next_event(), None);
+        }
+        decoder.push(&line);
+        decoder.push(&line);
+        assert_eq!(decoder.next_event(), Some(Err(SseError::TooLarge)));
+    }
+
+    #[test]
     fn invalid_utf8_is_an_error_not_a_panic() {
         let mut decoder = SseDecoder::default();
         decoder.push(b"data: \xff\xfe\n\n");
-        assert_eq!(decoder.next_event(), Some(Err(NotUtf8)));
+        assert_eq!(decoder.next_event(), Some(Err(SseError::NotUtf8)));
+        decoder.push(b"data: a\ndata: \xff\n\n");
+        assert_eq!(decoder.next_event(), Some(Err(SseError::NotUtf8)));
         decoder.push(b"data: ok\n\n");
         assert_eq!(
             decoder.next_event(),

@@ -23,7 +23,7 @@ fn text<'de: 'a, 'a, D: Deserializer<'de>>(deserializer: D) -> Result<Cow<'a, st
     impl<'de> Visitor<'de> for Text {
         type Value = Cow<'de, str>;
         fn expecting(&self, formatter: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-            formatter.write_str("a string or null")
+            formatter.write_str("any JSON value, read as a string when it is one")
         }
         fn visit_borrowed_str<E>(self, text: &'de str) -> Result<Self::Value, E> {
             Ok(Cow::Borrowed(text))
@@ -38,6 +38,36 @@ fn text<'de: 'a, 'a, D: Deserializer<'de>>(deserializer: D) -> Result<Cow<'a, st
             Ok(Cow::Borrowed(""))
         }
         fn visit_none<E>(self) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(""))
+        }
+        // A field that is not a string in some future event kind must not fail the call.
+        fn visit_bool<E>(self, _: bool) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(""))
+        }
+        fn visit_i64<E>(self, _: i64) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(""))
+        }
+        fn visit_u64<E>(self, _: u64) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(""))
+        }
+        fn visit_f64<E>(self, _: f64) -> Result<Self::Value, E> {
+            Ok(Cow::Borrowed(""))
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(
+            self,
+            mut seq: A,
+        ) -> Result<Self::Value, A::Error> {
+            while seq.next_element::<serde::de::IgnoredAny>()?.is_some() {}
+            Ok(Cow::Borrowed(""))
+        }
+        fn visit_map<A: serde::de::MapAccess<'de>>(
+            self,
+            mut map: A,
+        ) -> Result<Self::Value, A::Error> {
+            while map
+                .next_entry::<serde::de::IgnoredAny, serde::de::IgnoredAny>()?
+                .is_some()
+            {}
             Ok(Cow::Borrowed(""))
         }
     }
@@ -704,5 +734,24 @@ mod tests {
             nested.map_err(|error| error.to_string()),
             Err("OpenAI refused the request (HTTP 400): invalid_request_error: Bad input".into())
         );
+    }
+
+    #[test]
+    fn an_event_with_unexpected_field_types_is_skipped_not_fatal() {
+        let mut decoder = ResponsesDecoder::new(crate::backend::http::CallSite {
+            provider: "OpenAI".into(),
+            model: "gpt-5".into(),
+            key_fix: String::new(),
+        });
+        let mut out = VecDeque::new();
+        let flow = decoder.event(
+            SseEvent {
+                event: "response.future_thing",
+                data: r#"{"type":"response.future_thing","delta":{"parts":[1,2]},"item_id":7}"#,
+            },
+            &mut out,
+        );
+        assert_eq!(flow, Ok(Flow::Continue));
+        assert!(out.is_empty());
     }
 }
