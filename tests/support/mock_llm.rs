@@ -6,6 +6,7 @@
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
@@ -89,14 +90,25 @@ impl Recorded {
 
 type Responder = dyn Fn(&Recorded) -> Reply + Send + Sync;
 
+/// Counts a stalled body the client hung up on.
+struct Hangup(Arc<AtomicUsize>);
+
+impl Drop for Hangup {
+    fn drop(&mut self) {
+        self.0.fetch_add(1, Ordering::SeqCst);
+    }
+}
+
 #[derive(Clone)]
 struct Shared {
+    hangups: Arc<AtomicUsize>,
     requests: Arc<Mutex<Vec<Recorded>>>,
     responder: Arc<Responder>,
 }
 
 pub struct MockLlm {
     pub base_url: String,
+    hangups: Arc<AtomicUsize>,
     requests: Arc<Mutex<Vec<Recorded>>>,
     server: tokio::task::JoinHandle<()>,
 }
@@ -124,10 +136,12 @@ impl MockLlm {
         responder: impl Fn(&Recorded) -> Reply + Send + Sync + 'static,
     ) -> Self {
         let shared = Shared {
+            hangups: Arc::default(),
             requests: Arc::default(),
             responder: Arc::new(responder),
         };
         let requests = Arc::clone(&shared.requests);
+        let hangups = Arc::clone(&shared.hangups);
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
         let address = listener.local_addr().unwrap();
         let app = axum::Router::new().fallback(handle).with_state(shared);
@@ -135,10 +149,16 @@ impl MockLlm {
             axum::serve(listener, app).await.unwrap();
         });
         Self {
+            hangups,
             base_url: format!("http://{address}"),
             requests,
             server,
         }
+    }
+
+    /// How many stalled streams (`SseThenHang`) the client has closed.
+    pub fn hangups(&self) -> usize {
+        self.hangups.load(Ordering::SeqCst)
     }
 
     pub fn requests(&self) -> Vec<Recorded> {
@@ -200,7 +220,12 @@ async fn handle(
                     .into_iter()
                     .map(|chunk| Ok::<_, Infallible>(Bytes::from(chunk))),
             );
-            let stall = futures::stream::pending();
+            // The guard lives as long as the body: hyper drops it when the client goes away.
+            let guard = Hangup(Arc::clone(&shared.hangups));
+            let stall = futures::stream::poll_fn(move |_| {
+                let _ = &guard;
+                std::task::Poll::<Option<Result<Bytes, Infallible>>>::Pending
+            });
             event_stream(Body::from_stream(futures::StreamExt::chain(head, stall)))
         }
     }

@@ -571,3 +571,42 @@ async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
     assert_eq!(request.body["max_completion_tokens"], 100);
     assert!(request.body.get("max_tokens").is_none());
 }
+
+#[tokio::test]
+async fn dropping_the_stream_closes_the_connection_and_cancels_a_backoff() {
+    use futures::StreamExt;
+
+    let (server, config) = grok(vec![Reply::SseThenHang(vec![chunk(
+        json!({"content": "Hal"}),
+        None,
+    )])])
+    .await;
+    let first = backend(&config);
+    let mut stream = first.stream(question());
+    assert_eq!(
+        stream.next().await,
+        Some(Ok(StreamEvent::TextDelta("Hal".into())))
+    );
+    drop(stream);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while server.hangups() == 0 && Instant::now() < deadline {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    assert_eq!(server.hangups(), 1, "the server saw the client hang up");
+
+    // Dropped while waiting out a Retry-After: the retry is never sent.
+    let (server, config) = grok(vec![
+        Reply::status(429, "{}").with_header("retry-after", "1"),
+        text_reply(&["late"]),
+    ])
+    .await;
+    let second = backend(&retrying(config, 1));
+    let mut stream = second.stream(question());
+    assert!(matches!(
+        stream.next().await,
+        Some(Ok(StreamEvent::Retry { .. }))
+    ));
+    drop(stream);
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert_eq!(server.requests().len(), 1);
+}
