@@ -4,7 +4,8 @@
 //! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
 //! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`]
-//! prints progress; [`cli`] ties them together for the `massgen` binary.
+//! prints progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
+//! `massgen` binary.
 
 pub mod backend;
 pub mod cli;
@@ -14,3 +15,4 @@ pub mod orchestrator;
 pub mod protocol;
 pub mod session;
 pub mod tools;
+pub mod tui;

@@ -1,0 +1,196 @@
+//! One agent's card: who it is, what it is doing, what it has used, and everything it
+//! produced this turn as an ordered list of items (text, reasoning, tools, markers).
+
+use jiff::Timestamp;
+
+use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Usage};
+
+/// A tool call as its card shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolCard {
+    pub call_id: String,
+    /// `server/tool` for MCP tools (`mcp__server__tool`), else the tool name.
+    pub name: String,
+    pub arguments: String,
+    pub state: ToolState,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ToolState {
+    Running,
+    Done {
+        ok: bool,
+        output: String,
+        duration_ms: u64,
+    },
+}
+
+/// One piece of an agent's output, in the order it happened.
+#[derive(Clone, Debug, PartialEq)]
+pub enum CardItem {
+    /// Streamed answer text; consecutive deltas extend one item.
+    Text(String),
+    /// Streamed reasoning; shown collapsed to one line unless expanded.
+    Reasoning(String),
+    Tool(ToolCard),
+    /// A new round began (a restart after new answers, or the first round).
+    Round {
+        round: u32,
+        answers_seen: Vec<AnswerLabel>,
+    },
+    Answer {
+        label: AnswerLabel,
+        content: String,
+    },
+    Vote {
+        target_label: AnswerLabel,
+        target: String,
+        reason: String,
+    },
+    VoteIgnored {
+        target: String,
+        why: String,
+    },
+    Retry {
+        reason: String,
+        delay_ms: u64,
+        attempt: u32,
+        max_retries: u32,
+    },
+    Error(String),
+    Notice(String),
+    /// The winner's final answer, streamed.
+    Final {
+        label: AnswerLabel,
+        text: String,
+        done: bool,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentCard {
+    pub info: AgentInfo,
+    pub status: AgentStatus,
+    pub round: u32,
+    /// When the agent first became active this turn.
+    pub started_at: Option<Timestamp>,
+    pub usage: Usage,
+    pub cost_usd: f64,
+    /// Some call's model has no known price.
+    pub cost_unknown: bool,
+    pub answers: u32,
+    pub is_winner: bool,
+    pub items: Vec<CardItem>,
+}
+
+impl AgentCard {
+    pub fn new(info: AgentInfo) -> Self {
+        Self {
+            info,
+            status: AgentStatus::Waiting,
+            round: 0,
+            started_at: None,
+            usage: Usage::default(),
+            cost_usd: 0.0,
+            cost_unknown: false,
+            answers: 0,
+            is_winner: false,
+            items: Vec::new(),
+        }
+    }
+
+    /// Clears the turn's output, keeping who the agent is.
+    pub fn reset_for_turn(&mut self) {
+        *self = Self::new(self.info.clone());
+    }
+
+    /// Appends streamed text to the last item if it is of the same kind.
+    pub fn push_text(&mut self, text: &str) {
+        if let Some(CardItem::Text(existing)) = self.items.last_mut() {
+            existing.push_str(text);
+        } else {
+            self.items.push(CardItem::Text(text.to_string()));
+        }
+    }
+
+    /// Appends streamed reasoning. During the final presentation it goes before the
+    /// answer being presented, so the answer stays last.
+    pub fn push_reasoning(&mut self, text: &str) {
+        let presenting = matches!(self.items.last(), Some(CardItem::Final { done: false, .. }));
+        let at = self.items.len() - usize::from(presenting);
+        if let Some(CardItem::Reasoning(existing)) = at
+            .checked_sub(1)
+            .and_then(|before| self.items.get_mut(before))
+        {
+            existing.push_str(text);
+        } else {
+            self.items.insert(at, CardItem::Reasoning(text.to_string()));
+        }
+    }
+
+    /// The final presentation being streamed (reasoning may have come after its start).
+    pub fn final_mut(&mut self) -> Option<(&mut String, &mut bool)> {
+        self.items.iter_mut().rev().find_map(|item| {
+            if let CardItem::Final { text, done, .. } = item {
+                Some((text, done))
+            } else {
+                None
+            }
+        })
+    }
+
+    pub fn tool_mut(&mut self, call_id: &str) -> Option<&mut ToolCard> {
+        self.items.iter_mut().rev().find_map(|item| {
+            if let CardItem::Tool(card) = item
+                && card.call_id == call_id
+            {
+                Some(card)
+            } else {
+                None
+            }
+        })
+    }
+
+    pub fn running_tools(&self) -> usize {
+        self.items
+            .iter()
+            .filter(|item| {
+                matches!(
+                    item,
+                    CardItem::Tool(ToolCard {
+                        state: ToolState::Running,
+                        ..
+                    })
+                )
+            })
+            .count()
+    }
+
+    pub fn add_usage(&mut self, usage: Usage, cost_usd: Option<f64>) {
+        self.usage += usage;
+        match cost_usd {
+            Some(cost) => self.cost_usd += cost,
+            None => self.cost_unknown = true,
+        }
+    }
+
+    /// The model name without a vendor prefix (`openai/gpt-5` → `gpt-5`), for tabs.
+    pub fn short_model(&self) -> &str {
+        self.info
+            .model
+            .rsplit('/')
+            .next()
+            .unwrap_or(&self.info.model)
+    }
+}
+
+/// `mcp__server__tool` → `server/tool`; other names unchanged.
+pub fn display_tool_name(name: &str) -> String {
+    match name
+        .strip_prefix("mcp__")
+        .and_then(|rest| rest.split_once("__"))
+    {
+        Some((server, tool)) => format!("{server}/{tool}"),
+        None => name.to_string(),
+    }
+}

@@ -1,0 +1,526 @@
+//! What the TUI knows, folded from the orchestrator's events: `UiState::apply` is the only
+//! way news changes it, so every screen is a pure function of this state.
+
+mod agent;
+#[cfg(test)]
+mod tests;
+mod timeline;
+mod votes;
+
+use jiff::Timestamp;
+
+pub use agent::{AgentCard, CardItem, ToolCard, ToolState, display_tool_name};
+pub use timeline::{EntryKind, TimelineEntry, preview};
+pub use votes::{Bar, VoteTally};
+
+use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome, Usage};
+
+/// Where the turn is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    /// No turn running: the welcome view, or a finished turn awaiting the next question.
+    #[default]
+    Idle,
+    /// Agents are answering.
+    Coordinating,
+    /// At least one vote stands for the current answers.
+    Voting,
+    /// The winner is presenting the final answer.
+    Presenting,
+}
+
+/// Text the user typed during a turn, waiting for each agent's next tool result.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueuedInput {
+    pub text: String,
+    pub delivered_to: Vec<AgentId>,
+}
+
+/// A finished turn, for the header totals and `/inspect`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub question: String,
+    pub outcome: TurnOutcome,
+    pub winner: Option<AgentId>,
+    pub duration_ms: u64,
+    pub usage: Usage,
+    pub cost_usd: f64,
+    pub cost_unknown: bool,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct UiState {
+    pub version: String,
+    pub agents: Vec<AgentCard>,
+    pub turn: u32,
+    pub question: String,
+    pub mode: Mode,
+    pub phase: Phase,
+    pub turn_started_at: Option<Timestamp>,
+    /// The time of the newest event, so elapsed times render without reading a clock.
+    pub now: Option<Timestamp>,
+    pub winner: Option<AgentId>,
+    pub outcome: Option<TurnOutcome>,
+    pub timeline: Vec<TimelineEntry>,
+    pub votes: VoteTally,
+    /// Human input typed during the turn and not yet delivered to every agent.
+    pub queued_input: Vec<QueuedInput>,
+    pub turns: Vec<TurnRecord>,
+}
+
+impl UiState {
+    /// The state before any event: the configured agents, waiting.
+    pub fn new(agents: Vec<AgentInfo>) -> Self {
+        Self {
+            agents: agents.into_iter().map(AgentCard::new).collect(),
+            ..Self::default()
+        }
+    }
+
+    pub fn is_running(&self) -> bool {
+        self.phase != Phase::Idle
+    }
+
+    pub fn agent(&self, id: &AgentId) -> Option<&AgentCard> {
+        self.agents.iter().find(|card| &card.info.id == id)
+    }
+
+    fn agent_mut(&mut self, id: Option<&AgentId>) -> Option<&mut AgentCard> {
+        let id = id?;
+        self.agents.iter_mut().find(|card| &card.info.id == id)
+    }
+
+    /// Tokens and cost of the running (or last) turn over every agent.
+    pub fn turn_usage(&self) -> (Usage, f64, bool) {
+        self.agents.iter().fold(
+            (Usage::default(), 0.0, false),
+            |(mut usage, cost, unknown), card| {
+                usage += card.usage;
+                (usage, cost + card.cost_usd, unknown || card.cost_unknown)
+            },
+        )
+    }
+
+    /// Tokens and cost of the whole session: finished turns plus the running one.
+    pub fn session_usage(&self) -> (Usage, f64, bool) {
+        let running = if self.outcome.is_none() {
+            self.turn_usage()
+        } else {
+            (Usage::default(), 0.0, false)
+        };
+        self.turns
+            .iter()
+            .fold(running, |(mut usage, cost, unknown), turn| {
+                usage += turn.usage;
+                (usage, cost + turn.cost_usd, unknown || turn.cost_unknown)
+            })
+    }
+
+    /// Folds one event in.
+    pub fn apply(&mut self, event: &Event) {
+        self.fold(event);
+        if !self.queued_input.is_empty() {
+            self.settle_queued_input();
+        }
+    }
+
+    fn fold(&mut self, event: &Event) {
+        self.now = Some(event.at);
+        let agent = event.agent.as_ref();
+        if let Some(entry) = self.timeline_entry(event) {
+            self.timeline.push(entry);
+        }
+        match &event.msg {
+            EventMsg::RunStarted { version, agents } => {
+                self.version.clone_from(version);
+                self.set_roster(agents);
+            }
+            EventMsg::RunFinished => {}
+            EventMsg::TurnStarted {
+                question,
+                mode,
+                agents,
+                ..
+            } => {
+                self.set_roster(agents);
+                for card in &mut self.agents {
+                    card.reset_for_turn();
+                }
+                self.turn = event.turn;
+                self.question.clone_from(question);
+                self.mode = *mode;
+                self.phase = Phase::Coordinating;
+                self.turn_started_at = Some(event.at);
+                self.winner = None;
+                self.outcome = None;
+                self.votes = VoteTally::default();
+                self.queued_input.clear();
+            }
+            EventMsg::TurnFinished {
+                outcome,
+                winner,
+                duration_ms,
+            } => {
+                let (usage, cost_usd, cost_unknown) = self.turn_usage();
+                self.turns.push(TurnRecord {
+                    turn: event.turn,
+                    question: self.question.clone(),
+                    outcome: *outcome,
+                    winner: winner.clone(),
+                    duration_ms: *duration_ms,
+                    usage,
+                    cost_usd,
+                    cost_unknown,
+                });
+                self.outcome = Some(*outcome);
+                self.phase = Phase::Idle;
+                self.queued_input.clear();
+            }
+            EventMsg::AgentStatus { status } => {
+                let at = event.at;
+                if let Some(card) = self.agent_mut(agent) {
+                    card.status = *status;
+                    card.started_at.get_or_insert(at);
+                }
+            }
+            EventMsg::RoundStarted {
+                round,
+                answers_seen,
+                ..
+            } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.round = *round;
+                    card.items.push(CardItem::Round {
+                        round: *round,
+                        answers_seen: answers_seen.clone(),
+                    });
+                }
+            }
+            EventMsg::TextDelta { text } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.push_text(text);
+                }
+            }
+            EventMsg::ReasoningDelta { text } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.push_reasoning(text);
+                }
+            }
+            EventMsg::ToolCallBegin {
+                call_id,
+                tool,
+                arguments,
+            } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Tool(ToolCard {
+                        call_id: call_id.clone(),
+                        name: display_tool_name(tool),
+                        arguments: arguments.clone(),
+                        state: ToolState::Running,
+                    }));
+                }
+            }
+            EventMsg::ToolCallEnd {
+                call_id,
+                ok,
+                output,
+                duration_ms,
+                ..
+            } => {
+                if let Some(tool) = self
+                    .agent_mut(agent)
+                    .and_then(|card| card.tool_mut(call_id))
+                {
+                    tool.state = ToolState::Done {
+                        ok: *ok,
+                        output: output.clone(),
+                        duration_ms: *duration_ms,
+                    };
+                }
+            }
+            EventMsg::AnswerSubmitted { label, content, .. } => {
+                let roster: Vec<AgentId> = self
+                    .agents
+                    .iter()
+                    .map(|card| card.info.id.clone())
+                    .collect();
+                if let Some(author) = agent {
+                    self.votes.answer(author, &roster);
+                }
+                if let Some(card) = self.agent_mut(agent) {
+                    card.answers += 1;
+                    card.items.push(CardItem::Answer {
+                        label: label.clone(),
+                        content: content.clone(),
+                    });
+                }
+                self.phase = Phase::Coordinating;
+            }
+            EventMsg::VoteCast {
+                target,
+                target_label,
+                reason,
+                ..
+            } => {
+                if let Some(voter) = agent {
+                    self.votes.vote(voter, target, reason);
+                    self.phase = Phase::Voting;
+                }
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Vote {
+                        target_label: target_label.clone(),
+                        target: target.to_string(),
+                        reason: reason.clone(),
+                    });
+                }
+            }
+            EventMsg::VoteIgnored { target, why, .. } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::VoteIgnored {
+                        target: target.to_string(),
+                        why: why.clone(),
+                    });
+                }
+            }
+            EventMsg::AgentRestarted { .. } | EventMsg::EnforcementRetry { .. } => {}
+            EventMsg::Retrying {
+                attempt,
+                max_retries,
+                delay_ms,
+                reason,
+            } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Retry {
+                        reason: reason.clone(),
+                        delay_ms: *delay_ms,
+                        attempt: *attempt,
+                        max_retries: *max_retries,
+                    });
+                }
+            }
+            EventMsg::AgentError { message } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.status = AgentStatus::Error;
+                    card.items.push(CardItem::Error(message.clone()));
+                }
+            }
+            EventMsg::AgentKilled { reason } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.status = AgentStatus::Error;
+                    card.items
+                        .push(CardItem::Notice(format!("dropped: {reason}")));
+                }
+            }
+            EventMsg::Usage { usage, cost_usd } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.add_usage(*usage, *cost_usd);
+                }
+            }
+            EventMsg::RoundUsage { .. } => {}
+            EventMsg::WinnerSelected { winner, tally, .. } => {
+                self.winner = Some(winner.clone());
+                self.votes.final_tally = Some(tally.clone());
+                for card in &mut self.agents {
+                    card.is_winner = &card.info.id == winner;
+                }
+            }
+            EventMsg::FinalPresentationStarted { label } => {
+                self.phase = Phase::Presenting;
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Final {
+                        label: label.clone(),
+                        text: String::new(),
+                        done: false,
+                    });
+                }
+            }
+            EventMsg::FinalPresentationDelta { text } => {
+                if let Some((existing, _)) = self.agent_mut(agent).and_then(AgentCard::final_mut) {
+                    existing.push_str(text);
+                }
+            }
+            EventMsg::FinalPresentationDone { label, content, .. } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    if let Some((text, done)) = card.final_mut() {
+                        text.clone_from(content);
+                        *done = true;
+                    } else {
+                        card.items.push(CardItem::Final {
+                            label: label.clone(),
+                            text: content.clone(),
+                            done: true,
+                        });
+                    }
+                }
+            }
+            EventMsg::Timeout { .. } | EventMsg::Cancelled | EventMsg::Warning { .. } => {}
+            EventMsg::HumanInputQueued { text } => self.queued_input.push(QueuedInput {
+                text: text.clone(),
+                delivered_to: Vec::new(),
+            }),
+            EventMsg::HumanInputDelivered { text } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items
+                        .push(CardItem::Notice(format!("human input: {text}")));
+                }
+                if let (Some(agent), Some(queued)) = (
+                    agent,
+                    self.queued_input
+                        .iter_mut()
+                        .find(|queued| &queued.text == text),
+                ) && !queued.delivered_to.contains(agent)
+                {
+                    queued.delivered_to.push(agent.clone());
+                }
+                let active: Vec<&AgentId> = self
+                    .agents
+                    .iter()
+                    .filter(|card| !matches!(card.status, AgentStatus::Error | AgentStatus::Done))
+                    .map(|card| &card.info.id)
+                    .collect();
+                self.queued_input.retain(|queued| {
+                    !active
+                        .iter()
+                        .all(|agent| queued.delivered_to.contains(agent))
+                });
+            }
+        }
+    }
+
+    /// Drops queued input every agent still working has received.
+    fn settle_queued_input(&mut self) {
+        let active: Vec<&AgentId> = self
+            .agents
+            .iter()
+            .filter(|card| !matches!(card.status, AgentStatus::Error | AgentStatus::Done))
+            .map(|card| &card.info.id)
+            .collect();
+        self.queued_input.retain(|queued| {
+            !active
+                .iter()
+                .all(|agent| queued.delivered_to.contains(agent))
+        });
+    }
+
+    fn set_roster(&mut self, agents: &[AgentInfo]) {
+        let same = agents.len() == self.agents.len()
+            && agents
+                .iter()
+                .zip(&self.agents)
+                .all(|(info, card)| info == &card.info);
+        if !same {
+            self.agents = agents.iter().cloned().map(AgentCard::new).collect();
+        }
+    }
+
+    /// The timeline's record of `event`, if it is a coordination event.
+    fn timeline_entry(&self, event: &Event) -> Option<TimelineEntry> {
+        let kind = match &event.msg {
+            EventMsg::TurnStarted { question, .. } => EntryKind::TurnStarted {
+                turn: event.turn,
+                question: question.clone(),
+            },
+            EventMsg::AgentRestarted { round, reason } => EntryKind::Restarted {
+                round: *round,
+                reason: reason.clone(),
+            },
+            EventMsg::AnswerSubmitted { label, content, .. } => EntryKind::Answer {
+                label: label.clone(),
+                preview: preview(content, 120),
+            },
+            EventMsg::VoteCast {
+                target,
+                target_label,
+                reason,
+                ..
+            } => EntryKind::Vote {
+                target: target.clone(),
+                target_label: target_label.clone(),
+                reason: reason.clone(),
+            },
+            EventMsg::VoteIgnored { target, why, .. } => EntryKind::VoteIgnored {
+                target: target.clone(),
+                why: why.clone(),
+            },
+            EventMsg::EnforcementRetry {
+                attempt,
+                max_attempts,
+                detail,
+                ..
+            } => EntryKind::Enforcement {
+                attempt: *attempt,
+                max_attempts: *max_attempts,
+                detail: detail.clone(),
+            },
+            EventMsg::Retrying {
+                attempt,
+                max_retries,
+                delay_ms,
+                reason,
+            } => EntryKind::Retrying {
+                reason: reason.clone(),
+                delay_ms: *delay_ms,
+                attempt: *attempt,
+                max_retries: *max_retries,
+            },
+            EventMsg::AgentError { message } => EntryKind::Error {
+                message: message.clone(),
+            },
+            EventMsg::AgentKilled { reason } => EntryKind::Killed {
+                reason: reason.clone(),
+            },
+            EventMsg::WinnerSelected {
+                tally,
+                is_tie,
+                basis,
+                ..
+            } => EntryKind::Winner {
+                tally: tally.clone(),
+                is_tie: *is_tie,
+                basis: *basis,
+            },
+            EventMsg::FinalPresentationStarted { label } => EntryKind::Presenting {
+                label: label.clone(),
+            },
+            EventMsg::FinalPresentationDone { fallback, .. } => EntryKind::FinalDone {
+                fallback: *fallback,
+            },
+            EventMsg::Timeout { scope, seconds } => EntryKind::Timeout {
+                scope: *scope,
+                seconds: *seconds,
+            },
+            EventMsg::Cancelled => EntryKind::Cancelled,
+            EventMsg::HumanInputQueued { text } => EntryKind::HumanInput { text: text.clone() },
+            EventMsg::Warning { message } => EntryKind::Warning {
+                message: message.clone(),
+            },
+            EventMsg::TurnFinished {
+                outcome,
+                duration_ms,
+                ..
+            } => EntryKind::TurnFinished {
+                outcome: *outcome,
+                duration_ms: *duration_ms,
+            },
+            EventMsg::RunStarted { .. }
+            | EventMsg::RunFinished
+            | EventMsg::AgentStatus { .. }
+            | EventMsg::RoundStarted { .. }
+            | EventMsg::TextDelta { .. }
+            | EventMsg::ReasoningDelta { .. }
+            | EventMsg::ToolCallBegin { .. }
+            | EventMsg::ToolCallEnd { .. }
+            | EventMsg::Usage { .. }
+            | EventMsg::RoundUsage { .. }
+            | EventMsg::FinalPresentationDelta { .. }
+            | EventMsg::HumanInputDelivered { .. } => return None,
+        };
+        Some(TimelineEntry {
+            seq: event.seq,
+            at: event.at,
+            agent: event.agent.clone(),
+            kind,
+        })
+    }
+}

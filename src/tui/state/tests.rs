@@ -1,0 +1,395 @@
+//! The reducer over recorded event sequences: whole demo turns from the real orchestrator
+//! with scripted agents, and hand-made edge cases.
+
+use std::sync::Arc;
+
+use jiff::Timestamp;
+
+use super::*;
+use crate::backend::build_backends;
+use crate::config::{self, Env};
+use crate::orchestrator::{self, RuntimeOptions};
+use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel};
+use crate::tools::NoTools;
+
+/// The shipped demo's events for `questions`, one turn each, its scripted agents instant.
+async fn demo_turns(questions: &[&str]) -> Vec<Event> {
+    let demo = config::examples::demo().unwrap();
+    let mut config = config::from_text(demo.text, "demo", &Env::default())
+        .unwrap()
+        .into_runnable()
+        .unwrap()
+        .0;
+    for agent in &mut config.agents {
+        if let Some(options) = agent.backend.scripted.as_mut() {
+            options.tokens_per_second = 0.0;
+            options.first_token_ms = 0;
+        }
+    }
+    let backends = build_backends(&config, &Env::default()).unwrap();
+    let mut handle = orchestrator::spawn(
+        Arc::new(config),
+        backends,
+        Arc::new(NoTools),
+        RuntimeOptions { massgen_dir: None },
+    );
+    let mut events = Vec::new();
+    for question in questions {
+        events.extend(handle.run_turn(question).await);
+    }
+    events
+}
+
+fn fold(events: &[Event]) -> UiState {
+    let mut state = UiState::default();
+    for event in events {
+        state.apply(event);
+    }
+    state
+}
+
+fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
+    Event {
+        seq,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: agent.map(AgentId::new),
+        msg,
+    }
+}
+
+/// `agent1`, `agent2`, `agent3` as the anonymous ids of `a`, `b`, `c`.
+fn anon_id(name: &str) -> AnonId {
+    let roster = [AgentId::new("a"), AgentId::new("b"), AgentId::new("c")];
+    let mapping = AnonymousMapping::new(roster.iter());
+    let id = match name {
+        "agent1" => "a",
+        "agent2" => "b",
+        _ => "c",
+    };
+    mapping.anon(&AgentId::new(id)).cloned().unwrap()
+}
+
+fn info(id: &str, anon: &str) -> AgentInfo {
+    AgentInfo {
+        id: AgentId::new(id),
+        anon_id: anon_id(anon),
+        backend: "scripted".into(),
+        model: "vendor/model-x".into(),
+    }
+}
+
+fn started(agents: &[AgentInfo]) -> Event {
+    event(
+        0,
+        None,
+        EventMsg::TurnStarted {
+            question: "Why?".into(),
+            mode: Mode::Planning,
+            agents: agents.to_vec(),
+            log_dir: None,
+        },
+    )
+}
+
+fn answer(seq: u64, agent: &str, anon: &str) -> Event {
+    event(
+        seq,
+        Some(agent),
+        EventMsg::AnswerSubmitted {
+            label: AnswerLabel::answer(&anon_id(anon), 1),
+            anon_id: anon_id(anon),
+            content: format!("{agent}'s answer\nsecond line"),
+        },
+    )
+}
+
+fn vote(seq: u64, voter: &str, target: &str, target_anon: &str) -> Event {
+    event(
+        seq,
+        Some(voter),
+        EventMsg::VoteCast {
+            target: AgentId::new(target),
+            target_anon: anon_id(target_anon),
+            target_label: AnswerLabel::answer(&anon_id(target_anon), 1),
+            reason: "best".into(),
+        },
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_whole_demo_turn_ends_idle_with_a_winner_and_its_final_answer() {
+    let events = demo_turns(&["What is the capital of France?"]).await;
+    let state = fold(&events);
+    assert_eq!(state.phase, Phase::Idle);
+    assert_eq!(state.outcome, Some(TurnOutcome::Completed));
+    assert_eq!(state.turn, 1);
+    assert_eq!(state.question, "What is the capital of France?");
+    assert_eq!(state.agents.len(), 3);
+    let winner = state.winner.clone().unwrap();
+    let card = state.agent(&winner).unwrap();
+    assert!(card.is_winner);
+    let presented = events
+        .iter()
+        .find_map(|event| match &event.msg {
+            EventMsg::FinalPresentationDone { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .unwrap();
+    assert!(
+        matches!(card.items.last(), Some(CardItem::Final { text, done: true, .. }) if *text == presented),
+        "{:?}",
+        card.items.last()
+    );
+    for card in &state.agents {
+        assert!(card.answers >= 1, "{} answered", card.info.id);
+        assert!(card.usage.total() > 0, "{} used tokens", card.info.id);
+        assert!(
+            card.items
+                .iter()
+                .any(|item| matches!(item, CardItem::Text(_))),
+            "{} streamed text",
+            card.info.id
+        );
+    }
+    // The timeline holds every answer and vote, in event order.
+    let answers = state
+        .timeline
+        .iter()
+        .filter(|entry| matches!(entry.kind, EntryKind::Answer { .. }))
+        .count();
+    let submitted = events
+        .iter()
+        .filter(|event| matches!(event.msg, EventMsg::AnswerSubmitted { .. }))
+        .count();
+    assert_eq!(answers, submitted);
+    assert!(
+        state
+            .timeline
+            .windows(2)
+            .all(|pair| pair[0].seq < pair[1].seq)
+    );
+    assert!(matches!(
+        state.timeline.last().map(|entry| &entry.kind),
+        Some(EntryKind::TurnFinished {
+            outcome: TurnOutcome::Completed,
+            ..
+        })
+    ));
+    // The tally shows the final count, its leader the winner.
+    let bars = state.votes.bars();
+    let leader: Vec<&Bar> = bars.iter().filter(|bar| bar.leader).collect();
+    assert_eq!(leader.len(), 1);
+    assert_eq!(leader[0].candidate, winner);
+    assert_eq!(state.turns.len(), 1);
+    assert_eq!(state.turns[0].usage, state.turn_usage().0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn mid_turn_the_phase_follows_answers_votes_and_presentation() {
+    let events = demo_turns(&["Why is the sky blue?"]).await;
+    let mut state = UiState::default();
+    let mut phases = Vec::new();
+    for event in &events {
+        state.apply(event);
+        if phases.last() != Some(&state.phase) {
+            phases.push(state.phase);
+        }
+    }
+    assert_eq!(phases[..2], [Phase::Idle, Phase::Coordinating]);
+    assert!(phases.contains(&Phase::Voting), "{phases:?}");
+    let presenting = phases.iter().position(|phase| *phase == Phase::Presenting);
+    assert_eq!(presenting, Some(phases.len() - 2), "{phases:?}");
+    assert_eq!(phases.last(), Some(&Phase::Idle));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_second_turn_starts_fresh_cards_and_keeps_the_first_in_the_record() {
+    let events = demo_turns(&["First?", "Second?"]).await;
+    let state = fold(&events);
+    assert_eq!(state.turn, 2);
+    assert_eq!(state.question, "Second?");
+    assert_eq!(state.turns.len(), 2);
+    assert_eq!(state.turns[0].question, "First?");
+    // Card items belong to the second turn only: exactly one final presentation in all.
+    let finals = state
+        .agents
+        .iter()
+        .flat_map(|card| &card.items)
+        .filter(|item| matches!(item, CardItem::Final { .. }))
+        .count();
+    assert_eq!(finals, 1);
+    let (session, ..) = state.session_usage();
+    assert_eq!(
+        session.total(),
+        state.turns[0].usage.total() + state.turns[1].usage.total()
+    );
+}
+
+#[test]
+fn a_new_answer_voids_standing_votes_and_ties_have_no_leader() {
+    let agents = [
+        info("a", "agent1"),
+        info("b", "agent2"),
+        info("c", "agent3"),
+    ];
+    let mut state = UiState::default();
+    state.apply(&started(&agents));
+    assert_eq!(state.mode, Mode::Planning);
+    state.apply(&answer(1, "b", "agent2"));
+    state.apply(&answer(2, "a", "agent1"));
+    assert_eq!(
+        state.votes.candidates,
+        [AgentId::new("a"), AgentId::new("b")]
+    );
+    state.apply(&vote(3, "a", "b", "agent2"));
+    state.apply(&vote(4, "c", "a", "agent1"));
+    assert_eq!(state.phase, Phase::Voting);
+    assert!(state.votes.is_tie());
+    assert!(state.votes.bars().iter().all(|bar| !bar.leader));
+    // c changes its mind: b leads alone.
+    state.apply(&vote(5, "c", "b", "agent2"));
+    let bars = state.votes.bars();
+    assert_eq!((bars[1].votes, bars[1].leader), (2, true));
+    state.apply(&answer(6, "c", "agent3"));
+    assert_eq!(state.votes.standing_votes(), 0);
+    assert_eq!(state.phase, Phase::Coordinating);
+    assert_eq!(state.votes.candidates.len(), 3);
+}
+
+#[test]
+fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
+    let mut state = UiState::default();
+    state.apply(&started(&[info("a", "agent1")]));
+    state.apply(&event(
+        1,
+        Some("a"),
+        EventMsg::ToolCallBegin {
+            call_id: "c1".into(),
+            tool: "mcp__weather__forecast".into(),
+            arguments: "{\"city\":\"Oslo\"}".into(),
+        },
+    ));
+    let card = &state.agents[0];
+    assert_eq!(card.running_tools(), 1);
+    assert!(matches!(&card.items[0], CardItem::Tool(tool) if tool.name == "weather/forecast"));
+    state.apply(&event(
+        2,
+        Some("a"),
+        EventMsg::ToolCallEnd {
+            call_id: "c1".into(),
+            tool: "mcp__weather__forecast".into(),
+            ok: true,
+            output: "cold".into(),
+            duration_ms: 300,
+        },
+    ));
+    assert_eq!(state.agents[0].running_tools(), 0);
+    assert_eq!(state.agents[0].short_model(), "model-x");
+}
+
+#[test]
+fn streamed_text_and_reasoning_extend_their_items_until_something_else_comes() {
+    let mut state = UiState::default();
+    state.apply(&started(&[info("a", "agent1")]));
+    for (seq, msg) in [
+        EventMsg::ReasoningDelta { text: "Hm".into() },
+        EventMsg::ReasoningDelta { text: "m.".into() },
+        EventMsg::TextDelta { text: "Par".into() },
+        EventMsg::TextDelta { text: "is".into() },
+        EventMsg::Retrying {
+            attempt: 1,
+            max_retries: 3,
+            delay_ms: 4000,
+            reason: "rate limited".into(),
+        },
+        EventMsg::TextDelta {
+            text: "Again".into(),
+        },
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        state.apply(&event(seq as u64 + 1, Some("a"), msg));
+    }
+    let items = &state.agents[0].items;
+    assert_eq!(items[0], CardItem::Reasoning("Hmm.".into()));
+    assert_eq!(items[1], CardItem::Text("Paris".into()));
+    assert!(matches!(items[2], CardItem::Retry { delay_ms: 4000, .. }));
+    assert_eq!(items[3], CardItem::Text("Again".into()));
+    assert!(matches!(
+        state.timeline.last().map(|entry| &entry.kind),
+        Some(EntryKind::Retrying { .. })
+    ));
+}
+
+#[test]
+fn queued_human_input_clears_once_every_active_agent_has_it() {
+    let mut state = UiState::default();
+    state.apply(&started(&[info("a", "agent1"), info("b", "agent2")]));
+    state.apply(&event(
+        1,
+        None,
+        EventMsg::HumanInputQueued {
+            text: "focus on cost".into(),
+        },
+    ));
+    assert_eq!(state.queued_input.len(), 1);
+    state.apply(&event(
+        2,
+        Some("a"),
+        EventMsg::HumanInputDelivered {
+            text: "focus on cost".into(),
+        },
+    ));
+    assert_eq!(state.queued_input.len(), 1);
+    state.apply(&event(
+        3,
+        Some("b"),
+        EventMsg::AgentError {
+            message: "boom".into(),
+        },
+    ));
+    assert!(
+        state.queued_input.is_empty(),
+        "an errored agent will never take it"
+    );
+}
+
+#[test]
+fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
+    let mut state = UiState::default();
+    state.apply(&started(&[info("a", "agent1")]));
+    let usage = Usage {
+        input_tokens: 100,
+        output_tokens: 20,
+        ..Usage::default()
+    };
+    state.apply(&event(
+        1,
+        Some("a"),
+        EventMsg::Usage {
+            usage,
+            cost_usd: Some(0.5),
+        },
+    ));
+    state.apply(&event(
+        2,
+        Some("a"),
+        EventMsg::Usage {
+            usage,
+            cost_usd: None,
+        },
+    ));
+    let (total, cost, unknown) = state.turn_usage();
+    assert_eq!(total.total(), 240);
+    assert!((cost - 0.5).abs() < 1e-9);
+    assert!(unknown);
+}
+
+#[test]
+fn previews_cut_long_and_multi_line_text() {
+    assert_eq!(preview("short", 10), "short");
+    assert_eq!(preview("a very long line", 6), "a very…");
+    assert_eq!(preview("one\ntwo", 10), "one…");
+}

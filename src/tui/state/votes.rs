@@ -1,0 +1,88 @@
+//! The live vote tally: who currently votes for whom. A new answer voids every vote, as the
+//! coordination rules say; the winner's final tally replaces the live one.
+
+use crate::protocol::{AgentId, VoteCount};
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct VoteTally {
+    /// Agents with an answer, in config order: the candidates.
+    pub candidates: Vec<AgentId>,
+    /// Standing votes: (voter, target, reason).
+    pub votes: Vec<(AgentId, AgentId, String)>,
+    /// Set once the winner is chosen.
+    pub final_tally: Option<Vec<VoteCount>>,
+}
+
+/// One bar of the tally pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bar {
+    pub candidate: AgentId,
+    pub votes: u32,
+    /// The single candidate with the most votes (none on a tie or with no votes).
+    pub leader: bool,
+}
+
+impl VoteTally {
+    /// A new answer: its author becomes a candidate and every standing vote is void.
+    pub fn answer(&mut self, author: &AgentId, roster: &[AgentId]) {
+        if !self.candidates.contains(author) {
+            self.candidates.push(author.clone());
+            self.candidates.sort_by_key(|candidate| {
+                roster
+                    .iter()
+                    .position(|agent| agent == candidate)
+                    .unwrap_or(usize::MAX)
+            });
+        }
+        self.votes.clear();
+    }
+
+    pub fn vote(&mut self, voter: &AgentId, target: &AgentId, reason: &str) {
+        self.votes.retain(|(existing, _, _)| existing != voter);
+        self.votes
+            .push((voter.clone(), target.clone(), reason.to_string()));
+    }
+
+    /// Bars in candidate order, from the final tally once there is one.
+    pub fn bars(&self) -> Vec<Bar> {
+        let counts: Vec<(AgentId, u32)> = match &self.final_tally {
+            Some(tally) => tally
+                .iter()
+                .map(|count| (count.agent.clone(), count.votes))
+                .collect(),
+            None => self
+                .candidates
+                .iter()
+                .map(|candidate| {
+                    let votes = self
+                        .votes
+                        .iter()
+                        .filter(|(_, target, _)| target == candidate)
+                        .count();
+                    (candidate.clone(), u32::try_from(votes).unwrap_or(u32::MAX))
+                })
+                .collect(),
+        };
+        let most = counts.iter().map(|(_, votes)| *votes).max().unwrap_or(0);
+        let at_most = counts.iter().filter(|(_, votes)| *votes == most).count();
+        counts
+            .into_iter()
+            .map(|(candidate, votes)| Bar {
+                leader: most > 0 && at_most == 1 && votes == most,
+                candidate,
+                votes,
+            })
+            .collect()
+    }
+
+    /// Several candidates share the most votes (at least one).
+    pub fn is_tie(&self) -> bool {
+        let bars = self.bars();
+        let most = bars.iter().map(|bar| bar.votes).max().unwrap_or(0);
+        most > 0 && bars.iter().filter(|bar| bar.votes == most).count() > 1
+    }
+
+    pub fn standing_votes(&self) -> usize {
+        self.votes.len()
+    }
+}
