@@ -1,0 +1,320 @@
+//! An agent card: a frame titled with the agent, its model, round and status, holding the
+//! newest lines of its output that fit (only those are built), and its tokens and time.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
+
+use super::format::{duration, status_icon, tokens};
+use super::wrap::{truncate, wrap};
+use crate::protocol::{AgentStatus, Usage};
+use crate::tui::state::{AgentCard, CardItem, ToolState, preview};
+use crate::tui::theme::Theme;
+
+pub struct CardView<'a> {
+    pub card: &'a AgentCard,
+    /// The agent's place in config order, for its colour.
+    pub index: usize,
+    pub focused: bool,
+    pub theme: &'a Theme,
+    /// Seconds the agent has been active.
+    pub elapsed_secs: Option<u64>,
+    /// Lines scrolled up from the newest (0 = follow the output).
+    pub scroll: usize,
+}
+
+impl Widget for CardView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let theme = self.theme;
+        let card = self.card;
+        let accent = theme.agent(self.index);
+        let title = Line::from(vec![
+            Span::styled(
+                format!(" {} ", status_icon(card.status, card.is_winner)),
+                status_style(theme, card),
+            ),
+            Span::styled(
+                card.info.id.to_string(),
+                accent.add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(format!(" · {}", card.short_model()), theme.dim()),
+            Span::styled(
+                if card.round > 0 {
+                    format!(" · R{}", card.round)
+                } else {
+                    String::new()
+                },
+                theme.dim(),
+            ),
+            Span::raw(" "),
+        ]);
+        let footer = Line::from(vec![Span::styled(
+            format!(
+                " {} · {} ",
+                status_word(card),
+                footer_figures(card.usage, self.elapsed_secs)
+            ),
+            theme.dim(),
+        )])
+        .right_aligned();
+        let block = Block::new()
+            .borders(Borders::ALL)
+            .border_type(if card.is_winner {
+                BorderType::Double
+            } else {
+                BorderType::Rounded
+            })
+            .border_style(if card.is_winner {
+                theme.winner()
+            } else {
+                theme.border(self.focused)
+            })
+            .title(title)
+            .title_bottom(footer);
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let height = usize::from(inner.height);
+        let lines = tail_lines(
+            card,
+            usize::from(inner.width),
+            height + self.scroll,
+            theme,
+            self.index,
+        );
+        let end = lines.len().saturating_sub(self.scroll);
+        let start = end.saturating_sub(height);
+        Paragraph::new(lines[start..end].to_vec()).render(inner, buf);
+    }
+}
+
+fn status_style(theme: &Theme, card: &AgentCard) -> Style {
+    if card.is_winner {
+        return theme.winner();
+    }
+    match card.status {
+        AgentStatus::Answered | AgentStatus::Voted | AgentStatus::Done => theme.good(),
+        AgentStatus::Error | AgentStatus::TimedOut => theme.bad(),
+        AgentStatus::Cancelled | AgentStatus::Restarting => theme.warn(),
+        AgentStatus::Waiting => theme.dim(),
+        AgentStatus::Thinking
+        | AgentStatus::Streaming
+        | AgentStatus::Tool
+        | AgentStatus::Presenting => theme.accent(),
+    }
+}
+
+fn status_word(card: &AgentCard) -> &'static str {
+    if card.is_winner {
+        return "winner";
+    }
+    match card.status {
+        AgentStatus::Waiting => "waiting",
+        AgentStatus::Thinking => "thinking",
+        AgentStatus::Streaming => "streaming",
+        AgentStatus::Tool => "tool",
+        AgentStatus::Answered => "answered",
+        AgentStatus::Voted => "voted",
+        AgentStatus::Restarting => "restarting",
+        AgentStatus::Presenting => "presenting",
+        AgentStatus::Done => "done",
+        AgentStatus::Error => "error",
+        AgentStatus::Cancelled => "cancelled",
+        AgentStatus::TimedOut => "timed out",
+    }
+}
+
+fn footer_figures(usage: Usage, elapsed_secs: Option<u64>) -> String {
+    let time = elapsed_secs.map_or_else(String::new, |secs| format!(" · {}", duration(secs)));
+    format!("{} tok{time}", tokens(usage.total()))
+}
+
+/// The newest `wanted` display lines of the card's output, built from the last item back
+/// so that a long history costs nothing to draw.
+pub fn tail_lines(
+    card: &AgentCard,
+    width: usize,
+    wanted: usize,
+    theme: &Theme,
+    index: usize,
+) -> Vec<Line<'static>> {
+    let mut chunks: Vec<Vec<Line<'static>>> = Vec::new();
+    let mut total = 0;
+    let streaming = matches!(
+        card.status,
+        AgentStatus::Streaming | AgentStatus::Thinking | AgentStatus::Presenting
+    );
+    for (position, item) in card.items.iter().enumerate().rev() {
+        if total >= wanted {
+            break;
+        }
+        let active = streaming && position + 1 == card.items.len();
+        let lines = item_lines(item, active, width, theme, index);
+        total += lines.len();
+        chunks.push(lines);
+    }
+    chunks.into_iter().rev().flatten().collect()
+}
+
+fn item_lines(
+    item: &CardItem,
+    active: bool,
+    width: usize,
+    theme: &Theme,
+    index: usize,
+) -> Vec<Line<'static>> {
+    let styled = |text: String, style: Style| -> Vec<Line<'static>> {
+        wrap(&text, width)
+            .into_iter()
+            .map(|line| Line::styled(line, style))
+            .collect()
+    };
+    match item {
+        CardItem::Text(text) => {
+            // While the text streams, only complete lines are shown: no line re-flows.
+            let shown = if active {
+                text.rfind('\n').map_or("", |end| &text[..end])
+            } else {
+                text.trim_end_matches('\n')
+            };
+            if shown.is_empty() {
+                return Vec::new();
+            }
+            text_lines(shown, width, theme)
+        }
+        CardItem::Reasoning(text) => {
+            let last = text.trim().lines().last().unwrap_or_default();
+            vec![Line::styled(
+                truncate(&format!("💭 {last}"), width),
+                theme.dim().add_modifier(Modifier::ITALIC),
+            )]
+        }
+        CardItem::Tool(tool) => {
+            let (mark, style) = match &tool.state {
+                ToolState::Running => ("◉ running".to_string(), theme.accent()),
+                ToolState::Done {
+                    ok: true,
+                    duration_ms,
+                    ..
+                } => (
+                    format!("✓ {:.1}s", *duration_ms as f64 / 1000.0),
+                    theme.good(),
+                ),
+                ToolState::Done { ok: false, .. } => ("✗ failed".to_string(), theme.bad()),
+            };
+            let arguments = preview(&tool.arguments, width);
+            let head = format!("🔧 {} ", tool.name);
+            let room =
+                width.saturating_sub(super::wrap::display_width(&head) + mark.chars().count() + 2);
+            vec![Line::from(vec![
+                Span::styled(head, theme.text()),
+                Span::styled(truncate(&arguments, room), theme.dim()),
+                Span::raw("  "),
+                Span::styled(mark, style),
+            ])]
+        }
+        CardItem::Round {
+            round,
+            answers_seen,
+        } => {
+            let seen = if answers_seen.is_empty() {
+                "no answers yet".to_string()
+            } else {
+                answers_seen
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            vec![Line::styled(
+                truncate(&format!("── round {round} · sees {seen}"), width),
+                theme.dim(),
+            )]
+        }
+        CardItem::Answer { label, content } => {
+            let mut lines = vec![Line::styled(
+                format!("✔ answer {label}"),
+                theme.good().add_modifier(Modifier::BOLD),
+            )];
+            lines.extend(styled(
+                preview(content, width.saturating_mul(2)),
+                theme.text(),
+            ));
+            lines
+        }
+        CardItem::Vote {
+            target_label,
+            target,
+            reason,
+        } => styled(
+            format!("🗳 vote → {target} ({target_label}): {reason}"),
+            theme.agent(index),
+        ),
+        CardItem::VoteIgnored { target, why } => {
+            styled(format!("⊘ vote for {target} ignored: {why}"), theme.warn())
+        }
+        CardItem::Retry {
+            reason,
+            delay_ms,
+            attempt,
+            max_retries,
+        } => styled(
+            format!(
+                "⟳ {reason}, retrying in {:.1} s ({attempt}/{max_retries})",
+                *delay_ms as f64 / 1000.0
+            ),
+            theme.warn(),
+        ),
+        CardItem::Error(message) => styled(format!("✗ {message}"), theme.bad()),
+        CardItem::Notice(text) => styled(text.clone(), theme.dim()),
+        CardItem::Final { label, text, done } => {
+            let mut lines = vec![Line::styled(
+                truncate(&format!("🏆 final answer · {label}"), width),
+                theme.winner(),
+            )];
+            let shown = if *done {
+                text.as_str()
+            } else {
+                text.rfind('\n').map_or("", |end| &text[..end])
+            };
+            lines.extend(text_lines(shown, width, theme));
+            lines
+        }
+    }
+}
+
+/// Answer text with light markdown: headings bold, code fences dim, the rest plain.
+fn text_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut in_code = false;
+    for source in text.split('\n') {
+        let trimmed = source.trim_start();
+        if trimmed.starts_with("```") {
+            in_code = !in_code;
+            lines.push(Line::styled(truncate(source, width), theme.dim()));
+            continue;
+        }
+        let style = if in_code {
+            theme.accent().remove_modifier(Modifier::BOLD)
+        } else if trimmed.starts_with('#') {
+            theme.text().add_modifier(Modifier::BOLD)
+        } else {
+            theme.text()
+        };
+        let shown = if in_code {
+            source
+        } else {
+            trimmed.trim_start_matches('#').trim_start()
+        };
+        let shown = if trimmed.starts_with('#') {
+            shown
+        } else {
+            source
+        };
+        for line in wrap(shown, width) {
+            lines.push(Line::styled(line, style));
+        }
+    }
+    lines
+}

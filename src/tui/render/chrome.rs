@@ -1,0 +1,145 @@
+//! The one-line bars around the cards: the header (turn, question, time, tokens, cost), the
+//! tab bar of the narrow layout, the mode bar, and the status bar (phase, progress, hints).
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::View;
+use super::format::{cost, duration, status_icon, tokens};
+use super::wrap::{display_width, truncate};
+use crate::protocol::Mode;
+use crate::tui::state::{Phase, UiState};
+use crate::tui::theme::Theme;
+
+pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let (usage, usd, unknown) = state.session_usage();
+    let time = match (state.turn, view.elapsed_secs) {
+        (1.., Some(secs)) => format!("⏱ {}  ", duration(secs)),
+        (0, _) | (_, None) => String::new(),
+    };
+    let right = format!(
+        " {time}{} tok  {} ",
+        tokens(usage.total()),
+        cost(usd, unknown)
+    );
+    let left = if state.turn == 0 {
+        " ◈ massgen".to_string()
+    } else {
+        format!(" ◈ Turn {} ", state.turn)
+    };
+    let room =
+        usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right) + 1);
+    let question = truncate(&state.question.replace('\n', " "), room);
+    let padding = room.saturating_sub(display_width(&question));
+    Paragraph::new(Line::from(vec![
+        Span::styled(left, theme.accent()),
+        Span::styled(question, theme.text()),
+        Span::raw(" ".repeat(padding + 1)),
+        Span::styled(right, theme.dim()),
+    ]))
+    .render(area, buf);
+}
+
+/// One tab per agent: status icon, id and short model; the focused one reversed.
+pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut spans = Vec::new();
+    for (index, card) in state.agents.iter().enumerate() {
+        let label = format!(
+            " {} {}:{} {} ",
+            status_icon(card.status, card.is_winner),
+            index + 1,
+            card.info.id,
+            card.short_model()
+        );
+        let style = if index == view.focused {
+            theme
+                .agent(index)
+                .add_modifier(Modifier::REVERSED | Modifier::BOLD)
+        } else {
+            theme.agent(index)
+        };
+        spans.push(Span::styled(label, style));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+pub fn mode_bar(view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut spans = vec![Span::raw(" ")];
+    for (mode, name) in [
+        (Mode::Normal, "Normal"),
+        (Mode::Planning, "Planning"),
+        (Mode::Execute, "Execute"),
+    ] {
+        let chosen = view.mode == mode;
+        spans.push(Span::styled(
+            format!("{} {name}  ", if chosen { "◉" } else { "○" }),
+            if chosen { theme.accent() } else { theme.dim() },
+        ));
+    }
+    spans.push(Span::styled("Shift+Tab", theme.dim()));
+    if let Some(notice) = &view.notice {
+        spans.push(Span::styled(format!("   {notice}"), theme.warn()));
+    }
+    Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let phase = match state.phase {
+        Phase::Idle => "⏳ Idle",
+        Phase::Coordinating => "🔄 Coordinating",
+        Phase::Voting => "🗳 Voting",
+        Phase::Presenting => "🎯 Presenting",
+    };
+    let answers: u32 = state.agents.iter().map(|card| card.answers).sum();
+    let progress = match (&state.winner, state.phase) {
+        (Some(winner), Phase::Idle | Phase::Presenting) => format!("🏆 {winner} wins"),
+        (Some(_) | None, _) => format!(
+            "{} | {} | {}/{} votes",
+            plural(state.agents.len(), "agent"),
+            plural(answers as usize, "answer"),
+            state.votes.standing_votes(),
+            state.agents.len()
+        ),
+    };
+    let running: usize = state.agents.iter().map(|card| card.running_tools()).sum();
+    let tools = if running > 0 {
+        format!("  🔧 {running} running")
+    } else {
+        String::new()
+    };
+    let queued = if state.queued_input.is_empty() {
+        String::new()
+    } else {
+        format!("  👤 {} queued", state.queued_input.len())
+    };
+    let hints = if view.composer_focused {
+        if state.is_running() {
+            "Enter: send to agents · Esc: keys · Ctrl+C: cancel "
+        } else {
+            "Enter: ask · Esc: keys · Ctrl+C: quit "
+        }
+    } else {
+        "?: help · v votes · c costs · t timeline · i: type · q: quit "
+    };
+    let left = format!(" {phase}  {progress}{tools}{queued}  ");
+    let room = usize::from(area.width).saturating_sub(display_width(&left));
+    let hints = truncate(hints, room);
+    let padding = room.saturating_sub(display_width(&hints));
+    Paragraph::new(Line::from(vec![
+        Span::styled(left, theme.text()),
+        Span::raw(" ".repeat(padding)),
+        Span::styled(hints, theme.dim()),
+    ]))
+    .render(area, buf);
+}
+
+fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}

@@ -1,0 +1,67 @@
+//! Short forms for figures: token counts, durations, costs, status icons.
+
+use crate::protocol::AgentStatus;
+use crate::session;
+
+/// `950`, `12.3k`, `1.2M`.
+pub fn tokens(count: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let value = count as f64;
+    if count < 1_000 {
+        count.to_string()
+    } else if count < 1_000_000 {
+        format!("{:.1}k", value / 1e3)
+    } else {
+        format!("{:.1}M", value / 1e6)
+    }
+}
+
+/// `0:07`, `12:30`, `1:02:03`.
+pub fn duration(secs: u64) -> String {
+    let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);
+    if hours > 0 {
+        format!("{hours}:{minutes:02}:{seconds:02}")
+    } else {
+        format!("{minutes}:{seconds:02}")
+    }
+}
+
+/// `$0.0123`, or `$?` when some price is unknown.
+pub fn cost(usd: f64, unknown: bool) -> String {
+    if unknown {
+        format!("{}+?", session::format_usd(usd))
+    } else {
+        session::format_usd(usd)
+    }
+}
+
+pub fn status_icon(status: AgentStatus, winner: bool) -> &'static str {
+    if winner {
+        return "🏆";
+    }
+    match status {
+        AgentStatus::Waiting => "○",
+        AgentStatus::Thinking
+        | AgentStatus::Streaming
+        | AgentStatus::Tool
+        | AgentStatus::Restarting
+        | AgentStatus::Presenting => "◉",
+        AgentStatus::Answered | AgentStatus::Voted | AgentStatus::Done => "✓",
+        AgentStatus::Error | AgentStatus::TimedOut | AgentStatus::Cancelled => "✗",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn figures_read_short() {
+        assert_eq!(tokens(950), "950");
+        assert_eq!(tokens(12_345), "12.3k");
+        assert_eq!(tokens(1_250_000), "1.2M");
+        assert_eq!(duration(7), "0:07");
+        assert_eq!(duration(750), "12:30");
+        assert_eq!(duration(3723), "1:02:03");
+    }
+}

@@ -1,0 +1,135 @@
+//! Drawing a frame: a pure function of the folded state and the view settings (focus,
+//! scroll, mode, composer). Layout adapts from 80×24 up: cards side by side when each gets
+//! 40 columns, else a tab bar and the focused card.
+
+mod card;
+mod chrome;
+mod format;
+mod tally;
+mod timeline;
+mod welcome;
+mod wrap;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph};
+
+pub use card::{CardView, tail_lines};
+pub use timeline::{TimelineView, entry_line};
+pub use wrap::{truncate, wrap};
+
+use crate::protocol::Mode;
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+
+/// Narrowest card shown side by side with the others.
+pub const MIN_CARD_WIDTH: u16 = 40;
+
+/// What the user chose to look at; everything else comes from [`UiState`].
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct View {
+    pub focused: usize,
+    /// The focused card fills the body.
+    pub maximized: bool,
+    /// Lines scrolled up in the focused card (0 = follow).
+    pub card_scroll: usize,
+    /// Entries scrolled up in the timeline (0 = follow).
+    pub timeline_scroll: usize,
+    pub mode: Mode,
+    /// A one-line message (e.g. a refused mode change).
+    pub notice: Option<String>,
+    /// The composer's text, as it should show.
+    pub composer: String,
+    pub composer_focused: bool,
+    /// Seconds since the turn started, and per agent since it became active.
+    pub elapsed_secs: Option<u64>,
+    pub agent_elapsed_secs: Vec<Option<u64>>,
+}
+
+pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
+    let area = frame.area();
+    let bottom_height = if area.height >= 30 { 10 } else { 6 };
+    let [header, body, bottom, mode, composer, status] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Fill(1),
+        Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
+        Constraint::Length(1),
+        Constraint::Length(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    let buf = frame.buffer_mut();
+    chrome::header(state, view, theme, header, buf);
+    if state.turn == 0 {
+        welcome::render(state, theme, body, buf);
+    } else {
+        cards(state, view, theme, body, frame);
+        let buf = frame.buffer_mut();
+        let [timeline, tally] =
+            Layout::horizontal([Constraint::Fill(3), Constraint::Fill(1)]).areas(bottom);
+        ratatui::widgets::Widget::render(
+            TimelineView {
+                state,
+                theme,
+                scroll: view.timeline_scroll,
+                focused: false,
+            },
+            timeline,
+            buf,
+        );
+        ratatui::widgets::Widget::render(tally::TallyView { state, theme }, tally, buf);
+    }
+    let buf = frame.buffer_mut();
+    chrome::mode_bar(view, theme, mode, buf);
+    composer_box(view, theme, composer, frame);
+    chrome::status_bar(state, view, theme, status, frame.buffer_mut());
+}
+
+fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
+    let count = state.agents.len().max(1);
+    let side_by_side = !view.maximized
+        && u16::try_from(count).is_ok_and(|count| area.width / count >= MIN_CARD_WIDTH);
+    let card = |index: usize| CardView {
+        card: &state.agents[index],
+        index,
+        focused: index == view.focused,
+        theme,
+        elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
+        scroll: if index == view.focused {
+            view.card_scroll
+        } else {
+            0
+        },
+    };
+    if side_by_side {
+        let areas = Layout::horizontal(vec![Constraint::Fill(1); count]).split(area);
+        for (index, slot) in areas.iter().enumerate().take(state.agents.len()) {
+            frame.render_widget(card(index), *slot);
+        }
+    } else {
+        let [tabs, body] =
+            Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
+        chrome::tabs(state, view, theme, tabs, frame.buffer_mut());
+        if view.focused < state.agents.len() {
+            frame.render_widget(card(view.focused), body);
+        }
+    }
+}
+
+fn composer_box(view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(theme.border(view.composer_focused));
+    let text = if view.composer.is_empty() {
+        Line::styled(
+            "Ask a question · Enter to submit · Shift+Enter for a newline · ? for help",
+            theme.dim(),
+        )
+    } else {
+        Line::from(Span::styled(view.composer.clone(), theme.text()))
+    };
+    frame.render_widget(Paragraph::new(text).block(block), area);
+}
+#[cfg(test)]
+mod tests;

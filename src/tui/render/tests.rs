@@ -1,0 +1,226 @@
+//! Whole-screen snapshots (ratatui `TestBackend`) at 80×24 and 160×48, from states folded
+//! out of real demo turns and hand-made events.
+
+use std::sync::Arc;
+
+use insta::assert_snapshot;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+use super::*;
+use crate::backend::build_backends;
+use crate::config::{self, Env};
+use crate::orchestrator::{self, RuntimeOptions};
+use crate::protocol::{AgentId, Event, EventMsg, Usage};
+use crate::tools::NoTools;
+use crate::tui::state::UiState;
+
+async fn demo_turn(question: &str) -> Vec<Event> {
+    let demo = config::examples::demo().unwrap();
+    let mut config = config::from_text(demo.text, "demo", &Env::default())
+        .unwrap()
+        .into_runnable()
+        .unwrap()
+        .0;
+    for agent in &mut config.agents {
+        if let Some(options) = agent.backend.scripted.as_mut() {
+            options.tokens_per_second = 0.0;
+            options.first_token_ms = 0;
+        }
+    }
+    let backends = build_backends(&config, &Env::default()).unwrap();
+    let mut handle = orchestrator::spawn(
+        Arc::new(config),
+        backends,
+        Arc::new(NoTools),
+        RuntimeOptions { massgen_dir: None },
+    );
+    handle.run_turn(question).await
+}
+
+/// The state after the events up to and including the first one `stop` matches.
+fn fold_until(events: &[Event], stop: impl Fn(&Event) -> bool) -> UiState {
+    let mut state = UiState::default();
+    for event in events {
+        state.apply(event);
+        if stop(event) {
+            break;
+        }
+    }
+    state
+}
+
+fn view() -> View {
+    View {
+        elapsed_secs: Some(42),
+        agent_elapsed_secs: vec![Some(40), Some(41), Some(39)],
+        ..View::default()
+    }
+}
+
+fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
+    terminal
+        .draw(|frame| render(state, view, &Theme::default(), frame))
+        .unwrap();
+    terminal.backend().clone()
+}
+
+fn both_sizes(name: &str, state: &UiState, view: &View) {
+    assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));
+    assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
+}
+
+#[tokio::test(start_paused = true)]
+async fn welcome_lists_the_agents() {
+    let events = demo_turn("q").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::RunStarted { .. })
+    });
+    both_sizes("welcome", &state, &view());
+}
+
+#[tokio::test(start_paused = true)]
+async fn three_agents_streaming_with_a_tool_card() {
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
+    });
+    let scout = state.agents[0].info.id.clone();
+    for msg in [
+        EventMsg::ToolCallBegin {
+            call_id: "c1".into(),
+            tool: "mcp__search__web_search".into(),
+            arguments: r#"{"query":"capital of France"}"#.into(),
+        },
+        EventMsg::ToolCallEnd {
+            call_id: "c1".into(),
+            tool: "mcp__search__web_search".into(),
+            ok: true,
+            output: "Paris".into(),
+            duration_ms: 320,
+        },
+        EventMsg::ToolCallBegin {
+            call_id: "c2".into(),
+            tool: "read_file".into(),
+            arguments: r#"{"path":"notes/france.md"}"#.into(),
+        },
+    ] {
+        state.apply(&Event {
+            seq: 10_000,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(scout.clone()),
+            msg,
+        });
+    }
+    both_sizes("streaming", &state, &view());
+}
+
+#[tokio::test(start_paused = true)]
+async fn voting_shows_votes_in_the_timeline_and_the_tally() {
+    let events = demo_turn("What is the capital of France?").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::VoteCast { .. })
+    });
+    both_sizes("voting", &state, &view());
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_winner_presents_its_final_answer() {
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = UiState::default();
+    for event in &events {
+        state.apply(event);
+    }
+    let winner = state.winner.clone().unwrap();
+    let focused = state
+        .agents
+        .iter()
+        .position(|card| card.info.id == winner)
+        .unwrap();
+    both_sizes("winner", &state, &View { focused, ..view() });
+}
+
+#[tokio::test(start_paused = true)]
+async fn narrow_terminals_get_tabs_and_one_focused_card() {
+    let events = demo_turn("What is the capital of France?").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::VoteCast { .. })
+    });
+    let view = View {
+        focused: 1,
+        ..view()
+    };
+    assert_snapshot!("tabs_100x30", draw(&state, &view, 100, 30));
+    let maximized = View {
+        maximized: true,
+        focused: 2,
+        ..view.clone()
+    };
+    assert_snapshot!("maximized_160x48", draw(&state, &maximized, 160, 48));
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_mode_bar_in_each_mode_and_a_refusal() {
+    let events = demo_turn("q").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::RunStarted { .. })
+    });
+    for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
+        let backend = draw(&state, &View { mode, ..view() }, 80, 24);
+        assert_snapshot!(format!("mode_{mode:?}").to_lowercase(), backend);
+    }
+    let refused = View {
+        notice: Some("the mode cannot change while a turn runs".into()),
+        ..view()
+    };
+    assert_snapshot!("mode_refused", draw(&state, &refused, 80, 24));
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_agent_error_shows_on_its_card() {
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
+    });
+    let critic = state.agents[2].info.id.clone();
+    for msg in [
+        EventMsg::Retrying {
+            attempt: 1,
+            max_retries: 3,
+            delay_ms: 4000,
+            reason: "rate limited".into(),
+        },
+        EventMsg::Usage {
+            usage: Usage {
+                input_tokens: 1200,
+                output_tokens: 80,
+                ..Usage::default()
+            },
+            cost_usd: None,
+        },
+        EventMsg::AgentError {
+            message: "invalid key for Anthropic: set ANTHROPIC_API_KEY".into(),
+        },
+        EventMsg::AgentKilled {
+            reason: "the model call failed".into(),
+        },
+    ] {
+        state.apply(&Event {
+            seq: 10_000,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(AgentId::new(critic.as_str())),
+            msg,
+        });
+    }
+    both_sizes(
+        "error",
+        &state,
+        &View {
+            focused: 2,
+            ..view()
+        },
+    );
+}

@@ -1,0 +1,183 @@
+//! The timeline pane: coordination events as one line each, newest at the bottom; only
+//! the lines on screen are formatted, however long the history.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+
+use super::format::duration;
+use super::wrap::truncate;
+use crate::protocol::{TimeoutScope, TurnOutcome, WinnerBasis};
+use crate::tui::state::{EntryKind, TimelineEntry, UiState};
+use crate::tui::theme::Theme;
+
+pub struct TimelineView<'a> {
+    pub state: &'a UiState,
+    pub theme: &'a Theme,
+    /// Entries scrolled up from the newest (0 = follow).
+    pub scroll: usize,
+    pub focused: bool,
+}
+
+impl Widget for TimelineView<'_> {
+    fn render(self, area: Rect, buf: &mut Buffer) {
+        let entries = &self.state.timeline;
+        let title = if self.scroll > 0 {
+            format!(" Timeline · {} new ↓ (End) ", self.scroll)
+        } else {
+            format!(" Timeline · {} ", entries.len())
+        };
+        let block = Block::new()
+            .borders(Borders::ALL)
+            .border_style(self.theme.border(self.focused))
+            .title(Span::styled(title, self.theme.dim()));
+        let inner = block.inner(area);
+        block.render(area, buf);
+        let height = usize::from(inner.height);
+        let end = entries.len().saturating_sub(self.scroll);
+        let start = end.saturating_sub(height);
+        let width = usize::from(inner.width);
+        let lines: Vec<Line<'static>> = entries[start..end]
+            .iter()
+            .map(|entry| entry_line(self.state, entry, self.theme, width))
+            .collect();
+        Paragraph::new(lines).render(inner, buf);
+    }
+}
+
+/// One entry as one line: `[agent] what happened`.
+pub fn entry_line(
+    state: &UiState,
+    entry: &TimelineEntry,
+    theme: &Theme,
+    width: usize,
+) -> Line<'static> {
+    let who = entry.agent.as_ref().map(|agent| {
+        let index = state
+            .agents
+            .iter()
+            .position(|card| &card.info.id == agent)
+            .unwrap_or(0);
+        (agent.to_string(), theme.agent(index))
+    });
+    let (text, style) = describe(&entry.kind, theme);
+    let mut spans = Vec::new();
+    let mut used = 0;
+    if let Some((name, agent_style)) = who {
+        used += name.chars().count() + 1;
+        spans.push(Span::styled(name, agent_style));
+        spans.push(Span::raw(" "));
+    }
+    spans.push(Span::styled(
+        truncate(&text, width.saturating_sub(used)),
+        style,
+    ));
+    Line::from(spans)
+}
+
+fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) {
+    match kind {
+        EntryKind::TurnStarted { turn, question } => {
+            (format!("◈ turn {turn}: {question}"), theme.accent())
+        }
+        EntryKind::Restarted { round, reason } => {
+            (format!("↻ round {round}: {reason}"), theme.dim())
+        }
+        EntryKind::Answer { label, preview } => (format!("✔ {label} {preview}"), theme.good()),
+        EntryKind::Vote {
+            target,
+            target_label,
+            reason,
+        } => (
+            format!("🗳 → {target} ({target_label}): {reason}"),
+            theme.text(),
+        ),
+        EntryKind::VoteIgnored { target, why } => {
+            (format!("⊘ vote for {target} ignored: {why}"), theme.warn())
+        }
+        EntryKind::Enforcement {
+            attempt,
+            max_attempts,
+            detail,
+        } => (
+            format!("⟳ attempt {attempt}/{max_attempts}: {detail}"),
+            theme.warn(),
+        ),
+        EntryKind::Retrying {
+            reason,
+            delay_ms,
+            attempt,
+            max_retries,
+        } => (
+            format!(
+                "⟳ {reason}, retrying in {:.1} s ({attempt}/{max_retries})",
+                *delay_ms as f64 / 1000.0
+            ),
+            theme.warn(),
+        ),
+        EntryKind::Error { message } => (format!("✗ {message}"), theme.bad()),
+        EntryKind::Killed { reason } => (format!("✗ dropped: {reason}"), theme.bad()),
+        EntryKind::Winner {
+            tally,
+            is_tie,
+            basis,
+        } => {
+            let leader = tally.iter().max_by_key(|count| count.votes);
+            let how = match basis {
+                WinnerBasis::Votes => "by votes",
+                WinnerBasis::TieBrokenByConfigOrder => "tie broken by config order",
+                WinnerBasis::FirstAnswer => "no votes: first answer",
+            };
+            let tie = if *is_tie { " (tie)" } else { "" };
+            let counts = tally
+                .iter()
+                .map(|count| format!("{} {}", count.agent, count.votes))
+                .collect::<Vec<_>>()
+                .join(", ");
+            (
+                format!(
+                    "🏆 winner {}{tie}, {how} [{counts}]",
+                    leader
+                        .map(|count| count.agent.to_string())
+                        .unwrap_or_default()
+                ),
+                theme.winner(),
+            )
+        }
+        EntryKind::Presenting { label } => (format!("🎯 presenting {label}"), theme.accent()),
+        EntryKind::FinalDone { fallback } => (
+            if *fallback {
+                "final answer: the stored answer (presentation failed)".to_string()
+            } else {
+                "final answer presented".to_string()
+            },
+            theme.good(),
+        ),
+        EntryKind::Timeout { scope, seconds } => (
+            match scope {
+                TimeoutScope::Orchestrator => format!("⏱ coordination timed out after {seconds} s"),
+                TimeoutScope::Presentation => format!("⏱ presentation timed out after {seconds} s"),
+            },
+            theme.warn(),
+        ),
+        EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
+        EntryKind::HumanInput { text } => (format!("👤 queued: {text}"), theme.accent()),
+        EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
+        EntryKind::TurnFinished {
+            outcome,
+            duration_ms,
+        } => {
+            let what = match outcome {
+                TurnOutcome::Completed => "✓ turn done",
+                TurnOutcome::TimedOut => "⏱ turn timed out",
+                TurnOutcome::Cancelled => "✗ turn cancelled",
+                TurnOutcome::Failed => "✗ turn failed: no answer",
+            };
+            (
+                format!("{what} in {}", duration(duration_ms / 1000)),
+                theme.dim(),
+            )
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! The view before the first question: what massgen is and which agents are ready.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::{Alignment, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget, Wrap};
+
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+
+pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let mut lines = vec![
+        Line::default(),
+        Line::styled("◈ massgen", theme.accent()),
+        Line::styled(
+            "Several agents answer at once, read each other, vote; the winner presents.",
+            theme.dim(),
+        ),
+        Line::default(),
+    ];
+    for (index, card) in state.agents.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("  {}  ", card.info.id), theme.agent(index)),
+            Span::styled(
+                format!("{} · {}", card.info.backend, card.info.model),
+                theme.dim(),
+            ),
+        ]));
+    }
+    lines.push(Line::default());
+    lines.push(Line::styled(
+        "Type a question below and press Enter.",
+        theme.text(),
+    ));
+    Paragraph::new(lines)
+        .alignment(Alignment::Center)
+        .wrap(Wrap { trim: false })
+        .render(area, buf);
+}
