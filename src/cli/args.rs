@@ -77,6 +77,8 @@ pub enum DisplayArg {
     Plain,
     /// Only the final answer.
     Quiet,
+    /// The full-screen terminal UI (a preview: still being built).
+    Tui,
 }
 
 /// About 31 years: longer timeouts are surely typos.

@@ -5,6 +5,7 @@ mod exit;
 mod info;
 mod plain_session;
 mod setup;
+mod tui_session;
 
 use std::path::PathBuf;
 
@@ -16,7 +17,7 @@ use crate::config::Env;
 /// Runs the command and returns its exit code.
 pub fn run(args: Args) -> Exit {
     if args.debug {
-        init_debug_logging();
+        init_debug_logging(args.display == Some(DisplayArg::Tui));
     }
     if args.list_examples {
         return info::list_examples();
@@ -52,9 +53,15 @@ pub fn run(args: Args) -> Exit {
     // Spawned rather than run in `block_on`, so the front end shares the worker threads
     // with the orchestrator and each event does not cross to another thread.
     let exit = runtime.block_on(async move {
-        tokio::spawn(plain_session::run(prepared, args, cwd))
-            .await
-            .unwrap_or(Exit::Execution)
+        if args.display == Some(DisplayArg::Tui) {
+            tokio::spawn(tui_session::run(prepared, args, cwd))
+                .await
+                .unwrap_or(Exit::Execution)
+        } else {
+            tokio::spawn(plain_session::run(prepared, args, cwd))
+                .await
+                .unwrap_or(Exit::Execution)
+        }
     });
     // The session has awaited every task it started; only a read of standard input that
     // will never finish may remain, and waiting for it would hang the exit.
@@ -62,9 +69,28 @@ pub fn run(args: Args) -> Exit {
     exit
 }
 
-fn init_debug_logging() {
+/// Debug logs go to standard error, or to `.massgen/massgen.log` while the full-screen
+/// display owns the terminal.
+fn init_debug_logging(to_file: bool) {
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("massgen=debug"));
+    if to_file {
+        let path = PathBuf::from(".massgen").join("massgen.log");
+        let file = std::fs::create_dir_all(".massgen").and_then(|()| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(&path)
+        });
+        if let Ok(file) = file {
+            let _ = tracing_subscriber::fmt()
+                .with_writer(std::sync::Mutex::new(file))
+                .with_ansi(false)
+                .with_env_filter(filter)
+                .try_init();
+        }
+        return;
+    }
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_env_filter(filter)

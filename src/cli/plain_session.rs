@@ -20,7 +20,7 @@ use crate::tools::NoTools;
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
         (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => true,
-        (Some(DisplayArg::Plain), _)
+        (Some(DisplayArg::Plain | DisplayArg::Tui), _)
         | (None, Some(DisplayKind::Plain | DisplayKind::Tui) | None) => false,
     };
     if prepared.is_demo {

@@ -1,7 +1,13 @@
-//! The full-screen terminal front end. Being built (issue 4): the state that folds the
-//! orchestrator's events and the pure rendering of the main screen exist; the app loop, the
-//! composer, modals and the terminal lifecycle come next.
+//! The full-screen terminal front end (issue 4, in progress; `--display tui` for now): the
+//! state that folds the orchestrator's events, pure rendering, key handling and the app
+//! loop. Still to come: ratatui-textarea composer, modals, markdown with highlighted code,
+//! `@path` and slash-command popups, and becoming the default front end.
 
+pub mod app;
 pub mod render;
+mod run;
 pub mod state;
+mod terminal;
 pub mod theme;
+
+pub use run::run;

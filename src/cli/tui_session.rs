@@ -1,0 +1,37 @@
+//! Runs the full-screen TUI over a fresh orchestrator (`--display tui`).
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use super::args::Args;
+use super::exit::Exit;
+use super::setup::Prepared;
+use crate::orchestrator::{self, RuntimeOptions};
+use crate::tools::NoTools;
+
+pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
+    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
+        eprintln!(
+            "error: the full-screen display needs a terminal\n  help: use --display plain \
+             when piping or redirecting"
+        );
+        return Exit::Config;
+    }
+    let logging = !args.no_logs && prepared.config.ui.logging_enabled;
+    let handle = orchestrator::spawn(
+        Arc::clone(&prepared.config),
+        prepared.backends,
+        Arc::new(NoTools),
+        RuntimeOptions {
+            massgen_dir: logging.then(|| cwd.join(".massgen")),
+        },
+    );
+    match crate::tui::run(handle, args.question.clone()).await {
+        Ok(()) => Exit::Success,
+        Err(error) => {
+            eprintln!("error: the terminal failed: {error}");
+            Exit::Execution
+        }
+    }
+}

@@ -1,0 +1,218 @@
+//! The app's reaction to keys, pastes and events: it owns the folded state, the view and
+//! the composer, and answers each input with the effects to carry out (ops to send, quit).
+//! No terminal and no channels here, so every key path is unit-tested.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use super::render::View;
+use super::state::UiState;
+use crate::protocol::{AgentInfo, Event, Mode, Op};
+
+/// What the loop must do after an input.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Effect {
+    Send(Op),
+    Quit,
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct App {
+    pub state: UiState,
+    pub view: View,
+    /// Submitted questions, oldest first, for Up/Down.
+    history: Vec<String>,
+    /// Where Up/Down is in `history` (`None` = editing a new entry).
+    history_at: Option<usize>,
+    /// Ctrl+C was pressed once at an empty, idle composer: a second press quits.
+    quit_armed: bool,
+}
+
+impl App {
+    pub fn new(agents: Vec<AgentInfo>) -> Self {
+        Self {
+            state: UiState::new(agents),
+            view: View {
+                composer_focused: true,
+                ..View::default()
+            },
+            ..Self::default()
+        }
+    }
+
+    pub fn on_event(&mut self, event: &Event) {
+        self.state.apply(event);
+        let count = self.state.agents.len();
+        if self.view.focused >= count {
+            self.view.focused = count.saturating_sub(1);
+        }
+    }
+
+    /// Pasted text goes into the composer as it is, newlines included.
+    pub fn on_paste(&mut self, text: &str) {
+        self.view.composer_focused = true;
+        self.view.composer.push_str(&text.replace("\r\n", "\n"));
+    }
+
+    pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if key.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+        if ctrl && key.code == KeyCode::Char('c') {
+            return self.interrupt();
+        }
+        self.quit_armed = false;
+        if key.code == KeyCode::BackTab {
+            self.cycle_mode();
+            return Vec::new();
+        }
+        self.view.notice = None;
+        if self.view.composer_focused {
+            self.composer_key(key)
+        } else {
+            self.command_key(key)
+        }
+    }
+
+    /// Ctrl+C: clear the composer, else cancel the turn, else quit (after a second press).
+    fn interrupt(&mut self) -> Vec<Effect> {
+        if !self.view.composer.is_empty() {
+            self.view.composer.clear();
+            self.history_at = None;
+            return Vec::new();
+        }
+        if self.state.is_running() {
+            self.view.notice = Some("cancelling the turn…".into());
+            return vec![Effect::Send(Op::Cancel)];
+        }
+        if self.quit_armed {
+            return vec![Effect::Quit];
+        }
+        self.quit_armed = true;
+        self.view.notice = Some("press Ctrl+C again to quit".into());
+        Vec::new()
+    }
+
+    fn cycle_mode(&mut self) {
+        if self.state.is_running() {
+            self.view.notice = Some("the mode cannot change while a turn runs".into());
+            return;
+        }
+        self.view.mode = match self.view.mode {
+            Mode::Normal => Mode::Planning,
+            Mode::Planning => Mode::Execute,
+            Mode::Execute => Mode::Normal,
+        };
+        self.view.notice = None;
+    }
+
+    fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let newline = key
+            .modifiers
+            .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT);
+        match key.code {
+            KeyCode::Enter if newline => self.view.composer.push('\n'),
+            KeyCode::Enter => return self.submit(),
+            KeyCode::Esc => self.view.composer_focused = false,
+            KeyCode::Backspace => {
+                self.view.composer.pop();
+            }
+            KeyCode::Up if !self.view.composer.contains('\n') => self.recall(-1),
+            KeyCode::Down if !self.view.composer.contains('\n') => self.recall(1),
+            KeyCode::Char(ch) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
+                self.view.composer.push(ch);
+            }
+            KeyCode::Tab => self.view.composer.push_str("    "),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Enter: a question when idle, human input for the agents while a turn runs.
+    fn submit(&mut self) -> Vec<Effect> {
+        let text = self.view.composer.trim().to_string();
+        if text.is_empty() {
+            return Vec::new();
+        }
+        self.view.composer.clear();
+        self.history_at = None;
+        if self.history.last() != Some(&text) {
+            self.history.push(text.clone());
+        }
+        let op = if self.state.is_running() {
+            Op::InjectHumanInput { text }
+        } else {
+            Op::Submit {
+                text,
+                mode: self.view.mode,
+                context_paths: Vec::new(),
+            }
+        };
+        vec![Effect::Send(op)]
+    }
+
+    fn recall(&mut self, step: isize) {
+        if self.history.is_empty() {
+            return;
+        }
+        let last = self.history.len() - 1;
+        let next = match (self.history_at, step < 0) {
+            (None, true) => Some(last),
+            (None, false) => None,
+            (Some(at), true) => Some(at.saturating_sub(1)),
+            (Some(at), false) if at < last => Some(at + 1),
+            (Some(_), false) => None,
+        };
+        self.history_at = next;
+        self.view.composer = next
+            .and_then(|at| self.history.get(at))
+            .cloned()
+            .unwrap_or_default();
+    }
+
+    /// Single keys, with the composer left (Esc).
+    fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let count = self.state.agents.len();
+        match key.code {
+            KeyCode::Char('i' | '/') => self.view.composer_focused = true,
+            KeyCode::Char('q') if !self.state.is_running() => return vec![Effect::Quit],
+            KeyCode::Char('q') => {
+                self.view.notice = Some("a turn is running: Ctrl+C cancels it".into());
+            }
+            KeyCode::Tab | KeyCode::Right if count > 0 => {
+                self.focus((self.view.focused + 1) % count);
+            }
+            KeyCode::Left if count > 0 => self.focus((self.view.focused + count - 1) % count),
+            KeyCode::Char(digit @ '1'..='9') => {
+                let index = usize::from(digit as u8 - b'1');
+                if index < count {
+                    self.focus(index);
+                }
+            }
+            KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::PageUp | KeyCode::Up => {
+                self.view.card_scroll += if key.code == KeyCode::Up { 1 } else { 10 }
+            }
+            KeyCode::PageDown | KeyCode::Down => {
+                let step = if key.code == KeyCode::Down { 1 } else { 10 };
+                self.view.card_scroll = self.view.card_scroll.saturating_sub(step);
+            }
+            KeyCode::End => {
+                self.view.card_scroll = 0;
+                self.view.timeline_scroll = 0;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    fn focus(&mut self, index: usize) {
+        if index != self.view.focused {
+            self.view.focused = index;
+            self.view.card_scroll = 0;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,170 @@
+//! Key paths of the app: submitting, history, Ctrl+C's three meanings, modes, focus.
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use jiff::Timestamp;
+
+use super::*;
+use crate::protocol::{AgentId, AnonymousMapping, EventMsg};
+
+fn agents() -> Vec<AgentInfo> {
+    let ids = [AgentId::new("a"), AgentId::new("b"), AgentId::new("c")];
+    let mapping = AnonymousMapping::new(ids.iter());
+    ids.iter()
+        .map(|id| AgentInfo {
+            id: id.clone(),
+            anon_id: mapping.anon(id).cloned().unwrap(),
+            backend: "scripted".into(),
+            model: "m".into(),
+        })
+        .collect()
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for ch in text.chars() {
+        assert!(app.on_key(key(KeyCode::Char(ch))).is_empty());
+    }
+}
+
+fn start_turn(app: &mut App) {
+    app.on_event(&Event {
+        seq: 1,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: None,
+        msg: EventMsg::TurnStarted {
+            question: "q".into(),
+            mode: Mode::Normal,
+            agents: agents(),
+            log_dir: None,
+        },
+    });
+}
+
+#[test]
+fn enter_submits_the_question_with_the_chosen_mode() {
+    let mut app = App::new(agents());
+    app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    assert_eq!(app.view.mode, Mode::Planning);
+    type_text(&mut app, "Why?");
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::SHIFT));
+    type_text(&mut app, "Really");
+    let effects = app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        effects,
+        [Effect::Send(Op::Submit {
+            text: "Why?\nReally".into(),
+            mode: Mode::Planning,
+            context_paths: Vec::new(),
+        })]
+    );
+    assert!(app.view.composer.is_empty());
+    assert!(
+        app.on_key(key(KeyCode::Enter)).is_empty(),
+        "empty text is not sent"
+    );
+}
+
+#[test]
+fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    type_text(&mut app, "focus on cost");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        [Effect::Send(Op::InjectHumanInput {
+            text: "focus on cost".into()
+        })]
+    );
+    app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
+    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("the mode cannot change while a turn runs")
+    );
+}
+
+#[test]
+fn ctrl_c_clears_then_cancels_then_quits_after_confirmation() {
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    type_text(&mut app, "draft");
+    assert!(app.on_key(ctrl_c).is_empty());
+    assert!(app.view.composer.is_empty());
+    assert_eq!(app.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
+
+    let mut idle = App::new(agents());
+    assert!(idle.on_key(ctrl_c).is_empty());
+    assert_eq!(
+        idle.view.notice.as_deref(),
+        Some("press Ctrl+C again to quit")
+    );
+    assert_eq!(idle.on_key(ctrl_c), [Effect::Quit]);
+    // Any other key disarms it.
+    let mut idle = App::new(agents());
+    idle.on_key(ctrl_c);
+    idle.on_key(key(KeyCode::Char('x')));
+    idle.on_key(key(KeyCode::Backspace));
+    assert!(idle.on_key(ctrl_c).is_empty());
+}
+
+#[test]
+fn up_and_down_walk_the_history() {
+    let mut app = App::new(agents());
+    for question in ["first", "second"] {
+        type_text(&mut app, question);
+        app.on_key(key(KeyCode::Enter));
+    }
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.composer, "second");
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.composer, "first");
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.composer, "first");
+    app.on_key(key(KeyCode::Down));
+    assert_eq!(app.view.composer, "second");
+    app.on_key(key(KeyCode::Down));
+    assert_eq!(app.view.composer, "");
+}
+
+#[test]
+fn single_keys_act_once_the_composer_is_left() {
+    let mut app = App::new(agents());
+    app.on_key(key(KeyCode::Esc));
+    assert!(!app.view.composer_focused);
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(app.view.focused, 1);
+    app.on_key(key(KeyCode::Char('3')));
+    assert_eq!(app.view.focused, 2);
+    app.on_key(key(KeyCode::Right));
+    assert_eq!(app.view.focused, 0);
+    app.on_key(key(KeyCode::Left));
+    assert_eq!(app.view.focused, 2);
+    app.on_key(key(KeyCode::Char('9')));
+    assert_eq!(app.view.focused, 2, "no ninth agent");
+    app.on_key(key(KeyCode::Char('z')));
+    assert!(app.view.maximized);
+    app.on_key(key(KeyCode::PageUp));
+    assert_eq!(app.view.card_scroll, 10);
+    app.on_key(key(KeyCode::End));
+    assert_eq!(app.view.card_scroll, 0);
+    app.on_key(key(KeyCode::Char('i')));
+    assert!(app.view.composer_focused);
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(app.on_key(key(KeyCode::Char('q'))), [Effect::Quit]);
+}
+
+#[test]
+fn q_does_not_quit_during_a_turn_and_paste_keeps_newlines() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.on_key(key(KeyCode::Char('q'))).is_empty());
+    app.on_paste("line one\r\nline two");
+    assert!(app.view.composer_focused);
+    assert_eq!(app.view.composer, "line one\nline two");
+}

@@ -1,0 +1,166 @@
+//! The app loop: one `select!` over terminal input, orchestrator events (every pending one
+//! applied before a single frame) and a redraw timer. Frames are drawn only when something
+//! changed, at most 60 a second; while a turn runs, once a second for the clocks.
+
+use std::io;
+use std::time::Duration;
+
+use crossterm::event::{Event as TermEvent, EventStream, MouseEventKind};
+use futures::StreamExt;
+use jiff::Timestamp;
+use tokio::time::{Instant, sleep_until};
+
+use super::app::{App, Effect};
+use super::render::render;
+use super::terminal::TerminalGuard;
+use super::theme::Theme;
+use crate::orchestrator::OrchestratorHandle;
+use crate::protocol::{Mode, Op};
+
+const FRAME: Duration = Duration::from_millis(16);
+const CLOCK_TICK: Duration = Duration::from_secs(1);
+
+/// Runs the TUI over `handle` until the user quits; `question`, if any, is asked at once.
+pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io::Result<()> {
+    let mut guard = TerminalGuard::enter()?;
+    let theme = Theme::from_env();
+    let mut app = App::new(Vec::new());
+    if let Some(text) = question {
+        let submit = Op::Submit {
+            text,
+            mode: Mode::Normal,
+            context_paths: Vec::new(),
+        };
+        let _ = handle.ops.send(submit).await;
+    }
+    let mut input = EventStream::new();
+    let mut batch = Vec::with_capacity(256);
+    let mut dirty = true;
+    let mut last_draw: Option<Instant> = None;
+    let mut terminate = terminate_signal();
+    loop {
+        let now = Instant::now();
+        if dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
+            update_clocks(&mut app);
+            guard
+                .terminal
+                .draw(|frame| render(&app.state, &app.view, &theme, frame))?;
+            dirty = false;
+            last_draw = Some(now);
+        }
+        let wake = match (dirty, app.state.is_running(), last_draw) {
+            (true, _, Some(at)) => at + FRAME,
+            (false, true, Some(at)) => at + CLOCK_TICK,
+            (true | false, _, _) => now + Duration::from_secs(3600),
+        };
+        let effects = tokio::select! {
+            input = input.next() => match input {
+                Some(Ok(event)) => {
+                    dirty = true;
+                    on_terminal_event(&mut app, event)
+                }
+                Some(Err(_)) | None => vec![Effect::Quit],
+            },
+            received = handle.events.recv_many(&mut batch, 256) => {
+                if received == 0 {
+                    break;
+                }
+                for event in batch.drain(..) {
+                    app.on_event(&event);
+                }
+                dirty = true;
+                Vec::new()
+            }
+            () = sleep_until(wake) => {
+                dirty = true;
+                Vec::new()
+            }
+            () = terminate.recv() => vec![Effect::Quit],
+        };
+        let mut quit = false;
+        for effect in effects {
+            match effect {
+                Effect::Send(op) => {
+                    let _ = handle.ops.send(op).await;
+                }
+                Effect::Quit => quit = true,
+            }
+        }
+        if quit {
+            break;
+        }
+    }
+    drop(guard);
+    let _ = handle.ops.send(Op::Shutdown).await;
+    let drain = async {
+        while handle.events.recv().await.is_some() {}
+        let _ = (&mut handle.task).await;
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(10), drain).await;
+    Ok(())
+}
+
+fn on_terminal_event(app: &mut App, event: TermEvent) -> Vec<Effect> {
+    match event {
+        TermEvent::Key(key) => app.on_key(key),
+        TermEvent::Paste(text) => {
+            app.on_paste(&text);
+            Vec::new()
+        }
+        TermEvent::Mouse(mouse) => {
+            match mouse.kind {
+                MouseEventKind::ScrollUp => app.view.card_scroll += 3,
+                MouseEventKind::ScrollDown => {
+                    app.view.card_scroll = app.view.card_scroll.saturating_sub(3);
+                }
+                _ => {}
+            }
+            Vec::new()
+        }
+        TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => Vec::new(),
+    }
+}
+
+/// Elapsed times from the event timestamps and the wall clock; a finished turn keeps its
+/// final duration.
+fn update_clocks(app: &mut App) {
+    let now = Timestamp::now();
+    let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
+    app.view.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
+        (_, true) => app.state.turn_started_at.map(since),
+        (Some(done), false) => Some(done.duration_ms / 1000),
+        (None, false) => None,
+    };
+    if app.state.is_running() {
+        app.view.agent_elapsed_secs = app
+            .state
+            .agents
+            .iter()
+            .map(|card| card.started_at.map(since))
+            .collect();
+    }
+}
+
+/// SIGTERM on Unix; never elsewhere.
+struct Terminate {
+    #[cfg(unix)]
+    signal: Option<tokio::signal::unix::Signal>,
+}
+
+fn terminate_signal() -> Terminate {
+    Terminate {
+        #[cfg(unix)]
+        signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok(),
+    }
+}
+
+impl Terminate {
+    async fn recv(&mut self) {
+        #[cfg(unix)]
+        if let Some(signal) = self.signal.as_mut() {
+            signal.recv().await;
+            return;
+        }
+        std::future::pending::<()>().await;
+    }
+}
