@@ -4,6 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::modal::{self, Modal, ModalKind};
 use super::render::View;
 use super::state::UiState;
 use crate::protocol::{AgentInfo, Event, Mode, Op};
@@ -67,6 +68,10 @@ impl App {
             return Vec::new();
         }
         self.view.notice = None;
+        if !self.view.modals.is_empty() {
+            self.modal_key(key);
+            return Vec::new();
+        }
         if self.view.composer_focused {
             self.composer_key(key)
         } else {
@@ -128,7 +133,7 @@ impl App {
         Vec::new()
     }
 
-    /// Enter: a question when idle, human input for the agents while a turn runs.
+    /// Enter: a slash command, else a question when idle, else human input for the agents.
     fn submit(&mut self) -> Vec<Effect> {
         let text = self.view.composer.trim().to_string();
         if text.is_empty() {
@@ -136,6 +141,9 @@ impl App {
         }
         self.view.composer.clear();
         self.history_at = None;
+        if let Some(command) = text.strip_prefix('/') {
+            return self.command(command.trim());
+        }
         if self.history.last() != Some(&text) {
             self.history.push(text.clone());
         }
@@ -149,6 +157,73 @@ impl App {
             }
         };
         vec![Effect::Send(op)]
+    }
+
+    fn command(&mut self, command: &str) -> Vec<Effect> {
+        let name = command.split_whitespace().next().unwrap_or_default();
+        match name {
+            "help" | "h" | "?" => self.open(ModalKind::Help),
+            "quit" | "exit" | "q" => return vec![Effect::Quit],
+            "cancel" if self.state.is_running() => return vec![Effect::Send(Op::Cancel)],
+            "cancel" => self.view.notice = Some("no turn is running".into()),
+            "clear" => {
+                self.state.timeline.clear();
+                for card in &mut self.state.agents {
+                    card.items.clear();
+                }
+            }
+            "status" => self.open(ModalKind::Status),
+            "vote" | "votes" => self.open(ModalKind::Votes),
+            "cost" | "costs" => self.open(ModalKind::Costs),
+            "answers" => self.open_answers(),
+            "timeline" | "events" => self.open(ModalKind::Timeline),
+            "reset" | "inspect" | "config" => {
+                self.view.notice = Some(format!("/{name} is not available yet"));
+            }
+            other => {
+                self.view.notice = Some(format!("unknown command /{other}: /help lists them"));
+            }
+        }
+        Vec::new()
+    }
+
+    fn open(&mut self, kind: ModalKind) {
+        self.view.modals.push(Modal::new(kind));
+    }
+
+    fn open_answers(&mut self) {
+        let count = modal::answer_count(&self.state);
+        self.open(ModalKind::Answers {
+            selected: count.saturating_sub(1),
+        });
+    }
+
+    fn modal_key(&mut self, key: KeyEvent) {
+        let answers = modal::answer_count(&self.state);
+        let Some(top) = self.view.modals.last_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.view.modals.pop();
+            }
+            KeyCode::Down => top.scroll += 1,
+            KeyCode::Up => top.scroll = top.scroll.saturating_sub(1),
+            KeyCode::PageDown => top.scroll += 10,
+            KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
+            KeyCode::Home => top.scroll = 0,
+            KeyCode::Left | KeyCode::Right => {
+                if let ModalKind::Answers { selected } = &mut top.kind {
+                    *selected = if key.code == KeyCode::Left {
+                        selected.saturating_sub(1)
+                    } else {
+                        (*selected + 1).min(answers.saturating_sub(1))
+                    };
+                    top.scroll = 0;
+                }
+            }
+            _ => {}
+        }
     }
 
     fn recall(&mut self, step: isize) {
@@ -190,6 +265,15 @@ impl App {
                 }
             }
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::Char('?') => self.open(ModalKind::Help),
+            KeyCode::Char('v') => self.open(ModalKind::Votes),
+            KeyCode::Char('c') => self.open(ModalKind::Costs),
+            KeyCode::Char('a') => self.open_answers(),
+            KeyCode::Char('t') => self.open(ModalKind::Timeline),
+            KeyCode::Char('s') => self.open(ModalKind::Status),
+            KeyCode::Char('o') => self.open(ModalKind::AgentOutput {
+                agent: self.view.focused,
+            }),
             KeyCode::PageUp | KeyCode::Up => {
                 self.view.card_scroll += if key.code == KeyCode::Up { 1 } else { 10 }
             }

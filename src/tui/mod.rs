@@ -4,6 +4,7 @@
 //! `@path` and slash-command popups, and becoming the default front end.
 
 pub mod app;
+pub mod modal;
 pub mod render;
 mod run;
 pub mod state;

@@ -168,3 +168,57 @@ fn q_does_not_quit_during_a_turn_and_paste_keeps_newlines() {
     assert!(app.view.composer_focused);
     assert_eq!(app.view.composer, "line one\nline two");
 }
+
+#[test]
+fn single_keys_and_slash_commands_open_modals_and_esc_closes_the_top() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "/vote");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        app.view.modals.last().map(|modal| modal.kind),
+        Some(ModalKind::Votes)
+    );
+    // Keys go to the modal: the composer is untouched, Esc closes it.
+    app.on_key(key(KeyCode::PageDown));
+    assert_eq!(app.view.modals[0].scroll, 10);
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.view.modals.is_empty());
+    assert!(app.view.composer_focused);
+    app.on_key(key(KeyCode::Esc));
+    for (ch, kind) in [
+        ('?', ModalKind::Help),
+        ('c', ModalKind::Costs),
+        ('t', ModalKind::Timeline),
+        ('s', ModalKind::Status),
+        ('o', ModalKind::AgentOutput { agent: 0 }),
+        ('a', ModalKind::Answers { selected: 0 }),
+    ] {
+        app.on_key(key(KeyCode::Char(ch)));
+        assert_eq!(
+            app.view.modals.last().map(|modal| modal.kind),
+            Some(kind),
+            "{ch}"
+        );
+        app.on_key(key(KeyCode::Esc));
+    }
+    assert!(app.view.modals.is_empty());
+}
+
+#[test]
+fn slash_commands_quit_cancel_and_explain_what_is_missing() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "/cancel");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(app.view.notice.as_deref(), Some("no turn is running"));
+    type_text(&mut app, "/frobnicate");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("unknown command /frobnicate: /help lists them")
+    );
+    start_turn(&mut app);
+    type_text(&mut app, "/cancel");
+    assert_eq!(app.on_key(key(KeyCode::Enter)), [Effect::Send(Op::Cancel)]);
+    type_text(&mut app, "/quit");
+    assert_eq!(app.on_key(key(KeyCode::Enter)), [Effect::Quit]);
+}

@@ -20,6 +20,7 @@ pub use timeline::{TimelineView, entry_line};
 pub use wrap::{truncate, wrap};
 
 use crate::protocol::Mode;
+use crate::tui::modal::{self, Modal};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -45,6 +46,8 @@ pub struct View {
     /// Seconds since the turn started, and per agent since it became active.
     pub elapsed_secs: Option<u64>,
     pub agent_elapsed_secs: Vec<Option<u64>>,
+    /// Open modals, the top one last.
+    pub modals: Vec<Modal>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -84,6 +87,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     chrome::mode_bar(view, theme, mode, buf);
     composer_box(view, theme, composer, frame);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
+    modal::render(&view.modals, state, theme, frame);
 }
 
 fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {

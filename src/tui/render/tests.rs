@@ -224,3 +224,29 @@ async fn an_agent_error_shows_on_its_card() {
         },
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn every_modal_over_a_finished_turn() {
+    use crate::tui::modal::{Modal, ModalKind};
+
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = UiState::default();
+    for event in &events {
+        state.apply(event);
+    }
+    for (name, kind) in [
+        ("help", ModalKind::Help),
+        ("votes", ModalKind::Votes),
+        ("costs", ModalKind::Costs),
+        ("answers", ModalKind::Answers { selected: 1 }),
+        ("timeline", ModalKind::Timeline),
+        ("output", ModalKind::AgentOutput { agent: 1 }),
+        ("status", ModalKind::Status),
+    ] {
+        let view = View {
+            modals: vec![Modal::new(kind)],
+            ..view()
+        };
+        both_sizes(&format!("modal_{name}"), &state, &view);
+    }
+}

@@ -391,5 +391,9 @@ fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
 fn previews_cut_long_and_multi_line_text() {
     assert_eq!(preview("short", 10), "short");
     assert_eq!(preview("a very long line", 6), "a very…");
-    assert_eq!(preview("one\ntwo", 10), "one…");
+    assert_eq!(preview("one\ntwo", 10), "one two");
+    assert_eq!(
+        preview("## Answer\n\n**Paris** is it.", 40),
+        "Answer Paris is it."
+    );
 }

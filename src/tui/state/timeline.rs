@@ -82,13 +82,28 @@ pub enum EntryKind {
     },
 }
 
-/// The first line of `text`, cut to `max` characters, with `…` when anything was cut.
+/// `text` on one line, markdown heading and emphasis marks dropped, cut to `max` characters
+/// with `…` when anything was cut.
 pub fn preview(text: &str, max: usize) -> String {
-    let first = text.trim().lines().next().unwrap_or_default();
-    let cut: String = first.chars().take(max).collect();
-    if cut.chars().count() < first.chars().count() || text.trim().lines().nth(1).is_some() {
-        format!("{cut}…")
+    let mut flat = String::new();
+    for line in text.lines() {
+        let line = line.trim().trim_start_matches('#').trim();
+        if line.is_empty() {
+            continue;
+        }
+        if !flat.is_empty() {
+            flat.push(' ');
+        }
+        flat.push_str(line);
+        if flat.chars().count() > max {
+            break;
+        }
+    }
+    let flat = flat.replace("**", "");
+    if flat.chars().count() > max {
+        let cut: String = flat.chars().take(max).collect();
+        format!("{}…", cut.trim_end())
     } else {
-        cut
+        flat
     }
 }

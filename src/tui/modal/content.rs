@@ -1,0 +1,335 @@
+//! What each modal shows, as lines: help, votes, costs, answers, the whole timeline, an
+//! agent's full output, and the system status.
+
+use ratatui::style::Modifier;
+use ratatui::text::{Line, Span};
+
+use super::ModalKind;
+use crate::protocol::AnswerLabel;
+use crate::tui::render::{entry_line, tail_lines, wrap};
+use crate::tui::state::{CardItem, UiState};
+use crate::tui::theme::Theme;
+
+pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    match kind {
+        ModalKind::Help => help(theme),
+        ModalKind::Votes => votes(state, theme, width),
+        ModalKind::Costs => costs(state, theme),
+        ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
+        ModalKind::Timeline => state
+            .timeline
+            .iter()
+            .map(|entry| entry_line(state, entry, theme, width))
+            .collect(),
+        ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
+            tail_lines(card, width, usize::MAX, theme, agent)
+        }),
+        ModalKind::Status => status(state, theme),
+    }
+}
+
+const KEYS: [(&str, &str); 22] = [
+    (
+        "Enter",
+        "ask the question (while a turn runs: send it to the agents)",
+    ),
+    ("Shift+Enter, Alt+Enter", "new line in the composer"),
+    ("Up / Down", "earlier questions"),
+    (
+        "Ctrl+C",
+        "clear the composer, else cancel the turn, else quit (twice)",
+    ),
+    (
+        "Shift+Tab",
+        "mode: Normal → Planning → Execute (not during a turn)",
+    ),
+    (
+        "Esc",
+        "close the modal, or leave the composer for single keys",
+    ),
+    ("i  /", "back to the composer"),
+    ("Tab  ← →  1–9", "focus another agent"),
+    ("z", "zoom the focused card"),
+    ("PgUp PgDn ↑ ↓  wheel", "scroll the focused card"),
+    ("End", "follow the newest output again"),
+    ("?", "this help"),
+    ("v", "votes"),
+    ("c", "tokens and costs"),
+    ("a", "answers"),
+    ("o", "the focused agent's full output"),
+    ("t", "the whole timeline"),
+    ("s", "system status"),
+    ("q", "quit (when no turn runs)"),
+    ("/help /quit /exit /q", "help; quit"),
+    (
+        "/cancel /clear /reset",
+        "cancel the turn; clear the screen; start over",
+    ),
+    ("/status /vote /cost /answers /timeline", "open that view"),
+];
+
+fn help(theme: &Theme) -> Vec<Line<'static>> {
+    KEYS.iter()
+        .map(|(keys, what)| {
+            Line::from(vec![
+                Span::styled(format!("{keys:<38}"), theme.accent()),
+                Span::styled((*what).to_string(), theme.text()),
+            ])
+        })
+        .collect()
+}
+
+fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let bars = state.votes.bars();
+    if bars.is_empty() {
+        return vec![Line::styled(
+            "No answers yet, so nothing to vote on.",
+            theme.dim(),
+        )];
+    }
+    let most = bars.iter().map(|bar| bar.votes).max().unwrap_or(0).max(1);
+    for bar in &bars {
+        let index = agent_index(state, bar.candidate.as_str());
+        let filled = (30 * bar.votes as usize) / most as usize;
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{:<16}", bar.candidate.as_str()),
+                theme.agent(index),
+            ),
+            Span::styled("█".repeat(filled), theme.agent(index)),
+            Span::styled(format!(" {}", bar.votes), theme.text()),
+            Span::styled(if bar.leader { "  👑 leader" } else { "" }, theme.winner()),
+        ]));
+    }
+    if state.votes.is_tie() {
+        lines.push(Line::styled("Tie: config order decides.", theme.warn()));
+    }
+    lines.push(Line::default());
+    if state.votes.votes.is_empty() {
+        lines.push(Line::styled("No standing votes.", theme.dim()));
+    }
+    for (voter, target, reason) in &state.votes.votes {
+        let text = format!("{voter} → {target}: {reason}");
+        for line in wrap(&text, width) {
+            lines.push(Line::styled(
+                line,
+                theme.agent(agent_index(state, voter.as_str())),
+            ));
+        }
+    }
+    if let Some(winner) = &state.winner {
+        lines.push(Line::default());
+        lines.push(Line::styled(format!("🏆 winner: {winner}"), theme.winner()));
+    }
+    lines
+}
+
+fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
+    let header = format!(
+        "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
+        "agent", "input", "output", "reasoning", "cached", "cost"
+    );
+    let mut lines = vec![Line::styled(
+        header,
+        theme.dim().add_modifier(Modifier::BOLD),
+    )];
+    for (index, card) in state.agents.iter().enumerate() {
+        let usage = card.usage;
+        lines.push(Line::styled(
+            format!(
+                "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
+                card.info.id.to_string(),
+                usage.input_tokens,
+                usage.output_tokens,
+                usage.reasoning_tokens,
+                usage.cached_input_tokens,
+                money(card.cost_usd, card.cost_unknown)
+            ),
+            theme.agent(index),
+        ));
+    }
+    let (usage, cost, unknown) = state.turn_usage();
+    lines.push(Line::styled(
+        format!(
+            "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
+            "this turn",
+            usage.input_tokens,
+            usage.output_tokens,
+            usage.reasoning_tokens,
+            usage.cached_input_tokens,
+            money(cost, unknown)
+        ),
+        theme.text().add_modifier(Modifier::BOLD),
+    ));
+    if !state.turns.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            "Turns of this session",
+            theme.dim().add_modifier(Modifier::BOLD),
+        ));
+        for turn in &state.turns {
+            lines.push(Line::styled(
+                format!(
+                    "turn {:<4} {:>9} tok {:>12}  {}",
+                    turn.turn,
+                    turn.usage.total(),
+                    money(turn.cost_usd, turn.cost_unknown),
+                    turn.winner
+                        .as_ref()
+                        .map(|winner| format!("🏆 {winner}"))
+                        .unwrap_or_default()
+                ),
+                theme.text(),
+            ));
+        }
+        let (session, cost, unknown) = state.session_usage();
+        lines.push(Line::styled(
+            format!(
+                "session   {:>9} tok {:>12}",
+                session.total(),
+                money(cost, unknown)
+            ),
+            theme.text().add_modifier(Modifier::BOLD),
+        ));
+    }
+    lines.push(Line::default());
+    lines.push(Line::styled(
+        "Prices: offline table from LiteLLM (assets/pricing.json); ? = a model without a price.",
+        theme.dim(),
+    ));
+    lines
+}
+
+fn money(usd: f64, unknown: bool) -> String {
+    let amount = crate::session::format_usd(usd);
+    if unknown {
+        format!("{amount}+?")
+    } else {
+        amount
+    }
+}
+
+/// Every answer of the turn: author index, label, text; in the order given.
+pub fn answers(state: &UiState) -> Vec<(usize, AnswerLabel, String)> {
+    let mut found = Vec::new();
+    for (index, card) in state.agents.iter().enumerate() {
+        for item in &card.items {
+            match item {
+                CardItem::Answer { label, content } => {
+                    found.push((index, label.clone(), content.clone()));
+                }
+                CardItem::Final {
+                    label,
+                    text,
+                    done: true,
+                } => {
+                    found.push((index, label.clone(), text.clone()));
+                }
+                CardItem::Text(_)
+                | CardItem::Reasoning(_)
+                | CardItem::Tool(_)
+                | CardItem::Round { .. }
+                | CardItem::Vote { .. }
+                | CardItem::VoteIgnored { .. }
+                | CardItem::Retry { .. }
+                | CardItem::Error(_)
+                | CardItem::Notice(_)
+                | CardItem::Final { .. } => {}
+            }
+        }
+    }
+    found
+}
+
+fn answers_view(
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+    selected: usize,
+) -> Vec<Line<'static>> {
+    let all = answers(state);
+    if all.is_empty() {
+        return vec![Line::styled("No answers yet.", theme.dim())];
+    }
+    let selected = selected.min(all.len() - 1);
+    let mut tabs = vec![Span::styled("← → ", theme.dim())];
+    for (position, (index, label, _)) in all.iter().enumerate() {
+        let winner = state.agents.get(*index).is_some_and(|card| card.is_winner);
+        let text = format!(" {label}{} ", if winner { " 🏆" } else { "" });
+        let style = if position == selected {
+            theme.agent(*index).add_modifier(Modifier::REVERSED)
+        } else {
+            theme.agent(*index)
+        };
+        tabs.push(Span::styled(text, style));
+    }
+    let mut lines = vec![Line::from(tabs), Line::default()];
+    let (index, label, content) = &all[selected];
+    let author = state
+        .agents
+        .get(*index)
+        .map(|card| card.info.id.to_string())
+        .unwrap_or_default();
+    lines.push(Line::styled(
+        format!("{label} by {author}"),
+        theme.agent(*index).add_modifier(Modifier::BOLD),
+    ));
+    for line in wrap(content, width) {
+        lines.push(Line::styled(line, theme.text()));
+    }
+    lines
+}
+
+fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = vec![
+        Line::styled(format!("massgen {}", state.version), theme.accent()),
+        Line::styled(
+            format!(
+                "phase: {:?} · turn {} · {} finished",
+                state.phase,
+                state.turn,
+                state.turns.len()
+            ),
+            theme.text(),
+        ),
+        Line::default(),
+    ];
+    for (index, card) in state.agents.iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("{:<16}", card.info.id.to_string()),
+                theme.agent(index),
+            ),
+            Span::styled(
+                format!(
+                    "{} · {} · {:?} · round {} · {} answers",
+                    card.info.backend, card.info.model, card.status, card.round, card.answers
+                ),
+                theme.text(),
+            ),
+        ]));
+    }
+    if !state.queued_input.is_empty() {
+        lines.push(Line::default());
+        for queued in &state.queued_input {
+            lines.push(Line::styled(
+                format!(
+                    "queued for the agents: {} ({} delivered)",
+                    queued.text,
+                    queued.delivered_to.len()
+                ),
+                theme.accent(),
+            ));
+        }
+    }
+    lines
+}
+
+fn agent_index(state: &UiState, id: &str) -> usize {
+    state
+        .agents
+        .iter()
+        .position(|card| card.info.id.as_str() == id)
+        .unwrap_or(0)
+}

@@ -1,0 +1,104 @@
+//! Modals: a stack of full views over the main screen (`Esc` closes the top one; the
+//! composer and cards keep their state underneath). Each modal's content is a pure
+//! function of the folded state, drawn scrolled in a centred frame.
+
+mod content;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Flex, Layout, Rect};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+
+/// Which view a modal shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ModalKind {
+    Help,
+    Votes,
+    Costs,
+    /// Every answer of the turn; `selected` is an index into them.
+    Answers {
+        selected: usize,
+    },
+    Timeline,
+    /// One agent's whole output.
+    AgentOutput {
+        agent: usize,
+    },
+    Status,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Modal {
+    pub kind: ModalKind,
+    /// Lines scrolled down from the top.
+    pub scroll: usize,
+}
+
+impl Modal {
+    pub fn new(kind: ModalKind) -> Self {
+        Self { kind, scroll: 0 }
+    }
+
+    fn title(&self, state: &UiState) -> String {
+        match self.kind {
+            ModalKind::Help => " Keys and commands ".into(),
+            ModalKind::Votes => " Votes ".into(),
+            ModalKind::Costs => " Tokens and costs ".into(),
+            ModalKind::Answers { .. } => " Answers ".into(),
+            ModalKind::Timeline => format!(" Timeline · {} events ", state.timeline.len()),
+            ModalKind::AgentOutput { agent } => format!(
+                " Output of {} ",
+                state
+                    .agents
+                    .get(agent)
+                    .map(|card| card.info.id.to_string())
+                    .unwrap_or_default()
+            ),
+            ModalKind::Status => " System status ".into(),
+        }
+    }
+}
+
+/// Draws the top modal of `stack`, if any, over whatever is on screen.
+pub fn render(stack: &[Modal], state: &UiState, theme: &Theme, frame: &mut Frame) {
+    let Some(modal) = stack.last() else {
+        return;
+    };
+    let area = centred(frame.area(), 90, 85);
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_type(BorderType::Rounded)
+        .border_style(theme.accent())
+        .title(Span::styled(modal.title(state), theme.accent()))
+        .title_bottom(
+            Line::styled(" ↑↓ PgUp PgDn scroll · Esc close ", theme.dim()).right_aligned(),
+        );
+    let inner = block.inner(area);
+    let lines = content::lines(modal.kind, state, theme, usize::from(inner.width));
+    let height = usize::from(inner.height);
+    let start = modal.scroll.min(lines.len().saturating_sub(height));
+    let end = (start + height).min(lines.len());
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines[start..end].to_vec()).block(block),
+        area,
+    );
+}
+
+/// How many answers the answers browser can step through.
+pub fn answer_count(state: &UiState) -> usize {
+    content::answers(state).len()
+}
+
+fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {
+    let [row] = Layout::vertical([Constraint::Percentage(height_percent)])
+        .flex(Flex::Center)
+        .areas(area);
+    let [cell] = Layout::horizontal([Constraint::Percentage(width_percent)])
+        .flex(Flex::Center)
+        .areas(row);
+    cell
+}
