@@ -88,10 +88,19 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     };
     let screen = Screen { parser, raw };
 
-    screen.wait_for(&["Type a question below", "scout", "scholar", "critic"], "welcome");
+    screen.wait_for(
+        &["Type a question below", "scout", "scholar", "critic"],
+        "welcome",
+    );
     press(b"What is the capital of France?\r");
-    screen.wait_for(&["Turn 1", "What is the capital of France?"], "turn started");
-    let done = screen.wait_for(&["wins", "winner", "final answer presented"], "final answer");
+    screen.wait_for(
+        &["Turn 1", "What is the capital of France?"],
+        "turn started",
+    );
+    let done = screen.wait_for(
+        &["wins", "winner", "final answer presented"],
+        "final answer",
+    );
     assert!(done.contains("🏆"), "the winner is marked:\n{done}");
 
     press(b"\x1b[Z"); // Shift+Tab
@@ -120,8 +129,18 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     let _ = reading.join();
     let raw = screen.raw.lock().unwrap();
     let output = String::from_utf8_lossy(&raw);
-    let entered = output.rfind("\x1b[?1049h").expect("the alternate screen was entered");
-    let left = output.rfind("\x1b[?1049l").expect("the alternate screen was left");
-    assert!(left > entered, "the terminal is restored after the last frame");
-    assert!(output[left..].contains("\x1b[?25h"), "the cursor is shown again");
+    let entered = output
+        .rfind("\x1b[?1049h")
+        .expect("the alternate screen was entered");
+    let left = output
+        .rfind("\x1b[?1049l")
+        .expect("the alternate screen was left");
+    assert!(
+        left > entered,
+        "the terminal is restored after the last frame"
+    );
+    assert!(
+        output[left..].contains("\x1b[?25h"),
+        "the cursor is shown again"
+    );
 }

@@ -150,7 +150,7 @@ pub fn tail_lines(
             break;
         }
         let active = streaming && position + 1 == card.items.len();
-        let lines = item_lines(item, active, width, theme, index);
+        let lines = item_lines(item, active, width, wanted - total, theme, index);
         total += lines.len();
         chunks.push(lines);
     }
@@ -161,6 +161,7 @@ fn item_lines(
     item: &CardItem,
     active: bool,
     width: usize,
+    wanted: usize,
     theme: &Theme,
     index: usize,
 ) -> Vec<Line<'static>> {
@@ -181,7 +182,7 @@ fn item_lines(
             if shown.is_empty() {
                 return Vec::new();
             }
-            text_lines(shown, width, theme)
+            text_lines(last_lines(shown, wanted), width, theme)
         }
         CardItem::Reasoning(text) => {
             let last = text.trim().lines().last().unwrap_or_default();
@@ -278,10 +279,26 @@ fn item_lines(
             } else {
                 text.rfind('\n').map_or("", |end| &text[..end])
             };
-            lines.extend(text_lines(shown, width, theme));
+            lines.extend(text_lines(last_lines(shown, wanted), width, theme));
             lines
         }
     }
+}
+
+/// The last `count` source lines of `text`: each makes at least one display line, so no
+/// more are needed to fill `count` lines, however long the text.
+fn last_lines(text: &str, count: usize) -> &str {
+    if count == usize::MAX {
+        return text;
+    }
+    let mut start = text.len();
+    for _ in 0..count {
+        match text[..start].rfind('\n') {
+            Some(newline) => start = newline,
+            None => return text,
+        }
+    }
+    &text[start + 1..]
 }
 
 /// Answer text with light markdown: headings bold, code fences dim, the rest plain.

@@ -104,7 +104,7 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
             state.agents.len()
         ),
     };
-    let running: usize = state.agents.iter().map(|card| card.running_tools()).sum();
+    let running: usize = state.agents.iter().map(|card| card.running_tools).sum();
     let tools = if running > 0 {
         format!("  🔧 {running} running")
     } else {

@@ -79,6 +79,9 @@ pub struct AgentCard {
     /// Some call's model has no known price.
     pub cost_unknown: bool,
     pub answers: u32,
+    /// Tool calls begun and not yet ended (kept as a count: the status bar reads it every
+    /// frame, whatever the length of the output).
+    pub running_tools: usize,
     pub is_winner: bool,
     pub items: Vec<CardItem>,
 }
@@ -94,6 +97,7 @@ impl AgentCard {
             cost_usd: 0.0,
             cost_unknown: false,
             answers: 0,
+            running_tools: 0,
             is_winner: false,
             items: Vec::new(),
         }
@@ -149,21 +153,6 @@ impl AgentCard {
                 None
             }
         })
-    }
-
-    pub fn running_tools(&self) -> usize {
-        self.items
-            .iter()
-            .filter(|item| {
-                matches!(
-                    item,
-                    CardItem::Tool(ToolCard {
-                        state: ToolState::Running,
-                        ..
-                    })
-                )
-            })
-            .count()
     }
 
     pub fn add_usage(&mut self, usage: Usage, cost_usd: Option<f64>) {

@@ -213,6 +213,7 @@ impl UiState {
                 arguments,
             } => {
                 if let Some(card) = self.agent_mut(agent) {
+                    card.running_tools += 1;
                     card.items.push(CardItem::Tool(ToolCard {
                         call_id: call_id.clone(),
                         name: display_tool_name(tool),
@@ -228,15 +229,19 @@ impl UiState {
                 duration_ms,
                 ..
             } => {
-                if let Some(tool) = self
-                    .agent_mut(agent)
-                    .and_then(|card| card.tool_mut(call_id))
-                {
-                    tool.state = ToolState::Done {
-                        ok: *ok,
-                        output: output.clone(),
-                        duration_ms: *duration_ms,
-                    };
+                if let Some(card) = self.agent_mut(agent) {
+                    let finished = card.tool_mut(call_id).is_some_and(|tool| {
+                        let was_running = tool.state == ToolState::Running;
+                        tool.state = ToolState::Done {
+                            ok: *ok,
+                            output: output.clone(),
+                            duration_ms: *duration_ms,
+                        };
+                        was_running
+                    });
+                    if finished {
+                        card.running_tools = card.running_tools.saturating_sub(1);
+                    }
                 }
             }
             EventMsg::AnswerSubmitted { label, content, .. } => {

@@ -271,7 +271,7 @@ fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
         },
     ));
     let card = &state.agents[0];
-    assert_eq!(card.running_tools(), 1);
+    assert_eq!(card.running_tools, 1);
     assert!(matches!(&card.items[0], CardItem::Tool(tool) if tool.name == "weather/forecast"));
     state.apply(&event(
         2,
@@ -284,7 +284,7 @@ fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
             duration_ms: 300,
         },
     ));
-    assert_eq!(state.agents[0].running_tools(), 0);
+    assert_eq!(state.agents[0].running_tools, 0);
     assert_eq!(state.agents[0].short_model(), "model-x");
 }
 

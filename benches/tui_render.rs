@@ -1,0 +1,162 @@
+//! TUI frame cost: a 160×48 frame with three agents, with 100 and with 100,000 lines of
+//! history (timeline entries and agent output), rendered into ratatui's TestBackend; and
+//! how many streamed-token events per second the state absorbs.
+//!
+//! Run: `cargo bench --bench tui_render` (results go in BENCHMARKS.md).
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss)]
+
+use std::time::{Duration, Instant};
+
+use jiff::Timestamp;
+use massgen::protocol::{AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode};
+use massgen::tui::render::{View, render};
+use massgen::tui::state::UiState;
+use massgen::tui::theme::Theme;
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const FRAMES: usize = 2_000;
+
+fn agents() -> Vec<AgentInfo> {
+    let ids = [
+        AgentId::new("scout"),
+        AgentId::new("scholar"),
+        AgentId::new("critic"),
+    ];
+    let mapping = AnonymousMapping::new(ids.iter());
+    ids.iter()
+        .map(|id| AgentInfo {
+            id: id.clone(),
+            anon_id: mapping.anon(id).cloned().unwrap(),
+            backend: "openai".into(),
+            model: "gpt-5".into(),
+        })
+        .collect()
+}
+
+fn event(seq: u64, agent: Option<&AgentInfo>, msg: EventMsg) -> Event {
+    Event {
+        seq,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: agent.map(|info| info.id.clone()),
+        msg,
+    }
+}
+
+/// A turn whose timeline has `lines` entries and whose agents streamed `lines` lines of
+/// text between them.
+fn state_with_history(lines: usize) -> UiState {
+    let agents = agents();
+    let mut state = UiState::default();
+    let mut seq = 0;
+    state.apply(&event(
+        seq,
+        None,
+        EventMsg::TurnStarted {
+            question: "Compare three designs for the cache layer".into(),
+            mode: Mode::Normal,
+            agents: agents.clone(),
+            log_dir: None,
+        },
+    ));
+    for line in 0..lines {
+        seq += 1;
+        let agent = &agents[line % 3];
+        state.apply(&event(
+            seq,
+            Some(agent),
+            EventMsg::TextDelta {
+                text: format!(
+                    "Line {line}: the cache keeps hot keys in memory and evicts by age.\n"
+                ),
+            },
+        ));
+        let msg = if line % 2 == 0 {
+            EventMsg::AnswerSubmitted {
+                label: AnswerLabel::answer(&agent.anon_id, line / 3 + 1),
+                anon_id: agent.anon_id.clone(),
+                content: format!("Answer {line}: use a write-through cache."),
+            }
+        } else {
+            let target = &agents[(line + 1) % 3];
+            EventMsg::VoteCast {
+                target: target.id.clone(),
+                target_anon: target.anon_id.clone(),
+                target_label: AnswerLabel::answer(&target.anon_id, 1),
+                reason: "most complete".into(),
+            }
+        };
+        state.apply(&event(seq, Some(agent), msg));
+    }
+    state
+}
+
+fn frame_times(state: &UiState) -> Vec<Duration> {
+    let theme = Theme::default();
+    let view = View {
+        elapsed_secs: Some(75),
+        agent_elapsed_secs: vec![Some(70); 3],
+        ..View::default()
+    };
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let mut times = Vec::with_capacity(FRAMES);
+    for _ in 0..FRAMES {
+        let started = Instant::now();
+        terminal
+            .draw(|frame| render(state, &view, &theme, frame))
+            .unwrap();
+        times.push(started.elapsed());
+    }
+    times.sort();
+    times
+}
+
+fn percentile(sorted: &[Duration], fraction: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * fraction) as usize]
+}
+
+fn main() {
+    println!("history lines   timeline   p50 frame   p99 frame   max frame");
+    for lines in [100, 100_000] {
+        let state = state_with_history(lines);
+        let times = frame_times(&state);
+        println!(
+            "{lines:>13} {:>10} {:>10.3} ms {:>8.3} ms {:>8.3} ms",
+            state.timeline.len(),
+            percentile(&times, 0.5).as_secs_f64() * 1e3,
+            percentile(&times, 0.99).as_secs_f64() * 1e3,
+            times.last().unwrap().as_secs_f64() * 1e3,
+        );
+    }
+
+    // Streaming: token events folded into the state, as the app does between frames.
+    let agents = agents();
+    let mut state = state_with_history(100);
+    let tokens = 300_000;
+    let events: Vec<Event> = (0..tokens)
+        .map(|index| {
+            let text = if index % 12 == 11 {
+                " word.\n"
+            } else {
+                " word"
+            };
+            event(
+                index as u64,
+                Some(&agents[index % 3]),
+                EventMsg::TextDelta { text: text.into() },
+            )
+        })
+        .collect();
+    let started = Instant::now();
+    for event in &events {
+        state.apply(event);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "folding {tokens} token events: {:.1} M events/s ({:.0} ns each); 3 agents × 5,000 tokens/s need 15,000/s",
+        tokens as f64 / seconds / 1e6,
+        seconds * 1e9 / tokens as f64
+    );
+}
