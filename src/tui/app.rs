@@ -4,6 +4,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use super::composer::ComposerKey;
 use super::modal::{self, Modal, ModalKind};
 use super::render::View;
 use super::state::UiState;
@@ -51,7 +52,7 @@ impl App {
     /// Pasted text goes into the composer as it is, newlines included.
     pub fn on_paste(&mut self, text: &str) {
         self.view.composer_focused = true;
-        self.view.composer.push_str(&text.replace("\r\n", "\n"));
+        self.view.composer.insert(text);
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -112,30 +113,22 @@ impl App {
     }
 
     fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let newline = key
-            .modifiers
-            .intersects(KeyModifiers::SHIFT | KeyModifiers::ALT);
+        let single_line = self.view.composer.line_count() <= 1;
         match key.code {
-            KeyCode::Enter if newline => self.view.composer.push('\n'),
-            KeyCode::Enter => return self.submit(),
             KeyCode::Esc => self.view.composer_focused = false,
-            KeyCode::Backspace => {
-                self.view.composer.pop();
-            }
-            KeyCode::Up if !self.view.composer.contains('\n') => self.recall(-1),
-            KeyCode::Down if !self.view.composer.contains('\n') => self.recall(1),
-            KeyCode::Char(ch) if !key.modifiers.contains(KeyModifiers::CONTROL) => {
-                self.view.composer.push(ch);
-            }
-            KeyCode::Tab => self.view.composer.push_str("    "),
-            _ => {}
+            KeyCode::Up if single_line => self.recall(-1),
+            KeyCode::Down if single_line => self.recall(1),
+            _ => match self.view.composer.key(key) {
+                ComposerKey::Submit => return self.submit(),
+                ComposerKey::Edited | ComposerKey::Unused => {}
+            },
         }
         Vec::new()
     }
 
     /// Enter: a slash command, else a question when idle, else human input for the agents.
     fn submit(&mut self) -> Vec<Effect> {
-        let text = self.view.composer.trim().to_string();
+        let text = self.view.composer.text().trim().to_string();
         if text.is_empty() {
             return Vec::new();
         }
@@ -239,10 +232,11 @@ impl App {
             (Some(_), false) => None,
         };
         self.history_at = next;
-        self.view.composer = next
+        let text = next
             .and_then(|at| self.history.get(at))
             .cloned()
             .unwrap_or_default();
+        self.view.composer.set_text(&text);
     }
 
     /// Single keys, with the composer left (Esc).

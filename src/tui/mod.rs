@@ -4,6 +4,7 @@
 //! `@path` and slash-command popups, and becoming the default front end.
 
 pub mod app;
+pub mod composer;
 pub mod modal;
 pub mod render;
 mod run;

@@ -11,6 +11,7 @@ use jiff::Timestamp;
 use tokio::time::{Instant, sleep_until};
 
 use super::app::{App, Effect};
+use super::composer::Composer;
 use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
@@ -25,6 +26,7 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
     let mut guard = TerminalGuard::enter()?;
     let theme = Theme::from_env();
     let mut app = App::new(Vec::new());
+    app.view.composer = Composer::new(&theme);
     if let Some(text) = question {
         let submit = Op::Submit {
             text,

@@ -120,15 +120,15 @@ fn up_and_down_walk_the_history() {
         app.on_key(key(KeyCode::Enter));
     }
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer, "second");
+    assert_eq!(app.view.composer.text(), "second");
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer, "first");
+    assert_eq!(app.view.composer.text(), "first");
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer, "first");
+    assert_eq!(app.view.composer.text(), "first");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer, "second");
+    assert_eq!(app.view.composer.text(), "second");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer, "");
+    assert_eq!(app.view.composer.text(), "");
 }
 
 #[test]
@@ -166,7 +166,7 @@ fn q_does_not_quit_during_a_turn_and_paste_keeps_newlines() {
     assert!(app.on_key(key(KeyCode::Char('q'))).is_empty());
     app.on_paste("line one\r\nline two");
     assert!(app.view.composer_focused);
-    assert_eq!(app.view.composer, "line one\nline two");
+    assert_eq!(app.view.composer.text(), "line one\nline two");
 }
 
 #[test]
@@ -221,4 +221,31 @@ fn slash_commands_quit_cancel_and_explain_what_is_missing() {
     assert_eq!(app.on_key(key(KeyCode::Enter)), [Effect::Send(Op::Cancel)]);
     type_text(&mut app, "/quit");
     assert_eq!(app.on_key(key(KeyCode::Enter)), [Effect::Quit]);
+}
+
+#[test]
+fn the_composer_edits_at_the_cursor_and_keeps_up_down_for_multi_line_text() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "helo");
+    app.on_key(key(KeyCode::Left));
+    type_text(&mut app, "l");
+    assert_eq!(app.view.composer.text(), "hello");
+    app.on_key(key(KeyCode::End));
+    app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT));
+    type_text(&mut app, "world");
+    assert_eq!(app.view.composer.text(), "hello\nworld");
+    // With several lines, Up moves the cursor instead of recalling history.
+    app.on_key(key(KeyCode::Up));
+    type_text(&mut app, "!");
+    assert_eq!(app.view.composer.text(), "hello!\nworld");
+    app.on_key(key(KeyCode::Backspace));
+    assert_eq!(app.view.composer.text(), "hello\nworld");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        [Effect::Send(Op::Submit {
+            text: "hello\nworld".into(),
+            mode: Mode::Normal,
+            context_paths: Vec::new(),
+        })]
+    );
 }

@@ -12,14 +12,13 @@ mod wrap;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph};
 
 pub use card::{CardView, tail_lines};
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{truncate, wrap};
 
 use crate::protocol::Mode;
+use crate::tui::composer::Composer;
 use crate::tui::modal::{self, Modal};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
@@ -28,7 +27,7 @@ use crate::tui::theme::Theme;
 pub const MIN_CARD_WIDTH: u16 = 40;
 
 /// What the user chose to look at; everything else comes from [`UiState`].
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct View {
     pub focused: usize,
     /// The focused card fills the body.
@@ -40,8 +39,7 @@ pub struct View {
     pub mode: Mode,
     /// A one-line message (e.g. a refused mode change).
     pub notice: Option<String>,
-    /// The composer's text, as it should show.
-    pub composer: String,
+    pub composer: Composer,
     pub composer_focused: bool,
     /// Seconds since the turn started, and per agent since it became active.
     pub elapsed_secs: Option<u64>,
@@ -58,7 +56,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         Constraint::Fill(1),
         Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
         Constraint::Length(1),
-        Constraint::Length(3),
+        Constraint::Length(view.composer.height()),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -85,7 +83,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     }
     let buf = frame.buffer_mut();
     chrome::mode_bar(view, theme, mode, buf);
-    composer_box(view, theme, composer, frame);
+    frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
     modal::render(&view.modals, state, theme, frame);
 }
@@ -121,19 +119,5 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
     }
 }
 
-fn composer_box(view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_style(theme.border(view.composer_focused));
-    let text = if view.composer.is_empty() {
-        Line::styled(
-            "Ask a question · Enter to submit · Shift+Enter for a newline · ? for help",
-            theme.dim(),
-        )
-    } else {
-        Line::from(Span::styled(view.composer.clone(), theme.text()))
-    };
-    frame.render_widget(Paragraph::new(text).block(block), area);
-}
 #[cfg(test)]
 mod tests;
