@@ -52,7 +52,8 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         })
         .unwrap();
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
-    command.args(["--display", "tui", "--no-logs"]);
+    // No --display: on a terminal the full-screen display is the default.
+    command.args(["--no-logs"]);
     command.cwd(home.path());
     command.env_clear();
     command.env("HOME", home.path());

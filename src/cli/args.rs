@@ -77,7 +77,7 @@ pub enum DisplayArg {
     Plain,
     /// Only the final answer.
     Quiet,
-    /// The full-screen terminal UI (a preview: still being built).
+    /// The full-screen terminal UI (the default on a terminal).
     Tui,
 }
 

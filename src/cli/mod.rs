@@ -2,6 +2,7 @@
 
 mod args;
 mod exit;
+mod front_end;
 mod info;
 mod plain_session;
 mod setup;
@@ -11,13 +12,19 @@ use std::path::PathBuf;
 
 pub use args::{Args, DisplayArg};
 pub use exit::Exit;
+use front_end::FrontEnd;
 
 use crate::config::Env;
 
 /// Runs the command and returns its exit code.
 pub fn run(args: Args) -> Exit {
     if args.debug {
-        init_debug_logging(args.display == Some(DisplayArg::Tui));
+        let full_screen = match args.display {
+            Some(DisplayArg::Tui) => true,
+            Some(DisplayArg::Plain | DisplayArg::Quiet) => false,
+            None => front_end::on_terminal(),
+        };
+        init_debug_logging(full_screen);
     }
     if args.list_examples {
         return info::list_examples();
@@ -52,8 +59,13 @@ pub fn run(args: Args) -> Exit {
     };
     // Spawned rather than run in `block_on`, so the front end shares the worker threads
     // with the orchestrator and each event does not cross to another thread.
+    let front_end = front_end::choose(
+        args.display,
+        prepared.config.ui.display,
+        front_end::on_terminal(),
+    );
     let exit = runtime.block_on(async move {
-        if args.display == Some(DisplayArg::Tui) {
+        if front_end == FrontEnd::Tui {
             tokio::spawn(tui_session::run(prepared, args, cwd))
                 .await
                 .unwrap_or(Exit::Execution)
