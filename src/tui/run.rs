@@ -16,10 +16,11 @@ use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use crate::orchestrator::OrchestratorHandle;
-use crate::protocol::{Mode, Op};
+use crate::protocol::{AgentStatus, Mode, Op};
 
 const FRAME: Duration = Duration::from_millis(16);
 const CLOCK_TICK: Duration = Duration::from_secs(1);
+const SPINNER_TICK: Duration = Duration::from_millis(100);
 
 /// Runs the TUI over `handle` until the user quits; `question`, if any, is asked at once.
 pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io::Result<()> {
@@ -50,10 +51,13 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
             dirty = false;
             last_draw = Some(now);
         }
-        let wake = match (dirty, app.state.is_running(), last_draw) {
-            (true, _, Some(at)) => at + FRAME,
-            (false, true, Some(at)) => at + CLOCK_TICK,
-            (true | false, _, _) => now + Duration::from_secs(3600),
+        // Spinners and clocks schedule their own frames, and only while something runs.
+        let working = app.state.agents.iter().any(|card| is_working(card.status));
+        let wake = match (dirty, working, app.state.is_running(), last_draw) {
+            (true, _, _, Some(at)) => at + FRAME,
+            (false, true, _, Some(at)) => at + SPINNER_TICK,
+            (false, false, true, Some(at)) => at + CLOCK_TICK,
+            (true | false, _, _, _) => now + Duration::from_secs(3600),
         };
         let effects = tokio::select! {
             input = input.next() => match input {
@@ -75,6 +79,7 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
             }
             () = sleep_until(wake) => {
                 dirty = true;
+                app.view.spinner = app.view.spinner.wrapping_add(1);
                 Vec::new()
             }
             () = terminate.recv() => vec![Effect::Quit],
@@ -120,6 +125,23 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> Vec<Effect> {
             Vec::new()
         }
         TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => Vec::new(),
+    }
+}
+
+fn is_working(status: AgentStatus) -> bool {
+    match status {
+        AgentStatus::Thinking
+        | AgentStatus::Streaming
+        | AgentStatus::Tool
+        | AgentStatus::Restarting
+        | AgentStatus::Presenting => true,
+        AgentStatus::Waiting
+        | AgentStatus::Answered
+        | AgentStatus::Voted
+        | AgentStatus::Done
+        | AgentStatus::Error
+        | AgentStatus::Cancelled
+        | AgentStatus::TimedOut => false,
     }
 }
 

@@ -23,6 +23,7 @@ pub struct CardView<'a> {
     pub elapsed_secs: Option<u64>,
     /// Lines scrolled up from the newest (0 = follow the output).
     pub scroll: usize,
+    pub spinner: usize,
 }
 
 impl Widget for CardView<'_> {
@@ -32,7 +33,10 @@ impl Widget for CardView<'_> {
         let accent = theme.agent(self.index);
         let title = Line::from(vec![
             Span::styled(
-                format!(" {} ", status_icon(card.status, card.is_winner)),
+                format!(
+                    " {} ",
+                    status_icon(card.status, card.is_winner, self.spinner)
+                ),
                 status_style(theme, card),
             ),
             Span::styled(

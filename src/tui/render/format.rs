@@ -35,7 +35,11 @@ pub fn cost(usd: f64, unknown: bool) -> String {
     }
 }
 
-pub fn status_icon(status: AgentStatus, winner: bool) -> &'static str {
+/// Frames of the spinner shown while an agent works.
+const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
+
+/// The agent's icon; working agents spin (`spinner` counts frames).
+pub fn status_icon(status: AgentStatus, winner: bool, spinner: usize) -> &'static str {
     if winner {
         return "🏆";
     }
@@ -45,7 +49,7 @@ pub fn status_icon(status: AgentStatus, winner: bool) -> &'static str {
         | AgentStatus::Streaming
         | AgentStatus::Tool
         | AgentStatus::Restarting
-        | AgentStatus::Presenting => "◉",
+        | AgentStatus::Presenting => SPINNER[spinner % SPINNER.len()],
         AgentStatus::Answered | AgentStatus::Voted | AgentStatus::Done => "✓",
         AgentStatus::Error | AgentStatus::TimedOut | AgentStatus::Cancelled => "✗",
     }

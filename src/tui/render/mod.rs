@@ -46,6 +46,8 @@ pub struct View {
     pub agent_elapsed_secs: Vec<Option<u64>>,
     /// Open modals, the top one last.
     pub modals: Vec<Modal>,
+    /// Spinner frame for working agents.
+    pub spinner: usize,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -98,6 +100,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         focused: index == view.focused,
         theme,
         elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
+        spinner: view.spinner,
         scroll: if index == view.focused {
             view.card_scroll
         } else {
