@@ -10,6 +10,8 @@ pub mod render;
 mod run;
 pub mod state;
 mod terminal;
+#[cfg(test)]
+mod test_support;
 pub mod theme;
 
 pub use run::run;

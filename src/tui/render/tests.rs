@@ -1,41 +1,17 @@
 //! Whole-screen snapshots (ratatui `TestBackend`) at 80×24 and 160×48, from states folded
 //! out of real demo turns and hand-made events.
 
-use std::sync::Arc;
-
 use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
 use super::*;
-use crate::backend::build_backends;
-use crate::config::{self, Env};
-use crate::orchestrator::{self, RuntimeOptions};
 use crate::protocol::{AgentId, Event, EventMsg, Usage};
-use crate::tools::NoTools;
 use crate::tui::state::UiState;
+use crate::tui::test_support::demo_turns;
 
 async fn demo_turn(question: &str) -> Vec<Event> {
-    let demo = config::examples::demo().unwrap();
-    let mut config = config::from_text(demo.text, "demo", &Env::default())
-        .unwrap()
-        .into_runnable()
-        .unwrap()
-        .0;
-    for agent in &mut config.agents {
-        if let Some(options) = agent.backend.scripted.as_mut() {
-            options.tokens_per_second = 0.0;
-            options.first_token_ms = 0;
-        }
-    }
-    let backends = build_backends(&config, &Env::default()).unwrap();
-    let mut handle = orchestrator::spawn(
-        Arc::new(config),
-        backends,
-        Arc::new(NoTools),
-        RuntimeOptions { massgen_dir: None },
-    );
-    handle.run_turn(question).await
+    demo_turns(&[question]).await
 }
 
 /// The state after the events up to and including the first one `stop` matches.
