@@ -156,6 +156,7 @@ impl App {
         let name = command.split_whitespace().next().unwrap_or_default();
         match name {
             "help" | "h" | "?" => self.open(ModalKind::Help),
+            "table" | "r" => self.open(ModalKind::Coordination),
             "quit" | "exit" | "q" => return vec![Effect::Quit],
             "cancel" if self.state.is_running() => return vec![Effect::Send(Op::Cancel)],
             "cancel" => self.view.notice = Some("no turn is running".into()),
@@ -166,10 +167,10 @@ impl App {
                 }
             }
             "status" => self.open(ModalKind::Status),
-            "vote" | "votes" => self.open(ModalKind::Votes),
-            "cost" | "costs" => self.open(ModalKind::Costs),
-            "answers" => self.open_answers(),
-            "timeline" | "events" => self.open(ModalKind::Timeline),
+            "vote" | "votes" | "v" => self.open(ModalKind::Votes),
+            "cost" | "costs" | "c" => self.open(ModalKind::Costs),
+            "answers" | "b" => self.open_answers(),
+            "timeline" | "events" | "t" | "o" => self.open(ModalKind::Timeline),
             "reset" | "inspect" | "config" => {
                 self.view.notice = Some(format!("/{name} is not available yet"));
             }
@@ -193,6 +194,17 @@ impl App {
 
     fn modal_key(&mut self, key: KeyEvent) {
         let answers = modal::answer_count(&self.state);
+        let tools = self.view.modals.last().map_or(0, |top| match top.kind {
+            ModalKind::Tools { agent, .. } => modal::tool_count(&self.state, agent),
+            ModalKind::Help
+            | ModalKind::Votes
+            | ModalKind::Costs
+            | ModalKind::Answers { .. }
+            | ModalKind::Timeline
+            | ModalKind::AgentOutput { .. }
+            | ModalKind::Status
+            | ModalKind::Coordination => 0,
+        });
         let Some(top) = self.view.modals.last_mut() else {
             return;
         };
@@ -206,14 +218,25 @@ impl App {
             KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
             KeyCode::Home => top.scroll = 0,
             KeyCode::Left | KeyCode::Right => {
-                if let ModalKind::Answers { selected } = &mut top.kind {
+                let step = |selected: &mut usize, count: usize| {
                     *selected = if key.code == KeyCode::Left {
                         selected.saturating_sub(1)
                     } else {
-                        (*selected + 1).min(answers.saturating_sub(1))
+                        (*selected + 1).min(count.saturating_sub(1))
                     };
-                    top.scroll = 0;
+                };
+                match &mut top.kind {
+                    ModalKind::Answers { selected } => step(selected, answers),
+                    ModalKind::Tools { selected, .. } => step(selected, tools),
+                    ModalKind::Help
+                    | ModalKind::Votes
+                    | ModalKind::Costs
+                    | ModalKind::Timeline
+                    | ModalKind::AgentOutput { .. }
+                    | ModalKind::Status
+                    | ModalKind::Coordination => {}
                 }
+                top.scroll = 0;
             }
             _ => {}
         }
@@ -265,6 +288,15 @@ impl App {
             KeyCode::Char('a') => self.open_answers(),
             KeyCode::Char('t') => self.open(ModalKind::Timeline),
             KeyCode::Char('s') => self.open(ModalKind::Status),
+            KeyCode::Char('r') => self.open(ModalKind::Coordination),
+            KeyCode::Char('d') => {
+                let agent = self.view.focused;
+                let count = modal::tool_count(&self.state, agent);
+                self.open(ModalKind::Tools {
+                    agent,
+                    selected: count.saturating_sub(1),
+                });
+            }
             KeyCode::Char('o') => self.open(ModalKind::AgentOutput {
                 agent: self.view.focused,
             }),

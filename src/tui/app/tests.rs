@@ -192,6 +192,14 @@ fn single_keys_and_slash_commands_open_modals_and_esc_closes_the_top() {
         ('s', ModalKind::Status),
         ('o', ModalKind::AgentOutput { agent: 0 }),
         ('a', ModalKind::Answers { selected: 0 }),
+        ('r', ModalKind::Coordination),
+        (
+            'd',
+            ModalKind::Tools {
+                agent: 0,
+                selected: 0,
+            },
+        ),
     ] {
         app.on_key(key(KeyCode::Char(ch)));
         assert_eq!(

@@ -25,10 +25,14 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
             tail_lines(card, width, usize::MAX, theme, agent)
         }),
         ModalKind::Status => status(state, theme),
+        ModalKind::Coordination => super::grid::coordination(state, theme, width),
+        ModalKind::Tools { agent, selected } => {
+            super::grid::tool_detail(state, theme, width, agent, selected)
+        }
     }
 }
 
-const KEYS: [(&str, &str); 22] = [
+const KEYS: [(&str, &str); 24] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -59,6 +63,8 @@ const KEYS: [(&str, &str); 22] = [
     ("o", "the focused agent's full output"),
     ("t", "the whole timeline"),
     ("s", "system status"),
+    ("r", "coordination table"),
+    ("d", "the focused agent's tool calls in full"),
     ("q", "quit (when no turn runs)"),
     ("/help /quit /exit /q", "help; quit"),
     (

@@ -3,6 +3,7 @@
 //! function of the folded state, drawn scrolled in a centred frame.
 
 mod content;
+mod grid;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -28,6 +29,13 @@ pub enum ModalKind {
         agent: usize,
     },
     Status,
+    /// The coordination table: agents as columns, coordination events as rows.
+    Coordination,
+    /// One agent's tool calls in full; `selected` indexes them.
+    Tools {
+        agent: usize,
+        selected: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -58,6 +66,15 @@ impl Modal {
                     .unwrap_or_default()
             ),
             ModalKind::Status => " System status ".into(),
+            ModalKind::Coordination => " Coordination table ".into(),
+            ModalKind::Tools { agent, .. } => format!(
+                " Tool calls of {} ",
+                state
+                    .agents
+                    .get(agent)
+                    .map(|card| card.info.id.to_string())
+                    .unwrap_or_default()
+            ),
         }
     }
 }
@@ -86,6 +103,11 @@ pub fn render(stack: &[Modal], state: &UiState, theme: &Theme, frame: &mut Frame
         Paragraph::new(lines[start..end].to_vec()).block(block),
         area,
     );
+}
+
+/// How many tool calls of `agent` the tool view can step through.
+pub fn tool_count(state: &UiState, agent: usize) -> usize {
+    grid::tool_calls(state, agent).len()
 }
 
 /// How many answers the answers browser can step through.

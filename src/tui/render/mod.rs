@@ -15,7 +15,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::{CardView, tail_lines};
 pub use timeline::{TimelineView, entry_line};
-pub use wrap::{truncate, wrap};
+pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;
 use crate::tui::composer::Composer;

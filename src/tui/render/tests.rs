@@ -218,6 +218,7 @@ async fn every_modal_over_a_finished_turn() {
         ("timeline", ModalKind::Timeline),
         ("output", ModalKind::AgentOutput { agent: 1 }),
         ("status", ModalKind::Status),
+        ("coordination", ModalKind::Coordination),
     ] {
         let view = View {
             modals: vec![Modal::new(kind)],
@@ -225,4 +226,45 @@ async fn every_modal_over_a_finished_turn() {
         };
         both_sizes(&format!("modal_{name}"), &state, &view);
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_tool_call_detail_shows_arguments_and_result() {
+    use crate::tui::modal::{Modal, ModalKind};
+
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
+    });
+    let scout = state.agents[0].info.id.clone();
+    for msg in [
+        EventMsg::ToolCallBegin {
+            call_id: "c1".into(),
+            tool: "mcp__search__web_search".into(),
+            arguments: r#"{"query":"capital of France","limit":3}"#.into(),
+        },
+        EventMsg::ToolCallEnd {
+            call_id: "c1".into(),
+            tool: "mcp__search__web_search".into(),
+            ok: true,
+            output: "1. Paris — capital and largest city of France.".into(),
+            duration_ms: 320,
+        },
+    ] {
+        state.apply(&Event {
+            seq: 10_000,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(scout.clone()),
+            msg,
+        });
+    }
+    let view = View {
+        modals: vec![Modal::new(ModalKind::Tools {
+            agent: 0,
+            selected: 0,
+        })],
+        ..view()
+    };
+    assert_snapshot!("modal_tools_80x24", draw(&state, &view, 80, 24));
 }
