@@ -1,4 +1,4 @@
-//! Runs the full-screen TUI over a fresh orchestrator (`--display tui`).
+//! Runs the full-screen TUI over a fresh orchestrator (the default on a terminal).
 
 use std::io::IsTerminal;
 use std::path::PathBuf;

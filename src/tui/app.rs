@@ -8,7 +8,7 @@ use super::composer::ComposerKey;
 use super::modal::{self, Modal, ModalKind};
 use super::render::View;
 use super::state::UiState;
-use crate::protocol::{AgentInfo, Event, Mode, Op};
+use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -25,8 +25,13 @@ pub struct App {
     history: Vec<String>,
     /// Where Up/Down is in `history` (`None` = editing a new entry).
     history_at: Option<usize>,
+    /// The draft being written when Up first recalled history; Down past the newest entry
+    /// brings it back.
+    draft: Option<String>,
     /// Ctrl+C was pressed once at an empty, idle composer: a second press quits.
     quit_armed: bool,
+    /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
+    cancel_pending: bool,
 }
 
 impl App {
@@ -35,6 +40,9 @@ impl App {
             state: UiState::new(agents),
             view: View {
                 composer_focused: true,
+                // Until a frame has measured the content, scrolling is not limited.
+                card_scroll_max: std::cell::Cell::new(usize::MAX),
+                modal_scroll_max: std::cell::Cell::new(usize::MAX),
                 ..View::default()
             },
             ..Self::default()
@@ -43,6 +51,12 @@ impl App {
 
     pub fn on_event(&mut self, event: &Event) {
         self.state.apply(event);
+        if matches!(event.msg, EventMsg::TurnStarted { .. }) {
+            self.view.card_scroll = 0;
+            self.view.timeline_scroll = 0;
+        } else if matches!(event.msg, EventMsg::TurnFinished { .. }) {
+            self.cancel_pending = false;
+        }
         let count = self.state.agents.len();
         if self.view.focused >= count {
             self.view.focused = count.saturating_sub(1);
@@ -52,7 +66,10 @@ impl App {
     /// Pasted text goes into the composer as it is, newlines included.
     pub fn on_paste(&mut self, text: &str) {
         self.view.composer_focused = true;
-        self.view.composer.insert(text);
+        // Many terminals paste line breaks as a bare carriage return.
+        self.view
+            .composer
+            .insert(&text.replace("\r\n", "\n").replace('\r', "\n"));
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -88,7 +105,11 @@ impl App {
             return Vec::new();
         }
         if self.state.is_running() {
-            self.view.notice = Some("cancelling the turn…".into());
+            if self.cancel_pending {
+                return vec![Effect::Quit];
+            }
+            self.cancel_pending = true;
+            self.view.notice = Some("cancelling the turn… (Ctrl+C again quits)".into());
             return vec![Effect::Send(Op::Cancel)];
         }
         if self.quit_armed {
@@ -158,20 +179,18 @@ impl App {
             "help" | "h" | "?" => self.open(ModalKind::Help),
             "table" | "r" => self.open(ModalKind::Coordination),
             "quit" | "exit" | "q" => return vec![Effect::Quit],
-            "cancel" if self.state.is_running() => return vec![Effect::Send(Op::Cancel)],
-            "cancel" => self.view.notice = Some("no turn is running".into()),
-            "clear" => {
-                self.state.timeline.clear();
-                for card in &mut self.state.agents {
-                    card.items.clear();
-                }
+            "cancel" if self.state.is_running() => {
+                self.cancel_pending = true;
+                return vec![Effect::Send(Op::Cancel)];
             }
+            "cancel" => self.view.notice = Some("no turn is running".into()),
+
             "status" => self.open(ModalKind::Status),
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
             "timeline" | "events" | "t" | "o" => self.open(ModalKind::Timeline),
-            "reset" | "inspect" | "config" => {
+            "clear" | "reset" | "inspect" | "config" => {
                 self.view.notice = Some(format!("/{name} is not available yet"));
             }
             other => {
@@ -194,6 +213,7 @@ impl App {
 
     fn modal_key(&mut self, key: KeyEvent) {
         let answers = modal::answer_count(&self.state);
+        let max_scroll = self.view.modal_scroll_max.get();
         let tools = self.view.modals.last().map_or(0, |top| match top.kind {
             ModalKind::Tools { agent, .. } => modal::tool_count(&self.state, agent),
             ModalKind::Help
@@ -212,9 +232,9 @@ impl App {
             KeyCode::Esc | KeyCode::Char('q') => {
                 self.view.modals.pop();
             }
-            KeyCode::Down => top.scroll += 1,
+            KeyCode::Down => top.scroll = (top.scroll + 1).min(max_scroll),
             KeyCode::Up => top.scroll = top.scroll.saturating_sub(1),
-            KeyCode::PageDown => top.scroll += 10,
+            KeyCode::PageDown => top.scroll = (top.scroll + 10).min(max_scroll),
             KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
             KeyCode::Home => top.scroll = 0,
             KeyCode::Left | KeyCode::Right => {
@@ -242,24 +262,48 @@ impl App {
         }
     }
 
+    /// Up (`step < 0`) and Down through earlier questions; the draft being written is kept
+    /// and comes back after the newest entry.
     fn recall(&mut self, step: isize) {
         if self.history.is_empty() {
             return;
         }
         let last = self.history.len() - 1;
         let next = match (self.history_at, step < 0) {
-            (None, true) => Some(last),
-            (None, false) => None,
+            (None, true) => {
+                self.draft = Some(self.view.composer.text());
+                Some(last)
+            }
+            (None, false) => return,
             (Some(at), true) => Some(at.saturating_sub(1)),
             (Some(at), false) if at < last => Some(at + 1),
             (Some(_), false) => None,
         };
         self.history_at = next;
-        let text = next
-            .and_then(|at| self.history.get(at))
-            .cloned()
-            .unwrap_or_default();
+        let text = match next {
+            Some(at) => self.history.get(at).cloned().unwrap_or_default(),
+            None => self.draft.take().unwrap_or_default(),
+        };
         self.view.composer.set_text(&text);
+    }
+
+    /// Scrolls the top modal, else the focused card, towards older content.
+    pub fn scroll_up(&mut self, lines: usize) {
+        if let Some(top) = self.view.modals.last_mut() {
+            top.scroll = (top.scroll + lines).min(self.view.modal_scroll_max.get());
+        } else {
+            self.view.card_scroll =
+                (self.view.card_scroll + lines).min(self.view.card_scroll_max.get());
+        }
+    }
+
+    /// Scrolls back towards the newest content.
+    pub fn scroll_down(&mut self, lines: usize) {
+        if let Some(top) = self.view.modals.last_mut() {
+            top.scroll = top.scroll.saturating_sub(lines);
+        } else {
+            self.view.card_scroll = self.view.card_scroll.saturating_sub(lines);
+        }
     }
 
     /// Single keys, with the composer left (Esc).
@@ -300,13 +344,10 @@ impl App {
             KeyCode::Char('o') => self.open(ModalKind::AgentOutput {
                 agent: self.view.focused,
             }),
-            KeyCode::PageUp | KeyCode::Up => {
-                self.view.card_scroll += if key.code == KeyCode::Up { 1 } else { 10 }
-            }
-            KeyCode::PageDown | KeyCode::Down => {
-                let step = if key.code == KeyCode::Down { 1 } else { 10 };
-                self.view.card_scroll = self.view.card_scroll.saturating_sub(step);
-            }
+            KeyCode::Up => self.scroll_up(1),
+            KeyCode::PageUp => self.scroll_up(10),
+            KeyCode::Down => self.scroll_down(1),
+            KeyCode::PageDown => self.scroll_down(10),
             KeyCode::End => {
                 self.view.card_scroll = 0;
                 self.view.timeline_scroll = 0;

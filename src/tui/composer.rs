@@ -1,5 +1,6 @@
 //! The composer: a multi-line text area (ratatui-textarea) with word wrap, cursor movement,
-//! word deletion and undo; Enter submits, Shift+Enter or Alt+Enter starts a new line.
+//! word deletion and undo; Enter submits, Alt+Enter (or Shift+Enter where the terminal
+//! reports it) starts a new line.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::buffer::Buffer;
@@ -11,7 +12,7 @@ use ratatui_textarea::{TextArea, WrapMode};
 use super::theme::Theme;
 
 const PLACEHOLDER: &str =
-    "Ask a question · Enter to submit · Shift+Enter for a newline · ? for help";
+    "Ask a question · Enter to submit · Alt+Enter for a newline · /help for help";
 
 /// What a key did to the composer.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,7 +1,7 @@
-//! The full-screen terminal front end (issue 4, in progress; `--display tui` for now): the
-//! state that folds the orchestrator's events, pure rendering, key handling and the app
-//! loop. Still to come: ratatui-textarea composer, modals, markdown with highlighted code,
-//! `@path` and slash-command popups, and becoming the default front end.
+//! The full-screen terminal front end, the default on a terminal: the state that folds the
+//! orchestrator's events, pure rendering, the composer, modals, key handling and the app
+//! loop. Still to come (issue 4): markdown with highlighted code, `@path` and
+//! slash-command popups, `/inspect`, themes beyond dark.
 
 pub mod app;
 pub mod composer;

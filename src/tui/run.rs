@@ -23,8 +23,25 @@ const CLOCK_TICK: Duration = Duration::from_secs(1);
 const SPINNER_TICK: Duration = Duration::from_millis(100);
 
 /// Runs the TUI over `handle` until the user quits; `question`, if any, is asked at once.
+/// However the loop ends, the orchestrator is shut down so its logs are finished.
 pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io::Result<()> {
-    let mut guard = TerminalGuard::enter()?;
+    let guard = TerminalGuard::enter()?;
+    let outcome = event_loop(guard, &mut handle, question).await;
+    let _ = handle.ops.send(Op::Shutdown).await;
+    let drain = async {
+        while handle.events.recv().await.is_some() {}
+        let _ = (&mut handle.task).await;
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(10), drain).await;
+    outcome
+}
+
+/// The loop proper; the terminal is restored when `guard` drops, before the shutdown.
+async fn event_loop(
+    mut guard: TerminalGuard,
+    handle: &mut OrchestratorHandle,
+    question: Option<String>,
+) -> io::Result<()> {
     let theme = Theme::from_env();
     let mut app = App::new(Vec::new());
     app.view.composer = Composer::new(&theme);
@@ -36,6 +53,7 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
         };
         let _ = handle.ops.send(submit).await;
     }
+    let started = Instant::now();
     let mut input = EventStream::new();
     let mut batch = Vec::with_capacity(256);
     let mut dirty = true;
@@ -45,31 +63,27 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
         let now = Instant::now();
         if dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
             update_clocks(&mut app);
+            app.view.spinner = spinner_frame(now.duration_since(started));
             guard
                 .terminal
                 .draw(|frame| render(&app.state, &app.view, &theme, frame))?;
             dirty = false;
             last_draw = Some(now);
         }
-        // Spinners and clocks schedule their own frames, and only while something runs.
         let working = app.state.agents.iter().any(|card| is_working(card.status));
-        let wake = match (dirty, working, app.state.is_running(), last_draw) {
-            (true, _, _, Some(at)) => at + FRAME,
-            (false, true, _, Some(at)) => at + SPINNER_TICK,
-            (false, false, true, Some(at)) => at + CLOCK_TICK,
-            (true | false, _, _, _) => now + Duration::from_secs(3600),
-        };
+        let wake = next_wake(dirty, working, app.state.is_running(), last_draw, now);
         let effects = tokio::select! {
             input = input.next() => match input {
                 Some(Ok(event)) => {
-                    dirty = true;
-                    on_terminal_event(&mut app, event)
+                    let (changed, effects) = on_terminal_event(&mut app, event);
+                    dirty |= changed;
+                    effects
                 }
                 Some(Err(_)) | None => vec![Effect::Quit],
             },
             received = handle.events.recv_many(&mut batch, 256) => {
                 if received == 0 {
-                    break;
+                    return Err(io::Error::other("the orchestrator stopped unexpectedly"));
                 }
                 for event in batch.drain(..) {
                     app.on_event(&event);
@@ -79,52 +93,64 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
             }
             () = sleep_until(wake) => {
                 dirty = true;
-                app.view.spinner = app.view.spinner.wrapping_add(1);
                 Vec::new()
             }
             () = terminate.recv() => vec![Effect::Quit],
         };
-        let mut quit = false;
         for effect in effects {
             match effect {
                 Effect::Send(op) => {
                     let _ = handle.ops.send(op).await;
                 }
-                Effect::Quit => quit = true,
+                Effect::Quit => return Ok(()),
             }
-        }
-        if quit {
-            break;
         }
     }
-    drop(guard);
-    let _ = handle.ops.send(Op::Shutdown).await;
-    let drain = async {
-        while handle.events.recv().await.is_some() {}
-        let _ = (&mut handle.task).await;
-    };
-    let _ = tokio::time::timeout(Duration::from_secs(10), drain).await;
-    Ok(())
 }
 
-fn on_terminal_event(app: &mut App, event: TermEvent) -> Vec<Effect> {
+/// When to draw next: a frame after the last one if something changed; while agents work,
+/// every spinner step; while a turn runs, every second for the clocks; else not at all.
+fn next_wake(
+    dirty: bool,
+    working: bool,
+    running: bool,
+    last_draw: Option<Instant>,
+    now: Instant,
+) -> Instant {
+    match (dirty, working, running, last_draw) {
+        (true, _, _, Some(at)) => at + FRAME,
+        (false, true, _, Some(at)) => at + SPINNER_TICK,
+        (false, false, true, Some(at)) => at + CLOCK_TICK,
+        (true | false, _, _, _) => now + Duration::from_secs(3600),
+    }
+}
+
+/// The spinner turns at a fixed speed, however often frames are drawn.
+fn spinner_frame(elapsed: Duration) -> usize {
+    usize::try_from(elapsed.as_millis() / SPINNER_TICK.as_millis()).unwrap_or(0)
+}
+
+/// Whether the screen changed, and what to do.
+fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
     match event {
-        TermEvent::Key(key) => app.on_key(key),
+        TermEvent::Key(key) => (true, app.on_key(key)),
         TermEvent::Paste(text) => {
             app.on_paste(&text);
-            Vec::new()
+            (true, Vec::new())
         }
-        TermEvent::Mouse(mouse) => {
-            match mouse.kind {
-                MouseEventKind::ScrollUp => app.view.card_scroll += 3,
-                MouseEventKind::ScrollDown => {
-                    app.view.card_scroll = app.view.card_scroll.saturating_sub(3);
-                }
-                _ => {}
+        TermEvent::Mouse(mouse) => match mouse.kind {
+            MouseEventKind::ScrollUp => {
+                app.scroll_up(3);
+                (true, Vec::new())
             }
-            Vec::new()
-        }
-        TermEvent::Resize(..) | TermEvent::FocusGained | TermEvent::FocusLost => Vec::new(),
+            MouseEventKind::ScrollDown => {
+                app.scroll_down(3);
+                (true, Vec::new())
+            }
+            _ => (false, Vec::new()),
+        },
+        TermEvent::Resize(..) => (true, Vec::new()),
+        TermEvent::FocusGained | TermEvent::FocusLost => (false, Vec::new()),
     }
 }
 
@@ -186,5 +212,26 @@ impl Terminate {
             return;
         }
         std::future::pending::<()>().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_are_coalesced_and_ticks_run_only_while_something_works() {
+        let now = Instant::now();
+        let last = Some(now);
+        assert_eq!(next_wake(true, false, false, last, now), now + FRAME);
+        assert_eq!(next_wake(false, true, true, last, now), now + SPINNER_TICK);
+        assert_eq!(next_wake(false, false, true, last, now), now + CLOCK_TICK);
+        assert!(next_wake(false, false, false, last, now) >= now + Duration::from_secs(60));
+    }
+
+    #[test]
+    fn the_spinner_follows_the_clock_not_the_frame_rate() {
+        assert_eq!(spinner_frame(Duration::from_millis(99)), 0);
+        assert_eq!(spinner_frame(Duration::from_millis(1000)), 10);
     }
 }

@@ -1,38 +1,108 @@
-//! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste and mouse
-//! on entry; all of it undone on exit, on error and on panic.
+//! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste, mouse
+//! buttons and wheel (no motion reports), and unambiguous key codes (so Shift+Enter is not
+//! Enter on terminals that support it); all of it undone on exit, on error and on panic.
+//!
+//! While the TUI owns the terminal, a panic anywhere (an orchestrator task included) must
+//! not print over the screen: the hook keeps the message, and it is printed once the
+//! terminal is restored.
 
-use std::io::{self, Stdout};
+use std::io::{self, Stdout, Write};
+use std::sync::Mutex;
 
+use crossterm::cursor::Show;
 use crossterm::event::{
-    DisableBracketedPaste, DisableMouseCapture, EnableBracketedPaste, EnableMouseCapture,
+    DisableBracketedPaste, EnableBracketedPaste, KeyboardEnhancementFlags,
+    PopKeyboardEnhancementFlags, PushKeyboardEnhancementFlags,
 };
 use crossterm::execute;
+use crossterm::terminal::{
+    Clear, ClearType, EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
 pub type Tui = Terminal<CrosstermBackend<Stdout>>;
 
-/// Holds the terminal in TUI mode; dropping it restores the terminal.
+/// X10 button reports (clicks and the wheel) in SGR encoding; no motion reports, which
+/// would redraw on every mouse move.
+const MOUSE_ON: &str = "\x1b[?1000h\x1b[?1006h";
+const MOUSE_OFF: &str = "\x1b[?1006l\x1b[?1000l";
+
+/// Panic messages caught while the TUI ran, oldest first.
+static PANICS: Mutex<Vec<String>> = Mutex::new(Vec::new());
+
+type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'static>;
+
+/// Holds the terminal in TUI mode; dropping it restores the terminal and the panic hook.
 pub struct TerminalGuard {
     pub terminal: Tui,
+    _restore: Restore,
 }
 
 impl TerminalGuard {
-    /// Enters TUI mode. ratatui's panic hook restores the terminal before the panic message
-    /// is printed.
     pub fn enter() -> io::Result<Self> {
-        let terminal = ratatui::try_init()?;
-        if let Err(error) = execute!(io::stdout(), EnableBracketedPaste, EnableMouseCapture) {
-            ratatui::restore();
-            return Err(error);
-        }
-        Ok(Self { terminal })
+        let restore = Restore::enter()?;
+        // No `Terminal::clear`: it asks the terminal for the cursor position, a reply some
+        // terminals never send. The alternate screen is cleared on entry instead.
+        let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        Ok(Self {
+            terminal,
+            _restore: restore,
+        })
     }
 }
 
-impl Drop for TerminalGuard {
+/// Undoes, when dropped, everything `enter` did.
+struct Restore {
+    previous_hook: Option<PanicHook>,
+}
+
+impl Restore {
+    fn enter() -> io::Result<Self> {
+        let previous_hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|info| {
+            if let Ok(mut panics) = PANICS.lock() {
+                panics.push(info.to_string());
+            }
+            tracing::error!("panic: {info}");
+        }));
+        let restore = Self {
+            previous_hook: Some(previous_hook),
+        };
+        enable_raw_mode()?;
+        let mut stdout = io::stdout();
+        execute!(
+            stdout,
+            EnterAlternateScreen,
+            Clear(ClearType::All),
+            EnableBracketedPaste,
+            PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
+        )?;
+        stdout.write_all(MOUSE_ON.as_bytes())?;
+        stdout.flush()?;
+        Ok(restore)
+    }
+}
+
+impl Drop for Restore {
     fn drop(&mut self) {
-        let _ = execute!(io::stdout(), DisableMouseCapture, DisableBracketedPaste);
-        ratatui::restore();
+        let mut stdout = io::stdout();
+        let _ = stdout.write_all(MOUSE_OFF.as_bytes());
+        let _ = execute!(
+            stdout,
+            PopKeyboardEnhancementFlags,
+            DisableBracketedPaste,
+            LeaveAlternateScreen,
+            Show
+        );
+        let _ = disable_raw_mode();
+        if let Some(hook) = self.previous_hook.take() {
+            std::panic::set_hook(hook);
+        }
+        if let Ok(mut panics) = PANICS.lock() {
+            for message in panics.drain(..) {
+                eprintln!("massgen: a task panicked while the display ran: {message}");
+            }
+        }
     }
 }

@@ -257,3 +257,63 @@ fn the_composer_edits_at_the_cursor_and_keeps_up_down_for_multi_line_text() {
         })]
     );
 }
+
+#[test]
+fn history_keeps_the_draft_and_down_never_erases_it() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "old question");
+    app.on_key(key(KeyCode::Enter));
+    type_text(&mut app, "draft");
+    app.on_key(key(KeyCode::Down));
+    assert_eq!(app.view.composer.text(), "draft");
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.composer.text(), "old question");
+    app.on_key(key(KeyCode::Down));
+    assert_eq!(app.view.composer.text(), "draft");
+}
+
+#[test]
+fn pasted_carriage_returns_become_line_breaks() {
+    let mut app = App::new(agents());
+    app.on_paste("one\rtwo\r\nthree");
+    assert_eq!(app.view.composer.text(), "one\ntwo\nthree");
+}
+
+#[test]
+fn a_second_ctrl_c_while_cancelling_quits() {
+    let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    assert_eq!(app.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
+    assert_eq!(app.on_key(ctrl_c), [Effect::Quit]);
+}
+
+#[test]
+fn stray_coordination_events_after_a_turn_do_not_restart_it() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    app.on_event(&Event {
+        seq: 2,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: None,
+        msg: EventMsg::TurnFinished {
+            outcome: crate::protocol::TurnOutcome::Cancelled,
+            winner: None,
+            duration_ms: 10,
+        },
+    });
+    let info = &agents()[0];
+    app.on_event(&Event {
+        seq: 3,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: Some(info.id.clone()),
+        msg: EventMsg::AnswerSubmitted {
+            label: crate::protocol::AnswerLabel::answer(&info.anon_id, 1),
+            anon_id: info.anon_id.clone(),
+            content: "late".into(),
+        },
+    });
+    assert!(!app.state.is_running());
+}

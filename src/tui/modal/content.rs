@@ -37,7 +37,7 @@ const KEYS: [(&str, &str); 24] = [
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
     ),
-    ("Shift+Enter, Alt+Enter", "new line in the composer"),
+    ("Alt+Enter, Shift+Enter", "new line in the composer"),
     ("Up / Down", "earlier questions"),
     (
         "Ctrl+C",
@@ -67,11 +67,11 @@ const KEYS: [(&str, &str); 24] = [
     ("d", "the focused agent's tool calls in full"),
     ("q", "quit (when no turn runs)"),
     ("/help /quit /exit /q", "help; quit"),
+    ("/cancel", "cancel the running turn"),
     (
-        "/cancel /clear /reset",
-        "cancel the turn; clear the screen; start over",
+        "/status /vote /cost /answers /timeline /table",
+        "open that view (also /v /c /b /t /r)",
     ),
-    ("/status /vote /cost /answers /timeline", "open that view"),
 ];
 
 fn help(theme: &Theme) -> Vec<Line<'static>> {

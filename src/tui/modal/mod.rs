@@ -80,7 +80,13 @@ impl Modal {
 }
 
 /// Draws the top modal of `stack`, if any, over whatever is on screen.
-pub fn render(stack: &[Modal], state: &UiState, theme: &Theme, frame: &mut Frame) {
+pub fn render(
+    stack: &[Modal],
+    state: &UiState,
+    theme: &Theme,
+    frame: &mut Frame,
+    scroll_max: &std::cell::Cell<usize>,
+) {
     let Some(modal) = stack.last() else {
         return;
     };
@@ -96,6 +102,7 @@ pub fn render(stack: &[Modal], state: &UiState, theme: &Theme, frame: &mut Frame
     let inner = block.inner(area);
     let lines = content::lines(modal.kind, state, theme, usize::from(inner.width));
     let height = usize::from(inner.height);
+    scroll_max.set(lines.len().saturating_sub(height));
     let start = modal.scroll.min(lines.len().saturating_sub(height));
     let end = (start + height).min(lines.len());
     frame.render_widget(Clear, area);

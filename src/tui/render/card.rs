@@ -1,6 +1,8 @@
 //! An agent card: a frame titled with the agent, its model, round and status, holding the
 //! newest lines of its output that fit (only those are built), and its tokens and time.
 
+use std::cell::Cell;
+
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -24,6 +26,8 @@ pub struct CardView<'a> {
     /// Lines scrolled up from the newest (0 = follow the output).
     pub scroll: usize,
     pub spinner: usize,
+    /// Where to report how far this card can scroll (the focused card only).
+    pub scroll_max: Option<&'a Cell<usize>>,
 }
 
 impl Widget for CardView<'_> {
@@ -80,14 +84,18 @@ impl Widget for CardView<'_> {
         let inner = block.inner(area);
         block.render(area, buf);
         let height = usize::from(inner.height);
-        let lines = tail_lines(
-            card,
-            usize::from(inner.width),
-            height + self.scroll,
-            theme,
-            self.index,
-        );
-        let end = lines.len().saturating_sub(self.scroll);
+        let wanted = height + self.scroll;
+        let lines = tail_lines(card, usize::from(inner.width), wanted, theme, self.index);
+        // Scrolled past the top: show the top rather than a blank card.
+        let furthest = lines.len().saturating_sub(height);
+        if let Some(max) = self.scroll_max {
+            max.set(if lines.len() < wanted {
+                furthest
+            } else {
+                usize::MAX
+            });
+        }
+        let end = lines.len().saturating_sub(self.scroll.min(furthest));
         let start = end.saturating_sub(height);
         Paragraph::new(lines[start..end].to_vec()).render(inner, buf);
     }
@@ -278,7 +286,8 @@ fn item_lines(
                 truncate(&format!("🏆 final answer · {label}"), width),
                 theme.winner(),
             )];
-            let shown = if *done {
+            // The last partial line waits for its newline only while the answer streams.
+            let shown = if *done || !active {
                 text.as_str()
             } else {
                 text.rfind('\n').map_or("", |end| &text[..end])
@@ -292,6 +301,9 @@ fn item_lines(
 /// The last `count` source lines of `text`: each makes at least one display line, so no
 /// more are needed to fill `count` lines, however long the text.
 fn last_lines(text: &str, count: usize) -> &str {
+    if count == 0 {
+        return "";
+    }
     if count == usize::MAX {
         return text;
     }

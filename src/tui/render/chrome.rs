@@ -117,7 +117,7 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
     };
     let hints = if view.composer_focused {
         if state.is_running() {
-            "Enter: send to agents · Esc: keys · Ctrl+C: cancel "
+            "Enter: queue for the agents' next tool result · Esc: keys · Ctrl+C: cancel "
         } else {
             "Enter: ask · Esc: keys · Ctrl+C: quit "
         }

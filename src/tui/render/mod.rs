@@ -10,6 +10,8 @@ mod timeline;
 mod welcome;
 mod wrap;
 
+use std::cell::Cell;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
@@ -48,6 +50,10 @@ pub struct View {
     pub modals: Vec<Modal>,
     /// Spinner frame for working agents.
     pub spinner: usize,
+    /// The furthest the focused card and the top modal can scroll, as the last frame found
+    /// (`usize::MAX` while more output lies beyond what was built).
+    pub card_scroll_max: Cell<usize>,
+    pub modal_scroll_max: Cell<usize>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -87,7 +93,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     chrome::mode_bar(view, theme, mode, buf);
     frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
-    modal::render(&view.modals, state, theme, frame);
+    modal::render(&view.modals, state, theme, frame, &view.modal_scroll_max);
 }
 
 fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
@@ -101,6 +107,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         theme,
         elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
         spinner: view.spinner,
+        scroll_max: (index == view.focused).then_some(&view.card_scroll_max),
         scroll: if index == view.focused {
             view.card_scroll
         } else {

@@ -268,3 +268,22 @@ async fn the_tool_call_detail_shows_arguments_and_result() {
     };
     assert_snapshot!("modal_tools_80x24", draw(&state, &view, 80, 24));
 }
+
+#[tokio::test(start_paused = true)]
+async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
+    let events = demo_turn("What is the capital of France?").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::VoteCast { .. })
+    });
+    let far = View {
+        card_scroll: 10_000,
+        ..view()
+    };
+    let screen = format!("{:?}", draw(&state, &far, 80, 24));
+    assert!(screen.contains("round 1"), "{screen}");
+    assert!(
+        far.card_scroll_max.get() < 100,
+        "the furthest scroll is measured: {}",
+        far.card_scroll_max.get()
+    );
+}

@@ -58,8 +58,6 @@ pub struct UiState {
     pub mode: Mode,
     pub phase: Phase,
     pub turn_started_at: Option<Timestamp>,
-    /// The time of the newest event, so elapsed times render without reading a clock.
-    pub now: Option<Timestamp>,
     pub winner: Option<AgentId>,
     pub outcome: Option<TurnOutcome>,
     pub timeline: Vec<TimelineEntry>,
@@ -126,9 +124,8 @@ impl UiState {
     }
 
     fn fold(&mut self, event: &Event) {
-        self.now = Some(event.at);
         let agent = event.agent.as_ref();
-        if let Some(entry) = self.timeline_entry(event) {
+        if let Some(entry) = timeline::entry_for(event) {
             self.timeline.push(entry);
         }
         match &event.msg {
@@ -260,7 +257,10 @@ impl UiState {
                         content: content.clone(),
                     });
                 }
-                self.phase = Phase::Coordinating;
+                // A stray event after the turn ended must not make the app think one runs.
+                if self.phase != Phase::Idle {
+                    self.phase = Phase::Coordinating;
+                }
             }
             EventMsg::VoteCast {
                 target,
@@ -270,7 +270,9 @@ impl UiState {
             } => {
                 if let Some(voter) = agent {
                     self.votes.vote(voter, target, reason);
-                    self.phase = Phase::Voting;
+                    if self.phase != Phase::Idle {
+                        self.phase = Phase::Voting;
+                    }
                 }
                 if let Some(card) = self.agent_mut(agent) {
                     card.items.push(CardItem::Vote {
@@ -417,115 +419,5 @@ impl UiState {
         if !same {
             self.agents = agents.iter().cloned().map(AgentCard::new).collect();
         }
-    }
-
-    /// The timeline's record of `event`, if it is a coordination event.
-    fn timeline_entry(&self, event: &Event) -> Option<TimelineEntry> {
-        let kind = match &event.msg {
-            EventMsg::TurnStarted { question, .. } => EntryKind::TurnStarted {
-                turn: event.turn,
-                question: question.clone(),
-            },
-            EventMsg::AgentRestarted { round, reason } => EntryKind::Restarted {
-                round: *round,
-                reason: reason.clone(),
-            },
-            EventMsg::AnswerSubmitted { label, content, .. } => EntryKind::Answer {
-                label: label.clone(),
-                preview: preview(content, 120),
-            },
-            EventMsg::VoteCast {
-                target,
-                target_label,
-                reason,
-                ..
-            } => EntryKind::Vote {
-                target: target.clone(),
-                target_label: target_label.clone(),
-                reason: reason.clone(),
-            },
-            EventMsg::VoteIgnored { target, why, .. } => EntryKind::VoteIgnored {
-                target: target.clone(),
-                why: why.clone(),
-            },
-            EventMsg::EnforcementRetry {
-                attempt,
-                max_attempts,
-                detail,
-                ..
-            } => EntryKind::Enforcement {
-                attempt: *attempt,
-                max_attempts: *max_attempts,
-                detail: detail.clone(),
-            },
-            EventMsg::Retrying {
-                attempt,
-                max_retries,
-                delay_ms,
-                reason,
-            } => EntryKind::Retrying {
-                reason: reason.clone(),
-                delay_ms: *delay_ms,
-                attempt: *attempt,
-                max_retries: *max_retries,
-            },
-            EventMsg::AgentError { message } => EntryKind::Error {
-                message: message.clone(),
-            },
-            EventMsg::AgentKilled { reason } => EntryKind::Killed {
-                reason: reason.clone(),
-            },
-            EventMsg::WinnerSelected {
-                tally,
-                is_tie,
-                basis,
-                ..
-            } => EntryKind::Winner {
-                tally: tally.clone(),
-                is_tie: *is_tie,
-                basis: *basis,
-            },
-            EventMsg::FinalPresentationStarted { label } => EntryKind::Presenting {
-                label: label.clone(),
-            },
-            EventMsg::FinalPresentationDone { fallback, .. } => EntryKind::FinalDone {
-                fallback: *fallback,
-            },
-            EventMsg::Timeout { scope, seconds } => EntryKind::Timeout {
-                scope: *scope,
-                seconds: *seconds,
-            },
-            EventMsg::Cancelled => EntryKind::Cancelled,
-            EventMsg::HumanInputQueued { text } => EntryKind::HumanInput { text: text.clone() },
-            EventMsg::Warning { message } => EntryKind::Warning {
-                message: message.clone(),
-            },
-            EventMsg::TurnFinished {
-                outcome,
-                duration_ms,
-                ..
-            } => EntryKind::TurnFinished {
-                outcome: *outcome,
-                duration_ms: *duration_ms,
-            },
-            EventMsg::RunStarted { .. }
-            | EventMsg::RunFinished
-            | EventMsg::AgentStatus { .. }
-            | EventMsg::RoundStarted { .. }
-            | EventMsg::TextDelta { .. }
-            | EventMsg::ReasoningDelta { .. }
-            | EventMsg::ToolCallBegin { .. }
-            | EventMsg::ToolCallEnd { .. }
-            | EventMsg::Usage { .. }
-            | EventMsg::RoundUsage { .. }
-            | EventMsg::FinalPresentationDelta { .. }
-            | EventMsg::HumanInputDelivered { .. } => return None,
-        };
-        Some(TimelineEntry {
-            seq: event.seq,
-            at: event.at,
-            agent: event.agent.clone(),
-            kind,
-        })
     }
 }

@@ -3,7 +3,9 @@
 
 use jiff::Timestamp;
 
-use crate::protocol::{AgentId, AnswerLabel, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis};
+use crate::protocol::{
+    AgentId, AnswerLabel, Event, EventMsg, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct TimelineEntry {
@@ -106,4 +108,114 @@ pub fn preview(text: &str, max: usize) -> String {
     } else {
         flat
     }
+}
+
+/// The timeline's record of `event`, if it is a coordination event.
+pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
+    let kind = match &event.msg {
+        EventMsg::TurnStarted { question, .. } => EntryKind::TurnStarted {
+            turn: event.turn,
+            question: question.clone(),
+        },
+        EventMsg::AgentRestarted { round, reason } => EntryKind::Restarted {
+            round: *round,
+            reason: reason.clone(),
+        },
+        EventMsg::AnswerSubmitted { label, content, .. } => EntryKind::Answer {
+            label: label.clone(),
+            preview: preview(content, 120),
+        },
+        EventMsg::VoteCast {
+            target,
+            target_label,
+            reason,
+            ..
+        } => EntryKind::Vote {
+            target: target.clone(),
+            target_label: target_label.clone(),
+            reason: reason.clone(),
+        },
+        EventMsg::VoteIgnored { target, why, .. } => EntryKind::VoteIgnored {
+            target: target.clone(),
+            why: why.clone(),
+        },
+        EventMsg::EnforcementRetry {
+            attempt,
+            max_attempts,
+            detail,
+            ..
+        } => EntryKind::Enforcement {
+            attempt: *attempt,
+            max_attempts: *max_attempts,
+            detail: detail.clone(),
+        },
+        EventMsg::Retrying {
+            attempt,
+            max_retries,
+            delay_ms,
+            reason,
+        } => EntryKind::Retrying {
+            reason: reason.clone(),
+            delay_ms: *delay_ms,
+            attempt: *attempt,
+            max_retries: *max_retries,
+        },
+        EventMsg::AgentError { message } => EntryKind::Error {
+            message: message.clone(),
+        },
+        EventMsg::AgentKilled { reason } => EntryKind::Killed {
+            reason: reason.clone(),
+        },
+        EventMsg::WinnerSelected {
+            tally,
+            is_tie,
+            basis,
+            ..
+        } => EntryKind::Winner {
+            tally: tally.clone(),
+            is_tie: *is_tie,
+            basis: *basis,
+        },
+        EventMsg::FinalPresentationStarted { label } => EntryKind::Presenting {
+            label: label.clone(),
+        },
+        EventMsg::FinalPresentationDone { fallback, .. } => EntryKind::FinalDone {
+            fallback: *fallback,
+        },
+        EventMsg::Timeout { scope, seconds } => EntryKind::Timeout {
+            scope: *scope,
+            seconds: *seconds,
+        },
+        EventMsg::Cancelled => EntryKind::Cancelled,
+        EventMsg::HumanInputQueued { text } => EntryKind::HumanInput { text: text.clone() },
+        EventMsg::Warning { message } => EntryKind::Warning {
+            message: message.clone(),
+        },
+        EventMsg::TurnFinished {
+            outcome,
+            duration_ms,
+            ..
+        } => EntryKind::TurnFinished {
+            outcome: *outcome,
+            duration_ms: *duration_ms,
+        },
+        EventMsg::RunStarted { .. }
+        | EventMsg::RunFinished
+        | EventMsg::AgentStatus { .. }
+        | EventMsg::RoundStarted { .. }
+        | EventMsg::TextDelta { .. }
+        | EventMsg::ReasoningDelta { .. }
+        | EventMsg::ToolCallBegin { .. }
+        | EventMsg::ToolCallEnd { .. }
+        | EventMsg::Usage { .. }
+        | EventMsg::RoundUsage { .. }
+        | EventMsg::FinalPresentationDelta { .. }
+        | EventMsg::HumanInputDelivered { .. } => return None,
+    };
+    Some(TimelineEntry {
+        seq: event.seq,
+        at: event.at,
+        agent: event.agent.clone(),
+        kind,
+    })
 }
