@@ -4,6 +4,9 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
+use std::path::PathBuf;
+
+use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
 use super::modal::{self, Modal, ModalKind};
 use super::render::View;
@@ -28,6 +31,8 @@ pub struct App {
     /// The draft being written when Up first recalled history; Down past the newest entry
     /// brings it back.
     draft: Option<String>,
+    /// Where `@path` completion looks.
+    cwd: PathBuf,
     /// Ctrl+C was pressed once at an empty, idle composer: a second press quits.
     quit_armed: bool,
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
@@ -70,6 +75,13 @@ impl App {
         self.view
             .composer
             .insert(&text.replace("\r\n", "\n").replace('\r', "\n"));
+        self.refresh_popup();
+    }
+
+    /// Completes `@path` against `cwd`.
+    pub fn with_cwd(mut self, cwd: PathBuf) -> Self {
+        self.cwd = cwd;
+        self
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -134,17 +146,58 @@ impl App {
     }
 
     fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let single_line = self.view.composer.line_count() <= 1;
-        match key.code {
-            KeyCode::Esc => self.view.composer_focused = false,
-            KeyCode::Up if single_line => self.recall(-1),
-            KeyCode::Down if single_line => self.recall(1),
-            _ => match self.view.composer.key(key) {
-                ComposerKey::Submit => return self.submit(),
-                ComposerKey::Edited | ComposerKey::Unused => {}
-            },
+        if let Some(popup) = self.view.popup.as_mut() {
+            let accept = match key.code {
+                KeyCode::Tab => true,
+                // Enter takes a command suggestion; for paths it sends the question.
+                KeyCode::Enter => popup.kind == PopupKind::Command && key.modifiers.is_empty(),
+                KeyCode::Up | KeyCode::Down => {
+                    popup.step(key.code == KeyCode::Down);
+                    return Vec::new();
+                }
+                KeyCode::Esc => {
+                    self.view.popup = None;
+                    return Vec::new();
+                }
+                _ => false,
+            };
+            if accept {
+                let text = popup.accept(&self.view.composer.text());
+                self.view.composer.set_text(&text);
+                self.refresh_popup();
+                return Vec::new();
+            }
         }
-        Vec::new()
+        let single_line = self.view.composer.line_count() <= 1;
+        let effects = match key.code {
+            KeyCode::Esc => {
+                self.view.composer_focused = false;
+                Vec::new()
+            }
+            KeyCode::Up if single_line => {
+                self.recall(-1);
+                Vec::new()
+            }
+            KeyCode::Down if single_line => {
+                self.recall(1);
+                Vec::new()
+            }
+            _ => match self.view.composer.key(key) {
+                ComposerKey::Submit => self.submit(),
+                ComposerKey::Edited | ComposerKey::Unused => Vec::new(),
+            },
+        };
+        self.refresh_popup();
+        effects
+    }
+
+    /// Suggestions for what the composer holds now.
+    fn refresh_popup(&mut self) {
+        self.view.popup = if self.view.composer_focused {
+            complete::suggest(&self.view.composer.text(), &self.cwd)
+        } else {
+            None
+        };
     }
 
     /// Enter: a slash command, else a question when idle, else human input for the agents.

@@ -4,6 +4,7 @@
 //! slash-command popups, `/inspect`, themes beyond dark.
 
 pub mod app;
+pub mod complete;
 pub mod composer;
 pub mod modal;
 pub mod render;

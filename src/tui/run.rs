@@ -43,7 +43,8 @@ async fn event_loop(
     question: Option<String>,
 ) -> io::Result<()> {
     let theme = Theme::from_env();
-    let mut app = App::new(Vec::new());
+    let mut app = App::new(Vec::new())
+        .with_cwd(std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from(".")));
     app.view.composer = Composer::new(&theme);
     if let Some(text) = question {
         let submit = Op::Submit {

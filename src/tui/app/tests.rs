@@ -317,3 +317,37 @@ fn stray_coordination_events_after_a_turn_do_not_restart_it() {
     });
     assert!(!app.state.is_running());
 }
+
+#[test]
+fn slash_and_path_popups_complete_with_tab_and_enter() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("README.md"), "").unwrap();
+    let mut app = App::new(agents()).with_cwd(dir.path().to_path_buf());
+    type_text(&mut app, "/vo");
+    let popup = app.view.popup.clone().unwrap();
+    assert_eq!(popup.items, ["/vote"]);
+    // Enter takes the command suggestion first, then runs it.
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    assert_eq!(app.view.composer.text(), "/vote ");
+    assert!(app.view.popup.is_none());
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        app.view.modals.last().map(|modal| modal.kind),
+        Some(ModalKind::Votes)
+    );
+    app.on_key(key(KeyCode::Esc));
+
+    type_text(&mut app, "summarise @rea");
+    assert_eq!(
+        app.view.popup.as_ref().map(|popup| popup.items.clone()),
+        Some(vec!["@README.md".to_string()])
+    );
+    app.on_key(key(KeyCode::Tab));
+    assert_eq!(app.view.composer.text(), "summarise @README.md ");
+    // Esc closes a popup without leaving the composer.
+    type_text(&mut app, "@");
+    assert!(app.view.popup.is_some());
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.view.popup.is_none());
+    assert!(app.view.composer_focused);
+}

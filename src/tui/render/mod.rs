@@ -20,6 +20,7 @@ pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;
+use crate::tui::complete::Popup;
 use crate::tui::composer::Composer;
 use crate::tui::modal::{self, Modal};
 use crate::tui::state::UiState;
@@ -48,6 +49,8 @@ pub struct View {
     pub agent_elapsed_secs: Vec<Option<u64>>,
     /// Open modals, the top one last.
     pub modals: Vec<Modal>,
+    /// Completions for what the composer holds.
+    pub popup: Option<Popup>,
     /// Spinner frame for working agents.
     pub spinner: usize,
     /// The furthest the focused card and the top modal can scroll, as the last frame found
@@ -93,6 +96,9 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     chrome::mode_bar(view, theme, mode, buf);
     frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
+    if let Some(popup) = &view.popup {
+        popup_list(popup, theme, composer, frame);
+    }
     modal::render(&view.modals, state, theme, frame, &view.modal_scroll_max);
 }
 
@@ -131,3 +137,47 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 
 #[cfg(test)]
 mod tests;
+
+/// The completion list, just above the composer.
+fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {
+    use ratatui::text::Line;
+    use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+
+    let height = u16::try_from(popup.items.len()).unwrap_or(8) + 2;
+    let width = popup
+        .items
+        .iter()
+        .map(|item| wrap::display_width(item))
+        .max()
+        .unwrap_or(10)
+        .clamp(18, 60);
+    let area = Rect {
+        x: composer.x + 1,
+        y: composer.y.saturating_sub(height),
+        width: (u16::try_from(width).unwrap_or(60) + 2).min(composer.width.saturating_sub(2)),
+        height: height.min(composer.y),
+    };
+    let lines: Vec<Line<'static>> = popup
+        .items
+        .iter()
+        .enumerate()
+        .map(|(index, item)| {
+            let style = if index == popup.selected {
+                theme.selected()
+            } else {
+                theme.text()
+            };
+            Line::styled(item.clone(), style)
+        })
+        .collect();
+    frame.render_widget(Clear, area);
+    frame.render_widget(
+        Paragraph::new(lines).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(theme.accent())
+                .title(Line::styled(" Tab to complete ", theme.dim())),
+        ),
+        area,
+    );
+}

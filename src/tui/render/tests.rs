@@ -287,3 +287,15 @@ async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
         far.card_scroll_max.get()
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_slash_command_popup_sits_above_the_composer() {
+    let events = demo_turn("q").await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::RunStarted { .. })
+    });
+    let mut view = view();
+    view.composer.set_text("/");
+    view.popup = crate::tui::complete::suggest("/", std::path::Path::new("."));
+    assert_snapshot!("popup_commands_80x24", draw(&state, &view, 80, 24));
+}
