@@ -243,7 +243,10 @@ impl App {
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
             "timeline" | "events" | "t" | "o" => self.open(ModalKind::Timeline),
-            "clear" | "reset" | "inspect" | "config" => {
+            "inspect" | "i" => self.open(ModalKind::Turns {
+                selected: self.state.turns.len().saturating_sub(1),
+            }),
+            "clear" | "reset" | "config" => {
                 self.view.notice = Some(format!("/{name} is not available yet"));
             }
             other => {
@@ -265,14 +268,15 @@ impl App {
     }
 
     fn modal_key(&mut self, key: KeyEvent) {
-        let answers = modal::answer_count(&self.state);
         let max_scroll = self.view.modal_scroll_max.get();
-        let tools = self.view.modals.last().map_or(0, |top| match top.kind {
+        // How many items the top modal can step through with ← →.
+        let choices = self.view.modals.last().map_or(0, |top| match top.kind {
+            ModalKind::Answers { .. } => modal::answer_count(&self.state),
             ModalKind::Tools { agent, .. } => modal::tool_count(&self.state, agent),
+            ModalKind::Turns { .. } => self.state.turns.len(),
             ModalKind::Help
             | ModalKind::Votes
             | ModalKind::Costs
-            | ModalKind::Answers { .. }
             | ModalKind::Timeline
             | ModalKind::AgentOutput { .. }
             | ModalKind::Status
@@ -299,8 +303,9 @@ impl App {
                     };
                 };
                 match &mut top.kind {
-                    ModalKind::Answers { selected } => step(selected, answers),
-                    ModalKind::Tools { selected, .. } => step(selected, tools),
+                    ModalKind::Answers { selected }
+                    | ModalKind::Tools { selected, .. }
+                    | ModalKind::Turns { selected } => step(selected, choices),
                     ModalKind::Help
                     | ModalKind::Votes
                     | ModalKind::Costs

@@ -218,6 +218,13 @@ fn slash_commands_quit_cancel_and_explain_what_is_missing() {
     type_text(&mut app, "/cancel");
     app.on_key(key(KeyCode::Enter));
     assert_eq!(app.view.notice.as_deref(), Some("no turn is running"));
+    type_text(&mut app, "/inspect");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(
+        app.view.modals.last().map(|modal| modal.kind),
+        Some(ModalKind::Turns { selected: 0 })
+    );
+    app.on_key(key(KeyCode::Esc));
     type_text(&mut app, "/frobnicate");
     app.on_key(key(KeyCode::Enter));
     assert_eq!(

@@ -26,13 +26,14 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Coordination => super::grid::coordination(state, theme, width),
+        ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
     }
 }
 
-const KEYS: [(&str, &str); 24] = [
+const KEYS: [(&str, &str); 25] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -68,6 +69,10 @@ const KEYS: [(&str, &str); 24] = [
     ("q", "quit (when no turn runs)"),
     ("/help /quit /exit /q", "help; quit"),
     ("/cancel", "cancel the running turn"),
+    (
+        "/inspect",
+        "the session's turns: winner, time, cost, answers and votes",
+    ),
     (
         "/status /vote /cost /answers /timeline /table",
         "open that view (also /v /c /b /t /r)",

@@ -4,6 +4,7 @@
 
 mod content;
 mod grid;
+mod turns;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -34,6 +35,10 @@ pub enum ModalKind {
     /// One agent's tool calls in full; `selected` indexes them.
     Tools {
         agent: usize,
+        selected: usize,
+    },
+    /// The session's turns (`/inspect`); `selected` indexes them, newest last.
+    Turns {
         selected: usize,
     },
 }
@@ -67,6 +72,7 @@ impl Modal {
             ),
             ModalKind::Status => " System status ".into(),
             ModalKind::Coordination => " Coordination table ".into(),
+            ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
             ModalKind::Tools { agent, .. } => format!(
                 " Tool calls of {} ",
                 state

@@ -299,3 +299,19 @@ async fn the_slash_command_popup_sits_above_the_composer() {
     view.popup = crate::tui::complete::suggest("/", std::path::Path::new("."));
     assert_snapshot!("popup_commands_80x24", draw(&state, &view, 80, 24));
 }
+
+#[tokio::test(start_paused = true)]
+async fn inspect_lists_the_session_turns_and_details_the_chosen_one() {
+    use crate::tui::modal::{Modal, ModalKind};
+
+    let events = demo_turns(&["First question?", "Second question?"]).await;
+    let mut state = UiState::default();
+    for event in &events {
+        state.apply(event);
+    }
+    let view = View {
+        modals: vec![Modal::new(ModalKind::Turns { selected: 0 })],
+        ..view()
+    };
+    assert_snapshot!("modal_inspect_160x48", draw(&state, &view, 160, 48));
+}

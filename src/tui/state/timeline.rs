@@ -11,6 +11,7 @@ use crate::protocol::{
 pub struct TimelineEntry {
     pub seq: u64,
     pub at: Timestamp,
+    pub turn: u32,
     /// The agent it is about, if any.
     pub agent: Option<AgentId>,
     pub kind: EntryKind,
@@ -215,6 +216,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
     Some(TimelineEntry {
         seq: event.seq,
         at: event.at,
+        turn: event.turn,
         agent: event.agent.clone(),
         kind,
     })
