@@ -1,5 +1,6 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
-//! runs a typed question to its final answer, takes keys, and gives the terminal back.
+//! runs a typed question to its final answer, takes keys, runs a second question, and gives
+//! the terminal back.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -115,6 +116,16 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     press(b"\x1b");
     let closed = screen.wait_for(&["Shift+Tab"], "modal closed");
     assert!(!closed.contains("Tokens and costs"), "{closed}");
+
+    // A second question runs a second turn.
+    press(b"i");
+    press(b"And the capital of Germany?\r");
+    screen.wait_for(
+        &["Turn 2", "And the capital of Germany?"],
+        "second turn started",
+    );
+    screen.wait_for(&["Idle", "wins"], "second turn finished");
+    press(b"\x1b");
     press(b"q");
 
     let deadline = Instant::now() + Duration::from_secs(15);
