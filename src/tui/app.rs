@@ -55,7 +55,12 @@ impl App {
     }
 
     pub fn on_event(&mut self, event: &Event) {
+        let entries = self.state.timeline.len();
         self.state.apply(event);
+        // A paused timeline stays where it is; the count of newer entries grows.
+        if self.view.timeline_scroll > 0 {
+            self.view.timeline_scroll += self.state.timeline.len() - entries;
+        }
         if matches!(event.msg, EventMsg::TurnStarted { .. }) {
             self.view.card_scroll = 0;
             self.view.timeline_scroll = 0;
@@ -345,10 +350,13 @@ impl App {
         self.view.composer.set_text(&text);
     }
 
-    /// Scrolls the top modal, else the focused card, towards older content.
+    /// Scrolls the top modal, else the focused pane, towards older content.
     pub fn scroll_up(&mut self, lines: usize) {
         if let Some(top) = self.view.modals.last_mut() {
             top.scroll = (top.scroll + lines).min(self.view.modal_scroll_max.get());
+        } else if self.view.timeline_focused {
+            let furthest = self.state.timeline.len().saturating_sub(1);
+            self.view.timeline_scroll = (self.view.timeline_scroll + lines).min(furthest);
         } else {
             self.view.card_scroll =
                 (self.view.card_scroll + lines).min(self.view.card_scroll_max.get());
@@ -359,6 +367,8 @@ impl App {
     pub fn scroll_down(&mut self, lines: usize) {
         if let Some(top) = self.view.modals.last_mut() {
             top.scroll = top.scroll.saturating_sub(lines);
+        } else if self.view.timeline_focused {
+            self.view.timeline_scroll = self.view.timeline_scroll.saturating_sub(lines);
         } else {
             self.view.card_scroll = self.view.card_scroll.saturating_sub(lines);
         }
@@ -384,6 +394,7 @@ impl App {
                 }
             }
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
             KeyCode::Char('?') => self.open(ModalKind::Help),
             KeyCode::Char('v') => self.open(ModalKind::Votes),
             KeyCode::Char('c') => self.open(ModalKind::Costs),

@@ -358,3 +358,42 @@ fn slash_and_path_popups_complete_with_tab_and_enter() {
     assert!(app.view.popup.is_none());
     assert!(app.view.composer_focused);
 }
+
+#[test]
+fn a_paused_timeline_stays_put_and_counts_what_is_new() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    let info = agents()[0].clone();
+    let warn = |seq: u64| Event {
+        seq,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: Some(info.id.clone()),
+        msg: EventMsg::Warning {
+            message: format!("note {seq}"),
+        },
+    };
+    for seq in 2..6 {
+        app.on_event(&warn(seq));
+    }
+    app.on_key(key(KeyCode::Esc));
+    app.on_key(key(KeyCode::Char('p')));
+    assert!(app.view.timeline_focused);
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.timeline_scroll, 1);
+    app.on_event(&warn(6));
+    app.on_event(&warn(7));
+    assert_eq!(
+        app.view.timeline_scroll, 3,
+        "two new entries below the view"
+    );
+    app.on_key(key(KeyCode::PageUp));
+    assert_eq!(
+        app.view.timeline_scroll, 6,
+        "no further than the first entry"
+    );
+    app.on_key(key(KeyCode::End));
+    assert_eq!(app.view.timeline_scroll, 0);
+    app.on_event(&warn(8));
+    assert_eq!(app.view.timeline_scroll, 0, "following again");
+}

@@ -33,7 +33,7 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
     }
 }
 
-const KEYS: [(&str, &str); 25] = [
+const KEYS: [(&str, &str); 26] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -55,7 +55,11 @@ const KEYS: [(&str, &str); 25] = [
     ("i  /", "back to the composer"),
     ("Tab  ← →  1–9", "focus another agent"),
     ("z", "zoom the focused card"),
-    ("PgUp PgDn ↑ ↓  wheel", "scroll the focused card"),
+    ("p", "scroll the timeline instead of the card (and back)"),
+    (
+        "PgUp PgDn ↑ ↓  wheel",
+        "scroll; scrolling up pauses following, End resumes",
+    ),
     ("End", "follow the newest output again"),
     ("?", "this help"),
     ("v", "votes"),

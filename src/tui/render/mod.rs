@@ -39,6 +39,8 @@ pub struct View {
     pub card_scroll: usize,
     /// Entries scrolled up in the timeline (0 = follow).
     pub timeline_scroll: usize,
+    /// PgUp/PgDn, arrows and the wheel scroll the timeline instead of the focused card.
+    pub timeline_focused: bool,
     pub mode: Mode,
     /// A one-line message (e.g. a refused mode change).
     pub notice: Option<String>,
@@ -85,7 +87,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
                 state,
                 theme,
                 scroll: view.timeline_scroll,
-                focused: false,
+                focused: view.timeline_focused,
             },
             timeline,
             buf,
