@@ -395,6 +395,7 @@ impl App {
             }
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
             KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
+            KeyCode::Char('e') => self.view.reasoning_expanded = !self.view.reasoning_expanded,
             KeyCode::Char('?') => self.open(ModalKind::Help),
             KeyCode::Char('v') => self.open(ModalKind::Votes),
             KeyCode::Char('c') => self.open(ModalKind::Costs),

@@ -22,7 +22,7 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
             .map(|entry| entry_line(state, entry, theme, width))
             .collect(),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
-            tail_lines(card, width, usize::MAX, theme, agent)
+            tail_lines(card, width, usize::MAX, theme, agent, true)
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Coordination => super::grid::coordination(state, theme, width),
@@ -33,7 +33,7 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
     }
 }
 
-const KEYS: [(&str, &str); 26] = [
+const KEYS: [(&str, &str); 27] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -55,6 +55,7 @@ const KEYS: [(&str, &str); 26] = [
     ("i  /", "back to the composer"),
     ("Tab  ← →  1–9", "focus another agent"),
     ("z", "zoom the focused card"),
+    ("e", "expand or collapse reasoning"),
     ("p", "scroll the timeline instead of the card (and back)"),
     (
         "PgUp PgDn ↑ ↓  wheel",

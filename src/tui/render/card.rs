@@ -28,6 +28,8 @@ pub struct CardView<'a> {
     pub spinner: usize,
     /// Where to report how far this card can scroll (the focused card only).
     pub scroll_max: Option<&'a Cell<usize>>,
+    /// Reasoning in full rather than its last line.
+    pub expanded: bool,
 }
 
 impl Widget for CardView<'_> {
@@ -85,7 +87,14 @@ impl Widget for CardView<'_> {
         block.render(area, buf);
         let height = usize::from(inner.height);
         let wanted = height + self.scroll;
-        let lines = tail_lines(card, usize::from(inner.width), wanted, theme, self.index);
+        let lines = tail_lines(
+            card,
+            usize::from(inner.width),
+            wanted,
+            theme,
+            self.index,
+            self.expanded,
+        );
         // Scrolled past the top: show the top rather than a blank card.
         let furthest = lines.len().saturating_sub(height);
         if let Some(max) = self.scroll_max {
@@ -142,14 +151,19 @@ fn footer_figures(usage: Usage, elapsed_secs: Option<u64>) -> String {
     format!("{} tok{time}", tokens(usage.total()))
 }
 
+/// Calls to one MCP server in a row show only this many, newest first, then "+N more".
+const BATCH_SHOWN: usize = 3;
+
 /// The newest `wanted` display lines of the card's output, built from the last item back
-/// so that a long history costs nothing to draw.
+/// so that a long history costs nothing to draw. `expanded` shows reasoning in full
+/// instead of its last line.
 pub fn tail_lines(
     card: &AgentCard,
     width: usize,
     wanted: usize,
     theme: &Theme,
     index: usize,
+    expanded: bool,
 ) -> Vec<Line<'static>> {
     let mut chunks: Vec<Vec<Line<'static>>> = Vec::new();
     let mut total = 0;
@@ -157,16 +171,56 @@ pub fn tail_lines(
         card.status,
         AgentStatus::Streaming | AgentStatus::Thinking | AgentStatus::Presenting
     );
+    // The MCP server of the run of calls being read (backwards), and how many were shown
+    // and hidden.
+    let mut batch: Option<(&str, usize, usize)> = None;
     for (position, item) in card.items.iter().enumerate().rev() {
         if total >= wanted {
             break;
         }
+        let server = mcp_server(item);
+        if let Some((current, shown, hidden)) = batch.as_mut() {
+            if server == Some(*current) {
+                if *shown >= BATCH_SHOWN {
+                    *hidden += 1;
+                    continue;
+                }
+                *shown += 1;
+            } else {
+                if *hidden > 0 {
+                    chunks.push(vec![more_line(*current, *hidden, theme)]);
+                    total += 1;
+                }
+                batch = server.map(|server| (server, 1, 0));
+            }
+        } else {
+            batch = server.map(|server| (server, 1, 0));
+        }
         let active = streaming && position + 1 == card.items.len();
-        let lines = item_lines(item, active, width, wanted - total, theme, index);
+        let lines = item_lines(item, active, width, wanted - total, theme, index, expanded);
         total += lines.len();
         chunks.push(lines);
     }
+    if let Some((server, _, hidden @ 1..)) = batch {
+        chunks.push(vec![more_line(server, hidden, theme)]);
+    }
     chunks.into_iter().rev().flatten().collect()
+}
+
+/// The server of an MCP tool card (`server/tool`), if the item is one.
+fn mcp_server(item: &CardItem) -> Option<&str> {
+    if let CardItem::Tool(tool) = item {
+        tool.name.split_once('/').map(|(server, _)| server)
+    } else {
+        None
+    }
+}
+
+fn more_line(server: &str, hidden: usize, theme: &Theme) -> Line<'static> {
+    Line::styled(
+        format!("   (+{hidden} more {server} calls; d shows them)"),
+        theme.dim(),
+    )
 }
 
 fn item_lines(
@@ -176,6 +230,7 @@ fn item_lines(
     wanted: usize,
     theme: &Theme,
     index: usize,
+    expanded: bool,
 ) -> Vec<Line<'static>> {
     let styled = |text: String, style: Style| -> Vec<Line<'static>> {
         wrap(&text, width)
@@ -195,6 +250,16 @@ fn item_lines(
                 return Vec::new();
             }
             text_lines(last_lines(shown, wanted), width, theme)
+        }
+        CardItem::Reasoning(text) if expanded => {
+            let style = theme.dim().add_modifier(Modifier::ITALIC);
+            let mut lines = vec![Line::styled("💭 reasoning", style)];
+            lines.extend(
+                wrap(last_lines(text.trim(), wanted), width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, style)),
+            );
+            lines
         }
         CardItem::Reasoning(text) => {
             let last = text.trim().lines().last().unwrap_or_default();

@@ -41,6 +41,8 @@ pub struct View {
     pub timeline_scroll: usize,
     /// PgUp/PgDn, arrows and the wheel scroll the timeline instead of the focused card.
     pub timeline_focused: bool,
+    /// Cards show reasoning in full instead of its last line.
+    pub reasoning_expanded: bool,
     pub mode: Mode,
     /// A one-line message (e.g. a refused mode change).
     pub notice: Option<String>,
@@ -115,6 +117,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         theme,
         elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
         spinner: view.spinner,
+        expanded: view.reasoning_expanded,
         scroll_max: (index == view.focused).then_some(&view.card_scroll_max),
         scroll: if index == view.focused {
             view.card_scroll

@@ -315,3 +315,52 @@ async fn inspect_lists_the_session_turns_and_details_the_chosen_one() {
     };
     assert_snapshot!("modal_inspect_160x48", draw(&state, &view, 160, 48));
 }
+
+#[tokio::test(start_paused = true)]
+async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
+    });
+    let scout = state.agents[0].info.id.clone();
+    let mut msgs = vec![EventMsg::ReasoningDelta {
+        text: "First I will search.\nThen I will read the notes.\nFinally I answer.".into(),
+    }];
+    for call in 0..5 {
+        msgs.push(EventMsg::ToolCallBegin {
+            call_id: format!("s{call}"),
+            tool: "mcp__search__web_search".into(),
+            arguments: format!(r#"{{"query":"capital of France, take {call}"}}"#),
+        });
+    }
+    msgs.push(EventMsg::ToolCallBegin {
+        call_id: "r1".into(),
+        tool: "read_file".into(),
+        arguments: r#"{"path":"notes.md"}"#.into(),
+    });
+    for msg in msgs {
+        state.apply(&Event {
+            seq: 10_000,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(scout.clone()),
+            msg,
+        });
+    }
+    let collapsed = format!("{:?}", draw(&state, &view(), 160, 48));
+    assert!(collapsed.contains("(+2 more search calls"), "{collapsed}");
+    assert_eq!(
+        collapsed.matches("search/web_search").count(),
+        3,
+        "{collapsed}"
+    );
+    assert!(!collapsed.contains("First I will search."), "{collapsed}");
+    let expanded = View {
+        reasoning_expanded: true,
+        ..view()
+    };
+    assert_snapshot!(
+        "batched_tools_expanded_160x48",
+        draw(&state, &expanded, 160, 48)
+    );
+}
