@@ -188,7 +188,7 @@ pub fn tail_lines(
                 *shown += 1;
             } else {
                 if *hidden > 0 {
-                    chunks.push(vec![more_line(*current, *hidden, theme)]);
+                    chunks.push(vec![more_line(current, *hidden, theme)]);
                     total += 1;
                 }
                 batch = server.map(|server| (server, 1, 0));
