@@ -104,6 +104,11 @@ impl Theme {
             .add_modifier(Modifier::BOLD)
     }
 
+    /// A syntax-highlighting colour (none with `NO_COLOR`).
+    pub fn code(&self, red: u8, green: u8, blue: u8) -> Style {
+        self.color(Color::Rgb(red, green, blue))
+    }
+
     pub fn selected(&self) -> Style {
         Style::new().add_modifier(Modifier::REVERSED)
     }

@@ -237,10 +237,10 @@ pub fn answers(state: &UiState) -> Vec<(usize, AnswerLabel, String)> {
                 }
                 CardItem::Final {
                     label,
-                    text,
+                    body,
                     done: true,
                 } => {
-                    found.push((index, label.clone(), text.clone()));
+                    found.push((index, label.clone(), body.text.clone()));
                 }
                 CardItem::Text(_)
                 | CardItem::Reasoning(_)

@@ -12,7 +12,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 use super::format::{duration, status_icon, tokens};
 use super::wrap::{truncate, wrap};
 use crate::protocol::{AgentStatus, Usage};
-use crate::tui::state::{AgentCard, CardItem, ToolState, preview};
+use crate::tui::state::{AgentCard, CardItem, CodeLines, CodeSpan, TextBlock, ToolState, preview};
 use crate::tui::theme::Theme;
 
 pub struct CardView<'a> {
@@ -239,17 +239,9 @@ fn item_lines(
             .collect()
     };
     match item {
-        CardItem::Text(text) => {
+        CardItem::Text(block) => {
             // While the text streams, only complete lines are shown: no line re-flows.
-            let shown = if active {
-                text.rfind('\n').map_or("", |end| &text[..end])
-            } else {
-                text.trim_end_matches('\n')
-            };
-            if shown.is_empty() {
-                return Vec::new();
-            }
-            text_lines(last_lines(shown, wanted), width, theme)
+            block_lines(block, active, wanted, width, theme)
         }
         CardItem::Reasoning(text) if expanded => {
             let style = theme.dim().add_modifier(Modifier::ITALIC);
@@ -346,21 +338,46 @@ fn item_lines(
         ),
         CardItem::Error(message) => styled(format!("✗ {message}"), theme.bad()),
         CardItem::Notice(text) => styled(text.clone(), theme.dim()),
-        CardItem::Final { label, text, done } => {
+        CardItem::Final { label, body, done } => {
             let mut lines = vec![Line::styled(
                 truncate(&format!("🏆 final answer · {label}"), width),
                 theme.winner(),
             )];
             // The last partial line waits for its newline only while the answer streams.
-            let shown = if *done || !active {
-                text.as_str()
-            } else {
-                text.rfind('\n').map_or("", |end| &text[..end])
-            };
-            lines.extend(text_lines(last_lines(shown, wanted), width, theme));
+            lines.extend(block_lines(body, active && !*done, wanted, width, theme));
             lines
         }
     }
+}
+
+/// A text block's newest `wanted` source lines: code lines with the colours computed when
+/// they completed, the rest with light markdown. `streaming` holds back a partial last line.
+fn block_lines(
+    block: &TextBlock,
+    streaming: bool,
+    wanted: usize,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let text = block.text.as_str();
+    let complete = block.code.lines.len();
+    let (shown, total) = if streaming {
+        (text.rfind('\n').map_or("", |end| &text[..end]), complete)
+    } else {
+        let trailing = text.len() - text.trim_end_matches('\n').len();
+        let total = if trailing == 0 {
+            complete + 1
+        } else {
+            complete.saturating_sub(trailing - 1)
+        };
+        (text.trim_end_matches('\n'), total)
+    };
+    if shown.is_empty() {
+        return Vec::new();
+    }
+    let tail = last_lines(shown, wanted);
+    let first = total.saturating_sub(tail.split('\n').count());
+    text_lines(tail, first, &block.code, width, theme)
 }
 
 /// The last `count` source lines of `text`: each makes at least one display line, so no
@@ -382,37 +399,52 @@ fn last_lines(text: &str, count: usize) -> &str {
     &text[start + 1..]
 }
 
-/// Answer text with light markdown: headings bold, code fences dim, the rest plain.
-fn text_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+/// Answer text with light markdown (headings bold, fences dim) and highlighted code:
+/// `first` is the index of `text`'s first line among the block's lines in `code`.
+fn text_lines(
+    text: &str,
+    first: usize,
+    code: &CodeLines,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
-    let mut in_code = false;
-    for source in text.split('\n') {
+    for (offset, source) in text.split('\n').enumerate() {
+        if let Some(Some(spans)) = code.lines.get(first + offset) {
+            lines.push(code_line(spans, width, theme));
+            continue;
+        }
         let trimmed = source.trim_start();
         if trimmed.starts_with("```") {
-            in_code = !in_code;
             lines.push(Line::styled(truncate(source, width), theme.dim()));
             continue;
         }
-        let style = if in_code {
-            theme.accent().remove_modifier(Modifier::BOLD)
-        } else if trimmed.starts_with('#') {
-            theme.text().add_modifier(Modifier::BOLD)
+        let (shown, style) = if trimmed.starts_with('#') {
+            (
+                trimmed.trim_start_matches('#').trim_start(),
+                theme.text().add_modifier(Modifier::BOLD),
+            )
         } else {
-            theme.text()
-        };
-        let shown = if in_code {
-            source
-        } else {
-            trimmed.trim_start_matches('#').trim_start()
-        };
-        let shown = if trimmed.starts_with('#') {
-            shown
-        } else {
-            source
+            (source, theme.text())
         };
         for line in wrap(shown, width) {
             lines.push(Line::styled(line, style));
         }
     }
     lines
+}
+
+/// One highlighted code line, cut (not wrapped) at the card's edge.
+fn code_line(spans: &[CodeSpan], width: usize, theme: &Theme) -> Line<'static> {
+    let mut used = 0;
+    let mut out = Vec::new();
+    for ((red, green, blue), piece) in spans {
+        if used >= width {
+            break;
+        }
+        let piece = truncate(piece, width - used);
+        used += super::wrap::display_width(&piece);
+        out.push(Span::styled(piece, theme.code(*red, *green, *blue)));
+    }
+    Line::from(out)
 }

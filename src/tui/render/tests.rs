@@ -364,3 +364,50 @@ async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
         draw(&state, &expanded, 160, 48)
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn code_blocks_in_answers_are_highlighted() {
+    let events = demo_turn("q").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::RunStarted { .. })
+    });
+    let scout = state.agents[0].info.id.clone();
+    for msg in [
+        EventMsg::TurnStarted {
+            question: "Show me".into(),
+            mode: Mode::Normal,
+            agents: state.agents.iter().map(|card| card.info.clone()).collect(),
+            log_dir: None,
+        },
+        EventMsg::TextDelta {
+            text: "Here it is:\n```rust\nfn main() { let answer = 42; }\n```\nThat's all.\n".into(),
+        },
+    ] {
+        state.apply(&Event {
+            seq: 1,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(scout.clone()),
+            msg,
+        });
+    }
+    let backend = draw(&state, &view(), 160, 48);
+    let buffer = backend.buffer();
+    let mut colours = std::collections::HashSet::new();
+    for y in 0..buffer.area.height {
+        let row: String = (0..buffer.area.width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect();
+        if let Some(column) = row.find("fn main()") {
+            let start = row[..column].chars().count() as u16;
+            for x in start..start + 30 {
+                colours.insert(format!("{:?}", buffer[(x, y)].fg));
+            }
+        }
+    }
+    assert!(
+        colours.len() > 2,
+        "several colours on the code line: {colours:?}"
+    );
+    assert!(format!("{backend:?}").contains("That's all."));
+}

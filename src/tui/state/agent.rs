@@ -3,6 +3,7 @@
 
 use jiff::Timestamp;
 
+use super::code::CodeLines;
 use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Usage};
 
 /// A tool call as its card shows it.
@@ -25,11 +26,45 @@ pub enum ToolState {
     },
 }
 
+/// Streamed text and the highlighting of its code blocks, kept as lines complete.
+#[derive(Clone, Debug, Default)]
+pub struct TextBlock {
+    pub text: String,
+    pub code: CodeLines,
+}
+
+impl TextBlock {
+    pub fn push(&mut self, text: &str) {
+        self.text.push_str(text);
+        self.code.update(&self.text);
+    }
+
+    /// Replaces the text (a final answer given whole); highlighting starts over.
+    pub fn set(&mut self, text: &str) {
+        *self = Self::from(text);
+    }
+}
+
+impl From<&str> for TextBlock {
+    fn from(text: &str) -> Self {
+        let mut block = Self::default();
+        block.push(text);
+        block
+    }
+}
+
+/// Two blocks are equal when their text is: the highlighting follows from it.
+impl PartialEq for TextBlock {
+    fn eq(&self, other: &Self) -> bool {
+        self.text == other.text
+    }
+}
+
 /// One piece of an agent's output, in the order it happened.
 #[derive(Clone, Debug, PartialEq)]
 pub enum CardItem {
     /// Streamed answer text; consecutive deltas extend one item.
-    Text(String),
+    Text(TextBlock),
     /// Streamed reasoning; shown collapsed to one line unless expanded.
     Reasoning(String),
     Tool(ToolCard),
@@ -62,7 +97,7 @@ pub enum CardItem {
     /// The winner's final answer, streamed.
     Final {
         label: AnswerLabel,
-        text: String,
+        body: TextBlock,
         done: bool,
     },
 }
@@ -111,9 +146,9 @@ impl AgentCard {
     /// Appends streamed text to the last item if it is of the same kind.
     pub fn push_text(&mut self, text: &str) {
         if let Some(CardItem::Text(existing)) = self.items.last_mut() {
-            existing.push_str(text);
+            existing.push(text);
         } else {
-            self.items.push(CardItem::Text(text.to_string()));
+            self.items.push(CardItem::Text(TextBlock::from(text)));
         }
     }
 
@@ -133,10 +168,10 @@ impl AgentCard {
     }
 
     /// The final presentation being streamed (reasoning may have come after its start).
-    pub fn final_mut(&mut self) -> Option<(&mut String, &mut bool)> {
+    pub fn final_mut(&mut self) -> Option<(&mut TextBlock, &mut bool)> {
         self.items.iter_mut().rev().find_map(|item| {
-            if let CardItem::Final { text, done, .. } = item {
-                Some((text, done))
+            if let CardItem::Final { body, done, .. } = item {
+                Some((body, done))
             } else {
                 None
             }

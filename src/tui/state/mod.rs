@@ -2,6 +2,7 @@
 //! way news changes it, so every screen is a pure function of this state.
 
 mod agent;
+mod code;
 #[cfg(test)]
 mod tests;
 mod timeline;
@@ -9,7 +10,8 @@ mod votes;
 
 use jiff::Timestamp;
 
-pub use agent::{AgentCard, CardItem, ToolCard, ToolState, display_tool_name};
+pub use agent::{AgentCard, CardItem, TextBlock, ToolCard, ToolState, display_tool_name};
+pub use code::{CodeLines, CodeSpan};
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use votes::{Bar, VoteTally};
 
@@ -337,25 +339,27 @@ impl UiState {
                 if let Some(card) = self.agent_mut(agent) {
                     card.items.push(CardItem::Final {
                         label: label.clone(),
-                        text: String::new(),
+                        body: TextBlock::default(),
                         done: false,
                     });
                 }
             }
             EventMsg::FinalPresentationDelta { text } => {
                 if let Some((existing, _)) = self.agent_mut(agent).and_then(AgentCard::final_mut) {
-                    existing.push_str(text);
+                    existing.push(text);
                 }
             }
             EventMsg::FinalPresentationDone { label, content, .. } => {
                 if let Some(card) = self.agent_mut(agent) {
-                    if let Some((text, done)) = card.final_mut() {
-                        text.clone_from(content);
+                    if let Some((body, done)) = card.final_mut() {
+                        if body.text != *content {
+                            body.set(content);
+                        }
                         *done = true;
                     } else {
                         card.items.push(CardItem::Final {
                             label: label.clone(),
-                            text: content.clone(),
+                            body: TextBlock::from(content.as_str()),
                             done: true,
                         });
                     }

@@ -104,7 +104,7 @@ async fn a_whole_demo_turn_ends_idle_with_a_winner_and_its_final_answer() {
         })
         .unwrap();
     assert!(
-        matches!(card.items.last(), Some(CardItem::Final { text, done: true, .. }) if *text == presented),
+        matches!(card.items.last(), Some(CardItem::Final { body, done: true, .. }) if body.text == presented),
         "{:?}",
         card.items.last()
     );

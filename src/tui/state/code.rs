@@ -1,0 +1,148 @@
+//! Syntax highlighting of fenced code blocks in streamed text, done once per line as each
+//! line completes (never per frame): the highlighter's state is kept between deltas.
+
+use std::fmt;
+use std::sync::OnceLock;
+
+use syntect::highlighting::{HighlightIterator, HighlightState, Highlighter, Theme, ThemeSet};
+use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
+
+/// One highlighted piece of a code line: its colour and text.
+pub type CodeSpan = ((u8, u8, u8), String);
+
+fn syntaxes() -> &'static SyntaxSet {
+    static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
+    SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines)
+}
+
+fn theme() -> Option<&'static Theme> {
+    static THEME: OnceLock<Option<Theme>> = OnceLock::new();
+    THEME
+        .get_or_init(|| {
+            let mut themes = ThemeSet::load_defaults().themes;
+            themes.remove("base16-ocean.dark")
+        })
+        .as_ref()
+}
+
+/// The highlighted lines of one text, as far as its complete lines go.
+#[derive(Clone, Default)]
+pub struct CodeLines {
+    /// Per source line: the highlighted spans of a line inside a code block, `None` for
+    /// every other line (prose, fences).
+    pub lines: Vec<Option<Vec<CodeSpan>>>,
+    /// Bytes of the text already split into lines.
+    consumed: usize,
+    /// Bytes known to hold no line break past `consumed`: a long line streamed in many
+    /// pieces is scanned once, not once per piece.
+    scanned: usize,
+    block: Option<(ParseState, HighlightState)>,
+}
+
+impl fmt::Debug for CodeLines {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CodeLines")
+            .field("lines", &self.lines.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl CodeLines {
+    /// Reads the lines of `text` completed since the last call.
+    pub fn update(&mut self, text: &str) {
+        let mut from = self.scanned.max(self.consumed);
+        while let Some(found) = text.get(from..).and_then(|rest| rest.find('\n')) {
+            let end = from + found;
+            let line = &text[self.consumed..end];
+            self.consumed = end + 1;
+            from = self.consumed;
+            let highlighted = self.line(line);
+            self.lines.push(highlighted);
+        }
+        self.scanned = text.len();
+    }
+
+    fn line(&mut self, line: &str) -> Option<Vec<CodeSpan>> {
+        if let Some(language) = line.trim_start().strip_prefix("```") {
+            self.block = match self.block.take() {
+                Some(_) => None,
+                None => start_block(language.trim()),
+            };
+            return None;
+        }
+        let (parse, highlight) = self.block.as_mut()?;
+        let theme = theme()?;
+        let with_newline = format!("{line}\n");
+        let ops = parse.parse_line(&with_newline, syntaxes()).ok()?;
+        let highlighter = Highlighter::new(theme);
+        let spans = HighlightIterator::new(highlight, &ops, &with_newline, &highlighter)
+            .map(|(style, piece)| {
+                let color = style.foreground;
+                (
+                    (color.r, color.g, color.b),
+                    piece.trim_end_matches('\n').to_string(),
+                )
+            })
+            .filter(|(_, piece)| !piece.is_empty())
+            .collect();
+        Some(spans)
+    }
+}
+
+fn start_block(language: &str) -> Option<(ParseState, HighlightState)> {
+    let theme = theme()?;
+    let set = syntaxes();
+    let syntax = set
+        .find_syntax_by_token(language)
+        .unwrap_or_else(|| set.find_syntax_plain_text());
+    let highlighter = Highlighter::new(theme);
+    Some((
+        ParseState::new(syntax),
+        HighlightState::new(&highlighter, ScopeStack::new()),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_complete_lines_inside_fences_are_highlighted() {
+        let mut code = CodeLines::default();
+        let text = "Here:\n```rust\nfn main() {}\n```\nDone.\n";
+        // Streamed in two pieces that split a line.
+        code.update(&text[..20]);
+        code.update(text);
+        assert_eq!(code.lines.len(), 5);
+        assert!(code.lines[0].is_none() && code.lines[1].is_none());
+        let spans = code.lines[2].as_ref().unwrap();
+        let joined: String = spans.iter().map(|(_, piece)| piece.as_str()).collect();
+        assert_eq!(joined, "fn main() {}");
+        assert!(
+            spans.len() > 1,
+            "keywords and names get their own colours: {spans:?}"
+        );
+        assert!(code.lines[3].is_none() && code.lines[4].is_none());
+    }
+
+    #[test]
+    fn an_unknown_language_is_plain_text_but_still_code() {
+        let mut code = CodeLines::default();
+        code.update("```nosuchlang\nsome code\n```\n");
+        assert!(code.lines[1].is_some());
+    }
+
+    #[test]
+    fn a_long_line_streamed_in_pieces_becomes_one_line() {
+        let mut code = CodeLines::default();
+        let mut text = String::new();
+        for _ in 0..1000 {
+            text.push_str("word ");
+            code.update(&text);
+        }
+        assert!(code.lines.is_empty());
+        text.push_str("end\nnext");
+        code.update(&text);
+        assert_eq!(code.lines.len(), 1);
+    }
+}
