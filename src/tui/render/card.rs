@@ -399,7 +399,8 @@ fn last_lines(text: &str, count: usize) -> &str {
     &text[start + 1..]
 }
 
-/// Answer text with light markdown (headings bold, fences dim) and highlighted code:
+/// Answer text with light markdown (headings bold, bullets, quotes, `**` dropped, fences
+/// dim) and highlighted code:
 /// `first` is the index of `text`'s first line among the block's lines in `code`.
 fn text_lines(
     text: &str,
@@ -419,15 +420,24 @@ fn text_lines(
             lines.push(Line::styled(truncate(source, width), theme.dim()));
             continue;
         }
+        let indent = source.len() - trimmed.len();
         let (shown, style) = if trimmed.starts_with('#') {
             (
-                trimmed.trim_start_matches('#').trim_start(),
+                trimmed.trim_start_matches('#').trim_start().to_string(),
                 theme.text().add_modifier(Modifier::BOLD),
             )
+        } else if let Some(item) = trimmed
+            .strip_prefix("- ")
+            .or_else(|| trimmed.strip_prefix("* "))
+        {
+            (format!("{}• {item}", &source[..indent]), theme.text())
+        } else if let Some(quote) = trimmed.strip_prefix('>') {
+            (format!("│ {}", quote.trim_start()), theme.dim())
         } else {
-            (source, theme.text())
+            (source.to_string(), theme.text())
         };
-        for line in wrap(shown, width) {
+        let shown = shown.replace("**", "");
+        for line in wrap(&shown, width) {
             lines.push(Line::styled(line, style));
         }
     }
@@ -447,4 +457,27 @@ fn code_line(spans: &[CodeSpan], width: usize, theme: &Theme) -> Line<'static> {
         out.push(Span::styled(piece, theme.code(*red, *green, *blue)));
     }
     Line::from(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn light_markdown_turns_bullets_quotes_and_headings_into_plain_lines() {
+        let block = TextBlock::from("# Title\n- one\n  * two\n> quoted **bold**\n");
+        let lines: Vec<String> = block_lines(&block, false, 10, 40, &Theme::default())
+            .iter()
+            .map(ToString::to_string)
+            .collect();
+        assert_eq!(lines, ["Title", "• one", "  • two", "│ quoted bold"]);
+    }
+
+    #[test]
+    fn a_streaming_block_holds_back_its_partial_line() {
+        let block = TextBlock::from("done line\npartial");
+        let lines = block_lines(&block, true, 10, 40, &Theme::default());
+        assert_eq!(lines.len(), 1);
+        assert_eq!(lines[0].to_string(), "done line");
+    }
 }
