@@ -6,6 +6,7 @@ mod card;
 mod chrome;
 mod format;
 mod tally;
+mod text;
 mod timeline;
 mod welcome;
 mod wrap;
