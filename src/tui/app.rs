@@ -11,6 +11,7 @@ use super::composer::ComposerKey;
 use super::modal::{self, Modal, ModalKind};
 use super::render::View;
 use super::state::UiState;
+use super::theme::Theme;
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
 
 /// What the loop must do after an input.
@@ -24,6 +25,8 @@ pub enum Effect {
 pub struct App {
     pub state: UiState,
     pub view: View,
+    /// Dark or light (Ctrl+T); plain under `NO_COLOR`.
+    pub theme: Theme,
     /// Submitted questions, oldest first, for Up/Down.
     history: Vec<String>,
     /// Where Up/Down is in `history` (`None` = editing a new entry).
@@ -96,6 +99,11 @@ impl App {
         let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
         if ctrl && key.code == KeyCode::Char('c') {
             return self.interrupt();
+        }
+        if ctrl && key.code == KeyCode::Char('t') {
+            self.theme = self.theme.toggled();
+            self.view.composer.restyle(&self.theme);
+            return Vec::new();
         }
         self.quit_armed = false;
         if key.code == KeyCode::BackTab {

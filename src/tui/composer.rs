@@ -52,6 +52,13 @@ impl Composer {
         }
     }
 
+    /// Takes the colours of `theme` (after a theme change).
+    pub fn restyle(&mut self, theme: &Theme) {
+        self.theme = *theme;
+        self.area.set_style(theme.text());
+        self.area.set_placeholder_style(theme.dim());
+    }
+
     pub fn text(&self) -> String {
         self.area.lines().join("\n")
     }

@@ -42,10 +42,10 @@ async fn event_loop(
     handle: &mut OrchestratorHandle,
     question: Option<String>,
 ) -> io::Result<()> {
-    let theme = Theme::from_env();
     let mut app = App::new(Vec::new())
         .with_cwd(std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from(".")));
-    app.view.composer = Composer::new(&theme);
+    app.theme = Theme::from_env();
+    app.view.composer = Composer::new(&app.theme);
     if let Some(text) = question {
         let submit = Op::Submit {
             text,
@@ -67,7 +67,7 @@ async fn event_loop(
             app.view.spinner = spinner_frame(now.duration_since(started));
             guard
                 .terminal
-                .draw(|frame| render(&app.state, &app.view, &theme, frame))?;
+                .draw(|frame| render(&app.state, &app.view, &app.theme, frame))?;
             dirty = false;
             last_draw = Some(now);
         }

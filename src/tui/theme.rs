@@ -40,13 +40,23 @@ impl Theme {
         Self { kind }
     }
 
-    /// Dark unless `NO_COLOR` is set.
+    /// Dark ↔ light; plain stays plain.
+    pub fn toggled(self) -> Self {
+        Self::new(match self.kind {
+            ThemeKind::Dark => ThemeKind::Light,
+            ThemeKind::Light => ThemeKind::Dark,
+            ThemeKind::Plain => ThemeKind::Plain,
+        })
+    }
+
+    /// Dark unless `NO_COLOR` is set, or light when `MASSGEN_THEME=light`.
     pub fn from_env() -> Self {
         let no_color = std::env::var_os("NO_COLOR").is_some_and(|value| !value.is_empty());
-        Self::new(if no_color {
-            ThemeKind::Plain
-        } else {
-            ThemeKind::Dark
+        let light = std::env::var("MASSGEN_THEME").is_ok_and(|value| value == "light");
+        Self::new(match (no_color, light) {
+            (true, _) => ThemeKind::Plain,
+            (false, true) => ThemeKind::Light,
+            (false, false) => ThemeKind::Dark,
         })
     }
 

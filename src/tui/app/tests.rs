@@ -397,3 +397,23 @@ fn a_paused_timeline_stays_put_and_counts_what_is_new() {
     app.on_event(&warn(8));
     assert_eq!(app.view.timeline_scroll, 0, "following again");
 }
+
+#[test]
+fn ctrl_t_switches_between_dark_and_light() {
+    use crate::tui::theme::ThemeKind;
+
+    let mut app = App::new(agents());
+    assert_eq!(app.theme.kind, ThemeKind::Dark);
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    assert_eq!(app.theme.kind, ThemeKind::Light);
+    assert!(app.view.composer.is_empty(), "the key is not typed");
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    assert_eq!(app.theme.kind, ThemeKind::Dark);
+    app.theme = crate::tui::theme::Theme::new(ThemeKind::Plain);
+    app.on_key(KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL));
+    assert_eq!(
+        app.theme.kind,
+        ThemeKind::Plain,
+        "NO_COLOR stays without colour"
+    );
+}

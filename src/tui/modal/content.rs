@@ -33,7 +33,7 @@ pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> V
     }
 }
 
-const KEYS: [(&str, &str); 27] = [
+const KEYS: [(&str, &str); 28] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -72,6 +72,10 @@ const KEYS: [(&str, &str); 27] = [
     ("r", "coordination table"),
     ("d", "the focused agent's tool calls in full"),
     ("q", "quit (when no turn runs)"),
+    (
+        "Ctrl+T",
+        "dark or light colours (MASSGEN_THEME=light to start light)",
+    ),
     ("/help /quit /exit /q", "help; quit"),
     ("/cancel", "cancel the running turn"),
     (
