@@ -109,11 +109,7 @@ fn protocols() -> Vec<Protocol> {
 }
 
 fn site() -> CallSite {
-    CallSite {
-        provider: "bench".into(),
-        model: "bench".into(),
-        key_fix: String::new(),
-    }
+    CallSite::new("bench", "bench", "")
 }
 
 struct Run {

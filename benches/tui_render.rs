@@ -9,7 +9,7 @@
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use massgen::protocol::{AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode};
+use massgen::protocol::{AgentId, AgentInfo, AnswerLabel, Event, EventMsg, Mode};
 use massgen::tui::render::{View, render};
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
@@ -19,20 +19,10 @@ use ratatui::backend::TestBackend;
 const FRAMES: usize = 2_000;
 
 fn agents() -> Vec<AgentInfo> {
-    let ids = [
-        AgentId::new("scout"),
-        AgentId::new("scholar"),
-        AgentId::new("critic"),
-    ];
-    let mapping = AnonymousMapping::new(ids.iter());
-    ids.iter()
-        .map(|id| AgentInfo {
-            id: id.clone(),
-            anon_id: mapping.anon(id).cloned().unwrap(),
-            backend: "openai".into(),
-            model: "gpt-5".into(),
-        })
-        .collect()
+    AgentInfo::roster(
+        ["scout", "scholar", "critic"]
+            .map(|id| (AgentId::new(id), "openai".to_string(), "gpt-5".to_string())),
+    )
 }
 
 fn event(seq: u64, agent: Option<&AgentInfo>, msg: EventMsg) -> Event {

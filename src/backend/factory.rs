@@ -85,11 +85,11 @@ pub fn http_backend(
     endpoint: &Endpoint,
     client: reqwest::Client,
 ) -> Arc<dyn Backend> {
-    let site = CallSite {
-        provider: endpoint.label.to_string(),
-        model: config.model.clone(),
-        key_fix: endpoint.key_fix.clone(),
-    };
+    let site = CallSite::new(
+        endpoint.label.to_string(),
+        config.model.clone(),
+        endpoint.key_fix.clone(),
+    );
     let options = WireOptions {
         model: config.model.clone(),
         temperature: config.temperature,

@@ -48,17 +48,9 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
         agents: vec![AgentConfig {
             id: AgentId::new("agent"),
             backend: BackendConfig {
-                kind,
-                model: setup.model.to_string(),
-                api_key: None,
                 base_url: setup.base_url.map(str::to_string),
-                temperature: None,
-                max_tokens: None,
-                api_version: None,
-                max_retries: None,
-                timeout: None,
-                passthrough: serde_json::Map::new(),
                 scripted,
+                ..BackendConfig::new(kind, setup.model)
             },
             system_message: setup.system_message.map(str::to_string),
         }],

@@ -47,6 +47,25 @@ pub struct BackendConfig {
     pub scripted: Option<ScriptedOptions>,
 }
 
+impl BackendConfig {
+    /// A backend of `kind` serving `model`, every other setting left to its default.
+    pub fn new(kind: BackendKind, model: impl Into<String>) -> Self {
+        Self {
+            kind,
+            model: model.into(),
+            api_key: None,
+            base_url: None,
+            temperature: None,
+            max_tokens: None,
+            api_version: None,
+            max_retries: None,
+            timeout: None,
+            passthrough: serde_json::Map::new(),
+            scripted: None,
+        }
+    }
+}
+
 /// How hard the coordination prompts (and the novelty check) push agents.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Sensitivity {

@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use super::{Display, PlainPrinter, Printer, QuietPrinter, Style};
 use crate::protocol::{
-    AgentId, AgentInfo, AnonymousMapping, AnswerLabel, Event, EventMsg, Mode, TurnOutcome, Usage,
-    VoteCount, WinnerBasis,
+    AgentId, AgentInfo, AnswerLabel, Event, EventMsg, Mode, TurnOutcome, Usage, VoteCount,
+    WinnerBasis,
 };
 
 fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
@@ -19,16 +19,9 @@ fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
 }
 
 fn roster() -> Vec<AgentInfo> {
-    let ids = [AgentId::new("a"), AgentId::new("b")];
-    let mapping = AnonymousMapping::new(&ids);
-    ids.iter()
-        .map(|id| AgentInfo {
-            id: id.clone(),
-            anon_id: mapping.anon(id).unwrap().clone(),
-            backend: "scripted".into(),
-            model: "m".into(),
-        })
-        .collect()
+    AgentInfo::roster(
+        ["a", "b"].map(|id| (AgentId::new(id), "scripted".to_string(), "m".to_string())),
+    )
 }
 
 fn turn_events() -> Vec<Event> {

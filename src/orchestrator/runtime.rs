@@ -13,7 +13,7 @@ use super::prompts::HistoryEntry;
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
-use crate::protocol::{AgentInfo, AnonymousMapping, Event, EventMsg, Op};
+use crate::protocol::{AgentInfo, Event, EventMsg, Op};
 use crate::session::{RunLogDir, TurnLog};
 use crate::tools::ToolRouter;
 
@@ -54,20 +54,13 @@ pub fn spawn(
 }
 
 fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
-    let mapping = AnonymousMapping::new(config.agents.iter().map(|agent| &agent.id));
-    config
-        .agents
-        .iter()
-        .zip(backends)
-        .filter_map(|(agent, backend)| {
-            Some(AgentInfo {
-                id: agent.id.clone(),
-                anon_id: mapping.anon(&agent.id)?.clone(),
-                backend: backend.provider().to_string(),
-                model: backend.model().to_string(),
-            })
-        })
-        .collect()
+    AgentInfo::roster(config.agents.iter().zip(backends).map(|(agent, backend)| {
+        (
+            agent.id.clone(),
+            backend.provider().to_string(),
+            backend.model().to_string(),
+        )
+    }))
 }
 
 async fn run(

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::ids::{AgentId, AnonId, AnswerLabel};
+use super::ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 use super::op::Mode;
 use super::usage::Usage;
 
@@ -28,6 +28,26 @@ pub struct AgentInfo {
     pub anon_id: AnonId,
     pub backend: String,
     pub model: String,
+}
+
+impl AgentInfo {
+    /// The roster of `agents` — (id, backend, model) in config order — each with its
+    /// anonymous id from the one mapping (sorted real ids → `agentN`).
+    pub fn roster(agents: impl IntoIterator<Item = (AgentId, String, String)>) -> Vec<Self> {
+        let agents: Vec<(AgentId, String, String)> = agents.into_iter().collect();
+        let mapping = AnonymousMapping::new(agents.iter().map(|(id, _, _)| id));
+        agents
+            .into_iter()
+            .filter_map(|(id, backend, model)| {
+                Some(Self {
+                    anon_id: mapping.anon(&id)?.clone(),
+                    id,
+                    backend,
+                    model,
+                })
+            })
+            .collect()
+    }
 }
 
 /// What an agent is doing right now.

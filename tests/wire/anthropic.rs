@@ -2,13 +2,12 @@
 //! (`message_start`, `content_block_*`, `ping`, `message_delta`, `message_stop`, `error`),
 //! with text, extended thinking, streamed tool input, prompt-cache usage and error replies.
 
-use std::time::{Duration, Instant};
-
 use massgen::backend::{BackendError, FinishReason, StreamEvent};
 use massgen::config::BackendKind;
 use massgen::protocol::Usage;
 use serde_json::{Value, json};
 
+use crate::faults;
 use crate::harness::*;
 use crate::mock_llm::{MockLlm, Reply, named};
 
@@ -408,20 +407,7 @@ async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let started = Instant::now();
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(error, None);
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(
-        retries(&events),
-        [(1, Duration::from_secs(1), "rate limited".to_string())]
-    );
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
+    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -434,14 +420,7 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    let retries = retries(&events);
-    assert_eq!(retries.len(), 1);
-    assert_eq!(retries[0].2, "server error 500");
-    assert!(
-        retries[0].1 >= Duration::from_millis(750) && retries[0].1 < Duration::from_millis(1250)
-    );
+    let events = faults::server_error_is_retried_with_backoff(config).await;
     assert_eq!(texts(&events), ["4"]);
 }
 
@@ -457,27 +436,18 @@ async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
     ];
     cut.push(end("end_turn", 5).remove(0));
     let (_server, config) = claude(vec![Reply::sse(&cut)]).await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["The answer", " is"]);
+    let events = faults::cut_stream_is_truncated(config).await;
     assert!(usages(&events).is_empty());
-    assert_eq!(error, Some(BackendError::Truncated));
 
     // With a retry left, the partial text is void and the second attempt stands alone.
     let (_server, config) = claude(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    let turn = turn(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(turn.text, "4");
+    faults::retried_call_stands_alone(config).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let (_server, config) = claude(vec![Reply::Hang]).await;
-    let started = Instant::now();
-    let (_, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::Timeout { .. })),
-        "{error:?}"
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
+    faults::silence_times_out(config).await;
 
     let (_server, config) = claude(vec![Reply::SseThenHang(vec![
         message_start(25, 0, 0),
@@ -485,12 +455,7 @@ async fn a_server_that_never_answers_times_out() {
         text(0, "Hal"),
     ])])
     .await;
-    let (events, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(
-        error.unwrap().to_string(),
-        "Anthropic sent nothing for 0.3 s"
-    );
+    faults::a_stall_times_out(config, "Anthropic").await;
 }
 
 #[tokio::test]
@@ -500,12 +465,11 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
         r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
     )])
     .await;
-    let (_, error) = collect(&backend(&retrying(config, 3)), question()).await;
+    let message = faults::rejected_key_message(&server, config).await;
     assert_eq!(
-        error.unwrap().to_string(),
+        message,
         "invalid key for Anthropic: set ANTHROPIC_API_KEY (invalid x-api-key)"
     );
-    assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]

@@ -1,13 +1,14 @@
 //! Gemini `streamGenerateContent?alt=sse` (`type: gemini`): every event a whole
 //! `GenerateContentResponse`, `\r\n`-framed as Google sends it, with no end marker.
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use massgen::backend::{BackendError, FinishReason, StreamEvent, TurnBuilder};
 use massgen::config::{BackendConfig, BackendKind};
 use massgen::protocol::Usage;
 use serde_json::{Value, json};
 
+use crate::faults;
 use crate::harness::*;
 use crate::mock_llm::{MockLlm, Reply};
 
@@ -420,8 +421,7 @@ async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
         text_reply(&["4"]),
     ])
     .await;
-    let turn = turn(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(turn.text, "4");
+    faults::retried_call_stands_alone(config).await;
 }
 
 #[tokio::test]
@@ -439,20 +439,7 @@ async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let started = Instant::now();
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(error, None);
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(
-        retries(&events),
-        [(1, Duration::from_secs(1), "rate limited".to_string())]
-    );
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
+    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -480,16 +467,7 @@ async fn a_429_without_retry_after_waits_for_the_retry_delay_in_its_body() {
         text_reply(&["4"]),
     ])
     .await;
-    let started = Instant::now();
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(error, None);
-    assert_eq!(
-        retries(&events),
-        [(1, Duration::from_secs(1), "rate limited".to_string())]
-    );
-    assert!(started.elapsed() >= Duration::from_secs(1));
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
+    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -502,14 +480,7 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    let retries = retries(&events);
-    assert_eq!(retries.len(), 1);
-    assert_eq!(retries[0].2, "server error 500");
-    assert!(
-        retries[0].1 >= Duration::from_millis(750) && retries[0].1 < Duration::from_millis(1250)
-    );
+    let events = faults::server_error_is_retried_with_backoff(config).await;
     assert_eq!(texts(&events), ["4"]);
 }
 
@@ -518,34 +489,23 @@ async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
     let cut: Vec<String> = text_events(&["The answer", " is", " 4."])[..2].to_vec();
     // A clean close before any finish reason is as incomplete as a reset.
     let (_server, config) = gemini(vec![Reply::sse(&cut)]).await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["The answer", " is"]);
-    assert_eq!(error, Some(BackendError::Truncated));
+    faults::cut_stream_is_truncated(config).await;
 
     // With a retry left, the partial text is void and the second attempt stands alone.
     let (_server, config) = gemini(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    let turn = turn(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(turn.text, "4");
+    faults::retried_call_stands_alone(config).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let (_server, config) = gemini(vec![Reply::Hang]).await;
-    let started = Instant::now();
-    let (_, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::Timeout { .. })),
-        "{error:?}"
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
+    faults::silence_times_out(config).await;
 
     let (_server, config) = gemini(vec![Reply::SseThenHang(
         text_events(&["Hal", "!"])[..1].to_vec(),
     )])
     .await;
-    let (events, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(error.unwrap().to_string(), "Gemini sent nothing for 0.3 s");
+    faults::a_stall_times_out(config, "Gemini").await;
 }
 
 #[tokio::test]
@@ -574,14 +534,12 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
         ),
     ] {
         let (server, config) = gemini(vec![reply]).await;
-        let (_, error) = collect(&backend(&retrying(config, 3)), question()).await;
-        let message = error.unwrap().to_string();
+        let message = faults::rejected_key_message(&server, config).await;
         assert!(
             message.starts_with("invalid key for Gemini: set GOOGLE_API_KEY or GEMINI_API_KEY"),
             "{message}"
         );
         assert!(!message.contains(KEY), "{message}");
-        assert_eq!(server.requests().len(), 1);
     }
 }
 
@@ -596,11 +554,7 @@ async fn an_unknown_model_is_named() {
         ),
     )])
     .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ModelNotFound { ref model, .. }) if model == MODEL),
-        "{error:?}"
-    );
+    faults::unknown_model_is_named(config, MODEL).await;
 }
 
 #[tokio::test]

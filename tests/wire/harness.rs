@@ -17,17 +17,10 @@ pub const KEY: &str = "sk-test-key-123";
 
 pub fn config(kind: BackendKind, model: &str, base_url: &str) -> BackendConfig {
     BackendConfig {
-        kind,
-        model: model.into(),
-        api_key: None,
         base_url: Some(base_url.into()),
-        temperature: None,
-        max_tokens: None,
-        api_version: None,
         max_retries: Some(0),
         timeout: Some(Duration::from_secs(5)),
-        passthrough: serde_json::Map::new(),
-        scripted: None,
+        ..BackendConfig::new(kind, model)
     }
 }
 

@@ -7,6 +7,7 @@
 mod mock_llm;
 
 mod anthropic;
+mod faults;
 mod gemini;
 mod harness;
 mod openai_chat;

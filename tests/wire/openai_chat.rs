@@ -8,6 +8,7 @@ use massgen::config::BackendKind;
 use massgen::protocol::Usage;
 use serde_json::json;
 
+use crate::faults;
 use crate::harness::*;
 use crate::mock_llm::{MockLlm, Reply, data};
 
@@ -257,20 +258,7 @@ async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let started = Instant::now();
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(error, None);
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(
-        retries(&events),
-        [(1, Duration::from_secs(1), "rate limited".to_string())]
-    );
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
+    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -280,14 +268,7 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    let retries = retries(&events);
-    assert_eq!(retries.len(), 1);
-    assert_eq!(retries[0].2, "server error 500");
-    assert!(
-        retries[0].1 >= Duration::from_millis(750) && retries[0].1 < Duration::from_millis(1250)
-    );
+    faults::server_error_is_retried_with_backoff(config).await;
 }
 
 #[tokio::test]
@@ -310,35 +291,24 @@ async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
         chunk(json!({"content": " is"}), None),
     ];
     let (_server, config) = grok(vec![Reply::sse(&cut)]).await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["The answer", " is"]);
-    assert_eq!(error, Some(BackendError::Truncated));
+    faults::cut_stream_is_truncated(config).await;
 
     // With a retry left, the partial text is void and the second attempt stands alone.
     let (_server, config) = grok(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    let turn = turn(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(turn.text, "4");
+    faults::retried_call_stands_alone(config).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let (_server, config) = grok(vec![Reply::Hang]).await;
-    let started = Instant::now();
-    let (_, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::Timeout { .. })),
-        "{error:?}"
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
+    faults::silence_times_out(config).await;
 
     let (_server, config) = grok(vec![Reply::SseThenHang(vec![chunk(
         json!({"content": "Hal"}),
         None,
     )])])
     .await;
-    let (events, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(error.unwrap().to_string(), "xAI sent nothing for 0.3 s");
+    faults::a_stall_times_out(config, "xAI").await;
 }
 
 #[tokio::test]
@@ -348,13 +318,11 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
         r#"{"error":{"message":"Incorrect API key provided: sk-te***123.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
     )])
     .await;
-    let (_, error) = collect(&backend(&retrying(config, 3)), question()).await;
-    let message = error.unwrap().to_string();
+    let message = faults::rejected_key_message(&server, config).await;
     assert!(
         message.starts_with("invalid key for xAI: set XAI_API_KEY"),
         "{message}"
     );
-    assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]
@@ -364,11 +332,7 @@ async fn an_unknown_model_is_named() {
         r#"{"error":{"message":"The model `grok-9` does not exist","type":"invalid_request_error","code":"model_not_found"}}"#,
     )])
     .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ModelNotFound { ref model, .. }) if model == "grok-4"),
-        "{error:?}"
-    );
+    faults::unknown_model_is_named(config, "grok-4").await;
 }
 
 #[tokio::test]

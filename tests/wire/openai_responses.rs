@@ -2,13 +2,12 @@
 //! (named events, `type` and `sequence_number` in every payload, the final response
 //! repeating the output), the request body, tool round-trips, errors and retries.
 
-use std::time::{Duration, Instant};
-
-use massgen::backend::{AssistantTurn, BackendError, FinishReason, StreamEvent, TurnBuilder};
+use massgen::backend::{AssistantTurn, FinishReason, StreamEvent, TurnBuilder};
 use massgen::config::{BackendConfig, BackendKind};
 use massgen::protocol::Usage;
 use serde_json::{Value, json};
 
+use crate::faults;
 use crate::harness::*;
 use crate::mock_llm::{MockLlm, Reply, named};
 
@@ -495,20 +494,7 @@ async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let started = Instant::now();
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(error, None);
-    assert!(
-        started.elapsed() >= Duration::from_secs(1),
-        "{:?}",
-        started.elapsed()
-    );
-    assert_eq!(
-        retries(&events),
-        [(1, Duration::from_secs(1), "rate limited".to_string())]
-    );
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
+    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -521,14 +507,7 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
         text_reply(&["4"]),
     ])
     .await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    let retries = retries(&events);
-    assert_eq!(retries.len(), 1);
-    assert_eq!(retries[0].2, "server error 500");
-    assert!(
-        retries[0].1 >= Duration::from_millis(750) && retries[0].1 < Duration::from_millis(1250)
-    );
+    let events = faults::server_error_is_retried_with_backoff(config).await;
     assert_eq!(texts(&events), ["4"]);
 }
 
@@ -536,26 +515,17 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
 async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
     let cut = Script::new().message("msg_7", &["The answer", " is"]).cut();
     let (_server, config) = openai(vec![Reply::sse(&cut)]).await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["The answer", " is"]);
-    assert_eq!(error, Some(BackendError::Truncated));
+    faults::cut_stream_is_truncated(config).await;
 
     // With a retry left, the partial text is void and the second attempt stands alone.
     let (_server, config) = openai(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    let turn = turn(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(turn.text, "4");
+    faults::retried_call_stands_alone(config).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
     let (_server, config) = openai(vec![Reply::Hang]).await;
-    let started = Instant::now();
-    let (_, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::Timeout { .. })),
-        "{error:?}"
-    );
-    assert!(started.elapsed() < Duration::from_secs(3));
+    faults::silence_times_out(config).await;
 
     let mut script = Script::new();
     script.event(
@@ -563,9 +533,7 @@ async fn a_server_that_never_answers_times_out() {
         json!({"item_id": "msg_8", "output_index": 0, "content_index": 0, "delta": "Hal", "logprobs": []}),
     );
     let (_server, config) = openai(vec![Reply::SseThenHang(script.cut())]).await;
-    let (events, error) = collect(&backend(&impatient(config, 300)), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(error.unwrap().to_string(), "OpenAI sent nothing for 0.3 s");
+    faults::a_stall_times_out(config, "OpenAI").await;
 }
 
 #[tokio::test]
@@ -575,14 +543,12 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
         r#"{"error":{"message":"Incorrect API key provided: sk-test-***-123. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#,
     )])
     .await;
-    let (_, error) = collect(&backend(&retrying(config, 3)), question()).await;
-    let message = error.unwrap().to_string();
+    let message = faults::rejected_key_message(&server, config).await;
     assert!(
         message.starts_with("invalid key for OpenAI: set OPENAI_API_KEY"),
         "{message}"
     );
     assert!(!message.contains(KEY), "{message}");
-    assert_eq!(server.requests().len(), 1);
 }
 
 #[tokio::test]
@@ -592,11 +558,7 @@ async fn an_unknown_model_is_named() {
         r#"{"error":{"message":"The model `gpt-5` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#,
     )])
     .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ModelNotFound { ref model, .. }) if model == "gpt-5"),
-        "{error:?}"
-    );
+    faults::unknown_model_is_named(config, "gpt-5").await;
 }
 
 #[tokio::test]

@@ -181,12 +181,13 @@ impl HttpCall {
             State::Done => Ok(false),
             State::Wait(delay) => {
                 tokio::time::sleep(*delay).await;
+                // A retry reads its response from scratch.
+                self.sse = SseDecoder::default();
+                self.decoder = self.wire.decoder();
                 self.state = State::Connect;
                 Ok(true)
             }
             State::Connect => {
-                self.sse = SseDecoder::default();
-                self.decoder = self.wire.decoder();
                 self.connect().await?;
                 Ok(true)
             }
@@ -254,7 +255,10 @@ impl HttpCall {
                 Ok(Err(_)) => return Err(BackendError::Truncated),
                 Ok(Ok(body)) => body,
             };
-            match self.decoder.whole_body(&body, &mut self.pending)? {
+            match self
+                .decoder
+                .whole_body(&String::from_utf8_lossy(&body), &mut self.pending)?
+            {
                 Flow::Finished => self.state = State::Done,
                 Flow::Continue => return Err(BackendError::Truncated),
             }

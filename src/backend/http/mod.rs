@@ -53,10 +53,10 @@ pub trait WireDecoder: Send {
     /// A server that ignored `stream: true` and sent one JSON document.
     fn whole_body(
         &mut self,
-        body: &[u8],
+        text: &str,
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<Flow, BackendError> {
-        let _ = (body, out);
+        let _ = (text, out);
         Err(BackendError::Failed {
             message: "the provider answered with a JSON document instead of an event stream".into(),
         })

@@ -18,11 +18,54 @@ pub struct CallSite {
     pub key_fix: String,
 }
 
+impl CallSite {
+    pub fn new(
+        provider: impl Into<String>,
+        model: impl Into<String>,
+        key_fix: impl Into<String>,
+    ) -> Self {
+        Self {
+            provider: provider.into(),
+            model: model.into(),
+            key_fix: key_fix.into(),
+        }
+    }
+}
+
 /// Classifies a non-success HTTP reply.
 pub fn from_reply(site: &CallSite, status: u16, headers: &HeaderMap, body: &[u8]) -> BackendError {
     let detail = error_message(body);
     let retry_after = retry_after(headers).or_else(|| retry_delay_in_body(body));
     classify(site, status, detail, retry_after)
+}
+
+/// Classifies an error object a provider sent inside a stream (or as a whole reply): the
+/// object itself or one nested under `error`. Its kind is the first of `kind_keys` that
+/// holds a string (other than the bare tag `"error"`) or a number.
+pub fn from_error_value(site: &CallSite, value: &Value, kind_keys: &[&str]) -> BackendError {
+    let error = value
+        .get("error")
+        .filter(|error| error.is_object())
+        .unwrap_or(value);
+    let kind = kind_keys
+        .iter()
+        .find_map(|key| match error.get(*key)? {
+            Value::String(text) if !text.is_empty() && text != "error" => Some(text.clone()),
+            Value::Number(number) => Some(number.to_string()),
+            Value::Null
+            | Value::Bool(_)
+            | Value::String(_)
+            | Value::Array(_)
+            | Value::Object(_) => None,
+        })
+        .unwrap_or_default();
+    let message = error
+        .get("message")
+        .and_then(Value::as_str)
+        .or_else(|| error.as_str())
+        .filter(|message| !message.is_empty())
+        .unwrap_or("the provider reported an error");
+    from_stream_error(site, &kind, message)
 }
 
 /// Classifies an error reported inside an otherwise successful stream, given its message
@@ -218,11 +261,7 @@ mod tests {
     use super::*;
 
     fn site() -> CallSite {
-        CallSite {
-            provider: "OpenAI".into(),
-            model: "gpt-5".into(),
-            key_fix: "set OPENAI_API_KEY".into(),
-        }
+        CallSite::new("OpenAI", "gpt-5", "set OPENAI_API_KEY")
     }
 
     fn headers(pairs: &[(&'static str, &'static str)]) -> HeaderMap {

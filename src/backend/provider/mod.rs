@@ -21,15 +21,25 @@ pub struct Provider {
     /// Shown in messages: "OpenAI", "Groq", ….
     pub label: &'static str,
     pub protocol: Protocol,
-    /// `None`: the config (or, for Azure, `AZURE_OPENAI_ENDPOINT`) must give `base_url`.
-    pub base_url: Option<&'static str>,
+    pub base_url: BaseUrl,
     /// Variables tried in order for the key. Empty: a local server, no key needed.
     pub key_vars: &'static [&'static str],
 }
 
+/// Where a provider is, unless the config says otherwise.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BaseUrl {
+    Default(&'static str),
+    /// No default: the config (or, for Azure, `AZURE_OPENAI_ENDPOINT`) must give `base_url`;
+    /// `hint` is added to the message that asks for it.
+    Required {
+        hint: &'static str,
+    },
+}
+
 const fn chat(
     label: &'static str,
-    base_url: Option<&'static str>,
+    base_url: BaseUrl,
     key_vars: &'static [&'static str],
 ) -> Provider {
     Provider {
@@ -47,74 +57,102 @@ pub fn provider(kind: BackendKind) -> Option<Provider> {
         BackendKind::Openai => Provider {
             label: "OpenAI",
             protocol: Protocol::OpenaiResponses,
-            base_url: Some("https://api.openai.com/v1"),
+            base_url: BaseUrl::Default("https://api.openai.com/v1"),
             key_vars: &["OPENAI_API_KEY"],
         },
         BackendKind::Claude => Provider {
             label: "Anthropic",
             protocol: Protocol::Anthropic,
-            base_url: Some("https://api.anthropic.com"),
+            base_url: BaseUrl::Default("https://api.anthropic.com"),
             key_vars: &["ANTHROPIC_API_KEY"],
         },
         BackendKind::Gemini => Provider {
             label: "Gemini",
             protocol: Protocol::Gemini,
-            base_url: Some("https://generativelanguage.googleapis.com"),
+            base_url: BaseUrl::Default("https://generativelanguage.googleapis.com"),
             key_vars: &["GOOGLE_API_KEY", "GEMINI_API_KEY"],
         },
         BackendKind::AzureOpenai => Provider {
             label: "Azure OpenAI",
             protocol: Protocol::AzureChat,
-            base_url: None,
+            base_url: BaseUrl::Required {
+                hint: " (your resource, e.g. https://NAME.openai.azure.com), or set AZURE_OPENAI_ENDPOINT",
+            },
             key_vars: &["AZURE_OPENAI_API_KEY"],
         },
-        BackendKind::Grok => chat("xAI", Some("https://api.x.ai/v1"), &["XAI_API_KEY"]),
-        BackendKind::Zai => chat("Z.ai", None, &["ZAI_API_KEY"]),
+        BackendKind::Grok => chat(
+            "xAI",
+            BaseUrl::Default("https://api.x.ai/v1"),
+            &["XAI_API_KEY"],
+        ),
+        BackendKind::Zai => chat(
+            "Z.ai",
+            BaseUrl::Required {
+                hint: " (https://api.z.ai/api/paas/v4 or https://open.bigmodel.cn/api/paas/v4)",
+            },
+            &["ZAI_API_KEY"],
+        ),
         BackendKind::Cerebras => chat(
             "Cerebras",
-            Some("https://api.cerebras.ai/v1"),
+            BaseUrl::Default("https://api.cerebras.ai/v1"),
             &["CEREBRAS_API_KEY"],
         ),
         BackendKind::Together => chat(
             "Together",
-            Some("https://api.together.xyz/v1"),
+            BaseUrl::Default("https://api.together.xyz/v1"),
             &["TOGETHER_API_KEY"],
         ),
         BackendKind::Fireworks => chat(
             "Fireworks",
-            Some("https://api.fireworks.ai/inference/v1"),
+            BaseUrl::Default("https://api.fireworks.ai/inference/v1"),
             &["FIREWORKS_API_KEY"],
         ),
         BackendKind::Groq => chat(
             "Groq",
-            Some("https://api.groq.com/openai/v1"),
+            BaseUrl::Default("https://api.groq.com/openai/v1"),
             &["GROQ_API_KEY"],
         ),
         BackendKind::Openrouter => chat(
             "OpenRouter",
-            Some("https://openrouter.ai/api/v1"),
+            BaseUrl::Default("https://openrouter.ai/api/v1"),
             &["OPENROUTER_API_KEY"],
         ),
         BackendKind::Moonshot | BackendKind::Kimi => chat(
             "Moonshot",
-            Some("https://api.moonshot.cn/v1"),
+            BaseUrl::Default("https://api.moonshot.cn/v1"),
             &["MOONSHOT_API_KEY", "KIMI_API_KEY"],
         ),
         BackendKind::Nebius => chat(
             "Nebius",
-            Some("https://api.studio.nebius.ai/v1"),
+            BaseUrl::Default("https://api.studio.nebius.ai/v1"),
             &["NEBIUS_API_KEY"],
         ),
-        BackendKind::Poe => chat("Poe", None, &["POE_API_KEY"]),
+        BackendKind::Poe => chat(
+            "Poe",
+            BaseUrl::Required {
+                hint: " (https://api.poe.com/v1)",
+            },
+            &["POE_API_KEY"],
+        ),
         BackendKind::Qwen => chat(
             "Qwen",
-            Some("https://dashscope-intl.aliyuncs.com/compatible-mode/v1"),
+            BaseUrl::Default("https://dashscope-intl.aliyuncs.com/compatible-mode/v1"),
             &["QWEN_API_KEY"],
         ),
-        BackendKind::Chatcompletion => chat("OpenAI-compatible server", None, &[]),
-        BackendKind::Lmstudio => chat("LM Studio", Some("http://localhost:1234/v1"), &[]),
-        BackendKind::Vllm => chat("vLLM", Some("http://localhost:8000/v1"), &[]),
-        BackendKind::Sglang => chat("SGLang", Some("http://localhost:30000/v1"), &[]),
+        BackendKind::Chatcompletion => chat(
+            "OpenAI-compatible server",
+            BaseUrl::Required {
+                hint: " (the server's OpenAI-style base, ending in /v1)",
+            },
+            &[],
+        ),
+        BackendKind::Lmstudio => chat(
+            "LM Studio",
+            BaseUrl::Default("http://localhost:1234/v1"),
+            &[],
+        ),
+        BackendKind::Vllm => chat("vLLM", BaseUrl::Default("http://localhost:8000/v1"), &[]),
+        BackendKind::Sglang => chat("SGLang", BaseUrl::Default("http://localhost:30000/v1"), &[]),
         BackendKind::Scripted | BackendKind::ClaudeCode | BackendKind::Ag2 => return None,
     })
 }
@@ -218,10 +256,16 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
                 .then(|| env.get("AZURE_OPENAI_ENDPOINT").map(str::to_string))
                 .flatten()
         })
-        .or_else(|| provider.base_url.map(str::to_string))
+        .or_else(|| match provider.base_url {
+            BaseUrl::Default(url) => Some(url.to_string()),
+            BaseUrl::Required { .. } => None,
+        })
         .ok_or(EndpointError::MissingBaseUrl {
             kind,
-            hint: base_url_hint(kind),
+            hint: match provider.base_url {
+                BaseUrl::Required { hint } => hint,
+                BaseUrl::Default(_) => "",
+            },
         })?;
     let base_url = base_url.trim().trim_end_matches('/').to_string();
     let host = host_of(&base_url).ok_or_else(|| EndpointError::BadBaseUrl {
@@ -276,38 +320,6 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
         key_fix,
         local,
     })
-}
-
-fn base_url_hint(kind: BackendKind) -> &'static str {
-    match kind {
-        BackendKind::AzureOpenai => {
-            " (your resource, e.g. https://NAME.openai.azure.com), or set AZURE_OPENAI_ENDPOINT"
-        }
-        BackendKind::Zai => {
-            " (https://api.z.ai/api/paas/v4 or https://open.bigmodel.cn/api/paas/v4)"
-        }
-        BackendKind::Poe => " (https://api.poe.com/v1)",
-        BackendKind::Chatcompletion => " (the server's OpenAI-style base, ending in /v1)",
-        BackendKind::Scripted
-        | BackendKind::Openai
-        | BackendKind::Claude
-        | BackendKind::ClaudeCode
-        | BackendKind::Gemini
-        | BackendKind::Grok
-        | BackendKind::Cerebras
-        | BackendKind::Together
-        | BackendKind::Fireworks
-        | BackendKind::Groq
-        | BackendKind::Openrouter
-        | BackendKind::Moonshot
-        | BackendKind::Kimi
-        | BackendKind::Nebius
-        | BackendKind::Qwen
-        | BackendKind::Lmstudio
-        | BackendKind::Vllm
-        | BackendKind::Sglang
-        | BackendKind::Ag2 => "",
-    }
 }
 
 /// The host of an `http://` or `https://` URL, without port or brackets.

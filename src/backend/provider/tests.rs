@@ -4,17 +4,8 @@ use super::*;
 
 fn config(kind: BackendKind, base_url: Option<&str>) -> BackendConfig {
     BackendConfig {
-        kind,
-        model: "m".into(),
-        api_key: None,
         base_url: base_url.map(str::to_string),
-        temperature: None,
-        max_tokens: None,
-        api_version: None,
-        max_retries: None,
-        timeout: None,
-        passthrough: serde_json::Map::new(),
-        scripted: None,
+        ..BackendConfig::new(kind, "m")
     }
 }
 

@@ -59,6 +59,18 @@ impl Auth {
     }
 }
 
+/// A streaming model call: the key, `Accept: text/event-stream` and the JSON body.
+pub fn sse_post(
+    client: &reqwest::Client,
+    url: &str,
+    auth: &Auth,
+    body: &serde_json::Value,
+) -> reqwest::RequestBuilder {
+    auth.apply(client.post(url))
+        .header(reqwest::header::ACCEPT, "text/event-stream")
+        .json(body)
+}
+
 /// A header value marked sensitive, so it never shows in debug output.
 fn sensitive(text: &str) -> Option<HeaderValue> {
     let mut value = HeaderValue::from_str(text).ok()?;

@@ -4,19 +4,13 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use jiff::Timestamp;
 
 use super::*;
-use crate::protocol::{AgentId, AnonymousMapping, EventMsg};
+use crate::protocol::{AgentId, EventMsg};
+use crate::tui::modal::ModalKind;
 
 fn agents() -> Vec<AgentInfo> {
-    let ids = [AgentId::new("a"), AgentId::new("b"), AgentId::new("c")];
-    let mapping = AnonymousMapping::new(ids.iter());
-    ids.iter()
-        .map(|id| AgentInfo {
-            id: id.clone(),
-            anon_id: mapping.anon(id).cloned().unwrap(),
-            backend: "scripted".into(),
-            model: "m".into(),
-        })
-        .collect()
+    AgentInfo::roster(
+        ["a", "b", "c"].map(|id| (AgentId::new(id), "scripted".to_string(), "m".to_string())),
+    )
 }
 
 fn key(code: KeyCode) -> KeyEvent {

@@ -6,21 +6,46 @@ use ratatui::text::{Line, Span};
 
 use super::ModalKind;
 use crate::protocol::AnswerLabel;
+use crate::tui::render::cost as money;
 use crate::tui::render::{entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
-pub fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+/// The lines a modal shows from line `scroll` on, at most `height` of them, and how many
+/// lines it has in all. The timeline formats only the entries on screen, however long it is.
+pub fn page(
+    kind: ModalKind,
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+    scroll: usize,
+    height: usize,
+) -> (Vec<Line<'static>>, usize) {
+    if kind == ModalKind::Timeline {
+        let total = state.timeline.len();
+        let start = scroll.min(total.saturating_sub(height));
+        let lines = state.timeline[start..(start + height).min(total)]
+            .iter()
+            .map(|entry| entry_line(state, entry, theme, width))
+            .collect();
+        return (lines, total);
+    }
+    let mut lines = lines(kind, state, theme, width);
+    let total = lines.len();
+    let start = scroll.min(total.saturating_sub(height));
+    lines.truncate((start + height).min(total));
+    lines.drain(..start);
+    (lines, total)
+}
+
+fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     match kind {
         ModalKind::Help => help(theme),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => costs(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
-        ModalKind::Timeline => state
-            .timeline
-            .iter()
-            .map(|entry| entry_line(state, entry, theme, width))
-            .collect(),
+        // Paged by `page`, which formats only the entries on screen.
+        ModalKind::Timeline => Vec::new(),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
             tail_lines(card, width, usize::MAX, theme, agent, true)
         }),
@@ -221,31 +246,18 @@ fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
     lines
 }
 
-fn money(usd: f64, unknown: bool) -> String {
-    let amount = crate::session::format_usd(usd);
-    if unknown {
-        format!("{amount}+?")
-    } else {
-        amount
-    }
-}
-
 /// Every answer of the turn: author index, label, text; in the order given.
-pub fn answers(state: &UiState) -> Vec<(usize, AnswerLabel, String)> {
+pub fn answers(state: &UiState) -> Vec<(usize, &AnswerLabel, &str)> {
     let mut found = Vec::new();
     for (index, card) in state.agents.iter().enumerate() {
         for item in &card.items {
             match item {
-                CardItem::Answer { label, content } => {
-                    found.push((index, label.clone(), content.clone()));
-                }
+                CardItem::Answer { label, content } => found.push((index, label, content.as_str())),
                 CardItem::Final {
                     label,
                     body,
                     done: true,
-                } => {
-                    found.push((index, label.clone(), body.text.clone()));
-                }
+                } => found.push((index, label, body.text.as_str())),
                 CardItem::Text(_)
                 | CardItem::Reasoning(_)
                 | CardItem::Tool(_)

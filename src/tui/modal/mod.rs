@@ -106,16 +106,36 @@ pub fn render(
             Line::styled(" ↑↓ PgUp PgDn scroll · Esc close ", theme.dim()).right_aligned(),
         );
     let inner = block.inner(area);
-    let lines = content::lines(modal.kind, state, theme, usize::from(inner.width));
     let height = usize::from(inner.height);
-    scroll_max.set(lines.len().saturating_sub(height));
-    let start = modal.scroll.min(lines.len().saturating_sub(height));
-    let end = (start + height).min(lines.len());
-    frame.render_widget(Clear, area);
-    frame.render_widget(
-        Paragraph::new(lines[start..end].to_vec()).block(block),
-        area,
+    let (lines, total) = content::page(
+        modal.kind,
+        state,
+        theme,
+        usize::from(inner.width),
+        modal.scroll,
+        height,
     );
+    scroll_max.set(total.saturating_sub(height));
+    frame.render_widget(Clear, area);
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+impl ModalKind {
+    /// The item ← → steps through and how many there are, in the modals that have one.
+    pub fn selection(&mut self, state: &UiState) -> Option<(&mut usize, usize)> {
+        match self {
+            Self::Answers { selected } => Some((selected, answer_count(state))),
+            Self::Tools { agent, selected } => Some((selected, tool_count(state, *agent))),
+            Self::Turns { selected } => Some((selected, state.turns.len())),
+            Self::Help
+            | Self::Votes
+            | Self::Costs
+            | Self::Timeline
+            | Self::AgentOutput { .. }
+            | Self::Status
+            | Self::Coordination => None,
+        }
+    }
 }
 
 /// How many tool calls of `agent` the tool view can step through.

@@ -5,8 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::TurnOutcome;
-use crate::session::format_usd;
-use crate::tui::render::{truncate, wrap};
+use crate::tui::render::{cost, truncate, wrap};
 use crate::tui::state::{EntryKind, UiState};
 use crate::tui::theme::Theme;
 
@@ -23,18 +22,14 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
             TurnOutcome::Cancelled => "cancelled",
             TurnOutcome::Failed => "failed",
         };
-        let cost = if turn.cost_unknown {
-            format!("{}+?", format_usd(turn.cost_usd))
-        } else {
-            format_usd(turn.cost_usd)
-        };
+        let spent = cost(turn.cost_usd, turn.cost_unknown);
         let text = format!(
             "turn {:<3} {:<9} {:>6.1} s {:>8} tok {:>10}  {}  {}",
             turn.turn,
             outcome,
             turn.duration_ms as f64 / 1000.0,
             turn.usage.total(),
-            cost,
+            spent,
             turn.winner
                 .as_ref()
                 .map(|winner| format!("🏆 {winner}"))

@@ -17,6 +17,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::{CardView, tail_lines};
+pub use format::cost;
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 

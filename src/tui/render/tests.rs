@@ -26,6 +26,19 @@ fn fold_until(events: &[Event], stop: impl Fn(&Event) -> bool) -> UiState {
     state
 }
 
+/// Folds `msgs` in as events about `agent`.
+fn apply_as(state: &mut UiState, agent: &AgentId, msgs: impl IntoIterator<Item = EventMsg>) {
+    for msg in msgs {
+        state.apply(&Event {
+            seq: 10_000,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(agent.clone()),
+            msg,
+        });
+    }
+}
+
 fn view() -> View {
     View {
         elapsed_secs: Some(42),
@@ -63,33 +76,29 @@ async fn three_agents_streaming_with_a_tool_card() {
         matches!(event.msg, EventMsg::AnswerSubmitted { .. })
     });
     let scout = state.agents[0].info.id.clone();
-    for msg in [
-        EventMsg::ToolCallBegin {
-            call_id: "c1".into(),
-            tool: "mcp__search__web_search".into(),
-            arguments: r#"{"query":"capital of France"}"#.into(),
-        },
-        EventMsg::ToolCallEnd {
-            call_id: "c1".into(),
-            tool: "mcp__search__web_search".into(),
-            ok: true,
-            output: "Paris".into(),
-            duration_ms: 320,
-        },
-        EventMsg::ToolCallBegin {
-            call_id: "c2".into(),
-            tool: "read_file".into(),
-            arguments: r#"{"path":"notes/france.md"}"#.into(),
-        },
-    ] {
-        state.apply(&Event {
-            seq: 10_000,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(scout.clone()),
-            msg,
-        });
-    }
+    apply_as(
+        &mut state,
+        &scout,
+        [
+            EventMsg::ToolCallBegin {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                arguments: r#"{"query":"capital of France"}"#.into(),
+            },
+            EventMsg::ToolCallEnd {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                ok: true,
+                output: "Paris".into(),
+                duration_ms: 320,
+            },
+            EventMsg::ToolCallBegin {
+                call_id: "c2".into(),
+                tool: "read_file".into(),
+                arguments: r#"{"path":"notes/france.md"}"#.into(),
+            },
+        ],
+    );
     both_sizes("streaming", &state, &view());
 }
 
@@ -161,36 +170,32 @@ async fn an_agent_error_shows_on_its_card() {
         matches!(event.msg, EventMsg::AnswerSubmitted { .. })
     });
     let critic = state.agents[2].info.id.clone();
-    for msg in [
-        EventMsg::Retrying {
-            attempt: 1,
-            max_retries: 3,
-            delay_ms: 4000,
-            reason: "rate limited".into(),
-        },
-        EventMsg::Usage {
-            usage: Usage {
-                input_tokens: 1200,
-                output_tokens: 80,
-                ..Usage::default()
+    apply_as(
+        &mut state,
+        &AgentId::new(critic.as_str()),
+        [
+            EventMsg::Retrying {
+                attempt: 1,
+                max_retries: 3,
+                delay_ms: 4000,
+                reason: "rate limited".into(),
             },
-            cost_usd: None,
-        },
-        EventMsg::AgentError {
-            message: "invalid key for Anthropic: set ANTHROPIC_API_KEY".into(),
-        },
-        EventMsg::AgentKilled {
-            reason: "the model call failed".into(),
-        },
-    ] {
-        state.apply(&Event {
-            seq: 10_000,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(AgentId::new(critic.as_str())),
-            msg,
-        });
-    }
+            EventMsg::Usage {
+                usage: Usage {
+                    input_tokens: 1200,
+                    output_tokens: 80,
+                    ..Usage::default()
+                },
+                cost_usd: None,
+            },
+            EventMsg::AgentError {
+                message: "invalid key for Anthropic: set ANTHROPIC_API_KEY".into(),
+            },
+            EventMsg::AgentKilled {
+                reason: "the model call failed".into(),
+            },
+        ],
+    );
     both_sizes(
         "error",
         &state,
@@ -237,28 +242,24 @@ async fn the_tool_call_detail_shows_arguments_and_result() {
         matches!(event.msg, EventMsg::AnswerSubmitted { .. })
     });
     let scout = state.agents[0].info.id.clone();
-    for msg in [
-        EventMsg::ToolCallBegin {
-            call_id: "c1".into(),
-            tool: "mcp__search__web_search".into(),
-            arguments: r#"{"query":"capital of France","limit":3}"#.into(),
-        },
-        EventMsg::ToolCallEnd {
-            call_id: "c1".into(),
-            tool: "mcp__search__web_search".into(),
-            ok: true,
-            output: "1. Paris — capital and largest city of France.".into(),
-            duration_ms: 320,
-        },
-    ] {
-        state.apply(&Event {
-            seq: 10_000,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(scout.clone()),
-            msg,
-        });
-    }
+    apply_as(
+        &mut state,
+        &scout,
+        [
+            EventMsg::ToolCallBegin {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                arguments: r#"{"query":"capital of France","limit":3}"#.into(),
+            },
+            EventMsg::ToolCallEnd {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                ok: true,
+                output: "1. Paris — capital and largest city of France.".into(),
+                duration_ms: 320,
+            },
+        ],
+    );
     let view = View {
         modals: vec![Modal::new(ModalKind::Tools {
             agent: 0,
@@ -338,15 +339,7 @@ async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
         tool: "read_file".into(),
         arguments: r#"{"path":"notes.md"}"#.into(),
     });
-    for msg in msgs {
-        state.apply(&Event {
-            seq: 10_000,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(scout.clone()),
-            msg,
-        });
-    }
+    apply_as(&mut state, &scout, msgs);
     let collapsed = format!("{:?}", draw(&state, &view(), 160, 48));
     assert!(collapsed.contains("(+2 more search calls"), "{collapsed}");
     assert_eq!(
@@ -372,25 +365,23 @@ async fn code_blocks_in_answers_are_highlighted() {
         matches!(event.msg, EventMsg::RunStarted { .. })
     });
     let scout = state.agents[0].info.id.clone();
-    for msg in [
-        EventMsg::TurnStarted {
-            question: "Show me".into(),
-            mode: Mode::Normal,
-            agents: state.agents.iter().map(|card| card.info.clone()).collect(),
-            log_dir: None,
-        },
-        EventMsg::TextDelta {
-            text: "Here it is:\n```rust\nfn main() { let answer = 42; }\n```\nThat's all.\n".into(),
-        },
-    ] {
-        state.apply(&Event {
-            seq: 1,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(scout.clone()),
-            msg,
-        });
-    }
+    let agents = state.agents.iter().map(|card| card.info.clone()).collect();
+    apply_as(
+        &mut state,
+        &scout,
+        [
+            EventMsg::TurnStarted {
+                question: "Show me".into(),
+                mode: Mode::Normal,
+                agents,
+                log_dir: None,
+            },
+            EventMsg::TextDelta {
+                text: "Here it is:\n```rust\nfn main() { let answer = 42; }\n```\nThat's all.\n"
+                    .into(),
+            },
+        ],
+    );
     let backend = draw(&state, &view(), 160, 48);
     let buffer = backend.buffer();
     let mut colours = std::collections::HashSet::new();

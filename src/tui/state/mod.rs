@@ -117,7 +117,8 @@ impl UiState {
             })
     }
 
-    /// Folds one event in.
+    /// Folds one event in. Queued human input is dropped once every agent still working
+    /// has it (after a delivery, or when an agent stops).
     pub fn apply(&mut self, event: &Event) {
         self.fold(event);
         if !self.queued_input.is_empty() {
@@ -384,17 +385,6 @@ impl UiState {
                 {
                     queued.delivered_to.push(agent.clone());
                 }
-                let active: Vec<&AgentId> = self
-                    .agents
-                    .iter()
-                    .filter(|card| !matches!(card.status, AgentStatus::Error | AgentStatus::Done))
-                    .map(|card| &card.info.id)
-                    .collect();
-                self.queued_input.retain(|queued| {
-                    !active
-                        .iter()
-                        .all(|agent| queued.delivered_to.contains(agent))
-                });
             }
         }
     }

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::backend::http::status::from_stream_error;
+use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
 use crate::protocol::Usage;
@@ -324,7 +324,7 @@ impl WireDecoder for AnthropicDecoder {
             "message_stop" => return Ok(self.finish(out)),
             "error" => {
                 let error = data.error.unwrap_or(Value::Null);
-                return Err(stream_error(&self.site, &error));
+                return Err(from_error_value(&self.site, &error, &["type"]));
             }
             // `ping` and event types added after this was written.
             _ => {}
@@ -335,13 +335,12 @@ impl WireDecoder for AnthropicDecoder {
     /// A server that ignored `stream: true`: one `message` object (or an `error` one).
     fn whole_body(
         &mut self,
-        body: &[u8],
+        text: &str,
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<Flow, BackendError> {
-        let text = String::from_utf8_lossy(body);
-        let message: Value = parse_json(&self.site, &text)?;
+        let message: Value = parse_json(&self.site, text)?;
         if let Some(error) = message.get("error") {
-            return Err(stream_error(&self.site, error));
+            return Err(from_error_value(&self.site, error, &["type"]));
         }
         let blocks = message.get("content").and_then(Value::as_array);
         for (index, block) in blocks.into_iter().flatten().enumerate() {
@@ -360,19 +359,6 @@ impl WireDecoder for AnthropicDecoder {
     }
 }
 
-/// An `error` event's `{type, message}`.
-fn stream_error(site: &CallSite, error: &Value) -> BackendError {
-    let kind = error
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or_default();
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("the provider reported an error");
-    from_stream_error(site, kind, message)
-}
-
 pub fn finish_reason(reason: &str) -> FinishReason {
     match reason {
         "end_turn" | "stop_sequence" => FinishReason::Stop,
@@ -384,87 +370,4 @@ pub fn finish_reason(reason: &str) -> FinishReason {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn decode(lines: &[(&str, &str)]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
-        let mut decoder = AnthropicDecoder::new(CallSite {
-            provider: "Anthropic".into(),
-            model: "claude-sonnet-4-5".into(),
-            key_fix: "set ANTHROPIC_API_KEY".into(),
-        });
-        let mut out = VecDeque::new();
-        let mut flow = Ok(Flow::Continue);
-        for (event, data) in lines {
-            flow = decoder.event(SseEvent { event, data }, &mut out);
-            if flow.is_err() {
-                break;
-            }
-        }
-        (out.into_iter().collect(), flow)
-    }
-
-    #[test]
-    fn a_tool_call_without_input_deltas_gets_an_empty_object() {
-        let (events, flow) = decode(&[
-            (
-                "content_block_start",
-                r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_01","name":"list_files","input":{}}}"#,
-            ),
-            (
-                "content_block_delta",
-                r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":""}}"#,
-            ),
-            (
-                "content_block_stop",
-                r#"{"type":"content_block_stop","index":0}"#,
-            ),
-            ("message_stop", r#"{"type":"message_stop"}"#),
-        ]);
-        assert_eq!(flow, Ok(Flow::Finished));
-        assert_eq!(
-            events[1],
-            StreamEvent::ToolCallArgsDelta {
-                index: 0,
-                fragment: "{}".into()
-            }
-        );
-        assert_eq!(
-            events.last(),
-            Some(&StreamEvent::Finish(FinishReason::Stop))
-        );
-    }
-
-    #[test]
-    fn server_tool_input_and_stray_signatures_are_not_passed_on() {
-        let (events, _) = decode(&[
-            (
-                "content_block_start",
-                r#"{"type":"content_block_start","index":0,"content_block":{"type":"server_tool_use","id":"srvtoolu_01","name":"web_search","input":{}}}"#,
-            ),
-            (
-                "content_block_delta",
-                r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"query\":\"x\"}"}}"#,
-            ),
-            (
-                "content_block_delta",
-                r#"{"type":"content_block_delta","index":1,"delta":{"type":"signature_delta","signature":"EqQB"}}"#,
-            ),
-            ("message_stop", r#"{"type":"message_stop"}"#),
-        ]);
-        // A signature for a block that is not an open thinking block is dropped.
-        assert_eq!(events.len(), 2, "{events:?}");
-        assert!(matches!(events[0], StreamEvent::Usage(_)), "{events:?}");
-    }
-
-    #[test]
-    fn finish_reasons_map_to_ours() {
-        assert_eq!(finish_reason("stop_sequence"), FinishReason::Stop);
-        assert_eq!(finish_reason("max_tokens"), FinishReason::Length);
-        assert_eq!(finish_reason("refusal"), FinishReason::ContentFilter);
-        assert_eq!(
-            finish_reason("pause_turn"),
-            FinishReason::Other("pause_turn".into())
-        );
-    }
-}
+mod tests;

@@ -7,7 +7,7 @@ mod request;
 
 pub use decode::AnthropicDecoder;
 
-use super::{Auth, WireOptions};
+use super::{Auth, WireOptions, sse_post};
 use crate::backend::ChatRequest;
 use crate::backend::http::{CallSite, Wire, WireDecoder};
 use crate::config::Secret;
@@ -55,11 +55,8 @@ impl Wire for AnthropicWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        self.auth
-            .apply(client.post(&self.url))
+        sse_post(client, &self.url, &self.auth, &self.body(request))
             .header("anthropic-version", ANTHROPIC_VERSION)
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .json(&self.body(request))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::backend::http::status::from_stream_error;
+use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::wire::{Few, First};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
@@ -131,7 +131,7 @@ impl GeminiDecoder {
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<(), BackendError> {
         if let Some(error) = chunk.error {
-            return Err(stream_error(&self.site, &error));
+            return Err(from_error_value(&self.site, &error, &["status", "code"]));
         }
         if let Some(usage) = chunk.usage_metadata {
             self.usage = Some(usage.normalise());
@@ -231,10 +231,9 @@ impl WireDecoder for GeminiDecoder {
     /// Without `alt=sse` (a proxy dropping it) the same responses come as one JSON array.
     fn whole_body(
         &mut self,
-        body: &[u8],
+        text: &str,
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<Flow, BackendError> {
-        let text = String::from_utf8_lossy(body);
         let text = text.trim();
         if text.starts_with('[') {
             let chunks: Vec<Chunk<'_>> = parse_json(&self.site, text)?;
@@ -258,22 +257,6 @@ fn blocked(feedback: PromptFeedback<'_>) -> Option<String> {
     })
 }
 
-/// `{"error": {"code": 429, "message": "…", "status": "RESOURCE_EXHAUSTED"}}`.
-fn stream_error(site: &CallSite, error: &Value) -> BackendError {
-    let kind = error
-        .get("status")
-        .and_then(Value::as_str)
-        .map(str::to_string)
-        .or_else(|| error.get("code").map(Value::to_string))
-        .unwrap_or_default();
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .or_else(|| error.as_str())
-        .unwrap_or("the provider reported an error");
-    from_stream_error(site, &kind, message)
-}
-
 fn finish_reason(reason: &str) -> FinishReason {
     match reason {
         "STOP" => FinishReason::Stop,
@@ -291,111 +274,4 @@ fn finish_reason(reason: &str) -> FinishReason {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn site() -> CallSite {
-        CallSite {
-            provider: "Gemini".into(),
-            model: "gemini-2.5-flash".into(),
-            key_fix: "set GOOGLE_API_KEY or GEMINI_API_KEY".into(),
-        }
-    }
-
-    fn decode(events: &[&str]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
-        let mut decoder = GeminiDecoder::new(site());
-        let mut out = VecDeque::new();
-        for data in events {
-            if let Err(error) = decoder.event(SseEvent { event: "", data }, &mut out) {
-                return (out.into(), Err(error));
-            }
-        }
-        let flow = decoder.end(&mut out);
-        (out.into(), flow)
-    }
-
-    #[test]
-    fn finish_reasons_map_to_ours() {
-        assert_eq!(finish_reason("STOP"), FinishReason::Stop);
-        assert_eq!(finish_reason("MAX_TOKENS"), FinishReason::Length);
-        for filtered in [
-            "SAFETY",
-            "RECITATION",
-            "BLOCKLIST",
-            "PROHIBITED_CONTENT",
-            "SPII",
-        ] {
-            assert_eq!(finish_reason(filtered), FinishReason::ContentFilter);
-        }
-        assert_eq!(
-            finish_reason("MALFORMED_FUNCTION_CALL"),
-            FinishReason::Other("MALFORMED_FUNCTION_CALL".into())
-        );
-    }
-
-    #[test]
-    fn a_stream_without_a_finish_reason_is_incomplete() {
-        let (events, flow) = decode(&[
-            r#"{"candidates":[{"content":{"parts":[{"text":"Hal"}],"role":"model"},"index":0}]}"#,
-        ]);
-        assert_eq!(events, [StreamEvent::TextDelta("Hal".into())]);
-        assert_eq!(flow, Ok(Flow::Continue));
-    }
-
-    #[test]
-    fn only_the_last_usage_is_reported_once() {
-        let (events, flow) = decode(&[
-            r#"{"candidates":[{"content":{"parts":[{"text":"4"}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":9,"totalTokenCount":9}}"#,
-            r#"{"candidates":[{"content":{"parts":[{"text":""}],"role":"model"},"finishReason":"STOP","index":0}],"usageMetadata":{"promptTokenCount":9,"candidatesTokenCount":1,"totalTokenCount":10}}"#,
-        ]);
-        assert_eq!(flow, Ok(Flow::Finished));
-        assert_eq!(
-            events,
-            [
-                StreamEvent::TextDelta("4".into()),
-                StreamEvent::Usage(Usage {
-                    input_tokens: 9,
-                    output_tokens: 1,
-                    ..Usage::default()
-                }),
-                StreamEvent::Finish(FinishReason::Stop),
-            ]
-        );
-    }
-
-    #[test]
-    fn a_blocked_prompt_is_an_error_naming_the_reason() {
-        let (_, flow) = decode(&[
-            r#"{"promptFeedback":{"blockReason":"PROHIBITED_CONTENT"},"usageMetadata":{"promptTokenCount":12,"totalTokenCount":12}}"#,
-        ]);
-        assert_eq!(
-            flow,
-            Err(BackendError::Failed {
-                message: "Gemini blocked the prompt: PROHIBITED_CONTENT".into()
-            })
-        );
-    }
-
-    #[test]
-    fn a_reply_without_alt_sse_is_read_as_a_json_array() {
-        let body = br#"[{"candidates":[{"content":{"parts":[{"text":"Two"}],"role":"model"},"index":0}]},
-            {"candidates":[{"content":{"parts":[{"functionCall":{"name":"vote","args":{"agent_id":"agent1"}}}],"role":"model"},"finishReason":"STOP","index":0}],
-             "usageMetadata":{"promptTokenCount":5,"candidatesTokenCount":3,"totalTokenCount":8}}]"#;
-        let mut decoder = GeminiDecoder::new(site());
-        let mut out = VecDeque::new();
-        assert_eq!(decoder.whole_body(body, &mut out), Ok(Flow::Finished));
-        let events: Vec<StreamEvent> = out.into();
-        assert_eq!(events[0], StreamEvent::TextDelta("Two".into()));
-        assert_eq!(
-            events[2],
-            StreamEvent::ToolCallArgsDelta {
-                index: 0,
-                fragment: r#"{"agent_id":"agent1"}"#.into()
-            }
-        );
-        assert_eq!(
-            events.last(),
-            Some(&StreamEvent::Finish(FinishReason::ToolCalls))
-        );
-    }
-}
+mod tests;

@@ -8,7 +8,7 @@ use serde_json::Value;
 
 pub use decode::GeminiDecoder;
 
-use super::{Auth, WireOptions};
+use super::{Auth, WireOptions, sse_post};
 use crate::backend::ChatRequest;
 use crate::backend::http::{CallSite, Wire, WireDecoder};
 use crate::config::Secret;
@@ -66,10 +66,7 @@ impl Wire for GeminiWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        self.auth
-            .apply(client.post(&self.url))
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .json(&self.body(request))
+        sse_post(client, &self.url, &self.auth, &self.body(request))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

@@ -7,7 +7,7 @@ use std::collections::VecDeque;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::backend::http::status::from_stream_error;
+use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::wire::{Few, First};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
@@ -134,7 +134,7 @@ impl ChatDecoder {
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<(), BackendError> {
         if let Some(error) = chunk.error {
-            return Err(stream_error(&self.site, &error));
+            return Err(from_error_value(&self.site, &error, &["type", "code"]));
         }
         if let Some(choice) = chunk.choices.0 {
             if let Some(delta) = choice.delta {
@@ -232,7 +232,7 @@ impl WireDecoder for ChatDecoder {
         }
         if event.event == "error" {
             let value: Value = parse_json(&self.site, data)?;
-            return Err(stream_error(&self.site, &value));
+            return Err(from_error_value(&self.site, &value, &["type", "code"]));
         }
         let chunk: Chunk<'_> = parse_json(&self.site, data)?;
         self.chunk(chunk, out)?;
@@ -251,32 +251,14 @@ impl WireDecoder for ChatDecoder {
 
     fn whole_body(
         &mut self,
-        body: &[u8],
+        text: &str,
         out: &mut VecDeque<StreamEvent>,
     ) -> Result<Flow, BackendError> {
-        let text = String::from_utf8_lossy(body);
-        let chunk: Chunk<'_> = parse_json(&self.site, &text)?;
+        let chunk: Chunk<'_> = parse_json(&self.site, text)?;
         self.chunk(chunk, out)?;
         self.complete(FinishReason::Stop, out);
         Ok(Flow::Finished)
     }
-}
-
-fn stream_error(site: &CallSite, error: &Value) -> BackendError {
-    let error = error.get("error").unwrap_or(error);
-    let kind = error
-        .get("type")
-        .or_else(|| error.get("code"))
-        .map(|kind| match kind {
-            Value::String(text) => text.clone(),
-            other => other.to_string(),
-        })
-        .unwrap_or_default();
-    let message = error
-        .get("message")
-        .and_then(Value::as_str)
-        .unwrap_or("the provider reported an error");
-    from_stream_error(site, &kind, message)
 }
 
 pub fn finish_reason(reason: &str) -> FinishReason {

@@ -9,7 +9,7 @@ mod decode;
 
 pub use decode::{ChatDecoder, finish_reason};
 
-use super::{Auth, WireOptions};
+use super::{Auth, WireOptions, sse_post};
 use crate::backend::http::{CallSite, Wire, WireDecoder};
 use crate::backend::{ChatRequest, Message};
 
@@ -154,10 +154,7 @@ impl Wire for ChatWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        self.auth
-            .apply(client.post(&self.url))
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .json(&self.body(request))
+        sse_post(client, &self.url, &self.auth, &self.body(request))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

@@ -8,7 +8,7 @@ mod request;
 
 pub use decode::ResponsesDecoder;
 
-use super::{Auth, WireOptions};
+use super::{Auth, WireOptions, sse_post};
 use crate::backend::ChatRequest;
 use crate::backend::http::{CallSite, Wire, WireDecoder};
 use crate::config::Secret;
@@ -44,10 +44,7 @@ impl Wire for ResponsesWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        self.auth
-            .apply(client.post(&self.url))
-            .header(reqwest::header::ACCEPT, "text/event-stream")
-            .json(&self.body(request))
+        sse_post(client, &self.url, &self.auth, &self.body(request))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

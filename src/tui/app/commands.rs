@@ -1,0 +1,139 @@
+//! The app's commands: slash commands typed in the composer, single keys once the composer
+//! is left, and the keys of an open modal.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect};
+use crate::protocol::Op;
+use crate::tui::modal::{self, Modal, ModalKind};
+
+impl App {
+    pub(super) fn command(&mut self, command: &str) -> Vec<Effect> {
+        let name = command.split_whitespace().next().unwrap_or_default();
+        match name {
+            "help" | "h" | "?" => self.open(ModalKind::Help),
+            "table" | "r" => self.open(ModalKind::Coordination),
+            "quit" | "exit" | "q" => return vec![Effect::Quit],
+            "cancel" if self.state.is_running() => {
+                self.cancel_pending = true;
+                return vec![Effect::Send(Op::Cancel)];
+            }
+            "cancel" => self.view.notice = Some("no turn is running".into()),
+
+            "status" => self.open(ModalKind::Status),
+            "vote" | "votes" | "v" => self.open(ModalKind::Votes),
+            "cost" | "costs" | "c" => self.open(ModalKind::Costs),
+            "answers" | "b" => self.open_answers(),
+            "timeline" | "events" | "t" | "o" => self.open(ModalKind::Timeline),
+            "inspect" | "i" => self.open(ModalKind::Turns {
+                selected: self.state.turns.len().saturating_sub(1),
+            }),
+            "clear" | "reset" | "config" => {
+                self.view.notice = Some(format!("/{name} is not available yet"));
+            }
+            other => {
+                self.view.notice = Some(format!("unknown command /{other}: /help lists them"));
+            }
+        }
+        Vec::new()
+    }
+
+    pub(super) fn open(&mut self, kind: ModalKind) {
+        self.view.modals.push(Modal::new(kind));
+    }
+
+    pub(super) fn open_answers(&mut self) {
+        let count = modal::answer_count(&self.state);
+        self.open(ModalKind::Answers {
+            selected: count.saturating_sub(1),
+        });
+    }
+
+    pub(super) fn modal_key(&mut self, key: KeyEvent) {
+        let max_scroll = self.view.modal_scroll_max.get();
+        let Some(top) = self.view.modals.last_mut() else {
+            return;
+        };
+        match key.code {
+            KeyCode::Esc | KeyCode::Char('q') => {
+                self.view.modals.pop();
+            }
+            KeyCode::Down => top.scroll = (top.scroll + 1).min(max_scroll),
+            KeyCode::Up => top.scroll = top.scroll.saturating_sub(1),
+            KeyCode::PageDown => top.scroll = (top.scroll + 10).min(max_scroll),
+            KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
+            KeyCode::Home => top.scroll = 0,
+            KeyCode::Left | KeyCode::Right => {
+                if let Some((selected, choices)) = top.kind.selection(&self.state) {
+                    *selected = if key.code == KeyCode::Left {
+                        selected.saturating_sub(1)
+                    } else {
+                        (*selected + 1).min(choices.saturating_sub(1))
+                    };
+                }
+                top.scroll = 0;
+            }
+            _ => {}
+        }
+    }
+
+    /// Single keys, with the composer left (Esc).
+    pub(super) fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let count = self.state.agents.len();
+        match key.code {
+            KeyCode::Char('i' | '/') => self.view.composer_focused = true,
+            KeyCode::Char('q') if !self.state.is_running() => return vec![Effect::Quit],
+            KeyCode::Char('q') => {
+                self.view.notice = Some("a turn is running: Ctrl+C cancels it".into());
+            }
+            KeyCode::Tab | KeyCode::Right if count > 0 => {
+                self.focus((self.view.focused + 1) % count);
+            }
+            KeyCode::Left if count > 0 => self.focus((self.view.focused + count - 1) % count),
+            KeyCode::Char(digit @ '1'..='9') => {
+                let index = usize::from(digit as u8 - b'1');
+                if index < count {
+                    self.focus(index);
+                }
+            }
+            KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
+            KeyCode::Char('e') => self.view.reasoning_expanded = !self.view.reasoning_expanded,
+            KeyCode::Char('?') => self.open(ModalKind::Help),
+            KeyCode::Char('v') => self.open(ModalKind::Votes),
+            KeyCode::Char('c') => self.open(ModalKind::Costs),
+            KeyCode::Char('a') => self.open_answers(),
+            KeyCode::Char('t') => self.open(ModalKind::Timeline),
+            KeyCode::Char('s') => self.open(ModalKind::Status),
+            KeyCode::Char('r') => self.open(ModalKind::Coordination),
+            KeyCode::Char('d') => {
+                let agent = self.view.focused;
+                let count = modal::tool_count(&self.state, agent);
+                self.open(ModalKind::Tools {
+                    agent,
+                    selected: count.saturating_sub(1),
+                });
+            }
+            KeyCode::Char('o') => self.open(ModalKind::AgentOutput {
+                agent: self.view.focused,
+            }),
+            KeyCode::Up => self.scroll_up(1),
+            KeyCode::PageUp => self.scroll_up(10),
+            KeyCode::Down => self.scroll_down(1),
+            KeyCode::PageDown => self.scroll_down(10),
+            KeyCode::End => {
+                self.view.card_scroll = 0;
+                self.view.timeline_scroll = 0;
+            }
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    pub(super) fn focus(&mut self, index: usize) {
+        if index != self.view.focused {
+            self.view.focused = index;
+            self.view.card_scroll = 0;
+        }
+    }
+}
