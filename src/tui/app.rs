@@ -9,7 +9,7 @@ use std::path::PathBuf;
 use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
 use super::render::View;
-use super::state::UiState;
+use super::state::{AgentCard, UiState};
 use super::theme::Theme;
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
 
@@ -64,7 +64,7 @@ impl App {
             self.view.timeline_scroll += self.state.timeline.len() - entries;
         }
         if matches!(event.msg, EventMsg::TurnStarted { .. }) {
-            self.view.card_scroll = 0;
+            self.set_card_scroll(0);
             self.view.timeline_scroll = 0;
         } else if matches!(event.msg, EventMsg::TurnFinished { .. }) {
             self.cancel_pending = false;
@@ -271,8 +271,9 @@ impl App {
             let furthest = self.state.timeline.len().saturating_sub(1);
             self.view.timeline_scroll = (self.view.timeline_scroll + lines).min(furthest);
         } else {
-            self.view.card_scroll =
-                (self.view.card_scroll + lines).min(self.view.card_scroll_max.get());
+            self.set_card_scroll(
+                (self.view.card_scroll + lines).min(self.view.card_scroll_max.get()),
+            );
         }
     }
 
@@ -283,7 +284,22 @@ impl App {
         } else if self.view.timeline_focused {
             self.view.timeline_scroll = self.view.timeline_scroll.saturating_sub(lines);
         } else {
-            self.view.card_scroll = self.view.card_scroll.saturating_sub(lines);
+            self.set_card_scroll(self.view.card_scroll.saturating_sub(lines));
+        }
+    }
+
+    /// Scrolling up pauses the focused card where its output ends; back at the bottom it
+    /// follows the output again.
+    pub(super) fn set_card_scroll(&mut self, lines: usize) {
+        self.view.card_scroll = lines;
+        if lines == 0 {
+            self.view.card_pause = None;
+        } else if self.view.card_pause.is_none() {
+            self.view.card_pause = self
+                .state
+                .agents
+                .get(self.view.focused)
+                .map(AgentCard::output_mark);
         }
     }
 }

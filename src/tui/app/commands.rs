@@ -122,7 +122,7 @@ impl App {
             KeyCode::Down => self.scroll_down(1),
             KeyCode::PageDown => self.scroll_down(10),
             KeyCode::End => {
-                self.view.card_scroll = 0;
+                self.set_card_scroll(0);
                 self.view.timeline_scroll = 0;
             }
             _ => {}
@@ -133,7 +133,7 @@ impl App {
     pub(super) fn focus(&mut self, index: usize) {
         if index != self.view.focused {
             self.view.focused = index;
-            self.view.card_scroll = 0;
+            self.set_card_scroll(0);
         }
     }
 }

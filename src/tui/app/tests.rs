@@ -6,6 +6,7 @@ use jiff::Timestamp;
 use super::*;
 use crate::protocol::{AgentId, EventMsg};
 use crate::tui::modal::ModalKind;
+use crate::tui::render::render;
 
 fn agents() -> Vec<AgentInfo> {
     AgentInfo::roster(
@@ -410,4 +411,51 @@ fn ctrl_t_switches_between_dark_and_light() {
         ThemeKind::Plain,
         "NO_COLOR stays without colour"
     );
+}
+
+#[test]
+fn a_paused_card_keeps_its_view_while_output_streams_on() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    let agent = agents()[0].id.clone();
+    let mut seq = 1;
+    let mut stream = |app: &mut App, text: String| {
+        seq += 1;
+        app.on_event(&Event {
+            seq,
+            at: Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(agent.clone()),
+            msg: EventMsg::TextDelta { text },
+        });
+    };
+    for line in 0..40 {
+        stream(&mut app, format!("line {line}\n"));
+    }
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    let mut screen = |app: &App| {
+        terminal
+            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .unwrap();
+        format!("{:?}", terminal.backend())
+    };
+    screen(&app);
+    app.on_key(key(KeyCode::Esc));
+    app.on_key(key(KeyCode::PageUp));
+    let paused = screen(&app);
+    assert!(paused.contains("line 29") && !paused.contains("line 39"));
+    stream(&mut app, "line 40 continues".into());
+    stream(&mut app, " here\nline 41\n".into());
+    let later = screen(&app);
+    assert_eq!(
+        paused.replace("⏸ 0 new", "⏸ 2 new"),
+        later,
+        "only the count of new lines changes"
+    );
+    app.on_key(key(KeyCode::End));
+    let following = screen(&app);
+    assert!(following.contains("line 41") && !following.contains("⏸"));
 }

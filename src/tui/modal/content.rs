@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use super::ModalKind;
 use crate::protocol::AnswerLabel;
 use crate::tui::render::cost as money;
-use crate::tui::render::{entry_line, tail_lines, wrap};
+use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
@@ -47,7 +47,13 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
         // Paged by `page`, which formats only the entries on screen.
         ModalKind::Timeline => Vec::new(),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
-            tail_lines(card, width, usize::MAX, theme, agent, true)
+            let paint = Paint {
+                width,
+                theme,
+                index: agent,
+                expanded: true,
+            };
+            tail_lines(card, paint, usize::MAX, None)
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Coordination => super::grid::coordination(state, theme, width),

@@ -10,10 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::format::{duration, status_icon, tokens};
-use super::text::{block_lines, last_lines};
+use super::text::{block_prefix_lines, floor_char_boundary, last_lines};
 use super::wrap::{truncate, wrap};
 use crate::protocol::{AgentStatus, Usage};
-use crate::tui::state::{AgentCard, CardItem, ToolState, preview};
+use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
 use crate::tui::theme::Theme;
 
 pub struct CardView<'a> {
@@ -30,6 +30,18 @@ pub struct CardView<'a> {
     /// Where to report how far this card can scroll (the focused card only).
     pub scroll_max: Option<&'a Cell<usize>>,
     /// Reasoning in full rather than its last line.
+    pub expanded: bool,
+    /// Scrolled up: the output as it was then, so new output does not move it.
+    pub pause: Option<OutputMark>,
+}
+
+/// How a card's output is drawn: its width, colours and whether reasoning is expanded.
+#[derive(Clone, Copy)]
+pub struct Paint<'a> {
+    pub width: usize,
+    pub theme: &'a Theme,
+    /// The agent's place in config order, for its colour.
+    pub index: usize,
     pub expanded: bool,
 }
 
@@ -61,6 +73,12 @@ impl Widget for CardView<'_> {
             ),
             Span::raw(" "),
         ]);
+        let paused = self.pause.map(|mark| {
+            Line::styled(
+                format!(" ⏸ {} new ↓ End ", card.new_since(mark)),
+                theme.accent(),
+            )
+        });
         let footer = Line::from(vec![Span::styled(
             format!(
                 " {} · {} ",
@@ -84,18 +102,21 @@ impl Widget for CardView<'_> {
             })
             .title(title)
             .title_bottom(footer);
+        let block = match paused {
+            Some(paused) => block.title_bottom(paused),
+            None => block,
+        };
         let inner = block.inner(area);
         block.render(area, buf);
         let height = usize::from(inner.height);
         let wanted = height + self.scroll;
-        let lines = tail_lines(
-            card,
-            usize::from(inner.width),
-            wanted,
+        let paint = Paint {
+            width: usize::from(inner.width),
             theme,
-            self.index,
-            self.expanded,
-        );
+            index: self.index,
+            expanded: self.expanded,
+        };
+        let lines = tail_lines(card, paint, wanted, self.pause);
         // Scrolled past the top: show the top rather than a blank card.
         let furthest = lines.len().saturating_sub(height);
         if let Some(max) = self.scroll_max {
@@ -155,17 +176,17 @@ fn footer_figures(usage: Usage, elapsed_secs: Option<u64>) -> String {
 /// Calls to one MCP server in a row show only this many, newest first, then "+N more".
 const BATCH_SHOWN: usize = 3;
 
-/// The newest `wanted` display lines of the card's output, built from the last item back
-/// so that a long history costs nothing to draw. `expanded` shows reasoning in full
-/// instead of its last line.
+/// The newest `wanted` display lines of the card's output (up to `until`, if given), built
+/// from the last item back so that a long history costs nothing to draw.
 pub fn tail_lines(
     card: &AgentCard,
-    width: usize,
+    paint: Paint<'_>,
     wanted: usize,
-    theme: &Theme,
-    index: usize,
-    expanded: bool,
+    until: Option<OutputMark>,
 ) -> Vec<Line<'static>> {
+    let theme = paint.theme;
+    let items =
+        &card.items[..until.map_or(card.items.len(), |mark| mark.items.min(card.items.len()))];
     let mut chunks: Vec<Vec<Line<'static>>> = Vec::new();
     let mut total = 0;
     let streaming = matches!(
@@ -175,7 +196,7 @@ pub fn tail_lines(
     // The MCP server of the run of calls being read (backwards), and how many were shown
     // and hidden.
     let mut batch: Option<(&str, usize, usize)> = None;
-    for (position, item) in card.items.iter().enumerate().rev() {
+    for (position, item) in items.iter().enumerate().rev() {
         if total >= wanted {
             break;
         }
@@ -198,7 +219,10 @@ pub fn tail_lines(
             batch = server.map(|server| (server, 1, 0));
         }
         let active = streaming && position + 1 == card.items.len();
-        let lines = item_lines(item, active, width, wanted - total, theme, index, expanded);
+        let cut = until
+            .filter(|_| position + 1 == items.len())
+            .map_or(usize::MAX, |mark| mark.tail_len);
+        let lines = item_lines(item, active, cut, wanted - total, paint);
         total += lines.len();
         chunks.push(lines);
     }
@@ -224,15 +248,20 @@ fn more_line(server: &str, hidden: usize, theme: &Theme) -> Line<'static> {
     )
 }
 
+/// An item's newest `wanted` lines; of growing text, only its first `cut` bytes.
 fn item_lines(
     item: &CardItem,
     active: bool,
-    width: usize,
+    cut: usize,
     wanted: usize,
-    theme: &Theme,
-    index: usize,
-    expanded: bool,
+    paint: Paint<'_>,
 ) -> Vec<Line<'static>> {
+    let Paint {
+        width,
+        theme,
+        index,
+        expanded,
+    } = paint;
     let styled = |text: String, style: Style| -> Vec<Line<'static>> {
         wrap(&text, width)
             .into_iter()
@@ -242,9 +271,10 @@ fn item_lines(
     match item {
         CardItem::Text(block) => {
             // While the text streams, only complete lines are shown: no line re-flows.
-            block_lines(block, active, wanted, width, theme)
+            block_prefix_lines(block, cut, active, wanted, width, theme)
         }
         CardItem::Reasoning(text) if expanded => {
+            let text = &text[..floor_char_boundary(text, cut)];
             let style = theme.dim().add_modifier(Modifier::ITALIC);
             let mut lines = vec![Line::styled("💭 reasoning", style)];
             lines.extend(
@@ -255,6 +285,7 @@ fn item_lines(
             lines
         }
         CardItem::Reasoning(text) => {
+            let text = &text[..floor_char_boundary(text, cut)];
             let last = text.trim().lines().last().unwrap_or_default();
             vec![Line::styled(
                 truncate(&format!("💭 {last}"), width),
@@ -345,7 +376,14 @@ fn item_lines(
                 theme.winner(),
             )];
             // The last partial line waits for its newline only while the answer streams.
-            lines.extend(block_lines(body, active && !*done, wanted, width, theme));
+            lines.extend(block_prefix_lines(
+                body,
+                cut,
+                active && !*done,
+                wanted,
+                width,
+                theme,
+            ));
             lines
         }
     }

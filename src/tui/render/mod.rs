@@ -16,7 +16,7 @@ use std::cell::Cell;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-pub use card::{CardView, tail_lines};
+pub use card::{CardView, Paint, tail_lines};
 pub use format::cost;
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
@@ -25,7 +25,7 @@ use crate::protocol::Mode;
 use crate::tui::complete::Popup;
 use crate::tui::composer::Composer;
 use crate::tui::modal::{self, Modal};
-use crate::tui::state::UiState;
+use crate::tui::state::{OutputMark, UiState};
 use crate::tui::theme::Theme;
 
 /// Narrowest card shown side by side with the others.
@@ -39,6 +39,9 @@ pub struct View {
     pub maximized: bool,
     /// Lines scrolled up in the focused card (0 = follow).
     pub card_scroll: usize,
+    /// Where the focused card's output ended when it was scrolled up: it shows no more
+    /// until it follows again.
+    pub card_pause: Option<OutputMark>,
     /// Entries scrolled up in the timeline (0 = follow).
     pub timeline_scroll: usize,
     /// PgUp/PgDn, arrows and the wheel scroll the timeline instead of the focused card.
@@ -126,6 +129,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         } else {
             0
         },
+        pause: view.card_pause.filter(|_| index == view.focused),
     };
     if side_by_side {
         let areas = Layout::horizontal(vec![Constraint::Fill(1); count]).split(area);

@@ -11,6 +11,7 @@ use crate::tui::theme::Theme;
 
 /// A text block's newest `wanted` source lines: code lines with the colours computed when
 /// they completed, the rest with light markdown. `streaming` holds back a partial last line.
+#[cfg(test)]
 pub fn block_lines(
     block: &TextBlock,
     streaming: bool,
@@ -18,8 +19,27 @@ pub fn block_lines(
     width: usize,
     theme: &Theme,
 ) -> Vec<Line<'static>> {
-    let text = block.text.as_str();
-    let complete = block.code.lines.len();
+    block_prefix_lines(block, block.text.len(), streaming, wanted, width, theme)
+}
+
+/// [`block_lines`] of the block's first `until` bytes (what a paused card shows); when
+/// text follows them, the line they end in is held back as partial.
+pub fn block_prefix_lines(
+    block: &TextBlock,
+    until: usize,
+    streaming: bool,
+    wanted: usize,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let until = floor_char_boundary(&block.text, until);
+    let (text, later) = block.text.split_at(until);
+    let streaming = streaming || !later.is_empty();
+    let complete = block
+        .code
+        .lines
+        .len()
+        .saturating_sub(later.matches('\n').count());
     let (shown, total) = if streaming {
         (text.rfind('\n').map_or("", |end| &text[..end]), complete)
     } else {
@@ -37,6 +57,15 @@ pub fn block_lines(
     let tail = last_lines(shown, wanted);
     let first = total.saturating_sub(tail.split('\n').count());
     text_lines(tail, first, &block.code, width, theme)
+}
+
+/// The largest char boundary of `text` at or below `at`.
+pub fn floor_char_boundary(text: &str, at: usize) -> usize {
+    let mut at = at.min(text.len());
+    while !text.is_char_boundary(at) {
+        at -= 1;
+    }
+    at
 }
 
 /// The last `count` source lines of `text`: each makes at least one display line, so no

@@ -102,6 +102,15 @@ pub enum CardItem {
     },
 }
 
+/// How far a card's output went when the user scrolled up: a paused card shows only this
+/// much, so new output cannot move what the user is reading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OutputMark {
+    pub items: usize,
+    /// Bytes of the last item's growing text (answer, reasoning or final answer).
+    pub tail_len: usize,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct AgentCard {
     pub info: AgentInfo,
@@ -198,6 +207,28 @@ impl AgentCard {
         }
     }
 
+    /// Where the output ends now.
+    pub fn output_mark(&self) -> OutputMark {
+        OutputMark {
+            items: self.items.len(),
+            tail_len: self.items.last().map_or(0, |item| growing_text(item).len()),
+        }
+    }
+
+    /// Lines and items produced after `mark`, for the "N new" hint of a paused card.
+    pub fn new_since(&self, mark: OutputMark) -> usize {
+        let tail = mark
+            .items
+            .checked_sub(1)
+            .and_then(|last| self.items.get(last))
+            .map_or(0, |item| {
+                growing_text(item)
+                    .get(mark.tail_len..)
+                    .map_or(0, |added| added.matches('\n').count())
+            });
+        tail + self.items.len().saturating_sub(mark.items)
+    }
+
     /// The model name without a vendor prefix (`openai/gpt-5` → `gpt-5`), for tabs.
     pub fn short_model(&self) -> &str {
         self.info
@@ -205,6 +236,22 @@ impl AgentCard {
             .rsplit('/')
             .next()
             .unwrap_or(&self.info.model)
+    }
+}
+
+/// The text of an item that grows while it streams; empty for the others.
+pub fn growing_text(item: &CardItem) -> &str {
+    match item {
+        CardItem::Text(block) | CardItem::Final { body: block, .. } => &block.text,
+        CardItem::Reasoning(text) => text,
+        CardItem::Tool(_)
+        | CardItem::Round { .. }
+        | CardItem::Answer { .. }
+        | CardItem::Vote { .. }
+        | CardItem::VoteIgnored { .. }
+        | CardItem::Retry { .. }
+        | CardItem::Error(_)
+        | CardItem::Notice(_) => "",
     }
 }
 

@@ -10,7 +10,10 @@ mod votes;
 
 use jiff::Timestamp;
 
-pub use agent::{AgentCard, CardItem, TextBlock, ToolCard, ToolState, display_tool_name};
+pub use agent::{
+    AgentCard, CardItem, OutputMark, TextBlock, ToolCard, ToolState, display_tool_name,
+    growing_text,
+};
 pub use code::{CodeLines, CodeSpan};
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use votes::{Bar, VoteTally};
