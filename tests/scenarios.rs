@@ -519,14 +519,16 @@ agent:
     );
 }
 
-#[tokio::test(start_paused = true)]
-async fn a_second_turn_sees_the_first_in_its_history() {
-    let yaml = r#"
+/// One agent whose answers repeat the question, to see what history it is given.
+const ECHOING_AGENT: &str = r#"
 agent:
   id: a
   backend: {type: scripted, tokens_per_second: 0, answer: "Answer to {question}", final_answer: "Final: {question}"}
 "#;
-    let mut scenario = Scenario::start(yaml);
+
+#[tokio::test(start_paused = true)]
+async fn a_second_turn_sees_the_first_in_its_history() {
+    let mut scenario = Scenario::start(ECHOING_AGENT);
     let first = scenario.handle.run_turn("first question").await;
     assert_eq!(outcome(&first), TurnOutcome::Completed);
     let second = scenario.handle.run_turn("second question").await;
@@ -547,6 +549,28 @@ agent:
     );
     let stopped = scenario.handle.shutdown().await;
     assert!(matches!(stopped.last().unwrap().msg, EventMsg::RunFinished));
+}
+
+#[tokio::test(start_paused = true)]
+async fn clearing_the_history_starts_the_next_turn_afresh() {
+    let mut scenario = Scenario::start(ECHOING_AGENT);
+    scenario.handle.run_turn("first question").await;
+    scenario.handle.ops.send(Op::ClearHistory).await.unwrap();
+    let cleared = scenario.handle.events.recv().await.unwrap();
+    assert_eq!(cleared.msg, EventMsg::HistoryCleared);
+    let second = scenario.handle.run_turn("second question").await;
+    assert_eq!(outcome(&second), TurnOutcome::Completed);
+    let requests = scenario.requests_of("a");
+    let turn_two = requests
+        .iter()
+        .find(|r| r.messages[1].content().contains("second question"))
+        .unwrap();
+    assert!(
+        !turn_two.messages[1].content().contains("first question"),
+        "{}",
+        turn_two.messages[1].content()
+    );
+    scenario.handle.shutdown().await;
 }
 
 #[tokio::test(start_paused = true)]

@@ -53,8 +53,9 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         })
         .unwrap();
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
-    // No --display: on a terminal the full-screen display is the default.
-    command.args(["--no-logs"]);
+    // No --display: on a terminal the full-screen display is the default. `--debug` sends
+    // tracing to `.massgen/massgen.log`, never to the screen.
+    command.args(["--no-logs", "--debug"]);
     command.cwd(home.path());
     command.env_clear();
     command.env("HOME", home.path());
@@ -155,4 +156,7 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         output[left..].contains("\x1b[?25h"),
         "the cursor is shown again"
     );
+    assert!(!output.contains("DEBUG"), "no log line reached the screen");
+    let log = std::fs::read_to_string(home.path().join(".massgen/massgen.log")).unwrap();
+    assert!(log.contains("turn started"), "{log}");
 }

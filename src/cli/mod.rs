@@ -4,6 +4,7 @@ mod args;
 mod exit;
 mod front_end;
 mod info;
+mod logging;
 mod plain_session;
 mod setup;
 mod tui_session;
@@ -18,14 +19,6 @@ use crate::config::Env;
 
 /// Runs the command and returns its exit code.
 pub fn run(args: Args) -> Exit {
-    if args.debug {
-        let full_screen = match args.display {
-            Some(DisplayArg::Tui) => true,
-            Some(DisplayArg::Plain | DisplayArg::Quiet) => false,
-            None => front_end::on_terminal(),
-        };
-        init_debug_logging(full_screen);
-    }
     if args.list_examples {
         return info::list_examples();
     }
@@ -64,6 +57,8 @@ pub fn run(args: Args) -> Exit {
         prepared.config.ui.display,
         front_end::on_terminal(),
     );
+    let logs_allowed = !args.no_logs && prepared.config.ui.logging_enabled;
+    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, logs_allowed, &cwd);
     let exit = runtime.block_on(async move {
         if front_end == FrontEnd::Tui {
             tokio::spawn(tui_session::run(prepared, args, cwd))
@@ -79,32 +74,4 @@ pub fn run(args: Args) -> Exit {
     // will never finish may remain, and waiting for it would hang the exit.
     runtime.shutdown_background();
     exit
-}
-
-/// Debug logs go to standard error, or to `.massgen/massgen.log` while the full-screen
-/// display owns the terminal.
-fn init_debug_logging(to_file: bool) {
-    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("massgen=debug"));
-    if to_file {
-        let path = PathBuf::from(".massgen").join("massgen.log");
-        let file = std::fs::create_dir_all(".massgen").and_then(|()| {
-            std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(&path)
-        });
-        if let Ok(file) = file {
-            let _ = tracing_subscriber::fmt()
-                .with_writer(std::sync::Mutex::new(file))
-                .with_ansi(false)
-                .with_env_filter(filter)
-                .try_init();
-        }
-        return;
-    }
-    let _ = tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_env_filter(filter)
-        .try_init();
 }

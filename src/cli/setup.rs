@@ -1,23 +1,26 @@
 //! From arguments to a runnable config and its backends.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
 
 use super::args::Args;
 use crate::backend::{Backend, build_backends};
-use crate::config::{self, Config, Env, QuickSetup};
+use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
 
 pub struct Prepared {
     pub config: Arc<Config>,
     pub backends: Vec<Arc<dyn Backend>>,
     /// Nothing was configured; this is the built-in offline demo.
     pub is_demo: bool,
+    /// The YAML file the config came from (not for `--model`, examples or the demo).
+    pub config_file: Option<PathBuf>,
 }
 
 /// Loads the config (printing its warnings) and builds one backend per agent.
 /// The error is the full message to print after `error: `.
 pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
+    let mut config_file = None;
     let (mut config, is_demo) = match &args.model {
         Some(model) => {
             let setup = QuickSetup {
@@ -41,6 +44,9 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
             for warning in warnings {
                 eprintln!("warning: {warning}");
             }
+            if let ConfigChoice::File(path) = &choice {
+                config_file = Some(path.clone());
+            }
             (config, choice.is_demo())
         }
     };
@@ -57,5 +63,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         config: Arc::new(config),
         backends,
         is_demo,
+        config_file,
     })
 }

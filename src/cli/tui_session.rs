@@ -9,6 +9,7 @@ use super::exit::Exit;
 use super::setup::Prepared;
 use crate::orchestrator::{self, RuntimeOptions};
 use crate::tools::NoTools;
+use crate::tui::TuiOptions;
 
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
@@ -27,7 +28,11 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
         },
     );
-    match crate::tui::run(handle, args.question.clone()).await {
+    let options = TuiOptions {
+        question: args.question.clone(),
+        config_file: prepared.config_file,
+    };
+    match crate::tui::run(handle, options).await {
         Ok(()) => Exit::Success,
         Err(error) => {
             eprintln!("error: the terminal failed: {error}");

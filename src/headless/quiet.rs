@@ -45,6 +45,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             }
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
+            | EventMsg::HistoryCleared
             | EventMsg::TurnStarted { .. }
             | EventMsg::AgentStatus { .. }
             | EventMsg::RoundStarted { .. }

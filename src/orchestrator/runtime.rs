@@ -106,6 +106,11 @@ async fn run(
                 }
             }
             Op::Cancel => {}
+            Op::ClearHistory => {
+                history.clear();
+                tracing::debug!("conversation history cleared");
+                emitter.emit(None, EventMsg::HistoryCleared);
+            }
             Op::InjectHumanInput { .. } => emitter.emit(
                 None,
                 EventMsg::Warning {

@@ -144,6 +144,8 @@ pub enum EventMsg {
     },
     /// The runtime stopped.
     RunFinished,
+    /// The conversation history was forgotten (`/clear`); the next turn starts afresh.
+    HistoryCleared,
     /// A question was submitted. Carries the roster so a turn log stands on its own.
     TurnStarted {
         question: String,

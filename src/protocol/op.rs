@@ -34,6 +34,9 @@ pub enum Op {
     Cancel,
     /// Text the user typed while a turn runs, delivered to every agent.
     InjectHumanInput { text: String },
+    /// Forget the conversation so far: the next turn starts without history. Refused
+    /// while a turn runs.
+    ClearHistory,
     /// Finish the running turn's cancellation and stop the runtime.
     Shutdown,
 }

@@ -17,6 +17,8 @@ use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
     Send(Op),
+    /// Show this file in the desktop's default application (`/config`).
+    OpenFile(PathBuf),
     Quit,
 }
 
@@ -39,6 +41,7 @@ pub struct App {
     quit_armed: bool,
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
     cancel_pending: bool,
+    config_file: Option<PathBuf>,
 }
 
 impl App {
@@ -83,6 +86,12 @@ impl App {
             .composer
             .insert(&text.replace("\r\n", "\n").replace('\r', "\n"));
         self.refresh_popup();
+    }
+
+    /// The config file `/config` opens and `/status` names.
+    pub fn with_config_file(mut self, path: Option<PathBuf>) -> Self {
+        self.config_file = path;
+        self
     }
 
     /// Completes `@path` against `cwd`.

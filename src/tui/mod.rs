@@ -1,12 +1,12 @@
 //! The full-screen terminal front end, the default on a terminal: the state that folds the
 //! orchestrator's events, pure rendering, the composer, modals, key handling and the app
-//! loop. Still to come (issue 4): markdown with highlighted code, `@path` and
-//! slash-command popups, `/inspect`, themes beyond dark.
+//! loop.
 
 pub mod app;
 pub mod complete;
 pub mod composer;
 pub mod modal;
+mod open;
 pub mod render;
 mod run;
 pub mod state;
@@ -15,4 +15,4 @@ mod terminal;
 mod test_support;
 pub mod theme;
 
-pub use run::run;
+pub use run::{TuiOptions, run};

@@ -3,6 +3,7 @@
 //! changed, at most 60 a second; while a turn runs, once a second for the clocks.
 
 use std::io;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, EventStream, MouseEventKind};
@@ -12,6 +13,7 @@ use tokio::time::{Instant, sleep_until};
 
 use super::app::{App, Effect};
 use super::composer::Composer;
+use super::open::open_in_desktop;
 use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
@@ -22,11 +24,20 @@ const FRAME: Duration = Duration::from_millis(16);
 const CLOCK_TICK: Duration = Duration::from_secs(1);
 const SPINNER_TICK: Duration = Duration::from_millis(100);
 
-/// Runs the TUI over `handle` until the user quits; `question`, if any, is asked at once.
-/// However the loop ends, the orchestrator is shut down so its logs are finished.
-pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io::Result<()> {
+/// What the session starts with.
+#[derive(Clone, Debug, Default)]
+pub struct TuiOptions {
+    /// Asked at once.
+    pub question: Option<String>,
+    /// The YAML file the agents came from, for `/config` and `/status`.
+    pub config_file: Option<PathBuf>,
+}
+
+/// Runs the TUI over `handle` until the user quits. However the loop ends, the orchestrator
+/// is shut down so its logs are finished.
+pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<()> {
     let guard = TerminalGuard::enter()?;
-    let outcome = event_loop(guard, &mut handle, question).await;
+    let outcome = event_loop(guard, &mut handle, options).await;
     let _ = handle.ops.send(Op::Shutdown).await;
     let drain = async {
         while handle.events.recv().await.is_some() {}
@@ -40,13 +51,14 @@ pub async fn run(mut handle: OrchestratorHandle, question: Option<String>) -> io
 async fn event_loop(
     mut guard: TerminalGuard,
     handle: &mut OrchestratorHandle,
-    question: Option<String>,
+    options: TuiOptions,
 ) -> io::Result<()> {
     let mut app = App::new(Vec::new())
-        .with_cwd(std::env::current_dir().unwrap_or_else(|_| std::path::PathBuf::from(".")));
+        .with_cwd(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
+        .with_config_file(options.config_file);
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
-    if let Some(text) = question {
+    if let Some(text) = options.question {
         let submit = Op::Submit {
             text,
             mode: Mode::Normal,
@@ -102,6 +114,10 @@ async fn event_loop(
             match effect {
                 Effect::Send(op) => {
                     let _ = handle.ops.send(op).await;
+                }
+                Effect::OpenFile(path) => {
+                    app.view.notice = Some(open_in_desktop(&path));
+                    dirty = true;
                 }
                 Effect::Quit => return Ok(()),
             }

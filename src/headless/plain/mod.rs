@@ -259,6 +259,7 @@ impl<W: Write> PlainPrinter<W> {
             (
                 EventMsg::RunStarted { .. }
                 | EventMsg::RunFinished
+                | EventMsg::HistoryCleared
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::RoundStarted { .. }
                 | EventMsg::Usage { .. }

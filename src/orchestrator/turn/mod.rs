@@ -289,6 +289,13 @@ impl<'a> Driver<'a> {
                     message: "a turn is already running; wait for it to finish or cancel it".into(),
                 },
             ),
+            Some(Op::ClearHistory) => self.emit(
+                None,
+                EventMsg::Warning {
+                    message: "the history cannot be cleared while a turn runs; cancel it first"
+                        .into(),
+                },
+            ),
             Some(Op::Shutdown) | None => {
                 self.shutdown = true;
                 self.cancel();

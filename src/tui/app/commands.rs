@@ -28,9 +28,24 @@ impl App {
             "inspect" | "i" => self.open(ModalKind::Turns {
                 selected: self.state.turns.len().saturating_sub(1),
             }),
-            "clear" | "reset" | "config" => {
-                self.view.notice = Some(format!("/{name} is not available yet"));
+            "clear" | "reset" if self.state.is_running() => {
+                self.view.notice = Some("a turn is running: /cancel it first".into());
             }
+            "clear" | "reset" => {
+                self.set_card_scroll(0);
+                self.view.timeline_scroll = 0;
+                return vec![Effect::Send(Op::ClearHistory)];
+            }
+            "config" => match &self.config_file {
+                Some(path) => return vec![Effect::OpenFile(path.clone())],
+                None => {
+                    self.view.notice = Some(
+                        "this session has no config file (the built-in demo, an @examples \
+                         config or --model)"
+                            .into(),
+                    );
+                }
+            },
             other => {
                 self.view.notice = Some(format!("unknown command /{other}: /help lists them"));
             }

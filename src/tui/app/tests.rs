@@ -208,7 +208,7 @@ fn single_keys_and_slash_commands_open_modals_and_esc_closes_the_top() {
 }
 
 #[test]
-fn slash_commands_quit_cancel_and_explain_what_is_missing() {
+fn slash_commands_quit_cancel_and_explain_mistakes() {
     let mut app = App::new(agents());
     type_text(&mut app, "/cancel");
     app.on_key(key(KeyCode::Enter));
@@ -458,4 +458,60 @@ fn a_paused_card_keeps_its_view_while_output_streams_on() {
     app.on_key(key(KeyCode::End));
     let following = screen(&app);
     assert!(following.contains("line 41") && !following.contains("⏸"));
+}
+
+#[test]
+fn clear_forgets_the_history_only_between_turns_and_shows_the_welcome_view() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    type_text(&mut app, "/clear");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("a turn is running: /cancel it first")
+    );
+    let event = |seq, msg| Event {
+        seq,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: None,
+        msg,
+    };
+    app.on_event(&event(
+        2,
+        EventMsg::TurnFinished {
+            outcome: crate::protocol::TurnOutcome::Cancelled,
+            winner: None,
+            duration_ms: 5,
+        },
+    ));
+    type_text(&mut app, "/reset");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        [Effect::Send(Op::ClearHistory)]
+    );
+    app.on_event(&event(3, EventMsg::HistoryCleared));
+    assert_eq!(app.state.turn, 0, "back to the welcome view");
+    assert_eq!(app.state.turns.len(), 1, "/inspect keeps the finished turn");
+}
+
+#[test]
+fn config_opens_the_config_file_or_says_there_is_none() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "/config");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    assert!(
+        app.view
+            .notice
+            .as_deref()
+            .is_some_and(|notice| notice.starts_with("this session has no config file")),
+        "{:?}",
+        app.view.notice
+    );
+    let mut app = App::new(agents()).with_config_file(Some(PathBuf::from("team.yaml")));
+    type_text(&mut app, "/config");
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        [Effect::OpenFile(PathBuf::from("team.yaml"))]
+    );
 }

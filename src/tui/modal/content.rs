@@ -64,7 +64,7 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
     }
 }
 
-const KEYS: [(&str, &str); 28] = [
+const KEYS: [(&str, &str); 30] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -109,6 +109,11 @@ const KEYS: [(&str, &str); 28] = [
     ),
     ("/help /quit /exit /q", "help; quit"),
     ("/cancel", "cancel the running turn"),
+    (
+        "/clear /reset",
+        "forget the conversation; the next question starts afresh",
+    ),
+    ("/config", "open the config file in its desktop application"),
     (
         "/inspect",
         "the session's turns: winner, time, cost, answers and votes",

@@ -1,4 +1,5 @@
-//! The view before the first question: what massgen is and which agents are ready.
+//! The view before the first question (and after `/clear`): what massgen is and which
+//! agents are ready.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::{Alignment, Rect};
@@ -28,6 +29,17 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]));
     }
     lines.push(Line::default());
+    if !state.turns.is_empty() {
+        // Only `/clear` brings the welcome view back after a turn.
+        lines.push(Line::styled(
+            format!(
+                "History cleared: the next question starts afresh. /inspect still lists the {} earlier turn{}.",
+                state.turns.len(),
+                if state.turns.len() == 1 { "" } else { "s" }
+            ),
+            theme.warn(),
+        ));
+    }
     lines.push(Line::styled(
         "Type a question below and press Enter.",
         theme.text(),

@@ -120,6 +120,22 @@ impl UiState {
             })
     }
 
+    /// Back to the welcome view after `/clear`: the panels empty, finished turns kept for
+    /// `/inspect` and the session totals.
+    fn start_afresh(&mut self) {
+        for card in &mut self.agents {
+            card.reset_for_turn();
+        }
+        self.turn = 0;
+        self.question.clear();
+        self.phase = Phase::Idle;
+        self.turn_started_at = None;
+        self.winner = None;
+        self.outcome = None;
+        self.votes = VoteTally::default();
+        self.queued_input.clear();
+    }
+
     /// Folds one event in. Queued human input is dropped once every agent still working
     /// has it (after a delivery, or when an agent stops).
     pub fn apply(&mut self, event: &Event) {
@@ -140,6 +156,7 @@ impl UiState {
                 self.set_roster(agents);
             }
             EventMsg::RunFinished => {}
+            EventMsg::HistoryCleared => self.start_afresh(),
             EventMsg::TurnStarted {
                 question,
                 mode,

@@ -202,6 +202,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         },
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
+        | EventMsg::HistoryCleared
         | EventMsg::AgentStatus { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::TextDelta { .. }
