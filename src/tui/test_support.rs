@@ -12,7 +12,12 @@ use crate::tools::NoTools;
 /// The shipped demo's events for `questions`, one turn each.
 pub async fn demo_turns(questions: &[&str]) -> Vec<Event> {
     let demo = config::examples::demo().unwrap();
-    let mut config = config::from_text(demo.text, "demo", &Env::default())
+    scripted_turns(demo.text, questions).await
+}
+
+/// The events of scripted agents configured by `yaml`, one turn per question.
+pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
+    let mut config = config::from_text(yaml, "test", &Env::default())
         .unwrap()
         .into_runnable()
         .unwrap()

@@ -8,7 +8,7 @@ use ratatui::backend::TestBackend;
 use super::*;
 use crate::protocol::{AgentId, Event, EventMsg, Usage};
 use crate::tui::state::UiState;
-use crate::tui::test_support::demo_turns;
+use crate::tui::test_support::{demo_turns, scripted_turns};
 
 async fn demo_turn(question: &str) -> Vec<Event> {
     demo_turns(&[question]).await
@@ -138,6 +138,7 @@ async fn narrow_terminals_get_tabs_and_one_focused_card() {
         ..view()
     };
     assert_snapshot!("tabs_100x30", draw(&state, &view, 100, 30));
+    assert_snapshot!("tabs_80x24", draw(&state, &view, 80, 24));
     let maximized = View {
         maximized: true,
         focused: 2,
@@ -147,20 +148,41 @@ async fn narrow_terminals_get_tabs_and_one_focused_card() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn five_agents_get_tabs_even_on_a_wide_terminal() {
+    let yaml = (1..=5)
+        .map(|n| {
+            format!(
+                "  - id: agent{n}\n    backend: {{type: scripted, model: model-{n}, answer: \"Answer {n} to {{question}}\"}}\n"
+            )
+        })
+        .collect::<String>();
+    let events = scripted_turns(&format!("agents:\n{yaml}"), &["Five views?"]).await;
+    let state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::VoteCast { .. })
+    });
+    let view = View {
+        focused: 3,
+        agent_elapsed_secs: vec![Some(7); 5],
+        ..view()
+    };
+    assert_snapshot!("tabs_160x48", draw(&state, &view, 160, 48));
+}
+
+#[tokio::test(start_paused = true)]
 async fn the_mode_bar_in_each_mode_and_a_refusal() {
     let events = demo_turn("q").await;
     let state = fold_until(&events, |event| {
         matches!(event.msg, EventMsg::RunStarted { .. })
     });
     for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
-        let backend = draw(&state, &View { mode, ..view() }, 80, 24);
-        assert_snapshot!(format!("mode_{mode:?}").to_lowercase(), backend);
+        let name = format!("mode_{mode:?}").to_lowercase();
+        both_sizes(&name, &state, &View { mode, ..view() });
     }
     let refused = View {
         notice: Some("the mode cannot change while a turn runs".into()),
         ..view()
     };
-    assert_snapshot!("mode_refused", draw(&state, &refused, 80, 24));
+    both_sizes("mode_refused", &state, &refused);
 }
 
 #[tokio::test(start_paused = true)]
@@ -267,7 +289,7 @@ async fn the_tool_call_detail_shows_arguments_and_result() {
         })],
         ..view()
     };
-    assert_snapshot!("modal_tools_80x24", draw(&state, &view, 80, 24));
+    both_sizes("modal_tools", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]
@@ -314,7 +336,7 @@ async fn inspect_lists_the_session_turns_and_details_the_chosen_one() {
         modals: vec![Modal::new(ModalKind::Turns { selected: 0 })],
         ..view()
     };
-    assert_snapshot!("modal_inspect_160x48", draw(&state, &view, 160, 48));
+    both_sizes("modal_inspect", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]
@@ -401,4 +423,21 @@ async fn code_blocks_in_answers_are_highlighted() {
         "several colours on the code line: {colours:?}"
     );
     assert!(format!("{backend:?}").contains("That's all."));
+}
+
+#[tokio::test(start_paused = true)]
+async fn after_clear_the_welcome_view_says_the_history_is_gone() {
+    let mut events = demo_turn("What is the capital of France?").await;
+    let last = events.last().unwrap().clone();
+    events.push(Event {
+        seq: last.seq + 1,
+        msg: EventMsg::HistoryCleared,
+        agent: None,
+        ..last
+    });
+    let mut state = UiState::default();
+    for event in &events {
+        state.apply(event);
+    }
+    assert_snapshot!("cleared_80x24", draw(&state, &view(), 80, 24));
 }

@@ -33,7 +33,7 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         // Only `/clear` brings the welcome view back after a turn.
         lines.push(Line::styled(
             format!(
-                "History cleared: the next question starts afresh. /inspect still lists the {} earlier turn{}.",
+                "History cleared: the next question starts afresh (/inspect keeps {} turn{}).",
                 state.turns.len(),
                 if state.turns.len() == 1 { "" } else { "s" }
             ),
