@@ -133,8 +133,12 @@ impl App {
     /// Ctrl+C: clear the composer, else cancel the turn, else quit (after a second press).
     fn interrupt(&mut self) -> Vec<Effect> {
         if !self.view.composer.is_empty() {
+            // Cleared text stays one Up away.
+            let text = self.view.composer.text();
+            self.remember(text);
             self.view.composer.clear();
             self.history_at = None;
+            self.view.notice = Some("cleared (Up brings it back)".into());
             return Vec::new();
         }
         if self.state.is_running() {
@@ -232,9 +236,7 @@ impl App {
         if let Some(command) = text.strip_prefix('/') {
             return self.command(command.trim());
         }
-        if self.history.last() != Some(&text) {
-            self.history.push(text.clone());
-        }
+        self.remember(text.clone());
         let op = if self.state.is_running() {
             Op::InjectHumanInput { text }
         } else {
@@ -245,6 +247,12 @@ impl App {
             }
         };
         vec![Effect::Send(op)]
+    }
+
+    fn remember(&mut self, text: String) {
+        if self.history.last() != Some(&text) {
+            self.history.push(text);
+        }
     }
 
     /// Up (`step < 0`) and Down through earlier questions; the draft being written is kept

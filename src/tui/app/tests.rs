@@ -91,6 +91,12 @@ fn ctrl_c_clears_then_cancels_then_quits_after_confirmation() {
     assert!(app.on_key(ctrl_c).is_empty());
     assert!(app.view.composer.is_empty());
     assert_eq!(app.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(
+        app.view.composer.text(),
+        "draft",
+        "cleared text is not lost"
+    );
 
     let mut idle = App::new(agents());
     assert!(idle.on_key(ctrl_c).is_empty());
