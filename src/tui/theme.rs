@@ -119,6 +119,15 @@ impl Theme {
         self.color(Color::Rgb(red, green, blue))
     }
 
+    /// `code` in running text; bold only with `NO_COLOR`.
+    pub fn inline_code(&self) -> Style {
+        match self.kind {
+            ThemeKind::Dark => Style::new().fg(Color::Rgb(0xff, 0xa6, 0x57)),
+            ThemeKind::Light => Style::new().fg(Color::Rgb(0x95, 0x38, 0x00)),
+            ThemeKind::Plain => Style::new().add_modifier(Modifier::BOLD),
+        }
+    }
+
     pub fn selected(&self) -> Style {
         Style::new().add_modifier(Modifier::REVERSED)
     }

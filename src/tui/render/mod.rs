@@ -5,6 +5,7 @@
 mod card;
 mod chrome;
 mod format;
+mod inline;
 mod tally;
 mod text;
 mod timeline;

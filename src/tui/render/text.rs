@@ -1,11 +1,12 @@
-//! Text blocks as display lines: light markdown (headings, bullets, quotes, fences) and
-//! code lines in the colours computed when they completed; only the newest lines needed are
-//! built, however long the text.
+//! Text blocks as display lines: markdown (headings, bullets, quotes, rules, fences and
+//! inline styles) and code lines in the colours computed when they completed; only the
+//! newest lines needed are built, however long the text.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::wrap::{display_width, truncate, wrap};
+use super::inline::{self, Segment};
+use super::wrap::{display_width, truncate, wrap_styled};
 use crate::tui::state::{CodeLines, CodeSpan, TextBlock};
 use crate::tui::theme::Theme;
 
@@ -87,8 +88,7 @@ pub fn last_lines(text: &str, count: usize) -> &str {
     &text[start + 1..]
 }
 
-/// Answer text with light markdown (headings bold, bullets, quotes, `**` dropped, fences
-/// dim) and highlighted code:
+/// Answer text with markdown and highlighted code:
 /// `first` is the index of `text`'s first line among the block's lines in `code`.
 fn text_lines(
     text: &str,
@@ -106,30 +106,79 @@ fn text_lines(
         let trimmed = source.trim_start();
         if trimmed.starts_with("```") {
             lines.push(Line::styled(truncate(source, width), theme.dim()));
-            continue;
-        }
-        let indent = source.len() - trimmed.len();
-        let (shown, style) = if trimmed.starts_with('#') {
-            (
-                trimmed.trim_start_matches('#').trim_start().to_string(),
-                theme.text().add_modifier(Modifier::BOLD),
-            )
-        } else if let Some(item) = trimmed
-            .strip_prefix("- ")
-            .or_else(|| trimmed.strip_prefix("* "))
-        {
-            (format!("{}• {item}", &source[..indent]), theme.text())
-        } else if let Some(quote) = trimmed.strip_prefix('>') {
-            (format!("│ {}", quote.trim_start()), theme.dim())
+        } else if is_rule(trimmed) {
+            lines.push(Line::styled("─".repeat(width), theme.dim()));
         } else {
-            (source.to_string(), theme.text())
-        };
-        let shown = shown.replace("**", "");
-        for line in wrap(&shown, width) {
-            lines.push(Line::styled(line, style));
+            lines.extend(wrap_styled(&markdown_line(source, theme), width));
         }
     }
     lines
+}
+
+/// A prose line's segments: a heading (`#`s dropped, levels 1–2 in the accent colour), a
+/// bullet (`•`), a quote (`│`, dim) or a paragraph, each with inline markdown.
+fn markdown_line(source: &str, theme: &Theme) -> Vec<Segment> {
+    let trimmed = source.trim_start();
+    let indent = &source[..source.len() - trimmed.len()];
+    let (prefix, rest, style) = if let Some((level, title)) = heading(trimmed) {
+        let style = if level <= 2 {
+            theme.accent()
+        } else {
+            theme.text().add_modifier(Modifier::BOLD)
+        };
+        (None, title, style)
+    } else if let Some(item) = ["- ", "* ", "+ "]
+        .iter()
+        .find_map(|bullet| trimmed.strip_prefix(bullet))
+    {
+        (
+            Some((format!("{indent}• "), theme.text())),
+            item,
+            theme.text(),
+        )
+    } else if let Some(quote) = trimmed.strip_prefix('>') {
+        (
+            Some(("│ ".to_string(), theme.dim())),
+            quote.trim_start(),
+            theme.dim(),
+        )
+    } else {
+        (None, source, theme.text())
+    };
+    let mut segments = inline::parse(rest, style, theme);
+    if let Some(prefix) = prefix {
+        segments.insert(0, prefix);
+    }
+    segments
+}
+
+/// An ATX heading's level and title: 1–6 `#`s, then a space or the end.
+fn heading(trimmed: &str) -> Option<(usize, &str)> {
+    let level = trimmed.bytes().take_while(|&byte| byte == b'#').count();
+    let title = &trimmed[level..];
+    let spaced = title.is_empty() || title.starts_with([' ', '\t']);
+    ((1..=6).contains(&level) && spaced).then(|| (level, title.trim()))
+}
+
+/// `---`, `***` or `___` (three or more, spaces allowed between).
+fn is_rule(trimmed: &str) -> bool {
+    let trimmed = trimmed.trim_end();
+    let Some(mark) = trimmed
+        .chars()
+        .next()
+        .filter(|ch| matches!(ch, '-' | '*' | '_'))
+    else {
+        return false;
+    };
+    let mut marks = 0;
+    for ch in trimmed.chars() {
+        if ch == mark {
+            marks += 1;
+        } else if ch != ' ' && ch != '\t' {
+            return false;
+        }
+    }
+    marks >= 3
 }
 
 /// One highlighted code line, cut (not wrapped) at the card's edge.
@@ -159,6 +208,59 @@ mod tests {
             .map(ToString::to_string)
             .collect();
         assert_eq!(lines, ["Title", "• one", "  • two", "│ quoted bold"]);
+    }
+
+    fn shown(text: &str, width: usize) -> Vec<Line<'static>> {
+        block_lines(&TextBlock::from(text), false, 50, width, &Theme::default())
+    }
+
+    #[test]
+    fn markdown_lists_rules_links_and_inline_styles_render_as_text() {
+        let text = "## Plan **now**\n\
+                    1. first `step`\n\
+                    ---\n\
+                    * * *\n\
+                    see [docs](https://x.io) and ~~old~~ _new_ snake_case\n\
+                    #hashtag, 2 * 3 * 4\n\
+                    > a *quoted* line";
+        let lines: Vec<String> = shown(text, 12).iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "Plan now",
+                "1. first",
+                "step",
+                "────────────",
+                "────────────",
+                "see docs",
+                "(https://x.i",
+                "o) and old",
+                "new",
+                "snake_case",
+                "#hashtag, 2",
+                "* 3 * 4",
+                "│ a quoted",
+                "line",
+            ]
+        );
+    }
+
+    #[test]
+    fn inline_styles_reach_the_spans() {
+        let theme = Theme::default();
+        let lines = shown("- a **bold** word\n# Title\n### Small `x`", 40);
+        let bold = lines[0]
+            .spans
+            .iter()
+            .find(|span| span.content == "bold")
+            .map(|span| span.style);
+        assert_eq!(bold, Some(theme.text().add_modifier(Modifier::BOLD)));
+        assert_eq!(lines[0].to_string(), "• a bold word");
+        assert_eq!(lines[1].spans[0].style, theme.accent());
+        let code = &lines[2].spans[1];
+        assert_eq!(code.content, "x");
+        assert!(code.style.add_modifier.contains(Modifier::BOLD));
+        assert_eq!(code.style.fg, theme.inline_code().fg);
     }
 
     #[test]
