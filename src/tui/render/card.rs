@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::format::{duration, status_icon, tokens};
-use super::text::{block_prefix_lines, floor_char_boundary, last_lines};
+use super::text::{block_lines, floor_char_boundary, last_lines};
 use super::wrap::{truncate, wrap};
 use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
@@ -271,7 +271,7 @@ fn item_lines(
     match item {
         CardItem::Text(block) => {
             // While the text streams, only complete lines are shown: no line re-flows.
-            block_prefix_lines(block, cut, active, wanted, width, theme)
+            block_lines(block, cut, active, wanted, width, theme)
         }
         CardItem::Reasoning(text) if expanded => {
             let text = &text[..floor_char_boundary(text, cut)];
@@ -376,7 +376,7 @@ fn item_lines(
                 theme.winner(),
             )];
             // The last partial line waits for its newline only while the answer streams.
-            lines.extend(block_prefix_lines(
+            lines.extend(block_lines(
                 body,
                 cut,
                 active && !*done,

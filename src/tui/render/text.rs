@@ -10,22 +10,10 @@ use super::wrap::{display_width, truncate, wrap_styled};
 use crate::tui::state::{CodeLines, CodeSpan, TextBlock};
 use crate::tui::theme::Theme;
 
-/// A text block's newest `wanted` source lines: code lines with the colours computed when
-/// they completed, the rest with light markdown. `streaming` holds back a partial last line.
-#[cfg(test)]
+/// The newest `wanted` source lines of a text block's first `until` bytes (all of it, or
+/// what a paused card shows): code lines in the colours computed when they completed, the
+/// rest as markdown. `streaming`, or text after `until`, holds back a partial last line.
 pub fn block_lines(
-    block: &TextBlock,
-    streaming: bool,
-    wanted: usize,
-    width: usize,
-    theme: &Theme,
-) -> Vec<Line<'static>> {
-    block_prefix_lines(block, block.text.len(), streaming, wanted, width, theme)
-}
-
-/// [`block_lines`] of the block's first `until` bytes (what a paused card shows); when
-/// text follows them, the line they end in is held back as partial.
-pub fn block_prefix_lines(
     block: &TextBlock,
     until: usize,
     streaming: bool,
@@ -203,7 +191,7 @@ mod tests {
     #[test]
     fn light_markdown_turns_bullets_quotes_and_headings_into_plain_lines() {
         let block = TextBlock::from("# Title\n- one\n  * two\n> quoted **bold**\n");
-        let lines: Vec<String> = block_lines(&block, false, 10, 40, &Theme::default())
+        let lines: Vec<String> = block_lines(&block, usize::MAX, false, 10, 40, &Theme::default())
             .iter()
             .map(ToString::to_string)
             .collect();
@@ -211,7 +199,14 @@ mod tests {
     }
 
     fn shown(text: &str, width: usize) -> Vec<Line<'static>> {
-        block_lines(&TextBlock::from(text), false, 50, width, &Theme::default())
+        block_lines(
+            &TextBlock::from(text),
+            usize::MAX,
+            false,
+            50,
+            width,
+            &Theme::default(),
+        )
     }
 
     #[test]
@@ -266,7 +261,7 @@ mod tests {
     #[test]
     fn a_streaming_block_holds_back_its_partial_line() {
         let block = TextBlock::from("done line\npartial");
-        let lines = block_lines(&block, true, 10, 40, &Theme::default());
+        let lines = block_lines(&block, usize::MAX, true, 10, 40, &Theme::default());
         assert_eq!(lines.len(), 1);
         assert_eq!(lines[0].to_string(), "done line");
     }
