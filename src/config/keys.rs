@@ -23,10 +23,22 @@ pub const BACKEND_COMMON: &[&str] = &[
     "timeout",
 ];
 
+/// MassGen's tool keys that massgen acts on; never sent to a provider.
+pub const BACKEND_TOOLS: &[&str] = &[
+    "cwd",
+    "mcp_servers",
+    "exclude_tools",
+    "allowed_tools",
+    "enable_mcp_command_line",
+    "command_line_execution_mode",
+    "command_line_allowed_commands",
+    "command_line_blocked_commands",
+    "exclude_file_operation_mcps",
+];
+
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
 /// never sent to a provider.
 const BACKEND_UNSUPPORTED: &[&str] = &[
-    "cwd",
     "enable_web_search",
     "enable_code_execution",
     "enable_code_interpreter",
@@ -35,12 +47,7 @@ const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_file_generation",
     "enable_video_generation",
     "enable_multimodal_tools",
-    "enable_mcp_command_line",
-    "exclude_file_operation_mcps",
     "concurrent_tool_execution",
-    "mcp_servers",
-    "exclude_tools",
-    "allowed_tools",
     "disallowed_tools",
     "custom_tools",
     "custom_tools_path",
@@ -59,19 +66,40 @@ const BACKEND_UNSUPPORTED: &[&str] = &[
 ];
 
 pub fn is_backend_unsupported(key: &str) -> bool {
-    BACKEND_UNSUPPORTED.contains(&key) || key.starts_with("command_line_")
+    BACKEND_UNSUPPORTED.contains(&key)
+        || (key.starts_with("command_line_") && !BACKEND_TOOLS.contains(&key))
 }
+
+/// Keys of one `mcp_servers` entry.
+pub const MCP_SERVER: &[&str] = &[
+    "name",
+    "type",
+    "command",
+    "args",
+    "env",
+    "cwd",
+    "url",
+    "headers",
+    "timeout",
+    "connect_timeout",
+    "allowed_tools",
+    "exclude_tools",
+];
+pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "security"];
+
+/// Keys of one `context_paths` entry.
+pub const CONTEXT_PATH: &[&str] = &["path", "permission", "protected_paths"];
 
 pub const ORCHESTRATOR: &[&str] = &[
     "voting_sensitivity",
     "answer_novelty_requirement",
     "max_new_answers_per_agent",
-];
-pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
+    "context_paths",
     "snapshot_storage",
     "agent_temporary_workspace",
+];
+pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
-    "context_paths",
     "skip_coordination_rounds",
     "debug_final_answer",
     "enable_nlip",

@@ -12,6 +12,7 @@ mod quick;
 mod resolve;
 mod schema;
 mod scripted;
+mod tools;
 mod yaml;
 
 use std::path::PathBuf;
@@ -27,6 +28,10 @@ pub use schema::{
     TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use tools::{
+    CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
+    DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,
+};
 pub use yaml::Location;
 
 /// `~/.config/massgen` on Linux (honours `XDG_CONFIG_HOME`), the platform's equivalent

@@ -7,6 +7,7 @@ use crate::protocol::AgentId;
 
 use super::backend_kind::BackendKind;
 use super::scripted::ScriptedOptions;
+use super::tools::{ContextPath, ToolSettings};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Config {
@@ -45,6 +46,8 @@ pub struct BackendConfig {
     pub passthrough: serde_json::Map<String, serde_json::Value>,
     /// Set only for `type: scripted`.
     pub scripted: Option<ScriptedOptions>,
+    /// MCP servers, workspace, command line and tool filters.
+    pub tools: ToolSettings,
 }
 
 impl BackendConfig {
@@ -62,6 +65,7 @@ impl BackendConfig {
             timeout: None,
             passthrough: serde_json::Map::new(),
             scripted: None,
+            tools: ToolSettings::default(),
         }
     }
 }
@@ -94,6 +98,12 @@ pub struct OrchestratorConfig {
     pub answer_novelty_requirement: Sensitivity,
     /// After this many answers an agent may only vote. `None` = unlimited.
     pub max_new_answers_per_agent: Option<u32>,
+    /// The user's files shown to every agent.
+    pub context_paths: Vec<ContextPath>,
+    /// Where each agent's latest workspace is kept (under `.massgen/` when relative).
+    pub snapshot_storage: Option<String>,
+    /// Where agents get copies of their peers' workspaces (under `.massgen/` when relative).
+    pub agent_temporary_workspace: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -9,6 +9,7 @@ use super::super::fields::Fields;
 use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
+use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note};
 
 pub(super) fn parse_backend(
@@ -38,7 +39,12 @@ pub(super) fn parse_backend(
         ModelRule::Required { example } => backend.required_string("model", example)?,
     };
     let mut passthrough = serde_json::Map::new();
-    for entry in backend.unknown(keys::BACKEND_COMMON) {
+    let known: Vec<&str> = keys::BACKEND_COMMON
+        .iter()
+        .chain(keys::BACKEND_TOOLS)
+        .copied()
+        .collect();
+    for entry in backend.unknown(&known) {
         let path = backend.key_path(&entry.key);
         if keys::is_backend_unsupported(&entry.key) {
             notes.push(unsupported_note(entry, &path));
@@ -90,6 +96,7 @@ pub(super) fn parse_backend(
         timeout: timeout(backend)?,
         passthrough,
         scripted,
+        tools: parse_tool_settings(backend, notes)?,
     })
 }
 

@@ -4,6 +4,7 @@
 
 mod backend;
 mod settings;
+mod tools;
 
 use std::collections::HashMap;
 

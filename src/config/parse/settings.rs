@@ -6,6 +6,7 @@ use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::keys;
 use super::super::schema::{DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig};
+use super::tools::parse_context_paths;
 use super::{Note, check_keys};
 
 pub(super) fn parse_orchestrator(
@@ -43,6 +44,9 @@ pub(super) fn parse_orchestrator(
         voting_sensitivity: sensitivity("voting_sensitivity")?.unwrap_or_default(),
         answer_novelty_requirement: sensitivity("answer_novelty_requirement")?.unwrap_or_default(),
         max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+        context_paths: parse_context_paths(orchestrator, notes)?,
+        snapshot_storage: orchestrator.string("snapshot_storage")?,
+        agent_temporary_workspace: orchestrator.string("agent_temporary_workspace")?,
     })
 }
 

@@ -1,0 +1,136 @@
+//! The resolved tool settings: a backend's MCP servers, workspace and command line, and
+//! the orchestrator's context paths and workspace directories.
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use super::schema::Secret;
+
+/// How long to wait for an MCP server to start and list its tools.
+pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one MCP tool call may take.
+pub const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(30);
+/// How long one `execute_command` may run.
+pub const DEFAULT_COMMAND_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// What an agent can act with besides the workflow tools.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct ToolSettings {
+    /// `cwd`: the agent's workspace (`workspace` → `.massgen/workspaces/workspace_<hex>`);
+    /// `None` gives the agent no file tools.
+    pub cwd: Option<String>,
+    pub mcp_servers: Vec<McpServerConfig>,
+    /// Full tool names (`mcp__server__tool`, or a built-in tool's name) never offered.
+    pub exclude_tools: Vec<String>,
+    /// When set, only these full tool names are offered.
+    pub allowed_tools: Option<Vec<String>>,
+    /// `enable_mcp_command_line`: offer `execute_command` in the workspace.
+    pub command_line: Option<CommandLineConfig>,
+    /// `exclude_file_operation_mcps: true` turns the copy/delete/compare tools off.
+    pub exclude_file_operations: bool,
+}
+
+impl ToolSettings {
+    /// Whether `name` passes this backend's allow and exclude lists.
+    pub fn offers(&self, name: &str) -> bool {
+        !self.exclude_tools.iter().any(|excluded| excluded == name)
+            && self
+                .allowed_tools
+                .as_ref()
+                .is_none_or(|allowed| allowed.iter().any(|allowed| allowed == name))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct McpServerConfig {
+    /// Tools are exposed to models as `mcp__<name>__<tool>`.
+    pub name: String,
+    pub transport: McpTransport,
+    pub connect_timeout: Duration,
+    /// `timeout`: one call's limit.
+    pub call_timeout: Duration,
+    /// Full (`mcp__srv__tool`) or bare tool names; when set, only these are offered.
+    pub allowed_tools: Option<Vec<String>>,
+    /// Full or bare tool names never offered.
+    pub exclude_tools: Vec<String>,
+}
+
+impl McpServerConfig {
+    /// Whether the server's tool `tool` (bare name), exposed as `full`, passes the
+    /// server's lists.
+    pub fn offers(&self, tool: &str, full: &str) -> bool {
+        let named = |name: &String| name == tool || name == full;
+        !self.exclude_tools.iter().any(named)
+            && self
+                .allowed_tools
+                .as_ref()
+                .is_none_or(|allowed| allowed.iter().any(named))
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub enum McpTransport {
+    /// A child process speaking MCP over standard input and output.
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        /// Extra environment for the child; values may hold keys, so they are secret.
+        env: Vec<(String, Secret)>,
+        cwd: Option<PathBuf>,
+    },
+    /// A server at `url` speaking streamable HTTP.
+    StreamableHttp {
+        url: String,
+        /// Request headers (often `Authorization`), secret.
+        headers: Vec<(String, Secret)>,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct CommandLineConfig {
+    /// Regular expressions; when non-empty, a command must match one.
+    pub allowed_commands: Vec<String>,
+    /// Regular expressions; a command matching one is refused.
+    pub blocked_commands: Vec<String>,
+    pub timeout: Duration,
+}
+
+impl Default for CommandLineConfig {
+    fn default() -> Self {
+        Self {
+            allowed_commands: Vec::new(),
+            blocked_commands: Vec::new(),
+            timeout: DEFAULT_COMMAND_TIMEOUT,
+        }
+    }
+}
+
+/// Read, or read now and write during the winner's final presentation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Permission {
+    #[default]
+    Read,
+    Write,
+}
+
+impl Permission {
+    pub const NAMES: [&'static str; 2] = ["read", "write"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "read" => Some(Self::Read),
+            "write" => Some(Self::Write),
+            _ => None,
+        }
+    }
+}
+
+/// A file or directory of the user's shown to every agent (`orchestrator.context_paths`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ContextPath {
+    /// As written; relative paths are taken from the directory massgen runs in.
+    pub path: PathBuf,
+    pub permission: Permission,
+    /// Relative to `path`: never written or deleted, even by the winner.
+    pub protected_paths: Vec<PathBuf>,
+}
