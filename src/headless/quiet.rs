@@ -69,7 +69,10 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::Timeout { .. }
             | EventMsg::Cancelled
             | EventMsg::HumanInputQueued { .. }
-            | EventMsg::HumanInputDelivered { .. } => {}
+            | EventMsg::HumanInputDelivered { .. }
+            | EventMsg::McpServerStatus { .. }
+            | EventMsg::ToolRefused { .. }
+            | EventMsg::WorkspaceSnapshot { .. } => {}
         }
         self.out.flush()
     }

@@ -50,6 +50,25 @@ impl AgentInfo {
     }
 }
 
+/// Where one of an agent's MCP servers stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum McpServerState {
+    Starting,
+    /// Connected; its tools (full `mcp__server__tool` names, after filters) are offered.
+    Ready {
+        tools: Vec<String>,
+    },
+    /// Could not start or list its tools; the run goes on without it.
+    Failed {
+        error: String,
+    },
+    /// Too many calls failed in a row: calls are refused until the pause ends.
+    Paused {
+        retry_in_secs: u64,
+    },
+}
+
 /// What an agent is doing right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -178,6 +197,24 @@ pub enum EventMsg {
         call_id: String,
         tool: String,
         arguments: String,
+    },
+    /// One of the agent's MCP servers changed state (starting, ready, failed, paused).
+    McpServerStatus {
+        server: String,
+        state: McpServerState,
+    },
+    /// A tool call was refused because it reached outside what the agent may touch.
+    ToolRefused {
+        tool: String,
+        path: String,
+        reason: String,
+    },
+    /// The agent's workspace was saved after an answer.
+    WorkspaceSnapshot {
+        files: u64,
+        bytes: u64,
+        /// Entries left out, with why (`node_modules/`, `big.bin (over 100 MB)`).
+        skipped: Vec<String>,
     },
     /// A tool call finished.
     ToolCallEnd {

@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, TimeoutScope, Usage};
+use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, TimeoutScope, Usage};
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -203,6 +203,28 @@ impl<W: Write> PlainPrinter<W> {
                 let line = self.style.bad(&format!("✗ error: {message}"));
                 self.agent_line(agent, &line)
             }
+            (EventMsg::McpServerStatus { server, state }, Some(agent)) => {
+                let line = match state {
+                    McpServerState::Starting => return Ok(()),
+                    McpServerState::Ready { tools } => self.style.dim(&format!(
+                        "🔌 MCP server {server} ready: {} tools",
+                        tools.len()
+                    )),
+                    McpServerState::Failed { error } => self
+                        .style
+                        .warn(&format!("! MCP server {server} is unavailable: {error}")),
+                    McpServerState::Paused { retry_in_secs } => self.style.warn(&format!(
+                        "! MCP server {server} keeps failing; paused for {retry_in_secs} s"
+                    )),
+                };
+                self.agent_line(agent, &line)
+            }
+            (EventMsg::ToolRefused { tool, path, reason }, Some(agent)) => {
+                let line = self
+                    .style
+                    .warn(&format!("⛔ {tool} refused for {path}: {reason}"));
+                self.agent_line(agent, &line)
+            }
             (EventMsg::AgentKilled { reason }, Some(agent)) => {
                 let line = self.style.bad(&format!("✗ out of this turn: {reason}"));
                 self.agent_line(agent, &line)
@@ -277,7 +299,10 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::AgentError { .. }
                 | EventMsg::AgentKilled { .. }
                 | EventMsg::HumanInputDelivered { .. }
-                | EventMsg::FinalPresentationStarted { .. },
+                | EventMsg::FinalPresentationStarted { .. }
+                | EventMsg::WorkspaceSnapshot { .. }
+                | EventMsg::McpServerStatus { .. }
+                | EventMsg::ToolRefused { .. },
                 _,
             ) => Ok(()),
         }

@@ -278,6 +278,7 @@ pub fn answers(state: &UiState) -> Vec<(usize, &AnswerLabel, &str)> {
                 | CardItem::Retry { .. }
                 | CardItem::Error(_)
                 | CardItem::Notice(_)
+                | CardItem::Snapshot { .. }
                 | CardItem::Final { .. } => {}
             }
         }

@@ -103,6 +103,7 @@ fn cell_text(kind: &EntryKind) -> Option<String> {
         EntryKind::Presenting { label } => format!("🎯 {label}"),
         EntryKind::Enforcement { attempt, .. } => format!("⟳ attempt {attempt}"),
         EntryKind::Retrying { .. } => "⟳ retry".to_string(),
+        EntryKind::ToolRefused { .. } => "⛔ refused".to_string(),
         EntryKind::TurnStarted { .. }
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }

@@ -89,6 +89,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
             | EntryKind::Cancelled
             | EntryKind::HumanInput { .. }
             | EntryKind::Warning { .. }
+            | EntryKind::ToolRefused { .. }
             | EntryKind::TurnFinished { .. } => continue,
         };
         lines.push(Line::from(vec![

@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
-use super::format::{duration, status_icon, tokens};
+use super::format::{bytes, duration, status_icon, tokens};
 use super::text::{block_lines, floor_char_boundary, last_lines};
 use super::wrap::{truncate, wrap};
 use crate::protocol::{AgentStatus, Usage};
@@ -370,6 +370,24 @@ fn item_lines(
         ),
         CardItem::Error(message) => styled(format!("✗ {message}"), theme.bad()),
         CardItem::Notice(text) => styled(text.clone(), theme.dim()),
+        CardItem::Snapshot {
+            files,
+            bytes: size,
+            skipped,
+        } => {
+            let skipped = if *skipped == 0 {
+                String::new()
+            } else {
+                format!(", {skipped} left out")
+            };
+            styled(
+                format!(
+                    "📁 workspace saved: {files} files, {}{skipped}",
+                    bytes(*size)
+                ),
+                theme.dim(),
+            )
+        }
         CardItem::Final { label, body, done } => {
             let mut lines = vec![Line::styled(
                 truncate(&format!("🏆 final answer · {label}"), width),

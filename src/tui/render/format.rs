@@ -16,6 +16,21 @@ pub fn tokens(count: u64) -> String {
     }
 }
 
+/// `512 B`, `3.4 KB`, `12.0 MB`, `1.2 GB`.
+pub fn bytes(count: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let value = count as f64;
+    if count < 1_000 {
+        format!("{count} B")
+    } else if count < 1_000_000 {
+        format!("{:.1} KB", value / 1e3)
+    } else if count < 1_000_000_000 {
+        format!("{:.1} MB", value / 1e6)
+    } else {
+        format!("{:.1} GB", value / 1e9)
+    }
+}
+
 /// `0:07`, `12:30`, `1:02:03`.
 pub fn duration(secs: u64) -> String {
     let (hours, minutes, seconds) = (secs / 3600, secs / 60 % 60, secs % 60);

@@ -164,6 +164,10 @@ fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) 
         EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
         EntryKind::HumanInput { text } => (format!("👤 queued: {text}"), theme.accent()),
         EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
+        EntryKind::ToolRefused { tool, path, reason } => (
+            format!("⛔ {tool} refused for {path}: {reason}"),
+            theme.warn(),
+        ),
         EntryKind::TurnFinished {
             outcome,
             duration_ms,

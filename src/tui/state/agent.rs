@@ -94,6 +94,12 @@ pub enum CardItem {
     },
     Error(String),
     Notice(String),
+    /// The workspace was saved after an answer.
+    Snapshot {
+        files: u64,
+        bytes: u64,
+        skipped: usize,
+    },
     /// The winner's final answer, streamed.
     Final {
         label: AnswerLabel,
@@ -251,7 +257,8 @@ pub fn growing_text(item: &CardItem) -> &str {
         | CardItem::VoteIgnored { .. }
         | CardItem::Retry { .. }
         | CardItem::Error(_)
-        | CardItem::Notice(_) => "",
+        | CardItem::Notice(_)
+        | CardItem::Snapshot { .. } => "",
     }
 }
 

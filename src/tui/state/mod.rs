@@ -3,6 +3,7 @@
 
 mod agent;
 mod code;
+mod servers;
 #[cfg(test)]
 mod tests;
 mod timeline;
@@ -15,6 +16,7 @@ pub use agent::{
     growing_text,
 };
 pub use code::{CodeLines, CodeSpan};
+pub use servers::ServerRow;
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use votes::{Bar, VoteTally};
 
@@ -70,6 +72,8 @@ pub struct UiState {
     /// Human input typed during the turn and not yet delivered to every agent.
     pub queued_input: Vec<QueuedInput>,
     pub turns: Vec<TurnRecord>,
+    /// Every agent's MCP servers, newest state each.
+    pub servers: Vec<ServerRow>,
 }
 
 impl UiState {
@@ -387,6 +391,31 @@ impl UiState {
                 }
             }
             EventMsg::Timeout { .. } | EventMsg::Cancelled | EventMsg::Warning { .. } => {}
+            EventMsg::McpServerStatus { server, state } => {
+                if let Some(agent) = agent {
+                    servers::update(&mut self.servers, agent, server, state);
+                }
+            }
+            EventMsg::ToolRefused { tool, path, reason } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Notice(format!(
+                        "⛔ {tool} refused for {path}: {reason}"
+                    )));
+                }
+            }
+            EventMsg::WorkspaceSnapshot {
+                files,
+                bytes,
+                skipped,
+            } => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Snapshot {
+                        files: *files,
+                        bytes: *bytes,
+                        skipped: skipped.len(),
+                    });
+                }
+            }
             EventMsg::HumanInputQueued { text } => self.queued_input.push(QueuedInput {
                 text: text.clone(),
                 delivered_to: Vec::new(),

@@ -4,7 +4,8 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, Event, EventMsg, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, Event, EventMsg, McpServerState, TimeoutScope, TurnOutcome, VoteCount,
+    WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,6 +76,11 @@ pub enum EntryKind {
     Cancelled,
     HumanInput {
         text: String,
+    },
+    ToolRefused {
+        tool: String,
+        path: String,
+        reason: String,
     },
     Warning {
         message: String,
@@ -192,6 +198,23 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::Warning { message } => EntryKind::Warning {
             message: message.clone(),
         },
+        EventMsg::ToolRefused { tool, path, reason } => EntryKind::ToolRefused {
+            tool: tool.clone(),
+            path: path.clone(),
+            reason: reason.clone(),
+        },
+        EventMsg::McpServerStatus {
+            server,
+            state: McpServerState::Failed { error },
+        } => EntryKind::Warning {
+            message: format!("MCP server {server} is unavailable: {error}"),
+        },
+        EventMsg::McpServerStatus {
+            server,
+            state: McpServerState::Paused { retry_in_secs },
+        } => EntryKind::Warning {
+            message: format!("MCP server {server} keeps failing; paused for {retry_in_secs} s"),
+        },
         EventMsg::TurnFinished {
             outcome,
             duration_ms,
@@ -203,6 +226,11 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
+        | EventMsg::WorkspaceSnapshot { .. }
+        | EventMsg::McpServerStatus {
+            state: McpServerState::Starting | McpServerState::Ready { .. },
+            ..
+        }
         | EventMsg::AgentStatus { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::TextDelta { .. }
