@@ -2,7 +2,7 @@
 //! other's answers, refine or vote, and the winner presents the final answer.
 //!
 //! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
-//! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
+//! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call; [`workspace`] keeps agents' files;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`]
 //! prints progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
 //! `massgen` binary.
@@ -16,3 +16,4 @@ pub mod protocol;
 pub mod session;
 pub mod tools;
 pub mod tui;
+pub mod workspace;

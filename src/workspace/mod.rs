@@ -1,0 +1,167 @@
+//! Per-agent workspaces: each agent with a `cwd` gets its own directory under
+//! `.massgen/workspaces/` (a random suffix, so no agent learns who it is from a path), a
+//! snapshot of it after every answer, and before every round a temporary workspace holding
+//! every agent's latest snapshot under its anonymous name (`agent1/`, `agent2/`, …).
+
+mod copy;
+mod layout;
+
+use std::io;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use tokio::sync::watch;
+
+pub use copy::{CopyReport, DEFAULT_MAX_FILE_BYTES, SKIPPED_DIRS, copy_tree, replace_tree};
+pub use layout::{AgentDirs, ContextRootSpec, Layout};
+
+use crate::config::Config;
+use crate::protocol::AgentInfo;
+
+/// How long a round waits for a peer's snapshot that is still being written.
+const SNAPSHOT_WAIT: Duration = Duration::from_secs(120);
+
+/// The run's workspaces, shared by the turn driver and the agents' rounds.
+pub struct Workspaces {
+    layout: Layout,
+    agents: Vec<AgentSlot>,
+    max_file_bytes: u64,
+}
+
+struct AgentSlot {
+    /// Anonymous name of the agent's copy in its peers' temporary workspaces.
+    anon: String,
+    dirs: Option<AgentDirs>,
+    /// Snapshots asked for (one per accepted answer) and finished; a round waits until
+    /// every peer's finished count catches up, so it sees the work behind each answer.
+    requested: AtomicU64,
+    saved: watch::Sender<u64>,
+}
+
+impl Workspaces {
+    /// Creates the directories of every agent that has a `cwd`, under
+    /// `<project>/.massgen/`.
+    pub fn create(project_dir: &Path, config: &Config, roster: &[AgentInfo]) -> io::Result<Self> {
+        let layout = Layout::new(project_dir, &config.orchestrator);
+        let mut agents = Vec::with_capacity(config.agents.len());
+        for (agent, info) in config.agents.iter().zip(roster) {
+            let dirs = match &agent.backend.tools.cwd {
+                Some(cwd) => Some(layout.agent_dirs(&agent.id, cwd)?),
+                None => None,
+            };
+            agents.push(AgentSlot {
+                anon: info.anon_id.to_string(),
+                dirs,
+                requested: AtomicU64::new(0),
+                saved: watch::Sender::new(0),
+            });
+        }
+        Ok(Self {
+            layout,
+            agents,
+            max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+        })
+    }
+
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// The agent's directories, if it has a workspace.
+    pub fn dirs(&self, agent: usize) -> Option<&AgentDirs> {
+        self.agents.get(agent)?.dirs.as_ref()
+    }
+
+    /// Each agent's workspace and the name its copy has in temporary workspaces.
+    pub fn peers(&self) -> impl Iterator<Item = (&str, &AgentDirs)> {
+        self.agents
+            .iter()
+            .filter_map(|slot| Some((slot.anon.as_str(), slot.dirs.as_ref()?)))
+    }
+
+    /// Fills the agent's temporary workspace with every agent's latest snapshot, once the
+    /// snapshots asked for so far are written.
+    pub async fn prepare_round(self: Arc<Self>, agent: usize) -> io::Result<()> {
+        let Some(temp) = self.dirs(agent).map(|dirs| dirs.temp.clone()) else {
+            return Ok(());
+        };
+        for slot in &self.agents {
+            let wanted = slot.requested.load(Ordering::Acquire);
+            let mut saved = slot.saved.subscribe();
+            let caught_up = tokio::time::timeout(SNAPSHOT_WAIT, saved.wait_for(|s| *s >= wanted));
+            if caught_up.await.is_err() {
+                tracing::warn!(
+                    peer = slot.anon,
+                    "a peer's snapshot took too long; using the last one"
+                );
+            }
+        }
+        let sources: Vec<(String, PathBuf)> = self
+            .agents
+            .iter()
+            .filter_map(|slot| Some((slot.anon.clone(), slot.dirs.as_ref()?.snapshot.clone())))
+            .filter(|(_, snapshot)| snapshot.is_dir())
+            .collect();
+        let max = self.max_file_bytes;
+        blocking(move || {
+            std::fs::create_dir_all(&temp)?;
+            for (anon, snapshot) in sources {
+                replace_tree(&snapshot, &temp.join(anon), max)?;
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// Marks that the agent's workspace must be saved (call as its answer is accepted);
+    /// the returned future saves it. `None` when the agent has no workspace.
+    pub fn request_snapshot(
+        self: &Arc<Self>,
+        agent: usize,
+    ) -> Option<impl Future<Output = io::Result<CopyReport>> + Send + 'static> {
+        let slot = self.agents.get(agent)?;
+        let dirs = slot.dirs.clone()?;
+        let generation = slot.requested.fetch_add(1, Ordering::AcqRel) + 1;
+        let this = Arc::clone(self);
+        Some(async move {
+            let max = this.max_file_bytes;
+            let copied = blocking(move || replace_tree(&dirs.workspace, &dirs.snapshot, max)).await;
+            if let Some(slot) = this.agents.get(agent) {
+                slot.saved
+                    .send_modify(|saved| *saved = (*saved).max(generation));
+            }
+            copied
+        })
+    }
+
+    /// Copies the winner's workspace to `<log_dir>/final/<winner>/workspace/`.
+    pub async fn save_final(
+        self: Arc<Self>,
+        winner: usize,
+        winner_id: String,
+        log_dir: PathBuf,
+    ) -> io::Result<Option<CopyReport>> {
+        let Some(workspace) = self.dirs(winner).map(|dirs| dirs.workspace.clone()) else {
+            return Ok(None);
+        };
+        let max = self.max_file_bytes;
+        blocking(move || {
+            let to = log_dir.join("final").join(winner_id).join("workspace");
+            replace_tree(&workspace, &to, max).map(Some)
+        })
+        .await
+    }
+}
+
+async fn blocking<T: Send + 'static>(
+    work: impl FnOnce() -> io::Result<T> + Send + 'static,
+) -> io::Result<T> {
+    tokio::task::spawn_blocking(work)
+        .await
+        .unwrap_or_else(|error| Err(io::Error::other(error)))
+}
+
+#[cfg(test)]
+mod tests;

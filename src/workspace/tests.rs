@@ -1,0 +1,110 @@
+//! Workspaces end to end on a temporary project: directories, snapshots, peers' copies.
+
+use std::fs;
+use std::sync::Arc;
+
+use super::*;
+use crate::config::{Env, from_text};
+
+const TWO_AGENTS: &str = "agents:\n  - id: zed\n    backend: {type: scripted, cwd: workspace}\n  \
+                          - id: amy\n    backend: {type: scripted, cwd: workspace}\n  \
+                          - id: tools_free\n    backend: {type: scripted}\n";
+
+fn setup() -> (tempfile::TempDir, Arc<Workspaces>) {
+    let project = tempfile::tempdir().unwrap();
+    let config = from_text(TWO_AGENTS, "t.yaml", &Env::default())
+        .unwrap()
+        .config;
+    let roster = AgentInfo::roster(
+        config
+            .agents
+            .iter()
+            .map(|agent| (agent.id.clone(), "scripted".into(), "m".into())),
+    );
+    let workspaces = Workspaces::create(project.path(), &config, &roster).unwrap();
+    (project, Arc::new(workspaces))
+}
+
+#[test]
+fn workspaces_get_random_names_and_only_agents_with_cwd_get_one() {
+    let (project, workspaces) = setup();
+    let zed = workspaces.dirs(0).unwrap();
+    let amy = workspaces.dirs(1).unwrap();
+    assert!(workspaces.dirs(2).is_none());
+    assert_ne!(zed.workspace, amy.workspace);
+    let name = zed.workspace.file_name().unwrap().to_string_lossy();
+    assert!(name.starts_with("workspace_") && name.len() == "workspace_".len() + 8);
+    assert!(
+        !zed.workspace.to_string_lossy().contains("zed"),
+        "no identity in paths"
+    );
+    assert!(!zed.temp.to_string_lossy().contains("zed"));
+    assert!(
+        zed.workspace.starts_with(
+            project
+                .path()
+                .canonicalize()
+                .unwrap()
+                .join(".massgen/workspaces")
+        )
+    );
+}
+
+#[tokio::test]
+async fn a_round_sees_every_snapshot_under_anonymous_names() {
+    let (_project, workspaces) = setup();
+    let zed = workspaces.dirs(0).unwrap().clone();
+    let amy = workspaces.dirs(1).unwrap().clone();
+    fs::write(zed.workspace.join("plan.md"), "zed's plan").unwrap();
+    let report = workspaces.request_snapshot(0).unwrap().await.unwrap();
+    assert_eq!(report.files, 1);
+    Arc::clone(&workspaces).prepare_round(1).await.unwrap();
+    // Sorted ids: amy → agent1, tools_free → agent2, zed → agent3.
+    assert_eq!(
+        fs::read_to_string(amy.temp.join("agent3/plan.md")).unwrap(),
+        "zed's plan"
+    );
+    assert!(!amy.temp.join("agent1").exists(), "amy has no snapshot yet");
+}
+
+#[tokio::test]
+async fn a_round_waits_for_a_snapshot_still_being_written() {
+    let (_project, workspaces) = setup();
+    let zed = workspaces.dirs(0).unwrap().clone();
+    let amy = workspaces.dirs(1).unwrap().clone();
+    fs::write(zed.workspace.join("v.txt"), "first").unwrap();
+    workspaces.request_snapshot(0).unwrap().await.unwrap();
+    fs::write(zed.workspace.join("v.txt"), "second").unwrap();
+    let pending = workspaces.request_snapshot(0).unwrap();
+    let round = tokio::spawn(Arc::clone(&workspaces).prepare_round(1));
+    tokio::task::yield_now().await;
+    assert!(!round.is_finished(), "waits for the second snapshot");
+    pending.await.unwrap();
+    round.await.unwrap().unwrap();
+    assert_eq!(
+        fs::read_to_string(amy.temp.join("agent3/v.txt")).unwrap(),
+        "second"
+    );
+}
+
+#[tokio::test]
+async fn the_winner_workspace_lands_in_the_log_directory() {
+    let (project, workspaces) = setup();
+    let amy = workspaces.dirs(1).unwrap().clone();
+    fs::write(amy.workspace.join("answer.py"), "print(42)").unwrap();
+    let log = project.path().join("log/turn_1/attempt_1");
+    let report = Arc::clone(&workspaces)
+        .save_final(1, "amy".into(), log.clone())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(report.files, 1);
+    assert!(log.join("final/amy/workspace/answer.py").is_file());
+    assert!(
+        Arc::clone(&workspaces)
+            .save_final(2, "tools_free".into(), log)
+            .await
+            .unwrap()
+            .is_none()
+    );
+}
