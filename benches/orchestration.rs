@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 
 use massgen::backend::build_backends;
 use massgen::config::{self, Config, Env};
+use massgen::orchestrator::ToolSetup;
 use massgen::orchestrator::{self, RuntimeOptions};
 use massgen::protocol::EventMsg;
 use massgen::tools::NoTools;
@@ -55,7 +56,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
     let mut handle = orchestrator::spawn(
         Arc::new(config),
         backends,
-        Arc::new(NoTools),
+        ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
             massgen_dir: logging.map(|dir| dir.join(".massgen")),
         },

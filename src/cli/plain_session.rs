@@ -12,10 +12,9 @@ use super::exit::Exit;
 use super::setup::Prepared;
 use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
-use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
+use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
 use crate::protocol::{EventMsg, Mode, Op};
 use crate::session::write_atomic;
-use crate::tools::NoTools;
 
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
@@ -33,7 +32,9 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let mut handle = orchestrator::spawn(
         Arc::clone(&prepared.config),
         prepared.backends,
-        Arc::new(NoTools),
+        ToolSetup::FromConfig {
+            project_dir: cwd.clone(),
+        },
         RuntimeOptions {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
         },

@@ -7,8 +7,7 @@ use std::sync::Arc;
 use super::args::Args;
 use super::exit::Exit;
 use super::setup::Prepared;
-use crate::orchestrator::{self, RuntimeOptions};
-use crate::tools::NoTools;
+use crate::orchestrator::{self, RuntimeOptions, ToolSetup};
 use crate::tui::TuiOptions;
 
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
@@ -23,7 +22,9 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let handle = orchestrator::spawn(
         Arc::clone(&prepared.config),
         prepared.backends,
-        Arc::new(NoTools),
+        ToolSetup::FromConfig {
+            project_dir: cwd.clone(),
+        },
         RuntimeOptions {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
         },

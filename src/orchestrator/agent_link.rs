@@ -14,7 +14,7 @@ use crate::backend::{
 };
 use crate::protocol::{AgentStatus, EventMsg, Usage};
 use crate::session;
-use crate::tools::ToolRouter;
+use crate::tools::{ToolResult, ToolRouter};
 
 /// Where streamed text goes: a coordination answer, or the final presentation.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -132,7 +132,10 @@ impl AgentLink {
                 arguments: call.arguments.clone(),
             });
             let started = Instant::now();
-            let outcome = self.router.call(call.clone()).await;
+            let ToolResult { outcome, events } = self.router.call(call.clone()).await;
+            for event in events {
+                self.sink.event(event);
+            }
             self.sink.event(EventMsg::ToolCallEnd {
                 call_id: call.id.clone(),
                 tool: call.name.clone(),

@@ -1,6 +1,8 @@
 //! One agent round: call the model, run its tools, and end with exactly one accepted
 //! workflow action, or fail after three attempts.
 
+use std::sync::Arc;
+
 use tokio::sync::watch;
 
 use super::agent_link::{AgentLink, TextRole};
@@ -9,6 +11,7 @@ use super::prompts::enforcement_message;
 use crate::backend::{AssistantTurn, Message, ToolCall, ToolSpec};
 use crate::protocol::{EnforcementReason, EventMsg};
 use crate::tools::workflow::{self, WorkflowCall};
+use crate::workspace::Workspaces;
 
 /// Attempts per round before the agent is dropped for the turn (MassGen: 3).
 pub const MAX_ATTEMPTS: u32 = 3;
@@ -23,6 +26,9 @@ pub struct RoundTask {
     pub vote_only: bool,
     /// Bumped by the driver on every accepted answer.
     pub answers_version: watch::Receiver<u64>,
+    /// The run's workspaces and this agent's place in them: peers' snapshots are copied
+    /// in before the first model call.
+    pub workspace: Option<(Arc<Workspaces>, usize)>,
 }
 
 /// What to do after one model response.
@@ -38,6 +44,15 @@ enum Step {
 }
 
 pub async fn run(mut task: RoundTask) -> RoundEnd {
+    if let Some((workspaces, index)) = task.workspace.take()
+        && let Err(error) = workspaces.prepare_round(index).await
+    {
+        task.link.sink.event(EventMsg::Warning {
+            message: format!(
+                "peers' work could not be copied into the temporary workspace: {error}"
+            ),
+        });
+    }
     let end = attempts(&mut task).await;
     task.link.report_spent();
     end

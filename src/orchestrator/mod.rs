@@ -11,6 +11,8 @@ pub mod novelty;
 mod presentation;
 pub mod prompts;
 mod runtime;
+mod toolset;
 mod turn;
 
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};
+pub use toolset::ToolSetup;

@@ -2,7 +2,10 @@
 
 use super::agent_link::{AgentLink, TextRole};
 use super::agent_round::MAX_TOOL_ROUNDS;
+use std::sync::Arc;
+
 use crate::backend::Message;
+use crate::tools::ToolRouter;
 
 pub struct PresentationTask {
     pub link: AgentLink,
@@ -11,9 +14,21 @@ pub struct PresentationTask {
 
 /// The presented text, or why there is none.
 pub async fn run(mut task: PresentationTask) -> Result<String, String> {
+    let router = Arc::clone(&task.link.router);
+    router.set_presenting(true);
+    // Write access to context paths ends with the presentation, even a cancelled one.
+    let _presenting = Presenting(router);
     let presented = present(&mut task).await;
     task.link.report_spent();
     presented
+}
+
+struct Presenting(Arc<dyn ToolRouter>);
+
+impl Drop for Presenting {
+    fn drop(&mut self) {
+        self.0.set_presenting(false);
+    }
 }
 
 async fn present(task: &mut PresentationTask) -> Result<String, String> {

@@ -4,8 +4,11 @@
 use std::fmt::Write as _;
 
 use crate::backend::Message;
-use crate::config::Sensitivity;
+use std::path::Path;
+
+use crate::config::{Permission, Sensitivity};
 use crate::protocol::AgentId;
+use crate::workspace::ContextRootSpec;
 
 use super::coordination::{Feedback, RoundView};
 
@@ -25,6 +28,15 @@ pub struct PromptContext<'a> {
     pub novelty: Sensitivity,
     /// Today's date as the agents should see it (`2026-11-22`).
     pub today: &'a str,
+    /// The agent's workspace and the paths it may read, when it has a workspace.
+    pub filesystem: Option<FilesystemView<'a>>,
+}
+
+/// The directories an agent works with, for the filesystem section of its prompts.
+pub struct FilesystemView<'a> {
+    pub workspace: &'a Path,
+    pub temp: &'a Path,
+    pub context: &'a [ContextRootSpec],
 }
 
 /// `[system, user]` for a coordination round.
@@ -55,6 +67,14 @@ fn coordination_system_prompt(context: &PromptContext<'_>, vote_only: bool) -> S
         &coordination,
     );
     section(&mut prompt, "core_behaviors", "critical", CORE_BEHAVIORS);
+    if let Some(filesystem) = &context.filesystem {
+        section(
+            &mut prompt,
+            "filesystem",
+            "high",
+            &filesystem_instructions(filesystem, false),
+        );
+    }
     prompt.push_str("</system_prompt>");
     prompt
 }
@@ -213,6 +233,10 @@ pub fn presentation_messages(
          answers into one complete, polished response. Speak to the user directly and do not \
          mention agents, votes or this selection process.",
     );
+    if let Some(filesystem) = &context.filesystem {
+        system.push_str("\n\n");
+        system.push_str(&filesystem_instructions(filesystem, true));
+    }
 
     let mut user = history_block(context.history);
     let _ = write!(
@@ -251,6 +275,33 @@ pub fn presentation_messages(
     vec![Message::system(system), Message::user(user)]
 }
 
+/// Where the agent works and what else it may read (or, presenting, write).
+fn filesystem_instructions(view: &FilesystemView<'_>, presenting: bool) -> String {
+    let mut text = format!(
+        "Your workspace is {workspace}: create and edit files there with your file tools; \
+         relative paths are taken from it. Other agents' work from their latest answers is \
+         in {temp}, one folder per agent under the same anonymous ids as <CURRENT ANSWERS> \
+         (read only). Mention the files your answer relies on by their paths.",
+        workspace = view.workspace.display(),
+        temp = view.temp.display(),
+    );
+    for context in view.context {
+        let access = match (context.permission, presenting) {
+            (Permission::Write, true) => "read and write: put the final result here",
+            (Permission::Write, false) => {
+                "read only for now; the agent chosen to present may write it at the end"
+            }
+            (Permission::Read, true | false) => "read only",
+        };
+        let _ = write!(
+            text,
+            "\nContext path {} ({access}).",
+            context.path.display()
+        );
+    }
+    text
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,6 +316,7 @@ mod tests {
             voting_sensitivity: Sensitivity::Strict,
             novelty: Sensitivity::Balanced,
             today: "2026-11-22",
+            filesystem: None,
         }
     }
 

@@ -10,12 +10,12 @@ use tokio::task::JoinHandle;
 
 use super::emitter::Emitter;
 use super::prompts::HistoryEntry;
+use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{AgentInfo, Event, EventMsg, Op};
 use crate::session::{RunLogDir, TurnLog};
-use crate::tools::ToolRouter;
 
 pub struct RuntimeOptions {
     /// The project's `.massgen` directory; `None` turns logging off.
@@ -33,19 +33,17 @@ pub struct OrchestratorHandle {
 pub fn spawn(
     config: Arc<Config>,
     backends: Vec<Arc<dyn Backend>>,
-    router: Arc<dyn ToolRouter>,
+    tools: ToolSetup,
     options: RuntimeOptions,
 ) -> OrchestratorHandle {
     let (ops_tx, ops_rx) = mpsc::channel(64);
     let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let roster = roster(&config, &backends);
-    let context = RunContext {
-        config,
-        backends,
-        router,
-        roster,
-    };
-    let task = tokio::spawn(run(context, options, ops_rx, Emitter::new(events_tx)));
+    let task = tokio::spawn(run(
+        (config, backends, tools),
+        options,
+        ops_rx,
+        Emitter::new(events_tx),
+    ));
     OrchestratorHandle {
         ops: ops_tx,
         events: events_rx,
@@ -64,18 +62,27 @@ fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
 }
 
 async fn run(
-    context: RunContext,
+    (config, backends, tools): (Arc<Config>, Vec<Arc<dyn Backend>>, ToolSetup),
     options: RuntimeOptions,
     mut ops: mpsc::Receiver<Op>,
     mut emitter: Emitter,
 ) {
+    let roster = roster(&config, &backends);
     emitter.emit(
         None,
         EventMsg::RunStarted {
             version: env!("CARGO_PKG_VERSION").to_string(),
-            agents: context.roster.clone(),
+            agents: roster.clone(),
         },
     );
+    let agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
+    let context = RunContext {
+        config,
+        backends,
+        routers: agent_tools.routers,
+        workspaces: agent_tools.workspaces,
+        roster,
+    };
     let mut logs = Logs::new(options.massgen_dir);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;

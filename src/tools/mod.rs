@@ -4,5 +4,5 @@
 mod router;
 pub mod workflow;
 
-pub use router::{NoTools, ToolOutcome, ToolRouter};
+pub use router::{NoTools, ToolOutcome, ToolResult, ToolRouter, unavailable};
 pub use workflow::WorkflowCall;

@@ -1,8 +1,9 @@
-//! Executes the tool calls that are not workflow calls.
+//! Executes the tool calls that are not workflow calls, one agent's at a time.
 
 use futures::future::BoxFuture;
 
 use crate::backend::{ToolCall, ToolSpec};
+use crate::protocol::EventMsg;
 
 /// What a tool call returned; `ok: false` results go back to the model as errors.
 #[derive(Clone, Debug, PartialEq)]
@@ -11,12 +12,36 @@ pub struct ToolOutcome {
     pub output: String,
 }
 
+/// A call's outcome and what the user should hear about it (a refused path, an MCP
+/// server pausing or coming back).
+#[derive(Clone, Debug, PartialEq)]
+pub struct ToolResult {
+    pub outcome: ToolOutcome,
+    pub events: Vec<EventMsg>,
+}
+
+impl From<ToolOutcome> for ToolResult {
+    fn from(outcome: ToolOutcome) -> Self {
+        Self {
+            outcome,
+            events: Vec::new(),
+        }
+    }
+}
+
+/// One agent's tools besides the workflow tools.
 pub trait ToolRouter: Send + Sync {
-    /// The tools offered to models besides the workflow tools.
+    /// The tools offered to the agent's model.
     fn tools(&self) -> Vec<ToolSpec>;
 
     /// Runs one call. Never fails: problems become an error outcome the model can read.
-    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolOutcome>;
+    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult>;
+
+    /// The agent starts (`true`) or ends its final presentation as the winner: the only
+    /// time context paths with `permission: write` may be written.
+    fn set_presenting(&self, presenting: bool) {
+        let _ = presenting;
+    }
 }
 
 /// A router with no tools: every call is answered with an error naming the tool.
@@ -27,14 +52,20 @@ impl ToolRouter for NoTools {
         Vec::new()
     }
 
-    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolOutcome> {
-        Box::pin(std::future::ready(ToolOutcome {
-            ok: false,
-            output: format!(
-                "Tool `{}` is not available. Use only the tools you were given, and finish \
-                 with `new_answer` or `vote`.",
-                call.name
-            ),
-        }))
+    fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult> {
+        Box::pin(std::future::ready(ToolResult::from(unavailable(
+            &call.name,
+        ))))
+    }
+}
+
+/// The answer to a call of a tool the agent was not given.
+pub fn unavailable(name: &str) -> ToolOutcome {
+    ToolOutcome {
+        ok: false,
+        output: format!(
+            "Tool `{name}` is not available. Use only the tools you were given, and finish \
+             with `new_answer` or `vote`."
+        ),
     }
 }

@@ -5,6 +5,7 @@ use std::sync::Arc;
 
 use crate::backend::build_backends;
 use crate::config::{self, Env};
+use crate::orchestrator::ToolSetup;
 use crate::orchestrator::{self, RuntimeOptions};
 use crate::protocol::Event;
 use crate::tools::NoTools;
@@ -32,7 +33,7 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
     let mut handle = orchestrator::spawn(
         Arc::new(config),
         backends,
-        Arc::new(NoTools),
+        ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions { massgen_dir: None },
     );
     let mut events = Vec::new();

@@ -11,6 +11,7 @@ use massgen::backend::{
     Backend, BackendError, ChatRequest, EventStream, StreamEvent, build_backends,
 };
 use massgen::config::{self, Config, Env};
+use massgen::orchestrator::ToolSetup;
 use massgen::orchestrator::{self, OrchestratorHandle, RuntimeOptions};
 use massgen::protocol::{AgentId, Event, EventMsg, TurnOutcome};
 use massgen::tools::NoTools;
@@ -72,7 +73,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
     orchestrator::spawn(
         Arc::new(config),
         backends,
-        Arc::new(NoTools),
+        ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions { massgen_dir: None },
     )
 }
@@ -107,7 +108,7 @@ impl Scenario {
         let handle = orchestrator::spawn(
             Arc::new(config),
             backends,
-            Arc::new(NoTools),
+            ToolSetup::Shared(Arc::new(NoTools)),
             RuntimeOptions {
                 massgen_dir: Some(dir.path().join(".massgen")),
             },

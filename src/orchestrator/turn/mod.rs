@@ -4,6 +4,7 @@
 
 mod ending;
 mod rounds;
+mod workspaces;
 
 use std::any::Any;
 use std::collections::HashMap;
@@ -22,20 +23,24 @@ use super::channel::{AgentSink, RoundEnd, TaskMsg};
 use super::coordination::{Coordination, Rules};
 use super::emitter::Emitter;
 use super::inbox::HumanInbox;
-use super::prompts::{HistoryEntry, PromptContext};
+use super::prompts::{FilesystemView, HistoryEntry, PromptContext};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
     AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TurnOutcome,
 };
 use crate::tools::ToolRouter;
+use crate::workspace::Workspaces;
 
 /// What every turn of a run shares.
 pub struct RunContext {
     pub config: Arc<Config>,
     /// One per agent, config order.
     pub backends: Vec<Arc<dyn Backend>>,
-    pub router: Arc<dyn ToolRouter>,
+    /// One per agent, config order.
+    pub routers: Vec<Arc<dyn ToolRouter>>,
+    /// Agents' workspaces, when the run has a project directory.
+    pub workspaces: Option<Arc<Workspaces>>,
     pub roster: Vec<AgentInfo>,
 }
 
@@ -225,6 +230,7 @@ impl<'a> Driver<'a> {
             }
         }
         self.save_final_answer().await;
+        self.save_final_workspace().await;
         self.finish()
     }
 
@@ -241,6 +247,14 @@ impl<'a> Driver<'a> {
             voting_sensitivity: config.orchestrator.voting_sensitivity,
             novelty: config.orchestrator.answer_novelty_requirement,
             today: &self.request.today,
+            filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
+                let dirs = workspaces.dirs(agent_index)?;
+                Some(FilesystemView {
+                    workspace: &dirs.workspace,
+                    temp: &dirs.temp,
+                    context: &workspaces.layout().context,
+                })
+            }),
         }
     }
 
@@ -249,7 +263,7 @@ impl<'a> Driver<'a> {
         AgentLink {
             sink: AgentSink::new(agent.clone(), self.tx.clone()),
             backend: Arc::clone(&self.run.backends[index]),
-            router: Arc::clone(&self.run.router),
+            router: Arc::clone(&self.run.routers[index]),
             inbox: self.inbox.clone(),
             spent: Mutex::default(),
         }

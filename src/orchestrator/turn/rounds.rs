@@ -1,5 +1,7 @@
 //! Starting agent rounds, judging their workflow calls, and handling how they end.
 
+use std::sync::Arc;
+
 use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
 use super::super::channel::{RoundEnd, Verdict};
 use super::super::coordination::VoteOutcome;
@@ -48,7 +50,7 @@ impl Driver<'_> {
                 },
             );
             let mut tools = workflow_tools(&view.vote_options, view.vote_only);
-            tools.extend(self.run.router.tools());
+            tools.extend(self.run.routers[index].tools());
             let link = self.agent_link(&agent, index);
             let sink = link.sink.clone();
             let task = RoundTask {
@@ -57,6 +59,11 @@ impl Driver<'_> {
                 tools,
                 vote_only: view.vote_only,
                 answers_version: self.answers_version.subscribe(),
+                workspace: self
+                    .run
+                    .workspaces
+                    .as_ref()
+                    .map(|workspaces| (Arc::clone(workspaces), index)),
             };
             let running = Running::spawn(agent_round::run(task), move |result| {
                 sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
@@ -82,6 +89,7 @@ impl Driver<'_> {
                             },
                         );
                         self.status(agent, AgentStatus::Answered);
+                        self.snapshot_after_answer(agent);
                         self.answers_version.send_modify(|version| *version += 1);
                         Verdict::Accepted
                     }

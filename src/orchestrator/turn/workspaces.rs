@@ -1,0 +1,58 @@
+//! The turn's workspace moments: saving an agent's workspace when its answer is accepted,
+//! and copying the winner's into the log when the turn ends.
+
+use super::Driver;
+use crate::protocol::{AgentId, EventMsg};
+
+impl Driver<'_> {
+    /// Saves the agent's workspace in the background; rounds that start meanwhile wait
+    /// for it, so they see the work behind the answer they are shown.
+    pub(super) fn snapshot_after_answer(&self, agent: &AgentId) {
+        let (Some(workspaces), Some(index)) = (&self.run.workspaces, self.agent_index(agent))
+        else {
+            return;
+        };
+        let Some(save) = workspaces.request_snapshot(index) else {
+            return;
+        };
+        let sink = super::super::channel::AgentSink::new(agent.clone(), self.tx.clone());
+        tokio::spawn(async move {
+            match save.await {
+                Ok(report) => sink.event(EventMsg::WorkspaceSnapshot {
+                    files: report.files,
+                    bytes: report.bytes,
+                    skipped: report.skipped,
+                }),
+                Err(error) => sink.event(EventMsg::Warning {
+                    message: format!("the workspace could not be saved: {error}"),
+                }),
+            }
+        });
+    }
+
+    /// Copies the winner's workspace to `final/<winner>/workspace/` in the turn's log.
+    pub(super) async fn save_final_workspace(&mut self) {
+        let (Some(workspaces), Some(winner), Some(log)) =
+            (&self.run.workspaces, &self.winner, self.emitter.log())
+        else {
+            return;
+        };
+        let Some(index) = self.agent_index(winner) else {
+            return;
+        };
+        let saved = std::sync::Arc::clone(workspaces)
+            .save_final(index, winner.to_string(), log.dir().to_path_buf())
+            .await;
+        if let Err(error) = saved {
+            let winner = winner.clone();
+            self.emit(
+                Some(&winner),
+                EventMsg::Warning {
+                    message: format!(
+                        "the winner's workspace could not be copied to the log: {error}"
+                    ),
+                },
+            );
+        }
+    }
+}
