@@ -668,3 +668,18 @@ fn ctrl_c_while_waiting_for_the_next_question_quits_with_code_4() {
     drop(stdin);
     assert_eq!(code, Some(4));
 }
+
+#[test]
+fn a_missing_context_path_stops_the_run_with_the_path_named() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "ctx.yaml",
+        "agent:\n  id: a\n  backend: {type: scripted}\norchestrator:\n  context_paths:\n    \
+         - {path: ./no_such_dir, permission: write}\n",
+    );
+    let output = sandbox.run(&["--config", "ctx.yaml", "--display", "plain", "q"]);
+    assert_code(&output, 1);
+    assert_stderr_contains(&output, "context path");
+    assert_stderr_contains(&output, "no_such_dir");
+    assert_stderr_contains(&output, "does not exist");
+}

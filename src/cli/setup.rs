@@ -50,6 +50,16 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
             (config, choice.is_demo())
         }
     };
+    let layout = crate::workspace::Layout::new(cwd, &config.orchestrator);
+    if let Some(missing) = layout.missing_context_paths().first() {
+        return Err(format!(
+            "context path {} (orchestrator.context_paths in {}) does not exist\n  help: create \
+             it, or fix the path; relative paths are taken from {}",
+            missing.display(),
+            config.source_name,
+            cwd.display()
+        ));
+    }
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);
     }
