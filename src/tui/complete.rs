@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 14] = [
+pub const COMMANDS: [&str; 15] = [
     "/help",
     "/quit",
     "/exit",
@@ -19,6 +19,7 @@ pub const COMMANDS: [&str; 14] = [
     "/reset",
     "/inspect",
     "/config",
+    "/mcp",
 ];
 
 /// Most suggestions shown at once.

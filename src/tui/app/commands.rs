@@ -21,6 +21,7 @@ impl App {
             "cancel" => self.view.notice = Some("no turn is running".into()),
 
             "status" => self.open(ModalKind::Status),
+            "mcp" | "p" => self.open(ModalKind::Servers),
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
@@ -120,6 +121,7 @@ impl App {
             KeyCode::Char('a') => self.open_answers(),
             KeyCode::Char('t') => self.open(ModalKind::Timeline),
             KeyCode::Char('s') => self.open(ModalKind::Status),
+            KeyCode::Char('m') => self.open(ModalKind::Servers),
             KeyCode::Char('r') => self.open(ModalKind::Coordination),
             KeyCode::Char('d') => {
                 let agent = self.view.focused;

@@ -194,6 +194,7 @@ fn single_keys_and_slash_commands_open_modals_and_esc_closes_the_top() {
         ('o', ModalKind::AgentOutput { agent: 0 }),
         ('a', ModalKind::Answers { selected: 0 }),
         ('r', ModalKind::Coordination),
+        ('m', ModalKind::Servers),
         (
             'd',
             ModalKind::Tools {

@@ -56,6 +56,7 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
             tail_lines(card, paint, usize::MAX, None)
         }),
         ModalKind::Status => status(state, theme),
+        ModalKind::Servers => super::servers::lines(state, theme, width),
         ModalKind::Coordination => super::grid::coordination(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
@@ -64,7 +65,7 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
     }
 }
 
-const KEYS: [(&str, &str); 30] = [
+const KEYS: [(&str, &str); 31] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -100,6 +101,7 @@ const KEYS: [(&str, &str); 30] = [
     ("o", "the focused agent's full output"),
     ("t", "the whole timeline"),
     ("s", "system status"),
+    ("m", "MCP servers: state, tools, failed calls (also /mcp)"),
     ("r", "coordination table"),
     ("d", "the focused agent's tool calls in full"),
     ("q", "quit (when no turn runs)"),

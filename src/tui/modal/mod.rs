@@ -4,6 +4,7 @@
 
 mod content;
 mod grid;
+mod servers;
 mod turns;
 
 use ratatui::Frame;
@@ -41,6 +42,8 @@ pub enum ModalKind {
     Turns {
         selected: usize,
     },
+    /// Every agent's MCP servers.
+    Servers,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,6 +74,7 @@ impl Modal {
                     .unwrap_or_default()
             ),
             ModalKind::Status => " System status ".into(),
+            ModalKind::Servers => " MCP servers ".into(),
             ModalKind::Coordination => " Coordination table ".into(),
             ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
             ModalKind::Tools { agent, .. } => format!(
@@ -133,6 +137,7 @@ impl ModalKind {
             | Self::Timeline
             | Self::AgentOutput { .. }
             | Self::Status
+            | Self::Servers
             | Self::Coordination => None,
         }
     }

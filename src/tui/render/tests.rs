@@ -441,3 +441,62 @@ async fn after_clear_the_welcome_view_says_the_history_is_gone() {
     }
     assert_snapshot!("cleared_80x24", draw(&state, &view(), 80, 24));
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
+    use crate::protocol::McpServerState;
+    use crate::tui::modal::{Modal, ModalKind};
+
+    let events = demo_turn("What is the capital of France?").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
+    });
+    let scout = state.agents[0].info.id.clone();
+    let critic = state.agents[2].info.id.clone();
+    apply_as(
+        &mut state,
+        &scout,
+        [
+            EventMsg::McpServerStatus {
+                server: "search".into(),
+                state: McpServerState::Ready {
+                    tools: vec![
+                        "mcp__search__web_search".into(),
+                        "mcp__search__fetch".into(),
+                    ],
+                },
+            },
+            EventMsg::McpServerStatus {
+                server: "weather".into(),
+                state: McpServerState::Failed {
+                    error: "`weather-mcp` was not found; install it or fix `command`".into(),
+                },
+            },
+            EventMsg::ToolCallBegin {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                arguments: "{}".into(),
+            },
+            EventMsg::ToolCallEnd {
+                call_id: "c1".into(),
+                tool: "mcp__search__web_search".into(),
+                ok: false,
+                output: "timed out after 30 s".into(),
+                duration_ms: 30_000,
+            },
+        ],
+    );
+    apply_as(
+        &mut state,
+        &critic,
+        [EventMsg::McpServerStatus {
+            server: "search".into(),
+            state: McpServerState::Paused { retry_in_secs: 30 },
+        }],
+    );
+    let view = View {
+        modals: vec![Modal::new(ModalKind::Servers)],
+        ..view()
+    };
+    both_sizes("modal_servers", &state, &view);
+}
