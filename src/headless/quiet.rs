@@ -72,7 +72,8 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::HumanInputDelivered { .. }
             | EventMsg::McpServerStatus { .. }
             | EventMsg::ToolRefused { .. }
-            | EventMsg::WorkspaceSnapshot { .. } => {}
+            | EventMsg::WorkspaceSnapshot { .. }
+            | EventMsg::WorkspaceAssigned { .. } => {}
         }
         self.out.flush()
     }

@@ -41,7 +41,21 @@ pub async fn prepare(
                 .any(|agent| agent.backend.tools.cwd.is_some());
             let workspaces = if wants_workspace {
                 match Workspaces::create(&project_dir, config, roster) {
-                    Ok(workspaces) => Some(Arc::new(workspaces)),
+                    Ok(workspaces) => {
+                        for (agent, index) in config.agents.iter().zip(0..) {
+                            if let Some(dirs) = workspaces.dirs(index) {
+                                emitter.emit(
+                                    Some(&agent.id),
+                                    EventMsg::WorkspaceAssigned {
+                                        workspace: dirs.workspace.clone(),
+                                        temp: dirs.temp.clone(),
+                                        snapshot: dirs.snapshot.clone(),
+                                    },
+                                );
+                            }
+                        }
+                        Some(Arc::new(workspaces))
+                    }
                     Err(error) => {
                         emitter.emit(
                             None,

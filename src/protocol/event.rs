@@ -209,6 +209,13 @@ pub enum EventMsg {
         path: String,
         reason: String,
     },
+    /// The agent was given a workspace for the run: where it works, where its peers'
+    /// snapshots are copied for it, and where its own latest snapshot is kept.
+    WorkspaceAssigned {
+        workspace: PathBuf,
+        temp: PathBuf,
+        snapshot: PathBuf,
+    },
     /// The agent's workspace was saved after an answer.
     WorkspaceSnapshot {
         files: u64,

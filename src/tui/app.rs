@@ -322,5 +322,6 @@ impl App {
 }
 
 mod commands;
+mod files;
 #[cfg(test)]
 mod tests;

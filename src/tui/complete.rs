@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 15] = [
+pub const COMMANDS: [&str; 16] = [
     "/help",
     "/quit",
     "/exit",
@@ -20,6 +20,7 @@ pub const COMMANDS: [&str; 15] = [
     "/inspect",
     "/config",
     "/mcp",
+    "/workspace",
 ];
 
 /// Most suggestions shown at once.

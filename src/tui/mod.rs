@@ -5,6 +5,7 @@
 pub mod app;
 pub mod complete;
 pub mod composer;
+pub mod files;
 pub mod modal;
 mod open;
 pub mod render;

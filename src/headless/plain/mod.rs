@@ -301,6 +301,7 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::HumanInputDelivered { .. }
                 | EventMsg::FinalPresentationStarted { .. }
                 | EventMsg::WorkspaceSnapshot { .. }
+                | EventMsg::WorkspaceAssigned { .. }
                 | EventMsg::McpServerStatus { .. }
                 | EventMsg::ToolRefused { .. },
                 _,

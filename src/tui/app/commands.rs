@@ -22,6 +22,7 @@ impl App {
 
             "status" => self.open(ModalKind::Status),
             "mcp" | "p" => self.open(ModalKind::Servers),
+            "workspace" | "w" | "files" => self.open_files(),
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
@@ -66,6 +67,9 @@ impl App {
     }
 
     pub(super) fn modal_key(&mut self, key: KeyEvent) {
+        if self.files_key(key) {
+            return;
+        }
         let max_scroll = self.view.modal_scroll_max.get();
         let Some(top) = self.view.modals.last_mut() else {
             return;
@@ -122,6 +126,7 @@ impl App {
             KeyCode::Char('t') => self.open(ModalKind::Timeline),
             KeyCode::Char('s') => self.open(ModalKind::Status),
             KeyCode::Char('m') => self.open(ModalKind::Servers),
+            KeyCode::Char('w') => self.open_files(),
             KeyCode::Char('r') => self.open(ModalKind::Coordination),
             KeyCode::Char('d') => {
                 let agent = self.view.focused;

@@ -522,3 +522,70 @@ fn config_opens_the_config_file_or_says_there_is_none() {
         [Effect::OpenFile(PathBuf::from("team.yaml"))]
     );
 }
+
+#[test]
+fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_directory() {
+    use crate::tui::files::FilesSource;
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(workspace.join("src")).unwrap();
+    std::fs::write(
+        workspace.join("src/lib.rs"),
+        "pub fn answer() -> u32 { 42 }\n",
+    )
+    .unwrap();
+    let mut app = App::new(agents());
+    app.on_event(&Event {
+        seq: 1,
+        at: Timestamp::UNIX_EPOCH,
+        turn: 0,
+        agent: Some(agents()[0].id.clone()),
+        msg: EventMsg::WorkspaceAssigned {
+            workspace: workspace.clone(),
+            temp: dir.path().join("temp"),
+            snapshot: dir.path().join("snap"),
+        },
+    });
+    app.on_key(key(KeyCode::Esc));
+    app.on_key(key(KeyCode::Char('w')));
+    assert_eq!(app.view.files.entries.len(), 2);
+    app.on_key(key(KeyCode::Down));
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal
+        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .unwrap();
+    let screen = format!("{:?}", terminal.backend());
+    assert!(screen.contains("Files of a · workspace"), "{screen}");
+    assert!(screen.contains("lib.rs"), "{screen}");
+    assert!(screen.contains("pub fn answer() -> u32 { 42 }"), "{screen}");
+
+    app.on_key(key(KeyCode::Tab));
+    assert!(matches!(
+        app.view.modals.last().map(|modal| modal.kind),
+        Some(ModalKind::Files {
+            source: FilesSource::Snapshot,
+            selected: 0,
+            ..
+        })
+    ));
+    assert!(
+        app.view
+            .files
+            .note
+            .as_deref()
+            .is_some_and(|note| note.ends_with("does not exist yet"))
+    );
+    app.on_key(key(KeyCode::Right));
+    assert!(
+        app.view
+            .files
+            .note
+            .as_deref()
+            .is_some_and(|note| note.starts_with("b has no workspace"))
+    );
+    app.on_key(key(KeyCode::Esc));
+    assert!(app.view.modals.is_empty());
+}

@@ -57,6 +57,8 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Servers => super::servers::lines(state, theme, width),
+        // Drawn from the listing the app read, by `files::page`.
+        ModalKind::Files { .. } => Vec::new(),
         ModalKind::Coordination => super::grid::coordination(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
@@ -65,7 +67,7 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
     }
 }
 
-const KEYS: [(&str, &str); 31] = [
+const KEYS: [(&str, &str); 32] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -102,6 +104,10 @@ const KEYS: [(&str, &str); 31] = [
     ("t", "the whole timeline"),
     ("s", "system status"),
     ("m", "MCP servers: state, tools, failed calls (also /mcp)"),
+    (
+        "w",
+        "files: each agent's workspace, snapshot, peers' work, final (also /workspace)",
+    ),
     ("r", "coordination table"),
     ("d", "the focused agent's tool calls in full"),
     ("q", "quit (when no turn runs)"),

@@ -3,6 +3,7 @@
 //! function of the folded state, drawn scrolled in a centred frame.
 
 mod content;
+mod files;
 mod grid;
 mod servers;
 mod turns;
@@ -12,6 +13,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
+use crate::tui::files::{FileListing, FilesSource};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -44,6 +46,12 @@ pub enum ModalKind {
     },
     /// Every agent's MCP servers.
     Servers,
+    /// An agent's files: ← → agent, Tab which directory, ↑ ↓ file.
+    Files {
+        agent: usize,
+        source: FilesSource,
+        selected: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -75,6 +83,15 @@ impl Modal {
             ),
             ModalKind::Status => " System status ".into(),
             ModalKind::Servers => " MCP servers ".into(),
+            ModalKind::Files { agent, source, .. } => format!(
+                " Files of {} · {} ",
+                state
+                    .agents
+                    .get(agent)
+                    .map(|card| card.info.id.to_string())
+                    .unwrap_or_default(),
+                source.label()
+            ),
             ModalKind::Coordination => " Coordination table ".into(),
             ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
             ModalKind::Tools { agent, .. } => format!(
@@ -96,6 +113,7 @@ pub fn render(
     theme: &Theme,
     frame: &mut Frame,
     scroll_max: &std::cell::Cell<usize>,
+    files: &FileListing,
 ) {
     let Some(modal) = stack.last() else {
         return;
@@ -106,19 +124,27 @@ pub fn render(
         .border_type(BorderType::Rounded)
         .border_style(theme.accent())
         .title(Span::styled(modal.title(state), theme.accent()))
-        .title_bottom(
-            Line::styled(" ↑↓ PgUp PgDn scroll · Esc close ", theme.dim()).right_aligned(),
-        );
+        .title_bottom(Line::styled(hint(modal.kind), theme.dim()).right_aligned());
     let inner = block.inner(area);
     let height = usize::from(inner.height);
-    let (lines, total) = content::page(
-        modal.kind,
-        state,
-        theme,
-        usize::from(inner.width),
-        modal.scroll,
-        height,
-    );
+    let (lines, total) = match modal.kind {
+        ModalKind::Files { selected, .. } => files::page(
+            files,
+            selected,
+            theme,
+            usize::from(inner.width),
+            modal.scroll,
+            height,
+        ),
+        kind => content::page(
+            kind,
+            state,
+            theme,
+            usize::from(inner.width),
+            modal.scroll,
+            height,
+        ),
+    };
     scroll_max.set(total.saturating_sub(height));
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
@@ -138,8 +164,28 @@ impl ModalKind {
             | Self::AgentOutput { .. }
             | Self::Status
             | Self::Servers
+            | Self::Files { .. }
             | Self::Coordination => None,
         }
+    }
+}
+
+fn hint(kind: ModalKind) -> &'static str {
+    match kind {
+        ModalKind::Files { .. } => {
+            " ← → agent · Tab directory · ↑↓ file · PgUp PgDn preview · Esc "
+        }
+        ModalKind::Answers { .. } | ModalKind::Tools { .. } | ModalKind::Turns { .. } => {
+            " ← → choose · ↑↓ PgUp PgDn scroll · Esc close "
+        }
+        ModalKind::Help
+        | ModalKind::Votes
+        | ModalKind::Costs
+        | ModalKind::Timeline
+        | ModalKind::AgentOutput { .. }
+        | ModalKind::Status
+        | ModalKind::Coordination
+        | ModalKind::Servers => " ↑↓ PgUp PgDn scroll · Esc close ",
     }
 }
 

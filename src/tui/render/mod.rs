@@ -18,13 +18,14 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::{CardView, Paint, tail_lines};
-pub use format::cost;
+pub use format::{bytes, cost};
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;
 use crate::tui::complete::Popup;
 use crate::tui::composer::Composer;
+use crate::tui::files::FileListing;
 use crate::tui::modal::{self, Modal};
 use crate::tui::state::{OutputMark, UiState};
 use crate::tui::theme::Theme;
@@ -61,6 +62,8 @@ pub struct View {
     pub modals: Vec<Modal>,
     /// Completions for what the composer holds.
     pub popup: Option<Popup>,
+    /// What the workspace browser shows, read when it opened or its choice changed.
+    pub files: FileListing,
     /// Spinner frame for working agents.
     pub spinner: usize,
     /// The furthest the focused card and the top modal can scroll, as the last frame found
@@ -109,7 +112,14 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     if let Some(popup) = &view.popup {
         popup_list(popup, theme, composer, frame);
     }
-    modal::render(&view.modals, state, theme, frame, &view.modal_scroll_max);
+    modal::render(
+        &view.modals,
+        state,
+        theme,
+        frame,
+        &view.modal_scroll_max,
+        &view.files,
+    );
 }
 
 fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {

@@ -9,6 +9,8 @@ mod tests;
 mod timeline;
 mod votes;
 
+use std::path::PathBuf;
+
 use jiff::Timestamp;
 
 pub use agent::{
@@ -74,6 +76,19 @@ pub struct UiState {
     pub turns: Vec<TurnRecord>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
+    /// The agents' workspace directories, for the workspace browser.
+    pub workspaces: Vec<WorkspaceDirs>,
+    /// The running (or last) turn's log directory.
+    pub log_dir: Option<PathBuf>,
+}
+
+/// Where one agent's files are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkspaceDirs {
+    pub agent: AgentId,
+    pub workspace: PathBuf,
+    pub temp: PathBuf,
+    pub snapshot: PathBuf,
 }
 
 impl UiState {
@@ -165,8 +180,9 @@ impl UiState {
                 question,
                 mode,
                 agents,
-                ..
+                log_dir,
             } => {
+                self.log_dir.clone_from(log_dir);
                 self.set_roster(agents);
                 for card in &mut self.agents {
                     card.reset_for_turn();
@@ -391,6 +407,21 @@ impl UiState {
                 }
             }
             EventMsg::Timeout { .. } | EventMsg::Cancelled | EventMsg::Warning { .. } => {}
+            EventMsg::WorkspaceAssigned {
+                workspace,
+                temp,
+                snapshot,
+            } => {
+                if let Some(agent) = agent {
+                    self.workspaces.retain(|dirs| &dirs.agent != agent);
+                    self.workspaces.push(WorkspaceDirs {
+                        agent: agent.clone(),
+                        workspace: workspace.clone(),
+                        temp: temp.clone(),
+                        snapshot: snapshot.clone(),
+                    });
+                }
+            }
             EventMsg::McpServerStatus { server, state } => {
                 if let Some(agent) = agent {
                     servers::update(&mut self.servers, agent, server, state);

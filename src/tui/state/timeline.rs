@@ -227,6 +227,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
         | EventMsg::WorkspaceSnapshot { .. }
+        | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::McpServerStatus {
             state: McpServerState::Starting | McpServerState::Ready { .. },
             ..
