@@ -37,14 +37,27 @@ pub fn replace_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<C
             return Err(error);
         }
     };
-    let retired = sibling(to, "old");
-    remove_if_present(&retired)?;
     if to.exists() {
+        // The old tree is deleted in the background: removing thousands of files takes
+        // about as long as cloning them, and nothing waits for it.
+        let retired = sibling(to, &format!("old-{}", retired_suffix()));
         fs::rename(to, &retired)?;
+        fs::rename(&staging, to)?;
+        std::thread::spawn(move || {
+            if let Err(error) = fs::remove_dir_all(&retired) {
+                tracing::debug!(path = %retired.display(), %error, "an old snapshot was not removed");
+            }
+        });
+    } else {
+        fs::rename(&staging, to)?;
     }
-    fs::rename(&staging, to)?;
-    remove_if_present(&retired)?;
     Ok(report)
+}
+
+/// Distinct per call, so a deletion still running never meets the next retired tree.
+fn retired_suffix() -> u64 {
+    static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    (u64::from(std::process::id()) << 32) | NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
 /// Copies the contents of `from` into the existing directory `to`.
@@ -159,15 +172,22 @@ mod tests {
         replace_tree(&from, &to, DEFAULT_MAX_FILE_BYTES).unwrap();
         assert!(!to.join("old.txt").exists());
         assert_eq!(fs::read_to_string(to.join("new.txt")).unwrap(), "2");
-        let leftovers: Vec<_> = fs::read_dir(dir.path())
-            .unwrap()
-            .map(|entry| entry.unwrap().file_name())
-            .collect();
-        assert_eq!(
-            leftovers.len(),
-            2,
-            "no staging folders remain: {leftovers:?}"
-        );
+        // The retired tree goes away in the background.
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        loop {
+            let leftovers: Vec<_> = fs::read_dir(dir.path())
+                .unwrap()
+                .map(|entry| entry.unwrap().file_name())
+                .collect();
+            if leftovers.len() == 2 {
+                break;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "staging or retired folders remain: {leftovers:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
     }
 
     #[test]
