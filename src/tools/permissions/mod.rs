@@ -241,7 +241,19 @@ impl PathPolicy {
         let roots = self.resolved_roots();
         let lexical = resolve::lexical(raw, &self.workspace)?;
         if !roots.iter().any(|root| root.holds_lexically(&lexical)) {
-            return Err(Problem::Outside);
+            let shared_file = roots.iter().find(|root| {
+                root.is_file
+                    && root
+                        .canonical
+                        .parent()
+                        .is_some_and(|dir| lexical.starts_with(dir))
+            });
+            return Err(match shared_file {
+                Some(root) => Problem::OnlyFileShared {
+                    file: root.canonical.clone(),
+                },
+                None => Problem::Outside,
+            });
         }
         let entry = resolve::entry(&lexical)?;
         let target = resolve::follow(&entry)?;

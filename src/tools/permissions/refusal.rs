@@ -36,15 +36,32 @@ pub(super) enum Problem {
     Nul,
     Home,
     Outside,
-    SymlinkOutside { target: PathBuf },
+    /// Next to (or under) a context path that is a single file.
+    OnlyFileShared {
+        file: PathBuf,
+    },
+    SymlinkOutside {
+        target: PathBuf,
+    },
     Unresolvable,
-    HardLinked { links: u64 },
-    ReadOnly { root: PathBuf, why: ReadOnly },
+    HardLinked {
+        links: u64,
+    },
+    ReadOnly {
+        root: PathBuf,
+        why: ReadOnly,
+    },
     Protected,
-    ContainsProtected { protected: PathBuf },
+    ContainsProtected {
+        protected: PathBuf,
+    },
     Root,
-    NotRead { file: PathBuf },
-    Unlistable { dir: PathBuf },
+    NotRead {
+        file: PathBuf,
+    },
+    Unlistable {
+        dir: PathBuf,
+    },
 }
 
 impl Problem {
@@ -67,6 +84,11 @@ impl Problem {
             Problem::Outside => format!(
                 "`{shown}` is outside your workspace and the other directories you may use; \
                  use paths inside {ws} (call list_allowed_directories to see the others)."
+            ),
+            Problem::OnlyFileShared { file } => format!(
+                "`{shown}` is not shared with you: of that directory only the file {} is. \
+                 Use that file, or paths inside your workspace {ws}.",
+                file.display()
             ),
             Problem::SymlinkOutside { target } => format!(
                 "`{shown}` is a symbolic link (or goes through one) that leads to {}, outside \

@@ -139,7 +139,7 @@ fn a_single_file_context_path_shares_that_file_only() {
     ] {
         let refusal = f.policy.check(&f.at(sibling), Access::Read).unwrap_err();
         assert!(
-            refusal.reason.contains("outside"),
+            refusal.reason.contains("only the file"),
             "{sibling}: {}",
             refusal.reason
         );
