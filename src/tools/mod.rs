@@ -1,8 +1,13 @@
-//! Tools offered to models: the workflow tools that end a round (`new_answer`, `vote`)
-//! and the [`ToolRouter`] that executes every other tool call.
+//! Tools offered to models: the workflow tools that end a round (`new_answer`, `vote`),
+//! the built-in file and command tools with their path permissions, and the
+//! [`ToolRouter`] that executes every other tool call.
 
+pub mod builtin;
+pub mod permissions;
 mod router;
 pub mod workflow;
 
+pub use builtin::{BuiltinOutcome, BuiltinTools};
+pub use permissions::{Access, ContextRoot, PathPolicy, Refusal};
 pub use router::{NoTools, ToolOutcome, ToolResult, ToolRouter, unavailable};
 pub use workflow::WorkflowCall;
