@@ -3,14 +3,15 @@
 //!
 //! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
 //! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
-//! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`]
-//! prints progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
-//! `massgen` binary.
+//! [`mcp`] runs the agents' MCP servers; [`orchestrator`] coordinates a turn; [`session`]
+//! writes `.massgen/`; [`headless`] prints progress; [`tui`] is the full-screen front end;
+//! [`cli`] ties them together for the `massgen` binary.
 
 pub mod backend;
 pub mod cli;
 pub mod config;
 pub mod headless;
+pub mod mcp;
 pub mod orchestrator;
 pub mod protocol;
 pub mod session;
