@@ -238,18 +238,26 @@ fn describe_init_error(error: &ClientInitializeError) -> String {
     }
 }
 
-/// An error and its causes, `outer: inner: root`, without repeats.
+/// An error and its causes, `outer: inner: root`, leaving out wrappers that only repeat
+/// their cause's text.
 fn error_chain(error: &(dyn std::error::Error + 'static)) -> String {
     let mut parts: Vec<String> = Vec::new();
     let mut next = Some(error);
     while let Some(current) = next {
-        let text = current.to_string();
-        if !parts.iter().any(|part| part.contains(&text)) {
-            parts.push(text);
-        }
+        parts.push(current.to_string());
         next = current.source();
     }
-    parts.join(": ")
+    let kept: Vec<&str> = parts
+        .iter()
+        .enumerate()
+        .filter(|(index, part)| {
+            parts
+                .get(index + 1)
+                .is_none_or(|cause| !part.contains(cause.as_str()))
+        })
+        .map(|(_, part)| part.as_str())
+        .collect();
+    kept.join(": ")
 }
 
 /// Text blocks as they are; everything else described in one bracketed line.
