@@ -5,91 +5,19 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::path::{Path, PathBuf};
-use std::sync::{Arc, Mutex};
+#[path = "peers/harness.rs"]
+mod harness;
+
+use std::path::Path;
 use std::time::{Duration, Instant};
 
-use massgen::config::{McpServerConfig, McpTransport, Secret};
+use harness::{
+    HttpPeer, everything, http, last_state, peer, python_stdio, ready_tools, start, stdio,
+};
+use massgen::config::{McpTransport, Secret};
 use massgen::mcp::McpServers;
 use massgen::protocol::McpServerState;
 use serde_json::json;
-
-fn peers() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers")
-}
-
-/// The peer at `tests/peers/<relative>`, or `None` (skip) when it is not installed.
-fn peer(relative: &str) -> Option<PathBuf> {
-    let path = peers().join(relative);
-    if path.exists() {
-        return Some(path);
-    }
-    let why = format!(
-        "{} is missing: install the test peers with .ci/run's install step \
-         (`npm ci --prefix tests/peers` and `python3 -m venv tests/peers/.venv && \
-         tests/peers/.venv/bin/pip install -r tests/peers/requirements.txt`)",
-        path.display()
-    );
-    assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
-    eprintln!("skipping: {why}");
-    None
-}
-
-fn everything() -> Option<McpServerConfig> {
-    let bin = peer("node_modules/.bin/mcp-server-everything")?;
-    Some(stdio("everything", &bin, &["stdio"]))
-}
-
-/// `mcp_peer.py` over stdio.
-fn python_stdio(name: &str) -> Option<McpServerConfig> {
-    let python = peer(".venv/bin/python")?;
-    let script = peers().join("mcp_peer.py");
-    Some(stdio(name, &python, &[script.to_str().unwrap(), "stdio"]))
-}
-
-fn stdio(name: &str, command: &Path, args: &[&str]) -> McpServerConfig {
-    McpServerConfig {
-        name: name.into(),
-        transport: McpTransport::Stdio {
-            command: command.to_str().unwrap().into(),
-            args: args.iter().map(|arg| arg.to_string()).collect(),
-            env: Vec::new(),
-            cwd: None,
-        },
-        connect_timeout: Duration::from_secs(30),
-        call_timeout: Duration::from_secs(30),
-        allowed_tools: None,
-        exclude_tools: Vec::new(),
-    }
-}
-
-type Reports = Arc<Mutex<Vec<(String, McpServerState)>>>;
-
-async fn start(configs: &[McpServerConfig]) -> (McpServers, Reports) {
-    let reports = Reports::default();
-    let sink = reports.clone();
-    let servers = McpServers::start(configs, move |server: &str, state| {
-        sink.lock().unwrap().push((server.to_owned(), state));
-    })
-    .await;
-    (servers, reports)
-}
-
-fn last_state(reports: &Reports, server: &str) -> Option<McpServerState> {
-    let reports = reports.lock().unwrap();
-    reports
-        .iter()
-        .rev()
-        .find(|(name, _)| name == server)
-        .map(|(_, state)| state.clone())
-}
-
-fn ready_tools(reports: &Reports, server: &str) -> Vec<String> {
-    match last_state(reports, server) {
-        Some(McpServerState::Ready { tools }) => tools,
-        other => panic!("{server} is not ready: {other:?}"),
-    }
-}
 
 #[tokio::test]
 async fn everything_over_stdio_lists_and_calls_its_tools() {
@@ -162,60 +90,6 @@ async fn filesystem_lists_a_directory_and_filters_apply() {
         outside.output
     );
     servers.shutdown().await;
-}
-
-/// `mcp_peer.py` serving streamable HTTP on a free port; killed on drop.
-struct HttpPeer {
-    child: std::process::Child,
-    url: String,
-}
-
-impl HttpPeer {
-    fn start() -> Option<Self> {
-        let python = peer(".venv/bin/python")?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
-        let child = std::process::Command::new(python)
-            .arg(peers().join("mcp_peer.py"))
-            .args(["http", &port.to_string()])
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .spawn()
-            .unwrap();
-        let peer = Self {
-            child,
-            url: format!("http://127.0.0.1:{port}/mcp"),
-        };
-        let deadline = Instant::now() + Duration::from_secs(30);
-        while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-            assert!(
-                Instant::now() < deadline,
-                "the HTTP peer did not listen on {port}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-        Some(peer)
-    }
-}
-
-impl Drop for HttpPeer {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-fn http(name: &str, url: &str, headers: Vec<(String, Secret)>) -> McpServerConfig {
-    McpServerConfig {
-        transport: McpTransport::StreamableHttp {
-            url: url.into(),
-            headers,
-        },
-        ..stdio(name, Path::new("unused"), &[])
-    }
 }
 
 #[tokio::test]
@@ -457,5 +331,29 @@ async fn shutdown_and_drop_stop_the_server_process() {
     assert!(
         gone_within(&pid, Duration::from_secs(10)).await,
         "drop stops {pid}"
+    );
+}
+
+#[cfg(target_os = "linux")]
+#[tokio::test]
+async fn a_server_that_never_answers_times_out_and_is_stopped() {
+    let dir = tempfile::tempdir().unwrap();
+    let pid_file = dir.path().join("pid");
+    let script = format!("echo $$ > '{}'; exec sleep 1000", pid_file.display());
+    let mut config = stdio("mute", Path::new("sh"), &["-c", &script]);
+    config.connect_timeout = Duration::from_secs(1);
+    let (servers, reports) = start(&[config]).await;
+
+    assert!(servers.tools().is_empty());
+    assert_eq!(
+        last_state(&reports, "mute"),
+        Some(McpServerState::Failed {
+            error: "did not start within 1 s (connect_timeout)".into()
+        })
+    );
+    let pid = std::fs::read_to_string(&pid_file).unwrap();
+    assert!(
+        gone_within(pid.trim(), Duration::from_secs(10)).await,
+        "the child is stopped"
     );
 }

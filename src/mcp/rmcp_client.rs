@@ -126,7 +126,7 @@ impl RmcpClient {
         let transport = StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom),
         );
-        tracing::debug!(target: "massgen::mcp", server, url, "connecting over streamable HTTP");
+        tracing::debug!(target: "massgen::mcp", server, "connecting over streamable HTTP");
         let service = client_config()
             .serve(transport)
             .await
@@ -357,5 +357,44 @@ async fn read_line_capped(
         if done {
             return Ok(consumed);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use rmcp::model::Resource;
+
+    use super::*;
+
+    #[test]
+    fn text_blocks_are_joined_and_others_described() {
+        let result = CallToolResult::success(vec![
+            ContentBlock::text("first"),
+            ContentBlock::image("A".repeat(1600), "image/png"),
+            ContentBlock::ResourceLink(Resource::new("file:///a.txt", "a.txt")),
+            ContentBlock::text("last"),
+        ]);
+        assert_eq!(
+            result_text(&result),
+            "first\n[image/png, 2 KB]\n[resource a.txt: file:///a.txt]\nlast"
+        );
+    }
+
+    #[test]
+    fn structured_content_stands_in_when_there_are_no_blocks() {
+        let mut result = CallToolResult::structured(serde_json::json!({"sum": 5}));
+        result.content.clear();
+        assert_eq!(result_text(&result), r#"{"sum":5}"#);
+    }
+
+    #[test]
+    fn error_chains_skip_wrappers_that_repeat_their_cause() {
+        #[derive(Debug, thiserror::Error)]
+        #[error("outer: {0}")]
+        struct Outer(#[source] Inner);
+        #[derive(Debug, thiserror::Error)]
+        #[error("connection refused")]
+        struct Inner;
+        assert_eq!(error_chain(&Outer(Inner)), "connection refused");
     }
 }

@@ -36,6 +36,8 @@ pub struct McpServers {
     by_name: HashMap<String, usize>,
     connector: Connector,
     report: Report,
+    /// After [`Self::shutdown`], calls are refused instead of restarting servers.
+    shut_down: AtomicBool,
 }
 
 struct Server {
@@ -102,6 +104,7 @@ impl McpServers {
             by_name,
             connector,
             report,
+            shut_down: AtomicBool::new(false),
         }
     }
 
@@ -127,6 +130,9 @@ impl McpServers {
             ));
         };
         let name = &server.config.name;
+        if self.shut_down.load(Ordering::SeqCst) {
+            return refusal(format!("MCP server `{name}` has been shut down."));
+        }
         let arguments = match parse_arguments(arguments_json) {
             Ok(arguments) => arguments,
             Err(problem) => {
@@ -191,6 +197,7 @@ impl McpServers {
 
     /// Ends every session and stops the servers massgen started.
     pub async fn shutdown(&self) {
+        self.shut_down.store(true, Ordering::SeqCst);
         join_all(self.servers.iter().map(|server| async move {
             let client = read(&server.client);
             client.close().await;

@@ -358,4 +358,11 @@ async fn shutdown_closes_every_session() {
     let (servers, world, _) = start(&[server("a"), server("b")]).await;
     servers.shutdown().await;
     assert_eq!(world.closes.load(Ordering::SeqCst), 2);
+    let after = servers.call("mcp__a__echo", "{}").await;
+    assert_eq!(after.output, "MCP server `a` has been shut down.");
+    assert_eq!(
+        world.connects.load(Ordering::SeqCst),
+        2,
+        "no restart after shutdown"
+    );
 }
