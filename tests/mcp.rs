@@ -12,7 +12,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use harness::{
-    HttpPeer, everything, http, last_state, peer, python_stdio, ready_tools, start, stdio,
+    HttpPeer, everything, free_port, http, last_state, peer, python_stdio, ready_tools, start,
+    stdio,
 };
 use massgen::config::{McpTransport, Secret};
 use massgen::mcp::McpServers;
@@ -117,12 +118,32 @@ async fn python_peer_over_streamable_http_adds_fails_and_gets_our_headers() {
 }
 
 #[tokio::test]
+async fn an_http_server_that_restarts_is_reconnected_to() {
+    let Some(peer) = HttpPeer::start() else {
+        return;
+    };
+    let (servers, _) = start(&[http("web", &peer.url, Vec::new())]).await;
+    let port = peer.port;
+    drop(peer);
+
+    let down = servers.call("mcp__web__add", r#"{"a": 1, "b": 2}"#).await;
+    assert!(!down.ok);
+    assert!(down.output.contains("could not connect"), "{}", down.output);
+    let Some(_again) = HttpPeer::start_on(port) else {
+        return;
+    };
+    let back = servers.call("mcp__web__add", r#"{"a": 1, "b": 2}"#).await;
+    assert_eq!(
+        (back.ok, back.output.as_str()),
+        (true, "3"),
+        "a new session"
+    );
+    servers.shutdown().await;
+}
+
+#[tokio::test]
 async fn an_http_server_that_is_not_there_fails_clearly() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
+    let port = free_port();
     let mut config = http("gone", &format!("http://127.0.0.1:{port}/mcp"), Vec::new());
     config.connect_timeout = Duration::from_secs(10);
     let (servers, reports) = start(&[config]).await;

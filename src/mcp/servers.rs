@@ -43,7 +43,8 @@ pub struct McpServers {
 struct Server {
     config: McpServerConfig,
     client: RwLock<Arc<dyn McpClient>>,
-    /// The session ended under us (the process exited); the next call reconnects first.
+    /// The session ended under us (the process exited, the HTTP server went away); the next
+    /// call reconnects first.
     dead: AtomicBool,
     reconnecting: tokio::sync::Mutex<()>,
     tools: Vec<ToolSpec>,
@@ -175,7 +176,7 @@ impl McpServers {
                 "MCP server `{name}` refused the call to `{tool}`: {message}"
             )),
             Ok(Err(error)) => {
-                if matches!(error, McpError::Closed { .. }) {
+                if matches!(error, McpError::Closed { .. } | McpError::Connect(_)) {
                     server.dead.store(true, Ordering::SeqCst);
                 }
                 self.failed(server);

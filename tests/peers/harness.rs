@@ -86,20 +86,29 @@ pub fn ready_tools(reports: &Reports, server: &str) -> Vec<String> {
     }
 }
 
-/// `mcp_peer.py` serving streamable HTTP on a free port; killed on drop.
+/// A port nobody listens on right now.
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+/// `mcp_peer.py` serving streamable HTTP; killed on drop.
 pub struct HttpPeer {
     child: std::process::Child,
+    pub port: u16,
     pub url: String,
 }
 
 impl HttpPeer {
     pub fn start() -> Option<Self> {
+        Self::start_on(free_port())
+    }
+
+    pub fn start_on(port: u16) -> Option<Self> {
         let python = peer(".venv/bin/python")?;
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .unwrap()
-            .local_addr()
-            .unwrap()
-            .port();
         let child = std::process::Command::new(python)
             .arg(peers().join("mcp_peer.py"))
             .args(["http", &port.to_string()])
@@ -109,6 +118,7 @@ impl HttpPeer {
             .unwrap();
         let peer = Self {
             child,
+            port,
             url: format!("http://127.0.0.1:{port}/mcp"),
         };
         let deadline = Instant::now() + Duration::from_secs(30);
