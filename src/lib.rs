@@ -2,15 +2,17 @@
 //! other's answers, refine or vote, and the winner presents the final answer.
 //!
 //! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
-//! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call; [`workspace`] keeps agents' files;
-//! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`]
-//! prints progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
+//! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
+//! [`mcp`] runs the agents' MCP servers; [`workspace`] keeps agents' files;
+//! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`] prints
+//! progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
 //! `massgen` binary.
 
 pub mod backend;
 pub mod cli;
 pub mod config;
 pub mod headless;
+pub mod mcp;
 pub mod orchestrator;
 pub mod protocol;
 pub mod session;
