@@ -13,6 +13,7 @@
 //!   vote_for: agent_b             # real id to vote for when it has an answer
 //!   vote_reason: "most complete"
 //!   tool_calls: [{name: search, arguments: {q: "x"}}]   # made once, before the first answer
+//!   final_tool_calls: [...]       # made once, at the start of the final presentation
 //!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
 //!                                 #     after_tokens: 5, times: 2, message: "…"}
 //! ```
@@ -35,6 +36,8 @@ pub struct ScriptedOptions {
     pub vote_for: Option<AgentId>,
     pub vote_reason: Option<String>,
     pub tool_calls: Vec<ScriptedToolCall>,
+    /// Made once when it presents the final answer as the winner.
+    pub final_tool_calls: Vec<ScriptedToolCall>,
     pub failure: Option<ScriptedFailure>,
 }
 
@@ -51,6 +54,7 @@ impl Default for ScriptedOptions {
             vote_for: None,
             vote_reason: None,
             tool_calls: Vec::new(),
+            final_tool_calls: Vec::new(),
             failure: None,
         }
     }
@@ -102,7 +106,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 11] = [
+pub const SCRIPTED_KEYS: [&str; 12] = [
     "tokens_per_second",
     "first_token_ms",
     "reasoning",
@@ -113,6 +117,7 @@ pub const SCRIPTED_KEYS: [&str; 11] = [
     "vote_for",
     "vote_reason",
     "tool_calls",
+    "final_tool_calls",
     "fail",
 ];
 
@@ -156,28 +161,29 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         final_answer: backend.string("final_answer")?,
         vote_for: backend.string("vote_for")?.map(AgentId::new),
         vote_reason: backend.string("vote_reason")?,
-        tool_calls: parse_tool_calls(backend)?,
+        tool_calls: parse_tool_calls(backend, "tool_calls")?,
+        final_tool_calls: parse_tool_calls(backend, "final_tool_calls")?,
         failure: parse_failure(backend)?,
     })
 }
 
-fn parse_tool_calls(backend: &Fields<'_>) -> Result<Vec<ScriptedToolCall>, Problem> {
-    let Some(node) = backend.get("tool_calls") else {
+fn parse_tool_calls(backend: &Fields<'_>, key: &str) -> Result<Vec<ScriptedToolCall>, Problem> {
+    let Some(node) = backend.get(key) else {
         return Ok(Vec::new());
     };
     let Value::Seq(items) = &node.value else {
         return Err(backend.wrong_type(
-            "tool_calls",
+            key,
             node,
             "a list",
-            "tool_calls: [{name: search, arguments: {query: \"x\"}}]",
+            &format!("{key}: [{{name: search, arguments: {{query: \"x\"}}}}]"),
         ));
     };
     items
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let call = Fields::of(item, format!("{}[{index}]", backend.key_path("tool_calls")))?;
+            let call = Fields::of(item, format!("{}[{index}]", backend.key_path(key)))?;
             let arguments = call
                 .get("arguments")
                 .map_or_else(|| serde_json::json!({}), |node| node.to_json());

@@ -79,8 +79,8 @@ async fn run(
     let context = RunContext {
         config,
         backends,
-        routers: agent_tools.routers,
-        workspaces: agent_tools.workspaces,
+        routers: agent_tools.routers.clone(),
+        workspaces: agent_tools.workspaces.clone(),
         roster,
     };
     let mut logs = Logs::new(options.massgen_dir);
@@ -127,6 +127,7 @@ async fn run(
             Op::Shutdown => break,
         }
     }
+    agent_tools.shutdown().await;
     emitter.emit(None, EventMsg::RunFinished);
 }
 

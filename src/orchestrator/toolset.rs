@@ -1,12 +1,19 @@
-//! Giving each agent its tools when the run starts: its workspace, and a router over what
-//! its config offers.
+//! Giving each agent its tools when the run starts: its workspace, its MCP servers (all
+//! started at once, progress reported as it comes), and a router over what its config
+//! offers.
 
+use std::path::Path;
 use std::sync::Arc;
+use std::time::Duration;
+
+use futures::future::join_all;
+use tokio::sync::mpsc;
 
 use super::emitter::Emitter;
 use crate::config::Config;
-use crate::protocol::{AgentInfo, EventMsg};
-use crate::tools::{NoTools, ToolRouter};
+use crate::mcp::McpServers;
+use crate::protocol::{AgentInfo, EventMsg, McpServerState};
+use crate::tools::{AgentToolRouter, BuiltinTools, ContextRoot, PathPolicy, ToolRouter};
 use crate::workspace::Workspaces;
 
 /// Where the agents' tools come from.
@@ -17,11 +24,22 @@ pub enum ToolSetup {
     FromConfig { project_dir: std::path::PathBuf },
 }
 
-/// Each agent's router (config order) and the run's workspaces.
+/// Each agent's router (config order), the run's workspaces and MCP servers.
 pub struct AgentTools {
     pub routers: Vec<Arc<dyn ToolRouter>>,
     pub workspaces: Option<Arc<Workspaces>>,
+    /// Every agent's running MCP servers, to stop when the run ends.
+    pub mcp: Vec<Arc<McpServers>>,
 }
+
+impl AgentTools {
+    pub async fn shutdown(&self) {
+        join_all(self.mcp.iter().map(|servers| servers.shutdown())).await;
+    }
+}
+
+/// How often MCP start-up progress is passed on while servers start.
+const PROGRESS_TICK: Duration = Duration::from_millis(50);
 
 pub async fn prepare(
     setup: ToolSetup,
@@ -33,50 +51,149 @@ pub async fn prepare(
         ToolSetup::Shared(router) => AgentTools {
             routers: vec![router; config.agents.len()],
             workspaces: None,
+            mcp: Vec::new(),
         },
         ToolSetup::FromConfig { project_dir } => {
-            let wants_workspace = config
+            let workspaces = create_workspaces(&project_dir, config, roster, emitter);
+            let (mcp, receivers) = start_mcp(config, emitter).await;
+            let context: Vec<ContextRoot> = workspaces.as_ref().map_or_else(Vec::new, |ws| {
+                ws.layout()
+                    .context
+                    .iter()
+                    .map(|spec| ContextRoot {
+                        path: spec.path.clone(),
+                        permission: spec.permission,
+                        protected: spec.protected.clone(),
+                    })
+                    .collect()
+            });
+            let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
+            for ((index, agent), (servers, notices)) in config
                 .agents
                 .iter()
-                .any(|agent| agent.backend.tools.cwd.is_some());
-            let workspaces = if wants_workspace {
-                match Workspaces::create(&project_dir, config, roster) {
-                    Ok(workspaces) => {
-                        for (agent, index) in config.agents.iter().zip(0..) {
-                            if let Some(dirs) = workspaces.dirs(index) {
-                                emitter.emit(
-                                    Some(&agent.id),
-                                    EventMsg::WorkspaceAssigned {
-                                        workspace: dirs.workspace.clone(),
-                                        temp: dirs.temp.clone(),
-                                        snapshot: dirs.snapshot.clone(),
-                                    },
-                                );
-                            }
-                        }
-                        Some(Arc::new(workspaces))
-                    }
-                    Err(error) => {
-                        emitter.emit(
-                            None,
-                            EventMsg::Warning {
-                                message: format!(
-                                    "agents get no workspaces: cannot create them under {}: {error}",
-                                    project_dir.join(".massgen").display()
-                                ),
-                            },
+                .enumerate()
+                .zip(mcp.iter().zip(receivers))
+            {
+                let settings = &agent.backend.tools;
+                let builtin = workspaces
+                    .as_ref()
+                    .and_then(|ws| ws.dirs(index))
+                    .map(|dirs| {
+                        let policy = PathPolicy::new(
+                            dirs.workspace.clone(),
+                            vec![dirs.temp.clone()],
+                            context.clone(),
                         );
-                        None
-                    }
-                }
-            } else {
-                None
-            };
-            let no_tools: Arc<dyn ToolRouter> = Arc::new(NoTools);
-            AgentTools {
-                routers: vec![no_tools; config.agents.len()],
-                workspaces,
+                        BuiltinTools::new(Arc::new(policy), settings)
+                    });
+                routers.push(Arc::new(AgentToolRouter::new(
+                    settings.clone(),
+                    builtin,
+                    servers.clone(),
+                    notices,
+                )));
             }
+            AgentTools {
+                routers,
+                workspaces,
+                mcp: mcp.into_iter().flatten().collect(),
+            }
+        }
+    }
+}
+
+fn create_workspaces(
+    project_dir: &Path,
+    config: &Config,
+    roster: &[AgentInfo],
+    emitter: &mut Emitter,
+) -> Option<Arc<Workspaces>> {
+    if !config
+        .agents
+        .iter()
+        .any(|agent| agent.backend.tools.cwd.is_some())
+    {
+        return None;
+    }
+    match Workspaces::create(project_dir, config, roster) {
+        Ok(workspaces) => {
+            for (index, agent) in config.agents.iter().enumerate() {
+                if let Some(dirs) = workspaces.dirs(index) {
+                    emitter.emit(
+                        Some(&agent.id),
+                        EventMsg::WorkspaceAssigned {
+                            workspace: dirs.workspace.clone(),
+                            temp: dirs.temp.clone(),
+                            snapshot: dirs.snapshot.clone(),
+                        },
+                    );
+                }
+            }
+            Some(Arc::new(workspaces))
+        }
+        Err(error) => {
+            emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: format!(
+                        "agents get no workspaces: cannot create them under {}: {error}",
+                        project_dir.join(".massgen").display()
+                    ),
+                },
+            );
+            None
+        }
+    }
+}
+
+/// Starts every agent's MCP servers at once, passing their progress on as it comes. Each
+/// agent's receiver then carries its servers' later state changes.
+async fn start_mcp(
+    config: &Config,
+    emitter: &mut Emitter,
+) -> (
+    Vec<Option<Arc<McpServers>>>,
+    Vec<mpsc::UnboundedReceiver<EventMsg>>,
+) {
+    let mut receivers = Vec::with_capacity(config.agents.len());
+    let mut starts = Vec::with_capacity(config.agents.len());
+    for agent in &config.agents {
+        let (tx, rx) = mpsc::unbounded_channel();
+        receivers.push(rx);
+        let servers = agent.backend.tools.mcp_servers.clone();
+        starts.push(async move {
+            if servers.is_empty() {
+                return None;
+            }
+            let report = move |server: &str, state: McpServerState| {
+                let _ = tx.send(EventMsg::McpServerStatus {
+                    server: server.to_string(),
+                    state,
+                });
+            };
+            Some(Arc::new(McpServers::start(&servers, report).await))
+        });
+    }
+    let started = join_all(starts);
+    tokio::pin!(started);
+    let mcp = loop {
+        tokio::select! {
+            mcp = &mut started => break mcp,
+            () = tokio::time::sleep(PROGRESS_TICK) => pass_on(config, &mut receivers, emitter),
+        }
+    };
+    pass_on(config, &mut receivers, emitter);
+    (mcp, receivers)
+}
+
+fn pass_on(
+    config: &Config,
+    receivers: &mut [mpsc::UnboundedReceiver<EventMsg>],
+    emitter: &mut Emitter,
+) {
+    for (agent, receiver) in config.agents.iter().zip(receivers) {
+        while let Ok(event) = receiver.try_recv() {
+            emitter.emit(Some(&agent.id), event);
         }
     }
 }

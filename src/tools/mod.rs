@@ -2,11 +2,13 @@
 //! the built-in file and command tools with their path permissions, and the
 //! [`ToolRouter`] that executes every other tool call.
 
+mod agent_router;
 pub mod builtin;
 pub mod permissions;
 mod router;
 pub mod workflow;
 
+pub use agent_router::AgentToolRouter;
 pub use builtin::{BuiltinOutcome, BuiltinTools};
 pub use permissions::{Access, ContextRoot, PathPolicy, Refusal};
 pub use router::{NoTools, ToolOutcome, ToolResult, ToolRouter, unavailable};

@@ -86,9 +86,18 @@ pub struct Scenario {
 }
 
 impl Scenario {
+    /// Agents without tools, logging under a fresh temporary project.
     pub fn start(yaml: &str) -> Self {
+        Self::start_in(tempfile::tempdir().unwrap(), yaml, false)
+    }
+
+    /// Agents with the workspaces and tools their config gives them, under `dir`.
+    pub fn start_with_tools(dir: tempfile::TempDir, yaml: &str) -> Self {
+        Self::start_in(dir, yaml, true)
+    }
+
+    fn start_in(dir: tempfile::TempDir, yaml: &str, tools: bool) -> Self {
         let config = load(yaml);
-        let dir = tempfile::tempdir().unwrap();
         let mut requests = Vec::new();
         let backends: Vec<Arc<dyn Backend>> =
             build_backends(&config, &massgen::config::Env::default())
@@ -105,10 +114,17 @@ impl Scenario {
                     }) as Arc<dyn Backend>
                 })
                 .collect();
+        let tools = if tools {
+            ToolSetup::FromConfig {
+                project_dir: dir.path().to_path_buf(),
+            }
+        } else {
+            ToolSetup::Shared(Arc::new(NoTools))
+        };
         let handle = orchestrator::spawn(
             Arc::new(config),
             backends,
-            ToolSetup::Shared(Arc::new(NoTools)),
+            tools,
             RuntimeOptions {
                 massgen_dir: Some(dir.path().join(".massgen")),
             },

@@ -41,6 +41,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
     let reasoning = options.reasoning.as_deref().map(fill);
 
     let Some(vote_options) = reading::vote_options(context.request) else {
+        if !options.final_tool_calls.is_empty() && !reading::has_tool_results(context.request) {
+            return Plan {
+                reasoning,
+                text: None,
+                action: Action::CallTools(options.final_tool_calls.clone()),
+            };
+        }
         let final_text = options
             .final_answer
             .as_deref()

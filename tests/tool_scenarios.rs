@@ -1,0 +1,122 @@
+//! Whole turns where scripted agents use their tools: workspaces, peers' snapshots under
+//! anonymous names, and write access to context paths only for the winner's presentation.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::fs;
+use std::path::PathBuf;
+
+use massgen::protocol::{EventMsg, TurnOutcome};
+use support::{Scenario, attempt_dir, outcome, winner};
+
+fn temp_dir_of(events: &[massgen::protocol::Event], agent: &str) -> PathBuf {
+    events
+        .iter()
+        .find_map(|event| match (&event.msg, &event.agent) {
+            (EventMsg::WorkspaceAssigned { temp, .. }, Some(id)) if id.as_str() == agent => {
+                Some(temp.clone())
+            }
+            _ => None,
+        })
+        .unwrap()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn agents_share_work_through_snapshots_and_only_the_winner_writes_the_context_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let context = dir.path().join("project_docs");
+    fs::create_dir_all(&context).unwrap();
+    fs::write(context.join("brief.md"), "the user's brief").unwrap();
+    let ctx = context.display();
+    let yaml = format!(
+        r#"
+agents:
+  - id: alice
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      cwd: workspace
+      answers: ["Alice's answer: see notes.md"]
+      vote_for: bob
+      tool_calls:
+        - {{name: mcp__filesystem__write_file, arguments: {{path: notes.md, content: "alice was here"}}}}
+        - {{name: mcp__filesystem__write_file, arguments: {{path: "{ctx}/early.txt", content: "too early"}}}}
+  - id: bob
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      cwd: workspace
+      answers: ["Bob's answer: see plan.md"]
+      vote_for: bob
+      tool_calls:
+        - {{name: mcp__filesystem__read_text_file, arguments: {{path: "{ctx}/brief.md"}}}}
+        - {{name: mcp__filesystem__write_file, arguments: {{path: plan.md, content: "bob's plan"}}}}
+      final_tool_calls:
+        - {{name: mcp__filesystem__write_file, arguments: {{path: "{ctx}/result.md", content: "final from bob"}}}}
+orchestrator:
+  context_paths:
+    - {{path: "{ctx}", permission: write}}
+"#
+    );
+    let mut scenario = Scenario::start_with_tools(dir, &yaml);
+    let mut events = Vec::new();
+    while let Ok(event) = scenario.handle.events.try_recv() {
+        events.push(event);
+    }
+    events.extend(scenario.handle.run_turn("Write the plan").await);
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    assert_eq!(winner(&events).as_deref(), Some("bob"));
+
+    // Alice's write into the context path during coordination was refused, and shown.
+    assert!(!context.join("early.txt").exists());
+    let refused = events.iter().find_map(|event| match &event.msg {
+        EventMsg::ToolRefused { path, reason, .. } => Some((path.clone(), reason.clone())),
+        _ => None,
+    });
+    let (path, reason) = refused.expect("a ToolRefused event");
+    assert!(path.ends_with("early.txt"), "{path}");
+    assert!(!reason.is_empty());
+    // Bob could read it, and wrote it only while presenting.
+    assert_eq!(
+        fs::read_to_string(context.join("result.md")).unwrap(),
+        "final from bob"
+    );
+
+    // Each saw the other's snapshot under the anonymous name (alice → agent1, bob → agent2).
+    let alice_temp = temp_dir_of(&events, "alice");
+    let bob_temp = temp_dir_of(&events, "bob");
+    assert_eq!(
+        fs::read_to_string(alice_temp.join("agent2/plan.md")).unwrap(),
+        "bob's plan"
+    );
+    assert_eq!(
+        fs::read_to_string(bob_temp.join("agent1/notes.md")).unwrap(),
+        "alice was here"
+    );
+    let snapshots = events
+        .iter()
+        .filter(|event| matches!(event.msg, EventMsg::WorkspaceSnapshot { files: 1, .. }))
+        .count();
+    assert_eq!(snapshots, 2, "one snapshot per answer");
+    // Alice's later rounds were told where her peers' work is.
+    let later = scenario
+        .requests_of("alice")
+        .into_iter()
+        .find(|request| request.messages[1].content().contains("agent2"))
+        .unwrap();
+    assert!(
+        later.messages[0]
+            .content()
+            .contains(&alice_temp.display().to_string())
+    );
+
+    // The winner's workspace is kept with the turn's log.
+    let attempt = attempt_dir(scenario.dir.path(), 1);
+    assert_eq!(
+        fs::read_to_string(attempt.join("final/bob/workspace/plan.md")).unwrap(),
+        "bob's plan"
+    );
+    scenario.handle.shutdown().await;
+}
