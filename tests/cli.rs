@@ -683,3 +683,11 @@ fn a_missing_context_path_stops_the_run_with_the_path_named() {
     assert_stderr_contains(&output, "no_such_dir");
     assert_stderr_contains(&output, "does not exist");
 }
+
+#[test]
+fn a_question_with_a_missing_attached_path_is_refused() {
+    let sandbox = Sandbox::new();
+    let output = sandbox.run(&["--display", "plain", "Summarise @no_such_notes.md please"]);
+    assert_code(&output, 1);
+    assert_stderr_contains(&output, "not found: @no_such_notes.md");
+}

@@ -120,3 +120,67 @@ orchestrator:
     );
     scenario.handle.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn paths_attached_to_the_question_are_read_and_written_like_context_paths() {
+    use massgen::protocol::{ContextPath, Mode, Op};
+
+    let dir = tempfile::tempdir().unwrap();
+    let attached = dir.path().join("attached");
+    fs::create_dir_all(&attached).unwrap();
+    fs::write(attached.join("input.txt"), "the input").unwrap();
+    let at = attached.display();
+    let yaml = format!(
+        r#"
+agent:
+  id: solo
+  backend:
+    type: scripted
+    tokens_per_second: 0
+    cwd: workspace
+    tool_calls:
+      - {{name: mcp__filesystem__read_text_file, arguments: {{path: "{at}/input.txt"}}}}
+      - {{name: mcp__filesystem__write_file, arguments: {{path: "{at}/early.txt", content: "x"}}}}
+    final_tool_calls:
+      - {{name: mcp__filesystem__write_file, arguments: {{path: "{at}/output.txt", content: "done"}}}}
+"#
+    );
+    let mut scenario = Scenario::start_with_tools(dir, &yaml);
+    scenario
+        .handle
+        .ops
+        .send(Op::Submit {
+            text: "Process attached".into(),
+            mode: Mode::Normal,
+            context_paths: vec![ContextPath {
+                path: attached.clone(),
+                writable: true,
+            }],
+        })
+        .await
+        .unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = scenario.handle.events.recv().await {
+        let done = matches!(event.msg, EventMsg::TurnFinished { .. });
+        events.push(event);
+        if done {
+            break;
+        }
+    }
+    let read = events.iter().find_map(|event| match &event.msg {
+        EventMsg::ToolCallEnd {
+            tool, ok, output, ..
+        } if tool.ends_with("read_text_file") => Some((*ok, output.clone())),
+        _ => None,
+    });
+    assert_eq!(read, Some((true, "the input".to_string())));
+    assert!(
+        !attached.join("early.txt").exists(),
+        "not before the presentation"
+    );
+    assert_eq!(
+        fs::read_to_string(attached.join("output.txt")).unwrap(),
+        "done"
+    );
+    scenario.handle.shutdown().await;
+}

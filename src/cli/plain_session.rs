@@ -15,6 +15,7 @@ use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
 use crate::protocol::{EventMsg, Mode, Op};
 use crate::session::write_atomic;
+use crate::workspace::{ParsedPrompt, parse_prompt};
 
 pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
@@ -47,7 +48,17 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let mut exit = Exit::Success;
     let mut questions = Questions::new(args.question.clone());
     while let Some(question) = questions.next().await {
-        let (turn_exit, answer) = run_turn(&mut handle, &mut printer, question).await;
+        let parsed = parse_prompt(&question, &cwd);
+        if !parsed.missing.is_empty() {
+            eprintln!(
+                "error: not found: @{} (paths are taken from {})\n  help: fix the path, or write \\@ for a plain @",
+                parsed.missing.join(", @"),
+                cwd.display()
+            );
+            exit = exit.combine(Exit::Config);
+            continue;
+        }
+        let (turn_exit, answer) = run_turn(&mut handle, &mut printer, parsed).await;
         exit = exit.combine(turn_exit);
         if let (Some(path), Some(answer)) = (&args.output_file, answer)
             && let Err(error) = write_atomic(path, answer.as_bytes())
@@ -77,12 +88,12 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
 async fn run_turn(
     handle: &mut OrchestratorHandle,
     printer: &mut Display,
-    question: String,
+    question: ParsedPrompt,
 ) -> (Exit, Option<String>) {
     let submit = Op::Submit {
-        text: question,
+        text: question.text,
         mode: Mode::Normal,
-        context_paths: Vec::new(),
+        context_paths: question.paths,
     };
     if handle.ops.send(submit).await.is_err() {
         return (Exit::Execution, None);

@@ -13,9 +13,10 @@ use super::prompts::HistoryEntry;
 use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
-use crate::config::Config;
+use crate::config::{Config, Permission};
 use crate::protocol::{AgentInfo, Event, EventMsg, Op};
 use crate::session::{RunLogDir, TurnLog};
+use crate::workspace::ContextRootSpec;
 
 pub struct RuntimeOptions {
     /// The project's `.massgen` directory; `None` turns logging off.
@@ -88,8 +89,27 @@ async fn run(
     let mut turn_number = 0;
     while let Some(op) = ops.recv().await {
         match op {
-            Op::Submit { text, mode, .. } => {
+            Op::Submit {
+                text,
+                mode,
+                context_paths,
+            } => {
                 turn_number += 1;
+                let attached: Vec<ContextRootSpec> = context_paths
+                    .iter()
+                    .map(|attached| ContextRootSpec {
+                        path: attached.path.clone(),
+                        permission: if attached.writable {
+                            Permission::Write
+                        } else {
+                            Permission::Read
+                        },
+                        protected: Vec::new(),
+                    })
+                    .collect();
+                for router in &context.routers {
+                    router.set_turn_context(&attached);
+                }
                 let log = logs.open_turn(turn_number, &mut emitter).await;
                 emitter.begin_turn(turn_number, log);
                 let request = TurnRequest {
@@ -97,6 +117,7 @@ async fn run(
                     mode,
                     history: history.clone(),
                     today: jiff::Zoned::now().date().to_string(),
+                    attached,
                 };
                 tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;

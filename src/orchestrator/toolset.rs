@@ -57,15 +57,7 @@ pub async fn prepare(
             let workspaces = create_workspaces(&project_dir, config, roster, emitter);
             let (mcp, receivers) = start_mcp(config, emitter).await;
             let context: Vec<ContextRoot> = workspaces.as_ref().map_or_else(Vec::new, |ws| {
-                ws.layout()
-                    .context
-                    .iter()
-                    .map(|spec| ContextRoot {
-                        path: spec.path.clone(),
-                        permission: spec.permission,
-                        protected: spec.protected.clone(),
-                    })
-                    .collect()
+                ws.layout().context.iter().map(ContextRoot::from).collect()
             });
             let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
             for ((index, agent), (servers, notices)) in config

@@ -13,6 +13,8 @@ use crate::backend::{ToolCall, ToolSpec};
 use crate::config::ToolSettings;
 use crate::mcp::McpServers;
 use crate::protocol::EventMsg;
+use crate::tools::ContextRoot;
+use crate::workspace::ContextRootSpec;
 
 pub struct AgentToolRouter {
     settings: ToolSettings,
@@ -87,9 +89,27 @@ impl ToolRouter for AgentToolRouter {
         })
     }
 
+    fn set_turn_context(&self, attached: &[ContextRootSpec]) {
+        if let Some(tools) = &self.builtin {
+            tools
+                .policy()
+                .set_turn_context(attached.iter().map(ContextRoot::from).collect());
+        }
+    }
+
     fn set_presenting(&self, presenting: bool) {
         if let Some(tools) = &self.builtin {
             tools.policy().set_context_writes(presenting);
+        }
+    }
+}
+
+impl From<&ContextRootSpec> for ContextRoot {
+    fn from(spec: &ContextRootSpec) -> Self {
+        Self {
+            path: spec.path.clone(),
+            permission: spec.permission,
+            protected: spec.protected.clone(),
         }
     }
 }

@@ -4,6 +4,7 @@ use futures::future::BoxFuture;
 
 use crate::backend::{ToolCall, ToolSpec};
 use crate::protocol::EventMsg;
+use crate::workspace::ContextRootSpec;
 
 /// What a tool call returned; `ok: false` results go back to the model as errors.
 #[derive(Clone, Debug, PartialEq)]
@@ -41,6 +42,12 @@ pub trait ToolRouter: Send + Sync {
     /// time context paths with `permission: write` may be written.
     fn set_presenting(&self, presenting: bool) {
         let _ = presenting;
+    }
+
+    /// The paths attached to the current question, readable (or writable by the winner)
+    /// besides the config's context paths.
+    fn set_turn_context(&self, attached: &[ContextRootSpec]) {
+        let _ = attached;
     }
 }
 

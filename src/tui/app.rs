@@ -12,6 +12,7 @@ use super::render::View;
 use super::state::{AgentCard, UiState};
 use super::theme::Theme;
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
+use crate::workspace::parse_prompt;
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -237,16 +238,24 @@ impl App {
             return self.command(command.trim());
         }
         self.remember(text.clone());
-        let op = if self.state.is_running() {
-            Op::InjectHumanInput { text }
-        } else {
-            Op::Submit {
-                text,
-                mode: self.view.mode,
-                context_paths: Vec::new(),
-            }
-        };
-        vec![Effect::Send(op)]
+        if self.state.is_running() {
+            return vec![Effect::Send(Op::InjectHumanInput { text })];
+        }
+        let parsed = parse_prompt(&text, &self.cwd);
+        if !parsed.missing.is_empty() {
+            self.view.composer.set_text(&text);
+            self.view.notice = Some(format!(
+                "not found: @{} (paths are taken from {})",
+                parsed.missing.join(", @"),
+                self.cwd.display()
+            ));
+            return Vec::new();
+        }
+        vec![Effect::Send(Op::Submit {
+            text: parsed.text,
+            mode: self.view.mode,
+            context_paths: parsed.paths,
+        })]
     }
 
     fn remember(&mut self, text: String) {

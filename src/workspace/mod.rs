@@ -5,6 +5,7 @@
 
 mod copy;
 mod layout;
+mod prompt_paths;
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -16,6 +17,7 @@ use tokio::sync::watch;
 
 pub use copy::{CopyReport, DEFAULT_MAX_FILE_BYTES, SKIPPED_DIRS, copy_tree, replace_tree};
 pub use layout::{AgentDirs, ContextRootSpec, Layout};
+pub use prompt_paths::{ParsedPrompt, parse_prompt};
 
 use crate::config::Config;
 use crate::protocol::AgentInfo;

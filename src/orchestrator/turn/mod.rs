@@ -30,7 +30,7 @@ use crate::protocol::{
     AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TurnOutcome,
 };
 use crate::tools::ToolRouter;
-use crate::workspace::Workspaces;
+use crate::workspace::{ContextRootSpec, Workspaces};
 
 /// What every turn of a run shares.
 pub struct RunContext {
@@ -50,6 +50,8 @@ pub struct TurnRequest {
     pub history: Vec<HistoryEntry>,
     /// Today's date as agents should see it.
     pub today: String,
+    /// Paths attached to the question (`@path`), beside the config's context paths.
+    pub attached: Vec<ContextRootSpec>,
 }
 
 pub struct TurnReport {
@@ -149,10 +151,18 @@ struct Driver<'a> {
     started: Instant,
     /// When the orchestrator timeout fires.
     deadline: Instant,
+    /// The config's context paths and those attached to the question.
+    context_paths: Vec<ContextRootSpec>,
 }
 
 impl<'a> Driver<'a> {
     fn new(run: &'a RunContext, request: TurnRequest, emitter: &'a mut Emitter) -> Self {
+        let context_paths = run
+            .workspaces
+            .iter()
+            .flat_map(|workspaces| workspaces.layout().context.iter().cloned())
+            .chain(request.attached.iter().cloned())
+            .collect();
         let rules = Rules {
             max_new_answers_per_agent: run.config.orchestrator.max_new_answers_per_agent,
             novelty: run.config.orchestrator.answer_novelty_requirement,
@@ -166,6 +176,7 @@ impl<'a> Driver<'a> {
         let (tx, rx) = mpsc::unbounded_channel();
         Self {
             run,
+            context_paths,
             request,
             emitter,
             coordination: Coordination::new(ids, rules),
@@ -252,7 +263,7 @@ impl<'a> Driver<'a> {
                 Some(FilesystemView {
                     workspace: &dirs.workspace,
                     temp: &dirs.temp,
-                    context: &workspaces.layout().context,
+                    context: &self.context_paths,
                 })
             }),
         }

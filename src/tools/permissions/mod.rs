@@ -13,6 +13,7 @@ pub(crate) mod fixture;
 mod tests;
 
 use std::path::{Path, PathBuf};
+use std::sync::RwLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::Permission;
@@ -53,16 +54,28 @@ struct Root {
     protected: Vec<PathBuf>,
 }
 
+fn context_root(context: ContextRoot) -> Root {
+    Root {
+        path: resolve::normalize(&context.path),
+        kind: Kind::Context(context.permission),
+        protected: context
+            .protected
+            .iter()
+            .map(|path| resolve::normalize(path))
+            .collect(),
+    }
+}
+
 /// A root as it is on disk right now.
-struct Resolved<'a> {
-    root: &'a Root,
+struct Resolved {
+    root: Root,
     lexical: PathBuf,
     canonical: PathBuf,
     is_file: bool,
     protected: Vec<PathBuf>,
 }
 
-impl Resolved<'_> {
+impl Resolved {
     fn holds(&self, path: &Path, base: &Path) -> bool {
         if self.is_file {
             path == base
@@ -81,7 +94,10 @@ impl Resolved<'_> {
 #[derive(Debug)]
 pub struct PathPolicy {
     workspace: PathBuf,
-    roots: Vec<Root>,
+    /// The workspace, read-only directories and the config's context paths, then the
+    /// paths attached to the current question.
+    roots: RwLock<Vec<Root>>,
+    fixed_roots: usize,
     context_writes: AtomicBool,
     ledger: Ledger,
 }
@@ -102,22 +118,22 @@ impl PathPolicy {
             kind: Kind::Shared,
             protected: Vec::new(),
         }));
-        roots.extend(context.into_iter().map(|context| {
-            Root {
-                path: resolve::normalize(&context.path),
-                kind: Kind::Context(context.permission),
-                protected: context
-                    .protected
-                    .iter()
-                    .map(|path| resolve::normalize(path))
-                    .collect(),
-            }
-        }));
+        roots.extend(context.into_iter().map(context_root));
         Self {
             workspace,
-            roots,
+            fixed_roots: roots.len(),
+            roots: RwLock::new(roots),
             context_writes: AtomicBool::new(false),
             ledger: Ledger::default(),
+        }
+    }
+
+    /// Replaces the context paths attached to the question (`@path`, `@path:w`); the
+    /// config's own stay.
+    pub fn set_turn_context(&self, context: Vec<ContextRoot>) {
+        if let Ok(mut roots) = self.roots.write() {
+            roots.truncate(self.fixed_roots);
+            roots.extend(context.into_iter().map(context_root));
         }
     }
 
@@ -209,9 +225,14 @@ impl PathPolicy {
 
     /// Roots are resolved on every check, so directories created or replaced after the
     /// policy was built are seen as they are now.
-    fn resolved_roots(&self) -> Vec<Resolved<'_>> {
-        self.roots
-            .iter()
+    fn resolved_roots(&self) -> Vec<Resolved> {
+        let roots = self
+            .roots
+            .read()
+            .map(|roots| roots.clone())
+            .unwrap_or_default();
+        roots
+            .into_iter()
             .map(|root| {
                 let canonical =
                     std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
@@ -227,8 +248,8 @@ impl PathPolicy {
                     protected.push(path.clone());
                 }
                 Resolved {
-                    root,
                     lexical: root.path.clone(),
+                    root,
                     canonical,
                     is_file,
                     protected,
@@ -305,7 +326,7 @@ impl PathPolicy {
         }
     }
 
-    fn writable(&self, root: &Resolved<'_>) -> Result<(), Problem> {
+    fn writable(&self, root: &Resolved) -> Result<(), Problem> {
         let read_only = |why| {
             Err(Problem::ReadOnly {
                 root: root.canonical.clone(),
@@ -321,12 +342,7 @@ impl PathPolicy {
         }
     }
 
-    fn deletable(
-        &self,
-        roots: &[Resolved<'_>],
-        entry: &Path,
-        target: &Path,
-    ) -> Result<(), Problem> {
+    fn deletable(&self, roots: &[Resolved], entry: &Path, target: &Path) -> Result<(), Problem> {
         if roots
             .iter()
             .any(|root| !root.is_file && (root.canonical == entry || root.lexical == entry))

@@ -589,3 +589,39 @@ fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_direct
     app.on_key(key(KeyCode::Esc));
     assert!(app.view.modals.is_empty());
 }
+
+#[test]
+fn attached_paths_travel_with_the_question_and_missing_ones_are_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(dir.path().join("spec.md"), "x").unwrap();
+    let mut app = App::new(agents()).with_cwd(dir.path().to_path_buf());
+    type_text(&mut app, "Review @spec.md:w please");
+    let effects = app.on_key(key(KeyCode::Enter));
+    let [
+        Effect::Send(Op::Submit {
+            text,
+            context_paths,
+            ..
+        }),
+    ] = effects.as_slice()
+    else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(text, "Review spec.md please");
+    assert_eq!(context_paths.len(), 1);
+    assert!(context_paths[0].writable && context_paths[0].path.ends_with("spec.md"));
+
+    type_text(&mut app, "Fix @nothing.rs");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    assert_eq!(
+        app.view.composer.text(),
+        "Fix @nothing.rs",
+        "the text is kept"
+    );
+    assert!(
+        app.view
+            .notice
+            .as_deref()
+            .is_some_and(|notice| notice.starts_with("not found: @nothing.rs"))
+    );
+}
