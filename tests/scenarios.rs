@@ -492,14 +492,7 @@ agent:
         })
         .await
         .unwrap();
-    let mut events = Vec::new();
-    while let Some(event) = scenario.handle.events.recv().await {
-        let done = matches!(event.msg, EventMsg::TurnFinished { .. });
-        events.push(event);
-        if done {
-            break;
-        }
-    }
+    let events = scenario.handle.finish_turn().await;
     assert!(events.iter().any(
         |e| matches!(&e.msg, EventMsg::HumanInputQueued { text } if text == "focus on history")
     ));

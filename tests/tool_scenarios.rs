@@ -159,14 +159,7 @@ agent:
         })
         .await
         .unwrap();
-    let mut events = Vec::new();
-    while let Some(event) = scenario.handle.events.recv().await {
-        let done = matches!(event.msg, EventMsg::TurnFinished { .. });
-        events.push(event);
-        if done {
-            break;
-        }
-    }
+    let events = scenario.handle.finish_turn().await;
     let read = events.iter().find_map(|event| match &event.msg {
         EventMsg::ToolCallEnd {
             tool, ok, output, ..

@@ -212,10 +212,15 @@ impl OrchestratorHandle {
             mode: crate::protocol::Mode::Normal,
             context_paths: Vec::new(),
         };
-        let mut events = Vec::new();
         if self.ops.send(submit).await.is_err() {
-            return events;
+            return Vec::new();
         }
+        self.finish_turn().await
+    }
+
+    /// Every event up to and including the running turn's `TurnFinished`.
+    pub async fn finish_turn(&mut self) -> Vec<Event> {
+        let mut events = Vec::new();
         let mut batch = Vec::with_capacity(256);
         loop {
             batch.clear();
