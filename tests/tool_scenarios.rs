@@ -5,10 +5,14 @@
 
 mod support;
 
+#[path = "peers/harness.rs"]
+#[allow(dead_code)]
+mod harness;
+
 use std::fs;
 use std::path::PathBuf;
 
-use massgen::protocol::{EventMsg, TurnOutcome};
+use massgen::protocol::{EventMsg, McpServerState, TurnOutcome};
 use support::{Scenario, attempt_dir, outcome, winner};
 
 fn temp_dir_of(events: &[massgen::protocol::Event], agent: &str) -> PathBuf {
@@ -175,5 +179,71 @@ agent:
         fs::read_to_string(attached.join("output.txt")).unwrap(),
         "done"
     );
+    scenario.handle.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_scripted_agent_calls_real_mcp_servers_over_stdio_and_http_in_a_turn() {
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let Some(http_peer) = harness::HttpPeer::start() else {
+        return;
+    };
+    let yaml = format!(
+        r#"
+agent:
+  id: solo
+  backend:
+    type: scripted
+    tokens_per_second: 0
+    mcp_servers:
+      - {{name: everything, type: stdio, command: "{everything}", args: [stdio]}}
+      - {{name: calc, type: streamable-http, url: "{url}", allowed_tools: [add]}}
+      - {{name: ghost, type: stdio, command: "/nonexistent/mcp-ghost"}}
+    tool_calls:
+      - {{name: mcp__everything__echo, arguments: {{message: "hi from a turn"}}}}
+      - {{name: mcp__calc__add, arguments: {{a: 40, b: 2}}}}
+"#,
+        everything = everything.display(),
+        url = http_peer.url,
+    );
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), &yaml);
+    // The servers' start-up is reported before the turn, in the same stream.
+    let events = scenario.handle.run_turn("Use your tools").await;
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    let states: Vec<(String, McpServerState)> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::McpServerStatus { server, state } => Some((server.clone(), state.clone())),
+            _ => None,
+        })
+        .filter(|(_, state)| !matches!(state, McpServerState::Starting))
+        .collect();
+    assert!(states.iter().any(|(server, state)| server == "calc"
+        && *state
+            == McpServerState::Ready {
+                tools: vec!["mcp__calc__add".into()]
+            }));
+    assert!(states.iter().any(|(server, state)| server == "everything"
+        && matches!(state, McpServerState::Ready { tools } if tools.len() > 5)));
+    assert!(states.iter().any(|(server, state)| server == "ghost"
+        && matches!(state, McpServerState::Failed { error } if error.contains("mcp-ghost"))));
+    let results: Vec<(String, bool, String)> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::ToolCallEnd {
+                tool, ok, output, ..
+            } => Some((tool.clone(), *ok, output.clone())),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(results.len(), 2, "{results:?}");
+    assert_eq!(results[0].0, "mcp__everything__echo");
+    assert!(
+        results[0].1 && results[0].2.contains("Echo: hi from a turn"),
+        "{results:?}"
+    );
+    assert!(results[1].1 && results[1].2.contains("42"), "{results:?}");
     scenario.handle.shutdown().await;
 }
