@@ -37,6 +37,22 @@ pub struct FilesystemView<'a> {
     pub workspace: &'a Path,
     pub temp: &'a Path,
     pub context: &'a [ContextRootSpec],
+    /// Every agent's anonymous id and workspace: paths to a workspace in an answer are
+    /// shown as the reader's copy of it (`<temp>/agent2/…`).
+    pub peers: Vec<(&'a str, &'a Path)>,
+}
+
+impl FilesystemView<'_> {
+    fn localise(&self, answer: &str) -> String {
+        let mut text = answer.to_string();
+        for (anon, workspace) in &self.peers {
+            let from = workspace.display().to_string();
+            if !from.is_empty() && text.contains(&from) {
+                text = text.replace(&from, &self.temp.join(anon).display().to_string());
+            }
+        }
+        text
+    }
 }
 
 /// `[system, user]` for a coordination round.
@@ -155,11 +171,11 @@ fn round_user_message(context: &PromptContext<'_>, view: &RoundView) -> String {
         message.push_str("(no answers available yet)\n");
     }
     for answer in &view.answers {
-        let _ = writeln!(
-            message,
-            "<{0}> {1} <end of {0}>",
-            answer.anon, answer.content
-        );
+        let content = match &context.filesystem {
+            Some(filesystem) => filesystem.localise(&answer.content),
+            None => answer.content.clone(),
+        };
+        let _ = writeln!(message, "<{0}> {content} <end of {0}>", answer.anon);
     }
     message.push_str("<END OF CURRENT ANSWERS>");
     message
@@ -358,6 +374,45 @@ mod tests {
              <ORIGINAL MESSAGE> What is the capital of France? <END OF ORIGINAL MESSAGE>\n\n\
              <CURRENT ANSWERS from the agents>\n<agent2> Paris. <end of agent2>\n<END OF CURRENT ANSWERS>"
         );
+    }
+
+    #[test]
+    fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies() {
+        let ids = [AgentId::new("a"), AgentId::new("b")];
+        let mapping = AnonymousMapping::new(&ids);
+        let (anon, _) = mapping.pairs().nth(1).unwrap();
+        let view = RoundView {
+            round: 2,
+            answers: vec![VisibleAnswer {
+                anon: anon.clone(),
+                label: AnswerLabel::answer(anon, 1),
+                content: "Wrote /p/.massgen/workspaces/ws_b/app.py".into(),
+            }],
+            vote_options: vec![anon.clone()],
+            vote_only: false,
+        };
+        let context_paths = [ContextRootSpec {
+            path: "/home/u/project".into(),
+            permission: Permission::Write,
+            protected: Vec::new(),
+        }];
+        let mut context = context(&[]);
+        context.filesystem = Some(FilesystemView {
+            workspace: Path::new("/p/.massgen/workspaces/ws_a"),
+            temp: Path::new("/p/.massgen/temp_workspaces/t1"),
+            context: &context_paths,
+            peers: vec![("agent2", Path::new("/p/.massgen/workspaces/ws_b"))],
+        });
+        let messages = round_messages(&context, &view);
+        let system = messages[0].content();
+        assert!(system.contains("<filesystem priority=\"high\">"));
+        assert!(system.contains("Your workspace is /p/.massgen/workspaces/ws_a"));
+        assert!(system.contains("/home/u/project (read only for now"));
+        assert!(messages[1].content().contains(
+            "<agent2> Wrote /p/.massgen/temp_workspaces/t1/agent2/app.py <end of agent2>"
+        ));
+        let presenting = filesystem_instructions(context.filesystem.as_ref().unwrap(), true);
+        assert!(presenting.contains("/home/u/project (read and write"));
     }
 
     #[test]

@@ -264,6 +264,10 @@ impl<'a> Driver<'a> {
                     workspace: &dirs.workspace,
                     temp: &dirs.temp,
                     context: &self.context_paths,
+                    peers: workspaces
+                        .peers()
+                        .map(|(anon, dirs)| (anon, dirs.workspace.as_path()))
+                        .collect(),
                 })
             }),
         }
