@@ -4,13 +4,15 @@
 use std::fmt::Write as _;
 
 use crate::backend::Message;
-use std::path::Path;
-
-use crate::config::{Permission, Sensitivity};
+use crate::config::Sensitivity;
 use crate::protocol::AgentId;
-use crate::workspace::ContextRootSpec;
 
 use super::coordination::{Feedback, RoundView};
+
+mod filesystem;
+
+pub use filesystem::FilesystemView;
+use filesystem::filesystem_instructions;
 
 /// A finished earlier turn of this conversation.
 #[derive(Clone, Debug, PartialEq)]
@@ -30,29 +32,6 @@ pub struct PromptContext<'a> {
     pub today: &'a str,
     /// The agent's workspace and the paths it may read, when it has a workspace.
     pub filesystem: Option<FilesystemView<'a>>,
-}
-
-/// The directories an agent works with, for the filesystem section of its prompts.
-pub struct FilesystemView<'a> {
-    pub workspace: &'a Path,
-    pub temp: &'a Path,
-    pub context: &'a [ContextRootSpec],
-    /// Every agent's anonymous id and workspace: paths to a workspace in an answer are
-    /// shown as the reader's copy of it (`<temp>/agent2/…`).
-    pub peers: Vec<(&'a str, &'a Path)>,
-}
-
-impl FilesystemView<'_> {
-    fn localise(&self, answer: &str) -> String {
-        let mut text = answer.to_string();
-        for (anon, workspace) in &self.peers {
-            let from = workspace.display().to_string();
-            if !from.is_empty() && text.contains(&from) {
-                text = text.replace(&from, &self.temp.join(anon).display().to_string());
-            }
-        }
-        text
-    }
 }
 
 /// `[system, user]` for a coordination round.
@@ -291,169 +270,5 @@ pub fn presentation_messages(
     vec![Message::system(system), Message::user(user)]
 }
 
-/// Where the agent works and what else it may read (or, presenting, write).
-fn filesystem_instructions(view: &FilesystemView<'_>, presenting: bool) -> String {
-    let mut text = format!(
-        "Your workspace is {workspace}: create and edit files there with your file tools; \
-         relative paths are taken from it. Other agents' work from their latest answers is \
-         in {temp}, one folder per agent under the same anonymous ids as <CURRENT ANSWERS> \
-         (read only). Mention the files your answer relies on by their paths.",
-        workspace = view.workspace.display(),
-        temp = view.temp.display(),
-    );
-    for context in view.context {
-        let access = match (context.permission, presenting) {
-            (Permission::Write, true) => "read and write: put the final result here",
-            (Permission::Write, false) => {
-                "read only for now; the agent chosen to present may write it at the end"
-            }
-            (Permission::Read, true | false) => "read only",
-        };
-        let _ = write!(
-            text,
-            "\nContext path {} ({access}).",
-            context.path.display()
-        );
-    }
-    text
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::orchestrator::coordination::VisibleAnswer;
-    use crate::protocol::{AnonymousMapping, AnswerLabel};
-
-    fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
-        PromptContext {
-            question: "What is the capital of France?",
-            history,
-            system_message: Some("You are terse."),
-            voting_sensitivity: Sensitivity::Strict,
-            novelty: Sensitivity::Balanced,
-            today: "2026-11-22",
-            filesystem: None,
-        }
-    }
-
-    #[test]
-    fn round_message_uses_massgen_tags() {
-        let ids = [AgentId::new("a"), AgentId::new("b")];
-        let mapping = AnonymousMapping::new(&ids);
-        let (anon, _) = mapping.pairs().nth(1).unwrap();
-        let view = RoundView {
-            round: 2,
-            answers: vec![VisibleAnswer {
-                anon: anon.clone(),
-                label: AnswerLabel::answer(anon, 1),
-                content: "Paris.".into(),
-            }],
-            vote_options: vec![anon.clone()],
-            vote_only: false,
-        };
-        let history = [HistoryEntry {
-            question: "Hi".into(),
-            answer: "Hello".into(),
-        }];
-        let messages = round_messages(&context(&history), &view);
-        let Message::System { content: system } = &messages[0] else {
-            panic!()
-        };
-        assert!(system.starts_with(
-            "<system_prompt>\n<agent_identity priority=\"critical\">\nYou are terse."
-        ));
-        assert!(system.contains("reference standard"), "strict voting text");
-        assert!(
-            system.contains("rewording one is rejected"),
-            "balanced novelty text"
-        );
-        let user = messages[1].content();
-        assert_eq!(
-            user,
-            "<CONVERSATION_HISTORY>\nUser: Hi\nAssistant: Hello\n<END OF CONVERSATION_HISTORY>\n\n\
-             <ORIGINAL MESSAGE> What is the capital of France? <END OF ORIGINAL MESSAGE>\n\n\
-             <CURRENT ANSWERS from the agents>\n<agent2> Paris. <end of agent2>\n<END OF CURRENT ANSWERS>"
-        );
-    }
-
-    #[test]
-    fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies() {
-        let ids = [AgentId::new("a"), AgentId::new("b")];
-        let mapping = AnonymousMapping::new(&ids);
-        let (anon, _) = mapping.pairs().nth(1).unwrap();
-        let view = RoundView {
-            round: 2,
-            answers: vec![VisibleAnswer {
-                anon: anon.clone(),
-                label: AnswerLabel::answer(anon, 1),
-                content: "Wrote /p/.massgen/workspaces/ws_b/app.py".into(),
-            }],
-            vote_options: vec![anon.clone()],
-            vote_only: false,
-        };
-        let context_paths = [ContextRootSpec {
-            path: "/home/u/project".into(),
-            permission: Permission::Write,
-            protected: Vec::new(),
-        }];
-        let mut context = context(&[]);
-        context.filesystem = Some(FilesystemView {
-            workspace: Path::new("/p/.massgen/workspaces/ws_a"),
-            temp: Path::new("/p/.massgen/temp_workspaces/t1"),
-            context: &context_paths,
-            peers: vec![("agent2", Path::new("/p/.massgen/workspaces/ws_b"))],
-        });
-        let messages = round_messages(&context, &view);
-        let system = messages[0].content();
-        assert!(system.contains("<filesystem priority=\"high\">"));
-        assert!(system.contains("Your workspace is /p/.massgen/workspaces/ws_a"));
-        assert!(system.contains("/home/u/project (read only for now"));
-        assert!(messages[1].content().contains(
-            "<agent2> Wrote /p/.massgen/temp_workspaces/t1/agent2/app.py <end of agent2>"
-        ));
-        let presenting = filesystem_instructions(context.filesystem.as_ref().unwrap(), true);
-        assert!(presenting.contains("/home/u/project (read and write"));
-    }
-
-    #[test]
-    fn no_answers_yet_is_said_explicitly() {
-        let view = RoundView {
-            round: 1,
-            answers: vec![],
-            vote_options: vec![],
-            vote_only: false,
-        };
-        let messages = round_messages(&context(&[]), &view);
-        assert!(messages[1].content().contains("(no answers available yet)"));
-    }
-
-    #[test]
-    fn presentation_lists_votes_and_marks_the_winners_answer() {
-        let winner = AgentId::new("b");
-        let feedback = vec![
-            (AgentId::new("a"), "clear".to_string()),
-            (AgentId::new("b"), "complete".to_string()),
-        ];
-        let answers = vec![(AgentId::new("a"), "A."), (winner.clone(), "B.")];
-        let messages = presentation_messages(
-            &context(&[]),
-            &Presentation {
-                winner: &winner,
-                feedback: &feedback,
-                tie_broken: true,
-                answers: &answers,
-            },
-        );
-        let user = messages[1].content();
-        assert!(user.contains("You received 2 vote(s) (tie-broken by registration order) with feedback: clear; complete"));
-        assert!(user.contains("a: \"A.\"\nb: \"B.\" (YOUR ANSWER)"));
-        assert!(messages[0].content().contains("winning presenter"));
-    }
-
-    #[test]
-    fn enforcement_quotes_partial_text() {
-        let message = enforcement_message(false, "I think");
-        assert!(message.starts_with("<incomplete_response>\nI think\n</incomplete_response>"));
-        assert!(enforcement_message(true, "").contains("tool call of `vote`."));
-    }
-}
+mod tests;

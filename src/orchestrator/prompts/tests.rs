@@ -1,0 +1,148 @@
+//! Prompt texts: MassGen's tags, sensitivity wording, the filesystem section, the
+//! presentation call.
+
+use std::path::Path;
+
+use super::*;
+use crate::config::Permission;
+use crate::orchestrator::coordination::VisibleAnswer;
+use crate::protocol::{AnonymousMapping, AnswerLabel};
+use crate::workspace::ContextRootSpec;
+
+fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
+    PromptContext {
+        question: "What is the capital of France?",
+        history,
+        system_message: Some("You are terse."),
+        voting_sensitivity: Sensitivity::Strict,
+        novelty: Sensitivity::Balanced,
+        today: "2026-11-22",
+        filesystem: None,
+    }
+}
+
+#[test]
+fn round_message_uses_massgen_tags() {
+    let ids = [AgentId::new("a"), AgentId::new("b")];
+    let mapping = AnonymousMapping::new(&ids);
+    let (anon, _) = mapping.pairs().nth(1).unwrap();
+    let view = RoundView {
+        round: 2,
+        answers: vec![VisibleAnswer {
+            anon: anon.clone(),
+            label: AnswerLabel::answer(anon, 1),
+            content: "Paris.".into(),
+        }],
+        vote_options: vec![anon.clone()],
+        vote_only: false,
+    };
+    let history = [HistoryEntry {
+        question: "Hi".into(),
+        answer: "Hello".into(),
+    }];
+    let messages = round_messages(&context(&history), &view);
+    let Message::System { content: system } = &messages[0] else {
+        panic!()
+    };
+    assert!(
+        system
+            .starts_with("<system_prompt>\n<agent_identity priority=\"critical\">\nYou are terse.")
+    );
+    assert!(system.contains("reference standard"), "strict voting text");
+    assert!(
+        system.contains("rewording one is rejected"),
+        "balanced novelty text"
+    );
+    let user = messages[1].content();
+    assert_eq!(
+        user,
+        "<CONVERSATION_HISTORY>\nUser: Hi\nAssistant: Hello\n<END OF CONVERSATION_HISTORY>\n\n\
+         <ORIGINAL MESSAGE> What is the capital of France? <END OF ORIGINAL MESSAGE>\n\n\
+         <CURRENT ANSWERS from the agents>\n<agent2> Paris. <end of agent2>\n<END OF CURRENT ANSWERS>"
+    );
+}
+
+#[test]
+fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies() {
+    let ids = [AgentId::new("a"), AgentId::new("b")];
+    let mapping = AnonymousMapping::new(&ids);
+    let (anon, _) = mapping.pairs().nth(1).unwrap();
+    let view = RoundView {
+        round: 2,
+        answers: vec![VisibleAnswer {
+            anon: anon.clone(),
+            label: AnswerLabel::answer(anon, 1),
+            content: "Wrote /p/.massgen/workspaces/ws_b/app.py".into(),
+        }],
+        vote_options: vec![anon.clone()],
+        vote_only: false,
+    };
+    let context_paths = [ContextRootSpec {
+        path: "/home/u/project".into(),
+        permission: Permission::Write,
+        protected: Vec::new(),
+    }];
+    let mut context = context(&[]);
+    context.filesystem = Some(FilesystemView {
+        workspace: Path::new("/p/.massgen/workspaces/ws_a"),
+        temp: Path::new("/p/.massgen/temp_workspaces/t1"),
+        context: &context_paths,
+        peers: vec![("agent2", Path::new("/p/.massgen/workspaces/ws_b"))],
+    });
+    let messages = round_messages(&context, &view);
+    let system = messages[0].content();
+    assert!(system.contains("<filesystem priority=\"high\">"));
+    assert!(system.contains("Your workspace is /p/.massgen/workspaces/ws_a"));
+    assert!(system.contains("/home/u/project (read only for now"));
+    assert!(
+        messages[1].content().contains(
+            "<agent2> Wrote /p/.massgen/temp_workspaces/t1/agent2/app.py <end of agent2>"
+        )
+    );
+    let presenting = filesystem_instructions(context.filesystem.as_ref().unwrap(), true);
+    assert!(presenting.contains("/home/u/project (read and write"));
+}
+
+#[test]
+fn no_answers_yet_is_said_explicitly() {
+    let view = RoundView {
+        round: 1,
+        answers: vec![],
+        vote_options: vec![],
+        vote_only: false,
+    };
+    let messages = round_messages(&context(&[]), &view);
+    assert!(messages[1].content().contains("(no answers available yet)"));
+}
+
+#[test]
+fn presentation_lists_votes_and_marks_the_winners_answer() {
+    let winner = AgentId::new("b");
+    let feedback = vec![
+        (AgentId::new("a"), "clear".to_string()),
+        (AgentId::new("b"), "complete".to_string()),
+    ];
+    let answers = vec![(AgentId::new("a"), "A."), (winner.clone(), "B.")];
+    let messages = presentation_messages(
+        &context(&[]),
+        &Presentation {
+            winner: &winner,
+            feedback: &feedback,
+            tie_broken: true,
+            answers: &answers,
+        },
+    );
+    let user = messages[1].content();
+    assert!(user.contains(
+        "You received 2 vote(s) (tie-broken by registration order) with feedback: clear; complete"
+    ));
+    assert!(user.contains("a: \"A.\"\nb: \"B.\" (YOUR ANSWER)"));
+    assert!(messages[0].content().contains("winning presenter"));
+}
+
+#[test]
+fn enforcement_quotes_partial_text() {
+    let message = enforcement_message(false, "I think");
+    assert!(message.starts_with("<incomplete_response>\nI think\n</incomplete_response>"));
+    assert!(enforcement_message(true, "").contains("tool call of `vote`."));
+}
