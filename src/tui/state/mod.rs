@@ -3,10 +3,10 @@
 
 mod agent;
 mod code;
-mod servers;
 #[cfg(test)]
 mod tests;
 mod timeline;
+mod tools;
 mod votes;
 
 use std::path::PathBuf;
@@ -18,8 +18,8 @@ pub use agent::{
     growing_text,
 };
 pub use code::{CodeLines, CodeSpan};
-pub use servers::ServerRow;
 pub use timeline::{EntryKind, TimelineEntry, preview};
+pub use tools::{ServerRow, WorkspaceDirs};
 pub use votes::{Bar, VoteTally};
 
 use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome, Usage};
@@ -80,15 +80,6 @@ pub struct UiState {
     pub workspaces: Vec<WorkspaceDirs>,
     /// The running (or last) turn's log directory.
     pub log_dir: Option<PathBuf>,
-}
-
-/// Where one agent's files are.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct WorkspaceDirs {
-    pub agent: AgentId,
-    pub workspace: PathBuf,
-    pub temp: PathBuf,
-    pub snapshot: PathBuf,
 }
 
 impl UiState {
@@ -407,46 +398,10 @@ impl UiState {
                 }
             }
             EventMsg::Timeout { .. } | EventMsg::Cancelled | EventMsg::Warning { .. } => {}
-            EventMsg::WorkspaceAssigned {
-                workspace,
-                temp,
-                snapshot,
-            } => {
-                if let Some(agent) = agent {
-                    self.workspaces.retain(|dirs| &dirs.agent != agent);
-                    self.workspaces.push(WorkspaceDirs {
-                        agent: agent.clone(),
-                        workspace: workspace.clone(),
-                        temp: temp.clone(),
-                        snapshot: snapshot.clone(),
-                    });
-                }
-            }
-            EventMsg::McpServerStatus { server, state } => {
-                if let Some(agent) = agent {
-                    servers::update(&mut self.servers, agent, server, state);
-                }
-            }
-            EventMsg::ToolRefused { tool, path, reason } => {
-                if let Some(card) = self.agent_mut(agent) {
-                    card.items.push(CardItem::Notice(format!(
-                        "⛔ {tool} refused for {path}: {reason}"
-                    )));
-                }
-            }
-            EventMsg::WorkspaceSnapshot {
-                files,
-                bytes,
-                skipped,
-            } => {
-                if let Some(card) = self.agent_mut(agent) {
-                    card.items.push(CardItem::Snapshot {
-                        files: *files,
-                        bytes: *bytes,
-                        skipped: skipped.len(),
-                    });
-                }
-            }
+            EventMsg::WorkspaceAssigned { .. }
+            | EventMsg::McpServerStatus { .. }
+            | EventMsg::ToolRefused { .. }
+            | EventMsg::WorkspaceSnapshot { .. } => self.fold_tools(event),
             EventMsg::HumanInputQueued { text } => self.queued_input.push(QueuedInput {
                 text: text.clone(),
                 delivered_to: Vec::new(),
