@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::View;
 use super::format::{cost, duration, status_icon, tokens};
 use super::wrap::{display_width, truncate};
-use crate::protocol::Mode;
+use crate::protocol::{McpServerState, Mode};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
 
@@ -124,7 +124,8 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
     } else {
         "?: help · v votes · c costs · t timeline · i: type · q: quit "
     };
-    let left = format!(" {phase}  {progress}{tools}{queued}  ");
+    let mcp = mcp_summary(state);
+    let left = format!(" {phase}  {progress}{tools}{queued}{mcp}  ");
     let room = usize::from(area.width).saturating_sub(display_width(&left));
     let hints = truncate(hints, room);
     let padding = room.saturating_sub(display_width(&hints));
@@ -134,6 +135,26 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
         Span::styled(hints, theme.dim()),
     ]))
     .render(area, buf);
+}
+
+/// `  🔌 2 starting` while MCP servers start, then `  🔌 3/4 up` (`m` tells more).
+fn mcp_summary(state: &UiState) -> String {
+    if state.servers.is_empty() {
+        return String::new();
+    }
+    let count = |wanted: fn(&McpServerState) -> bool| {
+        state
+            .servers
+            .iter()
+            .filter(|row| wanted(&row.state))
+            .count()
+    };
+    let starting = count(|state| matches!(state, McpServerState::Starting));
+    if starting > 0 {
+        return format!("  🔌 {starting} starting");
+    }
+    let up = count(|state| matches!(state, McpServerState::Ready { .. }));
+    format!("  🔌 {up}/{} up", state.servers.len())
 }
 
 fn plural(count: usize, noun: &str) -> String {
