@@ -282,6 +282,18 @@ async fn env_cwd_and_a_noisy_stderr_are_handled() {
         .call("mcp__py__env", r#"{"name": "MASSGEN_TEST_VALUE"}"#)
         .await;
     assert_eq!(value.output, "abc");
+    // Our own environment (cargo sets CARGO_MANIFEST_DIR for tests) does not reach it;
+    // PATH and HOME do.
+    assert!(std::env::var_os("CARGO_MANIFEST_DIR").is_some());
+    let ours = servers
+        .call("mcp__py__env", r#"{"name": "CARGO_MANIFEST_DIR"}"#)
+        .await;
+    assert_eq!(
+        ours.output, "",
+        "massgen's environment leaked to the server"
+    );
+    let path = servers.call("mcp__py__env", r#"{"name": "PATH"}"#).await;
+    assert!(!path.output.is_empty());
     let cwd = servers.call("mcp__py__cwd", "{}").await;
     assert_eq!(
         Path::new(&cwd.output).canonicalize().unwrap(),

@@ -23,6 +23,21 @@ use tokio_util::sync::CancellationToken;
 use super::client::{CallResult, McpClient, McpError, RemoteTool, describe_binary};
 use crate::config::{McpServerConfig, McpTransport, Secret};
 
+/// Variables a stdio server gets from massgen's environment (the MCP SDKs' defaults, plus
+/// what Node and Python need to find their installs).
+const INHERITED_ENV: [&str; 10] = [
+    "HOME",
+    "LOGNAME",
+    "PATH",
+    "SHELL",
+    "TERM",
+    "USER",
+    "LANG",
+    "TMPDIR",
+    "NODE_PATH",
+    "VIRTUAL_ENV",
+];
+
 /// Lines of a server's stderr kept to explain why it stopped.
 const TAIL_LINES: usize = 5;
 /// Longer stderr lines are cut (a server may write megabytes without a newline).
@@ -74,7 +89,15 @@ impl RmcpClient {
             reason,
         };
         let mut cmd = tokio::process::Command::new(command);
-        cmd.args(args)
+        // As the MCP SDKs do: a few basics from our environment, then the server's own
+        // `env`; never the API keys massgen itself holds.
+        cmd.env_clear()
+            .envs(
+                INHERITED_ENV
+                    .iter()
+                    .filter_map(|name| std::env::var_os(name).map(|value| (*name, value))),
+            )
+            .args(args)
             .envs(env.iter().map(|(name, value)| (name, value.expose())))
             .kill_on_drop(true);
         if let Some(cwd) = cwd {

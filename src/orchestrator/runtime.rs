@@ -110,6 +110,11 @@ async fn run(
                 for router in &context.routers {
                     router.set_turn_context(&attached);
                 }
+                if let Some(workspaces) = &context.workspaces
+                    && let Err(error) = Arc::clone(workspaces).clear_snapshots().await
+                {
+                    tracing::warn!(%error, "the previous turn's snapshots could not be cleared");
+                }
                 let log = logs.open_turn(turn_number, &mut emitter).await;
                 emitter.begin_turn(turn_number, log);
                 let request = TurnRequest {

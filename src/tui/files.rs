@@ -63,8 +63,8 @@ pub struct FileEntry {
 pub struct FileListing {
     pub root: Option<PathBuf>,
     pub entries: Vec<FileEntry>,
-    /// Entries beyond the listing limit.
-    pub left_out: usize,
+    /// The tree has more entries than are listed.
+    pub truncated: bool,
     pub preview: Vec<String>,
     /// Why there is nothing to show.
     pub note: Option<String>,
@@ -86,7 +86,7 @@ pub fn list(root: &Path, selected: usize) -> FileListing {
         return FileListing::note(format!("{} does not exist yet", root.display()));
     }
     let mut entries = Vec::new();
-    let mut left_out = 0;
+    let mut truncated = false;
     let walk = walkdir::WalkDir::new(root)
         .min_depth(1)
         .sort_by(|a, b| {
@@ -98,8 +98,8 @@ pub fn list(root: &Path, selected: usize) -> FileListing {
         });
     for entry in walk.flatten() {
         if entries.len() >= MAX_ENTRIES {
-            left_out += 1;
-            continue;
+            truncated = true;
+            break;
         }
         let Ok(path) = entry.path().strip_prefix(root) else {
             continue;
@@ -120,13 +120,17 @@ pub fn list(root: &Path, selected: usize) -> FileListing {
         root: Some(root.to_path_buf()),
         note: entries.is_empty().then(|| "no files yet".to_string()),
         entries,
-        left_out,
+        truncated,
         preview,
     }
 }
 
 /// The first lines of a text file; binary files are named as such.
 fn preview(path: &Path) -> Vec<String> {
+    // Opening a pipe would wait for a writer, and freeze the screen.
+    if !fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file()) {
+        return vec!["(not a regular file)".to_string()];
+    }
     let mut bytes = Vec::new();
     let read =
         fs::File::open(path).and_then(|file| file.take(MAX_PREVIEW_BYTES).read_to_end(&mut bytes));

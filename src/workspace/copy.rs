@@ -9,7 +9,14 @@ use std::path::{Path, PathBuf};
 use walkdir::WalkDir;
 
 /// Directory names never copied: history and installed dependencies, not work.
-pub const SKIPPED_DIRS: [&str; 4] = [".git", "node_modules", "__pycache__", ".venv"];
+pub const SKIPPED_DIRS: [&str; 6] = [
+    ".git",
+    "node_modules",
+    "__pycache__",
+    ".venv",
+    ".massgen",
+    "massgen_logs",
+];
 
 /// Files above this size are left out.
 pub const DEFAULT_MAX_FILE_BYTES: u64 = 100 * 1024 * 1024;
@@ -30,7 +37,7 @@ pub fn replace_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<C
     let staging = sibling(to, "incoming");
     remove_if_present(&staging)?;
     fs::create_dir_all(&staging)?;
-    let report = match copy_tree(from, &staging, max_file_bytes) {
+    let report = match copy_avoiding(from, &staging, max_file_bytes, &[to, &staging]) {
         Ok(report) => report,
         Err(error) => {
             let _ = fs::remove_dir_all(&staging);
@@ -62,6 +69,17 @@ fn retired_suffix() -> u64 {
 
 /// Copies the contents of `from` into the existing directory `to`.
 pub fn copy_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<CopyReport> {
+    copy_avoiding(from, to, max_file_bytes, &[to])
+}
+
+/// [`copy_tree`], never descending into `avoid` (the copy's own destination, when it lies
+/// inside the source).
+fn copy_avoiding(
+    from: &Path,
+    to: &Path,
+    max_file_bytes: u64,
+    avoid: &[&Path],
+) -> io::Result<CopyReport> {
     let mut report = CopyReport::default();
     if !from.is_dir() {
         return Ok(report);
@@ -73,7 +91,8 @@ pub fn copy_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<Copy
         .into_iter()
         .filter_entry(|entry| {
             !(entry.file_type().is_dir()
-                && SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref()))
+                && (SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref())
+                    || avoid.contains(&entry.path())))
         });
     for entry in walk {
         let entry = entry.map_err(io::Error::other)?;

@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use tokio::sync::watch;
+use tokio::sync::{RwLock, watch};
 
 pub use copy::{CopyReport, DEFAULT_MAX_FILE_BYTES, SKIPPED_DIRS, copy_tree, replace_tree};
 pub use layout::{AgentDirs, ContextRootSpec, Layout};
@@ -40,6 +40,9 @@ struct AgentSlot {
     /// every peer's finished count catches up, so it sees the work behind each answer.
     requested: AtomicU64,
     saved: watch::Sender<u64>,
+    /// Held for writing while the snapshot is replaced and for reading while a round
+    /// copies it, so no copy mixes two versions.
+    snapshot_lock: Arc<RwLock<()>>,
 }
 
 impl Workspaces {
@@ -53,11 +56,16 @@ impl Workspaces {
                 Some(cwd) => Some(layout.agent_dirs(&agent.id, cwd)?),
                 None => None,
             };
+            if let Some(dirs) = &dirs {
+                // A snapshot left by an earlier run is not this run's work.
+                remove_tree(&dirs.snapshot)?;
+            }
             agents.push(AgentSlot {
                 anon: info.anon_id.to_string(),
                 dirs,
                 requested: AtomicU64::new(0),
                 saved: watch::Sender::new(0),
+                snapshot_lock: Arc::default(),
             });
         }
         Ok(Self {
@@ -100,19 +108,34 @@ impl Workspaces {
                 );
             }
         }
+        // Read locks in agent order: a writer needs only its own, so none can wait in a cycle.
+        let mut guards = Vec::with_capacity(self.agents.len());
+        for slot in &self.agents {
+            guards.push(Arc::clone(&slot.snapshot_lock).read_owned().await);
+        }
         let sources: Vec<(String, PathBuf)> = self
             .agents
             .iter()
             .filter_map(|slot| Some((slot.anon.clone(), slot.dirs.as_ref()?.snapshot.clone())))
-            .filter(|(_, snapshot)| snapshot.is_dir())
             .collect();
         let max = self.max_file_bytes;
         blocking(move || {
+            let _guards = guards;
             std::fs::create_dir_all(&temp)?;
+            let mut first_error = None;
             for (anon, snapshot) in sources {
-                replace_tree(&snapshot, &temp.join(anon), max)?;
+                let copy = temp.join(&anon);
+                let copied = if snapshot.is_dir() {
+                    replace_tree(&snapshot, &copy, max).map(|_| ())
+                } else {
+                    remove_tree(&copy)
+                };
+                if let Err(error) = copied {
+                    tracing::warn!(peer = anon, %error, "a peer's snapshot could not be copied");
+                    first_error.get_or_insert(error);
+                }
             }
-            Ok(())
+            first_error.map_or(Ok(()), Err)
         })
         .await
     }
@@ -126,16 +149,43 @@ impl Workspaces {
         let slot = self.agents.get(agent)?;
         let dirs = slot.dirs.clone()?;
         let generation = slot.requested.fetch_add(1, Ordering::AcqRel) + 1;
+        let lock = Arc::clone(&slot.snapshot_lock);
         let this = Arc::clone(self);
         Some(async move {
             let max = this.max_file_bytes;
-            let copied = blocking(move || replace_tree(&dirs.workspace, &dirs.snapshot, max)).await;
+            let guard = lock.write_owned().await;
+            let copied = blocking(move || {
+                let _guard = guard;
+                replace_tree(&dirs.workspace, &dirs.snapshot, max)
+            })
+            .await;
             if let Some(slot) = this.agents.get(agent) {
                 slot.saved
                     .send_modify(|saved| *saved = (*saved).max(generation));
             }
             copied
         })
+    }
+
+    /// Forgets every snapshot (a new turn starts): rounds see only this turn's work of
+    /// their peers.
+    pub async fn clear_snapshots(self: Arc<Self>) -> io::Result<()> {
+        let mut guards = Vec::with_capacity(self.agents.len());
+        for slot in &self.agents {
+            guards.push(Arc::clone(&slot.snapshot_lock).write_owned().await);
+        }
+        let snapshots: Vec<PathBuf> = self
+            .agents
+            .iter()
+            .filter_map(|slot| Some(slot.dirs.as_ref()?.snapshot.clone()))
+            .collect();
+        blocking(move || {
+            let _guards = guards;
+            snapshots
+                .iter()
+                .try_for_each(|snapshot| remove_tree(snapshot))
+        })
+        .await
     }
 
     /// Copies the winner's workspace to `<log_dir>/final/<winner>/workspace/`.
@@ -154,6 +204,13 @@ impl Workspaces {
             replace_tree(&workspace, &to, max).map(Some)
         })
         .await
+    }
+}
+
+fn remove_tree(path: &Path) -> io::Result<()> {
+    match std::fs::remove_dir_all(path) {
+        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
+        Ok(()) | Err(_) => Ok(()),
     }
 }
 

@@ -108,3 +108,55 @@ async fn the_winner_workspace_lands_in_the_log_directory() {
             .is_none()
     );
 }
+
+#[tokio::test]
+async fn a_new_run_or_turn_forgets_earlier_snapshots() {
+    let project = tempfile::tempdir().unwrap();
+    let stale = project.path().join(".massgen/snapshots/zed");
+    fs::create_dir_all(&stale).unwrap();
+    fs::write(stale.join("old_task.md"), "last run").unwrap();
+    let config = from_text(TWO_AGENTS, "t.yaml", &Env::default())
+        .unwrap()
+        .config;
+    let roster = AgentInfo::roster(
+        config
+            .agents
+            .iter()
+            .map(|agent| (agent.id.clone(), "scripted".into(), "m".into())),
+    );
+    let workspaces = Arc::new(Workspaces::create(project.path(), &config, &roster).unwrap());
+    let amy = workspaces.dirs(1).unwrap().clone();
+    Arc::clone(&workspaces).prepare_round(1).await.unwrap();
+    assert!(
+        !amy.temp.join("agent3").exists(),
+        "no snapshot from the last run"
+    );
+
+    let zed = workspaces.dirs(0).unwrap().clone();
+    fs::write(zed.workspace.join("turn1.md"), "1").unwrap();
+    workspaces.request_snapshot(0).unwrap().await.unwrap();
+    Arc::clone(&workspaces).prepare_round(1).await.unwrap();
+    assert!(amy.temp.join("agent3/turn1.md").is_file());
+    Arc::clone(&workspaces).clear_snapshots().await.unwrap();
+    Arc::clone(&workspaces).prepare_round(1).await.unwrap();
+    assert!(
+        !amy.temp.join("agent3").exists(),
+        "a new turn starts without them"
+    );
+}
+
+#[test]
+fn a_workspace_holding_the_massgen_folder_is_not_copied_into_itself() {
+    let project = tempfile::tempdir().unwrap();
+    fs::write(project.path().join("main.py"), "print(1)").unwrap();
+    fs::create_dir_all(project.path().join(".massgen/workspaces/w")).unwrap();
+    let snapshot = project.path().join("snapshots_inside/agent");
+    let report = replace_tree(project.path(), &snapshot, DEFAULT_MAX_FILE_BYTES).unwrap();
+    assert_eq!(report.files, 1);
+    assert!(
+        !snapshot.join("snapshots_inside/agent").exists(),
+        "not into itself"
+    );
+    assert!(!snapshot.join("snapshots_inside/.agent.incoming").exists());
+    assert!(!snapshot.join(".massgen").exists());
+}

@@ -54,6 +54,37 @@ struct Root {
     protected: Vec<PathBuf>,
 }
 
+/// Names that stay read-only inside the user's files, as in MassGen: version control,
+/// secrets, installed dependencies, caches and massgen's own directories.
+const EXCLUDED_NAMES: [&str; 12] = [
+    ".git",
+    ".env",
+    ".massgen",
+    "massgen_logs",
+    "node_modules",
+    ".venv",
+    "venv",
+    "__pycache__",
+    ".pytest_cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".DS_Store",
+];
+
+fn excluded_within(path: &Path, root: &Path) -> Result<(), Problem> {
+    let below = path.strip_prefix(root).unwrap_or(path);
+    match below.components().find_map(|part| {
+        let name = part.as_os_str().to_string_lossy();
+        EXCLUDED_NAMES
+            .iter()
+            .find(|excluded| **excluded == name)
+            .map(|excluded| (*excluded).to_string())
+    }) {
+        Some(name) => Err(Problem::Excluded { name }),
+        None => Ok(()),
+    }
+}
+
 fn context_root(context: ContextRoot) -> Root {
     Root {
         path: resolve::normalize(&context.path),
@@ -288,6 +319,9 @@ impl PathPolicy {
             return Err(Problem::SymlinkOutside { target });
         };
         if let Ok(meta) = std::fs::metadata(&target) {
+            if !(meta.is_file() || meta.is_dir()) {
+                return Err(Problem::Special);
+            }
             let links = hard_links(&meta);
             if meta.is_file() && links > 1 && access != Access::Delete {
                 return Err(Problem::HardLinked { links });
@@ -299,6 +333,14 @@ impl PathPolicy {
             Access::Delete => entry_root,
         };
         self.writable(touched_root)?;
+        if matches!(touched_root.root.kind, Kind::Context(_)) {
+            let path = if access == Access::Delete {
+                &entry
+            } else {
+                &target
+            };
+            excluded_within(path, &touched_root.canonical)?;
+        }
         let protected: Vec<&PathBuf> = roots.iter().flat_map(|root| &root.protected).collect();
         for path in [&entry, &target] {
             if protected

@@ -52,6 +52,12 @@ pub(super) enum Problem {
         why: ReadOnly,
     },
     Protected,
+    /// Version control, secrets, dependencies or massgen's own files inside a context path.
+    Excluded {
+        name: String,
+    },
+    /// A FIFO, socket or device: reading it could block forever.
+    Special,
     ContainsProtected {
         protected: PathBuf,
     },
@@ -123,6 +129,14 @@ impl Problem {
                     ),
                 }
             }
+            Problem::Excluded { name } => format!(
+                "`{shown}` is inside `{name}`, which stays read-only in the user's files (version \
+                 control, secrets, dependencies and massgen's own files are never written)."
+            ),
+            Problem::Special => format!(
+                "`{shown}` is not a regular file or directory (a pipe, socket or device); file \
+                 tools only work on regular files."
+            ),
             Problem::Protected => format!(
                 "`{shown}` is protected: it can never be modified, moved over or deleted. \
                  Leave it as it is."

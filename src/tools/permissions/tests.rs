@@ -318,3 +318,44 @@ fn a_context_root_given_relative_to_a_symlink_keeps_its_protection() {
             .is_ok()
     );
 }
+
+#[test]
+fn version_control_secrets_and_massgen_files_stay_read_only_in_writable_context_paths() {
+    let f = Fixture::new();
+    f.policy.set_context_writes(true);
+    for excluded in [
+        "ctx_w/.git/hooks/pre-commit",
+        "ctx_w/.env",
+        "ctx_w/.massgen/workspaces/x/a.txt",
+        "ctx_w/sub/node_modules/pkg/index.js",
+    ] {
+        let refusal = f.policy.check(&f.at(excluded), Access::Write).unwrap_err();
+        assert!(
+            refusal.reason.contains("stays read-only"),
+            "{excluded}: {refusal:?}"
+        );
+    }
+    assert!(
+        f.policy
+            .check(&f.at("ctx_w/notes.md"), Access::Write)
+            .is_ok()
+    );
+    assert!(
+        f.policy.check(".git/config", Access::Write).is_ok(),
+        "the workspace is the agent's own"
+    );
+}
+
+#[test]
+fn pipes_and_other_special_files_are_refused_before_anything_opens_them() {
+    let f = Fixture::new();
+    let status = std::process::Command::new("mkfifo")
+        .arg(f.ws.join("pipe.txt"))
+        .status()
+        .unwrap();
+    assert!(status.success());
+    for access in [Access::Read, Access::Write] {
+        let refusal = f.policy.check("pipe.txt", access).unwrap_err();
+        assert!(refusal.reason.contains("not a regular file"), "{refusal:?}");
+    }
+}

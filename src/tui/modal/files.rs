@@ -50,11 +50,8 @@ pub fn page(
         };
         lines.push(Line::styled(truncate(&text, width), style));
     }
-    if listing.left_out > 0 {
-        lines.push(Line::styled(
-            format!("… {} more entries not listed", listing.left_out),
-            theme.dim(),
-        ));
+    if listing.truncated {
+        lines.push(Line::styled("… more entries not listed", theme.dim()));
     }
     if let Some(entry) = listing.entries.get(selected).filter(|entry| !entry.is_dir) {
         lines.push(Line::styled(
