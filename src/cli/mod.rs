@@ -17,8 +17,21 @@ use front_end::FrontEnd;
 
 use crate::config::Env;
 
+/// Commands agents run and MCP servers are our children: on Linux they could otherwise
+/// read our environment, API keys included, from `/proc/<our pid>/environ`. A process
+/// that is not dumpable keeps those files to itself (and writes no core dumps).
+fn keep_environment_private() {
+    #[cfg(target_os = "linux")]
+    if let Err(error) =
+        rustix::process::set_dumpable_behavior(rustix::process::DumpableBehavior::NotDumpable)
+    {
+        tracing::debug!(%error, "could not make the process non-dumpable");
+    }
+}
+
 /// Runs the command and returns its exit code.
 pub fn run(args: Args) -> Exit {
+    keep_environment_private();
     if args.list_examples {
         return info::list_examples();
     }

@@ -55,6 +55,7 @@ pub async fn prepare(
         },
         ToolSetup::FromConfig { project_dir } => {
             let workspaces = create_workspaces(&project_dir, config, roster, emitter);
+            warn_of_shadowed_servers(config, emitter);
             let (mcp, receivers) = start_mcp(config, emitter).await;
             let context: Vec<ContextRoot> = workspaces.as_ref().map_or_else(Vec::new, |ws| {
                 ws.layout().context.iter().map(ContextRoot::from).collect()
@@ -93,6 +94,35 @@ pub async fn prepare(
         }
     }
 }
+
+/// A server named like a built-in one has its same-named tools hidden behind the built-in
+/// tools of an agent with a workspace.
+fn warn_of_shadowed_servers(config: &Config, emitter: &mut Emitter) {
+    for agent in &config.agents {
+        let tools = &agent.backend.tools;
+        if tools.cwd.is_none() {
+            continue;
+        }
+        for server in &tools.mcp_servers {
+            if BUILT_IN_SERVERS.contains(&server.name.as_str()) {
+                emitter.emit(
+                    Some(&agent.id),
+                    EventMsg::Warning {
+                        message: format!(
+                            "MCP server `{}` has the name of massgen's built-in tools, which \
+                             take precedence over its tools of the same names; rename it to \
+                             offer both",
+                            server.name
+                        ),
+                    },
+                );
+            }
+        }
+    }
+}
+
+/// The servers the built-in tools are named after.
+const BUILT_IN_SERVERS: [&str; 3] = ["filesystem", "workspace_tools", "command_line"];
 
 fn create_workspaces(
     project_dir: &Path,

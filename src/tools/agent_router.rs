@@ -8,7 +8,8 @@ use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 
 use super::builtin::BuiltinTools;
-use super::router::{ToolResult, ToolRouter, unavailable};
+use super::permissions::{Access, PathPolicy, Refusal};
+use super::router::{ToolOutcome, ToolResult, ToolRouter, unavailable};
 use crate::backend::{ToolCall, ToolSpec};
 use crate::config::ToolSettings;
 use crate::mcp::McpServers;
@@ -50,10 +51,17 @@ impl ToolRouter for AgentToolRouter {
     fn tools(&self) -> Vec<ToolSpec> {
         let builtin = self.builtin.iter().flat_map(|tools| tools.specs());
         let mcp = self.mcp.iter().flat_map(|servers| servers.tools());
-        builtin
-            .chain(mcp)
-            .filter(|spec| self.settings.offers(&spec.name))
-            .collect()
+        let mut offered: Vec<ToolSpec> = Vec::new();
+        // A user server named like a built-in one (`filesystem`) is hidden behind it:
+        // providers refuse two tools of one name.
+        for spec in builtin.chain(mcp) {
+            if self.settings.offers(&spec.name)
+                && !offered.iter().any(|seen| seen.name == spec.name)
+            {
+                offered.push(spec);
+            }
+        }
+        offered
     }
 
     fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult> {
@@ -67,6 +75,10 @@ impl ToolRouter for AgentToolRouter {
             .clone()
             .filter(|servers| offered && servers.handles(&call.name));
         let notices = Arc::clone(&self.notices);
+        let policy = self
+            .builtin
+            .as_ref()
+            .map(|tools| Arc::clone(tools.policy()));
         Box::pin(async move {
             let mut events = Vec::new();
             let outcome = if let Some(tools) = builtin {
@@ -80,7 +92,21 @@ impl ToolRouter for AgentToolRouter {
                 }
                 done.outcome
             } else if let Some(servers) = mcp {
-                servers.call(&call.name, &call.arguments).await
+                let policy = policy.as_deref();
+                match policy.map(|policy| check_mcp_paths(policy, &call.name, &call.arguments)) {
+                    Some(Err(refusal)) => {
+                        events.push(EventMsg::ToolRefused {
+                            tool: call.name.clone(),
+                            path: refusal.path.clone(),
+                            reason: refusal.reason.clone(),
+                        });
+                        ToolOutcome {
+                            ok: false,
+                            output: refusal.reason,
+                        }
+                    }
+                    Some(Ok(())) | None => servers.call(&call.name, &call.arguments).await,
+                }
             } else {
                 unavailable(&call.name)
             };
@@ -104,6 +130,64 @@ impl ToolRouter for AgentToolRouter {
     }
 }
 
+/// Argument names that hold paths in MCP tools (the filesystem server's and common ones).
+const PATH_ARGUMENTS: [&str; 12] = [
+    "path",
+    "paths",
+    "source",
+    "destination",
+    "source_path",
+    "destination_path",
+    "file",
+    "file_path",
+    "filename",
+    "directory",
+    "dir",
+    "root",
+];
+
+/// An MCP call's path arguments that point somewhere definite (absolute, `~`, or with
+/// `..`) must be paths this agent may touch, as for its built-in tools: written by tools
+/// whose names say they write, read by the others.
+fn check_mcp_paths(policy: &PathPolicy, tool: &str, arguments: &str) -> Result<(), Refusal> {
+    let Ok(serde_json::Value::Object(arguments)) = serde_json::from_str(arguments) else {
+        return Ok(());
+    };
+    let bare = tool
+        .rsplit("__")
+        .next()
+        .unwrap_or(tool)
+        .to_ascii_lowercase();
+    let writes = [
+        "write", "edit", "create", "move", "copy", "delete", "remove", "rename",
+    ]
+    .iter()
+    .any(|verb| bare.contains(verb));
+    let access = if writes { Access::Write } else { Access::Read };
+    for (key, value) in &arguments {
+        if !PATH_ARGUMENTS.contains(&key.as_str()) {
+            continue;
+        }
+        let values: Vec<&str> = match value {
+            serde_json::Value::String(text) => vec![text.as_str()],
+            serde_json::Value::Array(items) => {
+                items.iter().filter_map(|item| item.as_str()).collect()
+            }
+            serde_json::Value::Null
+            | serde_json::Value::Bool(_)
+            | serde_json::Value::Number(_)
+            | serde_json::Value::Object(_) => Vec::new(),
+        };
+        for path in values {
+            let definite = path.starts_with('/') || path.starts_with('~') || path.contains("..");
+            if definite {
+                policy.check(path, access)?;
+            }
+        }
+    }
+    Ok(())
+}
+
 impl From<&ContextRootSpec> for ContextRoot {
     fn from(spec: &ContextRootSpec) -> Self {
         Self {
@@ -123,3 +207,7 @@ fn take(notices: &Mutex<mpsc::UnboundedReceiver<EventMsg>>) -> Vec<EventMsg> {
     }
     events
 }
+
+#[cfg(test)]
+#[path = "agent_router_tests.rs"]
+mod tests;

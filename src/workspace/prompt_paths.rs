@@ -9,7 +9,8 @@ use crate::protocol::ContextPath;
 /// A question with its attached paths taken out.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct ParsedPrompt {
-    /// The question, each `@path` written as the plain path.
+    /// The question, each `@path` written as its absolute path (agents resolve relative
+    /// paths from their own workspaces).
     pub text: String,
     pub paths: Vec<ContextPath>,
     /// Paths that do not exist, as typed.
@@ -41,6 +42,7 @@ pub fn parse_prompt(input: &str, cwd: &Path) -> ParsedPrompt {
         let path = cwd.join(attached.path);
         if path.exists() {
             let path = path.canonicalize().unwrap_or(path);
+            parsed.text.push_str(&path.display().to_string());
             match parsed.paths.iter_mut().find(|known| known.path == path) {
                 Some(known) => known.writable |= attached.writable,
                 None => parsed.paths.push(ContextPath {
@@ -50,8 +52,8 @@ pub fn parse_prompt(input: &str, cwd: &Path) -> ParsedPrompt {
             }
         } else {
             parsed.missing.push(attached.path.to_string());
+            parsed.text.push_str(attached.path);
         }
-        parsed.text.push_str(attached.path);
         rest = &after[attached.consumed..];
     }
     parsed.text.push_str(rest);
@@ -109,8 +111,15 @@ mod tests {
     fn paths_are_attached_and_written_plainly_in_the_question() {
         let dir = setup();
         let parsed = parse_prompt("Fix @src/main.rs, then update @src/:w.", dir.path());
-        assert_eq!(parsed.text, "Fix src/main.rs, then update src/.");
         let root = dir.path().canonicalize().unwrap();
+        assert_eq!(
+            parsed.text,
+            format!(
+                "Fix {}, then update {}.",
+                root.join("src/main.rs").display(),
+                root.join("src").display()
+            )
+        );
         assert_eq!(
             parsed.paths,
             [
@@ -134,9 +143,13 @@ mod tests {
             r#"Read @"my docs":w and mail me@example.com about \@home; also @nope.txt"#,
             dir.path(),
         );
+        let docs = dir.path().canonicalize().unwrap().join("my docs");
         assert_eq!(
             parsed.text,
-            "Read my docs and mail me@example.com about @home; also nope.txt"
+            format!(
+                "Read {} and mail me@example.com about @home; also nope.txt",
+                docs.display()
+            )
         );
         assert_eq!(parsed.paths.len(), 1);
         assert!(parsed.paths[0].writable);

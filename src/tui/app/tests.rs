@@ -607,7 +607,8 @@ fn attached_paths_travel_with_the_question_and_missing_ones_are_refused() {
     else {
         panic!("{effects:?}");
     };
-    assert_eq!(text, "Review spec.md please");
+    let spec = dir.path().canonicalize().unwrap().join("spec.md");
+    assert_eq!(text, &format!("Review {} please", spec.display()));
     assert_eq!(context_paths.len(), 1);
     assert!(context_paths[0].writable && context_paths[0].path.ends_with("spec.md"));
 
