@@ -197,14 +197,18 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
                 }
             }
             Some(Kind::File) => {
-                let read = |dir: &Path| {
-                    let path = policy.check(&dir.join(relative).to_string_lossy(), Access::Read)?;
-                    std::fs::read(&path).map_err(|error| io_error("read", &path, &error))
+                let checked =
+                    |dir: &Path| policy.check(&dir.join(relative).to_string_lossy(), Access::Read);
+                let compared: Result<bool, ToolError> = match (checked(&left), checked(&right)) {
+                    (Ok(a), Ok(b)) => {
+                        same_contents(&a, &b).map_err(|error| io_error("read", &a, &error))
+                    }
+                    (Err(error), _) | (_, Err(error)) => Err(error.into()),
                 };
-                match (read(&left), read(&right)) {
-                    (Ok(a), Ok(b)) if a == b => identical += 1,
-                    (Ok(_), Ok(_)) => differing.push(relative.clone()),
-                    (Err(error), _) | (_, Err(error)) => unreadable.push((relative.clone(), error)),
+                match compared {
+                    Ok(true) => identical += 1,
+                    Ok(false) => differing.push(relative.clone()),
+                    Err(error) => unreadable.push((relative.clone(), error)),
                 }
             }
         }
@@ -287,4 +291,25 @@ fn listing(dir: &Path) -> Result<BTreeMap<PathBuf, Kind>, ToolError> {
         items.insert(relative, kind);
     }
     Ok(items)
+}
+
+/// Whether two files hold the same bytes, read a block at a time (files may be large).
+fn same_contents(a: &Path, b: &Path) -> std::io::Result<bool> {
+    use std::io::Read;
+
+    if std::fs::metadata(a)?.len() != std::fs::metadata(b)?.len() {
+        return Ok(false);
+    }
+    let (mut a, mut b) = (std::fs::File::open(a)?, std::fs::File::open(b)?);
+    let (mut left, mut right) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
+    loop {
+        let read = a.read(&mut left)?;
+        if read == 0 {
+            return Ok(true);
+        }
+        b.read_exact(&mut right[..read])?;
+        if left[..read] != right[..read] {
+            return Ok(false);
+        }
+    }
 }
