@@ -188,6 +188,23 @@ fn readme_demo_runs_offline_and_logs_every_event() {
         stdout.contains(answer.trim_end()),
         "stdout shows the logged final answer\n{info}"
     );
+    // The files derived from the event log are beside it when the run ends.
+    let coordination: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(attempt.join("coordination_events.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        coordination["session_metadata"]["final_winner"],
+        winner.as_str()
+    );
+    let metrics: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(attempt.join("metrics_summary.json")).unwrap())
+            .unwrap();
+    assert_eq!(metrics["meta"]["winner"], winner.as_str());
+    assert!(
+        attempt
+            .join(format!("agent_outputs/agent_{winner}.txt"))
+            .is_file()
+    );
 }
 
 #[test]

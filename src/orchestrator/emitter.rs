@@ -29,10 +29,10 @@ impl Emitter {
         self.log = log;
     }
 
-    /// Back outside any turn; the turn's log is closed.
-    pub fn end_turn(&mut self) {
+    /// Back outside any turn; the turn's log is closed and its directory returned.
+    pub fn end_turn(&mut self) -> Option<std::path::PathBuf> {
         self.turn = 0;
-        self.log = None;
+        self.log.take().map(|log| log.dir().to_path_buf())
     }
 
     pub fn log(&self) -> Option<&TurnLog> {

@@ -126,7 +126,9 @@ async fn run(
                 };
                 tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;
-                emitter.end_turn();
+                if let Some(dir) = emitter.end_turn() {
+                    write_derived_logs(dir).await;
+                }
                 tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
                 if let Some(answer) = report.final_answer {
                     history.push(HistoryEntry {
@@ -155,6 +157,21 @@ async fn run(
     }
     agent_tools.shutdown().await;
     emitter.emit(None, EventMsg::RunFinished);
+}
+
+/// Writes the turn's derived log files from its event log, on the blocking pool.
+async fn write_derived_logs(dir: PathBuf) {
+    let written = tokio::task::spawn_blocking(move || {
+        crate::session::derived::write_derived(&dir).map_err(|error| (dir, error))
+    })
+    .await;
+    match written {
+        Ok(Ok(count)) => tracing::debug!(count, "derived log files written"),
+        Ok(Err((dir, error))) => {
+            tracing::warn!(dir = %dir.display(), %error, "derived log files not written");
+        }
+        Err(error) => tracing::warn!(%error, "derived log files not written"),
+    }
 }
 
 /// The run's log directory, created when the first turn starts.

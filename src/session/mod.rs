@@ -1,6 +1,8 @@
-//! The `.massgen/` directory: run log directories, per-turn event logs, durable writes.
+//! The `.massgen/` directory: run log directories, per-turn event logs, the files derived
+//! from them, durable writes.
 
 mod atomic;
+pub mod derived;
 mod event_log;
 mod log_dir;
 mod pricing;

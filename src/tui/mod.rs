@@ -13,7 +13,7 @@ mod run;
 pub mod state;
 mod terminal;
 #[cfg(test)]
-mod test_support;
+pub(crate) mod test_support;
 pub mod theme;
 
 pub use run::{TuiOptions, run};

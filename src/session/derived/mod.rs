@@ -1,0 +1,52 @@
+//! The log files derived from a turn's `events.jsonl` (the source of truth), written beside
+//! it when the turn ends: `coordination_events.json`, a `vote.json` per vote and an
+//! `answer.txt` per answer under `agent_<id>/<time>/`, `agent_outputs/`, and
+//! `metrics_summary.json`. Each is written atomically, so a kill never leaves half a file.
+
+mod agents;
+mod coordination;
+mod metrics;
+
+use std::io;
+use std::path::Path;
+
+pub use agents::DerivedFile;
+pub use coordination::coordination_events;
+pub use metrics::metrics_summary;
+
+use super::{read_events, write_atomic};
+use crate::protocol::Event;
+
+/// Every derived file of a turn, as (path relative to the attempt directory, contents).
+pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
+    let mut files = vec![
+        (
+            "coordination_events.json".into(),
+            agents::pretty(&coordination_events(events)),
+        ),
+        (
+            "metrics_summary.json".into(),
+            agents::pretty(&metrics_summary(events)),
+        ),
+    ];
+    files.extend(agents::answers_and_votes(events));
+    files.extend(agents::outputs(events));
+    files
+}
+
+/// Reads `<attempt_dir>/events.jsonl` and writes every derived file beside it.
+pub fn write_derived(attempt_dir: &Path) -> io::Result<usize> {
+    let events = read_events(&attempt_dir.join("events.jsonl"))?;
+    let files = derive(&events);
+    for (relative, contents) in &files {
+        let path = attempt_dir.join(relative);
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        write_atomic(&path, contents)?;
+    }
+    Ok(files.len())
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,103 @@
+//! Golden files of a scripted demo turn: every derived file, with times made stable.
+
+use insta::assert_snapshot;
+use serde_json::Value;
+
+use super::*;
+use crate::tui::test_support::demo_turns;
+
+/// Times differ per run; everything else is stable.
+fn stable(mut value: Value) -> Value {
+    const TIMES: [&str; 6] = [
+        "timestamp",
+        "unix_timestamp",
+        "start_time",
+        "end_time",
+        "generated_at",
+        "duration_ms",
+    ];
+    match &mut value {
+        Value::Object(map) => {
+            for (key, inner) in map.iter_mut() {
+                *inner = if TIMES.contains(&key.as_str()) && !inner.is_null() {
+                    Value::String("<time>".into())
+                } else {
+                    stable(inner.take())
+                };
+            }
+        }
+        Value::Array(items) => {
+            for item in items.iter_mut() {
+                *item = stable(item.take());
+            }
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => {}
+    }
+    value
+}
+
+fn stable_path(path: &std::path::Path) -> String {
+    path.components()
+        .map(|part| {
+            let part = part.as_os_str().to_string_lossy();
+            // `<YYYYMMDD_HHMMSS_ffffff>_<seq>`
+            if part.len() > 22
+                && part.as_bytes()[8] == b'_'
+                && part[..8].bytes().all(|b| b.is_ascii_digit())
+            {
+                let seq = part.rsplit('_').next().unwrap_or_default();
+                format!("<time>_{seq}")
+            } else {
+                part.into_owned()
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_demo_turn_derives_massgen_shaped_files() {
+    let events = demo_turns(&["What is the capital of France?"]).await;
+    let turn: Vec<_> = events.into_iter().filter(|event| event.turn == 1).collect();
+    let files = derive(&turn);
+    let listing: Vec<String> = files.iter().map(|(path, _)| stable_path(path)).collect();
+    assert_snapshot!("derived_files", listing.join("\n"));
+    for (path, contents) in &files {
+        let name = stable_path(path);
+        let text = String::from_utf8(contents.clone()).unwrap();
+        let shown = if name.ends_with(".json") {
+            serde_json::to_string_pretty(&stable(serde_json::from_str(&text).unwrap())).unwrap()
+        } else {
+            text
+        };
+        let key = name.replace(['/', '.', '<', '>'], "_");
+        // One vote and the whole-turn files are enough to pin the shapes.
+        if name.ends_with("coordination_events.json")
+            || name.ends_with("metrics_summary.json")
+            || name.starts_with("agent_outputs/")
+            || (name.ends_with("vote.json") && name.starts_with("agent_scout"))
+        {
+            assert_snapshot!(key, shown);
+        }
+    }
+}
+
+#[tokio::test(start_paused = true)]
+async fn written_files_land_beside_the_event_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let events = demo_turns(&["q"]).await;
+    let mut log = crate::session::TurnLog::open(dir.path().to_path_buf()).unwrap();
+    for event in events.iter().filter(|event| event.turn == 1) {
+        log.append(event).unwrap();
+    }
+    drop(log);
+    let written = write_derived(dir.path()).unwrap();
+    assert!(written > 5);
+    let coordination: Value = serde_json::from_slice(
+        &std::fs::read(dir.path().join("coordination_events.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(coordination["session_metadata"]["user_prompt"], "q");
+    assert!(dir.path().join("metrics_summary.json").is_file());
+    assert!(dir.path().join("agent_outputs/agent_scout.txt").is_file());
+}
