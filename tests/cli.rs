@@ -205,6 +205,23 @@ fn readme_demo_runs_offline_and_logs_every_event() {
             .join(format!("agent_outputs/agent_{winner}.txt"))
             .is_file()
     );
+    // The session store keeps the turn.
+    let sessions: Vec<_> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let session = &sessions[0];
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(session.join("turn_1/metadata.json")).unwrap())
+            .unwrap();
+    assert_eq!(metadata["winning_agent"], winner.as_str());
+    assert_eq!(metadata["status"], "complete");
+    assert_eq!(
+        std::fs::read_to_string(session.join("turn_1/answer.txt")).unwrap(),
+        *answer
+    );
+    assert!(session.join("SESSION_SUMMARY.txt").is_file());
 }
 
 #[test]

@@ -10,6 +10,7 @@ mod inbox;
 pub mod novelty;
 mod presentation;
 pub mod prompts;
+mod run_logs;
 mod runtime;
 mod toolset;
 mod turn;

@@ -1,7 +1,6 @@
 //! The orchestrator runtime: a background task that takes `Op`s, runs one turn at a time,
 //! keeps the conversation history between turns, and emits every `Event`.
 
-use std::io;
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -10,12 +9,12 @@ use tokio::task::JoinHandle;
 
 use super::emitter::Emitter;
 use super::prompts::HistoryEntry;
+use super::run_logs::Logs;
 use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::{Config, Permission};
 use crate::protocol::{AgentInfo, Event, EventMsg, Op};
-use crate::session::{RunLogDir, TurnLog};
 use crate::workspace::ContextRootSpec;
 
 pub struct RuntimeOptions {
@@ -127,7 +126,7 @@ async fn run(
                 tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;
                 if let Some(dir) = emitter.end_turn() {
-                    write_derived_logs(dir).await;
+                    logs.finish_turn(dir, turn_number).await;
                 }
                 tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
                 if let Some(answer) = report.final_answer {
@@ -157,72 +156,6 @@ async fn run(
     }
     agent_tools.shutdown().await;
     emitter.emit(None, EventMsg::RunFinished);
-}
-
-/// Writes the turn's derived log files from its event log, on the blocking pool.
-async fn write_derived_logs(dir: PathBuf) {
-    let written = tokio::task::spawn_blocking(move || {
-        crate::session::derived::write_derived(&dir).map_err(|error| (dir, error))
-    })
-    .await;
-    match written {
-        Ok(Ok(count)) => tracing::debug!(count, "derived log files written"),
-        Ok(Err((dir, error))) => {
-            tracing::warn!(dir = %dir.display(), %error, "derived log files not written");
-        }
-        Err(error) => tracing::warn!(%error, "derived log files not written"),
-    }
-}
-
-/// The run's log directory, created when the first turn starts.
-struct Logs {
-    massgen_dir: Option<PathBuf>,
-    run_dir: Option<RunLogDir>,
-}
-
-impl Logs {
-    fn new(massgen_dir: Option<PathBuf>) -> Self {
-        Self {
-            massgen_dir,
-            run_dir: None,
-        }
-    }
-
-    /// Creates the turn's directory and event log on the blocking pool (file-system
-    /// metadata work can take milliseconds).
-    async fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
-        let massgen_dir = self.massgen_dir.clone()?;
-        let run_dir = self.run_dir.clone();
-        let root = massgen_dir.clone();
-        let opened = tokio::task::spawn_blocking(move || -> io::Result<(RunLogDir, TurnLog)> {
-            let dir = match run_dir {
-                Some(dir) => dir,
-                None => RunLogDir::create(&root)?,
-            };
-            let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
-            Ok((dir, log))
-        })
-        .await
-        .unwrap_or_else(|error| Err(io::Error::other(error)));
-        match opened {
-            Ok((dir, log)) => {
-                self.run_dir = Some(dir);
-                Some(log)
-            }
-            Err(error) => {
-                emitter.emit(
-                    None,
-                    EventMsg::Warning {
-                        message: format!(
-                            "logging is off for this turn: cannot create logs under {} ({error})",
-                            massgen_dir.display()
-                        ),
-                    },
-                );
-                None
-            }
-        }
-    }
 }
 
 impl OrchestratorHandle {

@@ -4,6 +4,13 @@ use std::fs::{self, File};
 use std::io::{self, Write};
 use std::path::Path;
 
+/// `value` as pretty JSON with a final newline, as every JSON file under `.massgen/` is.
+pub fn pretty_json(value: &serde_json::Value) -> Vec<u8> {
+    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
+    bytes.push(b'\n');
+    bytes
+}
+
 /// Writes `contents` to a temporary file beside `path`, syncs it, and renames it over
 /// `path`. Creates missing parent directories.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {

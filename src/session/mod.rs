@@ -6,10 +6,12 @@ pub mod derived;
 mod event_log;
 mod log_dir;
 mod pricing;
+mod store;
 
-pub use atomic::write_atomic;
+pub use atomic::{pretty_json, write_atomic};
 pub use event_log::read_events;
 pub use log_dir::{RunLogDir, TurnLog};
 pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
 };
+pub use store::SessionStore;

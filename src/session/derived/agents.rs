@@ -9,6 +9,7 @@ use serde_json::{Value, json};
 
 use super::coordination::unix_seconds;
 use crate::protocol::{AgentId, AgentInfo, Event, EventMsg};
+use crate::session::pretty_json as pretty;
 
 /// A file to write: its path under the attempt directory, and its contents.
 pub type DerivedFile = (PathBuf, Vec<u8>);
@@ -139,10 +140,4 @@ pub fn outputs(events: &[Event]) -> Vec<DerivedFile> {
 fn agent_dir(agent: &AgentId, event: &Event) -> PathBuf {
     let stamp = event.at.strftime("%Y%m%d_%H%M%S_%6f").to_string();
     PathBuf::from(format!("agent_{agent}")).join(format!("{stamp}_{}", event.seq))
-}
-
-pub fn pretty(value: &Value) -> Vec<u8> {
-    let mut bytes = serde_json::to_vec_pretty(value).unwrap_or_default();
-    bytes.push(b'\n');
-    bytes
 }

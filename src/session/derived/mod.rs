@@ -14,7 +14,7 @@ pub use agents::DerivedFile;
 pub use coordination::coordination_events;
 pub use metrics::metrics_summary;
 
-use super::{read_events, write_atomic};
+use super::{pretty_json, write_atomic};
 use crate::protocol::Event;
 
 /// Every derived file of a turn, as (path relative to the attempt directory, contents).
@@ -22,11 +22,11 @@ pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
     let mut files = vec![
         (
             "coordination_events.json".into(),
-            agents::pretty(&coordination_events(events)),
+            pretty_json(&coordination_events(events)),
         ),
         (
             "metrics_summary.json".into(),
-            agents::pretty(&metrics_summary(events)),
+            pretty_json(&metrics_summary(events)),
         ),
     ];
     files.extend(agents::answers_and_votes(events));
@@ -34,10 +34,10 @@ pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
     files
 }
 
-/// Reads `<attempt_dir>/events.jsonl` and writes every derived file beside it.
-pub fn write_derived(attempt_dir: &Path) -> io::Result<usize> {
-    let events = read_events(&attempt_dir.join("events.jsonl"))?;
-    let files = derive(&events);
+/// Writes every file derived from `events` (the turn's `events.jsonl`) into the turn's
+/// attempt directory.
+pub fn write_derived(attempt_dir: &Path, events: &[Event]) -> io::Result<usize> {
+    let files = derive(events);
     for (relative, contents) in &files {
         let path = attempt_dir.join(relative);
         if let Some(parent) = path.parent() {

@@ -91,7 +91,8 @@ async fn written_files_land_beside_the_event_log() {
         log.append(event).unwrap();
     }
     drop(log);
-    let written = write_derived(dir.path()).unwrap();
+    let logged = crate::session::read_events(&dir.path().join("events.jsonl")).unwrap();
+    let written = write_derived(dir.path(), &logged).unwrap();
     assert!(written > 5);
     let coordination: Value = serde_json::from_slice(
         &std::fs::read(dir.path().join("coordination_events.json")).unwrap(),

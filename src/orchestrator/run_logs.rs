@@ -1,0 +1,95 @@
+//! Where a run's files go: the log directory (`massgen_logs/log_<ts>/turn_N/attempt_1/`)
+//! and the session store, both created with the first turn; and, when a turn ends, the
+//! files derived from its event log.
+
+use std::io;
+use std::path::PathBuf;
+
+use super::emitter::Emitter;
+use crate::protocol::EventMsg;
+use crate::session::{RunLogDir, SessionStore, TurnLog, derived, read_events};
+
+/// The run's log directory, created when the first turn starts.
+pub struct Logs {
+    massgen_dir: Option<PathBuf>,
+    run_dir: Option<RunLogDir>,
+    /// The session's store, created with the first turn's logs.
+    session: Option<SessionStore>,
+}
+
+impl Logs {
+    pub fn new(massgen_dir: Option<PathBuf>) -> Self {
+        Self {
+            massgen_dir,
+            run_dir: None,
+            session: None,
+        }
+    }
+
+    /// Creates the turn's directory and event log on the blocking pool (file-system
+    /// metadata work can take milliseconds).
+    pub async fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
+        let massgen_dir = self.massgen_dir.clone()?;
+        let run_dir = self.run_dir.clone();
+        let session = self.session.clone();
+        let root = massgen_dir.clone();
+        let opened = tokio::task::spawn_blocking(move || -> io::Result<Opened> {
+            let dir = match run_dir {
+                Some(dir) => dir,
+                None => RunLogDir::create(&root)?,
+            };
+            let session = match session {
+                Some(session) => session,
+                None => SessionStore::create(&root)?,
+            };
+            let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
+            Ok((dir, session, log))
+        })
+        .await
+        .unwrap_or_else(|error| Err(io::Error::other(error)));
+        match opened {
+            Ok((dir, session, log)) => {
+                self.run_dir = Some(dir);
+                self.session = Some(session);
+                Some(log)
+            }
+            Err(error) => {
+                emitter.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "logging is off for this turn: cannot create logs under {} ({error})",
+                            massgen_dir.display()
+                        ),
+                    },
+                );
+                None
+            }
+        }
+    }
+}
+
+/// A turn's opened log: the run's directory, the session store and the turn's event log.
+type Opened = (RunLogDir, SessionStore, TurnLog);
+
+impl Logs {
+    /// Writes the files derived from the turn's event log and records the turn in the
+    /// session store, on the blocking pool.
+    pub async fn finish_turn(&self, attempt_dir: PathBuf, turn: u32) {
+        let session = self.session.clone();
+        let written = tokio::task::spawn_blocking(move || -> io::Result<usize> {
+            let events = read_events(&attempt_dir.join("events.jsonl"))?;
+            let count = derived::write_derived(&attempt_dir, &events)?;
+            if let Some(session) = session {
+                session.record_turn(turn, &events)?;
+            }
+            Ok(count)
+        })
+        .await
+        .unwrap_or_else(|error| Err(io::Error::other(error)));
+        match written {
+            Ok(count) => tracing::debug!(count, turn, "derived log files written"),
+            Err(error) => tracing::warn!(%error, turn, "derived log files not written"),
+        }
+    }
+}

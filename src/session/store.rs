@@ -1,0 +1,215 @@
+//! The session store: `.massgen/sessions/session_<YYYYMMDD_HHMMSS>/turn_N/` with the turn's
+//! `answer.txt` and `metadata.json` (MassGen's fields; a cancelled turn is marked
+//! incomplete and keeps each agent's latest answer in `partial_answers.json`), and a
+//! `SESSION_SUMMARY.txt` over every turn. All of it is derived from the turn's events.
+
+use std::fmt::Write as _;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+
+use super::{pretty_json as pretty, write_atomic};
+use crate::protocol::{Event, EventMsg, TurnOutcome};
+
+#[derive(Clone, Debug)]
+pub struct SessionStore {
+    dir: PathBuf,
+    id: String,
+}
+
+impl SessionStore {
+    /// A new session directory under `<massgen_dir>/sessions/`, named after the local time.
+    pub fn create(massgen_dir: &Path) -> io::Result<Self> {
+        let sessions = massgen_dir.join("sessions");
+        std::fs::create_dir_all(&sessions)?;
+        let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S").to_string();
+        for attempt in 0u32..1000 {
+            let id = if attempt == 0 {
+                format!("session_{stamp}")
+            } else {
+                format!("session_{stamp}_{attempt}")
+            };
+            match std::fs::create_dir(sessions.join(&id)) {
+                Ok(()) => {
+                    return Ok(Self {
+                        dir: sessions.join(&id),
+                        id,
+                    });
+                }
+                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+                Err(error) => return Err(error),
+            }
+        }
+        Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            "no free session directory name",
+        ))
+    }
+
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    pub fn id(&self) -> &str {
+        &self.id
+    }
+
+    /// Writes `turn_N/` from the turn's events and rewrites the session summary.
+    pub fn record_turn(&self, turn: u32, events: &[Event]) -> io::Result<()> {
+        let record = TurnRecord::from_events(turn, events);
+        let dir = self.dir.join(format!("turn_{turn}"));
+        std::fs::create_dir_all(&dir)?;
+        if let Some(answer) = &record.answer {
+            write_atomic(&dir.join("answer.txt"), answer.as_bytes())?;
+        }
+        write_atomic(
+            &dir.join("metadata.json"),
+            &pretty(&record.metadata(&self.id)),
+        )?;
+        if record.outcome != Some(TurnOutcome::Completed) {
+            let partial: serde_json::Map<String, Value> = record
+                .latest_answers
+                .iter()
+                .map(|(agent, answer)| (agent.clone(), json!(answer)))
+                .collect();
+            write_atomic(&dir.join("partial_answers.json"), &pretty(&json!(partial)))?;
+        }
+        self.write_summary()
+    }
+
+    /// `SESSION_SUMMARY.txt`: one block per recorded turn, read back from its metadata.
+    fn write_summary(&self) -> io::Result<()> {
+        let mut turns: Vec<(u32, Value)> = Vec::new();
+        for entry in std::fs::read_dir(&self.dir)? {
+            let entry = entry?;
+            let name = entry.file_name().to_string_lossy().into_owned();
+            let Some(number) = name.strip_prefix("turn_").and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            let Ok(text) = std::fs::read(entry.path().join("metadata.json")) else {
+                continue;
+            };
+            if let Ok(metadata) = serde_json::from_slice(&text) {
+                turns.push((number, metadata));
+            }
+        }
+        turns.sort_by_key(|(number, _)| *number);
+        let mut summary = format!("MassGen session {}\n{} turn(s)\n", self.id, turns.len());
+        for (number, metadata) in &turns {
+            let text = |key: &str| metadata[key].as_str().unwrap_or("-").to_string();
+            let _ = write!(
+                summary,
+                "\nTurn {number} ({status}, {time})\n  Task: {task}\n  Winner: {winner}\n",
+                status = text("status"),
+                time = text("timestamp"),
+                task = text("task"),
+                winner = text("winning_agent"),
+            );
+        }
+        write_atomic(&self.dir.join("SESSION_SUMMARY.txt"), summary.as_bytes())
+    }
+}
+
+/// What a turn's events say about it, for the session store.
+struct TurnRecord {
+    turn: u32,
+    task: String,
+    started: Option<String>,
+    models: serde_json::Map<String, Value>,
+    winner: Option<String>,
+    outcome: Option<TurnOutcome>,
+    answer: Option<String>,
+    /// Each agent's latest answer, config order.
+    latest_answers: Vec<(String, String)>,
+    voting_started: bool,
+    presenting: bool,
+}
+
+impl TurnRecord {
+    fn from_events(turn: u32, events: &[Event]) -> Self {
+        let mut record = Self {
+            turn,
+            task: String::new(),
+            started: None,
+            models: serde_json::Map::new(),
+            winner: None,
+            outcome: None,
+            answer: None,
+            latest_answers: Vec::new(),
+            voting_started: false,
+            presenting: false,
+        };
+        for event in events.iter().filter(|event| event.turn == turn) {
+            let agent = event.agent.as_ref().map(ToString::to_string);
+            if let EventMsg::TurnStarted {
+                question, agents, ..
+            } = &event.msg
+            {
+                record.task.clone_from(question);
+                record.started = Some(event.at.to_string());
+                for info in agents {
+                    record.models.insert(
+                        info.id.to_string(),
+                        json!(format!("{}/{}", info.backend, info.model)),
+                    );
+                }
+            } else if let (EventMsg::AnswerSubmitted { content, .. }, Some(agent)) =
+                (&event.msg, agent)
+            {
+                match record
+                    .latest_answers
+                    .iter_mut()
+                    .find(|(id, _)| *id == agent)
+                {
+                    Some((_, latest)) => latest.clone_from(content),
+                    None => record.latest_answers.push((agent, content.clone())),
+                }
+            } else if let EventMsg::VoteCast { .. } = &event.msg {
+                record.voting_started = true;
+            } else if let EventMsg::WinnerSelected { winner, .. } = &event.msg {
+                record.winner = Some(winner.to_string());
+            } else if let EventMsg::FinalPresentationStarted { .. } = &event.msg {
+                record.presenting = true;
+            } else if let EventMsg::FinalPresentationDone { content, .. } = &event.msg {
+                record.answer = Some(content.clone());
+            } else if let EventMsg::TurnFinished { outcome, .. } = &event.msg {
+                record.outcome = Some(*outcome);
+            }
+        }
+        record
+    }
+
+    fn metadata(&self, session_id: &str) -> Value {
+        let mut metadata = json!({
+            "turn": self.turn,
+            "timestamp": self.started,
+            "winning_agent": self.winner,
+            "task": self.task,
+            "session_id": session_id,
+            "models": self.models,
+            "winning_model": self.winner.as_ref().and_then(|winner| self.models.get(winner)),
+            "status": match self.outcome {
+                Some(TurnOutcome::Completed) => "complete",
+                Some(TurnOutcome::TimedOut) => "timed_out",
+                Some(TurnOutcome::Failed) => "failed",
+                Some(TurnOutcome::Cancelled) | None => "incomplete",
+            },
+        });
+        if self.outcome != Some(TurnOutcome::Completed) {
+            metadata["phase"] = json!(if self.presenting {
+                "presentation"
+            } else if self.voting_started {
+                "voting"
+            } else {
+                "coordination"
+            });
+            metadata["voting_complete"] = json!(self.winner.is_some());
+        }
+        metadata
+    }
+}
+
+#[cfg(test)]
+#[path = "store_tests.rs"]
+mod tests;

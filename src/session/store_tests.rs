@@ -1,0 +1,85 @@
+//! The session store over real demo turns: a completed turn and a cancelled one.
+
+use super::*;
+use crate::protocol::{Event, EventMsg, TurnOutcome};
+use crate::tui::test_support::demo_turns;
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_slice(&std::fs::read(path).unwrap()).unwrap()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_completed_turn_keeps_its_answer_and_metadata_and_the_summary_lists_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::create(dir.path()).unwrap();
+    assert!(store.id().starts_with("session_"));
+    let events = demo_turns(&["What is the capital of France?", "And Germany?"]).await;
+    store.record_turn(1, &events).unwrap();
+    store.record_turn(2, &events).unwrap();
+    let turn = store.dir().join("turn_1");
+    let metadata = read_json(&turn.join("metadata.json"));
+    assert_eq!(metadata["turn"], 1);
+    assert_eq!(metadata["task"], "What is the capital of France?");
+    assert_eq!(metadata["winning_agent"], "scholar");
+    assert_eq!(metadata["winning_model"], "scripted/scripted-deep");
+    assert_eq!(metadata["session_id"], store.id());
+    assert_eq!(metadata["status"], "complete");
+    let final_answer = events
+        .iter()
+        .find_map(|event| match &event.msg {
+            EventMsg::FinalPresentationDone { content, .. } if event.turn == 1 => {
+                Some(content.clone())
+            }
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(
+        std::fs::read_to_string(turn.join("answer.txt")).unwrap(),
+        final_answer
+    );
+    assert!(!turn.join("partial_answers.json").exists());
+    let summary = std::fs::read_to_string(store.dir().join("SESSION_SUMMARY.txt")).unwrap();
+    assert!(summary.contains("2 turn(s)"), "{summary}");
+    assert!(summary.contains("Task: And Germany?"), "{summary}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_turn_is_incomplete_and_keeps_every_partial_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::create(dir.path()).unwrap();
+    let events = demo_turns(&["q"]).await;
+    let mut cut: Vec<Event> = Vec::new();
+    for event in events {
+        let answered = matches!(event.msg, EventMsg::AnswerSubmitted { .. });
+        cut.push(event);
+        if answered
+            && cut
+                .iter()
+                .filter(|e| matches!(e.msg, EventMsg::AnswerSubmitted { .. }))
+                .count()
+                == 2
+        {
+            break;
+        }
+    }
+    let last = cut.last().unwrap().clone();
+    cut.push(Event {
+        seq: last.seq + 1,
+        msg: EventMsg::TurnFinished {
+            outcome: TurnOutcome::Cancelled,
+            winner: None,
+            duration_ms: 10,
+        },
+        agent: None,
+        ..last
+    });
+    store.record_turn(1, &cut).unwrap();
+    let turn = store.dir().join("turn_1");
+    let metadata = read_json(&turn.join("metadata.json"));
+    assert_eq!(metadata["status"], "incomplete");
+    assert_eq!(metadata["phase"], "coordination");
+    assert_eq!(metadata["voting_complete"], false);
+    assert!(!turn.join("answer.txt").exists());
+    let partial = read_json(&turn.join("partial_answers.json"));
+    assert_eq!(partial.as_object().unwrap().len(), 2, "{partial}");
+}
