@@ -7,6 +7,26 @@ use super::event_log::EventLog;
 use crate::protocol::{AgentId, Event};
 
 /// `log_<YYYYMMDD_HHMMSS_ffffff>` under `<massgen_dir>/massgen_logs/`, one per run.
+/// Creates `<parent>/<name>`, or `<name>_1`, `<name>_2`… when it exists; never reuses one.
+pub fn create_fresh_dir(parent: &Path, name: &str) -> io::Result<PathBuf> {
+    for attempt in 0u32..1000 {
+        let dir = if attempt == 0 {
+            parent.join(name)
+        } else {
+            parent.join(format!("{name}_{attempt}"))
+        };
+        match std::fs::create_dir(&dir) {
+            Ok(()) => return Ok(dir),
+            Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(error) => return Err(error),
+        }
+    }
+    Err(io::Error::new(
+        io::ErrorKind::AlreadyExists,
+        format!("no free directory name like {name} in {}", parent.display()),
+    ))
+}
+
 #[derive(Clone, Debug)]
 pub struct RunLogDir {
     root: PathBuf,
@@ -18,23 +38,8 @@ impl RunLogDir {
         let logs = massgen_dir.join("massgen_logs");
         std::fs::create_dir_all(&logs)?;
         let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S_%6f").to_string();
-        for attempt in 0u32..1000 {
-            let name = if attempt == 0 {
-                format!("log_{stamp}")
-            } else {
-                format!("log_{stamp}_{attempt}")
-            };
-            let root = logs.join(name);
-            match std::fs::create_dir(&root) {
-                Ok(()) => return Ok(Self { root }),
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(error) => return Err(error),
-            }
-        }
-        Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            "no free log directory name",
-        ))
+        let root = create_fresh_dir(&logs, &format!("log_{stamp}"))?;
+        Ok(Self { root })
     }
 
     pub fn attempt_dir(&self, turn: u32, attempt: u32) -> PathBuf {

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::log_dir::create_fresh_dir;
 use super::{pretty_json as pretty, write_atomic};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 
@@ -24,27 +25,12 @@ impl SessionStore {
         let sessions = massgen_dir.join("sessions");
         std::fs::create_dir_all(&sessions)?;
         let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S").to_string();
-        for attempt in 0u32..1000 {
-            let id = if attempt == 0 {
-                format!("session_{stamp}")
-            } else {
-                format!("session_{stamp}_{attempt}")
-            };
-            match std::fs::create_dir(sessions.join(&id)) {
-                Ok(()) => {
-                    return Ok(Self {
-                        dir: sessions.join(&id),
-                        id,
-                    });
-                }
-                Err(error) if error.kind() == io::ErrorKind::AlreadyExists => {}
-                Err(error) => return Err(error),
-            }
-        }
-        Err(io::Error::new(
-            io::ErrorKind::AlreadyExists,
-            "no free session directory name",
-        ))
+        let dir = create_fresh_dir(&sessions, &format!("session_{stamp}"))?;
+        let id = dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        Ok(Self { dir, id })
     }
 
     pub fn dir(&self) -> &Path {
