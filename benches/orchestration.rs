@@ -59,6 +59,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
             massgen_dir: logging.map(|dir| dir.join(".massgen")),
+            resume: None,
         },
     );
     let mut rounds = 0;

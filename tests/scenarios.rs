@@ -545,6 +545,48 @@ async fn a_second_turn_sees_the_first_in_its_history() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_continued_session_gives_its_turns_as_history_and_numbers_on() {
+    use massgen::session::{PastTurn, SessionInfo};
+
+    let dir = tempfile::tempdir().unwrap();
+    let session = SessionInfo {
+        id: "session_20261122_120000".into(),
+        dir: dir.path().to_path_buf(),
+        turns: vec![PastTurn {
+            turn: 1,
+            question: "first question".into(),
+            winner: Some("a".into()),
+            status: "complete".into(),
+            answer: "Final: first question".into(),
+        }],
+    };
+    let mut scenario = Scenario::start_resumed(ECHOING_AGENT, session);
+    let events = scenario.handle.run_turn("second question").await;
+    let turns: Vec<u32> = events
+        .iter()
+        .map(|event| event.turn)
+        .filter(|turn| *turn != 0)
+        .collect();
+    assert!(
+        !turns.is_empty() && turns.iter().all(|turn| *turn == 2),
+        "turns number on"
+    );
+    let request = scenario
+        .requests_of("a")
+        .into_iter()
+        .find(|r| r.messages[1].content().contains("second question"))
+        .unwrap();
+    assert!(request.messages[1].content().starts_with(
+        "<CONVERSATION_HISTORY>\nUser: first question\nAssistant: Final: first question\n"
+    ));
+    scenario.handle.shutdown().await;
+    assert!(
+        dir.path().join("turn_2/metadata.json").is_file(),
+        "recorded in the same session"
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn clearing_the_history_starts_the_next_turn_afresh() {
     let mut scenario = Scenario::start(ECHOING_AGENT);
     scenario.handle.run_turn("first question").await;

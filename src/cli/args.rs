@@ -69,6 +69,18 @@ pub struct Args {
     /// Print a shipped config (to copy and edit).
     #[arg(long, value_name = "NAME")]
     pub example: Option<String>,
+
+    /// Go on with the newest session in ./.massgen/sessions: its turns become the history.
+    #[arg(long = "continue", conflicts_with = "session_id")]
+    pub continue_session: bool,
+
+    /// Go on with this session (see --list-sessions).
+    #[arg(long, value_name = "ID")]
+    pub session_id: Option<String>,
+
+    /// List the sessions in ./.massgen/sessions, newest first, and exit.
+    #[arg(long)]
+    pub list_sessions: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

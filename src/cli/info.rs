@@ -99,3 +99,45 @@ pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
     );
     Exit::Success
 }
+
+/// `--list-sessions`: the project's sessions, newest first, with their turns.
+pub fn list_sessions(cwd: &Path) -> Exit {
+    let massgen_dir = cwd.join(".massgen");
+    let sessions = match crate::session::list_sessions(&massgen_dir) {
+        Ok(sessions) => sessions,
+        Err(error) => {
+            eprintln!(
+                "error: cannot read {}: {error}",
+                massgen_dir.join("sessions").display()
+            );
+            return Exit::Execution;
+        }
+    };
+    if sessions.is_empty() {
+        println!(
+            "No sessions in {} yet.",
+            massgen_dir.join("sessions").display()
+        );
+        return Exit::Success;
+    }
+    for session in &sessions {
+        println!(
+            "{}  {} turn(s)  {}",
+            session.id,
+            session.turns.len(),
+            session.dir.display()
+        );
+        for turn in &session.turns {
+            let winner = turn.winner.as_deref().unwrap_or("-");
+            let question: String = turn.question.chars().take(70).collect();
+            println!(
+                "  turn {}  {:<10}  winner {winner:<12}  {question}",
+                turn.turn, turn.status
+            );
+        }
+    }
+    println!(
+        "\nGo on with the newest: massgen --continue; or a given one: massgen --session-id ID"
+    );
+    Exit::Success
+}

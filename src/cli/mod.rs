@@ -39,6 +39,9 @@ pub fn run(args: Args) -> Exit {
         return info::print_example(name);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if args.list_sessions {
+        return info::list_sessions(&cwd);
+    }
     let (env, env_warnings) = Env::load(&cwd);
     for warning in env_warnings {
         eprintln!("warning: {warning}");

@@ -29,6 +29,13 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
              models use --config FILE, --config @examples/NAME (see --list-examples) or --model NAME."
         );
     }
+    if let Some(session) = &prepared.resume {
+        eprintln!(
+            "massgen: continuing {} after {} earlier turn(s)",
+            session.id,
+            session.turns.len()
+        );
+    }
     let logging = !args.no_logs && prepared.config.ui.logging_enabled;
     let mut handle = orchestrator::spawn(
         Arc::clone(&prepared.config),
@@ -38,6 +45,7 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         },
         RuntimeOptions {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
+            resume: prepared.resume,
         },
     );
     let mut printer = Display::new(if quiet {

@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::args::Args;
 use crate::backend::{Backend, build_backends};
 use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
+use crate::session::{SessionInfo, find_session};
 
 pub struct Prepared {
     pub config: Arc<Config>,
@@ -15,6 +16,8 @@ pub struct Prepared {
     pub is_demo: bool,
     /// The YAML file the config came from (not for `--model`, examples or the demo).
     pub config_file: Option<PathBuf>,
+    /// The session `--continue` or `--session-id` goes on with.
+    pub resume: Option<SessionInfo>,
 }
 
 /// Loads the config (printing its warnings) and builds one backend per agent.
@@ -63,6 +66,14 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);
     }
+    let resume = if args.continue_session || args.session_id.is_some() {
+        Some(find_session(
+            &cwd.join(".massgen"),
+            args.session_id.as_deref(),
+        )?)
+    } else {
+        None
+    };
     let backends = build_backends(&config, env).map_err(|error| {
         format!(
             "{error}\n  help: or run offline with a scripted config, e.g. \
@@ -74,5 +85,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         backends,
         is_demo,
         config_file,
+        resume,
     })
 }

@@ -27,6 +27,7 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         },
         RuntimeOptions {
             massgen_dir: logging.then(|| cwd.join(".massgen")),
+            resume: prepared.resume,
         },
     );
     let options = TuiOptions {

@@ -26,6 +26,11 @@ impl Logs {
         }
     }
 
+    /// Records turns in an earlier session instead of a new one.
+    pub fn continue_session(&mut self, session: SessionStore) {
+        self.session = Some(session);
+    }
+
     /// Creates the turn's directory and event log on the blocking pool (file-system
     /// metadata work can take milliseconds).
     pub async fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {

@@ -15,11 +15,15 @@ use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::{Config, Permission};
 use crate::protocol::{AgentInfo, Event, EventMsg, Op};
+use crate::session::SessionInfo;
 use crate::workspace::ContextRootSpec;
 
 pub struct RuntimeOptions {
     /// The project's `.massgen` directory; `None` turns logging off.
     pub massgen_dir: Option<PathBuf>,
+    /// An earlier session to go on with (`--continue`): its turns become the history,
+    /// and new turns are recorded in it.
+    pub resume: Option<SessionInfo>,
 }
 
 /// The front end's side of a running orchestrator.
@@ -86,6 +90,18 @@ async fn run(
     let mut logs = Logs::new(options.massgen_dir);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
+    if let Some(session) = options.resume {
+        turn_number = session.next_turn() - 1;
+        history = session
+            .turns
+            .iter()
+            .map(|turn| HistoryEntry {
+                question: turn.question.clone(),
+                answer: turn.answer.clone(),
+            })
+            .collect();
+        logs.continue_session(session.store());
+    }
     while let Some(op) = ops.recv().await {
         match op {
             Op::Submit {

@@ -6,6 +6,7 @@ pub mod derived;
 mod event_log;
 mod log_dir;
 mod pricing;
+mod resume;
 mod store;
 
 pub use atomic::{pretty_json, write_atomic};
@@ -14,4 +15,5 @@ pub use log_dir::{RunLogDir, TurnLog};
 pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
 };
+pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
 pub use store::SessionStore;

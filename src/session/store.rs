@@ -33,6 +33,11 @@ impl SessionStore {
         Ok(Self { dir, id })
     }
 
+    /// An existing session, to record more turns in.
+    pub fn open(dir: PathBuf, id: String) -> Self {
+        Self { dir, id }
+    }
+
     pub fn dir(&self) -> &Path {
         &self.dir
     }

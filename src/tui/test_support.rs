@@ -34,7 +34,10 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         Arc::new(config),
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
-        RuntimeOptions { massgen_dir: None },
+        RuntimeOptions {
+            massgen_dir: None,
+            resume: None,
+        },
     );
     let mut events = Vec::new();
     for question in questions {

@@ -74,7 +74,10 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
         Arc::new(config),
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
-        RuntimeOptions { massgen_dir: None },
+        RuntimeOptions {
+            massgen_dir: None,
+            resume: None,
+        },
     )
 }
 
@@ -88,15 +91,25 @@ pub struct Scenario {
 impl Scenario {
     /// Agents without tools, logging under a fresh temporary project.
     pub fn start(yaml: &str) -> Self {
-        Self::start_in(tempfile::tempdir().unwrap(), yaml, false)
+        Self::start_in(tempfile::tempdir().unwrap(), yaml, false, None)
+    }
+
+    /// Going on with an earlier session (`--continue`).
+    pub fn start_resumed(yaml: &str, session: massgen::session::SessionInfo) -> Self {
+        Self::start_in(tempfile::tempdir().unwrap(), yaml, false, Some(session))
     }
 
     /// Agents with the workspaces and tools their config gives them, under `dir`.
     pub fn start_with_tools(dir: tempfile::TempDir, yaml: &str) -> Self {
-        Self::start_in(dir, yaml, true)
+        Self::start_in(dir, yaml, true, None)
     }
 
-    fn start_in(dir: tempfile::TempDir, yaml: &str, tools: bool) -> Self {
+    fn start_in(
+        dir: tempfile::TempDir,
+        yaml: &str,
+        tools: bool,
+        resume: Option<massgen::session::SessionInfo>,
+    ) -> Self {
         let config = load(yaml);
         let mut requests = Vec::new();
         let backends: Vec<Arc<dyn Backend>> =
@@ -127,6 +140,7 @@ impl Scenario {
             tools,
             RuntimeOptions {
                 massgen_dir: Some(dir.path().join(".massgen")),
+                resume,
             },
         );
         Self {
