@@ -46,6 +46,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
             | EventMsg::HistoryCleared
+            | EventMsg::SessionResumed { .. }
             | EventMsg::TurnStarted { .. }
             | EventMsg::AgentStatus { .. }
             | EventMsg::RoundStarted { .. }

@@ -14,7 +14,7 @@ use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::{Config, Permission};
-use crate::protocol::{AgentInfo, Event, EventMsg, Op};
+use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, Op, ResumedTurn, TurnOutcome};
 use crate::session::SessionInfo;
 use crate::workspace::ContextRootSpec;
 
@@ -101,6 +101,27 @@ async fn run(
             })
             .collect();
         logs.continue_session(session.store());
+        emitter.emit(
+            None,
+            EventMsg::SessionResumed {
+                session_id: session.id.clone(),
+                turns: session
+                    .turns
+                    .iter()
+                    .map(|turn| ResumedTurn {
+                        turn: turn.turn,
+                        question: turn.question.clone(),
+                        winner: turn.winner.as_deref().map(AgentId::new),
+                        outcome: match turn.status.as_str() {
+                            "complete" => TurnOutcome::Completed,
+                            "timed_out" => TurnOutcome::TimedOut,
+                            "failed" => TurnOutcome::Failed,
+                            _ => TurnOutcome::Cancelled,
+                        },
+                    })
+                    .collect(),
+            },
+        );
     }
     while let Some(op) = ops.recv().await {
         match op {

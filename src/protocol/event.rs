@@ -69,6 +69,16 @@ pub enum McpServerState {
     },
 }
 
+/// A turn of an earlier session, as front ends list it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResumedTurn {
+    pub turn: u32,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<AgentId>,
+    pub outcome: TurnOutcome,
+}
+
 /// What an agent is doing right now.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -165,6 +175,11 @@ pub enum EventMsg {
     RunFinished,
     /// The conversation history was forgotten (`/clear`); the next turn starts afresh.
     HistoryCleared,
+    /// The run goes on with an earlier session (`--continue`); these are its turns.
+    SessionResumed {
+        session_id: String,
+        turns: Vec<ResumedTurn>,
+    },
     /// A question was submitted. Carries the roster so a turn log stands on its own.
     TurnStarted {
         question: String,

@@ -9,8 +9,8 @@ mod op;
 mod usage;
 
 pub use event::{
-    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState, TimeoutScope,
-    TurnOutcome, VoteCount, WinnerBasis,
+    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState, ResumedTurn,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};

@@ -282,6 +282,7 @@ impl<W: Write> PlainPrinter<W> {
                 EventMsg::RunStarted { .. }
                 | EventMsg::RunFinished
                 | EventMsg::HistoryCleared
+                | EventMsg::SessionResumed { .. }
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::RoundStarted { .. }
                 | EventMsg::Usage { .. }

@@ -135,6 +135,7 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
+        | EventMsg::SessionResumed { .. }
         | EventMsg::TextDelta { .. }
         | EventMsg::ReasoningDelta { .. }
         | EventMsg::ToolCallBegin { .. }

@@ -500,3 +500,41 @@ async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
     };
     both_sizes("modal_servers", &state, &view);
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_continued_session_lists_its_earlier_turns() {
+    use crate::protocol::{ResumedTurn, TurnOutcome};
+    use crate::tui::modal::{Modal, ModalKind};
+
+    let events = demo_turn("q").await;
+    let mut state = fold_until(&events, |event| {
+        matches!(event.msg, EventMsg::RunStarted { .. })
+    });
+    let resumed = |turn: u32, question: &str, outcome| ResumedTurn {
+        turn,
+        question: question.into(),
+        winner: (outcome == TurnOutcome::Completed).then(|| AgentId::new("scholar")),
+        outcome,
+    };
+    state.apply(&Event {
+        seq: 2,
+        at: jiff::Timestamp::UNIX_EPOCH,
+        turn: 0,
+        agent: None,
+        msg: EventMsg::SessionResumed {
+            session_id: "session_20261122_120000".into(),
+            turns: vec![
+                resumed(1, "First question?", TurnOutcome::Completed),
+                resumed(2, "Second, cancelled", TurnOutcome::Cancelled),
+            ],
+        },
+    });
+    assert_snapshot!("resumed_80x24", draw(&state, &view(), 80, 24));
+    let inspect = View {
+        modals: vec![Modal::new(ModalKind::Turns { selected: 0 })],
+        ..view()
+    };
+    let screen = format!("{:?}", draw(&state, &inspect, 80, 24));
+    assert!(screen.contains("First question?"), "{screen}");
+    assert!(screen.contains("Second, cancel"), "{screen}");
+}

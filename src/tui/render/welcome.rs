@@ -29,8 +29,16 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]));
     }
     lines.push(Line::default());
-    if !state.turns.is_empty() {
-        // Only `/clear` brings the welcome view back after a turn.
+    if let (Some(session), false) = (&state.resumed, state.cleared) {
+        lines.push(Line::styled(
+            format!(
+                "Continuing {session}: {} earlier turn{} in the history (/inspect lists them).",
+                state.turns.len(),
+                if state.turns.len() == 1 { "" } else { "s" }
+            ),
+            theme.accent(),
+        ));
+    } else if state.cleared {
         lines.push(Line::styled(
             format!(
                 "History cleared: the next question starts afresh (/inspect keeps {} turn{}).",

@@ -74,6 +74,10 @@ pub struct UiState {
     /// Human input typed during the turn and not yet delivered to every agent.
     pub queued_input: Vec<QueuedInput>,
     pub turns: Vec<TurnRecord>,
+    /// `/clear` emptied the panels (the welcome view says so).
+    pub cleared: bool,
+    /// The earlier session this run goes on with.
+    pub resumed: Option<String>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
@@ -144,6 +148,7 @@ impl UiState {
         self.outcome = None;
         self.votes = VoteTally::default();
         self.queued_input.clear();
+        self.cleared = true;
     }
 
     /// Folds one event in. Queued human input is dropped once every agent still working
@@ -167,6 +172,19 @@ impl UiState {
             }
             EventMsg::RunFinished => {}
             EventMsg::HistoryCleared => self.start_afresh(),
+            EventMsg::SessionResumed { session_id, turns } => {
+                self.resumed = Some(session_id.clone());
+                self.turns.extend(turns.iter().map(|past| TurnRecord {
+                    turn: past.turn,
+                    question: past.question.clone(),
+                    outcome: past.outcome,
+                    winner: past.winner.clone(),
+                    duration_ms: 0,
+                    usage: Usage::default(),
+                    cost_usd: 0.0,
+                    cost_unknown: false,
+                }));
+            }
             EventMsg::TurnStarted {
                 question,
                 mode,
@@ -174,6 +192,7 @@ impl UiState {
                 log_dir,
             } => {
                 self.log_dir.clone_from(log_dir);
+                self.cleared = false;
                 self.set_roster(agents);
                 for card in &mut self.agents {
                     card.reset_for_turn();

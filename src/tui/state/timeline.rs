@@ -226,6 +226,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
+        | EventMsg::SessionResumed { .. }
         | EventMsg::WorkspaceSnapshot { .. }
         | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::McpServerStatus {
