@@ -259,3 +259,81 @@ async fn an_agent_whose_provider_rejects_its_key_is_dropped_and_the_others_finis
     let logged = serde_json::to_string(&events).unwrap();
     assert!(!logged.contains("sk-ant-wrong") && !logged.contains("gm-test"));
 }
+
+/// Keys planted in the environment and in the config reach the providers, and no file under
+/// `.massgen/`, no log line and no output.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn planted_api_keys_never_reach_a_file_a_log_or_the_screen() {
+    const XAI: &str = "xai-PLANTED-0f1e2d3c4b5a69788796a5b4";
+    const ANTHROPIC: &str = "sk-ant-PLANTED-99887766554433221100";
+    const GEMINI: &str = "AIza-PLANTED-aabbccddeeff00112233";
+    let grok = model(Wire::Chat, "grok").await;
+    let claude = model(Wire::Anthropic, "claude").await;
+    let gemini = model(Wire::Gemini, "gemini").await;
+    let sandbox = support::sandbox::Sandbox::new();
+    sandbox.write(
+        "keys.yaml",
+        &format!(
+            "agents:
+  - id: alpha
+    backend: {{type: grok, model: grok-4-fast-reasoning, base_url: \"{}/v1\"}}
+  - id: beta
+    backend: {{type: claude, model: claude-sonnet-4-5, base_url: \"{}\"}}
+  - id: gamma
+    backend: {{type: gemini, model: gemini-2.5-flash, api_key: \"${{PLANTED_GEMINI}}\", base_url: \"{}\"}}
+",
+            grok.base_url, claude.base_url, gemini.base_url
+        ),
+    );
+    let mut command = sandbox.massgen();
+    command
+        .env("XAI_API_KEY", XAI)
+        .env("ANTHROPIC_API_KEY", ANTHROPIC)
+        .env("PLANTED_GEMINI", GEMINI)
+        .env("RUST_LOG", "massgen=trace")
+        .args([
+            "--config",
+            "keys.yaml",
+            "--display",
+            "plain",
+            "--debug",
+            "What is 2+2?",
+        ]);
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout).into_owned();
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    // The keys did go out, to the providers only.
+    assert_eq!(
+        grok.requests()[0].header("authorization"),
+        Some(format!("Bearer {XAI}").as_str())
+    );
+    assert_eq!(claude.requests()[0].header("x-api-key"), Some(ANTHROPIC));
+    assert_eq!(gemini.requests()[0].header("x-goog-api-key"), Some(GEMINI));
+
+    let mut files = 0;
+    for entry in walkdir::WalkDir::new(sandbox.massgen_dir()) {
+        let entry = entry.unwrap();
+        if !entry.file_type().is_file() {
+            continue;
+        }
+        files += 1;
+        let contents = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
+        for key in [XAI, ANTHROPIC, GEMINI, "PLANTED"] {
+            assert!(
+                !contents.contains(key),
+                "{key} found in {}",
+                entry.path().display()
+            );
+        }
+    }
+    assert!(files > 10, "the run wrote its logs: {files} files");
+    for key in [XAI, ANTHROPIC, GEMINI] {
+        assert!(
+            !stdout.contains(key) && !stderr.contains(key),
+            "{key} was printed"
+        );
+    }
+}
