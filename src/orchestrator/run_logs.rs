@@ -78,6 +78,21 @@ impl Logs {
 type Opened = (RunLogDir, SessionStore, TurnLog);
 
 impl Logs {
+    /// Records in the session that the turn started, so a killed run still lists it.
+    pub async fn begin_turn(&self, turn: u32, question: String, log_dir: Option<PathBuf>) {
+        let Some(session) = self.session.clone() else {
+            return;
+        };
+        let begun = tokio::task::spawn_blocking(move || {
+            session.begin_turn(turn, &question, log_dir.as_deref())
+        })
+        .await
+        .unwrap_or_else(|error| Err(io::Error::other(error)));
+        if let Err(error) = begun {
+            tracing::warn!(%error, turn, "the session store could not record the turn's start");
+        }
+    }
+
     /// Writes the files derived from the turn's event log and records the turn in the
     /// session store, on the blocking pool.
     pub async fn finish_turn(&self, attempt_dir: PathBuf, turn: u32) {
@@ -86,7 +101,7 @@ impl Logs {
             let events = read_events(&attempt_dir.join("events.jsonl"))?;
             let count = derived::write_derived(&attempt_dir, &events)?;
             if let Some(session) = session {
-                session.record_turn(turn, &events)?;
+                session.record_turn(turn, &events, Some(&attempt_dir))?;
             }
             Ok(count)
         })

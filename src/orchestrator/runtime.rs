@@ -152,6 +152,8 @@ async fn run(
                     tracing::warn!(%error, "the previous turn's snapshots could not be cleared");
                 }
                 let log = logs.open_turn(turn_number, &mut emitter).await;
+                let log_dir = log.as_ref().map(|log| log.dir().to_path_buf());
+                logs.begin_turn(turn_number, text.clone(), log_dir).await;
                 emitter.begin_turn(turn_number, log);
                 let request = TurnRequest {
                     question: text.clone(),

@@ -109,7 +109,7 @@ fn past_turn(dir: &Path, turn: u32) -> Option<PastTurn> {
     let text = |key: &str| metadata[key].as_str().map(str::to_string);
     let answer = match std::fs::read_to_string(dir.join("answer.txt")) {
         Ok(answer) => answer,
-        Err(_) => cancelled_note(dir),
+        Err(_) => cancelled_note(dir, &metadata),
     };
     Some(PastTurn {
         turn,
@@ -120,11 +120,18 @@ fn past_turn(dir: &Path, turn: u32) -> Option<PastTurn> {
     })
 }
 
-/// What the next turn's history says about a turn that ended without a final answer.
-fn cancelled_note(dir: &Path) -> String {
+/// What the next turn's history says about a turn that ended without a final answer. A
+/// turn cut short by a kill has no `partial_answers.json`: its event log tells instead.
+fn cancelled_note(dir: &Path, metadata: &Value) -> String {
     let partial: Value = std::fs::read(dir.join("partial_answers.json"))
         .ok()
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .or_else(|| {
+            let log = PathBuf::from(metadata["log_dir"].as_str()?).join("events.jsonl");
+            let events = super::read_events(&log).ok()?;
+            let turn = u32::try_from(metadata["turn"].as_u64()?).ok()?;
+            Some(super::store::partial_answers(&events, turn))
+        })
         .unwrap_or(Value::Null);
     let mut note = String::from("[This turn was cancelled before a final answer was presented.");
     match partial.as_object().filter(|answers| !answers.is_empty()) {

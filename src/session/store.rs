@@ -46,25 +46,45 @@ impl SessionStore {
         &self.id
     }
 
+    /// Marks `turn_N/` as started: a run killed during the turn leaves an incomplete turn
+    /// that points at its event log, from which `--continue` recovers what it can.
+    pub fn begin_turn(&self, turn: u32, question: &str, log_dir: Option<&Path>) -> io::Result<()> {
+        let dir = self.dir.join(format!("turn_{turn}"));
+        std::fs::create_dir_all(&dir)?;
+        let metadata = json!({
+            "turn": turn,
+            "timestamp": jiff::Timestamp::now().to_string(),
+            "task": question,
+            "session_id": self.id,
+            "status": "incomplete",
+            "phase": "coordination",
+            "log_dir": log_dir,
+        });
+        write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
+        self.write_summary()
+    }
+
     /// Writes `turn_N/` from the turn's events and rewrites the session summary.
-    pub fn record_turn(&self, turn: u32, events: &[Event]) -> io::Result<()> {
+    pub fn record_turn(
+        &self,
+        turn: u32,
+        events: &[Event],
+        log_dir: Option<&Path>,
+    ) -> io::Result<()> {
         let record = TurnRecord::from_events(turn, events);
         let dir = self.dir.join(format!("turn_{turn}"));
         std::fs::create_dir_all(&dir)?;
         if let Some(answer) = &record.answer {
             write_atomic(&dir.join("answer.txt"), answer.as_bytes())?;
         }
-        write_atomic(
-            &dir.join("metadata.json"),
-            &pretty(&record.metadata(&self.id)),
-        )?;
+        let mut metadata = record.metadata(&self.id);
+        metadata["log_dir"] = json!(log_dir);
+        write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
         if record.outcome != Some(TurnOutcome::Completed) {
-            let partial: serde_json::Map<String, Value> = record
-                .latest_answers
-                .iter()
-                .map(|(agent, answer)| (agent.clone(), json!(answer)))
-                .collect();
-            write_atomic(&dir.join("partial_answers.json"), &pretty(&json!(partial)))?;
+            write_atomic(
+                &dir.join("partial_answers.json"),
+                &pretty(&partial_answers(events, turn)),
+            )?;
         }
         self.write_summary()
     }
@@ -100,6 +120,18 @@ impl SessionStore {
         }
         write_atomic(&self.dir.join("SESSION_SUMMARY.txt"), summary.as_bytes())
     }
+}
+
+/// Each agent's latest answer in the turn's events, by agent id.
+pub fn partial_answers(events: &[Event], turn: u32) -> Value {
+    let record = TurnRecord::from_events(turn, events);
+    Value::Object(
+        record
+            .latest_answers
+            .into_iter()
+            .map(|(agent, answer)| (agent, json!(answer)))
+            .collect(),
+    )
 }
 
 /// What a turn's events say about it, for the session store.

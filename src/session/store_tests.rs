@@ -14,8 +14,8 @@ async fn a_completed_turn_keeps_its_answer_and_metadata_and_the_summary_lists_it
     let store = SessionStore::create(dir.path()).unwrap();
     assert!(store.id().starts_with("session_"));
     let events = demo_turns(&["What is the capital of France?", "And Germany?"]).await;
-    store.record_turn(1, &events).unwrap();
-    store.record_turn(2, &events).unwrap();
+    store.record_turn(1, &events, None).unwrap();
+    store.record_turn(2, &events, None).unwrap();
     let turn = store.dir().join("turn_1");
     let metadata = read_json(&turn.join("metadata.json"));
     assert_eq!(metadata["turn"], 1);
@@ -73,7 +73,7 @@ async fn a_cancelled_turn_is_incomplete_and_keeps_every_partial_answer() {
         agent: None,
         ..last
     });
-    store.record_turn(1, &cut).unwrap();
+    store.record_turn(1, &cut, None).unwrap();
     let turn = store.dir().join("turn_1");
     let metadata = read_json(&turn.join("metadata.json"));
     assert_eq!(metadata["status"], "incomplete");
@@ -82,4 +82,32 @@ async fn a_cancelled_turn_is_incomplete_and_keeps_every_partial_answer() {
     assert!(!turn.join("answer.txt").exists());
     let partial = read_json(&turn.join("partial_answers.json"));
     assert_eq!(partial.as_object().unwrap().len(), 2, "{partial}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_turn_cut_short_by_a_kill_is_recovered_from_its_event_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::create(dir.path()).unwrap();
+    let log_dir = dir.path().join("log/turn_1/attempt_1");
+    let events = demo_turns(&["q"]).await;
+    let mut log = crate::session::TurnLog::open(log_dir.clone()).unwrap();
+    // The process died after the first answer: that is all the log holds.
+    for event in &events {
+        log.append(event).unwrap();
+        if matches!(event.msg, EventMsg::AnswerSubmitted { .. }) {
+            break;
+        }
+    }
+    drop(log);
+    store.begin_turn(1, "q", Some(&log_dir)).unwrap();
+    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let turn = &sessions[0].turns[0];
+    assert_eq!(turn.status, "incomplete");
+    assert!(
+        turn.answer.starts_with("[This turn was cancelled"),
+        "{}",
+        turn.answer
+    );
+    assert!(turn.answer.contains("- scout: "), "{}", turn.answer);
+    assert_eq!(sessions[0].next_turn(), 2);
 }

@@ -1,0 +1,118 @@
+//! `kill -9` at several moments of a turn (streaming, after an answer, during voting,
+//! during the final presentation): afterwards every JSON file under `.massgen/` is whole,
+//! `--list-sessions` shows the session and `--continue` goes on with it.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+mod support;
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use support::sandbox::{Sandbox, text};
+
+/// Runs the demo until a stdout line contains `marker`, then kills it with SIGKILL.
+fn kill_when(sandbox: &Sandbox, marker: &str) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(&sandbox.root)
+        .env("HOME", sandbox.root.join("home"))
+        .env("XDG_CONFIG_HOME", sandbox.root.join("home/.config"))
+        .env("NO_COLOR", "1")
+        .args(["--display", "plain", "What is the capital of France?"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let stdout = child.stdout.take().unwrap();
+    let (seen_tx, seen_rx) = mpsc::channel();
+    let wanted = marker.to_string();
+    std::thread::spawn(move || {
+        for line in BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            if line.contains(&wanted) {
+                let _ = seen_tx.send(line);
+                break;
+            }
+        }
+    });
+    let seen = seen_rx.recv_timeout(Duration::from_secs(60));
+    child.kill().unwrap();
+    child.wait().unwrap();
+    seen.unwrap_or_else(|_| panic!("the run never printed {marker:?}"));
+}
+
+fn every_json_file_is_whole(sandbox: &Sandbox) -> usize {
+    let mut checked = 0;
+    for entry in walkdir::WalkDir::new(sandbox.massgen_dir()) {
+        let entry = entry.unwrap();
+        let path = entry.path();
+        if entry.file_type().is_file() && path.extension().is_some_and(|ext| ext == "json") {
+            let bytes = std::fs::read(path).unwrap();
+            serde_json::from_slice::<serde_json::Value>(&bytes)
+                .unwrap_or_else(|error| panic!("{} is not whole: {error}", path.display()));
+            checked += 1;
+        }
+    }
+    checked
+}
+
+fn survives_a_kill(marker: &str) {
+    let sandbox = Sandbox::new();
+    kill_when(&sandbox, marker);
+    assert!(
+        every_json_file_is_whole(&sandbox) > 0,
+        "the session was recorded"
+    );
+
+    let listed = sandbox.massgen().arg("--list-sessions").output().unwrap();
+    assert!(listed.status.success());
+    let listing = text(&listed.stdout);
+    assert!(listing.contains("1 turn(s)"), "{listing}");
+    assert!(listing.contains("incomplete"), "{listing}");
+
+    let continued = sandbox
+        .massgen()
+        .args(["--display", "plain", "--continue", "Go on, please."])
+        .timeout(Duration::from_secs(90))
+        .output()
+        .unwrap();
+    assert!(
+        continued.status.success(),
+        "{}\n{}",
+        text(&continued.stdout),
+        text(&continued.stderr)
+    );
+    assert!(text(&continued.stderr).contains("after 1 earlier turn(s)"));
+    every_json_file_is_whole(&sandbox);
+    let listed = text(
+        &sandbox
+            .massgen()
+            .arg("--list-sessions")
+            .output()
+            .unwrap()
+            .stdout,
+    );
+    assert!(listed.contains("2 turn(s)"), "{listed}");
+}
+
+#[test]
+fn killed_while_streaming() {
+    survives_a_kill("[scout]");
+}
+
+#[test]
+fn killed_after_an_answer() {
+    survives_a_kill("✔ answer");
+}
+
+#[test]
+fn killed_during_voting() {
+    survives_a_kill("votes for");
+}
+
+#[test]
+fn killed_during_the_presentation() {
+    survives_a_kill("Final answer");
+}
