@@ -222,6 +222,14 @@ fn readme_demo_runs_offline_and_logs_every_event() {
         *answer
     );
     assert!(session.join("SESSION_SUMMARY.txt").is_file());
+    let registry: serde_json::Value = serde_json::from_slice(
+        &std::fs::read(sandbox.root.join("home/.massgen/sessions.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(
+        registry["sessions"][0]["session_dir"],
+        session.display().to_string()
+    );
 }
 
 #[test]

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 
 use super::emitter::Emitter;
 use crate::protocol::EventMsg;
-use crate::session::{RunLogDir, SessionStore, TurnLog, derived, read_events};
+use crate::session::{RunLogDir, SessionStore, TurnLog, derived, read_events, registry_path};
 
 /// The run's log directory, created when the first turn starts.
 pub struct Logs {
@@ -28,7 +28,7 @@ impl Logs {
 
     /// Records turns in an earlier session instead of a new one.
     pub fn continue_session(&mut self, session: SessionStore) {
-        self.session = Some(session);
+        self.session = Some(session.with_registry(registry_path()));
     }
 
     /// Creates the turn's directory and event log on the blocking pool (file-system
@@ -45,7 +45,7 @@ impl Logs {
             };
             let session = match session {
                 Some(session) => session,
-                None => SessionStore::create(&root)?,
+                None => SessionStore::create(&root)?.with_registry(registry_path()),
             };
             let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
             Ok((dir, session, log))

@@ -17,6 +17,8 @@ use crate::protocol::{Event, EventMsg, TurnOutcome};
 pub struct SessionStore {
     dir: PathBuf,
     id: String,
+    /// `~/.massgen/sessions.json` to keep up to date, if any.
+    registry: Option<PathBuf>,
 }
 
 impl SessionStore {
@@ -30,12 +32,27 @@ impl SessionStore {
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
-        Ok(Self { dir, id })
+        Ok(Self {
+            dir,
+            id,
+            registry: None,
+        })
+    }
+
+    /// Keeps `registry` (`~/.massgen/sessions.json`) up to date with this session.
+    #[must_use]
+    pub fn with_registry(mut self, registry: Option<PathBuf>) -> Self {
+        self.registry = registry;
+        self
     }
 
     /// An existing session, to record more turns in.
     pub fn open(dir: PathBuf, id: String) -> Self {
-        Self { dir, id }
+        Self {
+            dir,
+            id,
+            registry: None,
+        }
     }
 
     pub fn dir(&self) -> &Path {
@@ -61,7 +78,20 @@ impl SessionStore {
             "log_dir": log_dir,
         });
         write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
-        self.write_summary()
+        self.write_summary()?;
+        self.register(turn as usize, question, "incomplete")
+    }
+
+    /// Updates this session's entry in `~/.massgen/sessions.json`. A registry that cannot
+    /// be written (a read-only home) does not stop the session.
+    fn register(&self, turns: usize, last_task: &str, status: &str) -> io::Result<()> {
+        if let Some(registry) = &self.registry
+            && let Err(error) =
+                super::register(registry, &self.id, &self.dir, turns, last_task, status)
+        {
+            tracing::warn!(path = %registry.display(), %error, "the session registry was not updated");
+        }
+        Ok(())
     }
 
     /// Writes `turn_N/` from the turn's events and rewrites the session summary.
@@ -86,7 +116,13 @@ impl SessionStore {
                 &pretty(&partial_answers(events, turn)),
             )?;
         }
-        self.write_summary()
+        self.write_summary()?;
+        let status = if record.outcome == Some(TurnOutcome::Completed) {
+            "complete"
+        } else {
+            "incomplete"
+        };
+        self.register(turn as usize, &record.task, status)
     }
 
     /// `SESSION_SUMMARY.txt`: one block per recorded turn, read back from its metadata.
