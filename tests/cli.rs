@@ -200,6 +200,11 @@ fn readme_demo_runs_offline_and_logs_every_event() {
         serde_json::from_slice(&std::fs::read(attempt.join("metrics_summary.json")).unwrap())
             .unwrap();
     assert_eq!(metrics["meta"]["winner"], winner.as_str());
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(attempt.join("execution_metadata.yaml")).unwrap())
+            .unwrap();
+    assert_eq!(metadata["turn"], 1);
+    assert!(metadata["config"]["agents"].as_array().unwrap().len() == 3);
     assert!(
         attempt
             .join(format!("agent_outputs/agent_{winner}.txt"))

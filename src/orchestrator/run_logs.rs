@@ -7,7 +7,12 @@ use std::path::PathBuf;
 
 use super::emitter::Emitter;
 use crate::protocol::EventMsg;
-use crate::session::{RunLogDir, SessionStore, TurnLog, derived, read_events, registry_path};
+use serde_json::{Value, json};
+
+use crate::session::{
+    RunLogDir, SessionStore, TurnLog, derived, pretty_json, read_events, registry_path,
+    write_atomic,
+};
 
 /// The run's log directory, created when the first turn starts.
 pub struct Logs {
@@ -95,11 +100,16 @@ impl Logs {
 
     /// Writes the files derived from the turn's event log and records the turn in the
     /// session store, on the blocking pool.
-    pub async fn finish_turn(&self, attempt_dir: PathBuf, turn: u32) {
+    pub async fn finish_turn(&self, attempt_dir: PathBuf, turn: u32, mut metadata: Value) {
         let session = self.session.clone();
+        metadata["session_id"] = json!(session.as_ref().map(SessionStore::id));
         let written = tokio::task::spawn_blocking(move || -> io::Result<usize> {
             let events = read_events(&attempt_dir.join("events.jsonl"))?;
             let count = derived::write_derived(&attempt_dir, &events)?;
+            write_atomic(
+                &attempt_dir.join("execution_metadata.yaml"),
+                &pretty_json(&metadata),
+            )?;
             if let Some(session) = session {
                 session.record_turn(turn, &events, Some(&attempt_dir))?;
             }

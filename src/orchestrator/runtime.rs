@@ -87,6 +87,10 @@ async fn run(
         workspaces: agent_tools.workspaces.clone(),
         roster,
     };
+    let project_dir = options
+        .massgen_dir
+        .as_ref()
+        .and_then(|dir| dir.parent().map(std::path::Path::to_path_buf));
     let mut logs = Logs::new(options.massgen_dir);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
@@ -165,7 +169,14 @@ async fn run(
                 tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;
                 if let Some(dir) = emitter.end_turn() {
-                    logs.finish_turn(dir, turn_number).await;
+                    let metadata = crate::session::derived::execution_metadata(
+                        &context.config,
+                        &text,
+                        turn_number,
+                        None,
+                        project_dir.as_deref(),
+                    );
+                    logs.finish_turn(dir, turn_number, metadata).await;
                 }
                 tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
                 if let Some(answer) = report.final_answer {

@@ -5,6 +5,7 @@
 
 mod agents;
 mod coordination;
+mod metadata;
 mod metrics;
 
 use std::io;
@@ -12,6 +13,7 @@ use std::path::Path;
 
 pub use agents::DerivedFile;
 pub use coordination::coordination_events;
+pub use metadata::execution_metadata;
 pub use metrics::metrics_summary;
 
 use super::{pretty_json, write_atomic};
