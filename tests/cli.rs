@@ -738,32 +738,3 @@ fn a_question_with_a_missing_attached_path_is_refused() {
     assert_code(&output, 1);
     assert_stderr_contains(&output, "not found: @no_such_notes.md");
 }
-
-#[test]
-fn continue_goes_on_with_the_newest_session_and_list_sessions_shows_it() {
-    let sandbox = Sandbox::new();
-    let first = sandbox.run(&["--display", "plain", "First question?"]);
-    assert_code(&first, 0);
-    let second = sandbox.run(&["--display", "plain", "--continue", "Second question?"]);
-    assert_code(&second, 0);
-    assert_stderr_contains(&second, "after 1 earlier turn(s)");
-    let sessions: Vec<_> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
-        .unwrap()
-        .map(|entry| entry.unwrap().path())
-        .collect();
-    assert_eq!(sessions.len(), 1, "one session, continued: {sessions:?}");
-    let metadata: serde_json::Value =
-        serde_json::from_slice(&std::fs::read(sessions[0].join("turn_2/metadata.json")).unwrap())
-            .unwrap();
-    assert_eq!(metadata["task"], "Second question?");
-
-    let listed = sandbox.run(&["--list-sessions"]);
-    assert_code(&listed, 0);
-    assert_stdout_contains(&listed, "2 turn(s)");
-    assert_stdout_contains(&listed, "First question?");
-    assert_stdout_contains(&listed, "Second question?");
-
-    let missing = sandbox.run(&["--display", "plain", "--session-id", "session_nope", "q"]);
-    assert_code(&missing, 1);
-    assert_stderr_contains(&missing, "no session `session_nope`");
-}

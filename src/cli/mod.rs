@@ -73,7 +73,7 @@ pub fn run(args: Args) -> Exit {
         prepared.config.ui.display,
         front_end::on_terminal(),
     );
-    let logs_allowed = !args.no_logs && prepared.config.ui.logging_enabled;
+    let logs_allowed = prepared.logs_enabled(&args);
     let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, logs_allowed, &cwd);
     let exit = runtime.block_on(async move {
         if front_end == FrontEnd::Tui {

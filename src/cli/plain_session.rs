@@ -3,7 +3,6 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use tokio::io::{AsyncBufReadExt, BufReader};
 
@@ -12,12 +11,12 @@ use super::exit::Exit;
 use super::setup::Prepared;
 use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
-use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
+use crate::orchestrator::OrchestratorHandle;
 use crate::protocol::{EventMsg, Mode, Op};
 use crate::session::write_atomic;
 use crate::workspace::{ParsedPrompt, parse_prompt};
 
-pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
+pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
         (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => true,
         (Some(DisplayArg::Plain | DisplayArg::Tui), _)
@@ -36,18 +35,7 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             session.turns.len()
         );
     }
-    let logging = !args.no_logs && prepared.config.ui.logging_enabled;
-    let mut handle = orchestrator::spawn(
-        Arc::clone(&prepared.config),
-        prepared.backends,
-        ToolSetup::FromConfig {
-            project_dir: cwd.clone(),
-        },
-        RuntimeOptions {
-            massgen_dir: logging.then(|| cwd.join(".massgen")),
-            resume: prepared.resume,
-        },
-    );
+    let mut handle = prepared.spawn_orchestrator(&args, &cwd);
     let mut printer = Display::new(if quiet {
         Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
     } else {

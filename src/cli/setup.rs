@@ -7,6 +7,7 @@ use std::time::Duration;
 use super::args::Args;
 use crate::backend::{Backend, build_backends};
 use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
+use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
 use crate::session::{SessionInfo, find_session};
 
 pub struct Prepared {
@@ -18,6 +19,30 @@ pub struct Prepared {
     pub config_file: Option<PathBuf>,
     /// The session `--continue` or `--session-id` goes on with.
     pub resume: Option<SessionInfo>,
+}
+
+impl Prepared {
+    /// Logs are written unless `--no-logs` or `ui.logging_enabled: false` says otherwise.
+    pub fn logs_enabled(&self, args: &Args) -> bool {
+        !args.no_logs && self.config.ui.logging_enabled
+    }
+
+    /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
+    /// says, logs under `cwd/.massgen` when enabled, and the session to continue, if any.
+    pub fn spawn_orchestrator(&mut self, args: &Args, cwd: &Path) -> OrchestratorHandle {
+        let massgen_dir = self.logs_enabled(args).then(|| cwd.join(".massgen"));
+        orchestrator::spawn(
+            Arc::clone(&self.config),
+            std::mem::take(&mut self.backends),
+            ToolSetup::FromConfig {
+                project_dir: cwd.to_path_buf(),
+            },
+            RuntimeOptions {
+                massgen_dir,
+                resume: self.resume.take(),
+            },
+        )
+    }
 }
 
 /// Loads the config (printing its warnings) and builds one backend per agent.

@@ -2,15 +2,13 @@
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
-use std::sync::Arc;
 
 use super::args::Args;
 use super::exit::Exit;
 use super::setup::Prepared;
-use crate::orchestrator::{self, RuntimeOptions, ToolSetup};
 use crate::tui::TuiOptions;
 
-pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
+pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
         eprintln!(
             "error: the full-screen display needs a terminal\n  help: use --display plain \
@@ -18,18 +16,7 @@ pub async fn run(prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         );
         return Exit::Config;
     }
-    let logging = !args.no_logs && prepared.config.ui.logging_enabled;
-    let handle = orchestrator::spawn(
-        Arc::clone(&prepared.config),
-        prepared.backends,
-        ToolSetup::FromConfig {
-            project_dir: cwd.clone(),
-        },
-        RuntimeOptions {
-            massgen_dir: logging.then(|| cwd.join(".massgen")),
-            resume: prepared.resume,
-        },
-    );
+    let handle = prepared.spawn_orchestrator(&args, &cwd);
     let options = TuiOptions {
         question: args.question.clone(),
         config_file: prepared.config_file,

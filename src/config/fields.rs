@@ -1,5 +1,7 @@
 //! Typed reading of one YAML mapping, with errors that name the key path and location.
 
+use std::time::Duration;
+
 use super::error::{Problem, did_you_mean};
 use super::yaml::{Entry, Location, Node, Value};
 
@@ -83,6 +85,25 @@ impl<'a> Fields<'a> {
             Value::Null | Value::Bool(_) | Value::Str(_) | Value::Seq(_) | Value::Map(_) => {
                 Err(self.wrong_type(key, node, "a number", &format!("{key}: 0.7")))
             }
+        }
+    }
+
+    /// A duration in seconds, between 0.1 s and a day; `example` goes in the help.
+    pub fn seconds(&self, key: &str, example: u32) -> Result<Option<Duration>, Problem> {
+        let Some(seconds) = self.number(key)? else {
+            return Ok(None);
+        };
+        if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) {
+            Ok(Some(Duration::from_secs_f64(seconds)))
+        } else {
+            Err(Problem::at(
+                self.get(key).map_or(self.loc(), |node| node.loc),
+                format!(
+                    "`{}` is {seconds}; give seconds between 0.1 and 86400",
+                    self.key_path(key)
+                ),
+            )
+            .help(format!("e.g. `{key}: {example}`")))
         }
     }
 

@@ -3,12 +3,11 @@
 //! files derived from its event log.
 
 use std::io;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::emitter::Emitter;
+use crate::config::Config;
 use crate::protocol::EventMsg;
-use serde_json::{Value, json};
-
 use crate::session::{
     RunLogDir, SessionStore, TurnLog, derived, pretty_json, read_events, registry_path,
     write_atomic,
@@ -100,9 +99,22 @@ impl Logs {
 
     /// Writes the files derived from the turn's event log and records the turn in the
     /// session store, on the blocking pool.
-    pub async fn finish_turn(&self, attempt_dir: PathBuf, turn: u32, mut metadata: Value) {
+    pub async fn finish_turn(
+        &self,
+        attempt_dir: PathBuf,
+        turn: u32,
+        config: &Config,
+        question: &str,
+    ) {
         let session = self.session.clone();
-        metadata["session_id"] = json!(session.as_ref().map(SessionStore::id));
+        let project_dir = self.massgen_dir.as_deref().and_then(Path::parent);
+        let metadata = derived::execution_metadata(
+            config,
+            question,
+            turn,
+            session.as_ref().map(SessionStore::id),
+            project_dir,
+        );
         let written = tokio::task::spawn_blocking(move || -> io::Result<usize> {
             let events = read_events(&attempt_dir.join("events.jsonl"))?;
             let count = derived::write_derived(&attempt_dir, &events)?;

@@ -13,8 +13,8 @@ use super::run_logs::Logs;
 use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
-use crate::config::{Config, Permission};
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, Op, ResumedTurn, TurnOutcome};
+use crate::config::Config;
+use crate::protocol::{AgentInfo, Event, EventMsg, Op};
 use crate::session::SessionInfo;
 use crate::workspace::ContextRootSpec;
 
@@ -87,10 +87,6 @@ async fn run(
         workspaces: agent_tools.workspaces.clone(),
         roster,
     };
-    let project_dir = options
-        .massgen_dir
-        .as_ref()
-        .and_then(|dir| dir.parent().map(std::path::Path::to_path_buf));
     let mut logs = Logs::new(options.massgen_dir);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
@@ -105,27 +101,7 @@ async fn run(
             })
             .collect();
         logs.continue_session(session.store());
-        emitter.emit(
-            None,
-            EventMsg::SessionResumed {
-                session_id: session.id.clone(),
-                turns: session
-                    .turns
-                    .iter()
-                    .map(|turn| ResumedTurn {
-                        turn: turn.turn,
-                        question: turn.question.clone(),
-                        winner: turn.winner.as_deref().map(AgentId::new),
-                        outcome: match turn.status.as_str() {
-                            "complete" => TurnOutcome::Completed,
-                            "timed_out" => TurnOutcome::TimedOut,
-                            "failed" => TurnOutcome::Failed,
-                            _ => TurnOutcome::Cancelled,
-                        },
-                    })
-                    .collect(),
-            },
-        );
+        emitter.emit(None, session.resumed_event());
     }
     while let Some(op) = ops.recv().await {
         match op {
@@ -135,26 +111,9 @@ async fn run(
                 context_paths,
             } => {
                 turn_number += 1;
-                let attached: Vec<ContextRootSpec> = context_paths
-                    .iter()
-                    .map(|attached| ContextRootSpec {
-                        path: attached.path.clone(),
-                        permission: if attached.writable {
-                            Permission::Write
-                        } else {
-                            Permission::Read
-                        },
-                        protected: Vec::new(),
-                    })
-                    .collect();
-                for router in &context.routers {
-                    router.set_turn_context(&attached);
-                }
-                if let Some(workspaces) = &context.workspaces
-                    && let Err(error) = Arc::clone(workspaces).clear_snapshots().await
-                {
-                    tracing::warn!(%error, "the previous turn's snapshots could not be cleared");
-                }
+                let attached: Vec<ContextRootSpec> =
+                    context_paths.iter().map(ContextRootSpec::from).collect();
+                toolset::begin_turn(&context.routers, context.workspaces.as_ref(), &attached).await;
                 let log = logs.open_turn(turn_number, &mut emitter).await;
                 let log_dir = log.as_ref().map(|log| log.dir().to_path_buf());
                 logs.begin_turn(turn_number, text.clone(), log_dir).await;
@@ -169,14 +128,8 @@ async fn run(
                 tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;
                 if let Some(dir) = emitter.end_turn() {
-                    let metadata = crate::session::derived::execution_metadata(
-                        &context.config,
-                        &text,
-                        turn_number,
-                        None,
-                        project_dir.as_deref(),
-                    );
-                    logs.finish_turn(dir, turn_number, metadata).await;
+                    logs.finish_turn(dir, turn_number, &context.config, &text)
+                        .await;
                 }
                 tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
                 if let Some(answer) = report.final_answer {

@@ -14,7 +14,7 @@ use crate::config::Config;
 use crate::mcp::McpServers;
 use crate::protocol::{AgentInfo, EventMsg, McpServerState};
 use crate::tools::{AgentToolRouter, BuiltinTools, ContextRoot, PathPolicy, ToolRouter};
-use crate::workspace::Workspaces;
+use crate::workspace::{ContextRootSpec, Workspaces};
 
 /// Where the agents' tools come from.
 pub enum ToolSetup {
@@ -35,6 +35,23 @@ pub struct AgentTools {
 impl AgentTools {
     pub async fn shutdown(&self) {
         join_all(self.mcp.iter().map(|servers| servers.shutdown())).await;
+    }
+}
+
+/// Readies every agent's tools for a new turn: the paths attached to its question, and no
+/// snapshots from the turn before.
+pub async fn begin_turn(
+    routers: &[Arc<dyn ToolRouter>],
+    workspaces: Option<&Arc<Workspaces>>,
+    attached: &[ContextRootSpec],
+) {
+    for router in routers {
+        router.set_turn_context(attached);
+    }
+    if let Some(workspaces) = workspaces
+        && let Err(error) = Arc::clone(workspaces).clear_snapshots().await
+    {
+        tracing::warn!(%error, "the previous turn's snapshots could not be cleared");
     }
 }
 

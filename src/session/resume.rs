@@ -8,6 +8,8 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::SessionStore;
+use super::store::outcome_of_status;
+use crate::protocol::{AgentId, EventMsg, ResumedTurn};
 
 /// One earlier session, as `--list-sessions` shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -77,6 +79,23 @@ pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo,
 }
 
 impl SessionInfo {
+    /// The event that tells front ends about the earlier turns.
+    pub fn resumed_event(&self) -> EventMsg {
+        EventMsg::SessionResumed {
+            session_id: self.id.clone(),
+            turns: self
+                .turns
+                .iter()
+                .map(|turn| ResumedTurn {
+                    turn: turn.turn,
+                    question: turn.question.clone(),
+                    winner: turn.winner.as_deref().map(AgentId::new),
+                    outcome: outcome_of_status(&turn.status),
+                })
+                .collect(),
+        }
+    }
+
     /// The store to record further turns in.
     pub fn store(&self) -> SessionStore {
         SessionStore::open(self.dir.clone(), self.id.clone())

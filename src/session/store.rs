@@ -73,7 +73,7 @@ impl SessionStore {
             "timestamp": jiff::Timestamp::now().to_string(),
             "task": question,
             "session_id": self.id,
-            "status": "incomplete",
+            "status": turn_status(None),
             "phase": "coordination",
             "log_dir": log_dir,
         });
@@ -113,7 +113,7 @@ impl SessionStore {
         if record.outcome != Some(TurnOutcome::Completed) {
             write_atomic(
                 &dir.join("partial_answers.json"),
-                &pretty(&partial_answers(events, turn)),
+                &pretty(&record.partial_answers()),
             )?;
         }
         self.write_summary()?;
@@ -158,16 +158,32 @@ impl SessionStore {
     }
 }
 
+/// The `status` a turn's `metadata.json` records for how it ended; `None` is a turn that
+/// is running, or was cut short.
+pub fn turn_status(outcome: Option<TurnOutcome>) -> &'static str {
+    match outcome {
+        Some(TurnOutcome::Completed) => "complete",
+        Some(TurnOutcome::TimedOut) => "timed_out",
+        Some(TurnOutcome::Failed) => "failed",
+        Some(TurnOutcome::Cancelled) | None => "incomplete",
+    }
+}
+
+/// The outcome a recorded `status` stands for (an unknown one counts as cut short).
+pub fn outcome_of_status(status: &str) -> TurnOutcome {
+    [
+        TurnOutcome::Completed,
+        TurnOutcome::TimedOut,
+        TurnOutcome::Failed,
+    ]
+    .into_iter()
+    .find(|outcome| turn_status(Some(*outcome)) == status)
+    .unwrap_or(TurnOutcome::Cancelled)
+}
+
 /// Each agent's latest answer in the turn's events, by agent id.
 pub fn partial_answers(events: &[Event], turn: u32) -> Value {
-    let record = TurnRecord::from_events(turn, events);
-    Value::Object(
-        record
-            .latest_answers
-            .into_iter()
-            .map(|(agent, answer)| (agent, json!(answer)))
-            .collect(),
-    )
+    TurnRecord::from_events(turn, events).partial_answers()
 }
 
 /// What a turn's events say about it, for the session store.
@@ -239,6 +255,15 @@ impl TurnRecord {
         record
     }
 
+    fn partial_answers(&self) -> Value {
+        Value::Object(
+            self.latest_answers
+                .iter()
+                .map(|(agent, answer)| (agent.clone(), json!(answer)))
+                .collect(),
+        )
+    }
+
     fn metadata(&self, session_id: &str) -> Value {
         let mut metadata = json!({
             "turn": self.turn,
@@ -248,12 +273,7 @@ impl TurnRecord {
             "session_id": session_id,
             "models": self.models,
             "winning_model": self.winner.as_ref().and_then(|winner| self.models.get(winner)),
-            "status": match self.outcome {
-                Some(TurnOutcome::Completed) => "complete",
-                Some(TurnOutcome::TimedOut) => "timed_out",
-                Some(TurnOutcome::Failed) => "failed",
-                Some(TurnOutcome::Cancelled) | None => "incomplete",
-            },
+            "status": turn_status(self.outcome),
         });
         if self.outcome != Some(TurnOutcome::Completed) {
             metadata["phase"] = json!(if self.presenting {

@@ -7,7 +7,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use crate::config::{OrchestratorConfig, Permission};
-use crate::protocol::AgentId;
+use crate::protocol::{AgentId, ContextPath};
 
 /// One agent's directories.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -27,6 +27,21 @@ pub struct ContextRootSpec {
     pub permission: Permission,
     /// Absolute paths never written or deleted.
     pub protected: Vec<PathBuf>,
+}
+
+/// A path attached to a question (`@path`, `@path:w`): readable, or writable by the winner.
+impl From<&ContextPath> for ContextRootSpec {
+    fn from(attached: &ContextPath) -> Self {
+        Self {
+            path: attached.path.clone(),
+            permission: if attached.writable {
+                Permission::Write
+            } else {
+                Permission::Read
+            },
+            protected: Vec::new(),
+        }
+    }
 }
 
 #[derive(Clone, Debug)]

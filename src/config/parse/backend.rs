@@ -1,8 +1,6 @@
 //! One `backend:` block: its type, model, common keys, scripted options, and which other
 //! keys are provider passthrough and which are MassGen's own, ignored for now.
 
-use std::time::Duration;
-
 use super::super::backend_kind::BackendKind;
 use super::super::error::{Problem, did_you_mean};
 use super::super::fields::Fields;
@@ -93,7 +91,7 @@ pub(super) fn parse_backend(
         max_tokens: backend.unsigned("max_tokens")?,
         api_version: backend.string("api_version")?,
         max_retries: max_retries(backend)?,
-        timeout: timeout(backend)?,
+        timeout: backend.seconds("timeout", 300)?,
         passthrough,
         scripted,
         tools: parse_tool_settings(backend, notes)?,
@@ -153,25 +151,5 @@ fn max_retries(backend: &Fields<'_>) -> Result<Option<u32>, Problem> {
             ),
         )
         .help("use a small number such as `max_retries: 3`")),
-    }
-}
-
-fn timeout(backend: &Fields<'_>) -> Result<Option<Duration>, Problem> {
-    let Some(seconds) = backend.number("timeout")? else {
-        return Ok(None);
-    };
-    if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) {
-        Ok(Some(Duration::from_secs_f64(seconds)))
-    } else {
-        Err(Problem::at(
-            backend
-                .get("timeout")
-                .map_or(backend.loc(), |node| node.loc),
-            format!(
-                "`{}` is {seconds}; give seconds between 0.1 and 86400",
-                backend.key_path("timeout")
-            ),
-        )
-        .help("e.g. `timeout: 300`"))
     }
 }

@@ -2,7 +2,6 @@
 //! lists, the command line) and the orchestrator's `context_paths`.
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
@@ -172,8 +171,12 @@ fn parse_server(
     Ok(McpServerConfig {
         name,
         transport,
-        connect_timeout: seconds(server, "connect_timeout")?.unwrap_or(DEFAULT_CONNECT_TIMEOUT),
-        call_timeout: seconds(server, "timeout")?.unwrap_or(DEFAULT_CALL_TIMEOUT),
+        connect_timeout: server
+            .seconds("connect_timeout", 30)?
+            .unwrap_or(DEFAULT_CONNECT_TIMEOUT),
+        call_timeout: server
+            .seconds("timeout", 30)?
+            .unwrap_or(DEFAULT_CALL_TIMEOUT),
         allowed_tools,
         exclude_tools: server.strings("exclude_tools")?,
     })
@@ -219,24 +222,6 @@ fn string_map(fields: &Fields<'_>, key: &str) -> Result<Vec<(String, Secret)>, P
             Ok((entry.key.clone(), Secret::new(value)))
         })
         .collect()
-}
-
-fn seconds(fields: &Fields<'_>, key: &str) -> Result<Option<Duration>, Problem> {
-    let Some(seconds) = fields.number(key)? else {
-        return Ok(None);
-    };
-    if seconds.is_finite() && (0.1..=86_400.0).contains(&seconds) {
-        Ok(Some(Duration::from_secs_f64(seconds)))
-    } else {
-        Err(Problem::at(
-            fields.get(key).map_or(fields.loc(), |node| node.loc),
-            format!(
-                "`{}` is {seconds}; give seconds between 0.1 and 86400",
-                fields.key_path(key)
-            ),
-        )
-        .help(format!("e.g. `{key}: 30`")))
-    }
 }
 
 /// `orchestrator.context_paths: [{path, permission, protected_paths}]`.

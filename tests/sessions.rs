@@ -1,5 +1,6 @@
-//! `kill -9` at several moments of a turn (streaming, after an answer, during voting,
-//! during the final presentation): afterwards every JSON file under `.massgen/` is whole,
+//! Sessions through the binary: `--continue` and `--list-sessions`, and `kill -9` at several
+//! moments of a turn (streaming, after an answer, during voting, during the final
+//! presentation), after which every JSON file under `.massgen/` is whole,
 //! `--list-sessions` shows the session and `--continue` goes on with it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -115,4 +116,49 @@ fn killed_during_voting() {
 #[test]
 fn killed_during_the_presentation() {
     survives_a_kill("Final answer");
+}
+
+#[test]
+fn continue_goes_on_with_the_newest_session_and_list_sessions_shows_it() {
+    let sandbox = Sandbox::new();
+    let first = sandbox
+        .massgen()
+        .args(["--display", "plain", "First question?"])
+        .output()
+        .unwrap();
+    assert!(first.status.success());
+    let second = sandbox
+        .massgen()
+        .args(["--display", "plain", "--continue", "Second question?"])
+        .output()
+        .unwrap();
+    assert!(second.status.success(), "{}", text(&second.stderr));
+    assert!(text(&second.stderr).contains("after 1 earlier turn(s)"));
+    let sessions: Vec<_> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .collect();
+    assert_eq!(sessions.len(), 1, "one session, continued: {sessions:?}");
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(sessions[0].join("turn_2/metadata.json")).unwrap())
+            .unwrap();
+    assert_eq!(metadata["task"], "Second question?");
+
+    let listed = sandbox
+        .massgen()
+        .args(["--list-sessions"])
+        .output()
+        .unwrap();
+    assert!(listed.status.success());
+    assert!(text(&listed.stdout).contains("2 turn(s)"));
+    assert!(text(&listed.stdout).contains("First question?"));
+    assert!(text(&listed.stdout).contains("Second question?"));
+
+    let missing = sandbox
+        .massgen()
+        .args(["--display", "plain", "--session-id", "session_nope", "q"])
+        .output()
+        .unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(text(&missing.stderr).contains("no session `session_nope`"));
 }
