@@ -3,14 +3,14 @@
 
 use std::time::Duration;
 
-use massgen::backend::{BackendError, FinishReason, StreamEvent, TurnBuilder};
-use massgen::config::{BackendConfig, BackendKind};
+use massgen::backend::{FinishReason, StreamEvent};
+use massgen::config::BackendKind;
 use massgen::protocol::Usage;
 use serde_json::{Value, json};
 
 use crate::faults;
 use crate::harness::*;
-use crate::mock_llm::{MockLlm, Reply};
+use crate::mock_llm::Reply;
 
 const MODEL: &str = "gemini-2.5-flash";
 const PATH: &str = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";
@@ -94,33 +94,37 @@ fn call_part(name: &str, args: Value, id: Option<&str>, signature: Option<&str>)
     part
 }
 
-fn api_error(code: u16, status: &str, message: &str) -> String {
-    json!({"error": {"code": code, "message": message, "status": status}}).to_string()
+fn api_error(code: u16, status: &str, message: &str) -> Value {
+    json!({"error": {"code": code, "message": message, "status": status}})
 }
 
-async fn gemini(replies: Vec<Reply>) -> (MockLlm, BackendConfig) {
-    let server = MockLlm::start(replies).await;
-    let config = config(BackendKind::Gemini, MODEL, &server.base_url);
-    (server, config)
+/// An error reply whose HTTP status is the error's `code`.
+fn error_reply(code: u16, status: &str, message: &str) -> Reply {
+    Reply::status(code, &api_error(code, status, message).to_string())
 }
+
+const GEMINI: Protocol = Protocol {
+    kind: BackendKind::Gemini,
+    model: MODEL,
+    path: "",
+    text_reply,
+};
 
 #[tokio::test]
 async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
-    let (server, config) = gemini(vec![text_reply(&["Two", " plus two", " is 4."])]).await;
+    let (server, config) = GEMINI
+        .serve(vec![text_reply(&["Two", " plus two", " is 4."])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(texts(&events), ["Two", " plus two", " is 4."]);
-    let usages: Vec<&StreamEvent> = events
-        .iter()
-        .filter(|event| matches!(event, StreamEvent::Usage(_)))
-        .collect();
     assert_eq!(
-        usages,
-        [&StreamEvent::Usage(Usage {
+        usages(&events),
+        [Usage {
             input_tokens: 12,
             output_tokens: 5,
             ..Usage::default()
-        })]
+        }]
     );
     assert_eq!(
         events.last(),
@@ -145,24 +149,25 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
 
 #[tokio::test]
 async fn reads_thought_parts_as_reasoning_and_counts_thoughts_as_output() {
-    let (_server, config) = gemini(vec![Reply::sse(&[
-        event(&response(
-            json!([{"text": "**Adding numbers**\n\nThe user asks for 2+2.", "thought": true}]),
-            None,
-            None,
-        )),
-        event(&response(
-            json!([{"text": " That is 4.", "thought": true}]),
-            None,
-            None,
-        )),
-        event(&response(
-            json!([{"text": "4"}]),
-            Some("STOP"),
-            Some(usage(10, 1, 39, 0)),
-        )),
-    ])])
-    .await;
+    let (_server, config) = GEMINI
+        .serve(vec![Reply::sse(&[
+            event(&response(
+                json!([{"text": "**Adding numbers**\n\nThe user asks for 2+2.", "thought": true}]),
+                None,
+                None,
+            )),
+            event(&response(
+                json!([{"text": " That is 4.", "thought": true}]),
+                None,
+                None,
+            )),
+            event(&response(
+                json!([{"text": "4"}]),
+                Some("STOP"),
+                Some(usage(10, 1, 39, 0)),
+            )),
+        ])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -194,23 +199,20 @@ async fn assembles_a_function_call_split_across_network_chunks_and_declares_tool
     // The one event arrives in three pieces, cut inside the JSON and the CRLF framing.
     let (head, rest) = call.split_at(40);
     let (middle, tail) = rest.split_at(rest.len() - 3);
-    let (server, config) = gemini(vec![Reply::Sse(vec![
-        (
-            Duration::ZERO,
-            event(&response(json!([{"text": "Let me check."}]), None, None)),
-        ),
-        (Duration::from_millis(20), head.to_string()),
-        (Duration::from_millis(20), middle.to_string()),
-        (Duration::from_millis(20), tail.to_string()),
-    ])])
-    .await;
+    let (server, config) = GEMINI
+        .serve(vec![Reply::Sse(vec![
+            (
+                Duration::ZERO,
+                event(&response(json!([{"text": "Let me check."}]), None, None)),
+            ),
+            (Duration::from_millis(20), head.to_string()),
+            (Duration::from_millis(20), middle.to_string()),
+            (Duration::from_millis(20), tail.to_string()),
+        ])])
+        .await;
     let (events, error) = collect(&backend(&config), with_tools()).await;
     assert_eq!(error, None);
-    let mut builder = TurnBuilder::default();
-    for event in &events {
-        builder.push(event);
-    }
-    let turn = builder.finish().unwrap();
+    let turn = assemble(&events);
     assert_eq!(turn.text, "Let me check.");
     assert_eq!(turn.tool_calls.len(), 1);
     assert_eq!(turn.tool_calls[0].id, "call_0");
@@ -234,37 +236,38 @@ async fn assembles_a_function_call_split_across_network_chunks_and_declares_tool
 #[tokio::test]
 async fn reads_parallel_function_calls_in_one_response() {
     // Gemini 3: ids on every call, the signature on the first call of the step only.
-    let (_server, config) = gemini(vec![Reply::sse(&[
-        event(&response(
-            json!([
-                call_part(
+    let (_server, config) = GEMINI
+        .serve(vec![Reply::sse(&[
+            event(&response(
+                json!([
+                    call_part(
+                        "get_weather",
+                        json!({"city": "Oslo"}),
+                        Some("fc_8kq2"),
+                        Some(SIGNATURE)
+                    ),
+                    call_part(
+                        "get_weather",
+                        json!({"city": "Rome"}),
+                        Some("fc_3vx7"),
+                        None
+                    )
+                ]),
+                None,
+                None,
+            )),
+            event(&response(
+                json!([call_part(
                     "get_weather",
-                    json!({"city": "Oslo"}),
-                    Some("fc_8kq2"),
-                    Some(SIGNATURE)
-                ),
-                call_part(
-                    "get_weather",
-                    json!({"city": "Rome"}),
-                    Some("fc_3vx7"),
+                    json!({"city": "Lima"}),
+                    Some("fc_0zp4"),
                     None
-                )
-            ]),
-            None,
-            None,
-        )),
-        event(&response(
-            json!([call_part(
-                "get_weather",
-                json!({"city": "Lima"}),
-                Some("fc_0zp4"),
-                None
-            )]),
-            Some("STOP"),
-            Some(usage(60, 30, 0, 0)),
-        )),
-    ])])
-    .await;
+                )]),
+                Some("STOP"),
+                Some(usage(60, 30, 0, 0)),
+            )),
+        ])])
+        .await;
     let turn = turn(&backend(&config), with_tools()).await;
     let calls: Vec<(&str, &str, Option<&str>)> = turn
         .tool_calls
@@ -289,7 +292,7 @@ async fn reads_parallel_function_calls_in_one_response() {
 
 #[tokio::test]
 async fn replays_function_calls_with_signatures_and_results_in_gemini_format() {
-    let (server, config) = gemini(vec![text_reply(&["ok"])]).await;
+    let (server, config) = GEMINI.serve(vec![text_reply(&["ok"])]).await;
     let mut request = after_tool_call();
     if let Some(massgen::backend::Message::Assistant { tool_calls, .. }) =
         request.messages.get_mut(2)
@@ -320,19 +323,20 @@ async fn replays_function_calls_with_signatures_and_results_in_gemini_format() {
 
 #[tokio::test]
 async fn reports_cached_and_thought_tokens_normalised() {
-    let (_server, config) = gemini(vec![Reply::sse(&[
-        event(&response(
-            json!([{"text": "hi"}]),
-            None,
-            Some(json!({"promptTokenCount": 2000, "totalTokenCount": 2000})),
-        )),
-        event(&response(
-            json!([{"text": ""}]),
-            Some("STOP"),
-            Some(usage(2000, 10, 120, 1536)),
-        )),
-    ])])
-    .await;
+    let (_server, config) = GEMINI
+        .serve(vec![Reply::sse(&[
+            event(&response(
+                json!([{"text": "hi"}]),
+                None,
+                Some(json!({"promptTokenCount": 2000, "totalTokenCount": 2000})),
+            )),
+            event(&response(
+                json!([{"text": ""}]),
+                Some("STOP"),
+                Some(usage(2000, 10, 120, 1536)),
+            )),
+        ])])
+        .await;
     let turn = turn(&backend(&config), question()).await;
     assert_eq!(
         turn.usage,
@@ -356,17 +360,18 @@ async fn other_finish_reasons_and_a_blocked_prompt_are_reported() {
             Some(usage(5, 2, 0, 0)),
         ))])
     };
-    let (_server, config) = gemini(vec![
-        cut_short("MAX_TOKENS"),
-        cut_short("SAFETY"),
-        cut_short("MALFORMED_FUNCTION_CALL"),
-        Reply::sse(&[event(&json!({
-            "promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
-            "usageMetadata": {"promptTokenCount": 7, "totalTokenCount": 7},
-            "modelVersion": MODEL
-        }))]),
-    ])
-    .await;
+    let (_server, config) = GEMINI
+        .serve(vec![
+            cut_short("MAX_TOKENS"),
+            cut_short("SAFETY"),
+            cut_short("MALFORMED_FUNCTION_CALL"),
+            Reply::sse(&[event(&json!({
+                "promptFeedback": {"blockReason": "PROHIBITED_CONTENT"},
+                "usageMetadata": {"promptTokenCount": 7, "totalTokenCount": 7},
+                "modelVersion": MODEL
+            }))]),
+        ])
+        .await;
     let backend = backend(&config);
     for expected in [
         FinishReason::Length,
@@ -386,18 +391,16 @@ async fn other_finish_reasons_and_a_blocked_prompt_are_reported() {
 
 #[tokio::test]
 async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
-    let (_server, config) = gemini(vec![Reply::sse(&[
-        event(&response(json!([{"text": "Hal"}]), None, None)),
-        format!(
-            "data: {}\r\n\r\n",
-            api_error(
+    let (_server, config) = GEMINI
+        .serve(vec![Reply::sse(&[
+            event(&response(json!([{"text": "Hal"}]), None, None)),
+            event(&api_error(
                 400,
                 "INVALID_ARGUMENT",
-                "Request contains an invalid argument."
-            )
-        ),
-    ])])
-    .await;
+                "Request contains an invalid argument.",
+            )),
+        ])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(texts(&events), ["Hal"]);
     assert_eq!(
@@ -406,40 +409,29 @@ async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
     );
 
     // An overload reported mid-stream is retried; the partial text is void.
-    let (_server, config) = gemini(vec![
-        Reply::sse(&[
-            event(&response(json!([{"text": "Hal"}]), None, None)),
-            format!(
-                "data: {}\r\n\r\n",
-                api_error(
-                    503,
-                    "UNAVAILABLE",
-                    "The model is overloaded. Please try again later."
-                )
-            ),
-        ]),
-        text_reply(&["4"]),
-    ])
-    .await;
-    faults::retried_call_stands_alone(config).await;
+    let overloaded = Reply::sse(&[
+        event(&response(json!([{"text": "Hal"}]), None, None)),
+        event(&api_error(
+            503,
+            "UNAVAILABLE",
+            "The model is overloaded. Please try again later.",
+        )),
+    ]);
+    faults::retried_call_stands_alone(&GEMINI, overloaded).await;
 }
 
 #[tokio::test]
 async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
-    let (server, config) = gemini(vec![
-        Reply::status(
+    faults::retry_after_is_honoured(
+        &GEMINI,
+        error_reply(
             429,
-            &api_error(
-                429,
-                "RESOURCE_EXHAUSTED",
-                "Resource has been exhausted (e.g. check quota).",
-            ),
+            "RESOURCE_EXHAUSTED",
+            "Resource has been exhausted (e.g. check quota).",
         )
         .with_header("retry-after", "1"),
-        text_reply(&["4"]),
-    ])
+    )
     .await;
-    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
@@ -462,25 +454,13 @@ async fn a_429_without_retry_after_waits_for_the_retry_delay_in_its_body() {
             {"@type": "type.googleapis.com/google.rpc.RetryInfo", "retryDelay": "1s"}
         ]
     }});
-    let (server, config) = gemini(vec![
-        Reply::status(429, &body.to_string()),
-        text_reply(&["4"]),
-    ])
-    .await;
-    faults::retry_after_is_honoured(&server, config).await;
+    faults::retry_after_is_honoured(&GEMINI, Reply::status(429, &body.to_string())).await;
 }
 
 #[tokio::test]
 async fn a_500_is_retried_with_backoff_then_succeeds() {
-    let (_server, config) = gemini(vec![
-        Reply::status(
-            500,
-            &api_error(500, "INTERNAL", "An internal error has occurred."),
-        ),
-        text_reply(&["4"]),
-    ])
-    .await;
-    let events = faults::server_error_is_retried_with_backoff(config).await;
+    let failure = error_reply(500, "INTERNAL", "An internal error has occurred.");
+    let events = faults::server_error_is_retried_with_backoff(&GEMINI, failure).await;
     assert_eq!(texts(&events), ["4"]);
 }
 
@@ -488,24 +468,14 @@ async fn a_500_is_retried_with_backoff_then_succeeds() {
 async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
     let cut: Vec<String> = text_events(&["The answer", " is", " 4."])[..2].to_vec();
     // A clean close before any finish reason is as incomplete as a reset.
-    let (_server, config) = gemini(vec![Reply::sse(&cut)]).await;
-    faults::cut_stream_is_truncated(config).await;
-
-    // With a retry left, the partial text is void and the second attempt stands alone.
-    let (_server, config) = gemini(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    faults::retried_call_stands_alone(config).await;
+    faults::cut_stream_is_truncated(&GEMINI, cut).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
-    let (_server, config) = gemini(vec![Reply::Hang]).await;
-    faults::silence_times_out(config).await;
-
-    let (_server, config) = gemini(vec![Reply::SseThenHang(
-        text_events(&["Hal", "!"])[..1].to_vec(),
-    )])
-    .await;
-    faults::a_stall_times_out(config, "Gemini").await;
+    faults::silence_times_out(&GEMINI).await;
+    let head = text_events(&["Hal", "!"])[..1].to_vec();
+    faults::a_stall_times_out(&GEMINI, head, "Gemini").await;
 }
 
 #[tokio::test]
@@ -524,17 +494,13 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
     }});
     for reply in [
         Reply::status(400, &invalid.to_string()),
-        Reply::status(
+        error_reply(
             401,
-            &api_error(
-                401,
-                "UNAUTHENTICATED",
-                "Request had invalid authentication credentials.",
-            ),
+            "UNAUTHENTICATED",
+            "Request had invalid authentication credentials.",
         ),
     ] {
-        let (server, config) = gemini(vec![reply]).await;
-        let message = faults::rejected_key_message(&server, config).await;
+        let message = faults::rejected_key_message(&GEMINI, reply).await;
         assert!(
             message.starts_with("invalid key for Gemini: set GOOGLE_API_KEY or GEMINI_API_KEY"),
             "{message}"
@@ -545,34 +511,22 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
 
 #[tokio::test]
 async fn an_unknown_model_is_named() {
-    let (_server, config) = gemini(vec![Reply::status(
+    let not_found = error_reply(
         404,
-        &api_error(
-            404,
-            "NOT_FOUND",
-            "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for generateContent.",
-        ),
-    )])
-    .await;
-    faults::unknown_model_is_named(config, MODEL).await;
+        "NOT_FOUND",
+        "models/gemini-2.5-flash is not found for API version v1beta, or is not supported for generateContent.",
+    );
+    faults::unknown_model_is_named(&GEMINI, not_found, MODEL).await;
 }
 
 #[tokio::test]
 async fn a_context_length_error_is_recognised() {
-    let (_server, config) = gemini(vec![Reply::status(
+    let too_long = error_reply(
         400,
-        &api_error(
-            400,
-            "INVALID_ARGUMENT",
-            "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
-        ),
-    )])
-    .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ContextLength { .. })),
-        "{error:?}"
+        "INVALID_ARGUMENT",
+        "The input token count (1200000) exceeds the maximum number of tokens allowed (1048576).",
     );
+    faults::long_prompt_is_recognised(&GEMINI, too_long).await;
 }
 
 #[tokio::test]
@@ -592,15 +546,16 @@ async fn a_server_that_ignores_alt_sse_is_read_as_one_reply() {
             Some(usage(7, 3, 0, 0)),
         )
     ]);
-    let (_server, config) = gemini(vec![Reply::Status {
-        status: 200,
-        headers: vec![(
-            "content-type".into(),
-            "application/json; charset=UTF-8".into(),
-        )],
-        body: body.to_string(),
-    }])
-    .await;
+    let (_server, config) = GEMINI
+        .serve(vec![Reply::Status {
+            status: 200,
+            headers: vec![(
+                "content-type".into(),
+                "application/json; charset=UTF-8".into(),
+            )],
+            body: body.to_string(),
+        }])
+        .await;
     let turn = turn(&backend(&config), with_tools()).await;
     assert_eq!(turn.text, "Checking.");
     assert_eq!(turn.reasoning, "Thinking about it.");
@@ -610,19 +565,20 @@ async fn a_server_that_ignores_alt_sse_is_read_as_one_reply() {
 
 #[tokio::test]
 async fn the_base_url_may_carry_the_version_and_the_model_its_prefix() {
-    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
-    let config = config(
+    let (server, config) = serve(
         BackendKind::Gemini,
         "models/gemini-2.5-flash",
-        &format!("{}/v1beta/", server.base_url),
-    );
+        "/v1beta/",
+        vec![text_reply(&["hi"])],
+    )
+    .await;
     let _ = turn(&backend(&config), question()).await;
     assert_eq!(server.requests()[0].path, PATH);
 }
 
 #[tokio::test]
 async fn passthrough_options_and_sampling_settings_reach_the_body() {
-    let (server, mut config) = gemini(vec![text_reply(&["hi"])]).await;
+    let (server, mut config) = GEMINI.serve(vec![text_reply(&["hi"])]).await;
     config.temperature = Some(0.3);
     config.max_tokens = Some(256);
     config.passthrough.insert(

@@ -10,7 +10,10 @@ use serde_json::json;
 
 use crate::faults;
 use crate::harness::*;
-use crate::mock_llm::{MockLlm, Reply, data};
+use crate::mock_llm::{Reply, data};
+
+/// The end marker.
+const DONE: &str = "data: [DONE]\n\n";
 
 fn chunk(delta: serde_json::Value, finish: Option<&str>) -> String {
     data(
@@ -46,23 +49,22 @@ fn text_reply(words: &[&str]) -> Reply {
     );
     events.push(chunk(json!({}), Some("stop")));
     events.push(usage_chunk(12, 5, 0, 0));
-    events.push("data: [DONE]\n\n".into());
+    events.push(DONE.into());
     Reply::sse(&events)
 }
 
-async fn grok(replies: Vec<Reply>) -> (MockLlm, massgen::config::BackendConfig) {
-    let server = MockLlm::start(replies).await;
-    let config = config(
-        BackendKind::Grok,
-        "grok-4",
-        &format!("{}/v1", server.base_url),
-    );
-    (server, config)
-}
+const GROK: Protocol = Protocol {
+    kind: BackendKind::Grok,
+    model: "grok-4",
+    path: "/v1",
+    text_reply,
+};
 
 #[tokio::test]
 async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
-    let (server, config) = grok(vec![text_reply(&["Two", " plus two", " is 4."])]).await;
+    let (server, config) = GROK
+        .serve(vec![text_reply(&["Two", " plus two", " is 4."])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(texts(&events), ["Two", " plus two", " is 4."]);
@@ -101,19 +103,20 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
 
 #[tokio::test]
 async fn reads_reasoning_content_and_reasoning_deltas() {
-    let (_server, config) = grok(vec![Reply::sse(&[
-        chunk(
-            json!({"role": "assistant", "reasoning_content": "Think"}),
-            None,
-        ),
-        chunk(json!({"reasoning_content": "ing…", "content": null}), None),
-        chunk(json!({"reasoning": " more"}), None),
-        chunk(json!({"content": "4"}), None),
-        chunk(json!({}), Some("stop")),
-        usage_chunk(10, 40, 0, 30),
-        "data: [DONE]\n\n".into(),
-    ])])
-    .await;
+    let (_server, config) = GROK
+        .serve(vec![Reply::sse(&[
+            chunk(
+                json!({"role": "assistant", "reasoning_content": "Think"}),
+                None,
+            ),
+            chunk(json!({"reasoning_content": "ing…", "content": null}), None),
+            chunk(json!({"reasoning": " more"}), None),
+            chunk(json!({"content": "4"}), None),
+            chunk(json!({}), Some("stop")),
+            usage_chunk(10, 40, 0, 30),
+            DONE.into(),
+        ])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(reasoning(&events), "Thinking… more");
@@ -128,7 +131,7 @@ async fn reads_reasoning_content_and_reasoning_deltas() {
 
 #[tokio::test]
 async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_openai_format() {
-    let (server, config) = grok(vec![Reply::sse(&[
+    let (server, config) = GROK.serve(vec![Reply::sse(&[
         chunk(json!({"role": "assistant", "content": null, "tool_calls": [
             {"index": 0, "id": "call_abc", "type": "function", "function": {"name": "get_weather", "arguments": ""}}
         ]}), None),
@@ -136,7 +139,7 @@ async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_openai_f
         chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "ty\": \"Par"}}]}), None),
         chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "is\"}"}}]}), None),
         chunk(json!({}), Some("tool_calls")),
-        "data: [DONE]\n\n".into(),
+        DONE.into(),
     ])])
     .await;
     let turn = turn(&backend(&config), with_tools()).await;
@@ -156,7 +159,7 @@ async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_openai_f
 
 #[tokio::test]
 async fn assembles_parallel_tool_calls_interleaved_by_index() {
-    let (_server, config) = grok(vec![Reply::sse(&[
+    let (_server, config) = GROK.serve(vec![Reply::sse(&[
         chunk(json!({"tool_calls": [
             {"index": 0, "id": "call_a", "type": "function", "function": {"name": "get_weather", "arguments": ""}},
             {"index": 1, "id": "call_b", "type": "function", "function": {"name": "get_weather", "arguments": ""}}
@@ -165,17 +168,12 @@ async fn assembles_parallel_tool_calls_interleaved_by_index() {
         chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "{\"city\":"}}]}), None),
         chunk(json!({"tool_calls": [{"index": 0, "function": {"arguments": "\"Oslo\"}"}}]}), None),
         chunk(json!({}), Some("tool_calls")),
-        "data: [DONE]\n\n".into(),
+        DONE.into(),
     ])])
     .await;
     let turn = turn(&backend(&config), with_tools()).await;
-    let calls: Vec<(&str, &str)> = turn
-        .tool_calls
-        .iter()
-        .map(|call| (call.id.as_str(), call.arguments.as_str()))
-        .collect();
     assert_eq!(
-        calls,
+        ids_and_arguments(&turn),
         [
             ("call_a", r#"{"city":"Oslo"}"#),
             ("call_b", r#"{"city":"Rome"}"#)
@@ -185,11 +183,11 @@ async fn assembles_parallel_tool_calls_interleaved_by_index() {
 
 #[tokio::test]
 async fn parallel_calls_that_all_claim_index_zero_stay_separate() {
-    let (_server, config) = grok(vec![Reply::sse(&[
+    let (_server, config) = GROK.serve(vec![Reply::sse(&[
         chunk(json!({"tool_calls": [{"index": 0, "id": "call_a", "function": {"name": "get_weather", "arguments": "{\"city\":\"Oslo\"}"}}]}), None),
         chunk(json!({"tool_calls": [{"index": 0, "id": "call_b", "function": {"name": "get_weather", "arguments": "{\"city\":\"Rome\"}"}}]}), None),
         chunk(json!({}), Some("tool_calls")),
-        "data: [DONE]\n\n".into(),
+        DONE.into(),
     ])])
     .await;
     let turn = turn(&backend(&config), with_tools()).await;
@@ -199,7 +197,7 @@ async fn parallel_calls_that_all_claim_index_zero_stay_separate() {
 
 #[tokio::test]
 async fn replays_tool_calls_and_results_in_openai_format() {
-    let (server, config) = grok(vec![text_reply(&["ok"])]).await;
+    let (server, config) = GROK.serve(vec![text_reply(&["ok"])]).await;
     let _ = turn(&backend(&config), after_tool_call()).await;
     let messages = &server.requests()[0].body["messages"];
     assert_eq!(
@@ -218,8 +216,8 @@ async fn replays_tool_calls_and_results_in_openai_format() {
 async fn reports_cached_tokens_from_the_usage_chunk() {
     let mut events = vec![chunk(json!({"content": "hi"}), Some("stop"))];
     events.push(usage_chunk(2000, 10, 1536, 0));
-    events.push("data: [DONE]\n\n".into());
-    let (_server, config) = grok(vec![Reply::sse(&events)]).await;
+    events.push(DONE.into());
+    let (_server, config) = GROK.serve(vec![Reply::sse(&events)]).await;
     let turn = turn(&backend(&config), question()).await;
     assert_eq!(
         turn.usage,
@@ -234,11 +232,12 @@ async fn reports_cached_tokens_from_the_usage_chunk() {
 
 #[tokio::test]
 async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
-    let (_server, config) = grok(vec![Reply::sse(&[
-        chunk(json!({"content": "Hal"}), None),
-        data(r#"{"error":{"message":"The model crashed","type":"invalid_request_error"}}"#),
-    ])])
-    .await;
+    let (_server, config) = GROK
+        .serve(vec![Reply::sse(&[
+            chunk(json!({"content": "Hal"}), None),
+            data(r#"{"error":{"message":"The model crashed","type":"invalid_request_error"}}"#),
+        ])])
+        .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(texts(&events), ["Hal"]);
     assert_eq!(
@@ -249,32 +248,30 @@ async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
 
 #[tokio::test]
 async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
-    let (server, config) = grok(vec![
+    faults::retry_after_is_honoured(
+        &GROK,
         Reply::status(
             429,
             r#"{"error":{"message":"Rate limit reached","type":"rate_limit_exceeded"}}"#,
         )
         .with_header("retry-after", "1"),
-        text_reply(&["4"]),
-    ])
+    )
     .await;
-    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
 async fn a_500_is_retried_with_backoff_then_succeeds() {
-    let (_server, config) = grok(vec![
+    faults::server_error_is_retried_with_backoff(
+        &GROK,
         Reply::status(500, r#"{"error":{"message":"internal"}}"#),
-        text_reply(&["4"]),
-    ])
+    )
     .await;
-    faults::server_error_is_retried_with_backoff(config).await;
 }
 
 #[tokio::test]
 async fn retries_are_bounded_and_the_last_error_is_reported() {
     let failure = || Reply::status(503, r#"{"error":{"message":"overloaded"}}"#);
-    let (server, config) = grok(vec![failure(), failure()]).await;
+    let (server, config) = GROK.serve(vec![failure(), failure()]).await;
     let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
     assert_eq!(retries(&events).len(), 1);
     assert_eq!(
@@ -290,35 +287,23 @@ async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
         chunk(json!({"content": "The answer"}), None),
         chunk(json!({"content": " is"}), None),
     ];
-    let (_server, config) = grok(vec![Reply::sse(&cut)]).await;
-    faults::cut_stream_is_truncated(config).await;
-
-    // With a retry left, the partial text is void and the second attempt stands alone.
-    let (_server, config) = grok(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    faults::retried_call_stands_alone(config).await;
+    faults::cut_stream_is_truncated(&GROK, cut).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
-    let (_server, config) = grok(vec![Reply::Hang]).await;
-    faults::silence_times_out(config).await;
-
-    let (_server, config) = grok(vec![Reply::SseThenHang(vec![chunk(
-        json!({"content": "Hal"}),
-        None,
-    )])])
-    .await;
-    faults::a_stall_times_out(config, "xAI").await;
+    faults::silence_times_out(&GROK).await;
+    let head = vec![chunk(json!({"content": "Hal"}), None)];
+    faults::a_stall_times_out(&GROK, head, "xAI").await;
 }
 
 #[tokio::test]
 async fn a_rejected_key_names_the_variable_and_is_not_retried() {
-    let (server, config) = grok(vec![Reply::status(
+    let rejection = Reply::status(
         401,
         r#"{"error":{"message":"Incorrect API key provided: sk-te***123.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
-    )])
-    .await;
-    let message = faults::rejected_key_message(&server, config).await;
+    );
+    let message = faults::rejected_key_message(&GROK, rejection).await;
     assert!(
         message.starts_with("invalid key for xAI: set XAI_API_KEY"),
         "{message}"
@@ -327,26 +312,20 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
 
 #[tokio::test]
 async fn an_unknown_model_is_named() {
-    let (_server, config) = grok(vec![Reply::status(
+    let not_found = Reply::status(
         404,
         r#"{"error":{"message":"The model `grok-9` does not exist","type":"invalid_request_error","code":"model_not_found"}}"#,
-    )])
-    .await;
-    faults::unknown_model_is_named(config, "grok-4").await;
+    );
+    faults::unknown_model_is_named(&GROK, not_found, "grok-4").await;
 }
 
 #[tokio::test]
 async fn a_context_length_error_is_recognised() {
-    let (_server, config) = grok(vec![Reply::status(
+    let too_long = Reply::status(
         400,
         r#"{"error":{"message":"This model's maximum context length is 131072 tokens. However, your messages resulted in 200000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
-    )])
-    .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ContextLength { .. })),
-        "{error:?}"
     );
+    faults::long_prompt_is_recognised(&GROK, too_long).await;
 }
 
 #[tokio::test]
@@ -359,12 +338,9 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
         }}],
         "usage": {"prompt_tokens": 7, "completion_tokens": 3, "total_tokens": 10}
     });
-    let (_server, config) = grok(vec![Reply::Status {
-        status: 200,
-        headers: vec![("content-type".into(), "application/json".into())],
-        body: body.to_string(),
-    }])
-    .await;
+    let (_server, config) = GROK
+        .serve(vec![Reply::status(200, &body.to_string())])
+        .await;
     let turn = turn(&backend(&config), with_tools()).await;
     assert_eq!(turn.text, "Checking.");
     assert_eq!(turn.reasoning, "hmm");
@@ -374,12 +350,13 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
 
 #[tokio::test]
 async fn local_servers_get_no_authorization_header() {
-    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
-    let mut config = config(
+    let (server, mut config) = serve(
         BackendKind::Vllm,
         "Qwen/Qwen3-8B",
-        &format!("{}/v1", server.base_url),
-    );
+        "/v1",
+        vec![text_reply(&["hi"])],
+    )
+    .await;
     config.api_key = None;
     let _ = turn(&backend(&config), question()).await;
     assert_eq!(server.requests()[0].header("authorization"), None);
@@ -387,7 +364,7 @@ async fn local_servers_get_no_authorization_header() {
 
 #[tokio::test]
 async fn passthrough_options_and_sampling_settings_reach_the_body() {
-    let (server, mut config) = grok(vec![text_reply(&["hi"])]).await;
+    let (server, mut config) = GROK.serve(vec![text_reply(&["hi"])]).await;
     config.temperature = Some(0.3);
     config.max_tokens = Some(256);
     config.passthrough.insert("top_p".into(), json!(0.9));
@@ -404,8 +381,13 @@ async fn passthrough_options_and_sampling_settings_reach_the_body() {
 
 #[tokio::test]
 async fn azure_calls_the_deployment_with_the_api_key_header_and_version() {
-    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
-    let mut config = config(BackendKind::AzureOpenai, "my-gpt4o", &server.base_url);
+    let (server, mut config) = serve(
+        BackendKind::AzureOpenai,
+        "my-gpt4o",
+        "",
+        vec![text_reply(&["hi"])],
+    )
+    .await;
     config.api_version = Some("2024-10-21".into());
     let _ = turn(&backend(&config), question()).await;
     let request = &server.requests()[0];
@@ -430,7 +412,9 @@ async fn a_retried_attempt_leaks_nothing_decoded_before_its_error() {
         data(r#"{"error":{"message":"Overloaded","type":"server_error"}}"#),
     ]
     .concat();
-    let (_server, config) = grok(vec![Reply::sse(&[failing]), text_reply(&["fresh"])]).await;
+    let (_server, config) = GROK
+        .serve(vec![Reply::sse(&[failing]), text_reply(&["fresh"])])
+        .await;
     let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
     assert_eq!(error, None);
     // The chunk's events never come out: the failed attempt is void as a whole.
@@ -451,7 +435,7 @@ async fn a_final_error_comes_after_the_events_decoded_before_it() {
         data(r#"{"error":{"message":"bad request","type":"invalid_request_error"}}"#),
     ]
     .concat();
-    let (_server, config) = grok(vec![Reply::sse(&[failing])]).await;
+    let (_server, config) = GROK.serve(vec![Reply::sse(&[failing])]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(texts(&events), ["partial"]);
     assert!(error.is_some());
@@ -459,35 +443,32 @@ async fn a_final_error_comes_after_the_events_decoded_before_it() {
 
 #[tokio::test]
 async fn usage_repeated_in_every_chunk_is_reported_once_with_the_last_totals() {
-    let (_server, config) = grok(vec![Reply::sse(&[
+    let (_server, config) = GROK.serve(vec![Reply::sse(&[
         data(&json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": {"prompt_tokens": 9, "completion_tokens": 1}}).to_string()),
         data(&json!({"choices": [{"index": 0, "delta": {"content": "b"}, "finish_reason": "stop"}], "usage": {"prompt_tokens": 9, "completion_tokens": 2}}).to_string()),
-        "data: [DONE]\n\n".into(),
+        DONE.into(),
     ])])
     .await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
-    let usages: Vec<_> = events
-        .iter()
-        .filter(|event| matches!(event, StreamEvent::Usage(_)))
-        .collect();
     assert_eq!(
-        usages,
-        [&StreamEvent::Usage(Usage {
+        usages(&events),
+        [Usage {
             input_tokens: 9,
             output_tokens: 2,
             ..Usage::default()
-        })]
+        }]
     );
 }
 
 #[tokio::test]
 async fn a_key_echoed_by_the_provider_never_reaches_the_error() {
-    let (_server, config) = grok(vec![Reply::status(
-        401,
-        &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
-    )])
-    .await;
+    let (_server, config) = GROK
+        .serve(vec![Reply::status(
+            401,
+            &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
+        )])
+        .await;
     let (_, error) = collect(&backend(&config), question()).await;
     let message = error.unwrap().to_string();
     assert!(!message.contains(KEY), "{message}");
@@ -521,8 +502,13 @@ async fn a_refused_connection_is_retried() {
 
 #[tokio::test]
 async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
-    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
-    let mut config = config(BackendKind::AzureOpenai, "my-gpt5", &server.base_url);
+    let (server, mut config) = serve(
+        BackendKind::AzureOpenai,
+        "my-gpt5",
+        "",
+        vec![text_reply(&["hi"])],
+    )
+    .await;
     config.max_tokens = Some(100);
     let turn = turn(&backend(&config), question()).await;
     assert_eq!(turn.usage.total(), 17);
@@ -540,11 +526,12 @@ async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
 async fn dropping_the_stream_closes_the_connection_and_cancels_a_backoff() {
     use futures::StreamExt;
 
-    let (server, config) = grok(vec![Reply::SseThenHang(vec![chunk(
-        json!({"content": "Hal"}),
-        None,
-    )])])
-    .await;
+    let (server, config) = GROK
+        .serve(vec![Reply::SseThenHang(vec![chunk(
+            json!({"content": "Hal"}),
+            None,
+        )])])
+        .await;
     let first = backend(&config);
     let mut stream = first.stream(question());
     assert_eq!(
@@ -559,11 +546,12 @@ async fn dropping_the_stream_closes_the_connection_and_cancels_a_backoff() {
     assert_eq!(server.hangups(), 1, "the server saw the client hang up");
 
     // Dropped while waiting out a Retry-After: the retry is never sent.
-    let (server, config) = grok(vec![
-        Reply::status(429, "{}").with_header("retry-after", "1"),
-        text_reply(&["late"]),
-    ])
-    .await;
+    let (server, config) = GROK
+        .serve(vec![
+            Reply::status(429, "{}").with_header("retry-after", "1"),
+            text_reply(&["late"]),
+        ])
+        .await;
     let second = backend(&retrying(config, 1));
     let mut stream = second.stream(question());
     assert!(matches!(

@@ -2,14 +2,14 @@
 //! (named events, `type` and `sequence_number` in every payload, the final response
 //! repeating the output), the request body, tool round-trips, errors and retries.
 
-use massgen::backend::{AssistantTurn, FinishReason, StreamEvent, TurnBuilder};
-use massgen::config::{BackendConfig, BackendKind};
+use massgen::backend::{FinishReason, StreamEvent};
+use massgen::config::BackendKind;
 use massgen::protocol::Usage;
 use serde_json::{Value, json};
 
 use crate::faults;
 use crate::harness::*;
-use crate::mock_llm::{MockLlm, Reply, named};
+use crate::mock_llm::{Reply, typed};
 
 const RESPONSE_ID: &str = "resp_68af4030592c81938ec0a5fbab4a3e9f05438e46b5f69a3b";
 
@@ -63,7 +63,7 @@ impl Script {
         data["type"] = json!(kind);
         data["sequence_number"] = json!(self.sequence);
         self.sequence += 1;
-        self.events.push(named(kind, &data.to_string()));
+        self.events.push(typed(&data));
         self
     }
 
@@ -204,24 +204,12 @@ fn text_reply(deltas: &[&str]) -> Reply {
     )
 }
 
-/// The turn the events make up.
-fn assemble(events: &[StreamEvent]) -> AssistantTurn {
-    let mut builder = TurnBuilder::default();
-    for event in events {
-        builder.push(event);
-    }
-    builder.finish().unwrap()
-}
-
-async fn openai(replies: Vec<Reply>) -> (MockLlm, BackendConfig) {
-    let server = MockLlm::start(replies).await;
-    let config = config(
-        BackendKind::Openai,
-        "gpt-5",
-        &format!("{}/v1", server.base_url),
-    );
-    (server, config)
-}
+const OPENAI: Protocol = Protocol {
+    kind: BackendKind::Openai,
+    model: "gpt-5",
+    path: "/v1",
+    text_reply,
+};
 
 #[tokio::test]
 async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
@@ -234,7 +222,7 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
     let events = script
         .message("msg_1", &["Two", " plus two", " is 4."])
         .completed(usage(37, 0, 11, 0));
-    let (server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(texts(&events), ["Two", " plus two", " is 4."]);
@@ -281,7 +269,7 @@ async fn reads_reasoning_summaries_with_parts_separated_by_a_blank_line() {
         )
         .message("msg_2", &["4"])
         .completed(usage(20, 0, 120, 64));
-    let (_server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -302,7 +290,7 @@ async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_response
             &["{\"ci", "ty\": \"Par", "is\"}"],
         )
         .completed(usage(80, 0, 30, 16));
-    let (server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), with_tools()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -337,7 +325,7 @@ async fn assembles_parallel_tool_calls_after_text_by_output_index() {
         )
         .function_call("fc_b", "call_b", "get_weather", &["{\"city\":\"Rome\"}"])
         .completed(usage(90, 0, 40, 0));
-    let (_server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), with_tools()).await;
     assert_eq!(error, None);
     assert!(events.contains(&StreamEvent::ToolCallStart {
@@ -347,13 +335,8 @@ async fn assembles_parallel_tool_calls_after_text_by_output_index() {
     }));
     let turn = assemble(&events);
     assert_eq!(turn.text, "Checking both.");
-    let calls: Vec<(&str, &str)> = turn
-        .tool_calls
-        .iter()
-        .map(|call| (call.id.as_str(), call.arguments.as_str()))
-        .collect();
     assert_eq!(
-        calls,
+        ids_and_arguments(&turn),
         [
             ("call_a", r#"{"city":"Oslo"}"#),
             ("call_b", r#"{"city":"Rome"}"#)
@@ -363,7 +346,7 @@ async fn assembles_parallel_tool_calls_after_text_by_output_index() {
 
 #[tokio::test]
 async fn replays_tool_calls_and_results_as_responses_items() {
-    let (server, config) = openai(vec![text_reply(&["It is sunny."])]).await;
+    let (server, config) = OPENAI.serve(vec![text_reply(&["It is sunny."])]).await;
     let _ = turn(&backend(&config), after_tool_call()).await;
     let body = &server.requests()[0].body;
     assert_eq!(body["instructions"], "You are helpful.");
@@ -385,22 +368,18 @@ async fn reports_cached_and_reasoning_tokens_normalised() {
         .reasoning("rs_4", &[&["Thinking."]])
         .message("msg_4", &["4"])
         .completed(usage(2006, 1920, 300, 256));
-    let (_server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
-    let usages: Vec<&StreamEvent> = events
-        .iter()
-        .filter(|event| matches!(event, StreamEvent::Usage(_)))
-        .collect();
     assert_eq!(
-        usages,
-        [&StreamEvent::Usage(Usage {
+        usages(&events),
+        [Usage {
             input_tokens: 2006,
             output_tokens: 300,
             reasoning_tokens: 256,
             cached_input_tokens: 1920,
             cache_creation_tokens: 0,
-        })]
+        }]
     );
     assert_eq!(assemble(&events).usage.uncached_input_tokens(), 86);
 }
@@ -412,12 +391,10 @@ async fn an_output_limit_ends_the_response_as_incomplete_with_length() {
     let mut response = response("incomplete", &script.output, usage(40, 0, 16, 0));
     response["incomplete_details"] = json!({"reason": "max_output_tokens"});
     let mut events = script.cut();
-    events.push(named(
-        "response.incomplete",
-        &json!({"type": "response.incomplete", "sequence_number": 99, "response": response})
-            .to_string(),
+    events.push(typed(
+        &json!({"type": "response.incomplete", "sequence_number": 99, "response": response}),
     ));
-    let (_server, config) = openai(vec![Reply::sse(&events)]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -448,7 +425,7 @@ async fn an_error_event_inside_the_stream_ends_the_call_with_its_message() {
         "error",
         json!({"code": "invalid_prompt", "message": "Invalid prompt: your prompt was flagged as potentially violating our usage policy.", "param": null}),
     );
-    let (_server, config) = openai(vec![Reply::sse(&script.cut())]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&script.cut())]).await;
     let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
     assert_eq!(texts(&events), ["Hal"]);
     assert_eq!(
@@ -464,7 +441,9 @@ async fn a_failed_response_with_a_server_error_is_retried() {
     let mut failed = response("failed", &[], Value::Null);
     failed["error"] = json!({"code": "server_error", "message": "The server had an error while processing your request. Sorry about that!"});
     script.event("response.failed", json!({"response": failed}));
-    let (server, config) = openai(vec![Reply::sse(&script.cut()), text_reply(&["4"])]).await;
+    let (server, config) = OPENAI
+        .serve(vec![Reply::sse(&script.cut()), text_reply(&["4"])])
+        .await;
     let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
     assert_eq!(error, None);
     let retries = retries(&events);
@@ -474,7 +453,7 @@ async fn a_failed_response_with_a_server_error_is_retried() {
     assert_eq!(server.requests().len(), 2);
 
     // Without a retry left, the provider's words reach the user.
-    let (_server, config) = openai(vec![Reply::sse(&script.cut())]).await;
+    let (_server, config) = OPENAI.serve(vec![Reply::sse(&script.cut())]).await;
     let (_, error) = collect(&backend(&config), question()).await;
     assert_eq!(
         error.unwrap().to_string(),
@@ -485,65 +464,51 @@ async fn a_failed_response_with_a_server_error_is_retried() {
 
 #[tokio::test]
 async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
-    let (server, config) = openai(vec![
+    faults::retry_after_is_honoured(
+        &OPENAI,
         Reply::status(
             429,
             r#"{"error":{"message":"Rate limit reached for gpt-5 in organization org-abc on tokens per min (TPM): Limit 30000, Used 29500, Requested 900.","type":"tokens","param":null,"code":"rate_limit_exceeded"}}"#,
         )
         .with_header("retry-after", "1"),
-        text_reply(&["4"]),
-    ])
+    )
     .await;
-    faults::retry_after_is_honoured(&server, config).await;
 }
 
 #[tokio::test]
 async fn a_500_is_retried_with_backoff_then_succeeds() {
-    let (_server, config) = openai(vec![
-        Reply::status(
-            500,
-            r#"{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}"#,
-        ),
-        text_reply(&["4"]),
-    ])
-    .await;
-    let events = faults::server_error_is_retried_with_backoff(config).await;
+    let failure = Reply::status(
+        500,
+        r#"{"error":{"message":"The server had an error while processing your request. Sorry about that!","type":"server_error","param":null,"code":null}}"#,
+    );
+    let events = faults::server_error_is_retried_with_backoff(&OPENAI, failure).await;
     assert_eq!(texts(&events), ["4"]);
 }
 
 #[tokio::test]
 async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
     let cut = Script::new().message("msg_7", &["The answer", " is"]).cut();
-    let (_server, config) = openai(vec![Reply::sse(&cut)]).await;
-    faults::cut_stream_is_truncated(config).await;
-
-    // With a retry left, the partial text is void and the second attempt stands alone.
-    let (_server, config) = openai(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    faults::retried_call_stands_alone(config).await;
+    faults::cut_stream_is_truncated(&OPENAI, cut).await;
 }
 
 #[tokio::test]
 async fn a_server_that_never_answers_times_out() {
-    let (_server, config) = openai(vec![Reply::Hang]).await;
-    faults::silence_times_out(config).await;
-
+    faults::silence_times_out(&OPENAI).await;
     let mut script = Script::new();
     script.event(
         "response.output_text.delta",
         json!({"item_id": "msg_8", "output_index": 0, "content_index": 0, "delta": "Hal", "logprobs": []}),
     );
-    let (_server, config) = openai(vec![Reply::SseThenHang(script.cut())]).await;
-    faults::a_stall_times_out(config, "OpenAI").await;
+    faults::a_stall_times_out(&OPENAI, script.cut(), "OpenAI").await;
 }
 
 #[tokio::test]
 async fn a_rejected_key_names_the_variable_and_is_not_retried() {
-    let (server, config) = openai(vec![Reply::status(
+    let rejection = Reply::status(
         401,
         r#"{"error":{"message":"Incorrect API key provided: sk-test-***-123. You can find your API key at https://platform.openai.com/account/api-keys.","type":"invalid_request_error","param":null,"code":"invalid_api_key"}}"#,
-    )])
-    .await;
-    let message = faults::rejected_key_message(&server, config).await;
+    );
+    let message = faults::rejected_key_message(&OPENAI, rejection).await;
     assert!(
         message.starts_with("invalid key for OpenAI: set OPENAI_API_KEY"),
         "{message}"
@@ -553,17 +518,16 @@ async fn a_rejected_key_names_the_variable_and_is_not_retried() {
 
 #[tokio::test]
 async fn an_unknown_model_is_named() {
-    let (_server, config) = openai(vec![Reply::status(
+    let not_found = Reply::status(
         404,
         r#"{"error":{"message":"The model `gpt-5` does not exist or you do not have access to it.","type":"invalid_request_error","param":null,"code":"model_not_found"}}"#,
-    )])
-    .await;
-    faults::unknown_model_is_named(config, "gpt-5").await;
+    );
+    faults::unknown_model_is_named(&OPENAI, not_found, "gpt-5").await;
 }
 
 #[tokio::test]
 async fn passthrough_options_and_sampling_settings_reach_the_body() {
-    let (server, mut config) = openai(vec![text_reply(&["hi"])]).await;
+    let (server, mut config) = OPENAI.serve(vec![text_reply(&["hi"])]).await;
     config.temperature = Some(0.3);
     config.max_tokens = Some(256);
     // MassGen's default OpenAI agent settings.
@@ -609,12 +573,9 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
         ],
         "usage": usage(7, 0, 3, 1)
     });
-    let (_server, config) = openai(vec![Reply::Status {
-        status: 200,
-        headers: vec![("content-type".into(), "application/json".into())],
-        body: body.to_string(),
-    }])
-    .await;
+    let (_server, config) = OPENAI
+        .serve(vec![Reply::status(200, &body.to_string())])
+        .await;
     let (events, error) = collect(&backend(&config), with_tools()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -632,7 +593,7 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
 
 #[tokio::test]
 async fn a_local_server_without_a_key_gets_no_authorization_header() {
-    let (server, mut config) = openai(vec![text_reply(&["hi"])]).await;
+    let (server, mut config) = OPENAI.serve(vec![text_reply(&["hi"])]).await;
     config.api_key = None;
     let _ = turn(&keyless_backend(&config), question()).await;
     assert_eq!(server.requests()[0].path, "/v1/responses");
