@@ -1,64 +1,15 @@
-//! Chat Completions (`grok`, `groq`, `vllm`, `chatcompletion`, `azure_openai`, …): the SSE
-//! format as OpenAI documents it, plus the open-model servers' reasoning fields.
+//! Chat Completions calls that complete: text, reasoning fields, tool-call deltas, usage,
+//! the request body (Azure's too), and a reply that is not streamed.
 
-use std::time::{Duration, Instant};
-
-use massgen::backend::{BackendError, FinishReason, StreamEvent};
+use massgen::backend::{FinishReason, StreamEvent};
 use massgen::config::BackendKind;
 use massgen::protocol::Usage;
 use serde_json::json;
 
-use crate::faults;
 use crate::harness::*;
 use crate::mock_llm::{Reply, data};
 
-/// The end marker.
-const DONE: &str = "data: [DONE]\n\n";
-
-fn chunk(delta: serde_json::Value, finish: Option<&str>) -> String {
-    data(
-        &json!({
-            "id": "chatcmpl-1", "object": "chat.completion.chunk", "created": 1, "model": "grok-4",
-            "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]
-        })
-        .to_string(),
-    )
-}
-
-fn usage_chunk(prompt: u64, completion: u64, cached: u64, reasoning: u64) -> String {
-    data(
-        &json!({
-            "id": "chatcmpl-1", "object": "chat.completion.chunk", "choices": [],
-            "usage": {
-                "prompt_tokens": prompt, "completion_tokens": completion,
-                "total_tokens": prompt + completion,
-                "prompt_tokens_details": {"cached_tokens": cached},
-                "completion_tokens_details": {"reasoning_tokens": reasoning}
-            }
-        })
-        .to_string(),
-    )
-}
-
-fn text_reply(words: &[&str]) -> Reply {
-    let mut events = vec![chunk(json!({"role": "assistant", "content": ""}), None)];
-    events.extend(
-        words
-            .iter()
-            .map(|word| chunk(json!({"content": word}), None)),
-    );
-    events.push(chunk(json!({}), Some("stop")));
-    events.push(usage_chunk(12, 5, 0, 0));
-    events.push(DONE.into());
-    Reply::sse(&events)
-}
-
-const GROK: Protocol = Protocol {
-    kind: BackendKind::Grok,
-    model: "grok-4",
-    path: "/v1",
-    text_reply,
-};
+use super::*;
 
 #[tokio::test]
 async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
@@ -231,104 +182,6 @@ async fn reports_cached_tokens_from_the_usage_chunk() {
 }
 
 #[tokio::test]
-async fn an_error_inside_the_stream_ends_the_call_with_its_message() {
-    let (_server, config) = GROK
-        .serve(vec![Reply::sse(&[
-            chunk(json!({"content": "Hal"}), None),
-            data(r#"{"error":{"message":"The model crashed","type":"invalid_request_error"}}"#),
-        ])])
-        .await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(
-        error.unwrap().to_string(),
-        "xAI refused the request (HTTP 400): invalid_request_error: The model crashed"
-    );
-}
-
-#[tokio::test]
-async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
-    faults::retry_after_is_honoured(
-        &GROK,
-        Reply::status(
-            429,
-            r#"{"error":{"message":"Rate limit reached","type":"rate_limit_exceeded"}}"#,
-        )
-        .with_header("retry-after", "1"),
-    )
-    .await;
-}
-
-#[tokio::test]
-async fn a_500_is_retried_with_backoff_then_succeeds() {
-    faults::server_error_is_retried_with_backoff(
-        &GROK,
-        Reply::status(500, r#"{"error":{"message":"internal"}}"#),
-    )
-    .await;
-}
-
-#[tokio::test]
-async fn retries_are_bounded_and_the_last_error_is_reported() {
-    let failure = || Reply::status(503, r#"{"error":{"message":"overloaded"}}"#);
-    let (server, config) = GROK.serve(vec![failure(), failure()]).await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(retries(&events).len(), 1);
-    assert_eq!(
-        error.unwrap().to_string(),
-        "xAI server error 503 (overloaded)"
-    );
-    assert_eq!(server.requests().len(), 2);
-}
-
-#[tokio::test]
-async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
-    let cut = vec![
-        chunk(json!({"content": "The answer"}), None),
-        chunk(json!({"content": " is"}), None),
-    ];
-    faults::cut_stream_is_truncated(&GROK, cut).await;
-}
-
-#[tokio::test]
-async fn a_server_that_never_answers_times_out() {
-    faults::silence_times_out(&GROK).await;
-    let head = vec![chunk(json!({"content": "Hal"}), None)];
-    faults::a_stall_times_out(&GROK, head, "xAI").await;
-}
-
-#[tokio::test]
-async fn a_rejected_key_names_the_variable_and_is_not_retried() {
-    let rejection = Reply::status(
-        401,
-        r#"{"error":{"message":"Incorrect API key provided: sk-te***123.","type":"invalid_request_error","code":"invalid_api_key"}}"#,
-    );
-    let message = faults::rejected_key_message(&GROK, rejection).await;
-    assert!(
-        message.starts_with("invalid key for xAI: set XAI_API_KEY"),
-        "{message}"
-    );
-}
-
-#[tokio::test]
-async fn an_unknown_model_is_named() {
-    let not_found = Reply::status(
-        404,
-        r#"{"error":{"message":"The model `grok-9` does not exist","type":"invalid_request_error","code":"model_not_found"}}"#,
-    );
-    faults::unknown_model_is_named(&GROK, not_found, "grok-4").await;
-}
-
-#[tokio::test]
-async fn a_context_length_error_is_recognised() {
-    let too_long = Reply::status(
-        400,
-        r#"{"error":{"message":"This model's maximum context length is 131072 tokens. However, your messages resulted in 200000 tokens.","type":"invalid_request_error","code":"context_length_exceeded"}}"#,
-    );
-    faults::long_prompt_is_recognised(&GROK, too_long).await;
-}
-
-#[tokio::test]
 async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
     let body = json!({
         "id": "chatcmpl-2", "object": "chat.completion",
@@ -404,44 +257,6 @@ async fn azure_calls_the_deployment_with_the_api_key_header_and_version() {
 }
 
 #[tokio::test]
-async fn a_retried_attempt_leaks_nothing_decoded_before_its_error() {
-    // Text, a tool call and the error arrive in one network chunk.
-    let failing = [
-        chunk(json!({"content": "stale"}), None),
-        chunk(json!({"tool_calls": [{"index": 0, "id": "call_x", "function": {"name": "vote", "arguments": "{}"}}]}), None),
-        data(r#"{"error":{"message":"Overloaded","type":"server_error"}}"#),
-    ]
-    .concat();
-    let (_server, config) = GROK
-        .serve(vec![Reply::sse(&[failing]), text_reply(&["fresh"])])
-        .await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    // The chunk's events never come out: the failed attempt is void as a whole.
-    assert!(
-        events
-            .iter()
-            .all(|event| !matches!(event, StreamEvent::ToolCallStart { .. })),
-        "{events:?}"
-    );
-    assert_eq!(texts(&events), ["fresh"]);
-    assert_eq!(retries(&events).len(), 1);
-}
-
-#[tokio::test]
-async fn a_final_error_comes_after_the_events_decoded_before_it() {
-    let failing = [
-        chunk(json!({"content": "partial"}), None),
-        data(r#"{"error":{"message":"bad request","type":"invalid_request_error"}}"#),
-    ]
-    .concat();
-    let (_server, config) = GROK.serve(vec![Reply::sse(&[failing])]).await;
-    let (events, error) = collect(&backend(&config), question()).await;
-    assert_eq!(texts(&events), ["partial"]);
-    assert!(error.is_some());
-}
-
-#[tokio::test]
 async fn usage_repeated_in_every_chunk_is_reported_once_with_the_last_totals() {
     let (_server, config) = GROK.serve(vec![Reply::sse(&[
         data(&json!({"choices": [{"index": 0, "delta": {"content": "a"}}], "usage": {"prompt_tokens": 9, "completion_tokens": 1}}).to_string()),
@@ -458,45 +273,6 @@ async fn usage_repeated_in_every_chunk_is_reported_once_with_the_last_totals() {
             output_tokens: 2,
             ..Usage::default()
         }]
-    );
-}
-
-#[tokio::test]
-async fn a_key_echoed_by_the_provider_never_reaches_the_error() {
-    let (_server, config) = GROK
-        .serve(vec![Reply::status(
-            401,
-            &format!(r#"{{"error":{{"message":"Incorrect API key provided: {KEY}"}}}}"#),
-        )])
-        .await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    let message = error.unwrap().to_string();
-    assert!(!message.contains(KEY), "{message}");
-    assert!(
-        message.contains("Incorrect API key provided: ***"),
-        "{message}"
-    );
-}
-
-#[tokio::test]
-async fn a_refused_connection_is_retried() {
-    // Bind and drop a listener: nothing answers on that port.
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let config = config(
-        BackendKind::Grok,
-        "grok-4",
-        &format!("http://127.0.0.1:{port}/v1"),
-    );
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(retries(&events).len(), 1);
-    assert_eq!(retries(&events)[0].2, "connection failed");
-    assert!(
-        matches!(error, Some(BackendError::Connection { .. })),
-        "{error:?}"
     );
 }
 
@@ -520,45 +296,4 @@ async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
     );
     assert_eq!(request.body["max_completion_tokens"], 100);
     assert!(request.body.get("max_tokens").is_none());
-}
-
-#[tokio::test]
-async fn dropping_the_stream_closes_the_connection_and_cancels_a_backoff() {
-    use futures::StreamExt;
-
-    let (server, config) = GROK
-        .serve(vec![Reply::SseThenHang(vec![chunk(
-            json!({"content": "Hal"}),
-            None,
-        )])])
-        .await;
-    let first = backend(&config);
-    let mut stream = first.stream(question());
-    assert_eq!(
-        stream.next().await,
-        Some(Ok(StreamEvent::TextDelta("Hal".into())))
-    );
-    drop(stream);
-    let deadline = Instant::now() + Duration::from_secs(5);
-    while server.hangups() == 0 && Instant::now() < deadline {
-        tokio::time::sleep(Duration::from_millis(10)).await;
-    }
-    assert_eq!(server.hangups(), 1, "the server saw the client hang up");
-
-    // Dropped while waiting out a Retry-After: the retry is never sent.
-    let (server, config) = GROK
-        .serve(vec![
-            Reply::status(429, "{}").with_header("retry-after", "1"),
-            text_reply(&["late"]),
-        ])
-        .await;
-    let second = backend(&retrying(config, 1));
-    let mut stream = second.stream(question());
-    assert!(matches!(
-        stream.next().await,
-        Some(Ok(StreamEvent::Retry { .. }))
-    ));
-    drop(stream);
-    tokio::time::sleep(Duration::from_millis(1500)).await;
-    assert_eq!(server.requests().len(), 1);
 }
