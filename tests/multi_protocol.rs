@@ -12,7 +12,7 @@ mod mock_llm;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use massgen::protocol::{EventMsg, TurnOutcome};
-use mock_llm::{MockLlm, Recorded, Reply, data, named};
+use mock_llm::{MockLlm, Recorded, Reply, data, typed};
 use serde_json::{Value, json};
 use support::{final_answer, outcome, run_once, winner};
 
@@ -90,13 +90,13 @@ fn tool(wire: Wire, name: &str, arguments: &Value) -> Reply {
             "data: [DONE]\n\n".to_string(),
         ],
         Wire::Anthropic => vec![
-            named("message_start", &json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude-sonnet-4-5", "usage": {"input_tokens": 100, "output_tokens": 1}}}).to_string()),
-            named("content_block_start", &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}}).to_string()),
-            named("content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": head}}).to_string()),
-            named("content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": tail}}).to_string()),
-            named("content_block_stop", &json!({"type": "content_block_stop", "index": 0}).to_string()),
-            named("message_delta", &json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 20}}).to_string()),
-            named("message_stop", &json!({"type": "message_stop"}).to_string()),
+            typed(&json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "model": "claude-sonnet-4-5", "usage": {"input_tokens": 100, "output_tokens": 1}}})),
+            typed(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": "toolu_1", "name": name, "input": {}}})),
+            typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": head}})),
+            typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": tail}})),
+            typed(&json!({"type": "content_block_stop", "index": 0})),
+            typed(&json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 20}})),
+            typed(&json!({"type": "message_stop"})),
         ],
         Wire::Gemini => vec![data(&json!({
             "candidates": [{"content": {"role": "model", "parts": [{"functionCall": {"name": name, "args": serde_json::from_str::<Value>(&arguments).unwrap()}}]}, "finishReason": "STOP", "index": 0}],
@@ -114,13 +114,13 @@ fn text(wire: Wire, text: &str) -> Reply {
             "data: [DONE]\n\n".to_string(),
         ],
         Wire::Anthropic => vec![
-            named("message_start", &json!({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 50, "output_tokens": 1}}}).to_string()),
-            named("content_block_start", &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}).to_string()),
-            named("content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": head}}).to_string()),
-            named("content_block_delta", &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": tail}}).to_string()),
-            named("content_block_stop", &json!({"type": "content_block_stop", "index": 0}).to_string()),
-            named("message_delta", &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 10}}).to_string()),
-            named("message_stop", &json!({"type": "message_stop"}).to_string()),
+            typed(&json!({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 50, "output_tokens": 1}}})),
+            typed(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})),
+            typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": head}})),
+            typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": tail}})),
+            typed(&json!({"type": "content_block_stop", "index": 0})),
+            typed(&json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 10}})),
+            typed(&json!({"type": "message_stop"})),
         ],
         Wire::Gemini => vec![
             data(&json!({"candidates": [{"content": {"role": "model", "parts": [{"text": head}]}, "index": 0}]}).to_string()),

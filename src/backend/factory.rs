@@ -97,7 +97,6 @@ pub fn http_backend(
         passthrough: config.passthrough.clone(),
     };
     let key = endpoint.api_key.clone();
-    let secret = key.clone();
     let base = endpoint.base_url.as_str();
     let wire: Arc<dyn Wire> = match endpoint.protocol {
         Protocol::OpenaiChat => Arc::new(ChatWire::new(
@@ -136,7 +135,7 @@ pub fn http_backend(
             policy,
             config.timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
         )
-        .redacting(secret)
+        .redacting(endpoint.api_key.clone())
         .local(endpoint.local),
     )
 }

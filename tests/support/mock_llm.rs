@@ -72,6 +72,14 @@ pub fn named(name: &str, json: &str) -> String {
     format!("event: {name}\ndata: {json}\n\n")
 }
 
+/// An event named after its own `type`, as Anthropic and OpenAI's Responses API send them.
+pub fn typed(event: &serde_json::Value) -> String {
+    named(
+        event["type"].as_str().unwrap_or_default(),
+        &event.to_string(),
+    )
+}
+
 /// One request as the server saw it.
 #[derive(Clone, Debug)]
 pub struct Recorded {

@@ -1,19 +1,20 @@
-//! The fault checks every protocol passes, run on a server already scripted in that
-//! protocol's own format: each protocol test supplies the bytes, these the assertions.
+//! The fault checks every protocol passes: each protocol test supplies its [`Protocol`] and
+//! the failing bytes in its own format, these the server script and the assertions. Where a
+//! call is to succeed after a failure, the server then streams the text "4".
 
 #![allow(dead_code)]
 
 use std::time::{Duration, Instant};
 
 use massgen::backend::{BackendError, StreamEvent};
-use massgen::config::BackendConfig;
 
 use crate::harness::*;
-use crate::mock_llm::MockLlm;
+use crate::mock_llm::Reply;
 
-/// The server answers 429 with `Retry-After: 1`, then the text "4": the call waits the
-/// second, retries once, and succeeds.
-pub async fn retry_after_is_honoured(server: &MockLlm, config: BackendConfig) {
+/// The server answers `rate_limited` (a 429 asking for one second), then "4": the call
+/// waits the second, retries once, and succeeds.
+pub async fn retry_after_is_honoured(protocol: &Protocol, rate_limited: Reply) {
+    let (server, config) = protocol.serve_then_four(rate_limited).await;
     let started = Instant::now();
     let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
     assert_eq!(error, None);
@@ -30,8 +31,13 @@ pub async fn retry_after_is_honoured(server: &MockLlm, config: BackendConfig) {
     assert_eq!(server.requests().len(), 2);
 }
 
-/// The server answers 500, then the text "4": one retry after a jittered one-second backoff.
-pub async fn server_error_is_retried_with_backoff(config: BackendConfig) -> Vec<StreamEvent> {
+/// The server answers `failure` (a 500), then "4": one retry after a jittered one-second
+/// backoff.
+pub async fn server_error_is_retried_with_backoff(
+    protocol: &Protocol,
+    failure: Reply,
+) -> Vec<StreamEvent> {
+    let (_server, config) = protocol.serve_then_four(failure).await;
     let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
     assert_eq!(error, None);
     let retries = retries(&events);
@@ -43,23 +49,31 @@ pub async fn server_error_is_retried_with_backoff(config: BackendConfig) -> Vec<
     events
 }
 
-/// The server streams "The answer", " is", then closes without the end marker.
-pub async fn cut_stream_is_truncated(config: BackendConfig) -> Vec<StreamEvent> {
+/// The server streams `cut` ("The answer", " is") and closes without the end marker: the
+/// call is truncated. Returns its events. With a retry left, the same bytes ended by a
+/// reset are void and the second attempt stands alone.
+pub async fn cut_stream_is_truncated(protocol: &Protocol, cut: Vec<String>) -> Vec<StreamEvent> {
+    let (_server, config) = protocol.serve(vec![Reply::sse(&cut)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(texts(&events), ["The answer", " is"]);
     assert_eq!(error, Some(BackendError::Truncated));
+
+    retried_call_stands_alone(protocol, Reply::SseThenReset(cut)).await;
     events
 }
 
-/// The first attempt fails partway (a reset, an error event), then the server answers "4":
-/// with a retry left, the partial output is void and the second attempt stands alone.
-pub async fn retried_call_stands_alone(config: BackendConfig) {
+/// The first attempt fails partway (`failure`: a reset, an error event), then the server
+/// answers "4": with a retry left, the partial output is void and the second attempt
+/// stands alone.
+pub async fn retried_call_stands_alone(protocol: &Protocol, failure: Reply) {
+    let (_server, config) = protocol.serve_then_four(failure).await;
     let turn = turn(&backend(&retrying(config, 1)), question()).await;
     assert_eq!(turn.text, "4");
 }
 
 /// The server never answers: the call gives up after the configured silence.
-pub async fn silence_times_out(config: BackendConfig) {
+pub async fn silence_times_out(protocol: &Protocol) {
+    let (_server, config) = protocol.serve(vec![Reply::Hang]).await;
     let started = Instant::now();
     let (_, error) = collect(&backend(&impatient(config, 300)), question()).await;
     assert!(
@@ -69,8 +83,10 @@ pub async fn silence_times_out(config: BackendConfig) {
     assert!(started.elapsed() < Duration::from_secs(3));
 }
 
-/// The server streams "Hal" and stalls: what arrived stands, and the error names `provider`.
-pub async fn a_stall_times_out(config: BackendConfig, provider: &str) {
+/// The server streams `head` ("Hal") and stalls: what arrived stands, and the error names
+/// `provider`.
+pub async fn a_stall_times_out(protocol: &Protocol, head: Vec<String>, provider: &str) {
+    let (_server, config) = protocol.serve(vec![Reply::SseThenHang(head)]).await;
     let (events, error) = collect(&backend(&impatient(config, 300)), question()).await;
     assert_eq!(texts(&events), ["Hal"]);
     assert_eq!(
@@ -80,17 +96,29 @@ pub async fn a_stall_times_out(config: BackendConfig, provider: &str) {
 }
 
 /// The server rejects the key: the call fails at once, without retrying. Returns the message.
-pub async fn rejected_key_message(server: &MockLlm, config: BackendConfig) -> String {
+pub async fn rejected_key_message(protocol: &Protocol, rejection: Reply) -> String {
+    let (server, config) = protocol.serve(vec![rejection]).await;
     let (_, error) = collect(&backend(&retrying(config, 3)), question()).await;
     assert_eq!(server.requests().len(), 1);
     error.unwrap().to_string()
 }
 
-/// The server says the model does not exist: the error names the configured model.
-pub async fn unknown_model_is_named(config: BackendConfig, model: &str) {
+/// The server says the model does not exist: the error names the configured `model`.
+pub async fn unknown_model_is_named(protocol: &Protocol, not_found: Reply, model: &str) {
+    let (_server, config) = protocol.serve(vec![not_found]).await;
     let (_, error) = collect(&backend(&config), question()).await;
     assert!(
         matches!(error, Some(BackendError::ModelNotFound { model: ref named, .. }) if named == model),
+        "{error:?}"
+    );
+}
+
+/// The server says the prompt is too long: the error says so.
+pub async fn long_prompt_is_recognised(protocol: &Protocol, too_long: Reply) {
+    let (_server, config) = protocol.serve(vec![too_long]).await;
+    let (_, error) = collect(&backend(&config), question()).await;
+    assert!(
+        matches!(error, Some(BackendError::ContextLength { .. })),
         "{error:?}"
     );
 }

@@ -12,6 +12,9 @@ use massgen::backend::{
     http_backend, http_client,
 };
 use massgen::config::{BackendConfig, BackendKind, Env};
+use massgen::protocol::Usage;
+
+use crate::mock_llm::{MockLlm, Reply};
 
 pub const KEY: &str = "sk-test-key-123";
 
@@ -22,6 +25,40 @@ pub fn config(kind: BackendKind, model: &str, base_url: &str) -> BackendConfig {
         timeout: Some(Duration::from_secs(5)),
         ..BackendConfig::new(kind, model)
     }
+}
+
+/// One protocol as the tests drive it: the backend type and model of its config, what
+/// follows the server's address in `base_url`, and how it streams a plain answer.
+pub struct Protocol {
+    pub kind: BackendKind,
+    pub model: &'static str,
+    pub path: &'static str,
+    pub text_reply: fn(&[&str]) -> Reply,
+}
+
+impl Protocol {
+    /// A server that answers with `replies`, and the config that calls it.
+    pub async fn serve(&self, replies: Vec<Reply>) -> (MockLlm, BackendConfig) {
+        serve(self.kind, self.model, self.path, replies).await
+    }
+
+    /// A server that answers `first`, then streams the text "4".
+    pub async fn serve_then_four(&self, first: Reply) -> (MockLlm, BackendConfig) {
+        self.serve(vec![first, (self.text_reply)(&["4"])]).await
+    }
+}
+
+/// A server that answers with `replies`, and a `kind` config for `model` whose base URL is
+/// the server's followed by `path` (`/v1`, or empty).
+pub async fn serve(
+    kind: BackendKind,
+    model: &str,
+    path: &str,
+    replies: Vec<Reply>,
+) -> (MockLlm, BackendConfig) {
+    let server = MockLlm::start(replies).await;
+    let config = config(kind, model, &format!("{}{path}", server.base_url));
+    (server, config)
 }
 
 /// The backend for `config`, its key taken from the provider's variable (set to [`KEY`]).
@@ -111,11 +148,24 @@ pub async fn collect(
 pub async fn turn(backend: &Arc<dyn Backend>, request: ChatRequest) -> AssistantTurn {
     let (events, error) = collect(backend, request).await;
     assert_eq!(error, None, "events so far: {events:?}");
+    assemble(&events)
+}
+
+/// The turn that complete events make up.
+pub fn assemble(events: &[StreamEvent]) -> AssistantTurn {
     let mut builder = TurnBuilder::default();
-    for event in &events {
+    for event in events {
         builder.push(event);
     }
     builder.finish().unwrap()
+}
+
+/// Each tool call's id and arguments, in order.
+pub fn ids_and_arguments(turn: &AssistantTurn) -> Vec<(&str, &str)> {
+    turn.tool_calls
+        .iter()
+        .map(|call| (call.id.as_str(), call.arguments.as_str()))
+        .collect()
 }
 
 pub fn texts(events: &[StreamEvent]) -> Vec<&str> {
@@ -133,6 +183,16 @@ pub fn reasoning(events: &[StreamEvent]) -> String {
         .iter()
         .filter_map(|event| match event {
             StreamEvent::ReasoningDelta(text) => Some(text.as_str()),
+            _ => None,
+        })
+        .collect()
+}
+
+pub fn usages(events: &[StreamEvent]) -> Vec<Usage> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::Usage(usage) => Some(*usage),
             _ => None,
         })
         .collect()

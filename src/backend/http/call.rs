@@ -54,9 +54,7 @@ impl HttpBackend {
             idle_timeout,
         }
     }
-}
 
-impl HttpBackend {
     /// Marks the server as local: its calls cost nothing.
     pub fn local(mut self, local: bool) -> Self {
         self.local = local;
@@ -65,7 +63,7 @@ impl HttpBackend {
 
     /// Keeps `secret` out of every error this backend reports.
     pub fn redacting(mut self, secret: Option<Secret>) -> Self {
-        self.secret = secret.filter(|secret| !secret.expose().is_empty());
+        self.secret = secret;
         self
     }
 }

@@ -248,25 +248,18 @@ impl EndpointError {
 pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointError> {
     let kind = config.kind;
     let provider = provider(kind).ok_or(EndpointError::NotHttp { kind })?;
-    let base_url = config
-        .base_url
-        .clone()
-        .or_else(|| {
-            (kind == BackendKind::AzureOpenai)
-                .then(|| env.get("AZURE_OPENAI_ENDPOINT").map(str::to_string))
-                .flatten()
-        })
-        .or_else(|| match provider.base_url {
-            BaseUrl::Default(url) => Some(url.to_string()),
-            BaseUrl::Required { .. } => None,
-        })
-        .ok_or(EndpointError::MissingBaseUrl {
-            kind,
-            hint: match provider.base_url {
-                BaseUrl::Required { hint } => hint,
-                BaseUrl::Default(_) => "",
-            },
-        })?;
+    let configured = config.base_url.clone().or_else(|| {
+        (kind == BackendKind::AzureOpenai)
+            .then(|| env.get("AZURE_OPENAI_ENDPOINT").map(str::to_string))
+            .flatten()
+    });
+    let base_url = match (configured, provider.base_url) {
+        (Some(url), _) => url,
+        (None, BaseUrl::Default(url)) => url.to_string(),
+        (None, BaseUrl::Required { hint }) => {
+            return Err(EndpointError::MissingBaseUrl { kind, hint });
+        }
+    };
     let base_url = base_url.trim().trim_end_matches('/').to_string();
     let host = host_of(&base_url).ok_or_else(|| EndpointError::BadBaseUrl {
         base_url: base_url.clone(),
@@ -307,10 +300,10 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
     {
         return Err(EndpointError::BadKey { kind });
     }
-    let key_fix = match key_vars {
-        _ if config.api_key.is_some() => "check `api_key` in the config".to_string(),
-        [] => "check `api_key` in the config".to_string(),
-        vars => format!("set {}", vars.join(" or ")),
+    let key_fix = if config.api_key.is_some() || key_vars.is_empty() {
+        "check `api_key` in the config".to_string()
+    } else {
+        format!("set {}", key_vars.join(" or "))
     };
     Ok(Endpoint {
         label: provider.label,

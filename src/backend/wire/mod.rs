@@ -12,6 +12,10 @@ use std::marker::PhantomData;
 use reqwest::header::{HeaderName, HeaderValue};
 use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 
+#[cfg(test)]
+use crate::backend::http::{Flow, SseEvent, WireDecoder};
+#[cfg(test)]
+use crate::backend::{BackendError, StreamEvent};
 use crate::config::Secret;
 
 /// The per-agent request settings every protocol maps into its own body.
@@ -178,4 +182,21 @@ pub fn strip_schema_keys(schema: &serde_json::Value, keys: &[&str]) -> serde_jso
         | serde_json::Value::Number(_)
         | serde_json::Value::String(_) => schema.clone(),
     }
+}
+
+/// Feeds `(event name, data)` pairs to `decoder` until one fails: the last flow, or the error.
+#[cfg(test)]
+fn feed<'a>(
+    decoder: &mut dyn WireDecoder,
+    events: impl IntoIterator<Item = (&'a str, &'a str)>,
+    out: &mut std::collections::VecDeque<StreamEvent>,
+) -> Result<Flow, BackendError> {
+    let mut flow = Ok(Flow::Continue);
+    for (event, data) in events {
+        flow = decoder.event(SseEvent { event, data }, out);
+        if flow.is_err() {
+            break;
+        }
+    }
+    flow
 }

@@ -145,8 +145,7 @@ impl GeminiDecoder {
             };
         };
         if let Some(content) = candidate.content {
-            let Few { first, rest } = content.parts;
-            for part in first.into_iter().chain(rest) {
+            for part in content.parts.items() {
                 self.part(part, out);
             }
         }

@@ -187,12 +187,14 @@ impl ChatDecoder {
         }
     }
 
-    /// The one usage report, then the finish (`fallback` when no finish reason came).
-    fn complete(&mut self, fallback: FinishReason, out: &mut VecDeque<StreamEvent>) {
+    /// The one usage report, then the finish (`Stop` when no finish reason came).
+    fn complete(&mut self, out: &mut VecDeque<StreamEvent>) {
         if let Some(usage) = self.usage.take() {
             out.push_back(StreamEvent::Usage(usage));
         }
-        out.push_back(StreamEvent::Finish(self.finish.take().unwrap_or(fallback)));
+        out.push_back(StreamEvent::Finish(
+            self.finish.take().unwrap_or(FinishReason::Stop),
+        ));
     }
 
     /// Our index for a tool-call delta. A new id under an index already in use is a new
@@ -227,7 +229,7 @@ impl WireDecoder for ChatDecoder {
     ) -> Result<Flow, BackendError> {
         let data = event.data.trim();
         if data == "[DONE]" {
-            self.complete(FinishReason::Stop, out);
+            self.complete(out);
             return Ok(Flow::Finished);
         }
         if event.event == "error" {
@@ -242,7 +244,7 @@ impl WireDecoder for ChatDecoder {
     /// Some servers close the stream after the finish reason without `[DONE]`.
     fn end(&mut self, out: &mut VecDeque<StreamEvent>) -> Result<Flow, BackendError> {
         if self.finish.is_some() {
-            self.complete(FinishReason::Stop, out);
+            self.complete(out);
             Ok(Flow::Finished)
         } else {
             Ok(Flow::Continue)
@@ -256,7 +258,7 @@ impl WireDecoder for ChatDecoder {
     ) -> Result<Flow, BackendError> {
         let chunk: Chunk<'_> = parse_json(&self.site, text)?;
         self.chunk(chunk, out)?;
-        self.complete(FinishReason::Stop, out);
+        self.complete(out);
         Ok(Flow::Finished)
     }
 }

@@ -52,6 +52,8 @@ impl ChatWire {
         api_version: &str,
         options: WireOptions,
     ) -> Self {
+        // Both streamed usage and `max_completion_tokens` need 2024-09-01 or later.
+        let modern = api_version >= "2024-09-01";
         let url = if base_url.contains("/openai/") {
             format!("{base_url}/chat/completions?api-version={api_version}")
         } else {
@@ -65,8 +67,8 @@ impl ChatWire {
             url,
             auth: key.map_or(Auth::None, |key| Auth::Header("api-key", key)),
             options,
-            include_usage: api_version >= "2024-09-01",
-            max_tokens_key: if api_version >= "2024-09-01" {
+            include_usage: modern,
+            max_tokens_key: if modern {
                 "max_completion_tokens"
             } else {
                 "max_tokens"

@@ -1,6 +1,7 @@
 //! The Messages API decoder on hand-written events: edge cases the wire tests do not reach.
 
 use super::*;
+use crate::backend::wire::feed;
 
 fn decode(lines: &[(&str, &str)]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
     let mut decoder = AnthropicDecoder::new(CallSite::new(
@@ -9,14 +10,8 @@ fn decode(lines: &[(&str, &str)]) -> (Vec<StreamEvent>, Result<Flow, BackendErro
         "set ANTHROPIC_API_KEY",
     ));
     let mut out = VecDeque::new();
-    let mut flow = Ok(Flow::Continue);
-    for (event, data) in lines {
-        flow = decoder.event(SseEvent { event, data }, &mut out);
-        if flow.is_err() {
-            break;
-        }
-    }
-    (out.into_iter().collect(), flow)
+    let flow = feed(&mut decoder, lines.iter().copied(), &mut out);
+    (out.into(), flow)
 }
 
 #[test]

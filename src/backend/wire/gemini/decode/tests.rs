@@ -1,6 +1,7 @@
 //! The Gemini decoder on hand-written events: edge cases the wire tests do not reach.
 
 use super::*;
+use crate::backend::wire::feed;
 
 fn site() -> CallSite {
     CallSite::new(
@@ -10,15 +11,16 @@ fn site() -> CallSite {
     )
 }
 
+/// Feeds unnamed events, then the end of the stream unless one failed.
 fn decode(events: &[&str]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
     let mut decoder = GeminiDecoder::new(site());
     let mut out = VecDeque::new();
-    for data in events {
-        if let Err(error) = decoder.event(SseEvent { event: "", data }, &mut out) {
-            return (out.into(), Err(error));
-        }
-    }
-    let flow = decoder.end(&mut out);
+    let flow = feed(
+        &mut decoder,
+        events.iter().map(|data| ("", *data)),
+        &mut out,
+    )
+    .and_then(|_| decoder.end(&mut out));
     (out.into(), flow)
 }
 

@@ -3,6 +3,7 @@
 use serde_json::json;
 
 use super::*;
+use crate::backend::wire::feed;
 
 fn site() -> CallSite {
     CallSite::new("OpenAI", "gpt-5", "set OPENAI_API_KEY")
@@ -10,23 +11,18 @@ fn site() -> CallSite {
 
 /// Feeds `(event name, data)` pairs; returns the events and the last flow or error.
 fn decode(events: &[(&str, Value)]) -> (Vec<StreamEvent>, Result<Flow, BackendError>) {
+    let texts: Vec<(&str, String)> = events
+        .iter()
+        .map(|(name, data)| (*name, data.to_string()))
+        .collect();
     let mut decoder = ResponsesDecoder::new(site());
     let mut out = VecDeque::new();
-    let mut flow = Ok(Flow::Continue);
-    for (name, data) in events {
-        let data = data.to_string();
-        flow = decoder.event(
-            SseEvent {
-                event: name,
-                data: &data,
-            },
-            &mut out,
-        );
-        if flow.is_err() {
-            break;
-        }
-    }
-    (out.into_iter().collect(), flow)
+    let flow = feed(
+        &mut decoder,
+        texts.iter().map(|(name, data)| (*name, data.as_str())),
+        &mut out,
+    );
+    (out.into(), flow)
 }
 
 fn typed(kind: &'static str, mut data: Value) -> (&'static str, Value) {
@@ -246,8 +242,7 @@ fn nested_and_flat_error_events_are_both_read() {
 
 #[test]
 fn an_event_with_unexpected_field_types_is_skipped_not_fatal() {
-    let mut decoder =
-        ResponsesDecoder::new(crate::backend::http::CallSite::new("OpenAI", "gpt-5", ""));
+    let mut decoder = ResponsesDecoder::new(site());
     let mut out = VecDeque::new();
     let flow = decoder.event(
         SseEvent {

@@ -1,112 +1,15 @@
-//! Anthropic Messages API (`claude`): the SSE events as Anthropic documents them
-//! (`message_start`, `content_block_*`, `ping`, `message_delta`, `message_stop`, `error`),
-//! with text, extended thinking, streamed tool input, prompt-cache usage and error replies.
+//! Anthropic calls that complete: text, extended thinking (signed and sent back), tool
+//! use, prompt-cache usage, the request body, and a reply that is not streamed.
 
-use massgen::backend::{BackendError, FinishReason, StreamEvent};
+use massgen::backend::{FinishReason, StreamEvent};
 use massgen::config::BackendKind;
 use massgen::protocol::Usage;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::faults;
 use crate::harness::*;
-use crate::mock_llm::{MockLlm, Reply, named};
+use crate::mock_llm::{Reply, typed};
 
-const MODEL: &str = "claude-sonnet-4-5";
-
-fn event(value: Value) -> String {
-    let name = value["type"].as_str().unwrap_or_default().to_string();
-    named(&name, &value.to_string())
-}
-
-fn message_start(input: u64, cache_creation: u64, cache_read: u64) -> String {
-    event(json!({"type": "message_start", "message": {
-        "id": "msg_01XFDUDYJgAACzvnptvVoYEL", "type": "message", "role": "assistant",
-        "content": [], "model": "claude-sonnet-4-5-20250929",
-        "stop_reason": null, "stop_sequence": null,
-        "usage": {"input_tokens": input, "cache_creation_input_tokens": cache_creation,
-                  "cache_read_input_tokens": cache_read, "output_tokens": 1}
-    }}))
-}
-
-fn block_start(index: usize, block: Value) -> String {
-    event(json!({"type": "content_block_start", "index": index, "content_block": block}))
-}
-
-fn delta(index: usize, delta: Value) -> String {
-    event(json!({"type": "content_block_delta", "index": index, "delta": delta}))
-}
-
-fn text(index: usize, text: &str) -> String {
-    delta(index, json!({"type": "text_delta", "text": text}))
-}
-
-fn input(index: usize, partial_json: &str) -> String {
-    delta(
-        index,
-        json!({"type": "input_json_delta", "partial_json": partial_json}),
-    )
-}
-
-fn block_stop(index: usize) -> String {
-    event(json!({"type": "content_block_stop", "index": index}))
-}
-
-fn tool_use(index: usize, id: &str) -> String {
-    block_start(
-        index,
-        json!({"type": "tool_use", "id": id, "name": "get_weather", "input": {}}),
-    )
-}
-
-/// `message_delta` and `message_stop`: how every complete response ends.
-fn end(stop_reason: &str, output_tokens: u64) -> Vec<String> {
-    vec![
-        event(json!({"type": "message_delta",
-            "delta": {"stop_reason": stop_reason, "stop_sequence": null},
-            "usage": {"output_tokens": output_tokens}})),
-        event(json!({"type": "message_stop"})),
-    ]
-}
-
-fn text_reply(words: &[&str]) -> Reply {
-    let mut events = vec![
-        message_start(25, 0, 0),
-        block_start(0, json!({"type": "text", "text": ""})),
-    ];
-    events.extend(words.iter().map(|word| text(0, word)));
-    events.push(block_stop(0));
-    events.extend(end("end_turn", 15));
-    Reply::sse(&events)
-}
-
-fn tool_calls(turn: &massgen::backend::AssistantTurn) -> Vec<(&str, &str, &str)> {
-    turn.tool_calls
-        .iter()
-        .map(|call| {
-            (
-                call.id.as_str(),
-                call.name.as_str(),
-                call.arguments.as_str(),
-            )
-        })
-        .collect()
-}
-
-fn usages(events: &[StreamEvent]) -> Vec<Usage> {
-    events
-        .iter()
-        .filter_map(|event| match event {
-            StreamEvent::Usage(usage) => Some(*usage),
-            _ => None,
-        })
-        .collect()
-}
-
-async fn claude(replies: Vec<Reply>) -> (MockLlm, massgen::config::BackendConfig) {
-    let server = MockLlm::start(replies).await;
-    let config = config(BackendKind::Claude, MODEL, &server.base_url);
-    (server, config)
-}
+use super::*;
 
 #[tokio::test]
 async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
@@ -121,7 +24,7 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
         "event: message_delta\ndata: {\"type\": \"message_delta\", \"delta\": {\"stop_reason\": \"end_turn\", \"stop_sequence\":null}, \"usage\": {\"output_tokens\": 15}}\n\n".into(),
         "event: message_stop\ndata: {\"type\": \"message_stop\"}\n\n".into(),
     ]);
-    let (server, config) = claude(vec![reply]).await;
+    let (server, config) = CLAUDE.serve(vec![reply]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(texts(&events), ["Hello", "!"]);
@@ -159,12 +62,8 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
 
 #[tokio::test]
 async fn a_base_url_that_already_ends_in_v1_is_not_doubled() {
-    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
-    let config = config(
-        BackendKind::Claude,
-        MODEL,
-        &format!("{}/v1", server.base_url),
-    );
+    let (server, config) =
+        serve(BackendKind::Claude, MODEL, "/v1", vec![text_reply(&["hi"])]).await;
     let _ = turn(&backend(&config), question()).await;
     assert_eq!(server.requests()[0].path, "/v1/messages");
 }
@@ -174,30 +73,18 @@ async fn reads_extended_thinking_as_reasoning() {
     let mut events = vec![
         message_start(40, 0, 0),
         block_start(0, json!({"type": "thinking", "thinking": ""})),
-        delta(
-            0,
-            json!({"type": "thinking_delta", "thinking": "I need to add 2 and 2.\n\n"}),
-        ),
-        delta(
-            0,
-            json!({"type": "thinking_delta", "thinking": "That is 4."}),
-        ),
-        delta(
-            0,
-            json!({"type": "signature_delta", "signature": "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"}),
-        ),
+        thinking(0, "I need to add 2 and 2.\n\n"),
+        thinking(0, "That is 4."),
+        signature(0, "EqQBCgIYAhIM1gbcDa9GJwZA2b3hGgxBdjrkzLoky3dl1pkiMOYds"),
         block_stop(0),
-        block_start(
-            1,
-            json!({"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}),
-        ),
+        redacted_thinking(1, "EmwKAhgBEgy3va3pzix"),
         block_stop(1),
         block_start(2, json!({"type": "text", "text": ""})),
         text(2, "2 + 2 = 4."),
         block_stop(2),
     ];
     events.extend(end("end_turn", 120));
-    let (_server, config) = claude(vec![Reply::sse(&events)]).await;
+    let (_server, config) = CLAUDE.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(reasoning(&events), "I need to add 2 and 2.\n\nThat is 4.");
@@ -219,7 +106,7 @@ async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_anthropi
     let mut events = vec![
         message_start(472, 0, 0),
         block_start(0, json!({"type": "text", "text": ""})),
-        event(json!({"type": "ping"})),
+        typed(&json!({"type": "ping"})),
         text(0, "Okay, let's check"),
         text(0, " the weather for Paris:"),
         block_stop(0),
@@ -231,16 +118,14 @@ async fn assembles_one_tool_call_split_across_chunks_and_sends_tools_in_anthropi
         block_stop(1),
     ];
     events.extend(end("tool_use", 89));
-    let (server, config) = claude(vec![Reply::sse(&events)]).await;
+    let (server, config) = CLAUDE.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), with_tools()).await;
     assert_eq!(error, None);
     assert_eq!(
         events.last(),
         Some(&StreamEvent::Finish(FinishReason::ToolCalls))
     );
-    let mut builder = massgen::backend::TurnBuilder::default();
-    events.iter().for_each(|event| builder.push(event));
-    let turn = builder.finish().unwrap();
+    let turn = assemble(&events);
     assert_eq!(turn.text, "Okay, let's check the weather for Paris:");
     assert_eq!(
         tool_calls(&turn),
@@ -282,7 +167,7 @@ async fn assembles_parallel_tool_calls_including_one_without_input() {
         block_stop(3),
     ];
     events.extend(end("tool_use", 140));
-    let (_server, config) = claude(vec![Reply::sse(&events)]).await;
+    let (_server, config) = CLAUDE.serve(vec![Reply::sse(&events)]).await;
     let turn = turn(&backend(&config), with_tools()).await;
     assert_eq!(
         tool_calls(&turn),
@@ -304,7 +189,7 @@ async fn assembles_parallel_tool_calls_including_one_without_input() {
 
 #[tokio::test]
 async fn replays_tool_calls_and_results_in_anthropic_format() {
-    let (server, config) = claude(vec![text_reply(&["ok"])]).await;
+    let (server, config) = CLAUDE.serve(vec![text_reply(&["ok"])]).await;
     let mut request = after_tool_call();
     request
         .messages
@@ -337,7 +222,7 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
         block_stop(0),
     ];
     events.extend(end("max_tokens", 393));
-    let (_server, config) = claude(vec![Reply::sse(&events)]).await;
+    let (_server, config) = CLAUDE.serve(vec![Reply::sse(&events)]).await;
     let (events, error) = collect(&backend(&config), question()).await;
     assert_eq!(error, None);
     assert_eq!(
@@ -357,150 +242,10 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
 }
 
 #[tokio::test]
-async fn an_error_event_inside_the_stream_ends_the_call_with_its_message() {
-    let events = [
-        message_start(25, 0, 0),
-        block_start(0, json!({"type": "text", "text": ""})),
-        text(0, "Hal"),
-        "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"invalid_request_error\", \"message\": \"Output blocked by content filtering policy\"}}\n\n".into(),
-    ];
-    let (server, config) = claude(vec![Reply::sse(&events)]).await;
-    let (events, error) = collect(&backend(&retrying(config, 2)), question()).await;
-    assert_eq!(texts(&events), ["Hal"]);
-    assert_eq!(
-        error.unwrap().to_string(),
-        "Anthropic refused the request (HTTP 400): invalid_request_error: Output blocked by content filtering policy"
-    );
-    assert_eq!(server.requests().len(), 1);
-}
-
-#[tokio::test]
-async fn an_overloaded_error_event_is_retried() {
-    let overloaded = Reply::sse(&[
-        message_start(25, 0, 0),
-        "event: error\ndata: {\"type\": \"error\", \"error\": {\"type\": \"overloaded_error\", \"message\": \"Overloaded\"}}\n\n".into(),
-    ]);
-    let (server, config) = claude(vec![overloaded.clone(), text_reply(&["4"])]).await;
-    let (events, error) = collect(&backend(&retrying(config, 1)), question()).await;
-    assert_eq!(error, None);
-    assert_eq!(retries(&events).len(), 1);
-    assert_eq!(retries(&events)[0].2, "server error 529");
-    assert_eq!(texts(&events), ["4"]);
-    assert_eq!(server.requests().len(), 2);
-
-    let (_server, config) = claude(vec![overloaded]).await;
-    let (_, error) = collect(&backend(&config), question()).await;
-    assert_eq!(
-        error.unwrap().to_string(),
-        "Anthropic server error 529 (overloaded_error: Overloaded)"
-    );
-}
-
-#[tokio::test]
-async fn a_429_waits_as_long_as_retry_after_says_then_succeeds() {
-    let (server, config) = claude(vec![
-        Reply::status(
-            429,
-            r#"{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 50 requests per minute."}}"#,
-        )
-        .with_header("retry-after", "1"),
-        text_reply(&["4"]),
-    ])
-    .await;
-    faults::retry_after_is_honoured(&server, config).await;
-}
-
-#[tokio::test]
-async fn a_500_is_retried_with_backoff_then_succeeds() {
-    let (_server, config) = claude(vec![
-        Reply::status(
-            500,
-            r#"{"type":"error","error":{"type":"api_error","message":"Internal server error"}}"#,
-        ),
-        text_reply(&["4"]),
-    ])
-    .await;
-    let events = faults::server_error_is_retried_with_backoff(config).await;
-    assert_eq!(texts(&events), ["4"]);
-}
-
-#[tokio::test]
-async fn a_stream_cut_in_the_middle_is_truncated_not_complete() {
-    // Everything but `message_stop`: the end marker is what makes a response complete.
-    let mut cut = vec![
-        message_start(25, 0, 0),
-        block_start(0, json!({"type": "text", "text": ""})),
-        text(0, "The answer"),
-        text(0, " is"),
-        block_stop(0),
-    ];
-    cut.push(end("end_turn", 5).remove(0));
-    let (_server, config) = claude(vec![Reply::sse(&cut)]).await;
-    let events = faults::cut_stream_is_truncated(config).await;
-    assert!(usages(&events).is_empty());
-
-    // With a retry left, the partial text is void and the second attempt stands alone.
-    let (_server, config) = claude(vec![Reply::SseThenReset(cut), text_reply(&["4"])]).await;
-    faults::retried_call_stands_alone(config).await;
-}
-
-#[tokio::test]
-async fn a_server_that_never_answers_times_out() {
-    let (_server, config) = claude(vec![Reply::Hang]).await;
-    faults::silence_times_out(config).await;
-
-    let (_server, config) = claude(vec![Reply::SseThenHang(vec![
-        message_start(25, 0, 0),
-        block_start(0, json!({"type": "text", "text": ""})),
-        text(0, "Hal"),
-    ])])
-    .await;
-    faults::a_stall_times_out(config, "Anthropic").await;
-}
-
-#[tokio::test]
-async fn a_rejected_key_names_the_variable_and_is_not_retried() {
-    let (server, config) = claude(vec![Reply::status(
-        401,
-        r#"{"type":"error","error":{"type":"authentication_error","message":"invalid x-api-key"}}"#,
-    )])
-    .await;
-    let message = faults::rejected_key_message(&server, config).await;
-    assert_eq!(
-        message,
-        "invalid key for Anthropic: set ANTHROPIC_API_KEY (invalid x-api-key)"
-    );
-}
-
-#[tokio::test]
-async fn an_unknown_model_and_a_long_prompt_are_recognised() {
-    let (_server, config) = claude(vec![
-        Reply::status(
-            404,
-            r#"{"type":"error","error":{"type":"not_found_error","message":"model: claude-sonnet-9"}}"#,
-        ),
-        Reply::status(
-            400,
-            r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt is too long: 210000 tokens > 200000 maximum"}}"#,
-        ),
-    ])
-    .await;
-    let backend = backend(&config);
-    let (_, error) = collect(&backend, question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ModelNotFound { ref model, .. }) if model == MODEL),
-        "{error:?}"
-    );
-    let (_, error) = collect(&backend, question()).await;
-    assert!(
-        matches!(error, Some(BackendError::ContextLength { .. })),
-        "{error:?}"
-    );
-}
-
-#[tokio::test]
 async fn passthrough_options_and_sampling_settings_reach_the_body() {
-    let (server, mut config) = claude(vec![text_reply(&["hi"]), text_reply(&["hi"])]).await;
+    let (server, mut config) = CLAUDE
+        .serve(vec![text_reply(&["hi"]), text_reply(&["hi"])])
+        .await;
     config.temperature = Some(0.3);
     config.max_tokens = Some(4096);
     config.passthrough.insert("top_k".into(), json!(40));
@@ -549,12 +294,9 @@ async fn a_server_that_ignores_stream_true_is_read_as_one_reply() {
         "stop_reason": "tool_use", "stop_sequence": null,
         "usage": {"input_tokens": 7, "cache_read_input_tokens": 3, "output_tokens": 5}
     });
-    let (_server, config) = claude(vec![Reply::Status {
-        status: 200,
-        headers: vec![("content-type".into(), "application/json".into())],
-        body: body.to_string(),
-    }])
-    .await;
+    let (_server, config) = CLAUDE
+        .serve(vec![Reply::status(200, &body.to_string())])
+        .await;
     let turn = turn(&backend(&config), with_tools()).await;
     assert_eq!(turn.text, "Checking.");
     assert_eq!(turn.reasoning, "Need the weather.");
@@ -576,30 +318,20 @@ async fn signed_thinking_goes_back_unchanged_before_the_tool_calls() {
     let mut first = vec![
         message_start(40, 0, 0),
         block_start(0, json!({"type": "thinking", "thinking": ""})),
-        delta(
-            0,
-            json!({"type": "thinking_delta", "thinking": "Check the weather."}),
-        ),
-        delta(
-            0,
-            json!({"type": "signature_delta", "signature": "EqQBCgIYAhIM"}),
-        ),
-        delta(
-            0,
-            json!({"type": "signature_delta", "signature": "1gbcDa9GJwZA"}),
-        ),
+        thinking(0, "Check the weather."),
+        signature(0, "EqQBCgIYAhIM"),
+        signature(0, "1gbcDa9GJwZA"),
         block_stop(0),
-        block_start(
-            1,
-            json!({"type": "redacted_thinking", "data": "EmwKAhgBEgy3va3pzix"}),
-        ),
+        redacted_thinking(1, "EmwKAhgBEgy3va3pzix"),
         block_stop(1),
         tool_use(2, "toolu_01"),
         input(2, r#"{"city":"Paris"}"#),
         block_stop(2),
     ];
     first.extend(end("tool_use", 60));
-    let (server, config) = claude(vec![Reply::sse(&first), text_reply(&["Sunny."])]).await;
+    let (server, config) = CLAUDE
+        .serve(vec![Reply::sse(&first), text_reply(&["Sunny."])])
+        .await;
     let backend = backend(&config);
     let turn = turn(&backend, with_tools()).await;
     assert_eq!(
