@@ -47,6 +47,7 @@ impl From<&ContextRoot> for ContextRoot {
 /// created so that deletes can be checked.
 #[derive(Debug)]
 pub struct PathPolicy {
+    /// As given, lexically cleaned: relative paths are taken from it.
     workspace: PathBuf,
     /// The workspace, read-only directories and the config's context paths, then the
     /// paths attached to the current question.
@@ -91,11 +92,6 @@ impl PathPolicy {
         self.context_writes.load(Ordering::SeqCst)
     }
 
-    /// The workspace as given (lexically cleaned).
-    pub fn workspace(&self) -> &Path {
-        &self.workspace
-    }
-
     /// The path to act on, or why not. Relative paths are taken from the workspace. For
     /// [`Access::Delete`] the returned path is the entry itself (a symlink is unlinked, not
     /// followed); otherwise every symlink is resolved.
@@ -116,16 +112,6 @@ impl PathPolicy {
     /// Carries what the agent knew under `from` over to `to` after a move.
     pub fn record_moved(&self, from: &Path, to: &Path) {
         self.ledger.record_moved(from, to);
-    }
-
-    /// Whether `path` (resolved) is one of the directories or files the agent was given.
-    pub fn is_root(&self, path: &Path) -> bool {
-        self.on_disk().is_root(path)
-    }
-
-    /// Whether `path` (resolved) is the workspace or inside it, and in no other root.
-    pub fn in_workspace(&self, path: &Path) -> bool {
-        self.on_disk().in_workspace(path)
     }
 
     /// One line per allowed directory or file, saying what the agent may do there.
@@ -187,12 +173,12 @@ impl OnDisk<'_> {
             .map_err(|problem| problem.refuse(raw, &self.shown_workspace()))
     }
 
-    /// [`PathPolicy::is_root`].
+    /// Whether `path` (resolved) is one of the directories or files the agent was given.
     pub(crate) fn is_root(&self, path: &Path) -> bool {
         self.roots.iter().any(|root| root.is(path))
     }
 
-    /// [`PathPolicy::in_workspace`].
+    /// Whether `path` (resolved) is the workspace or inside it, and in no other root.
     pub(crate) fn in_workspace(&self, path: &Path) -> bool {
         innermost(&self.roots, path).is_some_and(|root| root.kind == Kind::Workspace)
     }
