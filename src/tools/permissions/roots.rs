@@ -14,7 +14,7 @@ pub(super) enum Kind {
 }
 
 /// A root as configured, lexically cleaned.
-#[derive(Clone, Debug)]
+#[derive(Debug)]
 pub(super) struct Root {
     path: PathBuf,
     kind: Kind,
