@@ -15,6 +15,27 @@ use std::path::PathBuf;
 use massgen::protocol::{EventMsg, McpServerState, TurnOutcome};
 use support::{Scenario, attempt_dir, outcome, winner};
 
+/// `<dir>/<name>/`, created holding `file` with `content`.
+fn folder_with(dir: &tempfile::TempDir, name: &str, file: &str, content: &str) -> PathBuf {
+    let folder = dir.path().join(name);
+    fs::create_dir_all(&folder).unwrap();
+    fs::write(folder.join(file), content).unwrap();
+    folder
+}
+
+/// Every tool call's `(tool, ok, output)`, in order.
+fn tool_results(events: &[massgen::protocol::Event]) -> Vec<(String, bool, String)> {
+    events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::ToolCallEnd {
+                tool, ok, output, ..
+            } => Some((tool.clone(), *ok, output.clone())),
+            _ => None,
+        })
+        .collect()
+}
+
 fn temp_dir_of(events: &[massgen::protocol::Event], agent: &str) -> PathBuf {
     events
         .iter()
@@ -30,9 +51,7 @@ fn temp_dir_of(events: &[massgen::protocol::Event], agent: &str) -> PathBuf {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn agents_share_work_through_snapshots_and_only_the_winner_writes_the_context_path() {
     let dir = tempfile::tempdir().unwrap();
-    let context = dir.path().join("project_docs");
-    fs::create_dir_all(&context).unwrap();
-    fs::write(context.join("brief.md"), "the user's brief").unwrap();
+    let context = folder_with(&dir, "project_docs", "brief.md", "the user's brief");
     let ctx = context.display();
     let yaml = format!(
         r#"
@@ -130,9 +149,7 @@ async fn paths_attached_to_the_question_are_read_and_written_like_context_paths(
     use massgen::protocol::{ContextPath, Mode, Op};
 
     let dir = tempfile::tempdir().unwrap();
-    let attached = dir.path().join("attached");
-    fs::create_dir_all(&attached).unwrap();
-    fs::write(attached.join("input.txt"), "the input").unwrap();
+    let attached = folder_with(&dir, "attached", "input.txt", "the input");
     let at = attached.display();
     let yaml = format!(
         r#"
@@ -164,12 +181,10 @@ agent:
         .await
         .unwrap();
     let events = scenario.handle.finish_turn().await;
-    let read = events.iter().find_map(|event| match &event.msg {
-        EventMsg::ToolCallEnd {
-            tool, ok, output, ..
-        } if tool.ends_with("read_text_file") => Some((*ok, output.clone())),
-        _ => None,
-    });
+    let read = tool_results(&events)
+        .into_iter()
+        .find(|(tool, ..)| tool.ends_with("read_text_file"))
+        .map(|(_, ok, output)| (ok, output));
     assert_eq!(read, Some((true, "the input".to_string())));
     assert!(
         !attached.join("early.txt").exists(),
@@ -229,15 +244,7 @@ agent:
         && matches!(state, McpServerState::Ready { tools } if tools.len() > 5)));
     assert!(states.iter().any(|(server, state)| server == "ghost"
         && matches!(state, McpServerState::Failed { error } if error.contains("mcp-ghost"))));
-    let results: Vec<(String, bool, String)> = events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::ToolCallEnd {
-                tool, ok, output, ..
-            } => Some((tool.clone(), *ok, output.clone())),
-            _ => None,
-        })
-        .collect();
+    let results = tool_results(&events);
     assert_eq!(results.len(), 2, "{results:?}");
     assert_eq!(results[0].0, "mcp__everything__echo");
     assert!(

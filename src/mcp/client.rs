@@ -65,7 +65,7 @@ pub fn seconds(duration: Duration) -> String {
     }
 }
 
-fn last_output_note(last_output: &Option<String>) -> String {
+pub(super) fn last_output_note(last_output: &Option<String>) -> String {
     match last_output {
         Some(line) => format!("; its last output: {line}"),
         None => String::new(),

@@ -14,7 +14,6 @@ use crate::backend::{ToolCall, ToolSpec};
 use crate::config::ToolSettings;
 use crate::mcp::McpServers;
 use crate::protocol::EventMsg;
-use crate::tools::ContextRoot;
 use crate::workspace::ContextRootSpec;
 
 pub struct AgentToolRouter {
@@ -80,36 +79,33 @@ impl ToolRouter for AgentToolRouter {
             .as_ref()
             .map(|tools| Arc::clone(tools.policy()));
         Box::pin(async move {
-            let mut events = Vec::new();
-            let outcome = if let Some(tools) = builtin {
+            let (outcome, refusal) = if let Some(tools) = builtin {
                 let done = tools.call(&call.name, &call.arguments).await;
-                if let Some(refusal) = done.refusal {
-                    events.push(EventMsg::ToolRefused {
-                        tool: call.name.clone(),
-                        path: refusal.path,
-                        reason: refusal.reason,
-                    });
-                }
-                done.outcome
+                (done.outcome, done.refusal)
             } else if let Some(servers) = mcp {
-                let policy = policy.as_deref();
-                match policy.map(|policy| check_mcp_paths(policy, &call.name, &call.arguments)) {
-                    Some(Err(refusal)) => {
-                        events.push(EventMsg::ToolRefused {
-                            tool: call.name.clone(),
-                            path: refusal.path.clone(),
-                            reason: refusal.reason.clone(),
-                        });
-                        ToolOutcome {
+                let refused = policy
+                    .and_then(|policy| check_mcp_paths(&policy, &call.name, &call.arguments).err());
+                match refused {
+                    Some(refusal) => {
+                        let outcome = ToolOutcome {
                             ok: false,
-                            output: refusal.reason,
-                        }
+                            output: refusal.reason.clone(),
+                        };
+                        (outcome, Some(refusal))
                     }
-                    Some(Ok(())) | None => servers.call(&call.name, &call.arguments).await,
+                    None => (servers.call(&call.name, &call.arguments).await, None),
                 }
             } else {
-                unavailable(&call.name)
+                (unavailable(&call.name), None)
             };
+            let mut events: Vec<EventMsg> = refusal
+                .into_iter()
+                .map(|refusal| EventMsg::ToolRefused {
+                    tool: call.name.clone(),
+                    path: refusal.path,
+                    reason: refusal.reason,
+                })
+                .collect();
             events.extend(take(&notices));
             ToolResult { outcome, events }
         })
@@ -117,9 +113,7 @@ impl ToolRouter for AgentToolRouter {
 
     fn set_turn_context(&self, attached: &[ContextRootSpec]) {
         if let Some(tools) = &self.builtin {
-            tools
-                .policy()
-                .set_turn_context(attached.iter().map(ContextRoot::from).collect());
+            tools.policy().set_turn_context(attached.to_vec());
         }
     }
 
@@ -164,6 +158,7 @@ fn check_mcp_paths(policy: &PathPolicy, tool: &str, arguments: &str) -> Result<(
     .iter()
     .any(|verb| bare.contains(verb));
     let access = if writes { Access::Write } else { Access::Read };
+    let mut roots = None;
     for (key, value) in &arguments {
         if !PATH_ARGUMENTS.contains(&key.as_str()) {
             continue;
@@ -181,21 +176,13 @@ fn check_mcp_paths(policy: &PathPolicy, tool: &str, arguments: &str) -> Result<(
         for path in values {
             let definite = path.starts_with('/') || path.starts_with('~') || path.contains("..");
             if definite {
-                policy.check(path, access)?;
+                roots
+                    .get_or_insert_with(|| policy.on_disk())
+                    .check(path, access)?;
             }
         }
     }
     Ok(())
-}
-
-impl From<&ContextRootSpec> for ContextRoot {
-    fn from(spec: &ContextRootSpec) -> Self {
-        Self {
-            path: spec.path.clone(),
-            permission: spec.permission,
-            protected: spec.protected.clone(),
-        }
-    }
 }
 
 fn take(notices: &Mutex<mpsc::UnboundedReceiver<EventMsg>>) -> Vec<EventMsg> {

@@ -35,7 +35,7 @@ pub fn replace_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<C
     let parent = to.parent().unwrap_or_else(|| Path::new("."));
     fs::create_dir_all(parent)?;
     let staging = sibling(to, "incoming");
-    remove_if_present(&staging)?;
+    remove_tree(&staging)?;
     fs::create_dir_all(&staging)?;
     let report = match copy_avoiding(from, &staging, max_file_bytes, &[to, &staging]) {
         Ok(report) => report,
@@ -135,7 +135,8 @@ fn sibling(path: &Path, tag: &str) -> PathBuf {
     path.with_file_name(format!(".{name}.{tag}"))
 }
 
-fn remove_if_present(path: &Path) -> io::Result<()> {
+/// Removes the tree at `path`, if there is one.
+pub(super) fn remove_tree(path: &Path) -> io::Result<()> {
     match fs::remove_dir_all(path) {
         Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
         Ok(()) | Err(_) => Ok(()),

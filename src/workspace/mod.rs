@@ -15,6 +15,7 @@ use std::time::Duration;
 
 use tokio::sync::{RwLock, watch};
 
+use copy::remove_tree;
 pub use copy::{CopyReport, DEFAULT_MAX_FILE_BYTES, SKIPPED_DIRS, copy_tree, replace_tree};
 pub use layout::{AgentDirs, ContextRootSpec, Layout};
 pub use prompt_paths::{ParsedPrompt, parse_prompt};
@@ -204,13 +205,6 @@ impl Workspaces {
             replace_tree(&workspace, &to, max).map(Some)
         })
         .await
-    }
-}
-
-fn remove_tree(path: &Path) -> io::Result<()> {
-    match std::fs::remove_dir_all(path) {
-        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
-        Ok(()) | Err(_) => Ok(()),
     }
 }
 

@@ -12,6 +12,11 @@ const TWO_AGENTS: &str = "agents:\n  - id: zed\n    backend: {type: scripted, cw
 
 fn setup() -> (tempfile::TempDir, Arc<Workspaces>) {
     let project = tempfile::tempdir().unwrap();
+    let workspaces = create(&project);
+    (project, workspaces)
+}
+
+fn create(project: &tempfile::TempDir) -> Arc<Workspaces> {
     let config = from_text(TWO_AGENTS, "t.yaml", &Env::default())
         .unwrap()
         .config;
@@ -21,8 +26,7 @@ fn setup() -> (tempfile::TempDir, Arc<Workspaces>) {
             .iter()
             .map(|agent| (agent.id.clone(), "scripted".into(), "m".into())),
     );
-    let workspaces = Workspaces::create(project.path(), &config, &roster).unwrap();
-    (project, Arc::new(workspaces))
+    Arc::new(Workspaces::create(project.path(), &config, &roster).unwrap())
 }
 
 #[test]
@@ -115,16 +119,7 @@ async fn a_new_run_or_turn_forgets_earlier_snapshots() {
     let stale = project.path().join(".massgen/snapshots/zed");
     fs::create_dir_all(&stale).unwrap();
     fs::write(stale.join("old_task.md"), "last run").unwrap();
-    let config = from_text(TWO_AGENTS, "t.yaml", &Env::default())
-        .unwrap()
-        .config;
-    let roster = AgentInfo::roster(
-        config
-            .agents
-            .iter()
-            .map(|agent| (agent.id.clone(), "scripted".into(), "m".into())),
-    );
-    let workspaces = Arc::new(Workspaces::create(project.path(), &config, &roster).unwrap());
+    let workspaces = create(&project);
     let amy = workspaces.dirs(1).unwrap().clone();
     Arc::clone(&workspaces).prepare_round(1).await.unwrap();
     assert!(

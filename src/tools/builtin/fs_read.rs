@@ -54,6 +54,7 @@ pub(super) fn read_multiple_files(policy: &PathPolicy, args: &Args) -> ToolResul
             "`paths` is empty; list the files to read.".into(),
         ));
     }
+    let roots = policy.on_disk();
     let mut parts = Vec::new();
     let mut refusals = Vec::new();
     let mut total = 0usize;
@@ -64,7 +65,7 @@ pub(super) fn read_multiple_files(policy: &PathPolicy, args: &Args) -> ToolResul
             ));
             continue;
         }
-        let part = match policy.check(raw, Access::Read) {
+        let part = match roots.check(raw, Access::Read) {
             Err(refusal) => {
                 let part = format!("{raw}: Error - {}", refusal.reason);
                 refusals.push(refusal);

@@ -104,8 +104,9 @@ pub(super) fn create_directory(policy: &PathPolicy, args: &Args) -> ToolResult {
 pub(super) fn move_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let source_raw = args.str_either(&["source", "source_path"])?;
     let destination_raw = args.str_either(&["destination", "destination_path"])?;
-    let source = policy.check(source_raw, Access::Write)?;
-    if policy.is_root(&source) {
+    let roots = policy.on_disk();
+    let source = roots.check(source_raw, Access::Write)?;
+    if roots.is_root(&source) {
         return Err(ToolError::Refused(Refusal {
             path: source_raw.to_string(),
             reason: format!(
@@ -117,7 +118,7 @@ pub(super) fn move_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     if std::fs::symlink_metadata(&source).is_err() {
         return Err(ToolError::Failed(format!("`{source_raw}` does not exist.")));
     }
-    let destination = policy.check(destination_raw, Access::Write)?;
+    let destination = roots.check(destination_raw, Access::Write)?;
     if std::fs::symlink_metadata(&destination).is_ok() {
         return Err(ToolError::Failed(format!(
             "`{destination_raw}` already exists and move_file does not overwrite. Pick another \

@@ -232,37 +232,22 @@ impl BuiltinTools {
             Ok(args) => args,
             Err(error) => return BuiltinOutcome::from_result(Err(error)),
         };
-        let result = match tool {
-            Tool::ExecuteCommand => match &self.command {
+        let result = if tool == Tool::ExecuteCommand {
+            match &self.command {
                 Some(runner) => runner.run(&self.policy, &args).await,
                 None => Err(ToolError::Failed(format!(
                     "`{name}` is not enabled for this agent."
                 ))),
-            },
-            Tool::ReadTextFile
-            | Tool::ReadMultipleFiles
-            | Tool::WriteFile
-            | Tool::EditFile
-            | Tool::CreateDirectory
-            | Tool::ListDirectory
-            | Tool::DirectoryTree
-            | Tool::SearchFiles
-            | Tool::GetFileInfo
-            | Tool::MoveFile
-            | Tool::ListAllowedDirectories
-            | Tool::CopyFile
-            | Tool::DeleteFile
-            | Tool::CompareFiles
-            | Tool::CompareDirectories => {
-                let policy = Arc::clone(&self.policy);
-                tokio::task::spawn_blocking(move || run_file_tool(tool, &policy, &args))
-                    .await
-                    .unwrap_or_else(|error| {
-                        Err(ToolError::Failed(format!(
-                            "`{name}` stopped unexpectedly ({error}). Try again, or another way."
-                        )))
-                    })
             }
+        } else {
+            let policy = Arc::clone(&self.policy);
+            tokio::task::spawn_blocking(move || run_file_tool(tool, &policy, &args))
+                .await
+                .unwrap_or_else(|error| {
+                    Err(ToolError::Failed(format!(
+                        "`{name}` stopped unexpectedly ({error}). Try again, or another way."
+                    )))
+                })
         };
         BuiltinOutcome::from_result(result)
     }

@@ -11,6 +11,15 @@ fn string(description: &str) -> Value {
     json!({"type": "string", "description": description})
 }
 
+fn integer(description: &str) -> Value {
+    json!({"type": "integer", "description": description})
+}
+
+/// A boolean that is `false` unless given.
+fn flag(description: &str) -> Value {
+    json!({"type": "boolean", "description": description, "default": false})
+}
+
 fn object(properties: Value, required: &[&str]) -> Value {
     json!({"type": "object", "properties": properties, "required": required})
 }
@@ -25,8 +34,8 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
             object(
                 json!({
                     "path": string("File to read."),
-                    "head": {"type": "integer", "description": "Only the first N lines."},
-                    "tail": {"type": "integer", "description": "Only the last N lines."}
+                    "head": integer("Only the first N lines."),
+                    "tail": integer("Only the last N lines.")
                 }),
                 &["path"],
             ),
@@ -73,7 +82,7 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
                             &["oldText", "newText"],
                         )
                     },
-                    "dryRun": {"type": "boolean", "description": "Preview the diff only.", "default": false}
+                    "dryRun": flag("Preview the diff only.")
                 }),
                 &["path", "edits"],
             ),
@@ -138,7 +147,7 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
                 json!({
                     "source_path": string("File or directory to copy."),
                     "destination_path": string("Where the copy goes."),
-                    "overwrite": {"type": "boolean", "description": "Replace an existing destination.", "default": false}
+                    "overwrite": flag("Replace an existing destination.")
                 }),
                 &["source_path", "destination_path"],
             ),
@@ -151,7 +160,7 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
             object(
                 json!({
                     "path": string("File or directory to delete."),
-                    "recursive": {"type": "boolean", "description": "Delete a directory with its contents.", "default": false}
+                    "recursive": flag("Delete a directory with its contents.")
                 }),
                 &["path"],
             ),
@@ -176,7 +185,7 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
                 json!({
                     "dir1": string("Left directory."),
                     "dir2": string("Right directory."),
-                    "show_content_diff": {"type": "boolean", "description": "Include diffs of differing text files.", "default": false}
+                    "show_content_diff": flag("Include diffs of differing text files.")
                 }),
                 &["dir1", "dir2"],
             ),
@@ -190,7 +199,7 @@ pub(super) fn spec(tool: Tool) -> ToolSpec {
             object(
                 json!({
                     "command": string("The command line, e.g. `python -m pytest tests -q`."),
-                    "timeout": {"type": "integer", "description": "Seconds before the command is killed (capped by the configuration)."},
+                    "timeout": integer("Seconds before the command is killed (capped by the configuration)."),
                     "work_dir": string("Directory inside your workspace to run in; default the workspace.")
                 }),
                 &["command"],

@@ -40,10 +40,7 @@ pub(super) fn read_text(path: &Path, shown: &str, end: End) -> Result<Text, Tool
         )));
     }
     let size = meta.len();
-    let mut sniff = vec![0; SNIFF];
-    let sniffed =
-        read_up_to(&mut file, &mut sniff).map_err(|error| io_error("read", path, &error))?;
-    if sniff[..sniffed].contains(&0) {
+    if has_nul_early(&mut file).map_err(|error| io_error("read", path, &error))? {
         return Err(binary(shown, size));
     }
     let start = match end {
@@ -84,15 +81,11 @@ fn binary(shown: &str, size: u64) -> ToolError {
     ))
 }
 
-fn read_up_to(file: &mut File, buffer: &mut [u8]) -> std::io::Result<usize> {
-    let mut filled = 0;
-    while filled < buffer.len() {
-        match file.read(&mut buffer[filled..])? {
-            0 => break,
-            read => filled += read,
-        }
-    }
-    Ok(filled)
+/// Whether the first [`SNIFF`] bytes from the file's current position hold a NUL byte.
+fn has_nul_early(file: &mut File) -> std::io::Result<bool> {
+    let mut sniff = Vec::with_capacity(SNIFF);
+    file.take(SNIFF as u64).read_to_end(&mut sniff)?;
+    Ok(sniff.contains(&0))
 }
 
 /// The first `count` lines (each with its line ending).
@@ -108,14 +101,9 @@ pub(super) fn tail(text: &str, count: usize) -> String {
 
 /// Whether the file's first 8 KiB hold a NUL byte; unreadable files count as binary.
 pub(super) fn looks_binary(path: &Path) -> bool {
-    let Ok(mut file) = File::open(path) else {
-        return true;
-    };
-    let mut sniff = vec![0; SNIFF];
-    match read_up_to(&mut file, &mut sniff) {
-        Ok(read) => sniff[..read].contains(&0),
-        Err(_) => true,
-    }
+    File::open(path)
+        .and_then(|mut file| has_nul_early(&mut file))
+        .unwrap_or(true)
 }
 
 /// A unified diff from `old` to `new` with `context` lines around each change; large inputs

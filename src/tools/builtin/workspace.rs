@@ -17,8 +17,9 @@ pub(super) fn copy_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let source_raw = args.str_either(&["source_path", "source"])?;
     let destination_raw = args.str_either(&["destination_path", "destination"])?;
     let overwrite = args.flag("overwrite")?;
-    let source = policy.check(source_raw, Access::Read)?;
-    let destination = policy.check(destination_raw, Access::Write)?;
+    let roots = policy.on_disk();
+    let source = roots.check(source_raw, Access::Read)?;
+    let destination = roots.check(destination_raw, Access::Write)?;
     let Ok(meta) = std::fs::metadata(&source) else {
         return Err(ToolError::Failed(format!("`{source_raw}` does not exist.")));
     };
@@ -62,12 +63,12 @@ pub(super) fn copy_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             continue;
         }
         let relative = item.path().strip_prefix(&source).unwrap_or(item.path());
-        let from = policy.check(&item.path().to_string_lossy(), Access::Read)?;
-        let to = policy.check(&destination.join(relative).to_string_lossy(), Access::Write)?;
+        let from = roots.check(&item.path().to_string_lossy(), Access::Read)?;
+        let to = roots.check(&destination.join(relative).to_string_lossy(), Access::Write)?;
         plan.push((from, to));
     }
     if exists {
-        let entry = policy.check(destination_raw, Access::Delete)?;
+        let entry = roots.check(destination_raw, Access::Delete)?;
         remove(&entry)?;
     }
     std::fs::create_dir_all(&destination)
@@ -133,8 +134,9 @@ pub(super) fn compare_files(policy: &PathPolicy, args: &Args) -> ToolResult {
     let first_raw = args.str_either(&["file1", "path1"])?;
     let second_raw = args.str_either(&["file2", "path2"])?;
     let context = args.opt_count("context_lines")?.unwrap_or(3);
-    let first = policy.check(first_raw, Access::Read)?;
-    let second = policy.check(second_raw, Access::Read)?;
+    let roots = policy.on_disk();
+    let first = roots.check(first_raw, Access::Read)?;
+    let second = roots.check(second_raw, Access::Read)?;
     let old = text::read_whole(&first, first_raw)?;
     let new = text::read_whole(&second, second_raw)?;
     policy.record_read(&first);
@@ -168,8 +170,9 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
     let left_raw = args.str_either(&["dir1", "path1"])?;
     let right_raw = args.str_either(&["dir2", "path2"])?;
     let show_diffs = args.flag("show_content_diff")?;
-    let left = policy.check(left_raw, Access::Read)?;
-    let right = policy.check(right_raw, Access::Read)?;
+    let roots = policy.on_disk();
+    let left = roots.check(left_raw, Access::Read)?;
+    let right = roots.check(right_raw, Access::Read)?;
     for (dir, raw) in [(&left, left_raw), (&right, right_raw)] {
         if !dir.is_dir() {
             return Err(ToolError::Failed(format!("`{raw}` is not a directory.")));
@@ -198,7 +201,7 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
             }
             Some(Kind::File) => {
                 let checked =
-                    |dir: &Path| policy.check(&dir.join(relative).to_string_lossy(), Access::Read);
+                    |dir: &Path| roots.check(&dir.join(relative).to_string_lossy(), Access::Read);
                 let compared: Result<bool, ToolError> = match (checked(&left), checked(&right)) {
                     (Ok(a), Ok(b)) => {
                         same_contents(&a, &b).map_err(|error| io_error("read", &a, &error))
@@ -251,7 +254,7 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
         for item in differing.iter().take(DIFFS_SHOWN) {
             let shown = item.to_string_lossy();
             let read = |dir: &Path| {
-                let path = policy.check(&dir.join(item).to_string_lossy(), Access::Read)?;
+                let path = roots.check(&dir.join(item).to_string_lossy(), Access::Read)?;
                 text::read_whole(&path, &shown)
             };
             if let (Ok(old), Ok(new)) = (read(&left), read(&right)) {

@@ -128,38 +128,38 @@ fn attempts(f: &Fixture) -> Vec<Attempt> {
 
 /// Commands that try the same escapes; none may run.
 fn command_attempts(f: &Fixture) -> Vec<(&'static str, Value)> {
-    let cmd = |command: String| json!({"command": command});
+    let cmd = |command: &str| json!({"command": command});
     vec![
-        ("cat through `..`", cmd("cat ../outside/secret.txt".into())),
-        ("cat an absolute path", cmd("cat /etc/passwd".into())),
-        ("touch through `..`", cmd("touch ../outside/x".into())),
+        ("cat through `..`", cmd("cat ../outside/secret.txt")),
+        ("cat an absolute path", cmd("cat /etc/passwd")),
+        ("touch through `..`", cmd("touch ../outside/x")),
         (
             "cp into an outside file",
-            cmd("cp mine.txt ../outside/copied.txt".into()),
+            cmd("cp mine.txt ../outside/copied.txt"),
         ),
         (
             "cp through a symlinked directory",
-            cmd("cp mine.txt link_dir/x".into()),
+            cmd("cp mine.txt link_dir/x"),
         ),
-        ("cat through a symlink", cmd("cat link_file".into())),
+        ("cat through a symlink", cmd("cat link_file")),
         (
             "cp onto a read-only context file",
-            cmd(format!("cp mine.txt {}", f.at("ctx_r/readme.md"))),
+            cmd(&format!("cp mine.txt {}", f.at("ctx_r/readme.md"))),
         ),
         (
             "rm a peer's file",
-            cmd(format!("rm {}", f.at("peers/agent1/ans.txt"))),
+            cmd(&format!("rm {}", f.at("peers/agent1/ans.txt"))),
         ),
         (
             "sh -c with a redirect out",
-            cmd("sh -c 'echo x > ../outside/x'".into()),
+            cmd("sh -c 'echo x > ../outside/x'"),
         ),
-        ("ln to /etc/passwd", cmd("ln -s /etc/passwd p".into())),
-        ("rm -rf /", cmd("rm -rf /".into())),
-        ("sudo", cmd("sudo touch x".into())),
-        ("a chain with `;`", cmd("echo x; rm mine.txt".into())),
-        ("a variable", cmd("ls $HOME/..".into())),
-        ("a redirect", cmd("echo pwned > mine.txt".into())),
+        ("ln to /etc/passwd", cmd("ln -s /etc/passwd p")),
+        ("rm -rf /", cmd("rm -rf /")),
+        ("sudo", cmd("sudo touch x")),
+        ("a chain with `;`", cmd("echo x; rm mine.txt")),
+        ("a variable", cmd("ls $HOME/..")),
+        ("a redirect", cmd("echo pwned > mine.txt")),
         (
             "work_dir outside",
             json!({"command": "touch x", "work_dir": ".."}),
@@ -170,7 +170,7 @@ fn command_attempts(f: &Fixture) -> Vec<(&'static str, Value)> {
         ),
         (
             "`--opt=` with an outside path",
-            cmd("git --git-dir=/etc status".into()),
+            cmd("git --git-dir=/etc status"),
         ),
     ]
 }
@@ -216,30 +216,17 @@ async fn every_attempt_through_the_real_tools_is_refused_and_changes_nothing() {
         "execute_command" => "command_line",
         _ => "filesystem",
     };
-    let mut calls: Vec<(String, String, Value, bool, bool)> = attempts(&f)
+    let calls = attempts(&f)
         .into_iter()
-        .map(|a| {
-            (
-                a.what.to_string(),
-                a.tool.to_string(),
-                a.args,
-                a.writes_on,
-                a.read_first,
-            )
-        })
-        .collect();
-    for (what, args) in command_attempts(&f) {
-        calls.push((
-            what.to_string(),
-            "execute_command".into(),
-            args,
-            false,
-            false,
-        ));
-    }
+        .map(|a| (a.what, a.tool, a.args, a.writes_on, a.read_first))
+        .chain(
+            command_attempts(&f)
+                .into_iter()
+                .map(|(what, args)| (what, "execute_command", args, false, false)),
+        );
     let before = f.snapshot();
     for (what, tool, args, writes_on, read_first) in calls {
-        let name = format!("mcp__{}__{tool}", server(&tool));
+        let name = format!("mcp__{}__{tool}", server(tool));
         assert!(tools.handles(&name), "{name}");
         if read_first && let Some(path) = args["path"].as_str() {
             let read = tools

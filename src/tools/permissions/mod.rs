@@ -4,6 +4,7 @@
 mod ledger;
 mod refusal;
 mod resolve;
+mod roots;
 
 #[cfg(test)]
 mod escapes;
@@ -18,9 +19,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::config::Permission;
 
+/// A context path as the policy needs it: absolute, with its protected paths absolute too.
+pub use crate::workspace::ContextRootSpec as ContextRoot;
 use ledger::Ledger;
 pub use refusal::Refusal;
 use refusal::{Problem, ReadOnly};
+use roots::{Kind, Root, RootOnDisk, excluded_within, innermost};
 
 /// What a tool is about to do with a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -32,91 +36,10 @@ pub enum Access {
     Delete,
 }
 
-/// A context path as the policy needs it: absolute, with its protected paths absolute too.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ContextRoot {
-    pub path: PathBuf,
-    pub permission: Permission,
-    pub protected: Vec<PathBuf>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Workspace,
-    Shared,
-    Context(Permission),
-}
-
-#[derive(Clone, Debug)]
-struct Root {
-    path: PathBuf,
-    kind: Kind,
-    protected: Vec<PathBuf>,
-}
-
-/// Names that stay read-only inside the user's files, as in MassGen: version control,
-/// secrets, installed dependencies, caches and massgen's own directories.
-const EXCLUDED_NAMES: [&str; 12] = [
-    ".git",
-    ".env",
-    ".massgen",
-    "massgen_logs",
-    "node_modules",
-    ".venv",
-    "venv",
-    "__pycache__",
-    ".pytest_cache",
-    ".mypy_cache",
-    ".ruff_cache",
-    ".DS_Store",
-];
-
-fn excluded_within(path: &Path, root: &Path) -> Result<(), Problem> {
-    let below = path.strip_prefix(root).unwrap_or(path);
-    match below.components().find_map(|part| {
-        let name = part.as_os_str().to_string_lossy();
-        EXCLUDED_NAMES
-            .iter()
-            .find(|excluded| **excluded == name)
-            .map(|excluded| (*excluded).to_string())
-    }) {
-        Some(name) => Err(Problem::Excluded { name }),
-        None => Ok(()),
-    }
-}
-
-fn context_root(context: ContextRoot) -> Root {
-    Root {
-        path: resolve::normalize(&context.path),
-        kind: Kind::Context(context.permission),
-        protected: context
-            .protected
-            .iter()
-            .map(|path| resolve::normalize(path))
-            .collect(),
-    }
-}
-
-/// A root as it is on disk right now.
-struct Resolved {
-    root: Root,
-    lexical: PathBuf,
-    canonical: PathBuf,
-    is_file: bool,
-    protected: Vec<PathBuf>,
-}
-
-impl Resolved {
-    fn holds(&self, path: &Path, base: &Path) -> bool {
-        if self.is_file {
-            path == base
-        } else {
-            path.starts_with(base)
-        }
-    }
-
-    fn holds_lexically(&self, path: &Path) -> bool {
-        self.holds(path, &self.lexical) || self.holds(path, &self.canonical)
+/// Lets callers turn the workspace's context paths into the policy's with `ContextRoot::from`.
+impl From<&ContextRoot> for ContextRoot {
+    fn from(context: &ContextRoot) -> Self {
+        context.clone()
     }
 }
 
@@ -124,6 +47,7 @@ impl Resolved {
 /// created so that deletes can be checked.
 #[derive(Debug)]
 pub struct PathPolicy {
+    /// As given, lexically cleaned: relative paths are taken from it.
     workspace: PathBuf,
     /// The workspace, read-only directories and the config's context paths, then the
     /// paths attached to the current question.
@@ -138,20 +62,11 @@ impl PathPolicy {
     /// only; context paths are read, and writable with `permission: write` only while
     /// [`set_context_writes`](Self::set_context_writes) is on.
     pub fn new(workspace: PathBuf, readable: Vec<PathBuf>, context: Vec<ContextRoot>) -> Self {
-        let workspace = resolve::normalize(&workspace);
-        let mut roots = vec![Root {
-            path: workspace.clone(),
-            kind: Kind::Workspace,
-            protected: Vec::new(),
-        }];
-        roots.extend(readable.into_iter().map(|path| Root {
-            path: resolve::normalize(&path),
-            kind: Kind::Shared,
-            protected: Vec::new(),
-        }));
-        roots.extend(context.into_iter().map(context_root));
+        let mut roots = vec![Root::new(&workspace, Kind::Workspace)];
+        roots.extend(readable.iter().map(|path| Root::new(path, Kind::Shared)));
+        roots.extend(context.iter().map(Root::context));
         Self {
-            workspace,
+            workspace: resolve::normalize(&workspace),
             fixed_roots: roots.len(),
             roots: RwLock::new(roots),
             context_writes: AtomicBool::new(false),
@@ -164,7 +79,7 @@ impl PathPolicy {
     pub fn set_turn_context(&self, context: Vec<ContextRoot>) {
         if let Ok(mut roots) = self.roots.write() {
             roots.truncate(self.fixed_roots);
-            roots.extend(context.into_iter().map(context_root));
+            roots.extend(context.iter().map(Root::context));
         }
     }
 
@@ -177,17 +92,11 @@ impl PathPolicy {
         self.context_writes.load(Ordering::SeqCst)
     }
 
-    /// The workspace as given (lexically cleaned).
-    pub fn workspace(&self) -> &Path {
-        &self.workspace
-    }
-
     /// The path to act on, or why not. Relative paths are taken from the workspace. For
     /// [`Access::Delete`] the returned path is the entry itself (a symlink is unlinked, not
     /// followed); otherwise every symlink is resolved.
     pub fn check(&self, raw: &str, access: Access) -> Result<PathBuf, Refusal> {
-        self.decide(raw, access)
-            .map_err(|problem| problem.refuse(raw, &self.shown_workspace()))
+        self.on_disk().check(raw, access)
     }
 
     /// Remembers that the agent read `path` (as returned by [`check`](Self::check)).
@@ -205,29 +114,14 @@ impl PathPolicy {
         self.ledger.record_moved(from, to);
     }
 
-    /// Whether `path` (resolved) is one of the directories or files the agent was given.
-    pub fn is_root(&self, path: &Path) -> bool {
-        self.resolved_roots()
-            .iter()
-            .any(|root| root.canonical == path || root.lexical == path)
-    }
-
-    /// Whether `path` (resolved) is the workspace or inside it, and in no other root.
-    pub fn in_workspace(&self, path: &Path) -> bool {
-        self.resolved_roots()
-            .iter()
-            .filter(|root| root.holds(path, &root.canonical))
-            .max_by_key(|root| root.canonical.components().count())
-            .is_some_and(|root| root.root.kind == Kind::Workspace)
-    }
-
     /// One line per allowed directory or file, saying what the agent may do there.
     pub fn allowed_directories(&self) -> Vec<String> {
         let writes = self.context_writes();
-        self.resolved_roots()
+        self.on_disk()
+            .roots
             .iter()
             .map(|root| {
-                let what = match root.root.kind {
+                let what = match root.kind {
                     Kind::Workspace => "your workspace; read and write",
                     Kind::Shared => "read only; other agents' work or earlier turns",
                     Kind::Context(Permission::Read) => "context path; read only",
@@ -250,48 +144,56 @@ impl PathPolicy {
             .collect()
     }
 
-    fn shown_workspace(&self) -> PathBuf {
-        std::fs::canonicalize(&self.workspace).unwrap_or_else(|_| self.workspace.clone())
-    }
-
-    /// Roots are resolved on every check, so directories created or replaced after the
-    /// policy was built are seen as they are now.
-    fn resolved_roots(&self) -> Vec<Resolved> {
+    /// The roots as they are on disk now. A tool that checks several paths before it acts
+    /// checks them all through one of these, so the roots are resolved once per call.
+    pub(crate) fn on_disk(&self) -> OnDisk<'_> {
         let roots = self
             .roots
             .read()
-            .map(|roots| roots.clone())
+            .map(|roots| roots.iter().map(Root::on_disk).collect())
             .unwrap_or_default();
-        roots
-            .into_iter()
-            .map(|root| {
-                let canonical =
-                    std::fs::canonicalize(&root.path).unwrap_or_else(|_| root.path.clone());
-                let is_file = canonical.is_file();
-                let mut protected = Vec::new();
-                for path in &root.protected {
-                    if let Ok(rest) = path.strip_prefix(&root.path) {
-                        protected.push(canonical.join(rest));
-                    }
-                    if let Ok(real) = std::fs::canonicalize(path) {
-                        protected.push(real);
-                    }
-                    protected.push(path.clone());
-                }
-                Resolved {
-                    lexical: root.path.clone(),
-                    root,
-                    canonical,
-                    is_file,
-                    protected,
-                }
-            })
-            .collect()
+        OnDisk {
+            policy: self,
+            roots,
+        }
+    }
+}
+
+/// A [`PathPolicy`] with its roots resolved at one moment; what the agent read or created
+/// and whether context writes are on are read live.
+pub(crate) struct OnDisk<'a> {
+    policy: &'a PathPolicy,
+    roots: Vec<RootOnDisk>,
+}
+
+impl OnDisk<'_> {
+    /// [`PathPolicy::check`].
+    pub(crate) fn check(&self, raw: &str, access: Access) -> Result<PathBuf, Refusal> {
+        self.decide(raw, access)
+            .map_err(|problem| problem.refuse(raw, &self.shown_workspace()))
+    }
+
+    /// Whether `path` (resolved) is one of the directories or files the agent was given.
+    pub(crate) fn is_root(&self, path: &Path) -> bool {
+        self.roots.iter().any(|root| root.is(path))
+    }
+
+    /// Whether `path` (resolved) is the workspace or inside it, and in no other root.
+    pub(crate) fn in_workspace(&self, path: &Path) -> bool {
+        innermost(&self.roots, path).is_some_and(|root| root.kind == Kind::Workspace)
+    }
+
+    fn shown_workspace(&self) -> PathBuf {
+        match self.roots.iter().find(|root| root.kind == Kind::Workspace) {
+            Some(root) => root.canonical.clone(),
+            None => std::fs::canonicalize(&self.policy.workspace)
+                .unwrap_or_else(|_| self.policy.workspace.clone()),
+        }
     }
 
     fn decide(&self, raw: &str, access: Access) -> Result<PathBuf, Problem> {
-        let roots = self.resolved_roots();
-        let lexical = resolve::lexical(raw, &self.workspace)?;
+        let roots = &self.roots;
+        let lexical = resolve::lexical(raw, &self.policy.workspace)?;
         if !roots.iter().any(|root| root.holds_lexically(&lexical)) {
             let shared_file = roots.iter().find(|root| {
                 root.is_file
@@ -309,13 +211,9 @@ impl PathPolicy {
         }
         let entry = resolve::entry(&lexical)?;
         let target = resolve::follow(&entry)?;
-        let innermost = |path: &Path| {
-            roots
-                .iter()
-                .filter(|root| root.holds(path, &root.canonical))
-                .max_by_key(|root| root.canonical.components().count())
-        };
-        let (Some(entry_root), Some(target_root)) = (innermost(&entry), innermost(&target)) else {
+        let (Some(entry_root), Some(target_root)) =
+            (innermost(roots, &entry), innermost(roots, &target))
+        else {
             return Err(Problem::SymlinkOutside { target });
         };
         if let Ok(meta) = std::fs::metadata(&target) {
@@ -333,13 +231,15 @@ impl PathPolicy {
             Access::Delete => entry_root,
         };
         self.writable(touched_root)?;
-        if matches!(touched_root.root.kind, Kind::Context(_)) {
+        if matches!(touched_root.kind, Kind::Context(_)) {
             let path = if access == Access::Delete {
                 &entry
             } else {
                 &target
             };
-            excluded_within(path, &touched_root.canonical)?;
+            if let Some(name) = excluded_within(path, &touched_root.canonical) {
+                return Err(Problem::Excluded { name });
+            }
         }
         let protected: Vec<&PathBuf> = roots.iter().flat_map(|root| &root.protected).collect();
         for path in [&entry, &target] {
@@ -362,32 +262,33 @@ impl PathPolicy {
         match access {
             Access::Read | Access::Write => Ok(target),
             Access::Delete => {
-                self.deletable(&roots, &entry, &target)?;
+                self.deletable(&entry, &target)?;
                 Ok(entry)
             }
         }
     }
 
-    fn writable(&self, root: &Resolved) -> Result<(), Problem> {
+    fn writable(&self, root: &RootOnDisk) -> Result<(), Problem> {
         let read_only = |why| {
             Err(Problem::ReadOnly {
                 root: root.canonical.clone(),
                 why,
             })
         };
-        match root.root.kind {
+        match root.kind {
             Kind::Workspace => Ok(()),
             Kind::Shared => read_only(ReadOnly::Shared),
             Kind::Context(Permission::Read) => read_only(ReadOnly::Context),
-            Kind::Context(Permission::Write) if self.context_writes() => Ok(()),
+            Kind::Context(Permission::Write) if self.policy.context_writes() => Ok(()),
             Kind::Context(Permission::Write) => read_only(ReadOnly::ContextUntilPresentation),
         }
     }
 
-    fn deletable(&self, roots: &[Resolved], entry: &Path, target: &Path) -> Result<(), Problem> {
-        if roots
+    fn deletable(&self, entry: &Path, target: &Path) -> Result<(), Problem> {
+        if self
+            .roots
             .iter()
-            .any(|root| !root.is_file && (root.canonical == entry || root.lexical == entry))
+            .any(|root| !root.is_file && root.is(entry))
         {
             return Err(Problem::Root);
         }
@@ -395,10 +296,11 @@ impl PathPolicy {
             // Nothing to lose; the tool reports that it does not exist.
             return Ok(());
         };
+        let ledger = &self.policy.ledger;
         if meta.is_dir() {
-            return self.ledger.check_tree(entry);
+            return ledger.check_tree(entry);
         }
-        if self.ledger.knows(entry) || self.ledger.knows(target) {
+        if ledger.knows(entry) || ledger.knows(target) {
             Ok(())
         } else {
             Err(Problem::NotRead {

@@ -6,8 +6,20 @@ use std::fs;
 use std::path::PathBuf;
 
 use super::fixture::Fixture;
-use super::{Access, ContextRoot, PathPolicy};
+use super::{Access, ContextRoot, PathPolicy, Refusal};
 use crate::config::Permission;
+
+/// The policy's refusal of `raw` for `access`, which must say `expected`.
+#[track_caller]
+fn refusal_saying(policy: &PathPolicy, raw: &str, access: Access, expected: &str) -> Refusal {
+    let refusal = policy.check(raw, access).unwrap_err();
+    assert!(
+        refusal.reason.contains(expected),
+        "`{raw}`: {}",
+        refusal.reason
+    );
+    refusal
+}
 
 #[test]
 fn relative_and_absolute_paths_inside_the_workspace_resolve_there() {
@@ -53,12 +65,7 @@ fn peers_copies_are_readable_but_never_writable() {
     let f = Fixture::new();
     let peer = f.at("peers/agent1/ans.txt");
     assert!(f.policy.check(&peer, Access::Read).is_ok());
-    let refusal = f.policy.check(&peer, Access::Write).unwrap_err();
-    assert!(
-        refusal.reason.contains("read-only copy"),
-        "{}",
-        refusal.reason
-    );
+    let refusal = refusal_saying(&f.policy, &peer, Access::Write, "read-only copy");
     assert_eq!(refusal.path, peer);
 }
 
@@ -67,12 +74,7 @@ fn context_paths_are_read_only_until_writes_are_turned_on() {
     let f = Fixture::new();
     let notes = f.at("ctx_w/notes.md");
     assert!(f.policy.check(&notes, Access::Read).is_ok());
-    let refusal = f.policy.check(&notes, Access::Write).unwrap_err();
-    assert!(
-        refusal.reason.contains("final presentation"),
-        "{}",
-        refusal.reason
-    );
+    refusal_saying(&f.policy, &notes, Access::Write, "final presentation");
     f.policy.set_context_writes(true);
     assert!(f.policy.context_writes());
     assert!(f.policy.check(&notes, Access::Write).is_ok());
@@ -91,8 +93,7 @@ fn read_permission_context_paths_stay_read_only_during_presentation() {
     f.policy.set_context_writes(true);
     let readme = f.at("ctx_r/readme.md");
     assert!(f.policy.check(&readme, Access::Read).is_ok());
-    let refusal = f.policy.check(&readme, Access::Write).unwrap_err();
-    assert!(refusal.reason.contains("read-only"), "{}", refusal.reason);
+    refusal_saying(&f.policy, &readme, Access::Write, "read-only");
 }
 
 #[test]
@@ -103,8 +104,7 @@ fn protected_paths_are_readable_but_never_written_or_deleted() {
     let read = f.policy.check(&protected, Access::Read).unwrap();
     f.policy.record_read(&read);
     for access in [Access::Write, Access::Delete] {
-        let refusal = f.policy.check(&protected, access).unwrap_err();
-        assert!(refusal.reason.contains("protected"), "{}", refusal.reason);
+        refusal_saying(&f.policy, &protected, access, "protected");
     }
     assert!(
         f.policy
@@ -116,11 +116,11 @@ fn protected_paths_are_readable_but_never_written_or_deleted() {
             .check(&f.at("ctx_w/keep/new.txt"), Access::Write)
             .is_err()
     );
-    let holder = f.policy.check(&f.at("ctx_w"), Access::Write).unwrap_err();
-    assert!(
-        holder.reason.contains("contains the protected path"),
-        "{}",
-        holder.reason
+    refusal_saying(
+        &f.policy,
+        &f.at("ctx_w"),
+        Access::Write,
+        "contains the protected path",
     );
 }
 
@@ -137,12 +137,7 @@ fn a_single_file_context_path_shares_that_file_only() {
         "ctx_file",
         "ctx_file/only.txt/child",
     ] {
-        let refusal = f.policy.check(&f.at(sibling), Access::Read).unwrap_err();
-        assert!(
-            refusal.reason.contains("only the file"),
-            "{sibling}: {}",
-            refusal.reason
-        );
+        refusal_saying(&f.policy, &f.at(sibling), Access::Read, "only the file");
     }
 }
 
@@ -161,12 +156,7 @@ fn symlinks_inside_the_workspace_resolve_and_deletes_act_on_the_link() {
 #[test]
 fn deletes_need_a_prior_read_or_creation() {
     let f = Fixture::new();
-    let refusal = f.policy.check("notread.txt", Access::Delete).unwrap_err();
-    assert!(
-        refusal.reason.contains("Read it first"),
-        "{}",
-        refusal.reason
-    );
+    refusal_saying(&f.policy, "notread.txt", Access::Delete, "Read it first");
     let read = f.policy.check("notread.txt", Access::Read).unwrap();
     f.policy.record_read(&read);
     assert_eq!(f.policy.check("notread.txt", Access::Delete).unwrap(), read);
@@ -184,12 +174,7 @@ fn deleting_a_directory_needs_every_file_inside_known() {
     let f = Fixture::new();
     fs::create_dir_all(f.ws.join("sub/deeper")).unwrap();
     fs::write(f.ws.join("sub/deeper/b.txt"), "b").unwrap();
-    let refusal = f.policy.check("sub", Access::Delete).unwrap_err();
-    assert!(
-        refusal.reason.contains("have not read"),
-        "{}",
-        refusal.reason
-    );
+    refusal_saying(&f.policy, "sub", Access::Delete, "have not read");
     f.policy.record_read(&f.ws.join("sub/a.txt"));
     assert!(f.policy.check("sub", Access::Delete).is_err());
     f.policy.record_read(&f.ws.join("sub/deeper/b.txt"));
@@ -204,8 +189,8 @@ fn the_roots_themselves_cannot_be_deleted() {
     for raw in [".", f.ws.to_str().unwrap()] {
         assert!(f.policy.check(raw, Access::Delete).is_err(), "{raw}");
     }
-    assert!(f.policy.is_root(&f.ws));
-    assert!(!f.policy.is_root(&f.ws.join("sub")));
+    assert!(f.policy.on_disk().is_root(&f.ws));
+    assert!(!f.policy.on_disk().is_root(&f.ws.join("sub")));
 }
 
 #[test]
@@ -223,12 +208,7 @@ fn moves_carry_what_was_known_to_the_new_place() {
 fn hard_linked_files_are_not_opened() {
     let f = Fixture::new();
     for access in [Access::Read, Access::Write] {
-        let refusal = f.policy.check("hard", access).unwrap_err();
-        assert!(
-            refusal.reason.contains("2 hard links"),
-            "{}",
-            refusal.reason
-        );
+        refusal_saying(&f.policy, "hard", access, "2 hard links");
     }
 }
 
@@ -264,10 +244,14 @@ fn allowed_directories_say_what_may_be_done_where() {
 #[test]
 fn in_workspace_excludes_other_roots() {
     let f = Fixture::new();
-    assert!(f.policy.in_workspace(&f.ws));
-    assert!(f.policy.in_workspace(&f.ws.join("sub")));
-    assert!(!f.policy.in_workspace(&f.root.join("peers/agent1")));
-    assert!(!f.policy.in_workspace(&f.root));
+    assert!(f.policy.on_disk().in_workspace(&f.ws));
+    assert!(f.policy.on_disk().in_workspace(&f.ws.join("sub")));
+    assert!(
+        !f.policy
+            .on_disk()
+            .in_workspace(&f.root.join("peers/agent1"))
+    );
+    assert!(!f.policy.on_disk().in_workspace(&f.root));
 }
 
 #[test]
@@ -329,11 +313,7 @@ fn version_control_secrets_and_massgen_files_stay_read_only_in_writable_context_
         "ctx_w/.massgen/workspaces/x/a.txt",
         "ctx_w/sub/node_modules/pkg/index.js",
     ] {
-        let refusal = f.policy.check(&f.at(excluded), Access::Write).unwrap_err();
-        assert!(
-            refusal.reason.contains("stays read-only"),
-            "{excluded}: {refusal:?}"
-        );
+        refusal_saying(&f.policy, &f.at(excluded), Access::Write, "stays read-only");
     }
     assert!(
         f.policy
@@ -355,7 +335,6 @@ fn pipes_and_other_special_files_are_refused_before_anything_opens_them() {
         .unwrap();
     assert!(status.success());
     for access in [Access::Read, Access::Write] {
-        let refusal = f.policy.check("pipe.txt", access).unwrap_err();
-        assert!(refusal.reason.contains("not a regular file"), "{refusal:?}");
+        refusal_saying(&f.policy, "pipe.txt", access, "not a regular file");
     }
 }

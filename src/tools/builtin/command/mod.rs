@@ -95,12 +95,13 @@ fn prepare(
         Some(seconds) => Duration::from_secs(seconds.max(1)).min(limit),
         None => limit,
     };
-    let workspace = policy.check(".", Access::Read)?;
+    let roots = policy.on_disk();
+    let workspace = roots.check(".", Access::Read)?;
     let cwd = match args.opt_str("work_dir")? {
         None => workspace.clone(),
         Some(raw) => {
-            let dir = policy.check(raw, Access::Read)?;
-            if !policy.in_workspace(&dir) {
+            let dir = roots.check(raw, Access::Read)?;
+            if !roots.in_workspace(&dir) {
                 return Err(ToolError::Refused(Refusal {
                     path: raw.to_string(),
                     reason: format!(
@@ -117,7 +118,7 @@ fn prepare(
             dir
         }
     };
-    screen::check_paths(policy, &argv, &cwd)?;
+    screen::check_paths(&roots, &argv, &cwd)?;
     Ok(Prepared {
         argv,
         cwd,

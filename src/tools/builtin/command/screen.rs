@@ -5,7 +5,7 @@ use std::path::Path;
 
 use regex::Regex;
 
-use crate::tools::permissions::{Access, PathPolicy, Refusal};
+use crate::tools::permissions::{Access, OnDisk, Refusal};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Quote {
@@ -171,7 +171,7 @@ const WRITERS: [&str; 22] = [
 /// Checks every word of the command as a path (relative ones from `cwd`), also inside `-c`
 /// scripts and `--opt=value` forms: words that are not paths resolve harmlessly inside the
 /// workspace, while absolute paths, `~`, `..` and symlinks leading out are refused.
-pub(super) fn check_paths(policy: &PathPolicy, argv: &[String], cwd: &Path) -> Result<(), Refusal> {
+pub(super) fn check_paths(roots: &OnDisk, argv: &[String], cwd: &Path) -> Result<(), Refusal> {
     let tokens: Vec<(usize, &str)> = argv
         .iter()
         .enumerate()
@@ -188,10 +188,10 @@ pub(super) fn check_paths(policy: &PathPolicy, argv: &[String], cwd: &Path) -> R
             continue;
         }
         if token.starts_with('/') || token.starts_with('~') {
-            policy.check(token, access)?;
+            roots.check(token, access)?;
         } else {
             let joined = cwd.join(token);
-            policy
+            roots
                 .check(&joined.to_string_lossy(), access)
                 .map_err(|refusal| Refusal {
                     path: token.to_string(),

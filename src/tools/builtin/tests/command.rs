@@ -8,8 +8,12 @@ use serde_json::json;
 
 use super::{call, failed, ok, refused, settings, tools};
 use crate::config::CommandLineConfig;
-use crate::tools::builtin::BuiltinTools;
+use crate::tools::builtin::{BuiltinOutcome, BuiltinTools};
 use crate::tools::permissions::fixture::Fixture;
+
+async fn run(tools: &BuiltinTools, command: &str) -> BuiltinOutcome {
+    call(tools, "execute_command", json!({"command": command})).await
+}
 
 fn with_config(f: &Fixture, config: CommandLineConfig) -> BuiltinTools {
     let mut settings = settings(f);
@@ -21,17 +25,12 @@ fn with_config(f: &Fixture, config: CommandLineConfig) -> BuiltinTools {
 async fn runs_one_program_in_the_workspace_and_reports_the_exit_code() {
     let f = Fixture::new();
     let tools = tools(&f);
-    let echo = call(
-        &tools,
-        "execute_command",
-        json!({"command": "echo 'a;b' \"c|d\" e"}),
-    )
-    .await;
+    let echo = run(&tools, "echo 'a;b' \"c|d\" e").await;
     let text = ok(&echo);
     assert!(text.starts_with("exit code: 0"), "{text}");
     assert!(text.contains("--- stdout ---\na;b c|d e\n"));
     assert!(text.contains("--- stderr ---\n(empty)"));
-    let pwd = call(&tools, "execute_command", json!({"command": "pwd"})).await;
+    let pwd = run(&tools, "pwd").await;
     assert!(ok(&pwd).contains(&format!("{}\n", f.ws.display())));
     let sub = call(
         &tools,
@@ -40,12 +39,7 @@ async fn runs_one_program_in_the_workspace_and_reports_the_exit_code() {
     )
     .await;
     assert!(ok(&sub).contains(&format!("{}\n", f.ws.join("sub").display())));
-    let exit = call(
-        &tools,
-        "execute_command",
-        json!({"command": "sh -c 'echo oops >&2; exit 3'"}),
-    )
-    .await;
+    let exit = run(&tools, "sh -c 'echo oops >&2; exit 3'").await;
     let text = failed(&exit);
     assert!(text.starts_with("exit code: 3") && text.contains("--- stderr ---\noops"));
 }
@@ -54,7 +48,7 @@ async fn runs_one_program_in_the_workspace_and_reports_the_exit_code() {
 async fn the_environment_holds_no_secrets() {
     let f = Fixture::new();
     let tools = tools(&f);
-    let env = call(&tools, "execute_command", json!({"command": "env"})).await;
+    let env = run(&tools, "env").await;
     let text = ok(&env);
     let stdout = text
         .split("--- stdout ---\n")
@@ -85,8 +79,8 @@ async fn a_workspace_venv_comes_first_on_path() {
     fs::create_dir_all(&bin).unwrap();
     fs::write(bin.join("venv-hello"), "#!/bin/sh\necho from the venv\n").unwrap();
     fs::set_permissions(bin.join("venv-hello"), fs::Permissions::from_mode(0o755)).unwrap();
-    let run = call(&tools, "execute_command", json!({"command": "venv-hello"})).await;
-    assert!(ok(&run).contains("from the venv"));
+    let ran = run(&tools, "venv-hello").await;
+    assert!(ok(&ran).contains("from the venv"));
 }
 
 #[tokio::test]
@@ -104,15 +98,15 @@ async fn shell_syntax_is_refused_with_advice() {
         "ls\nrm x",
         "echo \"$HOME\"",
     ] {
-        let result = call(&tools, "execute_command", json!({"command": command})).await;
+        let result = run(&tools, command).await;
         assert!(
             failed(&result).contains("one command at a time"),
             "{command}"
         );
     }
-    let unclosed = call(&tools, "execute_command", json!({"command": "echo 'open"})).await;
+    let unclosed = run(&tools, "echo 'open").await;
     assert!(failed(&unclosed).contains("never closed"));
-    let empty = call(&tools, "execute_command", json!({"command": "  "})).await;
+    let empty = run(&tools, "  ").await;
     assert!(failed(&empty).contains("empty"));
     let missing = call(&tools, "execute_command", json!({})).await;
     assert!(failed(&missing).contains("`command`"));
@@ -129,22 +123,12 @@ async fn deny_allow_and_block_lists() {
             ..CommandLineConfig::default()
         },
     );
-    ok(&call(&tools, "execute_command", json!({"command": "echo hi"})).await);
-    let not_allowed = call(&tools, "execute_command", json!({"command": "ls"})).await;
+    ok(&run(&tools, "echo hi").await);
+    let not_allowed = run(&tools, "ls").await;
     assert!(failed(&not_allowed).contains("only commands matching"));
-    let blocked = call(
-        &tools,
-        "execute_command",
-        json!({"command": "rm notread.txt"}),
-    )
-    .await;
+    let blocked = run(&tools, "rm notread.txt").await;
     assert!(failed(&blocked).contains("blocked pattern `rm .*`"));
-    let sudo = call(
-        &tools,
-        "execute_command",
-        json!({"command": "echo x && sudo y"}),
-    )
-    .await;
+    let sudo = run(&tools, "echo x && sudo y").await;
     failed(&sudo);
     for command in [
         "sudo ls",
@@ -154,7 +138,7 @@ async fn deny_allow_and_block_lists() {
         "dd if=a of=b",
         "pkill massgen",
     ] {
-        let denied = call(&tools, "execute_command", json!({"command": command})).await;
+        let denied = run(&tools, command).await;
         assert!(failed(&denied).starts_with("Refused"), "{command}");
     }
     assert!(f.ws.join("notread.txt").exists());
@@ -164,37 +148,12 @@ async fn deny_allow_and_block_lists() {
 async fn path_arguments_are_checked() {
     let f = Fixture::new();
     let tools = tools(&f);
-    ok(&call(
-        &tools,
-        "execute_command",
-        json!({"command": "cat mine.txt sub/a.txt"}),
-    )
-    .await);
-    ok(&call(
-        &tools,
-        "execute_command",
-        json!({"command": format!("cat {}", f.at("ctx_r/readme.md"))}),
-    )
-    .await);
-    ok(&call(
-        &tools,
-        "execute_command",
-        json!({"command": "ls /dev/null"}),
-    )
-    .await);
-    let outside = call(
-        &tools,
-        "execute_command",
-        json!({"command": "cat ../outside/secret.txt"}),
-    )
-    .await;
+    ok(&run(&tools, "cat mine.txt sub/a.txt").await);
+    ok(&run(&tools, &format!("cat {}", f.at("ctx_r/readme.md"))).await);
+    ok(&run(&tools, "ls /dev/null").await);
+    let outside = run(&tools, "cat ../outside/secret.txt").await;
     assert!(refused(&outside).contains("outside your workspace"));
-    let writer = call(
-        &tools,
-        "execute_command",
-        json!({"command": format!("cp {} x", f.at("ctx_r/readme.md"))}),
-    )
-    .await;
+    let writer = run(&tools, &format!("cp {} x", f.at("ctx_r/readme.md"))).await;
     assert!(refused(&writer).contains("read-only"));
     let work_dir = call(
         &tools,
@@ -203,12 +162,7 @@ async fn path_arguments_are_checked() {
     )
     .await;
     assert!(refused(&work_dir).contains("must be inside your workspace"));
-    let not_found = call(
-        &tools,
-        "execute_command",
-        json!({"command": "no-such-program-xyz"}),
-    )
-    .await;
+    let not_found = run(&tools, "no-such-program-xyz").await;
     assert!(failed(&not_found).contains("was not found"));
 }
 
@@ -249,7 +203,7 @@ async fn a_timeout_kills_the_whole_process_group() {
 async fn long_output_keeps_its_head_and_tail() {
     let f = Fixture::new();
     let tools = tools(&f);
-    let result = call(&tools, "execute_command", json!({"command": "seq 1 40000"})).await;
+    let result = run(&tools, "seq 1 40000").await;
     let text = ok(&result);
     assert!(text.contains("--- stdout ---\n1\n2\n3\n"));
     assert!(text.contains("40000\n"));

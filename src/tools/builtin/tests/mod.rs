@@ -2,7 +2,9 @@
 #![cfg(unix)]
 
 mod command;
-mod filesystem;
+mod fs_read;
+mod fs_write;
+mod offered;
 mod workspace;
 
 use serde_json::Value;
