@@ -13,7 +13,8 @@ use super::emitter::Emitter;
 use crate::config::Config;
 use crate::mcp::McpServers;
 use crate::protocol::{AgentInfo, EventMsg, McpServerState};
-use crate::tools::{AgentToolRouter, BuiltinTools, ContextRoot, PathPolicy, ToolRouter};
+use crate::tools::builtin::is_builtin_server;
+use crate::tools::{AgentToolRouter, BuiltinTools, PathPolicy, ToolRouter};
 use crate::workspace::{ContextRootSpec, Workspaces};
 
 /// Where the agents' tools come from.
@@ -74,9 +75,9 @@ pub async fn prepare(
             let workspaces = create_workspaces(&project_dir, config, roster, emitter);
             warn_of_shadowed_servers(config, emitter);
             let (mcp, receivers) = start_mcp(config, emitter).await;
-            let context: Vec<ContextRoot> = workspaces.as_ref().map_or_else(Vec::new, |ws| {
-                ws.layout().context.iter().map(ContextRoot::from).collect()
-            });
+            let context: Vec<ContextRootSpec> = workspaces
+                .as_ref()
+                .map_or_else(Vec::new, |ws| ws.layout().context.clone());
             let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
             for ((index, agent), (servers, notices)) in config
                 .agents
@@ -121,7 +122,7 @@ fn warn_of_shadowed_servers(config: &Config, emitter: &mut Emitter) {
             continue;
         }
         for server in &tools.mcp_servers {
-            if BUILT_IN_SERVERS.contains(&server.name.as_str()) {
+            if is_builtin_server(&server.name) {
                 emitter.emit(
                     Some(&agent.id),
                     EventMsg::Warning {
@@ -137,9 +138,6 @@ fn warn_of_shadowed_servers(config: &Config, emitter: &mut Emitter) {
         }
     }
 }
-
-/// The servers the built-in tools are named after.
-const BUILT_IN_SERVERS: [&str; 3] = ["filesystem", "workspace_tools", "command_line"];
 
 fn create_workspaces(
     project_dir: &Path,

@@ -60,6 +60,17 @@ enum Server {
     CommandLine,
 }
 
+/// Whether `name` is one of the MCP servers the built-in tools are named after.
+pub fn is_builtin_server(name: &str) -> bool {
+    [
+        Server::Filesystem,
+        Server::WorkspaceTools,
+        Server::CommandLine,
+    ]
+    .into_iter()
+    .any(|server| server.name() == name)
+}
+
 impl Server {
     fn name(self) -> &'static str {
         match self {

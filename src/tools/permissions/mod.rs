@@ -36,13 +36,6 @@ pub enum Access {
     Delete,
 }
 
-/// Lets callers turn the workspace's context paths into the policy's with `ContextRoot::from`.
-impl From<&ContextRoot> for ContextRoot {
-    fn from(context: &ContextRoot) -> Self {
-        context.clone()
-    }
-}
-
 /// Decides, for one agent, which paths its tools may touch, and remembers what it read or
 /// created so that deletes can be checked.
 #[derive(Debug)]
