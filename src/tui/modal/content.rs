@@ -154,7 +154,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     }
     let most = bars.iter().map(|bar| bar.votes).max().unwrap_or(0).max(1);
     for bar in &bars {
-        let index = agent_index(state, bar.candidate.as_str());
+        let index = state.agent_index(&bar.candidate).unwrap_or(0);
         let filled = (30 * bar.votes as usize) / most as usize;
         lines.push(Line::from(vec![
             Span::styled(
@@ -178,7 +178,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         for line in wrap(&text, width) {
             lines.push(Line::styled(
                 line,
-                theme.agent(agent_index(state, voter.as_str())),
+                theme.agent(state.agent_index(voter).unwrap_or(0)),
             ));
         }
     }
@@ -318,11 +318,7 @@ fn answers_view(
     }
     let mut lines = vec![Line::from(tabs), Line::default()];
     let (index, label, content) = &all[selected];
-    let author = state
-        .agents
-        .get(*index)
-        .map(|card| card.info.id.to_string())
-        .unwrap_or_default();
+    let author = super::agent_name(state, *index);
     lines.push(Line::styled(
         format!("{label} by {author}"),
         theme.agent(*index).add_modifier(Modifier::BOLD),
@@ -376,12 +372,4 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     lines
-}
-
-fn agent_index(state: &UiState, id: &str) -> usize {
-    state
-        .agents
-        .iter()
-        .position(|card| card.info.id.as_str() == id)
-        .unwrap_or(0)
 }

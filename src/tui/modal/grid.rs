@@ -4,7 +4,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::tui::render::{truncate, wrap};
+use crate::tui::render::{display_width, seconds, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
 use crate::tui::theme::Theme;
 
@@ -48,7 +48,7 @@ pub fn coordination(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'s
         let Some(agent) = &entry.agent else {
             continue;
         };
-        let Some(column) = state.agents.iter().position(|card| &card.info.id == agent) else {
+        let Some(column) = state.agent_index(agent) else {
             continue;
         };
         let Some(text) = cell_text(&entry.kind) else {
@@ -116,23 +116,14 @@ fn cell_text(kind: &EntryKind) -> Option<String> {
 
 fn pad(text: &str, width: usize) -> String {
     let cut = truncate(text, width.saturating_sub(1));
-    let used = crate::tui::render::display_width(&cut);
+    let used = display_width(&cut);
     format!("{cut}{}", " ".repeat(width.saturating_sub(used)))
 }
 
 /// The agent's tool calls.
 pub fn tool_calls(state: &UiState, agent: usize) -> Vec<&ToolCard> {
     state.agents.get(agent).map_or_else(Vec::new, |card| {
-        card.items
-            .iter()
-            .filter_map(|item| {
-                if let CardItem::Tool(tool) = item {
-                    Some(tool)
-                } else {
-                    None
-                }
-            })
-            .collect()
+        card.items.iter().filter_map(CardItem::tool).collect()
     })
 }
 
@@ -183,12 +174,12 @@ pub fn tool_detail(
         } => {
             let (head, style) = if *ok {
                 (
-                    format!("Result ✓ in {:.1} s", *duration_ms as f64 / 1000.0),
+                    format!("Result ✓ in {} s", seconds(*duration_ms)),
                     theme.good(),
                 )
             } else {
                 (
-                    format!("Error ✗ after {:.1} s", *duration_ms as f64 / 1000.0),
+                    format!("Error ✗ after {} s", seconds(*duration_ms)),
                     theme.bad(),
                 )
             };

@@ -73,35 +73,21 @@ impl Modal {
             ModalKind::Costs => " Tokens and costs ".into(),
             ModalKind::Answers { .. } => " Answers ".into(),
             ModalKind::Timeline => format!(" Timeline · {} events ", state.timeline.len()),
-            ModalKind::AgentOutput { agent } => format!(
-                " Output of {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default()
-            ),
+            ModalKind::AgentOutput { agent } => {
+                format!(" Output of {} ", agent_name(state, agent))
+            }
             ModalKind::Status => " System status ".into(),
             ModalKind::Servers => " MCP servers ".into(),
             ModalKind::Files { agent, source, .. } => format!(
                 " Files of {} · {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default(),
+                agent_name(state, agent),
                 source.label()
             ),
             ModalKind::Coordination => " Coordination table ".into(),
             ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
-            ModalKind::Tools { agent, .. } => format!(
-                " Tool calls of {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default()
-            ),
+            ModalKind::Tools { agent, .. } => {
+                format!(" Tool calls of {} ", agent_name(state, agent))
+            }
         }
     }
 }
@@ -197,6 +183,15 @@ pub fn tool_count(state: &UiState, agent: usize) -> usize {
 /// How many answers the answers browser can step through.
 pub fn answer_count(state: &UiState) -> usize {
     content::answers(state).len()
+}
+
+/// The id of the agent at `index`, or nothing.
+fn agent_name(state: &UiState, index: usize) -> String {
+    state
+        .agents
+        .get(index)
+        .map(|card| card.info.id.to_string())
+        .unwrap_or_default()
 }
 
 fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {

@@ -9,9 +9,9 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
-use super::format::{bytes, duration, status_icon, tokens};
+use super::format::{bytes, duration, retrying, seconds, status_icon, tokens};
 use super::text::{block_lines, floor_char_boundary, last_lines};
-use super::wrap::{truncate, wrap};
+use super::wrap::{display_width, truncate, wrap};
 use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
 use crate::tui::theme::Theme;
@@ -234,11 +234,8 @@ pub fn tail_lines(
 
 /// The server of an MCP tool card (`server/tool`), if the item is one.
 fn mcp_server(item: &CardItem) -> Option<&str> {
-    if let CardItem::Tool(tool) = item {
-        tool.name.split_once('/').map(|(server, _)| server)
-    } else {
-        None
-    }
+    let (server, _) = item.tool()?.name.split_once('/')?;
+    Some(server)
 }
 
 fn more_line(server: &str, hidden: usize, theme: &Theme) -> Line<'static> {
@@ -299,16 +296,12 @@ fn item_lines(
                     ok: true,
                     duration_ms,
                     ..
-                } => (
-                    format!("✓ {:.1}s", *duration_ms as f64 / 1000.0),
-                    theme.good(),
-                ),
+                } => (format!("✓ {}s", seconds(*duration_ms)), theme.good()),
                 ToolState::Done { ok: false, .. } => ("✗ failed".to_string(), theme.bad()),
             };
             let arguments = preview(&tool.arguments, width);
             let head = format!("🔧 {} ", tool.name);
-            let room =
-                width.saturating_sub(super::wrap::display_width(&head) + mark.chars().count() + 2);
+            let room = width.saturating_sub(display_width(&head) + mark.chars().count() + 2);
             vec![Line::from(vec![
                 Span::styled(head, theme.text()),
                 Span::styled(truncate(&arguments, room), theme.dim()),
@@ -362,10 +355,7 @@ fn item_lines(
             attempt,
             max_retries,
         } => styled(
-            format!(
-                "⟳ {reason}, retrying in {:.1} s ({attempt}/{max_retries})",
-                *delay_ms as f64 / 1000.0
-            ),
+            retrying(reason, *delay_ms, *attempt, *max_retries),
             theme.warn(),
         ),
         CardItem::Error(message) => styled(format!("✗ {message}"), theme.bad()),

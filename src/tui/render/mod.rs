@@ -18,7 +18,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::{CardView, Paint, tail_lines};
-pub use format::{bytes, cost};
+pub use format::{bytes, cost, plural, seconds};
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 

@@ -103,6 +103,11 @@ impl UiState {
         self.agents.iter().find(|card| &card.info.id == id)
     }
 
+    /// The agent's place in config order (its colour).
+    pub fn agent_index(&self, id: &AgentId) -> Option<usize> {
+        self.agents.iter().position(|card| &card.info.id == id)
+    }
+
     fn agent_mut(&mut self, id: Option<&AgentId>) -> Option<&mut AgentCard> {
         let id = id?;
         self.agents.iter_mut().find(|card| &card.info.id == id)
