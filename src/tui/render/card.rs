@@ -116,7 +116,7 @@ impl Widget for CardView<'_> {
             index: self.index,
             expanded: self.expanded,
         };
-        let lines = tail_lines(card, paint, wanted, self.pause);
+        let mut lines = tail_lines(card, paint, wanted, self.pause);
         // Scrolled past the top: show the top rather than a blank card.
         let furthest = lines.len().saturating_sub(height);
         if let Some(max) = self.scroll_max {
@@ -127,8 +127,9 @@ impl Widget for CardView<'_> {
             });
         }
         let end = lines.len().saturating_sub(self.scroll.min(furthest));
-        let start = end.saturating_sub(height);
-        Paragraph::new(lines[start..end].to_vec()).render(inner, buf);
+        lines.truncate(end);
+        lines.drain(..end.saturating_sub(height));
+        Paragraph::new(lines).render(inner, buf);
     }
 }
 
@@ -283,7 +284,7 @@ fn item_lines(
         }
         CardItem::Reasoning(text) => {
             let text = &text[..floor_char_boundary(text, cut)];
-            let last = text.trim().lines().last().unwrap_or_default();
+            let last = last_lines(text.trim(), 1);
             vec![Line::styled(
                 truncate(&format!("💭 {last}"), width),
                 theme.dim().add_modifier(Modifier::ITALIC),
