@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 
 use super::*;
-use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel};
+use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel, Usage};
 use crate::tui::test_support::demo_turns;
 
 fn fold(events: &[Event]) -> UiState {
