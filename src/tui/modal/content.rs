@@ -5,6 +5,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::ModalKind;
+use super::grid::coordination;
+use super::window;
 use crate::protocol::AnswerLabel;
 use crate::tui::render::cost as money;
 use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
@@ -12,7 +14,8 @@ use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
 /// The lines a modal shows from line `scroll` on, at most `height` of them, and how many
-/// lines it has in all. The timeline formats only the entries on screen, however long it is.
+/// lines it has in all. The timeline and the coordination table format only the lines on
+/// screen, however long the timeline is.
 pub fn page(
     kind: ModalKind,
     state: &UiState,
@@ -21,31 +24,20 @@ pub fn page(
     scroll: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    if kind == ModalKind::Timeline {
-        let total = state.timeline.len();
-        let start = scroll.min(total.saturating_sub(height));
-        let lines = state.timeline[start..(start + height).min(total)]
-            .iter()
-            .map(|entry| entry_line(state, entry, theme, width))
-            .collect();
-        return (lines, total);
-    }
-    let mut lines = lines(kind, state, theme, width);
-    let total = lines.len();
-    let start = scroll.min(total.saturating_sub(height));
-    lines.truncate((start + height).min(total));
-    lines.drain(..start);
-    (lines, total)
-}
-
-fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    match kind {
+    let mut lines = match kind {
+        ModalKind::Timeline => {
+            let total = state.timeline.len();
+            let lines = state.timeline[window(total, scroll, height)]
+                .iter()
+                .map(|entry| entry_line(state, entry, theme, width))
+                .collect();
+            return (lines, total);
+        }
+        ModalKind::Coordination => return coordination(state, theme, width, scroll, height),
         ModalKind::Help => help(theme),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => costs(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
-        // Paged by `page`, which formats only the entries on screen.
-        ModalKind::Timeline => Vec::new(),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
             let paint = Paint {
                 width,
@@ -59,12 +51,16 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
         ModalKind::Servers => super::servers::lines(state, theme, width),
         // Drawn from the listing the app read, by `files::page`.
         ModalKind::Files { .. } => Vec::new(),
-        ModalKind::Coordination => super::grid::coordination(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
-    }
+    };
+    let total = lines.len();
+    let shown = window(total, scroll, height);
+    lines.truncate(shown.end);
+    lines.drain(..shown.start);
+    (lines, total)
 }
 
 const KEYS: [(&str, &str); 32] = [

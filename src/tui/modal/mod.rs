@@ -8,6 +8,8 @@ mod grid;
 mod servers;
 mod turns;
 
+use std::ops::Range;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
@@ -192,6 +194,12 @@ fn agent_name(state: &UiState, index: usize) -> String {
         .get(index)
         .map(|card| card.info.id.to_string())
         .unwrap_or_default()
+}
+
+/// The lines from `scroll` on that fit `height`, of `total`: never past the end.
+fn window(total: usize, scroll: usize, height: usize) -> Range<usize> {
+    let start = scroll.min(total.saturating_sub(height));
+    start..(start + height).min(total)
 }
 
 fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {
