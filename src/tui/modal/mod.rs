@@ -6,6 +6,8 @@ mod content;
 mod files;
 mod grid;
 mod servers;
+#[cfg(test)]
+mod tests;
 mod turns;
 
 use std::ops::Range;
