@@ -331,3 +331,5 @@ mod commands;
 mod files;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;
