@@ -1,5 +1,5 @@
 //! What each modal shows, as lines: help, votes, costs, answers, the whole timeline, an
-//! agent's full output, and the system status.
+//! agent's full output, and the system status; and which lines of it are on screen.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -8,17 +8,19 @@ use super::ModalKind;
 use super::grid::coordination;
 use super::window;
 use crate::protocol::AnswerLabel;
+use crate::tui::files::FileListing;
 use crate::tui::render::cost as money;
 use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
-/// The lines a modal shows from line `scroll` on, at most `height` of them, and how many
-/// lines it has in all. The timeline and the coordination table format only the lines on
-/// screen, however long the timeline is.
+/// The lines a modal shows from line `scroll` on, at most `height` of them, and the furthest
+/// it can scroll. The timeline and the coordination table format only the lines on screen,
+/// however long the timeline is.
 pub fn page(
     kind: ModalKind,
     state: &UiState,
+    files: &FileListing,
     theme: &Theme,
     width: usize,
     scroll: usize,
@@ -31,9 +33,16 @@ pub fn page(
                 .iter()
                 .map(|entry| entry_line(state, entry, theme, width))
                 .collect();
-            return (lines, total);
+            return (lines, total.saturating_sub(height));
         }
-        ModalKind::Coordination => return coordination(state, theme, width, scroll, height),
+        ModalKind::Coordination => {
+            let (lines, total) = coordination(state, theme, width, scroll, height);
+            return (lines, total.saturating_sub(height));
+        }
+        // The listing the app read when the browser's choice changed.
+        ModalKind::Files { selected, .. } => {
+            return super::files::page(files, selected, theme, width, scroll, height);
+        }
         ModalKind::Help => help(theme),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => costs(state, theme),
@@ -49,8 +58,6 @@ pub fn page(
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Servers => super::servers::lines(state, theme, width),
-        // Drawn from the listing the app read, by `files::page`.
-        ModalKind::Files { .. } => Vec::new(),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
@@ -60,7 +67,7 @@ pub fn page(
     let shown = window(total, scroll, height);
     lines.truncate(shown.end);
     lines.drain(..shown.start);
-    (lines, total)
+    (lines, total.saturating_sub(height))
 }
 
 const KEYS: [(&str, &str); 32] = [

@@ -117,25 +117,16 @@ pub fn render(
         .title_bottom(Line::styled(hint(modal.kind), theme.dim()).right_aligned());
     let inner = block.inner(area);
     let height = usize::from(inner.height);
-    let (lines, total) = match modal.kind {
-        ModalKind::Files { selected, .. } => files::page(
-            files,
-            selected,
-            theme,
-            usize::from(inner.width),
-            modal.scroll,
-            height,
-        ),
-        kind => content::page(
-            kind,
-            state,
-            theme,
-            usize::from(inner.width),
-            modal.scroll,
-            height,
-        ),
-    };
-    scroll_max.set(total.saturating_sub(height));
+    let (lines, furthest) = content::page(
+        modal.kind,
+        state,
+        files,
+        theme,
+        usize::from(inner.width),
+        modal.scroll,
+        height,
+    );
+    scroll_max.set(furthest);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
