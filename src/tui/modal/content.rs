@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 use super::ModalKind;
 use super::grid::coordination;
 use super::window;
-use crate::protocol::AnswerLabel;
+use crate::protocol::{AnswerLabel, Usage};
 use crate::tui::files::FileListing;
 use crate::tui::render::cost as money;
 use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
@@ -202,31 +202,18 @@ fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         theme.dim().add_modifier(Modifier::BOLD),
     )];
     for (index, card) in state.agents.iter().enumerate() {
-        let usage = card.usage;
         lines.push(Line::styled(
-            format!(
-                "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
-                card.info.id.to_string(),
-                usage.input_tokens,
-                usage.output_tokens,
-                usage.reasoning_tokens,
-                usage.cached_input_tokens,
-                money(card.cost_usd, card.cost_unknown)
+            usage_row(
+                card.info.id.as_str(),
+                card.usage,
+                &money(card.cost_usd, card.cost_unknown),
             ),
             theme.agent(index),
         ));
     }
     let (usage, cost, unknown) = state.turn_usage();
     lines.push(Line::styled(
-        format!(
-            "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
-            "this turn",
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.reasoning_tokens,
-            usage.cached_input_tokens,
-            money(cost, unknown)
-        ),
+        usage_row("this turn", usage, &money(cost, unknown)),
         theme.text().add_modifier(Modifier::BOLD),
     ));
     if !state.turns.is_empty() {
@@ -266,6 +253,14 @@ fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         theme.dim(),
     ));
     lines
+}
+
+/// One row of the costs table: tokens by kind, then the cost.
+fn usage_row(name: &str, usage: Usage, cost: &str) -> String {
+    format!(
+        "{name:<16}{:>10}{:>10}{:>11}{:>10}{cost:>12}",
+        usage.input_tokens, usage.output_tokens, usage.reasoning_tokens, usage.cached_input_tokens
+    )
 }
 
 /// Every answer of the turn: author index, label, text; in the order given.

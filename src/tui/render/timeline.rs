@@ -9,7 +9,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use super::format::{duration, retrying};
 use super::wrap::truncate;
 use crate::protocol::{TimeoutScope, TurnOutcome, WinnerBasis};
-use crate::tui::state::{EntryKind, TimelineEntry, UiState};
+use crate::tui::state::{EntryKind, TimelineEntry, UiState, refusal};
 use crate::tui::theme::Theme;
 
 pub struct TimelineView<'a> {
@@ -157,10 +157,9 @@ fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) 
         EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
         EntryKind::HumanInput { text } => (format!("👤 queued: {text}"), theme.accent()),
         EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
-        EntryKind::ToolRefused { tool, path, reason } => (
-            format!("⛔ {tool} refused for {path}: {reason}"),
-            theme.warn(),
-        ),
+        EntryKind::ToolRefused { tool, path, reason } => {
+            (refusal(tool, path, reason), theme.warn())
+        }
         EntryKind::TurnFinished {
             outcome,
             duration_ms,

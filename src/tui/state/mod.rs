@@ -22,7 +22,7 @@ pub use agent::{
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
 pub use timeline::{EntryKind, TimelineEntry, preview};
-pub use tools::{ServerRow, WorkspaceDirs};
+pub use tools::{ServerRow, WorkspaceDirs, refusal};
 pub use turns::TurnRecord;
 pub use votes::{Bar, VoteTally};
 
