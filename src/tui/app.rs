@@ -82,10 +82,7 @@ impl App {
     /// Pasted text goes into the composer as it is, newlines included.
     pub fn on_paste(&mut self, text: &str) {
         self.view.composer_focused = true;
-        // Many terminals paste line breaks as a bare carriage return.
-        self.view
-            .composer
-            .insert(&text.replace("\r\n", "\n").replace('\r', "\n"));
+        self.view.composer.insert(text);
         self.refresh_popup();
     }
 
@@ -334,3 +331,5 @@ mod commands;
 mod files;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod view_tests;

@@ -81,9 +81,11 @@ impl Composer {
         self.area.insert_str(text);
     }
 
-    /// Inserts pasted text at the cursor, newlines included.
+    /// Inserts pasted text at the cursor, newlines included (many terminals paste line
+    /// breaks as a bare carriage return).
     pub fn insert(&mut self, text: &str) {
-        self.area.insert_str(text.replace("\r\n", "\n"));
+        self.area
+            .insert_str(text.replace("\r\n", "\n").replace('\r', "\n"));
     }
 
     pub fn key(&mut self, key: KeyEvent) -> ComposerKey {

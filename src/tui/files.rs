@@ -28,8 +28,6 @@ pub enum FilesSource {
 }
 
 impl FilesSource {
-    pub const ALL: [Self; 4] = [Self::Workspace, Self::Snapshot, Self::Peers, Self::Final];
-
     pub fn label(self) -> &'static str {
         match self {
             Self::Workspace => "workspace",

@@ -1,5 +1,6 @@
 //! Fixtures for the TUI's tests: real demo turns from the orchestrator, scripted agents
-//! made instant (run under tokio's paused clock, so every run is the same).
+//! made instant (run under tokio's paused clock, so every run is the same), and hand-made
+//! events.
 
 use std::sync::Arc;
 
@@ -7,8 +8,9 @@ use crate::backend::build_backends;
 use crate::config::{self, Env};
 use crate::orchestrator::ToolSetup;
 use crate::orchestrator::{self, RuntimeOptions};
-use crate::protocol::Event;
+use crate::protocol::{AgentId, Event, EventMsg};
 use crate::tools::NoTools;
+use crate::tui::state::UiState;
 
 /// The shipped demo's events for `questions`, one turn each.
 pub async fn demo_turns(questions: &[&str]) -> Vec<Event> {
@@ -44,4 +46,75 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         events.extend(handle.run_turn(question).await);
     }
     events
+}
+
+/// An event of turn 1, about `agent` if one is named.
+pub fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
+    Event {
+        seq,
+        at: jiff::Timestamp::UNIX_EPOCH,
+        turn: 1,
+        agent: agent.map(AgentId::new),
+        msg,
+    }
+}
+
+/// The state after all of `events`.
+pub fn fold(events: &[Event]) -> UiState {
+    fold_until(events, |_| false)
+}
+
+/// The state after `events` up to and including the first one `stop` matches.
+pub fn fold_until(events: &[Event], stop: fn(&EventMsg) -> bool) -> UiState {
+    let mut state = UiState::default();
+    for event in events {
+        state.apply(event);
+        if stop(&event.msg) {
+            break;
+        }
+    }
+    state
+}
+
+/// The demo turn on `question`, folded up to and including the first event `stop` matches.
+pub async fn demo_until(question: &str, stop: fn(&EventMsg) -> bool) -> UiState {
+    fold_until(&demo_turns(&[question]).await, stop)
+}
+
+pub fn run_started(msg: &EventMsg) -> bool {
+    matches!(msg, EventMsg::RunStarted { .. })
+}
+
+pub fn first_answer(msg: &EventMsg) -> bool {
+    matches!(msg, EventMsg::AnswerSubmitted { .. })
+}
+
+pub fn first_vote(msg: &EventMsg) -> bool {
+    matches!(msg, EventMsg::VoteCast { .. })
+}
+
+/// Folds `msgs` in as events about the agent at `index`.
+pub fn apply_as(state: &mut UiState, index: usize, msgs: impl IntoIterator<Item = EventMsg>) {
+    let agent = state.agents[index].info.id.clone();
+    for msg in msgs {
+        state.apply(&event(10_000, Some(agent.as_str()), msg));
+    }
+}
+
+pub fn tool_begin(call_id: &str, tool: &str, arguments: &str) -> EventMsg {
+    EventMsg::ToolCallBegin {
+        call_id: call_id.into(),
+        tool: tool.into(),
+        arguments: arguments.into(),
+    }
+}
+
+pub fn tool_end(call_id: &str, tool: &str, ok: bool, output: &str, duration_ms: u64) -> EventMsg {
+    EventMsg::ToolCallEnd {
+        call_id: call_id.into(),
+        tool: tool.into(),
+        ok,
+        output: output.into(),
+        duration_ms,
+    }
 }

@@ -1,51 +1,52 @@
 //! What each modal shows, as lines: help, votes, costs, answers, the whole timeline, an
-//! agent's full output, and the system status.
+//! agent's full output, and the system status; and which lines of it are on screen.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::ModalKind;
-use crate::protocol::AnswerLabel;
+use super::grid::coordination;
+use super::window;
+use crate::protocol::{AnswerLabel, Usage};
+use crate::tui::files::FileListing;
 use crate::tui::render::cost as money;
 use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
-/// The lines a modal shows from line `scroll` on, at most `height` of them, and how many
-/// lines it has in all. The timeline formats only the entries on screen, however long it is.
+/// The lines a modal shows from line `scroll` on, at most `height` of them, and the furthest
+/// it can scroll. The timeline and the coordination table format only the lines on screen,
+/// however long the timeline is.
 pub fn page(
     kind: ModalKind,
     state: &UiState,
+    files: &FileListing,
     theme: &Theme,
     width: usize,
     scroll: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    if kind == ModalKind::Timeline {
-        let total = state.timeline.len();
-        let start = scroll.min(total.saturating_sub(height));
-        let lines = state.timeline[start..(start + height).min(total)]
-            .iter()
-            .map(|entry| entry_line(state, entry, theme, width))
-            .collect();
-        return (lines, total);
-    }
-    let mut lines = lines(kind, state, theme, width);
-    let total = lines.len();
-    let start = scroll.min(total.saturating_sub(height));
-    lines.truncate((start + height).min(total));
-    lines.drain(..start);
-    (lines, total)
-}
-
-fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    match kind {
+    let mut lines = match kind {
+        ModalKind::Timeline => {
+            let total = state.timeline.len();
+            let lines = state.timeline[window(total, scroll, height)]
+                .iter()
+                .map(|entry| entry_line(state, entry, theme, width))
+                .collect();
+            return (lines, total.saturating_sub(height));
+        }
+        ModalKind::Coordination => {
+            let (lines, total) = coordination(state, theme, width, scroll, height);
+            return (lines, total.saturating_sub(height));
+        }
+        // The listing the app read when the browser's choice changed.
+        ModalKind::Files { selected, .. } => {
+            return super::files::page(files, selected, theme, width, scroll, height);
+        }
         ModalKind::Help => help(theme),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => costs(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
-        // Paged by `page`, which formats only the entries on screen.
-        ModalKind::Timeline => Vec::new(),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
             let paint = Paint {
                 width,
@@ -57,14 +58,16 @@ fn lines(kind: ModalKind, state: &UiState, theme: &Theme, width: usize) -> Vec<L
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Servers => super::servers::lines(state, theme, width),
-        // Drawn from the listing the app read, by `files::page`.
-        ModalKind::Files { .. } => Vec::new(),
-        ModalKind::Coordination => super::grid::coordination(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
-    }
+    };
+    let total = lines.len();
+    let shown = window(total, scroll, height);
+    lines.truncate(shown.end);
+    lines.drain(..shown.start);
+    (lines, total.saturating_sub(height))
 }
 
 const KEYS: [(&str, &str); 32] = [
@@ -154,7 +157,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     }
     let most = bars.iter().map(|bar| bar.votes).max().unwrap_or(0).max(1);
     for bar in &bars {
-        let index = agent_index(state, bar.candidate.as_str());
+        let index = state.agent_index(&bar.candidate).unwrap_or(0);
         let filled = (30 * bar.votes as usize) / most as usize;
         lines.push(Line::from(vec![
             Span::styled(
@@ -178,7 +181,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         for line in wrap(&text, width) {
             lines.push(Line::styled(
                 line,
-                theme.agent(agent_index(state, voter.as_str())),
+                theme.agent(state.agent_index(voter).unwrap_or(0)),
             ));
         }
     }
@@ -199,31 +202,18 @@ fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         theme.dim().add_modifier(Modifier::BOLD),
     )];
     for (index, card) in state.agents.iter().enumerate() {
-        let usage = card.usage;
         lines.push(Line::styled(
-            format!(
-                "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
-                card.info.id.to_string(),
-                usage.input_tokens,
-                usage.output_tokens,
-                usage.reasoning_tokens,
-                usage.cached_input_tokens,
-                money(card.cost_usd, card.cost_unknown)
+            usage_row(
+                card.info.id.as_str(),
+                card.usage,
+                &money(card.cost_usd, card.cost_unknown),
             ),
             theme.agent(index),
         ));
     }
     let (usage, cost, unknown) = state.turn_usage();
     lines.push(Line::styled(
-        format!(
-            "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
-            "this turn",
-            usage.input_tokens,
-            usage.output_tokens,
-            usage.reasoning_tokens,
-            usage.cached_input_tokens,
-            money(cost, unknown)
-        ),
+        usage_row("this turn", usage, &money(cost, unknown)),
         theme.text().add_modifier(Modifier::BOLD),
     ));
     if !state.turns.is_empty() {
@@ -263,6 +253,14 @@ fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         theme.dim(),
     ));
     lines
+}
+
+/// One row of the costs table: tokens by kind, then the cost.
+fn usage_row(name: &str, usage: Usage, cost: &str) -> String {
+    format!(
+        "{name:<16}{:>10}{:>10}{:>11}{:>10}{cost:>12}",
+        usage.input_tokens, usage.output_tokens, usage.reasoning_tokens, usage.cached_input_tokens
+    )
 }
 
 /// Every answer of the turn: author index, label, text; in the order given.
@@ -318,11 +316,7 @@ fn answers_view(
     }
     let mut lines = vec![Line::from(tabs), Line::default()];
     let (index, label, content) = &all[selected];
-    let author = state
-        .agents
-        .get(*index)
-        .map(|card| card.info.id.to_string())
-        .unwrap_or_default();
+    let author = super::agent_name(state, *index);
     lines.push(Line::styled(
         format!("{label} by {author}"),
         theme.agent(*index).add_modifier(Modifier::BOLD),
@@ -376,12 +370,4 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         }
     }
     lines
-}
-
-fn agent_index(state: &UiState, id: &str) -> usize {
-    state
-        .agents
-        .iter()
-        .position(|card| card.info.id.as_str() == id)
-        .unwrap_or(0)
 }

@@ -7,7 +7,7 @@ use crate::tui::files::FileListing;
 use crate::tui::render::{bytes, truncate};
 use crate::tui::theme::Theme;
 
-/// The page and the number of lines it could scroll through.
+/// The page, and how far its file preview can scroll.
 pub fn page(
     listing: &FileListing,
     selected: usize,
@@ -63,7 +63,7 @@ pub fn page(
         for text in listing.preview.iter().skip(start).take(room) {
             lines.push(Line::styled(truncate(text, width), theme.text()));
         }
-        return (lines, listing.preview.len().saturating_sub(room) + height);
+        return (lines, listing.preview.len().saturating_sub(room));
     }
     (lines, 0)
 }

@@ -1,36 +1,76 @@
 //! Two modals laid out as tables: the coordination table (one column per agent, one row
 //! per coordination event, MassGen's symbols) and the tool-call detail of one agent.
 
+use std::fmt::{self, Display};
+
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::tui::render::{truncate, wrap};
+use super::window;
+use crate::tui::render::{display_width, seconds, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
 use crate::tui::theme::Theme;
 
 const EVENT_WIDTH: usize = 6;
+/// Lines above the rows: the legend, the agents' names, the question.
+const HEAD: usize = 3;
 
-/// The coordination table: `USER` row with the question, then `E1`, `E2`, … one per
-/// coordination event in the column of the agent it concerns; totals at the end.
-pub fn coordination(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+/// The coordination table from line `scroll` on, at most `height` lines, and how many it has:
+/// `USER` row with the question, then `E1`, `E2`, … one per coordination event in the
+/// column of the agent it concerns; totals at the end. Only the rows on screen are
+/// formatted, however long the timeline.
+pub fn coordination(
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+    scroll: usize,
+    height: usize,
+) -> (Vec<Line<'static>>, usize) {
     let columns = state.agents.len().max(1);
     let cell = (width.saturating_sub(EVENT_WIDTH) / columns).max(8);
-    let mut header = vec![Span::styled(
+    let events = || {
+        state.timeline.iter().filter_map(|entry| {
+            let column = state.agent_index(entry.agent.as_ref()?)?;
+            Some((column, cell_text(&entry.kind)?))
+        })
+    };
+    let count = events().count();
+    let total = HEAD + count + 2;
+    let shown = window(total, scroll, height);
+    let mut head = head(state, theme, width, cell);
+    let mut rows = events().enumerate().skip(shown.start.saturating_sub(HEAD));
+    let lines = shown
+        .map(|at| match at.checked_sub(HEAD) {
+            None => std::mem::take(&mut head[at]),
+            Some(row) if row < count => rows
+                .next()
+                .map_or_else(Line::default, |(number, (column, text))| {
+                    event_row(state, theme, cell, number + 1, column, &text)
+                }),
+            Some(row) if row == count => Line::default(),
+            Some(_) => totals(state, theme, cell),
+        })
+        .collect();
+    (lines, total)
+}
+
+fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'static>; HEAD] {
+    let mut names = vec![Span::styled(
         format!("{:<EVENT_WIDTH$}", "Event"),
         theme.dim(),
     )];
     for (index, card) in state.agents.iter().enumerate() {
-        header.push(Span::styled(
+        names.push(Span::styled(
             pad(&card.info.id.to_string(), cell),
             theme.agent(index).add_modifier(Modifier::BOLD),
         ));
     }
-    let mut lines = vec![
+    [
         Line::styled(
             "✨ new answer  🗳 vote  🔁 restart  ⊘ ignored vote  ✗ error  🏆 winner  🎯 final answer",
             theme.dim(),
         ),
-        Line::from(header),
+        Line::from(names),
         Line::styled(
             truncate(
                 &format!(
@@ -42,34 +82,33 @@ pub fn coordination(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'s
             ),
             theme.text(),
         ),
-    ];
-    let mut number = 0;
-    for entry in &state.timeline {
-        let Some(agent) = &entry.agent else {
-            continue;
+    ]
+}
+
+fn event_row(
+    state: &UiState,
+    theme: &Theme,
+    cell: usize,
+    number: usize,
+    column: usize,
+    text: &CellText<'_>,
+) -> Line<'static> {
+    let mut spans = vec![Span::styled(
+        format!("{:<EVENT_WIDTH$}", format!("E{number}")),
+        theme.dim(),
+    )];
+    for index in 0..state.agents.len() {
+        let content = if index == column {
+            text.to_string()
+        } else {
+            String::new()
         };
-        let Some(column) = state.agents.iter().position(|card| &card.info.id == agent) else {
-            continue;
-        };
-        let Some(text) = cell_text(&entry.kind) else {
-            continue;
-        };
-        number += 1;
-        let mut spans = vec![Span::styled(
-            format!("{:<EVENT_WIDTH$}", format!("E{number}")),
-            theme.dim(),
-        )];
-        for index in 0..state.agents.len() {
-            let content = if index == column {
-                text.clone()
-            } else {
-                String::new()
-            };
-            spans.push(Span::styled(pad(&content, cell), theme.agent(index)));
-        }
-        lines.push(Line::from(spans));
+        spans.push(Span::styled(pad(&content, cell), theme.agent(index)));
     }
-    lines.push(Line::default());
+    Line::from(spans)
+}
+
+fn totals(state: &UiState, theme: &Theme, cell: usize) -> Line<'static> {
     let mut totals = vec![Span::styled(
         format!("{:<EVENT_WIDTH$}", "Total"),
         theme.dim(),
@@ -88,22 +127,33 @@ pub fn coordination(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'s
             theme.agent(index),
         ));
     }
-    lines.push(Line::from(totals));
-    lines
+    Line::from(totals)
 }
 
-fn cell_text(kind: &EntryKind) -> Option<String> {
+/// An event's cell: a symbol (and word) and what follows it; formatted only when on screen.
+struct CellText<'a>(&'static str, Option<&'a dyn Display>);
+
+impl Display for CellText<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.1 {
+            Some(detail) => write!(f, "{} {detail}", self.0),
+            None => f.write_str(self.0),
+        }
+    }
+}
+
+fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
     Some(match kind {
-        EntryKind::Answer { label, .. } => format!("✨ {label}"),
-        EntryKind::Vote { target_label, .. } => format!("🗳 {target_label}"),
-        EntryKind::VoteIgnored { .. } => "⊘ ignored".to_string(),
-        EntryKind::Restarted { round, .. } => format!("🔁 round {round}"),
-        EntryKind::Error { .. } | EntryKind::Killed { .. } => "✗ error".to_string(),
-        EntryKind::Winner { .. } => "🏆 winner".to_string(),
-        EntryKind::Presenting { label } => format!("🎯 {label}"),
-        EntryKind::Enforcement { attempt, .. } => format!("⟳ attempt {attempt}"),
-        EntryKind::Retrying { .. } => "⟳ retry".to_string(),
-        EntryKind::ToolRefused { .. } => "⛔ refused".to_string(),
+        EntryKind::Answer { label, .. } => CellText("✨", Some(label)),
+        EntryKind::Vote { target_label, .. } => CellText("🗳", Some(target_label)),
+        EntryKind::VoteIgnored { .. } => CellText("⊘ ignored", None),
+        EntryKind::Restarted { round, .. } => CellText("🔁 round", Some(round)),
+        EntryKind::Error { .. } | EntryKind::Killed { .. } => CellText("✗ error", None),
+        EntryKind::Winner { .. } => CellText("🏆 winner", None),
+        EntryKind::Presenting { label } => CellText("🎯", Some(label)),
+        EntryKind::Enforcement { attempt, .. } => CellText("⟳ attempt", Some(attempt)),
+        EntryKind::Retrying { .. } => CellText("⟳ retry", None),
+        EntryKind::ToolRefused { .. } => CellText("⛔ refused", None),
         EntryKind::TurnStarted { .. }
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }
@@ -116,23 +166,14 @@ fn cell_text(kind: &EntryKind) -> Option<String> {
 
 fn pad(text: &str, width: usize) -> String {
     let cut = truncate(text, width.saturating_sub(1));
-    let used = crate::tui::render::display_width(&cut);
+    let used = display_width(&cut);
     format!("{cut}{}", " ".repeat(width.saturating_sub(used)))
 }
 
 /// The agent's tool calls.
 pub fn tool_calls(state: &UiState, agent: usize) -> Vec<&ToolCard> {
     state.agents.get(agent).map_or_else(Vec::new, |card| {
-        card.items
-            .iter()
-            .filter_map(|item| {
-                if let CardItem::Tool(tool) = item {
-                    Some(tool)
-                } else {
-                    None
-                }
-            })
-            .collect()
+        card.items.iter().filter_map(CardItem::tool).collect()
     })
 }
 
@@ -183,12 +224,12 @@ pub fn tool_detail(
         } => {
             let (head, style) = if *ok {
                 (
-                    format!("Result ✓ in {:.1} s", *duration_ms as f64 / 1000.0),
+                    format!("Result ✓ in {} s", seconds(*duration_ms)),
                     theme.good(),
                 )
             } else {
                 (
-                    format!("Error ✗ after {:.1} s", *duration_ms as f64 / 1000.0),
+                    format!("Error ✗ after {} s", seconds(*duration_ms)),
                     theme.bad(),
                 )
             };

@@ -6,7 +6,11 @@ mod content;
 mod files;
 mod grid;
 mod servers;
+#[cfg(test)]
+mod tests;
 mod turns;
+
+use std::ops::Range;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -73,35 +77,21 @@ impl Modal {
             ModalKind::Costs => " Tokens and costs ".into(),
             ModalKind::Answers { .. } => " Answers ".into(),
             ModalKind::Timeline => format!(" Timeline · {} events ", state.timeline.len()),
-            ModalKind::AgentOutput { agent } => format!(
-                " Output of {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default()
-            ),
+            ModalKind::AgentOutput { agent } => {
+                format!(" Output of {} ", agent_name(state, agent))
+            }
             ModalKind::Status => " System status ".into(),
             ModalKind::Servers => " MCP servers ".into(),
             ModalKind::Files { agent, source, .. } => format!(
                 " Files of {} · {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default(),
+                agent_name(state, agent),
                 source.label()
             ),
             ModalKind::Coordination => " Coordination table ".into(),
             ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
-            ModalKind::Tools { agent, .. } => format!(
-                " Tool calls of {} ",
-                state
-                    .agents
-                    .get(agent)
-                    .map(|card| card.info.id.to_string())
-                    .unwrap_or_default()
-            ),
+            ModalKind::Tools { agent, .. } => {
+                format!(" Tool calls of {} ", agent_name(state, agent))
+            }
         }
     }
 }
@@ -127,25 +117,16 @@ pub fn render(
         .title_bottom(Line::styled(hint(modal.kind), theme.dim()).right_aligned());
     let inner = block.inner(area);
     let height = usize::from(inner.height);
-    let (lines, total) = match modal.kind {
-        ModalKind::Files { selected, .. } => files::page(
-            files,
-            selected,
-            theme,
-            usize::from(inner.width),
-            modal.scroll,
-            height,
-        ),
-        kind => content::page(
-            kind,
-            state,
-            theme,
-            usize::from(inner.width),
-            modal.scroll,
-            height,
-        ),
-    };
-    scroll_max.set(total.saturating_sub(height));
+    let (lines, furthest) = content::page(
+        modal.kind,
+        state,
+        files,
+        theme,
+        usize::from(inner.width),
+        modal.scroll,
+        height,
+    );
+    scroll_max.set(furthest);
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -197,6 +178,21 @@ pub fn tool_count(state: &UiState, agent: usize) -> usize {
 /// How many answers the answers browser can step through.
 pub fn answer_count(state: &UiState) -> usize {
     content::answers(state).len()
+}
+
+/// The id of the agent at `index`, or nothing.
+fn agent_name(state: &UiState, index: usize) -> String {
+    state
+        .agents
+        .get(index)
+        .map(|card| card.info.id.to_string())
+        .unwrap_or_default()
+}
+
+/// The lines from `scroll` on that fit `height`, of `total`: never past the end.
+fn window(total: usize, scroll: usize, height: usize) -> Range<usize> {
+    let start = scroll.min(total.saturating_sub(height));
+    start..(start + height).min(total)
 }
 
 fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {

@@ -78,23 +78,10 @@ fn call_counts(state: &UiState, agent: usize, server: &str) -> (usize, usize) {
     state.agents.get(agent).map_or((0, 0), |card| {
         card.items
             .iter()
-            .filter_map(|item| match item {
-                CardItem::Tool(tool) if tool.name.starts_with(&prefix) => Some(&tool.state),
-                CardItem::Tool(_)
-                | CardItem::Text(_)
-                | CardItem::Reasoning(_)
-                | CardItem::Round { .. }
-                | CardItem::Answer { .. }
-                | CardItem::Vote { .. }
-                | CardItem::VoteIgnored { .. }
-                | CardItem::Retry { .. }
-                | CardItem::Error(_)
-                | CardItem::Notice(_)
-                | CardItem::Snapshot { .. }
-                | CardItem::Final { .. } => None,
-            })
-            .fold((0, 0), |(calls, failed), tool_state| {
-                let bad = matches!(tool_state, ToolState::Done { ok: false, .. });
+            .filter_map(CardItem::tool)
+            .filter(|tool| tool.name.starts_with(&prefix))
+            .fold((0, 0), |(calls, failed), tool| {
+                let bad = matches!(tool.state, ToolState::Done { ok: false, .. });
                 (calls + 1, failed + usize::from(bad))
             })
     })

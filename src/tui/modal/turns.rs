@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::TurnOutcome;
-use crate::tui::render::{cost, truncate, wrap};
+use crate::tui::render::{cost, seconds, truncate, wrap};
 use crate::tui::state::{EntryKind, UiState};
 use crate::tui::theme::Theme;
 
@@ -24,10 +24,10 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
         };
         let spent = cost(turn.cost_usd, turn.cost_unknown);
         let text = format!(
-            "turn {:<3} {:<9} {:>6.1} s {:>8} tok {:>10}  {}  {}",
+            "turn {:<3} {:<9} {:>6} s {:>8} tok {:>10}  {}  {}",
             turn.turn,
             outcome,
-            turn.duration_ms as f64 / 1000.0,
+            seconds(turn.duration_ms),
             turn.usage.total(),
             spent,
             turn.winner
@@ -63,10 +63,10 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
             .as_ref()
             .map(ToString::to_string)
             .unwrap_or_default();
-        let index = state
-            .agents
-            .iter()
-            .position(|card| Some(&card.info.id) == entry.agent.as_ref())
+        let index = entry
+            .agent
+            .as_ref()
+            .and_then(|agent| state.agent_index(agent))
             .unwrap_or(0);
         let text = match &entry.kind {
             EntryKind::Answer { label, preview } => format!("✨ {label}: {preview}"),

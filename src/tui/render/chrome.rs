@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
-use super::format::{cost, duration, status_icon, tokens};
+use super::format::{cost, duration, plural, status_icon, tokens};
 use super::wrap::{display_width, truncate};
 use crate::protocol::{McpServerState, Mode};
 use crate::tui::state::{Phase, UiState};
@@ -155,12 +155,4 @@ fn mcp_summary(state: &UiState) -> String {
     }
     let up = count(|state| matches!(state, McpServerState::Ready { .. }));
     format!("  🔌 {up}/{} up", state.servers.len())
-}
-
-fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
 }

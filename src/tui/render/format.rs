@@ -1,4 +1,4 @@
-//! Short forms for figures: token counts, durations, costs, status icons.
+//! Short forms for figures: token counts, durations, costs, counted nouns, status icons.
 
 use crate::protocol::AgentStatus;
 use crate::session;
@@ -38,6 +38,30 @@ pub fn duration(secs: u64) -> String {
         format!("{hours}:{minutes:02}:{seconds:02}")
     } else {
         format!("{minutes}:{seconds:02}")
+    }
+}
+
+/// Milliseconds as seconds to a tenth: `0.3`, `12.0`.
+pub fn seconds(ms: u64) -> String {
+    #[allow(clippy::cast_precision_loss)]
+    let value = ms as f64 / 1000.0;
+    format!("{value:.1}")
+}
+
+/// `⟳ rate limited, retrying in 4.0 s (1/3)`.
+pub fn retrying(reason: &str, delay_ms: u64, attempt: u32, max_retries: u32) -> String {
+    format!(
+        "⟳ {reason}, retrying in {} s ({attempt}/{max_retries})",
+        seconds(delay_ms)
+    )
+}
+
+/// `1 agent`, `3 agents`.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
     }
 }
 

@@ -6,6 +6,7 @@ mod card;
 mod chrome;
 mod format;
 mod inline;
+mod output;
 mod tally;
 mod text;
 mod timeline;
@@ -17,8 +18,9 @@ use std::cell::Cell;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
-pub use card::{CardView, Paint, tail_lines};
-pub use format::{bytes, cost};
+pub use card::CardView;
+pub use format::{bytes, cost, plural, seconds};
+pub use output::{Paint, tail_lines};
 pub use timeline::{TimelineView, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
@@ -158,7 +160,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;
 
 /// The completion list, just above the composer.
 fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {

@@ -47,12 +47,7 @@ impl Widget for TallyView<'_> {
         let lines: Vec<Line<'static>> = bars
             .iter()
             .map(|bar| {
-                let index = self
-                    .state
-                    .agents
-                    .iter()
-                    .position(|card| card.info.id == bar.candidate)
-                    .unwrap_or(0);
+                let index = self.state.agent_index(&bar.candidate).unwrap_or(0);
                 let filled = (room * bar.votes as usize) / most as usize;
                 Line::from(vec![
                     Span::styled(

@@ -1,5 +1,5 @@
 //! Whole-screen snapshots (ratatui `TestBackend`) at 80×24 and 160×48, from states folded
-//! out of real demo turns and hand-made events.
+//! out of real demo turns and hand-made events; the helpers the modal tests draw with.
 
 use insta::assert_snapshot;
 use ratatui::Terminal;
@@ -7,39 +7,17 @@ use ratatui::backend::TestBackend;
 
 use super::*;
 use crate::protocol::{AgentId, Event, EventMsg, Usage};
+use crate::tui::modal::{Modal, ModalKind};
 use crate::tui::state::UiState;
-use crate::tui::test_support::{demo_turns, scripted_turns};
+use crate::tui::test_support::{
+    apply_as, demo_turns, demo_until, event, first_answer, first_vote, fold, fold_until,
+    run_started, scripted_turns, tool_begin, tool_end,
+};
 
-async fn demo_turn(question: &str) -> Vec<Event> {
-    demo_turns(&[question]).await
-}
+pub(crate) const FRANCE: &str = "What is the capital of France?";
+pub(crate) const WEB_SEARCH: &str = "mcp__search__web_search";
 
-/// The state after the events up to and including the first one `stop` matches.
-fn fold_until(events: &[Event], stop: impl Fn(&Event) -> bool) -> UiState {
-    let mut state = UiState::default();
-    for event in events {
-        state.apply(event);
-        if stop(event) {
-            break;
-        }
-    }
-    state
-}
-
-/// Folds `msgs` in as events about `agent`.
-fn apply_as(state: &mut UiState, agent: &AgentId, msgs: impl IntoIterator<Item = EventMsg>) {
-    for msg in msgs {
-        state.apply(&Event {
-            seq: 10_000,
-            at: jiff::Timestamp::UNIX_EPOCH,
-            turn: 1,
-            agent: Some(agent.clone()),
-            msg,
-        });
-    }
-}
-
-fn view() -> View {
+pub(crate) fn view() -> View {
     View {
         elapsed_secs: Some(42),
         agent_elapsed_secs: vec![Some(40), Some(41), Some(39)],
@@ -47,7 +25,14 @@ fn view() -> View {
     }
 }
 
-fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
+pub(crate) fn modal_view(kind: ModalKind) -> View {
+    View {
+        modals: vec![Modal::new(kind)],
+        ..view()
+    }
+}
+
+pub(crate) fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
         .draw(|frame| render(state, view, &Theme::default(), frame))
@@ -55,48 +40,29 @@ fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
     terminal.backend().clone()
 }
 
-fn both_sizes(name: &str, state: &UiState, view: &View) {
+/// Snapshots of the screen at both sizes. Every snapshot is taken in this file, so that the
+/// modal tests' snapshots keep their names and place.
+pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
     assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));
     assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
 }
 
 #[tokio::test(start_paused = true)]
 async fn welcome_lists_the_agents() {
-    let events = demo_turn("q").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::RunStarted { .. })
-    });
+    let state = demo_until("q", run_started).await;
     both_sizes("welcome", &state, &view());
 }
 
 #[tokio::test(start_paused = true)]
 async fn three_agents_streaming_with_a_tool_card() {
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
-    });
-    let scout = state.agents[0].info.id.clone();
+    let mut state = demo_until(FRANCE, first_answer).await;
     apply_as(
         &mut state,
-        &scout,
+        0,
         [
-            EventMsg::ToolCallBegin {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                arguments: r#"{"query":"capital of France"}"#.into(),
-            },
-            EventMsg::ToolCallEnd {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                ok: true,
-                output: "Paris".into(),
-                duration_ms: 320,
-            },
-            EventMsg::ToolCallBegin {
-                call_id: "c2".into(),
-                tool: "read_file".into(),
-                arguments: r#"{"path":"notes/france.md"}"#.into(),
-            },
+            tool_begin("c1", WEB_SEARCH, r#"{"query":"capital of France"}"#),
+            tool_end("c1", WEB_SEARCH, true, "Paris", 320),
+            tool_begin("c2", "read_file", r#"{"path":"notes/france.md"}"#),
         ],
     );
     both_sizes("streaming", &state, &view());
@@ -104,35 +70,21 @@ async fn three_agents_streaming_with_a_tool_card() {
 
 #[tokio::test(start_paused = true)]
 async fn voting_shows_votes_in_the_timeline_and_the_tally() {
-    let events = demo_turn("What is the capital of France?").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::VoteCast { .. })
-    });
+    let state = demo_until(FRANCE, first_vote).await;
     both_sizes("voting", &state, &view());
 }
 
 #[tokio::test(start_paused = true)]
 async fn the_winner_presents_its_final_answer() {
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = UiState::default();
-    for event in &events {
-        state.apply(event);
-    }
+    let state = fold(&demo_turns(&[FRANCE]).await);
     let winner = state.winner.clone().unwrap();
-    let focused = state
-        .agents
-        .iter()
-        .position(|card| card.info.id == winner)
-        .unwrap();
+    let focused = state.agent_index(&winner).unwrap();
     both_sizes("winner", &state, &View { focused, ..view() });
 }
 
 #[tokio::test(start_paused = true)]
 async fn narrow_terminals_get_tabs_and_one_focused_card() {
-    let events = demo_turn("What is the capital of France?").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::VoteCast { .. })
-    });
+    let state = demo_until(FRANCE, first_vote).await;
     let view = View {
         focused: 1,
         ..view()
@@ -157,9 +109,7 @@ async fn five_agents_get_tabs_even_on_a_wide_terminal() {
         })
         .collect::<String>();
     let events = scripted_turns(&format!("agents:\n{yaml}"), &["Five views?"]).await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::VoteCast { .. })
-    });
+    let state = fold_until(&events, first_vote);
     let view = View {
         focused: 3,
         agent_elapsed_secs: vec![Some(7); 5],
@@ -170,10 +120,7 @@ async fn five_agents_get_tabs_even_on_a_wide_terminal() {
 
 #[tokio::test(start_paused = true)]
 async fn the_mode_bar_in_each_mode_and_a_refusal() {
-    let events = demo_turn("q").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::RunStarted { .. })
-    });
+    let state = demo_until("q", run_started).await;
     for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
         let name = format!("mode_{mode:?}").to_lowercase();
         both_sizes(&name, &state, &View { mode, ..view() });
@@ -187,14 +134,10 @@ async fn the_mode_bar_in_each_mode_and_a_refusal() {
 
 #[tokio::test(start_paused = true)]
 async fn an_agent_error_shows_on_its_card() {
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
-    });
-    let critic = state.agents[2].info.id.clone();
+    let mut state = demo_until(FRANCE, first_answer).await;
     apply_as(
         &mut state,
-        &AgentId::new(critic.as_str()),
+        2,
         [
             EventMsg::Retrying {
                 attempt: 1,
@@ -229,75 +172,8 @@ async fn an_agent_error_shows_on_its_card() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn every_modal_over_a_finished_turn() {
-    use crate::tui::modal::{Modal, ModalKind};
-
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = UiState::default();
-    for event in &events {
-        state.apply(event);
-    }
-    for (name, kind) in [
-        ("help", ModalKind::Help),
-        ("votes", ModalKind::Votes),
-        ("costs", ModalKind::Costs),
-        ("answers", ModalKind::Answers { selected: 1 }),
-        ("timeline", ModalKind::Timeline),
-        ("output", ModalKind::AgentOutput { agent: 1 }),
-        ("status", ModalKind::Status),
-        ("coordination", ModalKind::Coordination),
-    ] {
-        let view = View {
-            modals: vec![Modal::new(kind)],
-            ..view()
-        };
-        both_sizes(&format!("modal_{name}"), &state, &view);
-    }
-}
-
-#[tokio::test(start_paused = true)]
-async fn the_tool_call_detail_shows_arguments_and_result() {
-    use crate::tui::modal::{Modal, ModalKind};
-
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
-    });
-    let scout = state.agents[0].info.id.clone();
-    apply_as(
-        &mut state,
-        &scout,
-        [
-            EventMsg::ToolCallBegin {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                arguments: r#"{"query":"capital of France","limit":3}"#.into(),
-            },
-            EventMsg::ToolCallEnd {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                ok: true,
-                output: "1. Paris — capital and largest city of France.".into(),
-                duration_ms: 320,
-            },
-        ],
-    );
-    let view = View {
-        modals: vec![Modal::new(ModalKind::Tools {
-            agent: 0,
-            selected: 0,
-        })],
-        ..view()
-    };
-    both_sizes("modal_tools", &state, &view);
-}
-
-#[tokio::test(start_paused = true)]
 async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
-    let events = demo_turn("What is the capital of France?").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::VoteCast { .. })
-    });
+    let state = demo_until(FRANCE, first_vote).await;
     let far = View {
         card_scroll: 10_000,
         ..view()
@@ -313,10 +189,7 @@ async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
 
 #[tokio::test(start_paused = true)]
 async fn the_slash_command_popup_sits_above_the_composer() {
-    let events = demo_turn("q").await;
-    let state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::RunStarted { .. })
-    });
+    let state = demo_until("q", run_started).await;
     let mut view = view();
     view.composer.set_text("/");
     view.popup = crate::tui::complete::suggest("/", std::path::Path::new("."));
@@ -324,44 +197,20 @@ async fn the_slash_command_popup_sits_above_the_composer() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn inspect_lists_the_session_turns_and_details_the_chosen_one() {
-    use crate::tui::modal::{Modal, ModalKind};
-
-    let events = demo_turns(&["First question?", "Second question?"]).await;
-    let mut state = UiState::default();
-    for event in &events {
-        state.apply(event);
-    }
-    let view = View {
-        modals: vec![Modal::new(ModalKind::Turns { selected: 0 })],
-        ..view()
-    };
-    both_sizes("modal_inspect", &state, &view);
-}
-
-#[tokio::test(start_paused = true)]
 async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
-    });
-    let scout = state.agents[0].info.id.clone();
+    let mut state = demo_until(FRANCE, first_answer).await;
     let mut msgs = vec![EventMsg::ReasoningDelta {
         text: "First I will search.\nThen I will read the notes.\nFinally I answer.".into(),
     }];
     for call in 0..5 {
-        msgs.push(EventMsg::ToolCallBegin {
-            call_id: format!("s{call}"),
-            tool: "mcp__search__web_search".into(),
-            arguments: format!(r#"{{"query":"capital of France, take {call}"}}"#),
-        });
+        msgs.push(tool_begin(
+            &format!("s{call}"),
+            WEB_SEARCH,
+            &format!(r#"{{"query":"capital of France, take {call}"}}"#),
+        ));
     }
-    msgs.push(EventMsg::ToolCallBegin {
-        call_id: "r1".into(),
-        tool: "read_file".into(),
-        arguments: r#"{"path":"notes.md"}"#.into(),
-    });
-    apply_as(&mut state, &scout, msgs);
+    msgs.push(tool_begin("r1", "read_file", r#"{"path":"notes.md"}"#));
+    apply_as(&mut state, 0, msgs);
     let collapsed = format!("{:?}", draw(&state, &view(), 160, 48));
     assert!(collapsed.contains("(+2 more search calls"), "{collapsed}");
     assert_eq!(
@@ -382,15 +231,11 @@ async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
 
 #[tokio::test(start_paused = true)]
 async fn code_blocks_in_answers_are_highlighted() {
-    let events = demo_turn("q").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::RunStarted { .. })
-    });
-    let scout = state.agents[0].info.id.clone();
+    let mut state = demo_until("q", run_started).await;
     let agents = state.agents.iter().map(|card| card.info.clone()).collect();
     apply_as(
         &mut state,
-        &scout,
+        0,
         [
             EventMsg::TurnStarted {
                 question: "Show me".into(),
@@ -427,7 +272,7 @@ async fn code_blocks_in_answers_are_highlighted() {
 
 #[tokio::test(start_paused = true)]
 async fn after_clear_the_welcome_view_says_the_history_is_gone() {
-    let mut events = demo_turn("What is the capital of France?").await;
+    let mut events = demo_turns(&[FRANCE]).await;
     let last = events.last().unwrap().clone();
     events.push(Event {
         seq: last.seq + 1,
@@ -435,81 +280,15 @@ async fn after_clear_the_welcome_view_says_the_history_is_gone() {
         agent: None,
         ..last
     });
-    let mut state = UiState::default();
-    for event in &events {
-        state.apply(event);
-    }
+    let state = fold(&events);
     assert_snapshot!("cleared_80x24", draw(&state, &view(), 80, 24));
-}
-
-#[tokio::test(start_paused = true)]
-async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
-    use crate::protocol::McpServerState;
-    use crate::tui::modal::{Modal, ModalKind};
-
-    let events = demo_turn("What is the capital of France?").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::AnswerSubmitted { .. })
-    });
-    let scout = state.agents[0].info.id.clone();
-    let critic = state.agents[2].info.id.clone();
-    apply_as(
-        &mut state,
-        &scout,
-        [
-            EventMsg::McpServerStatus {
-                server: "search".into(),
-                state: McpServerState::Ready {
-                    tools: vec![
-                        "mcp__search__web_search".into(),
-                        "mcp__search__fetch".into(),
-                    ],
-                },
-            },
-            EventMsg::McpServerStatus {
-                server: "weather".into(),
-                state: McpServerState::Failed {
-                    error: "`weather-mcp` was not found; install it or fix `command`".into(),
-                },
-            },
-            EventMsg::ToolCallBegin {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                arguments: "{}".into(),
-            },
-            EventMsg::ToolCallEnd {
-                call_id: "c1".into(),
-                tool: "mcp__search__web_search".into(),
-                ok: false,
-                output: "timed out after 30 s".into(),
-                duration_ms: 30_000,
-            },
-        ],
-    );
-    apply_as(
-        &mut state,
-        &critic,
-        [EventMsg::McpServerStatus {
-            server: "search".into(),
-            state: McpServerState::Paused { retry_in_secs: 30 },
-        }],
-    );
-    let view = View {
-        modals: vec![Modal::new(ModalKind::Servers)],
-        ..view()
-    };
-    both_sizes("modal_servers", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]
 async fn a_continued_session_lists_its_earlier_turns() {
     use crate::protocol::{ResumedTurn, TurnOutcome};
-    use crate::tui::modal::{Modal, ModalKind};
 
-    let events = demo_turn("q").await;
-    let mut state = fold_until(&events, |event| {
-        matches!(event.msg, EventMsg::RunStarted { .. })
-    });
+    let mut state = demo_until("q", run_started).await;
     let resumed = |turn: u32, question: &str, outcome| ResumedTurn {
         turn,
         question: question.into(),
@@ -517,23 +296,21 @@ async fn a_continued_session_lists_its_earlier_turns() {
         outcome,
     };
     state.apply(&Event {
-        seq: 2,
-        at: jiff::Timestamp::UNIX_EPOCH,
         turn: 0,
-        agent: None,
-        msg: EventMsg::SessionResumed {
-            session_id: "session_20261122_120000".into(),
-            turns: vec![
-                resumed(1, "First question?", TurnOutcome::Completed),
-                resumed(2, "Second, cancelled", TurnOutcome::Cancelled),
-            ],
-        },
+        ..event(
+            2,
+            None,
+            EventMsg::SessionResumed {
+                session_id: "session_20261122_120000".into(),
+                turns: vec![
+                    resumed(1, "First question?", TurnOutcome::Completed),
+                    resumed(2, "Second, cancelled", TurnOutcome::Cancelled),
+                ],
+            },
+        )
     });
     assert_snapshot!("resumed_80x24", draw(&state, &view(), 80, 24));
-    let inspect = View {
-        modals: vec![Modal::new(ModalKind::Turns { selected: 0 })],
-        ..view()
-    };
+    let inspect = modal_view(ModalKind::Turns { selected: 0 });
     let screen = format!("{:?}", draw(&state, &inspect, 80, 24));
     assert!(screen.contains("First question?"), "{screen}");
     assert!(screen.contains("Second, cancel"), "{screen}");

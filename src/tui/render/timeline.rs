@@ -6,10 +6,10 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::format::duration;
+use super::format::{duration, retrying};
 use super::wrap::truncate;
 use crate::protocol::{TimeoutScope, TurnOutcome, WinnerBasis};
-use crate::tui::state::{EntryKind, TimelineEntry, UiState};
+use crate::tui::state::{EntryKind, TimelineEntry, UiState, refusal};
 use crate::tui::theme::Theme;
 
 pub struct TimelineView<'a> {
@@ -54,11 +54,7 @@ pub fn entry_line(
     width: usize,
 ) -> Line<'static> {
     let who = entry.agent.as_ref().map(|agent| {
-        let index = state
-            .agents
-            .iter()
-            .position(|card| &card.info.id == agent)
-            .unwrap_or(0);
+        let index = state.agent_index(agent).unwrap_or(0);
         (agent.to_string(), theme.agent(index))
     });
     let (text, style) = describe(&entry.kind, theme);
@@ -110,10 +106,7 @@ fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) 
             attempt,
             max_retries,
         } => (
-            format!(
-                "⟳ {reason}, retrying in {:.1} s ({attempt}/{max_retries})",
-                *delay_ms as f64 / 1000.0
-            ),
+            retrying(reason, *delay_ms, *attempt, *max_retries),
             theme.warn(),
         ),
         EntryKind::Error { message } => (format!("✗ {message}"), theme.bad()),
@@ -164,10 +157,9 @@ fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) 
         EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
         EntryKind::HumanInput { text } => (format!("👤 queued: {text}"), theme.accent()),
         EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
-        EntryKind::ToolRefused { tool, path, reason } => (
-            format!("⛔ {tool} refused for {path}: {reason}"),
-            theme.warn(),
-        ),
+        EntryKind::ToolRefused { tool, path, reason } => {
+            (refusal(tool, path, reason), theme.warn())
+        }
         EntryKind::TurnFinished {
             outcome,
             duration_ms,

@@ -6,6 +6,7 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::format::plural;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -29,21 +30,20 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]));
     }
     lines.push(Line::default());
+    let turns = state.turns.len();
     if let (Some(session), false) = (&state.resumed, state.cleared) {
         lines.push(Line::styled(
             format!(
-                "Continuing {session}: {} earlier turn{} in the history (/inspect lists them).",
-                state.turns.len(),
-                if state.turns.len() == 1 { "" } else { "s" }
+                "Continuing {session}: {} in the history (/inspect lists them).",
+                plural(turns, "earlier turn")
             ),
             theme.accent(),
         ));
     } else if state.cleared {
         lines.push(Line::styled(
             format!(
-                "History cleared: the next question starts afresh (/inspect keeps {} turn{}).",
-                state.turns.len(),
-                if state.turns.len() == 1 { "" } else { "s" }
+                "History cleared: the next question starts afresh (/inspect keeps {}).",
+                plural(turns, "turn")
             ),
             theme.warn(),
         ));

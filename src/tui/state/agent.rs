@@ -108,6 +108,17 @@ pub enum CardItem {
     },
 }
 
+impl CardItem {
+    /// The tool call, if the item is one.
+    pub fn tool(&self) -> Option<&ToolCard> {
+        if let Self::Tool(tool) = self {
+            Some(tool)
+        } else {
+            None
+        }
+    }
+}
+
 /// How far a card's output went when the user scrolled up: a paused card shows only this
 /// much, so new output cannot move what the user is reading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

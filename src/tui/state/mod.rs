@@ -3,10 +3,12 @@
 
 mod agent;
 mod code;
+mod input;
 #[cfg(test)]
 mod tests;
 mod timeline;
 mod tools;
+mod turns;
 mod votes;
 
 use std::path::PathBuf;
@@ -18,11 +20,13 @@ pub use agent::{
     growing_text,
 };
 pub use code::{CodeLines, CodeSpan};
+pub use input::QueuedInput;
 pub use timeline::{EntryKind, TimelineEntry, preview};
-pub use tools::{ServerRow, WorkspaceDirs};
+pub use tools::{ServerRow, WorkspaceDirs, refusal};
+pub use turns::TurnRecord;
 pub use votes::{Bar, VoteTally};
 
-use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome, Usage};
+use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome};
 
 /// Where the turn is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -36,26 +40,6 @@ pub enum Phase {
     Voting,
     /// The winner is presenting the final answer.
     Presenting,
-}
-
-/// Text the user typed during a turn, waiting for each agent's next tool result.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QueuedInput {
-    pub text: String,
-    pub delivered_to: Vec<AgentId>,
-}
-
-/// A finished turn, for the header totals and `/inspect`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TurnRecord {
-    pub turn: u32,
-    pub question: String,
-    pub outcome: TurnOutcome,
-    pub winner: Option<AgentId>,
-    pub duration_ms: u64,
-    pub usage: Usage,
-    pub cost_usd: f64,
-    pub cost_unknown: bool,
 }
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -103,52 +87,14 @@ impl UiState {
         self.agents.iter().find(|card| &card.info.id == id)
     }
 
+    /// The agent's place in config order (its colour).
+    pub fn agent_index(&self, id: &AgentId) -> Option<usize> {
+        self.agents.iter().position(|card| &card.info.id == id)
+    }
+
     fn agent_mut(&mut self, id: Option<&AgentId>) -> Option<&mut AgentCard> {
         let id = id?;
         self.agents.iter_mut().find(|card| &card.info.id == id)
-    }
-
-    /// Tokens and cost of the running (or last) turn over every agent.
-    pub fn turn_usage(&self) -> (Usage, f64, bool) {
-        self.agents.iter().fold(
-            (Usage::default(), 0.0, false),
-            |(mut usage, cost, unknown), card| {
-                usage += card.usage;
-                (usage, cost + card.cost_usd, unknown || card.cost_unknown)
-            },
-        )
-    }
-
-    /// Tokens and cost of the whole session: finished turns plus the running one.
-    pub fn session_usage(&self) -> (Usage, f64, bool) {
-        let running = if self.outcome.is_none() {
-            self.turn_usage()
-        } else {
-            (Usage::default(), 0.0, false)
-        };
-        self.turns
-            .iter()
-            .fold(running, |(mut usage, cost, unknown), turn| {
-                usage += turn.usage;
-                (usage, cost + turn.cost_usd, unknown || turn.cost_unknown)
-            })
-    }
-
-    /// Back to the welcome view after `/clear`: the panels empty, finished turns kept for
-    /// `/inspect` and the session totals.
-    fn start_afresh(&mut self) {
-        for card in &mut self.agents {
-            card.reset_for_turn();
-        }
-        self.turn = 0;
-        self.question.clear();
-        self.phase = Phase::Idle;
-        self.turn_started_at = None;
-        self.winner = None;
-        self.outcome = None;
-        self.votes = VoteTally::default();
-        self.queued_input.clear();
-        self.cleared = true;
     }
 
     /// Folds one event in. Queued human input is dropped once every agent still working
@@ -172,61 +118,25 @@ impl UiState {
             }
             EventMsg::RunFinished => {}
             EventMsg::HistoryCleared => self.start_afresh(),
-            EventMsg::SessionResumed { session_id, turns } => {
-                self.resumed = Some(session_id.clone());
-                self.turns.extend(turns.iter().map(|past| TurnRecord {
-                    turn: past.turn,
-                    question: past.question.clone(),
-                    outcome: past.outcome,
-                    winner: past.winner.clone(),
-                    duration_ms: 0,
-                    usage: Usage::default(),
-                    cost_usd: 0.0,
-                    cost_unknown: false,
-                }));
-            }
+            EventMsg::SessionResumed { session_id, turns } => self.resume(session_id, turns),
             EventMsg::TurnStarted {
                 question,
                 mode,
                 agents,
                 log_dir,
-            } => {
-                self.log_dir.clone_from(log_dir);
-                self.cleared = false;
-                self.set_roster(agents);
-                for card in &mut self.agents {
-                    card.reset_for_turn();
-                }
-                self.turn = event.turn;
-                self.question.clone_from(question);
-                self.mode = *mode;
-                self.phase = Phase::Coordinating;
-                self.turn_started_at = Some(event.at);
-                self.winner = None;
-                self.outcome = None;
-                self.votes = VoteTally::default();
-                self.queued_input.clear();
-            }
+            } => self.start_turn(
+                event.turn,
+                event.at,
+                question,
+                *mode,
+                agents,
+                log_dir.as_ref(),
+            ),
             EventMsg::TurnFinished {
                 outcome,
                 winner,
                 duration_ms,
-            } => {
-                let (usage, cost_usd, cost_unknown) = self.turn_usage();
-                self.turns.push(TurnRecord {
-                    turn: event.turn,
-                    question: self.question.clone(),
-                    outcome: *outcome,
-                    winner: winner.clone(),
-                    duration_ms: *duration_ms,
-                    usage,
-                    cost_usd,
-                    cost_unknown,
-                });
-                self.outcome = Some(*outcome);
-                self.phase = Phase::Idle;
-                self.queued_input.clear();
-            }
+            } => self.finish_turn(event.turn, *outcome, winner.as_ref(), *duration_ms),
             EventMsg::AgentStatus { status } => {
                 let at = event.at;
                 if let Some(card) = self.agent_mut(agent) {
@@ -421,41 +331,9 @@ impl UiState {
             | EventMsg::McpServerStatus { .. }
             | EventMsg::ToolRefused { .. }
             | EventMsg::WorkspaceSnapshot { .. } => self.fold_tools(event),
-            EventMsg::HumanInputQueued { text } => self.queued_input.push(QueuedInput {
-                text: text.clone(),
-                delivered_to: Vec::new(),
-            }),
-            EventMsg::HumanInputDelivered { text } => {
-                if let Some(card) = self.agent_mut(agent) {
-                    card.items
-                        .push(CardItem::Notice(format!("human input: {text}")));
-                }
-                if let (Some(agent), Some(queued)) = (
-                    agent,
-                    self.queued_input
-                        .iter_mut()
-                        .find(|queued| &queued.text == text),
-                ) && !queued.delivered_to.contains(agent)
-                {
-                    queued.delivered_to.push(agent.clone());
-                }
-            }
+            EventMsg::HumanInputQueued { text } => self.queue_input(text),
+            EventMsg::HumanInputDelivered { text } => self.input_delivered(agent, text),
         }
-    }
-
-    /// Drops queued input every agent still working has received.
-    fn settle_queued_input(&mut self) {
-        let active: Vec<&AgentId> = self
-            .agents
-            .iter()
-            .filter(|card| !matches!(card.status, AgentStatus::Error | AgentStatus::Done))
-            .map(|card| &card.info.id)
-            .collect();
-        self.queued_input.retain(|queued| {
-            !active
-                .iter()
-                .all(|agent| queued.delivered_to.contains(agent))
-        });
     }
 
     fn set_roster(&mut self, agents: &[AgentInfo]) {

@@ -1,29 +1,9 @@
 //! The reducer over recorded event sequences: whole demo turns from the real orchestrator
 //! with scripted agents, and hand-made edge cases.
 
-use jiff::Timestamp;
-
 use super::*;
-use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel};
-use crate::tui::test_support::demo_turns;
-
-fn fold(events: &[Event]) -> UiState {
-    let mut state = UiState::default();
-    for event in events {
-        state.apply(event);
-    }
-    state
-}
-
-fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
-    Event {
-        seq,
-        at: Timestamp::UNIX_EPOCH,
-        turn: 1,
-        agent: agent.map(AgentId::new),
-        msg,
-    }
-}
+use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel, Usage};
+use crate::tui::test_support::{demo_turns, event, fold, tool_begin, tool_end};
 
 /// `agent1`, `agent2`, `agent3` as the anonymous ids of `a`, `b`, `c`.
 fn anon_id(name: &str) -> AnonId {
@@ -228,14 +208,11 @@ fn a_new_answer_voids_standing_votes_and_ties_have_no_leader() {
 fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
     let mut state = UiState::default();
     state.apply(&started(&[info("a", "agent1")]));
+    let forecast = "mcp__weather__forecast";
     state.apply(&event(
         1,
         Some("a"),
-        EventMsg::ToolCallBegin {
-            call_id: "c1".into(),
-            tool: "mcp__weather__forecast".into(),
-            arguments: "{\"city\":\"Oslo\"}".into(),
-        },
+        tool_begin("c1", forecast, "{\"city\":\"Oslo\"}"),
     ));
     let card = &state.agents[0];
     assert_eq!(card.running_tools, 1);
@@ -243,13 +220,7 @@ fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
     state.apply(&event(
         2,
         Some("a"),
-        EventMsg::ToolCallEnd {
-            call_id: "c1".into(),
-            tool: "mcp__weather__forecast".into(),
-            ok: true,
-            output: "cold".into(),
-            duration_ms: 300,
-        },
+        tool_end("c1", forecast, true, "cold", 300),
     ));
     assert_eq!(state.agents[0].running_tools, 0);
     assert_eq!(state.agents[0].short_model(), "model-x");

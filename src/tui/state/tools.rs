@@ -47,9 +47,8 @@ impl UiState {
         } else if let EventMsg::ToolRefused { tool, path, reason } = &event.msg
             && let Some(card) = self.agent_mut(agent)
         {
-            card.items.push(CardItem::Notice(format!(
-                "⛔ {tool} refused for {path}: {reason}"
-            )));
+            card.items
+                .push(CardItem::Notice(refusal(tool, path, reason)));
         } else if let EventMsg::WorkspaceSnapshot {
             files,
             bytes,
@@ -64,6 +63,11 @@ impl UiState {
             });
         }
     }
+}
+
+/// A refused tool call as the card and the timeline say it.
+pub fn refusal(tool: &str, path: &str, reason: &str) -> String {
+    format!("⛔ {tool} refused for {path}: {reason}")
 }
 
 /// Records the newest state of `agent`'s `server`, keeping first-seen order.

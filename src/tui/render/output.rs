@@ -1,0 +1,247 @@
+//! An agent's output as display lines: the newest ones built from the last item back (a
+//! long history costs nothing to draw), runs of calls to one MCP server folded, each kind
+//! of item in its own style. The card shows them; so does the full-output modal.
+
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+
+use super::format::{bytes, retrying, seconds};
+use super::text::{block_lines, floor_char_boundary, last_lines};
+use super::wrap::{display_width, truncate, wrap};
+use crate::protocol::AgentStatus;
+use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
+use crate::tui::theme::Theme;
+
+/// How a card's output is drawn: its width, colours and whether reasoning is expanded.
+#[derive(Clone, Copy)]
+pub struct Paint<'a> {
+    pub width: usize,
+    pub theme: &'a Theme,
+    /// The agent's place in config order, for its colour.
+    pub index: usize,
+    pub expanded: bool,
+}
+
+/// Calls to one MCP server in a row show only this many, newest first, then "+N more".
+const BATCH_SHOWN: usize = 3;
+
+/// The newest `wanted` display lines of the card's output (up to `until`, if given), built
+/// from the last item back so that a long history costs nothing to draw.
+pub fn tail_lines(
+    card: &AgentCard,
+    paint: Paint<'_>,
+    wanted: usize,
+    until: Option<OutputMark>,
+) -> Vec<Line<'static>> {
+    let theme = paint.theme;
+    let items =
+        &card.items[..until.map_or(card.items.len(), |mark| mark.items.min(card.items.len()))];
+    let mut chunks: Vec<Vec<Line<'static>>> = Vec::new();
+    let mut total = 0;
+    let streaming = matches!(
+        card.status,
+        AgentStatus::Streaming | AgentStatus::Thinking | AgentStatus::Presenting
+    );
+    // The MCP server of the run of calls being read (backwards), and how many were shown
+    // and hidden.
+    let mut batch: Option<(&str, usize, usize)> = None;
+    for (position, item) in items.iter().enumerate().rev() {
+        if total >= wanted {
+            break;
+        }
+        let server = mcp_server(item);
+        if let Some((current, shown, hidden)) = batch.as_mut() {
+            if server == Some(*current) {
+                if *shown >= BATCH_SHOWN {
+                    *hidden += 1;
+                    continue;
+                }
+                *shown += 1;
+            } else {
+                if *hidden > 0 {
+                    chunks.push(vec![more_line(current, *hidden, theme)]);
+                    total += 1;
+                }
+                batch = server.map(|server| (server, 1, 0));
+            }
+        } else {
+            batch = server.map(|server| (server, 1, 0));
+        }
+        let active = streaming && position + 1 == card.items.len();
+        let cut = until
+            .filter(|_| position + 1 == items.len())
+            .map_or(usize::MAX, |mark| mark.tail_len);
+        let lines = item_lines(item, active, cut, wanted - total, paint);
+        total += lines.len();
+        chunks.push(lines);
+    }
+    if let Some((server, _, hidden @ 1..)) = batch {
+        chunks.push(vec![more_line(server, hidden, theme)]);
+    }
+    chunks.into_iter().rev().flatten().collect()
+}
+
+/// The server of an MCP tool card (`server/tool`), if the item is one.
+fn mcp_server(item: &CardItem) -> Option<&str> {
+    let (server, _) = item.tool()?.name.split_once('/')?;
+    Some(server)
+}
+
+fn more_line(server: &str, hidden: usize, theme: &Theme) -> Line<'static> {
+    Line::styled(
+        format!("   (+{hidden} more {server} calls; d shows them)"),
+        theme.dim(),
+    )
+}
+
+/// An item's newest `wanted` lines; of growing text, only its first `cut` bytes.
+fn item_lines(
+    item: &CardItem,
+    active: bool,
+    cut: usize,
+    wanted: usize,
+    paint: Paint<'_>,
+) -> Vec<Line<'static>> {
+    let Paint {
+        width,
+        theme,
+        index,
+        expanded,
+    } = paint;
+    let styled = |text: String, style: Style| -> Vec<Line<'static>> {
+        wrap(&text, width)
+            .into_iter()
+            .map(|line| Line::styled(line, style))
+            .collect()
+    };
+    match item {
+        CardItem::Text(block) => {
+            // While the text streams, only complete lines are shown: no line re-flows.
+            block_lines(block, cut, active, wanted, width, theme)
+        }
+        CardItem::Reasoning(text) if expanded => {
+            let text = &text[..floor_char_boundary(text, cut)];
+            let style = theme.dim().add_modifier(Modifier::ITALIC);
+            let mut lines = vec![Line::styled("💭 reasoning", style)];
+            lines.extend(
+                wrap(last_lines(text.trim(), wanted), width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, style)),
+            );
+            lines
+        }
+        CardItem::Reasoning(text) => {
+            let text = &text[..floor_char_boundary(text, cut)];
+            let last = last_lines(text.trim(), 1);
+            vec![Line::styled(
+                truncate(&format!("💭 {last}"), width),
+                theme.dim().add_modifier(Modifier::ITALIC),
+            )]
+        }
+        CardItem::Tool(tool) => {
+            let (mark, style) = match &tool.state {
+                ToolState::Running => ("◉ running".to_string(), theme.accent()),
+                ToolState::Done {
+                    ok: true,
+                    duration_ms,
+                    ..
+                } => (format!("✓ {}s", seconds(*duration_ms)), theme.good()),
+                ToolState::Done { ok: false, .. } => ("✗ failed".to_string(), theme.bad()),
+            };
+            let arguments = preview(&tool.arguments, width);
+            let head = format!("🔧 {} ", tool.name);
+            let room = width.saturating_sub(display_width(&head) + mark.chars().count() + 2);
+            vec![Line::from(vec![
+                Span::styled(head, theme.text()),
+                Span::styled(truncate(&arguments, room), theme.dim()),
+                Span::raw("  "),
+                Span::styled(mark, style),
+            ])]
+        }
+        CardItem::Round {
+            round,
+            answers_seen,
+        } => {
+            let seen = if answers_seen.is_empty() {
+                "no answers yet".to_string()
+            } else {
+                answers_seen
+                    .iter()
+                    .map(ToString::to_string)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            };
+            vec![Line::styled(
+                truncate(&format!("── round {round} · sees {seen}"), width),
+                theme.dim(),
+            )]
+        }
+        CardItem::Answer { label, content } => {
+            let mut lines = vec![Line::styled(
+                format!("✔ answer {label}"),
+                theme.good().add_modifier(Modifier::BOLD),
+            )];
+            lines.extend(styled(
+                preview(content, width.saturating_mul(2)),
+                theme.text(),
+            ));
+            lines
+        }
+        CardItem::Vote {
+            target_label,
+            target,
+            reason,
+        } => styled(
+            format!("🗳 vote → {target} ({target_label}): {reason}"),
+            theme.agent(index),
+        ),
+        CardItem::VoteIgnored { target, why } => {
+            styled(format!("⊘ vote for {target} ignored: {why}"), theme.warn())
+        }
+        CardItem::Retry {
+            reason,
+            delay_ms,
+            attempt,
+            max_retries,
+        } => styled(
+            retrying(reason, *delay_ms, *attempt, *max_retries),
+            theme.warn(),
+        ),
+        CardItem::Error(message) => styled(format!("✗ {message}"), theme.bad()),
+        CardItem::Notice(text) => styled(text.clone(), theme.dim()),
+        CardItem::Snapshot {
+            files,
+            bytes: size,
+            skipped,
+        } => {
+            let skipped = if *skipped == 0 {
+                String::new()
+            } else {
+                format!(", {skipped} left out")
+            };
+            styled(
+                format!(
+                    "📁 workspace saved: {files} files, {}{skipped}",
+                    bytes(*size)
+                ),
+                theme.dim(),
+            )
+        }
+        CardItem::Final { label, body, done } => {
+            let mut lines = vec![Line::styled(
+                truncate(&format!("🏆 final answer · {label}"), width),
+                theme.winner(),
+            )];
+            // The last partial line waits for its newline only while the answer streams.
+            lines.extend(block_lines(
+                body,
+                cut,
+                active && !*done,
+                wanted,
+                width,
+                theme,
+            ));
+            lines
+        }
+    }
+}
