@@ -7,6 +7,7 @@ pub mod http;
 mod message;
 pub mod provider;
 pub mod scripted;
+pub mod tokens;
 mod turn;
 pub mod wire;
 

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 
 use super::error::BackendError;
 use super::message::{FinishReason, ReasoningBlock, StreamEvent, ToolCall};
+use super::tokens;
 use crate::protocol::Usage;
 
 /// Everything one model call produced.
@@ -26,6 +27,7 @@ pub struct TurnBuilder {
     unsigned_from: usize,
     calls: BTreeMap<usize, ToolCall>,
     usage: Usage,
+    reported: bool,
     finish: Option<FinishReason>,
 }
 
@@ -66,10 +68,29 @@ impl TurnBuilder {
                     .or_insert_with(empty_call)
                     .signature = Some(signature.clone());
             }
-            StreamEvent::Usage(usage) => self.usage = *usage,
+            StreamEvent::Usage(usage) => {
+                self.usage = *usage;
+                self.reported = true;
+            }
             StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),
             StreamEvent::Retry { .. } => *self = Self::default(),
         }
+    }
+
+    /// The usage the provider reported for this call, if it did.
+    pub fn reported_usage(&self) -> Option<Usage> {
+        self.reported.then_some(self.usage)
+    }
+
+    /// The call's usage estimated with a tokenizer from what streamed so far and the
+    /// prompt's `prompt_tokens`.
+    pub fn estimated_usage(&self, prompt_tokens: u64) -> Usage {
+        let mut output: Vec<&str> = vec![&self.text];
+        for call in self.calls.values() {
+            output.push(&call.name);
+            output.push(&call.arguments);
+        }
+        tokens::estimate(prompt_tokens, &output, &self.reasoning)
     }
 
     /// The finished turn. A stream that never sent its finish marker is truncated.

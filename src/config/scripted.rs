@@ -14,6 +14,7 @@
 //!   vote_reason: "most complete"
 //!   tool_calls: [{name: search, arguments: {q: "x"}}]   # made once, before the first answer
 //!   final_tool_calls: [...]       # made once, at the start of the final presentation
+//!   report_usage: false           # send no token usage, like many local servers
 //!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
 //!                                 #     after_tokens: 5, times: 2, message: "…"}
 //! ```
@@ -39,6 +40,8 @@ pub struct ScriptedOptions {
     /// Made once when it presents the final answer as the winner.
     pub final_tool_calls: Vec<ScriptedToolCall>,
     pub failure: Option<ScriptedFailure>,
+    /// Whether each call ends with a usage report (local servers often send none).
+    pub report_usage: bool,
 }
 
 impl Default for ScriptedOptions {
@@ -56,6 +59,7 @@ impl Default for ScriptedOptions {
             tool_calls: Vec::new(),
             final_tool_calls: Vec::new(),
             failure: None,
+            report_usage: true,
         }
     }
 }
@@ -106,7 +110,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 12] = [
+pub const SCRIPTED_KEYS: [&str; 13] = [
     "tokens_per_second",
     "first_token_ms",
     "reasoning",
@@ -119,6 +123,7 @@ pub const SCRIPTED_KEYS: [&str; 12] = [
     "tool_calls",
     "final_tool_calls",
     "fail",
+    "report_usage",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -164,6 +169,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         tool_calls: parse_tool_calls(backend, "tool_calls")?,
         final_tool_calls: parse_tool_calls(backend, "final_tool_calls")?,
         failure: parse_failure(backend)?,
+        report_usage: backend.bool("report_usage")?.unwrap_or(true),
     })
 }
 

@@ -156,7 +156,7 @@ fn plain_output_reads_as_a_transcript() {
 }
 
 /// The closing line of a turn whose calls used `costs`.
-fn closing_line(costs: &[Option<f64>]) -> String {
+fn closing_line(costs: &[Option<f64>], estimated: bool) -> String {
     let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
     let events = turn_events();
     let (last, rest) = events.split_last().unwrap();
@@ -167,6 +167,7 @@ fn closing_line(costs: &[Option<f64>]) -> String {
         let usage = Usage {
             input_tokens: 1000,
             output_tokens: 200,
+            estimated,
             ..Usage::default()
         };
         printer
@@ -174,6 +175,7 @@ fn closing_line(costs: &[Option<f64>]) -> String {
                 &EventMsg::Usage {
                     usage,
                     cost_usd: *cost_usd,
+                    timing: None,
                 }
                 .with("a"),
             )
@@ -202,12 +204,17 @@ fn closing_line(costs: &[Option<f64>]) -> String {
 #[test]
 fn the_closing_line_adds_up_cost_or_says_it_is_unknown() {
     assert_eq!(
-        closing_line(&[Some(0.0125), Some(0.0025)]),
+        closing_line(&[Some(0.0125), Some(0.0025)], false),
         "✓ done in 1.5 s · 2400 tokens (2000 in, 400 out) · $0.0150"
     );
     assert_eq!(
-        closing_line(&[Some(0.01), None]),
+        closing_line(&[Some(0.01), None], false),
         "✓ done in 1.5 s · 2400 tokens (2000 in, 400 out) · cost unknown (a model has no price in the table)"
+    );
+    assert_eq!(
+        closing_line(&[Some(0.0)], true),
+        "✓ done in 1.5 s · ~1200 tokens (1000 in, 200 out)",
+        "counted with a tokenizer"
     );
 }
 

@@ -7,12 +7,13 @@ use std::time::Instant;
 
 use futures::StreamExt;
 
+use super::call_meter::CallMeter;
 use super::channel::AgentSink;
 use super::inbox::HumanInbox;
 use crate::backend::{
-    AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec, TurnBuilder,
+    AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec,
 };
-use crate::protocol::{AgentStatus, EventMsg, Usage};
+use crate::protocol::{AgentStatus, CallTiming, EventMsg, Usage};
 use crate::session;
 use crate::tools::{ToolResult, ToolRouter};
 
@@ -68,14 +69,14 @@ impl AgentLink {
             tools: tools.to_vec(),
         };
         let mut stream = self.backend.stream(request);
-        let mut builder = TurnBuilder::default();
+        let mut meter = CallMeter::start(self, messages, tools);
         let mut streaming = false;
         if role == TextRole::Coordination {
             self.status(AgentStatus::Thinking);
         }
         while let Some(item) = stream.next().await {
             let event = item?;
-            builder.push(&event);
+            meter.push(&event);
             match event {
                 StreamEvent::TextDelta(text) => {
                     if role == TextRole::Coordination && !std::mem::replace(&mut streaming, true) {
@@ -89,7 +90,6 @@ impl AgentLink {
                 StreamEvent::ReasoningDelta(text) => {
                     self.sink.event(EventMsg::ReasoningDelta { text });
                 }
-                StreamEvent::Usage(usage) => self.record_usage(usage),
                 StreamEvent::Retry {
                     attempt,
                     max_retries,
@@ -104,7 +104,8 @@ impl AgentLink {
                         reason,
                     });
                 }
-                StreamEvent::ToolCallStart { .. }
+                StreamEvent::Usage(_)
+                | StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
                 | StreamEvent::ToolCallSignature { .. }
                 | StreamEvent::ReasoningSignature(_)
@@ -112,7 +113,7 @@ impl AgentLink {
                 | StreamEvent::Finish(_) => {}
             }
         }
-        builder.finish()
+        meter.finish()
     }
 
     /// Records `turn` in `messages`, runs its tool calls one after another and appends their
@@ -158,7 +159,7 @@ impl AgentLink {
         }
     }
 
-    fn record_usage(&self, usage: Usage) {
+    pub(super) fn record_usage(&self, usage: Usage, timing: CallTiming) {
         let cost_usd = if self.backend.is_local() {
             Some(0.0)
         } else {
@@ -167,7 +168,11 @@ impl AgentLink {
         if let Ok(mut spent) = self.spent.lock() {
             spent.add(usage, cost_usd);
         }
-        self.sink.event(EventMsg::Usage { usage, cost_usd });
+        self.sink.event(EventMsg::Usage {
+            usage,
+            cost_usd,
+            timing: Some(timing),
+        });
     }
 
     /// Reports what this link's calls used in total, if it made any.

@@ -3,6 +3,7 @@
 
 mod agent_link;
 mod agent_round;
+mod call_meter;
 mod channel;
 pub mod coordination;
 mod emitter;

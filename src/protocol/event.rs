@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 use super::op::Mode;
-use super::usage::Usage;
+use super::usage::{CallTiming, Usage};
 
 /// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
 /// for events outside any turn; `agent` names the agent the event is about, if any.
@@ -286,12 +286,14 @@ pub enum EventMsg {
     AgentError { message: String },
     /// The agent takes no further part in this turn.
     AgentKilled { reason: String },
-    /// Tokens used by one model call; `cost_usd` is `None` when the model's price is
-    /// unknown.
+    /// Tokens used by one model call, reported when the call ends (also when its stream
+    /// was cut); `cost_usd` is `None` when the model's price is unknown.
     Usage {
         usage: Usage,
         #[serde(default)]
         cost_usd: Option<f64>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        timing: Option<CallTiming>,
     },
     /// What one agent round (or the final presentation) used over all its model calls;
     /// `cost_usd` is `None` when a model's price is unknown.

@@ -14,4 +14,4 @@ pub use event::{
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};
-pub use usage::Usage;
+pub use usage::{CallTiming, Usage};

@@ -3,7 +3,9 @@
 //! Every wire protocol normalises into one shape: `input_tokens` counts the whole prompt,
 //! including the parts read from or written to a prompt cache (`cached_input_tokens` and
 //! `cache_creation_tokens` are subsets of it); `output_tokens` counts everything generated,
-//! including hidden reasoning (`reasoning_tokens` is a subset of it).
+//! including hidden reasoning (`reasoning_tokens` is a subset of it). `estimated` marks
+//! figures counted with a tokenizer because the provider reported none (or the stream was
+//! cut before it could); a sum is estimated when any part of it is.
 
 use std::ops::AddAssign;
 
@@ -19,9 +21,25 @@ pub struct Usage {
     pub cached_input_tokens: u64,
     #[serde(default)]
     pub cache_creation_tokens: u64,
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub estimated: bool,
+}
+
+/// How long one model call took.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallTiming {
+    pub duration_ms: u64,
+    /// Until the first streamed text, reasoning or tool call; `None` when nothing streamed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ttft_ms: Option<u64>,
 }
 
 impl Usage {
+    /// `"estimate"` when counted with a tokenizer, else `"api"` (MassGen's `token_source`).
+    pub fn source(&self) -> &'static str {
+        if self.estimated { "estimate" } else { "api" }
+    }
+
     pub fn total(&self) -> u64 {
         self.input_tokens + self.output_tokens
     }
@@ -41,5 +59,6 @@ impl AddAssign for Usage {
         self.reasoning_tokens += other.reasoning_tokens;
         self.cached_input_tokens += other.cached_input_tokens;
         self.cache_creation_tokens += other.cache_creation_tokens;
+        self.estimated |= other.estimated;
     }
 }

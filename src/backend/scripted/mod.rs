@@ -64,7 +64,13 @@ impl Backend for ScriptedBackend {
             request: &request,
             failure: failure.map(|failure| failure.mode),
         });
-        let steps = script::steps(&plan, &request, call_number, failure);
+        let steps = script::steps(
+            &plan,
+            &request,
+            call_number,
+            failure,
+            self.options.report_usage,
+        );
         script::play(steps, &self.options)
     }
 }

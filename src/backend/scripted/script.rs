@@ -26,6 +26,7 @@ pub fn steps(
     request: &ChatRequest,
     call_number: u32,
     failure: Option<&ScriptedFailure>,
+    report_usage: bool,
 ) -> Vec<Step> {
     let mut steps = Vec::new();
     if let Some(reasoning) = &plan.reasoning {
@@ -102,7 +103,9 @@ pub fn steps(
             FailureMode::NoWorkflow | FailureMode::InvalidVote => {}
         }
     }
-    steps.push(Step::Instant(StreamEvent::Usage(usage)));
+    if report_usage {
+        steps.push(Step::Instant(StreamEvent::Usage(usage)));
+    }
     let reason = if calls.is_empty() {
         FinishReason::Stop
     } else {

@@ -33,7 +33,10 @@ pub struct PlainPrinter<W: Write> {
 
 impl<W: Write + Send> Printer for PlainPrinter<W> {
     fn print(&mut self, event: &Event) -> io::Result<()> {
-        if let EventMsg::Usage { usage, cost_usd } = &event.msg {
+        if let EventMsg::Usage {
+            usage, cost_usd, ..
+        } = &event.msg
+        {
             self.usage += *usage;
             match cost_usd {
                 Some(cost) => self.cost_usd += cost,

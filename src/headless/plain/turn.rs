@@ -136,8 +136,10 @@ impl<W: Write> PlainPrinter<W> {
             TurnOutcome::Cancelled => self.style.warn("✗ cancelled"),
             TurnOutcome::Failed => self.style.bad("✗ failed: no answer"),
         };
+        // `~`: some call's tokens were counted with a tokenizer, not reported.
+        let approx = if self.usage.estimated { "~" } else { "" };
         let mut line = format!(
-            "{state} in {seconds:.1} s · {} tokens ({} in, {} out)",
+            "{state} in {seconds:.1} s · {approx}{} tokens ({} in, {} out)",
             self.usage.total(),
             self.usage.input_tokens,
             self.usage.output_tokens

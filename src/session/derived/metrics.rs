@@ -1,10 +1,11 @@
 //! `metrics_summary.json`: the turn's tokens and costs per agent, its tool calls by tool,
-//! and its rounds by how they ended.
+//! its rounds one by one, and its model calls' timing.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
+use super::rounds;
 use crate::protocol::{AgentId, Event, EventMsg, Usage};
 
 #[derive(Default)]
@@ -32,7 +33,7 @@ pub fn metrics_summary(events: &[Event]) -> Value {
     let mut agents: BTreeMap<AgentId, AgentFigures> = BTreeMap::new();
     let mut tools: BTreeMap<String, ToolFigures> = BTreeMap::new();
     let mut arguments: BTreeMap<String, usize> = BTreeMap::new();
-    let (mut restarted, mut errors) = (0u32, 0u32);
+    let mut backends: BTreeMap<AgentId, String> = BTreeMap::new();
     for event in events {
         let msg = &event.msg;
         if let EventMsg::TurnStarted {
@@ -44,6 +45,7 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             question.clone_from(asked);
             for info in roster {
                 agents.entry(info.id.clone()).or_default();
+                backends.insert(info.id.clone(), info.backend.clone());
             }
             continue;
         }
@@ -55,7 +57,10 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             continue;
         };
         let figures = agents.entry(agent.clone()).or_default();
-        if let EventMsg::Usage { usage, cost_usd } = msg {
+        if let EventMsg::Usage {
+            usage, cost_usd, ..
+        } = msg
+        {
             figures.usage += *usage;
             match cost_usd {
                 Some(cost) => figures.cost += cost,
@@ -67,10 +72,6 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             figures.answers += 1;
         } else if let EventMsg::VoteCast { .. } = msg {
             figures.votes += 1;
-        } else if let EventMsg::AgentRestarted { .. } = msg {
-            restarted += 1;
-        } else if let EventMsg::AgentError { .. } = msg {
-            errors += 1;
         } else if let EventMsg::ToolCallBegin {
             call_id,
             arguments: args,
@@ -114,9 +115,6 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             }),
         );
     }
-    let answers: u32 = agents.values().map(|figures| figures.answers).sum();
-    let votes: u32 = agents.values().map(|figures| figures.votes).sum();
-    let rounds: u32 = agents.values().map(|figures| figures.rounds).sum();
     json!({
         "meta": {
             "generated_at": events.last().map(|event| event.at.to_string()),
@@ -131,6 +129,7 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             "output_tokens": total.output_tokens,
             "reasoning_tokens": total.reasoning_tokens,
             "cached_input_tokens": total.cached_input_tokens,
+            "token_source": total.source(),
         },
         "agents": per_agent,
         "tools": {
@@ -146,14 +145,7 @@ pub fn metrics_summary(events: &[Event]) -> Value {
                 "total_output_chars": tool.output_chars,
             }))).collect::<serde_json::Map<String, Value>>(),
         },
-        "rounds": {
-            "total_rounds": rounds,
-            "by_outcome": {
-                "answer": answers,
-                "vote": votes,
-                "restarted": restarted,
-                "error": errors,
-            },
-        },
+        "rounds": rounds::rounds_summary(events),
+        "api_timing": rounds::api_timing(events, &backends),
     })
 }

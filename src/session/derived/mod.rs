@@ -7,6 +7,7 @@ mod agents;
 mod coordination;
 mod metadata;
 mod metrics;
+mod rounds;
 
 use std::io;
 use std::path::Path;

@@ -152,6 +152,7 @@ async fn an_agent_error_shows_on_its_card() {
                     ..Usage::default()
                 },
                 cost_usd: None,
+                timing: None,
             },
             EventMsg::AgentError {
                 message: "invalid key for Anthropic: set ANTHROPIC_API_KEY".into(),

@@ -282,7 +282,9 @@ impl UiState {
                         .push(CardItem::Notice(format!("dropped: {reason}")));
                 }
             }
-            EventMsg::Usage { usage, cost_usd } => {
+            EventMsg::Usage {
+                usage, cost_usd, ..
+            } => {
                 if let Some(card) = self.agent_mut(agent) {
                     card.add_usage(*usage, *cost_usd);
                 }

@@ -309,6 +309,7 @@ fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
         EventMsg::Usage {
             usage,
             cost_usd: Some(0.5),
+            timing: None,
         },
     ));
     state.apply(&event(
@@ -317,6 +318,7 @@ fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
         EventMsg::Usage {
             usage,
             cost_usd: None,
+            timing: None,
         },
     ));
     let (total, cost, unknown) = state.turn_usage();

@@ -233,6 +233,7 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
             reasoning_tokens: 0,
             cached_input_tokens: 1800,
             cache_creation_tokens: 188,
+            estimated: false,
         }]
     );
     assert_eq!(

@@ -249,6 +249,7 @@ async fn reports_cached_and_thought_tokens_normalised() {
             reasoning_tokens: 120,
             cached_input_tokens: 1536,
             cache_creation_tokens: 0,
+            estimated: false,
         }
     );
     assert_eq!(turn.usage.total(), 2130);

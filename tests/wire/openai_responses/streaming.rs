@@ -178,6 +178,7 @@ async fn reports_cached_and_reasoning_tokens_normalised() {
             reasoning_tokens: 256,
             cached_input_tokens: 1920,
             cache_creation_tokens: 0,
+            estimated: false,
         }]
     );
     assert_eq!(assemble(&events).usage.uncached_input_tokens(), 86);

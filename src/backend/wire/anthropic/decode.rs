@@ -92,6 +92,7 @@ impl WireUsage {
             reasoning_tokens: 0,
             cached_input_tokens: cached,
             cache_creation_tokens: created,
+            estimated: false,
         }
     }
 }

@@ -101,6 +101,7 @@ impl GeminiUsage {
             reasoning_tokens: self.thoughts_token_count,
             cached_input_tokens: self.cached_content_token_count,
             cache_creation_tokens: 0,
+            estimated: false,
         }
     }
 }

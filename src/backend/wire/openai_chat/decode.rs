@@ -105,6 +105,7 @@ impl ChatUsage {
                 .or(self.prompt_cache_hit_tokens)
                 .unwrap_or(0),
             cache_creation_tokens: 0,
+            estimated: false,
         }
     }
 }

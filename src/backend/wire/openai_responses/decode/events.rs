@@ -189,6 +189,7 @@ impl ApiUsage {
                 .and_then(|details| details.cached_tokens)
                 .unwrap_or(0),
             cache_creation_tokens: 0,
+            estimated: false,
         }
     }
 }

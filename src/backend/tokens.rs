@@ -1,0 +1,116 @@
+//! Token counts estimated with a tokenizer (OpenAI's o200k encoding), for calls whose
+//! provider reported no usage or whose stream was cut before it could.
+//!
+//! Every provider tokenizes differently, so these are estimates, and are marked as such.
+
+use tiktoken_rs::o200k_base_singleton;
+
+use super::message::{Message, ReasoningBlock, ToolSpec};
+use crate::protocol::Usage;
+
+/// What chat formats add around each message (role markers, separators).
+const PER_MESSAGE_OVERHEAD: u64 = 4;
+
+/// Tokens in `text`.
+pub fn count(text: &str) -> u64 {
+    if text.is_empty() {
+        return 0;
+    }
+    o200k_base_singleton().count_ordinary(text) as u64
+}
+
+/// Tokens in a request: every message's text, tool calls and results, and the tool
+/// schemas offered.
+pub fn count_prompt(messages: &[Message], tools: &[ToolSpec]) -> u64 {
+    let in_messages: u64 = messages
+        .iter()
+        .map(|message| PER_MESSAGE_OVERHEAD + count_message(message))
+        .sum();
+    let in_tools: u64 = tools
+        .iter()
+        .map(|tool| {
+            count(&tool.name) + count(&tool.description) + count(&tool.parameters.to_string())
+        })
+        .sum();
+    in_messages + in_tools
+}
+
+fn count_message(message: &Message) -> u64 {
+    match message {
+        Message::System { content } | Message::User { content } => count(content),
+        Message::Assistant {
+            content,
+            tool_calls,
+            reasoning,
+        } => {
+            count(content)
+                + tool_calls
+                    .iter()
+                    .map(|call| count(&call.name) + count(&call.arguments))
+                    .sum::<u64>()
+                + reasoning.iter().map(count_reasoning).sum::<u64>()
+        }
+        Message::Tool { name, content, .. } => count(name) + count(content),
+    }
+}
+
+fn count_reasoning(block: &ReasoningBlock) -> u64 {
+    match block {
+        ReasoningBlock::Signed { text, .. } => count(text),
+        ReasoningBlock::Redacted { .. } => 0,
+    }
+}
+
+/// An estimated usage: the prompt's tokens in, and the generated text, reasoning and tool
+/// calls out.
+pub fn estimate(prompt_tokens: u64, output: &[&str], reasoning: &str) -> Usage {
+    let reasoning_tokens = count(reasoning);
+    Usage {
+        input_tokens: prompt_tokens,
+        output_tokens: output.iter().map(|text| count(text)).sum::<u64>() + reasoning_tokens,
+        reasoning_tokens,
+        cached_input_tokens: 0,
+        cache_creation_tokens: 0,
+        estimated: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counts_tokens_like_the_o200k_encoding() {
+        assert_eq!(count(""), 0);
+        assert_eq!(count("hello world"), 2);
+        assert!(count(&"word ".repeat(100)) >= 100);
+    }
+
+    #[test]
+    fn a_prompt_counts_every_message_and_tool() {
+        let messages = vec![Message::system("Be brief."), Message::user("Hi there")];
+        let bare = count_prompt(&messages, &[]);
+        assert_eq!(
+            bare,
+            2 * PER_MESSAGE_OVERHEAD + count("Be brief.") + count("Hi there")
+        );
+        let tool = ToolSpec {
+            name: "vote".into(),
+            description: "Vote for the best answer".into(),
+            parameters: serde_json::json!({"type": "object"}),
+        };
+        assert!(count_prompt(&messages, &[tool]) > bare);
+    }
+
+    #[test]
+    fn an_estimate_is_marked_and_counts_reasoning_within_output() {
+        let usage = estimate(10, &["The answer is 42."], "Let me think.");
+        assert!(usage.estimated);
+        assert_eq!(usage.input_tokens, 10);
+        assert_eq!(usage.reasoning_tokens, count("Let me think."));
+        assert_eq!(
+            usage.output_tokens,
+            count("The answer is 42.") + count("Let me think.")
+        );
+    }
+}

@@ -1,0 +1,253 @@
+//! The turn's rounds one by one (MassGen's `RoundTokenUsage`) and its model calls' timing
+//! (`api_timing`), for `metrics_summary.json`.
+//!
+//! A round runs from an agent's `RoundStarted` (or the winner's `FinalPresentationStarted`)
+//! to the event that settles it. Its usage is what the agent's calls reported meanwhile; a
+//! call cut by a restart reports its estimate a moment later, so it may land in the next
+//! round of the same agent.
+
+use std::collections::BTreeMap;
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Usage};
+
+struct Round {
+    agent: AgentId,
+    number: u32,
+    kind: &'static str,
+    outcome: Option<&'static str>,
+    usage: Usage,
+    cost: f64,
+    cost_unknown: bool,
+    calls: Vec<CallTiming>,
+    tool_calls: u32,
+    start: Timestamp,
+    end: Option<Timestamp>,
+}
+
+impl Round {
+    fn new(agent: &AgentId, number: u32, kind: &'static str, start: Timestamp) -> Self {
+        Self {
+            agent: agent.clone(),
+            number,
+            kind,
+            outcome: None,
+            usage: Usage::default(),
+            cost: 0.0,
+            cost_unknown: false,
+            calls: Vec::new(),
+            tool_calls: 0,
+            start,
+            end: None,
+        }
+    }
+
+    fn settle(&mut self, outcome: &'static str, at: Timestamp) {
+        if self.outcome.is_none() {
+            self.outcome = Some(outcome);
+            self.end = Some(at);
+        }
+    }
+
+    fn to_json(&self) -> Value {
+        let api_time_ms: u64 = self.calls.iter().map(|call| call.duration_ms).sum();
+        json!({
+            "round_number": self.number,
+            "agent_id": self.agent,
+            "round_type": self.kind,
+            "outcome": self.outcome.unwrap_or("incomplete"),
+            "input_tokens": self.usage.input_tokens,
+            "output_tokens": self.usage.output_tokens,
+            "reasoning_tokens": self.usage.reasoning_tokens,
+            "cached_input_tokens": self.usage.cached_input_tokens,
+            "estimated_cost": self.cost,
+            "cost_unknown": self.cost_unknown,
+            "token_source": self.usage.source(),
+            "tool_calls_count": self.tool_calls,
+            "api_calls_count": self.calls.len(),
+            "api_time_ms": api_time_ms,
+            "avg_ttft_ms": average_ttft(&self.calls),
+            "start_time": self.start.to_string(),
+            "end_time": self.end.map(|at| at.to_string()),
+        })
+    }
+}
+
+/// Every round of the turn in the order they started.
+fn rounds(events: &[Event]) -> Vec<Round> {
+    let mut rounds: Vec<Round> = Vec::new();
+    let mut open: BTreeMap<AgentId, usize> = BTreeMap::new();
+    for event in events {
+        let Some(agent) = event.agent.as_ref() else {
+            if let Some(outcome) = ends_every_round(&event.msg) {
+                for index in open.values() {
+                    rounds[*index].settle(outcome, event.at);
+                }
+            }
+            continue;
+        };
+        if let Some((number, kind)) = starts_a_round(&event.msg) {
+            if let Some(index) = open.get(agent) {
+                rounds[*index].settle("restarted", event.at);
+            }
+            open.insert(agent.clone(), rounds.len());
+            rounds.push(Round::new(agent, number, kind, event.at));
+            continue;
+        }
+        let Some(round) = open.get(agent).map(|index| &mut rounds[*index]) else {
+            continue;
+        };
+        if let EventMsg::Usage {
+            usage,
+            cost_usd,
+            timing,
+        } = &event.msg
+        {
+            round.usage += *usage;
+            match cost_usd {
+                Some(cost) => round.cost += cost,
+                None => round.cost_unknown = true,
+            }
+            round.calls.extend(timing.iter().copied());
+        } else if matches!(event.msg, EventMsg::ToolCallEnd { .. }) {
+            round.tool_calls += 1;
+        } else if let Some(outcome) = settles_a_round(&event.msg) {
+            round.settle(outcome, event.at);
+        }
+    }
+    rounds
+}
+
+/// A round's number and type, when `msg` starts one.
+fn starts_a_round(msg: &EventMsg) -> Option<(u32, &'static str)> {
+    if let EventMsg::RoundStarted {
+        round,
+        answers_seen,
+        ..
+    } = msg
+    {
+        let kind = if answers_seen.is_empty() {
+            "initial_answer"
+        } else {
+            "voting"
+        };
+        Some((*round, kind))
+    } else if matches!(msg, EventMsg::FinalPresentationStarted { .. }) {
+        Some((0, "presentation"))
+    } else {
+        None
+    }
+}
+
+/// How an agent's event ends its open round, if it does.
+fn settles_a_round(msg: &EventMsg) -> Option<&'static str> {
+    if matches!(msg, EventMsg::AnswerSubmitted { .. }) {
+        Some("answer")
+    } else if matches!(msg, EventMsg::VoteCast { .. }) {
+        Some("vote")
+    } else if matches!(msg, EventMsg::AgentRestarted { .. }) {
+        Some("restarted")
+    } else if matches!(
+        msg,
+        EventMsg::AgentError { .. } | EventMsg::AgentKilled { .. }
+    ) {
+        Some("error")
+    } else if matches!(msg, EventMsg::FinalPresentationDone { .. }) {
+        Some("presentation")
+    } else {
+        None
+    }
+}
+
+/// How a turn-wide event ends every open round, if it does.
+fn ends_every_round(msg: &EventMsg) -> Option<&'static str> {
+    if matches!(msg, EventMsg::Timeout { .. }) {
+        Some("timeout")
+    } else if matches!(msg, EventMsg::Cancelled) {
+        Some("cancelled")
+    } else {
+        None
+    }
+}
+
+/// The `rounds` section: each round, and counts by outcome.
+pub fn rounds_summary(events: &[Event]) -> Value {
+    let rounds = rounds(events);
+    let mut by_outcome: BTreeMap<&str, u32> = [
+        "answer",
+        "vote",
+        "presentation",
+        "restarted",
+        "error",
+        "timeout",
+    ]
+    .into_iter()
+    .map(|outcome| (outcome, 0))
+    .collect();
+    for round in &rounds {
+        *by_outcome
+            .entry(round.outcome.unwrap_or("incomplete"))
+            .or_default() += 1;
+    }
+    let mut total = Usage::default();
+    for round in &rounds {
+        total += round.usage;
+    }
+    json!({
+        "total_rounds": rounds.len(),
+        "by_outcome": by_outcome,
+        "total_input_tokens": total.input_tokens,
+        "total_output_tokens": total.output_tokens,
+        "total_reasoning_tokens": total.reasoning_tokens,
+        "total_estimated_cost": rounds.iter().map(|round| round.cost).sum::<f64>(),
+        "token_source": total.source(),
+        "by_round": rounds.iter().map(Round::to_json).collect::<Vec<_>>(),
+    })
+}
+
+/// The `api_timing` section: every model call's duration and time to first output, in
+/// total and by backend (`backends` maps each agent to its backend type).
+pub fn api_timing(events: &[Event], backends: &BTreeMap<AgentId, String>) -> Value {
+    let mut all = Vec::new();
+    let mut by_backend: BTreeMap<&str, Vec<CallTiming>> = BTreeMap::new();
+    for event in events {
+        let (
+            EventMsg::Usage {
+                timing: Some(timing),
+                ..
+            },
+            Some(agent),
+        ) = (&event.msg, event.agent.as_ref())
+        else {
+            continue;
+        };
+        all.push(*timing);
+        let backend = backends.get(agent).map_or("unknown", String::as_str);
+        by_backend.entry(backend).or_default().push(*timing);
+    }
+    let mut summary = timing_figures(&all);
+    summary["by_backend"] = by_backend
+        .iter()
+        .map(|(backend, calls)| ((*backend).to_string(), timing_figures(calls)))
+        .collect::<serde_json::Map<String, Value>>()
+        .into();
+    summary
+}
+
+fn timing_figures(calls: &[CallTiming]) -> Value {
+    let total_ms: u64 = calls.iter().map(|call| call.duration_ms).sum();
+    json!({
+        "total_calls": calls.len(),
+        "total_time_ms": total_ms,
+        "avg_time_ms": if calls.is_empty() { 0 } else { total_ms / calls.len() as u64 },
+        "avg_ttft_ms": average_ttft(calls),
+    })
+}
+
+/// The mean time to first output over the calls that streamed any, or `None`.
+fn average_ttft(calls: &[CallTiming]) -> Option<u64> {
+    let firsts: Vec<u64> = calls.iter().filter_map(|call| call.ttft_ms).collect();
+    (!firsts.is_empty()).then(|| firsts.iter().sum::<u64>() / firsts.len() as u64)
+}
