@@ -15,8 +15,8 @@ use massgen::backend::{
 use massgen::protocol::{EventMsg, Op, TurnOutcome, WinnerBasis};
 use massgen::session::read_events;
 use support::{
-    Scenario, attempt_dir, error_and_kill, final_answer, load, outcome, run_once, spawn_unlogged,
-    transcript, transcript_of, winner, with_presentation,
+    Scenario, attempt_dir, error_and_kill, final_answer, load, outcome, run_and_cancel_at,
+    run_once, spawn_unlogged, transcript, transcript_of, winner, with_presentation,
 };
 
 #[tokio::test(start_paused = true)]
@@ -616,27 +616,10 @@ agents:
     backend: {type: scripted, fail: hang}
 "#;
     let mut scenario = Scenario::start(yaml);
-    scenario
-        .handle
-        .ops
-        .send(Op::Submit {
-            text: "q".into(),
-            mode: Default::default(),
-            context_paths: vec![],
-        })
-        .await
-        .unwrap();
-    let mut events = Vec::new();
-    while let Some(event) = scenario.handle.events.recv().await {
-        if matches!(event.msg, EventMsg::RoundStarted { .. }) {
-            scenario.handle.ops.send(Op::Cancel).await.unwrap();
-        }
-        let done = matches!(event.msg, EventMsg::TurnFinished { .. });
-        events.push(event);
-        if done {
-            break;
-        }
-    }
+    let events = run_and_cancel_at(&mut scenario.handle, "q", |msg| {
+        matches!(msg, EventMsg::RoundStarted { .. })
+    })
+    .await;
     assert_eq!(outcome(&events), TurnOutcome::Cancelled);
     assert!(events.iter().any(|e| matches!(e.msg, EventMsg::Cancelled)));
     // The runtime still takes questions.

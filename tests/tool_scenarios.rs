@@ -13,7 +13,7 @@ use std::fs;
 use std::path::PathBuf;
 
 use massgen::protocol::{EventMsg, McpServerState, TurnOutcome};
-use support::{Scenario, attempt_dir, outcome, winner};
+use support::{Scenario, attempt_dir, outcome, run_and_cancel_at, winner};
 
 /// `<dir>/<name>/`, created holding `file` with `content`.
 fn folder_with(dir: &tempfile::TempDir, name: &str, file: &str, content: &str) -> PathBuf {
@@ -34,6 +34,17 @@ fn tool_results(events: &[massgen::protocol::Event]) -> Vec<(String, bool, Strin
             _ => None,
         })
         .collect()
+}
+
+/// `turn_N/` of the one session under the project `root`.
+fn session_turn(root: &std::path::Path, turn: u32) -> PathBuf {
+    let session = fs::read_dir(root.join(".massgen/sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    session.join(format!("turn_{turn}"))
 }
 
 fn temp_dir_of(events: &[massgen::protocol::Event], agent: &str) -> PathBuf {
@@ -141,7 +152,13 @@ orchestrator:
         fs::read_to_string(attempt.join("final/bob/workspace/plan.md")).unwrap(),
         "bob's plan"
     );
+    let root = scenario.dir.path().to_path_buf();
     scenario.handle.shutdown().await;
+    // …and linked from the session's turn.
+    assert_eq!(
+        fs::read_to_string(session_turn(&root, 1).join("workspace/plan.md")).unwrap(),
+        "bob's plan"
+    );
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -253,4 +270,44 @@ agent:
     );
     assert!(results[1].1 && results[1].2.contains("42"), "{results:?}");
     scenario.handle.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cancelled_turn_keeps_every_agents_workspace_with_its_log_and_session() {
+    let yaml = r#"
+agents:
+  - id: alice
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      cwd: workspace
+      answers: ["Alice's draft: see notes.md"]
+      tool_calls:
+        - {name: mcp__filesystem__write_file, arguments: {path: notes.md, content: "alice's work"}}
+  - id: slow
+    backend: {type: scripted, cwd: workspace, fail: hang}
+"#;
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), yaml);
+    let events = run_and_cancel_at(&mut scenario.handle, "Draft it", |msg| {
+        matches!(msg, EventMsg::AnswerSubmitted { .. })
+    })
+    .await;
+    assert_eq!(outcome(&events), TurnOutcome::Cancelled);
+    let root = scenario.dir.path().to_path_buf();
+    scenario.handle.shutdown().await;
+
+    let attempt = attempt_dir(&root, 1);
+    assert_eq!(
+        fs::read_to_string(attempt.join("workspaces/alice/notes.md")).unwrap(),
+        "alice's work"
+    );
+    assert!(attempt.join("workspaces/slow").is_dir());
+    let turn = session_turn(&root, 1);
+    assert_eq!(
+        fs::read_to_string(turn.join("workspaces/alice/notes.md")).unwrap(),
+        "alice's work",
+        "the session's turn links to the kept work"
+    );
+    assert!(turn.join("events.jsonl").is_file());
+    assert!(turn.join("partial_answers.json").is_file());
 }

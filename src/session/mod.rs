@@ -9,6 +9,7 @@ mod pricing;
 mod registry;
 mod resume;
 mod store;
+mod turn_links;
 
 pub use atomic::{pretty_json, write_atomic};
 pub use event_log::read_events;

@@ -1,7 +1,8 @@
 //! The session store: `.massgen/sessions/session_<YYYYMMDD_HHMMSS>/turn_N/` with the turn's
 //! `answer.txt` and `metadata.json` (MassGen's fields; a cancelled turn is marked
 //! incomplete and keeps each agent's latest answer in `partial_answers.json`), and a
-//! `SESSION_SUMMARY.txt` over every turn. All of it is derived from the turn's events.
+//! `SESSION_SUMMARY.txt` over every turn. All of it is derived from the turn's events;
+//! the turn's `events.jsonl` and workspaces are linked from its log directory.
 
 use std::fmt::Write as _;
 use std::io;
@@ -10,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::log_dir::create_fresh_dir;
+use super::turn_links::link_turn_files;
 use super::{pretty_json as pretty, write_atomic};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 
@@ -78,6 +80,9 @@ impl SessionStore {
             "log_dir": log_dir,
         });
         write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
+        if let Some(log_dir) = log_dir {
+            link_turn_files(&dir, log_dir, None)?;
+        }
         self.write_summary()?;
         self.register(turn as usize, question, "incomplete")
     }
@@ -109,6 +114,9 @@ impl SessionStore {
         }
         let mut metadata = record.metadata(&self.id);
         metadata["log_dir"] = json!(log_dir);
+        if let Some(log_dir) = log_dir {
+            link_turn_files(&dir, log_dir, record.winner.as_deref())?;
+        }
         write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
         if record.outcome != Some(TurnOutcome::Completed) {
             write_atomic(

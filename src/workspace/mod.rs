@@ -196,15 +196,21 @@ impl Workspaces {
         winner_id: String,
         log_dir: PathBuf,
     ) -> io::Result<Option<CopyReport>> {
-        let Some(workspace) = self.dirs(winner).map(|dirs| dirs.workspace.clone()) else {
+        let to = log_dir.join("final").join(winner_id).join("workspace");
+        self.save_copy(winner, to).await
+    }
+
+    /// Replaces `to` with a copy of the agent's workspace; `None` if it has none.
+    pub async fn save_copy(
+        self: Arc<Self>,
+        agent: usize,
+        to: PathBuf,
+    ) -> io::Result<Option<CopyReport>> {
+        let Some(workspace) = self.dirs(agent).map(|dirs| dirs.workspace.clone()) else {
             return Ok(None);
         };
         let max = self.max_file_bytes;
-        blocking(move || {
-            let to = log_dir.join("final").join(winner_id).join("workspace");
-            replace_tree(&workspace, &to, max).map(Some)
-        })
-        .await
+        blocking(move || replace_tree(&workspace, &to, max).map(Some)).await
     }
 }
 

@@ -280,3 +280,34 @@ pub fn attempt_dir(root: &Path, turn: u32) -> PathBuf {
         .expect("a log_ directory");
     run.join(format!("turn_{turn}")).join("attempt_1")
 }
+
+/// Submits `question`, cancels the turn at the first event `cancel_at` accepts, and
+/// returns every event up to and including `TurnFinished`.
+pub async fn run_and_cancel_at(
+    handle: &mut OrchestratorHandle,
+    question: &str,
+    cancel_at: impl Fn(&EventMsg) -> bool,
+) -> Vec<Event> {
+    let submit = massgen::protocol::Op::Submit {
+        text: question.into(),
+        mode: massgen::protocol::Mode::Normal,
+        context_paths: vec![],
+    };
+    handle.ops.send(submit).await.unwrap();
+    let mut events = Vec::new();
+    while let Some(event) = handle.events.recv().await {
+        if cancel_at(&event.msg) {
+            handle
+                .ops
+                .send(massgen::protocol::Op::Cancel)
+                .await
+                .unwrap();
+        }
+        let done = matches!(event.msg, EventMsg::TurnFinished { .. });
+        events.push(event);
+        if done {
+            break;
+        }
+    }
+    events
+}

@@ -242,18 +242,23 @@ impl Driver<'_> {
         }
     }
 
-    pub(super) fn finish(mut self) -> TurnReport {
-        self.stop_rounds();
-        if let Some(running) = self.presentation.take() {
-            running.stop();
-        }
-        let outcome = self.outcome.unwrap_or(if self.timed_out {
+    /// How the turn ends: as recorded (cancelled), else by its timeout and final answer.
+    pub(super) fn outcome(&self) -> TurnOutcome {
+        self.outcome.unwrap_or(if self.timed_out {
             TurnOutcome::TimedOut
         } else if self.final_answer.is_some() {
             TurnOutcome::Completed
         } else {
             TurnOutcome::Failed
-        });
+        })
+    }
+
+    pub(super) fn finish(mut self) -> TurnReport {
+        self.stop_rounds();
+        if let Some(running) = self.presentation.take() {
+            running.stop();
+        }
+        let outcome = self.outcome();
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let winner = self
             .winner

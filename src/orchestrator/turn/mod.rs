@@ -242,6 +242,9 @@ impl<'a> Driver<'a> {
         }
         self.save_final_answer().await;
         self.save_final_workspace().await;
+        if self.outcome() != TurnOutcome::Completed {
+            self.save_partial_workspaces().await;
+        }
         self.finish()
     }
 

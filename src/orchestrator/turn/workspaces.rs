@@ -1,5 +1,6 @@
 //! The turn's workspace moments: saving an agent's workspace when its answer is accepted,
-//! and copying the winner's into the log when the turn ends.
+//! and copying the winner's into the log when the turn ends — or, when it ends without a
+//! winner's answer (cancelled, timed out, failed), every agent's, so no work is lost.
 
 use super::Driver;
 use crate::protocol::{AgentId, EventMsg};
@@ -51,6 +52,31 @@ impl Driver<'_> {
                     message: format!(
                         "the winner's workspace could not be copied to the log: {error}"
                     ),
+                },
+            );
+        }
+    }
+
+    /// Copies every agent's workspace to `workspaces/<agent>/` in the turn's log.
+    pub(super) async fn save_partial_workspaces(&mut self) {
+        let (Some(workspaces), Some(log)) = (&self.run.workspaces, self.emitter.log()) else {
+            return;
+        };
+        let root = log.dir().join("workspaces");
+        let mut failures = Vec::new();
+        for (index, agent) in self.coordination.agents().iter().enumerate() {
+            let saved = std::sync::Arc::clone(workspaces)
+                .save_copy(index, root.join(agent.as_str()))
+                .await;
+            if let Err(error) = saved {
+                failures.push((agent.clone(), error));
+            }
+        }
+        for (agent, error) in failures {
+            self.emit(
+                Some(&agent),
+                EventMsg::Warning {
+                    message: format!("the workspace could not be kept in the log: {error}"),
                 },
             );
         }
