@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
-use super::format::{duration, status_icon, tokens};
+use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
 use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, OutputMark};
@@ -160,5 +160,5 @@ fn status_word(card: &AgentCard) -> &'static str {
 
 fn footer_figures(usage: Usage, elapsed_secs: Option<u64>) -> String {
     let time = elapsed_secs.map_or_else(String::new, |secs| format!(" · {}", duration(secs)));
-    format!("{} tok{time}", tokens(usage.total()))
+    format!("{} tok{time}", total_tokens(&usage))
 }

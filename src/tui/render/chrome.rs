@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
-use super::format::{cost, duration, plural, status_icon, tokens};
+use super::format::{cost, duration, plural, status_icon, total_tokens};
 use super::wrap::{display_width, truncate};
 use crate::protocol::{McpServerState, Mode};
 use crate::tui::state::{Phase, UiState};
@@ -22,7 +22,7 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
     };
     let right = format!(
         " {time}{} tok  {} ",
-        tokens(usage.total()),
+        total_tokens(&usage),
         cost(usd, unknown)
     );
     let left = if state.turn == 0 {

@@ -1,6 +1,6 @@
 //! Short forms for figures: token counts, durations, costs, counted nouns, status icons.
 
-use crate::protocol::AgentStatus;
+use crate::protocol::{AgentStatus, Usage};
 use crate::session;
 
 /// `950`, `12.3k`, `1.2M`.
@@ -14,6 +14,13 @@ pub fn tokens(count: u64) -> String {
     } else {
         format!("{:.1}M", value / 1e6)
     }
+}
+
+/// The total of `usage` as [`tokens`] shows it, after `~` when a tokenizer counted some
+/// of it because the provider reported none.
+pub fn total_tokens(usage: &Usage) -> String {
+    let approx = if usage.estimated { "~" } else { "" };
+    format!("{approx}{}", tokens(usage.total()))
 }
 
 /// `512 B`, `3.4 KB`, `12.0 MB`, `1.2 GB`.
@@ -103,6 +110,14 @@ mod tests {
         assert_eq!(tokens(950), "950");
         assert_eq!(tokens(12_345), "12.3k");
         assert_eq!(tokens(1_250_000), "1.2M");
+        let mut usage = Usage {
+            input_tokens: 1_000,
+            output_tokens: 234,
+            ..Usage::default()
+        };
+        assert_eq!(total_tokens(&usage), "1.2k");
+        usage.estimated = true;
+        assert_eq!(total_tokens(&usage), "~1.2k");
         assert_eq!(duration(7), "0:07");
         assert_eq!(duration(750), "12:30");
         assert_eq!(duration(3723), "1:02:03");

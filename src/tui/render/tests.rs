@@ -316,3 +316,33 @@ async fn a_continued_session_lists_its_earlier_turns() {
     assert!(screen.contains("First question?"), "{screen}");
     assert!(screen.contains("Second, cancel"), "{screen}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn estimated_token_counts_are_marked_on_the_card_and_in_the_header() {
+    let mut state = demo_until(FRANCE, first_answer).await;
+    let before = format!("{:?}", draw(&state, &view(), 160, 48));
+    assert!(!before.contains('~'), "{before}");
+    apply_as(
+        &mut state,
+        0,
+        [EventMsg::Usage {
+            usage: Usage {
+                input_tokens: 300,
+                output_tokens: 40,
+                estimated: true,
+                ..Usage::default()
+            },
+            cost_usd: Some(0.0),
+            timing: None,
+        }],
+    );
+    let screen = format!("{:?}", draw(&state, &view(), 160, 48));
+    assert_eq!(
+        screen.matches(" tok").count(),
+        before.matches(" tok").count()
+    );
+    assert!(
+        screen.matches("~").count() >= 2,
+        "the card and the session total: {screen}"
+    );
+}
