@@ -6,6 +6,7 @@ pub mod derived;
 mod event_log;
 mod log_dir;
 mod pricing;
+mod recorded;
 mod registry;
 mod resume;
 mod store;

@@ -294,6 +294,7 @@ async fn a_continued_session_lists_its_earlier_turns() {
         question: question.into(),
         winner: (outcome == TurnOutcome::Completed).then(|| AgentId::new("scholar")),
         outcome,
+        events: Vec::new(),
     };
     state.apply(&Event {
         turn: 0,
