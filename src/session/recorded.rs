@@ -19,7 +19,7 @@ pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
 }
 
 /// The event as a finished turn needs it, or nothing for streaming and live-only news.
-fn compact(mut event: Event) -> Option<Event> {
+pub(crate) fn compact(mut event: Event) -> Option<Event> {
     match &mut event.msg {
         EventMsg::ToolCallEnd { output, .. } => output.clear(),
         EventMsg::TextDelta { .. }

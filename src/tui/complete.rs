@@ -152,6 +152,7 @@ mod tests {
         assert!(suggest("/vote now", Path::new(".")).is_none());
         let all = suggest("/", Path::new(".")).unwrap();
         assert_eq!(all.items.len(), COMMANDS.len());
+        assert_eq!(suggest("/ev", Path::new(".")).unwrap().items, ["/events"]);
     }
 
     #[test]

@@ -6,6 +6,8 @@ mod code;
 mod input;
 mod record;
 #[cfg(test)]
+mod resume_tests;
+#[cfg(test)]
 mod tests;
 mod timeline;
 mod tools;
