@@ -1,6 +1,7 @@
 //! Finding earlier sessions and picking one up again: `--list-sessions`, `--continue` and
 //! `--session-id`. A session's turns are read back from `turn_N/metadata.json` and
 //! `answer.txt`; a cancelled turn becomes a history entry that says what was cancelled.
+//! Front ends get each turn's recorded events too, to show it as it ran.
 
 use std::io;
 use std::path::{Path, PathBuf};
