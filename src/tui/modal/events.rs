@@ -86,12 +86,13 @@ fn event_line(
             (agent.to_string(), theme.agent(index))
         },
     );
-    let head = format!("{offset:>9}  {who:<12} ");
+    let offset = format!("{offset:>9}  ");
+    let who = format!("{who:<12} ");
     let (text, style) = describe(&entry.kind, theme);
-    let room = width.saturating_sub(head.chars().count());
+    let room = width.saturating_sub(offset.chars().count() + who.chars().count());
     Line::from(vec![
-        Span::styled(format!("{offset:>9}  "), theme.dim()),
-        Span::styled(format!("{who:<12} "), who_style),
+        Span::styled(offset, theme.dim()),
+        Span::styled(who, who_style),
         Span::styled(truncate(&text, room), style),
     ])
 }

@@ -6,7 +6,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 
 use super::costs::{usage_header, usage_row};
-use crate::protocol::TurnOutcome;
+use crate::protocol::{AgentId, TurnOutcome};
 use crate::tui::render::{cost, seconds, truncate, wrap};
 use crate::tui::state::{TurnRecord, UiState};
 use crate::tui::theme::Theme;
@@ -90,7 +90,7 @@ impl Detail<'_> {
             Some(answer) => {
                 lines.push(Line::styled(
                     format!("{} by {}", answer.label, answer.agent),
-                    self.agent_style(answer.agent.as_str()),
+                    self.agent_style(&answer.agent),
                 ));
                 self.block(&mut lines, &answer.content, self.theme.text());
             }
@@ -108,7 +108,7 @@ impl Detail<'_> {
                 any = true;
                 lines.push(Line::styled(
                     format!("{} · {label}", agent.id),
-                    self.agent_style(agent.id.as_str()),
+                    self.agent_style(&agent.id),
                 ));
                 self.block(lines, content, self.theme.text());
             }
@@ -128,7 +128,7 @@ impl Detail<'_> {
                     "{} → {} ({}): {}",
                     agent.id, vote.target, vote.target_label, vote.reason
                 );
-                let style = self.agent_style(agent.id.as_str());
+                let style = self.agent_style(&agent.id);
                 lines.extend(
                     wrap(&text, self.width)
                         .into_iter()
@@ -152,7 +152,7 @@ impl Detail<'_> {
                     agent.usage,
                     &cost(agent.cost_usd, agent.cost_unknown),
                 ),
-                self.agent_style(agent.id.as_str()),
+                self.agent_style(&agent.id),
             ));
         }
         lines.push(Line::styled(
@@ -180,13 +180,7 @@ impl Detail<'_> {
         lines.push(Line::default());
     }
 
-    fn agent_style(&self, agent: &str) -> Style {
-        let index = self
-            .state
-            .agents
-            .iter()
-            .position(|card| card.info.id.as_str() == agent)
-            .unwrap_or(0);
-        self.theme.agent(index)
+    fn agent_style(&self, agent: &AgentId) -> Style {
+        self.theme.agent(self.state.agent_index(agent).unwrap_or(0))
     }
 }
