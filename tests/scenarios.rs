@@ -558,6 +558,7 @@ async fn a_continued_session_gives_its_turns_as_history_and_numbers_on() {
             winner: Some("a".into()),
             status: "complete".into(),
             answer: "Final: first question".into(),
+            log_dir: None,
         }],
     };
     let mut scenario = Scenario::start_resumed(ECHOING_AGENT, session);

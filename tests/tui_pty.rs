@@ -1,6 +1,6 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
 //! runs a typed question to its final answer, takes keys, runs a second question, and gives
-//! the terminal back.
+//! the terminal back; and it shows a continued session's earlier turn in `/inspect`.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -41,107 +41,137 @@ impl Screen {
     }
 }
 
+/// The real binary running in a pseudo-terminal, its screen parsed as it draws.
+struct Pty {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
+    keys: Box<dyn Write + Send>,
+    screen: Screen,
+    reading: std::thread::JoinHandle<()>,
+}
+
+impl Pty {
+    /// `massgen args…` with `home` as its working directory and home.
+    fn start(home: &std::path::Path, args: &[&str]) -> Self {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
+        command.args(args);
+        command.cwd(home);
+        command.env_clear();
+        command.env("HOME", home);
+        command.env("XDG_CONFIG_HOME", home.join(".config"));
+        command.env("TERM", "xterm-256color");
+        command.env("PATH", std::env::var("PATH").unwrap_or_default());
+        let child = pair.slave.spawn_command(command).unwrap();
+        drop(pair.slave);
+
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(ROWS).unwrap(),
+            NonZeroU16::new(COLS).unwrap(),
+            0,
+        )));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
+        let reading = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(read) = reader.read(&mut buf) {
+                if read == 0 {
+                    break;
+                }
+                parser_in.lock().unwrap().process(&buf[..read]);
+                raw_in.lock().unwrap().extend_from_slice(&buf[..read]);
+            }
+        });
+        let keys = pair.master.take_writer().unwrap();
+        Self {
+            child,
+            master: pair.master,
+            keys,
+            screen: Screen { parser, raw },
+            reading,
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.keys.write_all(bytes).unwrap();
+        self.keys.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Waits for the program to exit successfully; returns everything it wrote.
+    fn finish(mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "massgen did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(status.success(), "{status:?}");
+        drop(self.master);
+        let _ = self.reading.join();
+        let raw = self.screen.raw.lock().unwrap();
+        String::from_utf8_lossy(&raw).into_owned()
+    }
+}
+
 #[test]
 fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     let home = tempfile::tempdir().unwrap();
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: ROWS,
-            cols: COLS,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
     // No --display: on a terminal the full-screen display is the default. `--debug` sends
     // tracing to `.massgen/massgen.log`, never to the screen.
-    command.args(["--no-logs", "--debug"]);
-    command.cwd(home.path());
-    command.env_clear();
-    command.env("HOME", home.path());
-    command.env("XDG_CONFIG_HOME", home.path().join(".config"));
-    command.env("TERM", "xterm-256color");
-    command.env("PATH", std::env::var("PATH").unwrap_or_default());
-    let mut child = pair.slave.spawn_command(command).unwrap();
-    drop(pair.slave);
-
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        NonZeroU16::new(ROWS).unwrap(),
-        NonZeroU16::new(COLS).unwrap(),
-        0,
-    )));
-    let raw = Arc::new(Mutex::new(Vec::new()));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
-    let reading = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(read) = reader.read(&mut buf) {
-            if read == 0 {
-                break;
-            }
-            parser_in.lock().unwrap().process(&buf[..read]);
-            raw_in.lock().unwrap().extend_from_slice(&buf[..read]);
-        }
-    });
-    let mut keys = pair.master.take_writer().unwrap();
-    let mut press = |bytes: &[u8]| {
-        keys.write_all(bytes).unwrap();
-        keys.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    };
-    let screen = Screen { parser, raw };
-
-    screen.wait_for(
+    let mut pty = Pty::start(home.path(), &["--no-logs", "--debug"]);
+    pty.screen.wait_for(
         &["Type a question below", "scout", "scholar", "critic"],
         "welcome",
     );
-    press(b"What is the capital of France?\r");
-    screen.wait_for(
+    pty.press(b"What is the capital of France?\r");
+    pty.screen.wait_for(
         &["Turn 1", "What is the capital of France?"],
         "turn started",
     );
-    let done = screen.wait_for(
+    let done = pty.screen.wait_for(
         &["wins", "winner", "final answer presented"],
         "final answer",
     );
     assert!(done.contains("🏆"), "the winner is marked:\n{done}");
 
-    press(b"\x1b[Z"); // Shift+Tab
-    screen.wait_for(&["◉ Planning"], "mode changed");
-    press(b"\x1b"); // Esc: leave the composer
-    press(b"v");
-    screen.wait_for(&["Votes", "leader", "Esc close"], "votes modal");
-    press(b"\x1b");
-    press(b"c");
-    screen.wait_for(&["Tokens and costs", "this turn"], "costs modal");
-    press(b"\x1b");
-    let closed = screen.wait_for(&["Shift+Tab"], "modal closed");
+    pty.press(b"\x1b[Z"); // Shift+Tab
+    pty.screen.wait_for(&["◉ Planning"], "mode changed");
+    pty.press(b"\x1b"); // Esc: leave the composer
+    pty.press(b"v");
+    pty.screen
+        .wait_for(&["Votes", "leader", "Esc close"], "votes modal");
+    pty.press(b"\x1b");
+    pty.press(b"c");
+    pty.screen
+        .wait_for(&["Tokens and costs", "this turn"], "costs modal");
+    pty.press(b"\x1b");
+    let closed = pty.screen.wait_for(&["Shift+Tab"], "modal closed");
     assert!(!closed.contains("Tokens and costs"), "{closed}");
 
     // A second question runs a second turn.
-    press(b"i");
-    press(b"And the capital of Germany?\r");
-    screen.wait_for(
+    pty.press(b"i");
+    pty.press(b"And the capital of Germany?\r");
+    pty.screen.wait_for(
         &["Turn 2", "And the capital of Germany?"],
         "second turn started",
     );
-    screen.wait_for(&["Idle", "wins"], "second turn finished");
-    press(b"\x1b");
-    press(b"q");
+    pty.screen
+        .wait_for(&["Idle", "wins"], "second turn finished");
+    pty.press(b"\x1b");
+    pty.press(b"q");
 
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "massgen did not quit");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(status.success(), "{status:?}");
-    drop(pair.master);
-    let _ = reading.join();
-    let raw = screen.raw.lock().unwrap();
-    let output = String::from_utf8_lossy(&raw);
+    let output = pty.finish();
     let entered = output
         .rfind("\x1b[?1049h")
         .expect("the alternate screen was entered");
@@ -159,4 +189,54 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     assert!(!output.contains("DEBUG"), "no log line reached the screen");
     let log = std::fs::read_to_string(home.path().join(".massgen/massgen.log")).unwrap();
     assert!(log.contains("turn started"), "{log}");
+}
+
+/// Two agents that answer at once (who answers before the other votes varies).
+const INSTANT_AGENTS: &str = r#"
+agents:
+  - id: a
+    backend: {type: scripted, tokens_per_second: 0}
+  - id: b
+    backend: {type: scripted, tokens_per_second: 0}
+"#;
+
+/// A turn asked in the plain display, then `--continue` in the full-screen one: `/inspect`
+/// shows the earlier turn with its votes and final answer, read from its event log.
+#[test]
+fn a_continued_session_lists_its_earlier_turn_in_inspect() {
+    let home = tempfile::tempdir().unwrap();
+    let config = home.path().join("instant.yaml");
+    std::fs::write(&config, INSTANT_AGENTS).unwrap();
+    let config = config.to_str().unwrap();
+    let first = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(home.path())
+        .env_clear()
+        .env("HOME", home.path())
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(["--config", config, "--display", "plain", "What came first?"])
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{first:?}");
+
+    let mut pty = Pty::start(home.path(), &["--config", config, "--continue"]);
+    pty.screen
+        .wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    pty.press(b"/inspect");
+    pty.press(b" \r");
+    pty.screen.wait_for(
+        &[
+            "Turns of this session · 1",
+            "Turn 1 · done",
+            "scripted answer to: What came first?",
+            "Votes",
+            "The best answer available so far.",
+            ".final by",
+            "turn total",
+        ],
+        "inspect",
+    );
+    pty.press(b"\x1b");
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
 }

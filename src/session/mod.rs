@@ -6,6 +6,7 @@ pub mod derived;
 mod event_log;
 mod log_dir;
 mod pricing;
+mod recorded;
 mod registry;
 mod resume;
 mod store;
@@ -17,6 +18,8 @@ pub use log_dir::{RunLogDir, TurnLog};
 pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
 };
+#[cfg(test)]
+pub(crate) use recorded::compact as compact_recorded;
 pub use registry::{register, registry_path};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
 pub use store::SessionStore;

@@ -1,6 +1,7 @@
 //! Finding earlier sessions and picking one up again: `--list-sessions`, `--continue` and
 //! `--session-id`. A session's turns are read back from `turn_N/metadata.json` and
 //! `answer.txt`; a cancelled turn becomes a history entry that says what was cancelled.
+//! Front ends get each turn's recorded events too, to show it as it ran.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 use serde_json::Value;
 
 use super::SessionStore;
+use super::recorded::recorded_turn;
 use super::store::outcome_of_status;
 use crate::protocol::{AgentId, EventMsg, ResumedTurn};
 
@@ -28,6 +30,8 @@ pub struct PastTurn {
     pub status: String,
     /// The final answer, or for a cancelled turn a note with the agents' latest answers.
     pub answer: String,
+    /// The attempt directory holding the turn's `events.jsonl`, if it was logged.
+    pub log_dir: Option<PathBuf>,
 }
 
 /// Every session under `<massgen_dir>/sessions/`, newest first.
@@ -91,6 +95,11 @@ impl SessionInfo {
                     question: turn.question.clone(),
                     winner: turn.winner.as_deref().map(AgentId::new),
                     outcome: outcome_of_status(&turn.status),
+                    events: turn
+                        .log_dir
+                        .as_deref()
+                        .map(|dir| recorded_turn(dir, turn.turn))
+                        .unwrap_or_default(),
                 })
                 .collect(),
         }
@@ -136,6 +145,7 @@ fn past_turn(dir: &Path, turn: u32) -> Option<PastTurn> {
         winner: text("winning_agent"),
         status: text("status").unwrap_or_else(|| "unknown".into()),
         answer,
+        log_dir: text("log_dir").map(PathBuf::from),
     })
 }
 

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 16] = [
+pub const COMMANDS: [&str; 17] = [
     "/help",
     "/quit",
     "/exit",
@@ -18,6 +18,7 @@ pub const COMMANDS: [&str; 16] = [
     "/clear",
     "/reset",
     "/inspect",
+    "/events",
     "/config",
     "/mcp",
     "/workspace",
@@ -151,6 +152,7 @@ mod tests {
         assert!(suggest("/vote now", Path::new(".")).is_none());
         let all = suggest("/", Path::new(".")).unwrap();
         assert_eq!(all.items.len(), COMMANDS.len());
+        assert_eq!(suggest("/ev", Path::new(".")).unwrap().items, ["/events"]);
     }
 
     #[test]

@@ -8,7 +8,8 @@ use crate::backend::build_backends;
 use crate::config::{self, Env};
 use crate::orchestrator::ToolSetup;
 use crate::orchestrator::{self, RuntimeOptions};
-use crate::protocol::{AgentId, Event, EventMsg};
+use crate::protocol::{AgentId, Event, EventMsg, ResumedTurn, TurnOutcome};
+use crate::session::compact_recorded;
 use crate::tools::NoTools;
 use crate::tui::state::UiState;
 
@@ -117,4 +118,53 @@ pub fn tool_end(call_id: &str, tool: &str, ok: bool, output: &str, duration_ms: 
         output: output.into(),
         duration_ms,
     }
+}
+
+/// Turn `turn` of `events` as `--continue` delivers it: compacted, asked as `question N`.
+pub fn resumed(turn: u32, outcome: TurnOutcome, events: &[Event]) -> ResumedTurn {
+    let events: Vec<Event> = events
+        .iter()
+        .filter(|event| event.turn == turn)
+        .cloned()
+        .filter_map(compact_recorded)
+        .collect();
+    let winner = events.iter().find_map(|event| match &event.msg {
+        EventMsg::TurnFinished { winner, .. } => winner.clone(),
+        _ => None,
+    });
+    ResumedTurn {
+        turn,
+        question: format!("question {turn}"),
+        winner,
+        outcome,
+        events,
+    }
+}
+
+/// Folds in the news that the run goes on with an earlier session of `turns`.
+pub fn resume(state: &mut UiState, turns: Vec<ResumedTurn>) {
+    state.apply(&Event {
+        turn: 0,
+        ..event(
+            0,
+            None,
+            EventMsg::SessionResumed {
+                session_id: "session_20261122_120000".into(),
+                turns,
+            },
+        )
+    });
+}
+
+/// `events` stamped a quarter second apart by sequence number, so times shown are the same
+/// on every run.
+pub fn evenly_timed(events: Vec<Event>) -> Vec<Event> {
+    events
+        .into_iter()
+        .map(|event| Event {
+            at: jiff::Timestamp::UNIX_EPOCH
+                + jiff::SignedDuration::from_millis(250 * i64::try_from(event.seq).unwrap()),
+            ..event
+        })
+        .collect()
 }

@@ -9,7 +9,9 @@ use crate::tui::modal::{self, Modal, ModalKind};
 
 impl App {
     pub(super) fn command(&mut self, command: &str) -> Vec<Effect> {
-        let name = command.split_whitespace().next().unwrap_or_default();
+        let mut words = command.split_whitespace();
+        let name = words.next().unwrap_or_default();
+        let argument = words.next();
         match name {
             "help" | "h" | "?" => self.open(ModalKind::Help),
             "table" | "r" => self.open(ModalKind::Coordination),
@@ -26,10 +28,9 @@ impl App {
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
-            "timeline" | "events" | "t" | "o" => self.open(ModalKind::Timeline),
-            "inspect" | "i" => self.open(ModalKind::Turns {
-                selected: self.state.turns.len().saturating_sub(1),
-            }),
+            "timeline" | "t" => self.open(ModalKind::Timeline),
+            "events" | "o" => self.open_events(argument),
+            "inspect" | "i" => self.open_inspect(argument),
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());
             }
@@ -57,6 +58,52 @@ impl App {
 
     pub(super) fn open(&mut self, kind: ModalKind) {
         self.view.modals.push(Modal::new(kind));
+    }
+
+    /// `/inspect` (the newest turn chosen), `/inspect all`, or `/inspect N` (turn N).
+    fn open_inspect(&mut self, argument: Option<&str>) {
+        let newest = self.state.turns.len().saturating_sub(1);
+        let selected = match argument {
+            None | Some("all") => Some(newest),
+            Some(number) => number.parse::<u32>().ok().and_then(|turn| {
+                self.state
+                    .turns
+                    .iter()
+                    .position(|record| record.turn == turn)
+            }),
+        };
+        match selected {
+            Some(selected) => self.open(ModalKind::Turns { selected }),
+            None => {
+                let turns = &self.state.turns;
+                let known = turns.first().zip(turns.last()).map_or_else(
+                    || "no finished turn yet".to_string(),
+                    |(first, last)| format!("turns {}–{}", first.turn, last.turn),
+                );
+                self.view.notice = Some(format!(
+                    "/inspect {}: no such finished turn ({known}); /inspect lists them",
+                    argument.unwrap_or_default()
+                ));
+            }
+        }
+    }
+
+    /// `/events` (the last turn), `/events N` (the last N turns) or `/events all`.
+    fn open_events(&mut self, argument: Option<&str>) {
+        let turns = match argument {
+            None => Some(1),
+            Some("all") => Some(usize::MAX),
+            Some(number) => number.parse::<usize>().ok().filter(|count| *count > 0),
+        };
+        match turns {
+            Some(turns) => self.open(ModalKind::Events { turns }),
+            None => {
+                self.view.notice = Some(format!(
+                    "/events {}: give a number of turns (1, 2, …) or `all`",
+                    argument.unwrap_or_default()
+                ));
+            }
+        }
     }
 
     pub(super) fn open_answers(&mut self) {

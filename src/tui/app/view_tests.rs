@@ -307,3 +307,67 @@ fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_direct
     app.on_key(key(KeyCode::Esc));
     assert!(app.view.modals.is_empty());
 }
+
+#[test]
+fn inspect_opens_a_chosen_turn_and_events_the_last_turns() {
+    let mut app = App::new(agents());
+    let run = |app: &mut App, typed: &str| {
+        type_text(app, typed);
+        app.on_key(key(KeyCode::Enter));
+        let opened = top_modal(app);
+        app.view.modals.clear();
+        opened
+    };
+    assert_eq!(run(&mut app, "/inspect 1"), None);
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("/inspect 1: no such finished turn (no finished turn yet); /inspect lists them")
+    );
+    for seq in [10, 20, 30] {
+        start_turn(&mut app);
+        finish_turn(&mut app, seq, 1_000);
+    }
+    // The test turns are all numbered 1 by the shared builder: renumber them.
+    for (index, turn) in app.state.turns.iter_mut().enumerate() {
+        turn.turn = u32::try_from(index).unwrap() + 3;
+    }
+    assert_eq!(
+        run(&mut app, "/inspect 4"),
+        Some(ModalKind::Turns { selected: 1 })
+    );
+    assert_eq!(
+        run(&mut app, "/inspect all"),
+        Some(ModalKind::Turns { selected: 2 })
+    );
+    assert_eq!(
+        run(&mut app, "/inspect"),
+        Some(ModalKind::Turns { selected: 2 })
+    );
+    assert_eq!(run(&mut app, "/inspect 9"), None);
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("/inspect 9: no such finished turn (turns 3–5); /inspect lists them")
+    );
+    assert_eq!(
+        run(&mut app, "/events"),
+        Some(ModalKind::Events { turns: 1 })
+    );
+    assert_eq!(
+        run(&mut app, "/events 3"),
+        Some(ModalKind::Events { turns: 3 })
+    );
+    assert_eq!(
+        run(&mut app, "/o all"),
+        Some(ModalKind::Events { turns: usize::MAX })
+    );
+    for wrong in ["x", "0"] {
+        assert_eq!(run(&mut app, &format!("/events {wrong}")), None);
+        assert_eq!(
+            app.view.notice,
+            Some(format!(
+                "/events {wrong}: give a number of turns (1, 2, …) or `all`"
+            ))
+        );
+    }
+    assert_eq!(run(&mut app, "/timeline"), Some(ModalKind::Timeline));
+}

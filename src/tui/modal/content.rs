@@ -1,5 +1,5 @@
-//! What each modal shows, as lines: help, votes, costs, answers, the whole timeline, an
-//! agent's full output, and the system status; and which lines of it are on screen.
+//! What each modal shows, as lines: help, votes, answers, the whole timeline, an agent's
+//! full output, and the system status; and which lines of it are on screen.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -7,9 +7,8 @@ use ratatui::text::{Line, Span};
 use super::ModalKind;
 use super::grid::coordination;
 use super::window;
-use crate::protocol::{AnswerLabel, Usage};
+use crate::protocol::AnswerLabel;
 use crate::tui::files::FileListing;
-use crate::tui::render::cost as money;
 use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
@@ -45,7 +44,7 @@ pub fn page(
         }
         ModalKind::Help => help(theme),
         ModalKind::Votes => votes(state, theme, width),
-        ModalKind::Costs => costs(state, theme),
+        ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
             let paint = Paint {
@@ -59,6 +58,7 @@ pub fn page(
         ModalKind::Status => status(state, theme),
         ModalKind::Servers => super::servers::lines(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
+        ModalKind::Events { turns } => super::events::lines(state, theme, width, turns),
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
@@ -70,7 +70,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 32] = [
+const KEYS: [(&str, &str); 33] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -126,8 +126,12 @@ const KEYS: [(&str, &str); 32] = [
     ),
     ("/config", "open the config file in its desktop application"),
     (
-        "/inspect",
-        "the session's turns: winner, time, cost, answers and votes",
+        "/inspect [N|all]",
+        "the session's turns: winner, time, cost, answers, votes, final answer",
+    ),
+    (
+        "/events [N|all]",
+        "coordination events of the last N turns (default 1)",
     ),
     (
         "/status /vote /cost /answers /timeline /table",
@@ -190,77 +194,6 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         lines.push(Line::styled(format!("🏆 winner: {winner}"), theme.winner()));
     }
     lines
-}
-
-fn costs(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
-    let header = format!(
-        "{:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
-        "agent", "input", "output", "reasoning", "cached", "cost"
-    );
-    let mut lines = vec![Line::styled(
-        header,
-        theme.dim().add_modifier(Modifier::BOLD),
-    )];
-    for (index, card) in state.agents.iter().enumerate() {
-        lines.push(Line::styled(
-            usage_row(
-                card.info.id.as_str(),
-                card.usage,
-                &money(card.cost_usd, card.cost_unknown),
-            ),
-            theme.agent(index),
-        ));
-    }
-    let (usage, cost, unknown) = state.turn_usage();
-    lines.push(Line::styled(
-        usage_row("this turn", usage, &money(cost, unknown)),
-        theme.text().add_modifier(Modifier::BOLD),
-    ));
-    if !state.turns.is_empty() {
-        lines.push(Line::default());
-        lines.push(Line::styled(
-            "Turns of this session",
-            theme.dim().add_modifier(Modifier::BOLD),
-        ));
-        for turn in &state.turns {
-            lines.push(Line::styled(
-                format!(
-                    "turn {:<4} {:>9} tok {:>12}  {}",
-                    turn.turn,
-                    turn.usage.total(),
-                    money(turn.cost_usd, turn.cost_unknown),
-                    turn.winner
-                        .as_ref()
-                        .map(|winner| format!("🏆 {winner}"))
-                        .unwrap_or_default()
-                ),
-                theme.text(),
-            ));
-        }
-        let (session, cost, unknown) = state.session_usage();
-        lines.push(Line::styled(
-            format!(
-                "session   {:>9} tok {:>12}",
-                session.total(),
-                money(cost, unknown)
-            ),
-            theme.text().add_modifier(Modifier::BOLD),
-        ));
-    }
-    lines.push(Line::default());
-    lines.push(Line::styled(
-        "Prices: offline table from LiteLLM (assets/pricing.json); ? = a model without a price.",
-        theme.dim(),
-    ));
-    lines
-}
-
-/// One row of the costs table: tokens by kind, then the cost.
-fn usage_row(name: &str, usage: Usage, cost: &str) -> String {
-    format!(
-        "{name:<16}{:>10}{:>10}{:>11}{:>10}{cost:>12}",
-        usage.input_tokens, usage.output_tokens, usage.reasoning_tokens, usage.cached_input_tokens
-    )
 }
 
 /// Every answer of the turn: author index, label, text; in the order given.

@@ -160,7 +160,8 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         | EntryKind::Cancelled
         | EntryKind::HumanInput { .. }
         | EntryKind::Warning { .. }
-        | EntryKind::TurnFinished { .. } => return None,
+        | EntryKind::TurnFinished { .. }
+        | EntryKind::ToolCall { .. } => return None,
     })
 }
 

@@ -3,6 +3,8 @@
 //! function of the folded state, drawn scrolled in a centred frame.
 
 mod content;
+mod costs;
+mod events;
 mod files;
 mod grid;
 mod servers;
@@ -18,6 +20,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
 use crate::tui::files::{FileListing, FilesSource};
+use crate::tui::render::plural;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -47,6 +50,10 @@ pub enum ModalKind {
     /// The session's turns (`/inspect`); `selected` indexes them, newest last.
     Turns {
         selected: usize,
+    },
+    /// The coordination events of the last `turns` turns (`/events`; `usize::MAX`: all).
+    Events {
+        turns: usize,
     },
     /// Every agent's MCP servers.
     Servers,
@@ -89,6 +96,8 @@ impl Modal {
             ),
             ModalKind::Coordination => " Coordination table ".into(),
             ModalKind::Turns { .. } => format!(" Turns of this session · {} ", state.turns.len()),
+            ModalKind::Events { turns: usize::MAX } => " Events · all turns ".into(),
+            ModalKind::Events { turns } => format!(" Events · last {} ", plural(turns, "turn")),
             ModalKind::Tools { agent, .. } => {
                 format!(" Tool calls of {} ", agent_name(state, agent))
             }
@@ -146,7 +155,8 @@ impl ModalKind {
             | Self::Status
             | Self::Servers
             | Self::Files { .. }
-            | Self::Coordination => None,
+            | Self::Coordination
+            | Self::Events { .. } => None,
         }
     }
 }
@@ -166,7 +176,8 @@ fn hint(kind: ModalKind) -> &'static str {
         | ModalKind::AgentOutput { .. }
         | ModalKind::Status
         | ModalKind::Coordination
-        | ModalKind::Servers => " ↑↓ PgUp PgDn scroll · Esc close ",
+        | ModalKind::Servers
+        | ModalKind::Events { .. } => " ↑↓ PgUp PgDn scroll · Esc close ",
     }
 }
 

@@ -1,11 +1,13 @@
 //! The modals over real demo turns and hand-made events, snapshotted at 80×24 and 160×48
 //! (through `render::tests`, where the snapshots live).
 
-use crate::protocol::EventMsg;
+use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::tui::modal::ModalKind;
-use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, modal_view};
+use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view};
+use crate::tui::state::UiState;
 use crate::tui::test_support::{
-    apply_as, demo_turns, demo_until, first_answer, fold, tool_begin, tool_end,
+    apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
+    resumed, run_started, tool_begin, tool_end,
 };
 
 #[tokio::test(start_paused = true)]
@@ -94,4 +96,78 @@ async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
         }],
     );
     both_sizes("modal_servers", &state, &modal_view(ModalKind::Servers));
+}
+
+/// A session continued after turn 1, then turn 2 asked live; evenly timed, with a failed
+/// tool call in turn 2.
+async fn continued_session() -> UiState {
+    let events = evenly_timed(demo_turns(&["question 1", "question 2"]).await);
+    let (earlier, live): (Vec<Event>, Vec<Event>) =
+        events.into_iter().partition(|event| event.turn <= 1);
+    let mut state = fold_until(&earlier, run_started);
+    resume(
+        &mut state,
+        vec![resumed(1, TurnOutcome::Completed, &earlier)],
+    );
+    for event in &live {
+        state.apply(event);
+        if matches!(event.msg, EventMsg::TurnStarted { .. }) {
+            apply_as(
+                &mut state,
+                0,
+                [
+                    tool_begin("c1", WEB_SEARCH, "{}"),
+                    tool_end("c1", WEB_SEARCH, false, "timed out after 30 s", 30_000),
+                ],
+            );
+            state.tool_log.last_mut().unwrap().seq = event.seq;
+            state.tool_log.last_mut().unwrap().turn = event.turn;
+        }
+    }
+    state
+}
+
+#[tokio::test(start_paused = true)]
+async fn inspect_details_a_resumed_turn_down_to_its_votes_final_answer_and_cost() {
+    let state = continued_session().await;
+    let mut view = modal_view(ModalKind::Turns { selected: 0 });
+    both_sizes("modal_inspect_resumed", &state, &view);
+    view.modals[0].scroll = usize::MAX;
+    both_sizes("modal_inspect_resumed_end", &state, &view);
+}
+
+#[tokio::test(start_paused = true)]
+async fn costs_sum_every_turn_per_agent_resumed_ones_included() {
+    let state = continued_session().await;
+    both_sizes("modal_costs_session", &state, &modal_view(ModalKind::Costs));
+}
+
+#[tokio::test(start_paused = true)]
+async fn events_lists_the_last_turns_with_times_agents_and_tool_calls() {
+    let state = continued_session().await;
+    both_sizes(
+        "modal_events",
+        &state,
+        &modal_view(ModalKind::Events { turns: usize::MAX }),
+    );
+    let last = format!(
+        "{:?}",
+        draw(&state, &modal_view(ModalKind::Events { turns: 1 }), 160, 48)
+    );
+    assert!(last.contains("Turn 2: question 2"), "{last}");
+    assert!(!last.contains("Turn 1: question 1"), "{last}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
+    let mut state = continued_session().await;
+    state.turns[0].agents[1].cost_unknown = true;
+    let mut view = modal_view(ModalKind::Turns { selected: 0 });
+    view.modals[0].scroll = usize::MAX;
+    let screen = format!("{:?}", draw(&state, &view, 160, 48));
+    let scholar = screen
+        .lines()
+        .find(|line| line.contains("scholar               1540"))
+        .unwrap_or_else(|| panic!("{screen}"));
+    assert!(scholar.contains("$0+?"), "{scholar}");
 }

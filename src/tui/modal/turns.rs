@@ -1,12 +1,14 @@
-//! `/inspect`: the session's turns, one line each (winner, duration, tokens, cost), and the
-//! selected one in detail: its question, answers and votes with reasons, from the timeline.
+//! `/inspect`: the session's turns, one line each (outcome, winner, duration, tokens, cost),
+//! and the selected one in detail: its question, each agent's answers, the votes with their
+//! reasons, the final answer and the cost per agent. Live and resumed turns alike.
 
-use ratatui::style::Modifier;
-use ratatui::text::{Line, Span};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
 
-use crate::protocol::TurnOutcome;
+use super::costs::{usage_header, usage_row};
+use crate::protocol::{AgentId, TurnOutcome};
 use crate::tui::render::{cost, seconds, truncate, wrap};
-use crate::tui::state::{EntryKind, UiState};
+use crate::tui::state::{TurnRecord, UiState};
 use crate::tui::theme::Theme;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> Vec<Line<'static>> {
@@ -16,20 +18,13 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
     let selected = selected.min(state.turns.len() - 1);
     let mut lines = vec![Line::styled("← → choose a turn", theme.dim())];
     for (index, turn) in state.turns.iter().enumerate() {
-        let outcome = match turn.outcome {
-            TurnOutcome::Completed => "done",
-            TurnOutcome::TimedOut => "timed out",
-            TurnOutcome::Cancelled => "cancelled",
-            TurnOutcome::Failed => "failed",
-        };
-        let spent = cost(turn.cost_usd, turn.cost_unknown);
         let text = format!(
             "turn {:<3} {:<9} {:>6} s {:>8} tok {:>10}  {}  {}",
             turn.turn,
-            outcome,
+            outcome_word(turn.outcome),
             seconds(turn.duration_ms),
             turn.usage.total(),
-            spent,
+            cost(turn.cost_usd, turn.cost_unknown),
             turn.winner
                 .as_ref()
                 .map(|winner| format!("🏆 {winner}"))
@@ -43,62 +38,149 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
         };
         lines.push(Line::styled(truncate(&text, width), style));
     }
-    let turn = &state.turns[selected];
     lines.push(Line::default());
-    lines.push(Line::styled(
-        format!("Turn {}", turn.turn),
-        theme.accent().add_modifier(Modifier::BOLD),
-    ));
-    for line in wrap(&turn.question, width) {
-        lines.push(Line::styled(line, theme.text()));
-    }
-    lines.push(Line::default());
-    for entry in state
-        .timeline
-        .iter()
-        .filter(|entry| entry.turn == turn.turn)
-    {
-        let who = entry
-            .agent
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default();
-        let index = entry
-            .agent
-            .as_ref()
-            .and_then(|agent| state.agent_index(agent))
-            .unwrap_or(0);
-        let text = match &entry.kind {
-            EntryKind::Answer { label, preview } => format!("✨ {label}: {preview}"),
-            EntryKind::Vote {
-                target,
-                target_label,
-                reason,
-            } => format!("🗳 → {target} ({target_label}): {reason}"),
-            EntryKind::Error { message } => format!("✗ {message}"),
-            EntryKind::TurnStarted { .. }
-            | EntryKind::Restarted { .. }
-            | EntryKind::VoteIgnored { .. }
-            | EntryKind::Enforcement { .. }
-            | EntryKind::Retrying { .. }
-            | EntryKind::Killed { .. }
-            | EntryKind::Winner { .. }
-            | EntryKind::Presenting { .. }
-            | EntryKind::FinalDone { .. }
-            | EntryKind::Timeout { .. }
-            | EntryKind::Cancelled
-            | EntryKind::HumanInput { .. }
-            | EntryKind::Warning { .. }
-            | EntryKind::ToolRefused { .. }
-            | EntryKind::TurnFinished { .. } => continue,
-        };
-        lines.push(Line::from(vec![
-            Span::styled(format!("{who} "), theme.agent(index)),
-            Span::styled(
-                truncate(&text, width.saturating_sub(who.chars().count() + 1)),
-                theme.text(),
-            ),
-        ]));
-    }
+    lines.extend(
+        Detail {
+            state,
+            theme,
+            width,
+        }
+        .lines(&state.turns[selected]),
+    );
     lines
+}
+
+fn outcome_word(outcome: TurnOutcome) -> &'static str {
+    match outcome {
+        TurnOutcome::Completed => "done",
+        TurnOutcome::TimedOut => "timed out",
+        TurnOutcome::Cancelled => "cancelled",
+        TurnOutcome::Failed => "failed",
+    }
+}
+
+/// One turn in full.
+struct Detail<'a> {
+    state: &'a UiState,
+    theme: &'a Theme,
+    width: usize,
+}
+
+impl Detail<'_> {
+    fn lines(&self, turn: &TurnRecord) -> Vec<Line<'static>> {
+        let winner = turn
+            .winner
+            .as_ref()
+            .map(|winner| format!(" · 🏆 {winner}"))
+            .unwrap_or_default();
+        let mut lines = vec![Line::styled(
+            format!(
+                "Turn {} · {}{winner} · {} s",
+                turn.turn,
+                outcome_word(turn.outcome),
+                seconds(turn.duration_ms)
+            ),
+            self.theme.accent().add_modifier(Modifier::BOLD),
+        )];
+        self.block(&mut lines, &turn.question, self.theme.text());
+        self.answers(&mut lines, turn);
+        self.votes(&mut lines, turn);
+        lines.push(self.heading("Final answer"));
+        match &turn.final_answer {
+            Some(answer) => {
+                lines.push(Line::styled(
+                    format!("{} by {}", answer.label, answer.agent),
+                    self.agent_style(&answer.agent),
+                ));
+                self.block(&mut lines, &answer.content, self.theme.text());
+            }
+            None => lines.push(Line::styled("none was presented", self.theme.dim())),
+        }
+        self.costs(&mut lines, turn);
+        lines
+    }
+
+    fn answers(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
+        lines.push(self.heading("Answers"));
+        let mut any = false;
+        for agent in &turn.agents {
+            for (label, content) in &agent.answers {
+                any = true;
+                lines.push(Line::styled(
+                    format!("{} · {label}", agent.id),
+                    self.agent_style(&agent.id),
+                ));
+                self.block(lines, content, self.theme.text());
+            }
+        }
+        if !any {
+            lines.push(Line::styled("no answers", self.theme.dim()));
+        }
+    }
+
+    fn votes(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
+        lines.push(self.heading("Votes"));
+        let mut any = false;
+        for agent in &turn.agents {
+            for vote in &agent.votes {
+                any = true;
+                let text = format!(
+                    "{} → {} ({}): {}",
+                    agent.id, vote.target, vote.target_label, vote.reason
+                );
+                let style = self.agent_style(&agent.id);
+                lines.extend(
+                    wrap(&text, self.width)
+                        .into_iter()
+                        .map(|line| Line::styled(line, style)),
+                );
+            }
+        }
+        if !any {
+            lines.push(Line::styled("no votes", self.theme.dim()));
+        }
+        lines.push(Line::default());
+    }
+
+    fn costs(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
+        lines.push(self.heading("Cost"));
+        lines.push(Line::styled(usage_header("agent"), self.theme.dim()));
+        for agent in &turn.agents {
+            lines.push(Line::styled(
+                usage_row(
+                    agent.id.as_str(),
+                    agent.usage,
+                    &cost(agent.cost_usd, agent.cost_unknown),
+                ),
+                self.agent_style(&agent.id),
+            ));
+        }
+        lines.push(Line::styled(
+            usage_row(
+                "turn total",
+                turn.usage,
+                &cost(turn.cost_usd, turn.cost_unknown),
+            ),
+            self.theme.text().add_modifier(Modifier::BOLD),
+        ));
+    }
+
+    fn heading(&self, title: &str) -> Line<'static> {
+        Line::styled(
+            title.to_string(),
+            self.theme.dim().add_modifier(Modifier::BOLD),
+        )
+    }
+
+    /// `text` wrapped, indented by two, followed by a blank line.
+    fn block(&self, lines: &mut Vec<Line<'static>>, text: &str, style: Style) {
+        for line in wrap(text, self.width.saturating_sub(2)) {
+            lines.push(Line::styled(format!("  {line}"), style));
+        }
+        lines.push(Line::default());
+    }
+
+    fn agent_style(&self, agent: &AgentId) -> Style {
+        self.theme.agent(self.state.agent_index(agent).unwrap_or(0))
+    }
 }

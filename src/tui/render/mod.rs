@@ -19,9 +19,9 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::CardView;
-pub use format::{bytes, cost, plural, seconds};
+pub use format::{bytes, cost, duration, plural, seconds};
 pub use output::{Paint, tail_lines};
-pub use timeline::{TimelineView, entry_line};
+pub use timeline::{TimelineView, describe, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;

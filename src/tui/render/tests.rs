@@ -10,7 +10,7 @@ use crate::protocol::{AgentId, Event, EventMsg, Usage};
 use crate::tui::modal::{Modal, ModalKind};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
-    apply_as, demo_turns, demo_until, event, first_answer, first_vote, fold, fold_until,
+    apply_as, demo_turns, demo_until, first_answer, first_vote, fold, fold_until, resume,
     run_started, scripted_turns, tool_begin, tool_end,
 };
 
@@ -295,21 +295,15 @@ async fn a_continued_session_lists_its_earlier_turns() {
         question: question.into(),
         winner: (outcome == TurnOutcome::Completed).then(|| AgentId::new("scholar")),
         outcome,
+        events: Vec::new(),
     };
-    state.apply(&Event {
-        turn: 0,
-        ..event(
-            2,
-            None,
-            EventMsg::SessionResumed {
-                session_id: "session_20261122_120000".into(),
-                turns: vec![
-                    resumed(1, "First question?", TurnOutcome::Completed),
-                    resumed(2, "Second, cancelled", TurnOutcome::Cancelled),
-                ],
-            },
-        )
-    });
+    resume(
+        &mut state,
+        vec![
+            resumed(1, "First question?", TurnOutcome::Completed),
+            resumed(2, "Second, cancelled", TurnOutcome::Cancelled),
+        ],
+    );
     assert_snapshot!("resumed_80x24", draw(&state, &view(), 80, 24));
     let inspect = modal_view(ModalKind::Turns { selected: 0 });
     let screen = format!("{:?}", draw(&state, &inspect, 80, 24));

@@ -6,7 +6,7 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::format::{duration, retrying};
+use super::format::{duration, retrying, seconds};
 use super::wrap::truncate;
 use crate::protocol::{TimeoutScope, TurnOutcome, WinnerBasis};
 use crate::tui::state::{EntryKind, TimelineEntry, UiState, refusal};
@@ -72,7 +72,8 @@ pub fn entry_line(
     Line::from(spans)
 }
 
-fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) {
+/// What the entry says, and in which style.
+pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) {
     match kind {
         EntryKind::TurnStarted { turn, question } => {
             (format!("◈ turn {turn}: {question}"), theme.accent())
@@ -173,6 +174,21 @@ fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) 
             (
                 format!("{what} in {}", duration(duration_ms / 1000)),
                 theme.dim(),
+            )
+        }
+        EntryKind::ToolCall {
+            tool,
+            ok,
+            duration_ms,
+        } => {
+            let (mark, style) = if *ok {
+                ("✓", theme.text())
+            } else {
+                ("✗", theme.bad())
+            };
+            (
+                format!("🔧 {tool} {mark} {} s", seconds(*duration_ms)),
+                style,
             )
         }
     }

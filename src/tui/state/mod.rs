@@ -4,6 +4,9 @@
 mod agent;
 mod code;
 mod input;
+mod record;
+#[cfg(test)]
+mod resume_tests;
 #[cfg(test)]
 mod tests;
 mod timeline;
@@ -21,9 +24,9 @@ pub use agent::{
 };
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
+pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
-pub use turns::TurnRecord;
 pub use votes::{Bar, VoteTally};
 
 use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome};
@@ -54,6 +57,8 @@ pub struct UiState {
     pub winner: Option<AgentId>,
     pub outcome: Option<TurnOutcome>,
     pub timeline: Vec<TimelineEntry>,
+    /// Every finished tool call of the session, as `/events` lists them.
+    pub tool_log: Vec<TimelineEntry>,
     pub votes: VoteTally,
     /// Human input typed during the turn and not yet delivered to every agent.
     pub queued_input: Vec<QueuedInput>,
@@ -110,6 +115,9 @@ impl UiState {
         let agent = event.agent.as_ref();
         if let Some(entry) = timeline::entry_for(event) {
             self.timeline.push(entry);
+        }
+        if let Some(entry) = timeline::tool_call_entry(event) {
+            self.tool_log.push(entry);
         }
         match &event.msg {
             EventMsg::RunStarted { version, agents } => {

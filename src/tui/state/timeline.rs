@@ -3,6 +3,8 @@
 
 use jiff::Timestamp;
 
+use super::display_tool_name;
+
 use crate::protocol::{
     AgentId, AnswerLabel, Event, EventMsg, McpServerState, TimeoutScope, TurnOutcome, VoteCount,
     WinnerBasis,
@@ -87,6 +89,12 @@ pub enum EntryKind {
     },
     TurnFinished {
         outcome: TurnOutcome,
+        duration_ms: u64,
+    },
+    /// A finished tool call (kept apart from the timeline, for `/events`).
+    ToolCall {
+        tool: String,
+        ok: bool,
         duration_ms: u64,
     },
 }
@@ -244,11 +252,34 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::FinalPresentationDelta { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
-    Some(TimelineEntry {
+    Some(entry(event, kind))
+}
+
+/// The record of `event` if it is a finished tool call.
+pub(super) fn tool_call_entry(event: &Event) -> Option<TimelineEntry> {
+    let EventMsg::ToolCallEnd {
+        tool,
+        ok,
+        duration_ms,
+        ..
+    } = &event.msg
+    else {
+        return None;
+    };
+    let kind = EntryKind::ToolCall {
+        tool: display_tool_name(tool),
+        ok: *ok,
+        duration_ms: *duration_ms,
+    };
+    Some(entry(event, kind))
+}
+
+fn entry(event: &Event, kind: EntryKind) -> TimelineEntry {
+    TimelineEntry {
         seq: event.seq,
         at: event.at,
         turn: event.turn,
         agent: event.agent.clone(),
         kind,
-    })
+    }
 }

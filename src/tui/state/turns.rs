@@ -1,26 +1,12 @@
-//! The turns of the session: a turn starting and ending, the record each finished one
-//! leaves for the header totals and `/inspect`, turns resumed from an earlier session, and
-//! `/clear`.
+//! The turns of the session: a turn starting and ending, the session's totals, turns
+//! resumed from an earlier session, and `/clear`.
 
 use std::path::PathBuf;
 
 use jiff::Timestamp;
 
 use super::{Phase, UiState, VoteTally};
-use crate::protocol::{AgentId, AgentInfo, Mode, ResumedTurn, TurnOutcome, Usage};
-
-/// A finished turn, for the header totals and `/inspect`.
-#[derive(Clone, Debug, PartialEq)]
-pub struct TurnRecord {
-    pub turn: u32,
-    pub question: String,
-    pub outcome: TurnOutcome,
-    pub winner: Option<AgentId>,
-    pub duration_ms: u64,
-    pub usage: Usage,
-    pub cost_usd: f64,
-    pub cost_unknown: bool,
-}
+use crate::protocol::{AgentId, AgentInfo, Event, Mode, ResumedTurn, TurnOutcome, Usage};
 
 impl UiState {
     /// Tokens and cost of the running (or last) turn over every agent.
@@ -49,18 +35,31 @@ impl UiState {
             })
     }
 
+    /// Turns of an earlier session, each folded from its recorded events on a scratch
+    /// state, so it looks in the timeline, `/inspect` and `/cost` as it did live. The
+    /// cards stay as they are. A turn without its log keeps what the session recorded.
     pub(super) fn resume(&mut self, session_id: &str, turns: &[ResumedTurn]) {
         self.resumed = Some(session_id.to_string());
-        self.turns.extend(turns.iter().map(|past| TurnRecord {
-            turn: past.turn,
-            question: past.question.clone(),
-            outcome: past.outcome,
-            winner: past.winner.clone(),
-            duration_ms: 0,
-            usage: Usage::default(),
-            cost_usd: 0.0,
-            cost_unknown: false,
-        }));
+        let roster: Vec<AgentInfo> = self.agents.iter().map(|card| card.info.clone()).collect();
+        for past in turns {
+            let mut replay = UiState::new(roster.clone());
+            for event in &past.events {
+                replay.apply(event);
+            }
+            let mut record = replay.turns.pop().unwrap_or_else(|| {
+                replay.record(
+                    past.turn,
+                    past.outcome,
+                    past.winner.as_ref(),
+                    span_ms(&past.events),
+                )
+            });
+            record.turn = past.turn;
+            record.question.clone_from(&past.question);
+            self.timeline.append(&mut replay.timeline);
+            self.tool_log.append(&mut replay.tool_log);
+            self.turns.push(record);
+        }
     }
 
     pub(super) fn start_turn(
@@ -90,17 +89,8 @@ impl UiState {
         winner: Option<&AgentId>,
         duration_ms: u64,
     ) {
-        let (usage, cost_usd, cost_unknown) = self.turn_usage();
-        self.turns.push(TurnRecord {
-            turn,
-            question: self.question.clone(),
-            outcome,
-            winner: winner.cloned(),
-            duration_ms,
-            usage,
-            cost_usd,
-            cost_unknown,
-        });
+        let record = self.record(turn, outcome, winner, duration_ms);
+        self.turns.push(record);
         self.outcome = Some(outcome);
         self.phase = Phase::Idle;
         self.queued_input.clear();
@@ -127,4 +117,14 @@ impl UiState {
         self.votes = VoteTally::default();
         self.queued_input.clear();
     }
+}
+
+/// Milliseconds from the first to the last of `events`: how long a turn without its
+/// ending ran.
+fn span_ms(events: &[Event]) -> u64 {
+    let (Some(first), Some(last)) = (events.first(), events.last()) else {
+        return 0;
+    };
+    let span = last.at.duration_since(first.at);
+    u64::try_from(span.as_millis()).unwrap_or(0)
 }

@@ -1,0 +1,154 @@
+//! What a finished turn leaves behind for `/inspect` and `/cost`: its outcome and duration,
+//! and per agent the answers, votes with reasons, tokens and cost, plus the final answer.
+//! Live turns are recorded from their cards when they end; resumed ones from their log.
+
+use super::{AgentCard, CardItem, UiState};
+use crate::protocol::{AgentId, AnswerLabel, TurnOutcome, Usage};
+
+/// A finished turn, for the header totals, `/inspect` and `/cost`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnRecord {
+    pub turn: u32,
+    pub question: String,
+    pub outcome: TurnOutcome,
+    pub winner: Option<AgentId>,
+    pub duration_ms: u64,
+    pub usage: Usage,
+    pub cost_usd: f64,
+    pub cost_unknown: bool,
+    /// Each agent's part, in the turn's roster order.
+    pub agents: Vec<AgentTurn>,
+    pub final_answer: Option<FinalAnswer>,
+}
+
+/// One agent's part in a turn.
+#[derive(Clone, Debug, PartialEq)]
+pub struct AgentTurn {
+    pub id: AgentId,
+    pub answers: Vec<(AnswerLabel, String)>,
+    pub votes: Vec<CastVote>,
+    pub usage: Usage,
+    pub cost_usd: f64,
+    /// Some call's model has no known price.
+    pub cost_unknown: bool,
+}
+
+/// A vote as it was cast (later answers may have voided it).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CastVote {
+    pub target: String,
+    pub target_label: AnswerLabel,
+    pub reason: String,
+}
+
+/// The answer the winner presented (or its stored answer when presenting failed).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FinalAnswer {
+    pub agent: AgentId,
+    pub label: AnswerLabel,
+    pub content: String,
+}
+
+impl AgentTurn {
+    fn from_card(card: &AgentCard) -> Self {
+        let mut part = Self {
+            id: card.info.id.clone(),
+            answers: Vec::new(),
+            votes: Vec::new(),
+            usage: card.usage,
+            cost_usd: card.cost_usd,
+            cost_unknown: card.cost_unknown,
+        };
+        for item in &card.items {
+            if let CardItem::Answer { label, content } = item {
+                part.answers.push((label.clone(), content.clone()));
+            } else if let CardItem::Vote {
+                target_label,
+                target,
+                reason,
+            } = item
+            {
+                part.votes.push(CastVote {
+                    target: target.clone(),
+                    target_label: target_label.clone(),
+                    reason: reason.clone(),
+                });
+            }
+        }
+        part
+    }
+}
+
+/// The card's finished final answer, if it presented one.
+fn final_answer(card: &AgentCard) -> Option<FinalAnswer> {
+    card.items.iter().rev().find_map(|item| {
+        let CardItem::Final {
+            label,
+            body,
+            done: true,
+        } = item
+        else {
+            return None;
+        };
+        Some(FinalAnswer {
+            agent: card.info.id.clone(),
+            label: label.clone(),
+            content: body.text.clone(),
+        })
+    })
+}
+
+impl UiState {
+    /// The record the running (or last) turn leaves, ended as given.
+    pub(super) fn record(
+        &self,
+        turn: u32,
+        outcome: TurnOutcome,
+        winner: Option<&AgentId>,
+        duration_ms: u64,
+    ) -> TurnRecord {
+        let (usage, cost_usd, cost_unknown) = self.turn_usage();
+        TurnRecord {
+            turn,
+            question: self.question.clone(),
+            outcome,
+            winner: winner.cloned(),
+            duration_ms,
+            usage,
+            cost_usd,
+            cost_unknown,
+            agents: self.agents.iter().map(AgentTurn::from_card).collect(),
+            final_answer: self.agents.iter().find_map(final_answer),
+        }
+    }
+
+    /// Tokens and cost per agent over the whole session (finished turns plus the running
+    /// one), agents in the order they first appear.
+    pub fn session_usage_by_agent(&self) -> Vec<(AgentId, Usage, f64, bool)> {
+        let finished = self
+            .turns
+            .iter()
+            .flat_map(|turn| &turn.agents)
+            .map(|part| (&part.id, part.usage, part.cost_usd, part.cost_unknown));
+        let running = self
+            .agents
+            .iter()
+            .filter(|_| self.outcome.is_none())
+            .map(|card| (&card.info.id, card.usage, card.cost_usd, card.cost_unknown));
+        let mut totals: Vec<(AgentId, Usage, f64, bool)> = Vec::new();
+        for (id, usage, cost, unknown) in finished.chain(running) {
+            let at = totals
+                .iter()
+                .position(|(known, ..)| known == id)
+                .unwrap_or_else(|| {
+                    totals.push((id.clone(), Usage::default(), 0.0, false));
+                    totals.len() - 1
+                });
+            let total = &mut totals[at];
+            total.1 += usage;
+            total.2 += cost;
+            total.3 |= unknown;
+        }
+        totals
+    }
+}
