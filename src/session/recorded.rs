@@ -85,6 +85,7 @@ mod tests {
             EventMsg::Usage {
                 usage: Usage::default(),
                 cost_usd: Some(0.5),
+                timing: None,
             },
         );
         for written in [

@@ -158,6 +158,7 @@ async fn the_session_totals_per_agent_cover_every_turn_and_the_running_one() {
                 ..Default::default()
             },
             cost_usd: None,
+            timing: None,
         }],
     );
     assert_eq!(sum_of(&state, 0), recorded + 7);
