@@ -314,12 +314,14 @@ async fn planted_api_keys_never_reach_a_file_a_log_or_the_screen() {
     assert_eq!(gemini.requests()[0].header("x-goog-api-key"), Some(GEMINI));
 
     let mut files = 0;
+    let mut names = Vec::new();
     for entry in walkdir::WalkDir::new(sandbox.massgen_dir()) {
         let entry = entry.unwrap();
         if !entry.file_type().is_file() {
             continue;
         }
         files += 1;
+        names.push(entry.file_name().to_string_lossy().into_owned());
         let contents = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
         for key in [XAI, ANTHROPIC, GEMINI, "PLANTED"] {
             assert!(
@@ -330,6 +332,14 @@ async fn planted_api_keys_never_reach_a_file_a_log_or_the_screen() {
         }
     }
     assert!(files > 10, "the run wrote its logs: {files} files");
+    for name in [
+        "massgen_debug.log",
+        "status.json",
+        "coordination_table.txt",
+        "events.jsonl",
+    ] {
+        assert!(names.iter().any(|file| file == name), "{name} was checked");
+    }
     for key in [XAI, ANTHROPIC, GEMINI] {
         assert!(
             !stdout.contains(key) && !stderr.contains(key),

@@ -54,8 +54,8 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         .unwrap();
     let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
     // No --display: on a terminal the full-screen display is the default. `--debug` sends
-    // tracing to `.massgen/massgen.log`, never to the screen.
-    command.args(["--no-logs", "--debug"]);
+    // tracing to `massgen_debug.log` in the run's log directory, never to the screen.
+    command.args(["--debug"]);
     command.cwd(home.path());
     command.env_clear();
     command.env("HOME", home.path());
@@ -157,6 +157,12 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         "the cursor is shown again"
     );
     assert!(!output.contains("DEBUG"), "no log line reached the screen");
-    let log = std::fs::read_to_string(home.path().join(".massgen/massgen.log")).unwrap();
+    let runs: Vec<_> = std::fs::read_dir(home.path().join(".massgen/massgen_logs"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let log = std::fs::read_to_string(runs[0].join("massgen_debug.log")).unwrap();
     assert!(log.contains("turn started"), "{log}");
 }
