@@ -99,3 +99,26 @@ async fn written_files_land_beside_the_event_log() {
     assert!(dir.path().join("metrics_summary.json").is_file());
     assert!(dir.path().join("agent_outputs/agent_scout.txt").is_file());
 }
+
+#[test]
+fn execution_metadata_of_the_demo_config() {
+    let demo = crate::config::examples::demo().unwrap();
+    let config = crate::config::from_text(demo.text, "demo", &crate::config::Env::default())
+        .unwrap()
+        .into_runnable()
+        .unwrap()
+        .0;
+    let metadata = execution_metadata(
+        &config,
+        "What is the capital of France?",
+        1,
+        Some("session_20250101_000000"),
+        Some(std::path::Path::new("/project")),
+    );
+    let mut shown = stable(metadata);
+    shown["massgen_version"] = Value::String("<version>".into());
+    assert_snapshot!(
+        "execution_metadata_yaml",
+        serde_json::to_string_pretty(&shown).unwrap()
+    );
+}
