@@ -17,6 +17,8 @@ use crate::protocol::Event;
 
 /// How often MassGen refreshes `status.json`.
 pub const STATUS_PERIOD: Duration = Duration::from_secs(2);
+/// How soon to look again for the turn's start, so the file appears as the turn begins.
+const START_POLL: Duration = Duration::from_millis(100);
 
 pub struct LiveStatus {
     tracker: Arc<Mutex<StatusTracker>>,
@@ -26,7 +28,7 @@ pub struct LiveStatus {
 }
 
 impl LiveStatus {
-    /// Starts rewriting `path` every `period`, from the first tick after the turn started.
+    /// Starts rewriting `path` every `period`, first as soon as the turn has started.
     /// Must be called within a tokio runtime.
     pub fn start(path: PathBuf, period: Duration) -> Self {
         let tracker = Arc::new(Mutex::new(StatusTracker::default()));
@@ -70,6 +72,7 @@ async fn refresh(
             _ = ticks.tick() => {}
         }
         let Some(contents) = snapshot(&tracker) else {
+            ticks.reset_after(START_POLL.min(period));
             continue;
         };
         let target = path.clone();
@@ -112,20 +115,24 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_file_follows_the_turn_and_stops_when_told() {
+    async fn the_file_appears_as_soon_as_the_turn_starts() {
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("status.json");
-        let live = LiveStatus::start(path.clone(), QUICK);
-        settle().await;
-        assert!(!path.exists(), "nothing to show before the turn starts");
+        let live = LiveStatus::start(path.clone(), Duration::from_secs(3600));
+        tokio::time::sleep(START_POLL).await;
+        live.apply(&started());
+        tokio::time::sleep(START_POLL * 3).await;
+        assert_eq!(read(&path).unwrap()["meta"]["question"], "q");
+        live.stop().await;
+    }
 
+    fn started() -> Event {
         let roster = AgentInfo::roster([(
             crate::protocol::AgentId::new("solo"),
             "scripted".to_string(),
             "m".to_string(),
         )]);
-        let anon = roster[0].anon_id.clone();
-        live.apply(&event(
+        event(
             1,
             None,
             EventMsg::TurnStarted {
@@ -134,7 +141,23 @@ mod tests {
                 agents: roster,
                 log_dir: None,
             },
-        ));
+        )
+    }
+
+    #[tokio::test]
+    async fn the_file_follows_the_turn_and_stops_when_told() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("status.json");
+        let live = LiveStatus::start(path.clone(), QUICK);
+        settle().await;
+        assert!(!path.exists(), "nothing to show before the turn starts");
+
+        let started = started();
+        let EventMsg::TurnStarted { agents, .. } = &started.msg else {
+            unreachable!()
+        };
+        let anon = agents[0].anon_id.clone();
+        live.apply(&started);
         settle().await;
         let status = read(&path).unwrap();
         assert_eq!(status["meta"]["question"], "q");
