@@ -72,12 +72,14 @@ async fn a_vote_counts_until_a_new_answer_clears_it() {
 fn events_anon(events: &[Event], agent: &str) -> AnonId {
     events
         .iter()
-        .find_map(|event| match &event.msg {
-            EventMsg::TurnStarted { agents, .. } => agents
+        .find_map(|event| {
+            let EventMsg::TurnStarted { agents, .. } = &event.msg else {
+                return None;
+            };
+            agents
                 .iter()
                 .find(|info| info.id.as_str() == agent)
-                .map(|info| info.anon_id.clone()),
-            _ => None,
+                .map(|info| info.anon_id.clone())
         })
         .unwrap()
 }
@@ -98,9 +100,11 @@ async fn the_final_state_names_the_winner_and_adds_up_the_costs() {
     assert!(!preview.is_empty() && preview.chars().count() <= 200);
     let input: u64 = turn
         .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::Usage { usage, .. } => Some(usage.input_tokens),
-            _ => None,
+        .filter_map(|event| {
+            let EventMsg::Usage { usage, .. } = &event.msg else {
+                return None;
+            };
+            Some(usage.input_tokens)
         })
         .sum();
     assert!(input > 0);
