@@ -14,6 +14,7 @@ use massgen::config::{self, Config, Env};
 use massgen::orchestrator::ToolSetup;
 use massgen::orchestrator::{self, RuntimeOptions};
 use massgen::protocol::EventMsg;
+use massgen::session::RunLogDir;
 use massgen::tools::NoTools;
 
 /// The shipped demo, with every scripted agent made instant.
@@ -58,7 +59,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
-            massgen_dir: logging.map(|dir| dir.join(".massgen")),
+            logs: logging.map(|dir| RunLogDir::create(&dir.join(".massgen")).unwrap()),
             resume: None,
         },
     );

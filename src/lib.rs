@@ -5,8 +5,8 @@
 //! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
 //! [`mcp`] runs the agents' MCP servers; [`workspace`] keeps agents' files;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`] prints
-//! progress; [`tui`] is the full-screen front end; [`cli`] ties them together for the
-//! `massgen` binary.
+//! progress; [`tui`] is the full-screen front end; [`text`] measures text in terminal
+//! columns; [`cli`] ties them together for the `massgen` binary.
 
 pub mod backend;
 pub mod cli;
@@ -16,6 +16,7 @@ pub mod mcp;
 pub mod orchestrator;
 pub mod protocol;
 pub mod session;
+pub mod text;
 pub mod tools;
 pub mod tui;
 pub mod workspace;

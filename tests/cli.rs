@@ -210,6 +210,26 @@ fn readme_demo_runs_offline_and_logs_every_event() {
             .join(format!("agent_outputs/agent_{winner}.txt"))
             .is_file()
     );
+    let status: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(attempt.join("status.json")).unwrap()).unwrap();
+    assert_eq!(status["results"]["winner"], winner.as_str());
+    assert_eq!(status["coordination"]["completion_percentage"], 100);
+    assert_eq!(
+        status["meta"]["log_dir"],
+        attempt.display().to_string(),
+        "status.json names the attempt directory"
+    );
+    let table = std::fs::read_to_string(attempt.join("coordination_table.txt")).unwrap();
+    assert!(table.contains(&format!("🏆 Winner: {winner}")), "{table}");
+    assert!(
+        table.contains(&format!("| USER     | {question}")),
+        "{table}"
+    );
+    // Tracing shares the run's log directory: info by default, no debug lines.
+    let log = std::fs::read_to_string(run.join("massgen.log")).unwrap();
+    assert!(log.contains("turn finished"), "{log}");
+    assert!(!log.contains("DEBUG"), "{log}");
+    assert!(!run.join("massgen_debug.log").exists());
     // The session store keeps the turn.
     let sessions: Vec<_> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
         .unwrap()
@@ -470,6 +490,20 @@ fn output_file_holds_the_final_answer() {
     );
     let attempt = sandbox.run_log_dir().join("turn_1").join("attempt_1");
     assert_eq!(final_answers(&attempt), vec![("solo".to_string(), written)]);
+}
+
+#[test]
+fn debug_logs_to_massgen_debug_log_and_standard_error() {
+    let sandbox = Sandbox::new();
+    sandbox.write("solo.yaml", SOLO);
+    let output = sandbox.run(&["--config", "solo.yaml", "--debug", "q"]);
+    assert_code(&output, 0);
+    let run = sandbox.run_log_dir();
+    assert!(!run.join("massgen.log").exists());
+    let log = std::fs::read_to_string(run.join("massgen_debug.log")).unwrap();
+    assert!(log.contains("DEBUG"), "{log}");
+    assert!(log.contains("turn finished"), "{log}");
+    assert_stderr_contains(&output, "turn finished");
 }
 
 #[test]

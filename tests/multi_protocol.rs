@@ -189,7 +189,7 @@ async fn three_agents_on_three_protocols_reach_a_winner_and_a_final_answer() {
     );
     // Each round's calls are summed up per agent.
     for agent in ["alpha", "beta", "gamma"] {
-        let rounds: Vec<(u64, u32)> = events
+        let rounds: Vec<(u64, u32, bool)> = events
             .iter()
             .filter(|event| {
                 event
@@ -198,17 +198,24 @@ async fn three_agents_on_three_protocols_reach_a_winner_and_a_final_answer() {
                     .is_some_and(|who| who.as_str() == agent)
             })
             .filter_map(|event| match &event.msg {
-                EventMsg::RoundUsage { usage, calls, .. } => Some((usage.total(), *calls)),
+                EventMsg::RoundUsage { usage, calls, .. } => {
+                    Some((usage.total(), *calls, usage.estimated))
+                }
                 _ => None,
             })
             .collect();
         assert!(!rounds.is_empty(), "{agent}");
-        // Every workflow call of these mock models reports 100 + 20 tokens.
+        // Every workflow call of these mock models reports 100 + 20 tokens; a reply that
+        // reports none (the winner's presentation) is estimated, and says so.
         assert!(
             rounds
                 .iter()
-                .all(|(total, calls)| *total == 120 * u64::from(*calls)),
+                .all(|(total, calls, estimated)| *estimated || *total == 120 * u64::from(*calls)),
             "{agent}: {rounds:?}"
+        );
+        assert!(
+            rounds.iter().filter(|(.., estimated)| *estimated).count() <= 1,
+            "only the presentation lacks usage: {agent}: {rounds:?}"
         );
     }
     // Each server was called in its own protocol.
@@ -314,12 +321,14 @@ async fn planted_api_keys_never_reach_a_file_a_log_or_the_screen() {
     assert_eq!(gemini.requests()[0].header("x-goog-api-key"), Some(GEMINI));
 
     let mut files = 0;
+    let mut names = Vec::new();
     for entry in walkdir::WalkDir::new(sandbox.massgen_dir()) {
         let entry = entry.unwrap();
         if !entry.file_type().is_file() {
             continue;
         }
         files += 1;
+        names.push(entry.file_name().to_string_lossy().into_owned());
         let contents = String::from_utf8_lossy(&std::fs::read(entry.path()).unwrap()).into_owned();
         for key in [XAI, ANTHROPIC, GEMINI, "PLANTED"] {
             assert!(
@@ -330,6 +339,14 @@ async fn planted_api_keys_never_reach_a_file_a_log_or_the_screen() {
         }
     }
     assert!(files > 10, "the run wrote its logs: {files} files");
+    for name in [
+        "massgen_debug.log",
+        "status.json",
+        "coordination_table.txt",
+        "events.jsonl",
+    ] {
+        assert!(names.iter().any(|file| file == name), "{name} was checked");
+    }
     for key in [XAI, ANTHROPIC, GEMINI] {
         assert!(
             !stdout.contains(key) && !stderr.contains(key),

@@ -118,6 +118,22 @@ fn killed_during_the_presentation() {
     survives_a_kill("Final answer");
 }
 
+/// `status.json` is written while the turn runs (every 2 s), so a killed run leaves one.
+#[test]
+fn a_killed_run_leaves_a_live_status_file() {
+    let sandbox = Sandbox::new();
+    kill_when(&sandbox, "Final answer");
+    let attempt = sandbox.run_log_dir().join("turn_1").join("attempt_1");
+    let status: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(attempt.join("status.json")).unwrap()).unwrap();
+    assert_eq!(status["meta"]["question"], "What is the capital of France?");
+    assert!(status["meta"]["elapsed_seconds"].as_f64().unwrap() >= 1.5);
+    assert!(
+        !attempt.join("coordination_table.txt").exists(),
+        "the derived files wait for the turn's end"
+    );
+}
+
 #[test]
 fn continue_goes_on_with_the_newest_session_and_list_sessions_shows_it() {
     let sandbox = Sandbox::new();

@@ -128,8 +128,8 @@ impl Pty {
 fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     let home = tempfile::tempdir().unwrap();
     // No --display: on a terminal the full-screen display is the default. `--debug` sends
-    // tracing to `.massgen/massgen.log`, never to the screen.
-    let mut pty = Pty::start(home.path(), &["--no-logs", "--debug"]);
+    // tracing to `massgen_debug.log` in the run's log directory, never to the screen.
+    let mut pty = Pty::start(home.path(), &["--debug"]);
     pty.screen.wait_for(
         &["Type a question below", "scout", "scholar", "critic"],
         "welcome",
@@ -187,7 +187,13 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
         "the cursor is shown again"
     );
     assert!(!output.contains("DEBUG"), "no log line reached the screen");
-    let log = std::fs::read_to_string(home.path().join(".massgen/massgen.log")).unwrap();
+    let runs: Vec<_> = std::fs::read_dir(home.path().join(".massgen/massgen_logs"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .collect();
+    assert_eq!(runs.len(), 1, "{runs:?}");
+    let log = std::fs::read_to_string(runs[0].join("massgen_debug.log")).unwrap();
     assert!(log.contains("turn started"), "{log}");
 }
 

@@ -49,7 +49,7 @@ pub fn run(args: Args) -> Exit {
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env);
     }
-    let prepared = match setup::prepare(&args, &cwd, &env) {
+    let mut prepared = match setup::prepare(&args, &cwd, &env) {
         Ok(prepared) => prepared,
         Err(message) => {
             eprintln!("error: {message}");
@@ -73,8 +73,10 @@ pub fn run(args: Args) -> Exit {
         prepared.config.ui.display,
         front_end::on_terminal(),
     );
-    let logs_allowed = prepared.logs_enabled(&args);
-    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, logs_allowed, &cwd);
+    let run_dir = prepared
+        .open_run_logs(&args, &cwd)
+        .map(|dir| dir.root().to_path_buf());
+    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, run_dir.as_deref());
     let exit = runtime.block_on(async move {
         if front_end == FrontEnd::Tui {
             tokio::spawn(tui_session::run(prepared, args, cwd))

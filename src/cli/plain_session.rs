@@ -35,7 +35,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             session.turns.len()
         );
     }
-    let mut handle = prepared.spawn_orchestrator(&args, &cwd);
+    let mut handle = prepared.spawn_orchestrator(&cwd);
     let mut printer = Display::new(if quiet {
         Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
     } else {

@@ -8,7 +8,7 @@ use super::args::Args;
 use crate::backend::{Backend, build_backends};
 use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
-use crate::session::{SessionInfo, find_session};
+use crate::session::{RunLogDir, SessionInfo, find_session};
 
 pub struct Prepared {
     pub config: Arc<Config>,
@@ -19,6 +19,8 @@ pub struct Prepared {
     pub config_file: Option<PathBuf>,
     /// The session `--continue` or `--session-id` goes on with.
     pub resume: Option<SessionInfo>,
+    /// The run's log directory, once [`open_run_logs`](Self::open_run_logs) made it.
+    pub run_dir: Option<RunLogDir>,
 }
 
 impl Prepared {
@@ -27,10 +29,27 @@ impl Prepared {
         !args.no_logs && self.config.ui.logging_enabled
     }
 
+    /// Creates the run's log directory under `cwd/.massgen/massgen_logs/` when logs are
+    /// enabled. A failure is reported and leaves logging off.
+    pub fn open_run_logs(&mut self, args: &Args, cwd: &Path) -> Option<&RunLogDir> {
+        if !self.logs_enabled(args) {
+            return None;
+        }
+        let massgen_dir = cwd.join(".massgen");
+        match RunLogDir::create(&massgen_dir) {
+            Ok(dir) => self.run_dir = Some(dir),
+            Err(error) => eprintln!(
+                "warning: logging is off: cannot create a log directory under {} ({error})",
+                massgen_dir.display()
+            ),
+        }
+        self.run_dir.as_ref()
+    }
+
     /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
-    /// says, logs under `cwd/.massgen` when enabled, and the session to continue, if any.
-    pub fn spawn_orchestrator(&mut self, args: &Args, cwd: &Path) -> OrchestratorHandle {
-        let massgen_dir = self.logs_enabled(args).then(|| cwd.join(".massgen"));
+    /// says, logs in the run's log directory if one was made, and the session to continue,
+    /// if any.
+    pub fn spawn_orchestrator(&mut self, cwd: &Path) -> OrchestratorHandle {
         orchestrator::spawn(
             Arc::clone(&self.config),
             std::mem::take(&mut self.backends),
@@ -38,7 +57,7 @@ impl Prepared {
                 project_dir: cwd.to_path_buf(),
             },
             RuntimeOptions {
-                massgen_dir,
+                logs: self.run_dir.clone(),
                 resume: self.resume.take(),
             },
         )
@@ -111,5 +130,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         is_demo,
         config_file,
         resume,
+        run_dir: None,
     })
 }

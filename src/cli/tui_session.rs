@@ -16,7 +16,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         );
         return Exit::Config;
     }
-    let handle = prepared.spawn_orchestrator(&args, &cwd);
+    let handle = prepared.spawn_orchestrator(&cwd);
     let options = TuiOptions {
         question: args.question.clone(),
         config_file: prepared.config_file,

@@ -29,10 +29,10 @@ impl Emitter {
         self.log = log;
     }
 
-    /// Back outside any turn; the turn's log is closed and its directory returned.
-    pub fn end_turn(&mut self) -> Option<std::path::PathBuf> {
+    /// Back outside any turn; the turn's log is handed back to be closed.
+    pub fn end_turn(&mut self) -> Option<TurnLog> {
         self.turn = 0;
-        self.log.take().map(|log| log.dir().to_path_buf())
+        self.log.take()
     }
 
     pub fn log(&self) -> Option<&TurnLog> {
@@ -54,6 +54,7 @@ impl Emitter {
                 .map(|error| (log.dir().display().to_string(), error))
         });
         let turn_over = matches!(event.msg, EventMsg::TurnFinished { .. });
+        super::milestones::trace(&event);
         let _ = self.tx.send(event);
         if let Some((path, error)) = failure {
             self.log = None;

@@ -8,6 +8,7 @@ mod channel;
 pub mod coordination;
 mod emitter;
 mod inbox;
+mod milestones;
 pub mod novelty;
 mod presentation;
 pub mod prompts;

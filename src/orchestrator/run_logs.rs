@@ -1,9 +1,9 @@
-//! Where a run's files go: the log directory (`massgen_logs/log_<ts>/turn_N/attempt_1/`)
-//! and the session store, both created with the first turn; and, when a turn ends, the
-//! files derived from its event log.
+//! Where a run's files go: the log directory (`massgen_logs/log_<ts>/turn_N/attempt_1/`,
+//! created at startup by the front end) and the session store (created with the first
+//! turn); and, when a turn ends, the files derived from its event log.
 
 use std::io;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::emitter::Emitter;
 use crate::config::Config;
@@ -13,19 +13,18 @@ use crate::session::{
     write_atomic,
 };
 
-/// The run's log directory, created when the first turn starts.
+/// The run's log directory and session store.
 pub struct Logs {
-    massgen_dir: Option<PathBuf>,
+    /// `None` when logging is off.
     run_dir: Option<RunLogDir>,
     /// The session's store, created with the first turn's logs.
     session: Option<SessionStore>,
 }
 
 impl Logs {
-    pub fn new(massgen_dir: Option<PathBuf>) -> Self {
+    pub fn new(run_dir: Option<RunLogDir>) -> Self {
         Self {
-            massgen_dir,
-            run_dir: None,
+            run_dir,
             session: None,
         }
     }
@@ -36,30 +35,25 @@ impl Logs {
     }
 
     /// Creates the turn's directory and event log on the blocking pool (file-system
-    /// metadata work can take milliseconds).
+    /// metadata work can take milliseconds); `status.json` is kept current from then on.
     pub async fn open_turn(&mut self, turn: u32, emitter: &mut Emitter) -> Option<TurnLog> {
-        let massgen_dir = self.massgen_dir.clone()?;
-        let run_dir = self.run_dir.clone();
+        let run_dir = self.run_dir.clone()?;
         let session = self.session.clone();
-        let root = massgen_dir.clone();
+        let attempt_dir = run_dir.attempt_dir(turn, 1);
+        let massgen_dir = run_dir.massgen_dir().to_path_buf();
         let opened = tokio::task::spawn_blocking(move || -> io::Result<Opened> {
-            let dir = match run_dir {
-                Some(dir) => dir,
-                None => RunLogDir::create(&root)?,
-            };
             let session = match session {
                 Some(session) => session,
-                None => SessionStore::create(&root)?.with_registry(registry_path()),
+                None => SessionStore::create(&massgen_dir)?.with_registry(registry_path()),
             };
-            let log = TurnLog::open(dir.attempt_dir(turn, 1))?;
-            Ok((dir, session, log))
+            Ok((session, TurnLog::open(attempt_dir)?))
         })
         .await
         .unwrap_or_else(|error| Err(io::Error::other(error)));
         match opened {
-            Ok((dir, session, log)) => {
-                self.run_dir = Some(dir);
+            Ok((session, mut log)) => {
                 self.session = Some(session);
+                log.keep_status_current();
                 Some(log)
             }
             Err(error) => {
@@ -68,7 +62,7 @@ impl Logs {
                     EventMsg::Warning {
                         message: format!(
                             "logging is off for this turn: cannot create logs under {} ({error})",
-                            massgen_dir.display()
+                            run_dir.massgen_dir().display()
                         ),
                     },
                 );
@@ -78,8 +72,8 @@ impl Logs {
     }
 }
 
-/// A turn's opened log: the run's directory, the session store and the turn's event log.
-type Opened = (RunLogDir, SessionStore, TurnLog);
+/// A turn's opened log: the session store and the turn's event log.
+type Opened = (SessionStore, TurnLog);
 
 impl Logs {
     /// Records in the session that the turn started, so a killed run still lists it.
@@ -97,17 +91,15 @@ impl Logs {
         }
     }
 
-    /// Writes the files derived from the turn's event log and records the turn in the
-    /// session store, on the blocking pool.
-    pub async fn finish_turn(
-        &self,
-        attempt_dir: PathBuf,
-        turn: u32,
-        config: &Config,
-        question: &str,
-    ) {
+    /// Closes the turn's log, then writes the files derived from it and records the turn
+    /// in the session store, on the blocking pool.
+    pub async fn finish_turn(&self, log: TurnLog, turn: u32, config: &Config, question: &str) {
+        let attempt_dir = log.close().await;
         let session = self.session.clone();
-        let project_dir = self.massgen_dir.as_deref().and_then(Path::parent);
+        let project_dir = self
+            .run_dir
+            .as_ref()
+            .and_then(|dir| dir.massgen_dir().parent());
         let metadata = derived::execution_metadata(
             config,
             question,

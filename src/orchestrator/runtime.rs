@@ -1,7 +1,6 @@
 //! The orchestrator runtime: a background task that takes `Op`s, runs one turn at a time,
 //! keeps the conversation history between turns, and emits every `Event`.
 
-use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
@@ -15,12 +14,13 @@ use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{AgentInfo, Event, EventMsg, Op};
-use crate::session::SessionInfo;
+use crate::session::{RunLogDir, SessionInfo};
 use crate::workspace::ContextRootSpec;
 
 pub struct RuntimeOptions {
-    /// The project's `.massgen` directory; `None` turns logging off.
-    pub massgen_dir: Option<PathBuf>,
+    /// The run's log directory under the project's `.massgen`, made before the runtime
+    /// starts so tracing writes `massgen.log` beside the turns; `None` turns logging off.
+    pub logs: Option<RunLogDir>,
     /// An earlier session to go on with (`--continue`): its turns become the history,
     /// and new turns are recorded in it.
     pub resume: Option<SessionInfo>,
@@ -87,7 +87,7 @@ async fn run(
         workspaces: agent_tools.workspaces.clone(),
         roster,
     };
-    let mut logs = Logs::new(options.massgen_dir);
+    let mut logs = Logs::new(options.logs);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
     if let Some(session) = options.resume {
@@ -125,13 +125,11 @@ async fn run(
                     today: jiff::Zoned::now().date().to_string(),
                     attached,
                 };
-                tracing::debug!(turn = turn_number, "turn started");
                 let report = run_turn(&context, request, &mut emitter, &mut ops).await;
-                if let Some(dir) = emitter.end_turn() {
-                    logs.finish_turn(dir, turn_number, &context.config, &text)
+                if let Some(log) = emitter.end_turn() {
+                    logs.finish_turn(log, turn_number, &context.config, &text)
                         .await;
                 }
-                tracing::debug!(turn = turn_number, outcome = ?report.outcome, "turn finished");
                 if let Some(answer) = report.final_answer {
                     history.push(HistoryEntry {
                         question: text,

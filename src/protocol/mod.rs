@@ -6,6 +6,7 @@
 mod event;
 mod ids;
 mod op;
+pub mod symbols;
 mod usage;
 
 pub use event::{

@@ -4,6 +4,7 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::event_log::EventLog;
+use super::live_status::{LiveStatus, STATUS_PERIOD};
 use crate::protocol::{AgentId, Event};
 
 /// `log_<YYYYMMDD_HHMMSS_ffffff>` under `<massgen_dir>/massgen_logs/`, one per run.
@@ -27,8 +28,11 @@ pub fn create_fresh_dir(parent: &Path, name: &str) -> io::Result<PathBuf> {
     ))
 }
 
+/// One run's log directory, `<massgen_dir>/massgen_logs/log_<ts>/`: `massgen.log` and a
+/// `turn_N/attempt_M/` per turn.
 #[derive(Clone, Debug)]
 pub struct RunLogDir {
+    massgen_dir: PathBuf,
     root: PathBuf,
 }
 
@@ -39,7 +43,20 @@ impl RunLogDir {
         std::fs::create_dir_all(&logs)?;
         let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S_%6f").to_string();
         let root = create_fresh_dir(&logs, &format!("log_{stamp}"))?;
-        Ok(Self { root })
+        Ok(Self {
+            massgen_dir: massgen_dir.to_path_buf(),
+            root,
+        })
+    }
+
+    /// The project's `.massgen` directory the run logs under.
+    pub fn massgen_dir(&self) -> &Path {
+        &self.massgen_dir
+    }
+
+    /// `log_<ts>/` itself.
+    pub fn root(&self) -> &Path {
+        &self.root
     }
 
     pub fn attempt_dir(&self, turn: u32, attempt: u32) -> PathBuf {
@@ -53,13 +70,36 @@ impl RunLogDir {
 pub struct TurnLog {
     dir: PathBuf,
     events: EventLog,
+    status: Option<LiveStatus>,
 }
 
 impl TurnLog {
     pub fn open(dir: PathBuf) -> io::Result<Self> {
         std::fs::create_dir_all(&dir)?;
         let events = EventLog::open(&dir.join("events.jsonl"))?;
-        Ok(Self { dir, events })
+        Ok(Self {
+            dir,
+            events,
+            status: None,
+        })
+    }
+
+    /// From now on `status.json` is rewritten every 2 s from the events appended.
+    /// Must be called within a tokio runtime.
+    pub fn keep_status_current(&mut self) {
+        self.status = Some(LiveStatus::start(
+            self.dir.join("status.json"),
+            STATUS_PERIOD,
+        ));
+    }
+
+    /// Closes the log, waiting for a `status.json` write in progress; returns the
+    /// attempt directory.
+    pub async fn close(self) -> PathBuf {
+        if let Some(status) = self.status {
+            status.stop().await;
+        }
+        self.dir
     }
 
     pub fn dir(&self) -> &Path {
@@ -67,7 +107,11 @@ impl TurnLog {
     }
 
     pub fn append(&mut self, event: &Event) -> io::Result<()> {
-        self.events.append(event)
+        self.events.append(event)?;
+        if let Some(status) = &self.status {
+            status.apply(event);
+        }
+        Ok(())
     }
 
     /// Where the winner's final answer goes: `final/<winner>/answer.txt`.

@@ -1,9 +1,10 @@
 //! The `.massgen/` directory: run log directories, per-turn event logs, the files derived
-//! from them, durable writes.
+//! from them (`status.json` also live while a turn runs), durable writes.
 
 mod atomic;
 pub mod derived;
 mod event_log;
+mod live_status;
 mod log_dir;
 mod pricing;
 mod recorded;

@@ -38,7 +38,7 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
-            massgen_dir: None,
+            logs: None,
             resume: None,
         },
     );

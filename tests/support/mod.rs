@@ -75,7 +75,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
-            massgen_dir: None,
+            logs: None,
             resume: None,
         },
     )
@@ -139,7 +139,9 @@ impl Scenario {
             backends,
             tools,
             RuntimeOptions {
-                massgen_dir: Some(dir.path().join(".massgen")),
+                logs: Some(
+                    massgen::session::RunLogDir::create(&dir.path().join(".massgen")).unwrap(),
+                ),
                 resume,
             },
         );

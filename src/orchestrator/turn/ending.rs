@@ -273,7 +273,6 @@ impl Driver<'_> {
             },
         );
         TurnReport {
-            outcome,
             final_answer: self.final_answer,
             shutdown: self.shutdown,
         }

@@ -55,7 +55,6 @@ pub struct TurnRequest {
 }
 
 pub struct TurnReport {
-    pub outcome: TurnOutcome,
     pub final_answer: Option<String>,
     /// The front end asked to stop the runtime during this turn.
     pub shutdown: bool,

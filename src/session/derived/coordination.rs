@@ -46,7 +46,12 @@ pub fn coordination_events(events: &[Event]) -> Value {
 }
 
 pub fn unix_seconds(event: &Event) -> f64 {
-    event.at.as_millisecond() as f64 / 1000.0
+    unix(event.at)
+}
+
+/// Seconds since the Unix epoch, as MassGen's files write times.
+pub fn unix(at: jiff::Timestamp) -> f64 {
+    at.as_millisecond() as f64 / 1000.0
 }
 
 /// The MassGen event type and details of a coordination event; `None` for streaming,

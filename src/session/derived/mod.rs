@@ -5,9 +5,12 @@
 
 mod agents;
 mod coordination;
+mod grid;
 mod metadata;
 mod metrics;
 mod rounds;
+mod status;
+mod table;
 
 use std::io;
 use std::path::Path;
@@ -16,6 +19,8 @@ pub use agents::DerivedFile;
 pub use coordination::coordination_events;
 pub use metadata::execution_metadata;
 pub use metrics::metrics_summary;
+pub use status::StatusTracker;
+pub use table::coordination_table;
 
 use super::{pretty_json, write_atomic};
 use crate::protocol::Event;
@@ -31,10 +36,23 @@ pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
             "metrics_summary.json".into(),
             pretty_json(&metrics_summary(events)),
         ),
+        ("status.json".into(), pretty_json(&final_status(events))),
+        (
+            "coordination_table.txt".into(),
+            coordination_table(events).into_bytes(),
+        ),
     ];
     files.extend(agents::answers_and_votes(events));
     files.extend(agents::outputs(events));
     files
+}
+
+/// `status.json` as the turn left it: stamped with the time of its last event.
+pub fn final_status(events: &[Event]) -> serde_json::Value {
+    let last = events
+        .last()
+        .map_or(jiff::Timestamp::UNIX_EPOCH, |event| event.at);
+    StatusTracker::from_events(events).to_json(last)
 }
 
 /// Writes every file derived from `events` (the turn's `events.jsonl`) into the turn's

@@ -1,4 +1,5 @@
-//! Golden files of a scripted demo turn: every derived file, with times made stable.
+//! Golden files of a scripted demo turn: every derived file (coordination events, the
+//! coordination table, status, metrics, answers, votes, outputs), with times made stable.
 
 use insta::assert_snapshot;
 use serde_json::Value;
@@ -8,13 +9,16 @@ use crate::tui::test_support::demo_turns;
 
 /// Times differ per run; everything else is stable.
 fn stable(mut value: Value) -> Value {
-    const TIMES: [&str; 6] = [
+    const TIMES: [&str; 9] = [
         "timestamp",
         "unix_timestamp",
         "start_time",
         "end_time",
         "generated_at",
         "duration_ms",
+        "last_updated",
+        "last_activity",
+        "elapsed_seconds",
     ];
     match &mut value {
         Value::Object(map) => {
@@ -71,14 +75,7 @@ async fn a_demo_turn_derives_massgen_shaped_files() {
             text
         };
         let key = name.replace(['/', '.', '<', '>'], "_");
-        // One vote and the whole-turn files are enough to pin the shapes.
-        if name.ends_with("coordination_events.json")
-            || name.ends_with("metrics_summary.json")
-            || name.starts_with("agent_outputs/")
-            || (name.ends_with("vote.json") && name.starts_with("agent_scout"))
-        {
-            assert_snapshot!(key, shown);
-        }
+        assert_snapshot!(key, shown);
     }
 }
 
@@ -101,4 +98,27 @@ async fn written_files_land_beside_the_event_log() {
     assert_eq!(coordination["session_metadata"]["user_prompt"], "q");
     assert!(dir.path().join("metrics_summary.json").is_file());
     assert!(dir.path().join("agent_outputs/agent_scout.txt").is_file());
+}
+
+#[test]
+fn execution_metadata_of_the_demo_config() {
+    let demo = crate::config::examples::demo().unwrap();
+    let config = crate::config::from_text(demo.text, "demo", &crate::config::Env::default())
+        .unwrap()
+        .into_runnable()
+        .unwrap()
+        .0;
+    let metadata = execution_metadata(
+        &config,
+        "What is the capital of France?",
+        1,
+        Some("session_20250101_000000"),
+        Some(std::path::Path::new("/project")),
+    );
+    let mut shown = stable(metadata);
+    shown["massgen_version"] = Value::String("<version>".into());
+    assert_snapshot!(
+        "execution_metadata_yaml",
+        serde_json::to_string_pretty(&shown).unwrap()
+    );
 }

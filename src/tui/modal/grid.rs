@@ -7,6 +7,9 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::window;
+use crate::protocol::symbols::{
+    ERROR, FINAL_ANSWER, NEW_ANSWER, REFUSED, RESTART, RETRY, VOTE, VOTE_IGNORED, WINNER,
+};
 use crate::tui::render::{display_width, seconds, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
 use crate::tui::theme::Theme;
@@ -67,7 +70,10 @@ fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'sta
     }
     [
         Line::styled(
-            "✨ new answer  🗳 vote  🔁 restart  ⊘ ignored vote  ✗ error  🏆 winner  🎯 final answer",
+            format!(
+                "{NEW_ANSWER} new answer  {VOTE} vote  {RESTART} restart  {VOTE_IGNORED} ignored \
+                 vote  {ERROR} error  {WINNER} winner  {FINAL_ANSWER} final answer"
+            ),
             theme.dim(),
         ),
         Line::from(names),
@@ -130,30 +136,32 @@ fn totals(state: &UiState, theme: &Theme, cell: usize) -> Line<'static> {
     Line::from(totals)
 }
 
-/// An event's cell: a symbol (and word) and what follows it; formatted only when on screen.
-struct CellText<'a>(&'static str, Option<&'a dyn Display>);
+/// An event's cell: a symbol, a word after it and what follows; formatted only when on
+/// screen.
+struct CellText<'a>(&'static str, &'static str, Option<&'a dyn Display>);
 
 impl Display for CellText<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self.1 {
-            Some(detail) => write!(f, "{} {detail}", self.0),
-            None => f.write_str(self.0),
+        let CellText(symbol, word, detail) = self;
+        match detail {
+            Some(detail) => write!(f, "{symbol}{word} {detail}"),
+            None => write!(f, "{symbol}{word}"),
         }
     }
 }
 
 fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
     Some(match kind {
-        EntryKind::Answer { label, .. } => CellText("✨", Some(label)),
-        EntryKind::Vote { target_label, .. } => CellText("🗳", Some(target_label)),
-        EntryKind::VoteIgnored { .. } => CellText("⊘ ignored", None),
-        EntryKind::Restarted { round, .. } => CellText("🔁 round", Some(round)),
-        EntryKind::Error { .. } | EntryKind::Killed { .. } => CellText("✗ error", None),
-        EntryKind::Winner { .. } => CellText("🏆 winner", None),
-        EntryKind::Presenting { label } => CellText("🎯", Some(label)),
-        EntryKind::Enforcement { attempt, .. } => CellText("⟳ attempt", Some(attempt)),
-        EntryKind::Retrying { .. } => CellText("⟳ retry", None),
-        EntryKind::ToolRefused { .. } => CellText("⛔ refused", None),
+        EntryKind::Answer { label, .. } => CellText(NEW_ANSWER, "", Some(label)),
+        EntryKind::Vote { target_label, .. } => CellText(VOTE, "", Some(target_label)),
+        EntryKind::VoteIgnored { .. } => CellText(VOTE_IGNORED, " ignored", None),
+        EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
+        EntryKind::Error { .. } | EntryKind::Killed { .. } => CellText(ERROR, " error", None),
+        EntryKind::Winner { .. } => CellText(WINNER, " winner", None),
+        EntryKind::Presenting { label } => CellText(FINAL_ANSWER, "", Some(label)),
+        EntryKind::Enforcement { attempt, .. } => CellText(RETRY, " attempt", Some(attempt)),
+        EntryKind::Retrying { .. } => CellText(RETRY, " retry", None),
+        EntryKind::ToolRefused { .. } => CellText(REFUSED, " refused", None),
         EntryKind::TurnStarted { .. }
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }

@@ -1,0 +1,21 @@
+//! The symbol each coordination event is shown with, MassGen's where it has one: one
+//! vocabulary for the TUI's coordination table and `coordination_table.txt`.
+
+/// The agent began its first round (and, before a vote's reason, "because").
+pub const THINKING: &str = "💭";
+/// The answers an agent saw when its round began.
+pub const CONTEXT: &str = "📋";
+pub const NEW_ANSWER: &str = "✨";
+pub const VOTE: &str = "🗳";
+pub const VOTE_IGNORED: &str = "⊘";
+pub const RESTART: &str = "🔁";
+/// The restarted agent began its new round.
+pub const RESTART_DONE: &str = "✅";
+/// An enforcement retry or a retried model call.
+pub const RETRY: &str = "⟳";
+pub const REFUSED: &str = "⛔";
+/// The user's text reached the agent mid-turn.
+pub const UPDATE: &str = "📨";
+pub const ERROR: &str = "✗";
+pub const WINNER: &str = "🏆";
+pub const FINAL_ANSWER: &str = "🎯";

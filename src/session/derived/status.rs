@@ -1,0 +1,313 @@
+//! `status.json`, MassGen's status file: where the turn stands (phase, progress, each
+//! agent's state, votes, winner, costs). A [`StatusTracker`] folds the turn's events into
+//! it; the file is rewritten from the tracker every 2 s while the turn runs and once more,
+//! from the whole event log, when it ends.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use jiff::Timestamp;
+use serde_json::{Value, json};
+
+use super::coordination::unix;
+use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Usage};
+
+/// Characters of a vote's reason and of the final answer kept in the file.
+const REASON_PREVIEW: usize = 100;
+const ANSWER_PREVIEW: usize = 200;
+
+/// The turn's state as `status.json` shows it, built by [`apply`](Self::apply)ing its
+/// events in order.
+#[derive(Default)]
+pub struct StatusTracker {
+    question: String,
+    log_dir: Option<PathBuf>,
+    start: Option<Timestamp>,
+    /// In config order.
+    agents: Vec<(AgentId, AgentState)>,
+    /// Votes that still count, by the label voted for.
+    votes: BTreeMap<String, u32>,
+    voting_started: bool,
+    winner: Option<AgentId>,
+    presenting: bool,
+    final_answer: Option<String>,
+    finished: bool,
+    usage: Usage,
+    cost: f64,
+}
+
+#[derive(Default)]
+struct AgentState {
+    status: Option<AgentStatus>,
+    answers: u32,
+    latest_label: Option<String>,
+    vote: Option<Vote>,
+    restarts: u32,
+    last_activity: Option<Timestamp>,
+    error: Option<Problem>,
+}
+
+struct Vote {
+    agent: AgentId,
+    label: String,
+    reason: String,
+}
+
+struct Problem {
+    kind: &'static str,
+    message: String,
+    at: Timestamp,
+}
+
+impl StatusTracker {
+    /// The final state after every event of a turn.
+    pub fn from_events(events: &[Event]) -> Self {
+        let mut tracker = Self::default();
+        for event in events {
+            tracker.apply(event);
+        }
+        tracker
+    }
+
+    /// The tracker has seen the turn start, so it has something to show.
+    pub fn has_started(&self) -> bool {
+        self.start.is_some()
+    }
+
+    pub fn apply(&mut self, event: &Event) {
+        let msg = &event.msg;
+        if let EventMsg::TurnStarted {
+            question,
+            agents,
+            log_dir,
+            ..
+        } = msg
+        {
+            self.question.clone_from(question);
+            self.log_dir.clone_from(log_dir);
+            self.start = Some(event.at);
+            self.agents = agents
+                .iter()
+                .map(|info| (info.id.clone(), AgentState::default()))
+                .collect();
+        } else if let EventMsg::WinnerSelected { winner, .. } = msg {
+            self.winner = Some(winner.clone());
+        } else if let EventMsg::FinalPresentationStarted { .. } = msg {
+            self.presenting = true;
+        } else if let EventMsg::FinalPresentationDone { content, .. } = msg {
+            self.final_answer = Some(content.clone());
+        } else if let EventMsg::TurnFinished { .. } = msg {
+            self.finished = true;
+        } else if let EventMsg::Usage {
+            usage, cost_usd, ..
+        } = msg
+        {
+            self.usage += *usage;
+            self.cost += cost_usd.unwrap_or(0.0);
+        } else if let EventMsg::AnswerSubmitted { .. } = msg {
+            // A new answer clears every vote.
+            self.votes.clear();
+            for (_, agent) in &mut self.agents {
+                agent.vote = None;
+            }
+        } else if let EventMsg::VoteCast { target_label, .. } = msg {
+            self.voting_started = true;
+            *self.votes.entry(target_label.to_string()).or_default() += 1;
+        }
+        if let Some(agent) = event.agent.as_ref().and_then(|id| self.agent_mut(id)) {
+            agent.apply(event);
+        }
+    }
+
+    /// The file's contents as of `now`.
+    pub fn to_json(&self, now: Timestamp) -> Value {
+        let agents: serde_json::Map<String, Value> = self
+            .agents
+            .iter()
+            .map(|(id, agent)| (id.to_string(), agent.to_json()))
+            .collect();
+        json!({
+            "meta": {
+                "last_updated": unix(now),
+                "session_id": self.log_dir.as_deref().and_then(run_dir_name),
+                "log_dir": self.log_dir,
+                "question": self.question,
+                "start_time": self.start.map(unix),
+                "elapsed_seconds": self.start.map(|start| elapsed_seconds(start, now)),
+            },
+            "coordination": {
+                "phase": self.phase(),
+                "active_agent": self.active_agent(),
+                "completion_percentage": self.completion_percentage(),
+                "is_final_presentation": self.presenting,
+            },
+            "agents": agents,
+            "results": {
+                "votes": self.votes,
+                "winner": self.winner,
+                "final_answer_preview": self
+                    .final_answer
+                    .as_deref()
+                    .map(|answer| preview(answer, ANSWER_PREVIEW)),
+            },
+            "costs": {
+                "total_estimated_cost": self.cost,
+                "total_input_tokens": self.usage.input_tokens,
+                "total_output_tokens": self.usage.output_tokens,
+            },
+        })
+    }
+
+    /// `initial_answer` until every agent has answered or someone voted, then
+    /// `enforcement`, then `presentation` once a winner is chosen.
+    fn phase(&self) -> &'static str {
+        if self.presenting || self.winner.is_some() {
+            "presentation"
+        } else if self.voting_started || self.agents.iter().all(|(_, agent)| agent.answers > 0) {
+            "enforcement"
+        } else {
+            "initial_answer"
+        }
+    }
+
+    /// The streaming agent heard from last.
+    fn active_agent(&self) -> Option<&AgentId> {
+        self.agents
+            .iter()
+            .filter(|(_, agent)| agent.is_streaming())
+            .max_by_key(|(_, agent)| agent.last_activity)
+            .map(|(id, _)| id)
+    }
+
+    /// Half for the agents that answered, half for those whose vote counts; 90 while the
+    /// winner presents, 100 when the turn is over.
+    fn completion_percentage(&self) -> u32 {
+        if self.finished || self.final_answer.is_some() {
+            return 100;
+        }
+        if self.presenting || self.winner.is_some() {
+            return 90;
+        }
+        let total = u32::try_from(self.agents.len()).unwrap_or(u32::MAX).max(1);
+        let count = |has: fn(&AgentState) -> bool| {
+            u32::try_from(self.agents.iter().filter(|(_, agent)| has(agent)).count())
+                .unwrap_or(u32::MAX)
+        };
+        let answered = count(|agent| agent.answers > 0);
+        let voted = count(|agent| agent.vote.is_some());
+        ((answered + voted) * 50 / total).min(89)
+    }
+
+    fn agent_mut(&mut self, id: &AgentId) -> Option<&mut AgentState> {
+        self.agents
+            .iter_mut()
+            .find(|(agent, _)| agent == id)
+            .map(|(_, state)| state)
+    }
+}
+
+impl AgentState {
+    fn apply(&mut self, event: &Event) {
+        self.last_activity = Some(event.at);
+        let msg = &event.msg;
+        if let EventMsg::AgentStatus { status } = msg {
+            self.status = Some(*status);
+        } else if let EventMsg::AnswerSubmitted { label, .. } = msg {
+            self.answers += 1;
+            self.latest_label = Some(label.to_string());
+        } else if let EventMsg::VoteCast {
+            target,
+            target_label,
+            reason,
+            ..
+        } = msg
+        {
+            self.vote = Some(Vote {
+                agent: target.clone(),
+                label: target_label.to_string(),
+                reason: reason.clone(),
+            });
+        } else if let EventMsg::AgentRestarted { .. } = msg {
+            self.restarts += 1;
+        } else if let EventMsg::AgentError { message } = msg {
+            self.problem(event.at, "error", message);
+        } else if let EventMsg::AgentKilled { reason } = msg {
+            self.problem(event.at, "dropped", reason);
+        } else if let EventMsg::Timeout { seconds, .. } = msg {
+            self.problem(event.at, "timeout", &format!("timed out after {seconds} s"));
+        }
+    }
+
+    fn problem(&mut self, at: Timestamp, kind: &'static str, message: &str) {
+        self.error = Some(Problem {
+            kind,
+            message: message.to_string(),
+            at,
+        });
+    }
+
+    /// MassGen's status words: waiting, streaming, answered, voted, restarting, error,
+    /// timeout, completed; and cancelled when the user cancelled the turn.
+    fn status_word(&self) -> &'static str {
+        match self.status {
+            None | Some(AgentStatus::Waiting) => "waiting",
+            Some(
+                AgentStatus::Thinking
+                | AgentStatus::Streaming
+                | AgentStatus::Tool
+                | AgentStatus::Presenting,
+            ) => "streaming",
+            Some(AgentStatus::Answered) => "answered",
+            Some(AgentStatus::Voted) => "voted",
+            Some(AgentStatus::Restarting) => "restarting",
+            Some(AgentStatus::Done) => "completed",
+            Some(AgentStatus::Error) => "error",
+            Some(AgentStatus::Cancelled) => "cancelled",
+            Some(AgentStatus::TimedOut) => "timeout",
+        }
+    }
+
+    fn is_streaming(&self) -> bool {
+        self.status_word() == "streaming"
+    }
+
+    fn to_json(&self) -> Value {
+        json!({
+            "status": self.status_word(),
+            "answer_count": self.answers,
+            "latest_answer_label": self.latest_label,
+            "vote_cast": self.vote.as_ref().map(|vote| json!({
+                "voted_for_agent": vote.agent,
+                "voted_for_label": vote.label,
+                "reason_preview": preview(&vote.reason, REASON_PREVIEW),
+            })),
+            "times_restarted": self.restarts,
+            "last_activity": self.last_activity.map(unix),
+            "error": self.error.as_ref().map(|problem| json!({
+                "type": problem.kind,
+                "message": problem.message,
+                "timestamp": unix(problem.at),
+            })),
+        })
+    }
+}
+
+/// The first `max` characters of `text`.
+fn preview(text: &str, max: usize) -> String {
+    text.chars().take(max).collect()
+}
+
+/// `log_<ts>`, the run's log directory, from the attempt directory
+/// `…/log_<ts>/turn_N/attempt_M`; MassGen calls it the session id.
+fn run_dir_name(attempt_dir: &Path) -> Option<String> {
+    let name = attempt_dir.ancestors().nth(2)?.file_name()?;
+    Some(name.to_string_lossy().into_owned())
+}
+
+fn elapsed_seconds(start: Timestamp, now: Timestamp) -> f64 {
+    (now.as_millisecond() - start.as_millisecond()).max(0) as f64 / 1000.0
+}
+
+#[cfg(test)]
+#[path = "status_tests.rs"]
+mod tests;
