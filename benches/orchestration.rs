@@ -61,6 +61,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
         RuntimeOptions {
             logs: logging.map(|dir| RunLogDir::create(&dir.join(".massgen")).unwrap()),
             resume: None,
+            session_registry: None,
         },
     );
     let mut rounds = 0;

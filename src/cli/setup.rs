@@ -59,6 +59,7 @@ impl Prepared {
             RuntimeOptions {
                 logs: self.run_dir.clone(),
                 resume: self.resume.take(),
+                session_registry: crate::session::registry_path(),
             },
         )
     }

@@ -9,8 +9,7 @@ use super::emitter::Emitter;
 use crate::config::Config;
 use crate::protocol::EventMsg;
 use crate::session::{
-    RunLogDir, SessionStore, TurnLog, derived, pretty_json, read_events, registry_path,
-    write_atomic,
+    RunLogDir, SessionStore, TurnLog, derived, pretty_json, read_events, write_atomic,
 };
 
 /// The run's log directory and session store.
@@ -19,19 +18,22 @@ pub struct Logs {
     run_dir: Option<RunLogDir>,
     /// The session's store, created with the first turn's logs.
     session: Option<SessionStore>,
+    /// The registry of sessions (`~/.massgen/sessions.json`) to keep up to date, if any.
+    registry: Option<PathBuf>,
 }
 
 impl Logs {
-    pub fn new(run_dir: Option<RunLogDir>) -> Self {
+    pub fn new(run_dir: Option<RunLogDir>, registry: Option<PathBuf>) -> Self {
         Self {
             run_dir,
             session: None,
+            registry,
         }
     }
 
     /// Records turns in an earlier session instead of a new one.
     pub fn continue_session(&mut self, session: SessionStore) {
-        self.session = Some(session.with_registry(registry_path()));
+        self.session = Some(session.with_registry(self.registry.clone()));
     }
 
     /// Creates the turn's directory and event log on the blocking pool (file-system
@@ -41,10 +43,11 @@ impl Logs {
         let session = self.session.clone();
         let attempt_dir = run_dir.attempt_dir(turn, 1);
         let massgen_dir = run_dir.massgen_dir().to_path_buf();
+        let registry = self.registry.clone();
         let opened = tokio::task::spawn_blocking(move || -> io::Result<Opened> {
             let session = match session {
                 Some(session) => session,
-                None => SessionStore::create(&massgen_dir)?.with_registry(registry_path()),
+                None => SessionStore::create(&massgen_dir)?.with_registry(registry),
             };
             Ok((session, TurnLog::open(attempt_dir)?))
         })

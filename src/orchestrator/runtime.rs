@@ -24,6 +24,9 @@ pub struct RuntimeOptions {
     /// An earlier session to go on with (`--continue`): its turns become the history,
     /// and new turns are recorded in it.
     pub resume: Option<SessionInfo>,
+    /// The registry of sessions to keep up to date (`~/.massgen/sessions.json`, see
+    /// `session::registry_path`); `None` leaves it alone, as tests do.
+    pub session_registry: Option<std::path::PathBuf>,
 }
 
 /// The front end's side of a running orchestrator.
@@ -87,7 +90,7 @@ async fn run(
         workspaces: agent_tools.workspaces.clone(),
         roster,
     };
-    let mut logs = Logs::new(options.logs);
+    let mut logs = Logs::new(options.logs, options.session_registry);
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
     if let Some(session) = options.resume {

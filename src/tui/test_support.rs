@@ -40,6 +40,7 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         RuntimeOptions {
             logs: None,
             resume: None,
+            session_registry: None,
         },
     );
     let mut events = Vec::new();

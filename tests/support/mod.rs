@@ -77,6 +77,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
         RuntimeOptions {
             logs: None,
             resume: None,
+            session_registry: None,
         },
     )
 }
@@ -143,6 +144,7 @@ impl Scenario {
                     massgen::session::RunLogDir::create(&dir.path().join(".massgen")).unwrap(),
                 ),
                 resume,
+                session_registry: None,
             },
         );
         Self {
