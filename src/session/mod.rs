@@ -7,6 +7,7 @@ mod event_log;
 mod log_dir;
 mod pricing;
 mod registry;
+mod replay;
 mod resume;
 mod store;
 
@@ -17,5 +18,6 @@ pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
 };
 pub use registry::{register, registry_path};
+pub use replay::{EventLogs, Recording, ReplayError, event_logs, load_recording};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
 pub use store::SessionStore;
