@@ -70,7 +70,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 32] = [
+const KEYS: [(&str, &str); 33] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -113,7 +113,11 @@ const KEYS: [(&str, &str); 32] = [
     ),
     ("r", "coordination table"),
     ("d", "the focused agent's tool calls in full"),
-    ("q", "quit (when no turn runs)"),
+    ("q", "quit (when no turn runs; in a replay, at any time)"),
+    (
+        "n  Space",
+        "replay --step: the next event (with the streamed text before it)",
+    ),
     (
         "Ctrl+T",
         "dark or light colours (MASSGEN_THEME=light to start light)",
