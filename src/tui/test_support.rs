@@ -20,6 +20,15 @@ pub async fn demo_turns(questions: &[&str]) -> Vec<Event> {
 
 /// The events of scripted agents configured by `yaml`, one turn per question.
 pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
+    logged_turns(yaml, questions, None).await
+}
+
+/// Like [`scripted_turns`], with logs and sessions under `massgen_dir` if one is given.
+pub async fn logged_turns(
+    yaml: &str,
+    questions: &[&str],
+    massgen_dir: Option<std::path::PathBuf>,
+) -> Vec<Event> {
     let mut config = config::from_text(yaml, "test", &Env::default())
         .unwrap()
         .into_runnable()
@@ -37,7 +46,7 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
-            massgen_dir: None,
+            massgen_dir,
             resume: None,
         },
     );

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
 use super::format::{cost, duration, plural, status_icon, tokens};
-use super::wrap::{display_width, truncate};
+use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::{McpServerState, Mode};
 use crate::tui::state::{Phase, ReplayState, UiState};
 use crate::tui::theme::Theme;
@@ -110,7 +110,7 @@ fn replay_bar(replay: &ReplayState, view: &View, theme: &Theme, area: Rect, buf:
         .unwrap_or_default();
     let room =
         usize::from(area.width).saturating_sub(display_width(&fixed) + display_width(&notice));
-    let source = truncate(&replay.source.display().to_string(), room);
+    let source = truncate_start(&replay.source.display().to_string(), room);
     Paragraph::new(Line::from(vec![
         Span::styled(fixed, theme.accent()),
         Span::styled(source, theme.dim()),

@@ -160,6 +160,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 }
 
 #[cfg(test)]
+mod replay_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 
 /// The completion list, just above the composer.

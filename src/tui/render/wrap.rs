@@ -110,6 +110,13 @@ pub fn display_width(text: &str) -> usize {
     text.chars().map(|ch| ch.width().unwrap_or(0)).sum()
 }
 
+/// `text` cut to its last `width` columns, starting with `…` when cut (paths, whose end
+/// says most).
+pub fn truncate_start(text: &str, width: usize) -> String {
+    let reversed: String = text.chars().rev().collect();
+    truncate(&reversed, width).chars().rev().collect()
+}
+
 /// `text` cut to `width` columns, ending in `…` when cut.
 pub fn truncate(text: &str, width: usize) -> String {
     if display_width(text) <= width {
@@ -148,6 +155,8 @@ mod tests {
         assert_eq!(truncate("hello world", 8), "hello w…");
         assert_eq!(truncate("short", 8), "short");
         assert_eq!(truncate("日本語テキスト", 7), "日本語…");
+        assert_eq!(truncate_start("/a/b/session_1", 10), "…session_1");
+        assert_eq!(truncate_start("short", 8), "short");
     }
 
     fn texts(lines: &[Line<'_>]) -> Vec<String> {
