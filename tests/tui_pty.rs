@@ -1,11 +1,12 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
 //! runs a typed question to its final answer, takes keys, runs a second question, and gives
-//! the terminal back.
+//! the terminal back; a recorded turn replays in it step by step.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::io::{Read, Write};
 use std::num::NonZeroU16;
+use std::path::Path;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -41,122 +42,218 @@ impl Screen {
     }
 }
 
+/// The real binary in a pseudo-terminal, its screen read back as it draws.
+struct Session {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    master: Box<dyn portable_pty::MasterPty + Send>,
+    keys: Box<dyn Write + Send>,
+    reading: std::thread::JoinHandle<()>,
+    screen: Screen,
+}
+
+impl Session {
+    /// `massgen ARGS` in `home` (its working directory and home), on a terminal.
+    fn start(home: &Path, args: &[&str]) -> Self {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
+        command.args(args);
+        command.cwd(home);
+        command.env_clear();
+        command.env("HOME", home);
+        command.env("XDG_CONFIG_HOME", home.join(".config"));
+        command.env("TERM", "xterm-256color");
+        command.env("PATH", std::env::var("PATH").unwrap_or_default());
+        let child = pair.slave.spawn_command(command).unwrap();
+        drop(pair.slave);
+
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(ROWS).unwrap(),
+            NonZeroU16::new(COLS).unwrap(),
+            0,
+        )));
+        let raw = Arc::new(Mutex::new(Vec::new()));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
+        let reading = std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(read) = reader.read(&mut buf) {
+                if read == 0 {
+                    break;
+                }
+                parser_in.lock().unwrap().process(&buf[..read]);
+                raw_in.lock().unwrap().extend_from_slice(&buf[..read]);
+            }
+        });
+        let keys = pair.master.take_writer().unwrap();
+        Self {
+            child,
+            master: pair.master,
+            keys,
+            reading,
+            screen: Screen { parser, raw },
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.keys.write_all(bytes).unwrap();
+        self.keys.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Waits for the process to exit successfully and returns all it wrote, checking that
+    /// the terminal was given back.
+    fn finish(mut self) -> String {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "massgen did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(status.success(), "{status:?}");
+        drop(self.master);
+        let _ = self.reading.join();
+        let raw = self.screen.raw.lock().unwrap();
+        let output = String::from_utf8_lossy(&raw).into_owned();
+        let entered = output
+            .rfind("\x1b[?1049h")
+            .expect("the alternate screen was entered");
+        let left = output
+            .rfind("\x1b[?1049l")
+            .expect("the alternate screen was left");
+        assert!(
+            left > entered,
+            "the terminal is restored after the last frame"
+        );
+        assert!(
+            output[left..].contains("\x1b[?25h"),
+            "the cursor is shown again"
+        );
+        output
+    }
+}
+
 #[test]
 fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     let home = tempfile::tempdir().unwrap();
-    let pair = native_pty_system()
-        .openpty(PtySize {
-            rows: ROWS,
-            cols: COLS,
-            pixel_width: 0,
-            pixel_height: 0,
-        })
-        .unwrap();
-    let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
     // No --display: on a terminal the full-screen display is the default. `--debug` sends
     // tracing to `.massgen/massgen.log`, never to the screen.
-    command.args(["--no-logs", "--debug"]);
-    command.cwd(home.path());
-    command.env_clear();
-    command.env("HOME", home.path());
-    command.env("XDG_CONFIG_HOME", home.path().join(".config"));
-    command.env("TERM", "xterm-256color");
-    command.env("PATH", std::env::var("PATH").unwrap_or_default());
-    let mut child = pair.slave.spawn_command(command).unwrap();
-    drop(pair.slave);
-
-    let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        NonZeroU16::new(ROWS).unwrap(),
-        NonZeroU16::new(COLS).unwrap(),
-        0,
-    )));
-    let raw = Arc::new(Mutex::new(Vec::new()));
-    let mut reader = pair.master.try_clone_reader().unwrap();
-    let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
-    let reading = std::thread::spawn(move || {
-        let mut buf = [0u8; 8192];
-        while let Ok(read) = reader.read(&mut buf) {
-            if read == 0 {
-                break;
-            }
-            parser_in.lock().unwrap().process(&buf[..read]);
-            raw_in.lock().unwrap().extend_from_slice(&buf[..read]);
-        }
-    });
-    let mut keys = pair.master.take_writer().unwrap();
-    let mut press = |bytes: &[u8]| {
-        keys.write_all(bytes).unwrap();
-        keys.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    };
-    let screen = Screen { parser, raw };
-
-    screen.wait_for(
+    let mut session = Session::start(home.path(), &["--no-logs", "--debug"]);
+    session.screen.wait_for(
         &["Type a question below", "scout", "scholar", "critic"],
         "welcome",
     );
-    press(b"What is the capital of France?\r");
-    screen.wait_for(
+    session.press(b"What is the capital of France?\r");
+    session.screen.wait_for(
         &["Turn 1", "What is the capital of France?"],
         "turn started",
     );
-    let done = screen.wait_for(
+    let done = session.screen.wait_for(
         &["wins", "winner", "final answer presented"],
         "final answer",
     );
     assert!(done.contains("🏆"), "the winner is marked:\n{done}");
 
-    press(b"\x1b[Z"); // Shift+Tab
-    screen.wait_for(&["◉ Planning"], "mode changed");
-    press(b"\x1b"); // Esc: leave the composer
-    press(b"v");
-    screen.wait_for(&["Votes", "leader", "Esc close"], "votes modal");
-    press(b"\x1b");
-    press(b"c");
-    screen.wait_for(&["Tokens and costs", "this turn"], "costs modal");
-    press(b"\x1b");
-    let closed = screen.wait_for(&["Shift+Tab"], "modal closed");
+    session.press(b"\x1b[Z"); // Shift+Tab
+    session.screen.wait_for(&["◉ Planning"], "mode changed");
+    session.press(b"\x1b"); // Esc: leave the composer
+    session.press(b"v");
+    session
+        .screen
+        .wait_for(&["Votes", "leader", "Esc close"], "votes modal");
+    session.press(b"\x1b");
+    session.press(b"c");
+    session
+        .screen
+        .wait_for(&["Tokens and costs", "this turn"], "costs modal");
+    session.press(b"\x1b");
+    let closed = session.screen.wait_for(&["Shift+Tab"], "modal closed");
     assert!(!closed.contains("Tokens and costs"), "{closed}");
 
     // A second question runs a second turn.
-    press(b"i");
-    press(b"And the capital of Germany?\r");
-    screen.wait_for(
+    session.press(b"i");
+    session.press(b"And the capital of Germany?\r");
+    session.screen.wait_for(
         &["Turn 2", "And the capital of Germany?"],
         "second turn started",
     );
-    screen.wait_for(&["Idle", "wins"], "second turn finished");
-    press(b"\x1b");
-    press(b"q");
+    session
+        .screen
+        .wait_for(&["Idle", "wins"], "second turn finished");
+    session.press(b"\x1b");
+    session.press(b"q");
 
-    let deadline = Instant::now() + Duration::from_secs(15);
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "massgen did not quit");
-        std::thread::sleep(Duration::from_millis(50));
-    };
-    assert!(status.success(), "{status:?}");
-    drop(pair.master);
-    let _ = reading.join();
-    let raw = screen.raw.lock().unwrap();
-    let output = String::from_utf8_lossy(&raw);
-    let entered = output
-        .rfind("\x1b[?1049h")
-        .expect("the alternate screen was entered");
-    let left = output
-        .rfind("\x1b[?1049l")
-        .expect("the alternate screen was left");
-    assert!(
-        left > entered,
-        "the terminal is restored after the last frame"
-    );
-    assert!(
-        output[left..].contains("\x1b[?25h"),
-        "the cursor is shown again"
-    );
+    let output = session.finish();
     assert!(!output.contains("DEBUG"), "no log line reached the screen");
     let log = std::fs::read_to_string(home.path().join(".massgen/massgen.log")).unwrap();
     assert!(log.contains("turn started"), "{log}");
+}
+
+#[test]
+fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("solo.yaml"),
+        "agent:\n  id: solo\n  backend: {type: scripted, tokens_per_second: 0, answer: \"Recorded answer\"}\n",
+    )
+    .unwrap();
+    let recorded = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .args([
+            "--config",
+            "solo.yaml",
+            "--display",
+            "plain",
+            "Recorded question?",
+        ])
+        .output()
+        .unwrap();
+    assert!(recorded.status.success());
+    let sessions = home.path().join(".massgen/sessions");
+    let session_dir = std::fs::read_dir(sessions)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+
+    let mut session = Session::start(
+        home.path(),
+        &["replay", session_dir.to_str().unwrap(), "--step"],
+    );
+    session.screen.wait_for(
+        &[
+            "Replay",
+            "step by step",
+            "playing",
+            "Recorded question?",
+            "n: next step",
+        ],
+        "the first step",
+    );
+    for _ in 0..80 {
+        session.keys.write_all(b"n").unwrap();
+    }
+    session.keys.flush().unwrap();
+    session.screen.wait_for(
+        &["finished", "solo wins", "Recorded answer"],
+        "every step played",
+    );
+    session.press(b"i");
+    session.press(b"A new question\r");
+    session
+        .screen
+        .wait_for(&["nothing is sent to a model"], "the question is refused");
+    session.press(b"\x1b");
+    session.press(b"q");
+    session.finish();
 }
