@@ -9,21 +9,18 @@
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use massgen::protocol::{AgentId, AgentInfo, AnswerLabel, Event, EventMsg, Mode};
+use massgen::protocol::{AgentInfo, AnswerLabel, Event, EventMsg};
 use massgen::tui::render::{View, render};
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-const FRAMES: usize = 2_000;
+mod support;
 
-fn agents() -> Vec<AgentInfo> {
-    AgentInfo::roster(
-        ["scout", "scholar", "critic"]
-            .map(|id| (AgentId::new(id), "openai".to_string(), "gpt-5".to_string())),
-    )
-}
+use support::{agents, turn_started};
+
+const FRAMES: usize = 2_000;
 
 fn event(seq: u64, agent: Option<&AgentInfo>, msg: EventMsg) -> Event {
     Event {
@@ -41,16 +38,7 @@ fn state_with_history(lines: usize) -> UiState {
     let agents = agents();
     let mut state = UiState::default();
     let mut seq = 0;
-    state.apply(&event(
-        seq,
-        None,
-        EventMsg::TurnStarted {
-            question: "Compare three designs for the cache layer".into(),
-            mode: Mode::Normal,
-            agents: agents.clone(),
-            log_dir: None,
-        },
-    ));
+    state.apply(&event(seq, None, turn_started(&agents)));
     for line in 0..lines {
         seq += 1;
         let agent = &agents[line % 3];

@@ -95,6 +95,13 @@ pub fn truncate(text: &str, width: usize) -> String {
     out
 }
 
+/// `text` cut to its last `width` columns, starting with `…` when cut (paths, whose end
+/// says most).
+pub fn truncate_start(text: &str, width: usize) -> String {
+    let reversed: String = text.chars().rev().collect();
+    truncate(&reversed, width).chars().rev().collect()
+}
+
 /// `text` followed by spaces up to `width` columns (nothing added when it is wider).
 pub fn pad_to(text: &str, width: usize) -> String {
     let used = display_width(text);
@@ -118,6 +125,8 @@ mod tests {
         assert_eq!(truncate("hello world", 8), "hello w…");
         assert_eq!(truncate("short", 8), "short");
         assert_eq!(truncate("日本語テキスト", 7), "日本語…");
+        assert_eq!(truncate_start("/a/b/session_1", 10), "…session_1");
+        assert_eq!(truncate_start("short", 8), "short");
     }
 
     #[test]

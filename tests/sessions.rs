@@ -1,7 +1,8 @@
 //! Sessions through the binary: `--continue` and `--list-sessions`, and `kill -9` at several
 //! moments of a turn (streaming, after an answer, during voting, during the final
 //! presentation), after which every JSON file under `.massgen/` is whole,
-//! `--list-sessions` shows the session and `--continue` goes on with it.
+//! `--list-sessions` shows the session, `massgen replay` plays what was recorded and
+//! `--continue` goes on with it.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -72,6 +73,24 @@ fn survives_a_kill(marker: &str) {
     let listing = text(&listed.stdout);
     assert!(listing.contains("1 turn(s)"), "{listing}");
     assert!(listing.contains("incomplete"), "{listing}");
+
+    let session = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let replayed = sandbox
+        .massgen()
+        .args(["replay", "--speed", "1000", "--display", "plain"])
+        .arg(&session)
+        .output()
+        .unwrap();
+    assert!(replayed.status.success(), "{}", text(&replayed.stderr));
+    assert!(
+        text(&replayed.stdout).contains("━━ Turn 1 ━━"),
+        "what was recorded plays"
+    );
 
     let continued = sandbox
         .massgen()

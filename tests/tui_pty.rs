@@ -1,6 +1,7 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
 //! runs a typed question to its final answer, takes keys, runs a second question, and gives
-//! the terminal back; and it shows a continued session's earlier turn in `/inspect`.
+//! the terminal back; it shows a continued session's earlier turn in `/inspect`; and a
+//! recorded turn replays in it step by step.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -106,7 +107,8 @@ impl Pty {
         std::thread::sleep(Duration::from_millis(150));
     }
 
-    /// Waits for the program to exit successfully; returns everything it wrote.
+    /// Waits for the program to exit successfully and returns everything it wrote, checking
+    /// that the terminal was given back.
     fn finish(mut self) -> String {
         let deadline = Instant::now() + Duration::from_secs(15);
         let status = loop {
@@ -120,7 +122,22 @@ impl Pty {
         drop(self.master);
         let _ = self.reading.join();
         let raw = self.screen.raw.lock().unwrap();
-        String::from_utf8_lossy(&raw).into_owned()
+        let output = String::from_utf8_lossy(&raw).into_owned();
+        let entered = output
+            .rfind("\x1b[?1049h")
+            .expect("the alternate screen was entered");
+        let left = output
+            .rfind("\x1b[?1049l")
+            .expect("the alternate screen was left");
+        assert!(
+            left > entered,
+            "the terminal is restored after the last frame"
+        );
+        assert!(
+            output[left..].contains("\x1b[?25h"),
+            "the cursor is shown again"
+        );
+        output
     }
 }
 
@@ -172,20 +189,6 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     pty.press(b"q");
 
     let output = pty.finish();
-    let entered = output
-        .rfind("\x1b[?1049h")
-        .expect("the alternate screen was entered");
-    let left = output
-        .rfind("\x1b[?1049l")
-        .expect("the alternate screen was left");
-    assert!(
-        left > entered,
-        "the terminal is restored after the last frame"
-    );
-    assert!(
-        output[left..].contains("\x1b[?25h"),
-        "the cursor is shown again"
-    );
     assert!(!output.contains("DEBUG"), "no log line reached the screen");
     let runs: Vec<_> = std::fs::read_dir(home.path().join(".massgen/massgen_logs"))
         .unwrap()
@@ -242,6 +245,66 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
         "inspect",
     );
     pty.press(b"\x1b");
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
+}
+
+#[test]
+fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(
+        home.path().join("solo.yaml"),
+        "agent:\n  id: solo\n  backend: {type: scripted, tokens_per_second: 0, answer: \"Recorded answer\"}\n",
+    )
+    .unwrap();
+    let recorded = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(home.path())
+        .env("HOME", home.path())
+        .args([
+            "--config",
+            "solo.yaml",
+            "--display",
+            "plain",
+            "Recorded question?",
+        ])
+        .output()
+        .unwrap();
+    assert!(recorded.status.success());
+    let sessions = home.path().join(".massgen/sessions");
+    let session_dir = std::fs::read_dir(sessions)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+
+    let mut pty = Pty::start(
+        home.path(),
+        &["replay", session_dir.to_str().unwrap(), "--step"],
+    );
+    pty.screen.wait_for(
+        &[
+            "Replay",
+            "step by step",
+            "playing",
+            "Recorded question?",
+            "n: next step",
+        ],
+        "the first step",
+    );
+    for _ in 0..80 {
+        pty.keys.write_all(b"n").unwrap();
+    }
+    pty.keys.flush().unwrap();
+    pty.screen.wait_for(
+        &["finished", "solo wins", "Recorded answer"],
+        "every step played",
+    );
+    pty.press(b"i");
+    pty.press(b"A new question\r");
+    pty.screen
+        .wait_for(&["nothing is sent to a model"], "the question is refused");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish();

@@ -2,7 +2,7 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, ValueEnum};
+use clap::{Parser, Subcommand, ValueEnum};
 
 #[derive(Clone, Debug, Parser)]
 #[command(
@@ -15,6 +15,9 @@ use clap::{Parser, ValueEnum};
                   error, 3 timeout, 4 interrupted."
 )]
 pub struct Args {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+
     /// The question. Without one, questions are read from standard input, one per line.
     pub question: Option<String>,
 
@@ -39,7 +42,7 @@ pub struct Args {
     pub system_message: Option<String>,
 
     /// How to show progress.
-    #[arg(long, value_enum)]
+    #[arg(long, value_enum, global = true)]
     pub display: Option<DisplayArg>,
 
     /// Overrides timeout_settings.orchestrator_timeout_seconds.
@@ -55,7 +58,7 @@ pub struct Args {
     pub no_logs: bool,
 
     /// Verbose diagnostics on standard error.
-    #[arg(long)]
+    #[arg(long, global = true)]
     pub debug: bool,
 
     /// Check a config file (or @examples/NAME) and exit.
@@ -81,6 +84,51 @@ pub struct Args {
     /// List the sessions in ./.massgen/sessions, newest first, and exit.
     #[arg(long)]
     pub list_sessions: bool,
+}
+
+#[derive(Clone, Debug, Subcommand)]
+pub enum Command {
+    /// Play a recorded session, turn or event log again as it happened; no model is called.
+    Replay(ReplayArgs),
+}
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct ReplayArgs {
+    /// A session (.massgen/sessions/session_…) or one of its turn_N directories, a run log
+    /// (.massgen/massgen_logs/log_…) or a turn_N or attempt_N directory in it, or an
+    /// events.jsonl.
+    pub path: PathBuf,
+
+    /// Times the recorded pace (10 plays ten times faster); waits between turns are at
+    /// most 1 s.
+    #[arg(long, value_name = "X", default_value_t = 1.0, value_parser = parse_speed)]
+    pub speed: f64,
+
+    /// One step per key press (n or Space): each step plays the streamed text up to and
+    /// including the next other event. Full-screen display only.
+    #[arg(long, conflicts_with = "speed")]
+    pub step: bool,
+}
+
+impl Args {
+    /// What of a run was given along with a subcommand, which would be ignored.
+    pub fn run_options_given(&self) -> bool {
+        self.question.is_some()
+            || self.config.is_some()
+            || self.model.is_some()
+            || self.continue_session
+            || self.session_id.is_some()
+            || self.output_file.is_some()
+            || self.orchestrator_timeout.is_some()
+    }
+}
+
+fn parse_speed(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(speed) if speed.is_finite() && speed > 0.0 => Ok(speed),
+        Ok(_) => Err("must be a number above 0 (2 plays twice as fast, 0.5 at half speed)".into()),
+        Err(_) => Err(format!("`{text}` is not a number")),
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

@@ -6,12 +6,13 @@ mod front_end;
 mod info;
 mod logging;
 mod plain_session;
+mod replay;
 mod setup;
 mod tui_session;
 
 use std::path::PathBuf;
 
-pub use args::{Args, DisplayArg};
+pub use args::{Args, Command, DisplayArg, ReplayArgs};
 pub use exit::Exit;
 use front_end::FrontEnd;
 
@@ -39,6 +40,17 @@ pub fn run(args: Args) -> Exit {
         return info::print_example(name);
     }
     let cwd = std::env::current_dir().unwrap_or_else(|_| PathBuf::from("."));
+    if let Some(Command::Replay(replay)) = &args.command {
+        if args.run_options_given() {
+            eprintln!(
+                "error: massgen replay plays a recording: it takes no question, config, session \
+                 or output options\n  help: massgen replay PATH [--speed X | --step] [--display \
+                 plain|quiet|tui]"
+            );
+            return Exit::Config;
+        }
+        return replay::run(replay, args.display, args.debug);
+    }
     if args.list_sessions {
         return info::list_sessions(&cwd);
     }
@@ -56,6 +68,24 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
     };
+    let front_end = front_end::choose(
+        args.display,
+        prepared.config.ui.display,
+        front_end::on_terminal(),
+    );
+    let run_dir = prepared
+        .open_run_logs(&args, &cwd)
+        .map(|dir| dir.root().to_path_buf());
+    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, run_dir.as_deref());
+    if front_end == FrontEnd::Tui {
+        run_async(tui_session::run(prepared, args, cwd))
+    } else {
+        run_async(plain_session::run(prepared, args, cwd))
+    }
+}
+
+/// Runs `session` on a fresh multi-thread runtime and returns its exit code.
+fn run_async(session: impl Future<Output = Exit> + Send + 'static) -> Exit {
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
@@ -68,26 +98,8 @@ pub fn run(args: Args) -> Exit {
     };
     // Spawned rather than run in `block_on`, so the front end shares the worker threads
     // with the orchestrator and each event does not cross to another thread.
-    let front_end = front_end::choose(
-        args.display,
-        prepared.config.ui.display,
-        front_end::on_terminal(),
-    );
-    let run_dir = prepared
-        .open_run_logs(&args, &cwd)
-        .map(|dir| dir.root().to_path_buf());
-    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, run_dir.as_deref());
-    let exit = runtime.block_on(async move {
-        if front_end == FrontEnd::Tui {
-            tokio::spawn(tui_session::run(prepared, args, cwd))
-                .await
-                .unwrap_or(Exit::Execution)
-        } else {
-            tokio::spawn(plain_session::run(prepared, args, cwd))
-                .await
-                .unwrap_or(Exit::Execution)
-        }
-    });
+    let exit =
+        runtime.block_on(async move { tokio::spawn(session).await.unwrap_or(Exit::Execution) });
     // The session has awaited every task it started; only a read of standard input that
     // will never finish may remain, and waiting for it would hang the exit.
     runtime.shutdown_background();

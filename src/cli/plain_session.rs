@@ -36,11 +36,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         );
     }
     let mut handle = prepared.spawn_orchestrator(&cwd);
-    let mut printer = Display::new(if quiet {
-        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
-    } else {
-        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
-    });
+    let mut printer = printer(quiet);
     let mut exit = Exit::Success;
     let mut questions = Questions::new(args.question.clone());
     while let Some(question) = questions.next().await {
@@ -78,6 +74,15 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     }
     let _ = handle.task.await;
     exit
+}
+
+/// The plain printer on standard output, or the quiet one (only the final answer).
+pub fn printer(quiet: bool) -> Display {
+    Display::new(if quiet {
+        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
+    } else {
+        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
+    })
 }
 
 /// Submits one question and prints its events until the turn ends.

@@ -6,14 +6,11 @@ use std::path::PathBuf;
 use super::args::Args;
 use super::exit::Exit;
 use super::setup::Prepared;
+use crate::orchestrator::OrchestratorHandle;
 use crate::tui::TuiOptions;
 
 pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
-    if !std::io::stdout().is_terminal() || !std::io::stdin().is_terminal() {
-        eprintln!(
-            "error: the full-screen display needs a terminal\n  help: use --display plain \
-             when piping or redirecting"
-        );
+    if !on_a_terminal() {
         return Exit::Config;
     }
     let handle = prepared.spawn_orchestrator(&cwd);
@@ -21,6 +18,23 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         question: args.question.clone(),
         config_file: prepared.config_file,
     };
+    show(handle, options).await
+}
+
+/// Standard input and output are a terminal; if not, says so.
+pub fn on_a_terminal() -> bool {
+    let terminal = std::io::stdout().is_terminal() && std::io::stdin().is_terminal();
+    if !terminal {
+        eprintln!(
+            "error: the full-screen display needs a terminal\n  help: use --display plain \
+             when piping or redirecting"
+        );
+    }
+    terminal
+}
+
+/// Runs the TUI over `handle` until the user quits.
+pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
     match crate::tui::run(handle, options).await {
         Ok(()) => Exit::Success,
         Err(error) => {

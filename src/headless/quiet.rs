@@ -74,7 +74,9 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::McpServerStatus { .. }
             | EventMsg::ToolRefused { .. }
             | EventMsg::WorkspaceSnapshot { .. }
-            | EventMsg::WorkspaceAssigned { .. } => {}
+            | EventMsg::WorkspaceAssigned { .. }
+            | EventMsg::ReplayStarted { .. }
+            | EventMsg::ReplayFinished { .. } => {}
         }
         self.out.flush()
     }

@@ -12,10 +12,12 @@ mod milestones;
 pub mod novelty;
 mod presentation;
 pub mod prompts;
+pub mod replay;
 mod run_logs;
 mod runtime;
 mod toolset;
 mod turn;
 
+pub use replay::{ReplayOptions, spawn_replay};
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};
 pub use toolset::ToolSetup;

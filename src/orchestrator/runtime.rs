@@ -143,7 +143,7 @@ async fn run(
                     break;
                 }
             }
-            Op::Cancel => {}
+            Op::Cancel | Op::Step => {}
             Op::ClearHistory => {
                 history.clear();
                 tracing::debug!("conversation history cleared");

@@ -335,6 +335,16 @@ pub enum EventMsg {
     HumanInputDelivered { text: String },
     /// Something the user should know that did not stop the run.
     Warning { message: String },
+    /// Not from an orchestrator: `massgen replay` plays the events recorded under
+    /// `source`, at `speed` times their recorded pace, or one step per `Op::Step`. Never
+    /// written to an event log.
+    ReplayStarted {
+        source: PathBuf,
+        speed: f64,
+        step: bool,
+    },
+    /// The replay has played all `events` it recorded; nothing more will come.
+    ReplayFinished { events: u64 },
 }
 
 #[cfg(test)]

@@ -39,4 +39,7 @@ pub enum Op {
     ClearHistory,
     /// Finish the running turn's cancellation and stop the runtime.
     Shutdown,
+    /// Replay only (`massgen replay --step`): play the next step of the recorded events.
+    /// An orchestrator ignores it.
+    Step,
 }

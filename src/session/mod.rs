@@ -9,6 +9,7 @@ mod log_dir;
 mod pricing;
 mod recorded;
 mod registry;
+mod replay;
 mod resume;
 mod store;
 mod turn_links;
@@ -22,5 +23,6 @@ pub use pricing::{
 #[cfg(test)]
 pub(crate) use recorded::compact as compact_recorded;
 pub use registry::{register, registry_path};
+pub use replay::{EventLogs, Recording, ReplayError, event_logs, load_recording};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
 pub use store::SessionStore;

@@ -31,6 +31,8 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
+        | EventMsg::ReplayStarted { .. }
+        | EventMsg::ReplayFinished { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::WorkspaceSnapshot { .. }

@@ -67,7 +67,11 @@ impl App {
         if self.view.timeline_scroll > 0 {
             self.view.timeline_scroll += self.state.timeline.len() - entries;
         }
-        if matches!(event.msg, EventMsg::TurnStarted { .. }) {
+        if matches!(event.msg, EventMsg::ReplayStarted { .. }) {
+            // A replay is watched, not asked: single keys (`?`, `n`, `q`) from the start.
+            self.view.composer_focused = false;
+            self.view.popup = None;
+        } else if matches!(event.msg, EventMsg::TurnStarted { .. }) {
             self.set_card_scroll(0);
             self.view.timeline_scroll = 0;
         } else if matches!(event.msg, EventMsg::TurnFinished { .. }) {
@@ -99,6 +103,15 @@ impl App {
     }
 
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let effects = self.key(key);
+        if self.is_replay() {
+            self.keep_replay_effects(effects)
+        } else {
+            effects
+        }
+    }
+
+    fn key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if key.kind == KeyEventKind::Release {
             return Vec::new();
         }
@@ -329,6 +342,9 @@ impl App {
 
 mod commands;
 mod files;
+mod replay;
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

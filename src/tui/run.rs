@@ -188,10 +188,14 @@ fn is_working(status: AgentStatus) -> bool {
     }
 }
 
-/// Elapsed times from the event timestamps and the wall clock; a finished turn keeps its
-/// final duration.
+/// Elapsed times from the event timestamps and the wall clock (in a replay, the time of
+/// the newest event played); a finished turn keeps its final duration.
 fn update_clocks(app: &mut App) {
-    let now = Timestamp::now();
+    let now = app
+        .state
+        .replay
+        .as_ref()
+        .map_or_else(Timestamp::now, |replay| replay.clock);
     let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
     app.view.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
         (_, true) => app.state.turn_started_at.map(since),
@@ -244,6 +248,37 @@ mod tests {
         assert_eq!(next_wake(false, true, true, last, now), now + SPINNER_TICK);
         assert_eq!(next_wake(false, false, true, last, now), now + CLOCK_TICK);
         assert!(next_wake(false, false, false, last, now) >= now + Duration::from_secs(60));
+    }
+
+    #[test]
+    fn a_replay_shows_recorded_time_not_the_wall_clock() {
+        use crate::protocol::{Event, EventMsg};
+        use crate::tui::test_support::event;
+
+        let later = |seconds: i64, msg: EventMsg| Event {
+            at: Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(seconds),
+            ..event(1, None, msg)
+        };
+        let mut app = App::new(Vec::new());
+        let replay = EventMsg::ReplayStarted {
+            source: PathBuf::from("recorded"),
+            speed: 1.0,
+            step: false,
+        };
+        app.on_event(&later(0, replay));
+        let question = EventMsg::TurnStarted {
+            question: "q".into(),
+            mode: Mode::Normal,
+            agents: Vec::new(),
+            log_dir: None,
+        };
+        app.on_event(&later(10, question));
+        let warning = EventMsg::Warning {
+            message: "w".into(),
+        };
+        app.on_event(&later(85, warning));
+        update_clocks(&mut app);
+        assert_eq!(app.view.elapsed_secs, Some(75));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::config::{self, Env};
 use crate::orchestrator::ToolSetup;
 use crate::orchestrator::{self, RuntimeOptions};
 use crate::protocol::{AgentId, Event, EventMsg, ResumedTurn, TurnOutcome};
-use crate::session::compact_recorded;
+use crate::session::{RunLogDir, compact_recorded};
 use crate::tools::NoTools;
 use crate::tui::state::UiState;
 
@@ -21,6 +21,15 @@ pub async fn demo_turns(questions: &[&str]) -> Vec<Event> {
 
 /// The events of scripted agents configured by `yaml`, one turn per question.
 pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
+    logged_turns(yaml, questions, None).await
+}
+
+/// Like [`scripted_turns`], with logs and sessions under `massgen_dir` if one is given.
+pub async fn logged_turns(
+    yaml: &str,
+    questions: &[&str],
+    massgen_dir: Option<std::path::PathBuf>,
+) -> Vec<Event> {
     let mut config = config::from_text(yaml, "test", &Env::default())
         .unwrap()
         .into_runnable()
@@ -38,7 +47,7 @@ pub async fn scripted_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
         backends,
         ToolSetup::Shared(Arc::new(NoTools)),
         RuntimeOptions {
-            logs: None,
+            logs: massgen_dir.map(|dir| RunLogDir::create(&dir).unwrap()),
             resume: None,
             session_registry: None,
         },

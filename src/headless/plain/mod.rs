@@ -307,7 +307,9 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::WorkspaceSnapshot { .. }
                 | EventMsg::WorkspaceAssigned { .. }
                 | EventMsg::McpServerStatus { .. }
-                | EventMsg::ToolRefused { .. },
+                | EventMsg::ToolRefused { .. }
+                | EventMsg::ReplayStarted { .. }
+                | EventMsg::ReplayFinished { .. },
                 _,
             ) => Ok(()),
         }

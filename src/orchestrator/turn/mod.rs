@@ -310,6 +310,7 @@ impl<'a> Driver<'a> {
     fn handle_op(&mut self, op: Option<Op>) {
         match op {
             Some(Op::Cancel) => self.cancel(),
+            Some(Op::Step) => {}
             Some(Op::InjectHumanInput { text }) => {
                 self.inbox.push(text.clone());
                 self.emit(None, EventMsg::HumanInputQueued { text });

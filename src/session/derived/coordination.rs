@@ -155,6 +155,8 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         | EventMsg::RoundUsage { .. }
         | EventMsg::FinalPresentationDelta { .. }
         | EventMsg::HumanInputQueued { .. }
-        | EventMsg::Warning { .. } => return None,
+        | EventMsg::Warning { .. }
+        | EventMsg::ReplayStarted { .. }
+        | EventMsg::ReplayFinished { .. } => return None,
     })
 }

@@ -320,6 +320,8 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
+        | EventMsg::ReplayStarted { .. }
+        | EventMsg::ReplayFinished { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::TurnStarted { .. }
         | EventMsg::TurnFinished { .. }

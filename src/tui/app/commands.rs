@@ -149,7 +149,10 @@ impl App {
         let count = self.state.agents.len();
         match key.code {
             KeyCode::Char('i' | '/') => self.view.composer_focused = true,
-            KeyCode::Char('q') if !self.state.is_running() => return vec![Effect::Quit],
+            KeyCode::Char('q') if !self.state.is_running() || self.is_replay() => {
+                return vec![Effect::Quit];
+            }
+            KeyCode::Char('n' | ' ') => return self.step(),
             KeyCode::Char('q') => {
                 self.view.notice = Some("a turn is running: Ctrl+C cancels it".into());
             }

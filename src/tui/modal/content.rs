@@ -42,7 +42,7 @@ pub fn page(
         ModalKind::Files { selected, .. } => {
             return super::files::page(files, selected, theme, width, scroll, height);
         }
-        ModalKind::Help => help(theme),
+        ModalKind::Help => help_lines(theme),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
@@ -70,7 +70,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 33] = [
+const KEYS: [(&str, &str); 35] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -113,7 +113,11 @@ const KEYS: [(&str, &str); 33] = [
     ),
     ("r", "coordination table"),
     ("d", "the focused agent's tool calls in full"),
-    ("q", "quit (when no turn runs)"),
+    ("q", "quit (when no turn runs; in a replay, at any time)"),
+    (
+        "n  Space",
+        "replay --step: the next event (with the streamed text before it)",
+    ),
     (
         "Ctrl+T",
         "dark or light colours (MASSGEN_THEME=light to start light)",
@@ -133,13 +137,11 @@ const KEYS: [(&str, &str); 33] = [
         "/events [N|all]",
         "coordination events of the last N turns (default 1)",
     ),
-    (
-        "/status /vote /cost /answers /timeline /table",
-        "open that view (also /v /c /b /t /r)",
-    ),
+    ("/status /vote /cost /answers", "open that view (also /v /c /b)"),
+    ("/timeline /table", "open that view (also /t /r)"),
 ];
 
-fn help(theme: &Theme) -> Vec<Line<'static>> {
+pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
     KEYS.iter()
         .map(|(keys, what)| {
             Line::from(vec![

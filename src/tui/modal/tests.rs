@@ -171,3 +171,12 @@ async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
         .unwrap_or_else(|| panic!("{screen}"));
     assert!(scholar.contains("$0+?"), "{scholar}");
 }
+
+#[test]
+fn every_help_key_leaves_room_before_its_description() {
+    let theme = crate::tui::theme::Theme::default();
+    for line in super::content::help_lines(&theme) {
+        let keys = line.spans[0].content.as_ref();
+        assert!(keys.ends_with(' '), "`{keys}` runs into its description");
+    }
+}

@@ -9,9 +9,9 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
 use super::format::{cost, duration, plural, status_icon, total_tokens};
-use super::wrap::{display_width, truncate};
+use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::{McpServerState, Mode};
-use crate::tui::state::{Phase, UiState};
+use crate::tui::state::{Phase, ReplayState, UiState};
 use crate::tui::theme::Theme;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -66,7 +66,11 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
-pub fn mode_bar(view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+/// The mode choice; in a replay, in its place, what is being replayed and how.
+pub fn mode_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    if let Some(replay) = &state.replay {
+        return replay_bar(replay, view, theme, area, buf);
+    }
     let mut spans = vec![Span::raw(" ")];
     for (mode, name) in [
         (Mode::Normal, "Normal"),
@@ -84,6 +88,35 @@ pub fn mode_bar(view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
         spans.push(Span::styled(format!("   {notice}"), theme.warn()));
     }
     Paragraph::new(Line::from(spans)).render(area, buf);
+}
+
+/// `▶ Replay · 10× the recorded pace · playing · <source>`, and any notice.
+fn replay_bar(replay: &ReplayState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let pacing = if replay.step {
+        "step by step (n: next)".to_string()
+    } else {
+        format!("{}× the recorded pace", replay.speed)
+    };
+    let progress = if replay.finished {
+        "finished"
+    } else {
+        "playing"
+    };
+    let fixed = format!(" ▶ Replay · {pacing} · {progress} · ");
+    let notice = view
+        .notice
+        .as_ref()
+        .map(|notice| format!("   {notice}"))
+        .unwrap_or_default();
+    let room =
+        usize::from(area.width).saturating_sub(display_width(&fixed) + display_width(&notice));
+    let source = truncate_start(&replay.source.display().to_string(), room);
+    Paragraph::new(Line::from(vec![
+        Span::styled(fixed, theme.accent()),
+        Span::styled(source, theme.dim()),
+        Span::styled(notice, theme.warn()),
+    ]))
+    .render(area, buf);
 }
 
 pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -115,15 +148,7 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
     } else {
         format!("  👤 {} queued", state.queued_input.len())
     };
-    let hints = if view.composer_focused {
-        if state.is_running() {
-            "Enter: queue for the agents' next tool result · Esc: keys · Ctrl+C: cancel "
-        } else {
-            "Enter: ask · Esc: keys · Ctrl+C: quit "
-        }
-    } else {
-        "?: help · v votes · c costs · t timeline · i: type · q: quit "
-    };
+    let hints = hints(state, view);
     let mcp = mcp_summary(state);
     let left = format!(" {phase}  {progress}{tools}{queued}{mcp}  ");
     let room = usize::from(area.width).saturating_sub(display_width(&left));
@@ -135,6 +160,23 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
         Span::styled(hints, theme.dim()),
     ]))
     .render(area, buf);
+}
+
+fn hints(state: &UiState, view: &View) -> &'static str {
+    let stepping = state
+        .replay
+        .as_ref()
+        .is_some_and(|replay| replay.step && !replay.finished);
+    match (state.replay.is_some(), view.composer_focused) {
+        (true, true) => "replay: nothing is sent · Esc: keys · /quit ",
+        (true, false) if stepping => "n: next step · ?: help · v votes · t timeline · q: quit ",
+        (true, false) => "?: help · v votes · c costs · t timeline · q: quit ",
+        (false, true) if state.is_running() => {
+            "Enter: queue for the agents' next tool result · Esc: keys · Ctrl+C: cancel "
+        }
+        (false, true) => "Enter: ask · Esc: keys · Ctrl+C: quit ",
+        (false, false) => "?: help · v votes · c costs · t timeline · i: type · q: quit ",
+    }
 }
 
 /// `  🔌 2 starting` while MCP servers start, then `  🔌 3/4 up` (`m` tells more).

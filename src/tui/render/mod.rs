@@ -108,7 +108,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         ratatui::widgets::Widget::render(tally::TallyView { state, theme }, tally, buf);
     }
     let buf = frame.buffer_mut();
-    chrome::mode_bar(view, theme, mode, buf);
+    chrome::mode_bar(state, view, theme, mode, buf);
     frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
     if let Some(popup) = &view.popup {
@@ -159,6 +159,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
     }
 }
 
+#[cfg(test)]
+mod replay_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 

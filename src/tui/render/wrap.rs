@@ -7,7 +7,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::text::{detab, line_ranges};
-pub use crate::text::{display_width, truncate, wrap};
+pub use crate::text::{display_width, truncate, truncate_start, wrap};
 
 /// One source line's styled segments as display lines no wider than `width`, broken where
 /// [`wrap`] would break their text; each line merges neighbouring pieces of equal style.

@@ -5,6 +5,7 @@ mod agent;
 mod code;
 mod input;
 mod record;
+mod replay;
 #[cfg(test)]
 mod resume_tests;
 #[cfg(test)]
@@ -25,6 +26,7 @@ pub use agent::{
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
+pub use replay::ReplayState;
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
 pub use votes::{Bar, VoteTally};
@@ -73,6 +75,8 @@ pub struct UiState {
     pub workspaces: Vec<WorkspaceDirs>,
     /// The running (or last) turn's log directory.
     pub log_dir: Option<PathBuf>,
+    /// These events are a recording played back (`massgen replay`), not a live run.
+    pub replay: Option<ReplayState>,
 }
 
 impl UiState {
@@ -105,6 +109,7 @@ impl UiState {
     /// Folds one event in. Queued human input is dropped once every agent still working
     /// has it (after a delivery, or when an agent stops).
     pub fn apply(&mut self, event: &Event) {
+        self.tick_replay_clock(event.at);
         self.fold(event);
         if !self.queued_input.is_empty() {
             self.settle_queued_input();
@@ -343,6 +348,12 @@ impl UiState {
             | EventMsg::WorkspaceSnapshot { .. } => self.fold_tools(event),
             EventMsg::HumanInputQueued { text } => self.queue_input(text),
             EventMsg::HumanInputDelivered { text } => self.input_delivered(agent, text),
+            EventMsg::ReplayStarted {
+                source,
+                speed,
+                step,
+            } => self.start_replay(event.at, source, *speed, *step),
+            EventMsg::ReplayFinished { .. } => self.finish_replay(),
         }
     }
 

@@ -250,7 +250,9 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::Usage { .. }
         | EventMsg::RoundUsage { .. }
         | EventMsg::FinalPresentationDelta { .. }
-        | EventMsg::HumanInputDelivered { .. } => return None,
+        | EventMsg::HumanInputDelivered { .. }
+        | EventMsg::ReplayStarted { .. }
+        | EventMsg::ReplayFinished { .. } => return None,
     };
     Some(entry(event, kind))
 }

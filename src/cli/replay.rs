@@ -1,0 +1,76 @@
+//! `massgen replay PATH`: plays a recorded session, turn or event log through the
+//! full-screen display or the plain printer. No config is read and no model is called.
+
+use super::args::{DisplayArg, ReplayArgs};
+use super::exit::Exit;
+use super::front_end::{self, FrontEnd};
+use super::{logging, plain_session, run_async, tui_session};
+use crate::orchestrator::{OrchestratorHandle, ReplayOptions, spawn_replay};
+use crate::protocol::{EventMsg, Op};
+use crate::session::load_recording;
+use crate::tui::TuiOptions;
+
+pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exit {
+    let front_end = front_end::choose(display, None, front_end::on_terminal());
+    if replay.step && front_end != FrontEnd::Tui {
+        eprintln!(
+            "error: --step needs the full-screen display\n  help: on a terminal, leave out \
+             --display; or replay at a pace with --speed X"
+        );
+        return Exit::Config;
+    }
+    if front_end == FrontEnd::Tui && !tui_session::on_a_terminal() {
+        return Exit::Config;
+    }
+    let recording = match load_recording(&replay.path) {
+        Ok(recording) => recording,
+        Err(error) => {
+            eprintln!("error: {error}");
+            return Exit::Config;
+        }
+    };
+    let options = ReplayOptions {
+        speed: replay.speed,
+        step: replay.step,
+    };
+    let _log_guard = logging::init(debug, front_end == FrontEnd::Tui, None);
+    match front_end {
+        FrontEnd::Tui => run_async(async move {
+            tui_session::show(spawn_replay(recording, options), TuiOptions::default()).await
+        }),
+        FrontEnd::Plain | FrontEnd::Quiet => {
+            eprintln!(
+                "massgen: replaying {} ({} events) at {}× the recorded pace",
+                replay.path.display(),
+                recording.events.len(),
+                replay.speed
+            );
+            let quiet = front_end == FrontEnd::Quiet;
+            run_async(async move { print(spawn_replay(recording, options), quiet).await })
+        }
+    }
+}
+
+/// Prints every replayed event; Ctrl+C stops the replay.
+async fn print(mut handle: OrchestratorHandle, quiet: bool) -> Exit {
+    let mut printer = plain_session::printer(quiet);
+    let exit = loop {
+        tokio::select! {
+            event = handle.events.recv() => {
+                let Some(event) = event else { break Exit::Execution };
+                if let Err(error) = printer.handle(&event) {
+                    eprintln!("massgen: cannot print the replay: {error}");
+                    break Exit::Execution;
+                }
+                if let EventMsg::ReplayFinished { .. } = event.msg {
+                    break Exit::Success;
+                }
+            }
+            _ = tokio::signal::ctrl_c() => break Exit::Interrupted,
+        }
+    };
+    let _ = handle.ops.send(Op::Shutdown).await;
+    while handle.events.recv().await.is_some() {}
+    let _ = handle.task.await;
+    exit
+}
