@@ -137,7 +137,10 @@ const KEYS: [(&str, &str); 35] = [
         "/events [N|all]",
         "coordination events of the last N turns (default 1)",
     ),
-    ("/status /vote /cost /answers", "open that view (also /v /c /b)"),
+    (
+        "/status /vote /cost /answers",
+        "open that view (also /v /c /b)",
+    ),
     ("/timeline /table", "open that view (also /t /r)"),
 ];
 
