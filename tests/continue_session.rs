@@ -84,7 +84,7 @@ async fn a_continued_session_adds_a_fourth_turn_with_history_and_inspect_shows_a
         .map(|turn| (turn.turn, turn.winner.as_ref().unwrap().to_string()))
         .collect();
     assert_eq!(turns, [1, 2, 3, 4].map(|turn| (turn, "b".to_string())));
-    let resumed_cost = app.state.turns[0].usage.total();
+    let resumed_cost = app.state.turns[0].spend.usage.total();
     assert!(resumed_cost > 0, "the resumed turn keeps its tokens");
 
     for key in "/inspect 1"

@@ -13,7 +13,7 @@ use super::inbox::HumanInbox;
 use crate::backend::{
     AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec,
 };
-use crate::protocol::{AgentStatus, CallTiming, EventMsg, Usage};
+use crate::protocol::{AgentStatus, CallTiming, EventMsg, Spend, Usage};
 use crate::session;
 use crate::tools::{ToolResult, ToolRouter};
 
@@ -33,27 +33,11 @@ pub struct AgentLink {
     pub spent: Mutex<Spent>,
 }
 
-/// Tokens and cost added up over several model calls.
+/// What the calls of one round (or presentation) used.
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Spent {
-    pub usage: Usage,
-    /// `None` once any call's model had no known price.
-    pub cost_usd: Option<f64>,
+    pub spend: Spend,
     pub calls: u32,
-}
-
-impl Spent {
-    fn add(&mut self, usage: Usage, cost_usd: Option<f64>) {
-        self.cost_usd = if self.calls == 0 {
-            cost_usd
-        } else {
-            self.cost_usd
-                .zip(cost_usd)
-                .map(|(total, cost)| total + cost)
-        };
-        self.usage += usage;
-        self.calls += 1;
-    }
 }
 
 impl AgentLink {
@@ -166,7 +150,8 @@ impl AgentLink {
             session::estimate(self.backend.kind(), self.backend.model(), &usage).usd()
         };
         if let Ok(mut spent) = self.spent.lock() {
-            spent.add(usage, cost_usd);
+            spent.spend.add(usage, cost_usd);
+            spent.calls += 1;
         }
         self.sink.event(EventMsg::Usage {
             usage,
@@ -180,8 +165,8 @@ impl AgentLink {
         let spent = self.spent.lock().map(|spent| *spent).unwrap_or_default();
         if spent.calls > 0 {
             self.sink.event(EventMsg::RoundUsage {
-                usage: spent.usage,
-                cost_usd: spent.cost_usd,
+                usage: spent.spend.usage,
+                cost_usd: spent.spend.known_cost(),
                 calls: spent.calls,
             });
         }

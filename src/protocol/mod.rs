@@ -15,4 +15,4 @@ pub use event::{
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};
-pub use usage::{CallTiming, Usage};
+pub use usage::{CallTiming, Spend, Usage};

@@ -25,6 +25,39 @@ pub struct Usage {
     pub estimated: bool,
 }
 
+/// Tokens and cost added up over model calls. `cost_usd` counts the calls whose price is
+/// known; `cost_unknown` says some call's was not, making `cost_usd` a lower bound.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Spend {
+    pub usage: Usage,
+    pub cost_usd: f64,
+    pub cost_unknown: bool,
+}
+
+impl Spend {
+    /// Adds one call's (or one round's) usage and cost; `None` is an unknown price.
+    pub fn add(&mut self, usage: Usage, cost_usd: Option<f64>) {
+        self.usage += usage;
+        match cost_usd {
+            Some(cost) => self.cost_usd += cost,
+            None => self.cost_unknown = true,
+        }
+    }
+
+    /// The cost, or `None` when some part of it has no known price.
+    pub fn known_cost(&self) -> Option<f64> {
+        (!self.cost_unknown).then_some(self.cost_usd)
+    }
+}
+
+impl AddAssign for Spend {
+    fn add_assign(&mut self, other: Self) {
+        self.usage += other.usage;
+        self.cost_usd += other.cost_usd;
+        self.cost_unknown |= other.cost_unknown;
+    }
+}
+
 /// How long one model call took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CallTiming {
@@ -60,5 +93,28 @@ impl AddAssign for Usage {
         self.cached_input_tokens += other.cached_input_tokens;
         self.cache_creation_tokens += other.cache_creation_tokens;
         self.estimated |= other.estimated;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_spend_with_an_unknown_price_is_a_lower_bound() {
+        let usage = Usage {
+            input_tokens: 10,
+            output_tokens: 2,
+            ..Usage::default()
+        };
+        let mut spend = Spend::default();
+        spend.add(usage, Some(0.5));
+        assert_eq!(spend.known_cost(), Some(0.5));
+        spend.add(usage, None);
+        assert_eq!(spend.known_cost(), None);
+        assert_eq!((spend.cost_usd, spend.usage.total()), (0.5, 24));
+        let mut total = Spend::default();
+        total += spend;
+        assert!(total.cost_unknown);
     }
 }

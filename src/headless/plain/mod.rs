@@ -12,7 +12,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, TimeoutScope, Usage};
+use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, Spend, TimeoutScope};
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -25,10 +25,8 @@ pub struct PlainPrinter<W: Write> {
     /// The last final-answer text did not end its line.
     final_line_open: bool,
     log_dir: Option<PathBuf>,
-    usage: Usage,
-    cost_usd: f64,
-    /// Some call's model has no known price, so `cost_usd` is a lower bound.
-    cost_unknown: bool,
+    /// The turn's tokens and cost so far.
+    spend: Spend,
 }
 
 impl<W: Write + Send> Printer for PlainPrinter<W> {
@@ -37,11 +35,7 @@ impl<W: Write + Send> Printer for PlainPrinter<W> {
             usage, cost_usd, ..
         } = &event.msg
         {
-            self.usage += *usage;
-            match cost_usd {
-                Some(cost) => self.cost_usd += cost,
-                None => self.cost_unknown = true,
-            }
+            self.spend.add(*usage, *cost_usd);
         }
         self.handle_full(event)?;
         self.out.flush()
@@ -59,9 +53,7 @@ impl<W: Write> PlainPrinter<W> {
             final_streamed: false,
             final_line_open: false,
             log_dir: None,
-            usage: Usage::default(),
-            cost_usd: 0.0,
-            cost_unknown: false,
+            spend: Spend::default(),
         }
     }
 

@@ -6,7 +6,7 @@ use std::path::PathBuf;
 
 use super::PlainPrinter;
 use crate::protocol::{
-    AgentId, AgentInfo, AnonId, AnswerLabel, TurnOutcome, Usage, VoteCount, WinnerBasis,
+    AgentId, AgentInfo, AnonId, AnswerLabel, Spend, TurnOutcome, VoteCount, WinnerBasis,
 };
 use crate::session;
 
@@ -20,9 +20,7 @@ impl<W: Write> PlainPrinter<W> {
     ) -> io::Result<()> {
         self.agents = agents.to_vec();
         self.log_dir = log_dir.cloned();
-        self.usage = Usage::default();
-        self.cost_usd = 0.0;
-        self.cost_unknown = false;
+        self.spend = Spend::default();
         let roster: Vec<String> = agents
             .iter()
             .enumerate()
@@ -137,17 +135,18 @@ impl<W: Write> PlainPrinter<W> {
             TurnOutcome::Failed => self.style.bad("✗ failed: no answer"),
         };
         // `~`: some call's tokens were counted with a tokenizer, not reported.
-        let approx = if self.usage.estimated { "~" } else { "" };
+        let usage = self.spend.usage;
+        let approx = if usage.estimated { "~" } else { "" };
         let mut line = format!(
             "{state} in {seconds:.1} s · {approx}{} tokens ({} in, {} out)",
-            self.usage.total(),
-            self.usage.input_tokens,
-            self.usage.output_tokens
+            usage.total(),
+            usage.input_tokens,
+            usage.output_tokens
         );
-        if self.cost_unknown {
+        if self.spend.cost_unknown {
             line.push_str(" · cost unknown (a model has no price in the table)");
-        } else if self.cost_usd > 0.0 {
-            line.push_str(&format!(" · {}", session::format_usd(self.cost_usd)));
+        } else if self.spend.cost_usd > 0.0 {
+            line.push_str(&format!(" · {}", session::format_usd(self.spend.cost_usd)));
         }
         if let Some(dir) = &self.log_dir {
             line.push_str(&format!(" · log: {}", dir.display()));

@@ -6,13 +6,11 @@ use std::collections::BTreeMap;
 use serde_json::{Value, json};
 
 use super::rounds;
-use crate::protocol::{AgentId, Event, EventMsg, Usage};
+use crate::protocol::{AgentId, Event, EventMsg, Spend};
 
 #[derive(Default)]
 struct AgentFigures {
-    usage: Usage,
-    cost: f64,
-    cost_unknown: bool,
+    spend: Spend,
     answers: u32,
     votes: u32,
     rounds: u32,
@@ -61,11 +59,7 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             usage, cost_usd, ..
         } = msg
         {
-            figures.usage += *usage;
-            match cost_usd {
-                Some(cost) => figures.cost += cost,
-                None => figures.cost_unknown = true,
-            }
+            figures.spend.add(*usage, *cost_usd);
         } else if let EventMsg::RoundStarted { .. } = msg {
             figures.rounds += 1;
         } else if let EventMsg::AnswerSubmitted { .. } = msg {
@@ -95,20 +89,16 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             entry.output_chars += output.chars().count() as u64;
         }
     }
-    let mut total = Usage::default();
-    let mut total_cost = 0.0;
-    let mut cost_unknown = false;
+    let mut total = Spend::default();
     let mut per_agent = serde_json::Map::new();
     for (id, figures) in &agents {
-        total += figures.usage;
-        total_cost += figures.cost;
-        cost_unknown |= figures.cost_unknown;
+        total += figures.spend;
         per_agent.insert(
             id.to_string(),
             json!({
-                "token_usage": figures.usage,
-                "estimated_cost": figures.cost,
-                "cost_unknown": figures.cost_unknown,
+                "token_usage": figures.spend.usage,
+                "estimated_cost": figures.spend.cost_usd,
+                "cost_unknown": figures.spend.cost_unknown,
                 "answers": figures.answers,
                 "votes": figures.votes,
                 "rounds": figures.rounds,
@@ -123,13 +113,13 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             "winner": winner,
         },
         "totals": {
-            "estimated_cost": total_cost,
-            "cost_unknown": cost_unknown,
-            "input_tokens": total.input_tokens,
-            "output_tokens": total.output_tokens,
-            "reasoning_tokens": total.reasoning_tokens,
-            "cached_input_tokens": total.cached_input_tokens,
-            "token_source": total.source(),
+            "estimated_cost": total.cost_usd,
+            "cost_unknown": total.cost_unknown,
+            "input_tokens": total.usage.input_tokens,
+            "output_tokens": total.usage.output_tokens,
+            "reasoning_tokens": total.usage.reasoning_tokens,
+            "cached_input_tokens": total.usage.cached_input_tokens,
+            "token_source": total.usage.source(),
         },
         "agents": per_agent,
         "tools": {

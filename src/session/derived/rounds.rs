@@ -11,16 +11,14 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Usage};
+use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Spend};
 
 struct Round {
     agent: AgentId,
     number: u32,
     kind: &'static str,
     outcome: Option<&'static str>,
-    usage: Usage,
-    cost: f64,
-    cost_unknown: bool,
+    spend: Spend,
     calls: Vec<CallTiming>,
     tool_calls: u32,
     start: Timestamp,
@@ -34,9 +32,7 @@ impl Round {
             number,
             kind,
             outcome: None,
-            usage: Usage::default(),
-            cost: 0.0,
-            cost_unknown: false,
+            spend: Spend::default(),
             calls: Vec::new(),
             tool_calls: 0,
             start,
@@ -58,13 +54,13 @@ impl Round {
             "agent_id": self.agent,
             "round_type": self.kind,
             "outcome": self.outcome.unwrap_or("incomplete"),
-            "input_tokens": self.usage.input_tokens,
-            "output_tokens": self.usage.output_tokens,
-            "reasoning_tokens": self.usage.reasoning_tokens,
-            "cached_input_tokens": self.usage.cached_input_tokens,
-            "estimated_cost": self.cost,
-            "cost_unknown": self.cost_unknown,
-            "token_source": self.usage.source(),
+            "input_tokens": self.spend.usage.input_tokens,
+            "output_tokens": self.spend.usage.output_tokens,
+            "reasoning_tokens": self.spend.usage.reasoning_tokens,
+            "cached_input_tokens": self.spend.usage.cached_input_tokens,
+            "estimated_cost": self.spend.cost_usd,
+            "cost_unknown": self.spend.cost_unknown,
+            "token_source": self.spend.usage.source(),
             "tool_calls_count": self.tool_calls,
             "api_calls_count": self.calls.len(),
             "api_time_ms": api_time_ms,
@@ -105,11 +101,7 @@ fn rounds(events: &[Event]) -> Vec<Round> {
             timing,
         } = &event.msg
         {
-            round.usage += *usage;
-            match cost_usd {
-                Some(cost) => round.cost += cost,
-                None => round.cost_unknown = true,
-            }
+            round.spend.add(*usage, *cost_usd);
             round.calls.extend(timing.iter().copied());
         } else if matches!(event.msg, EventMsg::ToolCallEnd { .. }) {
             round.tool_calls += 1;
@@ -191,18 +183,18 @@ pub fn rounds_summary(events: &[Event]) -> Value {
             .entry(round.outcome.unwrap_or("incomplete"))
             .or_default() += 1;
     }
-    let mut total = Usage::default();
+    let mut total = Spend::default();
     for round in &rounds {
-        total += round.usage;
+        total += round.spend;
     }
     json!({
         "total_rounds": rounds.len(),
         "by_outcome": by_outcome,
-        "total_input_tokens": total.input_tokens,
-        "total_output_tokens": total.output_tokens,
-        "total_reasoning_tokens": total.reasoning_tokens,
-        "total_estimated_cost": rounds.iter().map(|round| round.cost).sum::<f64>(),
-        "token_source": total.source(),
+        "total_input_tokens": total.usage.input_tokens,
+        "total_output_tokens": total.usage.output_tokens,
+        "total_reasoning_tokens": total.usage.reasoning_tokens,
+        "total_estimated_cost": total.cost_usd,
+        "token_source": total.usage.source(),
         "by_round": rounds.iter().map(Round::to_json).collect::<Vec<_>>(),
     })
 }

@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
-use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Usage};
+use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Spend};
 
 /// Characters of a vote's reason and of the final answer kept in the file.
 const REASON_PREVIEW: usize = 100;
@@ -32,8 +32,7 @@ pub struct StatusTracker {
     presenting: bool,
     final_answer: Option<String>,
     finished: bool,
-    usage: Usage,
-    cost: f64,
+    spend: Spend,
 }
 
 #[derive(Default)]
@@ -102,8 +101,7 @@ impl StatusTracker {
             usage, cost_usd, ..
         } = msg
         {
-            self.usage += *usage;
-            self.cost += cost_usd.unwrap_or(0.0);
+            self.spend.add(*usage, *cost_usd);
         } else if let EventMsg::AnswerSubmitted { .. } = msg {
             // A new answer clears every vote.
             self.votes.clear();
@@ -151,9 +149,9 @@ impl StatusTracker {
                     .map(|answer| preview(answer, ANSWER_PREVIEW)),
             },
             "costs": {
-                "total_estimated_cost": self.cost,
-                "total_input_tokens": self.usage.input_tokens,
-                "total_output_tokens": self.usage.output_tokens,
+                "total_estimated_cost": self.spend.cost_usd,
+                "total_input_tokens": self.spend.usage.input_tokens,
+                "total_output_tokens": self.spend.usage.output_tokens,
             },
         })
     }

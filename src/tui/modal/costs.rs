@@ -4,8 +4,8 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::protocol::Usage;
-use crate::tui::render::cost as money;
+use crate::protocol::Spend;
+use crate::tui::render::cost;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -14,26 +14,21 @@ pub fn lines(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
     let mut lines = vec![heading(usage_header("this turn"))];
     for (index, card) in state.agents.iter().enumerate() {
         lines.push(Line::styled(
-            usage_row(
-                card.info.id.as_str(),
-                card.usage,
-                &money(card.cost_usd, card.cost_unknown),
-            ),
+            usage_row(card.info.id.as_str(), &card.spend),
             theme.agent(index),
         ));
     }
-    let (usage, cost, unknown) = state.turn_usage();
     lines.push(Line::styled(
-        usage_row("total", usage, &money(cost, unknown)),
+        usage_row("total", &state.turn_usage()),
         theme.text().add_modifier(Modifier::BOLD),
     ));
     if !state.turns.is_empty() {
         lines.push(Line::default());
         lines.push(heading(usage_header("session")));
-        for (id, usage, cost, unknown) in state.session_usage_by_agent() {
+        for (id, spend) in state.session_usage_by_agent() {
             let index = state.agent_index(&id).unwrap_or(0);
             lines.push(Line::styled(
-                usage_row(id.as_str(), usage, &money(cost, unknown)),
+                usage_row(id.as_str(), &spend),
                 theme.agent(index),
             ));
         }
@@ -41,17 +36,12 @@ pub fn lines(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(heading(usage_header("turn")));
         for turn in &state.turns {
             lines.push(Line::styled(
-                usage_row(
-                    &format!("turn {}", turn.turn),
-                    turn.usage,
-                    &money(turn.cost_usd, turn.cost_unknown),
-                ),
+                usage_row(&format!("turn {}", turn.turn), &turn.spend),
                 theme.text(),
             ));
         }
-        let (session, cost, unknown) = state.session_usage();
         lines.push(Line::styled(
-            usage_row("session total", session, &money(cost, unknown)),
+            usage_row("session total", &state.session_usage()),
             theme.text().add_modifier(Modifier::BOLD),
         ));
     }
@@ -72,9 +62,14 @@ pub fn usage_header(first: &str) -> String {
 }
 
 /// One row of the costs table: tokens by kind, then the cost.
-pub fn usage_row(name: &str, usage: Usage, cost: &str) -> String {
+pub fn usage_row(name: &str, spend: &Spend) -> String {
+    let usage = &spend.usage;
     format!(
-        "{name:<16}{:>10}{:>10}{:>11}{:>10}{cost:>12}",
-        usage.input_tokens, usage.output_tokens, usage.reasoning_tokens, usage.cached_input_tokens
+        "{name:<16}{:>10}{:>10}{:>11}{:>10}{:>12}",
+        usage.input_tokens,
+        usage.output_tokens,
+        usage.reasoning_tokens,
+        usage.cached_input_tokens,
+        cost(spend)
     )
 }

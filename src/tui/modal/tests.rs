@@ -161,7 +161,7 @@ async fn events_lists_the_last_turns_with_times_agents_and_tool_calls() {
 #[tokio::test(start_paused = true)]
 async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
     let mut state = continued_session().await;
-    state.turns[0].agents[1].cost_unknown = true;
+    state.turns[0].agents[1].spend.cost_unknown = true;
     let mut view = modal_view(ModalKind::Turns { selected: 0 });
     view.modals[0].scroll = usize::MAX;
     let screen = format!("{:?}", draw(&state, &view, 160, 48));

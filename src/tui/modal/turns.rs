@@ -23,8 +23,8 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
             turn.turn,
             outcome_word(turn.outcome),
             seconds(turn.duration_ms),
-            turn.usage.total(),
-            cost(turn.cost_usd, turn.cost_unknown),
+            turn.spend.usage.total(),
+            cost(&turn.spend),
             turn.winner
                 .as_ref()
                 .map(|winner| format!("🏆 {winner}"))
@@ -147,20 +147,12 @@ impl Detail<'_> {
         lines.push(Line::styled(usage_header("agent"), self.theme.dim()));
         for agent in &turn.agents {
             lines.push(Line::styled(
-                usage_row(
-                    agent.id.as_str(),
-                    agent.usage,
-                    &cost(agent.cost_usd, agent.cost_unknown),
-                ),
+                usage_row(agent.id.as_str(), &agent.spend),
                 self.agent_style(&agent.id),
             ));
         }
         lines.push(Line::styled(
-            usage_row(
-                "turn total",
-                turn.usage,
-                &cost(turn.cost_usd, turn.cost_unknown),
-            ),
+            usage_row("turn total", &turn.spend),
             self.theme.text().add_modifier(Modifier::BOLD),
         ));
     }

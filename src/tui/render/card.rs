@@ -72,7 +72,7 @@ impl Widget for CardView<'_> {
             format!(
                 " {} · {} ",
                 status_word(card),
-                footer_figures(card.usage, self.elapsed_secs)
+                footer_figures(card.spend.usage, self.elapsed_secs)
             ),
             theme.dim(),
         )])

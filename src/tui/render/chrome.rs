@@ -15,15 +15,15 @@ use crate::tui::state::{Phase, ReplayState, UiState};
 use crate::tui::theme::Theme;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let (usage, usd, unknown) = state.session_usage();
+    let spend = state.session_usage();
     let time = match (state.turn, view.elapsed_secs) {
         (1.., Some(secs)) => format!("⏱ {}  ", duration(secs)),
         (0, _) | (_, None) => String::new(),
     };
     let right = format!(
         " {time}{} tok  {} ",
-        total_tokens(&usage),
-        cost(usd, unknown)
+        total_tokens(&spend.usage),
+        cost(&spend)
     );
     let left = if state.turn == 0 {
         " ◈ massgen".to_string()

@@ -1,6 +1,6 @@
 //! Short forms for figures: token counts, durations, costs, counted nouns, status icons.
 
-use crate::protocol::{AgentStatus, Usage};
+use crate::protocol::{AgentStatus, Spend, Usage};
 use crate::session;
 
 /// `950`, `12.3k`, `1.2M`.
@@ -72,12 +72,13 @@ pub fn plural(count: usize, noun: &str) -> String {
     }
 }
 
-/// `$0.0123`, or `$?` when some price is unknown.
-pub fn cost(usd: f64, unknown: bool) -> String {
-    if unknown {
-        format!("{}+?", session::format_usd(usd))
+/// `$0.0123`, followed by `+?` when some price is unknown (the figure is then a lower bound).
+pub fn cost(spend: &Spend) -> String {
+    let usd = session::format_usd(spend.cost_usd);
+    if spend.cost_unknown {
+        format!("{usd}+?")
     } else {
-        session::format_usd(usd)
+        usd
     }
 }
 

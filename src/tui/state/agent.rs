@@ -4,7 +4,7 @@
 use jiff::Timestamp;
 
 use super::code::CodeLines;
-use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Usage};
+use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Spend};
 
 /// A tool call as its card shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -135,10 +135,8 @@ pub struct AgentCard {
     pub round: u32,
     /// When the agent first became active this turn.
     pub started_at: Option<Timestamp>,
-    pub usage: Usage,
-    pub cost_usd: f64,
-    /// Some call's model has no known price.
-    pub cost_unknown: bool,
+    /// Tokens and cost of this turn so far.
+    pub spend: Spend,
     pub answers: u32,
     /// Tool calls begun and not yet ended (kept as a count: the status bar reads it every
     /// frame, whatever the length of the output).
@@ -154,9 +152,7 @@ impl AgentCard {
             status: AgentStatus::Waiting,
             round: 0,
             started_at: None,
-            usage: Usage::default(),
-            cost_usd: 0.0,
-            cost_unknown: false,
+            spend: Spend::default(),
             answers: 0,
             running_tools: 0,
             is_winner: false,
@@ -214,14 +210,6 @@ impl AgentCard {
                 None
             }
         })
-    }
-
-    pub fn add_usage(&mut self, usage: Usage, cost_usd: Option<f64>) {
-        self.usage += usage;
-        match cost_usd {
-            Some(cost) => self.cost_usd += cost,
-            None => self.cost_unknown = true,
-        }
     }
 
     /// Where the output ends now.

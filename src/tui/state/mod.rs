@@ -299,7 +299,7 @@ impl UiState {
                 usage, cost_usd, ..
             } => {
                 if let Some(card) = self.agent_mut(agent) {
-                    card.add_usage(*usage, *cost_usd);
+                    card.spend.add(*usage, *cost_usd);
                 }
             }
             EventMsg::RoundUsage { .. } => {}

@@ -3,7 +3,7 @@
 //! Live turns are recorded from their cards when they end; resumed ones from their log.
 
 use super::{AgentCard, CardItem, UiState};
-use crate::protocol::{AgentId, AnswerLabel, TurnOutcome, Usage};
+use crate::protocol::{AgentId, AnswerLabel, Spend, TurnOutcome};
 
 /// A finished turn, for the header totals, `/inspect` and `/cost`.
 #[derive(Clone, Debug, PartialEq)]
@@ -13,9 +13,7 @@ pub struct TurnRecord {
     pub outcome: TurnOutcome,
     pub winner: Option<AgentId>,
     pub duration_ms: u64,
-    pub usage: Usage,
-    pub cost_usd: f64,
-    pub cost_unknown: bool,
+    pub spend: Spend,
     /// Each agent's part, in the turn's roster order.
     pub agents: Vec<AgentTurn>,
     pub final_answer: Option<FinalAnswer>,
@@ -27,10 +25,7 @@ pub struct AgentTurn {
     pub id: AgentId,
     pub answers: Vec<(AnswerLabel, String)>,
     pub votes: Vec<CastVote>,
-    pub usage: Usage,
-    pub cost_usd: f64,
-    /// Some call's model has no known price.
-    pub cost_unknown: bool,
+    pub spend: Spend,
 }
 
 /// A vote as it was cast (later answers may have voided it).
@@ -55,9 +50,7 @@ impl AgentTurn {
             id: card.info.id.clone(),
             answers: Vec::new(),
             votes: Vec::new(),
-            usage: card.usage,
-            cost_usd: card.cost_usd,
-            cost_unknown: card.cost_unknown,
+            spend: card.spend,
         };
         for item in &card.items {
             if let CardItem::Answer { label, content } = item {
@@ -107,16 +100,13 @@ impl UiState {
         winner: Option<&AgentId>,
         duration_ms: u64,
     ) -> TurnRecord {
-        let (usage, cost_usd, cost_unknown) = self.turn_usage();
         TurnRecord {
             turn,
             question: self.question.clone(),
             outcome,
             winner: winner.cloned(),
             duration_ms,
-            usage,
-            cost_usd,
-            cost_unknown,
+            spend: self.turn_usage(),
             agents: self.agents.iter().map(AgentTurn::from_card).collect(),
             final_answer: self.agents.iter().find_map(final_answer),
         }
@@ -124,30 +114,23 @@ impl UiState {
 
     /// Tokens and cost per agent over the whole session (finished turns plus the running
     /// one), agents in the order they first appear.
-    pub fn session_usage_by_agent(&self) -> Vec<(AgentId, Usage, f64, bool)> {
+    pub fn session_usage_by_agent(&self) -> Vec<(AgentId, Spend)> {
         let finished = self
             .turns
             .iter()
             .flat_map(|turn| &turn.agents)
-            .map(|part| (&part.id, part.usage, part.cost_usd, part.cost_unknown));
+            .map(|part| (&part.id, part.spend));
         let running = self
             .agents
             .iter()
             .filter(|_| self.outcome.is_none())
-            .map(|card| (&card.info.id, card.usage, card.cost_usd, card.cost_unknown));
-        let mut totals: Vec<(AgentId, Usage, f64, bool)> = Vec::new();
-        for (id, usage, cost, unknown) in finished.chain(running) {
-            let at = totals
-                .iter()
-                .position(|(known, ..)| known == id)
-                .unwrap_or_else(|| {
-                    totals.push((id.clone(), Usage::default(), 0.0, false));
-                    totals.len() - 1
-                });
-            let total = &mut totals[at];
-            total.1 += usage;
-            total.2 += cost;
-            total.3 |= unknown;
+            .map(|card| (&card.info.id, card.spend));
+        let mut totals: Vec<(AgentId, Spend)> = Vec::new();
+        for (id, spend) in finished.chain(running) {
+            match totals.iter_mut().find(|(known, _)| known == id) {
+                Some((_, total)) => *total += spend,
+                None => totals.push((id.clone(), spend)),
+            }
         }
         totals
     }

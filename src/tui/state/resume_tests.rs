@@ -36,7 +36,7 @@ async fn a_resumed_turn_reads_as_it_did_live_and_leaves_the_cards_alone() {
 
     assert_eq!(state.turns, live.turns, "the same record as live");
     let record = &state.turns[0];
-    assert!(record.usage.total() > 0);
+    assert!(record.spend.usage.total() > 0);
     let answers = events
         .iter()
         .filter(|event| matches!(event.msg, EventMsg::AnswerSubmitted { .. }))
@@ -103,10 +103,13 @@ async fn a_resumed_turn_without_its_log_keeps_what_the_session_recorded() {
     assert_eq!(torn.question, "question 1");
     assert!(torn.agents.iter().any(|part| !part.answers.is_empty()));
     assert!(torn.final_answer.is_none());
-    assert!(torn.usage.total() > 0, "what it used before it stopped");
+    assert!(
+        torn.spend.usage.total() > 0,
+        "what it used before it stopped"
+    );
     assert_eq!((gone.turn, gone.outcome), (2, TurnOutcome::Failed));
     assert_eq!(gone.question, "question 2");
-    assert_eq!(gone.usage.total(), 0);
+    assert_eq!(gone.spend.usage.total(), 0);
     assert_eq!(gone.duration_ms, 0);
     assert!(gone.agents.iter().all(|part| part.answers.is_empty()));
 }
@@ -120,21 +123,21 @@ async fn the_session_totals_per_agent_cover_every_turn_and_the_running_one() {
             .session_usage_by_agent()
             .into_iter()
             .find(|(agent, ..)| agent == id)
-            .map(|(_, usage, ..)| usage.total())
+            .map(|(_, spend)| spend.usage.total())
             .unwrap()
     };
     let recorded: u64 = state
         .turns
         .iter()
-        .map(|turn| turn.agents[0].usage.total())
+        .map(|turn| turn.agents[0].spend.usage.total())
         .sum();
     assert_eq!(sum_of(&state, 0), recorded);
     let by_agent: u64 = state
         .session_usage_by_agent()
         .iter()
-        .map(|(_, usage, ..)| usage.total())
+        .map(|(_, spend)| spend.usage.total())
         .sum();
-    assert_eq!(by_agent, state.session_usage().0.total());
+    assert_eq!(by_agent, state.session_usage().usage.total());
     // A running turn counts too.
     state.apply(&Event {
         turn: 3,
@@ -162,6 +165,6 @@ async fn the_session_totals_per_agent_cover_every_turn_and_the_running_one() {
         }],
     );
     assert_eq!(sum_of(&state, 0), recorded + 7);
-    let (_, _, _, unknown) = state.session_usage_by_agent()[0].clone();
+    let unknown = state.session_usage_by_agent()[0].1.cost_unknown;
     assert!(unknown, "a price unknown in the running turn shows");
 }

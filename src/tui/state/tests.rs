@@ -2,7 +2,7 @@
 //! with scripted agents, and hand-made edge cases.
 
 use super::*;
-use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel, Usage};
+use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel, Spend, Usage};
 use crate::tui::test_support::{demo_turns, event, fold, tool_begin, tool_end};
 
 /// `agent1`, `agent2`, `agent3` as the anonymous ids of `a`, `b`, `c`.
@@ -90,7 +90,7 @@ async fn a_whole_demo_turn_ends_idle_with_a_winner_and_its_final_answer() {
     );
     for card in &state.agents {
         assert!(card.answers >= 1, "{} answered", card.info.id);
-        assert!(card.usage.total() > 0, "{} used tokens", card.info.id);
+        assert!(card.spend.usage.total() > 0, "{} used tokens", card.info.id);
         assert!(
             card.items
                 .iter()
@@ -129,7 +129,7 @@ async fn a_whole_demo_turn_ends_idle_with_a_winner_and_its_final_answer() {
     assert_eq!(leader.len(), 1);
     assert_eq!(leader[0].candidate, winner);
     assert_eq!(state.turns.len(), 1);
-    assert_eq!(state.turns[0].usage, state.turn_usage().0);
+    assert_eq!(state.turns[0].spend.usage, state.turn_usage().usage);
 }
 
 #[tokio::test(start_paused = true)]
@@ -166,10 +166,10 @@ async fn a_second_turn_starts_fresh_cards_and_keeps_the_first_in_the_record() {
         .filter(|item| matches!(item, CardItem::Final { .. }))
         .count();
     assert_eq!(finals, 1);
-    let (session, ..) = state.session_usage();
+    let session = state.session_usage().usage;
     assert_eq!(
         session.total(),
-        state.turns[0].usage.total() + state.turns[1].usage.total()
+        state.turns[0].spend.usage.total() + state.turns[1].spend.usage.total()
     );
 }
 
@@ -321,7 +321,11 @@ fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
             timing: None,
         },
     ));
-    let (total, cost, unknown) = state.turn_usage();
+    let Spend {
+        usage: total,
+        cost_usd: cost,
+        cost_unknown: unknown,
+    } = state.turn_usage();
     assert_eq!(total.total(), 240);
     assert!((cost - 0.5).abs() < 1e-9);
     assert!(unknown);

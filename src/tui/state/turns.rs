@@ -6,33 +6,29 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 
 use super::{Phase, UiState, VoteTally};
-use crate::protocol::{AgentId, AgentInfo, Event, Mode, ResumedTurn, TurnOutcome, Usage};
+use crate::protocol::{AgentId, AgentInfo, Event, Mode, ResumedTurn, Spend, TurnOutcome};
 
 impl UiState {
     /// Tokens and cost of the running (or last) turn over every agent.
-    pub fn turn_usage(&self) -> (Usage, f64, bool) {
-        self.agents.iter().fold(
-            (Usage::default(), 0.0, false),
-            |(mut usage, cost, unknown), card| {
-                usage += card.usage;
-                (usage, cost + card.cost_usd, unknown || card.cost_unknown)
-            },
-        )
+    pub fn turn_usage(&self) -> Spend {
+        let mut total = Spend::default();
+        for card in &self.agents {
+            total += card.spend;
+        }
+        total
     }
 
     /// Tokens and cost of the whole session: finished turns plus the running one.
-    pub fn session_usage(&self) -> (Usage, f64, bool) {
-        let running = if self.outcome.is_none() {
+    pub fn session_usage(&self) -> Spend {
+        let mut total = if self.outcome.is_none() {
             self.turn_usage()
         } else {
-            (Usage::default(), 0.0, false)
+            Spend::default()
         };
-        self.turns
-            .iter()
-            .fold(running, |(mut usage, cost, unknown), turn| {
-                usage += turn.usage;
-                (usage, cost + turn.cost_usd, unknown || turn.cost_unknown)
-            })
+        for turn in &self.turns {
+            total += turn.spend;
+        }
+        total
     }
 
     /// Turns of an earlier session, each folded from its recorded events on a scratch
