@@ -21,21 +21,30 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
     }
 }
 
-#[test]
-fn round_message_uses_massgen_tags() {
+/// Agent `a`'s round 2, seeing agent `b`'s answers (`agent2.1`, `agent2.2`…) and able to
+/// vote for `b`.
+fn second_round_seeing(answers: &[&str]) -> RoundView {
     let ids = [AgentId::new("a"), AgentId::new("b")];
     let mapping = AnonymousMapping::new(&ids);
     let (anon, _) = mapping.pairs().nth(1).unwrap();
-    let view = RoundView {
+    RoundView {
         round: 2,
-        answers: vec![VisibleAnswer {
-            anon: anon.clone(),
-            label: AnswerLabel::answer(anon, 1),
-            content: "Paris.".into(),
-        }],
+        answers: (1..)
+            .zip(answers)
+            .map(|(number, content)| VisibleAnswer {
+                anon: anon.clone(),
+                label: AnswerLabel::answer(anon, number),
+                content: (*content).into(),
+            })
+            .collect(),
         vote_options: vec![anon.clone()],
         vote_only: false,
-    };
+    }
+}
+
+#[test]
+fn round_message_uses_massgen_tags() {
+    let view = second_round_seeing(&["Paris."]);
     let history = [HistoryEntry {
         question: "Hi".into(),
         answer: "Hello".into(),
@@ -64,19 +73,7 @@ fn round_message_uses_massgen_tags() {
 
 #[test]
 fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies() {
-    let ids = [AgentId::new("a"), AgentId::new("b")];
-    let mapping = AnonymousMapping::new(&ids);
-    let (anon, _) = mapping.pairs().nth(1).unwrap();
-    let view = RoundView {
-        round: 2,
-        answers: vec![VisibleAnswer {
-            anon: anon.clone(),
-            label: AnswerLabel::answer(anon, 1),
-            content: "Wrote /p/.massgen/workspaces/ws_b/app.py".into(),
-        }],
-        vote_options: vec![anon.clone()],
-        vote_only: false,
-    };
+    let view = second_round_seeing(&["Wrote /p/.massgen/workspaces/ws_b/app.py"]);
     let context_paths = [ContextRootSpec {
         path: "/home/u/project".into(),
         permission: Permission::Write,
