@@ -3,7 +3,8 @@
 //!
 //! Module map (see DESIGN.md): [`protocol`] is the shared language; [`config`] loads
 //! MassGen YAML; [`backend`] talks to models; [`tools`] defines what models may call;
-//! [`mcp`] runs the agents' MCP servers; [`workspace`] keeps agents' files;
+//! [`mcp`] runs the agents' MCP servers; [`workspace`] keeps agents' files; [`plan`] models task
+//! plans and keeps saved plans;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`] prints
 //! progress; [`tui`] is the full-screen front end; [`text`] measures text in terminal
 //! columns; [`cli`] ties them together for the `massgen` binary.
@@ -14,6 +15,7 @@ pub mod config;
 pub mod headless;
 pub mod mcp;
 pub mod orchestrator;
+pub mod plan;
 pub mod protocol;
 pub mod session;
 pub mod text;

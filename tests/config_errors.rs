@@ -642,11 +642,12 @@ agnets_extra: 1
 
 /// `(line, column, dotted path)` of every key in [`MASSGEN_STYLE`] that is known but not
 /// supported yet.
-const UNSUPPORTED: [(usize, usize, &str); 8] = [
+const UNSUPPORTED: [(usize, usize, &str); 9] = [
     (6, 7, "agents[0].backend.enable_web_search"),
     (21, 7, "agents[1].backend.enable_web_search"),
     (27, 7, "agents[2].backend.enable_web_search"),
-    (36, 3, "orchestrator.coordination"),
+    (37, 5, "orchestrator.coordination.use_two_tier_workspace"),
+    (38, 5, "orchestrator.coordination.max_orchestration_restarts"),
     (41, 3, "timeout_settings.initial_round_timeout_seconds"),
     (42, 3, "timeout_settings.subsequent_round_timeout_seconds"),
     (43, 3, "timeout_settings.round_timeout_grace_seconds"),
@@ -717,7 +718,7 @@ fn massgen_style_config_validates_with_one_warning_per_unsupported_key() {
         )),
         "{info}"
     );
-    assert!(stdout.contains("(9 warnings)"), "{info}");
+    assert!(stdout.contains("(10 warnings)"), "{info}");
 }
 
 #[test]

@@ -478,6 +478,7 @@ agent:
         .handle
         .ops
         .send(Op::Submit {
+            options: Default::default(),
             text: "q".into(),
             mode: Default::default(),
             context_paths: vec![],

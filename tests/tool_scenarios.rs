@@ -188,6 +188,7 @@ agent:
         .handle
         .ops
         .send(Op::Submit {
+            options: Default::default(),
             text: "Process attached".into(),
             mode: Mode::Normal,
             context_paths: vec![ContextPath {

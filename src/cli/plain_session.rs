@@ -12,7 +12,7 @@ use super::setup::Prepared;
 use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 use crate::orchestrator::OrchestratorHandle;
-use crate::protocol::{EventMsg, Mode, Op};
+use crate::protocol::{EventMsg, Mode, Op, TurnOptions};
 use crate::session::write_atomic;
 use crate::workspace::{ParsedPrompt, parse_prompt};
 
@@ -95,6 +95,7 @@ async fn run_turn(
         text: question.text,
         mode: Mode::Normal,
         context_paths: question.paths,
+        options: TurnOptions::default(),
     };
     if handle.ops.send(submit).await.is_err() {
         return (Exit::Execution, None);

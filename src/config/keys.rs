@@ -97,6 +97,11 @@ pub const ORCHESTRATOR: &[&str] = &[
     "context_paths",
     "snapshot_storage",
     "agent_temporary_workspace",
+    "coordination",
+    "defer_voting_until_all_answered",
+    "skip_voting",
+    "disable_injection",
+    "skip_final_presentation",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -106,13 +111,55 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "nlip_config",
     "dspy",
     "docker",
-    "coordination",
-    "defer_voting_until_all_answered",
-    "skip_voting",
-    "disable_injection",
-    "skip_final_presentation",
     "min_answers_before_voting",
     "memory",
+];
+
+/// `orchestrator.coordination` keys massgen acts on.
+pub const COORDINATION: &[&str] = &[
+    "enable_planning_mode",
+    "planning_mode_instruction",
+    "enable_agent_task_planning",
+    "max_tasks_per_plan",
+    "task_planning_filesystem_mode",
+    "plan_depth",
+    "broadcast",
+    "broadcast_timeout",
+    "max_broadcasts_per_agent",
+    "broadcast_wait_by_default",
+];
+/// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
+pub const COORDINATION_UNSUPPORTED: &[&str] = &[
+    "max_orchestration_restarts",
+    "broadcast_sensitivity",
+    "response_depth",
+    "enable_memory_filesystem_mode",
+    "compression_target_ratio",
+    "use_skills",
+    "massgen_skills",
+    "skills_directory",
+    "load_previous_session_skills",
+    "persona_generator",
+    "enable_subagents",
+    "subagent_default_timeout",
+    "subagent_min_timeout",
+    "subagent_max_timeout",
+    "subagent_max_concurrent",
+    "subagent_round_timeouts",
+    "subagent_orchestrator",
+    "async_subagents",
+    "use_two_tier_workspace",
+    "enable_changedoc",
+    "learning_capture_mode",
+    "fairness_enabled",
+    "fairness_lead_cap_answers",
+    "max_midstream_injections_per_round",
+    "injection_strategy",
+    "write_mode",
+    "drift_conflict_policy",
+    "enable_novelty_on_iteration",
+    "max_new_answers_global",
+    "use_skills_registry",
 ];
 
 pub const TIMEOUTS: &[&str] = &["orchestrator_timeout_seconds"];

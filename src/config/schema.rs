@@ -3,7 +3,7 @@
 use std::fmt;
 use std::time::Duration;
 
-use crate::protocol::AgentId;
+use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 
 use super::backend_kind::BackendKind;
 use super::scripted::ScriptedOptions;
@@ -104,6 +104,56 @@ pub struct OrchestratorConfig {
     pub snapshot_storage: Option<String>,
     /// Where agents get copies of their peers' workspaces (under `.massgen/` when relative).
     pub agent_temporary_workspace: Option<String>,
+    /// `skip_voting`: coordination ends once every agent has answered.
+    pub skip_voting: bool,
+    /// `disable_injection`: agents are neither restarted nor told of peers' new answers.
+    pub disable_injection: bool,
+    /// `defer_voting_until_all_answered`: an agent out of answers waits until every agent
+    /// has one before it votes.
+    pub defer_voting_until_all_answered: bool,
+    /// `skip_final_presentation`: the winner's answer is the final answer, no extra call.
+    pub skip_final_presentation: bool,
+    pub coordination: CoordinationConfig,
+}
+
+/// `orchestrator.coordination`: planning mode, task plans and broadcast.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CoordinationConfig {
+    /// Ask one agent before each turn whether it involves irreversible MCP operations, and
+    /// block those tools until the final presentation.
+    pub enable_planning_mode: bool,
+    /// Replaces the default planning-mode instruction in agents' prompts.
+    pub planning_mode_instruction: Option<String>,
+    /// Give every agent the nine task-plan tools (`mcp__planning_<id>__…`).
+    pub enable_agent_task_planning: bool,
+    pub max_tasks_per_plan: u32,
+    /// Keep each agent's task plan in `tasks/plan.json` in its workspace.
+    pub task_planning_filesystem_mode: bool,
+    /// The default depth of planning turns.
+    pub plan_depth: PlanDepth,
+    /// Whom agents may ask with `ask_others`.
+    pub broadcast: BroadcastTarget,
+    pub broadcast_timeout: Duration,
+    pub max_broadcasts_per_agent: u32,
+    /// `ask_others` waits for the replies unless the agent says `wait: false`.
+    pub broadcast_wait_by_default: bool,
+}
+
+impl Default for CoordinationConfig {
+    fn default() -> Self {
+        Self {
+            enable_planning_mode: false,
+            planning_mode_instruction: None,
+            enable_agent_task_planning: false,
+            max_tasks_per_plan: 10,
+            task_planning_filesystem_mode: false,
+            plan_depth: PlanDepth::Medium,
+            broadcast: BroadcastTarget::Off,
+            broadcast_timeout: Duration::from_secs(300),
+            max_broadcasts_per_agent: 10,
+            broadcast_wait_by_default: true,
+        }
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::Printer;
-use crate::protocol::{Event, EventMsg, TurnOutcome};
+use crate::protocol::{Event, EventMsg, PlanStatus, TurnOutcome};
 
 pub struct QuietPrinter<W: Write, D: Write> {
     out: W,
@@ -43,8 +43,34 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                     writeln!(self.out)?;
                 }
             }
+            EventMsg::PlanUpdated { plan } => match plan.status {
+                PlanStatus::Ready => writeln!(
+                    self.diagnostics,
+                    "massgen: plan {} is ready ({} tasks): {}",
+                    plan.id,
+                    plan.tasks.len(),
+                    plan.dir.display()
+                )?,
+                PlanStatus::Failed => writeln!(
+                    self.diagnostics,
+                    "massgen: plan {} failed: {}",
+                    plan.id,
+                    plan.detail.as_deref().unwrap_or("no reason given")
+                )?,
+                PlanStatus::Completed => {
+                    writeln!(self.diagnostics, "massgen: plan {} is completed", plan.id)?
+                }
+                PlanStatus::Planning | PlanStatus::Executing => {}
+            },
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
+            | EventMsg::PlanningModeDecided { .. }
+            | EventMsg::ToolBlocked { .. }
+            | EventMsg::TaskPlanChanged { .. }
+            | EventMsg::BroadcastAsked { .. }
+            | EventMsg::BroadcastAnswered { .. }
+            | EventMsg::BroadcastClosed { .. }
+            | EventMsg::PlansListed { .. }
             | EventMsg::HistoryCleared
             | EventMsg::SessionResumed { .. }
             | EventMsg::TurnStarted { .. }

@@ -32,6 +32,7 @@ fn turn_events() -> Vec<Event> {
             1,
             None,
             EventMsg::TurnStarted {
+                options: Default::default(),
                 question: "Why?".into(),
                 mode: Mode::Normal,
                 agents: roster(),

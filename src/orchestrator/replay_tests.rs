@@ -150,6 +150,7 @@ async fn ops_that_need_a_model_are_refused_with_a_warning() {
     handle.events.recv().await.unwrap();
     handle.events.recv().await.unwrap();
     let submit = Op::Submit {
+        options: Default::default(),
         text: "new question".into(),
         mode: crate::protocol::Mode::Normal,
         context_paths: Vec::new(),

@@ -112,6 +112,7 @@ async fn run(
                 text,
                 mode,
                 context_paths,
+                options,
             } => {
                 turn_number += 1;
                 let attached: Vec<ContextRootSpec> =
@@ -124,6 +125,7 @@ async fn run(
                 let request = TurnRequest {
                     question: text.clone(),
                     mode,
+                    options,
                     history: history.clone(),
                     today: jiff::Zoned::now().date().to_string(),
                     attached,
@@ -143,7 +145,13 @@ async fn run(
                     break;
                 }
             }
-            Op::Cancel | Op::Step => {}
+            Op::Cancel | Op::Step | Op::ListPlans => {}
+            Op::AnswerQuestion { .. } => emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: "no turn is running, so no agent is waiting for that answer".into(),
+                },
+            ),
             Op::ClearHistory => {
                 history.clear();
                 tracing::debug!("conversation history cleared");
@@ -170,6 +178,7 @@ impl OrchestratorHandle {
             text: question.to_string(),
             mode: crate::protocol::Mode::Normal,
             context_paths: Vec::new(),
+            options: crate::protocol::TurnOptions::default(),
         };
         if self.ops.send(submit).await.is_err() {
             return Vec::new();

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 use super::op::Mode;
+use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};
 use super::usage::{CallTiming, Usage};
 
 /// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
@@ -191,6 +192,9 @@ pub enum EventMsg {
         agents: Vec<AgentInfo>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         log_dir: Option<PathBuf>,
+        /// Depth, broadcast, plan, single agent and refinement the turn runs with.
+        #[serde(default)]
+        options: TurnOptions,
     },
     /// The turn is over.
     TurnFinished {
@@ -329,6 +333,48 @@ pub enum EventMsg {
     Timeout { scope: TimeoutScope, seconds: u64 },
     /// The turn was cancelled by the user.
     Cancelled,
+    /// Config planning mode (`enable_planning_mode`): the agent asked whether the request
+    /// involves irreversible MCP operations answered. While `irreversible`, the listed
+    /// tools (every MCP tool when the list is empty) are blocked until the presentation.
+    PlanningModeDecided {
+        irreversible: bool,
+        blocked_tools: Vec<String>,
+    },
+    /// A tool call was not run: planning mode blocks it during coordination.
+    ToolBlocked {
+        call_id: String,
+        tool: String,
+        arguments: String,
+        message: String,
+    },
+    /// The agent's task plan changed (its `mcp__planning_…` tools); the whole list.
+    TaskPlanChanged { tasks: Vec<TaskView> },
+    /// The agent asked a question with `ask_others`.
+    BroadcastAsked {
+        request_id: String,
+        target: BroadcastTarget,
+        questions: Vec<Question>,
+        /// The agent waits for the replies (else it goes on and checks later).
+        wait: bool,
+        timeout_secs: u64,
+    },
+    /// A reply to a question; `from` is the agent that answered, `None` for the user.
+    BroadcastAnswered {
+        request_id: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        from: Option<AgentId>,
+        answer: String,
+    },
+    /// No more replies will come: everyone answered, or the time ran out.
+    BroadcastClosed {
+        request_id: String,
+        timed_out: bool,
+        responses: u32,
+    },
+    /// A saved plan changed status (planning, ready, executing, completed, failed).
+    PlanUpdated { plan: PlanInfo },
+    /// The saved plans, newest first (answers `Op::ListPlans`).
+    PlansListed { plans: Vec<PlanInfo> },
     /// The user typed text during the turn; it waits for each agent's next tool result.
     HumanInputQueued { text: String },
     /// The queued text reached this agent.

@@ -6,6 +6,7 @@
 mod event;
 mod ids;
 mod op;
+mod plan;
 pub mod symbols;
 mod usage;
 
@@ -15,4 +16,8 @@ pub use event::{
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};
+pub use plan::{
+    BroadcastTarget, PlanDepth, PlanInfo, PlanStatus, Question, QuestionOption, QuestionReply,
+    TaskPriority, TaskProgress, TaskStatus, TaskView, TurnOptions, current_task,
+};
 pub use usage::{CallTiming, Spend, Usage};

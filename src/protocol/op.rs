@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::plan::{QuestionReply, TurnOptions};
+
 /// The interaction mode a question is submitted in (cycled with Shift+Tab in the TUI).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,11 +31,22 @@ pub enum Op {
         text: String,
         mode: Mode,
         context_paths: Vec<ContextPath>,
+        /// Depth, broadcast, plan to execute, single agent, refinement.
+        #[serde(default)]
+        options: TurnOptions,
     },
     /// Stop the running turn; whatever exists is kept.
     Cancel,
     /// Text the user typed while a turn runs, delivered to every agent.
     InjectHumanInput { text: String },
+    /// The user's reply to an agent's `ask_others` question (`BroadcastAsked`), one entry
+    /// per question; no entries means the user declined to answer.
+    AnswerQuestion {
+        request_id: String,
+        replies: Vec<QuestionReply>,
+    },
+    /// List the saved plans (`PlansListed` answers).
+    ListPlans,
     /// Forget the conversation so far: the next turn starts without history. Refused
     /// while a turn runs.
     ClearHistory,

@@ -19,3 +19,11 @@ pub const UPDATE: &str = "📨";
 pub const ERROR: &str = "✗";
 pub const WINNER: &str = "🏆";
 pub const FINAL_ANSWER: &str = "🎯";
+/// Planning mode judged the request (irreversible or not).
+pub const PLANNING_MODE: &str = "🛡";
+/// A tool call planning mode kept from running.
+pub const BLOCKED: &str = "🚫";
+/// An agent asked a question with `ask_others`.
+pub const QUESTION: &str = "📣";
+/// A reply to a question.
+pub const REPLY: &str = "💬";

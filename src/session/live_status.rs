@@ -136,6 +136,7 @@ mod tests {
             1,
             None,
             EventMsg::TurnStarted {
+                options: Default::default(),
                 question: "q".into(),
                 mode: Mode::Normal,
                 agents: roster,

@@ -36,6 +36,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::SessionResumed { .. }
         | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::WorkspaceSnapshot { .. }
+        | EventMsg::PlansListed { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
         EventMsg::TurnStarted { .. }
         | EventMsg::TurnFinished { .. }
@@ -45,6 +46,13 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::AnswerSubmitted { .. }
         | EventMsg::VoteCast { .. }
         | EventMsg::VoteIgnored { .. }
+        | EventMsg::PlanningModeDecided { .. }
+        | EventMsg::ToolBlocked { .. }
+        | EventMsg::TaskPlanChanged { .. }
+        | EventMsg::BroadcastAsked { .. }
+        | EventMsg::BroadcastAnswered { .. }
+        | EventMsg::BroadcastClosed { .. }
+        | EventMsg::PlanUpdated { .. }
         | EventMsg::AgentRestarted { .. }
         | EventMsg::EnforcementRetry { .. }
         | EventMsg::Retrying { .. }

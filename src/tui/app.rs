@@ -265,6 +265,7 @@ impl App {
             text: parsed.text,
             mode: self.view.mode,
             context_paths: parsed.paths,
+            options: crate::protocol::TurnOptions::default(),
         })]
     }
 

@@ -63,6 +63,7 @@ async fn event_loop(
             text,
             mode: Mode::Normal,
             context_paths: Vec::new(),
+            options: crate::protocol::TurnOptions::default(),
         };
         let _ = handle.ops.send(submit).await;
     }
@@ -267,6 +268,7 @@ mod tests {
         };
         app.on_event(&later(0, replay));
         let question = EventMsg::TurnStarted {
+            options: Default::default(),
             question: "q".into(),
             mode: Mode::Normal,
             agents: Vec::new(),

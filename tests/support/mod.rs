@@ -293,6 +293,7 @@ pub async fn run_and_cancel_at(
     cancel_at: impl Fn(&EventMsg) -> bool,
 ) -> Vec<Event> {
     let submit = massgen::protocol::Op::Submit {
+        options: Default::default(),
         text: question.into(),
         mode: massgen::protocol::Mode::Normal,
         context_paths: vec![],

@@ -3,6 +3,7 @@
 //! orchestrator, timeout and ui blocks in `settings`.
 
 mod backend;
+mod coordination;
 mod settings;
 mod tools;
 

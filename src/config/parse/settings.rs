@@ -5,7 +5,10 @@ use std::time::Duration;
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::keys;
-use super::super::schema::{DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig};
+use super::super::schema::{
+    CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+};
+use super::coordination::parse_coordination;
 use super::tools::parse_context_paths;
 use super::{Note, check_keys};
 
@@ -47,6 +50,21 @@ pub(super) fn parse_orchestrator(
         context_paths: parse_context_paths(orchestrator, notes)?,
         snapshot_storage: orchestrator.string("snapshot_storage")?,
         agent_temporary_workspace: orchestrator.string("agent_temporary_workspace")?,
+        skip_voting: orchestrator.bool("skip_voting")?.unwrap_or(false),
+        disable_injection: orchestrator.bool("disable_injection")?.unwrap_or(false),
+        defer_voting_until_all_answered: orchestrator
+            .bool("defer_voting_until_all_answered")?
+            .unwrap_or(false),
+        skip_final_presentation: orchestrator
+            .bool("skip_final_presentation")?
+            .unwrap_or(false),
+        coordination: match orchestrator.get("coordination") {
+            Some(node) => parse_coordination(
+                &Fields::of(node, orchestrator.key_path("coordination"))?,
+                notes,
+            )?,
+            None => CoordinationConfig::default(),
+        },
     })
 }
 

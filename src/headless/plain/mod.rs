@@ -301,7 +301,15 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::McpServerStatus { .. }
                 | EventMsg::ToolRefused { .. }
                 | EventMsg::ReplayStarted { .. }
-                | EventMsg::ReplayFinished { .. },
+                | EventMsg::ReplayFinished { .. }
+                | EventMsg::PlanningModeDecided { .. }
+                | EventMsg::ToolBlocked { .. }
+                | EventMsg::TaskPlanChanged { .. }
+                | EventMsg::BroadcastAsked { .. }
+                | EventMsg::BroadcastAnswered { .. }
+                | EventMsg::BroadcastClosed { .. }
+                | EventMsg::PlanUpdated { .. }
+                | EventMsg::PlansListed { .. },
                 _,
             ) => Ok(()),
         }

@@ -27,7 +27,7 @@ use super::prompts::{FilesystemView, HistoryEntry, PromptContext};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TurnOutcome,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TurnOptions, TurnOutcome,
 };
 use crate::tools::ToolRouter;
 use crate::workspace::{ContextRootSpec, Workspaces};
@@ -47,6 +47,7 @@ pub struct RunContext {
 pub struct TurnRequest {
     pub question: String,
     pub mode: Mode,
+    pub options: TurnOptions,
     pub history: Vec<HistoryEntry>,
     /// Today's date as agents should see it.
     pub today: String,
@@ -214,6 +215,7 @@ impl<'a> Driver<'a> {
                 mode: self.request.mode,
                 agents: self.run.roster.clone(),
                 log_dir,
+                options: self.request.options.clone(),
             },
         );
         for agent in self.coordination.agents().to_vec() {
@@ -310,7 +312,7 @@ impl<'a> Driver<'a> {
     fn handle_op(&mut self, op: Option<Op>) {
         match op {
             Some(Op::Cancel) => self.cancel(),
-            Some(Op::Step) => {}
+            Some(Op::Step | Op::ListPlans | Op::AnswerQuestion { .. }) => {}
             Some(Op::InjectHumanInput { text }) => {
                 self.inbox.push(text.clone());
                 self.emit(None, EventMsg::HumanInputQueued { text });

@@ -137,6 +137,55 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         }
         EventMsg::Cancelled => ("agent_cancelled", json!({})),
         EventMsg::HumanInputDelivered { text } => ("update_injected", json!({"text": text})),
+        EventMsg::PlanningModeDecided {
+            irreversible,
+            blocked_tools,
+        } => (
+            "planning_mode_decided",
+            json!({"has_irreversible": irreversible, "blocked_tools": blocked_tools}),
+        ),
+        EventMsg::ToolBlocked { tool, message, .. } => {
+            ("tool_blocked", json!({"tool": tool, "message": message}))
+        }
+        EventMsg::BroadcastAsked {
+            request_id,
+            target,
+            questions,
+            wait,
+            ..
+        } => (
+            "broadcast_created",
+            json!({"request_id": request_id, "target": target, "questions": questions,
+                   "wait": wait}),
+        ),
+        EventMsg::BroadcastAnswered {
+            request_id,
+            from,
+            answer,
+        } => (
+            if from.is_some() {
+                "broadcast_response"
+            } else {
+                "human_broadcast_response"
+            },
+            json!({"request_id": request_id, "responder": from, "answer": answer}),
+        ),
+        EventMsg::BroadcastClosed {
+            request_id,
+            timed_out,
+            responses,
+        } => (
+            if *timed_out {
+                "broadcast_timeout"
+            } else {
+                "broadcast_complete"
+            },
+            json!({"request_id": request_id, "responses": responses}),
+        ),
+        EventMsg::PlanUpdated { plan } => (
+            "plan_status",
+            json!({"plan_id": plan.id, "status": plan.status, "detail": plan.detail}),
+        ),
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
@@ -157,6 +206,8 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         | EventMsg::HumanInputQueued { .. }
         | EventMsg::Warning { .. }
         | EventMsg::ReplayStarted { .. }
-        | EventMsg::ReplayFinished { .. } => return None,
+        | EventMsg::ReplayFinished { .. }
+        | EventMsg::TaskPlanChanged { .. }
+        | EventMsg::PlansListed { .. } => return None,
     })
 }

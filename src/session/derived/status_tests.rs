@@ -122,6 +122,7 @@ fn started(agents: &[&str]) -> Event {
         1,
         None,
         EventMsg::TurnStarted {
+            options: Default::default(),
             question: "q".into(),
             mode: Mode::Normal,
             agents: roster,

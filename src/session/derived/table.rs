@@ -4,8 +4,8 @@
 //! the winner and the outcome at the end.
 
 use crate::protocol::symbols::{
-    CONTEXT, ERROR, FINAL_ANSWER, NEW_ANSWER, REFUSED, RESTART, RESTART_DONE, RETRY, THINKING,
-    UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, CONTEXT, ERROR, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY,
+    RESTART, RESTART_DONE, RETRY, THINKING, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::protocol::{
     AgentId, AgentInfo, Event, EventMsg, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
@@ -295,6 +295,43 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
             vec![format!("{UPDATE} UPDATE RECEIVED"), flatten(text)]
         }
         EventMsg::AgentError { message } => vec![format!("{ERROR} ERROR"), message.clone()],
+        EventMsg::PlanningModeDecided {
+            irreversible: false,
+            ..
+        } => vec![format!(
+            "{PLANNING_MODE} PLANNING MODE: nothing irreversible"
+        )],
+        EventMsg::PlanningModeDecided {
+            irreversible: true,
+            blocked_tools,
+        } => vec![
+            format!("{PLANNING_MODE} PLANNING MODE: irreversible"),
+            if blocked_tools.is_empty() {
+                "every MCP tool blocked".to_string()
+            } else {
+                format!("blocked: {}", blocked_tools.join(", "))
+            },
+        ],
+        EventMsg::ToolBlocked { tool, .. } => vec![format!("{BLOCKED} BLOCKED {tool}")],
+        EventMsg::BroadcastAsked {
+            target, questions, ..
+        } => vec![
+            format!("{QUESTION} ASKED {}", target.name()),
+            questions
+                .first()
+                .map(|question| truncate(&flatten(&question.text), PREVIEW))
+                .unwrap_or_default(),
+        ],
+        EventMsg::BroadcastAnswered { from, answer, .. } => vec![
+            format!(
+                "{REPLY} REPLY from {}",
+                from.as_ref().map_or("the user", |agent| agent.as_str())
+            ),
+            format!("\"{}\"", truncate(&flatten(answer), PREVIEW)),
+        ],
+        EventMsg::BroadcastClosed {
+            timed_out: true, ..
+        } => vec![format!("{ERROR} QUESTION TIMED OUT")],
         EventMsg::AgentKilled { reason } => vec![format!("{ERROR} DROPPED"), reason.clone()],
         EventMsg::Timeout { scope, seconds } => {
             let clock = match scope {
@@ -322,6 +359,12 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         | EventMsg::HistoryCleared
         | EventMsg::ReplayStarted { .. }
         | EventMsg::ReplayFinished { .. }
+        | EventMsg::BroadcastClosed {
+            timed_out: false, ..
+        }
+        | EventMsg::TaskPlanChanged { .. }
+        | EventMsg::PlanUpdated { .. }
+        | EventMsg::PlansListed { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::TurnStarted { .. }
         | EventMsg::TurnFinished { .. }

@@ -14,6 +14,7 @@ fn failing_turn() -> Vec<Event> {
             1,
             None,
             EventMsg::TurnStarted {
+                options: Default::default(),
                 question: "Why is the sky blue? Explain it in one long line of text.".into(),
                 mode: Mode::Normal,
                 agents,

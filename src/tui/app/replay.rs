@@ -16,14 +16,16 @@ impl App {
         let mut kept = Vec::with_capacity(effects.len());
         for effect in effects {
             let refusal = match &effect {
-                Effect::Send(Op::Submit { .. } | Op::InjectHumanInput { .. }) => {
-                    "this is a replay: nothing is sent to a model (Esc, then q quits)"
-                }
+                Effect::Send(
+                    Op::Submit { .. } | Op::InjectHumanInput { .. } | Op::AnswerQuestion { .. },
+                ) => "this is a replay: nothing is sent to a model (Esc, then q quits)",
                 Effect::Send(Op::Cancel) => {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
-                Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
+                Effect::Send(Op::Step | Op::Shutdown | Op::ListPlans)
+                | Effect::OpenFile(_)
+                | Effect::Quit => {
                     kept.push(effect);
                     continue;
                 }

@@ -29,6 +29,7 @@ pub(super) fn start_turn(app: &mut App) {
         1,
         None,
         EventMsg::TurnStarted {
+            options: Default::default(),
             question: "q".into(),
             mode: Mode::Normal,
             agents: agents(),
@@ -66,6 +67,7 @@ fn enter_submits_the_question_with_the_chosen_mode() {
     assert_eq!(
         effects,
         [Effect::Send(Op::Submit {
+            options: Default::default(),
             text: "Why?\nReally".into(),
             mode: Mode::Planning,
             context_paths: Vec::new(),
@@ -178,6 +180,7 @@ fn the_composer_edits_at_the_cursor_and_keeps_up_down_for_multi_line_text() {
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),
         [Effect::Send(Op::Submit {
+            options: Default::default(),
             text: "hello\nworld".into(),
             mode: Mode::Normal,
             context_paths: Vec::new(),

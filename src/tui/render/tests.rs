@@ -239,6 +239,7 @@ async fn code_blocks_in_answers_are_highlighted() {
         0,
         [
             EventMsg::TurnStarted {
+                options: Default::default(),
                 question: "Show me".into(),
                 mode: Mode::Normal,
                 agents,

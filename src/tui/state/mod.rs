@@ -137,6 +137,7 @@ impl UiState {
                 mode,
                 agents,
                 log_dir,
+                ..
             } => self.start_turn(
                 event.turn,
                 event.at,
@@ -354,6 +355,14 @@ impl UiState {
                 step,
             } => self.start_replay(event.at, source, *speed, *step),
             EventMsg::ReplayFinished { .. } => self.finish_replay(),
+            EventMsg::PlanningModeDecided { .. }
+            | EventMsg::ToolBlocked { .. }
+            | EventMsg::TaskPlanChanged { .. }
+            | EventMsg::BroadcastAsked { .. }
+            | EventMsg::BroadcastAnswered { .. }
+            | EventMsg::BroadcastClosed { .. }
+            | EventMsg::PlanUpdated { .. }
+            | EventMsg::PlansListed { .. } => {}
         }
     }
 

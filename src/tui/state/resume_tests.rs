@@ -145,6 +145,7 @@ async fn the_session_totals_per_agent_cover_every_turn_and_the_running_one() {
             1,
             None,
             EventMsg::TurnStarted {
+                options: Default::default(),
                 question: "Third?".into(),
                 mode: Mode::Normal,
                 agents: state.agents.iter().map(|card| card.info.clone()).collect(),

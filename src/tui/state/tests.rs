@@ -31,6 +31,7 @@ fn started(agents: &[AgentInfo]) -> Event {
         0,
         None,
         EventMsg::TurnStarted {
+            options: Default::default(),
             question: "Why?".into(),
             mode: Mode::Planning,
             agents: agents.to_vec(),

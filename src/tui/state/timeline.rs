@@ -232,6 +232,14 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
             duration_ms: *duration_ms,
         },
         EventMsg::RunStarted { .. }
+        | EventMsg::PlanningModeDecided { .. }
+        | EventMsg::ToolBlocked { .. }
+        | EventMsg::TaskPlanChanged { .. }
+        | EventMsg::BroadcastAsked { .. }
+        | EventMsg::BroadcastAnswered { .. }
+        | EventMsg::BroadcastClosed { .. }
+        | EventMsg::PlanUpdated { .. }
+        | EventMsg::PlansListed { .. }
         | EventMsg::RunFinished
         | EventMsg::HistoryCleared
         | EventMsg::SessionResumed { .. }

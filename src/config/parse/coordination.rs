@@ -1,0 +1,92 @@
+//! The `orchestrator.coordination:` block: planning mode, task plans and broadcast.
+
+use super::super::error::Problem;
+use super::super::fields::Fields;
+use super::super::keys;
+use super::super::schema::CoordinationConfig;
+use super::super::yaml::Value;
+use super::{Note, check_keys};
+use crate::protocol::{BroadcastTarget, PlanDepth};
+
+pub(super) fn parse_coordination(
+    coordination: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<CoordinationConfig, Problem> {
+    check_keys(
+        coordination,
+        keys::COORDINATION,
+        keys::COORDINATION_UNSUPPORTED,
+        notes,
+    );
+    let defaults = CoordinationConfig::default();
+    let max_tasks = coordination.unsigned("max_tasks_per_plan")?;
+    if max_tasks == Some(0) {
+        return Err(at_least_one(coordination, "max_tasks_per_plan", 10));
+    }
+    let max_broadcasts = coordination.unsigned("max_broadcasts_per_agent")?;
+    if max_broadcasts == Some(0) {
+        return Err(at_least_one(coordination, "max_broadcasts_per_agent", 10));
+    }
+    Ok(CoordinationConfig {
+        enable_planning_mode: coordination
+            .bool("enable_planning_mode")?
+            .unwrap_or(defaults.enable_planning_mode),
+        planning_mode_instruction: coordination
+            .string("planning_mode_instruction")?
+            .filter(|text| !text.trim().is_empty()),
+        enable_agent_task_planning: coordination
+            .bool("enable_agent_task_planning")?
+            .unwrap_or(defaults.enable_agent_task_planning),
+        max_tasks_per_plan: max_tasks.map_or(defaults.max_tasks_per_plan, saturate),
+        task_planning_filesystem_mode: coordination
+            .bool("task_planning_filesystem_mode")?
+            .unwrap_or(defaults.task_planning_filesystem_mode),
+        plan_depth: coordination
+            .choice("plan_depth", &PlanDepth::NAMES, PlanDepth::from_name)?
+            .unwrap_or(defaults.plan_depth),
+        broadcast: broadcast(coordination)?.unwrap_or(defaults.broadcast),
+        broadcast_timeout: coordination
+            .seconds("broadcast_timeout", 300)?
+            .unwrap_or(defaults.broadcast_timeout),
+        max_broadcasts_per_agent: max_broadcasts
+            .map_or(defaults.max_broadcasts_per_agent, saturate),
+        broadcast_wait_by_default: coordination
+            .bool("broadcast_wait_by_default")?
+            .unwrap_or(defaults.broadcast_wait_by_default),
+    })
+}
+
+/// `broadcast: false | "agents" | "human"` (MassGen writes the off value as a YAML boolean).
+fn broadcast(coordination: &Fields<'_>) -> Result<Option<BroadcastTarget>, Problem> {
+    match coordination.get("broadcast").map(|node| &node.value) {
+        None => Ok(None),
+        Some(Value::Bool(false)) => Ok(Some(BroadcastTarget::Off)),
+        Some(Value::Bool(true)) => Err(Problem::at(
+            coordination
+                .get("broadcast")
+                .map_or(coordination.loc(), |node| node.loc),
+            format!(
+                "`{}` is true, but it says whom agents may ask",
+                coordination.key_path("broadcast")
+            ),
+        )
+        .help("use \"agents\" (agents answer each other), \"human\" (you answer) or false")),
+        Some(_) => coordination.choice(
+            "broadcast",
+            &BroadcastTarget::NAMES,
+            BroadcastTarget::from_name,
+        ),
+    }
+}
+
+fn at_least_one(fields: &Fields<'_>, key: &str, default: u32) -> Problem {
+    Problem::at(
+        fields.get(key).map_or(fields.loc(), |node| node.loc),
+        format!("`{}` is 0", fields.key_path(key)),
+    )
+    .help(format!("use 1 or more (the default is {default})"))
+}
+
+fn saturate(value: u64) -> u32 {
+    u32::try_from(value).unwrap_or(u32::MAX)
+}
