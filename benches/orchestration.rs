@@ -62,6 +62,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             logs: logging.map(|dir| RunLogDir::create(&dir.join(".massgen")).unwrap()),
             resume: None,
             session_registry: None,
+            human: false,
         },
     );
     let mut rounds = 0;

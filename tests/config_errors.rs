@@ -647,7 +647,11 @@ const UNSUPPORTED: [(usize, usize, &str); 9] = [
     (21, 7, "agents[1].backend.enable_web_search"),
     (27, 7, "agents[2].backend.enable_web_search"),
     (37, 5, "orchestrator.coordination.use_two_tier_workspace"),
-    (38, 5, "orchestrator.coordination.max_orchestration_restarts"),
+    (
+        38,
+        5,
+        "orchestrator.coordination.max_orchestration_restarts",
+    ),
     (41, 3, "timeout_settings.initial_round_timeout_seconds"),
     (42, 3, "timeout_settings.subsequent_round_timeout_seconds"),
     (43, 3, "timeout_settings.round_timeout_grace_seconds"),

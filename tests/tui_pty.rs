@@ -164,6 +164,11 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
 
     pty.press(b"\x1b[Z"); // Shift+Tab
     pty.screen.wait_for(&["◉ Planning"], "mode changed");
+    pty.press(b"\x1b[Z"); // to Execute, which opens the plan selector
+    pty.screen
+        .wait_for(&["Select Plan", "No saved plans yet"], "selector");
+    pty.press(b"\x1b[Z"); // back to Normal
+    pty.screen.wait_for(&["◉ Normal"], "normal again");
     pty.press(b"\x1b"); // Esc: leave the composer
     pty.press(b"v");
     pty.screen
@@ -198,6 +203,55 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     assert_eq!(runs.len(), 1, "{runs:?}");
     let log = std::fs::read_to_string(runs[0].join("massgen_debug.log")).unwrap();
     assert!(log.contains("turn started"), "{log}");
+}
+
+/// The demo plans with a question to the user, the plan is approved in its modal and
+/// carried out task by task, and Execute mode then lists it.
+#[test]
+fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::start(home.path(), &[]);
+    pty.screen.wait_for(&["Type a question below"], "welcome");
+    pty.press(b"\x1b[Z"); // Shift+Tab: Planning
+    pty.screen.wait_for(&["◉ Planning", "⋮ P"], "planning mode");
+    pty.press(b"Plan a picnic for twelve\r");
+    pty.screen
+        .wait_for(&["Turn 1 · Planning", "Plan a picnic"], "planning turn");
+    pty.screen.wait_for(
+        &["An agent asks you", "How should the result be delivered?"],
+        "question modal",
+    );
+    pty.press(b" "); // choose the highlighted option
+    pty.press(b"\r"); // and send it
+    let approval = pty.screen.wait_for(
+        &["Plan Approval", "Tasks: 5", "Enter: execute plan"],
+        "approval",
+    );
+    assert!(approval.contains("T001"), "{approval}");
+    pty.press(b"\r");
+    pty.screen
+        .wait_for(&["Turn 2 · Executing", "Plan a picnic"], "execution turn");
+    let done = pty
+        .screen
+        .wait_for(&["5/5 tasks", "wins", "Idle"], "execution finished");
+    assert!(done.contains("completed"), "the plan is completed:\n{done}");
+    // From Execute round to Execute again: the selector lists the plan.
+    for _ in 0..3 {
+        pty.press(b"\x1b[Z");
+    }
+    pty.screen.wait_for(
+        &["Select Plan", "Latest (auto)", "(completed)"],
+        "plan listed",
+    );
+    pty.press(b"\x1b");
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
+    let plans: Vec<_> = std::fs::read_dir(home.path().join(".massgen/plans"))
+        .unwrap()
+        .flatten()
+        .collect();
+    assert_eq!(plans.len(), 1);
 }
 
 /// Two agents that answer at once (who answers before the other votes varies).

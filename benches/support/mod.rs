@@ -16,5 +16,6 @@ pub fn turn_started(agents: &[AgentInfo]) -> EventMsg {
         mode: Mode::Normal,
         agents: agents.to_vec(),
         log_dir: None,
+        options: Default::default(),
     }
 }

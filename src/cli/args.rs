@@ -4,6 +4,8 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use crate::protocol::{BroadcastTarget, Mode, PlanDepth, TurnOptions};
+
 #[derive(Clone, Debug, Parser)]
 #[command(
     name = "massgen",
@@ -84,6 +86,28 @@ pub struct Args {
     /// List the sessions in ./.massgen/sessions, newest first, and exit.
     #[arg(long)]
     pub list_sessions: bool,
+
+    /// Plan only: the agents write a task plan for the question (saved under
+    /// .massgen/plans/) instead of doing the work.
+    #[arg(long, conflicts_with_all = ["plan_and_execute", "execute_plan"])]
+    pub plan: bool,
+
+    /// Plan, then carry the plan out at once.
+    #[arg(long, conflicts_with = "execute_plan")]
+    pub plan_and_execute: bool,
+
+    /// Carry out a saved plan: its id, its directory or `latest`. A question given with it
+    /// is added as extra instructions.
+    #[arg(long, value_name = "ID|PATH|latest")]
+    pub execute_plan: Option<String>,
+
+    /// How many tasks a plan aims for: shallow (5-10), medium (20-50) or deep (100-200+).
+    #[arg(long, value_name = "DEPTH", default_value = "medium", value_parser = parse_depth)]
+    pub plan_depth: PlanDepth,
+
+    /// Whom agents may ask while planning: human (you, on this terminal), agents, or false.
+    #[arg(long, value_name = "human|agents|false", value_parser = parse_broadcast)]
+    pub broadcast: Option<BroadcastTarget>,
 }
 
 #[derive(Clone, Debug, Subcommand)]
@@ -120,7 +144,44 @@ impl Args {
             || self.session_id.is_some()
             || self.output_file.is_some()
             || self.orchestrator_timeout.is_some()
+            || self.plan
+            || self.plan_and_execute
+            || self.execute_plan.is_some()
+            || self.broadcast.is_some()
     }
+
+    /// The mode and options every question of this run is asked with.
+    pub fn turn(&self) -> (Mode, TurnOptions) {
+        let mode = if self.plan || self.plan_and_execute {
+            Mode::Planning
+        } else if self.execute_plan.is_some() {
+            Mode::Execute
+        } else {
+            Mode::Normal
+        };
+        let options = TurnOptions {
+            plan_depth: self.plan_depth,
+            broadcast: self.broadcast,
+            auto_execute: self.plan_and_execute,
+            plan: self.execute_plan.clone(),
+            ..TurnOptions::default()
+        };
+        (mode, options)
+    }
+}
+
+fn parse_depth(text: &str) -> Result<PlanDepth, String> {
+    PlanDepth::from_name(text).ok_or_else(|| {
+        format!(
+            "`{text}` is not a plan depth; use one of {}",
+            PlanDepth::NAMES.join(", ")
+        )
+    })
+}
+
+fn parse_broadcast(text: &str) -> Result<BroadcastTarget, String> {
+    BroadcastTarget::from_name(text)
+        .ok_or_else(|| format!("`{text}` is not a broadcast mode; use human, agents or false"))
 }
 
 fn parse_speed(text: &str) -> Result<f64, String> {

@@ -12,9 +12,10 @@ use super::setup::Prepared;
 use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 use crate::orchestrator::OrchestratorHandle;
-use crate::protocol::{EventMsg, Mode, Op, TurnOptions};
+use crate::plan::PlanStore;
+use crate::protocol::{BroadcastTarget, EventMsg, Mode, Op, PlanStatus, Question, QuestionReply};
 use crate::session::write_atomic;
-use crate::workspace::{ParsedPrompt, parse_prompt};
+use crate::workspace::parse_prompt;
 
 pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
@@ -35,10 +36,24 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             session.turns.len()
         );
     }
-    let mut handle = prepared.spawn_orchestrator(&cwd);
+    let (mode, options) = args.turn();
+    if let Some(spec) = &options.plan
+        && let Err(error) = PlanStore::new(&cwd.join(".massgen")).resolve(spec)
+    {
+        eprintln!("error: --execute-plan {spec}: {error}");
+        return Exit::Config;
+    }
+    // Agents may ask the user only where the user can answer: a terminal on stdin.
+    let human = std::io::stdin().is_terminal();
+    let mut handle = prepared.spawn_orchestrator(&cwd, human);
     let mut printer = printer(quiet);
     let mut exit = Exit::Success;
-    let mut questions = Questions::new(args.question.clone());
+    // Executing a plan needs no question: one given is added as extra instructions.
+    let single = args
+        .question
+        .clone()
+        .or_else(|| (mode == Mode::Execute).then(String::new));
+    let mut questions = Questions::new(single);
     while let Some(question) = questions.next().await {
         let parsed = parse_prompt(&question, &cwd);
         if !parsed.missing.is_empty() {
@@ -50,7 +65,14 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             exit = exit.combine(Exit::Config);
             continue;
         }
-        let (turn_exit, answer) = run_turn(&mut handle, &mut printer, parsed).await;
+        let submit = Op::Submit {
+            text: parsed.text,
+            mode,
+            context_paths: parsed.paths,
+            options: options.clone(),
+        };
+        let (turn_exit, answer) =
+            run_turns(&mut handle, &mut printer, &mut questions, submit).await;
         exit = exit.combine(turn_exit);
         if let (Some(path), Some(answer)) = (&args.output_file, answer)
             && let Err(error) = write_atomic(path, answer.as_bytes())
@@ -85,23 +107,23 @@ pub fn printer(quiet: bool) -> Display {
     })
 }
 
-/// Submits one question and prints its events until the turn ends.
-async fn run_turn(
+/// Submits one question and prints its events until its turn ends — with
+/// `--plan-and-execute`, until the execution of the plan it made ends too. Questions agents
+/// ask the user are read from the terminal.
+async fn run_turns(
     handle: &mut OrchestratorHandle,
     printer: &mut Display,
-    question: ParsedPrompt,
+    questions: &mut Questions,
+    submit: Op,
 ) -> (Exit, Option<String>) {
-    let submit = Op::Submit {
-        text: question.text,
-        mode: Mode::Normal,
-        context_paths: question.paths,
-        options: TurnOptions::default(),
-    };
+    let auto_execute = matches!(&submit, Op::Submit { options, .. } if options.auto_execute);
     if handle.ops.send(submit).await.is_err() {
         return (Exit::Execution, None);
     }
     let mut cancelling = false;
     let mut answer = None;
+    let mut exit = Exit::Success;
+    let mut execution_follows = false;
     loop {
         tokio::select! {
             event = handle.events.recv() => {
@@ -111,8 +133,27 @@ async fn run_turn(
                 }
                 if let EventMsg::FinalPresentationDone { content, .. } = event.msg {
                     answer = Some(content);
+                } else if let EventMsg::PlanUpdated { plan } = &event.msg {
+                    match plan.status {
+                        PlanStatus::Ready => execution_follows = auto_execute,
+                        PlanStatus::Failed => exit = exit.combine(Exit::Execution),
+                        PlanStatus::Planning | PlanStatus::Executing | PlanStatus::Completed => {}
+                    }
+                } else if let EventMsg::BroadcastAsked {
+                    request_id,
+                    target: BroadcastTarget::Human,
+                    questions: asked,
+                    timeout_secs,
+                    ..
+                } = event.msg
+                {
+                    let replies = questions.ask_user(&asked, timeout_secs).await;
+                    let _ = handle.ops.send(Op::AnswerQuestion { request_id, replies }).await;
                 } else if let EventMsg::TurnFinished { outcome, .. } = event.msg {
-                    return (Exit::from_outcome(outcome), answer);
+                    exit = exit.combine(Exit::from_outcome(outcome));
+                    if !std::mem::take(&mut execution_follows) || exit != Exit::Success {
+                        return (exit, answer);
+                    }
                 }
             }
             _ = tokio::signal::ctrl_c() => {
@@ -128,10 +169,13 @@ async fn run_turn(
     }
 }
 
-/// The questions of a session: the command-line one, or lines of standard input.
+/// The questions of a session (the command-line one, or lines of standard input), and the
+/// user's replies to agents' questions, read from the same terminal.
 struct Questions {
     single: Option<String>,
     stdin: Option<tokio::io::Lines<BufReader<tokio::io::Stdin>>>,
+    /// Questions come from standard input, one per line.
+    from_stdin: bool,
     interactive: bool,
     /// Ctrl+C at the prompt ended the session.
     interrupted: bool,
@@ -139,29 +183,35 @@ struct Questions {
 
 impl Questions {
     fn new(question: Option<String>) -> Self {
-        let interactive = question.is_none() && std::io::stdin().is_terminal();
-        let stdin = question
-            .is_none()
-            .then(|| BufReader::new(tokio::io::stdin()).lines());
+        let from_stdin = question.is_none();
         Self {
             single: question,
-            stdin,
-            interactive,
+            stdin: None,
+            from_stdin,
+            interactive: from_stdin && std::io::stdin().is_terminal(),
             interrupted: false,
         }
+    }
+
+    fn lines(&mut self) -> &mut tokio::io::Lines<BufReader<tokio::io::Stdin>> {
+        self.stdin
+            .get_or_insert_with(|| BufReader::new(tokio::io::stdin()).lines())
     }
 
     async fn next(&mut self) -> Option<String> {
         if let Some(question) = self.single.take() {
             return Some(question);
         }
-        let lines = self.stdin.as_mut()?;
+        if !self.from_stdin {
+            return None;
+        }
+        let interactive = self.interactive;
         loop {
-            if self.interactive {
+            if interactive {
                 eprint!("massgen › ");
             }
             let line = tokio::select! {
-                line = lines.next_line() => line.ok().flatten()?,
+                line = self.lines().next_line() => line.ok().flatten()?,
                 _ = tokio::signal::ctrl_c() => {
                     eprintln!();
                     self.interrupted = true;
@@ -175,5 +225,117 @@ impl Questions {
                 _ => return Some(line.to_string()),
             }
         }
+    }
+
+    /// Prints an agent's questions on standard error and reads one reply line each; an
+    /// empty line, Ctrl+C or the time running out leaves the rest unanswered.
+    async fn ask_user(&mut self, asked: &[Question], timeout_secs: u64) -> Vec<QuestionReply> {
+        let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(timeout_secs);
+        eprintln!(
+            "\nmassgen: an agent asks you ({} to answer; an empty line skips):",
+            crate::tui::render::duration(timeout_secs)
+        );
+        let mut replies = Vec::new();
+        for (index, question) in asked.iter().enumerate() {
+            eprintln!("  {}/{} {}", index + 1, asked.len(), question.text);
+            for (number, option) in question.options.iter().enumerate() {
+                let description = if option.description.is_empty() {
+                    String::new()
+                } else {
+                    format!(" — {}", option.description)
+                };
+                eprintln!("     {}) {}{description}", number + 1, option.label);
+            }
+            eprint!(
+                "  {} ",
+                if question.options.is_empty() {
+                    "your answer ›"
+                } else if question.multi_select {
+                    "numbers (several allowed) or text ›"
+                } else {
+                    "number or text ›"
+                }
+            );
+            let line = tokio::select! {
+                line = self.lines().next_line() => line.ok().flatten(),
+                () = tokio::time::sleep_until(deadline) => None,
+                _ = tokio::signal::ctrl_c() => None,
+            };
+            let Some(line) = line.filter(|line| !line.trim().is_empty()) else {
+                eprintln!();
+                break;
+            };
+            replies.push(read_reply(question, line.trim()));
+        }
+        replies
+    }
+}
+
+/// A reply line: option numbers or ids (several for multiple choice), else free text.
+fn read_reply(question: &Question, line: &str) -> QuestionReply {
+    let pick = |token: &str| {
+        question
+            .options
+            .iter()
+            .enumerate()
+            .find(|(number, option)| {
+                token == option.id || token.parse::<usize>().ok() == Some(number + 1)
+            })
+            .map(|(_, option)| option.id.clone())
+    };
+    let tokens: Vec<&str> = line
+        .split([',', ' '])
+        .filter(|token| !token.is_empty())
+        .collect();
+    let picked: Vec<String> = tokens.iter().filter_map(|token| pick(token)).collect();
+    if !question.options.is_empty() && !picked.is_empty() && picked.len() == tokens.len() {
+        let selected = if question.multi_select {
+            picked
+        } else {
+            picked.into_iter().take(1).collect()
+        };
+        return QuestionReply {
+            selected,
+            text: String::new(),
+        };
+    }
+    QuestionReply {
+        selected: Vec::new(),
+        text: line.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::QuestionOption;
+
+    fn question(multi_select: bool) -> Question {
+        Question {
+            text: "Format?".into(),
+            options: ["md", "pdf", "html"]
+                .iter()
+                .map(|id| QuestionOption {
+                    id: (*id).into(),
+                    label: id.to_uppercase(),
+                    description: String::new(),
+                })
+                .collect(),
+            multi_select,
+            required: true,
+        }
+    }
+
+    #[test]
+    fn replies_name_options_by_number_or_id_else_are_text() {
+        let single = question(false);
+        assert_eq!(read_reply(&single, "2").selected, ["pdf"]);
+        assert_eq!(read_reply(&single, "html").selected, ["html"]);
+        assert_eq!(read_reply(&single, "1, 3").selected, ["md"]);
+        let text = read_reply(&single, "whatever is smallest");
+        assert!(text.selected.is_empty());
+        assert_eq!(text.text, "whatever is smallest");
+        assert_eq!(read_reply(&question(true), "1, 3").selected, ["md", "html"]);
+        assert_eq!(read_reply(&question(true), "9").text, "9");
     }
 }

@@ -48,8 +48,8 @@ impl Prepared {
 
     /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
     /// says, logs in the run's log directory if one was made, and the session to continue,
-    /// if any.
-    pub fn spawn_orchestrator(&mut self, cwd: &Path) -> OrchestratorHandle {
+    /// if any. `human`: someone can answer the agents' questions.
+    pub fn spawn_orchestrator(&mut self, cwd: &Path, human: bool) -> OrchestratorHandle {
         orchestrator::spawn(
             Arc::clone(&self.config),
             std::mem::take(&mut self.backends),
@@ -60,6 +60,7 @@ impl Prepared {
                 logs: self.run_dir.clone(),
                 resume: self.resume.take(),
                 session_registry: crate::session::registry_path(),
+                human,
             },
         )
     }

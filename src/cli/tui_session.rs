@@ -13,7 +13,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if !on_a_terminal() {
         return Exit::Config;
     }
-    let handle = prepared.spawn_orchestrator(&cwd);
+    let handle = prepared.spawn_orchestrator(&cwd, true);
     let options = TuiOptions {
         question: args.question.clone(),
         config_file: prepared.config_file,

@@ -17,7 +17,21 @@
 //!   report_usage: false           # send no token usage, like many local servers
 //!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
 //!                                 #     after_tokens: 5, times: 2, message: "…"}
+//!   planning_analysis: "IRREVERSIBLE: NO\nBLOCKED_TOOLS:"   # reply to the irreversibility
+//!                                 # question of config planning mode (this is the default)
+//!   plan:                         # tasks written to project_plan.json in planning mode
+//!     - "Sketch the layout"       # text = a description (id T001, T002, … by position)
+//!     - {id: T2, description: "Build it", depends_on: [T001], priority: high,
+//!        metadata: {verification: "it runs"}}   # default: five tasks from the question
+//!   ask: "Which colour?"          # one ask_others question before the first answer, or
+//!                                 # {question: "…", options: [{id: a, label: "A",
+//!                                 #  description: "…"}, "B"], multi_select: false};
+//!                                 # answers, final_answer and text may use {reply}
 //! ```
+
+mod modes;
+#[cfg(test)]
+mod tests;
 
 use super::error::Problem;
 use super::fields::Fields;
@@ -42,6 +56,14 @@ pub struct ScriptedOptions {
     pub failure: Option<ScriptedFailure>,
     /// Whether each call ends with a usage report (local servers often send none).
     pub report_usage: bool,
+    /// The plain-text reply to the irreversibility question of config planning mode.
+    pub planning_analysis: String,
+    /// The tasks written to `project_plan.json` in planning mode: JSON objects with at
+    /// least `id` and `description`. Empty = a default five-task plan from the question.
+    pub plan: Vec<serde_json::Value>,
+    /// The arguments of the one `ask_others` call made before the first answer:
+    /// `{"question": …}` or `{"questions": [{"text", "options", "multiSelect"}]}`.
+    pub ask: Option<serde_json::Value>,
 }
 
 impl Default for ScriptedOptions {
@@ -60,6 +82,9 @@ impl Default for ScriptedOptions {
             final_tool_calls: Vec::new(),
             failure: None,
             report_usage: true,
+            planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
+            plan: Vec::new(),
+            ask: None,
         }
     }
 }
@@ -110,7 +135,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 13] = [
+pub const SCRIPTED_KEYS: [&str; 16] = [
     "tokens_per_second",
     "first_token_ms",
     "reasoning",
@@ -124,6 +149,9 @@ pub const SCRIPTED_KEYS: [&str; 13] = [
     "final_tool_calls",
     "fail",
     "report_usage",
+    "planning_analysis",
+    "plan",
+    "ask",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -131,6 +159,9 @@ const MIN_SPEED: f64 = 0.1;
 const MAX_SPEED: f64 = 1_000_000.0;
 
 const DEFAULT_ANSWER: &str = "This is a scripted answer to: {question}";
+
+/// Nothing irreversible, nothing blocked.
+const DEFAULT_PLANNING_ANALYSIS: &str = "IRREVERSIBLE: NO\nBLOCKED_TOOLS:";
 
 pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
     let defaults = ScriptedOptions::default();
@@ -170,6 +201,11 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         final_tool_calls: parse_tool_calls(backend, "final_tool_calls")?,
         failure: parse_failure(backend)?,
         report_usage: backend.bool("report_usage")?.unwrap_or(true),
+        planning_analysis: backend
+            .string("planning_analysis")?
+            .unwrap_or(defaults.planning_analysis),
+        plan: modes::parse_plan(backend)?,
+        ask: modes::parse_ask(backend)?,
     })
 }
 

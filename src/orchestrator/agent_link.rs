@@ -10,6 +10,7 @@ use futures::StreamExt;
 use super::call_meter::CallMeter;
 use super::channel::AgentSink;
 use super::inbox::HumanInbox;
+use super::turn_tools::TurnTools;
 use crate::backend::{
     AssistantTurn, Backend, BackendError, ChatRequest, Message, StreamEvent, ToolSpec,
 };
@@ -17,11 +18,13 @@ use crate::protocol::{AgentStatus, CallTiming, EventMsg, Spend, Usage};
 use crate::session;
 use crate::tools::{ToolResult, ToolRouter};
 
-/// Where streamed text goes: a coordination answer, or the final presentation.
+/// Where streamed text goes: a coordination answer, the final presentation, or nowhere
+/// (a side question such as planning mode's, read whole when the call ends).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TextRole {
     Coordination,
     FinalPresentation,
+    Quiet,
 }
 
 pub struct AgentLink {
@@ -29,6 +32,8 @@ pub struct AgentLink {
     pub backend: Arc<dyn Backend>,
     pub router: Arc<dyn ToolRouter>,
     pub inbox: HumanInbox,
+    /// The turn's task-plan and broadcast tools, and planning mode's gate.
+    pub turn_tools: TurnTools,
     /// Usage of the calls made through this link so far (one round or presentation).
     pub spent: Mutex<Spent>,
 }
@@ -66,13 +71,18 @@ impl AgentLink {
                     if role == TextRole::Coordination && !std::mem::replace(&mut streaming, true) {
                         self.status(AgentStatus::Streaming);
                     }
-                    self.sink.event(match role {
-                        TextRole::Coordination => EventMsg::TextDelta { text },
-                        TextRole::FinalPresentation => EventMsg::FinalPresentationDelta { text },
-                    });
+                    match role {
+                        TextRole::Coordination => self.sink.event(EventMsg::TextDelta { text }),
+                        TextRole::FinalPresentation => {
+                            self.sink.event(EventMsg::FinalPresentationDelta { text });
+                        }
+                        TextRole::Quiet => {}
+                    }
                 }
                 StreamEvent::ReasoningDelta(text) => {
-                    self.sink.event(EventMsg::ReasoningDelta { text });
+                    if role != TextRole::Quiet {
+                        self.sink.event(EventMsg::ReasoningDelta { text });
+                    }
                 }
                 StreamEvent::Retry {
                     attempt,
@@ -111,13 +121,32 @@ impl AgentLink {
         self.status(AgentStatus::Tool);
         let first_result = messages.len();
         for call in &turn.tool_calls {
+            if let Some(message) = self.turn_tools.blocked(&call.name) {
+                self.sink.event(EventMsg::ToolBlocked {
+                    call_id: call.id.clone(),
+                    tool: call.name.clone(),
+                    arguments: call.arguments.clone(),
+                    message: message.clone(),
+                });
+                messages.push(Message::Tool {
+                    call_id: call.id.clone(),
+                    name: call.name.clone(),
+                    content: message,
+                    is_error: true,
+                });
+                continue;
+            }
             self.sink.event(EventMsg::ToolCallBegin {
                 call_id: call.id.clone(),
                 tool: call.name.clone(),
                 arguments: call.arguments.clone(),
             });
             let started = Instant::now();
-            let ToolResult { outcome, events } = self.router.call(call.clone()).await;
+            let ToolResult { outcome, events } = match self.turn_tools.call(call, &self.sink).await
+            {
+                Some(result) => result,
+                None => self.router.call(call.clone()).await,
+            };
             for event in events {
                 self.sink.event(event);
             }

@@ -8,6 +8,7 @@ use tokio::sync::watch;
 use super::agent_link::{AgentLink, TextRole};
 use super::channel::{RoundEnd, Verdict};
 use super::prompts::enforcement_message;
+use super::task_tools::TaskPlanTools;
 use crate::backend::{AssistantTurn, Message, ToolCall, ToolSpec};
 use crate::protocol::{EnforcementReason, EventMsg};
 use crate::tools::workflow::{self, WorkflowCall};
@@ -24,6 +25,8 @@ pub struct RoundTask {
     pub messages: Vec<Message>,
     pub tools: Vec<ToolSpec>,
     pub vote_only: bool,
+    /// The agent restarted: its task plan starts afresh before the first model call.
+    pub reset_plan: Option<Arc<TaskPlanTools>>,
     /// Bumped by the driver on every accepted answer.
     pub answers_version: watch::Receiver<u64>,
     /// The run's workspaces and this agent's place in them: peers' snapshots are copied
@@ -44,6 +47,11 @@ enum Step {
 }
 
 pub async fn run(mut task: RoundTask) -> RoundEnd {
+    if let Some(tools) = task.reset_plan.take() {
+        for event in tools.reset(None).await {
+            task.link.sink.event(event);
+        }
+    }
     if let Some((workspaces, index)) = task.workspace.take()
         && let Err(error) = workspaces.prepare_round(index).await
     {

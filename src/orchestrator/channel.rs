@@ -3,6 +3,7 @@
 
 use tokio::sync::{mpsc, oneshot};
 
+use super::broadcast::BroadcastCall;
 use crate::protocol::{AgentId, EnforcementReason, EventMsg};
 use crate::tools::WorkflowCall;
 
@@ -57,6 +58,19 @@ pub enum TaskMsg {
     Presented {
         result: Result<String, String>,
     },
+    /// A broadcast tool call: the driver answers with the tool's JSON result, or an error
+    /// message for the model.
+    Broadcast {
+        agent: AgentId,
+        call: BroadcastCall,
+        reply: oneshot::Sender<Result<serde_json::Value, String>>,
+    },
+    /// A peer's side call answered a question.
+    PeerReplied {
+        request_id: String,
+        from: AgentId,
+        answer: String,
+    },
 }
 
 /// One agent's handle on the turn driver.
@@ -94,6 +108,32 @@ impl AgentSink {
             })
             .ok()?;
         verdict.await.ok()
+    }
+
+    /// Hands a broadcast call to the driver and waits for its result; `None` if the turn
+    /// ended meanwhile.
+    pub async fn broadcast(
+        &self,
+        call: BroadcastCall,
+    ) -> Option<Result<serde_json::Value, String>> {
+        let (reply, result) = oneshot::channel();
+        self.tx
+            .send(TaskMsg::Broadcast {
+                agent: self.agent.clone(),
+                call,
+                reply,
+            })
+            .ok()?;
+        result.await.ok()
+    }
+
+    /// A peer's answer to a question, from its side call.
+    pub fn peer_replied(&self, request_id: String, answer: String) {
+        let _ = self.tx.send(TaskMsg::PeerReplied {
+            request_id,
+            from: self.agent.clone(),
+            answer,
+        });
     }
 
     pub fn round_finished(&self, end: RoundEnd) {

@@ -10,8 +10,41 @@ pub fn trace(event: &Event) {
     if let EventMsg::RunStarted { version, agents } = msg {
         let ids: Vec<&str> = agents.iter().map(|info| info.id.as_str()).collect();
         tracing::info!(version, agents = ?ids, "run started");
-    } else if let EventMsg::TurnStarted { agents, .. } = msg {
-        tracing::info!(turn = event.turn, agents = agents.len(), "turn started");
+    } else if let EventMsg::TurnStarted { agents, mode, .. } = msg {
+        tracing::info!(
+            turn = event.turn,
+            agents = agents.len(),
+            ?mode,
+            "turn started"
+        );
+    } else if let EventMsg::PlanningModeDecided {
+        irreversible,
+        blocked_tools,
+    } = msg
+    {
+        tracing::info!(agent, irreversible, blocked = ?blocked_tools, "planning mode decided");
+    } else if let EventMsg::ToolBlocked { tool, .. } = msg {
+        tracing::info!(agent, tool, "tool call blocked by planning mode");
+    } else if let EventMsg::BroadcastAsked {
+        request_id, target, ..
+    } = msg
+    {
+        tracing::info!(agent, request_id, ?target, "question asked");
+    } else if let EventMsg::BroadcastClosed {
+        request_id,
+        timed_out,
+        responses,
+    } = msg
+    {
+        tracing::info!(agent, request_id, timed_out, responses, "question closed");
+    } else if let EventMsg::PlanUpdated { plan } = msg {
+        tracing::info!(
+            plan = plan.id,
+            status = plan.status.name(),
+            tasks = plan.tasks.len(),
+            detail = plan.detail.as_deref().unwrap_or(""),
+            "plan status"
+        );
     } else if let EventMsg::AnswerSubmitted { label, .. } = msg {
         tracing::info!(agent, %label, "new answer");
     } else if let EventMsg::VoteCast {

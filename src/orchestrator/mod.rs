@@ -3,6 +3,7 @@
 
 mod agent_link;
 mod agent_round;
+mod broadcast;
 mod call_meter;
 mod channel;
 pub mod coordination;
@@ -10,13 +11,17 @@ mod emitter;
 mod inbox;
 mod milestones;
 pub mod novelty;
+pub mod planning_mode;
 mod presentation;
 pub mod prompts;
 pub mod replay;
 mod run_logs;
 mod runtime;
+mod submit;
+mod task_tools;
 mod toolset;
 mod turn;
+mod turn_tools;
 
 pub use replay::{ReplayOptions, spawn_replay};
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};

@@ -32,7 +32,8 @@ impl Drop for Presenting {
 }
 
 async fn present(task: &mut PresentationTask) -> Result<String, String> {
-    let tools = task.link.router.tools();
+    let mut tools = task.link.turn_tools.specs(true);
+    tools.extend(task.link.router.tools());
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = task
             .link

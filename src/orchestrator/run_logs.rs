@@ -31,6 +31,17 @@ impl Logs {
         }
     }
 
+    /// The run's log directory name (`log_<ts>`), MassGen's session id for plans.
+    pub fn run_name(&self) -> Option<String> {
+        let root = self.run_dir.as_ref()?.root();
+        Some(root.file_name()?.to_string_lossy().into_owned())
+    }
+
+    /// Where turn `turn`'s log will be (or is).
+    pub fn turn_dir(&self, turn: u32) -> Option<PathBuf> {
+        Some(self.run_dir.as_ref()?.attempt_dir(turn, 1))
+    }
+
     /// Records turns in an earlier session instead of a new one.
     pub fn continue_session(&mut self, session: SessionStore) {
         self.session = Some(session.with_registry(self.registry.clone()));

@@ -9,13 +9,13 @@ use tokio::task::JoinHandle;
 use super::emitter::Emitter;
 use super::prompts::HistoryEntry;
 use super::run_logs::Logs;
+use super::submit::{self, LogPlace, Submission};
 use super::toolset::{self, ToolSetup};
 use super::turn::{RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
-use crate::protocol::{AgentInfo, Event, EventMsg, Op};
+use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
 use crate::session::{RunLogDir, SessionInfo};
-use crate::workspace::ContextRootSpec;
 
 pub struct RuntimeOptions {
     /// The run's log directory under the project's `.massgen`, made before the runtime
@@ -27,6 +27,9 @@ pub struct RuntimeOptions {
     /// The registry of sessions to keep up to date (`~/.massgen/sessions.json`, see
     /// `session::registry_path`); `None` leaves it alone, as tests do.
     pub session_registry: Option<std::path::PathBuf>,
+    /// Someone can answer agents' questions (`coordination.broadcast: human`): a terminal
+    /// front end, not automation or a pipe.
+    pub human: bool,
 }
 
 /// The front end's side of a running orchestrator.
@@ -82,6 +85,10 @@ async fn run(
             agents: roster.clone(),
         },
     );
+    let project_dir = match &tools {
+        ToolSetup::FromConfig { project_dir } => Some(project_dir.clone()),
+        ToolSetup::Shared(_) => None,
+    };
     let agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
     let context = RunContext {
         config,
@@ -89,6 +96,8 @@ async fn run(
         routers: agent_tools.routers.clone(),
         workspaces: agent_tools.workspaces.clone(),
         roster,
+        project_dir,
+        human: options.human,
     };
     let mut logs = Logs::new(options.logs, options.session_registry);
     let mut history: Vec<HistoryEntry> = Vec::new();
@@ -114,38 +123,55 @@ async fn run(
                 context_paths,
                 options,
             } => {
-                turn_number += 1;
-                let attached: Vec<ContextRootSpec> =
-                    context_paths.iter().map(ContextRootSpec::from).collect();
-                toolset::begin_turn(&context.routers, context.workspaces.as_ref(), &attached).await;
-                let log = logs.open_turn(turn_number, &mut emitter).await;
-                let log_dir = log.as_ref().map(|log| log.dir().to_path_buf());
-                logs.begin_turn(turn_number, text.clone(), log_dir).await;
-                emitter.begin_turn(turn_number, log);
-                let request = TurnRequest {
-                    question: text.clone(),
+                let mut next = Some(Submission {
+                    text,
                     mode,
+                    context_paths,
                     options,
-                    history: history.clone(),
-                    today: jiff::Zoned::now().date().to_string(),
-                    attached,
-                };
-                let report = run_turn(&context, request, &mut emitter, &mut ops).await;
-                if let Some(log) = emitter.end_turn() {
-                    logs.finish_turn(log, turn_number, &context.config, &text)
-                        .await;
+                });
+                let mut stop = false;
+                // A planning turn asked to execute its plan runs the execution next.
+                while let Some(submission) = next.take() {
+                    turn_number += 1;
+                    let mut turn = TurnState {
+                        context: &context,
+                        logs: &mut logs,
+                        emitter: &mut emitter,
+                        history: &mut history,
+                        number: turn_number,
+                    };
+                    let report = turn.run(&submission, &mut ops).await;
+                    if report.shutdown {
+                        stop = true;
+                        break;
+                    }
+                    if !report.ran {
+                        turn_number -= 1;
+                    }
+                    next = report
+                        .ready_plan
+                        .filter(|_| submission.options.auto_execute)
+                        .map(|plan| Submission {
+                            text: String::new(),
+                            mode: Mode::Execute,
+                            context_paths: Vec::new(),
+                            options: TurnOptions {
+                                plan: Some(plan),
+                                ..submission.options.clone()
+                            },
+                        });
                 }
-                if let Some(answer) = report.final_answer {
-                    history.push(HistoryEntry {
-                        question: text,
-                        answer,
-                    });
-                }
-                if report.shutdown {
+                if stop {
                     break;
                 }
             }
-            Op::Cancel | Op::Step | Op::ListPlans => {}
+            Op::Cancel | Op::Step => {}
+            Op::ListPlans => emitter.emit(
+                None,
+                EventMsg::PlansListed {
+                    plans: super::turn::list_plans(context.project_dir.as_deref()),
+                },
+            ),
             Op::AnswerQuestion { .. } => emitter.emit(
                 None,
                 EventMsg::Warning {
@@ -168,6 +194,107 @@ async fn run(
     }
     agent_tools.shutdown().await;
     emitter.emit(None, EventMsg::RunFinished);
+}
+
+/// One submitted question's turn, with what it shares with the runtime.
+struct TurnState<'a> {
+    context: &'a RunContext,
+    logs: &'a mut Logs,
+    emitter: &'a mut Emitter,
+    history: &'a mut Vec<HistoryEntry>,
+    number: u32,
+}
+
+struct Ran {
+    shutdown: bool,
+    /// False when the question was refused before a turn could start.
+    ran: bool,
+    ready_plan: Option<String>,
+}
+
+impl TurnState<'_> {
+    async fn run(&mut self, submission: &Submission, ops: &mut mpsc::Receiver<Op>) -> Ran {
+        let place = LogPlace {
+            session_id: self.logs.run_name(),
+            log_dir: self.logs.turn_dir(self.number),
+        };
+        let prepared = match submit::prepare(self.context, submission, self.number, place).await {
+            Ok(prepared) => prepared,
+            Err(message) => {
+                self.refuse(submission, message);
+                return Ran {
+                    shutdown: false,
+                    ran: false,
+                    ready_plan: None,
+                };
+            }
+        };
+        let context = self.context;
+        toolset::begin_turn(
+            &context.routers,
+            context.workspaces.as_ref(),
+            &prepared.attached,
+        )
+        .await;
+        let log = self.logs.open_turn(self.number, self.emitter).await;
+        let log_dir = log.as_ref().map(|log| log.dir().to_path_buf());
+        self.logs
+            .begin_turn(self.number, prepared.question.clone(), log_dir)
+            .await;
+        self.emitter.begin_turn(self.number, log);
+        let question = prepared.question.clone();
+        let request = TurnRequest {
+            question: prepared.question,
+            prompt: prepared.prompt,
+            mode: submission.mode,
+            options: submission.options.clone(),
+            plan: prepared.plan,
+            history: self.history.clone(),
+            today: jiff::Zoned::now().date().to_string(),
+            attached: prepared.attached,
+        };
+        let report = run_turn(context, request, self.emitter, ops).await;
+        if let Some(log) = self.emitter.end_turn() {
+            self.logs
+                .finish_turn(log, self.number, &context.config, &question)
+                .await;
+        }
+        if let Some(answer) = report.final_answer {
+            self.history.push(HistoryEntry { question, answer });
+        }
+        Ran {
+            shutdown: report.shutdown,
+            ran: true,
+            ready_plan: report.ready_plan,
+        }
+    }
+
+    /// A question that cannot run still gets a turn that fails at once, so every front
+    /// end hears why and stops waiting. Nothing of it is logged.
+    fn refuse(&mut self, submission: &Submission, message: String) {
+        tracing::warn!(%message, "question refused");
+        self.emitter.begin_turn(self.number, None);
+        self.emitter.emit(
+            None,
+            EventMsg::TurnStarted {
+                question: submission.text.clone(),
+                mode: submission.mode,
+                agents: self.context.roster.clone(),
+                log_dir: None,
+                options: submission.options.clone(),
+            },
+        );
+        self.emitter.emit(None, EventMsg::Warning { message });
+        self.emitter.emit(
+            None,
+            EventMsg::TurnFinished {
+                outcome: TurnOutcome::Failed,
+                winner: None,
+                duration_ms: 0,
+            },
+        );
+        self.emitter.end_turn();
+    }
 }
 
 impl OrchestratorHandle {

@@ -4,3 +4,20 @@
 //!
 //! Uses protocol, config, and the durable-write and tree-copy helpers of session and
 //! workspace; nothing of tools, orchestrator or the front ends.
+
+mod diff;
+mod error;
+pub mod fault;
+mod parse;
+mod prompts;
+mod storage;
+mod task;
+mod tools;
+
+pub use diff::{Modified, PlanDiff, diff};
+pub use error::PlanError;
+pub use parse::{parse_plan, validate};
+pub use prompts::{EXECUTION_GUIDANCE, execution_prompt, planning_prompt, progress_line};
+pub use storage::{FinalizeError, NewPlan, PlanMetadata, PlanStore, ResolveError, SavedPlan};
+pub use task::{Task, TaskPlan, plan_file_bytes};
+pub use tools::{TOOL_NAMES, TaskPlanner, ToolSchema, is_read_only, schemas};

@@ -8,6 +8,7 @@ use std::path::PathBuf;
 
 use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
+use super::modal::ModalKind;
 use super::render::View;
 use super::state::{AgentCard, UiState};
 use super::theme::Theme;
@@ -43,6 +44,8 @@ pub struct App {
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
     cancel_pending: bool,
     config_file: Option<PathBuf>,
+    /// Questions answered (or skipped) whose closing the runtime has not reported yet.
+    answered: Vec<String>,
 }
 
 impl App {
@@ -76,15 +79,24 @@ impl App {
             self.view.timeline_scroll = 0;
         } else if matches!(event.msg, EventMsg::TurnFinished { .. }) {
             self.cancel_pending = false;
+            self.offer_plan();
+        } else if matches!(event.msg, EventMsg::PlansListed { .. }) {
+            self.view.plans_loading = false;
         }
+        self.sync_question(event);
         let count = self.state.agents.len();
         if self.view.focused >= count {
             self.view.focused = count.saturating_sub(1);
         }
     }
 
-    /// Pasted text goes into the composer as it is, newlines included.
+    /// Pasted text goes into the composer as it is, newlines included (or into the open
+    /// question's text field).
     pub fn on_paste(&mut self, text: &str) {
+        if self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question) {
+            self.question_paste(text);
+            return;
+        }
         self.view.composer_focused = true;
         self.view.composer.insert(text);
         self.refresh_popup();
@@ -125,14 +137,21 @@ impl App {
             return Vec::new();
         }
         self.quit_armed = false;
+        let question_open =
+            self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question);
         if key.code == KeyCode::BackTab {
-            self.cycle_mode();
-            return Vec::new();
+            if question_open {
+                self.question_back();
+                return Vec::new();
+            }
+            return self.cycle_mode();
         }
         self.view.notice = None;
+        if question_open {
+            return self.question_key(key);
+        }
         if !self.view.modals.is_empty() {
-            self.modal_key(key);
-            return Vec::new();
+            return self.modal_key(key);
         }
         if self.view.composer_focused {
             self.composer_key(key)
@@ -166,19 +185,6 @@ impl App {
         self.quit_armed = true;
         self.view.notice = Some("press Ctrl+C again to quit".into());
         Vec::new()
-    }
-
-    fn cycle_mode(&mut self) {
-        if self.state.is_running() {
-            self.view.notice = Some("the mode cannot change while a turn runs".into());
-            return;
-        }
-        self.view.mode = match self.view.mode {
-            Mode::Normal => Mode::Planning,
-            Mode::Planning => Mode::Execute,
-            Mode::Execute => Mode::Normal,
-        };
-        self.view.notice = None;
     }
 
     fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
@@ -237,9 +243,11 @@ impl App {
     }
 
     /// Enter: a slash command, else a question when idle, else human input for the agents.
+    /// In Execute mode an empty Enter runs the chosen plan as it is.
     fn submit(&mut self) -> Vec<Effect> {
         let text = self.view.composer.text().trim().to_string();
-        if text.is_empty() {
+        let run_plan = self.view.mode == Mode::Execute && !self.state.is_running();
+        if text.is_empty() && !run_plan {
             return Vec::new();
         }
         self.view.composer.clear();
@@ -247,7 +255,9 @@ impl App {
         if let Some(command) = text.strip_prefix('/') {
             return self.command(command.trim());
         }
-        self.remember(text.clone());
+        if !text.is_empty() {
+            self.remember(text.clone());
+        }
         if self.state.is_running() {
             return vec![Effect::Send(Op::InjectHumanInput { text })];
         }
@@ -265,7 +275,7 @@ impl App {
             text: parsed.text,
             mode: self.view.mode,
             context_paths: parsed.paths,
-            options: crate::protocol::TurnOptions::default(),
+            options: self.view.choices.options(self.view.mode),
         })]
     }
 
@@ -343,6 +353,12 @@ impl App {
 
 mod commands;
 mod files;
+mod plan;
+#[cfg(test)]
+mod plan_tests;
+mod question;
+#[cfg(test)]
+mod question_tests;
 mod replay;
 #[cfg(test)]
 mod replay_tests;

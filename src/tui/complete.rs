@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 17] = [
+pub const COMMANDS: [&str; 21] = [
     "/help",
     "/quit",
     "/exit",
@@ -22,6 +22,10 @@ pub const COMMANDS: [&str; 17] = [
     "/config",
     "/mcp",
     "/workspace",
+    "/plan",
+    "/tasks",
+    "/agents",
+    "/refine",
 ];
 
 /// Most suggestions shown at once.

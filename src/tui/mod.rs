@@ -3,15 +3,19 @@
 //! loop.
 
 pub mod app;
+pub mod choices;
 pub mod complete;
 pub mod composer;
 pub mod files;
 pub mod modal;
 mod open;
+pub mod question;
 pub mod render;
 mod run;
 pub mod state;
 mod terminal;
+#[cfg(test)]
+pub(crate) mod test_plans;
 #[cfg(test)]
 pub(crate) mod test_support;
 pub mod theme;

@@ -203,6 +203,14 @@ fn update_clocks(app: &mut App) {
         (Some(done), false) => Some(done.duration_ms / 1000),
         (None, false) => None,
     };
+    app.view.question_secs_left = app.view.question.as_ref().and_then(|form| {
+        let pending = app
+            .state
+            .questions
+            .iter()
+            .find(|pending| pending.request_id == form.request_id)?;
+        Some(pending.timeout_secs.saturating_sub(since(pending.asked_at)))
+    });
     if app.state.is_running() {
         app.view.agent_elapsed_secs = app
             .state

@@ -50,6 +50,7 @@ pub async fn logged_turns(
             logs: massgen_dir.map(|dir| RunLogDir::create(&dir).unwrap()),
             resume: None,
             session_registry: None,
+            human: false,
         },
     );
     let mut events = Vec::new();

@@ -78,6 +78,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             logs: None,
             resume: None,
             session_registry: None,
+            human: false,
         },
     )
 }
@@ -92,17 +93,78 @@ pub struct Scenario {
 impl Scenario {
     /// Agents without tools, logging under a fresh temporary project.
     pub fn start(yaml: &str) -> Self {
-        Self::start_in(tempfile::tempdir().unwrap(), yaml, false, None)
+        Self::start_in(tempfile::tempdir().unwrap(), yaml, false, None, false)
+    }
+
+    /// Agents with their workspaces and tools, and a user who can answer their questions
+    /// (`Op::AnswerQuestion`, as a front end would send).
+    pub fn start_with_human(dir: tempfile::TempDir, yaml: &str) -> Self {
+        Self::start_in(dir, yaml, true, None, true)
+    }
+
+    /// Submits `text` in `mode` and returns every event up to the `TurnFinished` of the
+    /// turn — or of the next turn when a plan is executed right after (`auto_execute`).
+    pub async fn submit(
+        &mut self,
+        text: &str,
+        mode: massgen::protocol::Mode,
+        options: massgen::protocol::TurnOptions,
+    ) -> Vec<Event> {
+        self.submit_answering(text, mode, options, |_| None).await
+    }
+
+    /// As [`submit`](Self::submit); `reply` may answer each event with an op (the user
+    /// answering a question).
+    pub async fn submit_answering(
+        &mut self,
+        text: &str,
+        mode: massgen::protocol::Mode,
+        options: massgen::protocol::TurnOptions,
+        reply: impl Fn(&EventMsg) -> Option<massgen::protocol::Op>,
+    ) -> Vec<Event> {
+        let turns = if options.auto_execute { 2 } else { 1 };
+        let submit = massgen::protocol::Op::Submit {
+            text: text.into(),
+            mode,
+            context_paths: Vec::new(),
+            options,
+        };
+        self.handle.ops.send(submit).await.unwrap();
+        let mut events = Vec::new();
+        let mut finished = 0;
+        while let Some(event) = self.handle.events.recv().await {
+            if let Some(op) = reply(&event.msg) {
+                self.handle.ops.send(op).await.unwrap();
+            }
+            let done = matches!(event.msg, EventMsg::TurnFinished { .. });
+            events.push(event);
+            if done {
+                finished += 1;
+                let more = turns > finished && events.iter().any(|event| {
+                    matches!(&event.msg, EventMsg::PlanUpdated { plan } if plan.status == massgen::protocol::PlanStatus::Ready)
+                });
+                if !more {
+                    break;
+                }
+            }
+        }
+        events
     }
 
     /// Going on with an earlier session (`--continue`).
     pub fn start_resumed(yaml: &str, session: massgen::session::SessionInfo) -> Self {
-        Self::start_in(tempfile::tempdir().unwrap(), yaml, false, Some(session))
+        Self::start_in(
+            tempfile::tempdir().unwrap(),
+            yaml,
+            false,
+            Some(session),
+            false,
+        )
     }
 
     /// Agents with the workspaces and tools their config gives them, under `dir`.
     pub fn start_with_tools(dir: tempfile::TempDir, yaml: &str) -> Self {
-        Self::start_in(dir, yaml, true, None)
+        Self::start_in(dir, yaml, true, None, false)
     }
 
     fn start_in(
@@ -110,6 +172,7 @@ impl Scenario {
         yaml: &str,
         tools: bool,
         resume: Option<massgen::session::SessionInfo>,
+        human: bool,
     ) -> Self {
         let config = load(yaml);
         let mut requests = Vec::new();
@@ -145,6 +208,7 @@ impl Scenario {
                 ),
                 resume,
                 session_registry: None,
+                human,
             },
         );
         Self {

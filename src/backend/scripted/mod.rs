@@ -1,10 +1,16 @@
 //! The offline `scripted` backend: a deterministic stand-in for a model that reads its
 //! prompt like a model would and streams its reply token by token at a set speed.
 
+mod ask;
 mod plan;
+mod planning;
 mod reading;
 mod script;
+mod tasks;
+#[cfg(test)]
+mod tests;
 
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use super::{Backend, ChatRequest, EventStream};
@@ -17,6 +23,9 @@ pub struct ScriptedBackend {
     own_anon: Option<AnonId>,
     mapping: AnonymousMapping,
     calls: AtomicU32,
+    /// The replies to the latest `ask_others` question, for `{reply}` in later rounds and
+    /// the final presentation, whose conversations no longer hold them.
+    last_reply: Mutex<Option<String>>,
 }
 
 impl ScriptedBackend {
@@ -33,6 +42,7 @@ impl ScriptedBackend {
             own_anon,
             mapping,
             calls: AtomicU32::new(0),
+            last_reply: Mutex::new(None),
         }
     }
 }
@@ -57,12 +67,24 @@ impl Backend for ScriptedBackend {
             .failure
             .as_ref()
             .filter(|failure| failure.times.is_none_or(|times| call_number <= times));
+        let reply = {
+            let mut last_reply = self
+                .last_reply
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            if let Some(reply) = ask::reply(&request, self.options.ask.as_ref()) {
+                *last_reply = Some(reply);
+            }
+            last_reply.clone()
+        };
         let plan = plan::plan(&plan::Context {
             options: &self.options,
             own_anon: self.own_anon.as_ref(),
             mapping: &self.mapping,
             request: &request,
             failure: failure.map(|failure| failure.mode),
+            model: &self.model,
+            reply: reply.as_deref(),
         });
         let steps = script::steps(
             &plan,

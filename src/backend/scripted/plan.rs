@@ -1,6 +1,14 @@
 //! What the scripted model does with one request. Pure: no clock, no IO.
+//!
+//! In order: answer the irreversibility question (no tools); present as the winner (no
+//! `vote` tool); then, before its first answer, ask with `ask_others`, write the plan
+//! (planning mode), work through the task tools (execution mode), make the configured
+//! `tool_calls`; then answer or vote.
 
-use super::reading;
+#[cfg(test)]
+mod tests;
+
+use super::{ask, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -11,6 +19,11 @@ pub struct Context<'a> {
     pub mapping: &'a AnonymousMapping,
     pub request: &'a ChatRequest,
     pub failure: Option<FailureMode>,
+    /// The model name, signed on task notes.
+    pub model: &'a str,
+    /// What `{reply}` stands for: the replies to the agent's `ask_others` question, this
+    /// conversation's or remembered from an earlier one; `None` = nobody was asked.
+    pub reply: Option<&'a str>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -36,12 +49,24 @@ pub struct Plan {
 
 pub fn plan(context: &Context<'_>) -> Plan {
     let options = context.options;
-    let question = reading::question(context.request);
-    let fill = |text: &str| text.replace("{question}", &question);
+    let request = context.request;
+    if planning::is_irreversibility_question(request) {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(options.planning_analysis.clone()),
+        };
+    }
+    let question = reading::question(request);
+    let reply = context.reply.unwrap_or(ask::NO_REPLY);
+    let fill = |text: &str| {
+        text.replace("{question}", &question)
+            .replace("{reply}", reply)
+    };
     let reasoning = options.reasoning.as_deref().map(fill);
 
-    let Some(vote_options) = reading::vote_options(context.request) else {
-        if !options.final_tool_calls.is_empty() && !reading::has_tool_results(context.request) {
+    let Some(vote_options) = reading::vote_options(request) else {
+        if !options.final_tool_calls.is_empty() && !reading::has_tool_results(request) {
             return Plan {
                 reasoning,
                 text: None,
@@ -74,7 +99,7 @@ pub fn plan(context: &Context<'_>) -> Plan {
         };
     }
 
-    let answers = reading::current_answers(context.request);
+    let answers = reading::current_answers(request);
     let own_answer = context
         .own_anon
         .and_then(|own| answers.iter().find(|(anon, _)| anon == own.as_str()))
@@ -87,19 +112,39 @@ pub fn plan(context: &Context<'_>) -> Plan {
             .position(|answer| answer.trim() == current)
             .and_then(|index| filled.get(index + 1)),
     };
-    let rejected = reading::last_rejected_tool(context.request);
-    let may_answer =
-        reading::offers(context.request, "new_answer") && rejected != Some("new_answer");
+    let rejected = reading::last_rejected_tool(request);
+    let may_answer = reading::offers(request, "new_answer") && rejected != Some("new_answer");
 
-    if own_answer.is_none()
-        && !options.tool_calls.is_empty()
-        && !reading::has_tool_results(context.request)
-    {
-        return Plan {
-            reasoning,
-            text: options.text.as_deref().map(fill),
-            action: Action::CallTools(options.tool_calls.clone()),
-        };
+    if own_answer.is_none() {
+        let first_work = [
+            ask::call(request, options.ask.as_ref())
+                .map(|call| ("Asking the others before I answer.".to_string(), vec![call])),
+            planning::write_plan(request, &options.plan, &question).map(|call| {
+                (
+                    format!("Writing the plan to {}.", planning::PLAN_FILE),
+                    vec![call],
+                )
+            }),
+            tasks::next(request, context.model).map(|calls| (task_narration(&calls), calls)),
+        ];
+        if let Some((text, calls)) = first_work.into_iter().flatten().next() {
+            return Plan {
+                reasoning,
+                text: Some(text),
+                action: Action::CallTools(calls),
+            };
+        }
+        let made_tool_calls = options
+            .tool_calls
+            .iter()
+            .any(|call| reading::has_result_of(request, &call.name));
+        if !options.tool_calls.is_empty() && !made_tool_calls {
+            return Plan {
+                reasoning,
+                text: options.text.as_deref().map(fill),
+                action: Action::CallTools(options.tool_calls.clone()),
+            };
+        }
     }
 
     if let Some(answer) = next_answer.filter(|_| may_answer) {
@@ -141,6 +186,25 @@ pub fn plan(context: &Context<'_>) -> Plan {
             if answers.len() == 1 { "" } else { "s" }
         )),
         action: Action::Vote { agent_id, reason },
+    }
+}
+
+/// What the model says while it calls the task tools.
+fn task_narration(calls: &[ScriptedToolCall]) -> String {
+    let mut tasks: Vec<String> = Vec::new();
+    for id in calls
+        .iter()
+        .filter_map(|call| call.arguments.get("task_id"))
+    {
+        let id = id.as_str().map_or_else(|| id.to_string(), str::to_string);
+        if !tasks.contains(&id) {
+            tasks.push(id);
+        }
+    }
+    if tasks.is_empty() {
+        "Checking which tasks are ready.".into()
+    } else {
+        format!("Working through {}.", tasks.join(", "))
     }
 }
 

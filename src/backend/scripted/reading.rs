@@ -1,18 +1,29 @@
 //! What the scripted model reads from its request: the question, the current answers,
-//! which workflow tools it was offered, and how its last tool call went.
+//! which tools it was offered, which mode the prompt is in, and the tool calls made so far
+//! with their results.
 //!
 //! These are the tags the orchestrator's prompts use; a scenario test fails if they drift.
 
-use crate::backend::{ChatRequest, Message};
+use crate::backend::{ChatRequest, Message, ToolCall};
 
 const ORIGINAL_OPEN: &str = "<ORIGINAL MESSAGE>";
 const ORIGINAL_CLOSE: &str = "<END OF ORIGINAL MESSAGE>";
 const ANSWERS_OPEN: &str = "<CURRENT ANSWERS from the agents>";
 const ANSWERS_CLOSE: &str = "<END OF CURRENT ANSWERS>";
 
-/// The user's question, from the first user message that carries one.
+/// The header of the planning prompt, and where the user's request follows it.
+pub const PLANNING_MODE: &str = "# TASK PLANNING MODE";
+const PLANNING_REQUEST: &str = "USER'S REQUEST:";
+/// The header of the execution prompt, and the section that holds the user's task.
+pub const EXECUTION_MODE: &str = "# PLAN EXECUTION MODE";
+const EXECUTION_TASK: &str = "## Your Task";
+/// The answer format of config planning mode's irreversibility question.
+pub const IRREVERSIBILITY: &str = "IRREVERSIBLE: YES/NO";
+
+/// The user's question, from the first user message that carries one. A planning or
+/// execution prompt is unwrapped to the request it was built around.
 pub fn question(request: &ChatRequest) -> String {
-    request
+    let original = request
         .messages
         .iter()
         .filter_map(|message| match message {
@@ -20,9 +31,88 @@ pub fn question(request: &ChatRequest) -> String {
             Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
         })
         .next()
-        .unwrap_or_default()
-        .trim()
-        .to_string()
+        .unwrap_or_default();
+    unwrap_mode_prompt(original).trim().to_string()
+}
+
+fn unwrap_mode_prompt(text: &str) -> &str {
+    if text.contains(PLANNING_MODE)
+        && let Some((_, request)) = text.rsplit_once(PLANNING_REQUEST)
+    {
+        return request;
+    }
+    if text.contains(EXECUTION_MODE)
+        && let Some(start) = text.find(EXECUTION_TASK)
+    {
+        let task = &text[start + EXECUTION_TASK.len()..];
+        return task.find("\n## ").map_or(task, |end| &task[..end]);
+    }
+    text
+}
+
+/// Whether a user message contains `marker`.
+pub fn user_says(request: &ChatRequest, marker: &str) -> bool {
+    request.messages.iter().any(|message| match message {
+        Message::User { content } => content.contains(marker),
+        Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => false,
+    })
+}
+
+/// The result of one tool call, as the conversation holds it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToolResult<'a> {
+    pub call_id: &'a str,
+    pub name: &'a str,
+    pub content: &'a str,
+    pub is_error: bool,
+}
+
+/// Every tool result in the conversation, oldest first.
+pub fn tool_results(request: &ChatRequest) -> impl Iterator<Item = ToolResult<'_>> {
+    request.messages.iter().filter_map(as_result)
+}
+
+/// The results that came back after the model's latest reply.
+pub fn latest_results(request: &ChatRequest) -> Vec<ToolResult<'_>> {
+    let after_reply = request
+        .messages
+        .iter()
+        .rposition(|message| matches!(message, Message::Assistant { .. }))
+        .map_or(0, |index| index + 1);
+    request.messages[after_reply..]
+        .iter()
+        .filter_map(as_result)
+        .collect()
+}
+
+/// The model's replies so far, each with the tool calls it made.
+pub fn replies(request: &ChatRequest) -> impl Iterator<Item = &[ToolCall]> {
+    request.messages.iter().filter_map(|message| match message {
+        Message::Assistant { tool_calls, .. } => Some(tool_calls.as_slice()),
+        Message::System { .. } | Message::User { .. } | Message::Tool { .. } => None,
+    })
+}
+
+/// The result of the call with this id, if it came back.
+pub fn result_of<'a>(request: &'a ChatRequest, call_id: &str) -> Option<ToolResult<'a>> {
+    tool_results(request).find(|result| result.call_id == call_id)
+}
+
+fn as_result(message: &Message) -> Option<ToolResult<'_>> {
+    match message {
+        Message::Tool {
+            call_id,
+            name,
+            content,
+            is_error,
+        } => Some(ToolResult {
+            call_id,
+            name,
+            content,
+            is_error: *is_error,
+        }),
+        Message::System { .. } | Message::User { .. } | Message::Assistant { .. } => None,
+    }
 }
 
 /// `(anon id, answer)` pairs from the CURRENT ANSWERS block.
@@ -88,10 +178,12 @@ pub fn last_rejected_tool(request: &ChatRequest) -> Option<&str> {
 
 /// Whether this conversation already holds results of tool calls.
 pub fn has_tool_results(request: &ChatRequest) -> bool {
-    request
-        .messages
-        .iter()
-        .any(|message| matches!(message, Message::Tool { .. }))
+    tool_results(request).next().is_some()
+}
+
+/// Whether this conversation holds a result of a call to `tool`.
+pub fn has_result_of(request: &ChatRequest, tool: &str) -> bool {
+    tool_results(request).any(|result| result.name == tool)
 }
 
 fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
@@ -125,5 +217,62 @@ mod tests {
                 ("agent3".to_string(), "three".to_string())
             ]
         );
+    }
+
+    #[test]
+    fn planning_and_execution_prompts_are_unwrapped_to_the_request() {
+        let ask = |prompt: &str| ChatRequest {
+            messages: vec![Message::user(format!(
+                "<ORIGINAL MESSAGE>{prompt}<END OF ORIGINAL MESSAGE>"
+            ))],
+            tools: vec![],
+        };
+        let planning = ask("# TASK PLANNING MODE\n\nPlan well.\n\nUSER'S REQUEST:\nBuild a blog\n");
+        assert_eq!(question(&planning), "Build a blog");
+        assert!(user_says(&planning, PLANNING_MODE));
+        let execution = ask(
+            "# PLAN EXECUTION MODE\n\nGo!\n\n## Your Task\nBuild a blog\n\n## Getting Started\n1.",
+        );
+        assert_eq!(question(&execution), "Build a blog");
+        assert_eq!(
+            question(&ask("USER'S REQUEST: as is")),
+            "USER'S REQUEST: as is"
+        );
+    }
+
+    #[test]
+    fn latest_results_are_those_after_the_last_reply() {
+        let call = |id: &str| ToolCall {
+            id: id.into(),
+            name: "t".into(),
+            arguments: "{}".into(),
+            signature: None,
+        };
+        let result = |id: &str| Message::Tool {
+            call_id: id.into(),
+            name: "t".into(),
+            content: id.into(),
+            is_error: false,
+        };
+        let request = ChatRequest {
+            messages: vec![
+                Message::user("q"),
+                Message::assistant("", vec![call("a")]),
+                result("a"),
+                Message::assistant("", vec![call("b"), call("c")]),
+                result("b"),
+                result("c"),
+            ],
+            tools: vec![],
+        };
+        let latest: Vec<&str> = latest_results(&request).iter().map(|r| r.call_id).collect();
+        assert_eq!(latest, ["b", "c"]);
+        assert_eq!(tool_results(&request).count(), 3);
+        assert_eq!(
+            replies(&request).map(<[ToolCall]>::len).collect::<Vec<_>>(),
+            [1, 2]
+        );
+        assert_eq!(result_of(&request, "a").map(|r| r.content), Some("a"));
+        assert!(has_result_of(&request, "t") && !has_result_of(&request, "u"));
     }
 }

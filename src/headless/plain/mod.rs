@@ -3,9 +3,11 @@
 //! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name
 //! (`stream`); the turn's heading, winner, final answer and closing line are in `turn`.
 
+mod plan;
 mod stream;
 mod turn;
 
+use std::collections::HashMap;
 use std::io::{self, Write};
 use std::path::PathBuf;
 
@@ -27,6 +29,8 @@ pub struct PlainPrinter<W: Write> {
     log_dir: Option<PathBuf>,
     /// The turn's tokens and cost so far.
     spend: Spend,
+    /// Each agent's last printed task counts (total, done, in progress).
+    progress: HashMap<AgentId, (usize, usize, usize)>,
 }
 
 impl<W: Write + Send> Printer for PlainPrinter<W> {
@@ -54,6 +58,7 @@ impl<W: Write> PlainPrinter<W> {
             final_line_open: false,
             log_dir: None,
             spend: Spend::default(),
+            progress: HashMap::new(),
         }
     }
 
@@ -95,10 +100,17 @@ impl<W: Write> PlainPrinter<W> {
                     question,
                     agents,
                     log_dir,
-                    ..
+                    mode,
+                    options,
                 },
                 _,
-            ) => self.turn_header(event.turn, question, agents, log_dir.as_ref()),
+            ) => self.turn_header(
+                event.turn,
+                question,
+                agents,
+                log_dir.as_ref(),
+                (*mode, options),
+            ),
             (EventMsg::TextDelta { text }, Some(agent)) => self.stream(agent, text, Channel::Text),
             (EventMsg::ReasoningDelta { text }, Some(agent)) => {
                 self.stream(agent, text, Channel::Reasoning)
@@ -262,6 +274,33 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::Warning { message }, _) => {
                 self.note(&self.style.warn(&format!("! {message}")))
             }
+            (
+                EventMsg::PlanningModeDecided {
+                    irreversible,
+                    blocked_tools,
+                },
+                _,
+            ) => self.planning_mode_line(*irreversible, blocked_tools),
+            (EventMsg::ToolBlocked { tool, .. }, Some(agent)) => self.blocked_line(agent, tool),
+            (EventMsg::TaskPlanChanged { tasks }, Some(agent)) => self.tasks_line(agent, tasks),
+            (
+                EventMsg::BroadcastAsked {
+                    target, questions, ..
+                },
+                Some(agent),
+            ) => self.asked_line(agent, *target, questions),
+            (EventMsg::BroadcastAnswered { from, answer, .. }, Some(agent)) => {
+                self.answered_line(agent, from.as_ref(), answer)
+            }
+            (
+                EventMsg::BroadcastClosed {
+                    timed_out: true,
+                    responses,
+                    ..
+                },
+                Some(agent),
+            ) => self.timed_out_line(agent, *responses),
+            (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
             (EventMsg::HumanInputQueued { text }, _) => {
                 self.note(&self.style.dim(&format!("» queued for the agents: {text}")))
             }
@@ -302,13 +341,11 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::ToolRefused { .. }
                 | EventMsg::ReplayStarted { .. }
                 | EventMsg::ReplayFinished { .. }
-                | EventMsg::PlanningModeDecided { .. }
                 | EventMsg::ToolBlocked { .. }
                 | EventMsg::TaskPlanChanged { .. }
                 | EventMsg::BroadcastAsked { .. }
                 | EventMsg::BroadcastAnswered { .. }
                 | EventMsg::BroadcastClosed { .. }
-                | EventMsg::PlanUpdated { .. }
                 | EventMsg::PlansListed { .. },
                 _,
             ) => Ok(()),
@@ -317,7 +354,7 @@ impl<W: Write> PlainPrinter<W> {
 }
 
 /// The first line of `text`, cut to `max` characters.
-fn preview(text: &str, max: usize) -> String {
+pub(super) fn preview(text: &str, max: usize) -> String {
     let first = text.trim().lines().next().unwrap_or_default();
     let more = text.trim().lines().count() > 1;
     if first.chars().count() > max {

@@ -6,7 +6,8 @@ use std::path::PathBuf;
 
 use super::PlainPrinter;
 use crate::protocol::{
-    AgentId, AgentInfo, AnonId, AnswerLabel, Spend, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AgentInfo, AnonId, AnswerLabel, Mode, Spend, TurnOptions, TurnOutcome, VoteCount,
+    WinnerBasis,
 };
 use crate::session;
 
@@ -17,6 +18,7 @@ impl<W: Write> PlainPrinter<W> {
         question: &str,
         agents: &[AgentInfo],
         log_dir: Option<&PathBuf>,
+        (mode, options): (Mode, &TurnOptions),
     ) -> io::Result<()> {
         self.agents = agents.to_vec();
         self.log_dir = log_dir.cloned();
@@ -32,7 +34,23 @@ impl<W: Write> PlainPrinter<W> {
                 )
             })
             .collect();
-        let heading = self.style.bold(&format!("━━ Turn {turn} ━━"));
+        let how = match mode {
+            Mode::Normal => String::new(),
+            Mode::Planning => format!(" · Planning ({} depth)", options.plan_depth.name()),
+            Mode::Execute => format!(
+                " · Executing {}",
+                options.plan.as_deref().unwrap_or("the latest plan")
+            ),
+        };
+        let single = options
+            .single_agent
+            .as_ref()
+            .map(|agent| format!(" · only {agent}"))
+            .unwrap_or_default();
+        let refine = if options.refine { "" } else { " · refine off" };
+        let heading = self
+            .style
+            .bold(&format!("━━ Turn {turn}{how}{single}{refine} ━━"));
         writeln!(self.out, "{heading} {question}")?;
         writeln!(self.out, "   agents: {}", roster.join(" · "))
     }

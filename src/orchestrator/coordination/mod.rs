@@ -18,6 +18,12 @@ pub struct Rules {
     /// After this many answers an agent may only vote.
     pub max_new_answers_per_agent: Option<u32>,
     pub novelty: Sensitivity,
+    /// Coordination ends once every live agent has answered; nobody votes.
+    pub skip_voting: bool,
+    /// A new answer neither restarts nor informs the other agents.
+    pub disable_injection: bool,
+    /// An agent that may only vote waits until every live agent has an answer.
+    pub defer_voting: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,10 +147,27 @@ impl Coordination {
         self.index(agent).map(|index| &self.states[index])
     }
 
-    /// An agent that is alive, not in a round, and has no valid vote needs a round.
+    /// An agent that is alive, not in a round, and has no valid vote needs a round — unless
+    /// it is done answering where nobody votes, or must wait for the others' answers
+    /// before it votes.
     pub fn needs_round(&self, agent: &AgentId) -> bool {
-        self.state(agent)
-            .is_some_and(|state| !state.killed && !state.in_round && state.vote.is_none())
+        let Some(index) = self.index(agent) else {
+            return false;
+        };
+        let state = &self.states[index];
+        if state.killed || state.in_round || state.vote.is_some() {
+            return false;
+        }
+        if self.rules.skip_voting && !state.answers.is_empty() {
+            return false;
+        }
+        !(self.rules.defer_voting && self.is_vote_only(index) && !self.all_live_answered())
+    }
+
+    fn all_live_answered(&self) -> bool {
+        self.states
+            .iter()
+            .all(|state| state.killed || !state.answers.is_empty())
     }
 
     pub fn is_killed(&self, agent: &AgentId) -> bool {
@@ -258,9 +281,10 @@ impl Coordination {
             .filter(|(_, state)| state.vote.is_some())
             .map(|(id, _)| id.clone())
             .collect();
+        let inform = !self.rules.disable_injection;
         for (other, state) in self.states.iter_mut().enumerate() {
             state.vote = None;
-            if other != index && !state.killed {
+            if inform && other != index && !state.killed {
                 state.restart_pending = true;
             }
         }
@@ -340,11 +364,18 @@ impl Coordination {
         }
     }
 
-    /// Coordination is over when every live agent holds a valid vote and no round runs.
+    /// Coordination is over when every live agent holds a valid vote (where nobody votes:
+    /// an answer) and no round runs.
     pub fn is_settled(&self) -> bool {
-        self.states
-            .iter()
-            .all(|state| state.killed || (state.vote.is_some() && !state.in_round))
+        let skip_voting = self.rules.skip_voting;
+        self.states.iter().all(|state| {
+            let done = if skip_voting {
+                !state.answers.is_empty()
+            } else {
+                state.vote.is_some()
+            };
+            state.killed || (done && !state.in_round)
+        })
     }
 
     /// Agents that hold no valid vote and are not killed (used when time runs out).

@@ -286,3 +286,56 @@ fn round_views_show_latest_answers_in_anonymous_order() {
     let options: Vec<&str> = view.vote_options.iter().map(AnonId::as_str).collect();
     assert_eq!(options, vec!["agent1", "agent2"]);
 }
+
+/// Refine OFF, one agent (MassGen's TUI preset): one answer and done, nobody votes.
+#[test]
+fn skip_voting_settles_once_everyone_answered() {
+    let rules = Rules {
+        max_new_answers_per_agent: Some(1),
+        skip_voting: true,
+        ..Rules::default()
+    };
+    let mut c = Coordination::new(ids(&["a"]), rules);
+    assert!(c.needs_round(&id("a")));
+    assert!(!c.is_settled());
+    answer(&mut c, "a", "the only answer");
+    assert!(!c.needs_round(&id("a")), "no vote-only round follows");
+    assert!(c.is_settled());
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
+    assert_eq!(
+        (decision.winner, decision.basis),
+        (id("a"), WinnerBasis::FirstAnswer)
+    );
+}
+
+/// Refine OFF, several agents: each answers once without being restarted; those done wait
+/// until every agent has answered, then vote.
+#[test]
+fn without_injection_answers_restart_nobody_and_votes_wait_for_all_answers() {
+    let rules = Rules {
+        max_new_answers_per_agent: Some(1),
+        disable_injection: true,
+        defer_voting: true,
+        ..Rules::default()
+    };
+    let mut c = Coordination::new(ids(&["a", "b"]), rules);
+    c.begin_round(&id("b")).unwrap();
+    answer(&mut c, "a", "answer of a");
+    assert!(
+        !c.needs_round(&id("a")),
+        "a waits for b's answer before voting"
+    );
+    c.submit_answer(&id("b"), "answer of b").unwrap();
+    c.end_round(&id("b"));
+    assert!(c.needs_round(&id("a")) && c.needs_round(&id("b")));
+    // b's round began before a answered: without injection its vote still counts.
+    assert!(matches!(
+        vote(&mut c, "b", "agent2"),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(matches!(
+        vote(&mut c, "a", "agent2"),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(c.is_settled());
+}

@@ -5,9 +5,11 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::Sensitivity;
-use crate::protocol::AgentId;
+use crate::protocol::{AgentId, TaskProgress};
 
+use super::broadcast;
 use super::coordination::{Feedback, RoundView};
+use super::turn_tools::BroadcastSettings;
 
 mod filesystem;
 
@@ -32,6 +34,12 @@ pub struct PromptContext<'a> {
     pub today: &'a str,
     /// The agent's workspace and the paths it may read, when it has a workspace.
     pub filesystem: Option<FilesystemView<'a>>,
+    /// Planning mode blocks tools this turn: what agents are told to do instead.
+    pub planning_instruction: Option<&'a str>,
+    /// Agents may ask with `ask_others`.
+    pub broadcast: Option<BroadcastSettings>,
+    /// Task progress of the agents with answers (anonymous id, progress at their answer).
+    pub progress: Vec<(String, TaskProgress)>,
 }
 
 /// `[system, user]` for a coordination round.
@@ -62,6 +70,14 @@ fn coordination_system_prompt(context: &PromptContext<'_>, vote_only: bool) -> S
         &coordination,
     );
     section(&mut prompt, "core_behaviors", "critical", CORE_BEHAVIORS);
+    if let Some(settings) = context.broadcast.filter(|_| !vote_only) {
+        section(
+            &mut prompt,
+            "broadcast_communication",
+            "high",
+            &broadcast::guidance(settings.target, settings.wait_by_default),
+        );
+    }
     if let Some(filesystem) = &context.filesystem {
         section(
             &mut prompt,
@@ -69,6 +85,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, vote_only: bool) -> S
             "high",
             &filesystem_instructions(filesystem, false),
         );
+    }
+    if let Some(instruction) = context.planning_instruction {
+        section(&mut prompt, "planning_mode", "medium", instruction.trim());
     }
     prompt.push_str("</system_prompt>");
     prompt
@@ -157,6 +176,16 @@ fn round_user_message(context: &PromptContext<'_>, view: &RoundView) -> String {
         let _ = writeln!(message, "<{0}> {content} <end of {0}>", answer.anon);
     }
     message.push_str("<END OF CURRENT ANSWERS>");
+    if !context.progress.is_empty() {
+        message.push_str("\n\n<TASK PROGRESS of the agents>\n");
+        for (anon, progress) in &context.progress {
+            let _ = writeln!(message, "[{anon}] {}", crate::plan::progress_line(progress));
+        }
+        message.push_str(
+            "⚠️  Note: Progress stats are INFORMATIONAL - evaluate the DELIVERABLE quality, not \
+             task count\n<END OF TASK PROGRESS>",
+        );
+    }
     message
 }
 

@@ -18,6 +18,9 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         novelty: Sensitivity::Balanced,
         today: "2026-11-22",
         filesystem: None,
+        planning_instruction: None,
+        broadcast: None,
+        progress: Vec::new(),
     }
 }
 

@@ -109,12 +109,27 @@ impl Driver<'_> {
             deadline: self.presentation_deadline(),
         };
         let index = self.agent_index(&winner);
+        let quick = self.settings.skip_final_presentation && !self.presentation_must_write();
         match index {
-            Some(index) if !stored_answer_only && !self.coordination.is_killed(&winner) => {
+            Some(index)
+                if !stored_answer_only && !quick && !self.coordination.is_killed(&winner) =>
+            {
                 self.spawn_presentation(index, &winner, &decision);
             }
+            // Refine off: the winner's answer is the final answer by design.
+            Some(_) if quick && !stored_answer_only => self.present_stored_answer_as(false),
             _ => self.present_stored_answer(),
         }
+    }
+
+    /// Several agents worked and a context path may be written: only a presentation can
+    /// write it, so refine-off's quick finish does not apply (as in MassGen).
+    fn presentation_must_write(&self) -> bool {
+        self.coordination.agents().len() > 1
+            && self
+                .context_paths
+                .iter()
+                .any(|path| path.permission == crate::config::Permission::Write)
     }
 
     pub(super) fn spawn_presentation(
@@ -134,7 +149,10 @@ impl Driver<'_> {
                 answers: &answers,
             },
         );
-        let link = self.agent_link(winner, index);
+        let mut link = self.agent_link(winner, index);
+        // The presenter asks nobody and planning mode never blocks it.
+        link.turn_tools.broadcast = None;
+        link.turn_tools.gate = None;
         let sink = link.sink.clone();
         let task = PresentationTask { link, messages };
         self.presentation = Some(Running::spawn(presentation::run(task), move |result| {
@@ -189,7 +207,13 @@ impl Driver<'_> {
         self.present_stored_answer();
     }
 
+    /// The winner's latest answer becomes the final answer because presenting failed or
+    /// could not be done.
     pub(super) fn present_stored_answer(&mut self) {
+        self.present_stored_answer_as(true);
+    }
+
+    fn present_stored_answer_as(&mut self, fallback: bool) {
         let Phase::Presenting { winner, .. } = &self.phase else {
             return;
         };
@@ -198,7 +222,7 @@ impl Driver<'_> {
             .latest_answer(winner)
             .map(|(_, content)| content.to_string())
             .unwrap_or_default();
-        self.complete_presentation(content, true);
+        self.complete_presentation(content, fallback);
     }
 
     pub(super) fn complete_presentation(&mut self, content: String, fallback: bool) {
@@ -274,6 +298,7 @@ impl Driver<'_> {
         );
         TurnReport {
             final_answer: self.final_answer,
+            ready_plan: self.ready_plan,
             shutdown: self.shutdown,
         }
     }

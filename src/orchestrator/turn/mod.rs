@@ -1,9 +1,15 @@
 //! One turn: agent rounds run in parallel until coordination settles, then the winner
-//! presents. This file holds the driver and its event loop; `rounds` starts and judges
-//! agent rounds, `ending` handles winners, presentation, timeout, cancel and the finish.
+//! presents. This file holds the driver and its event loop; `settings` decides how the turn
+//! runs, `rounds` starts and judges agent rounds, `questions` answers `ask_others`,
+//! `plan` makes and carries out saved plans, `ending` handles winners, presentation,
+//! timeout, cancel and the finish.
 
 mod ending;
+mod gate;
+mod plan;
+mod questions;
 mod rounds;
+pub mod settings;
 mod workspaces;
 
 use std::any::Any;
@@ -19,18 +25,24 @@ use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
 use super::agent_link::AgentLink;
+use super::broadcast::Board;
 use super::channel::{AgentSink, RoundEnd, TaskMsg};
-use super::coordination::{Coordination, Rules};
+use super::coordination::Coordination;
 use super::emitter::Emitter;
 use super::inbox::HumanInbox;
 use super::prompts::{FilesystemView, HistoryEntry, PromptContext};
+use super::task_tools::TaskPlanTools;
+use super::turn_tools::{Gate, TurnTools};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TurnOptions, TurnOutcome,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TaskProgress, TurnOptions,
+    TurnOutcome,
 };
 use crate::tools::ToolRouter;
 use crate::workspace::{ContextRootSpec, Workspaces};
+pub use plan::{PlanTurn, list as list_plans};
+use settings::TurnSettings;
 
 /// What every turn of a run shares.
 pub struct RunContext {
@@ -42,12 +54,23 @@ pub struct RunContext {
     /// Agents' workspaces, when the run has a project directory.
     pub workspaces: Option<Arc<Workspaces>>,
     pub roster: Vec<AgentInfo>,
+    /// The project directory, whose `.massgen/plans/` keeps saved plans; `None` when the
+    /// run has none (tests without tools).
+    pub project_dir: Option<std::path::PathBuf>,
+    /// Someone can answer agents' questions (a terminal, not automation).
+    pub human: bool,
 }
 
 pub struct TurnRequest {
+    /// The question as the user asked it (front ends, history, logs).
     pub question: String,
+    /// What agents read as the ORIGINAL MESSAGE: the question, or the planning or execution
+    /// prompt around it.
+    pub prompt: String,
     pub mode: Mode,
     pub options: TurnOptions,
+    /// The saved plan this turn makes or carries out.
+    pub plan: Option<PlanTurn>,
     pub history: Vec<HistoryEntry>,
     /// Today's date as agents should see it.
     pub today: String,
@@ -57,6 +80,8 @@ pub struct TurnRequest {
 
 pub struct TurnReport {
     pub final_answer: Option<String>,
+    /// The plan a planning turn left ready, when one did.
+    pub ready_plan: Option<String>,
     /// The front end asked to stop the runtime during this turn.
     pub shutdown: bool,
 }
@@ -153,6 +178,20 @@ struct Driver<'a> {
     deadline: Instant,
     /// The config's context paths and those attached to the question.
     context_paths: Vec<ContextRootSpec>,
+    settings: TurnSettings,
+    /// Each agent's turn tools, config order (empty for agents not taking part).
+    turn_tools: Vec<TurnTools>,
+    gate: Arc<Gate>,
+    /// Planning mode blocks tools this turn (the decision was irreversible).
+    gated: bool,
+    /// Each agent's system message for this turn (its own, plus plan-execution guidance).
+    system_messages: Vec<Option<String>>,
+    board: Board,
+    /// Agents' tool calls waiting for a question to close.
+    waiting: HashMap<String, Vec<tokio::sync::oneshot::Sender<Result<serde_json::Value, String>>>>,
+    /// Each agent's task progress when its latest answer was accepted.
+    answer_progress: HashMap<AgentId, TaskProgress>,
+    ready_plan: Option<String>,
 }
 
 impl<'a> Driver<'a> {
@@ -163,15 +202,16 @@ impl<'a> Driver<'a> {
             .flat_map(|workspaces| workspaces.layout().context.iter().cloned())
             .chain(request.attached.iter().cloned())
             .collect();
-        let rules = Rules {
-            max_new_answers_per_agent: run.config.orchestrator.max_new_answers_per_agent,
-            novelty: run.config.orchestrator.answer_novelty_requirement,
-        };
-        let ids = run
+        let settings = settings::resolve(&run.config, request.mode, &request.options, run.human);
+        let gate = Arc::new(Gate::default());
+        let turn_tools = build_turn_tools(run, &settings, &gate, request.plan.as_ref());
+        let system_messages = run
             .config
             .agents
             .iter()
-            .map(|agent| agent.id.clone())
+            .map(|agent| {
+                plan::system_message(agent.system_message.as_deref(), request.plan.as_ref())
+            })
             .collect();
         let (tx, rx) = mpsc::unbounded_channel();
         Self {
@@ -179,7 +219,7 @@ impl<'a> Driver<'a> {
             context_paths,
             request,
             emitter,
-            coordination: Coordination::new(ids, rules),
+            coordination: Coordination::new(settings.participants.clone(), settings.rules),
             tx,
             rx,
             answers_version: watch::channel(0).0,
@@ -195,6 +235,15 @@ impl<'a> Driver<'a> {
             shutdown: false,
             started: Instant::now(),
             deadline: deadline_after(Instant::now(), run.config.timeouts.orchestrator),
+            settings,
+            turn_tools,
+            gate,
+            gated: false,
+            system_messages,
+            board: Board::default(),
+            waiting: HashMap::new(),
+            answer_progress: HashMap::new(),
+            ready_plan: None,
         }
     }
 
@@ -218,10 +267,15 @@ impl<'a> Driver<'a> {
                 options: self.request.options.clone(),
             },
         );
+        for message in std::mem::take(&mut self.settings.notes) {
+            self.emit(None, EventMsg::Warning { message });
+        }
         for agent in self.coordination.agents().to_vec() {
             self.status(&agent, AgentStatus::Waiting);
         }
-        self.start_due_rounds();
+        if self.begin_plan().await && self.decide_planning_mode(ops).await {
+            self.start_due_rounds();
+        }
         let coordination_deadline = self.deadline;
         loop {
             if matches!(self.phase, Phase::Coordinating) && self.coordination.is_settled() {
@@ -233,19 +287,24 @@ impl<'a> Driver<'a> {
                 Phase::Done => break,
             };
             let coordinating = presentation_deadline.is_none();
+            let question_deadline = self.board.next_deadline();
             tokio::select! {
                 Some(msg) = self.rx.recv() => self.handle(msg),
                 op = ops.recv() => self.handle_op(op),
                 () = sleep_until(coordination_deadline), if coordinating => self.on_timeout(),
                 () = sleep_until(presentation_deadline.unwrap_or(coordination_deadline)),
                     if !coordinating => self.on_presentation_timeout(),
+                () = sleep_until(question_deadline.unwrap_or(coordination_deadline)),
+                    if question_deadline.is_some() => self.expire_questions(),
             }
         }
+        self.close_questions();
         self.save_final_answer().await;
         self.save_final_workspace().await;
         if self.outcome() != TurnOutcome::Completed {
             self.save_partial_workspaces().await;
         }
+        self.conclude_plan().await;
         self.finish()
     }
 
@@ -256,9 +315,13 @@ impl<'a> Driver<'a> {
     fn prompt_context(&self, agent_index: usize) -> PromptContext<'_> {
         let config = &self.run.config;
         PromptContext {
-            question: &self.request.question,
+            question: &self.request.prompt,
             history: &self.request.history,
-            system_message: config.agents[agent_index].system_message.as_deref(),
+            system_message: self.system_messages[agent_index].as_deref(),
+            planning_instruction: self
+                .gated
+                .then_some(self.settings.planning_instruction.as_str()),
+            broadcast: self.settings.broadcast,
             voting_sensitivity: config.orchestrator.voting_sensitivity,
             novelty: config.orchestrator.answer_novelty_requirement,
             today: &self.request.today,
@@ -274,7 +337,23 @@ impl<'a> Driver<'a> {
                         .collect(),
                 })
             }),
+            progress: self.progress_of_answers(),
         }
+    }
+
+    /// The task progress each agent with an answer had when that answer was accepted.
+    fn progress_of_answers(&self) -> Vec<(String, TaskProgress)> {
+        let mut progress: Vec<(String, TaskProgress)> = self
+            .answer_progress
+            .iter()
+            .filter(|(_, progress)| progress.total > 0)
+            .filter_map(|(agent, progress)| {
+                let anon = self.coordination.mapping().anon(agent)?;
+                Some((anon.to_string(), *progress))
+            })
+            .collect();
+        progress.sort_by(|a, b| a.0.cmp(&b.0));
+        progress
     }
 
     /// What an agent's task (round or presentation) needs, for the agent at `index`.
@@ -284,8 +363,14 @@ impl<'a> Driver<'a> {
             backend: Arc::clone(&self.run.backends[index]),
             router: Arc::clone(&self.run.routers[index]),
             inbox: self.inbox.clone(),
+            turn_tools: self.turn_tools.get(index).cloned().unwrap_or_default(),
             spent: Mutex::default(),
         }
+    }
+
+    /// The agent's task-plan tools this turn, if it has any.
+    fn task_plan(&self, index: usize) -> Option<&Arc<TaskPlanTools>> {
+        self.turn_tools.get(index)?.task_plan.as_ref()
     }
 
     fn agent_index(&self, agent: &AgentId) -> Option<usize> {
@@ -306,13 +391,24 @@ impl<'a> Driver<'a> {
             }
             TaskMsg::RoundFinished { agent, end } => self.on_round_finished(agent, end),
             TaskMsg::Presented { result } => self.on_presented(result),
+            TaskMsg::Broadcast { agent, call, reply } => self.on_broadcast(&agent, call, reply),
+            TaskMsg::PeerReplied {
+                request_id,
+                from,
+                answer,
+            } => self.on_peer_reply(&request_id, from, answer),
         }
     }
 
     fn handle_op(&mut self, op: Option<Op>) {
         match op {
             Some(Op::Cancel) => self.cancel(),
-            Some(Op::Step | Op::ListPlans | Op::AnswerQuestion { .. }) => {}
+            Some(Op::Step) => {}
+            Some(Op::ListPlans) => self.list_plans(),
+            Some(Op::AnswerQuestion {
+                request_id,
+                replies,
+            }) => self.on_human_answer(&request_id, &replies),
             Some(Op::InjectHumanInput { text }) => {
                 self.inbox.push(text.clone());
                 self.emit(None, EventMsg::HumanInputQueued { text });
@@ -337,3 +433,43 @@ impl<'a> Driver<'a> {
         }
     }
 }
+
+/// Each participant's task-plan tools (in its workspace's `tasks/plan.json` in filesystem
+/// mode), broadcast tools and the planning-mode gate; nothing for the others.
+fn build_turn_tools(
+    run: &RunContext,
+    settings: &TurnSettings,
+    gate: &Arc<Gate>,
+    plan: Option<&PlanTurn>,
+) -> Vec<TurnTools> {
+    run.config
+        .agents
+        .iter()
+        .enumerate()
+        .map(|(index, agent)| {
+            if !settings.participants.contains(&agent.id) {
+                return TurnTools::default();
+            }
+            let task_plan = settings.task_planning.map(|planning| {
+                let file = run
+                    .workspaces
+                    .as_ref()
+                    .and_then(|workspaces| workspaces.dirs(index))
+                    .filter(|_| planning.filesystem)
+                    .map(|dirs| dirs.workspace.join("tasks").join("plan.json"));
+                let max_tasks = plan.map_or(planning.max_tasks, |plan| {
+                    planning.max_tasks.max(plan.task_count())
+                });
+                Arc::new(TaskPlanTools::new(&agent.id, max_tasks, file))
+            });
+            TurnTools {
+                task_plan,
+                broadcast: settings.broadcast,
+                gate: Some(Arc::clone(gate)),
+            }
+        })
+        .collect()
+}
+
+/// Later than any turn lasts.
+const FAR_FUTURE: Duration = Duration::from_secs(100 * 365 * 24 * 3600);

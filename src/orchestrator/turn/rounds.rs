@@ -50,7 +50,14 @@ impl Driver<'_> {
                 },
             );
             let mut tools = workflow_tools(&view.vote_options, view.vote_only);
+            tools.extend(self.turn_tools[index].specs(view.vote_only));
             tools.extend(self.run.routers[index].tools());
+            // A restarted agent starts its task plan afresh, as in MassGen; an agent
+            // carrying out a saved plan keeps its progress.
+            let reset_plan = self
+                .task_plan(index)
+                .filter(|_| view.round > 1 && !self.executes_plan())
+                .cloned();
             let link = self.agent_link(&agent, index);
             let sink = link.sink.clone();
             let task = RoundTask {
@@ -58,6 +65,7 @@ impl Driver<'_> {
                 messages: prompts::round_messages(&self.prompt_context(index), &view),
                 tools,
                 vote_only: view.vote_only,
+                reset_plan,
                 answers_version: self.answers_version.subscribe(),
                 workspace: self
                     .run
@@ -90,7 +98,16 @@ impl Driver<'_> {
                         );
                         self.status(agent, AgentStatus::Answered);
                         self.snapshot_after_answer(agent);
-                        self.answers_version.send_modify(|version| *version += 1);
+                        if let Some(progress) = self
+                            .agent_index(agent)
+                            .and_then(|index| self.task_plan(index))
+                            .map(|tools| tools.progress())
+                        {
+                            self.answer_progress.insert(agent.clone(), progress);
+                        }
+                        if !self.settings.rules.disable_injection {
+                            self.answers_version.send_modify(|version| *version += 1);
+                        }
                         Verdict::Accepted
                     }
                     Err(rejection) => Verdict::Rejected {

@@ -64,7 +64,10 @@ impl Driver<'_> {
         };
         let root = log.dir().join("workspaces");
         let mut failures = Vec::new();
-        for (index, agent) in self.coordination.agents().iter().enumerate() {
+        for agent in self.coordination.agents() {
+            let Some(index) = self.agent_index(agent) else {
+                continue;
+            };
             let saved = std::sync::Arc::clone(workspaces)
                 .save_copy(index, root.join(agent.as_str()))
                 .await;

@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
-use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Spend};
+use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend};
 
 /// Characters of a vote's reason and of the final answer kept in the file.
 const REASON_PREVIEW: usize = 100;
@@ -21,6 +21,9 @@ const ANSWER_PREVIEW: usize = 200;
 #[derive(Default)]
 pub struct StatusTracker {
     question: String,
+    mode: Mode,
+    /// The saved plan the turn makes or carries out: its id and status.
+    plan: Option<(String, PlanStatus)>,
     log_dir: Option<PathBuf>,
     start: Option<Timestamp>,
     /// In config order.
@@ -79,16 +82,20 @@ impl StatusTracker {
             question,
             agents,
             log_dir,
+            mode,
             ..
         } = msg
         {
             self.question.clone_from(question);
+            self.mode = *mode;
             self.log_dir.clone_from(log_dir);
             self.start = Some(event.at);
             self.agents = agents
                 .iter()
                 .map(|info| (info.id.clone(), AgentState::default()))
                 .collect();
+        } else if let EventMsg::PlanUpdated { plan } = msg {
+            self.plan = Some((plan.id.clone(), plan.status));
         } else if let EventMsg::WinnerSelected { winner, .. } = msg {
             self.winner = Some(winner.clone());
         } else if let EventMsg::FinalPresentationStarted { .. } = msg {
@@ -130,6 +137,9 @@ impl StatusTracker {
                 "session_id": self.log_dir.as_deref().and_then(run_dir_name),
                 "log_dir": self.log_dir,
                 "question": self.question,
+                "mode": self.mode,
+                "plan_id": self.plan.as_ref().map(|(id, _)| id),
+                "plan_status": self.plan.as_ref().map(|(_, status)| status),
                 "start_time": self.start.map(unix),
                 "elapsed_seconds": self.start.map(|start| elapsed_seconds(start, now)),
             },

@@ -31,6 +31,10 @@ impl App {
             "timeline" | "t" => self.open(ModalKind::Timeline),
             "events" | "o" => self.open_events(argument),
             "inspect" | "i" => self.open_inspect(argument),
+            "plan" => return self.plan_key(),
+            "tasks" => self.open_tasks(),
+            "agents" => self.cycle_agents(),
+            "refine" => self.toggle_refine(),
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());
             }
@@ -113,13 +117,16 @@ impl App {
         });
     }
 
-    pub(super) fn modal_key(&mut self, key: KeyEvent) {
+    pub(super) fn modal_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if let Some(effects) = self.plan_modal_key(key) {
+            return effects;
+        }
         if self.files_key(key) {
-            return;
+            return Vec::new();
         }
         let max_scroll = self.view.modal_scroll_max.get();
         let Some(top) = self.view.modals.last_mut() else {
-            return;
+            return Vec::new();
         };
         match key.code {
             KeyCode::Esc | KeyCode::Char('q') => {
@@ -142,6 +149,7 @@ impl App {
             }
             _ => {}
         }
+        Vec::new()
     }
 
     /// Single keys, with the composer left (Esc).
@@ -169,6 +177,10 @@ impl App {
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
             KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
             KeyCode::Char('e') => self.view.reasoning_expanded = !self.view.reasoning_expanded,
+            KeyCode::Char('A') => self.cycle_agents(),
+            KeyCode::Char('R') => self.toggle_refine(),
+            KeyCode::Char('P') => return self.plan_key(),
+            KeyCode::Char('T') => self.open_tasks(),
             KeyCode::Char('?') => self.open(ModalKind::Help),
             KeyCode::Char('v') => self.open(ModalKind::Votes),
             KeyCode::Char('c') => self.open(ModalKind::Costs),

@@ -67,7 +67,11 @@ fn enter_submits_the_question_with_the_chosen_mode() {
     assert_eq!(
         effects,
         [Effect::Send(Op::Submit {
-            options: Default::default(),
+            // Planning asks the user by default (human feedback "Enabled").
+            options: crate::protocol::TurnOptions {
+                broadcast: Some(crate::protocol::BroadcastTarget::Human),
+                ..Default::default()
+            },
             text: "Why?\nReally".into(),
             mode: Mode::Planning,
             context_paths: Vec::new(),
@@ -93,10 +97,7 @@ fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
     );
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
     assert_eq!(app.view.mode, Mode::Normal);
-    assert_eq!(
-        app.view.notice.as_deref(),
-        Some("the mode cannot change while a turn runs")
-    );
+    assert_eq!(app.view.notice.as_deref(), Some(super::plan::MODE_LOCKED));
 }
 
 #[test]

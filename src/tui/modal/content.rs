@@ -1,5 +1,6 @@
 //! What each modal shows, as lines: help, votes, answers, the whole timeline, an agent's
-//! full output, and the system status; and which lines of it are on screen.
+//! full output, and the system status (the others from their own files); and which lines
+//! of it are on screen.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -8,8 +9,7 @@ use super::ModalKind;
 use super::grid::coordination;
 use super::window;
 use crate::protocol::AnswerLabel;
-use crate::tui::files::FileListing;
-use crate::tui::render::{Paint, entry_line, tail_lines, wrap};
+use crate::tui::render::{Paint, View, entry_line, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
@@ -19,7 +19,7 @@ use crate::tui::theme::Theme;
 pub fn page(
     kind: ModalKind,
     state: &UiState,
-    files: &FileListing,
+    view: &View,
     theme: &Theme,
     width: usize,
     scroll: usize,
@@ -40,7 +40,18 @@ pub fn page(
         }
         // The listing the app read when the browser's choice changed.
         ModalKind::Files { selected, .. } => {
-            return super::files::page(files, selected, theme, width, scroll, height);
+            return super::files::page(&view.files, selected, theme, width, scroll, height);
+        }
+        ModalKind::PlanApproval => {
+            return super::plans::approval(state, theme, width, scroll, height);
+        }
+        ModalKind::TaskPlan { source } => {
+            return super::tasks::page(state, source, theme, width, scroll, height);
+        }
+        ModalKind::Question => return super::question::page(state, view, theme, width, height),
+        ModalKind::PlanOptions { row } => super::plans::options(view, theme, row),
+        ModalKind::PlanSelector { selected } => {
+            super::plans::selector(state, view, theme, width, selected)
         }
         ModalKind::Help => help_lines(theme),
         ModalKind::Votes => votes(state, theme, width),
@@ -70,7 +81,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 35] = [
+const KEYS: [(&str, &str); 40] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -83,8 +94,16 @@ const KEYS: [(&str, &str); 35] = [
     ),
     (
         "Shift+Tab",
-        "mode: Normal → Planning → Execute (not during a turn)",
+        "plan mode: Normal → Planning → Executing (not during a turn); Executing opens the \
+         plan selector",
     ),
+    ("A", "agents: all of them, or each one alone in turn"),
+    ("R", "refinement on or off (off: each agent answers once)"),
+    (
+        "P",
+        "Planning: depth, human feedback, auto-execute · Executing: choose the plan",
+    ),
+    ("T", "the focused agent's task plan"),
     (
         "Esc",
         "close the modal, or leave the composer for single keys",
@@ -142,6 +161,7 @@ const KEYS: [(&str, &str); 35] = [
         "open that view (also /v /c /b)",
     ),
     ("/timeline /table", "open that view (also /t /r)"),
+    ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
 ];
 
 pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {

@@ -8,7 +8,8 @@ use ratatui::text::{Line, Span};
 
 use super::window;
 use crate::protocol::symbols::{
-    ERROR, FINAL_ANSWER, NEW_ANSWER, REFUSED, RESTART, RETRY, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, ERROR, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART,
+    RETRY, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::{display_width, seconds, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
@@ -68,11 +69,28 @@ fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'sta
             theme.agent(index).add_modifier(Modifier::BOLD),
         ));
     }
+    // Planning symbols join the legend only when a turn used them.
+    let planning = state.timeline.iter().any(|entry| {
+        matches!(
+            entry.kind,
+            EntryKind::PlanningMode { .. }
+                | EntryKind::ToolBlocked { .. }
+                | EntryKind::QuestionAsked { .. }
+                | EntryKind::QuestionAnswered { .. }
+        )
+    });
+    let planning = if planning {
+        format!(
+            "  {PLANNING_MODE} planning mode  {BLOCKED} blocked  {QUESTION} question  {REPLY} reply"
+        )
+    } else {
+        String::new()
+    };
     [
         Line::styled(
             format!(
                 "{NEW_ANSWER} new answer  {VOTE} vote  {RESTART} restart  {VOTE_IGNORED} ignored \
-                 vote  {ERROR} error  {WINNER} winner  {FINAL_ANSWER} final answer"
+                 vote  {ERROR} error  {WINNER} winner  {FINAL_ANSWER} final answer{planning}"
             ),
             theme.dim(),
         ),
@@ -162,6 +180,17 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Enforcement { attempt, .. } => CellText(RETRY, " attempt", Some(attempt)),
         EntryKind::Retrying { .. } => CellText(RETRY, " retry", None),
         EntryKind::ToolRefused { .. } => CellText(REFUSED, " refused", None),
+        EntryKind::PlanningMode {
+            irreversible: true, ..
+        } => CellText(PLANNING_MODE, " irreversible", None),
+        EntryKind::PlanningMode {
+            irreversible: false,
+            ..
+        } => CellText(PLANNING_MODE, " allowed", None),
+        EntryKind::ToolBlocked { tool } => CellText(BLOCKED, "", Some(tool)),
+        EntryKind::QuestionAsked { .. } => CellText(QUESTION, " asks", None),
+        EntryKind::QuestionAnswered { .. } => CellText(REPLY, " reply", None),
+        EntryKind::QuestionClosed { .. } | EntryKind::Plan { .. } => return None,
         EntryKind::TurnStarted { .. }
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }
@@ -226,6 +255,17 @@ pub fn tool_detail(
     lines.push(Line::default());
     match &tool.state {
         ToolState::Running => lines.push(Line::styled("◉ running…", theme.accent())),
+        ToolState::Blocked { message } => {
+            lines.push(Line::styled(
+                format!("{BLOCKED} blocked by planning mode: it did not run"),
+                theme.warn(),
+            ));
+            lines.extend(
+                wrap(message, width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, theme.text())),
+            );
+        }
         ToolState::Done {
             ok,
             output,

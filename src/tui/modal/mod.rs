@@ -1,13 +1,17 @@
 //! Modals: a stack of full views over the main screen (`Esc` closes the top one; the
 //! composer and cards keep their state underneath). Each modal's content is a pure
-//! function of the folded state, drawn scrolled in a centred frame.
+//! function of the folded state (and, for a question, the view's form), drawn scrolled in
+//! a centred frame; the planning options are a small popover over the mode bar instead.
 
 mod content;
 mod costs;
 mod events;
 mod files;
 mod grid;
+mod plans;
+mod question;
 mod servers;
+mod tasks;
 #[cfg(test)]
 mod tests;
 mod turns;
@@ -19,8 +23,9 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
-use crate::tui::files::{FileListing, FilesSource};
-use crate::tui::render::plural;
+use crate::tui::choices::OPTION_ROWS;
+use crate::tui::files::FilesSource;
+use crate::tui::render::{View, plural};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -63,7 +68,36 @@ pub enum ModalKind {
         source: FilesSource,
         selected: usize,
     },
+    /// The planning options popover: depth, human feedback, auto-execute (`row` chosen).
+    PlanOptions {
+        row: usize,
+    },
+    /// The plan a planning turn just made: execute it now or keep it.
+    PlanApproval,
+    /// Which saved plan Execute runs: 0 is the newest ("Latest (auto)"), then the newest
+    /// plans by name.
+    PlanSelector {
+        selected: usize,
+    },
+    /// A task list as a dependency tree.
+    TaskPlan {
+        source: TaskSource,
+    },
+    /// An agent's question to the user (what was chosen and typed is the view's form).
+    Question,
 }
+
+/// Whose tasks the task-plan view shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TaskSource {
+    /// The agent at this index, live.
+    Agent(usize),
+    /// The listed plan at this index (the plan selector's `v`).
+    Listed(usize),
+}
+
+/// Plans the selector offers besides "Latest (auto)", as MassGen does.
+pub const SELECTOR_PLANS: usize = 5;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Modal {
@@ -101,23 +135,30 @@ impl Modal {
             ModalKind::Tools { agent, .. } => {
                 format!(" Tool calls of {} ", agent_name(state, agent))
             }
+            ModalKind::PlanOptions { .. } => " Planning Options ".into(),
+            ModalKind::PlanApproval => " Plan Approval ".into(),
+            ModalKind::PlanSelector { .. } => " Select Plan ".into(),
+            ModalKind::TaskPlan {
+                source: TaskSource::Agent(agent),
+            } => format!(" Task Plan · {} ", agent_name(state, agent)),
+            ModalKind::TaskPlan {
+                source: TaskSource::Listed(index),
+            } => {
+                let id = listed_plan(state, index).map_or("", |plan| plan.info.id.as_str());
+                format!(" Task Plan · {id} ")
+            }
+            ModalKind::Question => " ⏸ An agent asks you ".into(),
         }
     }
 }
 
-/// Draws the top modal of `stack`, if any, over whatever is on screen.
-pub fn render(
-    stack: &[Modal],
-    state: &UiState,
-    theme: &Theme,
-    frame: &mut Frame,
-    scroll_max: &std::cell::Cell<usize>,
-    files: &FileListing,
-) {
-    let Some(modal) = stack.last() else {
+/// Draws the top modal of the view's stack, if any, over whatever is on screen; the
+/// planning options popover sits just above `mode_bar`.
+pub fn render(view: &View, state: &UiState, theme: &Theme, frame: &mut Frame, mode_bar: Rect) {
+    let Some(modal) = view.modals.last() else {
         return;
     };
-    let area = centred(frame.area(), 90, 85);
+    let mut area = frame_for(modal.kind, frame.area(), mode_bar);
     let block = Block::new()
         .borders(Borders::ALL)
         .border_type(BorderType::Rounded)
@@ -129,13 +170,19 @@ pub fn render(
     let (lines, furthest) = content::page(
         modal.kind,
         state,
-        files,
+        view,
         theme,
         usize::from(inner.width),
         modal.scroll,
         height,
     );
-    scroll_max.set(furthest);
+    view.modal_scroll_max.set(furthest);
+    if fits_content(modal.kind) && lines.len() < height {
+        // A short question or plan list gets a frame its size, still centred.
+        let shrunk = u16::try_from(lines.len()).unwrap_or(inner.height) + 2;
+        area.y += (area.height - shrunk) / 2;
+        area.height = shrunk;
+    }
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
@@ -147,7 +194,12 @@ impl ModalKind {
             Self::Answers { selected } => Some((selected, answer_count(state))),
             Self::Tools { agent, selected } => Some((selected, tool_count(state, *agent))),
             Self::Turns { selected } => Some((selected, state.turns.len())),
-            Self::Help
+            Self::PlanSelector { selected } => Some((selected, selector_rows(state))),
+            Self::PlanOptions { row } => Some((row, OPTION_ROWS)),
+            Self::PlanApproval
+            | Self::TaskPlan { .. }
+            | Self::Question
+            | Self::Help
             | Self::Votes
             | Self::Costs
             | Self::Timeline
@@ -169,6 +221,10 @@ fn hint(kind: ModalKind) -> &'static str {
         ModalKind::Answers { .. } | ModalKind::Tools { .. } | ModalKind::Turns { .. } => {
             " ← → choose · ↑↓ PgUp PgDn scroll · Esc close "
         }
+        ModalKind::PlanOptions { .. } => " ↑↓ row · ← → change · Enter close ",
+        ModalKind::PlanApproval => " Enter: execute plan · Esc: keep it for later ",
+        ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
+        ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
         ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Costs
@@ -177,7 +233,67 @@ fn hint(kind: ModalKind) -> &'static str {
         | ModalKind::Status
         | ModalKind::Coordination
         | ModalKind::Servers
+        | ModalKind::TaskPlan { .. }
         | ModalKind::Events { .. } => " ↑↓ PgUp PgDn scroll · Esc close ",
+    }
+}
+
+/// Rows of the plan selector: "Latest (auto)" and the newest plans listed.
+pub fn selector_rows(state: &UiState) -> usize {
+    1 + state
+        .plans
+        .as_ref()
+        .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
+}
+
+/// The listed plan at `index`, newest first.
+pub fn listed_plan(state: &UiState, index: usize) -> Option<&crate::tui::state::SavedPlan> {
+    state.plans.as_ref()?.get(index)
+}
+
+/// Modals whose frame shrinks to what they show.
+fn fits_content(kind: ModalKind) -> bool {
+    matches!(kind, ModalKind::Question | ModalKind::PlanSelector { .. })
+}
+
+/// Where a modal is drawn: the popover above the mode bar, questions and the plan
+/// selector in a centred frame at most 100 columns wide, the others in a large one.
+fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
+    match kind {
+        ModalKind::PlanOptions { .. } => {
+            let height = u16::try_from(OPTION_ROWS).unwrap_or(3) + 2;
+            let width = area.width.saturating_sub(2).min(50);
+            Rect {
+                x: mode_bar.x + 1,
+                y: mode_bar.y.saturating_sub(height),
+                width,
+                height: height.min(mode_bar.y),
+            }
+        }
+        ModalKind::Question | ModalKind::PlanSelector { .. } => {
+            let frame = centred(area, 90, 85);
+            let width = frame.width.min(100);
+            Rect {
+                x: area.x + (area.width - width) / 2,
+                width,
+                ..frame
+            }
+        }
+        ModalKind::Help
+        | ModalKind::Votes
+        | ModalKind::Costs
+        | ModalKind::Answers { .. }
+        | ModalKind::Timeline
+        | ModalKind::AgentOutput { .. }
+        | ModalKind::Status
+        | ModalKind::Coordination
+        | ModalKind::Tools { .. }
+        | ModalKind::Turns { .. }
+        | ModalKind::Events { .. }
+        | ModalKind::Servers
+        | ModalKind::Files { .. }
+        | ModalKind::PlanApproval
+        | ModalKind::TaskPlan { .. } => centred(area, 90, 85),
     }
 }
 

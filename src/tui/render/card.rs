@@ -4,15 +4,16 @@
 use std::cell::Cell;
 
 use ratatui::buffer::Buffer;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
+use super::wrap::{display_width, truncate};
 use crate::protocol::{AgentStatus, Usage};
-use crate::tui::state::{AgentCard, OutputMark};
+use crate::tui::state::{AgentCard, OutputMark, preview};
 use crate::tui::theme::Theme;
 
 pub struct CardView<'a> {
@@ -95,8 +96,14 @@ impl Widget for CardView<'_> {
             Some(paused) => block.title_bottom(paused),
             None => block,
         };
-        let inner = block.inner(area);
+        let mut inner = block.inner(area);
         block.render(area, buf);
+        if !card.tasks.is_empty() && inner.height > 1 {
+            let [tasks, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            task_line(card, theme, usize::from(tasks.width)).render(tasks, buf);
+            inner = rest;
+        }
         let height = usize::from(inner.height);
         let wanted = height + self.scroll;
         let paint = Paint {
@@ -120,6 +127,33 @@ impl Widget for CardView<'_> {
         lines.drain(..end.saturating_sub(height));
         Paragraph::new(lines).render(inner, buf);
     }
+}
+
+/// `▸ 3/7 tasks · Draft the core module`: how far the agent's task plan is, and its current
+/// task.
+fn task_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'static> {
+    let progress = card.task_tree.progress;
+    let head = format!("▸ {}/{} tasks", progress.done, progress.total);
+    let current = card
+        .task_tree
+        .current
+        .and_then(|at| card.tasks.get(at))
+        .map_or_else(
+            || {
+                if progress.done == progress.total {
+                    "all done".to_string()
+                } else {
+                    "waiting on blocked tasks".to_string()
+                }
+            },
+            |task| preview(&task.description, width),
+        );
+    let room = width.saturating_sub(display_width(&head) + 3);
+    Line::from(vec![
+        Span::styled(head, theme.accent()),
+        Span::styled(" · ", theme.dim()),
+        Span::styled(truncate(&current, room), theme.text()),
+    ])
 }
 
 fn status_style(theme: &Theme, card: &AgentCard) -> Style {

@@ -1,5 +1,6 @@
-//! The one-line bars around the cards: the header (turn, question, time, tokens, cost), the
-//! tab bar of the narrow layout, the mode bar, and the status bar (phase, progress, hints).
+//! The one-line bars around the cards: the header (turn and its mode, question, time,
+//! tokens, cost), the tab bar of the narrow layout, a replay's bar (in the mode bar's
+//! place), and the status bar (phase, progress, hints).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -8,7 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
-use super::format::{cost, duration, plural, status_icon, total_tokens};
+use super::format::{cost, duration, plural, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::{McpServerState, Mode};
 use crate::tui::state::{Phase, ReplayState, UiState};
@@ -28,7 +29,7 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
     let left = if state.turn == 0 {
         " ◈ massgen".to_string()
     } else {
-        format!(" ◈ Turn {} ", state.turn)
+        format!(" ◈ Turn {}{} ", state.turn, turn_mode(state))
     };
     let room =
         usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right) + 1);
@@ -41,6 +42,26 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         Span::styled(right, theme.dim()),
     ]))
     .render(area, buf);
+}
+
+/// ` · Planning ·`, ` · Executing plan_20261124_1740… ·`; nothing for a normal turn.
+fn turn_mode(state: &UiState) -> String {
+    match state.mode {
+        Mode::Normal => String::new(),
+        Mode::Planning => " · Planning ·".into(),
+        Mode::Execute => {
+            let asked = state
+                .turn_options
+                .plan
+                .as_deref()
+                .filter(|plan| *plan != "latest");
+            let known = state.plan.as_ref().map(|plan| plan.info.id.as_str());
+            match asked.or(known) {
+                Some(id) => format!(" · Executing {} ·", short_plan_id(id, 18)),
+                None => " · Executing the latest plan ·".into(),
+            }
+        }
+    }
 }
 
 /// One tab per agent: status icon, id and short model; the focused one reversed.
@@ -66,32 +87,14 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
-/// The mode choice; in a replay, in its place, what is being replayed and how.
-pub fn mode_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    if let Some(replay) = &state.replay {
-        return replay_bar(replay, view, theme, area, buf);
-    }
-    let mut spans = vec![Span::raw(" ")];
-    for (mode, name) in [
-        (Mode::Normal, "Normal"),
-        (Mode::Planning, "Planning"),
-        (Mode::Execute, "Execute"),
-    ] {
-        let chosen = view.mode == mode;
-        spans.push(Span::styled(
-            format!("{} {name}  ", if chosen { "◉" } else { "○" }),
-            if chosen { theme.accent() } else { theme.dim() },
-        ));
-    }
-    spans.push(Span::styled("Shift+Tab", theme.dim()));
-    if let Some(notice) = &view.notice {
-        spans.push(Span::styled(format!("   {notice}"), theme.warn()));
-    }
-    Paragraph::new(Line::from(spans)).render(area, buf);
-}
-
 /// `▶ Replay · 10× the recorded pace · playing · <source>`, and any notice.
-fn replay_bar(replay: &ReplayState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+pub(super) fn replay_bar(
+    replay: &ReplayState,
+    view: &View,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     let pacing = if replay.step {
         "step by step (n: next)".to_string()
     } else {
@@ -120,11 +123,17 @@ fn replay_bar(replay: &ReplayState, view: &View, theme: &Theme, area: Rect, buf:
 }
 
 pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let phase = match state.phase {
-        Phase::Idle => "⏳ Idle",
-        Phase::Coordinating => "🔄 Coordinating",
-        Phase::Voting => "🗳 Voting",
-        Phase::Presenting => "🎯 Presenting",
+    let phase = match (state.phase, state.mode) {
+        (Phase::Idle, Mode::Normal | Mode::Planning | Mode::Execute) => "⏳ Idle",
+        (Phase::Coordinating, Mode::Normal) => "🔄 Coordinating",
+        (Phase::Voting, Mode::Normal) => "🗳 Voting",
+        (Phase::Presenting, Mode::Normal) => "🎯 Presenting",
+        (Phase::Coordinating, Mode::Planning) => "🔄 Planning",
+        (Phase::Voting, Mode::Planning) => "🗳 Planning · voting",
+        (Phase::Presenting, Mode::Planning) => "🎯 Planning · presenting",
+        (Phase::Coordinating, Mode::Execute) => "🔄 Executing",
+        (Phase::Voting, Mode::Execute) => "🗳 Executing · voting",
+        (Phase::Presenting, Mode::Execute) => "🎯 Executing · presenting",
     };
     let answers: u32 = state.agents.iter().map(|card| card.answers).sum();
     let progress = match (&state.winner, state.phase) {

@@ -82,6 +82,16 @@ pub fn cost(spend: &Spend) -> String {
     }
 }
 
+/// A plan id cut to `keep` characters and `…` (`plan_20261124_1740…`); whole if short.
+pub fn short_plan_id(id: &str, keep: usize) -> String {
+    if id.chars().count() <= keep + 1 {
+        id.to_string()
+    } else {
+        let cut: String = id.chars().take(keep).collect();
+        format!("{cut}…")
+    }
+}
+
 /// Frames of the spinner shown while an agent works.
 const SPINNER: [&str; 10] = ["⠋", "⠙", "⠹", "⠸", "⠼", "⠴", "⠦", "⠧", "⠇", "⠏"];
 

@@ -6,6 +6,7 @@ mod card;
 mod chrome;
 mod format;
 mod inline;
+mod mode_bar;
 mod output;
 mod tally;
 mod text;
@@ -19,16 +20,18 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::CardView;
-pub use format::{bytes, cost, duration, plural, seconds};
+pub use format::{bytes, cost, duration, plural, seconds, short_plan_id};
 pub use output::{Paint, tail_lines};
 pub use timeline::{TimelineView, describe, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;
+use crate::tui::choices::Choices;
 use crate::tui::complete::Popup;
 use crate::tui::composer::Composer;
 use crate::tui::files::FileListing;
 use crate::tui::modal::{self, Modal};
+use crate::tui::question::QuestionForm;
 use crate::tui::state::{OutputMark, UiState};
 use crate::tui::theme::Theme;
 
@@ -53,6 +56,8 @@ pub struct View {
     /// Cards show reasoning in full instead of its last line.
     pub reasoning_expanded: bool,
     pub mode: Mode,
+    /// Depth, feedback, auto-execution, plan, agents and refinement for the next question.
+    pub choices: Choices,
     /// A one-line message (e.g. a refused mode change).
     pub notice: Option<String>,
     pub composer: Composer,
@@ -72,6 +77,12 @@ pub struct View {
     /// (`usize::MAX` while more output lies beyond what was built).
     pub card_scroll_max: Cell<usize>,
     pub modal_scroll_max: Cell<usize>,
+    /// The open question modal's form.
+    pub question: Option<QuestionForm>,
+    /// Seconds before the open question times out, by the clock.
+    pub question_secs_left: Option<u64>,
+    /// The saved plans were asked for and the listing has not come yet.
+    pub plans_loading: bool,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -81,7 +92,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         Constraint::Length(1),
         Constraint::Fill(1),
         Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
-        Constraint::Length(1),
+        Constraint::Length(mode_bar::height(state, view, area.width)),
         Constraint::Length(view.composer.height()),
         Constraint::Length(1),
     ])
@@ -108,20 +119,13 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         ratatui::widgets::Widget::render(tally::TallyView { state, theme }, tally, buf);
     }
     let buf = frame.buffer_mut();
-    chrome::mode_bar(state, view, theme, mode, buf);
+    mode_bar::mode_bar(state, view, theme, mode, buf);
     frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
     if let Some(popup) = &view.popup {
         popup_list(popup, theme, composer, frame);
     }
-    modal::render(
-        &view.modals,
-        state,
-        theme,
-        frame,
-        &view.modal_scroll_max,
-        &view.files,
-    );
+    modal::render(view, state, theme, frame, mode);
 }
 
 fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
@@ -159,6 +163,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
     }
 }
 
+#[cfg(test)]
+mod plan_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]

@@ -9,6 +9,7 @@ use super::format::{bytes, retrying, seconds};
 use super::text::{block_lines, floor_char_boundary, last_lines};
 use super::wrap::{display_width, truncate, wrap};
 use crate::protocol::AgentStatus;
+use crate::protocol::symbols::BLOCKED;
 use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
 use crate::tui::theme::Theme;
 
@@ -147,6 +148,15 @@ fn item_lines(
                     ..
                 } => (format!("✓ {}s", seconds(*duration_ms)), theme.good()),
                 ToolState::Done { ok: false, .. } => ("✗ failed".to_string(), theme.bad()),
+                ToolState::Blocked { .. } => {
+                    return vec![Line::styled(
+                        truncate(
+                            &format!("{BLOCKED} {} · blocked by planning mode", tool.name),
+                            width,
+                        ),
+                        theme.warn(),
+                    )];
+                }
             };
             let arguments = preview(&tool.arguments, width);
             let head = format!("🔧 {} ", tool.name);

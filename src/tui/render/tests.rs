@@ -126,7 +126,11 @@ async fn the_mode_bar_in_each_mode_and_a_refusal() {
         both_sizes(&name, &state, &View { mode, ..view() });
     }
     let refused = View {
-        notice: Some("the mode cannot change while a turn runs".into()),
+        notice: Some(
+            "Cannot change plan mode during execution: wait for the turn to end or cancel it \
+             (Ctrl+C)"
+                .into(),
+        ),
         ..view()
     };
     both_sizes("mode_refused", &state, &refused);

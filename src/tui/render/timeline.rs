@@ -6,10 +6,11 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 
-use super::format::{duration, retrying, seconds};
+use super::format::{duration, plural, retrying, seconds};
 use super::wrap::truncate;
-use crate::protocol::{TimeoutScope, TurnOutcome, WinnerBasis};
-use crate::tui::state::{EntryKind, TimelineEntry, UiState, refusal};
+use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
+use crate::protocol::{PlanStatus, TimeoutScope, TurnOutcome, WinnerBasis};
+use crate::tui::state::{EntryKind, TimelineEntry, UiState, asked, refusal};
 use crate::tui::theme::Theme;
 
 pub struct TimelineView<'a> {
@@ -176,6 +177,70 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 theme.dim(),
             )
         }
+        EntryKind::PlanningMode {
+            irreversible: false,
+            ..
+        } => (
+            format!("{PLANNING_MODE} planning mode: nothing irreversible, tools allowed"),
+            theme.dim(),
+        ),
+        EntryKind::PlanningMode {
+            irreversible: true,
+            blocked,
+        } => {
+            let what = match blocked {
+                0 => "every MCP tool".to_string(),
+                count => plural(*count, "tool"),
+            };
+            (
+                format!(
+                    "{PLANNING_MODE} planning mode: irreversible, {what} blocked until the \
+                     presentation"
+                ),
+                theme.warn(),
+            )
+        }
+        EntryKind::ToolBlocked { tool } => (
+            format!("{BLOCKED} {tool} blocked by planning mode"),
+            theme.warn(),
+        ),
+        EntryKind::QuestionAsked {
+            target,
+            text,
+            count,
+        } => (asked(*target, text, *count), theme.accent()),
+        EntryKind::QuestionAnswered { from, answer } => {
+            let who = from
+                .as_ref()
+                .map_or_else(|| "you".to_string(), ToString::to_string);
+            let answer = if answer.is_empty() {
+                "(no answer)"
+            } else {
+                answer.as_str()
+            };
+            (format!("{REPLY} {who} replied: {answer}"), theme.text())
+        }
+        EntryKind::QuestionClosed {
+            timed_out: true,
+            responses,
+        } => (
+            format!("⏱ the question timed out ({})", replies(*responses)),
+            theme.warn(),
+        ),
+        EntryKind::QuestionClosed {
+            timed_out: false,
+            responses,
+        } => (
+            format!("{REPLY} question closed: {}", replies(*responses)),
+            theme.dim(),
+        ),
+        EntryKind::Plan {
+            id,
+            status,
+            tasks,
+            detail,
+            divergence,
+        } => plan_entry(id, *status, *tasks, detail.as_deref(), *divergence, theme),
         EntryKind::ToolCall {
             tool,
             ok,
@@ -191,5 +256,47 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 style,
             )
         }
+    }
+}
+
+fn replies(count: u32) -> String {
+    if count == 1 {
+        "1 reply".into()
+    } else {
+        format!("{count} replies")
+    }
+}
+
+/// `📋 plan … ready: 12 tasks`, `✗ plan … failed: why`, `✓ plan … completed (divergence
+/// 0.15)`.
+fn plan_entry(
+    id: &str,
+    status: PlanStatus,
+    tasks: usize,
+    detail: Option<&str>,
+    divergence: Option<f64>,
+    theme: &Theme,
+) -> (String, ratatui::style::Style) {
+    let tasks = plural(tasks, "task");
+    match status {
+        PlanStatus::Planning => (format!("📋 planning {id}"), theme.dim()),
+        PlanStatus::Ready => (format!("📋 plan {id} ready: {tasks}"), theme.good()),
+        PlanStatus::Executing => (format!("▶ executing plan {id} ({tasks})"), theme.accent()),
+        PlanStatus::Completed => {
+            let divergence =
+                divergence.map_or_else(String::new, |score| format!(", divergence {score:.2}"));
+            let detail = detail.map_or_else(String::new, |detail| format!(": {detail}"));
+            (
+                format!("✓ plan {id} completed ({tasks}{divergence}){detail}"),
+                theme.good(),
+            )
+        }
+        PlanStatus::Failed => (
+            format!(
+                "✗ plan {id} failed: {}",
+                detail.unwrap_or("no reason given")
+            ),
+            theme.bad(),
+        ),
     }
 }

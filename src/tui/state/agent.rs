@@ -4,7 +4,8 @@
 use jiff::Timestamp;
 
 use super::code::CodeLines;
-use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Spend};
+use super::plan::TaskTree;
+use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Spend, TaskView};
 
 /// A tool call as its card shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -23,6 +24,10 @@ pub enum ToolState {
         ok: bool,
         output: String,
         duration_ms: u64,
+    },
+    /// Planning mode kept the call from running.
+    Blocked {
+        message: String,
     },
 }
 
@@ -143,6 +148,10 @@ pub struct AgentCard {
     pub running_tools: usize,
     pub is_winner: bool,
     pub items: Vec<CardItem>,
+    /// The agent's task plan, whole, as it last reported it.
+    pub tasks: Vec<TaskView>,
+    /// `tasks` in tree order, with counts and the current task.
+    pub task_tree: TaskTree,
 }
 
 impl AgentCard {
@@ -157,6 +166,8 @@ impl AgentCard {
             running_tools: 0,
             is_winner: false,
             items: Vec::new(),
+            tasks: Vec::new(),
+            task_tree: TaskTree::default(),
         }
     }
 

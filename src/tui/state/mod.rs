@@ -4,6 +4,9 @@
 mod agent;
 mod code;
 mod input;
+mod plan;
+#[cfg(test)]
+mod plan_tests;
 mod record;
 mod replay;
 #[cfg(test)]
@@ -25,13 +28,16 @@ pub use agent::{
 };
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
+pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use replay::ReplayState;
 pub use timeline::{EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
 pub use votes::{Bar, VoteTally};
 
-use crate::protocol::{AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOutcome};
+use crate::protocol::{
+    AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOptions, TurnOutcome,
+};
 
 /// Where the turn is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,6 +60,8 @@ pub struct UiState {
     pub turn: u32,
     pub question: String,
     pub mode: Mode,
+    /// How the running (or last) turn was asked to run.
+    pub turn_options: TurnOptions,
     pub phase: Phase,
     pub turn_started_at: Option<Timestamp>,
     pub winner: Option<AgentId>,
@@ -77,6 +85,12 @@ pub struct UiState {
     pub log_dir: Option<PathBuf>,
     /// These events are a recording played back (`massgen replay`), not a live run.
     pub replay: Option<ReplayState>,
+    /// The plan of the running (or last) planning or execute turn.
+    pub plan: Option<SavedPlan>,
+    /// The saved plans as last listed, newest first (`None` until a listing came).
+    pub plans: Option<Vec<SavedPlan>>,
+    /// Agents' questions to the user still waiting for an answer, oldest first.
+    pub questions: Vec<PendingQuestion>,
 }
 
 impl UiState {
@@ -137,15 +151,18 @@ impl UiState {
                 mode,
                 agents,
                 log_dir,
-                ..
-            } => self.start_turn(
-                event.turn,
-                event.at,
-                question,
-                *mode,
-                agents,
-                log_dir.as_ref(),
-            ),
+                options,
+            } => {
+                self.turn_options.clone_from(options);
+                self.start_turn(
+                    event.turn,
+                    event.at,
+                    question,
+                    *mode,
+                    agents,
+                    log_dir.as_ref(),
+                );
+            }
             EventMsg::TurnFinished {
                 outcome,
                 winner,
@@ -362,7 +379,7 @@ impl UiState {
             | EventMsg::BroadcastAnswered { .. }
             | EventMsg::BroadcastClosed { .. }
             | EventMsg::PlanUpdated { .. }
-            | EventMsg::PlansListed { .. } => {}
+            | EventMsg::PlansListed { .. } => self.fold_plan(event),
         }
     }
 

@@ -6,8 +6,8 @@ use jiff::Timestamp;
 use super::display_tool_name;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, Event, EventMsg, McpServerState, TimeoutScope, TurnOutcome, VoteCount,
-    WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, Event, EventMsg, McpServerState, PlanStatus,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -90,6 +90,39 @@ pub enum EntryKind {
     TurnFinished {
         outcome: TurnOutcome,
         duration_ms: u64,
+    },
+    /// Planning mode judged the request; while irreversible, `blocked` tools (0: every
+    /// MCP tool) wait for the presentation.
+    PlanningMode {
+        irreversible: bool,
+        blocked: usize,
+    },
+    /// Planning mode kept a call from running.
+    ToolBlocked {
+        tool: String,
+    },
+    /// An agent asked (the first question's text; `count` questions in all).
+    QuestionAsked {
+        target: BroadcastTarget,
+        text: String,
+        count: usize,
+    },
+    /// A reply; `from` is `None` for the user.
+    QuestionAnswered {
+        from: Option<AgentId>,
+        answer: String,
+    },
+    QuestionClosed {
+        timed_out: bool,
+        responses: u32,
+    },
+    /// A saved plan changed status (not shown while it is being made).
+    Plan {
+        id: String,
+        status: PlanStatus,
+        tasks: usize,
+        detail: Option<String>,
+        divergence: Option<f64>,
     },
     /// A finished tool call (kept apart from the timeline, for `/events`).
     ToolCall {
@@ -231,13 +264,44 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
             outcome: *outcome,
             duration_ms: *duration_ms,
         },
+        EventMsg::PlanningModeDecided {
+            irreversible,
+            blocked_tools,
+        } => EntryKind::PlanningMode {
+            irreversible: *irreversible,
+            blocked: blocked_tools.len(),
+        },
+        EventMsg::ToolBlocked { tool, .. } => EntryKind::ToolBlocked {
+            tool: display_tool_name(tool),
+        },
+        EventMsg::BroadcastAsked {
+            target, questions, ..
+        } => EntryKind::QuestionAsked {
+            target: *target,
+            text: super::plan::first_question(questions),
+            count: questions.len(),
+        },
+        EventMsg::BroadcastAnswered { from, answer, .. } => EntryKind::QuestionAnswered {
+            from: from.clone(),
+            answer: preview(answer, 120),
+        },
+        EventMsg::BroadcastClosed {
+            timed_out,
+            responses,
+            ..
+        } => EntryKind::QuestionClosed {
+            timed_out: *timed_out,
+            responses: *responses,
+        },
+        EventMsg::PlanUpdated { plan } if plan.status != PlanStatus::Planning => EntryKind::Plan {
+            id: plan.id.clone(),
+            status: plan.status,
+            tasks: plan.tasks.len(),
+            detail: plan.detail.clone(),
+            divergence: plan.divergence,
+        },
         EventMsg::RunStarted { .. }
-        | EventMsg::PlanningModeDecided { .. }
-        | EventMsg::ToolBlocked { .. }
         | EventMsg::TaskPlanChanged { .. }
-        | EventMsg::BroadcastAsked { .. }
-        | EventMsg::BroadcastAnswered { .. }
-        | EventMsg::BroadcastClosed { .. }
         | EventMsg::PlanUpdated { .. }
         | EventMsg::PlansListed { .. }
         | EventMsg::RunFinished

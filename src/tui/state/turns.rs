@@ -74,6 +74,10 @@ impl UiState {
         self.turn = turn;
         question.clone_into(&mut self.question);
         self.mode = mode;
+        if mode == Mode::Planning {
+            // A new plan is being made; the last one stays listed.
+            self.plan = None;
+        }
         self.phase = Phase::Coordinating;
         self.turn_started_at = Some(at);
     }
@@ -90,6 +94,8 @@ impl UiState {
         self.outcome = Some(outcome);
         self.phase = Phase::Idle;
         self.queued_input.clear();
+        // Nobody waits for an answer once the turn is over.
+        self.questions.clear();
     }
 
     /// Back to the welcome view after `/clear`: the panels empty, finished turns kept for

@@ -1,0 +1,125 @@
+//! How one turn runs, from the config, the mode and the options it was asked with: who
+//! takes part, the coordination rules (with MassGen's refine-off presets), task plans,
+//! broadcast and planning mode.
+
+use std::time::Duration;
+
+use super::super::coordination::Rules;
+use super::super::planning_mode::DEFAULT_INSTRUCTION;
+use super::super::turn_tools::BroadcastSettings;
+use crate::config::Config;
+use crate::protocol::{AgentId, BroadcastTarget, Mode, TurnOptions};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskPlanning {
+    /// Keep each plan in `tasks/plan.json` in the agent's workspace.
+    pub filesystem: bool,
+    pub max_tasks: u32,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnSettings {
+    /// The agents that work on this turn, config order.
+    pub participants: Vec<AgentId>,
+    pub rules: Rules,
+    /// The winner's answer is the final answer; no presentation call.
+    pub skip_final_presentation: bool,
+    pub task_planning: Option<TaskPlanning>,
+    pub broadcast: Option<BroadcastSettings>,
+    pub broadcast_timeout: Duration,
+    pub max_broadcasts: u32,
+    /// Ask one agent about irreversible operations before the turn.
+    pub planning_mode: bool,
+    pub planning_instruction: String,
+    /// Things the user should know about how the turn runs (shown as warnings).
+    pub notes: Vec<String>,
+}
+
+/// `human`: someone can answer questions (a terminal, not `--automation`).
+pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) -> TurnSettings {
+    let orchestrator = &config.orchestrator;
+    let coordination = &orchestrator.coordination;
+    let mut notes = Vec::new();
+    let all: Vec<AgentId> = config.agents.iter().map(|agent| agent.id.clone()).collect();
+    let participants = match &options.single_agent {
+        Some(single) if all.contains(single) => vec![single.clone()],
+        Some(single) => {
+            notes.push(format!(
+                "there is no agent `{single}` (agents: {}); every agent works on this turn",
+                names(&all)
+            ));
+            all
+        }
+        None => all,
+    };
+    let single = participants.len() == 1;
+    let refine_off = !options.refine;
+    let max_new_answers_per_agent = if refine_off {
+        Some(
+            orchestrator
+                .max_new_answers_per_agent
+                .map_or(1, |max| max.min(1)),
+        )
+    } else {
+        orchestrator.max_new_answers_per_agent
+    };
+    let rules = Rules {
+        max_new_answers_per_agent,
+        novelty: orchestrator.answer_novelty_requirement,
+        skip_voting: orchestrator.skip_voting || (refine_off && single),
+        disable_injection: orchestrator.disable_injection || (refine_off && !single),
+        defer_voting: orchestrator.defer_voting_until_all_answered || (refine_off && !single),
+    };
+    let plan_mode = matches!(mode, Mode::Planning | Mode::Execute);
+    let task_planning =
+        (coordination.enable_agent_task_planning || plan_mode).then_some(TaskPlanning {
+            filesystem: coordination.task_planning_filesystem_mode || plan_mode,
+            max_tasks: coordination.max_tasks_per_plan,
+        });
+    let wanted = match mode {
+        Mode::Planning => options.broadcast.unwrap_or(BroadcastTarget::Human),
+        Mode::Normal | Mode::Execute => coordination.broadcast,
+    };
+    let target = if wanted == BroadcastTarget::Human && !human {
+        notes.push(
+            "agents cannot ask you questions here (no terminal to answer on), so they decide \
+             on their own"
+                .into(),
+        );
+        BroadcastTarget::Off
+    } else if wanted == BroadcastTarget::Agents && participants.len() < 2 {
+        BroadcastTarget::Off
+    } else {
+        wanted
+    };
+    let broadcast = (target != BroadcastTarget::Off).then_some(BroadcastSettings {
+        target,
+        wait_by_default: coordination.broadcast_wait_by_default,
+    });
+    TurnSettings {
+        participants,
+        rules,
+        skip_final_presentation: orchestrator.skip_final_presentation || refine_off,
+        task_planning,
+        broadcast,
+        broadcast_timeout: coordination.broadcast_timeout,
+        max_broadcasts: coordination.max_broadcasts_per_agent,
+        planning_mode: coordination.enable_planning_mode,
+        planning_instruction: coordination
+            .planning_mode_instruction
+            .clone()
+            .unwrap_or_else(|| DEFAULT_INSTRUCTION.to_string()),
+        notes,
+    }
+}
+
+fn names(ids: &[AgentId]) -> String {
+    ids.iter()
+        .map(AgentId::as_str)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+#[cfg(test)]
+#[path = "settings_tests.rs"]
+mod tests;

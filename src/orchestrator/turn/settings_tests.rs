@@ -1,0 +1,129 @@
+//! Unit tests of how a turn's settings follow from config, mode and options.
+
+use super::*;
+use crate::config::{Env, from_text};
+
+fn config(orchestrator: &str) -> Config {
+    let yaml = format!(
+        "agents:\n  - {{id: a, backend: {{type: scripted}}}}\n  - {{id: b, backend: {{type: \
+         scripted}}}}\norchestrator:\n{orchestrator}"
+    );
+    from_text(&yaml, "t.yaml", &Env::default()).unwrap().config
+}
+
+fn options(refine: bool, single: Option<&str>) -> TurnOptions {
+    TurnOptions {
+        refine,
+        single_agent: single.map(AgentId::new),
+        ..TurnOptions::default()
+    }
+}
+
+#[test]
+fn refine_on_keeps_the_config_rules() {
+    let settings = resolve(
+        &config("  max_new_answers_per_agent: 3\n"),
+        Mode::Normal,
+        &TurnOptions::default(),
+        true,
+    );
+    assert_eq!(settings.participants.len(), 2);
+    assert_eq!(settings.rules.max_new_answers_per_agent, Some(3));
+    assert!(!settings.rules.skip_voting && !settings.rules.disable_injection);
+    assert!(!settings.skip_final_presentation);
+    assert!(settings.task_planning.is_none() && settings.broadcast.is_none());
+}
+
+#[test]
+fn refine_off_presets_follow_massgen() {
+    let single = resolve(
+        &config("  voting_sensitivity: lenient\n"),
+        Mode::Normal,
+        &options(false, Some("b")),
+        true,
+    );
+    assert_eq!(single.participants, vec![AgentId::new("b")]);
+    assert_eq!(single.rules.max_new_answers_per_agent, Some(1));
+    assert!(single.rules.skip_voting && single.skip_final_presentation);
+    assert!(!single.rules.disable_injection && !single.rules.defer_voting);
+
+    let multi = resolve(
+        &config("  voting_sensitivity: lenient\n"),
+        Mode::Normal,
+        &options(false, None),
+        true,
+    );
+    assert_eq!(multi.rules.max_new_answers_per_agent, Some(1));
+    assert!(multi.rules.disable_injection && multi.rules.defer_voting);
+    assert!(multi.skip_final_presentation && !multi.rules.skip_voting);
+}
+
+#[test]
+fn an_unknown_single_agent_is_reported_and_everyone_works() {
+    let settings = resolve(
+        &config("  voting_sensitivity: lenient\n"),
+        Mode::Normal,
+        &options(true, Some("zed")),
+        true,
+    );
+    assert_eq!(settings.participants.len(), 2);
+    assert!(
+        settings.notes[0].contains("no agent `zed`"),
+        "{:?}",
+        settings.notes
+    );
+}
+
+#[test]
+fn plan_modes_turn_on_filesystem_task_plans_and_planning_asks_the_human() {
+    let config = config("  coordination: {max_tasks_per_plan: 7}\n");
+    let planning = resolve(&config, Mode::Planning, &TurnOptions::default(), true);
+    assert_eq!(
+        planning.task_planning,
+        Some(TaskPlanning {
+            filesystem: true,
+            max_tasks: 7
+        })
+    );
+    assert_eq!(
+        planning.broadcast.map(|broadcast| broadcast.target),
+        Some(BroadcastTarget::Human)
+    );
+    let execute = resolve(&config, Mode::Execute, &TurnOptions::default(), true);
+    assert!(execute.task_planning.is_some() && execute.broadcast.is_none());
+    let agents_only = TurnOptions {
+        broadcast: Some(BroadcastTarget::Agents),
+        ..TurnOptions::default()
+    };
+    let planning = resolve(&config, Mode::Planning, &agents_only, true);
+    assert_eq!(
+        planning.broadcast.map(|broadcast| broadcast.target),
+        Some(BroadcastTarget::Agents)
+    );
+}
+
+#[test]
+fn nobody_to_ask_turns_human_broadcast_off_with_a_note() {
+    let config = config("  coordination: {broadcast: human, broadcast_wait_by_default: false}\n");
+    let settings = resolve(&config, Mode::Normal, &TurnOptions::default(), false);
+    assert!(settings.broadcast.is_none());
+    assert!(settings.notes[0].contains("cannot ask you"));
+    let settings = resolve(&config, Mode::Normal, &TurnOptions::default(), true);
+    assert_eq!(
+        settings.broadcast,
+        Some(BroadcastSettings {
+            target: BroadcastTarget::Human,
+            wait_by_default: false
+        })
+    );
+}
+
+#[test]
+fn planning_mode_uses_the_configured_instruction() {
+    let config = config(
+        "  coordination: {enable_planning_mode: true, planning_mode_instruction: Only plan.}\n",
+    );
+    let settings = resolve(&config, Mode::Normal, &TurnOptions::default(), true);
+    assert!(settings.planning_mode);
+    assert_eq!(settings.planning_instruction, "Only plan.");
+}

@@ -1,0 +1,110 @@
+//! What a turn adds to an agent's own tools: its task-plan tools, the broadcast tools
+//! (answered by the turn driver), and planning mode's gate in front of MCP tools.
+
+use std::sync::{Arc, PoisonError, RwLock};
+
+use super::broadcast::{self, BroadcastCall};
+use super::channel::AgentSink;
+use super::planning_mode::{self, Decision};
+use super::task_tools::TaskPlanTools;
+use crate::backend::{ToolCall, ToolSpec};
+use crate::protocol::{BroadcastTarget, EventMsg};
+use crate::tools::{ToolOutcome, ToolResult};
+
+/// Planning mode's current decision, shared by every agent of the turn.
+#[derive(Default)]
+pub struct Gate(RwLock<Decision>);
+
+impl Gate {
+    pub fn set(&self, decision: Decision) {
+        *self.0.write().unwrap_or_else(PoisonError::into_inner) = decision;
+    }
+
+    pub fn blocks(&self, tool: &str) -> bool {
+        self.0
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .blocks(tool)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BroadcastSettings {
+    pub target: BroadcastTarget,
+    pub wait_by_default: bool,
+}
+
+/// One agent's turn tools; all parts optional.
+#[derive(Clone, Default)]
+pub struct TurnTools {
+    pub task_plan: Option<Arc<TaskPlanTools>>,
+    pub broadcast: Option<BroadcastSettings>,
+    /// `None` for the final presentation, which planning mode never blocks.
+    pub gate: Option<Arc<Gate>>,
+}
+
+impl TurnTools {
+    /// The tools to offer besides the workflow and router tools; `vote_only` rounds get
+    /// no broadcast tools, as in MassGen.
+    pub fn specs(&self, vote_only: bool) -> Vec<ToolSpec> {
+        let mut specs = self
+            .task_plan
+            .as_ref()
+            .map(|tools| tools.specs())
+            .unwrap_or_default();
+        if let Some(settings) = self.broadcast.filter(|_| !vote_only) {
+            specs.extend(broadcast::specs(settings.target, settings.wait_by_default));
+        }
+        specs
+    }
+
+    /// What the model reads instead of a result when planning mode blocks `tool`.
+    pub fn blocked(&self, tool: &str) -> Option<String> {
+        self.gate
+            .as_ref()
+            .filter(|gate| gate.blocks(tool))
+            .map(|_| planning_mode::blocked_message(tool))
+    }
+
+    /// Runs the call if it is one of the turn's tools; `None` leaves it to the router.
+    pub async fn call(&self, call: &ToolCall, sink: &AgentSink) -> Option<ToolResult> {
+        if let Some(tools) = self
+            .task_plan
+            .as_ref()
+            .filter(|tools| tools.handles(&call.name))
+        {
+            return Some(tools.call(&call.name, &call.arguments).await);
+        }
+        let settings = self
+            .broadcast
+            .filter(|_| broadcast::is_broadcast_tool(&call.name))?;
+        Some(
+            match broadcast::parse(&call.name, &call.arguments, settings.wait_by_default) {
+                Ok(parsed) => ask(sink, parsed).await,
+                Err(message) => error(message),
+            },
+        )
+    }
+}
+
+async fn ask(sink: &AgentSink, call: BroadcastCall) -> ToolResult {
+    match sink.broadcast(call).await {
+        Some(Ok(result)) => ToolResult::from(ToolOutcome {
+            ok: true,
+            output: result.to_string(),
+        }),
+        Some(Err(message)) => error(message),
+        None => error("the turn ended before the question was answered".into()),
+    }
+}
+
+/// MassGen's broadcast error result.
+fn error(message: String) -> ToolResult {
+    ToolResult {
+        outcome: ToolOutcome {
+            ok: false,
+            output: serde_json::json!({"error": message, "status": "error"}).to_string(),
+        },
+        events: Vec::<EventMsg>::new(),
+    }
+}

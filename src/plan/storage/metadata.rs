@@ -1,0 +1,182 @@
+//! `plan_metadata.json` (MassGen's fields and order, plus our `plan_depth` and
+//! `failure_reason`) and `execution_log.jsonl` lines.
+
+use std::fs::OpenOptions;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde_json::{Map, Value, json};
+
+use crate::protocol::{PlanDepth, PlanStatus};
+
+/// A saved plan's metadata. Reads MassGen-written files too: unknown keys are kept in
+/// `extra` and written back, nulls are tolerated, `resumable` counts as ready.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PlanMetadata {
+    /// The timestamp part of the directory name, without `plan_`.
+    pub plan_id: String,
+    /// Local time without zone.
+    pub created_at: String,
+    pub planning_session_id: Option<String>,
+    pub planning_log_dir: Option<String>,
+    pub planning_prompt: Option<String>,
+    pub planning_turn: Option<u32>,
+    pub execution_session_id: Option<String>,
+    pub execution_log_dir: Option<String>,
+    pub status: PlanStatus,
+    pub context_paths: Vec<PathBuf>,
+    /// Ours; MassGen ignores it.
+    pub plan_depth: Option<PlanDepth>,
+    /// Ours; MassGen ignores it.
+    pub failure_reason: Option<String>,
+    /// Keys we do not model (MassGen's revision and chunk fields), kept as read.
+    pub extra: Map<String, Value>,
+}
+
+#[derive(Serialize)]
+struct MetadataFile<'a> {
+    plan_id: &'a str,
+    created_at: &'a str,
+    planning_session_id: &'a Option<String>,
+    planning_log_dir: &'a Option<String>,
+    planning_prompt: &'a Option<String>,
+    planning_turn: Option<u32>,
+    execution_session_id: &'a Option<String>,
+    execution_log_dir: &'a Option<String>,
+    status: &'static str,
+    context_paths: Option<Vec<Value>>,
+    plan_depth: Option<PlanDepth>,
+    failure_reason: &'a Option<String>,
+    #[serde(flatten)]
+    extra: &'a Map<String, Value>,
+}
+
+const KNOWN: [&str; 12] = [
+    "plan_id",
+    "created_at",
+    "planning_session_id",
+    "planning_log_dir",
+    "planning_prompt",
+    "planning_turn",
+    "execution_session_id",
+    "execution_log_dir",
+    "status",
+    "context_paths",
+    "plan_depth",
+    "failure_reason",
+];
+
+impl PlanMetadata {
+    /// Pretty JSON in MassGen's field order, newline-terminated.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let file = MetadataFile {
+            plan_id: &self.plan_id,
+            created_at: &self.created_at,
+            planning_session_id: &self.planning_session_id,
+            planning_log_dir: &self.planning_log_dir,
+            planning_prompt: &self.planning_prompt,
+            planning_turn: self.planning_turn,
+            execution_session_id: &self.execution_session_id,
+            execution_log_dir: &self.execution_log_dir,
+            status: self.status.name(),
+            context_paths: (!self.context_paths.is_empty()).then(|| {
+                self.context_paths
+                    .iter()
+                    .map(|path| json!({"path": path.display().to_string()}))
+                    .collect()
+            }),
+            plan_depth: self.plan_depth,
+            failure_reason: &self.failure_reason,
+            extra: &self.extra,
+        };
+        let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
+        bytes.push(b'\n');
+        bytes
+    }
+
+    /// Reads a metadata file; `None` unless it is a JSON object. `fallback_id` names plans
+    /// whose file lacks `plan_id`.
+    pub fn from_bytes(bytes: &[u8], fallback_id: &str) -> Option<Self> {
+        let Ok(Value::Object(mut object)) = serde_json::from_slice::<Value>(bytes) else {
+            return None;
+        };
+        let text = |key: &str| match object.get(key) {
+            Some(Value::String(text)) => Some(text.clone()),
+            Some(Value::Number(number)) => Some(number.to_string()),
+            _ => None,
+        };
+        let mut metadata = Self {
+            plan_id: text("plan_id").unwrap_or_else(|| fallback_id.to_string()),
+            created_at: text("created_at").unwrap_or_default(),
+            planning_session_id: text("planning_session_id"),
+            planning_log_dir: text("planning_log_dir"),
+            planning_prompt: text("planning_prompt"),
+            planning_turn: None,
+            execution_session_id: text("execution_session_id"),
+            execution_log_dir: text("execution_log_dir"),
+            status: text("status")
+                .as_deref()
+                .map_or(PlanStatus::Planning, status_named),
+            context_paths: Vec::new(),
+            plan_depth: text("plan_depth").as_deref().and_then(PlanDepth::from_name),
+            failure_reason: text("failure_reason"),
+            extra: Map::new(),
+        };
+        metadata.planning_turn = object
+            .get("planning_turn")
+            .and_then(Value::as_u64)
+            .and_then(|turn| u32::try_from(turn).ok());
+        if let Some(Value::Array(paths)) = object.get("context_paths") {
+            metadata.context_paths = paths
+                .iter()
+                .filter_map(|entry| match entry {
+                    Value::String(path) => Some(PathBuf::from(path)),
+                    Value::Object(fields) => fields
+                        .get("path")
+                        .and_then(Value::as_str)
+                        .map(PathBuf::from),
+                    _ => None,
+                })
+                .collect();
+        }
+        for key in KNOWN {
+            object.remove(key);
+        }
+        metadata.extra = object;
+        Some(metadata)
+    }
+}
+
+/// MassGen's statuses; `resumable` (interrupted chunked execution) may run again, and an
+/// unknown one is treated as unfinished.
+fn status_named(name: &str) -> PlanStatus {
+    match name.trim().to_ascii_lowercase().as_str() {
+        "ready" | "resumable" => PlanStatus::Ready,
+        "executing" => PlanStatus::Executing,
+        "completed" => PlanStatus::Completed,
+        "failed" => PlanStatus::Failed,
+        _ => PlanStatus::Planning,
+    }
+}
+
+#[derive(Serialize)]
+struct LogLine<'a> {
+    timestamp: String,
+    event_type: &'a str,
+    data: Value,
+}
+
+/// Appends one `{"timestamp","event_type","data"}` line with a single write, then syncs.
+pub(super) fn append_log(path: &Path, event_type: &str, data: Value) -> io::Result<()> {
+    let line = LogLine {
+        timestamp: crate::plan::task::local_iso(jiff::Timestamp::now()),
+        event_type,
+        data,
+    };
+    let mut bytes = serde_json::to_vec(&line).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    file.write_all(&bytes)?;
+    file.sync_data()
+}

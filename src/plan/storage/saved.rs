@@ -1,0 +1,238 @@
+//! One saved plan's directory: its metadata and log, where its plan file came from, and the
+//! execution bookkeeping (status, replaced workspace, `plan_diff.json`).
+
+use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
+
+use serde_json::{Value, json};
+use walkdir::WalkDir;
+
+use super::finalize::replace_dir;
+use super::metadata::{PlanMetadata, append_log};
+use super::{METADATA, ResolveError};
+use crate::plan::diff::{PlanDiff, diff};
+use crate::plan::error::PlanError;
+use crate::plan::parse::parse_plan;
+use crate::plan::task::Task;
+use crate::protocol::{PlanInfo, PlanStatus};
+use crate::session::write_atomic;
+
+/// A plan directory and its metadata.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SavedPlan {
+    /// The directory name, `plan_<YYYYMMDD_HHMMSS_ffffff>`.
+    pub id: String,
+    pub dir: PathBuf,
+    pub metadata: PlanMetadata,
+}
+
+/// Directories never searched for a plan file.
+fn skipped(name: &str) -> bool {
+    name.starts_with('.') || matches!(name, "node_modules" | "__pycache__" | "target" | "venv")
+}
+
+impl SavedPlan {
+    /// Reads `dir`'s metadata, whatever the plan's status.
+    pub(super) fn read(dir: &Path) -> Result<Self, ResolveError> {
+        let id = dir
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let unreadable = |message: String| ResolveError::Unreadable {
+            path: dir.to_path_buf(),
+            message,
+        };
+        let bytes = fs::read(dir.join(METADATA)).map_err(|error| {
+            unreadable(format!(
+                "no readable {METADATA} ({error}); is this a plan directory?"
+            ))
+        })?;
+        let fallback = id.strip_prefix("plan_").unwrap_or(&id);
+        let metadata = PlanMetadata::from_bytes(&bytes, fallback)
+            .ok_or_else(|| unreadable(format!("{METADATA} is not a JSON object")))?;
+        Ok(Self {
+            id,
+            dir: dir.to_path_buf(),
+            metadata,
+        })
+    }
+
+    /// The plan file the planners wrote: `project_plan.json` at the root, else in
+    /// `deliverable/`, else the shallowest one below (hidden and dependency folders skipped;
+    /// ties go to the first path in order).
+    pub fn find_plan_file(workspace: &Path) -> Option<PathBuf> {
+        for candidate in [
+            workspace.join("project_plan.json"),
+            workspace.join("deliverable").join("project_plan.json"),
+        ] {
+            if candidate.is_file() {
+                return Some(candidate);
+            }
+        }
+        WalkDir::new(workspace)
+            .min_depth(1)
+            .max_depth(12)
+            .follow_links(false)
+            .into_iter()
+            .filter_entry(|entry| {
+                entry.depth() == 0
+                    || !(entry.file_type().is_dir()
+                        && skipped(&entry.file_name().to_string_lossy()))
+            })
+            .flatten()
+            .filter(|entry| entry.file_type().is_file() && entry.file_name() == "project_plan.json")
+            .min_by(|a, b| {
+                a.depth()
+                    .cmp(&b.depth())
+                    .then_with(|| a.path().cmp(b.path()))
+            })
+            .map(walkdir::DirEntry::into_path)
+    }
+
+    pub(super) fn write_metadata(&self) -> io::Result<()> {
+        write_atomic(&self.dir.join(METADATA), &self.metadata.to_bytes())
+    }
+
+    /// Appends an event to `execution_log.jsonl`.
+    pub fn log(&self, event_type: &str, data: Value) -> io::Result<()> {
+        append_log(&self.dir.join("execution_log.jsonl"), event_type, data)
+    }
+
+    pub fn frozen_dir(&self) -> PathBuf {
+        self.dir.join("frozen")
+    }
+
+    /// The tasks of `frozen/plan.json`.
+    pub fn frozen_tasks(&self) -> Result<Vec<Task>, PlanError> {
+        read_tasks(&self.frozen_dir().join("plan.json"))
+    }
+
+    /// Marks the plan failed with `reason`, logging `planning_failed` (before execution
+    /// started) or `execution_failed`.
+    pub fn fail(&mut self, reason: &str) -> io::Result<()> {
+        let event = match self.metadata.status {
+            PlanStatus::Planning | PlanStatus::Ready => "planning_failed",
+            PlanStatus::Executing | PlanStatus::Completed | PlanStatus::Failed => {
+                "execution_failed"
+            }
+        };
+        self.metadata.status = PlanStatus::Failed;
+        self.metadata.failure_reason = Some(reason.to_string());
+        self.write_metadata()?;
+        self.log(event, json!({"reason": reason}))
+    }
+
+    pub fn start_execution(
+        &mut self,
+        session_id: Option<String>,
+        log_dir: Option<PathBuf>,
+        question: &str,
+    ) -> io::Result<()> {
+        self.metadata.status = PlanStatus::Executing;
+        self.metadata.execution_session_id = session_id;
+        self.metadata.execution_log_dir = log_dir.map(|dir| dir.display().to_string());
+        self.metadata.failure_reason = None;
+        self.write_metadata()?;
+        self.log("execution_started", json!({"question": question}))
+    }
+
+    /// Records the end of execution: `workspace/` becomes a copy of `executed_workspace`,
+    /// `plan_diff.json` compares the frozen plan with the executed tasks
+    /// (`<executed>/tasks/plan.json`, else `workspace/plan.json`), and the status becomes
+    /// completed or failed. The diff is `None` when either task list cannot be read.
+    pub fn finish_execution(
+        &mut self,
+        executed_workspace: Option<&Path>,
+        succeeded: bool,
+        reason: Option<&str>,
+    ) -> io::Result<Option<PlanDiff>> {
+        if let Some(executed) = executed_workspace {
+            replace_dir(
+                executed,
+                &self.dir.join("workspace"),
+                &self.dir.join(".execute.tmp"),
+            )?;
+        }
+        let executed_plan = executed_workspace
+            .map(|executed| executed.join("tasks").join("plan.json"))
+            .filter(|path| path.is_file())
+            .unwrap_or_else(|| self.dir.join("workspace").join("plan.json"));
+        let computed = match (self.frozen_tasks(), read_tasks(&executed_plan)) {
+            (Ok(frozen), Ok(executed)) => Some(diff(&frozen, &executed)),
+            _ => None,
+        };
+        if let Some(computed) = &computed {
+            write_diff(&self.dir, computed)?;
+            self.log(
+                "diff_computed",
+                serde_json::to_value(computed).unwrap_or(Value::Null),
+            )?;
+        }
+        if succeeded {
+            self.metadata.status = PlanStatus::Completed;
+            self.metadata.failure_reason = None;
+            self.write_metadata()?;
+            self.log("execution_completed", json!({}))?;
+        } else {
+            let reason = reason.unwrap_or("execution failed");
+            self.metadata.status = PlanStatus::Failed;
+            self.metadata.failure_reason = Some(reason.to_string());
+            self.write_metadata()?;
+            self.log("execution_failed", json!({"reason": reason}))?;
+        }
+        Ok(computed)
+    }
+
+    /// The plan as front ends list it: tasks from `frozen/plan.json`, the failure reason,
+    /// and the divergence once executed.
+    pub fn info(&self) -> PlanInfo {
+        let divergence = match self.metadata.status {
+            PlanStatus::Completed | PlanStatus::Failed => fs::read(self.dir.join("plan_diff.json"))
+                .ok()
+                .and_then(|bytes| serde_json::from_slice::<PlanDiff>(&bytes).ok())
+                .map(|diff| diff.divergence_score),
+            PlanStatus::Planning | PlanStatus::Ready | PlanStatus::Executing => None,
+        };
+        PlanInfo {
+            id: self.id.clone(),
+            dir: self.dir.clone(),
+            status: self.metadata.status,
+            prompt: self.metadata.planning_prompt.clone().unwrap_or_default(),
+            created_at: rfc3339(&self.metadata.created_at),
+            tasks: self
+                .frozen_tasks()
+                .map(|tasks| tasks.iter().map(Task::view).collect())
+                .unwrap_or_default(),
+            detail: self.metadata.failure_reason.clone(),
+            divergence,
+        }
+    }
+}
+
+pub(super) fn write_diff(dir: &Path, diff: &PlanDiff) -> io::Result<()> {
+    let mut bytes = serde_json::to_vec_pretty(diff).map_err(io::Error::other)?;
+    bytes.push(b'\n');
+    write_atomic(&dir.join("plan_diff.json"), &bytes)
+}
+
+/// Tasks from a plan file in any accepted format.
+fn read_tasks(path: &Path) -> Result<Vec<Task>, PlanError> {
+    let bytes = fs::read(path).map_err(|error| PlanError::Unreadable {
+        path: path.to_path_buf(),
+        message: error.to_string(),
+    })?;
+    parse_plan(&String::from_utf8_lossy(&bytes))
+}
+
+/// MassGen's local `created_at` as RFC 3339 with the local offset; unchanged if unparsable.
+fn rfc3339(local: &str) -> String {
+    local
+        .parse::<jiff::civil::DateTime>()
+        .ok()
+        .and_then(|civil| civil.to_zoned(jiff::tz::TimeZone::system()).ok())
+        .map_or_else(
+            || local.to_string(),
+            |zoned| zoned.strftime("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string(),
+        )
+}

@@ -1,0 +1,139 @@
+//! Agents' questions to the user: the modal opens on top of anything when one waits (never
+//! in a replay), one at a time in the order asked; its keys fill the form; submitting or
+//! skipping sends `AnswerQuestion`; a question closed by the runtime closes its modal.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect};
+use crate::protocol::{Event, EventMsg, Op};
+use crate::tui::modal::ModalKind;
+use crate::tui::question::QuestionForm;
+
+impl App {
+    /// After each event: close the modal of a question that no longer waits (saying so
+    /// when it timed out), and open the next waiting one.
+    pub(super) fn sync_question(&mut self, event: &Event) {
+        let waiting = &self.state.questions;
+        self.answered
+            .retain(|id| waiting.iter().any(|pending| &pending.request_id == id));
+        if let Some(form) = &self.view.question {
+            if waiting
+                .iter()
+                .any(|pending| pending.request_id == form.request_id)
+            {
+                return;
+            }
+            let timed_out = matches!(
+                &event.msg,
+                EventMsg::BroadcastClosed { request_id, timed_out: true, .. }
+                    if *request_id == form.request_id
+            );
+            self.close_question();
+            if timed_out {
+                self.view.notice = Some("the question timed out".into());
+            }
+        }
+        self.open_next_question();
+    }
+
+    fn open_next_question(&mut self) {
+        if self.is_replay() || self.view.question.is_some() {
+            return;
+        }
+        let next = self
+            .state
+            .questions
+            .iter()
+            .find(|pending| !self.answered.contains(&pending.request_id));
+        if let Some(pending) = next {
+            self.view.question = Some(QuestionForm::new(pending));
+            self.open(ModalKind::Question);
+        }
+    }
+
+    fn close_question(&mut self) {
+        self.view.question = None;
+        self.view
+            .modals
+            .retain(|modal| modal.kind != ModalKind::Question);
+    }
+
+    /// Keys of the open question: ↑↓ move, Space chooses, typing fills the text field,
+    /// Tab or Enter go on (and send after the last question), Esc skips the request.
+    pub(super) fn question_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        let Some(form) = self.view.question.as_mut() else {
+            self.close_question();
+            return Vec::new();
+        };
+        let Some(pending) = self
+            .state
+            .questions
+            .iter()
+            .find(|pending| pending.request_id == form.request_id)
+        else {
+            self.close_question();
+            return Vec::new();
+        };
+        let count = pending.questions.len();
+        let Some(question) = pending.questions.get(form.index) else {
+            // Nothing was asked: any way out answers nothing.
+            return match key.code {
+                KeyCode::Enter | KeyCode::Tab | KeyCode::Esc => self.answer(Vec::new()),
+                _ => Vec::new(),
+            };
+        };
+        match key.code {
+            KeyCode::Up | KeyCode::Down => form.move_cursor(question, key.code == KeyCode::Down),
+            KeyCode::Char(ch) => form.type_char(question, ch),
+            KeyCode::Backspace => form.backspace(),
+            KeyCode::Tab | KeyCode::Enter if form.next(count) => {}
+            KeyCode::Tab | KeyCode::Enter => {
+                let replies = form.replies(&pending.questions);
+                return self.answer(replies);
+            }
+            KeyCode::Esc => return self.answer(Vec::new()),
+            _ => {}
+        }
+        Vec::new()
+    }
+
+    /// Pasted text goes to the open question's text field, on one line.
+    pub(super) fn question_paste(&mut self, text: &str) {
+        let Some(form) = self.view.question.as_mut() else {
+            return;
+        };
+        let question = self
+            .state
+            .questions
+            .iter()
+            .find(|pending| pending.request_id == form.request_id)
+            .and_then(|pending| pending.questions.get(form.index));
+        if let Some(question) = question {
+            form.cursor = question.options.len();
+            for ch in text.chars() {
+                form.type_char(question, if ch.is_whitespace() { ' ' } else { ch });
+            }
+        }
+    }
+
+    /// Shift+Tab in the question modal: the previous question.
+    pub(super) fn question_back(&mut self) {
+        if let Some(form) = self.view.question.as_mut() {
+            form.previous();
+        }
+    }
+
+    /// Sends the replies (none: skipped), closes the modal and opens the next question.
+    fn answer(&mut self, replies: Vec<crate::protocol::QuestionReply>) -> Vec<Effect> {
+        let Some(form) = self.view.question.take() else {
+            return Vec::new();
+        };
+        self.close_question();
+        self.answered.push(form.request_id.clone());
+        self.open_next_question();
+        vec![Effect::Send(Op::AnswerQuestion {
+            request_id: form.request_id,
+            replies,
+        })]
+    }
+}
