@@ -102,8 +102,9 @@ pub struct Args {
     pub execute_plan: Option<String>,
 
     /// How many tasks a plan aims for: shallow (5-10), medium (20-50) or deep (100-200+).
-    #[arg(long, value_name = "DEPTH", default_value = "medium", value_parser = parse_depth)]
-    pub plan_depth: PlanDepth,
+    /// Default: the config's `coordination.plan_depth`, else medium.
+    #[arg(long, value_name = "DEPTH", value_parser = parse_depth)]
+    pub plan_depth: Option<PlanDepth>,
 
     /// Whom agents may ask while planning: human (you, on this terminal), agents, or false.
     #[arg(long, value_name = "human|agents|false", value_parser = parse_broadcast)]
@@ -150,8 +151,9 @@ impl Args {
             || self.broadcast.is_some()
     }
 
-    /// The mode and options every question of this run is asked with.
-    pub fn turn(&self) -> (Mode, TurnOptions) {
+    /// The mode and options every question of this run is asked with; `depth` is the
+    /// config's plan depth, used unless `--plan-depth` is given.
+    pub fn turn(&self, depth: PlanDepth) -> (Mode, TurnOptions) {
         let mode = if self.plan || self.plan_and_execute {
             Mode::Planning
         } else if self.execute_plan.is_some() {
@@ -160,7 +162,7 @@ impl Args {
             Mode::Normal
         };
         let options = TurnOptions {
-            plan_depth: self.plan_depth,
+            plan_depth: self.plan_depth.unwrap_or(depth),
             broadcast: self.broadcast,
             auto_execute: self.plan_and_execute,
             plan: self.execute_plan.clone(),

@@ -36,7 +36,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             session.turns.len()
         );
     }
-    let (mode, options) = args.turn();
+    let (mode, options) = args.turn(prepared.config.orchestrator.coordination.plan_depth);
     if let Some(spec) = &options.plan
         && let Err(error) = PlanStore::new(&cwd.join(".massgen")).resolve(spec)
     {

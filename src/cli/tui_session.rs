@@ -14,9 +14,12 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         return Exit::Config;
     }
     let handle = prepared.spawn_orchestrator(&cwd, true);
+    let (mode, turn) = args.turn(prepared.config.orchestrator.coordination.plan_depth);
     let options = TuiOptions {
         question: args.question.clone(),
         config_file: prepared.config_file,
+        mode,
+        turn,
     };
     show(handle, options).await
 }

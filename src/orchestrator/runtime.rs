@@ -11,7 +11,7 @@ use super::prompts::HistoryEntry;
 use super::run_logs::Logs;
 use super::submit::{self, LogPlace, Submission};
 use super::toolset::{self, ToolSetup};
-use super::turn::{RunContext, TurnRequest, run_turn};
+use super::turn::{PlanTurn, RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
@@ -145,9 +145,6 @@ async fn run(
                         stop = true;
                         break;
                     }
-                    if !report.ran {
-                        turn_number -= 1;
-                    }
                     next = report
                         .ready_plan
                         .filter(|_| submission.options.auto_execute)
@@ -207,8 +204,6 @@ struct TurnState<'a> {
 
 struct Ran {
     shutdown: bool,
-    /// False when the question was refused before a turn could start.
-    ran: bool,
     ready_plan: Option<String>,
 }
 
@@ -224,7 +219,6 @@ impl TurnState<'_> {
                 self.refuse(submission, message);
                 return Ran {
                     shutdown: false,
-                    ran: false,
                     ready_plan: None,
                 };
             }
@@ -243,11 +237,16 @@ impl TurnState<'_> {
             .await;
         self.emitter.begin_turn(self.number, log);
         let question = prepared.question.clone();
+        let mut options = submission.options.clone();
+        if let Some(id) = prepared.plan.as_ref().and_then(PlanTurn::executed_plan) {
+            // `latest` and paths name the plan they resolved to from here on.
+            options.plan = Some(id.to_string());
+        }
         let request = TurnRequest {
             question: prepared.question,
             prompt: prepared.prompt,
             mode: submission.mode,
-            options: submission.options.clone(),
+            options,
             plan: prepared.plan,
             history: self.history.clone(),
             today: jiff::Zoned::now().date().to_string(),
@@ -264,13 +263,12 @@ impl TurnState<'_> {
         }
         Ran {
             shutdown: report.shutdown,
-            ran: true,
             ready_plan: report.ready_plan,
         }
     }
 
-    /// A question that cannot run still gets a turn that fails at once, so every front
-    /// end hears why and stops waiting. Nothing of it is logged.
+    /// A question that cannot run still gets a turn (and its number) that fails at once,
+    /// so every front end hears why and stops waiting. Nothing of it is logged.
     fn refuse(&mut self, submission: &Submission, message: String) {
         tracing::warn!(%message, "question refused");
         self.emitter.begin_turn(self.number, None);

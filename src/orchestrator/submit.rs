@@ -3,7 +3,7 @@
 //! carries out, its context paths, its frozen copy readable, and the execution prompt.
 //! What cannot run says why and how to fix it.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use super::turn::settings;
 use super::turn::{PlanTurn, RunContext};
@@ -105,7 +105,7 @@ async fn planning(
         session_id: logs.session_id,
         log_dir: logs.log_dir,
         turn,
-        context_paths: attached.iter().map(|spec| spec.path.clone()).collect(),
+        context_paths: submission.context_paths.clone(),
         depth: submission.options.plan_depth,
     };
     let plan = blocking(move || store.create(&new_plan).map_err(|error| error.to_string()))
@@ -181,19 +181,19 @@ async fn execution(
     })
 }
 
-/// The planning turn's context paths (read only now) and the plan's frozen copy.
+/// The paths attached to the planning question (as they were: read, or written by the
+/// winner) that still exist, and the plan's frozen copy to read.
 fn restored_context(plan: &SavedPlan) -> Vec<ContextRootSpec> {
-    let read = |path: &Path| ContextRootSpec {
-        path: path.to_path_buf(),
-        permission: Permission::Read,
-        protected: Vec::new(),
-    };
     plan.metadata
         .context_paths
         .iter()
-        .filter(|path| path.exists())
-        .map(|path| read(path))
-        .chain(std::iter::once(read(&plan.frozen_dir())))
+        .filter(|context| context.path.exists())
+        .map(ContextRootSpec::from)
+        .chain(std::iter::once(ContextRootSpec {
+            path: plan.frozen_dir(),
+            permission: Permission::Read,
+            protected: Vec::new(),
+        }))
         .collect()
 }
 

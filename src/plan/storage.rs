@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use serde_json::json;
 
-use crate::protocol::{PlanDepth, PlanInfo, PlanStatus};
+use crate::protocol::{ContextPath, PlanDepth, PlanInfo, PlanStatus};
 
 pub use finalize::FinalizeError;
 pub use metadata::PlanMetadata;
@@ -28,7 +28,7 @@ pub struct NewPlan {
     pub session_id: Option<String>,
     pub log_dir: Option<PathBuf>,
     pub turn: u32,
-    pub context_paths: Vec<PathBuf>,
+    pub context_paths: Vec<ContextPath>,
     pub depth: PlanDepth,
 }
 

@@ -35,6 +35,19 @@ impl Default for Choices {
 }
 
 impl Choices {
+    /// The choices the command line made (`--plan-depth`, `--broadcast`,
+    /// `--plan-and-execute`, `--execute-plan`).
+    pub fn from_options(options: &TurnOptions) -> Self {
+        Self {
+            depth: options.plan_depth,
+            feedback: options.broadcast.unwrap_or(BroadcastTarget::Human),
+            auto_execute: options.auto_execute,
+            plan: options.plan.clone().filter(|plan| plan != "latest"),
+            single: options.single_agent.clone(),
+            refine: options.refine,
+        }
+    }
+
     /// The options a question asked in `mode` is sent with: depth, feedback and
     /// auto-execution count only in Planning, the plan only in Execute.
     pub fn options(&self, mode: Mode) -> TurnOptions {

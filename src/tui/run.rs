@@ -31,6 +31,9 @@ pub struct TuiOptions {
     pub question: Option<String>,
     /// The YAML file the agents came from, for `/config` and `/status`.
     pub config_file: Option<PathBuf>,
+    /// The mode and choices to start in (`--plan`, `--execute-plan`, `--plan-depth`, …).
+    pub mode: Mode,
+    pub turn: crate::protocol::TurnOptions,
 }
 
 /// Runs the TUI over `handle` until the user quits. However the loop ends, the orchestrator
@@ -58,12 +61,18 @@ async fn event_loop(
         .with_config_file(options.config_file);
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
-    if let Some(text) = options.question {
+    app.view.mode = options.mode;
+    app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
+    // A plan to execute needs no question: one given is added as extra instructions.
+    let question = options
+        .question
+        .or_else(|| (options.mode == Mode::Execute).then(String::new));
+    if let Some(text) = question {
         let submit = Op::Submit {
             text,
-            mode: Mode::Normal,
+            mode: options.mode,
             context_paths: Vec::new(),
-            options: crate::protocol::TurnOptions::default(),
+            options: app.view.choices.options(options.mode),
         };
         let _ = handle.ops.send(submit).await;
     }

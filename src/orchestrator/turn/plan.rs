@@ -17,6 +17,14 @@ pub enum PlanTurn {
 }
 
 impl PlanTurn {
+    /// The id of the plan carried out, if this turn carries one out.
+    pub fn executed_plan(&self) -> Option<&str> {
+        match self {
+            Self::Planning { .. } => None,
+            Self::Executing { plan, .. } => Some(&plan.id),
+        }
+    }
+
     /// How many tasks agents start with (0 while planning).
     pub fn task_count(&self) -> u32 {
         match self {

@@ -7,7 +7,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::plan::storage::{NewPlan, PlanStore, ResolveError};
-use crate::protocol::PlanDepth;
+use crate::protocol::{ContextPath, PlanDepth};
 
 fn new_plan() -> NewPlan {
     NewPlan {
@@ -15,7 +15,10 @@ fn new_plan() -> NewPlan {
         session_id: Some("log_1".into()),
         log_dir: Some(PathBuf::from("/tmp/logs/log_1")),
         turn: 1,
-        context_paths: vec![PathBuf::from("/src/project")],
+        context_paths: vec![ContextPath {
+            path: PathBuf::from("/src/project"),
+            writable: false,
+        }],
         depth: PlanDepth::Shallow,
     }
 }
@@ -97,7 +100,10 @@ fn finalize_freezes_the_winners_plan_and_docs() {
     assert_eq!(reread.metadata.status, PlanStatus::Ready);
     assert_eq!(
         reread.metadata.context_paths,
-        [PathBuf::from("/src/project")]
+        [ContextPath {
+            path: PathBuf::from("/src/project"),
+            writable: false
+        }]
     );
     let events = log_events(&plan);
     assert_eq!(events[0]["event_type"], "plan_created");

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::protocol::{PlanDepth, PlanStatus};
+use crate::protocol::{ContextPath, PlanDepth, PlanStatus};
 
 /// A saved plan's metadata. Reads MassGen-written files too: unknown keys are kept in
 /// `extra` and written back, nulls are tolerated, `resumable` counts as ready.
@@ -25,7 +25,8 @@ pub struct PlanMetadata {
     pub execution_session_id: Option<String>,
     pub execution_log_dir: Option<String>,
     pub status: PlanStatus,
-    pub context_paths: Vec<PathBuf>,
+    /// The paths attached to the planning question, restored for its execution.
+    pub context_paths: Vec<ContextPath>,
     /// Ours; MassGen ignores it.
     pub plan_depth: Option<PlanDepth>,
     /// Ours; MassGen ignores it.
@@ -83,7 +84,12 @@ impl PlanMetadata {
             context_paths: (!self.context_paths.is_empty()).then(|| {
                 self.context_paths
                     .iter()
-                    .map(|path| json!({"path": path.display().to_string()}))
+                    .map(|context| {
+                        json!({
+                            "path": context.path.display().to_string(),
+                            "permission": if context.writable { "write" } else { "read" },
+                        })
+                    })
                     .collect()
             }),
             plan_depth: self.plan_depth,
@@ -131,11 +137,18 @@ impl PlanMetadata {
             metadata.context_paths = paths
                 .iter()
                 .filter_map(|entry| match entry {
-                    Value::String(path) => Some(PathBuf::from(path)),
-                    Value::Object(fields) => fields
-                        .get("path")
-                        .and_then(Value::as_str)
-                        .map(PathBuf::from),
+                    Value::String(path) => Some(ContextPath {
+                        path: PathBuf::from(path),
+                        writable: false,
+                    }),
+                    Value::Object(fields) => {
+                        let path = fields.get("path").and_then(Value::as_str)?;
+                        Some(ContextPath {
+                            path: PathBuf::from(path),
+                            writable: fields.get("permission").and_then(Value::as_str)
+                                == Some("write"),
+                        })
+                    }
                     _ => None,
                 })
                 .collect();

@@ -63,7 +63,10 @@ fn create_writes_metadata_in_massgens_order_and_logs_it() {
     let store = PlanStore::new(massgen.path());
     let mut request = new_plan("Build a blog");
     request.session_id = Some("log_20260101_000000_000000".into());
-    request.context_paths = vec![PathBuf::from("/src/app")];
+    request.context_paths = vec![ContextPath {
+        path: PathBuf::from("/src/app"),
+        writable: true,
+    }];
     let plan = store.create(&request).unwrap();
     let second = store.create(&request).unwrap();
     assert_ne!(plan.id, second.id);
@@ -96,7 +99,10 @@ fn create_writes_metadata_in_massgens_order_and_logs_it() {
     assert_eq!(value["status"], "planning");
     assert_eq!(value["planning_prompt"], "Build a blog");
     assert_eq!(value["planning_turn"], 2);
-    assert_eq!(value["context_paths"], json!([{"path": "/src/app"}]));
+    assert_eq!(
+        value["context_paths"],
+        json!([{"path": "/src/app", "permission": "write"}])
+    );
     assert_eq!(value["plan_depth"], "medium");
     let created = value["created_at"].as_str().unwrap();
     assert!(
@@ -239,7 +245,13 @@ fn massgen_written_plans_are_listed_resolved_and_kept_intact() {
     assert_eq!(listed[0].tasks[0].id, "F001");
     let mut plan = store.resolve("latest").unwrap();
     assert_eq!(plan.id, "plan_20250101_120000_000001");
-    assert_eq!(plan.metadata.context_paths, [PathBuf::from("/src/app")]);
+    assert_eq!(
+        plan.metadata.context_paths,
+        [ContextPath {
+            path: PathBuf::from("/src/app"),
+            writable: true
+        }]
+    );
     assert_eq!(
         plan.frozen_tasks().unwrap()[0].meta_str("chunk"),
         Some("C01")
