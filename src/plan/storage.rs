@@ -37,7 +37,14 @@ pub struct NewPlan {
 pub enum ResolveError {
     #[error("no saved plans yet (in {}); make one with {HOW_TO_PLAN}", .root.display())]
     NoPlans { root: PathBuf },
-    #[error("no saved plan matches `{spec}`; recent plans: {}", .recent.join(", "))]
+    #[error(
+        "no saved plan matches `{spec}`; {}",
+        if .recent.is_empty() {
+            format!("no plan can be executed yet: make one with {HOW_TO_PLAN}")
+        } else {
+            format!("recent plans: {} (or make a new one with {HOW_TO_PLAN})", .recent.join(", "))
+        }
+    )]
     NoMatch { spec: String, recent: Vec<String> },
     #[error("`{spec}` matches several plans ({}); give more of the id", .matches.join(", "))]
     Ambiguous { spec: String, matches: Vec<String> },
@@ -178,9 +185,10 @@ impl PlanStore {
             .collect();
         match matches.as_slice() {
             [one] => Self::open(&self.root.join(one)),
+            // Only whole plans are offered, never one still being planned.
             [] => Err(ResolveError::NoMatch {
                 spec: spec.to_string(),
-                recent: names.into_iter().take(5).collect(),
+                recent: self.list(5).into_iter().map(|plan| plan.id).collect(),
             }),
             many => Err(ResolveError::Ambiguous {
                 spec: spec.to_string(),

@@ -189,6 +189,8 @@ struct Driver<'a> {
     board: Board,
     /// Agents' tool calls waiting for a question to close.
     waiting: HashMap<String, Vec<tokio::sync::oneshot::Sender<Result<serde_json::Value, String>>>>,
+    /// Peers answering questions in side calls; stopped when the turn ends.
+    side_calls: Vec<JoinHandle<()>>,
     /// Each agent's task progress when its latest answer was accepted.
     answer_progress: HashMap<AgentId, TaskProgress>,
     ready_plan: Option<String>,
@@ -242,6 +244,7 @@ impl<'a> Driver<'a> {
             system_messages,
             board: Board::default(),
             waiting: HashMap::new(),
+            side_calls: Vec::new(),
             answer_progress: HashMap::new(),
             ready_plan: None,
         }

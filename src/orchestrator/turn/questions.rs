@@ -119,7 +119,7 @@ impl Driver<'_> {
 
     /// Has `peer` answer from a side call to its model; the reply comes back as a message.
     fn spawn_peer_answer(
-        &self,
+        &mut self,
         peer: &AgentId,
         request_id: &str,
         asker_anon: &str,
@@ -135,11 +135,12 @@ impl Driver<'_> {
             asker_anon.to_string(),
             questions.to_vec(),
         );
-        tokio::spawn(async move {
+        self.side_calls.retain(|call| !call.is_finished());
+        self.side_calls.push(tokio::spawn(async move {
             let answer =
                 broadcast::peer_answer(&link, system.as_deref(), &asker_anon, &questions).await;
             link.sink.peer_replied(request_id, answer);
-        });
+        }));
     }
 
     pub(super) fn on_peer_reply(&mut self, request_id: &str, from: AgentId, answer: String) {
@@ -206,8 +207,12 @@ impl Driver<'_> {
         }
     }
 
-    /// The turn is over: questions still open will get no answer.
+    /// The turn is over: questions still open will get no answer, and peers still
+    /// answering stop.
     pub(super) fn close_questions(&mut self) {
+        for call in self.side_calls.drain(..) {
+            call.abort();
+        }
         for request_id in self
             .board
             .expire(deadline_after(Instant::now(), super::FAR_FUTURE))
