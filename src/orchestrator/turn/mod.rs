@@ -6,6 +6,7 @@
 
 mod ending;
 mod gate;
+mod links;
 mod plan;
 mod questions;
 mod rounds;
@@ -15,7 +16,7 @@ mod workspaces;
 use std::any::Any;
 use std::collections::HashMap;
 use std::panic::AssertUnwindSafe;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::Duration;
 
 use futures::FutureExt;
@@ -24,14 +25,12 @@ use tokio::task::JoinHandle;
 use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
-use super::agent_link::AgentLink;
 use super::broadcast::Board;
-use super::channel::{AgentSink, RoundEnd, TaskMsg};
+use super::channel::{RoundEnd, TaskMsg};
 use super::coordination::Coordination;
 use super::emitter::Emitter;
 use super::inbox::HumanInbox;
-use super::prompts::{FilesystemView, HistoryEntry, PromptContext};
-use super::task_tools::TaskPlanTools;
+use super::prompts::HistoryEntry;
 use super::turn_tools::{Gate, TurnTools};
 use crate::backend::Backend;
 use crate::config::Config;
@@ -206,7 +205,7 @@ impl<'a> Driver<'a> {
             .collect();
         let settings = settings::resolve(&run.config, request.mode, &request.options, run.human);
         let gate = Arc::new(Gate::default());
-        let turn_tools = build_turn_tools(run, &settings, &gate, request.plan.as_ref());
+        let turn_tools = links::build_turn_tools(run, &settings, &gate, request.plan.as_ref());
         let system_messages = run
             .config
             .agents
@@ -315,67 +314,6 @@ impl<'a> Driver<'a> {
         self.run.config.timeouts.orchestrator
     }
 
-    fn prompt_context(&self, agent_index: usize) -> PromptContext<'_> {
-        let config = &self.run.config;
-        PromptContext {
-            question: &self.request.prompt,
-            history: &self.request.history,
-            system_message: self.system_messages[agent_index].as_deref(),
-            planning_instruction: self
-                .gated
-                .then_some(self.settings.planning_instruction.as_str()),
-            broadcast: self.settings.broadcast,
-            voting_sensitivity: config.orchestrator.voting_sensitivity,
-            novelty: config.orchestrator.answer_novelty_requirement,
-            today: &self.request.today,
-            filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
-                let dirs = workspaces.dirs(agent_index)?;
-                Some(FilesystemView {
-                    workspace: &dirs.workspace,
-                    temp: &dirs.temp,
-                    context: &self.context_paths,
-                    peers: workspaces
-                        .peers()
-                        .map(|(anon, dirs)| (anon, dirs.workspace.as_path()))
-                        .collect(),
-                })
-            }),
-            progress: self.progress_of_answers(),
-        }
-    }
-
-    /// The task progress each agent with an answer had when that answer was accepted.
-    fn progress_of_answers(&self) -> Vec<(String, TaskProgress)> {
-        let mut progress: Vec<(String, TaskProgress)> = self
-            .answer_progress
-            .iter()
-            .filter(|(_, progress)| progress.total > 0)
-            .filter_map(|(agent, progress)| {
-                let anon = self.coordination.mapping().anon(agent)?;
-                Some((anon.to_string(), *progress))
-            })
-            .collect();
-        progress.sort_by(|a, b| a.0.cmp(&b.0));
-        progress
-    }
-
-    /// What an agent's task (round or presentation) needs, for the agent at `index`.
-    fn agent_link(&self, agent: &AgentId, index: usize) -> AgentLink {
-        AgentLink {
-            sink: AgentSink::new(agent.clone(), self.tx.clone()),
-            backend: Arc::clone(&self.run.backends[index]),
-            router: Arc::clone(&self.run.routers[index]),
-            inbox: self.inbox.clone(),
-            turn_tools: self.turn_tools.get(index).cloned().unwrap_or_default(),
-            spent: Mutex::default(),
-        }
-    }
-
-    /// The agent's task-plan tools this turn, if it has any.
-    fn task_plan(&self, index: usize) -> Option<&Arc<TaskPlanTools>> {
-        self.turn_tools.get(index)?.task_plan.as_ref()
-    }
-
     fn agent_index(&self, agent: &AgentId) -> Option<usize> {
         self.run
             .config
@@ -435,43 +373,6 @@ impl<'a> Driver<'a> {
             }
         }
     }
-}
-
-/// Each participant's task-plan tools (in its workspace's `tasks/plan.json` in filesystem
-/// mode), broadcast tools and the planning-mode gate; nothing for the others.
-fn build_turn_tools(
-    run: &RunContext,
-    settings: &TurnSettings,
-    gate: &Arc<Gate>,
-    plan: Option<&PlanTurn>,
-) -> Vec<TurnTools> {
-    run.config
-        .agents
-        .iter()
-        .enumerate()
-        .map(|(index, agent)| {
-            if !settings.participants.contains(&agent.id) {
-                return TurnTools::default();
-            }
-            let task_plan = settings.task_planning.map(|planning| {
-                let file = run
-                    .workspaces
-                    .as_ref()
-                    .and_then(|workspaces| workspaces.dirs(index))
-                    .filter(|_| planning.filesystem)
-                    .map(|dirs| dirs.workspace.join("tasks").join("plan.json"));
-                let max_tasks = plan.map_or(planning.max_tasks, |plan| {
-                    planning.max_tasks.max(plan.task_count())
-                });
-                Arc::new(TaskPlanTools::new(&agent.id, max_tasks, file))
-            });
-            TurnTools {
-                task_plan,
-                broadcast: settings.broadcast,
-                gate: Some(Arc::clone(gate)),
-            }
-        })
-        .collect()
 }
 
 /// Later than any turn lasts.
