@@ -292,3 +292,41 @@ async fn a_single_agent_with_refine_on_still_votes_before_presenting() {
     });
     assert_eq!(started, Some(Some(AgentId::new("b"))));
 }
+
+/// A peer answers while the asker waits for the replies: the asker reads them before it
+/// restarts for the new answer, so it asks once and the peer's model is asked once.
+#[tokio::test(start_paused = true)]
+async fn replies_are_read_before_restarting_for_a_peers_new_answer() {
+    let yaml = r#"
+agents:
+  - id: asker
+    backend: {type: scripted, first_token_ms: 100, tokens_per_second: 0,
+              answer: "Guide as {reply}", ask: "Which format?"}
+  - id: helper
+    backend: {type: scripted, first_token_ms: 200, tokens_per_second: 0, answer: "helper's guide"}
+orchestrator:
+  coordination: {broadcast: agents}
+"#;
+    let mut scenario = Scenario::start(yaml);
+    let events = scenario
+        .submit("Write a guide", Mode::Normal, TurnOptions::default())
+        .await;
+    assert_eq!(
+        outcome(&events),
+        TurnOutcome::Completed,
+        "{:?}",
+        transcript(&events)
+    );
+    let asked = events
+        .iter()
+        .filter(|event| matches!(event.msg, EventMsg::BroadcastAsked { .. }))
+        .count();
+    assert_eq!(asked, 1, "{:?}", transcript(&events));
+    let side_calls = scenario
+        .requests_of("helper")
+        .iter()
+        .filter(|request| request.tools.is_empty())
+        .count();
+    assert_eq!(side_calls, 1);
+    assert!(!answer_of(&events, "asker").contains("no reply"));
+}

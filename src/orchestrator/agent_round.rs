@@ -87,7 +87,13 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
             Response::Tools if tool_rounds < MAX_TOOL_ROUNDS => {
                 tool_rounds += 1;
                 task.link.run_tools(&mut task.messages, &turn).await;
-                if task.answers_version.has_changed().unwrap_or(false) {
+                // Replies to a question are read before restarting for new answers: a
+                // restart would throw them away and the agent would ask again.
+                let asked = turn
+                    .tool_calls
+                    .iter()
+                    .any(|call| super::broadcast::is_broadcast_tool(&call.name));
+                if !asked && task.answers_version.has_changed().unwrap_or(false) {
                     Step::Done(RoundEnd::NewAnswersSeen)
                 } else {
                     Step::Continue

@@ -12,3 +12,4 @@ mod gemini;
 mod harness;
 mod openai_chat;
 mod openai_responses;
+mod planning;
