@@ -121,7 +121,7 @@ fn call(prefix: &str, tool: &str, arguments: Json) -> ScriptedToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::{Message, ToolCall, ToolSpec};
+    use crate::backend::{Message, ToolSpec};
 
     const PREFIX: &str = "mcp__planning_agent_a__";
 
@@ -146,37 +146,7 @@ mod tests {
         }
     }
 
-    /// Plays `calls` back into the conversation, each answered with `answer(call)`:
-    /// the result's text and whether it is an error.
-    fn reply_with(
-        request: &mut ChatRequest,
-        calls: &[ScriptedToolCall],
-        answer: impl Fn(&ScriptedToolCall) -> (String, bool),
-    ) {
-        let n = request.messages.len();
-        let tool_calls: Vec<ToolCall> = calls
-            .iter()
-            .enumerate()
-            .map(|(index, call)| ToolCall {
-                id: format!("c{n}_{index}"),
-                name: call.name.clone(),
-                arguments: call.arguments.to_string(),
-                signature: None,
-            })
-            .collect();
-        request
-            .messages
-            .push(Message::assistant("", tool_calls.clone()));
-        for (tool_call, call) in tool_calls.into_iter().zip(calls) {
-            let (content, is_error) = answer(call);
-            request.messages.push(Message::Tool {
-                call_id: tool_call.id,
-                name: tool_call.name,
-                content,
-                is_error,
-            });
-        }
-    }
+    use super::super::tests::reply_with;
 
     fn ready(ids: &[&str]) -> (String, bool) {
         let tasks: Vec<Json> = ids.iter().map(|id| json!({"id": id})).collect();

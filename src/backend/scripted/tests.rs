@@ -5,8 +5,40 @@ use serde_json::json;
 
 use super::ScriptedBackend;
 use crate::backend::{Backend, ChatRequest, Message, StreamEvent, ToolCall, ToolSpec};
-use crate::config::ScriptedOptions;
+use crate::config::{ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AgentId, AnonymousMapping};
+
+/// Plays `calls` back into the conversation, each answered with `answer(call)`:
+/// the result's text and whether it is an error.
+pub(super) fn reply_with(
+    request: &mut ChatRequest,
+    calls: &[ScriptedToolCall],
+    answer: impl Fn(&ScriptedToolCall) -> (String, bool),
+) {
+    let n = request.messages.len();
+    let tool_calls: Vec<ToolCall> = calls
+        .iter()
+        .enumerate()
+        .map(|(index, call)| ToolCall {
+            id: format!("c{n}_{index}"),
+            name: call.name.clone(),
+            arguments: call.arguments.to_string(),
+            signature: None,
+        })
+        .collect();
+    request
+        .messages
+        .push(Message::assistant("", tool_calls.clone()));
+    for (tool_call, call) in tool_calls.into_iter().zip(calls) {
+        let (content, is_error) = answer(call);
+        request.messages.push(Message::Tool {
+            call_id: tool_call.id,
+            name: tool_call.name,
+            content,
+            is_error,
+        });
+    }
+}
 
 async fn text_of(backend: &ScriptedBackend, request: ChatRequest) -> String {
     let events: Vec<_> = backend.stream(request).collect().await;

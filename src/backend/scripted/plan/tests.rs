@@ -4,7 +4,7 @@
 use serde_json::json;
 
 use super::*;
-use crate::backend::{Message, ToolCall, ToolSpec};
+use crate::backend::{Message, ToolSpec};
 use crate::protocol::AgentId;
 
 const PLANNING: &str = "<ORIGINAL MESSAGE># TASK PLANNING MODE\n\nPlan it.\n\n\
@@ -85,29 +85,7 @@ fn play(
     let Action::CallTools(calls) = action else {
         panic!("expected tool calls, got {action:?}");
     };
-    let n = request.messages.len();
-    let tool_calls: Vec<ToolCall> = calls
-        .iter()
-        .enumerate()
-        .map(|(index, call)| ToolCall {
-            id: format!("c{n}_{index}"),
-            name: call.name.clone(),
-            arguments: call.arguments.to_string(),
-            signature: None,
-        })
-        .collect();
-    request
-        .messages
-        .push(Message::assistant("", tool_calls.clone()));
-    for (tool_call, call) in tool_calls.into_iter().zip(calls) {
-        let (content, is_error) = answer(call);
-        request.messages.push(Message::Tool {
-            call_id: tool_call.id,
-            name: tool_call.name,
-            content,
-            is_error,
-        });
-    }
+    super::super::tests::reply_with(request, calls, answer);
 }
 
 fn ok(_: &ScriptedToolCall) -> (String, bool) {
