@@ -280,9 +280,12 @@ async fn a_single_agent_with_refine_on_still_votes_before_presenting() {
     };
     let events = scenario.submit("Q", Mode::Normal, options).await;
     let lines = transcript(&events);
+    // b keeps its anonymous id of the whole roster (agent2) while working alone.
     assert!(
-        lines.contains(&"b votes b (agent1.2)".to_string())
-            || lines.iter().any(|line| line.starts_with("b votes b")),
+        lines.contains(&"b round 1 sees []".to_string())
+            && lines
+                .iter()
+                .any(|line| line.starts_with("b votes b (agent2.")),
         "{lines:?}"
     );
     assert!(scenario.requests_of("a").is_empty());
@@ -329,4 +332,40 @@ orchestrator:
         .count();
     assert_eq!(side_calls, 1);
     assert!(!answer_of(&events, "asker").contains("no reply"));
+}
+
+/// Every peer is out of the turn: the question completes at once with no replies, and is
+/// closed once.
+#[tokio::test(start_paused = true)]
+async fn a_question_with_every_peer_gone_completes_at_once_and_closes_once() {
+    let yaml = r#"
+agents:
+  - id: asker
+    backend: {type: scripted, first_token_ms: 200, tokens_per_second: 0, ask: "Anyone?"}
+  - id: helper
+    backend: {type: scripted, tokens_per_second: 0, fail: error}
+orchestrator:
+  coordination: {broadcast: agents}
+"#;
+    let mut scenario = Scenario::start(yaml);
+    let events = scenario
+        .submit("Write a guide", Mode::Normal, TurnOptions::default())
+        .await;
+    assert_eq!(
+        outcome(&events),
+        TurnOutcome::Completed,
+        "{:?}",
+        transcript(&events)
+    );
+    let closed: Vec<bool> = events
+        .iter()
+        .filter_map(|event| match event.msg {
+            EventMsg::BroadcastClosed { timed_out, .. } => Some(timed_out),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(closed, vec![false]);
+    let result = ask_result(&events);
+    assert_eq!(result["status"], "complete", "{result}");
+    assert_eq!(result["responses"], serde_json::json!([]));
 }

@@ -413,3 +413,75 @@ async fn plan_and_execute_runs_both_turns_and_lists_the_plan() {
     assert_eq!(listed[0].status, PlanStatus::Completed);
     assert_eq!(listed[0].prompt, "Write a guide");
 }
+
+/// A cancelled execution keeps the plan: it is `ready` again (with why it stopped), and
+/// `latest` runs it, not an older plan.
+#[tokio::test]
+async fn a_cancelled_execution_leaves_the_plan_ready_for_latest() {
+    let yaml = two_agents("", "");
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), &yaml);
+    scenario
+        .submit("Plan a launch party", Mode::Planning, planning("shallow"))
+        .await;
+    let cancelled = support::run_and_cancel_at_mode(
+        &mut scenario.handle,
+        Mode::Execute,
+        execute("latest"),
+        |msg| matches!(msg, EventMsg::TaskPlanChanged { tasks } if !tasks.is_empty()),
+    )
+    .await;
+    assert_eq!(outcome(&cancelled), TurnOutcome::Cancelled);
+    let (status, detail, _) = plans(&cancelled).last().cloned().unwrap();
+    assert_eq!(status, PlanStatus::Ready);
+    assert_eq!(detail.as_deref(), Some("execution was cancelled"));
+    let dirs = plan_dirs(scenario.dir.path());
+    assert_eq!(metadata(&dirs[0])["status"], "ready");
+
+    let events = scenario.submit("", Mode::Execute, execute("latest")).await;
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    assert_eq!(
+        plans(&events).last().map(|update| update.0),
+        Some(PlanStatus::Completed)
+    );
+}
+
+/// A planning turn that times out keeps a plan its winner had written, but a plan asked
+/// to run at once is not run: the user did not see it finish.
+#[tokio::test]
+async fn a_timed_out_planning_turn_keeps_its_plan_but_does_not_execute_it() {
+    let slow_beta = "agents:\n\
+         \x20 - id: alpha\n    backend: {type: scripted, tokens_per_second: 0, cwd: workspace}\n\
+         \x20 - id: beta\n    backend: {type: scripted, tokens_per_second: 0, first_token_ms: 30000, cwd: workspace}\n\
+         timeout_settings: {orchestrator_timeout_seconds: 1}\n";
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), slow_beta);
+    let options = TurnOptions {
+        auto_execute: true,
+        ..planning("shallow")
+    };
+    let events = scenario
+        .submit("Plan a hike", Mode::Planning, options)
+        .await;
+    assert_eq!(
+        outcome(&events),
+        TurnOutcome::TimedOut,
+        "{:?}",
+        transcript(&events)
+    );
+    assert_eq!(
+        plans(&events).last().map(|update| update.0),
+        Some(PlanStatus::Ready)
+    );
+    // No execution turn follows: the next event is the answer to a ListPlans.
+    scenario
+        .handle
+        .ops
+        .send(massgen::protocol::Op::ListPlans)
+        .await
+        .unwrap();
+    let next = scenario.handle.events.recv().await.unwrap();
+    assert!(
+        matches!(next.msg, EventMsg::PlansListed { .. }),
+        "{:?}",
+        next.msg
+    );
+}

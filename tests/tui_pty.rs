@@ -235,8 +235,10 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
         .screen
         .wait_for(&["5/5 tasks", "wins", "Idle"], "execution finished");
     assert!(done.contains("completed"), "the plan is completed:\n{done}");
-    // From Execute round to Execute again: the selector lists the plan.
-    for _ in 0..3 {
+    // The plan ran, so the bar is back to Normal: two Shift+Tabs to the selector.
+    pty.screen
+        .wait_for(&["◉ Normal", "back to Normal mode"], "normal again");
+    for _ in 0..2 {
         pty.press(b"\x1b[Z");
     }
     pty.screen.wait_for(

@@ -13,7 +13,9 @@ use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 use crate::orchestrator::OrchestratorHandle;
 use crate::plan::PlanStore;
-use crate::protocol::{BroadcastTarget, EventMsg, Mode, Op, PlanStatus, Question, QuestionReply};
+use crate::protocol::{
+    BroadcastTarget, EventMsg, Mode, Op, PlanStatus, Question, QuestionReply, TurnOutcome,
+};
 use crate::session::write_atomic;
 use crate::workspace::parse_prompt;
 
@@ -124,6 +126,7 @@ async fn run_turns(
     let mut answer = None;
     let mut exit = Exit::Success;
     let mut execution_follows = false;
+    let mut plan_failed = false;
     loop {
         tokio::select! {
             event = handle.events.recv() => {
@@ -136,7 +139,7 @@ async fn run_turns(
                 } else if let EventMsg::PlanUpdated { plan } = &event.msg {
                     match plan.status {
                         PlanStatus::Ready => execution_follows = auto_execute,
-                        PlanStatus::Failed => exit = exit.combine(Exit::Execution),
+                        PlanStatus::Failed => plan_failed = true,
                         PlanStatus::Planning | PlanStatus::Executing | PlanStatus::Completed => {}
                     }
                 } else if let EventMsg::BroadcastAsked {
@@ -148,9 +151,27 @@ async fn run_turns(
                 } = event.msg
                 {
                     let replies = questions.ask_user(&asked, timeout_secs).await;
+                    let interrupted = replies.is_none();
+                    let replies = replies.unwrap_or_default();
                     let _ = handle.ops.send(Op::AnswerQuestion { request_id, replies }).await;
+                    if interrupted {
+                        // Ctrl+C at the prompt means what it means elsewhere: cancel.
+                        cancelling = true;
+                        eprintln!("massgen: cancelling the turn (Ctrl+C again to quit at once)");
+                        let _ = handle.ops.send(Op::Cancel).await;
+                    }
                 } else if let EventMsg::TurnFinished { outcome, .. } = event.msg {
-                    exit = exit.combine(Exit::from_outcome(outcome));
+                    // A cancelled or timed-out turn says so; a completed turn whose plan
+                    // failed (no or a bad project_plan.json) is an execution error.
+                    let failed_plan = std::mem::take(&mut plan_failed);
+                    let turn_exit = if outcome == TurnOutcome::Completed && failed_plan {
+                        Exit::Execution
+                    } else {
+                        Exit::from_outcome(outcome)
+                    };
+                    exit = exit.combine(turn_exit);
+                    // The runtime carries out a plan at once only after a completed
+                    // planning turn, as this waits for it only then.
                     if !std::mem::take(&mut execution_follows) || exit != Exit::Success {
                         return (exit, answer);
                     }
@@ -228,8 +249,12 @@ impl Questions {
     }
 
     /// Prints an agent's questions on standard error and reads one reply line each; an
-    /// empty line, Ctrl+C or the time running out leaves the rest unanswered.
-    async fn ask_user(&mut self, asked: &[Question], timeout_secs: u64) -> Vec<QuestionReply> {
+    /// empty line or the time running out leaves the rest unanswered. `None`: Ctrl+C.
+    async fn ask_user(
+        &mut self,
+        asked: &[Question],
+        timeout_secs: u64,
+    ) -> Option<Vec<QuestionReply>> {
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(timeout_secs);
         eprintln!(
             "\nmassgen: an agent asks you ({} to answer; an empty line skips):",
@@ -259,7 +284,10 @@ impl Questions {
             let line = tokio::select! {
                 line = self.lines().next_line() => line.ok().flatten(),
                 () = tokio::time::sleep_until(deadline) => None,
-                _ = tokio::signal::ctrl_c() => None,
+                _ = tokio::signal::ctrl_c() => {
+                    eprintln!();
+                    return None;
+                }
             };
             let Some(line) = line.filter(|line| !line.trim().is_empty()) else {
                 eprintln!();
@@ -267,7 +295,7 @@ impl Questions {
             };
             replies.push(read_reply(question, line.trim()));
         }
-        replies
+        Some(replies)
     }
 }
 

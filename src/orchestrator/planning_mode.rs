@@ -32,9 +32,9 @@ impl Decision {
     }
 
     /// Whether `tool` may not run during coordination. Only MCP tools (`mcp__…`) are ever
-    /// blocked, and never the agent's own task-plan tools, which change nothing outside it.
+    /// blocked (the agents' own task-plan tools are exempted by whoever serves them).
     pub fn blocks(&self, tool: &str) -> bool {
-        if !self.irreversible || !tool.starts_with("mcp__") || tool.starts_with("mcp__planning_") {
+        if !self.irreversible || !tool.starts_with("mcp__") {
             return false;
         }
         self.blocked_tools.is_empty() || self.blocked_tools.contains(tool)
@@ -84,8 +84,8 @@ pub fn analysis_prompt(question: &str, tools: &[String], isolated_workspaces: bo
     prompt
 }
 
-/// Reads the reply. A reply without an `IRREVERSIBLE:` line counts as YES unless it says
-/// NO and not YES: when in doubt, block.
+/// Reads the reply. A reply without an `IRREVERSIBLE:` line counts as YES: when in
+/// doubt, block.
 pub fn parse_reply(reply: &str) -> Decision {
     let mut irreversible = None;
     let mut blocked_tools = BTreeSet::new();
@@ -105,15 +105,7 @@ pub fn parse_reply(reply: &str) -> Decision {
             );
         }
     }
-    let irreversible = irreversible.unwrap_or_else(|| {
-        let upper = reply.to_ascii_uppercase();
-        let says = |word: &str| {
-            upper
-                .split(|c: char| !c.is_ascii_alphanumeric())
-                .any(|token| token == word)
-        };
-        !says("NO") || says("YES")
-    });
+    let irreversible = irreversible.unwrap_or(true);
     if !irreversible {
         blocked_tools.clear();
     }
@@ -154,12 +146,13 @@ mod tests {
     }
 
     #[test]
-    fn an_empty_list_blocks_every_mcp_tool_but_the_task_plan() {
+    fn an_empty_list_blocks_every_mcp_tool() {
         let decision = parse_reply("**IRREVERSIBLE:** YES\nBLOCKED_TOOLS:");
         assert!(decision.irreversible);
         assert!(decision.blocks("mcp__filesystem__write_file"));
         assert!(decision.blocks("mcp__weather__get_forecast"));
-        assert!(!decision.blocks("mcp__planning_scout__update_task_status"));
+        // A user server named like the task-plan tools is an MCP server like any other.
+        assert!(decision.blocks("mcp__planning_api__post"));
         assert!(!decision.blocks("ask_others"));
         assert!(!decision.blocks("new_answer"));
     }
@@ -176,9 +169,8 @@ mod tests {
         assert_eq!(parse_reply("I am not sure."), Decision::block_everything());
         assert_eq!(parse_reply(""), Decision::block_everything());
         assert!(parse_reply("Yes, this posts.").irreversible);
-        // A bare NO without the format still reads as NO; "KNOW" is not "NO".
-        assert!(!parse_reply("No.").irreversible);
-        assert!(parse_reply("I KNOW it").irreversible);
+        // Without the format even a plain "No." is not trusted.
+        assert!(parse_reply("No.").irreversible);
     }
 
     #[test]

@@ -204,6 +204,7 @@ struct TurnState<'a> {
 
 struct Ran {
     shutdown: bool,
+    /// The plan a planning turn that completed left ready.
     ready_plan: Option<String>,
 }
 
@@ -263,7 +264,10 @@ impl TurnState<'_> {
         }
         Ran {
             shutdown: report.shutdown,
-            ready_plan: report.ready_plan,
+            // A plan made by a turn that timed out is kept, but not run unasked.
+            ready_plan: report
+                .ready_plan
+                .filter(|_| report.outcome == TurnOutcome::Completed),
         }
     }
 

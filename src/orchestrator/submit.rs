@@ -5,7 +5,7 @@
 
 use std::path::PathBuf;
 
-use super::turn::settings;
+use super::turn::settings::{self, TurnSettings};
 use super::turn::{PlanTurn, RunContext};
 use crate::config::Permission;
 use crate::plan::{self, NewPlan, PlanStore, SavedPlan};
@@ -77,28 +77,7 @@ async fn planning(
         return Err("describe the work to plan (the question is empty)".into());
     }
     let settings = settings::resolve(&run.config, Mode::Planning, &submission.options, run.human);
-    let without_workspace: Vec<&str> = settings
-        .participants
-        .iter()
-        .filter(|agent| {
-            run.config
-                .agents
-                .iter()
-                .position(|config| &config.id == *agent)
-                .and_then(|index| run.workspaces.as_ref()?.dirs(index))
-                .is_none()
-        })
-        .map(|agent| agent.as_str())
-        .collect();
-    if !without_workspace.is_empty() {
-        return Err(format!(
-            "planning needs agents with a workspace to write project_plan.json in, and {} \
-             has none\n  help: add `cwd: workspace` to the backend of {} in {}",
-            without_workspace.join(", "),
-            without_workspace.join(", "),
-            run.config.source_name
-        ));
-    }
+    need_workspaces(run, &settings, "to write project_plan.json in")?;
     let store = PlanStore::new(&massgen_dir(run)?);
     let new_plan = NewPlan {
         prompt: submission.text.clone(),
@@ -135,6 +114,9 @@ async fn execution(
     logs: LogPlace,
     mut attached: Vec<ContextRootSpec>,
 ) -> Result<Prepared, String> {
+    let settings = settings::resolve(&run.config, Mode::Execute, &submission.options, run.human);
+    need_workspaces(run, &settings, "to hold the plan's tasks and documents")?;
+    let plans_root = massgen_dir(run)?.join("plans");
     let store = PlanStore::new(&massgen_dir(run)?);
     let spec = submission
         .options
@@ -157,7 +139,7 @@ async fn execution(
         Ok((plan, tasks))
     })
     .await?;
-    attached.extend(restored_context(&plan));
+    attached.extend(restored_context(&plan, &plans_root));
     let planned = plan.metadata.planning_prompt.clone().unwrap_or_default();
     let extra = submission.text.trim();
     let question = match (planned.trim().is_empty(), extra.is_empty()) {
@@ -181,14 +163,53 @@ async fn execution(
     })
 }
 
-/// The paths attached to the planning question (as they were: read, or written by the
-/// winner) that still exist, and the plan's frozen copy to read.
-fn restored_context(plan: &SavedPlan) -> Vec<ContextRootSpec> {
+/// Every participant has a workspace, or the error saying which lack one and the fix.
+fn need_workspaces(run: &RunContext, settings: &TurnSettings, why: &str) -> Result<(), String> {
+    let without_workspace: Vec<&str> = settings
+        .participants
+        .iter()
+        .filter(|agent| {
+            run.config
+                .agents
+                .iter()
+                .position(|config| &config.id == *agent)
+                .and_then(|index| run.workspaces.as_ref()?.dirs(index))
+                .is_none()
+        })
+        .map(|agent| agent.as_str())
+        .collect();
+    if without_workspace.is_empty() {
+        return Ok(());
+    }
+    let names = without_workspace.join(", ");
+    Err(format!(
+        "plans need agents with a workspace {why}, and {names} has none\n  help: add `cwd: \
+         workspace` to the backend of {names} in {}",
+        run.config.source_name
+    ))
+}
+
+/// The paths attached to the planning question that still exist — writable by the winner
+/// as they were only for plans of this project (a plan from elsewhere, or whose metadata
+/// was edited by hand, could name any path) — and the plan's frozen copy to read.
+fn restored_context(plan: &SavedPlan, plans_root: &std::path::Path) -> Vec<ContextRootSpec> {
+    let ours = match (plan.dir.canonicalize(), plans_root.canonicalize()) {
+        (Ok(dir), Ok(root)) => dir.starts_with(root),
+        (Err(_), _) | (_, Err(_)) => false,
+    };
     plan.metadata
         .context_paths
         .iter()
         .filter(|context| context.path.exists())
-        .map(ContextRootSpec::from)
+        .map(|context| ContextRootSpec {
+            path: context.path.clone(),
+            permission: if context.writable && ours {
+                Permission::Write
+            } else {
+                Permission::Read
+            },
+            protected: Vec::new(),
+        })
         .chain(std::iter::once(ContextRootSpec {
             path: plan.frozen_dir(),
             permission: Permission::Read,

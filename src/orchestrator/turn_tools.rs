@@ -58,8 +58,16 @@ impl TurnTools {
         specs
     }
 
-    /// What the model reads instead of a result when planning mode blocks `tool`.
+    /// What the model reads instead of a result when planning mode blocks `tool`. The
+    /// agent's own task-plan tools change nothing outside it and are never blocked.
     pub fn blocked(&self, tool: &str) -> Option<String> {
+        if self
+            .task_plan
+            .as_ref()
+            .is_some_and(|tools| tools.handles(tool))
+        {
+            return None;
+        }
         self.gate
             .as_ref()
             .filter(|gate| gate.blocks(tool))
@@ -106,5 +114,34 @@ fn error(message: String) -> ToolResult {
             output: serde_json::json!({"error": message, "status": "error"}).to_string(),
         },
         events: Vec::<EventMsg>::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::AgentId;
+
+    #[test]
+    fn the_gate_spares_the_agents_own_task_tools_and_nothing_named_like_them() {
+        let gate = Arc::new(Gate::default());
+        gate.set(Decision::block_everything());
+        let tools = TurnTools {
+            task_plan: Some(Arc::new(TaskPlanTools::new(
+                &AgentId::new("scout"),
+                10,
+                None,
+            ))),
+            broadcast: None,
+            gate: Some(gate),
+        };
+        assert_eq!(tools.blocked("mcp__planning_scout__get_task_plan"), None);
+        assert!(tools.blocked("mcp__planning_api__post").is_some());
+        assert!(tools.blocked("mcp__filesystem__read_text_file").is_some());
+        let presenting = TurnTools {
+            gate: None,
+            ..tools
+        };
+        assert_eq!(presenting.blocked("mcp__planning_api__post"), None);
     }
 }

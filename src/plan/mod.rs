@@ -18,6 +18,8 @@ pub use diff::{Modified, PlanDiff, diff};
 pub use error::PlanError;
 pub use parse::{parse_plan, validate};
 pub use prompts::{EXECUTION_GUIDANCE, execution_prompt, planning_prompt, progress_line};
-pub use storage::{FinalizeError, NewPlan, PlanMetadata, PlanStore, ResolveError, SavedPlan};
+pub use storage::{
+    ExecutionEnd, FinalizeError, NewPlan, PlanMetadata, PlanStore, ResolveError, SavedPlan,
+};
 pub use task::{Task, TaskPlan, plan_file_bytes};
 pub use tools::{TOOL_NAMES, TaskPlanner, ToolSchema, is_read_only, schemas};

@@ -16,7 +16,7 @@ use crate::protocol::{ContextPath, PlanDepth, PlanInfo, PlanStatus};
 
 pub use finalize::FinalizeError;
 pub use metadata::PlanMetadata;
-pub use saved::SavedPlan;
+pub use saved::{ExecutionEnd, SavedPlan};
 
 const METADATA: &str = "plan_metadata.json";
 const HOW_TO_PLAN: &str = "`massgen --plan \"…\"` or Planning mode (Shift+Tab)";

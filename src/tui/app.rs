@@ -46,6 +46,9 @@ pub struct App {
     config_file: Option<PathBuf>,
     /// Questions answered (or skipped) whose closing the runtime has not reported yet.
     answered: Vec<String>,
+    /// The plan the last planning turn made, ready and not yet approved or kept (`P`
+    /// opens its approval in Planning).
+    awaiting_approval: Option<String>,
 }
 
 impl App {
@@ -65,11 +68,19 @@ impl App {
 
     pub fn on_event(&mut self, event: &Event) {
         let entries = self.state.timeline.len();
+        let listing = matches!(event.msg, EventMsg::PlansListed { .. });
+        let shown = if listing {
+            self.shown_plans()
+        } else {
+            Vec::new()
+        };
         self.state.apply(event);
         // A paused timeline stays where it is; the count of newer entries grows.
         if self.view.timeline_scroll > 0 {
             self.view.timeline_scroll += self.state.timeline.len() - entries;
         }
+        // A closed question's notice first: the end of the turn has more to say.
+        self.sync_question(event);
         if matches!(event.msg, EventMsg::ReplayStarted { .. }) {
             // A replay is watched, not asked: single keys (`?`, `n`, `q`) from the start.
             self.view.composer_focused = false;
@@ -77,13 +88,15 @@ impl App {
         } else if matches!(event.msg, EventMsg::TurnStarted { .. }) {
             self.set_card_scroll(0);
             self.view.timeline_scroll = 0;
-        } else if matches!(event.msg, EventMsg::TurnFinished { .. }) {
+            self.awaiting_approval = None;
+        } else if let EventMsg::TurnFinished { outcome, .. } = &event.msg {
             self.cancel_pending = false;
             self.offer_plan();
-        } else if matches!(event.msg, EventMsg::PlansListed { .. }) {
+            self.end_execution(*outcome);
+        } else if listing {
             self.view.plans_loading = false;
+            self.keep_shown_plans(&shown);
         }
-        self.sync_question(event);
         let count = self.state.agents.len();
         if self.view.focused >= count {
             self.view.focused = count.saturating_sub(1);
@@ -354,6 +367,8 @@ impl App {
 mod commands;
 mod files;
 mod plan;
+#[cfg(test)]
+mod plan_flow_tests;
 #[cfg(test)]
 mod plan_tests;
 mod question;

@@ -1,6 +1,7 @@
 //! The form of an open question modal: which of the request's questions is shown, where
-//! the cursor is (an option, or the text field below them), and what the user chose and
-//! typed for each question so far; and the replies it makes.
+//! the cursor is (an option, or the text field below them), what the user chose and typed
+//! for each question so far, and whether a required question was left unanswered; and the
+//! replies it makes.
 
 use crate::protocol::{Question, QuestionReply};
 use crate::tui::state::PendingQuestion;
@@ -13,6 +14,8 @@ pub struct QuestionForm {
     /// The row with the cursor: an option, or `options.len()` for the text field.
     pub cursor: usize,
     pub answers: Vec<Answer>,
+    /// Going on was refused: the shown question is required and has no answer yet.
+    pub missing: bool,
 }
 
 /// What the user gave for one question.
@@ -38,6 +41,7 @@ impl QuestionForm {
             index: 0,
             cursor: 0,
             answers,
+            missing: false,
         }
     }
 
@@ -85,6 +89,30 @@ impl QuestionForm {
         if let Some(answer) = self.answer_mut() {
             answer.text.push(ch);
         }
+    }
+
+    /// Enter on an option of a single-select question with nothing chosen chooses it.
+    pub fn choose_highlighted(&mut self, question: &Question) {
+        let cursor = self.cursor;
+        if question.multi_select || cursor >= question.options.len() {
+            return;
+        }
+        if let Some(answer) = self.answer_mut()
+            && !answer.chosen.contains(&true)
+            && let Some(chosen) = answer.chosen.get_mut(cursor)
+        {
+            *chosen = true;
+        }
+    }
+
+    /// The first required question with no option chosen and nothing typed.
+    pub fn unanswered(&self, questions: &[Question]) -> Option<usize> {
+        questions.iter().enumerate().position(|(at, question)| {
+            let answered = self.answers.get(at).is_some_and(|answer| {
+                answer.chosen.contains(&true) || !answer.text.trim().is_empty()
+            });
+            question.required && !answered
+        })
     }
 
     pub fn backspace(&mut self) {
@@ -180,6 +208,33 @@ mod tests {
         form.type_char(&multi, ' ');
         assert_eq!(form.answers[1].chosen, [false, false, true]);
         assert!(!form.next(2), "the last question");
+    }
+
+    #[test]
+    fn enter_chooses_the_highlighted_option_only_when_nothing_is_chosen() {
+        let single = question(false);
+        let mut form = form(vec![single.clone(), question(true)]);
+        assert_eq!(form.unanswered(std::slice::from_ref(&single)), Some(0));
+        form.move_cursor(&single, true);
+        form.choose_highlighted(&single);
+        assert_eq!(form.answers[0].chosen, [false, true, false]);
+        form.move_cursor(&single, true);
+        form.choose_highlighted(&single);
+        assert_eq!(
+            form.answers[0].chosen,
+            [false, true, false],
+            "one was chosen"
+        );
+        assert_eq!(form.unanswered(&[single, question(true)]), Some(1));
+        form.next(2);
+        let multi = question(true);
+        form.choose_highlighted(&multi);
+        assert_eq!(
+            form.answers[1].chosen, [false; 3],
+            "multi-select: Space only"
+        );
+        form.type_char(&multi, 'x');
+        assert_eq!(form.unanswered(&[question(false), multi]), None);
     }
 
     #[test]

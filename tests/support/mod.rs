@@ -136,11 +136,19 @@ impl Scenario {
             if let Some(op) = reply(&event.msg) {
                 self.handle.ops.send(op).await.unwrap();
             }
+            let completed = matches!(
+                event.msg,
+                EventMsg::TurnFinished {
+                    outcome: TurnOutcome::Completed,
+                    ..
+                }
+            );
             let done = matches!(event.msg, EventMsg::TurnFinished { .. });
             events.push(event);
             if done {
                 finished += 1;
-                let more = turns > finished && events.iter().any(|event| {
+                // The runtime executes the plan of a planning turn that completed.
+                let more = turns > finished && completed && events.iter().any(|event| {
                     matches!(&event.msg, EventMsg::PlanUpdated { plan } if plan.status == massgen::protocol::PlanStatus::Ready)
                 });
                 if !more {
@@ -362,6 +370,30 @@ pub async fn run_and_cancel_at(
         mode: massgen::protocol::Mode::Normal,
         context_paths: vec![],
     };
+    submit_and_cancel_at(handle, submit, cancel_at).await
+}
+
+/// As [`run_and_cancel_at`], for an empty question in `mode` with `options`.
+pub async fn run_and_cancel_at_mode(
+    handle: &mut OrchestratorHandle,
+    mode: massgen::protocol::Mode,
+    options: massgen::protocol::TurnOptions,
+    cancel_at: impl Fn(&EventMsg) -> bool,
+) -> Vec<Event> {
+    let submit = massgen::protocol::Op::Submit {
+        options,
+        text: String::new(),
+        mode,
+        context_paths: vec![],
+    };
+    submit_and_cancel_at(handle, submit, cancel_at).await
+}
+
+async fn submit_and_cancel_at(
+    handle: &mut OrchestratorHandle,
+    submit: massgen::protocol::Op,
+    cancel_at: impl Fn(&EventMsg) -> bool,
+) -> Vec<Event> {
     handle.ops.send(submit).await.unwrap();
     let mut events = Vec::new();
     while let Some(event) = handle.events.recv().await {

@@ -192,6 +192,12 @@ impl Board {
         self.next += 1;
         *self.asked.entry(asker.clone()).or_default() += 1;
         let id = format!("q{}", self.next);
+        // Nobody to wait for (every peer is out of the turn): complete at once.
+        let status = if waiting_for.is_empty() {
+            Status::Complete
+        } else {
+            Status::Pending
+        };
         self.requests.insert(
             id.clone(),
             Request {
@@ -202,7 +208,7 @@ impl Board {
                 waiting_for,
                 replies: Vec::new(),
                 deadline,
-                status: Status::Pending,
+                status,
             },
         );
         id

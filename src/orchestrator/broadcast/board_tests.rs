@@ -118,3 +118,19 @@ fn one_free_text_question_is_answered_with_plain_text() {
     assert_eq!(human_content(&questions, &replies), json!("Ada"));
     assert_eq!(human_summary(&questions, &replies), "Ada");
 }
+
+#[test]
+fn a_question_with_nobody_to_ask_is_complete_at_once_and_never_expires() {
+    let mut board = Board::default();
+    let now = Instant::now();
+    let id = board.open(
+        &agent("a"),
+        BroadcastTarget::Agents,
+        vec![question("Anyone?", &[])],
+        Vec::new(),
+        now,
+    );
+    assert_eq!(board.get(&id).unwrap().result()["status"], "complete");
+    assert!(board.expire(now + Duration::from_secs(9)).is_empty());
+    assert_eq!(board.next_deadline(), None);
+}

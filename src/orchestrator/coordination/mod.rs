@@ -101,13 +101,20 @@ pub struct Coordination {
 impl Coordination {
     /// Agents in config order; that order breaks ties.
     pub fn new(agents: Vec<AgentId>, rules: Rules) -> Self {
-        let mut unique: Vec<AgentId> = Vec::with_capacity(agents.len());
-        for id in agents {
+        let mapping = AnonymousMapping::new(&agents);
+        Self::among(mapping, agents, rules)
+    }
+
+    /// `participants` (config order) take part, under the anonymous ids of the run's
+    /// whole roster (`mapping`), so one agent working alone keeps the id its workspace
+    /// copies and the front ends know it by.
+    pub fn among(mapping: AnonymousMapping, participants: Vec<AgentId>, rules: Rules) -> Self {
+        let mut unique: Vec<AgentId> = Vec::with_capacity(participants.len());
+        for id in participants {
             if !unique.contains(&id) {
                 unique.push(id);
             }
         }
-        let mapping = AnonymousMapping::new(&unique);
         let (order, states) = unique
             .into_iter()
             .filter_map(|id| {

@@ -339,3 +339,20 @@ fn without_injection_answers_restart_nobody_and_votes_wait_for_all_answers() {
     ));
     assert!(c.is_settled());
 }
+
+/// One agent of three working alone keeps its anonymous id of the whole roster.
+#[test]
+fn participants_keep_the_rosters_anonymous_ids() {
+    let mapping = AnonymousMapping::new(&ids(&["a", "b", "c"]));
+    let mut c = Coordination::among(mapping, ids(&["c"]), Rules::default());
+    assert_eq!(c.agents(), ids(&["c"]).as_slice());
+    let accepted = answer(&mut c, "c", "only c");
+    assert_eq!(accepted.label.as_str(), "agent3.1");
+    let view = c.begin_round(&id("c")).unwrap();
+    assert_eq!(view.vote_options, vec![accepted.anon.clone()]);
+    assert!(matches!(
+        c.submit_vote(&id("c"), "agent3", "mine").unwrap(),
+        VoteOutcome::Accepted { .. }
+    ));
+    assert!(c.submit_vote(&id("c"), "agent1", "not here").is_err());
+}

@@ -299,6 +299,7 @@ impl Driver<'_> {
         TurnReport {
             final_answer: self.final_answer,
             ready_plan: self.ready_plan,
+            outcome,
             shutdown: self.shutdown,
         }
     }

@@ -36,9 +36,13 @@ impl Driver<'_> {
         let link = self.agent_link(&analyst, index);
         let asking = planning_mode::ask(&link, prompt);
         tokio::pin!(asking);
+        let deadline = self.deadline;
         let decision = loop {
             tokio::select! {
                 decision = &mut asking => break decision,
+                // Out of time before the answer: block everything; the turn's own
+                // timeout follows at once.
+                () = tokio::time::sleep_until(deadline) => break Decision::block_everything(),
                 Some(msg) = self.rx.recv() => self.handle(msg),
                 op = ops.recv() => {
                     self.handle_op(op);

@@ -35,8 +35,8 @@ use super::turn_tools::{Gate, TurnTools};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, EventMsg, Mode, Op, TaskProgress, TurnOptions,
-    TurnOutcome,
+    AgentId, AgentInfo, AgentStatus, AnonymousMapping, AnswerLabel, EventMsg, Mode, Op,
+    TaskProgress, TurnOptions, TurnOutcome,
 };
 use crate::tools::ToolRouter;
 use crate::workspace::{ContextRootSpec, Workspaces};
@@ -81,6 +81,7 @@ pub struct TurnReport {
     pub final_answer: Option<String>,
     /// The plan a planning turn left ready, when one did.
     pub ready_plan: Option<String>,
+    pub outcome: TurnOutcome,
     /// The front end asked to stop the runtime during this turn.
     pub shutdown: bool,
 }
@@ -220,7 +221,11 @@ impl<'a> Driver<'a> {
             context_paths,
             request,
             emitter,
-            coordination: Coordination::new(settings.participants.clone(), settings.rules),
+            coordination: Coordination::among(
+                AnonymousMapping::new(run.config.agents.iter().map(|agent| &agent.id)),
+                settings.participants.clone(),
+                settings.rules,
+            ),
             tx,
             rx,
             answers_version: watch::channel(0).0,
@@ -275,7 +280,8 @@ impl<'a> Driver<'a> {
         for agent in self.coordination.agents().to_vec() {
             self.status(&agent, AgentStatus::Waiting);
         }
-        if self.begin_plan().await && self.decide_planning_mode(ops).await {
+        self.begin_plan().await;
+        if self.decide_planning_mode(ops).await {
             self.start_due_rounds();
         }
         let coordination_deadline = self.deadline;

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use super::Driver;
-use crate::plan::{self, PlanStore, SavedPlan, Task};
+use crate::plan::{self, ExecutionEnd, PlanStore, SavedPlan, Task};
 use crate::protocol::{EventMsg, PlanInfo, TurnOutcome};
 
 /// The saved plan a turn makes or carries out.
@@ -54,7 +54,7 @@ impl Driver<'_> {
 
     /// Starts every participant's task plan afresh (holding the saved plan's tasks when
     /// one is carried out, with its documents in `planning_docs/`) and reports the plan.
-    pub(super) async fn begin_plan(&mut self) -> bool {
+    pub(super) async fn begin_plan(&mut self) {
         let seed = match &self.request.plan {
             Some(PlanTurn::Executing { plan, tasks }) => Some((plan.frozen_dir(), tasks.clone())),
             Some(PlanTurn::Planning { .. }) | None => None,
@@ -99,7 +99,6 @@ impl Driver<'_> {
                 self.emit(Some(&agent), event);
             }
         }
-        true
     }
 
     /// Finalises the plan a planning turn made, or records how an execution went.
@@ -164,16 +163,14 @@ fn conclude(
 ) -> (PlanInfo, Option<String>) {
     match turn {
         PlanTurn::Planning { mut plan } => {
-            let result = match (answered, winner_workspace) {
+            let finished = matches!(outcome, TurnOutcome::Completed | TurnOutcome::TimedOut);
+            let result = match (answered && finished, winner_workspace) {
                 (true, Some(workspace)) => plan
                     .finalize(workspace)
                     .map(|_| ())
                     .map_err(|error| error.to_string()),
                 (true, None) => Err("the winner has no workspace to take the plan from".into()),
-                (false, _) => Err(format!(
-                    "planning ended without a final answer ({})",
-                    outcome_words(outcome)
-                )),
+                (false, _) => Err(format!("planning {}", outcome_words(outcome))),
             };
             let problem = result.err().map(|reason| {
                 if let Err(error) = plan.fail(&reason) {
@@ -184,10 +181,16 @@ fn conclude(
             (plan.info(), problem)
         }
         PlanTurn::Executing { mut plan, .. } => {
-            let succeeded = outcome == TurnOutcome::Completed;
-            let reason = (!succeeded).then(|| format!("execution {}", outcome_words(outcome)));
+            let reason = format!("execution {}", outcome_words(outcome));
+            let end = match outcome {
+                TurnOutcome::Completed => ExecutionEnd::Completed,
+                TurnOutcome::Cancelled | TurnOutcome::TimedOut => {
+                    ExecutionEnd::Interrupted { reason }
+                }
+                TurnOutcome::Failed => ExecutionEnd::Failed { reason },
+            };
             let problem = plan
-                .finish_execution(winner_workspace, succeeded, reason.as_deref())
+                .finish_execution(winner_workspace, &end)
                 .err()
                 .map(|error| {
                     format!(
@@ -217,8 +220,11 @@ fn copy_documents(frozen: &Path, docs: &Path) -> std::io::Result<()> {
         let entry = entry?;
         let path = entry.path();
         let name = entry.file_name();
-        let is_markdown = path.extension().is_some_and(|ext| ext == "md");
-        if entry.file_type()?.is_file() && is_markdown {
+        // Plain files only: a link in a plan must not copy what it points at.
+        if !entry.file_type()?.is_file() {
+            continue;
+        }
+        if path.extension().is_some_and(|ext| ext == "md") {
             std::fs::copy(&path, docs.join(&name))?;
         } else if name == "plan.json" {
             std::fs::copy(&path, docs.join("full_plan.json"))?;

@@ -217,7 +217,7 @@ impl Driver<'_> {
             .board
             .expire(deadline_after(Instant::now(), super::FAR_FUTURE))
         {
-            self.close_question(&request_id, true);
+            self.close_question(&request_id, false);
         }
     }
 

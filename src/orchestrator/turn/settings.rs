@@ -80,12 +80,19 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         Mode::Planning => options.broadcast.unwrap_or(BroadcastTarget::Human),
         Mode::Normal | Mode::Execute => coordination.broadcast,
     };
+    let asked_for = match mode {
+        Mode::Planning => options.broadcast.is_some(),
+        Mode::Normal | Mode::Execute => true,
+    };
     let target = if wanted == BroadcastTarget::Human && !human {
-        notes.push(
-            "agents cannot ask you questions here (no terminal to answer on), so they decide \
-             on their own"
-                .into(),
-        );
+        // Planning asks the user by default; only a request for it is worth a warning.
+        if asked_for {
+            notes.push(
+                "agents cannot ask you questions here (no terminal to answer on), so they \
+                 decide on their own"
+                    .into(),
+            );
+        }
         BroadcastTarget::Off
     } else if wanted == BroadcastTarget::Agents && participants.len() < 2 {
         BroadcastTarget::Off

@@ -18,6 +18,17 @@ use crate::plan::task::Task;
 use crate::protocol::{PlanInfo, PlanStatus};
 use crate::session::write_atomic;
 
+/// How carrying out a plan ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ExecutionEnd {
+    /// The turn completed: the plan is `completed`.
+    Completed,
+    /// Cancelled or timed out: the plan goes back to `ready`, to be run again.
+    Interrupted { reason: String },
+    /// Nothing came of it (no agent produced an answer): the plan is `failed`.
+    Failed { reason: String },
+}
+
 /// A plan directory and its metadata.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SavedPlan {
@@ -144,8 +155,7 @@ impl SavedPlan {
     pub fn finish_execution(
         &mut self,
         executed_workspace: Option<&Path>,
-        succeeded: bool,
-        reason: Option<&str>,
+        end: &ExecutionEnd,
     ) -> io::Result<Option<PlanDiff>> {
         if let Some(executed) = executed_workspace {
             replace_dir(
@@ -169,17 +179,26 @@ impl SavedPlan {
                 serde_json::to_value(computed).unwrap_or(Value::Null),
             )?;
         }
-        if succeeded {
-            self.metadata.status = PlanStatus::Completed;
-            self.metadata.failure_reason = None;
-            self.write_metadata()?;
-            self.log("execution_completed", json!({}))?;
-        } else {
-            let reason = reason.unwrap_or("execution failed");
-            self.metadata.status = PlanStatus::Failed;
-            self.metadata.failure_reason = Some(reason.to_string());
-            self.write_metadata()?;
-            self.log("execution_failed", json!({"reason": reason}))?;
+        match end {
+            ExecutionEnd::Completed => {
+                self.metadata.status = PlanStatus::Completed;
+                self.metadata.failure_reason = None;
+                self.write_metadata()?;
+                self.log("execution_completed", json!({}))?;
+            }
+            ExecutionEnd::Interrupted { reason } => {
+                // The plan itself is fine: it can be run again (also as `latest`).
+                self.metadata.status = PlanStatus::Ready;
+                self.metadata.failure_reason = Some(reason.clone());
+                self.write_metadata()?;
+                self.log("execution_interrupted", json!({"reason": reason}))?;
+            }
+            ExecutionEnd::Failed { reason } => {
+                self.metadata.status = PlanStatus::Failed;
+                self.metadata.failure_reason = Some(reason.clone());
+                self.write_metadata()?;
+                self.log("execution_failed", json!({"reason": reason}))?;
+            }
         }
         Ok(computed)
     }

@@ -312,7 +312,7 @@ fn execution_replaces_the_workspace_and_records_the_diff() {
     .unwrap();
     fs::write(executed.path().join("index.html"), "<h1>blog</h1>").unwrap();
     let diff = plan
-        .finish_execution(Some(executed.path()), true, None)
+        .finish_execution(Some(executed.path()), &ExecutionEnd::Completed)
         .unwrap()
         .unwrap();
     assert!(diff.is_empty());
@@ -360,7 +360,12 @@ fn execution_replaces_the_workspace_and_records_the_diff() {
     )
     .unwrap();
     let diff = plan
-        .finish_execution(Some(executed.path()), false, Some("timed out"))
+        .finish_execution(
+            Some(executed.path()),
+            &ExecutionEnd::Failed {
+                reason: "timed out".into(),
+            },
+        )
         .unwrap()
         .unwrap();
     assert_eq!(
@@ -384,7 +389,7 @@ fn execution_replaces_the_workspace_and_records_the_diff() {
     plan.fail("gave up").unwrap();
     assert!(log_tail(&plan).contains("execution_failed"));
     assert_eq!(
-        plan.finish_execution(None, true, None)
+        plan.finish_execution(None, &ExecutionEnd::Completed)
             .unwrap()
             .map(|diff| diff.divergence_score),
         None

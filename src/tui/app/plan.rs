@@ -1,33 +1,42 @@
 //! Plan mode, agents and refinement from the keyboard: Shift+Tab, `A`, `R`, `P`, `T` (and
-//! their slash commands), refused while a turn runs; the keys of the planning options
-//! popover, the plan approval and the plan selector; and offering a finished plan.
+//! their slash commands), refused while a turn runs or in a replay; the keys of the
+//! planning options popover, the plan approval and the plan selector; offering a finished
+//! plan, and back to Normal once a plan has run.
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::replay::REPLAY_CHOICES;
 use super::{App, Effect};
-use crate::protocol::{AgentId, Mode, Op, PlanStatus};
-use crate::tui::modal::{ModalKind, TaskSource, listed_plan};
+use crate::protocol::{AgentId, Mode, Op, PlanStatus, TurnOutcome};
+use crate::tui::modal::{ModalKind, TaskSource, latest_runnable, listed_plan, selector_row};
 use crate::tui::render::short_plan_id;
 
 /// Why Shift+Tab does nothing while a turn runs.
 pub const MODE_LOCKED: &str =
-    "Cannot change plan mode during execution: wait for the turn to end or cancel it (Ctrl+C)";
+    "Cannot change plan mode while a turn runs: wait for it to end or cancel it (Ctrl+C)";
 const AGENTS_LOCKED: &str =
-    "Cannot change agent mode during execution: wait for the turn to end or cancel it (Ctrl+C)";
+    "Cannot change agent mode while a turn runs: wait for it to end or cancel it (Ctrl+C)";
 const REFINE_LOCKED: &str =
-    "Cannot change refinement during execution: wait for the turn to end or cancel it (Ctrl+C)";
+    "Cannot change refinement while a turn runs: wait for it to end or cancel it (Ctrl+C)";
 
 impl App {
-    /// Shift+Tab: Normal → Planning → Execute → Normal. Entering Execute asks for the
-    /// saved plans and opens the selector on "Latest (auto)".
-    pub(super) fn cycle_mode(&mut self) -> Vec<Effect> {
-        if self.state.is_running() {
-            self.view.notice = Some(MODE_LOCKED.into());
-            return Vec::new();
-        }
-        self.view.notice = None;
-        // The plan views of the mode being left go with it (an unapproved plan stays
-        // saved: the selector offers it).
+    /// Whether the mode and choices must stay as they are (a replay, or a turn running):
+    /// if so, says why.
+    fn choices_locked(&mut self, locked: &str) -> bool {
+        let why = if self.is_replay() {
+            REPLAY_CHOICES
+        } else if self.state.is_running() {
+            locked
+        } else {
+            return false;
+        };
+        self.view.notice = Some(why.into());
+        true
+    }
+
+    /// The plan views go with the mode they belong to (an unapproved plan stays saved:
+    /// the selector offers it).
+    fn close_plan_modals(&mut self) {
         self.view.modals.retain(|modal| {
             !matches!(
                 modal.kind,
@@ -36,6 +45,16 @@ impl App {
                     | ModalKind::PlanApproval
             )
         });
+    }
+
+    /// Shift+Tab: Normal → Planning → Execute → Normal. Entering Execute asks for the
+    /// saved plans and opens the selector on "Latest (auto)".
+    pub(super) fn cycle_mode(&mut self) -> Vec<Effect> {
+        if self.choices_locked(MODE_LOCKED) {
+            return Vec::new();
+        }
+        self.view.notice = None;
+        self.close_plan_modals();
         self.view.mode = match self.view.mode {
             Mode::Normal => Mode::Planning,
             Mode::Planning => Mode::Execute,
@@ -50,8 +69,7 @@ impl App {
 
     /// `A`: every agent, then each one alone, then every agent again.
     pub(super) fn cycle_agents(&mut self) {
-        if self.state.is_running() {
-            self.view.notice = Some(AGENTS_LOCKED.into());
+        if self.choices_locked(AGENTS_LOCKED) {
             return;
         }
         let agents: Vec<AgentId> = self
@@ -65,15 +83,19 @@ impl App {
 
     /// `R`: refinement on or off.
     pub(super) fn toggle_refine(&mut self) {
-        if self.state.is_running() {
-            self.view.notice = Some(REFINE_LOCKED.into());
+        if self.choices_locked(REFINE_LOCKED) {
             return;
         }
         self.view.choices.refine = !self.view.choices.refine;
     }
 
-    /// `P`: the planning options in Planning, the plan selector in Execute.
+    /// `P`: the planning options in Planning (the approval of the plan the last planning
+    /// turn made, while it waits for one), the plan selector in Execute.
     pub(super) fn plan_key(&mut self) -> Vec<Effect> {
+        if self.is_replay() {
+            self.view.notice = Some(REPLAY_CHOICES.into());
+            return Vec::new();
+        }
         match self.view.mode {
             Mode::Normal => {
                 self.view.notice = Some(
@@ -81,6 +103,10 @@ impl App {
                      Execute (Shift+Tab changes the mode)"
                         .into(),
                 );
+                Vec::new()
+            }
+            Mode::Planning if self.approvable().is_some() => {
+                self.open(ModalKind::PlanApproval);
                 Vec::new()
             }
             Mode::Planning => {
@@ -98,15 +124,18 @@ impl App {
         });
     }
 
+    /// The plan the last planning turn made, while it is ready and waits for approval.
+    fn approvable(&self) -> Option<&str> {
+        let waiting = self.awaiting_approval.as_deref()?;
+        self.state
+            .plan
+            .as_ref()
+            .filter(|plan| plan.info.id == waiting && plan.info.status == PlanStatus::Ready)
+            .map(|plan| plan.info.id.as_str())
+    }
+
     fn open_plan_selector(&mut self) -> Vec<Effect> {
-        let selected = self.view.choices.plan.as_ref().map_or(0, |chosen| {
-            self.state
-                .plans
-                .iter()
-                .flatten()
-                .position(|plan| &plan.info.id == chosen)
-                .map_or(0, |at| at + 1)
-        });
+        let selected = selector_row(&self.state, self.view.choices.plan.as_deref());
         self.open(ModalKind::PlanSelector { selected });
         self.view.plans_loading = true;
         vec![Effect::Send(Op::ListPlans)]
@@ -168,6 +197,7 @@ impl App {
         match (key.code, id) {
             (KeyCode::Enter, Some(id)) => {
                 self.view.modals.pop();
+                self.awaiting_approval = None;
                 self.view.mode = Mode::Execute;
                 self.view.choices.plan = Some(id);
                 Some(vec![Effect::Send(Op::Submit {
@@ -179,6 +209,8 @@ impl App {
             }
             (KeyCode::Esc | KeyCode::Char('q'), id) => {
                 self.view.modals.pop();
+                // Kept for later: Execute offers it, and `P` is the options' again.
+                self.awaiting_approval = None;
                 if let Some(id) = id {
                     self.view.notice = Some(format!(
                         "plan {id} kept: Shift+Tab to Execute runs it later"
@@ -227,11 +259,16 @@ impl App {
                     "Enter runs {label}; anything typed first goes with it as instructions"
                 ));
             }
-            KeyCode::Char('v') if self.state.plans.as_ref().is_some_and(|p| !p.is_empty()) => {
-                let index = selected.saturating_sub(1);
-                self.open(ModalKind::TaskPlan {
-                    source: TaskSource::Listed(index),
-                });
+            KeyCode::Char('v') => {
+                // "Latest (auto)" shows the plan `latest` runs.
+                let index = selected
+                    .checked_sub(1)
+                    .or_else(|| latest_runnable(&self.state));
+                if let Some(index) = index.filter(|at| listed_plan(&self.state, *at).is_some()) {
+                    self.open(ModalKind::TaskPlan {
+                        source: TaskSource::Listed(index),
+                    });
+                }
             }
             KeyCode::Esc | KeyCode::Char('q') => {
                 self.view.modals.pop();
@@ -242,7 +279,8 @@ impl App {
     }
 
     /// After a planning turn: its plan to approve (unless it runs on by itself or this is
-    /// a replay), or why it failed.
+    /// a replay), or why it failed. The approval does not open over a question being
+    /// typed: a notice says how to open it.
     pub(super) fn offer_plan(&mut self) {
         if self.is_replay() || self.state.mode != Mode::Planning {
             return;
@@ -250,14 +288,21 @@ impl App {
         let Some(plan) = &self.state.plan else {
             return;
         };
+        let id = plan.info.id.clone();
         match plan.info.status {
             PlanStatus::Ready if !self.state.turn_options.auto_execute => {
-                self.open(ModalKind::PlanApproval);
+                self.awaiting_approval = Some(id.clone());
+                if self.view.composer.is_empty() {
+                    self.open(ModalKind::PlanApproval);
+                } else {
+                    self.view.notice = Some(format!(
+                        "plan {id} is ready: P (or /plan) to review and approve"
+                    ));
+                }
             }
             PlanStatus::Failed => {
                 self.view.notice = Some(format!(
-                    "plan {} failed: {}",
-                    plan.info.id,
+                    "plan {id} failed: {}",
                     plan.info.detail.as_deref().unwrap_or("no reason given")
                 ));
             }
@@ -265,6 +310,79 @@ impl App {
             | PlanStatus::Planning
             | PlanStatus::Executing
             | PlanStatus::Completed => {}
+        }
+    }
+
+    /// After an execute turn (not a replay's): back to Normal, so the next question is
+    /// not the plan run again.
+    pub(super) fn end_execution(&mut self, outcome: TurnOutcome) {
+        if self.is_replay() || self.state.mode != Mode::Execute {
+            return;
+        }
+        let id = self
+            .state
+            .plan
+            .as_ref()
+            .map(|plan| plan.info.id.clone())
+            .or_else(|| self.state.turn_options.plan.clone())
+            .unwrap_or_else(|| "latest".into());
+        self.close_plan_modals();
+        self.view.mode = Mode::Normal;
+        self.view.choices.plan = None;
+        let ended = match outcome {
+            TurnOutcome::Completed => "done".to_string(),
+            TurnOutcome::TimedOut => "ended (timed out)".to_string(),
+            TurnOutcome::Cancelled => "ended (cancelled)".to_string(),
+            TurnOutcome::Failed => "ended (failed)".to_string(),
+        };
+        self.view.notice = Some(format!("plan {id} {ended}: back to Normal mode"));
+    }
+
+    /// What each open plan modal shows, by plan id, before a new listing replaces the
+    /// plans (`None`: not a listed plan, or "Latest (auto)").
+    pub(super) fn shown_plans(&self) -> Vec<Option<String>> {
+        let id = |at: usize| listed_plan(&self.state, at).map(|plan| plan.info.id.clone());
+        self.view
+            .modals
+            .iter()
+            .map(|modal| {
+                if let ModalKind::PlanSelector { selected } = modal.kind {
+                    // Before the first listing, the selector stands on the chosen plan.
+                    match &self.state.plans {
+                        None => self.view.choices.plan.clone(),
+                        Some(_) => selected.checked_sub(1).and_then(id),
+                    }
+                } else if let ModalKind::TaskPlan {
+                    source: TaskSource::Listed(at),
+                } = modal.kind
+                {
+                    id(at)
+                } else {
+                    None
+                }
+            })
+            .collect()
+    }
+
+    /// After a new listing: the plan modals stay on the plans they showed.
+    pub(super) fn keep_shown_plans(&mut self, shown: &[Option<String>]) {
+        for (modal, id) in self.view.modals.iter_mut().zip(shown) {
+            let at = |id: &str| {
+                self.state
+                    .plans
+                    .iter()
+                    .flatten()
+                    .position(|plan| plan.info.id == id)
+            };
+            if let ModalKind::PlanSelector { selected } = &mut modal.kind {
+                *selected = selector_row(&self.state, id.as_deref());
+            } else if let ModalKind::TaskPlan {
+                source: TaskSource::Listed(index),
+            } = &mut modal.kind
+                && let Some(found) = id.as_deref().and_then(at)
+            {
+                *index = found;
+            }
         }
     }
 }

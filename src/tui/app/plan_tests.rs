@@ -79,8 +79,7 @@ fn shift_tab_cycles_the_plan_mode_and_is_refused_during_a_turn_with_the_reason()
         assert_eq!(
             app.view.notice,
             Some(format!(
-                "Cannot change {what} during execution: wait for the turn to end or cancel it \
-                 (Ctrl+C)"
+                "Cannot change {what} while a turn runs: wait for it to end or cancel it (Ctrl+C)"
             ))
         );
     }

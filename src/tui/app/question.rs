@@ -10,8 +10,8 @@ use crate::tui::modal::ModalKind;
 use crate::tui::question::QuestionForm;
 
 impl App {
-    /// After each event: close the modal of a question that no longer waits (saying so
-    /// when it timed out), and open the next waiting one.
+    /// After each event: close the modal of a question that no longer waits (saying it
+    /// timed out or was closed), and open the next waiting one.
     pub(super) fn sync_question(&mut self, event: &Event) {
         let waiting = &self.state.questions;
         self.answered
@@ -29,9 +29,12 @@ impl App {
                     if *request_id == form.request_id
             );
             self.close_question();
-            if timed_out {
-                self.view.notice = Some("the question timed out".into());
-            }
+            // Closed under the user: the turn ended, or it was answered elsewhere.
+            self.view.notice = Some(if timed_out {
+                "the question timed out".into()
+            } else {
+                "the question was closed".into()
+            });
         }
         self.open_next_question();
     }
@@ -59,7 +62,9 @@ impl App {
     }
 
     /// Keys of the open question: ↑↓ move, Space chooses, typing fills the text field,
-    /// Tab or Enter go on (and send after the last question), Esc skips the request.
+    /// Tab or Enter go on (and send after the last question; Enter chooses the highlighted
+    /// option of a single-select question with nothing chosen), a required question left
+    /// unanswered stays with a hint, Esc skips the request.
     pub(super) fn question_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let Some(form) = self.view.question.as_mut() else {
             self.close_question();
@@ -82,14 +87,27 @@ impl App {
                 _ => Vec::new(),
             };
         };
+        form.missing = false;
         match key.code {
             KeyCode::Up | KeyCode::Down => form.move_cursor(question, key.code == KeyCode::Down),
             KeyCode::Char(ch) => form.type_char(question, ch),
             KeyCode::Backspace => form.backspace(),
-            KeyCode::Tab | KeyCode::Enter if form.next(count) => {}
             KeyCode::Tab | KeyCode::Enter => {
-                let replies = form.replies(&pending.questions);
-                return self.answer(replies);
+                if key.code == KeyCode::Enter {
+                    form.choose_highlighted(question);
+                }
+                // A required question is answered before going on; the last one sends.
+                let shown = pending.questions.get(..=form.index).unwrap_or_default();
+                if let Some(at) = form.unanswered(shown) {
+                    if at != form.index {
+                        form.index = at;
+                        form.cursor = 0;
+                    }
+                    form.missing = true;
+                } else if !form.next(count) {
+                    let replies = form.replies(&pending.questions);
+                    return self.answer(replies);
+                }
             }
             KeyCode::Esc => return self.answer(Vec::new()),
             _ => {}
@@ -119,6 +137,7 @@ impl App {
     /// Shift+Tab in the question modal: the previous question.
     pub(super) fn question_back(&mut self) {
         if let Some(form) = self.view.question.as_mut() {
+            form.missing = false;
             form.previous();
         }
     }

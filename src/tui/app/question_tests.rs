@@ -140,3 +140,70 @@ fn a_replay_opens_neither_questions_nor_the_approval() {
     finish(&mut app, 4);
     assert_eq!(top_modal(&app), None);
 }
+
+#[test]
+fn enter_takes_the_highlighted_option_and_a_required_question_waits_for_an_answer() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    let mut asked_now = questions();
+    asked_now[1].required = true;
+    app.on_event(&event(
+        2,
+        Some("a"),
+        asked("r1", BroadcastTarget::Human, asked_now),
+    ));
+    app.on_key(key(KeyCode::Down));
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    let form = app.view.question.as_ref().unwrap();
+    assert_eq!(
+        (form.index, form.answers[0].chosen.clone()),
+        (1, vec![false, true, false])
+    );
+    assert!(
+        app.on_key(key(KeyCode::Enter)).is_empty(),
+        "required: not sent"
+    );
+    assert!(app.view.question.as_ref().unwrap().missing);
+    assert_eq!(top_modal(&app), Some(ModalKind::Question));
+    type_text(&mut app, "tags");
+    assert!(!app.view.question.as_ref().unwrap().missing);
+    assert_eq!(
+        app.on_key(key(KeyCode::Enter)),
+        [Effect::Send(Op::AnswerQuestion {
+            request_id: "r1".into(),
+            replies: vec![
+                QuestionReply {
+                    selected: vec!["sqlite".into()],
+                    text: String::new(),
+                },
+                QuestionReply {
+                    selected: Vec::new(),
+                    text: "tags".into(),
+                },
+            ],
+        })]
+    );
+}
+
+#[test]
+fn a_question_closed_under_the_modal_says_it_was_closed() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    app.on_event(&event(
+        2,
+        Some("a"),
+        asked("r1", BroadcastTarget::Human, questions()),
+    ));
+    app.on_event(&event(3, Some("a"), closed("r1", false)));
+    assert_eq!(top_modal(&app), None);
+    assert_eq!(app.view.notice.as_deref(), Some("the question was closed"));
+    app.on_event(&event(
+        4,
+        Some("b"),
+        asked("r2", BroadcastTarget::Human, questions()),
+    ));
+    app.view.notice = None;
+    finish(&mut app, 5);
+    assert_eq!(top_modal(&app), None);
+    assert_eq!(app.view.notice.as_deref(), Some("the question was closed"));
+}

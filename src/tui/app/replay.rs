@@ -1,9 +1,14 @@
 //! The app during a replay (`massgen replay`): nothing it sends may look like work for a
-//! model, so such ops become notices; `n` or Space plays the next step of a `--step`
-//! replay; `q` quits even while the recorded turn is still playing.
+//! model, so such ops become notices (as do changes of plan mode, agents and refinement,
+//! and listing the saved plans); `n` or Space plays the next step of a `--step` replay;
+//! `q` quits even while the recorded turn is still playing.
 
 use super::{App, Effect};
 use crate::protocol::Op;
+
+/// Why Shift+Tab, `A`, `R` and `P` do nothing in a replay.
+pub const REPLAY_CHOICES: &str =
+    "this is a replay: its plan mode, agents, refinement and plans are as recorded";
 
 impl App {
     /// Whether these events are a recording played back.
@@ -23,9 +28,8 @@ impl App {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
-                Effect::Send(Op::Step | Op::Shutdown | Op::ListPlans)
-                | Effect::OpenFile(_)
-                | Effect::Quit => {
+                Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
+                Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
                     kept.push(effect);
                     continue;
                 }

@@ -82,3 +82,29 @@ fn n_and_space_step_a_step_replay_until_it_has_finished() {
     assert!(paced.on_key(key(KeyCode::Char('n'))).is_empty());
     assert!(notice(&paced).contains("--step"));
 }
+
+#[test]
+fn mode_agents_refinement_and_plans_stay_as_recorded() {
+    let mut app = replaying(false);
+    for finished in [false, true] {
+        if finished {
+            finish_turn(&mut app, 2, 10);
+        }
+        let keys = [
+            KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT),
+            KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT),
+            KeyEvent::new(KeyCode::Char('A'), KeyModifiers::SHIFT),
+            KeyEvent::new(KeyCode::Char('R'), KeyModifiers::SHIFT),
+        ];
+        for pressed in keys {
+            app.view.notice = None;
+            assert!(app.on_key(pressed).is_empty(), "{pressed:?}");
+            assert_eq!(notice(&app), super::replay::REPLAY_CHOICES, "{pressed:?}");
+        }
+    }
+    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.view.choices, crate::tui::choices::Choices::default());
+    assert!(app.view.modals.is_empty());
+    let kept = app.keep_replay_effects(vec![Effect::Send(Op::ListPlans)]);
+    assert!(kept.is_empty(), "the plans are never listed in a replay");
+}

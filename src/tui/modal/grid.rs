@@ -70,16 +70,7 @@ fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'sta
         ));
     }
     // Planning symbols join the legend only when a turn used them.
-    let planning = state.timeline.iter().any(|entry| {
-        matches!(
-            entry.kind,
-            EntryKind::PlanningMode { .. }
-                | EntryKind::ToolBlocked { .. }
-                | EntryKind::QuestionAsked { .. }
-                | EntryKind::QuestionAnswered { .. }
-        )
-    });
-    let planning = if planning {
+    let planning = if state.planning_in_timeline {
         format!(
             "  {PLANNING_MODE} planning mode  {BLOCKED} blocked  {QUESTION} question  {REPLY} reply"
         )

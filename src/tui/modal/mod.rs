@@ -23,6 +23,7 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
+use crate::protocol::PlanStatus;
 use crate::tui::choices::OPTION_ROWS;
 use crate::tui::files::FilesSource;
 use crate::tui::render::{View, plural};
@@ -164,7 +165,7 @@ pub fn render(view: &View, state: &UiState, theme: &Theme, frame: &mut Frame, mo
         .border_type(BorderType::Rounded)
         .border_style(theme.accent())
         .title(Span::styled(modal.title(state), theme.accent()))
-        .title_bottom(Line::styled(hint(modal.kind), theme.dim()).right_aligned());
+        .title_bottom(Line::styled(hint(modal.kind, state, view), theme.dim()).right_aligned());
     let inner = block.inner(area);
     let height = usize::from(inner.height);
     let (lines, furthest) = content::page(
@@ -213,8 +214,11 @@ impl ModalKind {
     }
 }
 
-fn hint(kind: ModalKind) -> &'static str {
+fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
     match kind {
+        ModalKind::Question if question::on_last(state, view) => {
+            " ↑↓ option · Space choose · Enter send · Esc skip "
+        }
         ModalKind::Files { .. } => {
             " ← → agent · Tab directory · ↑↓ file · PgUp PgDn preview · Esc "
         }
@@ -244,6 +248,33 @@ pub fn selector_rows(state: &UiState) -> usize {
         .plans
         .as_ref()
         .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
+}
+
+/// The selector's row of the plan `id` ("Latest (auto)", row 0, for `None` or a plan it
+/// does not list).
+pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
+    id.and_then(|id| {
+        state
+            .plans
+            .iter()
+            .flatten()
+            .take(SELECTOR_PLANS)
+            .position(|plan| plan.info.id == id)
+    })
+    .map_or(0, |at| at + 1)
+}
+
+/// The index of the listed plan `latest` runs: the newest one ready, executing or
+/// completed (the runtime passes over failed plans and plans still being made).
+pub fn latest_runnable(state: &UiState) -> Option<usize> {
+    state
+        .plans
+        .as_ref()?
+        .iter()
+        .position(|plan| match plan.info.status {
+            PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => true,
+            PlanStatus::Planning | PlanStatus::Failed => false,
+        })
 }
 
 /// The listed plan at `index`, newest first.

@@ -1,12 +1,13 @@
 //! The plan modals: the planning options popover, the approval of a plan just made (its
 //! figures and every task, only those on screen formatted), and the plan selector of
-//! Execute mode (the newest plans and the highlighted one's details).
+//! Execute mode (the newest plans and the highlighted one's details; for "Latest (auto)",
+//! the plan `latest` would run).
 
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::tasks::{description_style, icon, windowed};
-use super::{SELECTOR_PLANS, selector_rows};
+use super::{SELECTOR_PLANS, latest_runnable, selector_rows};
 use crate::protocol::{PlanStatus, TaskPriority, TaskView};
 use crate::tui::render::{View, display_width, short_plan_id, truncate, wrap};
 use crate::tui::state::{SavedPlan, UiState, preview};
@@ -147,17 +148,34 @@ pub fn selector(
         lines.push(row(at + 1, label));
     }
     lines.push(Line::default());
+    // "Latest (auto)" stands for the plan `latest` runs, if any can run.
     let (title, shown) = match selected.checked_sub(1) {
-        None => ("Latest runs", &plans[0]),
-        Some(at) => ("Plan", &plans[at.min(plans.len() - 1)]),
+        None => (
+            "Latest runs",
+            latest_runnable(state).and_then(|at| plans.get(at)),
+        ),
+        Some(at) => ("Plan", plans.get(at)),
     };
     lines.extend(details(title, shown, theme, width));
     lines
 }
 
-/// The highlighted plan in a box: status, creation time, task count, prompt.
-fn details(title: &str, plan: &SavedPlan, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+/// The highlighted plan in a box: status, creation time, task count, prompt (or that no
+/// plan can run).
+fn details(
+    title: &str,
+    plan: Option<&SavedPlan>,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
     let inner = width.saturating_sub(4).max(10);
+    let Some(plan) = plan else {
+        let body = vec![vec![Span::styled(
+            truncate("no plan can be executed yet", inner),
+            theme.warn(),
+        )]];
+        return framed(&format!("┌─ {title} "), body, theme, inner);
+    };
     let info = &plan.info;
     let mut body = vec![
         vec![
@@ -185,8 +203,19 @@ fn details(title: &str, plan: &SavedPlan, theme: &Theme, width: usize) -> Vec<Li
         let style = if at == 0 { theme.dim() } else { theme.text() };
         body.push(vec![Span::styled(line, style)]);
     }
-    let top = format!("┌─ {title}: {} ", info.id);
-    let top = truncate(&top, inner + 3);
+    let mut lines = framed(&format!("┌─ {title}: {} ", info.id), body, theme, inner);
+    lines.push(Line::styled("v: view the full plan", theme.dim()));
+    lines
+}
+
+/// `body` in a box `inner` columns wide inside, under the top line `top`.
+fn framed(
+    top: &str,
+    body: Vec<Vec<Span<'static>>>,
+    theme: &Theme,
+    inner: usize,
+) -> Vec<Line<'static>> {
+    let top = truncate(top, inner + 3);
     let mut lines = vec![Line::styled(
         format!(
             "{top}{}┐",
@@ -206,7 +235,6 @@ fn details(title: &str, plan: &SavedPlan, theme: &Theme, width: usize) -> Vec<Li
         format!("└{}┘", "─".repeat(inner + 2)),
         theme.dim(),
     ));
-    lines.push(Line::styled("v: view the full plan", theme.dim()));
     lines
 }
 

@@ -1,6 +1,7 @@
 //! The question modal: who asks, which question of how many, its text, its options (radio
-//! or check boxes, with descriptions), the one-line text field, and the time left; kept
-//! scrolled so the cursor's row shows.
+//! or check boxes, with descriptions), the one-line text field, the hint when a required
+//! question was left unanswered, and the time left; kept scrolled so the cursor's row
+//! shows.
 
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
@@ -10,6 +11,20 @@ use crate::tui::question::{Answer, QuestionForm};
 use crate::tui::render::{View, display_width, duration, plural, truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+
+/// Why a required question was not sent on.
+const MISSING: &str = "choose an option or type an answer; Esc skips";
+
+/// Whether the open question is the last of its request (Enter sends the replies).
+pub fn on_last(state: &UiState, view: &View) -> bool {
+    view.question.as_ref().is_some_and(|form| {
+        state
+            .questions
+            .iter()
+            .find(|pending| pending.request_id == form.request_id)
+            .is_none_or(|pending| form.index + 1 >= pending.questions.len())
+    })
+}
 
 /// The lines that fit `height`, around the cursor's row; the question does not scroll
 /// otherwise (↑↓ move the cursor).
@@ -70,7 +85,11 @@ pub fn page(
         ));
     }
     lines.push(Line::default());
-    let focus = options(question, form, answer, theme, width, &mut lines);
+    let mut focus = options(question, form, answer, theme, width, &mut lines);
+    if form.missing {
+        focus = lines.len();
+        lines.push(Line::styled(truncate(MISSING, width), theme.warn()));
+    }
     let secs = view.question_secs_left.unwrap_or(pending.timeout_secs);
     let more = if waiting > 0 {
         format!(" · {} waiting", plural(waiting, "more question"))

@@ -126,10 +126,11 @@ fn tree_line(
         .map(String::as_str)
         .filter(|dependency| parent.is_none_or(|parent| parent.id != *dependency))
         .collect();
+    // Many dependencies must not crowd out the description.
     let also = if also.is_empty() {
         String::new()
     } else {
-        format!(" (+ also after {})", also.join(", "))
+        truncate(&format!(" (+ also after {})", also.join(", ")), width / 3)
     };
     let tag = match task.priority {
         TaskPriority::High => "  [high]",

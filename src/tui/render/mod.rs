@@ -88,11 +88,12 @@ pub struct View {
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     let bottom_height = if area.height >= 30 { 10 } else { 6 };
+    let bar = mode_bar::layout(state, view, area.width);
     let [header, body, bottom, mode, composer, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
         Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
-        Constraint::Length(mode_bar::height(state, view, area.width)),
+        Constraint::Length(bar.height),
         Constraint::Length(view.composer.height()),
         Constraint::Length(1),
     ])
@@ -119,7 +120,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         ratatui::widgets::Widget::render(tally::TallyView { state, theme }, tally, buf);
     }
     let buf = frame.buffer_mut();
-    mode_bar::mode_bar(state, view, theme, mode, buf);
+    mode_bar::mode_bar(state, view, &bar, theme, mode, buf);
     frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
     chrome::status_bar(state, view, theme, status, frame.buffer_mut());
     if let Some(popup) = &view.popup {

@@ -1,7 +1,8 @@
-//! The mode bar above the composer: plan mode, agents and refinement, then the planning
-//! options button (Planning) or the chosen plan (Execute). Narrow terminals get MassGen's
-//! compact labels. A notice follows the bar, or takes its own lines above it when the two
-//! do not fit on one.
+//! The mode bar above the composer: plan mode (the running turn's while one runs), agents
+//! and refinement, then the planning options button (Planning) or the plan (Execute).
+//! Narrow terminals get MassGen's compact labels. A notice follows the bar, or takes its
+//! own lines above it when the two do not fit on one. The tier is picked once a frame from
+//! plain widths; only the bar drawn is styled.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -15,9 +16,10 @@ use super::wrap::{display_width, truncate, wrap};
 use crate::protocol::Mode;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+use ratatui::style::Style;
 
 /// How much a bar spells out, widest first.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Tier {
     /// `Plan`, `Agents` before their toggles; `Refine ◉ on` rather than `◉ Refine`.
     labels: bool,
@@ -55,143 +57,301 @@ const KEYS_HINT: &str = "   Shift+Tab mode · A agents · R refine";
 /// Most lines a notice takes above the bar.
 const NOTICE_LINES: usize = 2;
 
-/// Rows the bar needs at `width`: one, plus the notice's own lines when it does not fit
-/// beside the bar.
-pub fn height(state: &UiState, view: &View, width: u16) -> u16 {
-    match (&state.replay, &view.notice) {
-        (None, Some(notice)) if inline_tier(view, notice, usize::from(width)).is_none() => {
-            let lines = wrap(notice, usize::from(width).max(1)).len();
-            1 + u16::try_from(lines.clamp(1, NOTICE_LINES)).unwrap_or(1)
-        }
-        (Some(_), _) | (None, _) => 1,
+/// How this frame's bar is laid out, worked out once: its tier, and the notice beside it
+/// or on its own lines above it.
+#[derive(Clone, Debug)]
+pub struct BarLayout {
+    tier: Tier,
+    /// The notice follows the bar on its line.
+    inline: bool,
+    /// The notice's own lines above the bar (not inline).
+    notice_lines: Vec<String>,
+    /// Rows the bar takes: one, plus the notice's own lines.
+    pub height: u16,
+}
+
+/// The bar's layout at `width`.
+pub fn layout(state: &UiState, view: &View, width: u16) -> BarLayout {
+    let width = usize::from(width);
+    let compact = TIERS[TIERS.len() - 1];
+    let mut layout = BarLayout {
+        tier: compact,
+        inline: false,
+        notice_lines: Vec::new(),
+        height: 1,
+    };
+    if state.replay.is_some() {
+        return layout;
     }
+    let bar = BarContent::of(state, view);
+    let widths = TIERS.map(|tier| bar.width(tier));
+    let widest = |room: usize| {
+        TIERS
+            .iter()
+            .zip(widths)
+            .find(|(_, used)| used + room <= width)
+            .map(|(tier, _)| *tier)
+    };
+    let Some(notice) = view.notice.as_deref() else {
+        layout.tier = widest(0).unwrap_or(compact);
+        return layout;
+    };
+    if let Some(tier) = widest(display_width(notice) + 3) {
+        layout.tier = tier;
+        layout.inline = true;
+        return layout;
+    }
+    layout.tier = widest(0).unwrap_or(compact);
+    let mut wrapped = wrap(notice, width.max(1));
+    if wrapped.len() > NOTICE_LINES {
+        let rest = wrapped[NOTICE_LINES - 1..].join(" ");
+        wrapped.truncate(NOTICE_LINES - 1);
+        wrapped.push(truncate(&rest, width));
+    }
+    layout.height = 1 + u16::try_from(wrapped.len().max(1)).unwrap_or(1);
+    layout.notice_lines = wrapped;
+    layout
 }
 
 /// The mode choice; in a replay, in its place, what is being replayed and how.
-pub fn mode_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+pub fn mode_bar(
+    state: &UiState,
+    view: &View,
+    layout: &BarLayout,
+    theme: &Theme,
+    area: Rect,
+    buf: &mut Buffer,
+) {
     if let Some(replay) = &state.replay {
         return replay_bar(replay, view, theme, area, buf);
     }
-    let width = usize::from(area.width);
-    let notice = view.notice.as_deref();
-    let inline = notice.and_then(|notice| inline_tier(view, notice, width));
-    let tier = inline.unwrap_or_else(|| {
-        TIERS
-            .iter()
-            .copied()
-            .find(|tier| spans_width(&spans(view, theme, *tier)) <= width)
-            .unwrap_or(TIERS[TIERS.len() - 1])
+    let bar = BarContent::of(state, view);
+    let mut spans = Vec::new();
+    bar.pieces(layout.tier, &mut |text, role| {
+        spans.push(Span::styled(text.to_string(), role.style(theme)));
     });
-    let mut bar = spans(view, theme, tier);
-    let used = spans_width(&bar);
-    let mut lines = Vec::new();
-    match (notice, inline.is_some()) {
-        (Some(notice), true) => bar.push(Span::styled(format!("   {notice}"), theme.warn())),
-        (Some(notice), false) => {
-            let mut wrapped = wrap(notice, width.max(1));
-            if wrapped.len() > NOTICE_LINES {
-                let rest = wrapped[NOTICE_LINES - 1..].join(" ");
-                wrapped.truncate(NOTICE_LINES - 1);
-                wrapped.push(truncate(&rest, width));
-            }
-            let room = usize::from(area.height).saturating_sub(1);
-            lines.extend(
-                wrapped
-                    .into_iter()
-                    .take(room)
-                    .map(|line| Line::styled(format!(" {}", line.trim_start()), theme.warn())),
-            );
+    let used: usize = spans.iter().map(|span| display_width(&span.content)).sum();
+    let room = usize::from(area.height).saturating_sub(1);
+    let mut lines: Vec<Line<'static>> = layout
+        .notice_lines
+        .iter()
+        .take(room)
+        .map(|line| Line::styled(format!(" {}", line.trim_start()), theme.warn()))
+        .collect();
+    match view.notice.as_deref() {
+        Some(notice) if layout.inline => {
+            spans.push(Span::styled(format!("   {notice}"), theme.warn()));
         }
-        (None, _) if used + display_width(KEYS_HINT) <= width => {
-            bar.push(Span::styled(KEYS_HINT, theme.dim()));
+        Some(_) => {}
+        None if used + display_width(KEYS_HINT) <= usize::from(area.width) => {
+            spans.push(Span::styled(KEYS_HINT, theme.dim()));
         }
-        (None, _) => {}
+        None => {}
     }
-    lines.push(Line::from(bar));
+    lines.push(Line::from(spans));
     Paragraph::new(lines).render(area, buf);
 }
 
-/// The widest tier whose bar leaves room for `notice` on the same line.
-fn inline_tier(view: &View, notice: &str, width: usize) -> Option<Tier> {
-    let theme = Theme::default();
-    let wanted = display_width(notice) + 3;
-    TIERS
-        .iter()
-        .copied()
-        .find(|tier| spans_width(&spans(view, &theme, *tier)) + wanted <= width)
+/// How a piece of the bar is styled.
+#[derive(Clone, Copy)]
+enum Role {
+    Plain,
+    Dim,
+    Chosen,
+    Unchosen,
 }
 
-fn spans_width(spans: &[Span<'_>]) -> usize {
-    spans.iter().map(|span| display_width(&span.content)).sum()
+impl Role {
+    fn style(self, theme: &Theme) -> Style {
+        match self {
+            Self::Plain => Style::default(),
+            Self::Dim | Self::Unchosen => theme.dim(),
+            Self::Chosen => theme.accent(),
+        }
+    }
 }
 
-/// ` Plan ○ Normal ◉ Planning ○ Executing │ Agents ◉ Multi ○ Single │ Refine ◉ on  ⋮ P
-/// options`, as much of it as `tier` spells out.
-fn spans(view: &View, theme: &Theme, tier: Tier) -> Vec<Span<'static>> {
-    let choice = |chosen: bool, label: String| {
-        let (mark, style) = if chosen {
-            ("◉", theme.accent())
+/// What the bar says, before any tier spells it out.
+struct BarContent<'a> {
+    /// The running turn's mode while one runs, else the one chosen for the next question.
+    mode: Mode,
+    /// The plan Execute runs (`None`: the latest).
+    plan: Option<&'a str>,
+    single: Option<&'a str>,
+    refine: bool,
+}
+
+impl<'a> BarContent<'a> {
+    fn of(state: &'a UiState, view: &'a View) -> Self {
+        let (mode, plan) = if state.is_running() {
+            let plan = state.turn_options.plan.as_deref();
+            (state.mode, plan.filter(|plan| *plan != "latest"))
         } else {
-            ("○", theme.dim())
+            (view.mode, view.choices.plan.as_deref())
         };
-        Span::styled(format!("{mark} {label}"), style)
+        Self {
+            mode,
+            plan,
+            single: view.choices.single.as_ref().map(|agent| agent.as_str()),
+            refine: view.choices.refine,
+        }
+    }
+
+    /// Columns the bar takes at `tier`, measured without styling.
+    fn width(&self, tier: Tier) -> usize {
+        let mut used = 0;
+        self.pieces(tier, &mut |text, _| used += display_width(text));
+        used
+    }
+
+    /// ` Plan ○ Normal ◉ Planning ○ Executing │ Agents ◉ Multi ○ Single │ Refine ◉ on  ⋮ P
+    /// options`, as much of it as `tier` spells out, piece by piece.
+    fn pieces(&self, tier: Tier, put: &mut impl FnMut(&str, Role)) {
+        put(" ", Role::Plain);
+        if tier.labels {
+            put("Plan ", Role::Dim);
+        }
+        for (mode, long, short) in [
+            (Mode::Normal, "Normal", "Norm"),
+            (Mode::Planning, "Planning", "Plan"),
+            (Mode::Execute, "Executing", "Exec"),
+        ] {
+            if mode != Mode::Normal {
+                put(" ", Role::Plain);
+            }
+            let label = if tier.long_modes { long } else { short };
+            choice(self.mode == mode, label, put);
+        }
+        put(" │ ", Role::Dim);
+        if tier.labels {
+            put("Agents ", Role::Dim);
+        }
+        choice(self.single.is_none(), "Multi", put);
+        put(" ", Role::Plain);
+        match self.single {
+            Some(agent) => {
+                choice(true, "Single: ", put);
+                put(agent, Role::Chosen);
+            }
+            None => choice(false, "Single", put),
+        }
+        put(" │ ", Role::Dim);
+        let on = self.refine;
+        if tier.labels {
+            put("Refine ", Role::Dim);
+            choice(on, if on { "on" } else { "off" }, put);
+        } else {
+            choice(on, if on { "Refine" } else { "Refine off" }, put);
+        }
+        match self.mode {
+            Mode::Normal => {}
+            Mode::Planning => put(
+                if tier.long_extra {
+                    "  ⋮ P options"
+                } else {
+                    "  ⋮ P"
+                },
+                Role::Chosen,
+            ),
+            Mode::Execute => {
+                let plan = self.plan.map_or_else(
+                    || "Latest".to_string(),
+                    |id| short_plan_id(id, if tier.long_extra { 18 } else { 13 }),
+                );
+                put("  📂 ", Role::Chosen);
+                put(&plan, Role::Chosen);
+            }
+        }
+    }
+}
+
+/// `◉ label` chosen, `○ label` not.
+fn choice(chosen: bool, label: &str, put: &mut impl FnMut(&str, Role)) {
+    let (mark, role) = if chosen {
+        ("◉ ", Role::Chosen)
+    } else {
+        ("○ ", Role::Unchosen)
     };
-    let gap = || Span::raw(" ");
-    let separator = || Span::styled(" │ ", theme.dim());
-    let mut spans = vec![gap()];
-    if tier.labels {
-        spans.push(Span::styled("Plan ", theme.dim()));
+    put(mark, role);
+    put(label, role);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{AgentId, TurnOptions};
+    use crate::tui::choices::Choices;
+    use crate::tui::test_support::event;
+
+    /// Draws the bar alone and returns its line.
+    fn drawn(state: &UiState, view: &View, width: u16) -> (BarLayout, String) {
+        let layout = layout(state, view, width);
+        let area = Rect::new(0, 0, width, layout.height);
+        let mut buf = Buffer::empty(area);
+        mode_bar(state, view, &layout, &Theme::default(), area, &mut buf);
+        let last = (0..width)
+            .map(|x| buf[(x, layout.height - 1)].symbol().to_string())
+            .collect::<String>();
+        (layout, last)
     }
-    for (mode, long, short) in [
-        (Mode::Normal, "Normal", "Norm"),
-        (Mode::Planning, "Planning", "Plan"),
-        (Mode::Execute, "Executing", "Exec"),
-    ] {
-        if mode != Mode::Normal {
-            spans.push(gap());
-        }
-        let label = if tier.long_modes { long } else { short };
-        spans.push(choice(view.mode == mode, label.to_string()));
-    }
-    spans.push(separator());
-    if tier.labels {
-        spans.push(Span::styled("Agents ", theme.dim()));
-    }
-    let choices = &view.choices;
-    spans.push(choice(choices.single.is_none(), "Multi".into()));
-    spans.push(gap());
-    spans.push(match &choices.single {
-        Some(agent) => choice(true, format!("Single: {agent}")),
-        None => choice(false, "Single".into()),
-    });
-    spans.push(separator());
-    match (tier.labels, choices.refine) {
-        (true, on) => {
-            spans.push(Span::styled("Refine ", theme.dim()));
-            spans.push(choice(on, (if on { "on" } else { "off" }).into()));
-        }
-        (false, on) => spans.push(choice(
-            on,
-            (if on { "Refine" } else { "Refine off" }).into(),
-        )),
-    }
-    match view.mode {
-        Mode::Normal => {}
-        Mode::Planning => spans.push(Span::styled(
-            if tier.long_extra {
-                "  ⋮ P options"
-            } else {
-                "  ⋮ P"
-            },
-            theme.accent(),
-        )),
-        Mode::Execute => {
-            let plan = choices.plan.as_deref().map_or_else(
-                || "Latest".to_string(),
-                |id| short_plan_id(id, if tier.long_extra { 18 } else { 13 }),
-            );
-            spans.push(Span::styled(format!("  📂 {plan}"), theme.accent()));
+
+    #[test]
+    fn the_measured_width_is_the_drawn_width_at_every_tier() {
+        let state = UiState::default();
+        for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
+            let view = View {
+                mode,
+                choices: Choices {
+                    single: Some(AgentId::new("scholar")),
+                    plan: Some("plan_20261124_174012_123456".into()),
+                    ..Choices::default()
+                },
+                ..View::default()
+            };
+            let bar = BarContent::of(&state, &view);
+            for tier in TIERS {
+                let mut spans = Vec::new();
+                bar.pieces(tier, &mut |text, _| spans.push(text.to_string()));
+                let drawn: usize = spans.iter().map(|span| display_width(span)).sum();
+                assert_eq!(bar.width(tier), drawn);
+            }
         }
     }
-    spans
+
+    #[test]
+    fn a_running_turn_shows_its_own_mode_and_the_notice_picks_the_tier_once() {
+        let mut state = UiState::default();
+        state.apply(&event(
+            1,
+            None,
+            crate::tui::test_plans::turn_started(
+                Mode::Execute,
+                TurnOptions {
+                    plan: Some("plan_1".into()),
+                    ..TurnOptions::default()
+                },
+                Vec::new(),
+            ),
+        ));
+        let view = View {
+            mode: Mode::Planning,
+            notice: Some("a short notice".into()),
+            ..View::default()
+        };
+        let (layout, line) = drawn(&state, &view, 120);
+        assert_eq!(
+            (layout.tier, layout.inline, layout.height),
+            (TIERS[0], true, 1)
+        );
+        assert!(line.contains("○ Planning ◉ Executing"), "{line}");
+        assert!(line.contains("plan_1"), "the running plan: {line}");
+        assert!(line.contains("a short notice"), "{line}");
+        let (layout, line) = drawn(&state, &view, 60);
+        assert!(line.contains("◉ Exec"), "{line}");
+        assert_eq!(
+            (layout.inline, layout.height, layout.notice_lines.len()),
+            (false, 2, 1),
+            "the notice takes its own line: {line}"
+        );
+    }
 }

@@ -4,7 +4,7 @@
 //! blocked call.
 
 use super::View;
-use super::tests::{FRANCE, both_sizes, draw, modal_view, view};
+use super::tests::{FRANCE, both_sizes, draw, modal_view, small_size, view};
 use crate::protocol::{
     AgentId, BroadcastTarget, EventMsg, Mode, PlanDepth, PlanStatus, TurnOptions,
 };
@@ -13,7 +13,7 @@ use crate::tui::modal::{ModalKind, TaskSource};
 use crate::tui::question::QuestionForm;
 use crate::tui::state::UiState;
 use crate::tui::test_plans::{
-    PLAN_ID, asked, listed_plans, plan, questions, tasks_fresh, tasks_mid_execution,
+    PLAN_ID, asked, listed_plans, plan, questions, task, tasks_fresh, tasks_mid_execution,
 };
 use crate::tui::test_support::{apply_as, demo_turns, demo_until, first_answer, fold, run_started};
 
@@ -217,4 +217,66 @@ async fn planning_events_reach_the_coordination_table_and_the_event_list() {
     ] {
         assert!(events.contains(line), "{line}: {events}");
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn latest_in_the_selector_is_the_plan_latest_runs_or_none() {
+    let mut state = demo_until("q", run_started).await;
+    let latest = View {
+        mode: Mode::Execute,
+        ..modal_view(ModalKind::PlanSelector { selected: 0 })
+    };
+    let mut plans = listed_plans();
+    plans.rotate_left(2);
+    apply_as(&mut state, 0, [EventMsg::PlansListed { plans }]);
+    let screen = format!("{:?}", draw(&state, &latest, 160, 48));
+    assert!(
+        screen.contains("Latest runs: plan_20261124_174012_123456"),
+        "the failed newest plan is passed over: {screen}"
+    );
+    let failed = listed_plans()
+        .into_iter()
+        .filter(|plan| plan.status == PlanStatus::Failed)
+        .collect();
+    apply_as(&mut state, 0, [EventMsg::PlansListed { plans: failed }]);
+    let screen = format!("{:?}", draw(&state, &latest, 160, 48));
+    assert!(screen.contains("no plan can be executed yet"), "{screen}");
+    assert!(!screen.contains("v: view the full plan"), "{screen}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_required_question_left_unanswered_shows_a_hint() {
+    let mut state = demo_until(FRANCE, first_answer).await;
+    apply_as(
+        &mut state,
+        1,
+        [asked("r1", BroadcastTarget::Human, questions())],
+    );
+    let mut form = QuestionForm::new(&state.questions[0]);
+    form.missing = true;
+    let view = View {
+        question: Some(form),
+        question_secs_left: Some(272),
+        ..modal_view(ModalKind::Question)
+    };
+    small_size("question_required_hint", &state, &view);
+}
+
+#[tokio::test(start_paused = true)]
+async fn many_dependencies_leave_the_task_description_readable() {
+    use crate::protocol::{TaskPriority, TaskStatus};
+    let mut state = executing().await;
+    let mut tasks = tasks_mid_execution();
+    tasks.push(task(
+        "T008",
+        "Release the service with its client and docs",
+        TaskStatus::Pending,
+        TaskPriority::High,
+        &["T004", "T005", "T006", "T007"],
+    ));
+    apply_as(&mut state, 0, [EventMsg::TaskPlanChanged { tasks }]);
+    let view = modal_view(ModalKind::TaskPlan {
+        source: TaskSource::Agent(0),
+    });
+    small_size("task_plan_many_dependencies", &state, &view);
 }

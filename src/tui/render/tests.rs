@@ -47,6 +47,11 @@ pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
     assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
 }
 
+/// A snapshot at 80×24 only, named and placed as `both_sizes` names them.
+pub(crate) fn small_size(name: &str, state: &UiState, view: &View) {
+    assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));
+}
+
 #[tokio::test(start_paused = true)]
 async fn welcome_lists_the_agents() {
     let state = demo_until("q", run_started).await;
@@ -127,8 +132,7 @@ async fn the_mode_bar_in_each_mode_and_a_refusal() {
     }
     let refused = View {
         notice: Some(
-            "Cannot change plan mode during execution: wait for the turn to end or cancel it \
-             (Ctrl+C)"
+            "Cannot change plan mode while a turn runs: wait for it to end or cancel it (Ctrl+C)"
                 .into(),
         ),
         ..view()

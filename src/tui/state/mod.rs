@@ -67,6 +67,8 @@ pub struct UiState {
     pub winner: Option<AgentId>,
     pub outcome: Option<TurnOutcome>,
     pub timeline: Vec<TimelineEntry>,
+    /// The timeline holds a planning entry (blocked call, question, …).
+    pub planning_in_timeline: bool,
     /// Every finished tool call of the session, as `/events` lists them.
     pub tool_log: Vec<TimelineEntry>,
     pub votes: VoteTally,
@@ -132,9 +134,7 @@ impl UiState {
 
     fn fold(&mut self, event: &Event) {
         let agent = event.agent.as_ref();
-        if let Some(entry) = timeline::entry_for(event) {
-            self.timeline.push(entry);
-        }
+        self.push_entry(event);
         if let Some(entry) = timeline::tool_call_entry(event) {
             self.tool_log.push(entry);
         }

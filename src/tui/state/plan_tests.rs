@@ -302,3 +302,21 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
         "the listing stays"
     );
 }
+
+#[test]
+fn a_planning_entry_is_noted_once_folded_for_the_tables_legend() {
+    let mut state = running(Mode::Planning, TurnOptions::default());
+    state.apply(&event(2, Some("a"), tool_begin("c1", "read_file", "{}")));
+    assert!(!state.planning_in_timeline);
+    state.apply(&event(
+        3,
+        Some("a"),
+        EventMsg::ToolBlocked {
+            call_id: "c2".into(),
+            tool: "mcp__github__create_issue".into(),
+            arguments: "{}".into(),
+            message: "irreversible".into(),
+        },
+    ));
+    assert!(state.planning_in_timeline);
+}

@@ -3,7 +3,7 @@
 
 use jiff::Timestamp;
 
-use super::display_tool_name;
+use super::{UiState, display_tool_name};
 
 use crate::protocol::{
     AgentId, AnswerLabel, BroadcastTarget, Event, EventMsg, McpServerState, PlanStatus,
@@ -158,8 +158,26 @@ pub fn preview(text: &str, max: usize) -> String {
     }
 }
 
+impl UiState {
+    /// Adds `event`'s timeline entry, if it makes one, noting when it is planning's (the
+    /// coordination table's legend lists planning's symbols only then).
+    pub(super) fn push_entry(&mut self, event: &Event) {
+        let Some(entry) = entry_for(event) else {
+            return;
+        };
+        self.planning_in_timeline |= matches!(
+            entry.kind,
+            EntryKind::PlanningMode { .. }
+                | EntryKind::ToolBlocked { .. }
+                | EntryKind::QuestionAsked { .. }
+                | EntryKind::QuestionAnswered { .. }
+        );
+        self.timeline.push(entry);
+    }
+}
+
 /// The timeline's record of `event`, if it is a coordination event.
-pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
+fn entry_for(event: &Event) -> Option<TimelineEntry> {
     let kind = match &event.msg {
         EventMsg::TurnStarted { question, .. } => EntryKind::TurnStarted {
             turn: event.turn,

@@ -53,6 +53,7 @@ impl UiState {
             record.turn = past.turn;
             record.question.clone_from(&past.question);
             self.timeline.append(&mut replay.timeline);
+            self.planning_in_timeline |= replay.planning_in_timeline;
             self.tool_log.append(&mut replay.tool_log);
             self.turns.push(record);
         }
