@@ -1,6 +1,7 @@
 //! TUI frame cost: a 160×48 frame with three agents, with 100 and with 100,000 lines of
-//! history (timeline entries and agent output), rendered into ratatui's TestBackend; and
-//! how many streamed-token events per second the state absorbs.
+//! history (timeline entries and agent output), rendered into ratatui's TestBackend; the
+//! same with a deep plan (200 tasks per agent) and its task-plan view open; and how many
+//! streamed-token and task-plan events per second the state absorbs.
 //!
 //! Run: `cargo bench --bench tui_render` (results go in BENCHMARKS.md).
 
@@ -9,7 +10,10 @@
 use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
-use massgen::protocol::{AgentInfo, AnswerLabel, Event, EventMsg};
+use massgen::protocol::{
+    AgentInfo, AnswerLabel, Event, EventMsg, TaskPriority, TaskStatus, TaskView,
+};
+use massgen::tui::modal::{Modal, ModalKind, TaskSource};
 use massgen::tui::render::{View, render};
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
@@ -71,11 +75,38 @@ fn state_with_history(lines: usize) -> UiState {
     state
 }
 
-fn frame_times(state: &UiState) -> Vec<Duration> {
+/// A deep plan: `count` tasks, each after one or two earlier ones, the first `done`
+/// verified and the next one in progress.
+fn deep_plan(count: usize, done: usize) -> Vec<TaskView> {
+    (0..count)
+        .map(|index| TaskView {
+            id: format!("T{:03}", index + 1),
+            description: format!("Step {index}: wire the cache layer into the request path"),
+            status: match index.cmp(&done) {
+                std::cmp::Ordering::Less => TaskStatus::Verified,
+                std::cmp::Ordering::Equal => TaskStatus::InProgress,
+                std::cmp::Ordering::Greater => TaskStatus::Pending,
+            },
+            priority: if index % 7 == 0 {
+                TaskPriority::High
+            } else {
+                TaskPriority::Medium
+            },
+            depends_on: match index {
+                0 => Vec::new(),
+                1 => vec!["T001".into()],
+                _ => vec![format!("T{:03}", index), format!("T{:03}", index / 2)],
+            },
+        })
+        .collect()
+}
+
+fn frame_times(state: &UiState, modals: Vec<Modal>) -> Vec<Duration> {
     let theme = Theme::default();
     let view = View {
         elapsed_secs: Some(75),
         agent_elapsed_secs: vec![Some(70); 3],
+        modals,
         ..View::default()
     };
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
@@ -99,7 +130,7 @@ fn main() {
     println!("history lines   timeline   p50 frame   p99 frame   max frame");
     for lines in [100, 100_000] {
         let state = state_with_history(lines);
-        let times = frame_times(&state);
+        let times = frame_times(&state, Vec::new());
         println!(
             "{lines:>13} {:>10} {:>10.3} ms {:>8.3} ms {:>8.3} ms",
             state.timeline.len(),
@@ -109,8 +140,53 @@ fn main() {
         );
     }
 
-    // Streaming: token events folded into the state, as the app does between frames.
+    // A deep plan (200 tasks per agent): cards show progress, the task-plan view is open.
     let agents = agents();
+    let mut state = state_with_history(100);
+    for (index, agent) in agents.iter().enumerate() {
+        state.apply(&event(
+            1_000_000 + index as u64,
+            Some(agent),
+            EventMsg::TaskPlanChanged {
+                tasks: deep_plan(200, 60 + index * 10),
+            },
+        ));
+    }
+    let open = vec![Modal::new(ModalKind::TaskPlan {
+        source: TaskSource::Agent(0),
+    })];
+    let times = frame_times(&state, open);
+    println!(
+        "{:>13} {:>10} {:>10.3} ms {:>8.3} ms {:>8.3} ms   (200-task plans, task-plan view open)",
+        100,
+        state.timeline.len(),
+        percentile(&times, 0.5).as_secs_f64() * 1e3,
+        percentile(&times, 0.99).as_secs_f64() * 1e3,
+        times.last().unwrap().as_secs_f64() * 1e3,
+    );
+    let updates: Vec<Event> = (0..3_000)
+        .map(|index| {
+            event(
+                2_000_000 + index as u64,
+                Some(&agents[index % 3]),
+                EventMsg::TaskPlanChanged {
+                    tasks: deep_plan(200, index % 200),
+                },
+            )
+        })
+        .collect();
+    let started = Instant::now();
+    for update in &updates {
+        state.apply(update);
+    }
+    let seconds = started.elapsed().as_secs_f64();
+    println!(
+        "folding {} task-plan updates of 200 tasks: {:.0} µs each",
+        updates.len(),
+        seconds * 1e6 / updates.len() as f64
+    );
+
+    // Streaming: token events folded into the state, as the app does between frames.
     let mut state = state_with_history(100);
     let tokens = 300_000;
     let events: Vec<Event> = (0..tokens)
