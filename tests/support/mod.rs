@@ -2,6 +2,7 @@
 
 #![allow(dead_code, clippy::unwrap_used, clippy::expect_used)]
 
+pub mod plans;
 pub mod sandbox;
 
 use std::path::{Path, PathBuf};
