@@ -92,6 +92,23 @@ impl Workspaces {
             .filter_map(|slot| Some((slot.anon.as_str(), slot.dirs.as_ref()?)))
     }
 
+    /// The agent's latest snapshot (its workspace as of its latest accepted answer), once
+    /// every save asked for is written; `None` when it has none.
+    pub async fn latest_snapshot(&self, agent: usize) -> Option<PathBuf> {
+        let slot = self.agents.get(agent)?;
+        let wanted = slot.requested.load(Ordering::Acquire);
+        let mut saved = slot.saved.subscribe();
+        let caught_up = tokio::time::timeout(SNAPSHOT_WAIT, saved.wait_for(|s| *s >= wanted));
+        if caught_up.await.is_err() {
+            tracing::warn!(
+                agent = slot.anon,
+                "a snapshot took too long; using the last one"
+            );
+        }
+        let snapshot = slot.dirs.as_ref()?.snapshot.clone();
+        snapshot.is_dir().then_some(snapshot)
+    }
+
     /// Fills the agent's temporary workspace with every agent's latest snapshot, once the
     /// snapshots asked for so far are written.
     pub async fn prepare_round(self: Arc<Self>, agent: usize) -> io::Result<()> {

@@ -91,6 +91,30 @@ async fn a_round_waits_for_a_snapshot_still_being_written() {
     );
 }
 
+/// A plan is taken from the work behind the winning answer, not from what the agent did
+/// after it: the snapshot, once the save in flight is written.
+#[tokio::test]
+async fn the_latest_snapshot_waits_for_the_save_in_flight_and_ignores_later_work() {
+    let (_project, workspaces) = setup();
+    let zed = workspaces.dirs(0).unwrap().clone();
+    assert_eq!(workspaces.latest_snapshot(0).await, None, "no answer yet");
+    fs::write(zed.workspace.join("project_plan.json"), "answered").unwrap();
+    let pending = workspaces.request_snapshot(0).unwrap();
+    let waiting = tokio::spawn({
+        let workspaces = Arc::clone(&workspaces);
+        async move { workspaces.latest_snapshot(0).await }
+    });
+    tokio::task::yield_now().await;
+    assert!(!waiting.is_finished(), "waits for the save in flight");
+    pending.await.unwrap();
+    let snapshot = waiting.await.unwrap().unwrap();
+    fs::write(zed.workspace.join("project_plan.json"), "half-rewritten").unwrap();
+    assert_eq!(
+        fs::read_to_string(snapshot.join("project_plan.json")).unwrap(),
+        "answered"
+    );
+}
+
 #[tokio::test]
 async fn the_winner_workspace_lands_in_the_log_directory() {
     let (project, workspaces) = setup();

@@ -165,7 +165,10 @@ impl Driver<'_> {
             return;
         }
         match result {
-            Ok(content) => self.complete_presentation(content, false),
+            Ok(content) => {
+                self.presented_live = true;
+                self.complete_presentation(content, false);
+            }
             Err(reason) => {
                 self.emit(
                     None,

@@ -194,6 +194,8 @@ struct Driver<'a> {
     /// Each agent's task progress when its latest answer was accepted.
     answer_progress: HashMap<AgentId, TaskProgress>,
     ready_plan: Option<String>,
+    /// The winner's presentation call produced the final answer (not its stored answer).
+    presented_live: bool,
 }
 
 impl<'a> Driver<'a> {
@@ -251,6 +253,7 @@ impl<'a> Driver<'a> {
             side_calls: Vec::new(),
             answer_progress: HashMap::new(),
             ready_plan: None,
+            presented_live: false,
         }
     }
 

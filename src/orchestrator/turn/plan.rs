@@ -107,7 +107,7 @@ impl Driver<'_> {
             return;
         };
         let outcome = self.outcome();
-        let winner_workspace = self.winner_workspace();
+        let winner_workspace = self.plan_source().await;
         let answered = self.final_answer.is_some();
         let concluded = tokio::task::spawn_blocking(move || {
             conclude(turn, outcome, answered, winner_workspace.as_deref())
@@ -134,9 +134,17 @@ impl Driver<'_> {
         self.emit(None, EventMsg::PlanUpdated { plan: info });
     }
 
-    fn winner_workspace(&self) -> Option<PathBuf> {
+    /// Where the plan (or the executed work) is taken from: the winner's workspace after
+    /// it presented, else the snapshot behind its winning answer — after a timeout or
+    /// with refine off its workspace may hold later, unfinished work.
+    async fn plan_source(&self) -> Option<PathBuf> {
         let index = self.agent_index(self.winner.as_ref()?)?;
         let workspaces = self.run.workspaces.as_ref()?;
+        if !self.presented_live
+            && let Some(snapshot) = workspaces.latest_snapshot(index).await
+        {
+            return Some(snapshot);
+        }
         Some(workspaces.dirs(index)?.workspace.clone())
     }
 
