@@ -6,7 +6,7 @@
 mod support;
 
 use massgen::protocol::{AgentId, EventMsg, Mode, Op, QuestionReply, TurnOptions, TurnOutcome};
-use support::{Scenario, outcome, transcript};
+use support::{Scenario, assert_completed, outcome, transcript};
 
 const ASK: &str = "      ask:\n        question: Which format should the guide use?\n        options: [Markdown, PDF]\n";
 
@@ -54,12 +54,7 @@ async fn a_question_to_the_agents_is_answered_by_each_peer() {
     let events = scenario
         .submit("Write a guide", Mode::Normal, TurnOptions::default())
         .await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let result = ask_result(&events);
     assert_eq!(result["status"], "complete", "{result}");
     let responses = result["responses"].as_array().unwrap();
@@ -116,12 +111,7 @@ async fn a_question_to_the_user_returns_the_users_choice_as_the_tool_result() {
             },
         )
         .await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let result = ask_result(&events);
     assert_eq!(result["status"], "complete", "{result}");
     assert_eq!(result["responses"][0]["responder_id"], "human");
@@ -314,12 +304,7 @@ orchestrator:
     let events = scenario
         .submit("Write a guide", Mode::Normal, TurnOptions::default())
         .await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let asked = events
         .iter()
         .filter(|event| matches!(event.msg, EventMsg::BroadcastAsked { .. }))
@@ -351,12 +336,7 @@ orchestrator:
     let events = scenario
         .submit("Write a guide", Mode::Normal, TurnOptions::default())
         .await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let closed: Vec<bool> = events
         .iter()
         .filter_map(|event| match event.msg {

@@ -10,7 +10,7 @@ use massgen::protocol::{
     Event, EventMsg, Mode, PlanStatus, TaskStatus, TaskView, TurnOptions, TurnOutcome,
 };
 use support::plans::{execute, metadata, plan_dirs, planning, plans, two_agents, walk};
-use support::{Scenario, outcome, transcript};
+use support::{Scenario, assert_completed, outcome, transcript};
 
 #[tokio::test]
 async fn a_planning_turn_leaves_a_whole_plan_and_execute_latest_carries_it_out() {
@@ -19,12 +19,7 @@ async fn a_planning_turn_leaves_a_whole_plan_and_execute_latest_carries_it_out()
     let events = scenario
         .submit("Plan a launch party", Mode::Planning, planning("shallow"))
         .await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let updates = plans(&events);
     assert_eq!(
         updates.first().map(|update| update.0),
@@ -58,12 +53,7 @@ async fn a_planning_turn_leaves_a_whole_plan_and_execute_latest_carries_it_out()
     assert!(first.contains("Plan a launch party"));
 
     let events = scenario.submit("", Mode::Execute, execute("latest")).await;
-    assert_eq!(
-        outcome(&events),
-        TurnOutcome::Completed,
-        "{:?}",
-        transcript(&events)
-    );
+    assert_completed(&events);
     let updates = plans(&events);
     assert_eq!(
         updates.first().map(|update| update.0),
@@ -229,7 +219,7 @@ async fn a_cancelled_execution_leaves_the_plan_ready_for_latest() {
     scenario
         .submit("Plan a launch party", Mode::Planning, planning("shallow"))
         .await;
-    let cancelled = support::run_and_cancel_at_mode(
+    let cancelled = support::cancel::run_and_cancel_at_mode(
         &mut scenario.handle,
         Mode::Execute,
         execute("latest"),

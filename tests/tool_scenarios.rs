@@ -13,7 +13,8 @@ use std::fs;
 use std::path::PathBuf;
 
 use massgen::protocol::{EventMsg, McpServerState, TurnOutcome};
-use support::{Scenario, attempt_dir, outcome, run_and_cancel_at, winner};
+use support::cancel::run_and_cancel_at;
+use support::{Scenario, attempt_dir, outcome, winner};
 
 /// `<dir>/<name>/`, created holding `file` with `content`.
 fn folder_with(dir: &tempfile::TempDir, name: &str, file: &str, content: &str) -> PathBuf {
