@@ -4,7 +4,25 @@
 //! neither list gets "ignored: unknown key" with a suggestion. Neither stops a run, so
 //! real MassGen configs always load.
 
-pub const TOP_LEVEL: &[&str] = &["agent", "agents", "orchestrator", "timeout_settings", "ui"];
+pub const TOP_LEVEL: &[&str] = &[
+    "agent",
+    "agents",
+    "orchestrator",
+    "timeout_settings",
+    "ui",
+    "limits",
+];
+
+/// massgen's own `limits:` block (not MassGen's).
+pub const LIMITS: &[&str] = &[
+    "max_agents",
+    "max_response_text_bytes",
+    "max_tool_arguments_bytes",
+    "max_tool_calls_per_response",
+    "max_error_body_bytes",
+    "max_sse_line_bytes",
+    "max_question_bytes",
+];
 pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &["memory", "filesystem_memory", "rate_limits"];
 
 pub const AGENT: &[&str] = &["id", "backend", "system_message"];

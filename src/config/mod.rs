@@ -24,8 +24,8 @@ pub use load::{Loaded, from_file, from_text};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
-    AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, OrchestratorConfig,
-    Secret, Sensitivity, TimeoutConfig, UiConfig,
+    AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
+    OrchestratorConfig, Secret, Sensitivity, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use tools::{

@@ -3,7 +3,7 @@
 use super::backend_kind::BackendKind;
 use super::error::{ConfigError, Problem, did_you_mean};
 use super::schema::{
-    AgentConfig, BackendConfig, Config, OrchestratorConfig, TimeoutConfig, UiConfig,
+    AgentConfig, BackendConfig, Config, LimitsConfig, OrchestratorConfig, TimeoutConfig, UiConfig,
 };
 use super::scripted::ScriptedOptions;
 use crate::protocol::AgentId;
@@ -56,6 +56,7 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
         }],
         orchestrator: OrchestratorConfig::default(),
         timeouts: TimeoutConfig::default(),
+        limits: LimitsConfig::default(),
         ui: UiConfig {
             display: None,
             logging_enabled: true,

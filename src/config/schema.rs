@@ -19,6 +19,8 @@ pub struct Config {
     pub orchestrator: OrchestratorConfig,
     pub timeouts: TimeoutConfig,
     pub ui: UiConfig,
+    /// `limits:` — caps on what one turn, call or input may hold.
+    pub limits: LimitsConfig,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -166,6 +168,40 @@ impl Default for TimeoutConfig {
     fn default() -> Self {
         Self {
             orchestrator: Duration::from_secs(1800),
+        }
+    }
+}
+
+/// `limits:`: caps against hostile providers, configs and input. Sizes are bytes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitsConfig {
+    /// Agents one config may run (default 32).
+    pub max_agents: u64,
+    /// Text plus reasoning one model call may stream (default 4 MiB).
+    pub max_response_text_bytes: u64,
+    /// All tool-call arguments of one model call together (default 4 MiB).
+    pub max_tool_arguments_bytes: u64,
+    /// Tool calls one model call may make (default 128).
+    pub max_tool_calls_per_response: u64,
+    /// How much of an HTTP error body is read (default 64 KiB).
+    pub max_error_body_bytes: u64,
+    /// One SSE line or event, and one non-streamed JSON body (default 8 MiB).
+    pub max_sse_line_bytes: u64,
+    /// The question, from the command line, a file or stdin (default 1 MiB).
+    pub max_question_bytes: u64,
+}
+
+impl Default for LimitsConfig {
+    fn default() -> Self {
+        const MIB: u64 = 1024 * 1024;
+        Self {
+            max_agents: 32,
+            max_response_text_bytes: 4 * MIB,
+            max_tool_arguments_bytes: 4 * MIB,
+            max_tool_calls_per_response: 128,
+            max_error_body_bytes: 64 * 1024,
+            max_sse_line_bytes: 8 * MIB,
+            max_question_bytes: MIB,
         }
     }
 }

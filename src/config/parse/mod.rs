@@ -4,6 +4,7 @@
 
 mod backend;
 mod coordination;
+mod limits;
 mod settings;
 mod tools;
 
@@ -12,7 +13,9 @@ use std::collections::HashMap;
 use super::error::{Problem, did_you_mean};
 use super::fields::Fields;
 use super::keys;
-use super::schema::{AgentConfig, Config, OrchestratorConfig, TimeoutConfig, UiConfig};
+use super::schema::{
+    AgentConfig, Config, LimitsConfig, OrchestratorConfig, TimeoutConfig, UiConfig,
+};
 use super::yaml::{Entry, Location, Node, Value};
 use crate::protocol::AgentId;
 use backend::parse_backend;
@@ -53,6 +56,10 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
             logging_enabled: true,
         },
     };
+    let limits = match top.get("limits") {
+        Some(node) => limits::parse_limits(&Fields::of(node, "limits")?, &mut notes)?,
+        None => LimitsConfig::default(),
+    };
     Ok((
         Config {
             source_name: source_name.to_string(),
@@ -60,6 +67,7 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
             orchestrator,
             timeouts,
             ui,
+            limits,
         },
         notes,
     ))

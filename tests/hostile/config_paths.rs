@@ -1,0 +1,1 @@
+//! Hostile: config_paths (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: input (filled in by its owner).

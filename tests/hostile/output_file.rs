@@ -1,0 +1,1 @@
+//! Hostile: output_file (filled in by its owner).

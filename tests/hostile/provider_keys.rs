@@ -1,0 +1,1 @@
+//! Hostile: provider_keys (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: provider_memory (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: provider_stream (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: sandbox (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: sessions (filled in by its owner).

@@ -1,0 +1,1 @@
+//! Hostile: signals (filled in by its owner).

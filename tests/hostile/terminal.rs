@@ -1,0 +1,1 @@
+//! Hostile: terminal (filled in by its owner).

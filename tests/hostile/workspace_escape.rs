@@ -1,0 +1,1 @@
+//! Hostile: workspace_escape (filled in by its owner).
