@@ -7,7 +7,8 @@
 //! plans and keeps saved plans;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`] prints
 //! progress; [`tui`] is the full-screen front end; [`text`] measures text in terminal
-//! columns; [`cli`] ties them together for the `massgen` binary.
+//! columns; [`cli`] ties them together for the `massgen` binary; [`sandbox`] confines the
+//! commands agents run.
 
 pub mod backend;
 pub mod cli;
@@ -17,6 +18,7 @@ pub mod mcp;
 pub mod orchestrator;
 pub mod plan;
 pub mod protocol;
+pub mod sandbox;
 pub mod session;
 pub mod text;
 pub mod tools;

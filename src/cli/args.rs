@@ -55,6 +55,11 @@ pub struct Args {
     #[arg(long, value_name = "PATH")]
     pub output_file: Option<PathBuf>,
 
+    /// Let the config's workspaces and context paths, and @path attachments, be `/`, the
+    /// home directory, a system directory or outside the project (refused otherwise).
+    #[arg(long)]
+    pub allow_outside_project: bool,
+
     /// Do not write logs under .massgen/.
     #[arg(long)]
     pub no_logs: bool,
@@ -70,6 +75,11 @@ pub struct Args {
     /// List the shipped configs usable as @examples/NAME.
     #[arg(long)]
     pub list_examples: bool,
+
+    /// Print what the sandbox of execute_command enforces on this machine and exit: 0 when
+    /// commands' reads and writes are confined, 1 when only the command filters apply.
+    #[arg(long)]
+    pub sandbox_check: bool,
 
     /// Print a shipped config (to copy and edit).
     #[arg(long, value_name = "NAME")]
@@ -144,6 +154,7 @@ impl Args {
             || self.continue_session
             || self.session_id.is_some()
             || self.output_file.is_some()
+            || self.allow_outside_project
             || self.orchestrator_timeout.is_some()
             || self.plan
             || self.plan_and_execute

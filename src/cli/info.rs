@@ -34,7 +34,12 @@ pub fn print_example(name: &str) -> Exit {
     }
 }
 
-pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
+/// Warnings `--validate` prints before it counts the rest.
+const VALIDATE_WARNINGS_SHOWN: usize = 200;
+
+/// Checks the config as a run in `cwd` would — the same loading, the same checks of granted
+/// paths and endpoints — and says what a run would refuse. Exit 1 if it would refuse.
+pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exit {
     let loaded = config::choose(Some(target), cwd).and_then(|choice| choice.load(env));
     let (config, warnings) = match loaded {
         Ok(loaded) => loaded.into_checked(),
@@ -43,10 +48,16 @@ pub fn validate(target: &str, cwd: &Path, env: &Env) -> Exit {
             return Exit::Config;
         }
     };
-    for warning in &warnings {
-        eprintln!("warning: {warning}");
+    super::setup::print_warnings(
+        &warnings,
+        VALIDATE_WARNINGS_SHOWN,
+        &format!("--validate shows the first {VALIDATE_WARNINGS_SHOWN}"),
+    );
+    let refused = config::check_granted_paths(&config, cwd, allow_outside);
+    for error in &refused {
+        eprintln!("error: {error}");
     }
-    let mut endpoint_errors = 0;
+    let mut endpoint_errors = refused.len();
     for agent in &config.agents {
         if provider::provider(agent.backend.kind).is_none() {
             continue;

@@ -5,8 +5,11 @@ mod exit;
 mod front_end;
 mod info;
 mod logging;
+mod output_file;
 mod plain_session;
+mod question_input;
 mod replay;
+mod sandbox_check;
 mod setup;
 mod tui_session;
 
@@ -36,6 +39,9 @@ pub fn run(args: Args) -> Exit {
     if args.list_examples {
         return info::list_examples();
     }
+    if args.sandbox_check {
+        return sandbox_check::run();
+    }
     if let Some(name) = &args.example {
         return info::print_example(name);
     }
@@ -59,7 +65,14 @@ pub fn run(args: Args) -> Exit {
         eprintln!("warning: {warning}");
     }
     if let Some(target) = &args.validate {
-        return info::validate(target, &cwd, &env);
+        return info::validate(target, &cwd, &env, args.allow_outside_project);
+    }
+    // Checked before anything is spent on a turn whose answer could not be written.
+    if let Some(path) = &args.output_file
+        && let Err(message) = output_file::check(path)
+    {
+        eprintln!("error: --output-file {message}");
+        return Exit::Config;
     }
     let mut prepared = match setup::prepare(&args, &cwd, &env) {
         Ok(prepared) => prepared,
@@ -68,6 +81,18 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
     };
+    if let Some(question) = &args.question
+        && let Err(message) = question_input::prepare(
+            question,
+            &cwd,
+            &prepared.config.limits,
+            args.allow_outside_project,
+            args.execute_plan.is_some(),
+        )
+    {
+        eprintln!("error: {message}");
+        return Exit::Config;
+    }
     let front_end = front_end::choose(
         args.display,
         prepared.config.ui.display,
@@ -103,5 +128,7 @@ fn run_async(session: impl Future<Output = Exit> + Send + 'static) -> Exit {
     // The session has awaited every task it started; only a read of standard input that
     // will never finish may remain, and waiting for it would hang the exit.
     runtime.shutdown_background();
+    // Commands agents started die with massgen, whichever way the session ended.
+    crate::sandbox::end_all_commands();
     exit
 }

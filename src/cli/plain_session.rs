@@ -4,10 +4,9 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
-
 use super::args::{Args, DisplayArg};
 use super::exit::Exit;
+use super::question_input::{self, StdinLines};
 use super::setup::Prepared;
 use crate::config::DisplayKind;
 use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
@@ -16,8 +15,6 @@ use crate::plan::PlanStore;
 use crate::protocol::{
     BroadcastTarget, EventMsg, Mode, Op, PlanStatus, Question, QuestionReply, TurnOutcome,
 };
-use crate::session::write_atomic;
-use crate::workspace::parse_prompt;
 
 pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     let quiet = match (args.display, prepared.config.ui.display) {
@@ -55,18 +52,19 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         .question
         .clone()
         .or_else(|| (mode == Mode::Execute).then(String::new));
-    let mut questions = Questions::new(single);
+    let limits = &prepared.config.limits;
+    let mut questions = Questions::new(single, limits.max_question_bytes);
     while let Some(question) = questions.next().await {
-        let parsed = parse_prompt(&question, &cwd);
-        if !parsed.missing.is_empty() {
-            eprintln!(
-                "error: not found: @{} (paths are taken from {})\n  help: fix the path, or write \\@ for a plain @",
-                parsed.missing.join(", @"),
-                cwd.display()
-            );
-            exit = exit.combine(Exit::Config);
-            continue;
-        }
+        let optional = mode == Mode::Execute;
+        let allow = args.allow_outside_project;
+        let parsed = match question_input::prepare(&question, &cwd, limits, allow, optional) {
+            Ok(parsed) => parsed,
+            Err(message) => {
+                eprintln!("error: {message}");
+                exit = exit.combine(Exit::Config);
+                continue;
+            }
+        };
         let submit = Op::Submit {
             text: parsed.text,
             mode,
@@ -77,7 +75,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             run_turns(&mut handle, &mut printer, &mut questions, submit).await;
         exit = exit.combine(turn_exit);
         if let (Some(path), Some(answer)) = (&args.output_file, answer)
-            && let Err(error) = write_atomic(path, answer.as_bytes())
+            && let Err(error) = super::output_file::write(path, answer.as_bytes())
         {
             eprintln!(
                 "error: cannot write --output-file {}: {error}",
@@ -91,6 +89,9 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     }
     if questions.interrupted {
         exit = exit.combine(Exit::Interrupted);
+    }
+    if questions.bad_input {
+        exit = exit.combine(Exit::Config);
     }
     let _ = handle.ops.send(Op::Shutdown).await;
     while let Some(event) = handle.events.recv().await {
@@ -194,7 +195,11 @@ async fn run_turns(
 /// user's replies to agents' questions, read from the same terminal.
 struct Questions {
     single: Option<String>,
-    stdin: Option<tokio::io::Lines<BufReader<tokio::io::Stdin>>>,
+    stdin: Option<StdinLines>,
+    /// `limits.max_question_bytes`: the longest line read.
+    max_line: u64,
+    /// Standard input was too large, not UTF-8 or held no question (reported).
+    bad_input: bool,
     /// Questions come from standard input, one per line.
     from_stdin: bool,
     interactive: bool,
@@ -203,20 +208,23 @@ struct Questions {
 }
 
 impl Questions {
-    fn new(question: Option<String>) -> Self {
+    fn new(question: Option<String>, max_line: u64) -> Self {
         let from_stdin = question.is_none();
         Self {
             single: question,
             stdin: None,
+            max_line,
+            bad_input: false,
             from_stdin,
             interactive: from_stdin && std::io::stdin().is_terminal(),
             interrupted: false,
         }
     }
 
-    fn lines(&mut self) -> &mut tokio::io::Lines<BufReader<tokio::io::Stdin>> {
+    fn lines(&mut self) -> &mut StdinLines {
+        let (max_line, interactive) = (self.max_line, self.interactive);
         self.stdin
-            .get_or_insert_with(|| BufReader::new(tokio::io::stdin()).lines())
+            .get_or_insert_with(|| StdinLines::new(max_line, interactive))
     }
 
     async fn next(&mut self) -> Option<String> {
@@ -232,7 +240,14 @@ impl Questions {
                 eprint!("massgen › ");
             }
             let line = tokio::select! {
-                line = self.lines().next_line() => line.ok().flatten()?,
+                line = self.lines().next_line() => match line {
+                    Ok(line) => line?,
+                    Err(error) => {
+                        eprintln!("error: {error}");
+                        self.bad_input = true;
+                        return None;
+                    }
+                },
                 _ = tokio::signal::ctrl_c() => {
                     eprintln!();
                     self.interrupted = true;

@@ -66,6 +66,35 @@ impl Prepared {
     }
 }
 
+/// Warnings a run prints before it summarises the rest.
+const RUN_WARNINGS_SHOWN: usize = 20;
+
+/// How to see every warning of `choice`'s config.
+fn validate_hint(choice: &ConfigChoice) -> String {
+    match choice {
+        ConfigChoice::File(path) => format!("massgen --validate {}", path.display()),
+        ConfigChoice::Example(example) | ConfigChoice::Demo(example) => {
+            format!("massgen --validate @examples/{}", example.name())
+        }
+    }
+}
+
+/// The first `shown` warnings, then one line counting the rest and saying where to see
+/// more: a config of a million unknown keys prints a screenful, not a million lines.
+pub fn print_warnings(warnings: &[config::ConfigWarning], shown: usize, more: &str) {
+    for warning in warnings.iter().take(shown) {
+        eprintln!("warning: {warning}");
+    }
+    let hidden = warnings.len().saturating_sub(shown);
+    if hidden > 0 {
+        eprintln!(
+            "warning: … and {} more warning{} like these ({more})",
+            config::thousands(hidden),
+            if hidden == 1 { "" } else { "s" }
+        );
+    }
+}
+
 /// Loads the config (printing its warnings) and builds one backend per agent.
 /// The error is the full message to print after `error: `.
 pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
@@ -90,24 +119,17 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
                 .load(env)
                 .and_then(config::Loaded::into_runnable)
                 .map_err(|error| error.to_string())?;
-            for warning in warnings {
-                eprintln!("warning: {warning}");
-            }
+            print_warnings(&warnings, RUN_WARNINGS_SHOWN, &validate_hint(&choice));
             if let ConfigChoice::File(path) = &choice {
                 config_file = Some(path.clone());
             }
             (config, choice.is_demo())
         }
     };
-    let layout = crate::workspace::Layout::new(cwd, &config.orchestrator);
-    if let Some(missing) = layout.missing_context_paths().first() {
-        return Err(format!(
-            "context path {} (orchestrator.context_paths in {}) does not exist\n  help: create \
-             it, or fix the path; relative paths are taken from {}",
-            missing.display(),
-            config.source_name,
-            cwd.display()
-        ));
+    let refused = config::check_granted_paths(&config, cwd, args.allow_outside_project);
+    if !refused.is_empty() {
+        let messages: Vec<String> = refused.iter().map(ToString::to_string).collect();
+        return Err(messages.join("\nerror: "));
     }
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);

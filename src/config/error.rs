@@ -89,6 +89,19 @@ fn write_located(
     }
 }
 
+/// `n` with thousands separated by commas: 1,899,980.
+pub fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (index, digit) in digits.chars().enumerate() {
+        if index > 0 && (digits.len() - index).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
+}
+
 /// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
 pub fn did_you_mean<'a>(
     word: &str,
@@ -131,6 +144,14 @@ mod tests {
         assert_eq!(did_you_mean("opnai", ["openai", "claude"]), Some("openai"));
         assert_eq!(did_you_mean("agnets", ["agent", "agents"]), Some("agents"));
         assert_eq!(did_you_mean("banana", ["openai", "claude"]), None);
+    }
+
+    #[test]
+    fn thousands_are_separated() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(10_000), "10,000");
+        assert_eq!(thousands(1_899_980), "1,899,980");
     }
 
     #[test]

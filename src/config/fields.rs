@@ -58,6 +58,28 @@ impl<'a> Fields<'a> {
         }
     }
 
+    /// An http(s) URL with a host (`base_url`, an MCP server's `url`). A value still
+    /// holding an unset `${VAR}` is left for the environment check to report.
+    pub fn http_url(&self, key: &str) -> Result<Option<String>, Problem> {
+        let Some(url) = self.string(key)? else {
+            return Ok(None);
+        };
+        if url.trim().is_empty() || url.contains("${") {
+            return Ok(Some(url));
+        }
+        match check_http_url(&url) {
+            Ok(()) => Ok(Some(url)),
+            Err(reason) => Err(Problem::at(
+                self.get(key).map_or(self.loc(), |node| node.loc),
+                format!(
+                    "`{}` is not a usable URL: \"{url}\" ({reason})",
+                    self.key_path(key)
+                ),
+            )
+            .help(URL_HELP)),
+        }
+    }
+
     /// A string that must be present and not blank.
     pub fn required_string(&self, key: &str, example: &str) -> Result<String, Problem> {
         match self.string(key)? {
@@ -212,6 +234,25 @@ impl<'a> Fields<'a> {
         )
         .help(format!("write it like `{example}`"))
     }
+}
+
+/// How to write a URL, for errors about one.
+pub const URL_HELP: &str = "write it like `https://api.example.com/v1` or `http://localhost:8000/v1`; \
+                            an IPv6 host goes in brackets: `http://[::1]:8000/v1`";
+
+/// Why `url` is not an http(s) URL with a host, if it is not.
+pub fn check_http_url(url: &str) -> Result<(), String> {
+    let parsed = reqwest::Url::parse(url.trim()).map_err(|error| error.to_string())?;
+    if !matches!(parsed.scheme(), "http" | "https") {
+        return Err(format!(
+            "the scheme is `{}`, not http or https",
+            parsed.scheme()
+        ));
+    }
+    if parsed.host_str().is_none_or(str::is_empty) {
+        return Err("it names no host".into());
+    }
+    Ok(())
 }
 
 fn shorten(text: &str) -> String {

@@ -51,6 +51,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "command_line_execution_mode",
     "command_line_allowed_commands",
     "command_line_blocked_commands",
+    "command_line_network",
     "exclude_file_operation_mcps",
 ];
 

@@ -1,12 +1,14 @@
 //! Reading a config from text or a file: YAML → `${VAR}` expansion → validation.
 
+use std::io::Read;
 use std::path::Path;
 
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{ConfigError, ConfigWarning, Problem};
+use super::grants;
 use super::parse::parse;
 use super::schema::Config;
-use super::yaml;
+use super::{yaml, yaml_size};
 
 /// A config that parsed and validated. Unset `${VAR}`s are kept apart: running needs them,
 /// `--validate` only warns about them.
@@ -51,6 +53,7 @@ impl Loaded {
 }
 
 pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, ConfigError> {
+    yaml_size::check(text).map_err(|problem| problem.in_source(source_name))?;
     let document = yaml::parse(text).map_err(|error| {
         Problem::at(error.loc, format!("invalid YAML: {}", error.message))
             .help(error.help)
@@ -65,8 +68,9 @@ pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, Con
         }
     };
     let unset = expand(&mut root, env).map_err(|problem| problem.in_source(source_name))?;
-    let (config, notes) =
+    let (mut config, notes) =
         parse(&root, source_name).map_err(|problem| problem.in_source(source_name))?;
+    config.granted_paths = grants::collect(&root, &config);
     let ignored: Vec<String> = notes
         .iter()
         .filter_map(|note| note.ignored.clone())
@@ -113,14 +117,52 @@ fn is_within(path: &str, ancestor: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
+/// The largest config file read: real configs are kilobytes; a bigger file is a mistake
+/// or an attack on memory (every unknown key in it would be a warning).
+pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
+
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
     let source_name = path.display().to_string();
-    let text = std::fs::read_to_string(path).map_err(|error| {
+    let text = read_config(path).map_err(|problem| problem.in_source(&source_name))?;
+    from_text(&text, &source_name, env)
+}
+
+/// The file's text: a regular file of at most [`MAX_CONFIG_BYTES`], in UTF-8.
+fn read_config(path: &Path) -> Result<String, Problem> {
+    let cannot_read = |error: std::io::Error| {
         Problem::nowhere(format!("cannot read the config: {error}"))
             .help("check the path, or list shipped configs with --list-examples")
-            .in_source(&source_name)
-    })?;
-    from_text(&text, &source_name, env)
+    };
+    let metadata = std::fs::metadata(path).map_err(cannot_read)?;
+    if !metadata.is_file() {
+        return Err(Problem::nowhere(format!(
+            "is {}, not a config file",
+            super::path_rules::describe_kind(&metadata)
+        ))
+        .help("give the path of a YAML file"));
+    }
+    let too_big = || {
+        Problem::nowhere(format!(
+            "the config is larger than {} MiB, the most massgen reads",
+            MAX_CONFIG_BYTES / (1024 * 1024)
+        ))
+        .help("a config is a few kilobytes; keep long prompts and data in files the agents read")
+    };
+    if metadata.len() > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|file| file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
+        .map_err(cannot_read)?;
+    if bytes.len() as u64 > MAX_CONFIG_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|error| {
+        let offset = error.utf8_error().valid_up_to();
+        Problem::nowhere(format!("the config is not valid UTF-8 (at byte {offset})"))
+            .help("save the file as UTF-8")
+    })
 }
 
 #[cfg(test)]

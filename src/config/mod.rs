@@ -5,22 +5,27 @@ mod env;
 mod error;
 pub mod examples;
 mod fields;
+mod grants;
 mod keys;
 mod load;
 mod parse;
+mod path_rules;
 mod quick;
 mod resolve;
 mod schema;
 mod scripted;
 mod tools;
 mod yaml;
+mod yaml_size;
 
 use std::path::PathBuf;
 
 pub use backend_kind::BackendKind;
 pub use env::{Env, UnsetVariable};
-pub use error::{ConfigError, ConfigWarning};
-pub use load::{Loaded, from_file, from_text};
+pub use error::{ConfigError, ConfigWarning, thousands};
+pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};
+pub use load::{Loaded, MAX_CONFIG_BYTES, from_file, from_text};
+pub use path_rules::{Grantor, Refusal, describe_kind, refusal};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{

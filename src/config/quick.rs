@@ -2,6 +2,7 @@
 
 use super::backend_kind::BackendKind;
 use super::error::{ConfigError, Problem, did_you_mean};
+use super::fields::{URL_HELP, check_http_url};
 use super::schema::{
     AgentConfig, BackendConfig, Config, LimitsConfig, OrchestratorConfig, TimeoutConfig, UiConfig,
 };
@@ -42,6 +43,15 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
             .help("pass --model NAME, e.g. --model gpt-5")
             .in_source("--model"));
     }
+    if let Some(url) = setup.base_url
+        && let Err(reason) = check_http_url(url)
+    {
+        return Err(
+            Problem::nowhere(format!("\"{url}\" is not a usable URL ({reason})"))
+                .help(URL_HELP)
+                .in_source("--base-url"),
+        );
+    }
     let scripted = (kind == BackendKind::Scripted).then(ScriptedOptions::default);
     Ok(Config {
         source_name: SOURCE.into(),
@@ -57,6 +67,7 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
         orchestrator: OrchestratorConfig::default(),
         timeouts: TimeoutConfig::default(),
         limits: LimitsConfig::default(),
+        granted_paths: Vec::new(),
         ui: UiConfig {
             display: None,
             logging_enabled: true,

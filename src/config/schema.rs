@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 
 use super::backend_kind::BackendKind;
+use super::grants::GrantedPath;
 use super::scripted::ScriptedOptions;
 use super::tools::{ContextPath, ToolSettings};
 
@@ -21,6 +22,9 @@ pub struct Config {
     pub ui: UiConfig,
     /// `limits:` — caps on what one turn, call or input may hold.
     pub limits: LimitsConfig,
+    /// Paths the config grants (workspaces, context paths, massgen's own directories),
+    /// with where they were written; checked by [`super::check_granted_paths`].
+    pub granted_paths: Vec<GrantedPath>,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -93,6 +93,9 @@ pub struct CommandLineConfig {
     /// Regular expressions; a command matching one is refused.
     pub blocked_commands: Vec<String>,
     pub timeout: Duration,
+    /// `command_line_network` (default true): commands may open TCP connections and
+    /// listen; false denies both where the OS sandbox can (Linux Landlock ABI 4 or newer).
+    pub network: bool,
 }
 
 impl Default for CommandLineConfig {
@@ -101,6 +104,7 @@ impl Default for CommandLineConfig {
             allowed_commands: Vec::new(),
             blocked_commands: Vec::new(),
             timeout: DEFAULT_COMMAND_TIMEOUT,
+            network: true,
         }
     }
 }

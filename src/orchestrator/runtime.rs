@@ -254,6 +254,12 @@ impl TurnState<'_> {
             attached: prepared.attached,
         };
         let report = run_turn(context, request, self.emitter, ops).await;
+        // Commands the agents started die with the turn, even those still being cancelled.
+        if let Some(workspaces) = &context.workspaces {
+            for (_, dirs) in workspaces.peers() {
+                crate::sandbox::end_commands_in(&dirs.workspace);
+            }
+        }
         if let Some(log) = self.emitter.end_turn() {
             self.logs
                 .finish_turn(log, self.number, &context.config, &question)

@@ -1,12 +1,19 @@
-//! Copying a workspace tree: copy-on-write clones where the filesystem can, plain copies
-//! elsewhere; version-control and dependency folders, links and oversized files are left
-//! out with a note. The new tree is built beside the old one and swapped in whole.
+//! Copying a workspace tree through directory handles: every entry is opened by name in
+//! its opened parent without following links, only regular files with a single name are
+//! copied (cloned where the filesystem can), and version-control and dependency folders,
+//! symlinks, hard links, special and oversized files are left out with a note. The new
+//! tree is built beside the old one and swapped in whole.
 
-use std::fs;
+use std::ffi::OsStr;
+use std::fs::{self, File};
 use std::io;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::{Path, PathBuf};
 
-use walkdir::WalkDir;
+use rustix::fs::{AtFlags, Mode, OFlags};
+use rustix::io::Errno;
+
+use super::beneath::{self, Kind};
 
 /// Directory names never copied: history and installed dependencies, not work.
 pub const SKIPPED_DIRS: [&str; 6] = [
@@ -67,8 +74,11 @@ fn retired_suffix() -> u64 {
     (u64::from(std::process::id()) << 32) | NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed)
 }
 
-/// Copies the contents of `from` into the existing directory `to`.
+/// Copies the contents of `from` into the directory `to` (made if missing). What is in
+/// `to` already stays, unless the copy has an entry of the same name: a file or symlink
+/// there is replaced (unlinked, never written through), a directory is merged into.
 pub fn copy_tree(from: &Path, to: &Path, max_file_bytes: u64) -> io::Result<CopyReport> {
+    fs::create_dir_all(to)?;
     copy_avoiding(from, to, max_file_bytes, &[to])
 }
 
@@ -80,52 +90,214 @@ fn copy_avoiding(
     max_file_bytes: u64,
     avoid: &[&Path],
 ) -> io::Result<CopyReport> {
-    let mut report = CopyReport::default();
-    if !from.is_dir() {
-        return Ok(report);
-    }
-    let walk = WalkDir::new(from)
-        .min_depth(1)
-        .follow_links(false)
-        .sort_by_file_name()
-        .into_iter()
-        .filter_entry(|entry| {
-            !(entry.file_type().is_dir()
-                && (SKIPPED_DIRS.contains(&entry.file_name().to_string_lossy().as_ref())
-                    || avoid.contains(&entry.path())))
-        });
-    for entry in walk {
-        let entry = entry.map_err(io::Error::other)?;
-        let relative = entry.path().strip_prefix(from).map_err(io::Error::other)?;
-        let target = to.join(relative);
-        let kind = entry.file_type();
-        if kind.is_dir() {
-            fs::create_dir_all(&target)?;
-        } else if kind.is_file() {
-            let size = entry.metadata().map_err(io::Error::other)?.len();
-            if size > max_file_bytes {
-                report.skipped.push(format!(
-                    "{} (over {} MB)",
-                    relative.display(),
-                    max_file_bytes / 1_000_000
-                ));
-                continue;
-            }
-            reflink_copy::reflink_or_copy(entry.path(), &target)?;
-            report.files += 1;
-            report.bytes += size;
-        } else {
-            report
-                .skipped
-                .push(format!("{} (a link or special file)", relative.display()));
+    let source = match beneath::open_dir(from) {
+        Ok(source) => source,
+        Err(error)
+            if matches!(
+                error.kind(),
+                io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
+            ) =>
+        {
+            return Ok(CopyReport::default());
         }
-    }
+        Err(error) => return Err(error),
+    };
+    let target = beneath::open_dir(to)?;
+    let mut copier = Copier {
+        from,
+        avoid,
+        max_file_bytes,
+        report: CopyReport::default(),
+        skipped_dirs: Vec::new(),
+        links: 0,
+        hard_links: 0,
+        clone: cfg!(target_os = "linux"),
+    };
+    copier.dir(source.as_fd(), target.as_fd(), &mut PathBuf::new())?;
+    let Copier {
+        mut report,
+        skipped_dirs,
+        links,
+        hard_links,
+        ..
+    } = copier;
     for name in SKIPPED_DIRS {
-        if from.join(name).is_dir() {
+        if skipped_dirs.contains(&name) {
             report.skipped.push(format!("{name}/"));
         }
     }
+    if links + hard_links > 0 {
+        tracing::info!(
+            from = %from.display(),
+            symlinks = links,
+            hard_links,
+            "links left out of a workspace copy: symlinks are never followed or copied, and \
+             files with several names may share their content with a file elsewhere"
+        );
+    }
     Ok(report)
+}
+
+struct Copier<'a> {
+    from: &'a Path,
+    avoid: &'a [&'a Path],
+    max_file_bytes: u64,
+    report: CopyReport,
+    /// The top-level folders of [`SKIPPED_DIRS`] met.
+    skipped_dirs: Vec<&'static str>,
+    links: u64,
+    hard_links: u64,
+    /// Whether to try a copy-on-write clone first (stops at the first refusal).
+    clone: bool,
+}
+
+impl Copier<'_> {
+    fn dir(
+        &mut self,
+        source: BorrowedFd<'_>,
+        target: BorrowedFd<'_>,
+        relative: &mut PathBuf,
+    ) -> io::Result<()> {
+        for (name, kind) in beneath::entries(source)? {
+            relative.push(&name);
+            let copied = match kind {
+                Kind::Dir => self.subdir(source, target, &name, relative),
+                Kind::File => self.file(source, target, &name, relative),
+                Kind::Symlink => {
+                    self.links += 1;
+                    self.skip(relative, "a symbolic link; links are not copied");
+                    Ok(())
+                }
+                Kind::Other => {
+                    self.skip(relative, "a special file");
+                    Ok(())
+                }
+            };
+            relative.pop();
+            copied?;
+        }
+        Ok(())
+    }
+
+    fn subdir(
+        &mut self,
+        source: BorrowedFd<'_>,
+        target: BorrowedFd<'_>,
+        name: &OsStr,
+        relative: &mut PathBuf,
+    ) -> io::Result<()> {
+        if let Some(skipped) = SKIPPED_DIRS
+            .iter()
+            .find(|skipped| OsStr::new(skipped) == name)
+        {
+            if relative.components().count() == 1 {
+                self.skipped_dirs.push(skipped);
+            }
+            return Ok(());
+        }
+        if self.avoid.contains(&self.from.join(&*relative).as_path()) {
+            return Ok(());
+        }
+        let child = match beneath::child_dir(source, name, false) {
+            Ok(child) => child,
+            Err(error) if beneath::changed(&error) => {
+                self.links += 1;
+                self.skip(relative, "changed while it was copied; not followed");
+                return Ok(());
+            }
+            Err(error) => return Err(error),
+        };
+        let copy = match beneath::child_dir(target, name, true) {
+            Err(error) if beneath::changed(&error) => {
+                // A link (or file) of that name in the destination is replaced, never
+                // followed.
+                unlink_link(target, name)?;
+                beneath::child_dir(target, name, true)?
+            }
+            result => result?,
+        };
+        self.dir(child.as_fd(), copy.as_fd(), relative)
+    }
+
+    fn file(
+        &mut self,
+        source: BorrowedFd<'_>,
+        target: BorrowedFd<'_>,
+        name: &OsStr,
+        relative: &Path,
+    ) -> io::Result<()> {
+        let flags = OFlags::RDONLY | OFlags::NOFOLLOW | OFlags::NONBLOCK | OFlags::CLOEXEC;
+        let fd = match rustix::fs::openat(source, name, flags, Mode::empty()) {
+            Ok(fd) => fd,
+            Err(Errno::LOOP | Errno::NOENT | Errno::NXIO) => {
+                self.skip(relative, "changed while it was copied; not followed");
+                return Ok(());
+            }
+            Err(error) => return Err(error.into()),
+        };
+        let stat = rustix::fs::fstat(&fd)?;
+        if Kind::of_stat(&stat) != Kind::File {
+            self.skip(relative, "changed while it was copied; not followed");
+            return Ok(());
+        }
+        let size = u64::try_from(stat.st_size).unwrap_or(0);
+        if size > self.max_file_bytes {
+            let limit = self.max_file_bytes / 1_000_000;
+            self.skip(relative, &format!("over {limit} MB"));
+            return Ok(());
+        }
+        if stat.st_nlink > 1 {
+            self.hard_links += 1;
+            self.skip(relative, "a hard link; its other name may be outside");
+            return Ok(());
+        }
+        let mode = Mode::from_raw_mode(stat.st_mode & 0o7777);
+        let create =
+            OFlags::WRONLY | OFlags::CREATE | OFlags::EXCL | OFlags::NOFOLLOW | OFlags::CLOEXEC;
+        let copy = match rustix::fs::openat(target, name, create, mode) {
+            Err(Errno::EXIST) => {
+                // Replaced, not written through: the old entry may be a link.
+                rustix::fs::unlinkat(target, name, AtFlags::empty())?;
+                rustix::fs::openat(target, name, create, mode)?
+            }
+            result => result?,
+        };
+        let (mut source, mut copy) = (File::from(fd), File::from(copy));
+        #[cfg(target_os = "linux")]
+        let cloned = self.clone && {
+            let cloned = rustix::fs::ioctl_ficlone(&copy, &source).is_ok();
+            self.clone = cloned;
+            cloned
+        };
+        #[cfg(not(target_os = "linux"))]
+        let cloned = false;
+        if !cloned {
+            io::copy(&mut source, &mut copy)?;
+        }
+        rustix::fs::fchmod(&copy, mode)?;
+        self.report.files += 1;
+        self.report.bytes += size;
+        Ok(())
+    }
+
+    fn skip(&mut self, relative: &Path, why: &str) {
+        self.report
+            .skipped
+            .push(format!("{} ({why})", relative.display()));
+    }
+}
+
+/// Removes the symlink `name` in `parent`, so a directory can be made in its place; any
+/// other entry there is an error.
+fn unlink_link(parent: BorrowedFd<'_>, name: &OsStr) -> io::Result<()> {
+    let stat = rustix::fs::statat(parent, name, AtFlags::SYMLINK_NOFOLLOW)?;
+    if Kind::of_stat(&stat) != Kind::Symlink {
+        return Err(io::Error::new(
+            io::ErrorKind::AlreadyExists,
+            format!("{} is in the way of a directory", Path::new(name).display()),
+        ));
+    }
+    Ok(rustix::fs::unlinkat(parent, name, AtFlags::empty())?)
 }
 
 fn sibling(path: &Path, tag: &str) -> PathBuf {
@@ -144,78 +316,5 @@ pub(super) fn remove_tree(path: &Path) -> io::Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn write(root: &Path, relative: &str, text: &str) {
-        let path = root.join(relative);
-        fs::create_dir_all(path.parent().unwrap()).unwrap();
-        fs::write(path, text).unwrap();
-    }
-
-    #[test]
-    fn copies_files_and_leaves_out_history_dependencies_links_and_big_files() {
-        let dir = tempfile::tempdir().unwrap();
-        let from = dir.path().join("from");
-        write(&from, "src/main.rs", "fn main() {}");
-        write(&from, "README.md", "hi");
-        write(&from, ".git/HEAD", "ref");
-        write(&from, "node_modules/x/index.js", "x");
-        write(&from, "big.bin", &"0".repeat(2_000));
-        #[cfg(unix)]
-        std::os::unix::fs::symlink("/etc/passwd", from.join("link")).unwrap();
-        let to = dir.path().join("snapshots/a");
-        let report = replace_tree(&from, &to, 1_000).unwrap();
-        assert_eq!(report.files, 2);
-        assert_eq!(report.bytes, 14);
-        assert_eq!(
-            fs::read_to_string(to.join("src/main.rs")).unwrap(),
-            "fn main() {}"
-        );
-        assert!(!to.join(".git").exists() && !to.join("node_modules").exists());
-        assert!(!to.join("big.bin").exists() && !to.join("link").exists());
-        assert!(report.skipped.contains(&"big.bin (over 0 MB)".to_string()));
-        assert!(report.skipped.contains(&".git/".to_string()));
-        #[cfg(unix)]
-        assert!(report.skipped.iter().any(|entry| entry.starts_with("link")));
-    }
-
-    #[test]
-    fn a_new_copy_replaces_the_old_one_whole() {
-        let dir = tempfile::tempdir().unwrap();
-        let from = dir.path().join("from");
-        let to = dir.path().join("to");
-        write(&from, "old.txt", "1");
-        replace_tree(&from, &to, DEFAULT_MAX_FILE_BYTES).unwrap();
-        fs::remove_file(from.join("old.txt")).unwrap();
-        write(&from, "new.txt", "2");
-        replace_tree(&from, &to, DEFAULT_MAX_FILE_BYTES).unwrap();
-        assert!(!to.join("old.txt").exists());
-        assert_eq!(fs::read_to_string(to.join("new.txt")).unwrap(), "2");
-        // The retired tree goes away in the background.
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
-        loop {
-            let leftovers: Vec<_> = fs::read_dir(dir.path())
-                .unwrap()
-                .map(|entry| entry.unwrap().file_name())
-                .collect();
-            if leftovers.len() == 2 {
-                break;
-            }
-            assert!(
-                std::time::Instant::now() < deadline,
-                "staging or retired folders remain: {leftovers:?}"
-            );
-            std::thread::sleep(std::time::Duration::from_millis(10));
-        }
-    }
-
-    #[test]
-    fn a_missing_source_gives_an_empty_tree() {
-        let dir = tempfile::tempdir().unwrap();
-        let to = dir.path().join("to");
-        let report = replace_tree(&dir.path().join("nothing"), &to, 10).unwrap();
-        assert_eq!(report, CopyReport::default());
-        assert!(to.is_dir());
-    }
-}
+#[path = "copy_tests.rs"]
+mod tests;

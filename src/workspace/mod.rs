@@ -3,6 +3,7 @@
 //! snapshot of it after every answer, and before every round a temporary workspace holding
 //! every agent's latest snapshot under its anonymous name (`agent1/`, `agent2/`, …).
 
+pub mod beneath;
 mod copy;
 mod layout;
 mod prompt_paths;

@@ -1,1 +1,428 @@
-//! Hostile: sandbox (filled in by its owner).
+//! Hostile: sandbox. Agents' commands that hide a path from the command filters (Python,
+//! `printf` escapes, a script they wrote) still cannot write or read outside their roots;
+//! TCP is denied when configured; processes that detach (`setsid`, `nohup`, a double fork
+//! that drops its environment) die when the call returns, times out or the turn is
+//! cancelled; `MASSGEN_SANDBOX=off` warns once; `--sandbox-check` reports.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, OnceLock};
+use std::time::{Duration, Instant};
+
+use massgen::config::{CommandLineConfig, ToolSettings};
+use massgen::protocol::EventMsg;
+use massgen::sandbox::{Mode, check};
+use massgen::tools::{BuiltinOutcome, BuiltinTools, PathPolicy};
+use serde_json::json;
+
+use super::support::Scenario;
+use super::support::sandbox::{Sandbox, text};
+
+const PYTHON: &str = "/usr/bin/python3";
+
+/// Whether this machine enforces the sandbox; tests of what it forbids need it.
+fn enforced() -> bool {
+    static ENFORCED: OnceLock<bool> = OnceLock::new();
+    let enforced = *ENFORCED.get_or_init(|| check::run(Mode::Auto).enforced);
+    if !enforced {
+        eprintln!("no Landlock on this machine: skipped (see massgen --sandbox-check)");
+    }
+    enforced
+}
+
+/// A workspace, a directory beside it that is nobody's root, and the agent's tools.
+struct Agent {
+    _dir: tempfile::TempDir,
+    ws: PathBuf,
+    outside: PathBuf,
+    tools: BuiltinTools,
+}
+
+impl Agent {
+    fn new(config: CommandLineConfig) -> Self {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().canonicalize().unwrap();
+        let (ws, outside) = (root.join("ws"), root.join("home"));
+        fs::create_dir_all(&ws).unwrap();
+        fs::create_dir_all(&outside).unwrap();
+        fs::write(outside.join("secret.txt"), "the user's secret").unwrap();
+        let settings = ToolSettings {
+            cwd: Some(ws.display().to_string()),
+            command_line: Some(config),
+            ..ToolSettings::default()
+        };
+        let policy = Arc::new(PathPolicy::new(ws.clone(), Vec::new(), Vec::new()));
+        Self {
+            _dir: dir,
+            ws,
+            outside,
+            tools: BuiltinTools::new(policy, &settings),
+        }
+    }
+
+    fn default() -> Self {
+        Self::new(CommandLineConfig::default())
+    }
+
+    async fn run(&self, command: &str) -> BuiltinOutcome {
+        self.run_with(json!({ "command": command })).await
+    }
+
+    async fn run_with(&self, args: serde_json::Value) -> BuiltinOutcome {
+        self.tools
+            .call("mcp__command_line__execute_command", &args.to_string())
+            .await
+    }
+}
+
+/// `path` in hex, for Python's `bytes.fromhex`: no `/` for the filters to see.
+fn hex(path: &Path) -> String {
+    path.display()
+        .to_string()
+        .bytes()
+        .map(|byte| format!("{byte:02x}"))
+        .collect()
+}
+
+/// `path` with every `/` as printf's `\057`.
+fn octal(path: &Path) -> String {
+    path.display().to_string().replace('/', "\\057")
+}
+
+#[tokio::test]
+async fn hidden_paths_cannot_be_written_outside_the_workspace() {
+    if !enforced() {
+        return;
+    }
+    let agent = Agent::default();
+    let python = agent.outside.join("from_python");
+    let result = agent
+        .run(&format!(
+            "{PYTHON} -c \"open(bytes.fromhex('{}').decode(),'w').write('x')\"",
+            hex(&python)
+        ))
+        .await;
+    assert!(!result.outcome.ok, "{}", result.outcome.output);
+    let shell = agent.outside.join("from_sh");
+    let result = agent
+        .run(&format!(
+            "sh -c 'echo x > \"$(printf \"{}\")\"'",
+            octal(&shell)
+        ))
+        .await;
+    assert!(!result.outcome.ok, "{}", result.outcome.output);
+    let script = agent.outside.join("from_script");
+    let wrote = agent
+        .tools
+        .call(
+            "mcp__filesystem__write_file",
+            &json!({"path": "job.sh", "content": format!("echo x > {}\n", script.display())})
+                .to_string(),
+        )
+        .await;
+    assert!(wrote.outcome.ok, "{}", wrote.outcome.output);
+    let result = agent.run("sh job.sh").await;
+    assert!(!result.outcome.ok, "{}", result.outcome.output);
+    for path in [python, shell, script] {
+        assert!(!path.exists(), "{} was written", path.display());
+    }
+}
+
+#[tokio::test]
+async fn files_outside_the_readable_roots_cannot_be_read() {
+    if !enforced() {
+        return;
+    }
+    let agent = Agent::default();
+    let secret = agent.outside.join("secret.txt");
+    for command in [
+        format!(
+            "{PYTHON} -c \"print(open(bytes.fromhex('{}').decode()).read())\"",
+            hex(&secret)
+        ),
+        format!("sh -c 'cat \"$(printf \"{}\")\"'", octal(&secret)),
+    ] {
+        let result = agent.run(&command).await;
+        assert!(!result.outcome.ok, "{command}: {}", result.outcome.output);
+        assert!(!result.outcome.output.contains("the user's secret"));
+    }
+}
+
+#[tokio::test]
+async fn the_workspace_and_the_commands_own_temp_dir_are_writable() {
+    let agent = Agent::default();
+    let result = agent
+        .run(
+            "sh -c 'test -n \"$TMPDIR\" && echo made > in_ws.txt && echo temp > \"$TMPDIR/t\" \
+             && cat \"$TMPDIR/t\" && echo \"$TMPDIR\"'",
+        )
+        .await;
+    assert!(result.outcome.ok, "{}", result.outcome.output);
+    assert!(result.outcome.output.contains("--- stdout ---\ntemp\n"));
+    assert_eq!(
+        fs::read_to_string(agent.ws.join("in_ws.txt")).unwrap(),
+        "made\n"
+    );
+    let tmp = result.outcome.output.lines().nth(3).unwrap();
+    assert!(tmp.contains("massgen-cmd-"), "{tmp}");
+    assert!(
+        !Path::new(tmp).exists(),
+        "the temp dir {tmp} outlived its command"
+    );
+}
+
+#[tokio::test]
+async fn tcp_is_denied_only_when_the_network_is_off() {
+    if !enforced() {
+        return;
+    }
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let connect = format!(
+        "{PYTHON} -c \"import socket; socket.create_connection(('127.0.0.1', {port}), 5)\""
+    );
+    let allowed = Agent::default();
+    let result = allowed.run(&connect).await;
+    assert!(result.outcome.ok, "{}", result.outcome.output);
+    let denied = Agent::new(CommandLineConfig {
+        network: false,
+        ..CommandLineConfig::default()
+    });
+    let result = denied.run(&connect).await;
+    assert!(!result.outcome.ok, "{}", result.outcome.output);
+    assert!(
+        result.outcome.output.contains("PermissionError"),
+        "{}",
+        result.outcome.output
+    );
+}
+
+/// Waits for `ws/<name>` and returns the pid it holds.
+async fn pid_in(ws: &Path, name: &str) -> i32 {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Ok(text) = fs::read_to_string(ws.join(name))
+            && let Ok(pid) = text.trim().parse()
+        {
+            return pid;
+        }
+        assert!(Instant::now() < deadline, "{name} was never written");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Asserts that `pid` is gone (or a zombie) within a few seconds.
+async fn assert_gone(pid: i32, what: &str) {
+    let stat = format!("/proc/{pid}/stat");
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let gone = fs::read_to_string(&stat).map_or(true, |stat| {
+            stat.rsplit(')')
+                .next()
+                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
+        });
+        if gone {
+            return;
+        }
+        if Instant::now() > deadline {
+            let _ = std::process::Command::new("kill")
+                .args(["-9", &pid.to_string()])
+                .status();
+            panic!("{what} (pid {pid}) outlived its command");
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// Starts a detached `sleep` that writes its pid, and returns once it has.
+const SETSID: &str = r#"sh -c 'setsid sh -c "echo \$\$ > setsid.pid; exec sleep 301" & while [ ! -s setsid.pid ]; do sleep 0.05; done'"#;
+const NOHUP: &str = r#"sh -c 'nohup sh -c "echo \$\$ > nohup.pid; exec sleep 302" > /dev/null 2>&1 & while [ ! -s nohup.pid ]; do sleep 0.05; done'"#;
+/// Forks twice, leaves the session and drops its environment (and so the marker).
+const DOUBLE_FORK: &str = "/usr/bin/python3 -c \"import os, time
+if os.fork() == 0:
+    os.setsid()
+    if os.fork() == 0:
+        open('fork.tmp', 'w').write(str(os.getpid()))
+        os.rename('fork.tmp', 'fork.pid')
+        os.execvpe('sleep', ['sleep', '303'], {})
+    os._exit(0)
+os.wait()
+while not os.path.exists('fork.pid'):
+    time.sleep(0.05)\"";
+
+#[tokio::test]
+async fn detached_processes_die_when_the_call_returns() {
+    let agent = Agent::default();
+    for (command, pid_file) in [
+        (SETSID, "setsid.pid"),
+        (NOHUP, "nohup.pid"),
+        (DOUBLE_FORK, "fork.pid"),
+    ] {
+        let result = agent.run(command).await;
+        assert!(result.outcome.ok, "{command}: {}", result.outcome.output);
+        let pid = pid_in(&agent.ws, pid_file).await;
+        assert_gone(pid, command).await;
+    }
+}
+
+#[tokio::test]
+async fn detached_processes_die_when_the_call_times_out() {
+    let agent = Agent::new(CommandLineConfig {
+        timeout: Duration::from_secs(1),
+        ..CommandLineConfig::default()
+    });
+    let command = r#"sh -c 'setsid sh -c "echo \$\$ > late.pid; exec sleep 304" & sleep 30'"#;
+    let result = agent.run(command).await;
+    assert!(
+        result.outcome.output.starts_with("Timed out"),
+        "{}",
+        result.outcome.output
+    );
+    let pid = pid_in(&agent.ws, "late.pid").await;
+    assert_gone(pid, "the setsid sleep").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn detached_processes_die_when_the_turn_is_cancelled() {
+    let yaml = r#"
+agents:
+  - id: runner
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      cwd: workspace
+      enable_mcp_command_line: true
+      answers: ["done"]
+      tool_calls:
+        - name: mcp__command_line__execute_command
+          arguments:
+            command: |-
+              sh -c 'setsid sh -c "echo \$\$ > turn.pid; exec sleep 305" & sleep 60'
+"#;
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), yaml);
+    let submit = massgen::protocol::Op::Submit {
+        options: Default::default(),
+        text: "Run it".into(),
+        mode: massgen::protocol::Mode::Normal,
+        context_paths: vec![],
+    };
+    scenario.handle.ops.send(submit).await.unwrap();
+    let mut workspace = None;
+    let mut pid = None;
+    while let Some(event) = scenario.handle.events.recv().await {
+        match &event.msg {
+            EventMsg::WorkspaceAssigned { workspace: ws, .. } => workspace = Some(ws.clone()),
+            EventMsg::ToolCallBegin { tool, .. } if tool.ends_with("execute_command") => {
+                let ws = workspace.clone().expect("a workspace before the call");
+                pid = Some(pid_in(&ws, "turn.pid").await);
+                scenario
+                    .handle
+                    .ops
+                    .send(massgen::protocol::Op::Cancel)
+                    .await
+                    .unwrap();
+            }
+            EventMsg::TurnFinished { .. } => break,
+            _ => {}
+        }
+    }
+    let pid = pid.expect("the command ran");
+    assert_gone(pid, "the setsid sleep of a cancelled turn").await;
+    scenario.handle.shutdown().await;
+}
+
+/// A scripted run of two commands with `env` set, and each command's output.
+fn two_commands(env: &[(&str, &str)]) -> (Vec<String>, String) {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "config.yaml",
+        r#"
+agents:
+  - id: runner
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      cwd: workspace
+      enable_mcp_command_line: true
+      answers: ["done"]
+      tool_calls:
+        - {name: mcp__command_line__execute_command, arguments: {command: "echo one"}}
+        - {name: mcp__command_line__execute_command, arguments: {command: "echo two"}}
+"#,
+    );
+    let mut command = sandbox.massgen();
+    command.args(["--config", "config.yaml", "--display", "plain", "Go"]);
+    for (name, value) in env {
+        command.env(name, value);
+    }
+    let output = command.output().unwrap();
+    assert!(output.status.success(), "{}", text(&output.stderr));
+    let events = sandbox.run_log_dir().join("turn_1/attempt_1/events.jsonl");
+    let outputs = fs::read_to_string(&events)
+        .unwrap()
+        .lines()
+        .filter_map(|line| {
+            match serde_json::from_str::<massgen::protocol::Event>(line)
+                .ok()?
+                .msg
+            {
+                EventMsg::ToolCallEnd { output, .. } => Some(output),
+                _ => None,
+            }
+        })
+        .collect();
+    (outputs, text(&output.stderr))
+}
+
+#[test]
+fn turning_the_sandbox_off_warns_once() {
+    let (outputs, _) = two_commands(&[("MASSGEN_SANDBOX", "off")]);
+    assert_eq!(outputs.len(), 2, "{outputs:?}");
+    assert!(
+        outputs[0].contains("WARNING: commands run WITHOUT an OS sandbox (MASSGEN_SANDBOX=off"),
+        "{}",
+        outputs[0]
+    );
+    assert!(!outputs[1].contains("WARNING"), "{}", outputs[1]);
+    assert!(outputs[1].contains("two"));
+    if enforced() {
+        let (outputs, _) = two_commands(&[]);
+        assert!(
+            outputs.iter().all(|output| !output.contains("WARNING")),
+            "{outputs:?}"
+        );
+    }
+}
+
+#[test]
+fn sandbox_check_reports_what_is_enforced() {
+    let sandbox = Sandbox::new();
+    let output = sandbox.massgen().arg("--sandbox-check").output().unwrap();
+    let report = text(&output.stdout);
+    assert!(report.starts_with("massgen sandbox check"), "{report}");
+    for line in [
+        "mode",
+        "files",
+        "network deny",
+        "no_new_privs",
+        "process cleanup",
+        "verdict",
+    ] {
+        assert!(report.contains(&format!("\n  {line} ")), "{line}: {report}");
+    }
+    if enforced() {
+        assert_eq!(output.status.code(), Some(0), "{report}");
+        assert!(report.contains("landlock        ABI "));
+        assert!(report.contains("write outside denied, read outside denied"));
+    }
+    let off = sandbox
+        .massgen()
+        .arg("--sandbox-check")
+        .env("MASSGEN_SANDBOX", "off")
+        .output()
+        .unwrap();
+    assert_eq!(off.status.code(), Some(1));
+    assert!(text(&off.stdout).contains("NOT enforced: MASSGEN_SANDBOX=off is set"));
+}

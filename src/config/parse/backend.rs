@@ -86,7 +86,7 @@ pub(super) fn parse_backend(
         kind,
         model,
         api_key: backend.string("api_key")?.map(Secret::new),
-        base_url: backend.string("base_url")?,
+        base_url: backend.http_url("base_url")?,
         temperature,
         max_tokens: backend.unsigned("max_tokens")?,
         api_version: backend.string("api_version")?,

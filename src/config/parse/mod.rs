@@ -10,7 +10,7 @@ mod tools;
 
 use std::collections::HashMap;
 
-use super::error::{Problem, did_you_mean};
+use super::error::{Problem, did_you_mean, thousands};
 use super::fields::Fields;
 use super::keys;
 use super::schema::{
@@ -40,7 +40,12 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
         keys::TOP_LEVEL_UNSUPPORTED,
         &mut notes,
     );
-    let agents = parse_agents(&top, &mut notes)?;
+    // Limits first: the agent count is checked before thousands of agents are read.
+    let limits = match top.get("limits") {
+        Some(node) => limits::parse_limits(&Fields::of(node, "limits")?, &mut notes)?,
+        None => LimitsConfig::default(),
+    };
+    let agents = parse_agents(&top, &limits, &mut notes)?;
     let orchestrator = match top.get("orchestrator") {
         Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
         None => OrchestratorConfig::default(),
@@ -56,10 +61,6 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
             logging_enabled: true,
         },
     };
-    let limits = match top.get("limits") {
-        Some(node) => limits::parse_limits(&Fields::of(node, "limits")?, &mut notes)?,
-        None => LimitsConfig::default(),
-    };
     Ok((
         Config {
             source_name: source_name.to_string(),
@@ -68,12 +69,17 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
             timeouts,
             ui,
             limits,
+            granted_paths: Vec::new(),
         },
         notes,
     ))
 }
 
-fn parse_agents(top: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Vec<AgentConfig>, Problem> {
+fn parse_agents(
+    top: &Fields<'_>,
+    limits: &LimitsConfig,
+    notes: &mut Vec<Note>,
+) -> Result<Vec<AgentConfig>, Problem> {
     for key in ["agent", "agents"] {
         if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
             && matches!(entry.value.value, Value::Null)
@@ -99,6 +105,27 @@ fn parse_agents(top: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Vec<AgentConf
             Value::Seq(items) if items.is_empty() => {
                 return Err(Problem::at(node.loc, "`agents` is an empty list")
                     .help("add at least one agent with `id` and `backend: {type, model}`"));
+            }
+            Value::Seq(items) if items.len() as u64 > limits.max_agents => {
+                let loc = top
+                    .entries
+                    .iter()
+                    .find(|entry| entry.key == "agents")
+                    .map_or(node.loc, |entry| entry.key_loc);
+                return Err(Problem::at(
+                    loc,
+                    format!(
+                        "the config lists {} agents; at most {} run in one turn \
+                         (limits.max_agents)",
+                        thousands(items.len()),
+                        thousands(usize::try_from(limits.max_agents).unwrap_or(usize::MAX))
+                    ),
+                )
+                .help(format!(
+                    "remove agents, or raise the limit if you mean it: `limits: {{max_agents: {}}}` \
+                     (every agent is a model call per round)",
+                    items.len()
+                )));
             }
             Value::Seq(items) => items
                 .iter()

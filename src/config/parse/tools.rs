@@ -82,6 +82,7 @@ fn command_line(
     Ok(Some(CommandLineConfig {
         allowed_commands: patterns("command_line_allowed_commands")?,
         blocked_commands: patterns("command_line_blocked_commands")?,
+        network: backend.bool("command_line_network")?.unwrap_or(true),
         ..CommandLineConfig::default()
     }))
 }
@@ -203,6 +204,8 @@ fn http(server: &Fields<'_>) -> Result<McpTransport, Problem> {
         )
         .help("write it like `url: http://localhost:8000/mcp`"));
     }
+    // An IPv6 host without its closing bracket, or no host at all.
+    server.http_url("url")?;
     Ok(McpTransport::StreamableHttp {
         url,
         headers: string_map(server, "headers")?,

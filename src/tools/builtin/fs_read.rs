@@ -1,16 +1,20 @@
 //! The filesystem server's reading tools: read_text_file, read_multiple_files,
 //! list_directory, directory_tree, search_files, get_file_info, list_allowed_directories.
 
+use std::io;
+use std::os::fd::{AsFd, BorrowedFd};
 use std::path::Path;
 use std::time::SystemTime;
 
 use globset::{Glob, GlobBuilder, GlobMatcher, GlobSet, GlobSetBuilder};
+use rustix::fs::Mode;
 use serde_json::{Value, json};
-use walkdir::WalkDir;
 
 use super::args::{Args, ToolError, ToolResult, io_error};
+use super::open;
 use super::text::{self, End, READ_CAP};
-use crate::tools::permissions::{Access, PathPolicy};
+use crate::tools::permissions::{Access, Located, PathPolicy};
+use crate::workspace::beneath::{self, Kind, Step};
 
 /// Most entries a listing, tree or search returns.
 const LIST_CAP: usize = 1000;
@@ -26,14 +30,14 @@ pub(super) fn read_text_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             "Give `head` or `tail`, not both; read the file twice for both ends.".into(),
         ));
     }
-    let path = policy.check(raw, Access::Read)?;
+    let located = policy.locate(raw, Access::Read)?;
     let end = if tail.is_some() {
         End::Finish
     } else {
         End::Start
     };
-    let text = text::read_text(&path, raw, end)?;
-    policy.record_read(&path);
+    let text = text::read_text(open::read(&located)?, located.path(), raw, end)?;
+    policy.record_read(located.path());
     let count = |lines: u64| usize::try_from(lines).unwrap_or(usize::MAX);
     Ok(match (head, tail) {
         (Some(lines), _) => text::head(&text.content, count(lines)),
@@ -65,15 +69,17 @@ pub(super) fn read_multiple_files(policy: &PathPolicy, args: &Args) -> ToolResul
             ));
             continue;
         }
-        let part = match roots.check(raw, Access::Read) {
+        let part = match roots.locate(raw, Access::Read) {
             Err(refusal) => {
                 let part = format!("{raw}: Error - {}", refusal.reason);
                 refusals.push(refusal);
                 part
             }
-            Ok(path) => match text::read_text(&path, raw, End::Start) {
+            Ok(located) => match open::read(&located)
+                .and_then(|file| text::read_text(file, located.path(), raw, End::Start))
+            {
                 Ok(text) => {
-                    policy.record_read(&path);
+                    policy.record_read(located.path());
                     let note = if text.cut { "\n[cut at 1 MiB]" } else { "" };
                     format!("{raw}:\n{}{note}\n", text.content)
                 }
@@ -94,18 +100,21 @@ pub(super) fn read_multiple_files(policy: &PathPolicy, args: &Args) -> ToolResul
 
 pub(super) fn list_directory(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
-    let path = policy.check(raw, Access::Read)?;
-    let mut entries = Vec::new();
-    for entry in std::fs::read_dir(&path).map_err(|error| io_error("list", &path, &error))? {
-        let entry = entry.map_err(|error| io_error("list", &path, &error))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let tag = match entry.file_type() {
-            Ok(kind) if kind.is_dir() => "[DIR]",
-            Ok(kind) if kind.is_symlink() => "[LINK]",
-            Ok(_) | Err(_) => "[FILE]",
-        };
-        entries.push((name, tag));
-    }
+    let located = policy.locate(raw, Access::Read)?;
+    let path = located.path();
+    let dir = open_dir(&located, "list")?;
+    let listed = beneath::entries(dir.as_fd()).map_err(|error| io_error("list", path, &error))?;
+    let mut entries: Vec<(String, &str)> = listed
+        .into_iter()
+        .map(|(name, kind)| {
+            let tag = match kind {
+                Kind::Dir => "[DIR]",
+                Kind::Symlink => "[LINK]",
+                Kind::File | Kind::Other => "[FILE]",
+            };
+            (name.to_string_lossy().into_owned(), tag)
+        })
+        .collect();
     entries.sort();
     if entries.is_empty() {
         return Ok(format!("{} is empty.", path.display()));
@@ -126,14 +135,16 @@ pub(super) fn list_directory(policy: &PathPolicy, args: &Args) -> ToolResult {
 
 pub(super) fn directory_tree(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
-    let path = policy.check(raw, Access::Read)?;
+    let located = policy.locate(raw, Access::Read)?;
+    let path = located.path();
     if !path.is_dir() {
         return Err(ToolError::Failed(format!(
             "`{raw}` is not a directory; directory_tree needs one."
         )));
     }
+    let dir = open_dir(&located, "list")?;
     let mut budget = LIST_CAP;
-    let tree = tree(&path, &mut budget).map_err(|error| io_error("list", &path, &error))?;
+    let tree = tree(dir.as_fd(), &mut budget).map_err(|error| io_error("list", path, &error))?;
     let mut out = serde_json::to_string_pretty(&tree).unwrap_or_default();
     if budget == 0 {
         out.push_str(&format!(
@@ -143,28 +154,36 @@ pub(super) fn directory_tree(policy: &PathPolicy, args: &Args) -> ToolResult {
     Ok(out)
 }
 
-fn tree(dir: &Path, budget: &mut usize) -> std::io::Result<Vec<Value>> {
-    let mut entries: Vec<_> = std::fs::read_dir(dir)?.collect::<Result<_, _>>()?;
-    entries.sort_by_key(|entry| entry.file_name());
+/// The opened directory `located`, or why not.
+fn open_dir(located: &Located, action: &str) -> Result<std::os::fd::OwnedFd, ToolError> {
+    located
+        .open(beneath::DIR, Mode::empty())
+        .map_err(|error| open::failed(located, action, &error))
+}
+
+fn tree(dir: BorrowedFd<'_>, budget: &mut usize) -> io::Result<Vec<Value>> {
     let mut nodes = Vec::new();
-    for entry in entries {
+    for (name, kind) in beneath::entries(dir)? {
         if *budget == 0 {
             break;
         }
         *budget -= 1;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let kind = entry.file_type()?;
-        if kind.is_dir() {
-            let children = if TREE_SKIPS.contains(&name.as_str()) {
-                Vec::new()
-            } else {
-                tree(&entry.path(), budget)?
-            };
-            nodes.push(json!({"name": name, "type": "directory", "children": children}));
-        } else if kind.is_symlink() {
-            nodes.push(json!({"name": name, "type": "symlink"}));
-        } else {
-            nodes.push(json!({"name": name, "type": "file"}));
+        let shown = name.to_string_lossy().into_owned();
+        match kind {
+            Kind::Dir => {
+                let children = if TREE_SKIPS.contains(&shown.as_str()) {
+                    Vec::new()
+                } else {
+                    match beneath::child_dir(dir, &name, false) {
+                        Ok(child) => tree(child.as_fd(), budget)?,
+                        Err(error) if beneath::changed(&error) => Vec::new(),
+                        Err(error) => return Err(error),
+                    }
+                };
+                nodes.push(json!({"name": shown, "type": "directory", "children": children}));
+            }
+            Kind::Symlink => nodes.push(json!({"name": shown, "type": "symlink"})),
+            Kind::File | Kind::Other => nodes.push(json!({"name": shown, "type": "file"})),
         }
     }
     Ok(nodes)
@@ -174,7 +193,8 @@ pub(super) fn search_files(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
     let pattern = args.str("pattern")?;
     let excludes = args.opt_strings("excludePatterns")?.unwrap_or_default();
-    let root = policy.check(raw, Access::Read)?;
+    let located = policy.locate(raw, Access::Read)?;
+    let root = located.path();
     if !root.is_dir() {
         return Err(ToolError::Failed(format!(
             "`{raw}` is not a directory; search_files searches inside one."
@@ -182,28 +202,24 @@ pub(super) fn search_files(policy: &PathPolicy, args: &Args) -> ToolResult {
     }
     let wanted = Wanted::new(pattern)?;
     let excluded = exclude_set(&excludes)?;
-    let is_excluded = |path: &Path| {
-        let relative = path.strip_prefix(&root).unwrap_or(path);
-        excluded.is_match(relative) || path.file_name().is_some_and(|name| excluded.is_match(name))
-    };
+    let dir = open_dir(&located, "search")?;
     let mut found = Vec::new();
-    let walk = WalkDir::new(&root)
-        .follow_links(false)
-        .min_depth(1)
-        .into_iter()
-        .filter_entry(|entry| !is_excluded(entry.path()));
-    for entry in walk.flatten() {
-        let relative = entry.path().strip_prefix(&root).unwrap_or(entry.path());
-        if wanted.matches(relative) {
-            found.push(entry.path().display().to_string());
+    beneath::walk(dir.as_fd(), &mut |entry| {
+        if excluded.is_match(entry.relative) || excluded.is_match(entry.name) {
+            return Ok(Step::Pass);
+        }
+        if wanted.matches(entry.relative) {
+            found.push(root.join(entry.relative).display().to_string());
             if found.len() == LIST_CAP {
                 found.push(format!(
                     "[Stopped at {LIST_CAP} matches; narrow the pattern.]"
                 ));
-                break;
+                return Ok(Step::Stop);
             }
         }
-    }
+        Ok(Step::Enter)
+    })
+    .map_err(|error| io_error("search", root, &error))?;
     if found.is_empty() {
         return Ok(format!(
             "No matches found for `{pattern}` in {}.",
@@ -264,8 +280,12 @@ fn bad_glob(pattern: &str, error: &globset::Error) -> ToolError {
 
 pub(super) fn get_file_info(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
-    let path = policy.check(raw, Access::Read)?;
-    let meta = std::fs::metadata(&path).map_err(|error| io_error("inspect", &path, &error))?;
+    let located = policy.locate(raw, Access::Read)?;
+    let path = located.path();
+    let file = open::read(&located)?;
+    let meta = file
+        .metadata()
+        .map_err(|error| io_error("inspect", path, &error))?;
     let time = |when: std::io::Result<SystemTime>| {
         when.ok()
             .and_then(|when| jiff::Timestamp::try_from(when).ok())
@@ -286,7 +306,7 @@ pub(super) fn get_file_info(policy: &PathPolicy, args: &Args) -> ToolResult {
         std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777
     ));
     if meta.is_file() {
-        lines.push(format!("binary: {}", text::looks_binary(&path)));
+        lines.push(format!("binary: {}", text::looks_binary(file)));
     }
     Ok(lines.join("\n"))
 }

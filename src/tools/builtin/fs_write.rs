@@ -1,26 +1,31 @@
 //! The filesystem server's writing tools: write_file, edit_file, create_directory, move_file.
 
-use std::io::ErrorKind;
-use std::path::Path;
+use std::io::{Seek, SeekFrom, Write};
+use std::os::fd::AsFd;
 
+use rustix::fs::AtFlags;
+use rustix::io::Errno;
 use serde_json::Value;
 
 use super::args::{Args, ToolError, ToolResult, io_error};
-use super::text;
+use super::{open, text};
 use crate::tools::permissions::{Access, PathPolicy, Refusal};
+use crate::workspace::beneath::Kind;
 
 pub(super) fn write_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
     let content = args.str("content")?;
-    let path = policy.check(raw, Access::Write)?;
+    let located = policy.locate(raw, Access::Write)?;
+    let path = located.path();
     if path.is_dir() {
         return Err(ToolError::Failed(format!(
             "`{raw}` is a directory; give a file path inside it."
         )));
     }
-    make_parent(&path)?;
-    std::fs::write(&path, content).map_err(|error| io_error("write", &path, &error))?;
-    policy.record_created(&path);
+    open::write(&located)?
+        .write_all(content.as_bytes())
+        .map_err(|error| io_error("write", path, &error))?;
+    policy.record_created(path);
     Ok(format!(
         "Successfully wrote {} bytes to {}",
         content.len(),
@@ -37,9 +42,14 @@ pub(super) fn edit_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             "`edits` is empty; give at least one {oldText, newText} pair.".into(),
         ));
     }
-    let path = policy.check(raw, Access::Write)?;
-    let original = text::read_whole(&path, raw)?;
-    policy.record_read(&path);
+    let located = policy.locate(raw, Access::Write)?;
+    let path = located.path();
+    let mut file = open::read_write(&located)?;
+    let reader = file
+        .try_clone()
+        .map_err(|error| io_error("read", path, &error))?;
+    let original = text::read_whole(reader, path, raw)?;
+    policy.record_read(path);
     let mut content = original.clone();
     for (index, edit) in edits.iter().enumerate() {
         let number = index + 1;
@@ -83,21 +93,27 @@ pub(super) fn edit_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             "```diff\n{diff}```\n(dry run: nothing was written)"
         ));
     }
-    std::fs::write(&path, &content).map_err(|error| io_error("write", &path, &error))?;
-    policy.record_created(&path);
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)))
+        .and_then(|_| file.write_all(content.as_bytes()))
+        .map_err(|error| io_error("write", path, &error))?;
+    policy.record_created(path);
     Ok(format!("```diff\n{diff}```"))
 }
 
 pub(super) fn create_directory(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
-    let path = policy.check(raw, Access::Write)?;
+    let located = policy.locate(raw, Access::Write)?;
+    let path = located.path();
     if path.is_file() {
         return Err(ToolError::Failed(format!(
             "`{raw}` is a file, so no directory can be made there."
         )));
     }
-    std::fs::create_dir_all(&path).map_err(|error| io_error("create", &path, &error))?;
-    policy.record_created(&path);
+    located
+        .create_dirs()
+        .map_err(|error| open::failed(&located, "create", &error))?;
+    policy.record_created(path);
     Ok(format!("Successfully created directory {}", path.display()))
 }
 
@@ -105,8 +121,8 @@ pub(super) fn move_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let source_raw = args.str_either(&["source", "source_path"])?;
     let destination_raw = args.str_either(&["destination", "destination_path"])?;
     let roots = policy.on_disk();
-    let source = roots.check(source_raw, Access::Write)?;
-    if roots.is_root(&source) {
+    let source = roots.locate(source_raw, Access::Write)?;
+    if roots.is_root(source.path()) {
         return Err(ToolError::Refused(Refusal {
             path: source_raw.to_string(),
             reason: format!(
@@ -115,45 +131,43 @@ pub(super) fn move_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             ),
         }));
     }
-    if std::fs::symlink_metadata(&source).is_err() {
+    let Some((source_dir, source_name, kind)) = open::entry(&source)? else {
         return Err(ToolError::Failed(format!("`{source_raw}` does not exist.")));
-    }
-    let destination = roots.check(destination_raw, Access::Write)?;
-    if std::fs::symlink_metadata(&destination).is_ok() {
+    };
+    let destination = roots.locate(destination_raw, Access::Write)?;
+    if open::exists(&destination)? {
         return Err(ToolError::Failed(format!(
             "`{destination_raw}` already exists and move_file does not overwrite. Pick another \
              name, or delete it first."
         )));
     }
-    if destination.starts_with(&source) {
+    if destination.path().starts_with(source.path()) {
         return Err(ToolError::Failed(format!(
             "`{source_raw}` cannot be moved into itself."
         )));
     }
-    make_parent(&destination)?;
-    match std::fs::rename(&source, &destination) {
+    let (destination_dir, destination_name) = destination
+        .parent(true)
+        .map_err(|error| open::failed(&destination, "create the folders for", &error))?;
+    let moved = rustix::fs::renameat(
+        &source_dir,
+        &source_name,
+        &destination_dir,
+        &destination_name,
+    );
+    match moved {
         Ok(()) => {}
-        Err(error) if error.kind() == ErrorKind::CrossesDevices && source.is_file() => {
-            std::fs::copy(&source, &destination)
-                .map_err(|error| io_error("copy", &source, &error))?;
-            std::fs::remove_file(&source).map_err(|error| io_error("remove", &source, &error))?;
+        Err(Errno::XDEV) if kind == Kind::File => {
+            open::copy(&source, &destination)?;
+            rustix::fs::unlinkat(source_dir.as_fd(), &source_name, AtFlags::empty())
+                .map_err(|error| io_error("remove", source.path(), &error.into()))?;
         }
-        Err(error) => return Err(io_error("move", &source, &error)),
+        Err(error) => return Err(io_error("move", source.path(), &error.into())),
     }
-    policy.record_moved(&source, &destination);
+    policy.record_moved(source.path(), destination.path());
     Ok(format!(
         "Successfully moved {} to {}",
-        source.display(),
-        destination.display()
+        source.path().display(),
+        destination.path().display()
     ))
-}
-
-/// Creates the missing directories above `path`.
-pub(super) fn make_parent(path: &Path) -> Result<(), ToolError> {
-    match path.parent() {
-        Some(parent) => {
-            std::fs::create_dir_all(parent).map_err(|error| io_error("create", parent, &error))
-        }
-        None => Ok(()),
-    }
 }

@@ -7,6 +7,7 @@ mod args;
 mod command;
 mod fs_read;
 mod fs_write;
+mod open;
 mod specs;
 mod text;
 mod workspace;

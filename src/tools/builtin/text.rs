@@ -27,10 +27,14 @@ pub(super) enum End {
     Finish,
 }
 
-/// Reads up to [`READ_CAP`] bytes from `end` of the file at `path`; `shown` is the path as
-/// the model wrote it, for messages.
-pub(super) fn read_text(path: &Path, shown: &str, end: End) -> Result<Text, ToolError> {
-    let mut file = File::open(path).map_err(|error| io_error("read", path, &error))?;
+/// Reads up to [`READ_CAP`] bytes from `end` of the file; `path` (resolved) and `shown`
+/// (as the model wrote it) are for messages.
+pub(super) fn read_text(
+    mut file: File,
+    path: &Path,
+    shown: &str,
+    end: End,
+) -> Result<Text, ToolError> {
     let meta = file
         .metadata()
         .map_err(|error| io_error("read", path, &error))?;
@@ -62,8 +66,8 @@ pub(super) fn read_text(path: &Path, shown: &str, end: End) -> Result<Text, Tool
 }
 
 /// The whole file as text, or an error when it is larger than [`READ_CAP`].
-pub(super) fn read_whole(path: &Path, shown: &str) -> Result<String, ToolError> {
-    let text = read_text(path, shown, End::Start)?;
+pub(super) fn read_whole(file: File, path: &Path, shown: &str) -> Result<String, ToolError> {
+    let text = read_text(file, path, shown, End::Start)?;
     if text.cut {
         return Err(ToolError::Failed(format!(
             "`{shown}` is {} bytes, more than the {} bytes this tool handles at once.",
@@ -100,10 +104,8 @@ pub(super) fn tail(text: &str, count: usize) -> String {
 }
 
 /// Whether the file's first 8 KiB hold a NUL byte; unreadable files count as binary.
-pub(super) fn looks_binary(path: &Path) -> bool {
-    File::open(path)
-        .and_then(|mut file| has_nul_early(&mut file))
-        .unwrap_or(true)
+pub(super) fn looks_binary(mut file: File) -> bool {
+    has_nul_early(&mut file).unwrap_or(true)
 }
 
 /// A unified diff from `old` to `new` with `context` lines around each change; large inputs

@@ -1,14 +1,18 @@
 //! The workspace_tools server: copy_file, delete_file, compare_files, compare_directories.
 
 use std::collections::BTreeMap;
+use std::ffi::OsString;
+use std::io::Read;
+use std::os::fd::AsFd;
+use std::os::unix::ffi::OsStringExt;
 use std::path::{Path, PathBuf};
 
-use walkdir::WalkDir;
+use rustix::fs::Mode;
 
 use super::args::{Args, ToolError, ToolResult, io_error};
-use super::fs_write::make_parent;
-use super::text;
-use crate::tools::permissions::{Access, PathPolicy};
+use super::{open, text};
+use crate::tools::permissions::{Access, Located, OnDisk, PathPolicy, Refusal};
+use crate::workspace::beneath::{self, Kind, Step};
 
 /// Most differing files whose diffs compare_directories shows.
 const DIFFS_SHOWN: usize = 10;
@@ -18,18 +22,18 @@ pub(super) fn copy_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let destination_raw = args.str_either(&["destination_path", "destination"])?;
     let overwrite = args.flag("overwrite")?;
     let roots = policy.on_disk();
-    let source = roots.check(source_raw, Access::Read)?;
-    let destination = roots.check(destination_raw, Access::Write)?;
-    let Ok(meta) = std::fs::metadata(&source) else {
+    let source = roots.locate(source_raw, Access::Read)?;
+    let destination = roots.locate(destination_raw, Access::Write)?;
+    let Ok(meta) = std::fs::metadata(source.path()) else {
         return Err(ToolError::Failed(format!("`{source_raw}` does not exist.")));
     };
-    if destination.starts_with(&source) {
+    if destination.path().starts_with(source.path()) {
         return Err(ToolError::Failed(format!(
             "`{destination_raw}` is inside `{source_raw}`; a directory cannot be copied into \
              itself."
         )));
     }
-    let exists = std::fs::symlink_metadata(&destination).is_ok();
+    let exists = open::exists(&destination)?;
     if exists && !overwrite {
         return Err(ToolError::Failed(format!(
             "`{destination_raw}` already exists. Pass `overwrite: true` to replace it, or pick \
@@ -37,54 +41,39 @@ pub(super) fn copy_file(policy: &PathPolicy, args: &Args) -> ToolResult {
         )));
     }
     if !meta.is_dir() {
-        if destination.is_dir() {
+        if destination.path().is_dir() {
             return Err(ToolError::Failed(format!(
                 "`{destination_raw}` is a directory; give the full destination file path."
             )));
         }
-        make_parent(&destination)?;
-        let bytes = std::fs::copy(&source, &destination)
-            .map_err(|error| io_error("copy", &source, &error))?;
-        policy.record_created(&destination);
+        let bytes = open::copy(&source, &destination)?;
+        policy.record_created(destination.path());
         return Ok(format!(
             "Copied {} to {} ({bytes} bytes)",
-            source.display(),
-            destination.display()
+            source.path().display(),
+            destination.path().display()
         ));
     }
     // Every file is checked before anything is copied, so a refusal leaves nothing behind.
-    let mut plan: Vec<(PathBuf, PathBuf)> = Vec::new();
-    let mut skipped = 0usize;
-    for item in WalkDir::new(&source).follow_links(false).min_depth(1) {
-        let item = item
-            .map_err(|error| ToolError::Failed(format!("Could not list {source_raw}: {error}.")))?;
-        if item.file_type().is_symlink() {
-            skipped += 1;
-            continue;
-        }
-        let relative = item.path().strip_prefix(&source).unwrap_or(item.path());
-        let from = roots.check(&item.path().to_string_lossy(), Access::Read)?;
-        let to = roots.check(&destination.join(relative).to_string_lossy(), Access::Write)?;
-        plan.push((from, to));
-    }
+    let (plan, skipped) = copy_plan(&roots, &source, &destination, source_raw)?;
     if exists {
-        let entry = roots.check(destination_raw, Access::Delete)?;
-        remove(&entry)?;
+        open::remove(&roots.locate(destination_raw, Access::Delete)?)?;
     }
-    std::fs::create_dir_all(&destination)
-        .map_err(|error| io_error("create", &destination, &error))?;
+    destination
+        .create_dirs()
+        .map_err(|error| open::failed(&destination, "create", &error))?;
     let mut files = 0usize;
-    for (from, to) in &plan {
-        if from.is_dir() {
-            std::fs::create_dir_all(to).map_err(|error| io_error("create", to, &error))?;
+    for (from, to, kind) in &plan {
+        if *kind == Kind::Dir {
+            to.create_dirs()
+                .map_err(|error| open::failed(to, "create", &error))?;
         } else {
-            make_parent(to)?;
-            std::fs::copy(from, to).map_err(|error| io_error("copy", from, &error))?;
+            open::copy(from, to)?;
             files += 1;
         }
-        policy.record_created(to);
+        policy.record_created(to.path());
     }
-    policy.record_created(&destination);
+    policy.record_created(destination.path());
     let note = if skipped > 0 {
         format!(" ({skipped} symbolic links were not copied)")
     } else {
@@ -92,23 +81,64 @@ pub(super) fn copy_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     };
     Ok(format!(
         "Copied directory {} to {} ({files} files){note}",
-        source.display(),
-        destination.display()
+        source.path().display(),
+        destination.path().display()
     ))
+}
+
+/// What goes where in a directory copy: each entry, its destination and its kind.
+type CopyPlan = Vec<(Located, Located, Kind)>;
+
+/// Each entry below `source` with where it goes below `destination`, every one allowed;
+/// symlinks are counted, not copied.
+fn copy_plan(
+    roots: &OnDisk<'_>,
+    source: &Located,
+    destination: &Located,
+    source_raw: &str,
+) -> Result<(CopyPlan, usize), ToolError> {
+    let dir = source
+        .open(beneath::DIR, Mode::empty())
+        .map_err(|error| open::failed(source, "list", &error))?;
+    let mut plan = Vec::new();
+    let mut skipped = 0usize;
+    let mut refused: Option<Refusal> = None;
+    beneath::walk(dir.as_fd(), &mut |entry| {
+        if entry.kind == Kind::Symlink {
+            skipped += 1;
+            return Ok(Step::Pass);
+        }
+        let at = |base: &Path| base.join(entry.relative).to_string_lossy().into_owned();
+        let from = roots.locate(&at(source.path()), Access::Read);
+        let to = roots.locate(&at(destination.path()), Access::Write);
+        match (from, to) {
+            (Ok(from), Ok(to)) => plan.push((from, to, entry.kind)),
+            (Err(refusal), _) | (_, Err(refusal)) => {
+                refused = Some(refusal);
+                return Ok(Step::Stop);
+            }
+        }
+        Ok(Step::Enter)
+    })
+    .map_err(|error| ToolError::Failed(format!("Could not list {source_raw}: {error}.")))?;
+    match refused {
+        Some(refusal) => Err(ToolError::Refused(refusal)),
+        None => Ok((plan, skipped)),
+    }
 }
 
 pub(super) fn delete_file(policy: &PathPolicy, args: &Args) -> ToolResult {
     let raw = args.str("path")?;
     let recursive = args.flag("recursive")?;
-    let entry = policy.check(raw, Access::Delete)?;
-    let Ok(meta) = std::fs::symlink_metadata(&entry) else {
+    let entry = policy.locate(raw, Access::Delete)?;
+    let Some((dir, name, kind)) = open::entry(&entry)? else {
         return Err(ToolError::Failed(format!("`{raw}` does not exist.")));
     };
-    if meta.is_dir() && !recursive {
-        let empty = std::fs::read_dir(&entry)
-            .map_err(|error| io_error("list", &entry, &error))?
-            .next()
-            .is_none();
+    if kind == Kind::Dir && !recursive {
+        let empty = beneath::child_dir(dir.as_fd(), &name, false)
+            .and_then(|child| beneath::entries(child.as_fd()))
+            .map_err(|error| open::failed(&entry, "list", &error))?
+            .is_empty();
         if !empty {
             return Err(ToolError::Failed(format!(
                 "`{raw}` is a directory that is not empty. Pass `recursive: true` to delete it \
@@ -116,18 +146,9 @@ pub(super) fn delete_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             )));
         }
     }
-    remove(&entry)?;
-    Ok(format!("Deleted {}", entry.display()))
-}
-
-fn remove(entry: &Path) -> Result<(), ToolError> {
-    let is_dir = std::fs::symlink_metadata(entry).is_ok_and(|meta| meta.is_dir());
-    let removed = if is_dir {
-        std::fs::remove_dir_all(entry)
-    } else {
-        std::fs::remove_file(entry)
-    };
-    removed.map_err(|error| io_error("delete", entry, &error))
+    beneath::remove_all(dir.as_fd(), &name)
+        .map_err(|error| open::failed(&entry, "delete", &error))?;
+    Ok(format!("Deleted {}", entry.path().display()))
 }
 
 pub(super) fn compare_files(policy: &PathPolicy, args: &Args) -> ToolResult {
@@ -135,12 +156,12 @@ pub(super) fn compare_files(policy: &PathPolicy, args: &Args) -> ToolResult {
     let second_raw = args.str_either(&["file2", "path2"])?;
     let context = args.opt_count("context_lines")?.unwrap_or(3);
     let roots = policy.on_disk();
-    let first = roots.check(first_raw, Access::Read)?;
-    let second = roots.check(second_raw, Access::Read)?;
-    let old = text::read_whole(&first, first_raw)?;
-    let new = text::read_whole(&second, second_raw)?;
-    policy.record_read(&first);
-    policy.record_read(&second);
+    let first = roots.locate(first_raw, Access::Read)?;
+    let second = roots.locate(second_raw, Access::Read)?;
+    let old = text::read_whole(open::read(&first)?, first.path(), first_raw)?;
+    let new = text::read_whole(open::read(&second)?, second.path(), second_raw)?;
+    policy.record_read(first.path());
+    policy.record_read(second.path());
     if old == new {
         return Ok(format!("{first_raw} and {second_raw} are identical."));
     }
@@ -159,11 +180,12 @@ pub(super) fn compare_files(policy: &PathPolicy, args: &Args) -> ToolResult {
     ))
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
+/// An entry of a compared directory; a link with its target.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
     File,
     Dir,
-    Link,
+    Link(OsString),
 }
 
 pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResult {
@@ -171,41 +193,32 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
     let right_raw = args.str_either(&["dir2", "path2"])?;
     let show_diffs = args.flag("show_content_diff")?;
     let roots = policy.on_disk();
-    let left = roots.check(left_raw, Access::Read)?;
-    let right = roots.check(right_raw, Access::Read)?;
-    for (dir, raw) in [(&left, left_raw), (&right, right_raw)] {
-        if !dir.is_dir() {
+    let left_at = roots.locate(left_raw, Access::Read)?;
+    let right_at = roots.locate(right_raw, Access::Read)?;
+    for (dir, raw) in [(&left_at, left_raw), (&right_at, right_raw)] {
+        if !dir.path().is_dir() {
             return Err(ToolError::Failed(format!("`{raw}` is not a directory.")));
         }
     }
-    let left_items = listing(&left)?;
-    let right_items = listing(&right)?;
+    let left_items = listing(&left_at)?;
+    let right_items = listing(&right_at)?;
+    let (left, right) = (left_at.path(), right_at.path());
     let mut only_left = Vec::new();
     let mut only_right = Vec::new();
     let mut differing = Vec::new();
     let mut unreadable = Vec::new();
     let mut identical = 0usize;
-    for (relative, kind) in &left_items {
+    for (relative, item) in &left_items {
         match right_items.get(relative) {
             None => only_left.push(relative.clone()),
-            Some(other) if other != kind => differing.push(relative.clone()),
-            Some(Kind::Dir) => {}
-            Some(Kind::Link) => {
-                let same = std::fs::read_link(left.join(relative)).ok()
-                    == std::fs::read_link(right.join(relative)).ok();
-                if same {
-                    identical += 1
-                } else {
-                    differing.push(relative.clone())
-                }
-            }
-            Some(Kind::File) => {
+            Some(other) if other != item => differing.push(relative.clone()),
+            Some(Item::Dir) => {}
+            Some(Item::Link(_)) => identical += 1,
+            Some(Item::File) => {
                 let checked =
-                    |dir: &Path| roots.check(&dir.join(relative).to_string_lossy(), Access::Read);
-                let compared: Result<bool, ToolError> = match (checked(&left), checked(&right)) {
-                    (Ok(a), Ok(b)) => {
-                        same_contents(&a, &b).map_err(|error| io_error("read", &a, &error))
-                    }
+                    |dir: &Path| roots.locate(&dir.join(relative).to_string_lossy(), Access::Read);
+                let compared: Result<bool, ToolError> = match (checked(left), checked(right)) {
+                    (Ok(a), Ok(b)) => same_contents(&a, &b),
                     (Err(error), _) | (_, Err(error)) => Err(error.into()),
                 };
                 match compared {
@@ -254,10 +267,10 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
         for item in differing.iter().take(DIFFS_SHOWN) {
             let shown = item.to_string_lossy();
             let read = |dir: &Path| {
-                let path = roots.check(&dir.join(item).to_string_lossy(), Access::Read)?;
-                text::read_whole(&path, &shown)
+                let located = roots.locate(&dir.join(item).to_string_lossy(), Access::Read)?;
+                text::read_whole(open::read(&located)?, located.path(), &shown)
             };
-            if let (Ok(old), Ok(new)) = (read(&left), read(&right)) {
+            if let (Ok(old), Ok(new)) = (read(left), read(right)) {
                 let diff = text::unified_diff(
                     &old,
                     &new,
@@ -273,44 +286,44 @@ pub(super) fn compare_directories(policy: &PathPolicy, args: &Args) -> ToolResul
 }
 
 /// Every entry under `dir` by path relative to it; symlinks are listed, never followed.
-fn listing(dir: &Path) -> Result<BTreeMap<PathBuf, Kind>, ToolError> {
+fn listing(dir: &Located) -> Result<BTreeMap<PathBuf, Item>, ToolError> {
+    let opened = dir
+        .open(beneath::DIR, Mode::empty())
+        .map_err(|error| open::failed(dir, "list", &error))?;
     let mut items = BTreeMap::new();
-    for item in WalkDir::new(dir).follow_links(false).min_depth(1) {
-        let item = item.map_err(|error| {
-            ToolError::Failed(format!("Could not list {}: {error}.", dir.display()))
-        })?;
-        let kind = if item.file_type().is_dir() {
-            Kind::Dir
-        } else if item.file_type().is_symlink() {
-            Kind::Link
-        } else {
-            Kind::File
+    beneath::walk(opened.as_fd(), &mut |entry| {
+        let item = match entry.kind {
+            Kind::Dir => Item::Dir,
+            Kind::Symlink => {
+                let target = rustix::fs::readlinkat(entry.parent, entry.name, Vec::new())?;
+                Item::Link(OsString::from_vec(target.into_bytes()))
+            }
+            Kind::File | Kind::Other => Item::File,
         };
-        let relative = item
-            .path()
-            .strip_prefix(dir)
-            .unwrap_or(item.path())
-            .to_path_buf();
-        items.insert(relative, kind);
-    }
+        items.insert(entry.relative.to_path_buf(), item);
+        Ok(Step::Enter)
+    })
+    .map_err(|error| {
+        ToolError::Failed(format!("Could not list {}: {error}.", dir.path().display()))
+    })?;
     Ok(items)
 }
 
 /// Whether two files hold the same bytes, read a block at a time (files may be large).
-fn same_contents(a: &Path, b: &Path) -> std::io::Result<bool> {
-    use std::io::Read;
-
-    if std::fs::metadata(a)?.len() != std::fs::metadata(b)?.len() {
+fn same_contents(a: &Located, b: &Located) -> Result<bool, ToolError> {
+    let (mut first, mut second) = (open::read(a)?, open::read(b)?);
+    let read_error = |error: std::io::Error| io_error("read", a.path(), &error);
+    let length = |file: &std::fs::File| file.metadata().map(|meta| meta.len());
+    if length(&first).map_err(read_error)? != length(&second).map_err(read_error)? {
         return Ok(false);
     }
-    let (mut a, mut b) = (std::fs::File::open(a)?, std::fs::File::open(b)?);
     let (mut left, mut right) = (vec![0u8; 64 * 1024], vec![0u8; 64 * 1024]);
     loop {
-        let read = a.read(&mut left)?;
+        let read = first.read(&mut left).map_err(read_error)?;
         if read == 0 {
             return Ok(true);
         }
-        b.read_exact(&mut right[..read])?;
+        second.read_exact(&mut right[..read]).map_err(read_error)?;
         if left[..read] != right[..read] {
             return Ok(false);
         }

@@ -2,6 +2,7 @@
 //! write or delete a path (its workspace, peers' read-only copies, the user's context paths).
 
 mod ledger;
+mod located;
 mod refusal;
 mod resolve;
 mod roots;
@@ -22,6 +23,7 @@ use crate::config::Permission;
 /// A context path as the policy needs it: absolute, with its protected paths absolute too.
 pub use crate::workspace::ContextRootSpec as ContextRoot;
 use ledger::Ledger;
+pub(crate) use located::Located;
 pub use refusal::Refusal;
 use refusal::{Problem, ReadOnly};
 use roots::{Kind, Root, RootOnDisk, excluded_within, innermost};
@@ -134,6 +136,17 @@ impl PathPolicy {
                 }
                 line
             })
+            .collect()
+    }
+
+    /// Each root as it is on disk now, and whether the agent may write there now: what the
+    /// OS sandbox of `execute_command` grants (it cannot carve protected paths out of a root).
+    pub fn sandbox_roots(&self) -> Vec<(PathBuf, bool)> {
+        let on_disk = self.on_disk();
+        on_disk
+            .roots
+            .iter()
+            .map(|root| (root.canonical.clone(), on_disk.writable(root).is_ok()))
             .collect()
     }
 

@@ -68,6 +68,8 @@ pub(super) enum Problem {
     Unlistable {
         dir: PathBuf,
     },
+    /// A part of the path became a symlink between the check and the open.
+    Swapped,
 }
 
 impl Problem {
@@ -158,6 +160,11 @@ impl Problem {
             Problem::Unlistable { dir } => format!(
                 "`{shown}` cannot be deleted: {} could not be listed to check what it holds.",
                 dir.display()
+            ),
+            Problem::Swapped => format!(
+                "`{shown}` changed while it was being opened: a part of it is now a symbolic \
+                 link, and links are not followed at that point. Nothing was done; use the \
+                 real path inside {ws}."
             ),
         };
         Refusal {

@@ -1,13 +1,13 @@
 //! The command_line server's `execute_command`: one program run without a shell in the
-//! workspace, with a cleared environment, a timeout that kills its whole process group, and
-//! capped output.
+//! workspace, with a cleared environment, confined by the OS sandbox ([`crate::sandbox`]),
+//! a timeout that kills it with everything it started, and capped output.
 
 mod capture;
 mod screen;
 
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::{ExitStatus, Stdio};
+use std::process::ExitStatus;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -15,6 +15,7 @@ use tokio::io::AsyncRead;
 
 use super::args::{Args, ToolError, ToolResult};
 use crate::config::CommandLineConfig;
+use crate::sandbox::{self, Launch, LaunchError, Mode, Plan};
 use crate::tools::permissions::{Access, PathPolicy, Refusal};
 
 use capture::Capped;
@@ -27,6 +28,7 @@ const DEFAULT_PATH: &str = "/usr/local/bin:/usr/bin:/bin";
 pub(super) struct CommandRunner {
     screen: Screen,
     timeout: Duration,
+    network: bool,
 }
 
 /// What runs, where, with which environment.
@@ -35,6 +37,7 @@ struct Prepared {
     cwd: PathBuf,
     env: Vec<(&'static str, OsString)>,
     timeout: Duration,
+    plan: Plan,
 }
 
 impl CommandRunner {
@@ -42,6 +45,7 @@ impl CommandRunner {
         Self {
             screen: Screen::new(&config.allowed_commands, &config.blocked_commands),
             timeout: config.timeout,
+            network: config.network,
         }
     }
 
@@ -51,7 +55,8 @@ impl CommandRunner {
             let args = args.clone();
             let screen = self.screen.clone();
             let limit = self.timeout;
-            tokio::task::spawn_blocking(move || prepare(&screen, limit, &policy, &args))
+            let network = self.network;
+            tokio::task::spawn_blocking(move || prepare(&screen, limit, network, &policy, &args))
                 .await
                 .unwrap_or_else(|error| {
                     Err(ToolError::Failed(format!(
@@ -66,6 +71,7 @@ impl CommandRunner {
 fn prepare(
     screen: &Screen,
     limit: Duration,
+    network: bool,
     policy: &PathPolicy,
     args: &Args,
 ) -> Result<Prepared, ToolError> {
@@ -119,11 +125,27 @@ fn prepare(
         }
     };
     screen::check_paths(&roots, &argv, &cwd)?;
+    let mut plan = Plan {
+        workspace: workspace.clone(),
+        network,
+        ..Plan::default()
+    };
+    for (root, writable) in policy.sandbox_roots() {
+        if root == workspace {
+            continue;
+        }
+        if writable {
+            plan.writable.push(root);
+        } else {
+            plan.readable.push(root);
+        }
+    }
     Ok(Prepared {
         argv,
         cwd,
         env: environment(&workspace),
         timeout,
+        plan,
     })
 }
 
@@ -155,32 +177,25 @@ async fn execute(prepared: Prepared) -> ToolResult {
         cwd,
         env,
         timeout,
+        plan,
     } = prepared;
     let (program, rest) = match argv.split_first() {
         Some(split) => split,
         None => return Err(ToolError::Failed("`command` is empty.".into())),
     };
-    let mut command = tokio::process::Command::new(program);
-    command
-        .args(rest)
-        .current_dir(&cwd)
-        .env_clear()
-        .envs(env)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .kill_on_drop(true);
-    #[cfg(unix)]
-    command.process_group(0);
+    let launch = Launch {
+        program: program.clone(),
+        args: rest.to_vec(),
+        cwd: cwd.clone(),
+        env,
+    };
     let started = Instant::now();
-    let mut child = command.spawn().map_err(|error| match error.kind() {
-        std::io::ErrorKind::NotFound => ToolError::Failed(format!(
-            "`{program}` was not found on PATH (or {} does not exist). Check the program name.",
-            cwd.display()
-        )),
-        _ => ToolError::Failed(format!("`{program}` could not be started: {error}.")),
-    })?;
-    let group = GroupGuard(child.id());
+    // Dropped when the call is cancelled: the command and all it started are killed.
+    let mut running = sandbox::launch(launch, plan, Mode::from_env())
+        .await
+        .map_err(|error| ToolError::Failed(launch_error(&error)))?;
+    let notice = running.notice.take();
+    let child = &mut running.child;
     let stdout = Arc::new(Mutex::new(Capped::default()));
     let stderr = Arc::new(Mutex::new(Capped::default()));
     let readers = [
@@ -194,7 +209,8 @@ async fn execute(prepared: Prepared) -> ToolResult {
             .map(|stream| reader(stream, Arc::clone(&stderr))),
     ];
     let status = tokio::time::timeout(timeout, child.wait()).await;
-    drop(group);
+    // Whatever it left behind, in its group or not, goes now.
+    running.end();
     let status = match status {
         Ok(Ok(status)) => Some(status),
         Ok(Err(error)) => {
@@ -203,8 +219,8 @@ async fn execute(prepared: Prepared) -> ToolResult {
             )));
         }
         Err(_) => {
-            // The group was killed above; reap the child.
-            let _ = child.wait().await;
+            // It was killed above; reap it.
+            let _ = running.child.wait().await;
             None
         }
     };
@@ -226,8 +242,12 @@ async fn execute(prepared: Prepared) -> ToolResult {
                 capped.render()
             }
         };
+        let notice = notice
+            .as_ref()
+            .map(|notice| format!("\n{notice}"))
+            .unwrap_or_default();
         format!(
-            "{headline}\n--- stdout ---\n{}\n--- stderr ---\n{}",
+            "{headline}{notice}\n--- stdout ---\n{}\n--- stderr ---\n{}",
             show(&stdout),
             show(&stderr)
         )
@@ -272,20 +292,7 @@ fn describe(status: ExitStatus) -> String {
     "exit code: unknown".to_string()
 }
 
-/// Kills the command's whole process group when dropped: after it exits (leftover
-/// background children), on timeout, and when the call itself is cancelled.
-struct GroupGuard(Option<u32>);
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        #[cfg(unix)]
-        if let Some(pid) = self
-            .0
-            .and_then(|id| i32::try_from(id).ok())
-            .and_then(rustix::process::Pid::from_raw)
-        {
-            // Fails harmlessly when the group has already gone.
-            let _ = rustix::process::kill_process_group(pid, rustix::process::Signal::KILL);
-        }
-    }
+/// The launch failure as the model reads it.
+fn launch_error(error: &LaunchError) -> String {
+    error.to_string()
 }

@@ -64,7 +64,9 @@ async fn the_environment_holds_no_secrets() {
     assert!(!names.is_empty());
     for name in &names {
         assert!(
-            ["PATH", "HOME", "LANG", "TERM"].contains(name),
+            // TMPDIR: the command's own temp dir; MASSGEN_COMMAND: the marker by which
+            // everything it starts is found and ended.
+            ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "MASSGEN_COMMAND"].contains(name),
             "{name} leaked into the command"
         );
     }
