@@ -85,7 +85,9 @@ pub(super) fn every_tool() -> Vec<(&'static str, Value)> {
     ]
 }
 
-/// Runs every call `rounds` times; after each round nothing outside has changed.
+/// Runs every call `rounds` times; after each round nothing outside has changed. The
+/// caller checks the workspace for the secret once any swapper has stopped (a listing taken
+/// mid-swap would walk through the link itself).
 async fn every_call(tree: &Tree, rounds: usize) {
     let before = tree.outside_now();
     for round in 0..rounds {
@@ -98,7 +100,6 @@ async fn every_call(tree: &Tree, rounds: usize) {
             );
         }
     }
-    tree.assert_no_secret_inside();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -109,6 +110,7 @@ async fn links_planted_in_the_middle_or_at_the_end_of_a_path_are_never_followed_
         std::fs::rename(at(real), at(&format!("{real}_real"))).unwrap();
         std::fs::rename(at(link), at(real)).unwrap();
         every_call(&tree, 1).await;
+        tree.assert_no_secret_inside();
     }
 }
 
@@ -118,6 +120,7 @@ async fn a_directory_swapped_for_a_link_mid_call_never_lets_any_file_tool_out() 
     let swapper = Swapper::start(&tree, Swap::Middle);
     every_call(&tree, ROUNDS).await;
     assert!(swapper.finish() > 100);
+    tree.assert_no_secret_inside();
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -126,4 +129,5 @@ async fn a_file_swapped_for_a_link_mid_call_never_lets_any_file_tool_out() {
     let swapper = Swapper::start(&tree, Swap::Last);
     every_call(&tree, ROUNDS).await;
     assert!(swapper.finish() > 100);
+    tree.assert_no_secret_inside();
 }
