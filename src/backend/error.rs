@@ -55,6 +55,13 @@ pub enum BackendError {
     /// Nothing arrived for the configured time.
     #[error("{provider} sent nothing for {}", seconds(*after))]
     Timeout { provider: String, after: Duration },
+    /// The stream held something unreadable (a chunk that is not JSON, bytes that are not
+    /// UTF-8); handled like a cut stream.
+    #[error("{message}")]
+    Malformed { message: String },
+    /// The response went past one of the `limits:` caps; handled like a cut stream.
+    #[error("{message}")]
+    OverLimit { message: String },
 }
 
 /// "300 s", "0.3 s".
@@ -137,6 +144,12 @@ impl BackendError {
                 detail: clean(detail),
             },
             Self::Timeout { provider, after } => Self::Timeout { provider, after },
+            Self::Malformed { message } => Self::Malformed {
+                message: clean(message),
+            },
+            Self::OverLimit { message } => Self::OverLimit {
+                message: clean(message),
+            },
         }
     }
 
@@ -147,7 +160,9 @@ impl BackendError {
             | Self::RateLimited { .. }
             | Self::Server { .. }
             | Self::Connection { .. }
-            | Self::Timeout { .. } => true,
+            | Self::Timeout { .. }
+            | Self::Malformed { .. }
+            | Self::OverLimit { .. } => true,
             Self::Failed { .. }
             | Self::Auth { .. }
             | Self::ModelNotFound { .. }
@@ -167,7 +182,9 @@ impl BackendError {
             | Self::ModelNotFound { .. }
             | Self::ContextLength { .. }
             | Self::Connection { .. }
-            | Self::Timeout { .. } => None,
+            | Self::Timeout { .. }
+            | Self::Malformed { .. }
+            | Self::OverLimit { .. } => None,
         }
     }
 
@@ -183,6 +200,8 @@ impl BackendError {
             Self::Server { status, .. } => format!("server error {status}"),
             Self::Connection { .. } => "connection failed".into(),
             Self::Timeout { after, .. } => format!("no response for {}", seconds(*after)),
+            Self::Malformed { .. } => "malformed stream".into(),
+            Self::OverLimit { .. } => "response over a limit".into(),
         }
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::Backend;
-use super::http::{CallSite, HttpBackend, RetryPolicy, Wire};
+use super::http::{CallSite, HttpBackend, RetryPolicy, StreamLimits, Wire};
 use super::provider::{self, Endpoint, Protocol};
 use super::scripted::ScriptedBackend;
 use super::wire::anthropic::AnthropicWire;
@@ -14,7 +14,7 @@ use super::wire::gemini::GeminiWire;
 use super::wire::openai_chat::ChatWire;
 use super::wire::openai_responses::ResponsesWire;
 use super::wire::{Auth, WireOptions};
-use crate::config::{AgentConfig, BackendConfig, BackendKind, Config, Env};
+use crate::config::{AgentConfig, BackendConfig, BackendKind, Config, Env, LimitsConfig};
 use crate::protocol::{AgentId, AnonymousMapping};
 
 /// MassGen's HTTP read timeout: how long a response may stay silent.
@@ -40,7 +40,7 @@ pub fn build_backends(
     let mut backends = Vec::new();
     let mut problems = Vec::new();
     for agent in &config.agents {
-        match build_one(agent, env, &mapping, &client) {
+        match build_one(agent, env, &mapping, &client, &config.limits) {
             Ok(backend) => backends.push(backend),
             Err(problem) => problems.push((agent.id.clone(), problem)),
         }
@@ -57,6 +57,7 @@ fn build_one(
     env: &Env,
     mapping: &AnonymousMapping,
     client: &Result<reqwest::Client, String>,
+    limits: &LimitsConfig,
 ) -> Result<Arc<dyn Backend>, String> {
     let backend = &agent.backend;
     if let (BackendKind::Scripted, Some(options)) = (backend.kind, &backend.scripted) {
@@ -76,14 +77,24 @@ fn build_one(
     }
     let endpoint = provider::resolve(backend, env).map_err(|error| error.to_string())?;
     let client = client.clone()?;
-    Ok(http_backend(backend, &endpoint, client))
+    Ok(http_backend_limited(backend, &endpoint, client, limits))
 }
 
-/// The HTTP backend for a resolved endpoint.
+/// The HTTP backend for a resolved endpoint, with the default `limits:`.
 pub fn http_backend(
     config: &BackendConfig,
     endpoint: &Endpoint,
     client: reqwest::Client,
+) -> Arc<dyn Backend> {
+    http_backend_limited(config, endpoint, client, &LimitsConfig::default())
+}
+
+/// The HTTP backend for a resolved endpoint, enforcing `limits` on every response.
+pub fn http_backend_limited(
+    config: &BackendConfig,
+    endpoint: &Endpoint,
+    client: reqwest::Client,
+    limits: &LimitsConfig,
 ) -> Arc<dyn Backend> {
     let site = CallSite::new(
         endpoint.label.to_string(),
@@ -136,13 +147,16 @@ pub fn http_backend(
             config.timeout.unwrap_or(DEFAULT_IDLE_TIMEOUT),
         )
         .redacting(endpoint.api_key.clone())
-        .local(endpoint.local),
+        .local(endpoint.local)
+        .limited(StreamLimits::from(limits)),
     )
 }
 
-/// One connection pool for every agent of a run.
+/// One connection pool for every agent of a run. It follows no redirect: a provider's
+/// 3xx would otherwise carry the API key headers to whatever host it names.
 pub fn http_client() -> Result<reqwest::Client, String> {
     reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(30))
         .user_agent(concat!("massgen-rs/", env!("CARGO_PKG_VERSION")))
         .build()

@@ -16,7 +16,9 @@ use futures::stream::BoxStream;
 use crate::config::BackendKind;
 
 pub use error::BackendError;
-pub use factory::{BackendUnavailable, build_backends, http_backend, http_client};
+pub use factory::{
+    BackendUnavailable, build_backends, http_backend, http_backend_limited, http_client,
+};
 pub use message::{
     ChatRequest, FinishReason, Message, ReasoningBlock, StreamEvent, ToolCall, ToolSpec,
 };

@@ -4,6 +4,7 @@
 
 use super::args::DisplayArg;
 use crate::config::DisplayKind;
+use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontEnd {
@@ -20,6 +21,78 @@ pub fn choose(flag: Option<DisplayArg>, config: Option<DisplayKind>, terminal: b
         (None, Some(DisplayKind::Tui) | None) if terminal => FrontEnd::Tui,
         (None, Some(DisplayKind::Tui) | None) => FrontEnd::Plain,
     }
+}
+
+/// Ctrl+C, SIGTERM and SIGHUP: each asks the running turn to stop (the partial turn is
+/// saved); the front ends treat the three alike. Listening starts when this is made, and a
+/// signal that arrives while nobody waits is kept for the next `recv`.
+pub struct Interrupts {
+    #[cfg(unix)]
+    signals: Vec<(&'static str, tokio::signal::unix::Signal)>,
+}
+
+impl Interrupts {
+    pub fn new() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let kinds = [
+                ("Ctrl+C", SignalKind::interrupt()),
+                ("SIGTERM", SignalKind::terminate()),
+                ("SIGHUP", SignalKind::hangup()),
+            ];
+            let signals = kinds
+                .into_iter()
+                .filter_map(|(name, kind)| signal(kind).ok().map(|signal| (name, signal)))
+                .collect();
+            Self { signals }
+        }
+        #[cfg(not(unix))]
+        Self {}
+    }
+
+    /// Waits for the next interrupt and names it ("Ctrl+C", "SIGTERM", "SIGHUP").
+    pub async fn recv(&mut self) -> &'static str {
+        #[cfg(unix)]
+        {
+            if self.signals.is_empty() {
+                std::future::pending::<()>().await;
+            }
+            let waits = self.signals.iter_mut().map(|(name, signal)| {
+                Box::pin(async move {
+                    signal.recv().await;
+                    *name
+                })
+            });
+            futures::future::select_all(waits).await.0
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = tokio::signal::ctrl_c().await;
+            "Ctrl+C"
+        }
+    }
+}
+
+/// Until when a turn cancelled now may take to be saved before massgen quits anyway.
+pub fn cancel_deadline() -> tokio::time::Instant {
+    tokio::time::Instant::now() + std::time::Duration::from_secs(5)
+}
+
+/// A line on standard error that never fails: after SIGHUP the terminal may be gone, and
+/// `eprintln!` would panic.
+pub fn note(message: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr(), "{message}");
+}
+
+/// The plain printer on standard output, or the quiet one (only the final answer).
+pub fn printer(quiet: bool) -> Display {
+    Display::new(if quiet {
+        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
+    } else {
+        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
+    })
 }
 
 /// Standard input and output are both terminals.

@@ -1,15 +1,17 @@
 //! Runs turns with the plain printer: one question from the command line, or one per line
-//! of standard input. Ctrl+C cancels the running turn; a second Ctrl+C quits at once.
+//! of standard input. Ctrl+C, SIGTERM or SIGHUP cancels the running turn (the partial turn
+//! is saved; exit 4); a second one, or the cancel taking over 5 s, quits at once.
 
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
 use super::args::{Args, DisplayArg};
 use super::exit::Exit;
+use super::front_end::{Interrupts, cancel_deadline, note, printer};
 use super::question_input::{self, StdinLines};
 use super::setup::Prepared;
 use crate::config::DisplayKind;
-use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
+use crate::headless::Display;
 use crate::orchestrator::OrchestratorHandle;
 use crate::plan::PlanStore;
 use crate::protocol::{
@@ -93,21 +95,16 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if questions.bad_input {
         exit = exit.combine(Exit::Config);
     }
+    if questions.abandoned {
+        // Returned, not `process::exit`: the caller still ends the agents' commands.
+        return Exit::Interrupted;
+    }
     let _ = handle.ops.send(Op::Shutdown).await;
     while let Some(event) = handle.events.recv().await {
         let _ = printer.handle(&event);
     }
     let _ = handle.task.await;
     exit
-}
-
-/// The plain printer on standard output, or the quiet one (only the final answer).
-pub fn printer(quiet: bool) -> Display {
-    Display::new(if quiet {
-        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
-    } else {
-        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
-    })
 }
 
 /// Submits one question and prints its events until its turn ends — with
@@ -123,7 +120,8 @@ async fn run_turns(
     if handle.ops.send(submit).await.is_err() {
         return (Exit::Execution, None);
     }
-    let mut cancelling = false;
+    // Set by the first interrupt: until when the cancelled turn may take to be saved.
+    let mut cancelling: Option<tokio::time::Instant> = None;
     let mut answer = None;
     let mut exit = Exit::Success;
     let mut execution_follows = false;
@@ -157,8 +155,8 @@ async fn run_turns(
                     let _ = handle.ops.send(Op::AnswerQuestion { request_id, replies }).await;
                     if interrupted {
                         // Ctrl+C at the prompt means what it means elsewhere: cancel.
-                        cancelling = true;
-                        eprintln!("massgen: cancelling the turn (Ctrl+C again to quit at once)");
+                        cancelling = Some(cancel_deadline());
+                        note("massgen: cancelling the turn (Ctrl+C again to quit at once)");
                         let _ = handle.ops.send(Op::Cancel).await;
                     }
                 } else if let EventMsg::TurnFinished { outcome, .. } = event.msg {
@@ -178,14 +176,21 @@ async fn run_turns(
                     }
                 }
             }
-            _ = tokio::signal::ctrl_c() => {
-                if cancelling {
-                    eprintln!("\nmassgen: interrupted");
-                    std::process::exit(Exit::Interrupted as i32);
+            name = questions.interrupts.recv() => {
+                if cancelling.is_some() {
+                    note(&format!("\nmassgen: {name}: interrupted"));
+                    questions.abandoned = true;
+                    return (Exit::Interrupted, answer);
                 }
-                cancelling = true;
-                eprintln!("\nmassgen: cancelling the turn (Ctrl+C again to quit at once)");
+                cancelling = Some(cancel_deadline());
+                note(&format!("\nmassgen: {name}: cancelling the turn (again to quit at once)"));
                 let _ = handle.ops.send(Op::Cancel).await;
+            }
+            () = tokio::time::sleep_until(cancelling.unwrap_or_else(tokio::time::Instant::now)),
+                if cancelling.is_some() => {
+                note("massgen: the cancelled turn did not finish in time: interrupted");
+                questions.abandoned = true;
+                return (Exit::Interrupted, answer);
             }
         }
     }
@@ -205,6 +210,9 @@ struct Questions {
     interactive: bool,
     /// Ctrl+C at the prompt ended the session.
     interrupted: bool,
+    interrupts: Interrupts,
+    /// A second interrupt, or a cancel that took too long: quit without waiting.
+    abandoned: bool,
 }
 
 impl Questions {
@@ -218,13 +226,15 @@ impl Questions {
             from_stdin,
             interactive: from_stdin && std::io::stdin().is_terminal(),
             interrupted: false,
+            interrupts: Interrupts::new(),
+            abandoned: false,
         }
     }
 
-    fn lines(&mut self) -> &mut StdinLines {
+    fn lines(&mut self) -> (&mut StdinLines, &mut Interrupts) {
         let (max_line, interactive) = (self.max_line, self.interactive);
-        self.stdin
-            .get_or_insert_with(|| StdinLines::new(max_line, interactive))
+        let lines = (self.stdin).get_or_insert_with(|| StdinLines::new(max_line, interactive));
+        (lines, &mut self.interrupts)
     }
 
     async fn next(&mut self) -> Option<String> {
@@ -239,8 +249,9 @@ impl Questions {
             if interactive {
                 eprint!("massgen › ");
             }
+            let (lines, interrupts) = self.lines();
             let line = tokio::select! {
-                line = self.lines().next_line() => match line {
+                line = lines.next_line() => match line {
                     Ok(line) => line?,
                     Err(error) => {
                         eprintln!("error: {error}");
@@ -248,8 +259,8 @@ impl Questions {
                         return None;
                     }
                 },
-                _ = tokio::signal::ctrl_c() => {
-                    eprintln!();
+                _ = interrupts.recv() => {
+                    note("");
                     self.interrupted = true;
                     return None;
                 }
@@ -296,11 +307,12 @@ impl Questions {
                     "number or text ›"
                 }
             );
+            let (lines, interrupts) = self.lines();
             let line = tokio::select! {
-                line = self.lines().next_line() => line.ok().flatten(),
+                line = lines.next_line() => line.ok().flatten(),
                 () = tokio::time::sleep_until(deadline) => None,
-                _ = tokio::signal::ctrl_c() => {
-                    eprintln!();
+                _ = interrupts.recv() => {
+                    note("");
                     return None;
                 }
             };

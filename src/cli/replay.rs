@@ -4,7 +4,7 @@
 use super::args::{DisplayArg, ReplayArgs};
 use super::exit::Exit;
 use super::front_end::{self, FrontEnd};
-use super::{logging, plain_session, run_async, tui_session};
+use super::{logging, run_async, tui_session};
 use crate::orchestrator::{OrchestratorHandle, ReplayOptions, spawn_replay};
 use crate::protocol::{EventMsg, Op};
 use crate::session::load_recording;
@@ -53,7 +53,7 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exi
 
 /// Prints every replayed event; Ctrl+C stops the replay.
 async fn print(mut handle: OrchestratorHandle, quiet: bool) -> Exit {
-    let mut printer = plain_session::printer(quiet);
+    let mut printer = super::front_end::printer(quiet);
     let exit = loop {
         tokio::select! {
             event = handle.events.recv() => {

@@ -36,12 +36,15 @@ pub fn on_a_terminal() -> bool {
     terminal
 }
 
-/// Runs the TUI over `handle` until the user quits.
+/// Runs the TUI over `handle` until the user quits, or a signal ends it (exit 4).
 pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
+    // Quitting after cancelling a turn is a normal end of an interactive session (0, as in
+    // MassGen); a signal or a vanished terminal ends it as an interruption.
     match crate::tui::run(handle, options).await {
-        Ok(()) => Exit::Success,
+        Ok(false) => Exit::Success,
+        Ok(true) => Exit::Interrupted,
         Err(error) => {
-            eprintln!("error: the terminal failed: {error}");
+            super::front_end::note(&format!("error: the terminal failed: {error}"));
             Exit::Execution
         }
     }

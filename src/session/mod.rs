@@ -5,6 +5,7 @@ mod atomic;
 pub mod derived;
 mod event_log;
 mod live_status;
+mod lock;
 mod log_dir;
 mod pricing;
 mod recorded;
@@ -16,6 +17,7 @@ mod turn_links;
 
 pub use atomic::{pretty_json, write_atomic};
 pub use event_log::read_events;
+pub use lock::hold_session;
 pub use log_dir::{RunLogDir, TurnLog};
 pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,

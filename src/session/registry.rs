@@ -1,6 +1,7 @@
 //! The registry of sessions across projects, `~/.massgen/sessions.json`, as MassGen keeps
 //! it: one entry per session with where it lives and what it last did. Rewritten
-//! atomically after every turn.
+//! atomically after every turn, under an advisory lock on `sessions.json.lock` so that
+//! concurrent runs do not lose each other's entries.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -14,8 +15,36 @@ pub fn registry_path() -> Option<PathBuf> {
     directories::BaseDirs::new().map(|dirs| dirs.home_dir().join(".massgen").join("sessions.json"))
 }
 
-/// Adds or updates the entry of `session_id`.
+/// Adds or updates the entry of `session_id`. Read, change and write happen while holding
+/// an exclusive lock on the sibling `sessions.json.lock` (released when the file closes).
 pub fn register(
+    registry: &Path,
+    session_id: &str,
+    session_dir: &Path,
+    turns: usize,
+    last_task: &str,
+    status: &str,
+) -> io::Result<()> {
+    let lock = lock_file(registry)?;
+    lock.lock()?;
+    update(registry, session_id, session_dir, turns, last_task, status)
+}
+
+/// `<registry>.lock`, created if missing (its content is never read).
+fn lock_file(registry: &Path) -> io::Result<std::fs::File> {
+    if let Some(parent) = registry.parent() {
+        std::fs::create_dir_all(parent)?;
+    }
+    let mut name = registry.as_os_str().to_owned();
+    name.push(".lock");
+    std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(PathBuf::from(name))
+}
+
+fn update(
     registry: &Path,
     session_id: &str,
     session_dir: &Path,

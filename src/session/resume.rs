@@ -59,7 +59,8 @@ pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
     Ok(sessions)
 }
 
-/// The session to continue: `id` if given, else the newest one with turns.
+/// The session to continue: `id` if given, else the newest one with turns. This run holds
+/// it from now on; one that another run holds is refused.
 pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo, String> {
     let sessions = list_sessions(massgen_dir)
         .map_err(|error| format!("cannot read {}: {error}", massgen_dir.display()))?;
@@ -69,7 +70,7 @@ pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo,
             .into_iter()
             .find(|session| !session.turns.is_empty()),
     };
-    found.ok_or_else(|| match id {
+    let found = found.ok_or_else(|| match id {
         Some(id) => format!(
             "no session `{id}` under {}\n  help: massgen --list-sessions shows them",
             massgen_dir.join("sessions").display()
@@ -79,7 +80,10 @@ pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo,
              --continue to start one",
             massgen_dir.join("sessions").display()
         ),
-    })
+    })?;
+    // Held for the rest of the run: no other run may append to it meanwhile.
+    super::hold_session(&found.dir, &found.id)?;
+    Ok(found)
 }
 
 impl SessionInfo {

@@ -34,6 +34,8 @@ impl SessionStore {
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // Held by this run, so that `--continue` elsewhere does not append to it meanwhile.
+        super::hold_session(&dir, &id).map_err(io::Error::other)?;
         Ok(Self {
             dir,
             id,

@@ -36,9 +36,11 @@ pub struct TuiOptions {
     pub turn: crate::protocol::TurnOptions,
 }
 
-/// Runs the TUI over `handle` until the user quits. However the loop ends, the orchestrator
-/// is shut down so its logs are finished.
-pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<()> {
+/// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
+/// terminal going away ends the session (`Ok(true)`: the running turn was cancelled and
+/// saved first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
+/// its logs are finished.
+pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<bool> {
     let guard = TerminalGuard::enter()?;
     let outcome = event_loop(guard, &mut handle, options).await;
     let _ = handle.ops.send(Op::Shutdown).await;
@@ -55,7 +57,7 @@ async fn event_loop(
     mut guard: TerminalGuard,
     handle: &mut OrchestratorHandle,
     options: TuiOptions,
-) -> io::Result<()> {
+) -> io::Result<bool> {
     let mut app = App::new(Vec::new())
         .with_cwd(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         .with_config_file(options.config_file);
@@ -82,9 +84,17 @@ async fn event_loop(
     let mut dirty = true;
     let mut last_draw: Option<Instant> = None;
     let mut terminate = terminate_signal();
+    // Set once a signal arrived: until when the cancelled turn may take to be saved. The
+    // terminal is then neither drawn nor read (it may be gone).
+    let mut ending: Option<Instant> = None;
     loop {
         let now = Instant::now();
-        if dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
+        if let Some(deadline) = ending
+            && (!app.state.is_running() || now >= deadline)
+        {
+            return Ok(true);
+        }
+        if ending.is_none() && dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
             update_clocks(&mut app);
             app.view.spinner = spinner_frame(now.duration_since(started));
             guard
@@ -94,15 +104,17 @@ async fn event_loop(
             last_draw = Some(now);
         }
         let working = app.state.agents.iter().any(|card| is_working(card.status));
-        let wake = next_wake(dirty, working, app.state.is_running(), last_draw, now);
+        let wake = ending
+            .unwrap_or_else(|| next_wake(dirty, working, app.state.is_running(), last_draw, now));
         let effects = tokio::select! {
-            input = input.next() => match input {
+            input = input.next(), if ending.is_none() => match input {
                 Some(Ok(event)) => {
                     let (changed, effects) = on_terminal_event(&mut app, event);
                     dirty |= changed;
                     effects
                 }
-                Some(Err(_)) | None => vec![Effect::Quit],
+                // The terminal is gone: as a hang-up.
+                Some(Err(_)) | None => end(&mut ending, app.state.is_running()),
             },
             received = handle.events.recv_many(&mut batch, 256) => {
                 if received == 0 {
@@ -118,7 +130,10 @@ async fn event_loop(
                 dirty = true;
                 Vec::new()
             }
-            () = terminate.recv() => vec![Effect::Quit],
+            () = terminate.recv() => match ending {
+                Some(_) => return Ok(true),
+                None => end(&mut ending, app.state.is_running()),
+            },
         };
         for effect in effects {
             match effect {
@@ -129,9 +144,19 @@ async fn event_loop(
                     app.view.notice = Some(open_in_desktop(&path));
                     dirty = true;
                 }
-                Effect::Quit => return Ok(()),
+                Effect::Quit => return Ok(false),
             }
         }
+    }
+}
+
+/// The session ends: the running turn, if any, is cancelled and has 5 s to be saved.
+fn end(ending: &mut Option<Instant>, running: bool) -> Vec<Effect> {
+    *ending = Some(Instant::now() + Duration::from_secs(5));
+    if running {
+        vec![Effect::Send(Op::Cancel)]
+    } else {
+        Vec::new()
     }
 }
 
@@ -230,26 +255,47 @@ fn update_clocks(app: &mut App) {
     }
 }
 
-/// SIGTERM on Unix; never elsewhere.
+/// SIGTERM or SIGHUP on Unix; never elsewhere.
 struct Terminate {
     #[cfg(unix)]
-    signal: Option<tokio::signal::unix::Signal>,
+    term: Option<tokio::signal::unix::Signal>,
+    #[cfg(unix)]
+    hup: Option<tokio::signal::unix::Signal>,
 }
 
 fn terminate_signal() -> Terminate {
+    #[cfg(unix)]
+    use tokio::signal::unix::{SignalKind, signal};
     Terminate {
         #[cfg(unix)]
-        signal: tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok(),
+        term: signal(SignalKind::terminate()).ok(),
+        #[cfg(unix)]
+        hup: signal(SignalKind::hangup()).ok(),
     }
 }
 
 impl Terminate {
     async fn recv(&mut self) {
         #[cfg(unix)]
-        if let Some(signal) = self.signal.as_mut() {
-            signal.recv().await;
-            return;
+        {
+            let term = async {
+                match self.term.as_mut() {
+                    Some(signal) => signal.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            let hup = async {
+                match self.hup.as_mut() {
+                    Some(signal) => signal.recv().await,
+                    None => std::future::pending().await,
+                }
+            };
+            tokio::select! {
+                _ = term => {}
+                _ = hup => {}
+            }
         }
+        #[cfg(not(unix))]
         std::future::pending::<()>().await;
     }
 }

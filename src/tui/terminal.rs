@@ -100,8 +100,13 @@ impl Drop for Restore {
             std::panic::set_hook(hook);
         }
         if let Ok(mut panics) = PANICS.lock() {
+            // Not `eprintln!`: after a hang-up standard error may be gone, and it panics.
+            let mut stderr = io::stderr();
             for message in panics.drain(..) {
-                eprintln!("massgen: a task panicked while the display ran: {message}");
+                let _ = writeln!(
+                    stderr,
+                    "massgen: a task panicked while the display ran: {message}"
+                );
             }
         }
     }

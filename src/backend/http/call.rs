@@ -9,13 +9,11 @@ use bytes::Bytes;
 use futures::StreamExt;
 use futures::stream::BoxStream;
 
+use super::guard::{self, End, StreamLimits, Tally};
 use super::status;
 use super::{Flow, RetryPolicy, SseDecoder, Wire, WireDecoder};
 use crate::backend::{Backend, BackendError, ChatRequest, EventStream, StreamEvent};
 use crate::config::{BackendKind, Secret};
-
-/// Longest error body read to explain a failed request.
-const ERROR_BODY_LIMIT: usize = 64 * 1024;
 
 /// A backend that speaks one wire protocol to one HTTP endpoint.
 pub struct HttpBackend {
@@ -30,6 +28,7 @@ pub struct HttpBackend {
     policy: RetryPolicy,
     /// How long to wait for the response to start, and then for each next chunk.
     idle_timeout: Duration,
+    limits: StreamLimits,
 }
 
 impl HttpBackend {
@@ -52,7 +51,14 @@ impl HttpBackend {
             client,
             policy,
             idle_timeout,
+            limits: StreamLimits::default(),
         }
+    }
+
+    /// Enforces `limits` (the config's `limits:`) on every response.
+    pub fn limited(mut self, limits: StreamLimits) -> Self {
+        self.limits = limits;
+        self
     }
 
     /// Marks the server as local: its calls cost nothing.
@@ -96,7 +102,10 @@ impl Backend for HttpBackend {
             policy: self.policy,
             idle_timeout: self.idle_timeout,
             state: State::Connect,
-            sse: SseDecoder::default(),
+            sse: SseDecoder::with_limit(self.limits.sse_line),
+            limits: self.limits,
+            tally: Tally::default(),
+            sniff: None,
             pending: VecDeque::new(),
             retries: 0,
         };
@@ -127,6 +136,12 @@ struct HttpCall {
     idle_timeout: Duration,
     state: State,
     sse: SseDecoder,
+    limits: StreamLimits,
+    /// What this attempt has streamed, against `limits`.
+    tally: Tally,
+    /// The status and content type of a body whose first chunk is still to come: that
+    /// chunk is checked for an HTML page.
+    sniff: Option<(u16, String)>,
     decoder: Box<dyn WireDecoder>,
     pending: VecDeque<StreamEvent>,
     retries: u32,
@@ -141,7 +156,12 @@ impl HttpCall {
             if let Some(error) = self.failure.take() {
                 return Some(Err(error));
             }
-            match self.step().await {
+            let step = self.step().await.and_then(|more| {
+                let provider = &self.wire.site().provider;
+                self.tally.count(&self.limits, provider, &self.pending)?;
+                Ok(more)
+            });
+            match step {
                 Ok(true) => {}
                 Ok(false) => return None,
                 Err(error) => {
@@ -180,7 +200,9 @@ impl HttpCall {
             State::Wait(delay) => {
                 tokio::time::sleep(*delay).await;
                 // A retry reads its response from scratch.
-                self.sse = SseDecoder::default();
+                self.sse = SseDecoder::with_limit(self.limits.sse_line);
+                self.tally = Tally::default();
+                self.sniff = None;
                 self.decoder = self.wire.decoder();
                 self.state = State::Connect;
                 Ok(true)
@@ -202,9 +224,16 @@ impl HttpCall {
                     },
                     Ok(Some(Err(_))) => Err(BackendError::Truncated),
                     Ok(Some(Ok(bytes))) => {
+                        if let Some((status, content_type)) =
+                            self.sniff.take_if(|_| !bytes.is_empty())
+                            && guard::is_html("", &bytes)
+                        {
+                            let site = self.wire.site();
+                            return Err(guard::html_page(site, status, &content_type, &bytes));
+                        }
                         self.sse.push(&bytes);
                         while let Some(event) = self.sse.next_event() {
-                            let event = event.map_err(|error| BackendError::Failed {
+                            let event = event.map_err(|error| BackendError::Malformed {
                                 message: format!("{}: {error}", self.wire.site().provider),
                             })?;
                             if self.decoder.event(event, &mut self.pending)? == Flow::Finished {
@@ -232,9 +261,17 @@ impl HttpCall {
             Ok(Ok(response)) => response,
         };
         let status = response.status();
+        if status.is_redirection() {
+            return Err(guard::redirect(
+                self.wire.site(),
+                status.as_u16(),
+                response.headers(),
+            ));
+        }
         if !status.is_success() {
             let headers = response.headers().clone();
-            let body = read_limited(response, self.idle_timeout).await;
+            let (body, _) =
+                guard::read_capped(response, self.idle_timeout, self.limits.error_body).await;
             return Err(status::from_reply(
                 self.wire.site(),
                 status.as_u16(),
@@ -242,16 +279,36 @@ impl HttpCall {
                 &body,
             ));
         }
-        let is_json = response
+        let content_type = response
             .headers()
             .get(reqwest::header::CONTENT_TYPE)
             .and_then(|value| value.to_str().ok())
-            .is_some_and(|value| value.starts_with("application/json"));
-        if is_json {
-            let body = match tokio::time::timeout(self.idle_timeout, response.bytes()).await {
-                Err(_) => return Err(self.timed_out()),
-                Ok(Err(_)) => return Err(BackendError::Truncated),
-                Ok(Ok(body)) => body,
+            .unwrap_or_default()
+            .to_string();
+        if guard::is_html(&content_type, b"") {
+            let (start, _) = guard::read_capped(response, self.idle_timeout, 1024).await;
+            return Err(guard::html_page(
+                self.wire.site(),
+                status.as_u16(),
+                &content_type,
+                &start,
+            ));
+        }
+        if content_type.starts_with("application/json") {
+            let cap = self.limits.sse_line;
+            let body = match guard::read_capped(response, self.idle_timeout, cap).await {
+                (body, End::Complete) => body,
+                (_, End::Broken) => return Err(BackendError::Truncated),
+                (_, End::Stalled) => return Err(self.timed_out()),
+                (_, End::OverCap) => {
+                    return Err(BackendError::OverLimit {
+                        message: format!(
+                            "{} sent a JSON body of more than {} (limits.max_sse_line_bytes)",
+                            self.wire.site().provider,
+                            guard::size(cap)
+                        ),
+                    });
+                }
             };
             match self
                 .decoder
@@ -261,6 +318,7 @@ impl HttpCall {
                 Flow::Continue => return Err(BackendError::Truncated),
             }
         } else {
+            self.sniff = Some((status.as_u16(), content_type));
             self.state = State::Body(response.bytes_stream().boxed());
         }
         Ok(())
@@ -272,20 +330,6 @@ impl HttpCall {
             after: self.idle_timeout,
         }
     }
-}
-
-/// The start of an error reply's body; a reply that stalls gives what arrived.
-async fn read_limited(response: reqwest::Response, idle_timeout: Duration) -> Vec<u8> {
-    let mut body = Vec::new();
-    let mut chunks = response.bytes_stream();
-    while body.len() < ERROR_BODY_LIMIT {
-        match tokio::time::timeout(idle_timeout, chunks.next()).await {
-            Ok(Some(Ok(bytes))) => body.extend_from_slice(&bytes),
-            Ok(Some(Err(_)) | None) | Err(_) => break,
-        }
-    }
-    body.truncate(ERROR_BODY_LIMIT);
-    body
 }
 
 /// A transport error in words, without the URL (which a user may have put a key into).

@@ -2,6 +2,7 @@
 //! retries, and the mapping of error replies. Each wire protocol supplies a [`Wire`].
 
 mod call;
+mod guard;
 pub mod retry;
 pub mod sse;
 pub mod status;
@@ -9,6 +10,7 @@ pub mod status;
 use std::collections::VecDeque;
 
 pub use call::HttpBackend;
+pub use guard::StreamLimits;
 pub use retry::RetryPolicy;
 pub use sse::{SseDecoder, SseError, SseEvent};
 pub use status::CallSite;
@@ -68,9 +70,9 @@ pub fn parse_json<'a, T: serde::Deserialize<'a>>(
     site: &CallSite,
     data: &'a str,
 ) -> Result<T, BackendError> {
-    serde_json::from_str(data).map_err(|error| BackendError::Failed {
+    serde_json::from_str(data).map_err(|error| BackendError::Malformed {
         message: format!(
-            "{} sent an event massgen cannot read ({error}): {}",
+            "{} sent a malformed stream: an event massgen cannot read ({error}): {}",
             site.provider,
             preview(data)
         ),

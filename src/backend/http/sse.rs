@@ -16,15 +16,24 @@ pub struct SseEvent<'a> {
 pub enum SseError {
     #[error("the event stream contains bytes that are not UTF-8")]
     NotUtf8,
-    #[error("the event stream sent more than {} MiB without ending an event", MAX_EVENT_BYTES >> 20)]
-    TooLarge,
+    #[error(
+        "the event stream sent more than {} without ending an event \
+         (limits.max_sse_line_bytes)",
+        super::guard::size(*.0)
+    )]
+    TooLarge(usize),
 }
 
-/// The largest event accepted; a server that never ends one cannot grow memory forever.
-pub const MAX_EVENT_BYTES: usize = 16 << 20;
+/// The largest event accepted by default; a server that never ends one cannot grow
+/// memory forever.
+pub const MAX_EVENT_BYTES: usize = 8 << 20;
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub struct SseDecoder {
+    /// The largest event accepted (`limits.max_sse_line_bytes`).
+    max_event: usize,
+    /// A chunk was refused because the unfinished event would pass `max_event`.
+    overflow: bool,
     buf: Vec<u8>,
     /// First byte of the event being read; everything before it has been handed out.
     event_start: usize,
@@ -43,13 +52,41 @@ enum Data {
     Joined,
 }
 
+impl Default for SseDecoder {
+    fn default() -> Self {
+        Self::with_limit(MAX_EVENT_BYTES)
+    }
+}
+
 impl SseDecoder {
-    /// Appends bytes received from the network.
+    /// A decoder refusing any event longer than `max_event` bytes.
+    pub fn with_limit(max_event: usize) -> Self {
+        Self {
+            max_event,
+            overflow: false,
+            buf: Vec::new(),
+            event_start: 0,
+            scan: 0,
+            bom_checked: false,
+            joined: Vec::new(),
+        }
+    }
+
+    /// Appends bytes received from the network. A chunk that cannot end the unfinished
+    /// event (it holds no line break) and would take it past the limit is not stored:
+    /// the buffer never grows much beyond the limit, however long the line.
     pub fn push(&mut self, chunk: &[u8]) {
         if self.event_start > 0 {
             self.buf.drain(..self.event_start);
             self.scan -= self.event_start;
             self.event_start = 0;
+        }
+        let breaks_line = chunk.iter().any(|&byte| byte == b'\n' || byte == b'\r');
+        if self.overflow
+            || (!breaks_line && self.buf.len().saturating_add(chunk.len()) > self.max_event)
+        {
+            self.overflow = true;
+            return;
         }
         self.buf.extend_from_slice(chunk);
         if !self.bom_checked && self.buf.len() >= 3 {
@@ -64,9 +101,12 @@ impl SseDecoder {
     /// data and unknown fields are skipped, as the SSE specification says.
     pub fn next_event(&mut self) -> Option<Result<SseEvent<'_>, SseError>> {
         loop {
+            if self.overflow {
+                return Some(Err(SseError::TooLarge(self.max_event)));
+            }
             let Some((line_len, terminator)) = line_at(&self.buf[self.scan..]) else {
-                return (self.buf.len() - self.event_start > MAX_EVENT_BYTES)
-                    .then_some(Err(SseError::TooLarge));
+                return (self.buf.len() - self.event_start > self.max_event)
+                    .then_some(Err(SseError::TooLarge(self.max_event)));
             };
             let line_start = self.scan;
             self.scan += line_len + terminator;
@@ -204,13 +244,31 @@ mod tests {
         let mut decoder = SseDecoder::default();
         decoder.push(b"data: ");
         let line = vec![b'x'; 1 << 20];
-        for _ in 0..15 {
+        for _ in 0..7 {
             decoder.push(&line);
             assert_eq!(decoder.next_event(), None);
         }
         decoder.push(&line);
         decoder.push(&line);
-        assert_eq!(decoder.next_event(), Some(Err(SseError::TooLarge)));
+        assert_eq!(decoder.next_event(), Some(Err(SseError::TooLarge(8 << 20))));
+    }
+
+    #[test]
+    fn a_long_line_is_refused_before_it_is_stored() {
+        let mut decoder = SseDecoder::with_limit(1000);
+        decoder.push(b"data: ok\n\ndata: ");
+        assert_eq!(
+            decoder.next_event().map(|event| event.ok()),
+            Some(Some(SseEvent {
+                event: "",
+                data: "ok"
+            }))
+        );
+        for _ in 0..10_000 {
+            decoder.push(&[b'x'; 1000]);
+        }
+        assert!(decoder.buf.capacity() <= 2000, "{}", decoder.buf.capacity());
+        assert_eq!(decoder.next_event(), Some(Err(SseError::TooLarge(1000))));
     }
 
     #[test]

@@ -1,0 +1,56 @@
+//! A run holds the session it records turns in: an advisory lock on `<session>/.run.lock`,
+//! kept until the process exits, so a second run cannot append to the same session
+//! (`--continue`, `--session-id`) and the two cannot interleave or lose turns.
+
+use std::fs::{File, OpenOptions, TryLockError};
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+/// The sessions this process holds, each with its open, locked lock file.
+static HELD: Mutex<Vec<(PathBuf, File)>> = Mutex::new(Vec::new());
+
+const LOCK_FILE: &str = ".run.lock";
+
+/// Takes the lock of the session in `dir` (named `id` in the message) for the rest of this
+/// process; holding it already is fine. Another run holding it is an error.
+pub fn hold_session(dir: &Path, id: &str) -> Result<(), String> {
+    let mut held = HELD
+        .lock()
+        .map_err(|_| "the session locks are poisoned".to_string())?;
+    if held.iter().any(|(known, _)| known == dir) {
+        return Ok(());
+    }
+    let path = dir.join(LOCK_FILE);
+    let file = OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|error| format!("cannot open {}: {error}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {
+            held.push((dir.to_path_buf(), file));
+            Ok(())
+        }
+        Err(TryLockError::WouldBlock) => Err(format!(
+            "session {id} is in use by another massgen run; wait for it to finish or start a \
+             new session"
+        )),
+        Err(TryLockError::Error(error)) => Err(format!("cannot lock {}: {error}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_session_held_elsewhere_is_refused_and_held_here_is_fine() {
+        let dir = tempfile::tempdir().unwrap();
+        hold_session(dir.path(), "session_1").unwrap();
+        hold_session(dir.path(), "session_1").unwrap();
+        // Another open file description is another holder, as another process would be.
+        let other = File::open(dir.path().join(LOCK_FILE)).unwrap();
+        assert!(matches!(other.try_lock(), Err(TryLockError::WouldBlock)));
+    }
+}
