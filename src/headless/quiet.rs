@@ -6,6 +6,7 @@ use std::io::{self, Write};
 
 use super::Printer;
 use crate::protocol::{Event, EventMsg, PlanStatus, TurnOutcome};
+use crate::sanitize::sanitize_for_terminal as clean;
 
 pub struct QuietPrinter<W: Write, D: Write> {
     out: W,
@@ -25,7 +26,9 @@ impl<W: Write, D: Write> QuietPrinter<W, D> {
 impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
     fn print(&mut self, event: &Event) -> io::Result<()> {
         match &event.msg {
-            EventMsg::Warning { message } => writeln!(self.diagnostics, "warning: {message}")?,
+            EventMsg::Warning { message } => {
+                writeln!(self.diagnostics, "warning: {}", clean(message))?
+            }
             EventMsg::TurnFinished { outcome, .. } => {
                 let what = match outcome {
                     TurnOutcome::Completed => None,
@@ -38,6 +41,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                 }
             }
             EventMsg::FinalPresentationDone { content, .. } => {
+                let content = clean(content);
                 write!(self.out, "{content}")?;
                 if !content.ends_with('\n') {
                     writeln!(self.out)?;
@@ -55,7 +59,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                     self.diagnostics,
                     "massgen: plan {} failed: {}",
                     plan.id,
-                    plan.detail.as_deref().unwrap_or("no reason given")
+                    clean(plan.detail.as_deref().unwrap_or("no reason given"))
                 )?,
                 PlanStatus::Completed => {
                     writeln!(self.diagnostics, "massgen: plan {} is completed", plan.id)?

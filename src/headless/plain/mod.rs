@@ -15,6 +15,7 @@ use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
 use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, Spend, TimeoutScope};
+use crate::sanitize::sanitize_for_terminal as clean;
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -116,7 +117,9 @@ impl<W: Write> PlainPrinter<W> {
                 self.stream(agent, text, Channel::Reasoning)
             }
             (EventMsg::AgentRestarted { round, reason }, Some(agent)) => {
-                let line = self.style.dim(&format!("↻ round {round}: {reason}"));
+                let line = self
+                    .style
+                    .dim(&format!("↻ round {round}: {}", clean(reason)));
                 self.agent_line(agent, &line)
             }
             (
@@ -125,7 +128,7 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 Some(agent),
             ) => {
-                let line = format!("⚙ {tool} {}", preview(arguments, 80));
+                let line = format!("⚙ {} {}", clean(tool), preview(arguments, 80));
                 self.agent_line(agent, &line)
             }
             (
@@ -139,10 +142,11 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => {
                 let line = if *ok {
-                    self.style.good(&format!("✓ {tool} ({duration_ms} ms)"))
+                    self.style
+                        .good(&format!("✓ {} ({duration_ms} ms)", clean(tool)))
                 } else {
                     self.style
-                        .bad(&format!("✗ {tool}: {}", preview(output, 100)))
+                        .bad(&format!("✗ {}: {}", clean(tool), preview(output, 100)))
                 };
                 self.agent_line(agent, &line)
             }
@@ -164,15 +168,18 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => {
                 let line = format!(
-                    "☑ votes for {} ({target_label}): {reason}",
-                    self.name(target)
+                    "☑ votes for {} ({target_label}): {}",
+                    self.name(target),
+                    clean(reason)
                 );
                 self.agent_line(agent, &line)
             }
             (EventMsg::VoteIgnored { target, why, .. }, Some(agent)) => {
-                let line = self
-                    .style
-                    .dim(&format!("⊘ vote for {target} ignored: {why}"));
+                let line = self.style.dim(&format!(
+                    "⊘ vote for {} ignored: {}",
+                    clean(target.as_str()),
+                    clean(why)
+                ));
                 self.agent_line(agent, &line)
             }
             (
@@ -187,7 +194,8 @@ impl<W: Write> PlainPrinter<W> {
                 #[allow(clippy::cast_precision_loss)]
                 let seconds = *delay_ms as f64 / 1000.0;
                 let line = self.style.warn(&format!(
-                    "⟳ {reason}, retrying in {seconds:.1} s ({attempt}/{max_retries})"
+                    "⟳ {}, retrying in {seconds:.1} s ({attempt}/{max_retries})",
+                    clean(reason)
                 ));
                 self.agent_line(agent, &line)
             }
@@ -207,33 +215,42 @@ impl<W: Write> PlainPrinter<W> {
                 self.agent_line(agent, &line)
             }
             (EventMsg::AgentError { message }, Some(agent)) => {
-                let line = self.style.bad(&format!("✗ error: {message}"));
+                let line = self.style.bad(&format!("✗ error: {}", clean(message)));
                 self.agent_line(agent, &line)
             }
             (EventMsg::McpServerStatus { server, state }, Some(agent)) => {
                 let line = match state {
                     McpServerState::Starting => return Ok(()),
                     McpServerState::Ready { tools } => self.style.dim(&format!(
-                        "🔌 MCP server {server} ready: {} tools",
+                        "🔌 MCP server {} ready: {} tools",
+                        clean(server),
                         tools.len()
                     )),
-                    McpServerState::Failed { error } => self
-                        .style
-                        .warn(&format!("! MCP server {server} is unavailable: {error}")),
+                    McpServerState::Failed { error } => self.style.warn(&format!(
+                        "! MCP server {} is unavailable: {}",
+                        clean(server),
+                        clean(error)
+                    )),
                     McpServerState::Paused { retry_in_secs } => self.style.warn(&format!(
-                        "! MCP server {server} keeps failing; paused for {retry_in_secs} s"
+                        "! MCP server {} keeps failing; paused for {retry_in_secs} s",
+                        clean(server)
                     )),
                 };
                 self.agent_line(agent, &line)
             }
             (EventMsg::ToolRefused { tool, path, reason }, Some(agent)) => {
-                let line = self
-                    .style
-                    .warn(&format!("⛔ {tool} refused for {path}: {reason}"));
+                let line = self.style.warn(&format!(
+                    "⛔ {} refused for {}: {}",
+                    clean(tool),
+                    clean(path),
+                    clean(reason)
+                ));
                 self.agent_line(agent, &line)
             }
             (EventMsg::AgentKilled { reason }, Some(agent)) => {
-                let line = self.style.bad(&format!("✗ out of this turn: {reason}"));
+                let line = self
+                    .style
+                    .bad(&format!("✗ out of this turn: {}", clean(reason)));
                 self.agent_line(agent, &line)
             }
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => {
@@ -272,7 +289,7 @@ impl<W: Write> PlainPrinter<W> {
             }
             (EventMsg::Cancelled, _) => self.note(&self.style.warn("✗ cancelled")),
             (EventMsg::Warning { message }, _) => {
-                self.note(&self.style.warn(&format!("! {message}")))
+                self.note(&self.style.warn(&format!("! {}", clean(message))))
             }
             (
                 EventMsg::PlanningModeDecided {
@@ -301,9 +318,11 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => self.timed_out_line(agent, *responses),
             (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
-            (EventMsg::HumanInputQueued { text }, _) => {
-                self.note(&self.style.dim(&format!("» queued for the agents: {text}")))
-            }
+            (EventMsg::HumanInputQueued { text }, _) => self.note(
+                &self
+                    .style
+                    .dim(&format!("» queued for the agents: {}", clean(text))),
+            ),
             (
                 EventMsg::TurnFinished {
                     outcome,
@@ -355,6 +374,7 @@ impl<W: Write> PlainPrinter<W> {
 
 /// The first line of `text`, cut to `max` characters.
 pub(super) fn preview(text: &str, max: usize) -> String {
+    let text = clean(text);
     let first = text.trim().lines().next().unwrap_or_default();
     let more = text.trim().lines().count() > 1;
     if first.chars().count() > max {

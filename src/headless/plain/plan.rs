@@ -7,6 +7,7 @@ use super::{PlainPrinter, preview};
 use crate::protocol::{
     AgentId, BroadcastTarget, PlanInfo, PlanStatus, Question, TaskProgress, TaskView, current_task,
 };
+use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
     pub(super) fn planning_mode_line(
@@ -22,7 +23,7 @@ impl<W: Write> PlainPrinter<W> {
             }
             (true, false) => format!(
                 "🛡 planning mode: irreversible, blocked until the final answer: {}",
-                blocked_tools.join(", ")
+                clean(&blocked_tools.join(", "))
             ),
         };
         self.note(&self.style.warn(&line))
@@ -31,7 +32,7 @@ impl<W: Write> PlainPrinter<W> {
     pub(super) fn blocked_line(&mut self, agent: &AgentId, tool: &str) -> io::Result<()> {
         let line = self
             .style
-            .warn(&format!("🚫 {tool} blocked (planning mode)"));
+            .warn(&format!("🚫 {} blocked (planning mode)", clean(tool)));
         self.agent_line(agent, &line)
     }
 
@@ -49,7 +50,7 @@ impl<W: Write> PlainPrinter<W> {
                 "▸ {}/{} tasks · {} {}",
                 progress.done,
                 progress.total,
-                task.id,
+                clean(&task.id),
                 preview(&task.description, 70)
             ),
             None => format!("▸ {}/{} tasks", progress.done, progress.total),
@@ -132,7 +133,7 @@ impl<W: Write> PlainPrinter<W> {
             PlanStatus::Failed => self.style.bad(&format!(
                 "✗ plan {} failed: {}",
                 plan.id,
-                plan.detail.as_deref().unwrap_or("no reason recorded")
+                clean(plan.detail.as_deref().unwrap_or("no reason recorded"))
             )),
         };
         self.note(&line)

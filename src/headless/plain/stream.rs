@@ -5,6 +5,7 @@ use std::io::{self, Write};
 use super::super::lines::Channel;
 use super::PlainPrinter;
 use crate::protocol::AgentId;
+use crate::sanitize::sanitize_for_terminal;
 
 impl<W: Write> PlainPrinter<W> {
     /// Prints the lines `text` completes for `agent`; its reasoning goes first.
@@ -29,6 +30,7 @@ impl<W: Write> PlainPrinter<W> {
         line: &str,
         channel: Channel,
     ) -> io::Result<()> {
+        let line = sanitize_for_terminal(line);
         if line.trim().is_empty() {
             return Ok(());
         }

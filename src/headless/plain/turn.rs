@@ -9,6 +9,7 @@ use crate::protocol::{
     AgentId, AgentInfo, AnonId, AnswerLabel, Mode, Spend, TurnOptions, TurnOutcome, VoteCount,
     WinnerBasis,
 };
+use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session;
 
 impl<W: Write> PlainPrinter<W> {
@@ -30,7 +31,7 @@ impl<W: Write> PlainPrinter<W> {
                 format!(
                     "{} ({})",
                     self.style.agent(index, info.id.as_str()),
-                    info.model
+                    clean(&info.model)
                 )
             })
             .collect();
@@ -51,7 +52,7 @@ impl<W: Write> PlainPrinter<W> {
         let heading = self
             .style
             .bold(&format!("━━ Turn {turn}{how}{single}{refine} ━━"));
-        writeln!(self.out, "{heading} {question}")?;
+        writeln!(self.out, "{heading} {}", clean(question))?;
         writeln!(self.out, "   agents: {}", roster.join(" · "))
     }
 
@@ -120,6 +121,7 @@ impl<W: Write> PlainPrinter<W> {
     }
 
     pub(super) fn write_final(&mut self, text: &str) -> io::Result<()> {
+        let text = clean(text);
         if !text.is_empty() {
             self.final_line_open = !text.ends_with('\n');
         }
