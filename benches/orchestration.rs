@@ -63,6 +63,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             resume: None,
             session_registry: None,
             human: false,
+            redactor: massgen::redact::Redactor::default(),
         },
     );
     let mut rounds = 0;

@@ -16,7 +16,8 @@ pub struct Redactor {
 }
 
 impl Redactor {
-    /// Keeps the distinct values at least [`MIN_SECRET_LEN`] bytes long.
+    /// Keeps the distinct values at least [`MIN_SECRET_LEN`] bytes long, each also as it
+    /// reads inside a JSON string (so event logs are covered when a key holds `"` or `\`).
     pub fn new<I, S>(values: I) -> Self
     where
         I: IntoIterator<Item = S>,
@@ -27,6 +28,10 @@ impl Redactor {
             .map(Into::into)
             .map(|value| value.trim().to_string())
             .filter(|value| value.len() >= MIN_SECRET_LEN)
+            .flat_map(|value| {
+                let escaped = json_escaped(&value).filter(|escaped| *escaped != value);
+                std::iter::once(value).chain(escaped)
+            })
             .collect();
         secrets.sort_by(|a, b| b.len().cmp(&a.len()).then_with(|| a.cmp(b)));
         secrets.dedup();
@@ -71,6 +76,12 @@ impl Redactor {
             })
             .map_or(0, |at| text.len() - at)
     }
+}
+
+/// `value` as it appears between the quotes of a JSON string.
+fn json_escaped(value: &str) -> Option<String> {
+    let quoted = serde_json::to_string(value).ok()?;
+    Some(quoted.get(1..quoted.len().saturating_sub(1))?.to_string())
 }
 
 /// One stream's held-back text (see the module docs).
@@ -170,6 +181,13 @@ mod tests {
         assert_eq!(hold.push(&redactor, "ing"), "sk-hosting");
         assert_eq!(hold.push(&redactor, " sk-"), " ");
         assert_eq!(hold.finish(), "sk-");
+    }
+
+    #[test]
+    fn a_secret_is_also_caught_as_json_escapes_it() {
+        let redactor = Redactor::new([r#"pa"ss\word-9"#]);
+        let json = serde_json::to_string(r#"said pa"ss\word-9"#).unwrap();
+        assert_eq!(redactor.redact(&json), r#""said [REDACTED]""#);
     }
 
     #[test]

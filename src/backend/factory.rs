@@ -8,6 +8,7 @@ use std::time::Duration;
 use super::Backend;
 use super::http::{CallSite, HttpBackend, RetryPolicy, StreamLimits, Wire};
 use super::provider::{self, Endpoint, Protocol};
+use super::redacting::RedactingBackend;
 use super::scripted::ScriptedBackend;
 use super::wire::anthropic::AnthropicWire;
 use super::wire::gemini::GeminiWire;
@@ -30,18 +31,20 @@ pub struct BackendUnavailable {
     pub problems: Vec<(AgentId, String)>,
 }
 
-/// One backend per agent, in config order.
+/// One backend per agent, in config order, each keeping the run's secrets out of what it
+/// streams.
 pub fn build_backends(
     config: &Config,
     env: &Env,
 ) -> Result<Vec<Arc<dyn Backend>>, BackendUnavailable> {
     let mapping = AnonymousMapping::new(config.agents.iter().map(|agent| &agent.id));
     let client = http_client();
+    let redactor = super::secrets::redactor_for(config, env);
     let mut backends = Vec::new();
     let mut problems = Vec::new();
     for agent in &config.agents {
         match build_one(agent, env, &mapping, &client, &config.limits) {
-            Ok(backend) => backends.push(backend),
+            Ok(backend) => backends.push(RedactingBackend::wrap(backend, &redactor)),
             Err(problem) => problems.push((agent.id.clone(), problem)),
         }
     }

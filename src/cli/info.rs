@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use super::exit::Exit;
-use crate::backend::provider;
+use crate::backend::{provider, secrets};
 use crate::config::{self, Env, examples};
 
 pub fn list_examples() -> Exit {
@@ -48,14 +48,16 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
             return Exit::Config;
         }
     };
+    let redactor = secrets::redactor_for(&config, env);
     super::setup::print_warnings(
         &warnings,
         VALIDATE_WARNINGS_SHOWN,
         &format!("--validate shows the first {VALIDATE_WARNINGS_SHOWN}"),
+        &redactor,
     );
     let refused = config::check_granted_paths(&config, cwd, allow_outside);
     for error in &refused {
-        eprintln!("error: {error}");
+        eprintln!("error: {}", redactor.redact(&error.to_string()));
     }
     let mut endpoint_errors = refused.len();
     for agent in &config.agents {
@@ -65,16 +67,21 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
         match provider::resolve(&agent.backend, env) {
             Ok(_) => {}
             Err(problem) if problem.is_environment() => {
+                let problem = problem.to_string();
                 eprintln!(
-                    "note: agent `{}`: {problem}; a run stops until it is set",
-                    agent.id
+                    "note: agent `{}`: {}; a run stops until it is set",
+                    agent.id,
+                    redactor.redact(&problem)
                 );
             }
             Err(problem) => {
                 endpoint_errors += 1;
+                let problem = problem.to_string();
                 eprintln!(
-                    "error: {}: agent `{}`: {problem}",
-                    config.source_name, agent.id
+                    "error: {}: agent `{}`: {}",
+                    config.source_name,
+                    agent.id,
+                    redactor.redact(&problem)
                 );
             }
         }

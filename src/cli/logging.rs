@@ -1,14 +1,19 @@
 //! Where tracing goes: `massgen.log` (`massgen_debug.log` under `--debug`) in the run's log
 //! directory, written from a background thread so a slow disk never stalls a frame or an
 //! event; and standard error under `--debug` with a line-based display. Nothing reaches
-//! the screen while the full-screen display owns it.
+//! the screen while the full-screen display owns it. Every line has the run's secrets
+//! replaced before it is written.
 
+use std::io::{self, Write};
 use std::path::Path;
 
 use tracing_appender::non_blocking::WorkerGuard;
 use tracing_subscriber::EnvFilter;
+use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
+
+use crate::redact::Redactor;
 
 /// The log file's name in the run's log directory: MassGen's, with and without `--debug`.
 pub fn log_file_name(debug: bool) -> &'static str {
@@ -23,7 +28,12 @@ pub fn log_file_name(debug: bool) -> &'static str {
 /// massgen with `--debug`; `RUST_LOG` overrides) into the run's log file when there is a
 /// log directory, and to standard error under `--debug` unless `full_screen`. Keep the
 /// guard until exit: dropping it flushes the file.
-pub fn init(debug: bool, full_screen: bool, run_dir: Option<&Path>) -> Option<WorkerGuard> {
+pub fn init(
+    debug: bool,
+    full_screen: bool,
+    run_dir: Option<&Path>,
+    redactor: &Redactor,
+) -> Option<WorkerGuard> {
     let to_stderr = debug && !full_screen;
     if run_dir.is_none() && !to_stderr {
         return None;
@@ -39,13 +49,15 @@ pub fn init(debug: bool, full_screen: bool, run_dir: Option<&Path>) -> Option<Wo
             let appender = tracing_appender::rolling::never(dir, log_file_name(debug));
             let (writer, guard) = tracing_appender::non_blocking(appender);
             let layer = tracing_subscriber::fmt::layer()
-                .with_writer(writer)
+                .with_writer(Redacting::new(writer, redactor))
                 .with_ansi(false);
             (Some(layer), Some(guard))
         }
         None => (None, None),
     };
-    let stderr = to_stderr.then(|| tracing_subscriber::fmt::layer().with_writer(std::io::stderr));
+    let stderr = to_stderr.then(|| {
+        tracing_subscriber::fmt::layer().with_writer(Redacting::new(std::io::stderr, redactor))
+    });
     tracing_subscriber::registry()
         .with(filter)
         .with(file)
@@ -53,4 +65,73 @@ pub fn init(debug: bool, full_screen: bool, run_dir: Option<&Path>) -> Option<Wo
         .try_init()
         .ok()?;
     guard
+}
+
+/// A writer maker whose writers replace secrets. The formatter hands each event over in
+/// one `write`, so a secret is never split between two calls.
+struct Redacting<M> {
+    inner: M,
+    redactor: Redactor,
+}
+
+impl<M> Redacting<M> {
+    fn new(inner: M, redactor: &Redactor) -> Self {
+        Self {
+            inner,
+            redactor: redactor.clone(),
+        }
+    }
+}
+
+impl<'a, M: MakeWriter<'a>> MakeWriter<'a> for Redacting<M> {
+    type Writer = RedactingWriter<'a, M::Writer>;
+
+    fn make_writer(&'a self) -> Self::Writer {
+        RedactingWriter {
+            inner: self.inner.make_writer(),
+            redactor: &self.redactor,
+        }
+    }
+}
+
+struct RedactingWriter<'a, W> {
+    inner: W,
+    redactor: &'a Redactor,
+}
+
+impl<W: Write> Write for RedactingWriter<'_, W> {
+    fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+        if self.redactor.is_empty() {
+            return self.inner.write(buf);
+        }
+        let text = String::from_utf8_lossy(buf);
+        self.inner
+            .write_all(self.redactor.redact(&text).as_bytes())?;
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        self.inner.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn written_lines_lose_their_secrets() {
+        let redactor = Redactor::new(["sk-hostile-secret-42"]);
+        let mut out = Vec::new();
+        let mut writer = RedactingWriter {
+            inner: &mut out,
+            redactor: &redactor,
+        };
+        let line = b"WARN call failed: invalid key sk-hostile-secret-42\n";
+        assert_eq!(writer.write(line).unwrap(), line.len());
+        assert_eq!(
+            String::from_utf8(out).unwrap(),
+            "WARN call failed: invalid key [REDACTED]\n"
+        );
+    }
 }

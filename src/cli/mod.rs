@@ -101,7 +101,12 @@ pub fn run(args: Args) -> Exit {
     let run_dir = prepared
         .open_run_logs(&args, &cwd)
         .map(|dir| dir.root().to_path_buf());
-    let _log_guard = logging::init(args.debug, front_end == FrontEnd::Tui, run_dir.as_deref());
+    let _log_guard = logging::init(
+        args.debug,
+        front_end == FrontEnd::Tui,
+        run_dir.as_deref(),
+        &prepared.redactor,
+    );
     if front_end == FrontEnd::Tui {
         run_async(tui_session::run(prepared, args, cwd))
     } else {

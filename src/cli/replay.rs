@@ -33,7 +33,12 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exi
         speed: replay.speed,
         step: replay.step,
     };
-    let _log_guard = logging::init(debug, front_end == FrontEnd::Tui, None);
+    let _log_guard = logging::init(
+        debug,
+        front_end == FrontEnd::Tui,
+        None,
+        &crate::redact::Redactor::default(),
+    );
     match front_end {
         FrontEnd::Tui => run_async(async move {
             tui_session::show(spawn_replay(recording, options), TuiOptions::default()).await

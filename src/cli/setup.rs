@@ -5,9 +5,10 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::args::Args;
-use crate::backend::{Backend, build_backends};
+use crate::backend::{Backend, build_backends, secrets};
 use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
+use crate::redact::Redactor;
 use crate::session::{RunLogDir, SessionInfo, find_session};
 
 pub struct Prepared {
@@ -21,6 +22,9 @@ pub struct Prepared {
     pub resume: Option<SessionInfo>,
     /// The run's log directory, once [`open_run_logs`](Self::open_run_logs) made it.
     pub run_dir: Option<RunLogDir>,
+    /// The run's secrets (keys, MCP header tokens, URL passwords), kept out of everything
+    /// printed, logged or stored.
+    pub redactor: Redactor,
 }
 
 impl Prepared {
@@ -61,6 +65,7 @@ impl Prepared {
                 resume: self.resume.take(),
                 session_registry: crate::session::registry_path(),
                 human,
+                redactor: self.redactor.clone(),
             },
         )
     }
@@ -81,9 +86,14 @@ fn validate_hint(choice: &ConfigChoice) -> String {
 
 /// The first `shown` warnings, then one line counting the rest and saying where to see
 /// more: a config of a million unknown keys prints a screenful, not a million lines.
-pub fn print_warnings(warnings: &[config::ConfigWarning], shown: usize, more: &str) {
+pub fn print_warnings(
+    warnings: &[config::ConfigWarning],
+    shown: usize,
+    more: &str,
+    redactor: &Redactor,
+) {
     for warning in warnings.iter().take(shown) {
-        eprintln!("warning: {warning}");
+        eprintln!("warning: {}", redactor.redact(&warning.to_string()));
     }
     let hidden = warnings.len().saturating_sub(shown);
     if hidden > 0 {
@@ -99,6 +109,7 @@ pub fn print_warnings(warnings: &[config::ConfigWarning], shown: usize, more: &s
 /// The error is the full message to print after `error: `.
 pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     let mut config_file = None;
+    let mut redactor = Redactor::default();
     let (mut config, is_demo) = match &args.model {
         Some(model) => {
             let setup = QuickSetup {
@@ -119,17 +130,26 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
                 .load(env)
                 .and_then(config::Loaded::into_runnable)
                 .map_err(|error| error.to_string())?;
-            print_warnings(&warnings, RUN_WARNINGS_SHOWN, &validate_hint(&choice));
+            redactor = secrets::redactor_for(&config, env);
+            print_warnings(
+                &warnings,
+                RUN_WARNINGS_SHOWN,
+                &validate_hint(&choice),
+                &redactor,
+            );
             if let ConfigChoice::File(path) = &choice {
                 config_file = Some(path.clone());
             }
             (config, choice.is_demo())
         }
     };
+    if redactor.is_empty() {
+        redactor = secrets::redactor_for(&config, env);
+    }
     let refused = config::check_granted_paths(&config, cwd, args.allow_outside_project);
     if !refused.is_empty() {
         let messages: Vec<String> = refused.iter().map(ToString::to_string).collect();
-        return Err(messages.join("\nerror: "));
+        return Err(redactor.redact(&messages.join("\nerror: ")).into_owned());
     }
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);
@@ -143,9 +163,11 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         None
     };
     let backends = build_backends(&config, env).map_err(|error| {
+        let error = error.to_string();
         format!(
-            "{error}\n  help: or run offline with a scripted config, e.g. \
-             massgen --config @examples/demo/three_agents"
+            "{}\n  help: or run offline with a scripted config, e.g. \
+             massgen --config @examples/demo/three_agents",
+            redactor.redact(&error)
         )
     })?;
     Ok(Prepared {
@@ -155,5 +177,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         config_file,
         resume,
         run_dir: None,
+        redactor,
     })
 }

@@ -72,8 +72,9 @@ impl<'a> Fields<'a> {
             Err(reason) => Err(Problem::at(
                 self.get(key).map_or(self.loc(), |node| node.loc),
                 format!(
-                    "`{}` is not a usable URL: \"{url}\" ({reason})",
-                    self.key_path(key)
+                    "`{}` is not a usable URL: \"{}\" ({reason})",
+                    self.key_path(key),
+                    super::masked_url(&url)
                 ),
             )
             .help(URL_HELP)),

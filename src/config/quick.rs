@@ -46,11 +46,12 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
     if let Some(url) = setup.base_url
         && let Err(reason) = check_http_url(url)
     {
-        return Err(
-            Problem::nowhere(format!("\"{url}\" is not a usable URL ({reason})"))
-                .help(URL_HELP)
-                .in_source("--base-url"),
-        );
+        return Err(Problem::nowhere(format!(
+            "\"{}\" is not a usable URL ({reason})",
+            super::masked_url(url)
+        ))
+        .help(URL_HELP)
+        .in_source("--base-url"));
     }
     let scripted = (kind == BackendKind::Scripted).then(ScriptedOptions::default);
     Ok(Config {

@@ -14,6 +14,7 @@ pub mod novelty;
 pub mod planning_mode;
 mod presentation;
 pub mod prompts;
+mod redacting;
 pub mod replay;
 mod run_logs;
 mod runtime;

@@ -8,8 +8,9 @@ use std::path::PathBuf;
 use super::emitter::Emitter;
 use crate::config::Config;
 use crate::protocol::EventMsg;
+use crate::redact::Redactor;
 use crate::session::{
-    RunLogDir, SessionStore, TurnLog, derived, pretty_json, read_events, write_atomic,
+    RunLogDir, SessionStore, TurnEnding, TurnLog, derived, pretty_json, read_events, write_atomic,
 };
 
 /// The run's log directory and session store.
@@ -20,14 +21,18 @@ pub struct Logs {
     session: Option<SessionStore>,
     /// The registry of sessions (`~/.massgen/sessions.json`) to keep up to date, if any.
     registry: Option<PathBuf>,
+    /// The run's secrets, kept out of the question and the metadata written here (events
+    /// are redacted before they are logged).
+    redactor: Redactor,
 }
 
 impl Logs {
-    pub fn new(run_dir: Option<RunLogDir>, registry: Option<PathBuf>) -> Self {
+    pub fn new(run_dir: Option<RunLogDir>, registry: Option<PathBuf>, redactor: Redactor) -> Self {
         Self {
             run_dir,
             session: None,
             registry,
+            redactor,
         }
     }
 
@@ -95,6 +100,7 @@ impl Logs {
         let Some(session) = self.session.clone() else {
             return;
         };
+        let question = self.redactor.redact(&question).into_owned();
         let begun = tokio::task::spawn_blocking(move || {
             session.begin_turn(turn, &question, log_dir.as_deref())
         })
@@ -106,8 +112,16 @@ impl Logs {
     }
 
     /// Closes the turn's log, then writes the files derived from it and records the turn
-    /// in the session store, on the blocking pool.
-    pub async fn finish_turn(&self, log: TurnLog, turn: u32, config: &Config, question: &str) {
+    /// in the session store, on the blocking pool. Each step is tried even when one before
+    /// it failed (a full disk), and the turn is recorded as `ending` says it ended, not as
+    /// a log cut short would suggest. The first failure is returned, to be named once.
+    pub async fn finish_turn(
+        &self,
+        log: TurnLog,
+        turn: u32,
+        config: &Config,
+        ending: TurnEnding,
+    ) -> Result<(), String> {
         let attempt_dir = log.close().await;
         let session = self.session.clone();
         let project_dir = self
@@ -116,28 +130,49 @@ impl Logs {
             .and_then(|dir| dir.massgen_dir().parent());
         let metadata = derived::execution_metadata(
             config,
-            question,
+            &ending.task,
             turn,
             session.as_ref().map(SessionStore::id),
             project_dir,
         );
-        let written = tokio::task::spawn_blocking(move || -> io::Result<usize> {
-            let events = read_events(&attempt_dir.join("events.jsonl"))?;
-            let count = derived::write_derived(&attempt_dir, &events)?;
-            write_atomic(
-                &attempt_dir.join("execution_metadata.yaml"),
-                &pretty_json(&metadata),
-            )?;
-            if let Some(session) = session {
-                session.record_turn(turn, &events, Some(&attempt_dir))?;
-            }
-            Ok(count)
+        let metadata = pretty_json(&metadata);
+        let metadata = match std::str::from_utf8(&metadata) {
+            Ok(text) => self.redactor.redact(text).into_owned().into_bytes(),
+            Err(_) => metadata,
+        };
+        let mut ending = ending;
+        ending.task = self.redactor.redact(&ending.task).into_owned();
+        tokio::task::spawn_blocking(move || {
+            let events = read_events(&attempt_dir.join("events.jsonl")).unwrap_or_default();
+            let derived = derived::write_derived(&attempt_dir, &events)
+                .map(|count| tracing::debug!(count, turn, "derived log files written"))
+                .map_err(|error| {
+                    format!(
+                        "the turn's log files in {} ({error})",
+                        attempt_dir.display()
+                    )
+                });
+            let metadata = write_atomic(&attempt_dir.join("execution_metadata.yaml"), &metadata)
+                .map_err(|error| format!("execution_metadata.yaml ({error})"));
+            let recorded = session.map_or(Ok(()), |session| {
+                session
+                    .record_turn(turn, &events, Some(&attempt_dir), Some(&ending))
+                    .map_err(|error| format!("turn {turn} in session {} ({error})", session.id()))
+            });
+            let failures: Vec<String> = [recorded, derived, metadata]
+                .into_iter()
+                .filter_map(Result::err)
+                .collect();
+            let Some(first) = failures.first() else {
+                return Ok(());
+            };
+            tracing::warn!(turn, failures = %failures.join("; "), "turn not fully saved");
+            Err(match failures.len() {
+                1 => format!("could not save {first}"),
+                more => format!("could not save {first}, nor {} other file(s)", more - 1),
+            })
         })
         .await
-        .unwrap_or_else(|error| Err(io::Error::other(error)));
-        match written {
-            Ok(count) => tracing::debug!(count, turn, "derived log files written"),
-            Err(error) => tracing::warn!(%error, turn, "derived log files not written"),
-        }
+        .unwrap_or_else(|error| Err(format!("could not save the turn: {error}")))
     }
 }

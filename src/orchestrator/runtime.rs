@@ -15,7 +15,8 @@ use super::turn::{PlanTurn, RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
-use crate::session::{RunLogDir, SessionInfo};
+use crate::redact::Redactor;
+use crate::session::{RunLogDir, SessionInfo, TurnEnding};
 
 pub struct RuntimeOptions {
     /// The run's log directory under the project's `.massgen`, made before the runtime
@@ -30,6 +31,8 @@ pub struct RuntimeOptions {
     /// Someone can answer agents' questions (`coordination.broadcast: human`): a terminal
     /// front end, not automation or a pipe.
     pub human: bool,
+    /// The run's secrets, replaced in every event before it is logged or shown.
+    pub redactor: Redactor,
 }
 
 /// The front end's side of a running orchestrator.
@@ -48,12 +51,8 @@ pub fn spawn(
 ) -> OrchestratorHandle {
     let (ops_tx, ops_rx) = mpsc::channel(64);
     let (events_tx, events_rx) = mpsc::unbounded_channel();
-    let task = tokio::spawn(run(
-        (config, backends, tools),
-        options,
-        ops_rx,
-        Emitter::new(events_tx),
-    ));
+    let emitter = Emitter::new(events_tx).redacting(options.redactor.clone());
+    let task = tokio::spawn(run((config, backends, tools), options, ops_rx, emitter));
     OrchestratorHandle {
         ops: ops_tx,
         events: events_rx,
@@ -99,7 +98,11 @@ async fn run(
         project_dir,
         human: options.human,
     };
-    let mut logs = Logs::new(options.logs, options.session_registry);
+    let mut logs = Logs::new(
+        options.logs,
+        options.session_registry,
+        options.redactor.clone(),
+    );
     let mut history: Vec<HistoryEntry> = Vec::new();
     let mut turn_number = 0;
     if let Some(session) = options.resume {
@@ -261,9 +264,29 @@ impl TurnState<'_> {
             }
         }
         if let Some(log) = self.emitter.end_turn() {
-            self.logs
-                .finish_turn(log, self.number, &context.config, &question)
+            let ending = TurnEnding {
+                task: question.clone(),
+                outcome: report.outcome,
+                winner: report.winner.as_ref().map(ToString::to_string),
+                answer: report.final_answer.clone(),
+            };
+            let saved = self
+                .logs
+                .finish_turn(log, self.number, &context.config, ending)
                 .await;
+            if let Err(problem) = saved {
+                let kept = if report.final_answer.is_some() {
+                    "; the answer shown stays in this run's conversation"
+                } else {
+                    ""
+                };
+                self.emitter.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!("{problem}{kept}"),
+                    },
+                );
+            }
         }
         if let Some(answer) = report.final_answer {
             self.history.push(HistoryEntry { question, answer });

@@ -27,4 +27,4 @@ pub(crate) use recorded::compact as compact_recorded;
 pub use registry::{register, registry_path};
 pub use replay::{EventLogs, Recording, ReplayError, event_logs, load_recording};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
-pub use store::SessionStore;
+pub use store::{SessionStore, TurnEnding};

@@ -15,6 +15,16 @@ use super::turn_links::link_turn_files;
 use super::{pretty_json as pretty, write_atomic};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 
+/// How a turn ended, as the orchestrator knows it: it outranks the turn's event log, which
+/// may have stopped early (a full disk) and would make a completed turn look cut off.
+#[derive(Clone, Debug, PartialEq)]
+pub struct TurnEnding {
+    pub task: String,
+    pub outcome: TurnOutcome,
+    pub winner: Option<String>,
+    pub answer: Option<String>,
+}
+
 #[derive(Clone, Debug)]
 pub struct SessionStore {
     dir: PathBuf,
@@ -107,8 +117,12 @@ impl SessionStore {
         turn: u32,
         events: &[Event],
         log_dir: Option<&Path>,
+        ending: Option<&TurnEnding>,
     ) -> io::Result<()> {
-        let record = TurnRecord::from_events(turn, events);
+        let mut record = TurnRecord::from_events(turn, events);
+        if let Some(ending) = ending {
+            record.settle(ending);
+        }
         let dir = self.dir.join(format!("turn_{turn}"));
         std::fs::create_dir_all(&dir)?;
         if let Some(answer) = &record.answer {
@@ -263,6 +277,20 @@ impl TurnRecord {
             }
         }
         record
+    }
+
+    /// Takes what the orchestrator knows over what the (possibly cut) events said.
+    fn settle(&mut self, ending: &TurnEnding) {
+        if self.task.is_empty() {
+            self.task.clone_from(&ending.task);
+        }
+        self.outcome = Some(ending.outcome);
+        if ending.winner.is_some() {
+            self.winner.clone_from(&ending.winner);
+        }
+        if ending.answer.is_some() {
+            self.answer.clone_from(&ending.answer);
+        }
     }
 
     fn partial_answers(&self) -> Value {

@@ -14,8 +14,8 @@ async fn a_completed_turn_keeps_its_answer_and_metadata_and_the_summary_lists_it
     let store = SessionStore::create(dir.path()).unwrap();
     assert!(store.id().starts_with("session_"));
     let events = demo_turns(&["What is the capital of France?", "And Germany?"]).await;
-    store.record_turn(1, &events, None).unwrap();
-    store.record_turn(2, &events, None).unwrap();
+    store.record_turn(1, &events, None, None).unwrap();
+    store.record_turn(2, &events, None, None).unwrap();
     let turn = store.dir().join("turn_1");
     let metadata = read_json(&turn.join("metadata.json"));
     assert_eq!(metadata["turn"], 1);
@@ -73,7 +73,7 @@ async fn a_cancelled_turn_is_incomplete_and_keeps_every_partial_answer() {
         agent: None,
         ..last
     });
-    store.record_turn(1, &cut, None).unwrap();
+    store.record_turn(1, &cut, None, None).unwrap();
     let turn = store.dir().join("turn_1");
     let metadata = read_json(&turn.join("metadata.json"));
     assert_eq!(metadata["status"], "incomplete");
@@ -110,4 +110,33 @@ async fn a_turn_cut_short_by_a_kill_is_recovered_from_its_event_log() {
     );
     assert!(turn.answer.contains("- scout: "), "{}", turn.answer);
     assert_eq!(sessions[0].next_turn(), 2);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_completed_turn_whose_event_log_stopped_early_is_recorded_complete() {
+    let dir = tempfile::tempdir().unwrap();
+    let store = SessionStore::create(dir.path()).unwrap();
+    let events = demo_turns(&["q"]).await;
+    // The disk filled up after the first answer: the log holds nothing later.
+    let cut: Vec<Event> = events
+        .iter()
+        .take_while(|event| !matches!(event.msg, EventMsg::VoteCast { .. }))
+        .cloned()
+        .collect();
+    let ending = TurnEnding {
+        task: "q".to_string(),
+        outcome: TurnOutcome::Completed,
+        winner: Some("scholar".to_string()),
+        answer: Some("the answer already shown".to_string()),
+    };
+    store.record_turn(1, &cut, None, Some(&ending)).unwrap();
+    let turn = store.dir().join("turn_1");
+    let metadata = read_json(&turn.join("metadata.json"));
+    assert_eq!(metadata["status"], "complete");
+    assert_eq!(metadata["winning_agent"], "scholar");
+    assert_eq!(
+        std::fs::read_to_string(turn.join("answer.txt")).unwrap(),
+        "the answer already shown"
+    );
+    assert!(!turn.join("partial_answers.json").exists());
 }

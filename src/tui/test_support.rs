@@ -51,6 +51,7 @@ pub async fn logged_turns(
             resume: None,
             session_registry: None,
             human: false,
+            redactor: crate::redact::Redactor::default(),
         },
     );
     let mut events = Vec::new();

@@ -6,6 +6,7 @@
 mod support;
 
 mod config_paths;
+mod full_disk;
 mod input;
 mod output_file;
 mod provider_keys;

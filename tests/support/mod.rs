@@ -81,6 +81,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             resume: None,
             session_registry: None,
             human: false,
+            redactor: massgen::redact::Redactor::default(),
         },
     )
 }
@@ -219,6 +220,7 @@ impl Scenario {
                 resume,
                 session_registry: None,
                 human,
+                redactor: massgen::redact::Redactor::default(),
             },
         );
         Self {

@@ -32,7 +32,20 @@ impl Sandbox {
 
     /// `massgen` with the sandbox as cwd and home, no colours and no API keys.
     pub fn massgen(&self) -> Command {
-        let mut cmd = Command::cargo_bin("massgen").unwrap();
+        self.isolated(Command::cargo_bin("massgen").unwrap())
+    }
+
+    /// `sh -c script` set up as [`massgen`](Self::massgen) is, with `$MASSGEN` naming the
+    /// binary: for limits only a shell sets (`ulimit`, `trap`).
+    #[allow(dead_code)]
+    pub fn shell(&self, script: &str) -> Command {
+        let mut cmd = self.isolated(Command::new("sh"));
+        cmd.env("MASSGEN", assert_cmd::cargo::cargo_bin("massgen"))
+            .args(["-c", script]);
+        cmd
+    }
+
+    fn isolated(&self, mut cmd: Command) -> Command {
         cmd.current_dir(&self.root)
             .env("HOME", self.root.join("home"))
             .env("XDG_CONFIG_HOME", self.root.join("home").join(".config"))

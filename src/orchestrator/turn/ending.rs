@@ -259,13 +259,17 @@ impl Driver<'_> {
         let saved = tokio::task::spawn_blocking(move || write_atomic(&path, content.as_bytes()))
             .await
             .unwrap_or_else(|error| Err(std::io::Error::other(error)));
-        if let Err(error) = saved {
-            self.emit(
+        match saved {
+            Ok(()) => {}
+            Err(error) if self.emitter.log_failed() => {
+                tracing::warn!(%error, "the final answer was not saved either");
+            }
+            Err(error) => self.emit(
                 None,
                 EventMsg::Warning {
                     message: format!("could not save the final answer: {error}"),
                 },
-            );
+            ),
         }
     }
 
@@ -295,11 +299,12 @@ impl Driver<'_> {
             None,
             EventMsg::TurnFinished {
                 outcome,
-                winner,
+                winner: winner.clone(),
                 duration_ms,
             },
         );
         TurnReport {
+            winner,
             final_answer: self.final_answer,
             ready_plan: self.ready_plan,
             outcome,

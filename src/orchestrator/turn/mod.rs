@@ -78,6 +78,8 @@ pub struct TurnRequest {
 }
 
 pub struct TurnReport {
+    /// As `TurnFinished` named it.
+    pub winner: Option<AgentId>,
     pub final_answer: Option<String>,
     /// The plan a planning turn left ready, when one did.
     pub ready_plan: Option<String>,
