@@ -1,8 +1,9 @@
 //! Peak memory of the real `massgen` binary against a hostile provider: an
 //! OpenAI-compatible server on localhost streams valid chat-completion chunks forever (an
 //! answer that never ends) to three agents, with logs on and the default `limits:`, and
-//! `max_retries: 1000` so every agent keeps calling back for the whole run. The process's
-//! resident memory is sampled every 100 ms.
+//! `max_retries: 20` (the most a config may ask) so every agent keeps calling back, after a
+//! backoff of 1, 2, 4, … s, for the whole run. The process's resident memory is sampled
+//! every 100 ms.
 //!
 //! Run: `cargo bench --bench hostile_rss` (60 s; `HOSTILE_RSS_SECS=N` to change; Linux
 //! only, it reads `/proc`). Results go in BENCHMARKS.md.
@@ -102,7 +103,7 @@ fn main() {
         .map(|id| {
             format!(
                 "  - id: {id}\n    backend: {{type: chatcompletion, model: endless, api_key: \
-                 sk-bench-key-0123456789, base_url: \"http://{address}/v1\", max_retries: 1000}}\n"
+                 sk-bench-key-0123456789, base_url: \"http://{address}/v1\", max_retries: 20}}\n"
             )
         })
         .collect();
@@ -125,7 +126,7 @@ fn main() {
         .env("NO_COLOR", "1")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(std::fs::File::create(dir.path().join("stderr.txt")).unwrap())
         .spawn()
         .unwrap();
     let pid = child.id();
@@ -136,7 +137,11 @@ fn main() {
     while started.elapsed() < Duration::from_secs(seconds) {
         std::thread::sleep(Duration::from_millis(100));
         if child.try_wait().unwrap().is_some() {
-            println!("massgen exited early, after {:?}", started.elapsed());
+            let stderr = std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap();
+            println!(
+                "massgen exited early, after {:?}:\n{stderr}",
+                started.elapsed()
+            );
             break;
         }
         if let Some((rss, _)) = memory_kib(pid) {

@@ -20,6 +20,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         config_file: prepared.config_file,
         mode,
         turn,
+        allow_outside_project: args.allow_outside_project,
     };
     show(handle, options).await
 }

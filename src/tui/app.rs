@@ -12,8 +12,9 @@ use super::modal::ModalKind;
 use super::render::View;
 use super::state::{AgentCard, UiState};
 use super::theme::Theme;
+use crate::config::{ALLOW_FLAG, Grantor, refusal};
 use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op};
-use crate::workspace::parse_prompt;
+use crate::workspace::{ParsedPrompt, parse_prompt};
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -39,6 +40,9 @@ pub struct App {
     draft: Option<String>,
     /// Where `@path` completion looks.
     cwd: PathBuf,
+    /// `--allow-outside-project`: `@path` may attach `/`, the home directory or a system
+    /// directory.
+    allow_outside_project: bool,
     /// Ctrl+C was pressed once at an empty, idle composer: a second press quits.
     quit_armed: bool,
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
@@ -124,6 +128,12 @@ impl App {
     /// Completes `@path` against `cwd`.
     pub fn with_cwd(mut self, cwd: PathBuf) -> Self {
         self.cwd = cwd;
+        self
+    }
+
+    /// `@path` may attach what a run refuses without `--allow-outside-project`.
+    pub fn allowing_outside_project(mut self, allow: bool) -> Self {
+        self.allow_outside_project = allow;
         self
     }
 
@@ -284,12 +294,34 @@ impl App {
             ));
             return Vec::new();
         }
+        if let Some(notice) = self.refused_attachment(&parsed) {
+            self.view.composer.set_text(&text);
+            self.view.notice = Some(notice);
+            return Vec::new();
+        }
         vec![Effect::Send(Op::Submit {
             text: parsed.text,
             mode: self.view.mode,
             context_paths: parsed.paths,
             options: self.view.choices.options(self.view.mode),
         })]
+    }
+
+    /// Why an `@path` of `parsed` is not attached: the same rule as for a question given
+    /// on the command line.
+    fn refused_attachment(&self, parsed: &ParsedPrompt) -> Option<String> {
+        if self.allow_outside_project {
+            return None;
+        }
+        let project = self.cwd.canonicalize().unwrap_or_else(|_| self.cwd.clone());
+        parsed.paths.iter().find_map(|attached| {
+            let refused = refusal(&attached.path, &project, Grantor::Attachment)?;
+            Some(format!(
+                "@{} {}; not attached (attach files inside it, or start massgen with {ALLOW_FLAG})",
+                attached.path.display(),
+                refused.describe()
+            ))
+        })
     }
 
     fn remember(&mut self, text: String) {

@@ -34,6 +34,8 @@ pub struct TuiOptions {
     /// The mode and choices to start in (`--plan`, `--execute-plan`, `--plan-depth`, …).
     pub mode: Mode,
     pub turn: crate::protocol::TurnOptions,
+    /// `--allow-outside-project`, for `@path` in the composer.
+    pub allow_outside_project: bool,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -60,7 +62,8 @@ async fn event_loop(
 ) -> io::Result<bool> {
     let mut app = App::new(Vec::new())
         .with_cwd(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
-        .with_config_file(options.config_file);
+        .with_config_file(options.config_file)
+        .allowing_outside_project(options.allow_outside_project);
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
     app.view.mode = options.mode;

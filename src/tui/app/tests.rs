@@ -304,3 +304,30 @@ fn attached_paths_travel_with_the_question_and_missing_ones_are_refused() {
             .is_some_and(|notice| notice.starts_with("not found: @nothing.rs"))
     );
 }
+
+#[test]
+fn an_attached_system_directory_is_refused_unless_outside_is_allowed() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = App::new(agents()).with_cwd(dir.path().to_path_buf());
+    type_text(&mut app, "Summarise @/etc");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+    assert_eq!(
+        app.view.composer.text(),
+        "Summarise @/etc",
+        "the text is kept"
+    );
+    let notice = app.view.notice.clone().unwrap_or_default();
+    assert!(
+        notice.starts_with("@/etc ") && notice.contains("--allow-outside-project"),
+        "{notice}"
+    );
+
+    let mut app = App::new(agents())
+        .with_cwd(dir.path().to_path_buf())
+        .allowing_outside_project(true);
+    type_text(&mut app, "Summarise @/etc");
+    assert!(matches!(
+        app.on_key(key(KeyCode::Enter)).as_slice(),
+        [Effect::Send(Op::Submit { .. })]
+    ));
+}

@@ -371,3 +371,36 @@ fn inspect_opens_a_chosen_turn_and_events_the_last_turns() {
     }
     assert_eq!(run(&mut app, "/timeline"), Some(ModalKind::Timeline));
 }
+
+#[test]
+fn escape_sequences_and_bidi_overrides_from_a_model_reach_no_cell() {
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    let hostile = "\u{1b}[2J\u{1b}]52;c;ZXZpbA==\u{7}clip \u{9b}31mred\u{8}\u{8} \
+                   \u{202e}gnp.exe\r\u{1b}[1Aspoof\n";
+    app.on_event(&event(
+        2,
+        Some("a"),
+        EventMsg::TextDelta {
+            text: hostile.to_string(),
+        },
+    ));
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal
+        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .unwrap();
+    let buffer = terminal.backend().buffer();
+    let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();
+    assert!(shown.contains("gnp.exe"), "the text itself is shown");
+    for cell in buffer.content() {
+        let symbol = cell.symbol();
+        assert!(
+            !symbol.chars().any(|ch| ch.is_control()
+                || matches!(ch, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')),
+            "a cell holds {symbol:?}"
+        );
+    }
+}
