@@ -181,7 +181,8 @@ impl Default for TimeoutConfig {
 pub struct LimitsConfig {
     /// Agents one config may run (default 32).
     pub max_agents: u64,
-    /// Text plus reasoning one model call may stream (default 4 MiB).
+    /// Text plus reasoning (visible, signed or redacted) one model call may stream (default
+    /// 4 MiB).
     pub max_response_text_bytes: u64,
     /// All tool-call arguments of one model call together (default 4 MiB).
     pub max_tool_arguments_bytes: u64,

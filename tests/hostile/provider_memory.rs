@@ -127,3 +127,33 @@ async fn a_huge_error_body_is_read_only_up_to_max_error_body_bytes() {
     assert!(message.contains(&"A".repeat(100)), "{message}");
     assert!(!message.contains('B'), "read past the cap: {message}");
 }
+
+/// Claude's `redacted_thinking` blocks are opaque and kept to be sent back: an endless run
+/// of them stops at the text cap like visible text does.
+#[tokio::test]
+async fn endless_redacted_reasoning_stops_at_max_response_text_bytes() {
+    use crate::provider_stream::mock_llm::typed;
+    let mut events = vec![typed(&json!({"type": "message_start", "message": {
+        "id": "msg_1", "type": "message", "role": "assistant", "content": [],
+        "model": "claude-sonnet-4-5", "usage": {"input_tokens": 10, "output_tokens": 1}}}))];
+    let data = "r".repeat(1000);
+    for index in 0..200 {
+        events.push(typed(&json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "redacted_thinking", "data": data}})));
+        events.push(typed(&json!({"type": "content_block_stop", "index": index})));
+    }
+    events.push(typed(&json!({"type": "message_stop"})));
+    let server = MockLlm::start(vec![Reply::sse(&events)]).await;
+    let backend = backend(
+        "claude",
+        &server.base_url,
+        "limits: {max_response_text_bytes: 65536}\n",
+        0,
+    );
+    let (_, error) = collect(&backend).await;
+    let error = error.expect("the call must fail at the cap");
+    assert!(
+        error.to_string().contains("limits.max_response_text_bytes"),
+        "{error}"
+    );
+}

@@ -77,17 +77,21 @@ impl Tally {
     ) -> Result<(), BackendError> {
         for event in events {
             match event {
-                StreamEvent::TextDelta(text) | StreamEvent::ReasoningDelta(text) => {
+                // Opaque reasoning state is kept to be sent back, so it counts as text.
+                StreamEvent::TextDelta(text)
+                | StreamEvent::ReasoningDelta(text)
+                | StreamEvent::ReasoningSignature(text)
+                | StreamEvent::RedactedReasoning(text)
+                | StreamEvent::ToolCallSignature {
+                    signature: text, ..
+                } => {
                     self.text = self.text.saturating_add(text.len());
                 }
                 StreamEvent::ToolCallArgsDelta { fragment, .. } => {
                     self.arguments = self.arguments.saturating_add(fragment.len());
                 }
                 StreamEvent::ToolCallStart { .. } => self.calls += 1,
-                StreamEvent::ReasoningSignature(_)
-                | StreamEvent::RedactedReasoning(_)
-                | StreamEvent::ToolCallSignature { .. }
-                | StreamEvent::Usage(_)
+                StreamEvent::Usage(_)
                 | StreamEvent::Finish(_)
                 | StreamEvent::Retry { .. } => {}
             }
