@@ -138,9 +138,13 @@ async fn endless_redacted_reasoning_stops_at_max_response_text_bytes() {
         "model": "claude-sonnet-4-5", "usage": {"input_tokens": 10, "output_tokens": 1}}}))];
     let data = "r".repeat(1000);
     for index in 0..200 {
-        events.push(typed(&json!({"type": "content_block_start", "index": index,
-            "content_block": {"type": "redacted_thinking", "data": data}})));
-        events.push(typed(&json!({"type": "content_block_stop", "index": index})));
+        events.push(typed(
+            &json!({"type": "content_block_start", "index": index,
+            "content_block": {"type": "redacted_thinking", "data": data}}),
+        ));
+        events.push(typed(
+            &json!({"type": "content_block_stop", "index": index}),
+        ));
     }
     events.push(typed(&json!({"type": "message_stop"})));
     let server = MockLlm::start(vec![Reply::sse(&events)]).await;

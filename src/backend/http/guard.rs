@@ -91,9 +91,7 @@ impl Tally {
                     self.arguments = self.arguments.saturating_add(fragment.len());
                 }
                 StreamEvent::ToolCallStart { .. } => self.calls += 1,
-                StreamEvent::Usage(_)
-                | StreamEvent::Finish(_)
-                | StreamEvent::Retry { .. } => {}
+                StreamEvent::Usage(_) | StreamEvent::Finish(_) | StreamEvent::Retry { .. } => {}
             }
         }
         let over = |what: String, key: &str| BackendError::OverLimit {
