@@ -109,8 +109,7 @@ pub fn print_warnings(
 /// The error is the full message to print after `error: `.
 pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     let mut config_file = None;
-    let mut redactor = Redactor::default();
-    let (mut config, is_demo) = match &args.model {
+    let (mut config, is_demo, warnings) = match &args.model {
         Some(model) => {
             let setup = QuickSetup {
                 model,
@@ -118,10 +117,8 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
                 base_url: args.base_url.as_deref(),
                 system_message: args.system_message.as_deref(),
             };
-            (
-                config::quick_setup(&setup).map_err(|error| error.to_string())?,
-                false,
-            )
+            let config = config::quick_setup(&setup).map_err(|error| error.to_string())?;
+            (config, false, None)
         }
         None => {
             let choice =
@@ -130,21 +127,16 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
                 .load(env)
                 .and_then(config::Loaded::into_runnable)
                 .map_err(|error| error.to_string())?;
-            redactor = secrets::redactor_for(&config, env);
-            print_warnings(
-                &warnings,
-                RUN_WARNINGS_SHOWN,
-                &validate_hint(&choice),
-                &redactor,
-            );
             if let ConfigChoice::File(path) = &choice {
                 config_file = Some(path.clone());
             }
-            (config, choice.is_demo())
+            let is_demo = choice.is_demo();
+            (config, is_demo, Some((warnings, validate_hint(&choice))))
         }
     };
-    if redactor.is_empty() {
-        redactor = secrets::redactor_for(&config, env);
+    let redactor = secrets::redactor_for(&config, env);
+    if let Some((warnings, hint)) = warnings {
+        print_warnings(&warnings, RUN_WARNINGS_SHOWN, &hint, &redactor);
     }
     let refused = config::check_granted_paths(&config, cwd, args.allow_outside_project);
     if !refused.is_empty() {

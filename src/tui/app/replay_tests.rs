@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::tests::{finish_turn, key, start_turn, type_text};
 use super::*;
+use crate::protocol::Mode;
 use crate::tui::test_support::event;
 
 fn replaying(step: bool) -> App {

@@ -4,7 +4,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
-use crate::protocol::{AgentId, EventMsg, TurnOutcome};
+use crate::protocol::{AgentId, EventMsg, Mode, TurnOutcome};
 use crate::tui::modal::ModalKind;
 use crate::tui::test_support::event;
 
