@@ -10,11 +10,13 @@ use std::time::{Duration, Instant};
 use cli_common::{RunArgs, assert_code, assert_stderr_contains, assert_stdout_contains, describe};
 use support::sandbox::{Sandbox, text};
 
+/// The time runs out after one agent answered: its answer is presented and the run
+/// succeeds, as in MassGen (3 is for a timeout with no answer, below).
 #[test]
-fn timeout_example_exits_3() {
+fn a_timeout_that_still_presents_an_answer_exits_0() {
     let sandbox = Sandbox::new();
     let output = sandbox.run(&["--config", "@examples/scripted/timeout", "--no-logs", "q"]);
-    assert_code(&output, 3);
+    assert_code(&output, 0);
     assert_stdout_contains(&output, "⏱ coordination timed out after 3 s");
     assert_stdout_contains(&output, "Quick answer to: q");
     assert!(

@@ -14,7 +14,7 @@ use crate::protocol::{BroadcastTarget, Mode, PlanDepth, TurnOptions};
              other's answers, vote, and the winner presents the final answer.",
     after_help = "With no --config and no ./.massgen/config.yaml, massgen runs an offline demo \
                   of three scripted agents.\n\nExit codes: 0 success, 1 config error, 2 execution \
-                  error, 3 timeout, 4 interrupted."
+                  error, 3 timeout with no answer, 4 interrupted."
 )]
 pub struct Args {
     #[command(subcommand)]
@@ -63,6 +63,12 @@ pub struct Args {
     /// Do not write logs under .massgen/.
     #[arg(long)]
     pub no_logs: bool,
+
+    /// For scripts and other programs: no progress display, logs on, and a few parseable
+    /// lines (LOG_DIR:, STATUS:, QUESTION:, WINNER:, ANSWER_FILE:, DURATION:,
+    /// ANSWER_PREVIEW:, COMPLETED:); agents never ask the user anything.
+    #[arg(long, conflicts_with = "display")]
+    pub automation: bool,
 
     /// Verbose diagnostics on standard error.
     #[arg(long, global = true)]
@@ -160,6 +166,7 @@ impl Args {
             || self.plan_and_execute
             || self.execute_plan.is_some()
             || self.broadcast.is_some()
+            || self.automation
     }
 
     /// The mode and options every question of this run is asked with; `depth` is the

@@ -17,9 +17,12 @@ pub enum Exit {
 }
 
 impl Exit {
-    pub fn from_outcome(outcome: TurnOutcome) -> Self {
+    /// A turn's code. A turn that timed out but still presented its best answer succeeded,
+    /// as in MassGen: 3 means the time ran out with no answer.
+    pub fn from_turn(outcome: TurnOutcome, answered: bool) -> Self {
         match outcome {
             TurnOutcome::Completed => Self::Success,
+            TurnOutcome::TimedOut if answered => Self::Success,
             TurnOutcome::TimedOut => Self::Timeout,
             TurnOutcome::Cancelled => Self::Interrupted,
             TurnOutcome::Failed => Self::Execution,

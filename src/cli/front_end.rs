@@ -4,13 +4,15 @@
 
 use super::args::DisplayArg;
 use crate::config::DisplayKind;
-use crate::headless::{Display, PlainPrinter, QuietPrinter, Style};
+use crate::headless::{AutomationPrinter, Display, PlainPrinter, QuietPrinter, Style};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum FrontEnd {
     Tui,
     Plain,
     Quiet,
+    /// `--automation`: parseable lines for scripts.
+    Automation,
 }
 
 pub fn choose(flag: Option<DisplayArg>, config: Option<DisplayKind>, terminal: bool) -> FrontEnd {
@@ -86,12 +88,16 @@ pub fn note(message: &str) {
     let _ = writeln!(std::io::stderr(), "{message}");
 }
 
-/// The plain printer on standard output, or the quiet one (only the final answer).
-pub fn printer(quiet: bool) -> Display {
-    Display::new(if quiet {
-        Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr()))
-    } else {
-        Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
+/// The line printer of `front_end` on standard output (diagnostics on standard error).
+pub fn printer(front_end: FrontEnd) -> Display {
+    Display::new(match front_end {
+        FrontEnd::Quiet => Box::new(QuietPrinter::new(std::io::stdout(), std::io::stderr())),
+        FrontEnd::Automation => {
+            Box::new(AutomationPrinter::new(std::io::stdout(), std::io::stderr()))
+        }
+        FrontEnd::Plain | FrontEnd::Tui => {
+            Box::new(PlainPrinter::new(std::io::stdout(), Style::detect()))
+        }
     })
 }
 

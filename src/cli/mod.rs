@@ -93,11 +93,15 @@ pub fn run(args: Args) -> Exit {
         eprintln!("error: {message}");
         return Exit::Config;
     }
-    let front_end = front_end::choose(
-        args.display,
-        prepared.config.ui.display,
-        front_end::on_terminal(),
-    );
+    let front_end = if args.automation {
+        FrontEnd::Automation
+    } else {
+        front_end::choose(
+            args.display,
+            prepared.config.ui.display,
+            front_end::on_terminal(),
+        )
+    };
     let run_dir = prepared
         .open_run_logs(&args, &cwd)
         .map(|dir| dir.root().to_path_buf());
@@ -110,7 +114,7 @@ pub fn run(args: Args) -> Exit {
     if front_end == FrontEnd::Tui {
         run_async(tui_session::run(prepared, args, cwd))
     } else {
-        run_async(plain_session::run(prepared, args, cwd))
+        run_async(plain_session::run(prepared, args, cwd, front_end))
     }
 }
 

@@ -5,12 +5,11 @@
 use std::io::IsTerminal;
 use std::path::PathBuf;
 
-use super::args::{Args, DisplayArg};
+use super::args::Args;
 use super::exit::Exit;
-use super::front_end::{Interrupts, cancel_deadline, note, printer};
+use super::front_end::{FrontEnd, Interrupts, cancel_deadline, note, printer};
 use super::question_input::{self, StdinLines};
 use super::setup::Prepared;
-use crate::config::DisplayKind;
 use crate::headless::Display;
 use crate::orchestrator::OrchestratorHandle;
 use crate::plan::PlanStore;
@@ -18,13 +17,8 @@ use crate::protocol::{
     BroadcastTarget, EventMsg, Mode, Op, PlanStatus, Question, QuestionReply, TurnOutcome,
 };
 
-pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
-    let quiet = match (args.display, prepared.config.ui.display) {
-        (Some(DisplayArg::Quiet), _) | (None, Some(DisplayKind::Quiet)) => true,
-        (Some(DisplayArg::Plain | DisplayArg::Tui), _)
-        | (None, Some(DisplayKind::Plain | DisplayKind::Tui) | None) => false,
-    };
-    if prepared.is_demo {
+pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: FrontEnd) -> Exit {
+    if prepared.is_demo && front_end != FrontEnd::Automation {
         eprintln!(
             "massgen: no config found, so this is the offline demo (3 scripted agents). For real \
              models use --config FILE, --config @examples/NAME (see --list-examples) or --model NAME."
@@ -44,10 +38,11 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         eprintln!("error: --execute-plan {spec}: {error}");
         return Exit::Config;
     }
-    // Agents may ask the user only where the user can answer: a terminal on stdin.
-    let human = std::io::stdin().is_terminal();
+    // Agents may ask the user only where the user can answer: a terminal on stdin, and
+    // never a script (`--automation`).
+    let human = std::io::stdin().is_terminal() && front_end != FrontEnd::Automation;
     let mut handle = prepared.spawn_orchestrator(&cwd, human);
-    let mut printer = printer(quiet);
+    let mut printer = printer(front_end);
     let mut exit = Exit::Success;
     // Executing a plan needs no question: one given is added as extra instructions.
     let single = args
@@ -166,7 +161,7 @@ async fn run_turns(
                     let turn_exit = if outcome == TurnOutcome::Completed && failed_plan {
                         Exit::Execution
                     } else {
-                        Exit::from_outcome(outcome)
+                        Exit::from_turn(outcome, answer.is_some())
                     };
                     exit = exit.combine(turn_exit);
                     // The runtime carries out a plan at once only after a completed

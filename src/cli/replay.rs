@@ -43,22 +43,21 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exi
         FrontEnd::Tui => run_async(async move {
             tui_session::show(spawn_replay(recording, options), TuiOptions::default()).await
         }),
-        FrontEnd::Plain | FrontEnd::Quiet => {
+        FrontEnd::Plain | FrontEnd::Quiet | FrontEnd::Automation => {
             eprintln!(
                 "massgen: replaying {} ({} events) at {}× the recorded pace",
                 replay.path.display(),
                 recording.events.len(),
                 replay.speed
             );
-            let quiet = front_end == FrontEnd::Quiet;
-            run_async(async move { print(spawn_replay(recording, options), quiet).await })
+            run_async(async move { print(spawn_replay(recording, options), front_end).await })
         }
     }
 }
 
 /// Prints every replayed event; Ctrl+C stops the replay.
-async fn print(mut handle: OrchestratorHandle, quiet: bool) -> Exit {
-    let mut printer = super::front_end::printer(quiet);
+async fn print(mut handle: OrchestratorHandle, front_end: FrontEnd) -> Exit {
+    let mut printer = super::front_end::printer(front_end);
     let exit = loop {
         tokio::select! {
             event = handle.events.recv() => {

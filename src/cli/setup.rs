@@ -28,9 +28,10 @@ pub struct Prepared {
 }
 
 impl Prepared {
-    /// Logs are written unless `--no-logs` or `ui.logging_enabled: false` says otherwise.
+    /// Logs are written unless `--no-logs` or `ui.logging_enabled: false` says otherwise;
+    /// `--automation` turns them on whatever the config says (`--no-logs` still wins).
     pub fn logs_enabled(&self, args: &Args) -> bool {
-        !args.no_logs && self.config.ui.logging_enabled
+        !args.no_logs && (args.automation || self.config.ui.logging_enabled)
     }
 
     /// Creates the run's log directory under `cwd/.massgen/massgen_logs/` when logs are

@@ -1,6 +1,7 @@
-//! Front ends without a full screen: the line-oriented `plain` printer and the `quiet`
-//! one that prints only the final answer.
+//! Front ends without a full screen: the line-oriented `plain` printer, the `quiet` one
+//! that prints only the final answer, and `--automation`'s parseable lines.
 
+mod automation;
 mod lines;
 mod plain;
 mod quiet;
@@ -8,6 +9,7 @@ mod style;
 
 use std::io;
 
+pub use automation::AutomationPrinter;
 pub use plain::PlainPrinter;
 pub use quiet::QuietPrinter;
 pub use style::Style;

@@ -1,0 +1,190 @@
+//! The `--automation` display, MassGen's "silent" one: a few lines a script can parse, one
+//! block per turn, on standard output —
+//!
+//! ```text
+//! LOG_DIR: <the turn's log directory>
+//! STATUS: <LOG_DIR>/status.json
+//! QUESTION: <the question, on one line>
+//! [Coordination in progress - monitor status.json for real-time updates]
+//!
+//! WINNER: <agent id>
+//! ANSWER_FILE: <LOG_DIR>/final/<winner>/answer.txt
+//! DURATION: <seconds, one decimal>s
+//! ANSWER_PREVIEW: <the first 200 characters of the answer, on one line>[...]
+//!
+//! COMPLETED: <N> agents, <seconds>s total
+//! ```
+//!
+//! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
+//! `ANSWER_PREVIEW` when the turn has no answer. Warnings and why a turn ended without an
+//! answer go to standard error.
+
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use super::Printer;
+use crate::protocol::{AgentId, Event, EventMsg, TurnOutcome};
+use crate::sanitize::sanitize_for_terminal as clean;
+
+/// Characters of the answer shown on `ANSWER_PREVIEW:`.
+const PREVIEW_CHARS: usize = 200;
+
+pub struct AutomationPrinter<W: Write, D: Write> {
+    out: W,
+    diagnostics: D,
+    turn: TurnSoFar,
+}
+
+/// What the running turn has said so far.
+#[derive(Default)]
+struct TurnSoFar {
+    agents: usize,
+    log_dir: Option<PathBuf>,
+    winner: Option<AgentId>,
+    answer: Option<String>,
+}
+
+impl<W: Write, D: Write> AutomationPrinter<W, D> {
+    pub fn new(out: W, diagnostics: D) -> Self {
+        Self {
+            out,
+            diagnostics,
+            turn: TurnSoFar::default(),
+        }
+    }
+
+    pub fn into_inner(self) -> (W, D) {
+        (self.out, self.diagnostics)
+    }
+
+    fn started(
+        &mut self,
+        question: &str,
+        agents: usize,
+        log_dir: Option<PathBuf>,
+    ) -> io::Result<()> {
+        if let Some(dir) = &log_dir {
+            writeln!(self.out, "LOG_DIR: {}", dir.display())?;
+            writeln!(self.out, "STATUS: {}", dir.join("status.json").display())?;
+        }
+        writeln!(self.out, "QUESTION: {}", one_line(question))?;
+        writeln!(
+            self.out,
+            "[Coordination in progress - monitor status.json for real-time updates]"
+        )?;
+        self.turn = TurnSoFar {
+            agents,
+            log_dir,
+            ..TurnSoFar::default()
+        };
+        Ok(())
+    }
+
+    fn finished(&mut self, outcome: TurnOutcome, duration_ms: u64) -> io::Result<()> {
+        let turn = std::mem::take(&mut self.turn);
+        #[allow(clippy::cast_precision_loss)]
+        let seconds = duration_ms as f64 / 1000.0;
+        writeln!(self.out)?;
+        if let Some(answer) = &turn.answer {
+            if let Some(winner) = &turn.winner {
+                writeln!(self.out, "WINNER: {winner}")?;
+                if let Some(dir) = &turn.log_dir {
+                    let file = dir.join("final").join(winner.as_str()).join("answer.txt");
+                    writeln!(self.out, "ANSWER_FILE: {}", file.display())?;
+                }
+            }
+            writeln!(self.out, "DURATION: {seconds:.1}s")?;
+            writeln!(self.out, "ANSWER_PREVIEW: {}", preview(answer))?;
+        } else {
+            writeln!(self.out, "DURATION: {seconds:.1}s")?;
+        }
+        let ended = match outcome {
+            TurnOutcome::Completed => None,
+            TurnOutcome::TimedOut if turn.answer.is_some() => {
+                Some("timed out; the best answer so far was presented")
+            }
+            TurnOutcome::TimedOut => Some("timed out with no answer"),
+            TurnOutcome::Cancelled => Some("was cancelled"),
+            TurnOutcome::Failed => Some("failed: no agent produced an answer"),
+        };
+        if let Some(ended) = ended {
+            writeln!(self.diagnostics, "massgen: the turn {ended}")?;
+        }
+        writeln!(self.out)?;
+        writeln!(
+            self.out,
+            "COMPLETED: {} agents, {seconds:.1}s total",
+            turn.agents
+        )
+    }
+}
+
+impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
+    fn print(&mut self, event: &Event) -> io::Result<()> {
+        let msg = &event.msg;
+        if let EventMsg::TurnStarted {
+            question,
+            agents,
+            log_dir,
+            ..
+        } = msg
+        {
+            self.started(question, agents.len(), log_dir.clone())?;
+        } else if let EventMsg::WinnerSelected { winner, .. } = msg {
+            self.turn.winner = Some(winner.clone());
+        } else if let EventMsg::FinalPresentationDone { content, .. } = msg {
+            self.turn.answer = Some(content.clone());
+        } else if let EventMsg::TurnFinished {
+            outcome,
+            winner,
+            duration_ms,
+        } = msg
+        {
+            if winner.is_some() {
+                self.turn.winner.clone_from(winner);
+            }
+            self.finished(*outcome, *duration_ms)?;
+        } else if let EventMsg::Warning { message } = msg {
+            writeln!(self.diagnostics, "warning: {}", clean(message))?;
+        }
+        self.out.flush()
+    }
+}
+
+/// `text` on one line with nothing a terminal would act on.
+fn one_line(text: &str) -> String {
+    clean(text)
+        .split(['\n', '\t'])
+        .filter(|part| !part.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// The first [`PREVIEW_CHARS`] characters of `answer` on one line, `...` when cut.
+fn preview(answer: &str) -> String {
+    let flat = one_line(answer.trim());
+    if flat.chars().count() > PREVIEW_CHARS {
+        let cut: String = flat.chars().take(PREVIEW_CHARS).collect();
+        format!("{cut}...")
+    } else {
+        flat
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_preview_is_one_line_of_at_most_200_characters() {
+        assert_eq!(
+            preview("Paris.\n\nIt is the capital."),
+            "Paris. It is the capital."
+        );
+        let long = "é".repeat(250);
+        let shown = preview(&long);
+        assert_eq!(shown.chars().count(), PREVIEW_CHARS + 3);
+        assert!(shown.ends_with("..."));
+        assert_eq!(one_line("a\u{1b}[2J\tb\r\nc"), "a b c");
+    }
+}
