@@ -131,6 +131,9 @@ pub struct Args {
 pub enum Command {
     /// Play a recorded session, turn or event log again as it happened; no model is called.
     Replay(ReplayArgs),
+    /// What past runs did: `summary` (the default), `list`, `tools`, `open`; `--json` for
+    /// programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
+    Logs(super::logs::LogsArgs),
 }
 
 #[derive(Clone, Debug, clap::Args)]

@@ -5,6 +5,7 @@ mod exit;
 mod front_end;
 mod info;
 mod logging;
+mod logs;
 mod output_file;
 mod plain_session;
 mod question_input;
@@ -56,6 +57,17 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
         return replay::run(replay, args.display, args.debug);
+    }
+    if let Some(Command::Logs(logs)) = &args.command {
+        if args.run_options_given() {
+            eprintln!(
+                "error: massgen logs reads past runs: it takes no question, config, session or \
+                 output options\n  help: massgen logs [summary|list|tools|open] [--json]; to ask \
+                 \"logs\" as a question: massgen -- logs"
+            );
+            return Exit::Config;
+        }
+        return logs::run(logs, &cwd);
     }
     if args.list_sessions {
         return info::list_sessions(&cwd);

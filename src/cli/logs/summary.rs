@@ -1,0 +1,205 @@
+//! `massgen logs summary`: one run's question, winner, outcome, duration, tokens and cost
+//! per agent, rounds, errors, top tools and API timing — from its `events.jsonl` and
+//! `metrics_summary.json`.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader};
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+use super::{cost, duration, json_text};
+use crate::protocol::{Event, EventMsg, TurnOutcome};
+use crate::sanitize::sanitize_for_terminal as clean;
+
+/// What a turn's events say about how it went.
+#[derive(Debug, Default)]
+pub struct TurnFacts {
+    pub question: Option<String>,
+    pub winner: Option<String>,
+    pub outcome: Option<TurnOutcome>,
+    pub duration_ms: Option<u64>,
+    /// (agent, message) of every error and every agent dropped from the turn.
+    pub errors: Vec<(String, String)>,
+}
+
+/// The event types the facts come from; other lines (most of a log) are not parsed.
+const WANTED: [&str; 5] = [
+    "\"type\":\"turn_started\"",
+    "\"type\":\"turn_finished\"",
+    "\"type\":\"winner_selected\"",
+    "\"type\":\"agent_error\"",
+    "\"type\":\"agent_killed\"",
+];
+
+/// Reads `events.jsonl` in `attempt`, line by line (a log can be hundreds of MB).
+pub fn turn_facts(attempt: &Path) -> TurnFacts {
+    let mut facts = TurnFacts::default();
+    let Ok(file) = std::fs::File::open(attempt.join("events.jsonl")) else {
+        return facts;
+    };
+    for line in BufReader::new(file).lines().map_while(Result::ok) {
+        if !WANTED.iter().any(|wanted| line.contains(wanted)) {
+            continue;
+        }
+        let Ok(event) = serde_json::from_str::<Event>(&line) else {
+            continue;
+        };
+        let agent = event.agent.as_ref().map(ToString::to_string);
+        if let EventMsg::TurnStarted { question, .. } = event.msg {
+            facts.question = Some(question);
+        } else if let EventMsg::WinnerSelected { winner, .. } = event.msg {
+            facts.winner = Some(winner.to_string());
+        } else if let EventMsg::TurnFinished {
+            outcome,
+            duration_ms,
+            winner,
+        } = event.msg
+        {
+            facts.outcome = Some(outcome);
+            facts.duration_ms = Some(duration_ms);
+            if let Some(winner) = winner {
+                facts.winner = Some(winner.to_string());
+            }
+        } else if let EventMsg::AgentError { message } = event.msg {
+            facts.errors.push((agent.unwrap_or_default(), message));
+        } else if let EventMsg::AgentKilled { reason } = event.msg {
+            facts
+                .errors
+                .push((agent.unwrap_or_default(), format!("dropped: {reason}")));
+        }
+    }
+    facts
+}
+
+pub fn outcome_name(outcome: Option<TurnOutcome>) -> &'static str {
+    match outcome {
+        Some(TurnOutcome::Completed) => "completed",
+        Some(TurnOutcome::TimedOut) => "timed out",
+        Some(TurnOutcome::Cancelled) => "cancelled",
+        Some(TurnOutcome::Failed) => "failed",
+        None => "unfinished",
+    }
+}
+
+/// `metrics_summary.json` of `attempt`, or `Null` when there is none (a killed run).
+pub fn metrics(attempt: &Path) -> Value {
+    std::fs::read(attempt.join("metrics_summary.json"))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
+        .unwrap_or(Value::Null)
+}
+
+/// The total cost, `None` when some model's price is unknown.
+pub fn total_cost(metrics: &Value) -> Option<f64> {
+    let totals = &metrics["totals"];
+    if totals["cost_unknown"].as_bool().unwrap_or(false) {
+        return None;
+    }
+    totals["estimated_cost"].as_f64()
+}
+
+/// The summary as JSON: MassGen's `metrics_summary.json` with what the events add.
+pub fn summary_json(attempt: &Path) -> Value {
+    let facts = turn_facts(attempt);
+    let metrics = metrics(attempt);
+    let errors: Vec<Value> = facts
+        .errors
+        .iter()
+        .map(|(agent, message)| json!({"agent": agent, "message": message}))
+        .collect();
+    json!({
+        "log_dir": attempt,
+        "question": facts.question.clone().or_else(|| metrics["meta"]["question"].as_str().map(str::to_string)),
+        "winner": facts.winner.clone().or_else(|| metrics["meta"]["winner"].as_str().map(str::to_string)),
+        "outcome": outcome_name(facts.outcome),
+        "duration_ms": facts.duration_ms,
+        "estimated_cost": total_cost(&metrics),
+        "cost_unknown": total_cost(&metrics).is_none(),
+        "errors": errors,
+        "metrics": metrics,
+    })
+}
+
+pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
+    let mut out = String::new();
+    let summary = summary_json(attempt);
+    if as_json {
+        return json_text(&summary);
+    }
+    let text = |value: &Value| clean(value.as_str().unwrap_or("-")).replace('\n', " ");
+    let metrics = &summary["metrics"];
+    let totals = &metrics["totals"];
+    let number = |value: &Value| value.as_u64().unwrap_or(0);
+    let _ = writeln!(out, "Question: {}", text(&summary["question"]));
+    let _ = writeln!(
+        out,
+        "Winner:   {} · {} · {} agent(s) · {} · {}",
+        text(&summary["winner"]),
+        text(&summary["outcome"]),
+        number(&metrics["meta"]["num_agents"]),
+        summary["duration_ms"]
+            .as_u64()
+            .map_or("-".to_string(), duration),
+        cost(summary["estimated_cost"].as_f64())
+    );
+    let _ = writeln!(
+        out,
+        "Tokens:   input {} · output {} · reasoning {}",
+        number(&totals["input_tokens"]),
+        number(&totals["output_tokens"]),
+        number(&totals["reasoning_tokens"])
+    );
+    if let Some(agents) = metrics["agents"].as_object() {
+        let _ = writeln!(out, "Agents:");
+        for (id, agent) in agents {
+            let usage = &agent["token_usage"];
+            let agent_cost = if agent["cost_unknown"].as_bool().unwrap_or(false) {
+                None
+            } else {
+                agent["estimated_cost"].as_f64()
+            };
+            let _ = writeln!(
+                out,
+                "  {id:<16} in {:>8} · out {:>7} · {} answer(s) · {} vote(s) · {}",
+                number(&usage["input_tokens"]),
+                number(&usage["output_tokens"]),
+                number(&agent["answers"]),
+                number(&agent["votes"]),
+                cost(agent_cost)
+            );
+        }
+    }
+    if let Some(by_outcome) = metrics["rounds"]["by_outcome"].as_object() {
+        let parts: Vec<String> = by_outcome
+            .iter()
+            .map(|(outcome, count)| format!("{outcome} {}", number(count)))
+            .collect();
+        let _ = writeln!(out, "Rounds:   {}", parts.join(" · "));
+    }
+    let timing = &metrics["api_timing"];
+    if number(&timing["total_calls"]) > 0 {
+        let _ = writeln!(
+            out,
+            "API:      {} call(s) · {} in all · {} on average · first token after {}",
+            number(&timing["total_calls"]),
+            duration(number(&timing["total_time_ms"])),
+            duration(number(&timing["avg_time_ms"])),
+            duration(number(&timing["avg_ttft_ms"]))
+        );
+    }
+    let errors = summary["errors"].as_array().cloned().unwrap_or_default();
+    if !errors.is_empty() {
+        let _ = writeln!(out, "Errors:");
+        for error in &errors {
+            let _ = writeln!(
+                out,
+                "  [{}] {}",
+                text(&error["agent"]),
+                text(&error["message"])
+            );
+        }
+    }
+    let _ = writeln!(out, "Log:      {}", attempt.display());
+    Ok(out)
+}
