@@ -256,3 +256,29 @@ fn logs_is_a_command_and_only_a_question_after_double_dash() {
     assert_code(&output, 1);
     assert!(text(&output.stderr).contains("unexpected argument '--config'"));
 }
+
+/// `massgen … | head -1`: the reader is gone before anything is written; the command ends
+/// quietly with its own exit code, not with a panic.
+#[test]
+fn output_to_a_closed_pipe_is_not_a_panic() {
+    let sandbox = Sandbox::new();
+    for args in [
+        vec!["--list-examples"],
+        vec!["--example", "demo/three_agents"],
+        vec!["--list-sessions"],
+    ] {
+        let mut child = std::process::Command::new(assert_cmd::cargo::cargo_bin("massgen"))
+            .args(&args)
+            .current_dir(&sandbox.root)
+            .env("HOME", sandbox.root.join("home"))
+            .stdout(std::process::Stdio::piped())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stdout.take());
+        let output = child.wait_with_output().unwrap();
+        let stderr = text(&output.stderr);
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+        assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    }
+}

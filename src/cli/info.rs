@@ -1,28 +1,31 @@
 //! `--list-examples`, `--example NAME` and `--validate FILE`.
 
+use std::fmt::Write as _;
 use std::path::Path;
 
 use super::exit::Exit;
+use super::stdout;
 use crate::backend::{provider, secrets};
 use crate::config::{self, Env, examples};
 
 pub fn list_examples() -> Exit {
-    println!("Shipped configs (use with --config @examples/NAME):\n");
+    let mut out = String::from("Shipped configs (use with --config @examples/NAME):\n\n");
     let width = examples::all()
         .map(|example| example.name().len())
         .max()
         .unwrap_or(0);
     for example in examples::all() {
-        println!("  {:width$}  {}", example.name(), example.summary());
+        let _ = writeln!(out, "  {:width$}  {}", example.name(), example.summary());
     }
-    println!("\nPrint one with: massgen --example NAME");
+    out.push_str("\nPrint one with: massgen --example NAME\n");
+    stdout::write(&out);
     Exit::Success
 }
 
 pub fn print_example(name: &str) -> Exit {
     match examples::find(name) {
         Some(example) => {
-            print!("{}", example.text);
+            stdout::write(example.text);
             Exit::Success
         }
         None => {
@@ -99,8 +102,8 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
             )
         })
         .collect();
-    println!(
-        "✓ {} is valid: {} agent{}: {}{}",
+    stdout::write(&format!(
+        "✓ {} is valid: {} agent{}: {}{}\n",
         config.source_name,
         agents.len(),
         if agents.len() == 1 { "" } else { "s" },
@@ -114,7 +117,7 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
                 if warnings.len() == 1 { "" } else { "s" }
             )
         }
-    );
+    ));
     Exit::Success
 }
 
@@ -132,14 +135,16 @@ pub fn list_sessions(cwd: &Path) -> Exit {
         }
     };
     if sessions.is_empty() {
-        println!(
-            "No sessions in {} yet.",
+        stdout::write(&format!(
+            "No sessions in {} yet.\n",
             massgen_dir.join("sessions").display()
-        );
+        ));
         return Exit::Success;
     }
+    let mut out = String::new();
     for session in &sessions {
-        println!(
+        let _ = writeln!(
+            out,
             "{}  {} turn(s)  {}",
             session.id,
             session.turns.len(),
@@ -148,14 +153,16 @@ pub fn list_sessions(cwd: &Path) -> Exit {
         for turn in &session.turns {
             let winner = turn.winner.as_deref().unwrap_or("-");
             let question: String = turn.question.chars().take(70).collect();
-            println!(
+            let _ = writeln!(
+                out,
                 "  turn {}  {:<10}  winner {winner:<12}  {question}",
                 turn.turn, turn.status
             );
         }
     }
-    println!(
-        "\nGo on with the newest: massgen --continue; or a given one: massgen --session-id ID"
+    out.push_str(
+        "\nGo on with the newest: massgen --continue; or a given one: massgen --session-id ID\n",
     );
+    stdout::write(&out);
     Exit::Success
 }

@@ -12,6 +12,7 @@ mod question_input;
 mod replay;
 mod sandbox_check;
 mod setup;
+mod stdout;
 mod tui_session;
 
 use std::path::PathBuf;

@@ -7,7 +7,7 @@ use crate::sandbox::{Mode, check};
 /// only the command filters apply (no Landlock, not Linux, or `MASSGEN_SANDBOX=off`).
 pub fn run() -> Exit {
     let report = check::run(Mode::from_env());
-    print!("{report}");
+    super::stdout::write(&report.to_string());
     if report.enforced {
         Exit::Success
     } else {

@@ -7,7 +7,6 @@ mod open;
 mod summary;
 mod tools;
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use clap::{Subcommand, ValueEnum};
@@ -68,8 +67,11 @@ pub fn run(args: &LogsArgs, cwd: &Path) -> Exit {
         LogsAction::Open => find::run_dir(args.log_dir.as_deref(), &logs_root)
             .and_then(|dir| open::run(&dir, args.json)),
     };
-    match outcome.and_then(|text| write_out(&text)) {
-        Ok(()) => Exit::Success,
+    match outcome {
+        Ok(text) => {
+            super::stdout::write(&text);
+            Exit::Success
+        }
         Err(message) => {
             eprintln!("error: {message}");
             Exit::Config
@@ -81,20 +83,6 @@ pub fn run(args: &LogsArgs, cwd: &Path) -> Exit {
 fn json_text(value: &serde_json::Value) -> Result<String, String> {
     let text = serde_json::to_string_pretty(value).map_err(|error| error.to_string())?;
     Ok(text + "\n")
-}
-
-/// Writes `text` to standard output; a reader that went away (`| head`) is not an error.
-fn write_out(text: &str) -> Result<(), String> {
-    let mut stdout = std::io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(error) if error.kind() != std::io::ErrorKind::BrokenPipe => {
-            Err(format!("cannot write to standard output: {error}"))
-        }
-        Ok(()) | Err(_) => Ok(()),
-    }
 }
 
 /// `ms` the way people read durations: `850 ms`, `6.6 s`, `2.5 min`.
