@@ -4,6 +4,7 @@
 mod error;
 mod factory;
 pub mod http;
+pub mod local_discovery;
 mod message;
 pub mod provider;
 mod redacting;

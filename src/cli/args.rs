@@ -31,6 +31,15 @@ pub struct Args {
     #[arg(long, value_name = "MODEL", conflicts_with = "config")]
     pub model: Option<String>,
 
+    /// Use the model servers running on this machine (Ollama, LM Studio, vLLM, SGLang,
+    /// llama.cpp on their usual ports): up to three agents over the models they list.
+    #[arg(long, conflicts_with_all = ["config", "model"])]
+    pub local: bool,
+
+    /// With --local: print the config it would run, and exit.
+    #[arg(long, requires = "local")]
+    pub dry_run: bool,
+
     /// Backend type for --model (inferred from the model name when left out).
     #[arg(long, value_name = "TYPE", requires = "model")]
     pub backend: Option<String>,

@@ -77,6 +77,18 @@ pub fn run(args: Args) -> Exit {
     for warning in env_warnings {
         eprintln!("warning: {warning}");
     }
+    if args.local && args.dry_run {
+        return match setup::local_config() {
+            Ok(yaml) => {
+                stdout::write(&yaml);
+                Exit::Success
+            }
+            Err(message) => {
+                eprintln!("error: {message}");
+                Exit::Config
+            }
+        };
+    }
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env, args.allow_outside_project);
     }

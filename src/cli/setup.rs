@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::args::Args;
-use crate::backend::{Backend, build_backends, secrets};
+use crate::backend::{Backend, build_backends, local_discovery, secrets};
 use crate::config::{self, Config, ConfigChoice, Env, QuickSetup};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
 use crate::redact::Redactor;
@@ -72,6 +72,31 @@ impl Prepared {
     }
 }
 
+/// How a config found with `--local` is named in messages.
+const LOCAL_SOURCE: &str = "massgen --local";
+
+/// The config `--local` makes from the model servers running here, as YAML; the error
+/// names every port asked when none answered.
+pub fn local_config() -> Result<String, String> {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|error| format!("cannot start the async runtime: {error}"))?;
+    let found = runtime.block_on(local_discovery::discover("127.0.0.1"));
+    local_discovery::config_yaml(&found).ok_or_else(|| {
+        let asked: Vec<String> = local_discovery::KNOWN_SERVERS
+            .iter()
+            .map(|server| format!("{} {}", server.name, server.port))
+            .collect();
+        format!(
+            "--local found no model server on this machine (asked {})\n  help: start one \
+             (`ollama serve`, LM Studio's server, `vllm serve MODEL`, …) and load a model, or \
+             pass --config",
+            asked.join(", ")
+        )
+    })
+}
+
 /// Warnings a run prints before it summarises the rest.
 const RUN_WARNINGS_SHOWN: usize = 20;
 
@@ -111,6 +136,17 @@ pub fn print_warnings(
 pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     let mut config_file = None;
     let (mut config, is_demo, warnings) = match &args.model {
+        None if args.local => {
+            let yaml = local_config()?;
+            let (config, warnings) = config::from_text(&yaml, LOCAL_SOURCE, env)
+                .and_then(config::Loaded::into_runnable)
+                .map_err(|error| error.to_string())?;
+            (
+                config,
+                false,
+                Some((warnings, "massgen --local --dry-run".to_string())),
+            )
+        }
         Some(model) => {
             let setup = QuickSetup {
                 model,
