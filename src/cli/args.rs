@@ -60,6 +60,11 @@ pub struct Args {
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub orchestrator_timeout: Option<u64>,
 
+    /// A cost budget per turn, in US dollars (overrides orchestrator.max_cost_usd): once
+    /// reached, no new model call starts and the best answer so far is presented.
+    #[arg(long, value_name = "USD", value_parser = parse_cost)]
+    pub max_cost: Option<f64>,
+
     /// Also write the final answer to this file.
     #[arg(long, value_name = "PATH")]
     pub output_file: Option<PathBuf>,
@@ -174,6 +179,7 @@ impl Args {
             || self.output_file.is_some()
             || self.allow_outside_project
             || self.orchestrator_timeout.is_some()
+            || self.max_cost.is_some()
             || self.plan
             || self.plan_and_execute
             || self.execute_plan.is_some()
@@ -236,6 +242,15 @@ pub enum DisplayArg {
 
 /// About 31 years: longer timeouts are surely typos.
 const MAX_TIMEOUT_SECONDS: u64 = 1_000_000_000;
+
+fn parse_cost(text: &str) -> Result<f64, String> {
+    match text.trim().trim_start_matches('$').parse::<f64>() {
+        Ok(usd) if usd.is_finite() && usd > 0.0 => Ok(usd),
+        Ok(_) | Err(_) => Err(format!(
+            "`{text}` is not a cost in US dollars above 0, e.g. 0.50"
+        )),
+    }
+}
 
 fn parse_timeout(text: &str) -> Result<u64, String> {
     match text.trim().parse::<u64>() {

@@ -183,6 +183,9 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     if let Some(seconds) = args.orchestrator_timeout {
         config.timeouts.orchestrator = Duration::from_secs(seconds);
     }
+    if let Some(usd) = args.max_cost {
+        config.orchestrator.max_cost_usd = Some(usd);
+    }
     let resume = if args.continue_session || args.session_id.is_some() {
         Some(find_session(
             &cwd.join(".massgen"),

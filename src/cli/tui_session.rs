@@ -21,6 +21,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         mode,
         turn,
         allow_outside_project: args.allow_outside_project,
+        budget_usd: prepared.config.orchestrator.max_cost_usd,
     };
     show(handle, options).await
 }

@@ -121,6 +121,7 @@ pub const ORCHESTRATOR: &[&str] = &[
     "skip_voting",
     "disable_injection",
     "skip_final_presentation",
+    "max_cost_usd",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",

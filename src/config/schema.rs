@@ -119,6 +119,9 @@ pub struct OrchestratorConfig {
     pub defer_voting_until_all_answered: bool,
     /// `skip_final_presentation`: the winner's answer is the final answer, no extra call.
     pub skip_final_presentation: bool,
+    /// `max_cost_usd` (or `--max-cost`): once a turn has spent this much, no new model call
+    /// starts and the best answer so far is presented. `None` = no budget.
+    pub max_cost_usd: Option<f64>,
     pub coordination: CoordinationConfig,
 }
 

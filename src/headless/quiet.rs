@@ -7,6 +7,7 @@ use std::io::{self, Write};
 use super::Printer;
 use crate::protocol::{Event, EventMsg, PlanStatus, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
+use crate::session::format_usd;
 
 pub struct QuietPrinter<W: Write, D: Write> {
     out: W,
@@ -29,6 +30,16 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             EventMsg::Warning { message } => {
                 writeln!(self.diagnostics, "warning: {}", clean(message))?
             }
+            EventMsg::BudgetReached {
+                budget_usd,
+                spent_usd,
+            } => writeln!(
+                self.diagnostics,
+                "massgen: the cost budget of {} was reached ({} spent); the best answer so far \
+                 is presented",
+                format_usd(*budget_usd),
+                format_usd(*spent_usd)
+            )?,
             EventMsg::TurnFinished { outcome, .. } => {
                 let what = match outcome {
                     TurnOutcome::Completed => None,

@@ -173,11 +173,9 @@ impl AgentLink {
     }
 
     pub(super) fn record_usage(&self, usage: Usage, timing: CallTiming) {
-        let cost_usd = if self.backend.is_local() {
-            Some(0.0)
-        } else {
-            session::estimate(self.backend.kind(), self.backend.model(), &usage).usd()
-        };
+        // A server on this machine may be a proxy to a paid API: its model's price is
+        // looked up like any other, and is unknown rather than $0 when not found.
+        let cost_usd = session::estimate(self.backend.kind(), self.backend.model(), &usage).usd();
         if let Ok(mut spent) = self.spent.lock() {
             spent.spend.add(usage, cost_usd);
             spent.calls += 1;

@@ -331,6 +331,9 @@ pub enum EventMsg {
     },
     /// A time limit was reached.
     Timeout { scope: TimeoutScope, seconds: u64 },
+    /// The turn's cost budget (`--max-cost`, `orchestrator.max_cost_usd`) was reached: no
+    /// new model call starts, and the best answer so far is presented as it is.
+    BudgetReached { budget_usd: f64, spent_usd: f64 },
     /// The turn was cancelled by the user.
     Cancelled,
     /// Config planning mode (`enable_planning_mode`): the agent asked whether the request

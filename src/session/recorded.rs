@@ -63,6 +63,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::FinalPresentationStarted { .. }
         | EventMsg::FinalPresentationDone { .. }
         | EventMsg::Timeout { .. }
+        | EventMsg::BudgetReached { .. }
         | EventMsg::Cancelled
         | EventMsg::HumanInputQueued { .. }
         | EventMsg::Warning { .. } => {}

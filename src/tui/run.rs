@@ -36,6 +36,8 @@ pub struct TuiOptions {
     pub turn: crate::protocol::TurnOptions,
     /// `--allow-outside-project`, for `@path` in the composer.
     pub allow_outside_project: bool,
+    /// The turn's cost budget, shown in the header.
+    pub budget_usd: Option<f64>,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -67,6 +69,7 @@ async fn event_loop(
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
     app.view.mode = options.mode;
+    app.view.budget_usd = options.budget_usd;
     app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
     // A plan to execute needs no question: one given is added as extra instructions.
     let question = options

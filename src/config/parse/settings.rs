@@ -43,7 +43,20 @@ pub(super) fn parse_orchestrator(
         )
         .help("use 1 or more, or remove it for no limit"));
     }
+    let max_cost_usd = orchestrator.number("max_cost_usd")?;
+    if let Some(budget) = max_cost_usd
+        && !(budget.is_finite() && budget > 0.0)
+    {
+        return Err(Problem::at(
+            orchestrator
+                .get("max_cost_usd")
+                .map_or(orchestrator.loc(), |node| node.loc),
+            "`orchestrator.max_cost_usd` must be more than 0 (US dollars per turn)",
+        )
+        .help("for example `max_cost_usd: 0.50`, or remove it for no budget"));
+    }
     Ok(OrchestratorConfig {
+        max_cost_usd,
         voting_sensitivity: sensitivity("voting_sensitivity")?.unwrap_or_default(),
         answer_novelty_requirement: sensitivity("answer_novelty_requirement")?.unwrap_or_default(),
         max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),

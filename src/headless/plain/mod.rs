@@ -16,6 +16,7 @@ use super::lines::{AgentLines, Channel};
 use super::style::Style;
 use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, Spend, TimeoutScope};
 use crate::sanitize::sanitize_for_terminal as clean;
+use crate::session::format_usd;
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -285,6 +286,21 @@ impl<W: Write> PlainPrinter<W> {
                 let line = self
                     .style
                     .warn(&format!("⏱ {what} timed out after {seconds} s"));
+                self.note(&line)
+            }
+            (
+                EventMsg::BudgetReached {
+                    budget_usd,
+                    spent_usd,
+                },
+                _,
+            ) => {
+                let line = self.style.warn(&format!(
+                    "💰 cost budget of {} reached ({} spent): no new model calls; the best \
+                     answer so far is presented",
+                    format_usd(*budget_usd),
+                    format_usd(*spent_usd)
+                ));
                 self.note(&line)
             }
             (EventMsg::Cancelled, _) => self.note(&self.style.warn("✗ cancelled")),

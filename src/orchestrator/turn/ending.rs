@@ -60,7 +60,7 @@ impl Driver<'_> {
 
     /// Picks the winner among `candidates` and starts the presentation, or ends the turn
     /// with `no_answer` when nobody answered.
-    fn choose_winner(
+    pub(super) fn choose_winner(
         &mut self,
         candidates: Candidates,
         stored_answer_only: bool,

@@ -4,6 +4,7 @@
 //! `plan` makes and carries out saved plans, `ending` handles winners, presentation,
 //! timeout, cancel and the finish.
 
+mod budget;
 mod ending;
 mod gate;
 mod links;
@@ -198,6 +199,7 @@ struct Driver<'a> {
     ready_plan: Option<String>,
     /// The winner's presentation call produced the final answer (not its stored answer).
     presented_live: bool,
+    budget: budget::Budget,
 }
 
 impl<'a> Driver<'a> {
@@ -256,6 +258,7 @@ impl<'a> Driver<'a> {
             answer_progress: HashMap::new(),
             ready_plan: None,
             presented_live: false,
+            budget: budget::Budget::default(),
         }
     }
 
@@ -335,7 +338,17 @@ impl<'a> Driver<'a> {
 
     fn handle(&mut self, msg: TaskMsg) {
         match msg {
-            TaskMsg::Event { agent, msg } => self.emit(Some(&agent), msg),
+            TaskMsg::Event { agent, msg } => {
+                let cost = if let EventMsg::Usage { cost_usd, .. } = &msg {
+                    Some(*cost_usd)
+                } else {
+                    None
+                };
+                self.emit(Some(&agent), msg);
+                if let Some(cost) = cost {
+                    self.count_spend(&agent, cost);
+                }
+            }
             TaskMsg::Propose { agent, call, reply } => {
                 let verdict = self.judge(&agent, call);
                 let _ = reply.send(verdict);

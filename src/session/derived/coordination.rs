@@ -135,6 +135,14 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         EventMsg::Timeout { scope, seconds } => {
             ("agent_timeout", json!({"scope": scope, "seconds": seconds}))
         }
+        // MassGen has no budget event; its nearest kind keeps its tools reading the file.
+        EventMsg::BudgetReached {
+            budget_usd,
+            spent_usd,
+        } => (
+            "agent_timeout",
+            json!({"scope": "budget", "budget_usd": budget_usd, "spent_usd": spent_usd}),
+        ),
         EventMsg::Cancelled => ("agent_cancelled", json!({})),
         EventMsg::HumanInputDelivered { text } => ("update_injected", json!({"text": text})),
         EventMsg::PlanningModeDecided {

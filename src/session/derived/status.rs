@@ -36,6 +36,8 @@ pub struct StatusTracker {
     final_answer: Option<String>,
     finished: bool,
     spend: Spend,
+    /// The cost budget that ended coordination, and what had been spent: (budget, spent).
+    budget_reached: Option<(f64, f64)>,
 }
 
 #[derive(Default)]
@@ -104,6 +106,12 @@ impl StatusTracker {
             self.final_answer = Some(content.clone());
         } else if let EventMsg::TurnFinished { .. } = msg {
             self.finished = true;
+        } else if let EventMsg::BudgetReached {
+            budget_usd,
+            spent_usd,
+        } = msg
+        {
+            self.budget_reached = Some((*budget_usd, *spent_usd));
         } else if let EventMsg::Usage {
             usage, cost_usd, ..
         } = msg
@@ -131,7 +139,7 @@ impl StatusTracker {
             .iter()
             .map(|(id, agent)| (id.to_string(), agent.to_json()))
             .collect();
-        json!({
+        let mut status = json!({
             "meta": {
                 "last_updated": unix(now),
                 "session_id": self.log_dir.as_deref().and_then(run_dir_name),
@@ -163,7 +171,12 @@ impl StatusTracker {
                 "total_input_tokens": self.spend.usage.input_tokens,
                 "total_output_tokens": self.spend.usage.output_tokens,
             },
-        })
+        });
+        // Only a turn the budget ended says so: MassGen's schema has no such key.
+        if let Some((budget, spent)) = self.budget_reached {
+            status["costs"]["budget_reached"] = json!({"budget_usd": budget, "spent_usd": spent});
+        }
+        status
     }
 
     /// `initial_answer` until every agent has answered or someone voted, then

@@ -340,6 +340,14 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
             };
             vec![format!("{ERROR} TIMEOUT: {clock} after {seconds} s")]
         }
+        EventMsg::BudgetReached {
+            budget_usd,
+            spent_usd,
+        } => vec![format!(
+            "{ERROR} BUDGET: {} reached ({} spent)",
+            crate::session::format_usd(*budget_usd),
+            crate::session::format_usd(*spent_usd)
+        )],
         EventMsg::Cancelled => vec![format!("{ERROR} CANCELLED by the user")],
         EventMsg::WinnerSelected { winner, tally, .. } => vec![
             format!("{WINNER} Winner selected"),

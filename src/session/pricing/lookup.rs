@@ -47,8 +47,11 @@ const LITELLM_PREFIXES: [&str; 16] = [
 
 /// Where to look up a backend's models.
 pub(super) enum Route {
-    /// Local servers and the offline `scripted` backend: no charge.
+    /// The offline `scripted` backend: no charge, unless it is named after a listed model.
     Free,
+    /// Local servers (`lmstudio`, `vllm`, `sglang`): what a model run on your own hardware
+    /// costs is not known, so it is reported as unknown, never as $0.
+    Unknown,
     /// The backend serves exactly these LiteLLM providers' models (searched in order).
     Providers(&'static [&'static str]),
     /// A gateway or generic endpoint serving anyone's models: search every provider,
@@ -62,9 +65,8 @@ pub(super) enum Route {
 
 pub(super) fn route(kind: BackendKind) -> Route {
     match kind {
-        BackendKind::Scripted | BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang => {
-            Route::Free
-        }
+        BackendKind::Scripted => Route::Free,
+        BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang => Route::Unknown,
         // Azure deployment names are user-chosen; most are named after the OpenAI model.
         BackendKind::Openai | BackendKind::AzureOpenai => Route::Providers(&[OPENAI]),
         BackendKind::Claude | BackendKind::ClaudeCode => Route::Providers(&[ANTHROPIC]),

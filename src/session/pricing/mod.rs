@@ -36,7 +36,7 @@ pub struct ModelPrice {
     pub context_window: Option<u64>,
 }
 
-/// What local servers and the scripted backend cost.
+/// What the scripted backend (and OpenRouter's `:free` models) cost.
 static FREE: ModelPrice = ModelPrice {
     input_per_mtok: 0.0,
     output_per_mtok: 0.0,
@@ -106,12 +106,18 @@ impl fmt::Display for CostEstimate {
 /// gateways (`openrouter`, `chatcompletion`, `poe`, `ag2`) without the `vendor/` part
 /// (`openai/gpt-5` → `gpt-5`); then dots ↔ dashes between digits; then without a date
 /// suffix. Dated-only models also answer to their undated name (the newest date wins), and
-/// Fireworks models to their short name. Case is ignored. Local servers (`lmstudio`,
-/// `vllm`, `sglang`) and `scripted` cost nothing; an OpenRouter `:free` model too.
+/// Fireworks models to their short name. Case is ignored. `scripted` costs nothing unless
+/// it is named after a listed model, and an OpenRouter `:free` model costs nothing; local
+/// servers (`lmstudio`, `vllm`, `sglang`) have no known price.
 pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPrice> {
     let table = table::shipped();
     let (providers, strip_vendor, model) = match lookup::route(provider) {
-        Route::Free => return Some(&FREE),
+        // A scripted agent named after a real model is priced like it (to rehearse costs
+        // and budgets offline); any other scripted agent is free.
+        Route::Free => {
+            return price_for(BackendKind::Chatcompletion, model).or(Some(&FREE));
+        }
+        Route::Unknown => return None,
         Route::Providers(providers) => (providers.to_vec(), false, model),
         Route::Gateway { first, variants } => {
             let (name, variant) = if variants {

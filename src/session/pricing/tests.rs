@@ -207,21 +207,30 @@ fn unknown_models_have_no_price() {
 }
 
 #[test]
-fn local_servers_and_scripted_cost_nothing() {
+fn scripted_costs_nothing_and_local_servers_have_no_known_price() {
     let usage = Usage {
         input_tokens: 1_000_000,
         output_tokens: 1_000_000,
         ..Usage::default()
     };
+    assert_eq!(
+        estimate(BackendKind::Scripted, "anything-at-all", &usage),
+        CostEstimate::Usd(0.0)
+    );
+    assert_eq!(
+        estimate(BackendKind::Scripted, "gpt-4o-mini", &usage),
+        estimate(BackendKind::Openai, "gpt-4o-mini", &usage),
+        "a scripted agent named after a listed model costs what it would"
+    );
     for kind in [
         BackendKind::Lmstudio,
         BackendKind::Vllm,
         BackendKind::Sglang,
-        BackendKind::Scripted,
     ] {
         assert_eq!(
-            estimate(kind, "anything-at-all", &usage),
-            CostEstimate::Usd(0.0)
+            estimate(kind, "gpt-5", &usage),
+            CostEstimate::UnknownPrice,
+            "{kind}"
         );
     }
     // Every backend type can be asked without panicking.

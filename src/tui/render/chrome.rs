@@ -12,6 +12,7 @@ use super::View;
 use super::format::{cost, duration, plural, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::{McpServerState, Mode};
+use crate::session::format_usd;
 use crate::tui::state::{Phase, ReplayState, UiState};
 use crate::tui::theme::Theme;
 
@@ -21,8 +22,17 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         (1.., Some(secs)) => format!("⏱ {}  ", duration(secs)),
         (0, _) | (_, None) => String::new(),
     };
+    let budget = match (view.budget_usd, state.turn) {
+        (Some(budget), 1..) => format!(
+            "  budget {}/{}",
+            cost(&state.turn_usage()),
+            format_usd(budget)
+        ),
+        (Some(budget), 0) => format!("  budget {}/turn", format_usd(budget)),
+        (None, _) => String::new(),
+    };
     let right = format!(
-        " {time}{} tok  {} ",
+        " {time}{} tok  {}{budget} ",
         total_tokens(&spend.usage),
         cost(&spend)
     );

@@ -82,6 +82,9 @@ pub struct View {
     /// Seconds before the open question times out, by the clock.
     pub question_secs_left: Option<u64>,
     /// The saved plans were asked for and the listing has not come yet.
+    /// The turn's cost budget (`--max-cost`, `orchestrator.max_cost_usd`), shown in the
+    /// header against the turn's spend.
+    pub budget_usd: Option<f64>,
     pub plans_loading: bool,
 }
 

@@ -349,3 +349,25 @@ async fn estimated_token_counts_are_marked_on_the_card_and_in_the_header() {
         "the card and the session total: {screen}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_header_shows_the_turns_spend_against_its_budget() {
+    let state = fold(&demo_turns(&[FRANCE]).await);
+    let view = View {
+        budget_usd: Some(0.5),
+        ..view()
+    };
+    let header = |view: &View| -> String {
+        let backend = draw(&state, view, 160, 48);
+        let buffer = backend.buffer();
+        (0..buffer.area.width)
+            .map(|x| buffer[(x, 0)].symbol().to_string())
+            .collect()
+    };
+    let shown = header(&view);
+    assert!(shown.contains("budget $0/$0.50"), "{shown}");
+    assert!(
+        !header(&View::default()).contains("budget"),
+        "no budget, no mention"
+    );
+}

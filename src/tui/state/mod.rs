@@ -359,7 +359,10 @@ impl UiState {
                     }
                 }
             }
-            EventMsg::Timeout { .. } | EventMsg::Cancelled | EventMsg::Warning { .. } => {}
+            EventMsg::Timeout { .. }
+            | EventMsg::BudgetReached { .. }
+            | EventMsg::Cancelled
+            | EventMsg::Warning { .. } => {}
             EventMsg::WorkspaceAssigned { .. }
             | EventMsg::McpServerStatus { .. }
             | EventMsg::ToolRefused { .. }

@@ -252,6 +252,16 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             scope: *scope,
             seconds: *seconds,
         },
+        EventMsg::BudgetReached {
+            budget_usd,
+            spent_usd,
+        } => EntryKind::Warning {
+            message: format!(
+                "💰 cost budget of {} reached ({} spent): the best answer so far is presented",
+                crate::session::format_usd(*budget_usd),
+                crate::session::format_usd(*spent_usd)
+            ),
+        },
         EventMsg::Cancelled => EntryKind::Cancelled,
         EventMsg::HumanInputQueued { text } => EntryKind::HumanInput { text: text.clone() },
         EventMsg::Warning { message } => EntryKind::Warning {

@@ -1,0 +1,83 @@
+//! The turn's cost budget (`--max-cost`, `orchestrator.max_cost_usd`): every model call's
+//! cost is counted as its usage arrives; once the spend reaches the budget no new call
+//! starts, running ones are stopped, and the best answer so far is presented as it is —
+//! as on a timeout. A call whose price is unknown cannot be counted, and says so once.
+
+use std::collections::HashSet;
+
+use super::super::coordination::Candidates;
+use super::{Driver, Phase};
+use crate::protocol::{AgentId, AgentStatus, EventMsg};
+use crate::session::format_usd;
+
+#[derive(Debug, Default)]
+pub(super) struct Budget {
+    spent_usd: f64,
+    reached: bool,
+    /// Agents already named for calls of unknown price.
+    unpriced: HashSet<AgentId>,
+}
+
+impl Driver<'_> {
+    /// Counts one call's cost against the budget, if there is one.
+    pub(super) fn count_spend(&mut self, agent: &AgentId, cost_usd: Option<f64>) {
+        let Some(limit) = self.run.config.orchestrator.max_cost_usd else {
+            return;
+        };
+        if self.budget.reached {
+            return;
+        }
+        match cost_usd {
+            Some(cost) => self.budget.spent_usd += cost,
+            None => {
+                if self.budget.unpriced.insert(agent.clone()) {
+                    self.emit(
+                        None,
+                        EventMsg::Warning {
+                            message: format!(
+                                "the cost budget cannot count {agent}'s calls: its model's \
+                                 price is unknown"
+                            ),
+                        },
+                    );
+                }
+                return;
+            }
+        }
+        if self.budget.spent_usd >= limit {
+            self.budget.reached = true;
+            self.on_budget(limit);
+        }
+    }
+
+    fn on_budget(&mut self, limit: f64) {
+        let spent = self.budget.spent_usd;
+        self.emit(
+            None,
+            EventMsg::BudgetReached {
+                budget_usd: limit,
+                spent_usd: spent,
+            },
+        );
+        match &self.phase {
+            Phase::Coordinating => {
+                for agent in self.stop_rounds() {
+                    self.status(&agent, AgentStatus::Cancelled);
+                }
+                let message = format!(
+                    "no answers available: the cost budget of {} was reached before any agent \
+                     answered",
+                    format_usd(limit)
+                );
+                self.choose_winner(Candidates::PreferLive, true, message);
+            }
+            Phase::Presenting { .. } => {
+                if let Some(running) = self.presentation.take() {
+                    running.stop();
+                    self.present_stored_answer();
+                }
+            }
+            Phase::Done => {}
+        }
+    }
+}
