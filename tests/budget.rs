@@ -234,6 +234,11 @@ agents:
     );
     assert!(stdout.contains("WINNER: cheap"), "{stdout}");
     assert!(
+        text(&output.stderr).contains("the cost budget of $0.0100 was reached"),
+        "{}",
+        text(&output.stderr)
+    );
+    assert!(
         stdout.contains("ANSWER_PREVIEW: Cheap and right: 4."),
         "{stdout}"
     );

@@ -16,8 +16,8 @@
 //! ```
 //!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
-//! `ANSWER_PREVIEW` when the turn has no answer. Warnings and why a turn ended without an
-//! answer go to standard error.
+//! `ANSWER_PREVIEW` when the turn has no answer. Warnings, a reached cost budget and why a
+//! turn ended without an answer go to standard error.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -25,6 +25,7 @@ use std::path::PathBuf;
 use super::Printer;
 use crate::protocol::{AgentId, Event, EventMsg, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
+use crate::session::format_usd;
 
 /// Characters of the answer shown on `ANSWER_PREVIEW:`.
 const PREVIEW_CHARS: usize = 200;
@@ -146,6 +147,18 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
             self.finished(*outcome, *duration_ms)?;
         } else if let EventMsg::Warning { message } = msg {
             writeln!(self.diagnostics, "warning: {}", clean(message))?;
+        } else if let EventMsg::BudgetReached {
+            budget_usd,
+            spent_usd,
+        } = msg
+        {
+            writeln!(
+                self.diagnostics,
+                "massgen: the cost budget of {} was reached ({} spent); the best answer so far \
+                 is presented",
+                format_usd(*budget_usd),
+                format_usd(*spent_usd)
+            )?;
         }
         self.out.flush()
     }

@@ -18,6 +18,16 @@ pub(super) struct Budget {
     unpriced: HashSet<AgentId>,
 }
 
+/// A finished model call's cost (`None` inside: its price is unknown); `None` for any
+/// other event.
+pub(super) fn call_cost(msg: &EventMsg) -> Option<Option<f64>> {
+    if let EventMsg::Usage { cost_usd, .. } = msg {
+        Some(*cost_usd)
+    } else {
+        None
+    }
+}
+
 impl Driver<'_> {
     /// Counts one call's cost against the budget, if there is one.
     pub(super) fn count_spend(&mut self, agent: &AgentId, cost_usd: Option<f64>) {

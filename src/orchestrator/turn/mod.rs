@@ -339,11 +339,7 @@ impl<'a> Driver<'a> {
     fn handle(&mut self, msg: TaskMsg) {
         match msg {
             TaskMsg::Event { agent, msg } => {
-                let cost = if let EventMsg::Usage { cost_usd, .. } = &msg {
-                    Some(*cost_usd)
-                } else {
-                    None
-                };
+                let cost = budget::call_cost(&msg);
                 self.emit(Some(&agent), msg);
                 if let Some(cost) = cost {
                     self.count_spend(&agent, cost);
