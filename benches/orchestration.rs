@@ -64,6 +64,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             session_registry: None,
             human: false,
             redactor: massgen::redact::Redactor::default(),
+            history: Vec::new(),
         },
     );
     let mut rounds = 0;

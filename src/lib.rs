@@ -21,6 +21,7 @@ pub mod protocol;
 pub mod redact;
 pub mod sandbox;
 pub mod sanitize;
+pub mod serve;
 pub mod session;
 pub mod text;
 pub mod tools;

@@ -148,6 +148,32 @@ pub enum Command {
     /// What past runs did: `summary` (the default), `list`, `tools`, `open`; `--json` for
     /// programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
     Logs(super::logs::LogsArgs),
+    /// An OpenAI-compatible HTTP API: POST /v1/chat/completions (streamed or not), GET
+    /// /v1/models, GET /health. Each request is one turn of the config's agents.
+    Serve(ServeArgs),
+}
+
+#[derive(Clone, Debug, clap::Args)]
+pub struct ServeArgs {
+    /// The address to listen on; anything but loopback needs --api-key.
+    #[arg(long, default_value = "127.0.0.1")]
+    pub host: String,
+
+    /// The port (0 picks a free one; the address is printed on standard error).
+    #[arg(long, default_value_t = 4000)]
+    pub port: u16,
+
+    /// The key clients must send as `Authorization: Bearer KEY`.
+    #[arg(long, env = "MASSGEN_SERVE_API_KEY", hide_env_values = true)]
+    pub api_key: Option<String>,
+
+    /// Turns run at once; more requests get 429.
+    #[arg(long, default_value_t = 4, value_parser = clap::value_parser!(u16).range(1..=256))]
+    pub max_concurrent: u16,
+
+    /// Seconds running turns get to finish after SIGTERM before they are cancelled.
+    #[arg(long, default_value_t = 30)]
+    pub grace: u64,
 }
 
 #[derive(Clone, Debug, clap::Args)]

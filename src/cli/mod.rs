@@ -11,6 +11,7 @@ mod plain_session;
 mod question_input;
 mod replay;
 mod sandbox_check;
+mod serve;
 mod setup;
 mod stdout;
 mod tui_session;
@@ -88,6 +89,16 @@ pub fn run(args: Args) -> Exit {
                 Exit::Config
             }
         };
+    }
+    if let Some(Command::Serve(serve_args)) = &args.command {
+        if args.question.is_some() || args.output_file.is_some() || args.automation {
+            eprintln!(
+                "error: massgen serve answers HTTP requests: it takes no question, output file \
+                 or --automation\n  help: massgen [--config FILE] serve [--port N]"
+            );
+            return Exit::Config;
+        }
+        return serve::run(&args, serve_args, &cwd, env);
     }
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env, args.allow_outside_project);

@@ -67,6 +67,7 @@ impl Prepared {
                 session_registry: crate::session::registry_path(),
                 human,
                 redactor: self.redactor.clone(),
+                history: Vec::new(),
             },
         )
     }

@@ -33,6 +33,9 @@ pub struct RuntimeOptions {
     pub human: bool,
     /// The run's secrets, replaced in every event before it is logged or shown.
     pub redactor: Redactor,
+    /// Earlier questions and answers the first turn continues from (an API client's
+    /// conversation); `resume` replaces them when given.
+    pub history: Vec<HistoryEntry>,
 }
 
 /// The front end's side of a running orchestrator.
@@ -103,7 +106,7 @@ async fn run(
         options.session_registry,
         options.redactor.clone(),
     );
-    let mut history: Vec<HistoryEntry> = Vec::new();
+    let mut history: Vec<HistoryEntry> = options.history;
     let mut turn_number = 0;
     if let Some(session) = options.resume {
         turn_number = session.next_turn() - 1;

@@ -52,6 +52,7 @@ pub async fn logged_turns(
             session_registry: None,
             human: false,
             redactor: crate::redact::Redactor::default(),
+            history: Vec::new(),
         },
     );
     let mut events = Vec::new();

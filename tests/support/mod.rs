@@ -82,6 +82,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             session_registry: None,
             human: false,
             redactor: massgen::redact::Redactor::default(),
+            history: Vec::new(),
         },
     )
 }
@@ -221,6 +222,7 @@ impl Scenario {
                 session_registry: None,
                 human,
                 redactor: massgen::redact::Redactor::default(),
+                history: Vec::new(),
             },
         );
         Self {

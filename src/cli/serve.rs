@@ -1,0 +1,96 @@
+//! `massgen serve`: loads the config as a run would, then serves it over HTTP until SIGTERM
+//! or Ctrl+C.
+
+use std::net::{IpAddr, SocketAddr};
+use std::path::Path;
+use std::time::Duration;
+
+use super::args::{Args, ServeArgs};
+use super::exit::Exit;
+use super::setup;
+use crate::config::Env;
+use crate::serve::{self, ServeContext, ServeOptions};
+
+pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
+    let Ok(ip) = serve_args.host.parse::<IpAddr>() else {
+        eprintln!(
+            "error: --host `{}` is not an IP address\n  help: use 127.0.0.1 (this machine only) \
+             or 0.0.0.0 (every interface, with --api-key)",
+            serve_args.host
+        );
+        return Exit::Config;
+    };
+    let api_key = serve_args
+        .api_key
+        .clone()
+        .filter(|key| !key.trim().is_empty());
+    if !ip.is_loopback() && api_key.is_none() {
+        eprintln!(
+            "error: --host {ip} lets other machines in, so it needs --api-key (or \
+             MASSGEN_SERVE_API_KEY)\n  help: or serve this machine only with --host 127.0.0.1"
+        );
+        return Exit::Config;
+    }
+    let prepared = match setup::prepare(args, cwd, &env) {
+        Ok(prepared) => prepared,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    let context = ServeContext {
+        env,
+        project_dir: cwd.to_path_buf(),
+        redactor: prepared.redactor.clone(),
+        logs: prepared.logs_enabled(args),
+    };
+    let options = ServeOptions {
+        address: SocketAddr::new(ip, serve_args.port),
+        api_key,
+        max_concurrent: usize::from(serve_args.max_concurrent),
+        max_body_bytes: usize::try_from(prepared.config.limits.max_question_bytes)
+            .unwrap_or(usize::MAX)
+            .saturating_mul(4),
+        grace: Duration::from_secs(serve_args.grace),
+    };
+    let config = prepared.config;
+    let runtime = match tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("error: cannot start the async runtime: {error}");
+            return Exit::Execution;
+        }
+    };
+    let served = runtime.block_on(serve::run(config, context, options, stop_signal()));
+    runtime.shutdown_timeout(Duration::from_secs(5));
+    crate::sandbox::end_all_commands();
+    match served {
+        Ok(()) => Exit::Success,
+        Err(error) => {
+            eprintln!("error: massgen serve: {error}");
+            Exit::Execution
+        }
+    }
+}
+
+/// SIGTERM, SIGHUP or Ctrl+C.
+async fn stop_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let mut terminate = signal(SignalKind::terminate()).ok();
+        let mut hangup = signal(SignalKind::hangup()).ok();
+        tokio::select! {
+            _ = tokio::signal::ctrl_c() => {}
+            Some(()) = async { match terminate.as_mut() { Some(s) => s.recv().await, None => std::future::pending().await } } => {}
+            Some(()) = async { match hangup.as_mut() { Some(s) => s.recv().await, None => std::future::pending().await } } => {}
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+}

@@ -1,0 +1,95 @@
+//! Errors in OpenAI's shape (`{"error": {"message", "type", "param", "code"}}`) with the
+//! status codes OpenAI clients know how to handle.
+
+use axum::Json;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    kind: &'static str,
+    param: Option<&'static str>,
+    code: Option<&'static str>,
+}
+
+impl ApiError {
+    pub fn bad_request(message: impl Into<String>, param: Option<&'static str>) -> Self {
+        Self {
+            status: StatusCode::BAD_REQUEST,
+            message: message.into(),
+            kind: "invalid_request_error",
+            param,
+            code: None,
+        }
+    }
+
+    pub fn unauthorized() -> Self {
+        Self {
+            status: StatusCode::UNAUTHORIZED,
+            message: "missing or wrong API key: send `Authorization: Bearer <key>` with the key \
+                      massgen serve was started with"
+                .into(),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("invalid_api_key"),
+        }
+    }
+
+    pub fn not_found(message: impl Into<String>, code: &'static str) -> Self {
+        Self {
+            status: StatusCode::NOT_FOUND,
+            message: message.into(),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some(code),
+        }
+    }
+
+    pub fn too_large(limit: usize) -> Self {
+        Self {
+            status: StatusCode::PAYLOAD_TOO_LARGE,
+            message: format!("the request body is larger than {limit} bytes"),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("request_too_large"),
+        }
+    }
+
+    pub fn busy(max: usize) -> Self {
+        Self {
+            status: StatusCode::TOO_MANY_REQUESTS,
+            message: format!(
+                "{max} turn(s) are already running (--max-concurrent {max}); retry shortly"
+            ),
+            kind: "rate_limit_error",
+            param: None,
+            code: Some("rate_limit_exceeded"),
+        }
+    }
+
+    /// A failure on our side, with the request id to find it in the logs.
+    pub fn internal(message: impl Into<String>, request_id: &str) -> Self {
+        Self {
+            status: StatusCode::INTERNAL_SERVER_ERROR,
+            message: format!("{} (request {request_id})", message.into()),
+            kind: "server_error",
+            param: None,
+            code: None,
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = json!({"error": {
+            "message": self.message,
+            "type": self.kind,
+            "param": self.param,
+            "code": self.code,
+        }});
+        (self.status, Json(body)).into_response()
+    }
+}

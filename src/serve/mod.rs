@@ -1,0 +1,245 @@
+//! `massgen serve`: an OpenAI-compatible HTTP API over axum, so any OpenAI client or chat
+//! front end can use a team of agents as if it were one model. `POST /v1/chat/completions`
+//! (streamed or not), `GET /v1/models`, `GET /health`. Each request is an isolated turn.
+
+mod errors;
+mod request;
+mod respond;
+mod turn;
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::HeaderMap;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use serde_json::json;
+use tokio::sync::Semaphore;
+use tokio_util::sync::CancellationToken;
+
+pub use turn::ServeContext;
+
+use crate::config::Config;
+use errors::ApiError;
+
+/// The name `model` takes for the served config.
+pub const MODEL: &str = "massgen";
+
+pub struct ServeOptions {
+    pub address: SocketAddr,
+    /// Required (`Authorization: Bearer …`) when set.
+    pub api_key: Option<String>,
+    pub max_concurrent: usize,
+    /// Largest request body accepted.
+    pub max_body_bytes: usize,
+    /// How long running turns may finish after SIGTERM before they are cancelled.
+    pub grace: Duration,
+}
+
+struct Server {
+    config: Arc<Config>,
+    context: ServeContext,
+    api_key: Option<String>,
+    turns: Arc<Semaphore>,
+    max_concurrent: usize,
+    max_body_bytes: usize,
+    /// Cancelled when the grace period after SIGTERM is over.
+    shutdown: CancellationToken,
+    /// When the server started: the `created` of its models.
+    created: i64,
+}
+
+/// Serves until `stop` completes (SIGTERM, Ctrl+C): then stops accepting, lets running
+/// turns finish for the grace period, cancels the rest and waits for them to be saved.
+pub async fn run(
+    config: Arc<Config>,
+    context: ServeContext,
+    options: ServeOptions,
+    stop: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let listener = tokio::net::TcpListener::bind(options.address).await?;
+    let address = listener.local_addr()?;
+    let shutdown = CancellationToken::new();
+    let server = Arc::new(Server {
+        config,
+        context,
+        api_key: options.api_key,
+        turns: Arc::new(Semaphore::new(options.max_concurrent)),
+        max_concurrent: options.max_concurrent,
+        max_body_bytes: options.max_body_bytes,
+        shutdown: shutdown.clone(),
+        created: jiff::Timestamp::now().as_second(),
+    });
+    let app = Router::new()
+        .route("/health", get(health))
+        .route("/v1/models", get(models))
+        .route("/v1/chat/completions", post(chat))
+        .fallback(not_found)
+        .layer(DefaultBodyLimit::disable())
+        .with_state(Arc::clone(&server));
+    eprintln!(
+        "massgen serve: listening on http://{address} ({} agent(s); up to {} turn(s) at once{})",
+        server.config.agents.len(),
+        options.max_concurrent,
+        if server.api_key.is_some() {
+            "; API key required"
+        } else {
+            ""
+        }
+    );
+    let grace = options.grace;
+    let stopping = async move {
+        stop.await;
+        eprintln!(
+            "massgen serve: stopping; running turns get {} s to finish",
+            grace.as_secs()
+        );
+        let shutdown = shutdown.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(grace).await;
+            shutdown.cancel();
+        });
+    };
+    axum::serve(listener, app)
+        .with_graceful_shutdown(stopping)
+        .await?;
+    // Turns cancelled at the deadline save themselves; wait for every permit to return.
+    let _ = tokio::time::timeout(
+        Duration::from_secs(30),
+        server
+            .turns
+            .acquire_many(u32::try_from(server.max_concurrent).unwrap_or(u32::MAX)),
+    )
+    .await;
+    Ok(())
+}
+
+async fn health() -> Response {
+    axum::Json(json!({"status": "ok"})).into_response()
+}
+
+async fn not_found() -> Response {
+    ApiError::not_found("no such endpoint", "unknown_url").into_response()
+}
+
+async fn models(State(server): State<Arc<Server>>, headers: HeaderMap) -> Response {
+    if let Err(error) = server.authorize(&headers) {
+        return error.into_response();
+    }
+    let data: Vec<_> = server
+        .model_names()
+        .into_iter()
+        .map(|id| json!({"id": id, "object": "model", "created": server.created, "owned_by": "massgen"}))
+        .collect();
+    axum::Json(json!({"object": "list", "data": data})).into_response()
+}
+
+async fn chat(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
+    match server.chat(&headers, &body).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
+impl Server {
+    fn authorize(&self, headers: &HeaderMap) -> Result<(), ApiError> {
+        let Some(expected) = &self.api_key else {
+            return Ok(());
+        };
+        let given = headers
+            .get(axum::http::header::AUTHORIZATION)
+            .and_then(|value| value.to_str().ok())
+            .and_then(|value| value.strip_prefix("Bearer "))
+            .unwrap_or_default();
+        if constant_time_eq(given.trim().as_bytes(), expected.as_bytes()) {
+            Ok(())
+        } else {
+            Err(ApiError::unauthorized())
+        }
+    }
+
+    /// `massgen`, and `massgen/<example>` for every shipped config.
+    fn model_names(&self) -> Vec<String> {
+        std::iter::once(MODEL.to_string())
+            .chain(
+                crate::config::examples::all().map(|example| format!("{MODEL}/{}", example.name())),
+            )
+            .collect()
+    }
+
+    /// The config a request's `model` names.
+    fn config_for(&self, model: &str) -> Result<Arc<Config>, ApiError> {
+        if model == MODEL {
+            return Ok(Arc::clone(&self.config));
+        }
+        let unknown = || {
+            ApiError::not_found(
+                format!(
+                    "no model `{model}`: use `{MODEL}` (the served config) or \
+                     `{MODEL}/<example>` (GET /v1/models lists them)"
+                ),
+                "model_not_found",
+            )
+        };
+        let name = model.strip_prefix("massgen/").ok_or_else(unknown)?;
+        let example = crate::config::examples::find(name).ok_or_else(unknown)?;
+        let (config, _warnings) = crate::config::from_text(
+            example.text,
+            &format!("@examples/{name}"),
+            &self.context.env,
+        )
+        .and_then(crate::config::Loaded::into_runnable)
+        .map_err(|error| ApiError::bad_request(error.to_string(), Some("model")))?;
+        Ok(Arc::new(config))
+    }
+
+    async fn chat(&self, headers: &HeaderMap, body: &[u8]) -> Result<Response, ApiError> {
+        self.authorize(headers)?;
+        if body.len() > self.max_body_bytes {
+            return Err(ApiError::too_large(self.max_body_bytes));
+        }
+        let request = request::parse(body)?;
+        let config = self.config_for(&request.model)?;
+        let permit = Arc::clone(&self.turns)
+            .try_acquire_owned()
+            .map_err(|_| ApiError::busy(self.max_concurrent))?;
+        let id = respond::completion_id();
+        let created = jiff::Timestamp::now().as_second();
+        let chunks = turn::start(&self.context, config, &request, self.shutdown.child_token())
+            .map_err(|error| ApiError::internal(error, &id))?;
+        Ok(if request.stream {
+            respond::stream(id, &request, created, chunks, permit)
+        } else {
+            respond::whole(id, &request, created, chunks, permit).await?
+        })
+    }
+}
+
+/// Compares every byte whatever the first difference, so timing does not reveal how much
+/// of a guessed key was right.
+fn constant_time_eq(given: &[u8], expected: &[u8]) -> bool {
+    let mut difference = given.len() ^ expected.len();
+    for (index, byte) in expected.iter().enumerate() {
+        let other = given.get(index).copied().unwrap_or(0);
+        difference |= usize::from(byte ^ other);
+    }
+    difference == 0
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn keys_compare_whole() {
+        assert!(constant_time_eq(b"sk-abc", b"sk-abc"));
+        assert!(!constant_time_eq(b"sk-ab", b"sk-abc"));
+        assert!(!constant_time_eq(b"sk-abcd", b"sk-abc"));
+        assert!(!constant_time_eq(b"", b"sk-abc"));
+        assert!(!constant_time_eq(b"sk-abd", b"sk-abc"));
+    }
+}
