@@ -71,7 +71,9 @@ pub fn start(
         RuntimeOptions {
             logs,
             resume: None,
-            session_registry: crate::session::registry_path(),
+            // API turns are not sessions to `--continue`; registering thousands of them
+            // would also make every request rewrite an ever longer sessions.json.
+            session_registry: None,
             human: false,
             redactor: context.redactor.clone(),
             history: request.history.clone(),
