@@ -526,3 +526,72 @@ fn the_openai_python_client_works_against_serve() {
         "4 run at once, the rest are told to retry: {statuses:?}"
     );
 }
+
+/// The `openai` client hangs up mid-stream, then the server is sent SIGTERM while another
+/// `openai` request waits on a turn: both turns end cancelled and saved, the waiting client
+/// gets its 500, and the server exits 0.
+#[test]
+fn openai_clients_that_hang_up_or_outlive_the_server_leave_saved_turns() {
+    let Some(python) = harness::peer(".venv/bin/python") else {
+        return;
+    };
+    let script = harness::peers().join("openai_client.py");
+    let mut served = Served::start(HANG, &["--grace", "1"]);
+    let output = Command::new(&python)
+        .arg(&script)
+        .args([served.base.as_str(), "unused", "disconnect"])
+        .output()
+        .unwrap();
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("closed"),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !saved_as_cancelled(&served) {
+        assert!(Instant::now() < deadline, "the hung-up turn was not saved");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+
+    let mut waiting = Command::new(&python)
+        .arg(&script)
+        .args([served.base.as_str(), "unused", "wait"])
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut said = BufReader::new(waiting.stdout.take().unwrap());
+    let mut line = String::new();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "sending");
+    std::thread::sleep(Duration::from_millis(800));
+    Command::new("kill")
+        .args(["-TERM", &served.child.id().to_string()])
+        .status()
+        .unwrap();
+    line.clear();
+    said.read_line(&mut line).unwrap();
+    assert_eq!(line.trim(), "500", "the cancelled turn has no answer");
+    let _ = waiting.wait();
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = served.child.try_wait().unwrap() {
+            break status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "serve did not exit"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    assert_eq!(status.code(), Some(0));
+    let logs = served.sandbox.massgen_dir().join("massgen_logs");
+    let cancelled = std::fs::read_dir(logs)
+        .unwrap()
+        .flatten()
+        .filter(|run| {
+            std::fs::read_to_string(run.path().join("turn_1/attempt_1/events.jsonl"))
+                .is_ok_and(|events| events.contains("\"outcome\":\"cancelled\""))
+        })
+        .count();
+    assert_eq!(cancelled, 2, "both turns were saved as cancelled");
+}

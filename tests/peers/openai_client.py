@@ -1,6 +1,8 @@
 """Drives `massgen serve` with the real `openai` package, as an API client would.
 
-Usage: openai_client.py BASE_URL API_KEY. Prints one JSON object with what each check saw.
+Usage: openai_client.py BASE_URL API_KEY [checks|disconnect|wait]. `checks` (the default)
+prints one JSON object with what each check saw; `disconnect` opens a stream, reads its
+first chunk and hangs up; `wait` makes one request and prints the HTTP status it ended with.
 """
 
 import json
@@ -11,8 +13,27 @@ import openai
 from openai import OpenAI
 
 base, key = sys.argv[1], sys.argv[2]
+mode = sys.argv[3] if len(sys.argv) > 3 else "checks"
 client = OpenAI(base_url=f"{base}/v1", api_key=key, max_retries=0, timeout=60)
 seen = {}
+
+if mode == "disconnect":
+    stream = client.chat.completions.create(
+        model="massgen", messages=[{"role": "user", "content": "q"}], stream=True
+    )
+    next(iter(stream))
+    stream.close()
+    print("closed", flush=True)
+    sys.exit(0)
+
+if mode == "wait":
+    print("sending", flush=True)
+    try:
+        client.chat.completions.create(model="massgen", messages=[{"role": "user", "content": "q"}])
+        print(200)
+    except openai.APIStatusError as error:
+        print(error.status_code)
+    sys.exit(0)
 
 question = [{"role": "user", "content": "What is 2+2?"}]
 
