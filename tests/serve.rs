@@ -42,8 +42,15 @@ struct Served {
 
 impl Served {
     fn start(config: &str, extra: &[&str]) -> Self {
+        Self::start_with(&[("serve.yaml", config)], extra)
+    }
+
+    /// Writes `files` into the sandbox first (the first is the `--config` before `serve`).
+    fn start_with(files: &[(&str, &str)], extra: &[&str]) -> Self {
         let sandbox = Sandbox::new();
-        sandbox.write("serve.yaml", config);
+        for (name, text) in files {
+            sandbox.write(name, text);
+        }
         let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
             .args(["--config", "serve.yaml", "serve", "--port", "0"])
             .args(extra)
@@ -594,4 +601,45 @@ fn openai_clients_that_hang_up_or_outlive_the_server_leave_saved_turns() {
         })
         .count();
     assert_eq!(cancelled, 2, "both turns were saved as cancelled");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn configs_served_by_name_are_models_too() {
+    let coding = "agent:\n  id: coder\n  backend: {type: scripted, tokens_per_second: 0, answers: [\"Use a loop.\"]}\n";
+    let served = Served::start_with(
+        &[("serve.yaml", PAIR), ("coding.yaml", coding)],
+        &["--config", "coding.yaml"],
+    );
+    let client = reqwest::Client::new();
+    let models: Value = client
+        .get(served.url("/v1/models"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = models["data"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|model| model["id"].as_str())
+        .collect();
+    assert_eq!(&ids[..2], ["massgen", "coding"]);
+    let mut body = question("How do I repeat?");
+    body["model"] = json!("coding");
+    let (status, reply) = post(&client, &served.url("/v1/chat/completions"), &body).await;
+    assert_eq!(status, 200, "{reply}");
+    assert_eq!(reply["choices"][0]["message"]["content"], "Use a loop.");
+    assert_eq!(reply["model"], "coding");
+    let (_, reply) = post(
+        &client,
+        &served.url("/v1/chat/completions"),
+        &question("2+2?"),
+    )
+    .await;
+    assert_eq!(
+        reply["choices"][0]["message"]["content"],
+        "The answer is 4."
+    );
 }

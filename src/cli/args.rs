@@ -155,6 +155,12 @@ pub enum Command {
 
 #[derive(Clone, Debug, clap::Args)]
 pub struct ServeArgs {
+    /// More configs to serve, each as a model named after its file (`--config
+    /// research.yaml` is model `research`); repeatable. The first is also `massgen` when no
+    /// --config comes before `serve`.
+    #[arg(long = "config", value_name = "PATH")]
+    pub configs: Vec<PathBuf>,
+
     /// The address to listen on; anything but loopback needs --api-key.
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,

@@ -3,12 +3,13 @@
 
 use std::net::{IpAddr, SocketAddr};
 use std::path::Path;
+use std::sync::Arc;
 use std::time::Duration;
 
 use super::args::{Args, ServeArgs};
 use super::exit::Exit;
 use super::setup;
-use crate::config::Env;
+use crate::config::{Config, Env};
 use crate::serve::{self, ServeContext, ServeOptions};
 
 pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
@@ -31,8 +32,21 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
         );
         return Exit::Config;
     }
-    let prepared = match setup::prepare(args, cwd, &env) {
+    let mut main_args = args.clone();
+    if main_args.config.is_none()
+        && let Some(first) = serve_args.configs.first()
+    {
+        main_args.config = Some(first.display().to_string());
+    }
+    let prepared = match setup::prepare(&main_args, cwd, &env) {
         Ok(prepared) => prepared,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    let named = match named_configs(args, &serve_args.configs, cwd, &env) {
+        Ok(named) => named,
         Err(message) => {
             eprintln!("error: {message}");
             return Exit::Config;
@@ -41,7 +55,6 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
     let context = ServeContext {
         env,
         project_dir: cwd.to_path_buf(),
-        redactor: prepared.redactor.clone(),
         logs: prepared.logs_enabled(args),
     };
     let options = ServeOptions {
@@ -64,7 +77,7 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
             return Exit::Execution;
         }
     };
-    let served = runtime.block_on(serve::run(config, context, options, stop_signal()));
+    let served = runtime.block_on(serve::run(config, named, context, options, stop_signal()));
     runtime.shutdown_timeout(Duration::from_secs(5));
     crate::sandbox::end_all_commands();
     match served {
@@ -74,6 +87,38 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
             Exit::Execution
         }
     }
+}
+
+/// Each `serve --config PATH`, loaded and checked as a run would, named after its file.
+fn named_configs(
+    args: &Args,
+    paths: &[std::path::PathBuf],
+    cwd: &Path,
+    env: &Env,
+) -> Result<Vec<(String, Arc<Config>)>, String> {
+    let mut named: Vec<(String, Arc<Config>)> = Vec::new();
+    for path in paths {
+        let name = path
+            .file_stem()
+            .map(|stem| stem.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.is_empty() || name == serve::MODEL || name.starts_with("massgen/") {
+            return Err(format!(
+                "{}: a served config needs a file name other than `massgen`",
+                path.display()
+            ));
+        }
+        if named.iter().any(|(taken, _)| *taken == name) {
+            return Err(format!(
+                "two served configs are named `{name}`: rename one of the files"
+            ));
+        }
+        let mut one = args.clone();
+        one.config = Some(path.display().to_string());
+        let prepared = setup::prepare(&one, cwd, env)?;
+        named.push((name, prepared.config));
+    }
+    Ok(named)
 }
 
 /// SIGTERM, SIGHUP or Ctrl+C.

@@ -42,6 +42,8 @@ pub struct ServeOptions {
 
 struct Server {
     config: Arc<Config>,
+    /// More configs by name (`massgen serve --config research.yaml` serves `research`).
+    named: Vec<(String, Arc<Config>)>,
     context: ServeContext,
     api_key: Option<String>,
     turns: Arc<Semaphore>,
@@ -57,6 +59,7 @@ struct Server {
 /// turns finish for the grace period, cancels the rest and waits for them to be saved.
 pub async fn run(
     config: Arc<Config>,
+    named: Vec<(String, Arc<Config>)>,
     context: ServeContext,
     options: ServeOptions,
     stop: impl Future<Output = ()> + Send + 'static,
@@ -66,6 +69,7 @@ pub async fn run(
     let shutdown = CancellationToken::new();
     let server = Arc::new(Server {
         config,
+        named,
         context,
         api_key: options.api_key,
         turns: Arc::new(Semaphore::new(options.max_concurrent)),
@@ -162,9 +166,10 @@ impl Server {
         }
     }
 
-    /// `massgen`, and `massgen/<example>` for every shipped config.
+    /// `massgen`, the named configs, and `massgen/<example>` for every shipped config.
     fn model_names(&self) -> Vec<String> {
         std::iter::once(MODEL.to_string())
+            .chain(self.named.iter().map(|(name, _)| name.clone()))
             .chain(
                 crate::config::examples::all().map(|example| format!("{MODEL}/{}", example.name())),
             )
@@ -176,11 +181,14 @@ impl Server {
         if model == MODEL {
             return Ok(Arc::clone(&self.config));
         }
+        if let Some((_, config)) = self.named.iter().find(|(name, _)| name == model) {
+            return Ok(Arc::clone(config));
+        }
         let unknown = || {
             ApiError::not_found(
                 format!(
-                    "no model `{model}`: use `{MODEL}` (the served config) or \
-                     `{MODEL}/<example>` (GET /v1/models lists them)"
+                    "no model `{model}`: use `{MODEL}` (the served config), a config served \
+                     by name, or `{MODEL}/<example>` (GET /v1/models lists them)"
                 ),
                 "model_not_found",
             )

@@ -10,18 +10,16 @@ use tokio::sync::mpsc;
 use tokio_util::sync::CancellationToken;
 
 use super::request::ChatRequest;
-use crate::backend::build_backends;
+use crate::backend::{build_backends, secrets};
 use crate::config::{Config, Env};
 use crate::orchestrator::{self, OrchestratorHandle, RuntimeOptions, ToolSetup};
 use crate::protocol::{EventMsg, Mode, Op, TurnOptions, TurnOutcome, Usage};
-use crate::redact::Redactor;
 use crate::session::RunLogDir;
 
 /// What every request's turn shares.
 pub struct ServeContext {
     pub env: Env,
     pub project_dir: PathBuf,
-    pub redactor: Redactor,
     pub logs: bool,
 }
 
@@ -51,6 +49,7 @@ pub fn start(
     shutdown: CancellationToken,
 ) -> Result<mpsc::Receiver<Chunk>, String> {
     let backends = build_backends(&config, &context.env).map_err(|error| error.to_string())?;
+    let redactor = secrets::redactor_for(&config, &context.env);
     let logs = if context.logs {
         let massgen_dir = context.project_dir.join(".massgen");
         Some(RunLogDir::create(&massgen_dir).map_err(|error| {
@@ -75,7 +74,7 @@ pub fn start(
             // would also make every request rewrite an ever longer sessions.json.
             session_registry: None,
             human: false,
-            redactor: context.redactor.clone(),
+            redactor,
             history: request.history.clone(),
         },
     );
