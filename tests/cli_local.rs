@@ -112,6 +112,35 @@ async fn local_servers_become_a_config_of_up_to_three_agents() {
         text(&output.stdout),
         text(&output.stderr)
     );
+
+    // The offline demo, run with no config and no keys, points at what it found.
+    let mut command = sandbox.massgen();
+    command
+        .args(["--display", "quiet", "q"])
+        .timeout(std::time::Duration::from_secs(60))
+        .write_stdin("");
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let stderr = text(&output.stderr);
+    assert!(
+        stderr.contains("model servers found on this machine")
+            && stderr.contains("run `massgen --local` to use them"),
+        "{stderr}"
+    );
+    let mut command = sandbox.massgen();
+    command
+        .args(["--display", "quiet", "q"])
+        .env("OPENAI_API_KEY", "sk-test-0123456789")
+        .timeout(std::time::Duration::from_secs(60))
+        .write_stdin("");
+    let output = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    assert!(
+        !text(&output.stderr).contains("model servers found"),
+        "someone with a key is not pointed at local servers"
+    );
     for handle in running {
         handle.abort();
     }

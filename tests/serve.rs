@@ -476,17 +476,26 @@ fn another_machine_may_connect_only_with_an_api_key() {
 }
 
 /// The real `openai` package (tests/peers' venv) as the client: whole and streamed
-/// completions, the model list, a conversation, an error for each status, and 16
-/// requests at once against `--max-concurrent 4`.
+/// completions, the model list, a conversation, an error for each status (400, 401, 404,
+/// 413, 500 here; 429 below), and 16 requests at once against `--max-concurrent 4`.
 #[test]
 fn the_openai_python_client_works_against_serve() {
     let Some(python) = harness::peer(".venv/bin/python") else {
         return;
     };
     let slow_pair = PAIR.replace("tokens_per_second: 0", "tokens_per_second: 30");
-    let served = Served::start(
-        &slow_pair,
-        &["--api-key", "sk-serve-0123456789", "--max-concurrent", "4"],
+    let broken =
+        "agent:\n  id: broken\n  backend: {type: scripted, tokens_per_second: 0, fail: error}\n";
+    let served = Served::start_with(
+        &[("serve.yaml", &slow_pair), ("broken.yaml", broken)],
+        &[
+            "--config",
+            "broken.yaml",
+            "--api-key",
+            "sk-serve-0123456789",
+            "--max-concurrent",
+            "4",
+        ],
     );
     let output = Command::new(python)
         .arg(harness::peers().join("openai_client.py"))
@@ -516,7 +525,8 @@ fn the_openai_python_client_works_against_serve() {
     assert_eq!(seen["history"], "The answer is 4.");
     assert_eq!(
         seen["errors"],
-        json!({"bad_messages": 400, "unknown_model": 404, "wrong_key": 401, "too_large": 413})
+        json!({"bad_messages": 400, "unknown_model": 404, "wrong_key": 401, "no_answer": 500,
+               "too_large": 413})
     );
     let statuses: Vec<u64> = seen["concurrent"]
         .as_array()

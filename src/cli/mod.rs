@@ -117,6 +117,9 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
     };
+    if prepared.is_demo && !args.automation {
+        prepared.local_hint = setup::local_models_hint(&env);
+    }
     if let Some(question) = &args.question
         && let Err(message) = question_input::prepare(
             question,

@@ -23,6 +23,9 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
             "massgen: no config found, so this is the offline demo (3 scripted agents). For real \
              models use --config FILE, --config @examples/NAME (see --list-examples) or --model NAME."
         );
+        if let Some(hint) = &prepared.local_hint {
+            eprintln!("massgen: {hint}");
+        }
     }
     if let Some(session) = &prepared.resume {
         eprintln!(

@@ -25,6 +25,8 @@ pub struct Prepared {
     /// The run's secrets (keys, MCP header tokens, URL passwords), kept out of everything
     /// printed, logged or stored.
     pub redactor: Redactor,
+    /// The demo's pointer to model servers running here (see [`local_models_hint`]).
+    pub local_hint: Option<String>,
 }
 
 impl Prepared {
@@ -96,6 +98,37 @@ pub fn local_config() -> Result<String, String> {
             asked.join(", ")
         )
     })
+}
+
+/// For the offline demo run by someone with no config and no API keys: the model servers
+/// running on this machine, if any, and how to use them.
+pub fn local_models_hint(env: &Env) -> Option<String> {
+    if env.has_any_api_key() {
+        return None;
+    }
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .ok()?;
+    let found = runtime.block_on(local_discovery::discover("127.0.0.1"));
+    if found.is_empty() {
+        return None;
+    }
+    let servers: Vec<String> = found
+        .iter()
+        .map(|server| {
+            let count = server.models.len();
+            format!(
+                "{} ({count} model{})",
+                server.server.name,
+                if count == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    Some(format!(
+        "model servers found on this machine: {}; run `massgen --local` to use them",
+        servers.join(", ")
+    ))
 }
 
 /// Warnings a run prints before it summarises the rest.
@@ -211,5 +244,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         resume,
         run_dir: None,
         redactor,
+        local_hint: None,
     })
 }

@@ -22,6 +22,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         turn,
         allow_outside_project: args.allow_outside_project,
         budget_usd: prepared.config.orchestrator.max_cost_usd,
+        notice: prepared.local_hint.clone(),
     };
     show(handle, options).await
 }

@@ -75,6 +75,14 @@ impl Env {
         }
     }
 
+    /// Some `*_API_KEY` variable is set, in the process or a `.env` file.
+    pub fn has_any_api_key(&self) -> bool {
+        self.process
+            .iter()
+            .chain(&self.dotenv)
+            .any(|(name, value)| name.ends_with("_API_KEY") && !value.trim().is_empty())
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.process
             .get(name)

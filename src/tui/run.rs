@@ -38,6 +38,8 @@ pub struct TuiOptions {
     pub allow_outside_project: bool,
     /// The turn's cost budget, shown in the header.
     pub budget_usd: Option<f64>,
+    /// Shown under the composer at the start (the demo's pointer to local models).
+    pub notice: Option<String>,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -70,6 +72,7 @@ async fn event_loop(
     app.view.composer = Composer::new(&app.theme);
     app.view.mode = options.mode;
     app.view.budget_usd = options.budget_usd;
+    app.view.notice = options.notice;
     app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
     // A plan to execute needs no question: one given is added as extra instructions.
     let question = options

@@ -89,6 +89,7 @@ seen["errors"] = {
             model="massgen", messages=question
         )
     ),
+    "no_answer": status_of(lambda: client.chat.completions.create(model="broken", messages=question)),
     "too_large": status_of(
         lambda: client.chat.completions.create(
             model="massgen", messages=[{"role": "user", "content": "x" * (5 << 20)}]
