@@ -204,14 +204,37 @@ fn user_config_is_used_and_the_project_config_wins_over_it() {
     assert_stdout_contains(&output, "agents: solo (scripted)");
 }
 
+/// MassGen's agent-CLI backends are refused by `--validate` exactly as a run refuses them,
+/// never reported as typos.
 #[test]
-fn configs_for_backends_with_their_own_default_model_validate() {
+fn agent_cli_backends_are_refused_by_validate_and_run_alike() {
     let sandbox = Sandbox::new();
-    sandbox.write(
-        "cc.yaml",
-        "agents:\n  - id: coder\n    backend: {type: claude_code, cwd: workspace}\n  - id: team\n    backend:\n      type: ag2\n      agent_config: {type: assistant}\n",
-    );
-    let output = sandbox.run(&["--validate", "cc.yaml"]);
-    assert_code(&output, 0);
-    assert_stdout_contains(&output, "coder (claude_code/default)");
+    for kind in [
+        "claude_code",
+        "codex",
+        "copilot",
+        "gemini_cli",
+        "antigravity_cli",
+        "ag2",
+    ] {
+        sandbox.write(
+            "cc.yaml",
+            &format!("agents:\n  - id: coder\n    backend: {{type: {kind}, cwd: workspace}}\n"),
+        );
+        for args in [
+            vec!["--validate", "cc.yaml"],
+            vec!["--config", "cc.yaml", "q"],
+        ] {
+            let output = sandbox.run(&args);
+            assert_code(&output, 1);
+            assert_stderr_contains(
+                &output,
+                &format!(
+                    "backend type `{kind}` is not supported by massgen (it wraps an external agent CLI)"
+                ),
+            );
+            assert_stderr_contains(&output, "supported types: scripted, openai, claude, gemini");
+            assert!(!text(&output.stderr).contains("did you mean"), "{args:?}");
+        }
+    }
 }

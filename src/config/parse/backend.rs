@@ -10,11 +10,38 @@ use super::super::scripted;
 use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note};
 
+/// MassGen backend types that drive another agent program (a CLI or a framework) rather
+/// than a model API: massgen runs none of them.
+const AGENT_WRAPPERS: [&str; 6] = [
+    "claude_code",
+    "codex",
+    "copilot",
+    "gemini_cli",
+    "antigravity_cli",
+    "ag2",
+];
+
 pub(super) fn parse_backend(
     backend: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<BackendConfig, Problem> {
-    let type_names: Vec<&str> = BackendKind::ALL.iter().map(|kind| kind.name()).collect();
+    let type_names: Vec<&str> = BackendKind::ALL
+        .iter()
+        .map(|kind| kind.name())
+        .filter(|name| !AGENT_WRAPPERS.contains(name))
+        .collect();
+    if let Some(name) = backend.string("type")?
+        && AGENT_WRAPPERS.contains(&name.trim().to_ascii_lowercase().as_str())
+    {
+        return Err(Problem::at(
+            backend.get("type").map_or(backend.loc(), |node| node.loc),
+            format!(
+                "backend type `{}` is not supported by massgen (it wraps an external agent CLI)",
+                name.trim()
+            ),
+        )
+        .help(format!("supported types: {}", type_names.join(", "))));
+    }
     let Some(kind) = backend.choice("type", &type_names, BackendKind::from_name)? else {
         return Err(Problem::at(
             backend.loc(),
