@@ -122,11 +122,11 @@ pub const ORCHESTRATOR: &[&str] = &[
     "disable_injection",
     "skip_final_presentation",
     "max_cost_usd",
+    "skip_coordination_rounds",
+    "debug_final_answer",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
-    "skip_coordination_rounds",
-    "debug_final_answer",
     "enable_nlip",
     "nlip_config",
     "dspy",
@@ -147,10 +147,10 @@ pub const COORDINATION: &[&str] = &[
     "broadcast_timeout",
     "max_broadcasts_per_agent",
     "broadcast_wait_by_default",
+    "max_orchestration_restarts",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
-    "max_orchestration_restarts",
     "broadcast_sensitivity",
     "response_depth",
     "enable_memory_filesystem_mode",
@@ -182,13 +182,13 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "use_skills_registry",
 ];
 
-pub const TIMEOUTS: &[&str] = &["orchestrator_timeout_seconds"];
-pub const TIMEOUTS_UNSUPPORTED: &[&str] = &[
+pub const TIMEOUTS: &[&str] = &[
+    "orchestrator_timeout_seconds",
     "initial_round_timeout_seconds",
     "subsequent_round_timeout_seconds",
     "round_timeout_grace_seconds",
-    "agent_timeout_seconds",
 ];
+pub const TIMEOUTS_UNSUPPORTED: &[&str] = &["agent_timeout_seconds"];
 
 pub const UI: &[&str] = &["display_type", "logging_enabled"];
 pub const UI_UNSUPPORTED: &[&str] = &[

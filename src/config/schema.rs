@@ -122,6 +122,11 @@ pub struct OrchestratorConfig {
     /// `max_cost_usd` (or `--max-cost`): once a turn has spent this much, no new model call
     /// starts and the best answer so far is presented. `None` = no budget.
     pub max_cost_usd: Option<f64>,
+    /// `skip_coordination_rounds` (debug): no coordination; the first agent presents at once.
+    pub skip_coordination_rounds: bool,
+    /// `debug_final_answer` (debug): replaces the answer the winner checks after the first
+    /// attempt, to exercise orchestration restarts.
+    pub debug_final_answer: Option<String>,
     pub coordination: CoordinationConfig,
 }
 
@@ -146,6 +151,9 @@ pub struct CoordinationConfig {
     pub max_broadcasts_per_agent: u32,
     /// `ask_others` waits for the replies unless the agent says `wait: false`.
     pub broadcast_wait_by_default: bool,
+    /// `max_orchestration_restarts` (default 0): how many times the winner may send the
+    /// turn back for another attempt after checking its final answer.
+    pub max_orchestration_restarts: u32,
 }
 
 impl Default for CoordinationConfig {
@@ -161,6 +169,7 @@ impl Default for CoordinationConfig {
             broadcast_timeout: Duration::from_secs(300),
             max_broadcasts_per_agent: 10,
             broadcast_wait_by_default: true,
+            max_orchestration_restarts: 0,
         }
     }
 }
@@ -169,12 +178,23 @@ impl Default for CoordinationConfig {
 pub struct TimeoutConfig {
     /// `timeout_settings.orchestrator_timeout_seconds` (default 1800).
     pub orchestrator: Duration,
+    /// `initial_round_timeout_seconds`: an agent's first round gets this long before it is
+    /// told to wrap up. `None` = no limit.
+    pub initial_round: Option<Duration>,
+    /// `subsequent_round_timeout_seconds`: the same for every later round.
+    pub subsequent_round: Option<Duration>,
+    /// `round_timeout_grace_seconds` (default 120): after the wrap-up notice, how long
+    /// before every tool but `vote` and `new_answer` is refused.
+    pub round_grace: Duration,
 }
 
 impl Default for TimeoutConfig {
     fn default() -> Self {
         Self {
             orchestrator: Duration::from_secs(1800),
+            initial_round: None,
+            subsequent_round: None,
+            round_grace: Duration::from_secs(120),
         }
     }
 }

@@ -13,6 +13,8 @@
 //!   vote_for: agent_b             # real id to vote for when it has an answer
 //!   vote_reason: "most complete"
 //!   tool_calls: [{name: search, arguments: {q: "x"}}]   # made once, before the first answer
+//!   tool_call_rounds: 3           # instead: make tool_calls 3 times (one per response) in
+//!                                 # every round, before answering or voting
 //!   final_tool_calls: [...]       # made once, at the start of the final presentation
 //!   report_usage: false           # send no token usage, like many local servers
 //!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
@@ -51,6 +53,9 @@ pub struct ScriptedOptions {
     pub vote_for: Option<AgentId>,
     pub vote_reason: Option<String>,
     pub tool_calls: Vec<ScriptedToolCall>,
+    /// `tool_calls` are made this many times in every round (one response each) before
+    /// answering or voting; `None` = once, before the first answer.
+    pub tool_call_rounds: Option<u32>,
     /// Made once when it presents the final answer as the winner.
     pub final_tool_calls: Vec<ScriptedToolCall>,
     pub failure: Option<ScriptedFailure>,
@@ -79,6 +84,7 @@ impl Default for ScriptedOptions {
             vote_for: None,
             vote_reason: None,
             tool_calls: Vec::new(),
+            tool_call_rounds: None,
             final_tool_calls: Vec::new(),
             failure: None,
             report_usage: true,
@@ -135,7 +141,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 16] = [
+pub const SCRIPTED_KEYS: [&str; 17] = [
     "tokens_per_second",
     "first_token_ms",
     "reasoning",
@@ -146,6 +152,7 @@ pub const SCRIPTED_KEYS: [&str; 16] = [
     "vote_for",
     "vote_reason",
     "tool_calls",
+    "tool_call_rounds",
     "final_tool_calls",
     "fail",
     "report_usage",
@@ -198,6 +205,9 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         vote_for: backend.string("vote_for")?.map(AgentId::new),
         vote_reason: backend.string("vote_reason")?,
         tool_calls: parse_tool_calls(backend, "tool_calls")?,
+        tool_call_rounds: backend
+            .unsigned("tool_call_rounds")?
+            .map(|rounds| u32::try_from(rounds).unwrap_or(u32::MAX)),
         final_tool_calls: parse_tool_calls(backend, "final_tool_calls")?,
         failure: parse_failure(backend)?,
         report_usage: backend.bool("report_usage")?.unwrap_or(true),

@@ -40,6 +40,17 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                 format_usd(*budget_usd),
                 format_usd(*spent_usd)
             )?,
+            EventMsg::OrchestrationRestarted {
+                attempt,
+                max_attempts,
+                reason,
+                ..
+            } => writeln!(
+                self.diagnostics,
+                "massgen: the winner sent its answer back for another attempt ({attempt}/\
+                 {max_attempts}): {}",
+                clean(reason)
+            )?,
             EventMsg::TurnFinished { outcome, .. } => {
                 let what = match outcome {
                     TurnOutcome::Completed => None,
@@ -99,6 +110,10 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::VoteCast { .. }
             | EventMsg::VoteIgnored { .. }
             | EventMsg::AgentRestarted { .. }
+            | EventMsg::UpdateInjected { .. }
+            | EventMsg::RoundTimeLimitReached { .. }
+            | EventMsg::PostEvaluationStarted { .. }
+            | EventMsg::PostEvaluationFinished { .. }
             | EventMsg::EnforcementRetry { .. }
             | EventMsg::Retrying { .. }
             | EventMsg::AgentError { .. }

@@ -6,11 +6,12 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use super::agent_link::{AgentLink, TextRole};
-use super::channel::{RoundEnd, Verdict};
-use super::prompts::enforcement_message;
+use super::channel::{RoundEnd, RoundUpdate, Verdict};
+use super::prompts::{enforcement_message, updates};
+use super::round_clock::{RoundClock, ToolTime};
 use super::task_tools::TaskPlanTools;
 use crate::backend::{AssistantTurn, Message, ToolCall, ToolSpec};
-use crate::protocol::{EnforcementReason, EventMsg};
+use crate::protocol::{EnforcementReason, EventMsg, RoundTimeStage};
 use crate::tools::workflow::{self, WorkflowCall};
 use crate::workspace::Workspaces;
 
@@ -30,8 +31,10 @@ pub struct RoundTask {
     /// Bumped by the driver on every accepted answer.
     pub answers_version: watch::Receiver<u64>,
     /// The run's workspaces and this agent's place in them: peers' snapshots are copied
-    /// in before the first model call.
+    /// in before the first model call, and again when their answers are injected.
     pub workspace: Option<(Arc<Workspaces>, usize)>,
+    pub round: u32,
+    pub clock: RoundClock,
 }
 
 /// What to do after one model response.
@@ -52,15 +55,7 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
             task.link.sink.event(event);
         }
     }
-    if let Some((workspaces, index)) = task.workspace.take()
-        && let Err(error) = workspaces.prepare_round(index).await
-    {
-        task.link.sink.event(EventMsg::Warning {
-            message: format!(
-                "peers' work could not be copied into the temporary workspace: {error}"
-            ),
-        });
-    }
+    copy_peers_work(&task).await;
     let end = attempts(&mut task).await;
     task.link.report_spent();
     end
@@ -86,18 +81,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
             Response::Workflow(calls) => judge(task, &turn, &calls).await,
             Response::Tools if tool_rounds < MAX_TOOL_ROUNDS => {
                 tool_rounds += 1;
-                task.link.run_tools(&mut task.messages, &turn).await;
-                // Replies to a question are read before restarting for new answers: a
-                // restart would throw them away and the agent would ask again.
-                let asked = turn
-                    .tool_calls
-                    .iter()
-                    .any(|call| super::broadcast::is_broadcast_tool(&call.name));
-                if !asked && task.answers_version.has_changed().unwrap_or(false) {
-                    Step::Done(RoundEnd::NewAnswersSeen)
-                } else {
-                    Step::Continue
-                }
+                run_tools_in_time(task, &turn).await
             }
             Response::Tools => {
                 tool_rounds = 0;
@@ -123,7 +107,9 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
             Step::Retry { reason, detail } => {
                 // Like MassGen, each new attempt first checks for answers that arrived
                 // meanwhile; the agent restarts with them instead of retrying blind.
-                if task.answers_version.has_changed().unwrap_or(false) {
+                if task.answers_version.has_changed().unwrap_or(false)
+                    && task.link.sink.check_update(false).await == Some(RoundUpdate::Restart)
+                {
                     return RoundEnd::NewAnswersSeen;
                 }
                 if attempt >= MAX_ATTEMPTS {
@@ -138,6 +124,127 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
                 });
             }
         }
+    }
+}
+
+/// Runs the reply's tools, unless the round's time is up (they are refused), then tells
+/// the agent what changed meanwhile: its time limit, peers' new answers.
+async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
+    let time = task.clock.tool_time();
+    if time == ToolTime::Blocked {
+        return refuse_tools(task, turn);
+    }
+    task.link.run_tools(&mut task.messages, turn).await;
+    if time == ToolTime::WrapUp
+        && let Some(limit) = task.clock.limit()
+    {
+        task.clock.mark_notified();
+        let notice =
+            updates::wrap_up_notice(task.round, task.clock.elapsed(), limit.soft, limit.grace);
+        append_to_last_tool_result(&mut task.messages, &notice);
+        task.link.sink.event(EventMsg::RoundTimeLimitReached {
+            stage: RoundTimeStage::WrapUp,
+            elapsed_secs: task.clock.elapsed().as_secs(),
+        });
+    }
+    // Replies to a question are read before restarting for new answers: a restart would
+    // throw them away and the agent would ask again.
+    let asked = turn
+        .tool_calls
+        .iter()
+        .any(|call| super::broadcast::is_broadcast_tool(&call.name));
+    if asked || !task.answers_version.has_changed().unwrap_or(false) {
+        return Step::Continue;
+    }
+    task.answers_version.borrow_and_update();
+    match task
+        .link
+        .sink
+        .check_update(task.clock.allows_injection())
+        .await
+    {
+        None => Step::Done(RoundEnd::Cancelled),
+        Some(RoundUpdate::None) => Step::Continue,
+        Some(RoundUpdate::Restart) => Step::Done(RoundEnd::NewAnswersSeen),
+        Some(RoundUpdate::Inject { text, labels }) => {
+            copy_peers_work(task).await;
+            append_to_last_tool_result(&mut task.messages, &text);
+            task.link.sink.event(EventMsg::UpdateInjected { labels });
+            Step::Continue
+        }
+    }
+}
+
+/// Past the grace period every tool call is refused; after too many in a row the round
+/// ends.
+fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
+    if task.clock.denials() == 0 {
+        task.link.sink.event(EventMsg::RoundTimeLimitReached {
+            stage: RoundTimeStage::Blocked,
+            elapsed_secs: task.clock.elapsed().as_secs(),
+        });
+    }
+    task.messages.push(Message::Assistant {
+        content: turn.text.clone(),
+        tool_calls: turn.tool_calls.clone(),
+        reasoning: turn.reasoning_blocks.clone(),
+    });
+    let grace = task
+        .clock
+        .limit()
+        .map(|limit| limit.grace)
+        .unwrap_or_default();
+    let mut ended = false;
+    for call in &turn.tool_calls {
+        ended |= task.clock.deny();
+        let message = updates::hard_block_message(
+            &call.name,
+            task.clock.since_notice(),
+            grace,
+            task.clock.denials(),
+        );
+        task.link.sink.event(EventMsg::ToolBlocked {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+            message: message.clone(),
+        });
+        task.messages.push(Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: message,
+            is_error: true,
+        });
+    }
+    if ended {
+        Step::Done(RoundEnd::TimedOut {
+            denials: task.clock.denials(),
+        })
+    } else {
+        Step::Continue
+    }
+}
+
+fn append_to_last_tool_result(messages: &mut [Message], text: &str) {
+    if let Some(Message::Tool { content, .. }) = messages
+        .iter_mut()
+        .rev()
+        .find(|message| matches!(message, Message::Tool { .. }))
+    {
+        content.push_str(text);
+    }
+}
+
+/// Fills the agent's temporary workspace with its peers' latest work.
+async fn copy_peers_work(task: &RoundTask) {
+    if let Some((workspaces, index)) = task.workspace.clone()
+        && let Err(error) = workspaces.prepare_round(index).await
+    {
+        task.link.sink.event(EventMsg::Warning {
+            message: format!(
+                "peers' work could not be copied into the temporary workspace: {error}"
+            ),
+        });
     }
 }
 

@@ -36,7 +36,24 @@ pub enum RoundEnd {
         reason: EnforcementReason,
         detail: String,
     },
+    /// Past its round's time limit, the agent kept calling tools that were refused.
+    TimedOut {
+        denials: u32,
+    },
     Cancelled,
+}
+
+/// The driver's answer to "did peers answer since my round began?".
+#[derive(Clone, Debug, PartialEq)]
+pub enum RoundUpdate {
+    None,
+    /// End the round; the next one starts with every answer.
+    Restart,
+    /// Append `text` to the latest tool result and go on.
+    Inject {
+        text: String,
+        labels: Vec<crate::protocol::AnswerLabel>,
+    },
 }
 
 #[derive(Debug)]
@@ -53,6 +70,13 @@ pub enum TaskMsg {
     RoundFinished {
         agent: AgentId,
         end: RoundEnd,
+    },
+    /// Peers answered: restart or injection? `inject_allowed` is false when the round is
+    /// too close to its time limit for the agent to take in an update.
+    CheckUpdate {
+        agent: AgentId,
+        inject_allowed: bool,
+        reply: oneshot::Sender<RoundUpdate>,
     },
     /// The winner's final presentation finished (text) or failed (reason).
     Presented {
@@ -108,6 +132,19 @@ impl AgentSink {
             })
             .ok()?;
         verdict.await.ok()
+    }
+
+    /// Asks how to learn of peers' new answers; `None` if the turn ended meanwhile.
+    pub async fn check_update(&self, inject_allowed: bool) -> Option<RoundUpdate> {
+        let (reply, update) = oneshot::channel();
+        self.tx
+            .send(TaskMsg::CheckUpdate {
+                agent: self.agent.clone(),
+                inject_allowed,
+                reply,
+            })
+            .ok()?;
+        update.await.ok()
     }
 
     /// Hands a broadcast call to the driver and waits for its result; `None` if the turn

@@ -16,6 +16,7 @@ mod presentation;
 pub mod prompts;
 mod redacting;
 pub mod replay;
+mod round_clock;
 mod run_logs;
 mod runtime;
 mod submit;

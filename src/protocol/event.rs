@@ -154,6 +154,38 @@ pub enum TimeoutScope {
     Presentation,
 }
 
+/// A round's time limit: the wrap-up notice after `soft_ms`, tools refused `grace_ms` later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundTimeLimit {
+    pub soft_ms: u64,
+    pub grace_ms: u64,
+}
+
+/// How far past its time limit a round is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundTimeStage {
+    /// The soft limit passed: the agent was told to submit `new_answer` or `vote`.
+    WrapUp,
+    /// The grace period passed too: every other tool is refused.
+    Blocked,
+}
+
+/// How the winner's check of its final answer ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PostEvaluationOutcome {
+    /// `submit`: the answer goes to the user.
+    Submitted,
+    /// `restart_orchestration`: another attempt follows.
+    RestartRequested {
+        reason: String,
+        instructions: String,
+    },
+    /// The check could not be made; the answer goes to the user as it is.
+    Failed { message: String },
+}
+
 /// How a turn ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -210,6 +242,31 @@ pub enum EventMsg {
         round: u32,
         answers_seen: Vec<AnswerLabel>,
         vote_only: bool,
+        /// The round's time limit (`timeout_settings.*_round_timeout_seconds`), if any.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        time_limit: Option<RoundTimeLimit>,
+    },
+    /// Peers' new answers were appended to the agent's latest tool result; it keeps working
+    /// instead of restarting (MassGen's mid-stream injection).
+    UpdateInjected { labels: Vec<AnswerLabel> },
+    /// The agent's round ran past its time limit: first it is told to wrap up, then every
+    /// tool but `vote` and `new_answer` is refused.
+    RoundTimeLimitReached {
+        stage: RoundTimeStage,
+        elapsed_secs: u64,
+    },
+    /// The winner checks its final answer before it goes to the user
+    /// (`coordination.max_orchestration_restarts`).
+    PostEvaluationStarted { attempt: u32, max_attempts: u32 },
+    /// The winner's check ended.
+    PostEvaluationFinished { outcome: PostEvaluationOutcome },
+    /// The winner sent the turn back: coordination starts again from nothing, with its
+    /// feedback. `attempt` is the attempt now starting.
+    OrchestrationRestarted {
+        attempt: u32,
+        max_attempts: u32,
+        reason: String,
+        instructions: String,
     },
     /// Streamed answer text.
     TextDelta { text: String },

@@ -11,8 +11,9 @@ pub mod symbols;
 mod usage;
 
 pub use event::{
-    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState, ResumedTurn,
-    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState,
+    PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,
+    VoteCount, WinnerBasis,
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};

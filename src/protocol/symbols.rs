@@ -27,3 +27,7 @@ pub const BLOCKED: &str = "🚫";
 pub const QUESTION: &str = "📣";
 /// A reply to a question.
 pub const REPLY: &str = "💬";
+/// A round ran past its time limit.
+pub const TIMER: &str = "⏱";
+/// The winner checks its final answer (post-evaluation).
+pub const EVALUATE: &str = "🔍";

@@ -54,6 +54,11 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::BroadcastClosed { .. }
         | EventMsg::PlanUpdated { .. }
         | EventMsg::AgentRestarted { .. }
+        | EventMsg::UpdateInjected { .. }
+        | EventMsg::RoundTimeLimitReached { .. }
+        | EventMsg::PostEvaluationStarted { .. }
+        | EventMsg::PostEvaluationFinished { .. }
+        | EventMsg::OrchestrationRestarted { .. }
         | EventMsg::EnforcementRetry { .. }
         | EventMsg::Retrying { .. }
         | EventMsg::AgentError { .. }

@@ -296,6 +296,7 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
                     round,
                     answers_seen,
                     vote_only,
+                    ..
                 } => {
                     let seen: Vec<&str> = answers_seen.iter().map(|l| l.as_str()).collect();
                     let only = if *vote_only { " vote-only" } else { "" };
@@ -326,6 +327,33 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
                 }
                 EventMsg::Timeout { scope, .. } => format!("timeout {scope:?}"),
                 EventMsg::Cancelled => "cancelled".to_string(),
+                EventMsg::UpdateInjected { labels } => {
+                    let labels: Vec<&str> = labels.iter().map(|l| l.as_str()).collect();
+                    format!("{who} update injected [{}]", labels.join(","))
+                }
+                EventMsg::RoundTimeLimitReached { stage, .. } => {
+                    format!("{who} round time limit {stage:?}")
+                }
+                EventMsg::PostEvaluationStarted {
+                    attempt,
+                    max_attempts,
+                } => format!("{who} checks the answer ({attempt}/{max_attempts})"),
+                EventMsg::PostEvaluationFinished { outcome } => match outcome {
+                    massgen::protocol::PostEvaluationOutcome::Submitted => {
+                        format!("{who} submits")
+                    }
+                    massgen::protocol::PostEvaluationOutcome::RestartRequested { .. } => {
+                        format!("{who} asks to restart")
+                    }
+                    massgen::protocol::PostEvaluationOutcome::Failed { .. } => {
+                        format!("{who} check failed")
+                    }
+                },
+                EventMsg::OrchestrationRestarted {
+                    attempt,
+                    max_attempts,
+                    ..
+                } => format!("restart attempt {attempt}/{max_attempts}"),
                 EventMsg::TurnFinished { outcome, .. } => format!("turn {outcome:?}"),
                 _ => return None,
             };

@@ -99,6 +99,16 @@ pub fn plan(context: &Context<'_>) -> Plan {
         };
     }
 
+    if let (Some(rounds), Some(first)) = (options.tool_call_rounds, options.tool_calls.first())
+        && reading::results_of(request, &first.name) < rounds as usize
+    {
+        return Plan {
+            reasoning,
+            text: options.text.as_deref().map(fill),
+            action: Action::CallTools(options.tool_calls.clone()),
+        };
+    }
+
     let answers = reading::current_answers(request);
     let own_answer = context
         .own_anon
@@ -138,7 +148,8 @@ pub fn plan(context: &Context<'_>) -> Plan {
             .tool_calls
             .iter()
             .any(|call| reading::has_result_of(request, &call.name));
-        if !options.tool_calls.is_empty() && !made_tool_calls {
+        if !options.tool_calls.is_empty() && !made_tool_calls && options.tool_call_rounds.is_none()
+        {
             return Plan {
                 reasoning,
                 text: options.text.as_deref().map(fill),

@@ -186,6 +186,13 @@ pub fn has_result_of(request: &ChatRequest, tool: &str) -> bool {
     tool_results(request).any(|result| result.name == tool)
 }
 
+/// How many results of `tool` the conversation holds.
+pub fn results_of(request: &ChatRequest, tool: &str) -> usize {
+    tool_results(request)
+        .filter(|result| result.name == tool)
+        .count()
+}
+
 fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
     let start = text.find(open)? + open.len();
     let end = text[start..].find(close)? + start;

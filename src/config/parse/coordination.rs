@@ -53,6 +53,9 @@ pub(super) fn parse_coordination(
         broadcast_wait_by_default: coordination
             .bool("broadcast_wait_by_default")?
             .unwrap_or(defaults.broadcast_wait_by_default),
+        max_orchestration_restarts: coordination
+            .unsigned("max_orchestration_restarts")?
+            .map_or(defaults.max_orchestration_restarts, saturate),
     })
 }
 

@@ -71,6 +71,12 @@ pub(super) fn parse_orchestrator(
         skip_final_presentation: orchestrator
             .bool("skip_final_presentation")?
             .unwrap_or(false),
+        skip_coordination_rounds: orchestrator
+            .bool("skip_coordination_rounds")?
+            .unwrap_or(false),
+        debug_final_answer: orchestrator
+            .string("debug_final_answer")?
+            .filter(|text| !text.trim().is_empty()),
         coordination: match orchestrator.get("coordination") {
             Some(node) => parse_coordination(
                 &Fields::of(node, orchestrator.key_path("coordination"))?,
@@ -98,6 +104,23 @@ pub(super) fn parse_timeouts(
             .help("the default is 1800 (30 minutes)"));
         }
         config.orchestrator = Duration::from_secs_f64(seconds.min(1e9));
+    }
+    config.initial_round = timeouts.seconds("initial_round_timeout_seconds", 600)?;
+    config.subsequent_round = timeouts.seconds("subsequent_round_timeout_seconds", 300)?;
+    if let Some(grace) = timeouts.number("round_timeout_grace_seconds")? {
+        if !grace.is_finite() || !(0.0..=86_400.0).contains(&grace) {
+            return Err(Problem::at(
+                timeouts
+                    .get("round_timeout_grace_seconds")
+                    .map_or(timeouts.loc(), |node| node.loc),
+                format!(
+                    "`timeout_settings.round_timeout_grace_seconds` is {grace}; give seconds \
+                     between 0 and 86400"
+                ),
+            )
+            .help("the default is 120"));
+        }
+        config.round_grace = Duration::from_secs_f64(grace);
     }
     Ok(config)
 }

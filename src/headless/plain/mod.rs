@@ -14,7 +14,10 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, McpServerState, Spend, TimeoutScope};
+use crate::protocol::{
+    AgentId, AgentInfo, Event, EventMsg, McpServerState, PostEvaluationOutcome, RoundTimeStage,
+    Spend, TimeoutScope,
+};
 use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session::format_usd;
 
@@ -257,6 +260,52 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => {
                 self.agent_line(agent, &self.style.dim("» received your input"))
             }
+            (EventMsg::UpdateInjected { labels }, Some(agent)) => {
+                let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+                let line = self.style.dim(&format!(
+                    "📨 update received: {} (keeps working)",
+                    labels.join(", ")
+                ));
+                self.agent_line(agent, &line)
+            }
+            (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
+                let line = self.style.warn(match stage {
+                    RoundTimeStage::WrapUp => "⏱ round time limit: told to wrap up",
+                    RoundTimeStage::Blocked => {
+                        "⏱ round time limit passed: only `vote` and `new_answer` are allowed"
+                    }
+                });
+                self.agent_line(agent, &line)
+            }
+            (EventMsg::PostEvaluationStarted { .. }, Some(agent)) => {
+                self.end_final_line()?;
+                let line = self.style.dim("🔍 checks its final answer");
+                self.agent_line(agent, &line)
+            }
+            (EventMsg::PostEvaluationFinished { outcome }, Some(agent)) => {
+                let line = match outcome {
+                    PostEvaluationOutcome::Submitted => {
+                        self.style.good("✓ submitted the final answer")
+                    }
+                    PostEvaluationOutcome::RestartRequested { reason, .. } => self
+                        .style
+                        .warn(&format!("↻ asks for another attempt: {}", clean(reason))),
+                    PostEvaluationOutcome::Failed { message } => self.style.warn(&format!(
+                        "! the check failed ({}); the answer stands",
+                        clean(message)
+                    )),
+                };
+                self.agent_line(agent, &line)
+            }
+            (
+                EventMsg::OrchestrationRestarted {
+                    attempt,
+                    max_attempts,
+                    reason,
+                    instructions,
+                },
+                _,
+            ) => self.restart_banner(*attempt, *max_attempts, reason, instructions),
             (
                 EventMsg::WinnerSelected {
                     winner,
@@ -358,6 +407,10 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::TextDelta { .. }
                 | EventMsg::ReasoningDelta { .. }
                 | EventMsg::AgentRestarted { .. }
+                | EventMsg::UpdateInjected { .. }
+                | EventMsg::RoundTimeLimitReached { .. }
+                | EventMsg::PostEvaluationStarted { .. }
+                | EventMsg::PostEvaluationFinished { .. }
                 | EventMsg::ToolCallBegin { .. }
                 | EventMsg::ToolCallEnd { .. }
                 | EventMsg::AnswerSubmitted { .. }

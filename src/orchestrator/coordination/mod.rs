@@ -10,8 +10,10 @@ use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, Enforcemen
 use super::novelty;
 
 mod outcome;
+mod updates;
 
 pub use outcome::{Candidates, Feedback, WinnerDecision};
+pub use updates::{FreshAnswer, Update};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
 pub struct Rules {
@@ -42,6 +44,11 @@ struct AgentState {
     killed: bool,
     rounds: u32,
     in_round: bool,
+    /// Times the agent was brought up to date with peers' answers this turn, by a restart
+    /// or an injection (MassGen's `injection_count`).
+    updates: u32,
+    /// How many answers of each agent (config order) this agent has seen.
+    seen: Vec<usize>,
 }
 
 /// An answer as an agent sees it at the start of a round.
@@ -126,6 +133,8 @@ impl Coordination {
                     killed: false,
                     rounds: 0,
                     in_round: false,
+                    updates: 0,
+                    seen: Vec::new(),
                 };
                 Some((id, state))
             })
@@ -185,10 +194,15 @@ impl Coordination {
     pub fn begin_round(&mut self, agent: &AgentId) -> Option<RoundView> {
         let index = self.index(agent)?;
         let vote_only = self.is_vote_only(index);
+        let seen = self.answer_counts();
         let state = &mut self.states[index];
+        if state.rounds > 0 && state.restart_pending {
+            state.updates += 1;
+        }
         state.rounds += 1;
         state.restart_pending = false;
         state.in_round = true;
+        state.seen = seen;
         let round = state.rounds;
         let answers = self.visible_answers();
         Some(RoundView {

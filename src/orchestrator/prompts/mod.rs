@@ -12,6 +12,7 @@ use super::coordination::{Feedback, RoundView};
 use super::turn_tools::BroadcastSettings;
 
 mod filesystem;
+pub mod updates;
 
 pub use filesystem::FilesystemView;
 use filesystem::filesystem_instructions;

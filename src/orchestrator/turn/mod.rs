@@ -351,6 +351,14 @@ impl<'a> Driver<'a> {
                 self.start_due_rounds();
             }
             TaskMsg::RoundFinished { agent, end } => self.on_round_finished(agent, end),
+            TaskMsg::CheckUpdate {
+                agent,
+                inject_allowed,
+                reply,
+            } => {
+                let update = self.check_update(&agent, inject_allowed);
+                let _ = reply.send(update);
+            }
             TaskMsg::Presented { result } => self.on_presented(result),
             TaskMsg::Broadcast { agent, call, reply } => self.on_broadcast(&agent, call, reply),
             TaskMsg::PeerReplied {

@@ -3,9 +3,10 @@
 use std::sync::Arc;
 
 use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
-use super::super::channel::{RoundEnd, Verdict};
-use super::super::coordination::VoteOutcome;
+use super::super::channel::{RoundEnd, RoundUpdate, Verdict};
+use super::super::coordination::{Update, VoteOutcome};
 use super::super::prompts;
+use super::super::round_clock::{RoundClock, RoundLimit};
 use super::{Driver, Phase, Running};
 use crate::protocol::{AgentId, AgentStatus, EventMsg};
 use crate::tools::WorkflowCall;
@@ -37,6 +38,7 @@ impl Driver<'_> {
                     },
                 );
             }
+            let limit = self.round_limit(view.round);
             self.emit(
                 Some(&agent),
                 EventMsg::RoundStarted {
@@ -47,6 +49,7 @@ impl Driver<'_> {
                         .map(|answer| answer.label.clone())
                         .collect(),
                     vote_only: view.vote_only,
+                    time_limit: limit.map(RoundLimit::as_event),
                 },
             );
             let mut tools = workflow_tools(&view.vote_options, view.vote_only);
@@ -72,11 +75,45 @@ impl Driver<'_> {
                     .workspaces
                     .as_ref()
                     .map(|workspaces| (Arc::clone(workspaces), index)),
+                round: view.round,
+                clock: RoundClock::start(limit),
             };
             let running = Running::spawn(agent_round::run(task), move |result| {
                 sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
             });
             self.rounds.insert(agent, running);
+        }
+    }
+
+    /// The time limit of an agent's `round`-th round this turn, if the config sets one.
+    fn round_limit(&self, round: u32) -> Option<RoundLimit> {
+        let timeouts = &self.run.config.timeouts;
+        let soft = if round <= 1 {
+            timeouts.initial_round
+        } else {
+            timeouts.subsequent_round
+        }?;
+        Some(RoundLimit {
+            soft,
+            grace: timeouts.round_grace,
+        })
+    }
+
+    /// A running agent asks how to learn of peers' new answers.
+    pub(super) fn check_update(&mut self, agent: &AgentId, inject_allowed: bool) -> RoundUpdate {
+        match self.coordination.take_update(agent, inject_allowed) {
+            Update::None => RoundUpdate::None,
+            Update::Restart => RoundUpdate::Restart,
+            Update::Inject(fresh) => {
+                let Some(index) = self.agent_index(agent) else {
+                    return RoundUpdate::Restart;
+                };
+                let text = prompts::updates::injection_block(&self.prompt_context(index), &fresh);
+                RoundUpdate::Inject {
+                    text,
+                    labels: fresh.into_iter().map(|fresh| fresh.answer.label).collect(),
+                }
+            }
         }
     }
 
@@ -178,6 +215,14 @@ impl Driver<'_> {
                 );
                 self.kill(&agent, reason);
             }
+            RoundEnd::TimedOut { denials } => {
+                let reason = format!(
+                    "round time limit: {denials} tool calls in a row were refused after the \
+                     grace period, and it never called `vote` or `new_answer`"
+                );
+                self.kill(&agent, reason);
+                self.status(&agent, AgentStatus::TimedOut);
+            }
             RoundEnd::NewAnswersSeen => self.status(&agent, AgentStatus::Restarting),
             RoundEnd::Answered | RoundEnd::Voted | RoundEnd::VoteIgnored | RoundEnd::Cancelled => {}
         }
@@ -206,8 +251,12 @@ fn restart_reason(last: Option<&RoundEnd>) -> &'static str {
         Some(RoundEnd::Answered) => "reviewing all answers after submitting its own",
         Some(RoundEnd::Voted) => "new answers arrived, so its vote was reset",
         Some(RoundEnd::VoteIgnored | RoundEnd::NewAnswersSeen) => "new answers arrived",
-        Some(RoundEnd::Failed { .. } | RoundEnd::Exhausted { .. } | RoundEnd::Cancelled) | None => {
-            "starting a new round"
-        }
+        Some(
+            RoundEnd::Failed { .. }
+            | RoundEnd::Exhausted { .. }
+            | RoundEnd::TimedOut { .. }
+            | RoundEnd::Cancelled,
+        )
+        | None => "starting a new round",
     }
 }

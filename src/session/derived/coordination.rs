@@ -74,9 +74,44 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
             round,
             answers_seen,
             vote_only,
+            time_limit,
+        } => {
+            let mut details =
+                json!({"round": round, "available_answers": answers_seen, "vote_only": vote_only});
+            if let Some(limit) = time_limit {
+                details["time_limit"] = json!(limit);
+            }
+            ("context_received", details)
+        }
+        EventMsg::UpdateInjected { labels } => {
+            ("update_injected", json!({"answer_labels": labels}))
+        }
+        EventMsg::RoundTimeLimitReached {
+            stage,
+            elapsed_secs,
         } => (
-            "context_received",
-            json!({"round": round, "available_answers": answers_seen, "vote_only": vote_only}),
+            "agent_timeout",
+            json!({"scope": "round", "stage": stage, "elapsed_seconds": elapsed_secs}),
+        ),
+        EventMsg::PostEvaluationStarted {
+            attempt,
+            max_attempts,
+        } => (
+            "post_evaluation_start",
+            json!({"attempt": attempt, "max_attempts": max_attempts}),
+        ),
+        EventMsg::PostEvaluationFinished { outcome } => {
+            ("post_evaluation_end", json!({"outcome": outcome}))
+        }
+        EventMsg::OrchestrationRestarted {
+            attempt,
+            max_attempts,
+            reason,
+            instructions,
+        } => (
+            "orchestration_restart",
+            json!({"attempt": attempt, "max_attempts": max_attempts, "reason": reason,
+                   "instructions": instructions}),
         ),
         EventMsg::AgentRestarted { round, reason } => (
             "restart_triggered",

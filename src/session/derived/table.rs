@@ -4,11 +4,12 @@
 //! the winner and the outcome at the end.
 
 use crate::protocol::symbols::{
-    BLOCKED, CONTEXT, ERROR, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY,
-    RESTART, RESTART_DONE, RETRY, THINKING, UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, CONTEXT, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED,
+    REPLY, RESTART, RESTART_DONE, RETRY, THINKING, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::protocol::{
-    AgentId, AgentInfo, Event, EventMsg, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AgentInfo, Event, EventMsg, PostEvaluationOutcome, RoundTimeStage, TimeoutScope,
+    TurnOutcome, VoteCount, WinnerBasis,
 };
 use crate::text::{truncate, wrap};
 
@@ -237,6 +238,7 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
             round,
             answers_seen,
             vote_only,
+            ..
         } => {
             let head = if *round == 1 {
                 format!("{THINKING} Started streaming")
@@ -294,6 +296,44 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         EventMsg::HumanInputDelivered { text } => {
             vec![format!("{UPDATE} UPDATE RECEIVED"), flatten(text)]
         }
+        EventMsg::UpdateInjected { labels } => {
+            let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+            vec![
+                format!("{UPDATE} UPDATE RECEIVED"),
+                format!("new answers: {}", labels.join(", ")),
+            ]
+        }
+        EventMsg::RoundTimeLimitReached {
+            stage,
+            elapsed_secs,
+        } => vec![
+            match stage {
+                RoundTimeStage::WrapUp => format!("{TIMER} ROUND TIME LIMIT: wrap up"),
+                RoundTimeStage::Blocked => format!("{TIMER} ROUND TIME LIMIT: tools blocked"),
+            },
+            format!("after {elapsed_secs} s"),
+        ],
+        EventMsg::PostEvaluationStarted { .. } => {
+            vec![format!("{EVALUATE} CHECKING THE FINAL ANSWER")]
+        }
+        EventMsg::PostEvaluationFinished { outcome } => match outcome {
+            PostEvaluationOutcome::Submitted => vec![format!("{EVALUATE} SUBMITTED")],
+            PostEvaluationOutcome::RestartRequested { reason, .. } => vec![
+                format!("{RESTART} RESTART REQUESTED"),
+                truncate(&flatten(reason), PREVIEW),
+            ],
+            PostEvaluationOutcome::Failed { message } => vec![
+                format!("{ERROR} CHECK FAILED (answer kept)"),
+                truncate(&flatten(message), PREVIEW),
+            ],
+        },
+        EventMsg::OrchestrationRestarted {
+            attempt,
+            max_attempts,
+            ..
+        } => vec![format!(
+            "{RESTART} ORCHESTRATION RESTART (attempt {attempt}/{max_attempts})"
+        )],
         EventMsg::AgentError { message } => vec![format!("{ERROR} ERROR"), message.clone()],
         EventMsg::PlanningModeDecided {
             irreversible: false,

@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 
 use super::window;
 use crate::protocol::symbols::{
-    BLOCKED, ERROR, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART,
-    RETRY, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY,
+    RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::{display_width, seconds, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
@@ -165,6 +165,12 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Vote { target_label, .. } => CellText(VOTE, "", Some(target_label)),
         EntryKind::VoteIgnored { .. } => CellText(VOTE_IGNORED, " ignored", None),
         EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
+        EntryKind::Injected { .. } => CellText(UPDATE, " update", None),
+        EntryKind::RoundTimeLimit { .. } => CellText(TIMER, " time limit", None),
+        EntryKind::PostEvaluation { .. } => CellText(EVALUATE, " check", None),
+        EntryKind::OrchestrationRestart { attempt, .. } => {
+            CellText(RESTART, " attempt", Some(attempt))
+        }
         EntryKind::Error { .. } | EntryKind::Killed { .. } => CellText(ERROR, " error", None),
         EntryKind::Winner { .. } => CellText(WINNER, " winner", None),
         EntryKind::Presenting { label } => CellText(FINAL_ANSWER, "", Some(label)),

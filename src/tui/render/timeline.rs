@@ -9,7 +9,9 @@ use ratatui::widgets::{Block, Borders, Paragraph, Widget};
 use super::format::{duration, plural, retrying, seconds};
 use super::wrap::truncate;
 use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
-use crate::protocol::{PlanStatus, TimeoutScope, TurnOutcome, WinnerBasis};
+use crate::protocol::{
+    PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, WinnerBasis,
+};
 use crate::tui::state::{EntryKind, TimelineEntry, UiState, asked, refusal};
 use crate::tui::theme::Theme;
 
@@ -82,6 +84,47 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
         EntryKind::Restarted { round, reason } => {
             (format!("↻ round {round}: {reason}"), theme.dim())
         }
+        EntryKind::Injected { labels } => {
+            let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+            (
+                format!("📨 update received: {} (no restart)", labels.join(", ")),
+                theme.accent(),
+            )
+        }
+        EntryKind::RoundTimeLimit { stage } => (
+            match stage {
+                RoundTimeStage::WrapUp => "⏱ round time limit: wrap up now".to_string(),
+                RoundTimeStage::Blocked => {
+                    "⏱ round time limit passed: only vote and new_answer allowed".to_string()
+                }
+            },
+            theme.warn(),
+        ),
+        EntryKind::PostEvaluation { outcome } => match outcome {
+            None => ("🔍 checking the final answer".to_string(), theme.accent()),
+            Some(PostEvaluationOutcome::Submitted) => {
+                ("🔍 final answer confirmed".to_string(), theme.good())
+            }
+            Some(PostEvaluationOutcome::RestartRequested { reason, .. }) => {
+                (format!("🔍 sent back: {reason}"), theme.warn())
+            }
+            Some(PostEvaluationOutcome::Failed { message }) => (
+                format!("🔍 check failed ({message}); the answer stands"),
+                theme.warn(),
+            ),
+        },
+        EntryKind::OrchestrationRestart {
+            attempt,
+            max_attempts,
+            reason,
+            instructions,
+        } => (
+            format!(
+                "🔄 ORCHESTRATION RESTART (attempt {attempt}/{max_attempts}) · REASON: {reason} · \
+                 INSTRUCTIONS: {instructions}"
+            ),
+            theme.winner(),
+        ),
         EntryKind::Answer { label, preview } => (format!("✔ {label} {preview}"), theme.good()),
         EntryKind::Vote {
             target,

@@ -152,6 +152,8 @@ pub struct AgentCard {
     pub tasks: Vec<TaskView>,
     /// `tasks` in tree order, with counts and the current task.
     pub task_tree: TaskTree,
+    /// The running round's time limit, counted from its start.
+    pub round_clock: Option<super::RoundClock>,
 }
 
 impl AgentCard {
@@ -168,6 +170,7 @@ impl AgentCard {
             items: Vec::new(),
             tasks: Vec::new(),
             task_tree: TaskTree::default(),
+            round_clock: None,
         }
     }
 

@@ -2,6 +2,7 @@
 //! way news changes it, so every screen is a pure function of this state.
 
 mod agent;
+mod attempts;
 mod code;
 mod input;
 mod plan;
@@ -26,6 +27,7 @@ pub use agent::{
     AgentCard, CardItem, OutputMark, TextBlock, ToolCard, ToolState, display_tool_name,
     growing_text,
 };
+pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
@@ -93,6 +95,9 @@ pub struct UiState {
     pub plans: Option<Vec<SavedPlan>>,
     /// Agents' questions to the user still waiting for an answer, oldest first.
     pub questions: Vec<PendingQuestion>,
+    /// The running (or last) turn's attempt and how many it may have, once the winner
+    /// checked its answer or sent it back (`coordination.max_orchestration_restarts`).
+    pub attempt: Option<(u32, u32)>,
 }
 
 impl UiState {
@@ -178,10 +183,15 @@ impl UiState {
             EventMsg::RoundStarted {
                 round,
                 answers_seen,
+                time_limit,
                 ..
             } => {
                 if let Some(card) = self.agent_mut(agent) {
                     card.round = *round;
+                    card.round_clock = time_limit.map(|limit| RoundClock {
+                        started: event.at,
+                        limit,
+                    });
                     card.items.push(CardItem::Round {
                         round: *round,
                         answers_seen: answers_seen.clone(),
@@ -285,6 +295,21 @@ impl UiState {
                 }
             }
             EventMsg::AgentRestarted { .. } | EventMsg::EnforcementRetry { .. } => {}
+            EventMsg::UpdateInjected { labels } => self.update_injected(agent, labels),
+            EventMsg::RoundTimeLimitReached { stage, .. } => self.round_time_limit(agent, *stage),
+            EventMsg::PostEvaluationStarted {
+                attempt,
+                max_attempts,
+            } => self.post_evaluation_started(agent, *attempt, *max_attempts),
+            EventMsg::PostEvaluationFinished { outcome } => {
+                self.post_evaluation_finished(agent, outcome);
+            }
+            EventMsg::OrchestrationRestarted {
+                attempt,
+                max_attempts,
+                reason,
+                ..
+            } => self.restart_attempt(*attempt, *max_attempts, reason),
             EventMsg::Retrying {
                 attempt,
                 max_retries,

@@ -7,7 +7,7 @@ use super::{UiState, display_tool_name};
 
 use crate::protocol::{
     AgentId, AnswerLabel, BroadcastTarget, Event, EventMsg, McpServerState, PlanStatus,
-    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -29,6 +29,24 @@ pub enum EntryKind {
     Restarted {
         round: u32,
         reason: String,
+    },
+    /// Peers' new answers reached the agent mid-round (no restart).
+    Injected {
+        labels: Vec<AnswerLabel>,
+    },
+    RoundTimeLimit {
+        stage: RoundTimeStage,
+    },
+    /// The winner checks its final answer (`outcome` once it is known).
+    PostEvaluation {
+        outcome: Option<PostEvaluationOutcome>,
+    },
+    /// MassGen's restart banner: coordination starts again.
+    OrchestrationRestart {
+        attempt: u32,
+        max_attempts: u32,
+        reason: String,
+        instructions: String,
     },
     Answer {
         label: AnswerLabel,
@@ -186,6 +204,27 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::AgentRestarted { round, reason } => EntryKind::Restarted {
             round: *round,
             reason: reason.clone(),
+        },
+        EventMsg::UpdateInjected { labels } => EntryKind::Injected {
+            labels: labels.clone(),
+        },
+        EventMsg::RoundTimeLimitReached { stage, .. } => {
+            EntryKind::RoundTimeLimit { stage: *stage }
+        }
+        EventMsg::PostEvaluationStarted { .. } => EntryKind::PostEvaluation { outcome: None },
+        EventMsg::PostEvaluationFinished { outcome } => EntryKind::PostEvaluation {
+            outcome: Some(outcome.clone()),
+        },
+        EventMsg::OrchestrationRestarted {
+            attempt,
+            max_attempts,
+            reason,
+            instructions,
+        } => EntryKind::OrchestrationRestart {
+            attempt: *attempt,
+            max_attempts: *max_attempts,
+            reason: reason.clone(),
+            instructions: instructions.clone(),
         },
         EventMsg::AnswerSubmitted { label, content, .. } => EntryKind::Answer {
             label: label.clone(),

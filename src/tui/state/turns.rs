@@ -81,6 +81,7 @@ impl UiState {
         }
         self.phase = Phase::Coordinating;
         self.turn_started_at = Some(at);
+        self.attempt = None;
     }
 
     pub(super) fn finish_turn(

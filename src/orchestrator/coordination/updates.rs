@@ -1,0 +1,73 @@
+//! How an agent in a round learns of peers' new answers: a restart, or MassGen's
+//! mid-stream injection into its next tool result.
+
+use super::{AgentId, Coordination, VisibleAnswer};
+
+/// A peer's answer the agent has not seen yet.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FreshAnswer {
+    pub answer: VisibleAnswer,
+    /// Its author had answered before (an updated answer, not a first one).
+    pub revised: bool,
+}
+
+/// How an agent in a round learns of peers' new answers.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Update {
+    /// Nothing new.
+    None,
+    /// End the round; the next one starts with every answer.
+    Restart,
+    /// Append these answers to the agent's latest tool result and go on.
+    Inject(Vec<FreshAnswer>),
+}
+
+impl Coordination {
+    /// Peers answered since the agent's round began: whether it keeps going with their
+    /// answers appended to its latest tool result (`Inject`) or restarts to read them.
+    /// The first update of a turn is always a restart, as are those of an agent that may
+    /// only vote (its `vote` choices are fixed for the round) and those `inject_allowed`
+    /// forbids (its round is nearly out of time).
+    pub fn take_update(&mut self, agent: &AgentId, inject_allowed: bool) -> Update {
+        let Some(index) = self.index(agent) else {
+            return Update::None;
+        };
+        let state = &self.states[index];
+        if !state.in_round || !state.restart_pending {
+            return Update::None;
+        }
+        if state.updates == 0 || !inject_allowed || self.is_vote_only(index) {
+            return Update::Restart;
+        }
+        let counts = self.answer_counts();
+        let previously_seen = self.states[index].seen.clone();
+        let fresh: Vec<FreshAnswer> = self
+            .visible_answers()
+            .into_iter()
+            .filter_map(|answer| {
+                let author = self.mapping.real(answer.anon.as_str())?;
+                let position = self.index(author)?;
+                let seen = previously_seen.get(position).copied().unwrap_or(0);
+                (counts[position] > seen).then_some(FreshAnswer {
+                    revised: seen > 0,
+                    answer,
+                })
+            })
+            .collect();
+        let state = &mut self.states[index];
+        state.restart_pending = false;
+        state.seen = counts;
+        if fresh.is_empty() {
+            return Update::None;
+        }
+        state.updates += 1;
+        Update::Inject(fresh)
+    }
+
+    pub(super) fn answer_counts(&self) -> Vec<usize> {
+        self.states
+            .iter()
+            .map(|state| state.answers.len())
+            .collect()
+    }
+}
