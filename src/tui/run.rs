@@ -215,6 +215,14 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
     }
 }
 
+/// The agent is inside a coordination round (its time limit counts).
+fn is_in_round(status: AgentStatus) -> bool {
+    matches!(
+        status,
+        AgentStatus::Thinking | AgentStatus::Streaming | AgentStatus::Tool
+    )
+}
+
 fn is_working(status: AgentStatus) -> bool {
     match status {
         AgentStatus::Thinking
@@ -261,6 +269,18 @@ fn update_clocks(app: &mut App) {
             .iter()
             .map(|card| card.started_at.map(since))
             .collect();
+        app.view.agent_round_left = app
+            .state
+            .agents
+            .iter()
+            .map(|card| {
+                card.round_clock
+                    .filter(|_| is_in_round(card.status))
+                    .map(|clock| clock.left_at(now))
+            })
+            .collect();
+    } else {
+        app.view.agent_round_left.clear();
     }
 }
 

@@ -13,7 +13,7 @@ use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
 use super::wrap::{display_width, truncate};
 use crate::protocol::{AgentStatus, Usage};
-use crate::tui::state::{AgentCard, OutputMark, preview};
+use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
 pub struct CardView<'a> {
@@ -29,6 +29,8 @@ pub struct CardView<'a> {
     pub spinner: usize,
     /// Where to report how far this card can scroll (the focused card only).
     pub scroll_max: Option<&'a Cell<usize>>,
+    /// The running round against its time limit, if it has one.
+    pub round_left: Option<RoundTimeLeft>,
     /// Reasoning in full rather than its last line.
     pub expanded: bool,
     /// Scrolled up: the output as it was then, so new output does not move it.
@@ -69,15 +71,26 @@ impl Widget for CardView<'_> {
                 theme.accent(),
             )
         });
-        let footer = Line::from(vec![Span::styled(
+        let mut footer_spans = Vec::new();
+        if let Some(left) = self.round_left {
+            let (text, style) = match left {
+                RoundTimeLeft::Left(secs) => (format!(" ⏱ {} left ", duration(secs)), theme.dim()),
+                RoundTimeLeft::WrapUp(secs) => {
+                    (format!(" ⏱ wrap up {} ", duration(secs)), theme.warn())
+                }
+                RoundTimeLeft::Blocked => (" ⏱ tools blocked ".to_string(), theme.bad()),
+            };
+            footer_spans.push(Span::styled(text, style));
+        }
+        footer_spans.push(Span::styled(
             format!(
                 " {} · {} ",
                 status_word(card),
                 footer_figures(card.spend.usage, self.elapsed_secs)
             ),
             theme.dim(),
-        )])
-        .right_aligned();
+        ));
+        let footer = Line::from(footer_spans).right_aligned();
         let block = Block::new()
             .borders(Borders::ALL)
             .border_type(if card.is_winner {

@@ -39,7 +39,13 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
     let left = if state.turn == 0 {
         " ◈ massgen".to_string()
     } else {
-        format!(" ◈ Turn {}{} ", state.turn, turn_mode(state))
+        let attempt = match state.attempt {
+            Some((attempt, max_attempts)) if attempt > 1 => {
+                format!(" · attempt {attempt}/{max_attempts}")
+            }
+            Some(_) | None => String::new(),
+        };
+        format!(" ◈ Turn {}{}{attempt} ", state.turn, turn_mode(state))
     };
     let room =
         usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right) + 1);

@@ -32,6 +32,7 @@ use crate::tui::composer::Composer;
 use crate::tui::files::FileListing;
 use crate::tui::modal::{self, Modal};
 use crate::tui::question::QuestionForm;
+use crate::tui::state::RoundTimeLeft;
 use crate::tui::state::{OutputMark, UiState};
 use crate::tui::theme::Theme;
 
@@ -65,6 +66,8 @@ pub struct View {
     /// Seconds since the turn started, and per agent since it became active.
     pub elapsed_secs: Option<u64>,
     pub agent_elapsed_secs: Vec<Option<u64>>,
+    /// Per agent, where its running round stands against its time limit.
+    pub agent_round_left: Vec<Option<RoundTimeLeft>>,
     /// Open modals, the top one last.
     pub modals: Vec<Modal>,
     /// Completions for what the composer holds.
@@ -142,6 +145,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         focused: index == view.focused,
         theme,
         elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
+        round_left: view.agent_round_left.get(index).copied().flatten(),
         spinner: view.spinner,
         expanded: view.reasoning_expanded,
         scroll_max: (index == view.focused).then_some(&view.card_scroll_max),
@@ -167,6 +171,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
     }
 }
 
+#[cfg(test)]
+mod attempt_tests;
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]

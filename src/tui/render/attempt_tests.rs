@@ -1,0 +1,101 @@
+//! Snapshots of what injection, round time limits, post-evaluation and orchestration
+//! restarts look like: card notices, the card's time left, timeline entries, the banner.
+
+use super::tests::{FRANCE, both_sizes, draw, view};
+use super::*;
+use crate::protocol::{
+    AnswerLabel, EventMsg, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
+};
+use crate::tui::state::RoundTimeLeft;
+use crate::tui::test_support::{apply_as, demo_until, first_answer};
+
+fn label(text: &str) -> AnswerLabel {
+    serde_json::from_value(serde_json::json!(text)).unwrap()
+}
+
+fn buffer_text(backend: &ratatui::backend::TestBackend) -> String {
+    backend
+        .buffer()
+        .content()
+        .iter()
+        .map(|cell| cell.symbol())
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_injected_update_and_the_round_time_left_show_on_the_card() {
+    let mut state = demo_until(FRANCE, first_answer).await;
+    apply_as(
+        &mut state,
+        2,
+        [
+            EventMsg::RoundStarted {
+                round: 2,
+                answers_seen: vec![label("agent1.1")],
+                vote_only: false,
+                time_limit: Some(RoundTimeLimit {
+                    soft_ms: 300_000,
+                    grace_ms: 120_000,
+                }),
+            },
+            EventMsg::UpdateInjected {
+                labels: vec![label("agent2.1")],
+            },
+            EventMsg::RoundTimeLimitReached {
+                stage: RoundTimeStage::WrapUp,
+                elapsed_secs: 301,
+            },
+        ],
+    );
+    let mut view = view();
+    view.agent_round_left = vec![
+        None,
+        Some(RoundTimeLeft::Left(272)),
+        Some(RoundTimeLeft::WrapUp(75)),
+    ];
+    let screen = buffer_text(&draw(&state, &view, 160, 48));
+    assert!(screen.contains("update received: agent2.1"), "{screen}");
+    assert!(screen.contains("wrap up 1:15"), "{screen}");
+    assert!(screen.contains("4:32 left"), "{screen}");
+    both_sizes("update_injected", &state, &view);
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
+    let mut state = demo_until(FRANCE, first_answer).await;
+    apply_as(
+        &mut state,
+        0,
+        [
+            EventMsg::PostEvaluationStarted {
+                attempt: 1,
+                max_attempts: 3,
+            },
+            EventMsg::PostEvaluationFinished {
+                outcome: PostEvaluationOutcome::RestartRequested {
+                    reason: "the answer cites no source".into(),
+                    instructions: "cite an official source".into(),
+                },
+            },
+        ],
+    );
+    state.apply(&crate::tui::test_support::event(
+        10_001,
+        None,
+        EventMsg::OrchestrationRestarted {
+            attempt: 2,
+            max_attempts: 3,
+            reason: "the answer cites no source".into(),
+            instructions: "cite an official source".into(),
+        },
+    ));
+    assert_eq!(state.attempt, Some((2, 3)));
+    assert!(state.winner.is_none());
+    let screen = buffer_text(&draw(&state, &view(), 160, 48));
+    assert!(
+        screen.contains("ORCHESTRATION RESTART (attempt 2/3)"),
+        "{screen}"
+    );
+    assert!(screen.contains("Turn 1 · attempt 2/3"), "{screen}");
+    both_sizes("orchestration_restart", &state, &view());
+}
