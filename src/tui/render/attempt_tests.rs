@@ -2,7 +2,6 @@
 //! restarts look like: card notices, the card's time left, timeline entries, the banner.
 
 use super::tests::{FRANCE, both_sizes, draw, view};
-use super::*;
 use crate::protocol::{
     AnswerLabel, EventMsg, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
 };
