@@ -16,6 +16,8 @@
 //!   tool_call_rounds: 3           # instead: make tool_calls 3 times (one per response) in
 //!                                 # every round, before answering or voting
 //!   final_tool_calls: [...]       # made once, at the start of the final presentation
+//!   post_evaluation: [{restart: "why", instructions: "what"}, submit]   # its decision
+//!                                 # each time it checks its final answer (default submit)
 //!   report_usage: false           # send no token usage, like many local servers
 //!   fail: error                   # or {mode: error|no_workflow|hang|invalid_vote|truncate,
 //!                                 #     after_tokens: 5, times: 2, message: "…"}
@@ -31,6 +33,7 @@
 //!                                 # answers, final_answer and text may use {reply}
 //! ```
 
+mod evaluation;
 mod modes;
 #[cfg(test)]
 mod tests;
@@ -58,6 +61,9 @@ pub struct ScriptedOptions {
     pub tool_call_rounds: Option<u32>,
     /// Made once when it presents the final answer as the winner.
     pub final_tool_calls: Vec<ScriptedToolCall>,
+    /// Its decision at each post-evaluation, in order (`None`: no decision); past the end,
+    /// `submit`.
+    pub post_evaluation: Vec<Option<ScriptedToolCall>>,
     pub failure: Option<ScriptedFailure>,
     /// Whether each call ends with a usage report (local servers often send none).
     pub report_usage: bool,
@@ -86,6 +92,7 @@ impl Default for ScriptedOptions {
             tool_calls: Vec::new(),
             tool_call_rounds: None,
             final_tool_calls: Vec::new(),
+            post_evaluation: Vec::new(),
             failure: None,
             report_usage: true,
             planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
@@ -141,7 +148,8 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 17] = [
+pub const SCRIPTED_KEYS: [&str; 18] = [
+    "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
     "reasoning",
@@ -209,6 +217,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             .unsigned("tool_call_rounds")?
             .map(|rounds| u32::try_from(rounds).unwrap_or(u32::MAX)),
         final_tool_calls: parse_tool_calls(backend, "final_tool_calls")?,
+        post_evaluation: evaluation::parse_post_evaluation(backend)?,
         failure: parse_failure(backend)?,
         report_usage: backend.bool("report_usage")?.unwrap_or(true),
         planning_analysis: backend

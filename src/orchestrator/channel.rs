@@ -82,6 +82,10 @@ pub enum TaskMsg {
     Presented {
         result: Result<String, String>,
     },
+    /// The winner's check of its final answer ended.
+    Evaluated {
+        outcome: crate::protocol::PostEvaluationOutcome,
+    },
     /// A broadcast tool call: the driver answers with the tool's JSON result, or an error
     /// message for the model.
     Broadcast {
@@ -182,5 +186,9 @@ impl AgentSink {
 
     pub fn presented(&self, result: Result<String, String>) {
         let _ = self.tx.send(TaskMsg::Presented { result });
+    }
+
+    pub fn evaluated(&self, outcome: crate::protocol::PostEvaluationOutcome) {
+        let _ = self.tx.send(TaskMsg::Evaluated { outcome });
     }
 }

@@ -52,6 +52,11 @@ impl Emitter {
         self.log.take()
     }
 
+    /// Puts `log` in place of the turn's log (a new attempt's), handing back the old one.
+    pub fn swap_log(&mut self, log: Option<TurnLog>) -> Option<TurnLog> {
+        std::mem::replace(&mut self.log, log)
+    }
+
     pub fn log(&self) -> Option<&TurnLog> {
         self.log.as_ref()
     }

@@ -12,6 +12,7 @@ mod inbox;
 mod milestones;
 pub mod novelty;
 pub mod planning_mode;
+mod post_evaluation;
 mod presentation;
 pub mod prompts;
 mod redacting;

@@ -23,7 +23,8 @@ pub async fn run(mut task: PresentationTask) -> Result<String, String> {
     presented
 }
 
-struct Presenting(Arc<dyn ToolRouter>);
+/// Write access to context paths while held; it ends when dropped, even on cancel.
+pub(super) struct Presenting(pub(super) Arc<dyn ToolRouter>);
 
 impl Drop for Presenting {
     fn drop(&mut self) {

@@ -5,6 +5,7 @@
 mod agent_router;
 pub mod builtin;
 pub mod permissions;
+pub mod post_evaluation;
 mod router;
 pub mod workflow;
 

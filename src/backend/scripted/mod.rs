@@ -23,6 +23,8 @@ pub struct ScriptedBackend {
     own_anon: Option<AnonId>,
     mapping: AnonymousMapping,
     calls: AtomicU32,
+    /// Post-evaluations made so far (each takes the next scripted decision).
+    evaluations: AtomicU32,
     /// The replies to the latest `ask_others` question, for `{reply}` in later rounds and
     /// the final presentation, whose conversations no longer hold them.
     last_reply: Mutex<Option<String>>,
@@ -42,6 +44,7 @@ impl ScriptedBackend {
             own_anon,
             mapping,
             calls: AtomicU32::new(0),
+            evaluations: AtomicU32::new(0),
             last_reply: Mutex::new(None),
         }
     }
@@ -77,7 +80,21 @@ impl Backend for ScriptedBackend {
             }
             last_reply.clone()
         };
+        let evaluation = reading::offers(&request, "submit").then(|| {
+            let number = self.evaluations.fetch_add(1, Ordering::Relaxed) as usize;
+            self.options
+                .post_evaluation
+                .get(number)
+                .cloned()
+                .unwrap_or_else(|| {
+                    Some(crate::config::ScriptedToolCall {
+                        name: "submit".into(),
+                        arguments: serde_json::json!({"confirmed": true}),
+                    })
+                })
+        });
         let plan = plan::plan(&plan::Context {
+            evaluation,
             options: &self.options,
             own_anon: self.own_anon.as_ref(),
             mapping: &self.mapping,

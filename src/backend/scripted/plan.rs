@@ -21,6 +21,8 @@ pub struct Context<'a> {
     pub failure: Option<FailureMode>,
     /// The model name, signed on task notes.
     pub model: &'a str,
+    /// This request is a post-evaluation: the decision to make (`None` inside: none).
+    pub evaluation: Option<Option<ScriptedToolCall>>,
     /// What `{reply}` stands for: the replies to the agent's `ask_others` question, this
     /// conversation's or remembered from an earlier one; `None` = nobody was asked.
     pub reply: Option<&'a str>,
@@ -55,6 +57,15 @@ pub fn plan(context: &Context<'_>) -> Plan {
             reasoning: None,
             text: None,
             action: Action::Present(options.planning_analysis.clone()),
+        };
+    }
+    if let Some(decision) = &context.evaluation {
+        return Plan {
+            reasoning: None,
+            text: Some("Checking the final answer against the task.".into()),
+            action: decision
+                .clone()
+                .map_or(Action::Talk, |call| Action::CallTools(vec![call])),
         };
     }
     let question = reading::question(request);

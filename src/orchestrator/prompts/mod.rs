@@ -12,6 +12,7 @@ use super::coordination::{Feedback, RoundView};
 use super::turn_tools::BroadcastSettings;
 
 mod filesystem;
+pub mod post_evaluation;
 pub mod updates;
 
 pub use filesystem::FilesystemView;
@@ -41,6 +42,8 @@ pub struct PromptContext<'a> {
     pub broadcast: Option<BroadcastSettings>,
     /// Task progress of the agents with answers (anonymous id, progress at their answer).
     pub progress: Vec<(String, TaskProgress)>,
+    /// `<PREVIOUS ATTEMPT FEEDBACK>`, on attempts after an orchestration restart.
+    pub attempt_feedback: Option<&'a str>,
 }
 
 /// `[system, user]` for a coordination round.
@@ -160,7 +163,8 @@ const CORE_BEHAVIORS: &str = "\
 - Never guess a tool's parameters; if something is unknown, find it out first.";
 
 fn round_user_message(context: &PromptContext<'_>, view: &RoundView) -> String {
-    let mut message = history_block(context.history);
+    let mut message = context.attempt_feedback.unwrap_or_default().to_string();
+    message.push_str(&history_block(context.history));
     let _ = write!(
         message,
         "<ORIGINAL MESSAGE> {} <END OF ORIGINAL MESSAGE>\n\n<CURRENT ANSWERS from the agents>\n",
@@ -190,7 +194,7 @@ fn round_user_message(context: &PromptContext<'_>, view: &RoundView) -> String {
     message
 }
 
-fn history_block(history: &[HistoryEntry]) -> String {
+pub(super) fn history_block(history: &[HistoryEntry]) -> String {
     if history.is_empty() {
         return String::new();
     }

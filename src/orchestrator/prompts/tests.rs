@@ -21,6 +21,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         planning_instruction: None,
         broadcast: None,
         progress: Vec::new(),
+        attempt_feedback: None,
     }
 }
 

@@ -18,6 +18,12 @@ pub(super) struct Budget {
     unpriced: HashSet<AgentId>,
 }
 
+impl Budget {
+    pub(super) fn is_reached(&self) -> bool {
+        self.reached
+    }
+}
+
 /// A finished model call's cost (`None` inside: its price is unknown); `None` for any
 /// other event.
 pub(super) fn call_cost(msg: &EventMsg) -> Option<Option<f64>> {
@@ -86,6 +92,14 @@ impl Driver<'_> {
                     running.stop();
                     self.present_stored_answer();
                 }
+            }
+            Phase::Evaluating { .. } => {
+                if let Some(running) = self.presentation.take() {
+                    running.stop();
+                }
+                self.on_evaluated(crate::protocol::PostEvaluationOutcome::Failed {
+                    message: "the cost budget was reached".into(),
+                });
             }
             Phase::Done => {}
         }

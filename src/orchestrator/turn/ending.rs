@@ -9,7 +9,9 @@ use super::super::coordination::{Candidates, WinnerDecision};
 use super::super::presentation::{self, PresentationTask};
 use super::super::prompts::{self, Presentation};
 use super::{Driver, Phase, Running, TurnReport};
-use crate::protocol::{AgentId, AgentStatus, AnswerLabel, EventMsg, TimeoutScope, TurnOutcome};
+use crate::protocol::{
+    AgentId, AgentStatus, AnswerLabel, EventMsg, PostEvaluationOutcome, TimeoutScope, TurnOutcome,
+};
 use crate::session::write_atomic;
 
 /// The least time a winner gets to present, even when coordination ended near the deadline.
@@ -186,7 +188,7 @@ impl Driver<'_> {
 
     /// The turn's own deadline, but never less than a short grace from now, so a winner
     /// that is chosen just before the deadline still gets to present.
-    fn presentation_deadline(&self) -> Instant {
+    pub(super) fn presentation_deadline(&self) -> Instant {
         let grace = self.timeout().min(PRESENTATION_GRACE);
         self.deadline
             .max(super::deadline_after(Instant::now(), grace))
@@ -198,6 +200,12 @@ impl Driver<'_> {
         }
         let seconds = match &self.phase {
             Phase::Presenting { started, .. } => started.elapsed().as_secs(),
+            Phase::Evaluating { .. } => {
+                self.on_evaluated(PostEvaluationOutcome::Failed {
+                    message: "the check ran out of time".into(),
+                });
+                return;
+            }
             Phase::Coordinating | Phase::Done => 0,
         };
         self.emit(
@@ -228,11 +236,22 @@ impl Driver<'_> {
         self.complete_presentation(content, fallback);
     }
 
+    /// The final answer is ready: the winner checks it first when another attempt may
+    /// follow, else it goes to the user.
     pub(super) fn complete_presentation(&mut self, content: String, fallback: bool) {
-        let Phase::Presenting { winner, label, .. } =
-            std::mem::replace(&mut self.phase, Phase::Done)
-        else {
-            return;
+        if self.post_evaluation_due() {
+            self.start_post_evaluation(content, fallback);
+        } else {
+            self.deliver_final_answer(content, fallback);
+        }
+    }
+
+    pub(super) fn deliver_final_answer(&mut self, content: String, fallback: bool) {
+        let (winner, label) = match std::mem::replace(&mut self.phase, Phase::Done) {
+            Phase::Presenting { winner, label, .. } | Phase::Evaluating { winner, label, .. } => {
+                (winner, label)
+            }
+            Phase::Coordinating | Phase::Done => return,
         };
         self.emit(
             Some(&winner),

@@ -40,6 +40,7 @@ impl Driver<'_> {
                 })
             }),
             progress: self.progress_of_answers(),
+            attempt_feedback: self.attempt_feedback.as_deref(),
         }
     }
 

@@ -4,6 +4,7 @@
 //! `plan` makes and carries out saved plans, `ending` handles winners, presentation,
 //! timeout, cancel and the finish.
 
+mod attempts;
 mod budget;
 mod ending;
 mod gate;
@@ -155,6 +156,14 @@ enum Phase {
         started: Instant,
         deadline: Instant,
     },
+    /// The winner checks its presented answer (`content`) before it goes to the user.
+    Evaluating {
+        winner: AgentId,
+        label: AnswerLabel,
+        content: String,
+        fallback: bool,
+        deadline: Instant,
+    },
     Done,
 }
 
@@ -200,6 +209,14 @@ struct Driver<'a> {
     /// The winner's presentation call produced the final answer (not its stored answer).
     presented_live: bool,
     budget: budget::Budget,
+    /// This turn's attempt (1 until the winner sends an answer back) and how many it may
+    /// have (`1 + coordination.max_orchestration_restarts`).
+    attempt: u32,
+    max_attempts: u32,
+    /// `<PREVIOUS ATTEMPT FEEDBACK>` for every round of a later attempt.
+    attempt_feedback: Option<String>,
+    /// The winner sent the answer back; the next attempt starts once the event loop turns.
+    pending_restart: Option<attempts::Restart>,
 }
 
 impl<'a> Driver<'a> {
@@ -259,6 +276,15 @@ impl<'a> Driver<'a> {
             ready_plan: None,
             presented_live: false,
             budget: budget::Budget::default(),
+            attempt: 1,
+            max_attempts: run
+                .config
+                .orchestrator
+                .coordination
+                .max_orchestration_restarts
+                .saturating_add(1),
+            attempt_feedback: None,
+            pending_restart: None,
         }
     }
 
@@ -292,14 +318,19 @@ impl<'a> Driver<'a> {
         if self.decide_planning_mode(ops).await {
             self.start_due_rounds();
         }
-        let coordination_deadline = self.deadline;
         loop {
+            if let Some(restart) = self.pending_restart.take() {
+                self.begin_next_attempt(restart).await;
+            }
             if matches!(self.phase, Phase::Coordinating) && self.coordination.is_settled() {
                 self.conclude_coordination();
             }
+            let coordination_deadline = self.deadline;
             let presentation_deadline = match &self.phase {
                 Phase::Coordinating => None,
-                Phase::Presenting { deadline, .. } => Some(*deadline),
+                Phase::Presenting { deadline, .. } | Phase::Evaluating { deadline, .. } => {
+                    Some(*deadline)
+                }
                 Phase::Done => break,
             };
             let coordinating = presentation_deadline.is_none();
@@ -360,6 +391,11 @@ impl<'a> Driver<'a> {
                 let _ = reply.send(update);
             }
             TaskMsg::Presented { result } => self.on_presented(result),
+            TaskMsg::Evaluated { outcome } => {
+                if self.presentation.take().is_some() {
+                    self.on_evaluated(outcome);
+                }
+            }
             TaskMsg::Broadcast { agent, call, reply } => self.on_broadcast(&agent, call, reply),
             TaskMsg::PeerReplied {
                 request_id,

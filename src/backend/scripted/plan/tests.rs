@@ -72,6 +72,7 @@ impl Agent {
             failure: None,
             model: "scripted-x",
             reply,
+            evaluation: None,
         })
     }
 }

@@ -1,0 +1,193 @@
+//! Post-evaluation and orchestration restarts (`coordination.max_orchestration_restarts`):
+//! the winner checks its presented answer and either submits it or sends the turn back;
+//! the next attempt starts coordination afresh, logs to `attempt_N/`, and every agent
+//! reads the winner's feedback first.
+
+use tokio::sync::watch;
+use tokio::time::Instant;
+
+use super::super::coordination::Coordination;
+use super::super::post_evaluation::{self, EvaluationTask};
+use super::super::prompts::post_evaluation::{attempt_feedback, post_evaluation_messages};
+use super::{Driver, Phase, Running};
+use crate::protocol::{AgentStatus, EventMsg, PostEvaluationOutcome};
+use crate::session::{TurnLog, derived, read_events};
+
+/// What the winner sent back.
+pub(super) struct Restart {
+    reason: String,
+    instructions: String,
+    previous_answer: String,
+}
+
+impl Driver<'_> {
+    /// The winner checks its answer when another attempt could still follow, and the turn
+    /// was neither cut short by its timeout or budget nor cancelled.
+    pub(super) fn post_evaluation_due(&self) -> bool {
+        self.attempt < self.max_attempts
+            && !self.timed_out
+            && self.outcome.is_none()
+            && !self.budget.is_reached()
+    }
+
+    pub(super) fn start_post_evaluation(&mut self, content: String, fallback: bool) {
+        let Phase::Presenting { winner, label, .. } =
+            std::mem::replace(&mut self.phase, Phase::Done)
+        else {
+            return;
+        };
+        let deadline = self.presentation_deadline();
+        self.phase = Phase::Evaluating {
+            winner: winner.clone(),
+            label,
+            content: content.clone(),
+            fallback,
+            deadline,
+        };
+        let Some(index) = self.agent_index(&winner) else {
+            self.on_evaluated(PostEvaluationOutcome::Failed {
+                message: "the winner is not among the configured agents".into(),
+            });
+            return;
+        };
+        self.emit(
+            Some(&winner),
+            EventMsg::PostEvaluationStarted {
+                attempt: self.attempt,
+                max_attempts: self.max_attempts,
+            },
+        );
+        // `debug_final_answer` replaces the answer judged on the first attempt, to
+        // exercise restarts.
+        let judged = self
+            .run
+            .config
+            .orchestrator
+            .debug_final_answer
+            .clone()
+            .filter(|_| self.attempt == 1)
+            .unwrap_or(content);
+        let messages = post_evaluation_messages(&self.prompt_context(index), &judged);
+        let mut link = self.agent_link(&winner, index);
+        link.turn_tools.broadcast = None;
+        link.turn_tools.gate = None;
+        let sink = link.sink.clone();
+        let task = EvaluationTask { link, messages };
+        self.presentation = Some(Running::spawn(post_evaluation::run(task), move |result| {
+            sink.evaluated(
+                result.unwrap_or_else(|message| PostEvaluationOutcome::Failed { message }),
+            );
+        }));
+    }
+
+    pub(super) fn on_evaluated(&mut self, outcome: PostEvaluationOutcome) {
+        let Phase::Evaluating {
+            winner,
+            content,
+            fallback,
+            ..
+        } = &self.phase
+        else {
+            return;
+        };
+        let (winner, content, fallback) = (winner.clone(), content.clone(), *fallback);
+        self.emit(
+            Some(&winner),
+            EventMsg::PostEvaluationFinished {
+                outcome: outcome.clone(),
+            },
+        );
+        match outcome {
+            PostEvaluationOutcome::RestartRequested {
+                reason,
+                instructions,
+            } => {
+                self.phase = Phase::Done;
+                self.status(&winner, AgentStatus::Restarting);
+                self.pending_restart = Some(Restart {
+                    reason,
+                    instructions,
+                    previous_answer: content,
+                });
+            }
+            PostEvaluationOutcome::Submitted | PostEvaluationOutcome::Failed { .. } => {
+                self.deliver_final_answer(content, fallback);
+            }
+        }
+    }
+
+    /// Starts the next attempt from nothing: no answers, votes or winner; a fresh
+    /// orchestrator timeout; the winner's feedback in front of every round's message.
+    pub(super) async fn begin_next_attempt(&mut self, restart: Restart) {
+        self.attempt += 1;
+        self.rotate_log().await;
+        self.emit(
+            None,
+            EventMsg::OrchestrationRestarted {
+                attempt: self.attempt,
+                max_attempts: self.max_attempts,
+                reason: restart.reason.clone(),
+                instructions: restart.instructions.clone(),
+            },
+        );
+        self.attempt_feedback = Some(attempt_feedback(
+            &restart.reason,
+            &restart.instructions,
+            Some(&restart.previous_answer),
+        ));
+        self.coordination = Coordination::among(
+            self.coordination.mapping().clone(),
+            self.settings.participants.clone(),
+            self.settings.rules,
+        );
+        self.stop_rounds();
+        self.last_end.clear();
+        self.answers_version = watch::channel(0).0;
+        self.answer_progress.clear();
+        self.winner = None;
+        self.final_answer = None;
+        self.presented_live = false;
+        self.deadline = super::deadline_after(Instant::now(), self.timeout());
+        self.phase = Phase::Coordinating;
+        for agent in self.coordination.agents().to_vec() {
+            self.status(&agent, AgentStatus::Waiting);
+        }
+        self.start_due_rounds();
+    }
+
+    /// Closes this attempt's log (writing its derived files) and opens the next one's,
+    /// `attempt_N/` beside it.
+    async fn rotate_log(&mut self) {
+        let Some(previous) = self.emitter.swap_log(None) else {
+            return;
+        };
+        let next = previous
+            .dir()
+            .with_file_name(format!("attempt_{}", self.attempt));
+        let previous = previous.close().await;
+        let opened = tokio::task::spawn_blocking(move || {
+            let events = read_events(&previous.join("events.jsonl")).unwrap_or_default();
+            if let Err(error) = derived::write_derived(&previous, &events) {
+                tracing::warn!(%error, "the attempt's derived log files were not written");
+            }
+            TurnLog::open(next)
+        })
+        .await
+        .unwrap_or_else(|error| Err(std::io::Error::other(error)));
+        match opened {
+            Ok(mut log) => {
+                log.keep_status_current();
+                self.emitter.swap_log(Some(log));
+            }
+            Err(error) => self.emit(
+                None,
+                EventMsg::Warning {
+                    message: format!(
+                        "the next attempt is not logged: its log directory could not be \
+                         created ({error})"
+                    ),
+                },
+            ),
+        }
+    }
+}

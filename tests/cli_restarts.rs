@@ -1,0 +1,73 @@
+//! An orchestration restart through the real binary: each attempt's log directory holds
+//! its own events and derived files, the session records the whole turn, and the answer
+//! printed is the submitted one.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "cli_common/mod.rs"]
+mod cli_common;
+mod support;
+
+use cli_common::{RunArgs, assert_code};
+use support::sandbox::{Sandbox, text};
+
+const RESTARTING: &str = r#"
+orchestrator:
+  coordination: {max_orchestration_restarts: 1}
+agents:
+  - id: alpha
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      answers: ["Four."]
+      final_answer: "The answer is 4."
+      post_evaluation: [{restart: "No working shown", instructions: "Show the sum"}]
+  - id: beta
+    backend: {type: scripted, tokens_per_second: 0, answers: ["4"], vote_for: alpha}
+"#;
+
+#[test]
+fn each_attempt_logs_to_its_own_directory_and_the_session_keeps_the_turn() {
+    let sandbox = Sandbox::new();
+    sandbox.write("run.yaml", RESTARTING);
+    let output = sandbox.run(&["--display", "plain", "--config", "run.yaml", "What is 2+2?"]);
+    assert_code(&output, 0);
+    let stdout = text(&output.stdout);
+    assert!(
+        stdout.contains("ORCHESTRATION RESTART (attempt 2/2)")
+            && stdout.contains("REASON: No working shown")
+            && stdout.contains("INSTRUCTIONS: Show the sum"),
+        "{stdout}"
+    );
+    let turn = sandbox.run_log_dir().join("turn_1");
+    for attempt in ["attempt_1", "attempt_2"] {
+        for file in ["events.jsonl", "coordination_events.json", "status.json"] {
+            assert!(
+                turn.join(attempt).join(file).is_file(),
+                "{attempt}/{file} is missing"
+            );
+        }
+    }
+    assert_eq!(
+        std::fs::read_to_string(turn.join("attempt_2/final/alpha/answer.txt")).unwrap(),
+        "The answer is 4."
+    );
+    let sessions = sandbox.massgen_dir().join("sessions");
+    let session = std::fs::read_dir(&sessions)
+        .unwrap()
+        .next()
+        .unwrap()
+        .unwrap()
+        .path();
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(session.join("turn_1/metadata.json")).unwrap())
+            .unwrap();
+    assert_eq!(
+        metadata["log_dir"],
+        serde_json::json!(turn.join("attempt_2"))
+    );
+    assert_eq!(
+        std::fs::read_to_string(session.join("turn_1/answer.txt")).unwrap(),
+        "The answer is 4."
+    );
+}
