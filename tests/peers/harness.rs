@@ -30,6 +30,28 @@ pub fn peer(relative: &str) -> Option<PathBuf> {
     None
 }
 
+/// `program` from the Python peers' virtualenv (`tests/peers/.venv/bin/`), or `None` (skip)
+/// as [`peer`]. Outside CI, `MASSGEN_PEERS_VENV` names another virtualenv to take it from
+/// (a scratch one, to try a new pin before `.ci/run` installs it); CI always uses the
+/// pinned one.
+#[allow(dead_code)]
+pub fn venv_program(program: &str) -> Option<PathBuf> {
+    let scratch = std::env::var_os("MASSGEN_PEERS_VENV")
+        .filter(|_| std::env::var("CI").as_deref() != Ok("true"));
+    match scratch {
+        Some(venv) => {
+            let path = PathBuf::from(venv).join("bin").join(program);
+            assert!(
+                path.exists(),
+                "{} is missing: MASSGEN_PEERS_VENV names a virtualenv without it",
+                path.display()
+            );
+            Some(path)
+        }
+        None => peer(&format!(".venv/bin/{program}")),
+    }
+}
+
 pub fn everything() -> Option<McpServerConfig> {
     let bin = peer("node_modules/.bin/mcp-server-everything")?;
     Some(stdio("everything", &bin, &["stdio"]))
