@@ -109,6 +109,8 @@ pub fn http_backend_limited(
         temperature: config.temperature,
         max_tokens: config.max_tokens,
         passthrough: config.passthrough.clone(),
+        extra_body: config.extra_body.clone(),
+        betas: config.betas.clone(),
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();

@@ -50,6 +50,10 @@ pub struct BackendConfig {
     pub timeout: Option<Duration>,
     /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
     pub passthrough: serde_json::Map<String, serde_json::Value>,
+    /// Fields merged into the top level of the request body as they are (`extra_body`).
+    pub extra_body: serde_json::Map<String, serde_json::Value>,
+    /// Anthropic beta names, sent as the `anthropic-beta` header (`betas`).
+    pub betas: Vec<String>,
     /// Set only for `type: scripted`.
     pub scripted: Option<ScriptedOptions>,
     /// MCP servers, workspace, command line and tool filters.
@@ -70,6 +74,8 @@ impl BackendConfig {
             max_retries: None,
             timeout: None,
             passthrough: serde_json::Map::new(),
+            extra_body: serde_json::Map::new(),
+            betas: Vec::new(),
             scripted: None,
             tools: ToolSettings::default(),
         }

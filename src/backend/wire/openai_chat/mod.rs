@@ -108,6 +108,7 @@ impl ChatWire {
             body.insert(self.max_tokens_key.into(), json!(max_tokens));
         }
         self.options.merge_passthrough(&mut body);
+        self.options.merge_extra_body(&mut body);
         Value::Object(body)
     }
 }

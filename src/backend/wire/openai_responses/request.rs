@@ -41,6 +41,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
         body.insert("max_output_tokens".into(), json!(max_tokens));
     }
     options.merge_passthrough(&mut body);
+    options.merge_extra_body(&mut body);
     Value::Object(body)
 }
 
@@ -114,12 +115,7 @@ mod tests {
     use super::*;
 
     fn options() -> WireOptions {
-        WireOptions {
-            model: "gpt-5".into(),
-            temperature: None,
-            max_tokens: None,
-            passthrough: Map::new(),
-        }
+        WireOptions::new("gpt-5")
     }
 
     fn call(id: &str, arguments: &str) -> ToolCall {
