@@ -10,6 +10,7 @@ use crate::harness::Protocol;
 use crate::mock_llm::{Reply, data};
 
 mod errors;
+mod options;
 mod streaming;
 
 /// The end marker.

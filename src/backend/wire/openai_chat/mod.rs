@@ -43,8 +43,9 @@ impl ChatWire {
     }
 
     /// Azure OpenAI: the deployment (named by `model`) under the resource endpoint, the
-    /// `api-key` header and the `api-version` query parameter. A base that already is an
-    /// `/openai/v1` or deployment URL is used as it is.
+    /// `api-key` header and the `api-version` query parameter. A deployment URL is used as
+    /// it is; an `/openai/v1` base is the version-less v1 API, called as MassGen does
+    /// (with the OpenAI client), without `api-version`.
     pub fn azure(
         site: CallSite,
         base_url: &str,
@@ -53,8 +54,10 @@ impl ChatWire {
         options: WireOptions,
     ) -> Self {
         // Both streamed usage and `max_completion_tokens` need 2024-09-01 or later.
-        let modern = api_version >= "2024-09-01";
-        let url = if base_url.contains("/openai/") {
+        let modern = base_url.contains("/openai/v1") || api_version >= "2024-09-01";
+        let url = if base_url.contains("/openai/v1") {
+            format!("{base_url}/chat/completions")
+        } else if base_url.contains("/openai/") {
             format!("{base_url}/chat/completions?api-version={api_version}")
         } else {
             format!(
