@@ -9,6 +9,7 @@ use serde_json::json;
 use crate::harness::Protocol;
 use crate::mock_llm::{Reply, data};
 
+mod base_url;
 mod errors;
 mod options;
 mod streaming;

@@ -10,7 +10,7 @@ mod decode;
 pub use decode::{ChatDecoder, finish_reason};
 
 use super::{Auth, WireOptions, sse_post};
-use crate::backend::http::{CallSite, Wire, WireDecoder};
+use crate::backend::http::{CallSite, Misroute, Wire, WireDecoder};
 use crate::backend::{ChatRequest, Message};
 
 pub struct ChatWire {
@@ -23,14 +23,18 @@ pub struct ChatWire {
     /// `max_completion_tokens` (OpenAI's and Azure's name, required by reasoning models)
     /// or `max_tokens` (everyone else's).
     max_tokens_key: &'static str,
+    /// Set when the base names no API version (see [`Misroute`]).
+    misroute: Option<Misroute>,
 }
 
 impl ChatWire {
     /// Chat Completions at `{base_url}/chat/completions` with a bearer key.
     pub fn new(site: CallSite, base_url: &str, auth: Auth, options: WireOptions) -> Self {
+        let url = format!("{base_url}/chat/completions");
         Self {
             site,
-            url: format!("{base_url}/chat/completions"),
+            misroute: Misroute::for_base(base_url, &url),
+            url,
             auth,
             options,
             include_usage: true,
@@ -76,6 +80,7 @@ impl ChatWire {
             } else {
                 "max_tokens"
             },
+            misroute: None,
         }
     }
 
@@ -165,5 +170,9 @@ impl Wire for ChatWire {
 
     fn decoder(&self) -> Box<dyn WireDecoder> {
         Box::new(ChatDecoder::new(self.site.clone()))
+    }
+
+    fn misroute(&self) -> Option<&Misroute> {
+        self.misroute.as_ref()
     }
 }
