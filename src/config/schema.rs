@@ -48,7 +48,8 @@ pub struct BackendConfig {
     pub max_retries: Option<u32>,
     /// Seconds to wait for a response to start, and then for each next chunk.
     pub timeout: Option<Duration>,
-    /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
+    /// The provider's documented request options the config sets (`reasoning`, `text`,
+    /// `top_p`, …), sent as they are; see `provider_options` for which keys qualify.
     pub passthrough: serde_json::Map<String, serde_json::Value>,
     /// Fields merged into the top level of the request body as they are (`extra_body`).
     pub extra_body: serde_json::Map<String, serde_json::Value>,

@@ -71,10 +71,15 @@ pub(super) fn parse_backend(
         None => None,
     };
     let mut options = RequestOptions::default();
+    let own: &[&str] = if kind == BackendKind::Scripted {
+        &[]
+    } else {
+        &request_options::KEYS
+    };
     let known: Vec<&str> = keys::BACKEND_COMMON
         .iter()
         .chain(keys::BACKEND_TOOLS)
-        .chain(&request_options::KEYS)
+        .chain(own)
         .copied()
         .collect();
     for entry in backend.unknown(&known) {
