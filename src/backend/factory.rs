@@ -20,9 +20,6 @@ use crate::protocol::{AgentId, AnonymousMapping};
 
 /// MassGen's HTTP read timeout: how long a response may stay silent.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
-/// Azure's `api-version` when the config gives none. MassGen's default,
-/// `2024-02-15-preview`, predates streamed usage, so calls could not be counted or priced.
-pub const DEFAULT_AZURE_API_VERSION: &str = "2024-10-21";
 
 /// Why the agents' backends cannot be built; one line per agent with a problem.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -109,6 +106,8 @@ pub fn http_backend_limited(
         temperature: config.temperature,
         max_tokens: config.max_tokens,
         passthrough: config.passthrough.clone(),
+        extra_body: config.extra_body.clone(),
+        betas: config.betas.clone(),
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();
@@ -123,10 +122,10 @@ pub fn http_backend_limited(
             site,
             base,
             key,
-            config
+            endpoint
                 .api_version
                 .as_deref()
-                .unwrap_or(DEFAULT_AZURE_API_VERSION),
+                .unwrap_or(provider::DEFAULT_AZURE_API_VERSION),
             options,
         )),
         Protocol::OpenaiResponses => Arc::new(ResponsesWire::new(site, base, key, options)),

@@ -28,7 +28,7 @@ pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &["memory", "filesystem_memory", "rat
 pub const AGENT: &[&str] = &["id", "backend", "system_message"];
 pub const AGENT_UNSUPPORTED: &[&str] = &["persona", "voting_sensitivity"];
 
-/// Backend keys every backend type reads. Anything else is a provider passthrough option.
+/// Backend keys every backend type reads. Others are sorted by `provider_options`.
 pub const BACKEND_COMMON: &[&str] = &[
     "type",
     "model",

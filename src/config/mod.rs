@@ -11,6 +11,7 @@ mod load;
 mod masked_url;
 mod parse;
 mod path_rules;
+pub mod provider_options;
 mod quick;
 mod resolve;
 mod schema;

@@ -48,8 +48,13 @@ pub struct BackendConfig {
     pub max_retries: Option<u32>,
     /// Seconds to wait for a response to start, and then for each next chunk.
     pub timeout: Option<Duration>,
-    /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
+    /// The provider's documented request options the config sets (`reasoning`, `text`,
+    /// `top_p`, …), sent as they are; see `provider_options` for which keys qualify.
     pub passthrough: serde_json::Map<String, serde_json::Value>,
+    /// Fields merged into the top level of the request body as they are (`extra_body`).
+    pub extra_body: serde_json::Map<String, serde_json::Value>,
+    /// Anthropic beta names, sent as the `anthropic-beta` header (`betas`).
+    pub betas: Vec<String>,
     /// Set only for `type: scripted`.
     pub scripted: Option<ScriptedOptions>,
     /// MCP servers, workspace, command line and tool filters.
@@ -70,6 +75,8 @@ impl BackendConfig {
             max_retries: None,
             timeout: None,
             passthrough: serde_json::Map::new(),
+            extra_body: serde_json::Map::new(),
+            betas: Vec::new(),
             scripted: None,
             tools: ToolSettings::default(),
         }

@@ -224,3 +224,19 @@ pub fn impatient(mut config: BackendConfig, millis: u64) -> BackendConfig {
     config.timeout = Some(Duration::from_millis(millis));
     config
 }
+
+/// The first agent's backend of a config whose only agent has `backend` (a YAML flow
+/// mapping), as the config load reads it, with every warning's message; retries off.
+pub fn load_backend(backend: &str) -> (BackendConfig, Vec<String>) {
+    let text = format!("agents:\n  - id: a\n    backend: {backend}\n");
+    let loaded = massgen::config::from_text(&text, "wire.yaml", &Env::default()).unwrap();
+    let warnings = loaded
+        .warnings
+        .iter()
+        .map(|warning| warning.message.clone())
+        .collect();
+    let mut config = loaded.config.agents[0].backend.clone();
+    config.max_retries = Some(0);
+    config.timeout = Some(Duration::from_secs(5));
+    (config, warnings)
+}

@@ -10,8 +10,8 @@ use futures::StreamExt;
 use futures::stream::BoxStream;
 
 use super::guard::{self, End, StreamLimits, Tally};
-use super::status;
 use super::{Flow, RetryPolicy, SseDecoder, Wire, WireDecoder};
+use super::{misroute, status};
 use crate::backend::{Backend, BackendError, ChatRequest, EventStream, StreamEvent};
 use crate::config::{BackendKind, Secret};
 
@@ -272,6 +272,12 @@ impl HttpCall {
             let headers = response.headers().clone();
             let (body, _) =
                 guard::read_capped(response, self.idle_timeout, self.limits.error_body).await;
+            let kind = misroute::content_type(&headers);
+            if let Some(error) =
+                misroute::for_answer(&*self.wire, &self.client, status.as_u16(), kind, &body).await
+            {
+                return Err(error);
+            }
             return Err(status::from_reply(
                 self.wire.site(),
                 status.as_u16(),
@@ -287,6 +293,17 @@ impl HttpCall {
             .to_string();
         if guard::is_html(&content_type, b"") {
             let (start, _) = guard::read_capped(response, self.idle_timeout, 1024).await;
+            if let Some(error) = misroute::for_answer(
+                &*self.wire,
+                &self.client,
+                status.as_u16(),
+                &content_type,
+                &start,
+            )
+            .await
+            {
+                return Err(error);
+            }
             return Err(guard::html_page(
                 self.wire.site(),
                 status.as_u16(),
@@ -310,10 +327,22 @@ impl HttpCall {
                     });
                 }
             };
-            match self
+            let whole = self
                 .decoder
-                .whole_body(&String::from_utf8_lossy(&body), &mut self.pending)?
+                .whole_body(&String::from_utf8_lossy(&body), &mut self.pending);
+            if whole.is_err()
+                && let Some(error) = misroute::for_answer(
+                    &*self.wire,
+                    &self.client,
+                    status.as_u16(),
+                    &content_type,
+                    &body,
+                )
+                .await
             {
+                return Err(error);
+            }
+            match whole? {
                 Flow::Finished => self.state = State::Done,
                 Flow::Continue => return Err(BackendError::Truncated),
             }

@@ -3,6 +3,7 @@
 
 mod call;
 mod guard;
+pub mod misroute;
 pub mod retry;
 pub mod sse;
 pub mod status;
@@ -11,6 +12,7 @@ use std::collections::VecDeque;
 
 pub use call::HttpBackend;
 pub use guard::StreamLimits;
+pub use misroute::Misroute;
 pub use retry::RetryPolicy;
 pub use sse::{SseDecoder, SseError, SseEvent};
 pub use status::CallSite;
@@ -27,6 +29,12 @@ pub trait Wire: Send + Sync + 'static {
 
     /// A fresh reader for one response.
     fn decoder(&self) -> Box<dyn WireDecoder>;
+
+    /// For an OpenAI-compatible base that names no API version: where calls go, so that a
+    /// 404 or a web page is explained as a missing `/v1`.
+    fn misroute(&self) -> Option<&Misroute> {
+        None
+    }
 }
 
 /// Whether the protocol's end-of-response marker has been seen.

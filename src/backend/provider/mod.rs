@@ -5,6 +5,10 @@ use std::net::IpAddr;
 
 use crate::config::{BackendConfig, BackendKind, Env, Secret};
 
+/// Azure's `api-version` when neither the config's `api_version` nor
+/// `AZURE_OPENAI_API_VERSION` gives one: MassGen's default.
+pub const DEFAULT_AZURE_API_VERSION: &str = "2024-12-01-preview";
+
 /// The four wire protocols, plus Azure's flavour of Chat Completions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Protocol {
@@ -76,7 +80,10 @@ pub fn provider(kind: BackendKind) -> Option<Provider> {
             label: "Azure OpenAI",
             protocol: Protocol::AzureChat,
             base_url: BaseUrl::Required {
-                hint: " (your resource, e.g. https://NAME.openai.azure.com), or set AZURE_OPENAI_ENDPOINT",
+                hint: " (or `azure_endpoint`): your resource, e.g. https://NAME.openai.azure.com; \
+                       or set AZURE_OPENAI_ENDPOINT in the environment or .env (and \
+                       AZURE_OPENAI_API_VERSION if the resource needs another version than \
+                       2024-12-01-preview)",
             },
             key_vars: &["AZURE_OPENAI_API_KEY"],
         },
@@ -202,6 +209,9 @@ pub struct Endpoint {
     pub key_fix: String,
     /// A server on the user's machine or network: no key needed, no cost.
     pub local: bool,
+    /// Azure's `api-version`: the config's, else `AZURE_OPENAI_API_VERSION`, else
+    /// [`DEFAULT_AZURE_API_VERSION`]. `None` for every other provider.
+    pub api_version: Option<String>,
 }
 
 /// Why an endpoint cannot be built. The message names what to set.
@@ -312,6 +322,15 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
         api_key,
         key_fix,
         local,
+        api_version: (kind == BackendKind::AzureOpenai).then(|| {
+            config
+                .api_version
+                .clone()
+                .or_else(|| env.get("AZURE_OPENAI_API_VERSION").map(str::to_string))
+                .map(|version| version.trim().to_string())
+                .filter(|version| !version.is_empty())
+                .unwrap_or_else(|| DEFAULT_AZURE_API_VERSION.to_string())
+        }),
     })
 }
 

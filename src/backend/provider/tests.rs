@@ -186,6 +186,10 @@ fn base_url_is_required_where_there_is_no_default() {
     let endpoint = resolve(&config(BackendKind::AzureOpenai, None), &env).unwrap();
     assert_eq!(endpoint.base_url, "https://me.openai.azure.com");
     assert_eq!(endpoint.protocol, Protocol::AzureChat);
+    assert_eq!(
+        endpoint.api_version.as_deref(),
+        Some(DEFAULT_AZURE_API_VERSION)
+    );
     let error = resolve(&config(BackendKind::Grok, Some("api.x.ai/v1")), &env).unwrap_err();
     assert!(matches!(error, EndpointError::BadBaseUrl { .. }), "{error}");
 }
@@ -224,4 +228,46 @@ fn keys_are_trimmed_and_unusable_keys_are_refused() {
     explicit.api_key = Some(Secret::new("gsk-inline"));
     let endpoint = resolve(&explicit, &Env::from_pairs([])).unwrap();
     assert_eq!(endpoint.key_fix, "check `api_key` in the config");
+}
+
+#[test]
+fn azure_takes_its_version_from_the_config_then_the_environment_then_massgen_default() {
+    let env = Env::from_pairs([
+        ("AZURE_OPENAI_API_KEY", "a"),
+        ("AZURE_OPENAI_ENDPOINT", "https://env.openai.azure.com"),
+        ("AZURE_OPENAI_API_VERSION", "2025-01-01-preview"),
+    ]);
+    let mut azure = config(
+        BackendKind::AzureOpenai,
+        Some("https://cfg.openai.azure.com"),
+    );
+    let endpoint = resolve(&azure, &env).unwrap();
+    assert_eq!(endpoint.base_url, "https://cfg.openai.azure.com");
+    assert_eq!(endpoint.api_version.as_deref(), Some("2025-01-01-preview"));
+    azure.api_version = Some("2024-10-21".into());
+    assert_eq!(
+        resolve(&azure, &env).unwrap().api_version.as_deref(),
+        Some("2024-10-21")
+    );
+    let openai = resolve(
+        &config(BackendKind::Openai, None),
+        &Env::from_pairs([("OPENAI_API_KEY", "k")]),
+    )
+    .unwrap();
+    assert_eq!(openai.api_version, None);
+}
+
+#[test]
+fn azure_without_an_endpoint_names_the_variables_to_set() {
+    let env = Env::from_pairs([("AZURE_OPENAI_API_KEY", "a")]);
+    let error = resolve(&config(BackendKind::AzureOpenai, None), &env).unwrap_err();
+    let message = error.to_string();
+    for part in [
+        "base_url",
+        "AZURE_OPENAI_ENDPOINT",
+        "AZURE_OPENAI_API_VERSION",
+    ] {
+        assert!(message.contains(part), "{message}");
+    }
+    assert!(error.is_environment());
 }

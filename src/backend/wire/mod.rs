@@ -19,20 +19,42 @@ use crate::backend::{BackendError, StreamEvent};
 use crate::config::Secret;
 
 /// The per-agent request settings every protocol maps into its own body.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct WireOptions {
     pub model: String,
     pub temperature: Option<f64>,
     pub max_tokens: Option<u64>,
-    /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
+    /// The provider's documented request options the config sets (`reasoning`, `text`,
+    /// `top_p`, …); the config load keeps every other key out.
     pub passthrough: serde_json::Map<String, serde_json::Value>,
+    /// Fields merged into the top level of the body last, as the provider SDKs' `extra_body`.
+    pub extra_body: serde_json::Map<String, serde_json::Value>,
+    /// Anthropic beta names for the `anthropic-beta` header.
+    pub betas: Vec<String>,
 }
 
 impl WireOptions {
+    /// Options for `model` with nothing else set.
+    pub fn new(model: impl Into<String>) -> Self {
+        Self {
+            model: model.into(),
+            ..Self::default()
+        }
+    }
+
     /// Adds the passthrough options to `body` without overwriting what the protocol set.
     pub fn merge_passthrough(&self, body: &mut serde_json::Map<String, serde_json::Value>) {
         for (key, value) in &self.passthrough {
             body.entry(key.clone()).or_insert_with(|| value.clone());
+        }
+    }
+
+    /// Merges `extra_body` into the top level of `body`, its keys replacing ours as the
+    /// OpenAI and Anthropic SDKs do with `extra_body` (MassGen sends it through them). The
+    /// last step of every body.
+    pub fn merge_extra_body(&self, body: &mut serde_json::Map<String, serde_json::Value>) {
+        for (key, value) in &self.extra_body {
+            body.insert(key.clone(), value.clone());
         }
     }
 }

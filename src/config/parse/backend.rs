@@ -1,5 +1,5 @@
-//! One `backend:` block: its type, model, common keys, scripted options, and which other
-//! keys are provider passthrough and which are MassGen's own, ignored for now.
+//! One `backend:` block: its type, model, common keys, scripted options; the other keys
+//! are sorted into request options in `request_options`.
 
 use super::super::backend_kind::BackendKind;
 use super::super::error::{Problem, did_you_mean};
@@ -7,6 +7,7 @@ use super::super::fields::Fields;
 use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
+use super::request_options::{self, RequestOptions};
 use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note};
 
@@ -63,10 +64,22 @@ pub(super) fn parse_backend(
         }
         ModelRule::Required { example } => backend.required_string("model", example)?,
     };
-    let mut passthrough = serde_json::Map::new();
+    let base_url = match backend.http_url("base_url")? {
+        Some(url) => Some(url),
+        // MassGen's Azure backend also reads the endpoint from `azure_endpoint`.
+        None if kind == BackendKind::AzureOpenai => backend.http_url("azure_endpoint")?,
+        None => None,
+    };
+    let mut options = RequestOptions::default();
+    let own: &[&str] = if kind == BackendKind::Scripted {
+        &[]
+    } else {
+        &request_options::KEYS
+    };
     let known: Vec<&str> = keys::BACKEND_COMMON
         .iter()
         .chain(keys::BACKEND_TOOLS)
+        .chain(own)
         .copied()
         .collect();
     for entry in backend.unknown(&known) {
@@ -92,9 +105,12 @@ pub(super) fn parse_backend(
                 };
                 return Err(problem);
             }
-        } else {
-            passthrough.insert(entry.key.clone(), entry.value.to_json());
+        } else if !(kind == BackendKind::AzureOpenai && entry.key == "azure_endpoint") {
+            options.sort(kind, base_url.as_deref(), entry, &path, notes);
         }
+    }
+    if kind != BackendKind::Scripted {
+        options.read_own_keys(kind, backend, notes)?;
     }
     let temperature = backend.number("temperature")?;
     if let Some(value) = temperature
@@ -109,17 +125,20 @@ pub(super) fn parse_backend(
             ignored: None,
         });
     }
+    options.check_thinking(kind, backend, temperature, notes);
     Ok(BackendConfig {
         kind,
         model,
         api_key: backend.string("api_key")?.map(Secret::new),
-        base_url: backend.http_url("base_url")?,
+        base_url,
         temperature,
         max_tokens: backend.unsigned("max_tokens")?,
         api_version: backend.string("api_version")?,
         max_retries: max_retries(backend)?,
         timeout: backend.seconds("timeout", 300)?,
-        passthrough,
+        passthrough: options.passthrough,
+        extra_body: options.extra_body,
+        betas: options.betas,
         scripted,
         tools: parse_tool_settings(backend, notes)?,
     })

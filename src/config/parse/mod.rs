@@ -5,6 +5,7 @@
 mod backend;
 mod coordination;
 mod limits;
+mod request_options;
 mod settings;
 mod tools;
 

@@ -11,6 +11,7 @@ use crate::harness::Protocol;
 use crate::mock_llm::{Reply, typed};
 
 mod errors;
+mod options;
 mod streaming;
 
 const MODEL: &str = "claude-sonnet-4-5";

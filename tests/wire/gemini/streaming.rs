@@ -45,7 +45,9 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
         request.body,
         json!({
             "contents": [{"role": "user", "parts": [{"text": "What is 2+2?"}]}],
-            "systemInstruction": {"parts": [{"text": "You are helpful."}]}
+            "systemInstruction": {"parts": [{"text": "You are helpful."}]},
+            // MassGen asks 2.5 models for their thoughts unless the config decides.
+            "generationConfig": {"thinkingConfig": {"includeThoughts": true}}
         })
     );
 }

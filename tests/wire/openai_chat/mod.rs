@@ -9,7 +9,9 @@ use serde_json::json;
 use crate::harness::Protocol;
 use crate::mock_llm::{Reply, data};
 
+mod base_url;
 mod errors;
+mod options;
 mod streaming;
 
 /// The end marker.

@@ -290,7 +290,7 @@ async fn azure_by_default_streams_usage_and_names_max_completion_tokens() {
     assert_eq!(turn.usage.total(), 17);
     let request = &server.requests()[0];
     assert!(
-        request.path.ends_with("?api-version=2024-10-21"),
+        request.path.ends_with("?api-version=2024-12-01-preview"),
         "{}",
         request.path
     );

@@ -51,7 +51,9 @@ async fn streams_plain_text_with_usage_and_sends_the_documented_request() {
             "model": "gpt-5",
             "instructions": "You are helpful.",
             "input": [{"role": "user", "content": [{"type": "input_text", "text": "What is 2+2?"}]}],
-            "stream": true
+            "stream": true,
+            // MassGen turns reasoning summaries on for reasoning models.
+            "reasoning": {"summary": "auto"}
         })
     );
 }

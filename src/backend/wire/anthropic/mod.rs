@@ -40,6 +40,20 @@ impl AnthropicWire {
     }
 }
 
+impl AnthropicWire {
+    /// The config's `betas`, comma-joined as the `anthropic-beta` header wants them.
+    fn beta_header(&self) -> Option<String> {
+        let betas: Vec<&str> = self
+            .options
+            .betas
+            .iter()
+            .map(|beta| beta.trim())
+            .filter(|beta| !beta.is_empty() && beta.bytes().all(|byte| byte.is_ascii_graphic()))
+            .collect();
+        (!betas.is_empty()).then(|| betas.join(","))
+    }
+}
+
 fn messages_url(base_url: &str) -> String {
     let base = base_url.trim_end_matches('/');
     if base.ends_with("/v1") {
@@ -55,8 +69,12 @@ impl Wire for AnthropicWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        sse_post(client, &self.url, &self.auth, &self.body(request))
-            .header("anthropic-version", ANTHROPIC_VERSION)
+        let builder = sse_post(client, &self.url, &self.auth, &self.body(request))
+            .header("anthropic-version", ANTHROPIC_VERSION);
+        match self.beta_header() {
+            Some(betas) => builder.header("anthropic-beta", betas),
+            None => builder,
+        }
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

@@ -42,6 +42,10 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
         body.insert("temperature".into(), json!(temperature));
     }
     options.merge_passthrough(&mut body);
+    if thinking_on(options) {
+        drop_refused_with_thinking(&mut body);
+    }
+    options.merge_extra_body(&mut body);
     Value::Object(body)
 }
 
@@ -58,6 +62,29 @@ fn max_tokens(options: &WireOptions) -> u64 {
         Some(budget) if wanted <= budget => budget.saturating_add(wanted),
         Some(_) | None => wanted,
     }
+}
+
+/// Whether `thinking` asks for extended thinking (`enabled`, or `adaptive` on newer models).
+fn thinking_on(options: &WireOptions) -> bool {
+    options
+        .passthrough
+        .get("thinking")
+        .and_then(|thinking| thinking.get("type"))
+        .and_then(Value::as_str)
+        .is_some_and(|kind| kind != "disabled")
+}
+
+/// With thinking on, the API refuses a `temperature` other than 1 and any `top_k`; the
+/// config load warned about both.
+fn drop_refused_with_thinking(body: &mut Map<String, Value>) {
+    if body
+        .get("temperature")
+        .and_then(Value::as_f64)
+        .is_some_and(|temperature| temperature != 1.0)
+    {
+        body.remove("temperature");
+    }
+    body.remove("top_k");
 }
 
 /// Every system message's text, joined; `None` when there is none.
@@ -155,12 +182,7 @@ mod tests {
     use crate::backend::ToolSpec;
 
     fn options() -> WireOptions {
-        WireOptions {
-            model: "claude-sonnet-4-5".into(),
-            temperature: None,
-            max_tokens: None,
-            passthrough: Map::new(),
-        }
+        WireOptions::new("claude-sonnet-4-5")
     }
 
     fn call(id: &str, arguments: &str) -> ToolCall {
@@ -199,6 +221,35 @@ mod tests {
         assert_eq!(max_tokens(&options), 12000);
         options.max_tokens = None;
         assert_eq!(max_tokens(&options), 10000 + DEFAULT_MAX_TOKENS);
+    }
+
+    #[test]
+    fn thinking_leaves_out_temperature_and_top_k_unless_extra_body_insists() {
+        let mut options = options();
+        options.temperature = Some(0.7);
+        options.passthrough.insert("top_k".into(), json!(40));
+        options.passthrough.insert("top_p".into(), json!(0.95));
+        let request = ChatRequest {
+            messages: vec![Message::user("Hi")],
+            tools: Vec::new(),
+        };
+        let plain = body(&options, &request);
+        assert_eq!(plain["temperature"], 0.7);
+        assert_eq!(plain["top_k"], 40);
+        options.passthrough.insert(
+            "thinking".into(),
+            json!({"type": "enabled", "budget_tokens": 2048}),
+        );
+        let thinking = body(&options, &request);
+        assert!(thinking.get("temperature").is_none(), "{thinking}");
+        assert!(thinking.get("top_k").is_none(), "{thinking}");
+        assert_eq!(thinking["top_p"], 0.95);
+        assert_eq!(thinking["thinking"]["budget_tokens"], 2048);
+        options.temperature = Some(1.0);
+        options.extra_body.insert("top_k".into(), json!(5));
+        let forced = body(&options, &request);
+        assert_eq!(forced["temperature"], 1.0);
+        assert_eq!(forced["top_k"], 5);
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! how it authenticates. The body is built in `request`, the stream read in `decode`.
 
 mod decode;
+mod options;
 mod request;
 
 use serde_json::Value;

@@ -1,24 +1,15 @@
 //! The `GenerateContentRequest` body: `contents` with `user`/`model` roles, the system
 //! instruction, function declarations, generation settings, replayed function calls and
-//! results, and passthrough options routed to the top level or `generationConfig`.
+//! results; the config's options are routed in `options`, `extra_body` merged last.
 
 use serde_json::{Map, Value, json};
 
+use super::options;
 use crate::backend::wire::{WireOptions, strip_schema_keys};
 use crate::backend::{ChatRequest, Message, ToolSpec};
 
 /// JSON-schema keys that Gemini's function declarations reject.
 const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
-
-/// Request fields a passthrough option may set beside `generationConfig`; any other option
-/// is a generation setting (`thinkingConfig`, `topP`, …).
-const TOP_LEVEL: [&str; 5] = [
-    "safetySettings",
-    "toolConfig",
-    "cachedContent",
-    "contents",
-    "systemInstruction",
-];
 
 pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     let mut body = Map::new();
@@ -39,25 +30,13 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(max_tokens) = options.max_tokens {
         generation.insert("maxOutputTokens".into(), json!(max_tokens));
     }
-    for (key, value) in &options.passthrough {
-        let key = lower_camel(key);
-        match (key.as_str(), value) {
-            ("generationConfig", Value::Object(settings)) => {
-                for (name, setting) in settings {
-                    generation
-                        .entry(lower_camel(name))
-                        .or_insert_with(|| setting.clone());
-                }
-            }
-            // Built-in tools (`googleSearch`, `codeExecution`, …) beside our functions.
-            ("tools", Value::Array(extra)) => tools.extend(extra.iter().cloned()),
-            (name, _) if TOP_LEVEL.contains(&name) => {
-                body.entry(key).or_insert_with(|| value.clone());
-            }
-            _ => {
-                generation.entry(key).or_insert_with(|| value.clone());
-            }
-        }
+    let routed = options::route(options);
+    tools.extend(routed.tools);
+    for (key, value) in routed.top {
+        body.entry(key).or_insert(value);
+    }
+    for (key, value) in routed.generation {
+        generation.entry(key).or_insert(value);
     }
     if !tools.is_empty() {
         body.insert("tools".into(), Value::Array(tools));
@@ -65,6 +44,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if !generation.is_empty() {
         body.insert("generationConfig".into(), Value::Object(generation));
     }
+    options.merge_extra_body(&mut body);
     Value::Object(body)
 }
 
@@ -152,43 +132,13 @@ fn arguments(text: &str) -> Value {
     }
 }
 
-/// `top_p` → `topP`; names already in lowerCamelCase stay as they are.
-fn lower_camel(name: &str) -> String {
-    let mut out = String::with_capacity(name.len());
-    let mut upper = false;
-    for character in name.chars() {
-        if character == '_' && !out.is_empty() {
-            upper = true;
-        } else if upper {
-            out.extend(character.to_uppercase());
-            upper = false;
-        } else {
-            out.push(character);
-        }
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::backend::ToolCall;
 
     fn options() -> WireOptions {
-        WireOptions {
-            model: "gemini-2.5-flash".into(),
-            temperature: None,
-            max_tokens: None,
-            passthrough: Map::new(),
-        }
-    }
-
-    #[test]
-    fn option_names_become_lower_camel_case() {
-        assert_eq!(lower_camel("top_p"), "topP");
-        assert_eq!(lower_camel("thinking_config"), "thinkingConfig");
-        assert_eq!(lower_camel("topK"), "topK");
-        assert_eq!(lower_camel("_private"), "_private");
+        WireOptions::new("gemini-2.5-flash")
     }
 
     #[test]
@@ -235,7 +185,10 @@ mod tests {
                 {"role": "user", "parts": [{"text": "Thanks"}]}
             ])
         );
-        assert!(body.get("generationConfig").is_none());
+        assert_eq!(
+            body["generationConfig"],
+            json!({"thinkingConfig": {"includeThoughts": true}})
+        );
         assert!(body.get("systemInstruction").is_none());
     }
 

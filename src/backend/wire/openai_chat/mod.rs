@@ -10,7 +10,7 @@ mod decode;
 pub use decode::{ChatDecoder, finish_reason};
 
 use super::{Auth, WireOptions, sse_post};
-use crate::backend::http::{CallSite, Wire, WireDecoder};
+use crate::backend::http::{CallSite, Misroute, Wire, WireDecoder};
 use crate::backend::{ChatRequest, Message};
 
 pub struct ChatWire {
@@ -23,14 +23,18 @@ pub struct ChatWire {
     /// `max_completion_tokens` (OpenAI's and Azure's name, required by reasoning models)
     /// or `max_tokens` (everyone else's).
     max_tokens_key: &'static str,
+    /// Set when the base names no API version (see [`Misroute`]).
+    misroute: Option<Misroute>,
 }
 
 impl ChatWire {
     /// Chat Completions at `{base_url}/chat/completions` with a bearer key.
     pub fn new(site: CallSite, base_url: &str, auth: Auth, options: WireOptions) -> Self {
+        let url = format!("{base_url}/chat/completions");
         Self {
             site,
-            url: format!("{base_url}/chat/completions"),
+            misroute: Misroute::for_base(base_url, &url),
+            url,
             auth,
             options,
             include_usage: true,
@@ -43,8 +47,9 @@ impl ChatWire {
     }
 
     /// Azure OpenAI: the deployment (named by `model`) under the resource endpoint, the
-    /// `api-key` header and the `api-version` query parameter. A base that already is an
-    /// `/openai/v1` or deployment URL is used as it is.
+    /// `api-key` header and the `api-version` query parameter. A deployment URL is used as
+    /// it is; an `/openai/v1` base is the version-less v1 API, called as MassGen does
+    /// (with the OpenAI client), without `api-version`.
     pub fn azure(
         site: CallSite,
         base_url: &str,
@@ -53,8 +58,10 @@ impl ChatWire {
         options: WireOptions,
     ) -> Self {
         // Both streamed usage and `max_completion_tokens` need 2024-09-01 or later.
-        let modern = api_version >= "2024-09-01";
-        let url = if base_url.contains("/openai/") {
+        let modern = base_url.contains("/openai/v1") || api_version >= "2024-09-01";
+        let url = if base_url.contains("/openai/v1") {
+            format!("{base_url}/chat/completions")
+        } else if base_url.contains("/openai/") {
             format!("{base_url}/chat/completions?api-version={api_version}")
         } else {
             format!(
@@ -73,6 +80,7 @@ impl ChatWire {
             } else {
                 "max_tokens"
             },
+            misroute: None,
         }
     }
 
@@ -108,6 +116,7 @@ impl ChatWire {
             body.insert(self.max_tokens_key.into(), json!(max_tokens));
         }
         self.options.merge_passthrough(&mut body);
+        self.options.merge_extra_body(&mut body);
         Value::Object(body)
     }
 }
@@ -161,5 +170,9 @@ impl Wire for ChatWire {
 
     fn decoder(&self) -> Box<dyn WireDecoder> {
         Box::new(ChatDecoder::new(self.site.clone()))
+    }
+
+    fn misroute(&self) -> Option<&Misroute> {
+        self.misroute.as_ref()
     }
 }

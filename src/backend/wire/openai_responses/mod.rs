@@ -10,7 +10,7 @@ pub use decode::ResponsesDecoder;
 
 use super::{Auth, WireOptions, sse_post};
 use crate::backend::ChatRequest;
-use crate::backend::http::{CallSite, Wire, WireDecoder};
+use crate::backend::http::{CallSite, Misroute, Wire, WireDecoder};
 use crate::config::Secret;
 
 pub struct ResponsesWire {
@@ -18,15 +18,19 @@ pub struct ResponsesWire {
     url: String,
     auth: Auth,
     options: WireOptions,
+    /// Set when the base names no API version (see [`Misroute`]).
+    misroute: Option<Misroute>,
 }
 
 impl ResponsesWire {
     /// The Responses API at `{base_url}/responses` (the base ends in `/v1`), with a bearer
     /// key, or no `Authorization` header at all when there is no key (a local server).
     pub fn new(site: CallSite, base_url: &str, key: Option<Secret>, options: WireOptions) -> Self {
+        let url = format!("{base_url}/responses");
         Self {
             site,
-            url: format!("{base_url}/responses"),
+            misroute: Misroute::for_base(base_url, &url),
+            url,
             auth: key.map_or(Auth::None, Auth::Bearer),
             options,
         }
@@ -49,5 +53,9 @@ impl Wire for ResponsesWire {
 
     fn decoder(&self) -> Box<dyn WireDecoder> {
         Box::new(ResponsesDecoder::new(self.site.clone()))
+    }
+
+    fn misroute(&self) -> Option<&Misroute> {
+        self.misroute.as_ref()
     }
 }

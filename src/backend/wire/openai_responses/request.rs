@@ -40,8 +40,34 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(max_tokens) = options.max_tokens {
         body.insert("max_output_tokens".into(), json!(max_tokens));
     }
+    if let Some(reasoning) = reasoning_defaults(options) {
+        body.insert("reasoning".into(), reasoning);
+    }
     options.merge_passthrough(&mut body);
+    options.merge_extra_body(&mut body);
     Value::Object(body)
+}
+
+/// MassGen's `reasoning` for OpenAI's reasoning models (`gpt-5*`, `o3*`, `o4*`): the
+/// config's, with summaries on (`summary: auto`) and, for `gpt-5.x`, `effort: medium`
+/// where it says nothing. `None` for other models, whose `reasoning` goes as written.
+fn reasoning_defaults(options: &WireOptions) -> Option<Value> {
+    let model = options.model.to_ascii_lowercase();
+    if !["gpt-5", "o3", "o4"]
+        .iter()
+        .any(|family| model.starts_with(family))
+    {
+        return None;
+    }
+    let mut reasoning = match options.passthrough.get("reasoning") {
+        Some(Value::Object(settings)) => settings.clone(),
+        Some(_) | None => Map::new(),
+    };
+    if model.starts_with("gpt-5.") {
+        reasoning.entry("effort").or_insert_with(|| json!("medium"));
+    }
+    reasoning.entry("summary").or_insert_with(|| json!("auto"));
+    Some(Value::Object(reasoning))
 }
 
 /// A function tool in the Responses format: flat, not nested under `function`. `strict`
@@ -114,12 +140,7 @@ mod tests {
     use super::*;
 
     fn options() -> WireOptions {
-        WireOptions {
-            model: "gpt-5".into(),
-            temperature: None,
-            max_tokens: None,
-            passthrough: Map::new(),
-        }
+        WireOptions::new("gpt-5")
     }
 
     fn call(id: &str, arguments: &str) -> ToolCall {
@@ -201,6 +222,38 @@ mod tests {
         assert_eq!(
             body(&options(), &request)["input"].as_array().map(Vec::len),
             Some(2)
+        );
+    }
+
+    #[test]
+    fn reasoning_models_get_massgen_reasoning_defaults_under_the_config() {
+        let request = ChatRequest {
+            messages: vec![Message::user("Hi")],
+            tools: Vec::new(),
+        };
+        let reasoning = |model: &str, config: Option<Value>| {
+            let mut options = WireOptions::new(model);
+            if let Some(config) = config {
+                options.passthrough.insert("reasoning".into(), config);
+            }
+            body(&options, &request).get("reasoning").cloned()
+        };
+        assert_eq!(reasoning("gpt-5", None), Some(json!({"summary": "auto"})));
+        assert_eq!(
+            reasoning("gpt-5.1", None),
+            Some(json!({"effort": "medium", "summary": "auto"}))
+        );
+        assert_eq!(
+            reasoning(
+                "o4-mini",
+                Some(json!({"effort": "high", "summary": "detailed"}))
+            ),
+            Some(json!({"effort": "high", "summary": "detailed"}))
+        );
+        assert_eq!(reasoning("gpt-4o", None), None);
+        assert_eq!(
+            reasoning("gpt-4.1", Some(json!({"effort": "low"}))),
+            Some(json!({"effort": "low"}))
         );
     }
 

@@ -1,0 +1,44 @@
+//! What a config's backend keys put in a Responses request: documented options (reasoning
+//! and verbosity as OpenAI documents them), `extra_body` merged at the top, nothing else.
+
+use serde_json::json;
+
+use super::text_reply;
+use crate::harness::{backend, load_backend, question, turn};
+use crate::mock_llm::MockLlm;
+
+#[tokio::test]
+async fn only_documented_options_are_sent_and_extra_body_is_merged_at_the_top() {
+    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
+    let (config, warnings) = load_backend(&format!(
+        "{{type: openai, model: gpt-5, base_url: '{}/v1', \
+          reasoning: {{effort: high, summary: detailed}}, text: {{verbosity: low}}, \
+          truncation: auto, foo: 1, enable_tool_search: true, \
+          extra_body: {{store: false, text: {{verbosity: high}}, vendor_flag: [1, 2]}}}}",
+        server.base_url
+    ));
+    assert_eq!(
+        warnings,
+        [
+            "ignored: agents[0].backend.foo — not an option of the OpenAI Responses API; to \
+             send it anyway, put it under `extra_body`",
+            "ignored: agents[0].backend.enable_tool_search — not supported yet",
+        ]
+    );
+    let _ = turn(&backend(&config), question()).await;
+    let body = &server.requests()[0].body;
+    assert_eq!(
+        body["reasoning"],
+        json!({"effort": "high", "summary": "detailed"})
+    );
+    assert_eq!(body["truncation"], "auto");
+    // extra_body wins where it names the same field, as in OpenAI's SDK.
+    assert_eq!(body["text"], json!({"verbosity": "high"}));
+    assert_eq!(body["store"], false);
+    assert_eq!(body["vendor_flag"], json!([1, 2]));
+    for absent in ["foo", "enable_tool_search", "extra_body"] {
+        assert!(body.get(absent).is_none(), "{absent} was sent: {body}");
+    }
+    assert_eq!(body["model"], "gpt-5");
+    assert_eq!(body["stream"], true);
+}
