@@ -15,6 +15,7 @@ mod quick;
 mod resolve;
 mod schema;
 mod scripted;
+mod server_tools;
 mod tools;
 mod yaml;
 mod yaml_size;
@@ -35,6 +36,7 @@ pub use schema::{
     OrchestratorConfig, Secret, Sensitivity, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use server_tools::ServerTools;
 pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,

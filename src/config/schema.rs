@@ -8,6 +8,7 @@ use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 use super::backend_kind::BackendKind;
 use super::grants::GrantedPath;
 use super::scripted::ScriptedOptions;
+use super::server_tools::ServerTools;
 use super::tools::{ContextPath, ToolSettings};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +55,8 @@ pub struct BackendConfig {
     pub scripted: Option<ScriptedOptions>,
     /// MCP servers, workspace, command line and tool filters.
     pub tools: ToolSettings,
+    /// The provider's own web search and code execution.
+    pub server_tools: ServerTools,
 }
 
 impl BackendConfig {
@@ -72,6 +75,7 @@ impl BackendConfig {
             passthrough: serde_json::Map::new(),
             scripted: None,
             tools: ToolSettings::default(),
+            server_tools: ServerTools::default(),
         }
     }
 }

@@ -16,7 +16,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use crate::backend::http::{Flow, SseEvent, WireDecoder};
 #[cfg(test)]
 use crate::backend::{BackendError, StreamEvent};
-use crate::config::Secret;
+use crate::config::{Secret, ServerTools};
 
 /// The per-agent request settings every protocol maps into its own body.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +26,8 @@ pub struct WireOptions {
     pub max_tokens: Option<u64>,
     /// Provider options sent as they are (`reasoning`, `text`, `top_p`, …).
     pub passthrough: serde_json::Map<String, serde_json::Value>,
+    /// The provider's own tools to offer (web search, code execution).
+    pub server_tools: ServerTools,
 }
 
 impl WireOptions {

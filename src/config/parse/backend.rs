@@ -7,6 +7,7 @@ use super::super::fields::Fields;
 use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
+use super::super::server_tools;
 use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note};
 
@@ -67,6 +68,7 @@ pub(super) fn parse_backend(
     let known: Vec<&str> = keys::BACKEND_COMMON
         .iter()
         .chain(keys::BACKEND_TOOLS)
+        .chain(&server_tools::KEYS)
         .copied()
         .collect();
     for entry in backend.unknown(&known) {
@@ -122,6 +124,7 @@ pub(super) fn parse_backend(
         passthrough,
         scripted,
         tools: parse_tool_settings(backend, notes)?,
+        server_tools: server_tools::parse(backend)?,
     })
 }
 

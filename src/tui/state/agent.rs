@@ -25,6 +25,12 @@ pub enum ToolState {
         output: String,
         duration_ms: u64,
     },
+    /// The model's provider ran the tool on its own servers (web search, code
+    /// execution); `output` is what it printed and the sources it found.
+    Provider {
+        ok: bool,
+        output: String,
+    },
     /// Planning mode kept the call from running.
     Blocked {
         message: String,
@@ -270,6 +276,11 @@ pub fn growing_text(item: &CardItem) -> &str {
         | CardItem::Notice(_)
         | CardItem::Snapshot { .. } => "",
     }
+}
+
+/// A provider's own tool as its card names it: `web_search` → `provider/web_search`.
+pub fn provider_tool_name(name: &str) -> String {
+    format!("provider/{name}")
 }
 
 /// `mcp__server__tool` → `server/tool`; other names unchanged.

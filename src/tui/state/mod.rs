@@ -24,7 +24,7 @@ use jiff::Timestamp;
 
 pub use agent::{
     AgentCard, CardItem, OutputMark, TextBlock, ToolCard, ToolState, display_tool_name,
-    growing_text,
+    growing_text, provider_tool_name,
 };
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
@@ -210,6 +210,19 @@ impl UiState {
                         name: display_tool_name(tool),
                         arguments: arguments.clone(),
                         state: ToolState::Running,
+                    }));
+                }
+            }
+            EventMsg::ProviderTool(call) => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.items.push(CardItem::Tool(ToolCard {
+                        call_id: call.call_id.clone(),
+                        name: provider_tool_name(&call.tool),
+                        arguments: call.input.clone(),
+                        state: ToolState::Provider {
+                            ok: call.ok,
+                            output: call.summary(),
+                        },
                     }));
                 }
             }

@@ -14,6 +14,10 @@ use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
 use crate::protocol::Usage;
 
+mod server_blocks;
+
+use server_blocks::ServerBlocks;
+
 /// One event's `data`. Fields absent from an event type stay at their defaults; only the
 /// rare events (`content_block_start`, `error`) are read into `Value`s.
 #[derive(Deserialize)]
@@ -68,6 +72,15 @@ struct WireUsage {
     cache_read_input_tokens: Option<u64>,
     #[serde(default)]
     output_tokens: Option<u64>,
+    #[serde(default)]
+    server_tool_use: Option<ServerToolUsage>,
+}
+
+/// How often the server tools ran (`web_search_requests`), billed per search.
+#[derive(Clone, Copy, Debug, Default, Deserialize)]
+struct ServerToolUsage {
+    #[serde(default)]
+    web_search_requests: Option<u64>,
 }
 
 impl WireUsage {
@@ -81,6 +94,7 @@ impl WireUsage {
             .cache_read_input_tokens
             .or(self.cache_read_input_tokens);
         self.output_tokens = later.output_tokens.or(self.output_tokens);
+        self.server_tool_use = later.server_tool_use.or(self.server_tool_use);
     }
 
     fn normalise(&self) -> Usage {
@@ -93,6 +107,10 @@ impl WireUsage {
             cached_input_tokens: cached,
             cache_creation_tokens: created,
             estimated: false,
+            web_searches: self
+                .server_tool_use
+                .and_then(|used| used.web_search_requests)
+                .unwrap_or(0),
         }
     }
 }
@@ -114,7 +132,7 @@ enum Block {
         streamed: bool,
         closed: bool,
     },
-    /// Server tools and whatever comes next: ignored.
+    /// Server tools (kept by `ServerBlocks`) and whatever comes next.
     Other,
 }
 
@@ -124,6 +142,8 @@ pub struct AnthropicDecoder {
     /// Content blocks by their wire index, in the order they started.
     blocks: Vec<(usize, Block)>,
     tool_calls: usize,
+    /// The provider's own tool calls and results.
+    server: ServerBlocks,
     usage: WireUsage,
     stop: Option<FinishReason>,
 }
@@ -134,6 +154,7 @@ impl AnthropicDecoder {
             site,
             blocks: Vec::new(),
             tool_calls: 0,
+            server: ServerBlocks::default(),
             usage: WireUsage::default(),
             stop: None,
         }
@@ -186,6 +207,14 @@ impl AnthropicDecoder {
                     closed: false,
                 }
             }
+            "server_tool_use" => {
+                self.server.start_use(index, block);
+                Block::Other
+            }
+            kind if server_blocks::is_result(kind) => {
+                self.server.result(block, out);
+                Block::Other
+            }
             _ => Block::Other,
         };
         self.blocks.push((index, started));
@@ -204,19 +233,23 @@ impl AnthropicDecoder {
                 }
             }
             "input_json_delta" => {
+                let Some(fragment) = delta.partial_json.filter(|json| !json.is_empty()) else {
+                    return;
+                };
                 if let Some(Block::ToolUse {
                     slot,
                     streamed,
                     closed: false,
                     ..
                 }) = self.block(index)
-                    && let Some(fragment) = delta.partial_json.filter(|json| !json.is_empty())
                 {
                     *streamed = true;
                     out.push_back(StreamEvent::ToolCallArgsDelta {
                         index: *slot,
                         fragment: fragment.into_owned(),
                     });
+                } else if let Some(index) = index {
+                    self.server.delta(index, &fragment);
                 }
             }
             "signature_delta" => {
@@ -239,6 +272,7 @@ impl AnthropicDecoder {
         for (_, block) in &mut self.blocks {
             close(block, out);
         }
+        self.server.finish(out);
         out.push_back(StreamEvent::Usage(self.usage.normalise()));
         out.push_back(StreamEvent::Finish(
             self.stop.take().unwrap_or(FinishReason::Stop),
@@ -313,6 +347,7 @@ impl WireDecoder for AnthropicDecoder {
                 if let Some(block) = self.block(data.index) {
                     close(block, out);
                 }
+                self.server.stop(data.index, out);
             }
             "message_delta" => {
                 if let Some(reason) = data.delta.and_then(|delta| delta.stop_reason) {

@@ -4,6 +4,7 @@
 
 mod decode;
 mod request;
+mod server_tools;
 
 pub use decode::AnthropicDecoder;
 
@@ -55,8 +56,12 @@ impl Wire for AnthropicWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        sse_post(client, &self.url, &self.auth, &self.body(request))
-            .header("anthropic-version", ANTHROPIC_VERSION)
+        let builder = sse_post(client, &self.url, &self.auth, &self.body(request))
+            .header("anthropic-version", ANTHROPIC_VERSION);
+        match server_tools::beta(self.options.server_tools) {
+            Some(beta) => builder.header("anthropic-beta", beta),
+            None => builder,
+        }
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

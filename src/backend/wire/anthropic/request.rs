@@ -41,6 +41,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(temperature) = options.temperature {
         body.insert("temperature".into(), json!(temperature));
     }
+    super::server_tools::add(&mut body, options.server_tools);
     options.merge_passthrough(&mut body);
     Value::Object(body)
 }
@@ -81,6 +82,7 @@ fn thinking_block(block: &ReasoningBlock) -> Value {
             json!({"type": "thinking", "thinking": text, "signature": signature})
         }
         ReasoningBlock::Redacted { data } => json!({"type": "redacted_thinking", "data": data}),
+        ReasoningBlock::ProviderTool { wire, item } => super::server_tools::echo(*wire, item),
     }
 }
 
@@ -160,6 +162,7 @@ mod tests {
             temperature: None,
             max_tokens: None,
             passthrough: Map::new(),
+            server_tools: Default::default(),
         }
     }
 

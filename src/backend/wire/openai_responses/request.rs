@@ -40,6 +40,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(max_tokens) = options.max_tokens {
         body.insert("max_output_tokens".into(), json!(max_tokens));
     }
+    super::server_tools::add(&mut body, options.server_tools);
     options.merge_passthrough(&mut body);
     Value::Object(body)
 }
@@ -119,6 +120,7 @@ mod tests {
             temperature: None,
             max_tokens: None,
             passthrough: Map::new(),
+            server_tools: Default::default(),
         }
     }
 
