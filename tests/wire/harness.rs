@@ -224,3 +224,23 @@ pub fn impatient(mut config: BackendConfig, millis: u64) -> BackendConfig {
     config.timeout = Some(Duration::from_millis(millis));
     config
 }
+
+/// The provider-run tool calls (web search, code execution) the stream reported.
+pub fn provider_tools(events: &[StreamEvent]) -> Vec<massgen::protocol::ProviderToolCall> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::ProviderTool(call) => Some(call.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `config` with the provider's web search and code execution turned on.
+pub fn with_server_tools(mut config: BackendConfig) -> BackendConfig {
+    config.server_tools = massgen::config::ServerTools {
+        web_search: true,
+        code_execution: true,
+    };
+    config
+}

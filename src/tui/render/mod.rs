@@ -170,6 +170,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]
+mod provider_tool_tests;
+#[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
 pub(crate) mod tests;

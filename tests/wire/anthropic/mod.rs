@@ -11,6 +11,7 @@ use crate::harness::Protocol;
 use crate::mock_llm::{Reply, typed};
 
 mod errors;
+mod server_tools;
 mod streaming;
 
 const MODEL: &str = "claude-sonnet-4-5";

@@ -10,6 +10,7 @@ use crate::harness::Protocol;
 use crate::mock_llm::Reply;
 
 mod errors;
+mod server_tools;
 mod streaming;
 
 const MODEL: &str = "gemini-2.5-flash";

@@ -11,6 +11,7 @@ use crate::mock_llm::{Reply, data};
 
 mod errors;
 mod streaming;
+mod web_plugin;
 
 /// The end marker.
 const DONE: &str = "data: [DONE]\n\n";

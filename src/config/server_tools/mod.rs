@@ -88,8 +88,13 @@ pub(super) fn check(agent: &str, backend: &Fields<'_>, kind: BackendKind) -> Res
                 names.join(", ")
             ),
         };
+        let loc = backend
+            .entries
+            .iter()
+            .rfind(|entry| entry.key == key)
+            .map_or(backend.loc(), |entry| entry.key_loc);
         return Err(Problem::at(
-            backend.get(key).map_or(backend.loc(), |node| node.loc),
+            loc,
             format!(
                 "agent `{agent}`: `{}: true` asks for the provider's {what}, which backend type \
                  `{kind}` does not have (it is available on {})",
@@ -101,3 +106,6 @@ pub(super) fn check(agent: &str, backend: &Fields<'_>, kind: BackendKind) -> Res
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests;
