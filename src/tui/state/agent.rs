@@ -5,7 +5,7 @@ use jiff::Timestamp;
 
 use super::code::CodeLines;
 use super::plan::TaskTree;
-use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Spend, TaskView};
+use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, Spend, TaskView};
 
 /// A tool call as its card shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -180,6 +180,20 @@ impl AgentCard {
     /// Clears the turn's output, keeping who the agent is.
     pub fn reset_for_turn(&mut self) {
         *self = Self::new(self.info.clone());
+    }
+
+    /// A tool the provider ran: a card already finished, its output and pages shown
+    /// when it is opened.
+    pub fn push_provider_tool(&mut self, call: &ProviderToolCall) {
+        self.items.push(CardItem::Tool(ToolCard {
+            call_id: call.call_id.clone(),
+            name: provider_tool_name(&call.tool),
+            arguments: call.input.clone(),
+            state: ToolState::Provider {
+                ok: call.ok,
+                output: call.summary(),
+            },
+        }));
     }
 
     /// Appends streamed text to the last item if it is of the same kind.

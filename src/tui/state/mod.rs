@@ -215,15 +215,7 @@ impl UiState {
             }
             EventMsg::ProviderTool(call) => {
                 if let Some(card) = self.agent_mut(agent) {
-                    card.items.push(CardItem::Tool(ToolCard {
-                        call_id: call.call_id.clone(),
-                        name: provider_tool_name(&call.tool),
-                        arguments: call.input.clone(),
-                        state: ToolState::Provider {
-                            ok: call.ok,
-                            output: call.summary(),
-                        },
-                    }));
+                    card.push_provider_tool(call);
                 }
             }
             EventMsg::ToolCallEnd {

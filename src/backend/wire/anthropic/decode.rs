@@ -1,7 +1,7 @@
 //! Reads a Messages API event stream: content blocks (text, thinking, tool use) opened,
 //! filled by deltas and closed by index; usage from `message_start` and `message_delta`,
 //! reported once at `message_stop`, the end marker; `error` events; and a whole JSON
-//! `message` as a fallback.
+//! `message` as a fallback. Server tools' calls and results are read in `server_blocks`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -12,11 +12,12 @@ use serde_json::Value;
 use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
-use crate::protocol::Usage;
 
 mod server_blocks;
+mod usage;
 
 use server_blocks::ServerBlocks;
+use usage::WireUsage;
 
 /// One event's `data`. Fields absent from an event type stay at their defaults; only the
 /// rare events (`content_block_start`, `error`) are read into `Value`s.
@@ -59,60 +60,6 @@ struct Delta<'a> {
 struct StartedMessage {
     #[serde(default)]
     usage: Option<WireUsage>,
-}
-
-/// Anthropic's usage: `input_tokens` excludes the cache reads and writes.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-struct WireUsage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-    #[serde(default)]
-    server_tool_use: Option<ServerToolUsage>,
-}
-
-/// How often the server tools ran (`web_search_requests`), billed per search.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-struct ServerToolUsage {
-    #[serde(default)]
-    web_search_requests: Option<u64>,
-}
-
-impl WireUsage {
-    /// Later counts (`message_delta`'s are cumulative) replace earlier ones.
-    fn update(&mut self, later: &Self) {
-        self.input_tokens = later.input_tokens.or(self.input_tokens);
-        self.cache_creation_input_tokens = later
-            .cache_creation_input_tokens
-            .or(self.cache_creation_input_tokens);
-        self.cache_read_input_tokens = later
-            .cache_read_input_tokens
-            .or(self.cache_read_input_tokens);
-        self.output_tokens = later.output_tokens.or(self.output_tokens);
-        self.server_tool_use = later.server_tool_use.or(self.server_tool_use);
-    }
-
-    fn normalise(&self) -> Usage {
-        let cached = self.cache_read_input_tokens.unwrap_or(0);
-        let created = self.cache_creation_input_tokens.unwrap_or(0);
-        Usage {
-            input_tokens: self.input_tokens.unwrap_or(0) + cached + created,
-            output_tokens: self.output_tokens.unwrap_or(0),
-            reasoning_tokens: 0,
-            cached_input_tokens: cached,
-            cache_creation_tokens: created,
-            estimated: false,
-            web_searches: self
-                .server_tool_use
-                .and_then(|used| used.web_search_requests)
-                .unwrap_or(0),
-        }
-    }
 }
 
 /// What an open content block is.

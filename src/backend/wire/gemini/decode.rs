@@ -1,7 +1,8 @@
 //! Reads a `streamGenerateContent?alt=sse` response: each event is a whole
 //! `GenerateContentResponse`. Text, thought parts, whole function calls with their thought
 //! signatures, usage and the finish reason; there is no end marker, so a response is
-//! complete when a candidate gave a `finishReason` and the connection then closed.
+//! complete when a candidate gave a `finishReason` and the connection then closed. The
+//! built-in tools' code, results and grounding are read in `builtin`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;

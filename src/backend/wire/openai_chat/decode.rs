@@ -1,5 +1,6 @@
 //! Reads a Chat Completions stream (or a whole JSON reply) into provider-neutral events:
-//! content and reasoning deltas, tool-call fragments assigned to calls, one usage report.
+//! content and reasoning deltas, tool-call fragments assigned to calls, one usage report,
+//! and the pages a provider's web search cited (OpenRouter's `url_citation` annotations).
 
 use std::borrow::Cow;
 use std::collections::VecDeque;

@@ -2,6 +2,7 @@
 //! reasoning summaries (parts separated by a blank line) and raw reasoning text, function
 //! calls keyed by `output_index` with `call_id` as their id, usage and the finish reason from
 //! `response.completed` / `response.incomplete`, and `response.failed` / `error` events.
+//! The built-in tools' items (web search, code interpreter) are read in `provider_tools`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
