@@ -100,3 +100,19 @@ fn agent_id_with_a_slash() {
         },
     );
 }
+
+#[test]
+fn a_provider_tool_the_backend_lacks_is_refused() {
+    // `enable_code_interpreter` is OpenAI's and xAI's name; Claude's tool is code execution.
+    assert_config_error(
+        "interpreter.yaml",
+        "agents:\n  - id: writer\n    backend:\n      type: claude\n      model: claude-sonnet-4-5\n      enable_code_interpreter: true\n",
+        &Expected {
+            loc: Some((6, 7)),
+            message: "agent `writer`: `agents[0].backend.enable_code_interpreter: true` asks for the provider's code interpreter, which backend type `claude` does not have (it is available on openai, grok)",
+            help: Some(
+                "`claude` calls its tool code execution: use `enable_code_execution: true` instead",
+            ),
+        },
+    );
+}

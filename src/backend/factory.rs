@@ -108,10 +108,11 @@ pub fn http_backend_limited(
         passthrough: config.passthrough.clone(),
         extra_body: config.extra_body.clone(),
         betas: config.betas.clone(),
+        server_tools: config.server_tools,
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();
-    let wire: Arc<dyn Wire> = match endpoint.protocol {
+    let wire: Arc<dyn Wire> = match wire_protocol(config, endpoint) {
         Protocol::OpenaiChat => Arc::new(ChatWire::new(
             site,
             base,
@@ -152,6 +153,16 @@ pub fn http_backend_limited(
         .local(endpoint.local)
         .limited(StreamLimits::from(limits)),
     )
+}
+
+/// The protocol to speak: the provider's, except that xAI's web search and code execution
+/// exist only in its Responses API (as in MassGen 0.1.97, whose Grok backend speaks it).
+fn wire_protocol(config: &BackendConfig, endpoint: &Endpoint) -> Protocol {
+    if config.kind == BackendKind::Grok && config.server_tools.any() {
+        Protocol::OpenaiResponses
+    } else {
+        endpoint.protocol
+    }
 }
 
 /// One connection pool for every agent of a run. It follows no redirect: a provider's

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::Usage;
+use crate::protocol::{ProviderToolCall, Usage};
 
 /// A tool offered to the model; `parameters` is a JSON schema.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -36,6 +36,21 @@ pub enum ReasoningBlock {
     Redacted {
         data: String,
     },
+    /// A call of the provider's own tool (web search, code execution) or its result, as
+    /// the `wire` protocol wrote it, sent back verbatim by that protocol only.
+    ProviderTool {
+        wire: ProviderWire,
+        item: serde_json::Value,
+    },
+}
+
+/// The protocol a [`ReasoningBlock::ProviderTool`] item is written in. Only Anthropic's
+/// server-tool blocks are sent back: a Responses `web_search_call` item would need the
+/// reasoning item before it, which is not kept, and Gemini needs neither.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProviderWire {
+    Anthropic,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -50,8 +65,9 @@ pub enum Message {
     Assistant {
         content: String,
         tool_calls: Vec<ToolCall>,
-        /// Signed reasoning that must precede the tool calls when they are sent back
-        /// (Anthropic's extended thinking).
+        /// Blocks that must precede the tool calls when they are sent back, in the order
+        /// they streamed: signed reasoning (Anthropic's extended thinking) and the calls of
+        /// the provider's own tools with their results.
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         reasoning: Vec<ReasoningBlock>,
     },
@@ -139,6 +155,13 @@ pub enum StreamEvent {
     ToolCallSignature {
         index: usize,
         signature: String,
+    },
+    /// The provider ran one of its own tools; shown as a tool card, never run here.
+    ProviderTool(ProviderToolCall),
+    /// Provider state to send back before the tool calls (a server tool's call or result).
+    ProviderBlock {
+        wire: ProviderWire,
+        item: serde_json::Value,
     },
     Usage(Usage),
     Finish(FinishReason),

@@ -23,7 +23,8 @@ pub use factory::{
     BackendUnavailable, build_backends, http_backend, http_backend_limited, http_client,
 };
 pub use message::{
-    ChatRequest, FinishReason, Message, ReasoningBlock, StreamEvent, ToolCall, ToolSpec,
+    ChatRequest, FinishReason, Message, ProviderWire, ReasoningBlock, StreamEvent, ToolCall,
+    ToolSpec,
 };
 pub use turn::{AssistantTurn, TurnBuilder};
 

@@ -121,7 +121,15 @@ impl Holds {
                     reason,
                 })];
             }
+            StreamEvent::ProviderTool(mut call) => {
+                call.input = self.redactor.redact(&call.input).into_owned();
+                call.output = self.redactor.redact(&call.output).into_owned();
+                let mut out: Vec<Item> = self.release().into_iter().map(Ok).collect();
+                out.push(Ok(StreamEvent::ProviderTool(call)));
+                return out;
+            }
             other @ (StreamEvent::ToolCallStart { .. }
+            | StreamEvent::ProviderBlock { .. }
             | StreamEvent::ReasoningSignature(_)
             | StreamEvent::RedactedReasoning(_)
             | StreamEvent::ToolCallSignature { .. }

@@ -58,6 +58,7 @@ fn count_reasoning(block: &ReasoningBlock) -> u64 {
     match block {
         ReasoningBlock::Signed { text, .. } => count(text),
         ReasoningBlock::Redacted { .. } => 0,
+        ReasoningBlock::ProviderTool { item, .. } => count(&item.to_string()),
     }
 }
 
@@ -72,6 +73,7 @@ pub fn estimate(prompt_tokens: u64, output: &[&str], reasoning: &str) -> Usage {
         cached_input_tokens: 0,
         cache_creation_tokens: 0,
         estimated: true,
+        web_searches: 0,
     }
 }
 

@@ -68,6 +68,13 @@ impl TurnBuilder {
                     .or_insert_with(empty_call)
                     .signature = Some(signature.clone());
             }
+            StreamEvent::ProviderBlock { wire, item } => {
+                self.reasoning_blocks.push(ReasoningBlock::ProviderTool {
+                    wire: *wire,
+                    item: item.clone(),
+                });
+            }
+            StreamEvent::ProviderTool(_) => {}
             StreamEvent::Usage(usage) => {
                 self.usage = *usage;
                 self.reported = true;

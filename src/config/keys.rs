@@ -58,9 +58,6 @@ pub const BACKEND_TOOLS: &[&str] = &[
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
 /// never sent to a provider.
 const BACKEND_UNSUPPORTED: &[&str] = &[
-    "enable_web_search",
-    "enable_code_execution",
-    "enable_code_interpreter",
     "enable_image_generation",
     "enable_audio_generation",
     "enable_file_generation",

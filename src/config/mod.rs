@@ -16,6 +16,7 @@ mod quick;
 mod resolve;
 mod schema;
 mod scripted;
+mod server_tools;
 mod tools;
 mod yaml;
 mod yaml_size;
@@ -36,6 +37,7 @@ pub use schema::{
     OrchestratorConfig, Secret, Sensitivity, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use server_tools::ServerTools;
 pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,

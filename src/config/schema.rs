@@ -8,6 +8,7 @@ use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 use super::backend_kind::BackendKind;
 use super::grants::GrantedPath;
 use super::scripted::ScriptedOptions;
+use super::server_tools::ServerTools;
 use super::tools::{ContextPath, ToolSettings};
 
 #[derive(Clone, Debug, PartialEq)]
@@ -59,6 +60,8 @@ pub struct BackendConfig {
     pub scripted: Option<ScriptedOptions>,
     /// MCP servers, workspace, command line and tool filters.
     pub tools: ToolSettings,
+    /// The provider's own web search and code execution.
+    pub server_tools: ServerTools,
 }
 
 impl BackendConfig {
@@ -79,6 +82,7 @@ impl BackendConfig {
             betas: Vec::new(),
             scripted: None,
             tools: ToolSettings::default(),
+            server_tools: ServerTools::default(),
         }
     }
 }

@@ -106,6 +106,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::ReasoningDelta { .. }
             | EventMsg::ToolCallBegin { .. }
             | EventMsg::ToolCallEnd { .. }
+            | EventMsg::ProviderTool(_)
             | EventMsg::AnswerSubmitted { .. }
             | EventMsg::VoteCast { .. }
             | EventMsg::VoteIgnored { .. }

@@ -272,3 +272,47 @@ fn a_closed_pipe_silences_the_display_without_failing() {
         display.handle(&event).unwrap();
     }
 }
+
+#[test]
+fn a_provider_tool_prints_its_query_and_pages_and_quiet_prints_nothing() {
+    let call = crate::protocol::ProviderToolCall {
+        call_id: "ws_1".into(),
+        tool: "web_search".into(),
+        input: "capital of France".into(),
+        sources: (1..=7)
+            .map(|page| crate::protocol::Source {
+                title: if page == 1 {
+                    "Paris - Wikipedia".into()
+                } else {
+                    String::new()
+                },
+                url: format!("https://example.com/{page}"),
+            })
+            .collect(),
+        output: String::new(),
+        ok: true,
+    };
+    let started = turn_events().remove(0);
+    let provider = EventMsg::ProviderTool(call).with("a");
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    printer.print(&started).unwrap();
+    printer.print(&provider).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    let lines: Vec<&str> = out.lines().skip(2).collect();
+    assert_eq!(
+        lines,
+        [
+            "[a] ☁ provider/web_search capital of France ✓",
+            "[a]   ↳ Paris - Wikipedia — https://example.com/1",
+            "[a]   ↳ https://example.com/2",
+            "[a]   ↳ https://example.com/3",
+            "[a]   ↳ https://example.com/4",
+            "[a]   ↳ https://example.com/5",
+            "[a]   ↳ … 2 more",
+        ]
+    );
+    let mut quiet = QuietPrinter::new(Vec::new(), Vec::new());
+    quiet.print(&provider).unwrap();
+    let (out, diagnostics) = quiet.into_inner();
+    assert!(out.is_empty() && diagnostics.is_empty());
+}

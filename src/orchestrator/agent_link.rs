@@ -98,7 +98,13 @@ impl AgentLink {
                         reason,
                     });
                 }
+                StreamEvent::ProviderTool(call) => {
+                    if role != TextRole::Quiet {
+                        self.sink.event(EventMsg::ProviderTool(call));
+                    }
+                }
                 StreamEvent::Usage(_)
+                | StreamEvent::ProviderBlock { .. }
                 | StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
                 | StreamEvent::ToolCallSignature { .. }

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 use super::op::Mode;
 use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};
+use super::provider_tool::ProviderToolCall;
 use super::usage::{CallTiming, Usage};
 
 /// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
@@ -303,6 +304,9 @@ pub enum EventMsg {
         /// Entries left out, with why (`node_modules/`, `big.bin (over 100 MB)`).
         skipped: Vec<String>,
     },
+    /// The provider ran one of its own tools (web search, code execution) while
+    /// answering; massgen did not run it and sends no result back.
+    ProviderTool(ProviderToolCall),
     /// A tool call finished.
     ToolCallEnd {
         call_id: String,

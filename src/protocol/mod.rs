@@ -7,6 +7,7 @@ mod event;
 mod ids;
 mod op;
 mod plan;
+mod provider_tool;
 pub mod symbols;
 mod usage;
 
@@ -21,4 +22,5 @@ pub use plan::{
     BroadcastTarget, PlanDepth, PlanInfo, PlanStatus, Question, QuestionOption, QuestionReply,
     TaskPriority, TaskProgress, TaskStatus, TaskView, TurnOptions, current_task,
 };
+pub use provider_tool::{ProviderToolCall, Source};
 pub use usage::{CallTiming, Spend, Usage};

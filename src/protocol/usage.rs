@@ -23,6 +23,14 @@ pub struct Usage {
     pub cache_creation_tokens: u64,
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub estimated: bool,
+    /// Searches the provider's own web-search tool ran, billed per search (or, for
+    /// Gemini 2.x, per grounded call) on top of the tokens.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub web_searches: u64,
+}
+
+fn is_zero(value: &u64) -> bool {
+    *value == 0
 }
 
 /// Tokens and cost added up over model calls. `cost_usd` counts the calls whose price is
@@ -93,6 +101,7 @@ impl AddAssign for Usage {
         self.cached_input_tokens += other.cached_input_tokens;
         self.cache_creation_tokens += other.cache_creation_tokens;
         self.estimated |= other.estimated;
+        self.web_searches += other.web_searches;
     }
 }
 

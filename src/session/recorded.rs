@@ -22,6 +22,7 @@ pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
 pub(crate) fn compact(mut event: Event) -> Option<Event> {
     match &mut event.msg {
         EventMsg::ToolCallEnd { output, .. } => output.clear(),
+        EventMsg::ProviderTool(call) => call.output.clear(),
         EventMsg::TextDelta { .. }
         | EventMsg::ReasoningDelta { .. }
         | EventMsg::FinalPresentationDelta { .. }

@@ -240,3 +240,23 @@ pub fn load_backend(backend: &str) -> (BackendConfig, Vec<String>) {
     config.timeout = Some(Duration::from_secs(5));
     (config, warnings)
 }
+
+/// The provider-run tool calls (web search, code execution) the stream reported.
+pub fn provider_tools(events: &[StreamEvent]) -> Vec<massgen::protocol::ProviderToolCall> {
+    events
+        .iter()
+        .filter_map(|event| match event {
+            StreamEvent::ProviderTool(call) => Some(call.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// `config` with the provider's web search and code execution turned on.
+pub fn with_server_tools(mut config: BackendConfig) -> BackendConfig {
+    config.server_tools = massgen::config::ServerTools {
+        web_search: true,
+        code_execution: true,
+    };
+    config
+}

@@ -90,6 +90,13 @@ impl Tally {
                 StreamEvent::ToolCallArgsDelta { fragment, .. } => {
                     self.arguments = self.arguments.saturating_add(fragment.len());
                 }
+                StreamEvent::ProviderTool(call) => {
+                    let size = call.input.len() + call.output.len();
+                    self.text = self.text.saturating_add(size);
+                }
+                StreamEvent::ProviderBlock { item, .. } => {
+                    self.text = self.text.saturating_add(item.to_string().len());
+                }
                 StreamEvent::ToolCallStart { .. } => self.calls += 1,
                 StreamEvent::Usage(_) | StreamEvent::Finish(_) | StreamEvent::Retry { .. } => {}
             }

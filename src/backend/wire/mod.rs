@@ -16,7 +16,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use crate::backend::http::{Flow, SseEvent, WireDecoder};
 #[cfg(test)]
 use crate::backend::{BackendError, StreamEvent};
-use crate::config::Secret;
+use crate::config::{Secret, ServerTools};
 
 /// The per-agent request settings every protocol maps into its own body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -31,6 +31,8 @@ pub struct WireOptions {
     pub extra_body: serde_json::Map<String, serde_json::Value>,
     /// Anthropic beta names for the `anthropic-beta` header.
     pub betas: Vec<String>,
+    /// The provider's own tools to offer (web search, code execution).
+    pub server_tools: ServerTools,
 }
 
 impl WireOptions {

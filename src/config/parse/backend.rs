@@ -7,6 +7,7 @@ use super::super::fields::Fields;
 use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
+use super::super::server_tools;
 use super::request_options::{self, RequestOptions};
 use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note};
@@ -80,6 +81,7 @@ pub(super) fn parse_backend(
         .iter()
         .chain(keys::BACKEND_TOOLS)
         .chain(own)
+        .chain(&server_tools::KEYS)
         .copied()
         .collect();
     for entry in backend.unknown(&known) {
@@ -141,6 +143,7 @@ pub(super) fn parse_backend(
         betas: options.betas,
         scripted,
         tools: parse_tool_settings(backend, notes)?,
+        server_tools: server_tools::parse(backend)?,
     })
 }
 

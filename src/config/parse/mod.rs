@@ -205,7 +205,9 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
                 .help("add `backend: {type: openai, model: gpt-5}` (or `type: scripted` offline)"),
         );
     };
-    let backend = parse_backend(&Fields::of(backend_node, agent.key_path("backend"))?, notes)?;
+    let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
+    let backend = parse_backend(&backend_fields, notes)?;
+    super::server_tools::check(&id, &backend_fields, backend.kind)?;
     Ok(AgentConfig {
         id: AgentId::new(id),
         backend,

@@ -4,6 +4,7 @@
 //! (`stream`); the turn's heading, winner, final answer and closing line are in `turn`.
 
 mod plan;
+mod provider_tool;
 mod stream;
 mod turn;
 
@@ -154,6 +155,7 @@ impl<W: Write> PlainPrinter<W> {
                 };
                 self.agent_line(agent, &line)
             }
+            (EventMsg::ProviderTool(call), Some(agent)) => self.provider_tool(agent, call),
             (EventMsg::AnswerSubmitted { label, content, .. }, Some(agent)) => {
                 let line = format!(
                     "{} {}",
@@ -413,6 +415,7 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::PostEvaluationFinished { .. }
                 | EventMsg::ToolCallBegin { .. }
                 | EventMsg::ToolCallEnd { .. }
+                | EventMsg::ProviderTool(_)
                 | EventMsg::AnswerSubmitted { .. }
                 | EventMsg::VoteCast { .. }
                 | EventMsg::VoteIgnored { .. }

@@ -241,6 +241,7 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::WorkspaceSnapshot { .. }
         | EventMsg::ToolCallEnd { .. }
+        | EventMsg::ProviderTool(_)
         | EventMsg::EnforcementRetry { .. }
         | EventMsg::Retrying { .. }
         | EventMsg::Usage { .. }

@@ -87,6 +87,12 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             entry.time_ms += duration_ms;
             entry.input_chars += arguments.remove(call_id).unwrap_or(0) as u64;
             entry.output_chars += output.chars().count() as u64;
+        } else if let EventMsg::ProviderTool(call) = msg {
+            let entry = tools.entry(call.tool.clone()).or_default();
+            entry.calls += 1;
+            entry.failures += u64::from(!call.ok);
+            entry.input_chars += call.input.chars().count() as u64;
+            entry.output_chars += call.summary().chars().count() as u64;
         }
     }
     let mut total = Spend::default();

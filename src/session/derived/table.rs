@@ -424,6 +424,7 @@ fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         | EventMsg::WorkspaceAssigned { .. }
         | EventMsg::WorkspaceSnapshot { .. }
         | EventMsg::ToolCallEnd { .. }
+        | EventMsg::ProviderTool(_)
         | EventMsg::Usage { .. }
         | EventMsg::RoundUsage { .. }
         | EventMsg::FinalPresentationStarted { .. }

@@ -8,6 +8,7 @@ mod lookup;
 mod table;
 #[cfg(test)]
 mod tests;
+mod tools;
 
 use std::fmt;
 
@@ -136,10 +137,13 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPri
         .find_map(|name| providers.iter().find_map(|p| table.get(p, name)))
 }
 
-/// The cost of `usage` for `model` on a `provider` backend.
+/// The cost of `usage` for `model` on a `provider` backend: its tokens, and the web
+/// searches the provider ran.
 pub fn estimate(provider: BackendKind, model: &str, usage: &Usage) -> CostEstimate {
     match price_for(provider, model) {
-        Some(price) => CostEstimate::Usd(price.cost(usage)),
+        Some(price) => CostEstimate::Usd(
+            price.cost(usage) + tools::web_search_cost(provider, model, usage.web_searches),
+        ),
         None => CostEstimate::UnknownPrice,
     }
 }

@@ -248,10 +248,12 @@ fn cost_bills_cached_creation_and_plain_input_separately() {
         cached_input_tokens: 6_000,
         cache_creation_tokens: 2_000,
         estimated: false,
+        web_searches: 2,
     };
-    // 2000 × 3 + 6000 × 0.3 + 2000 × 3.75 + 1000 × 15 = 30 300 per million.
+    // 2000 × 3 + 6000 × 0.3 + 2000 × 3.75 + 1000 × 15 = 30 300 per million, plus two
+    // web searches at $10 per 1,000.
     let cost = usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &usage));
-    assert_close(cost, 0.0303);
+    assert_close(cost, 0.0303 + 0.02);
 }
 
 #[test]
@@ -263,6 +265,7 @@ fn cost_bills_reasoning_at_its_own_rate_when_there_is_one() {
         cached_input_tokens: 4_000,
         cache_creation_tokens: 0,
         estimated: false,
+        web_searches: 0,
     };
     // qwen-turbo: 0.05 in (no cache rate: cached at 0.05), 0.2 out, 0.5 reasoning.
     // 10 000 × 0.05 + 1500 × 0.5 + 500 × 0.2 = 1350 per million.
@@ -287,6 +290,7 @@ fn cost_falls_back_to_the_input_rate_and_clamps_odd_usage() {
         cached_input_tokens: 600,
         cache_creation_tokens: 400,
         estimated: false,
+        web_searches: 0,
     };
     // Input: 0 uncached + 600 × 2 + 400 × 2; reasoning clamped to the 100 output tokens.
     assert_close(price.cost(&usage), (2_000.0 + 100.0 * 10.0) / 1e6);

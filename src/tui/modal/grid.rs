@@ -263,6 +263,19 @@ pub fn tool_detail(
                     .map(|line| Line::styled(line, theme.text())),
             );
         }
+        ToolState::Provider { ok, output } => {
+            let (head, style) = if *ok {
+                ("Result ✓ (run by the provider)", theme.good())
+            } else {
+                ("Error ✗ (run by the provider)", theme.bad())
+            };
+            lines.push(Line::styled(head, style));
+            lines.extend(
+                wrap(output, width)
+                    .into_iter()
+                    .map(|line| Line::styled(line, theme.text())),
+            );
+        }
         ToolState::Done {
             ok,
             output,

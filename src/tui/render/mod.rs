@@ -176,6 +176,8 @@ mod attempt_tests;
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]
+mod provider_tool_tests;
+#[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
 pub(crate) mod tests;

@@ -147,7 +147,10 @@ fn item_lines(
                     duration_ms,
                     ..
                 } => (format!("✓ {}s", seconds(*duration_ms)), theme.good()),
-                ToolState::Done { ok: false, .. } => ("✗ failed".to_string(), theme.bad()),
+                ToolState::Done { ok: false, .. } | ToolState::Provider { ok: false, .. } => {
+                    ("✗ failed".to_string(), theme.bad())
+                }
+                ToolState::Provider { ok: true, .. } => ("✓ provider".to_string(), theme.good()),
                 ToolState::Blocked { .. } => {
                     return vec![Line::styled(
                         truncate(

@@ -5,7 +5,7 @@ use jiff::Timestamp;
 
 use super::code::CodeLines;
 use super::plan::TaskTree;
-use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, Spend, TaskView};
+use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, Spend, TaskView};
 
 /// A tool call as its card shows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,6 +24,12 @@ pub enum ToolState {
         ok: bool,
         output: String,
         duration_ms: u64,
+    },
+    /// The model's provider ran the tool on its own servers (web search, code
+    /// execution); `output` is what it printed and the sources it found.
+    Provider {
+        ok: bool,
+        output: String,
     },
     /// Planning mode kept the call from running.
     Blocked {
@@ -179,6 +185,20 @@ impl AgentCard {
         *self = Self::new(self.info.clone());
     }
 
+    /// A tool the provider ran: a card already finished, its output and pages shown
+    /// when it is opened.
+    pub fn push_provider_tool(&mut self, call: &ProviderToolCall) {
+        self.items.push(CardItem::Tool(ToolCard {
+            call_id: call.call_id.clone(),
+            name: provider_tool_name(&call.tool),
+            arguments: call.input.clone(),
+            state: ToolState::Provider {
+                ok: call.ok,
+                output: call.summary(),
+            },
+        }));
+    }
+
     /// Appends streamed text to the last item if it is of the same kind.
     pub fn push_text(&mut self, text: &str) {
         if let Some(CardItem::Text(existing)) = self.items.last_mut() {
@@ -273,6 +293,11 @@ pub fn growing_text(item: &CardItem) -> &str {
         | CardItem::Notice(_)
         | CardItem::Snapshot { .. } => "",
     }
+}
+
+/// A provider's own tool as its card names it: `web_search` → `provider/web_search`.
+pub fn provider_tool_name(name: &str) -> String {
+    format!("provider/{name}")
 }
 
 /// `mcp__server__tool` → `server/tool`; other names unchanged.

@@ -25,7 +25,7 @@ use jiff::Timestamp;
 
 pub use agent::{
     AgentCard, CardItem, OutputMark, TextBlock, ToolCard, ToolState, display_tool_name,
-    growing_text,
+    growing_text, provider_tool_name,
 };
 pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan};
@@ -221,6 +221,11 @@ impl UiState {
                         arguments: arguments.clone(),
                         state: ToolState::Running,
                     }));
+                }
+            }
+            EventMsg::ProviderTool(call) => {
+                if let Some(card) = self.agent_mut(agent) {
+                    card.push_provider_tool(call);
                 }
             }
             EventMsg::ToolCallEnd {

@@ -3,7 +3,7 @@
 
 use jiff::Timestamp;
 
-use super::{UiState, display_tool_name};
+use super::{UiState, display_tool_name, provider_tool_name};
 
 use crate::protocol::{
     AgentId, AnswerLabel, BroadcastTarget, Event, EventMsg, McpServerState, PlanStatus,
@@ -386,6 +386,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::ReasoningDelta { .. }
         | EventMsg::ToolCallBegin { .. }
         | EventMsg::ToolCallEnd { .. }
+        | EventMsg::ProviderTool(_)
         | EventMsg::Usage { .. }
         | EventMsg::RoundUsage { .. }
         | EventMsg::FinalPresentationDelta { .. }
@@ -398,19 +399,26 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
 
 /// The record of `event` if it is a finished tool call.
 pub(super) fn tool_call_entry(event: &Event) -> Option<TimelineEntry> {
-    let EventMsg::ToolCallEnd {
+    let kind = if let EventMsg::ToolCallEnd {
         tool,
         ok,
         duration_ms,
         ..
     } = &event.msg
-    else {
+    {
+        EntryKind::ToolCall {
+            tool: display_tool_name(tool),
+            ok: *ok,
+            duration_ms: *duration_ms,
+        }
+    } else if let EventMsg::ProviderTool(call) = &event.msg {
+        EntryKind::ToolCall {
+            tool: provider_tool_name(&call.tool),
+            ok: call.ok,
+            duration_ms: 0,
+        }
+    } else {
         return None;
-    };
-    let kind = EntryKind::ToolCall {
-        tool: display_tool_name(tool),
-        ok: *ok,
-        duration_ms: *duration_ms,
     };
     Some(entry(event, kind))
 }

@@ -12,6 +12,7 @@ use crate::mock_llm::{Reply, typed};
 
 mod errors;
 mod options;
+mod server_tools;
 mod streaming;
 
 const MODEL: &str = "claude-sonnet-4-5";

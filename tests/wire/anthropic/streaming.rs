@@ -234,6 +234,7 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
             cached_input_tokens: 1800,
             cache_creation_tokens: 188,
             estimated: false,
+            web_searches: 0,
         }]
     );
     assert_eq!(

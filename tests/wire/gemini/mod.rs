@@ -11,6 +11,7 @@ use crate::mock_llm::Reply;
 
 mod errors;
 mod options;
+mod server_tools;
 mod streaming;
 
 const MODEL: &str = "gemini-2.5-flash";

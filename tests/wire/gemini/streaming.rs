@@ -252,6 +252,7 @@ async fn reports_cached_and_thought_tokens_normalised() {
             cached_input_tokens: 1536,
             cache_creation_tokens: 0,
             estimated: false,
+            web_searches: 0,
         }
     );
     assert_eq!(turn.usage.total(), 2130);

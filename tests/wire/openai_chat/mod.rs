@@ -13,6 +13,7 @@ mod base_url;
 mod errors;
 mod options;
 mod streaming;
+mod web_plugin;
 
 /// The end marker.
 const DONE: &str = "data: [DONE]\n\n";

@@ -1,7 +1,7 @@
 //! Reads a Messages API event stream: content blocks (text, thinking, tool use) opened,
 //! filled by deltas and closed by index; usage from `message_start` and `message_delta`,
 //! reported once at `message_stop`, the end marker; `error` events; and a whole JSON
-//! `message` as a fallback.
+//! `message` as a fallback. Server tools' calls and results are read in `server_blocks`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -12,7 +12,12 @@ use serde_json::Value;
 use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
-use crate::protocol::Usage;
+
+mod server_blocks;
+mod usage;
+
+use server_blocks::ServerBlocks;
+use usage::WireUsage;
 
 /// One event's `data`. Fields absent from an event type stay at their defaults; only the
 /// rare events (`content_block_start`, `error`) are read into `Value`s.
@@ -57,46 +62,6 @@ struct StartedMessage {
     usage: Option<WireUsage>,
 }
 
-/// Anthropic's usage: `input_tokens` excludes the cache reads and writes.
-#[derive(Clone, Copy, Debug, Default, Deserialize)]
-struct WireUsage {
-    #[serde(default)]
-    input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_creation_input_tokens: Option<u64>,
-    #[serde(default)]
-    cache_read_input_tokens: Option<u64>,
-    #[serde(default)]
-    output_tokens: Option<u64>,
-}
-
-impl WireUsage {
-    /// Later counts (`message_delta`'s are cumulative) replace earlier ones.
-    fn update(&mut self, later: &Self) {
-        self.input_tokens = later.input_tokens.or(self.input_tokens);
-        self.cache_creation_input_tokens = later
-            .cache_creation_input_tokens
-            .or(self.cache_creation_input_tokens);
-        self.cache_read_input_tokens = later
-            .cache_read_input_tokens
-            .or(self.cache_read_input_tokens);
-        self.output_tokens = later.output_tokens.or(self.output_tokens);
-    }
-
-    fn normalise(&self) -> Usage {
-        let cached = self.cache_read_input_tokens.unwrap_or(0);
-        let created = self.cache_creation_input_tokens.unwrap_or(0);
-        Usage {
-            input_tokens: self.input_tokens.unwrap_or(0) + cached + created,
-            output_tokens: self.output_tokens.unwrap_or(0),
-            reasoning_tokens: 0,
-            cached_input_tokens: cached,
-            cache_creation_tokens: created,
-            estimated: false,
-        }
-    }
-}
-
 /// What an open content block is.
 enum Block {
     Text,
@@ -114,7 +79,7 @@ enum Block {
         streamed: bool,
         closed: bool,
     },
-    /// Server tools and whatever comes next: ignored.
+    /// Server tools (kept by `ServerBlocks`) and whatever comes next.
     Other,
 }
 
@@ -124,6 +89,8 @@ pub struct AnthropicDecoder {
     /// Content blocks by their wire index, in the order they started.
     blocks: Vec<(usize, Block)>,
     tool_calls: usize,
+    /// The provider's own tool calls and results.
+    server: ServerBlocks,
     usage: WireUsage,
     stop: Option<FinishReason>,
 }
@@ -134,6 +101,7 @@ impl AnthropicDecoder {
             site,
             blocks: Vec::new(),
             tool_calls: 0,
+            server: ServerBlocks::default(),
             usage: WireUsage::default(),
             stop: None,
         }
@@ -186,6 +154,14 @@ impl AnthropicDecoder {
                     closed: false,
                 }
             }
+            "server_tool_use" => {
+                self.server.start_use(index, block);
+                Block::Other
+            }
+            kind if server_blocks::is_result(kind) => {
+                self.server.result(block, out);
+                Block::Other
+            }
             _ => Block::Other,
         };
         self.blocks.push((index, started));
@@ -204,19 +180,23 @@ impl AnthropicDecoder {
                 }
             }
             "input_json_delta" => {
+                let Some(fragment) = delta.partial_json.filter(|json| !json.is_empty()) else {
+                    return;
+                };
                 if let Some(Block::ToolUse {
                     slot,
                     streamed,
                     closed: false,
                     ..
                 }) = self.block(index)
-                    && let Some(fragment) = delta.partial_json.filter(|json| !json.is_empty())
                 {
                     *streamed = true;
                     out.push_back(StreamEvent::ToolCallArgsDelta {
                         index: *slot,
                         fragment: fragment.into_owned(),
                     });
+                } else if let Some(index) = index {
+                    self.server.delta(index, &fragment);
                 }
             }
             "signature_delta" => {
@@ -239,6 +219,7 @@ impl AnthropicDecoder {
         for (_, block) in &mut self.blocks {
             close(block, out);
         }
+        self.server.finish(out);
         out.push_back(StreamEvent::Usage(self.usage.normalise()));
         out.push_back(StreamEvent::Finish(
             self.stop.take().unwrap_or(FinishReason::Stop),
@@ -313,6 +294,7 @@ impl WireDecoder for AnthropicDecoder {
                 if let Some(block) = self.block(data.index) {
                     close(block, out);
                 }
+                self.server.stop(data.index, out);
             }
             "message_delta" => {
                 if let Some(reason) = data.delta.and_then(|delta| delta.stop_reason) {

@@ -4,6 +4,7 @@
 
 mod decode;
 mod request;
+mod server_tools;
 
 pub use decode::AnthropicDecoder;
 
@@ -71,7 +72,12 @@ impl Wire for AnthropicWire {
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
         let builder = sse_post(client, &self.url, &self.auth, &self.body(request))
             .header("anthropic-version", ANTHROPIC_VERSION);
-        match self.beta_header() {
+        let betas: Vec<String> = self
+            .beta_header()
+            .into_iter()
+            .chain(server_tools::beta(self.options.server_tools).map(str::to_string))
+            .collect();
+        match (!betas.is_empty()).then(|| betas.join(",")) {
             Some(betas) => builder.header("anthropic-beta", betas),
             None => builder,
         }

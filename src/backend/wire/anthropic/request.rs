@@ -41,6 +41,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(temperature) = options.temperature {
         body.insert("temperature".into(), json!(temperature));
     }
+    super::server_tools::add(&mut body, options.server_tools);
     options.merge_passthrough(&mut body);
     if thinking_on(options) {
         drop_refused_with_thinking(&mut body);
@@ -108,6 +109,7 @@ fn thinking_block(block: &ReasoningBlock) -> Value {
             json!({"type": "thinking", "thinking": text, "signature": signature})
         }
         ReasoningBlock::Redacted { data } => json!({"type": "redacted_thinking", "data": data}),
+        ReasoningBlock::ProviderTool { wire, item } => super::server_tools::echo(*wire, item),
     }
 }
 

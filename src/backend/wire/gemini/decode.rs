@@ -1,7 +1,8 @@
 //! Reads a `streamGenerateContent?alt=sse` response: each event is a whole
 //! `GenerateContentResponse`. Text, thought parts, whole function calls with their thought
 //! signatures, usage and the finish reason; there is no end marker, so a response is
-//! complete when a candidate gave a `finishReason` and the connection then closed.
+//! complete when a candidate gave a `finishReason` and the connection then closed. The
+//! built-in tools' code, results and grounding are read in `builtin`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -14,6 +15,10 @@ use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::wire::{Few, First};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
 use crate::protocol::Usage;
+
+mod builtin;
+
+use builtin::BuiltinTools;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -35,6 +40,9 @@ struct Candidate<'a> {
     content: Option<Content<'a>>,
     #[serde(default, borrow)]
     finish_reason: Option<Cow<'a, str>>,
+    /// Google Search's queries and pages.
+    #[serde(default)]
+    grounding_metadata: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -54,6 +62,11 @@ struct Part<'a> {
     thought_signature: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     function_call: Option<FunctionCall<'a>>,
+    /// The code execution tool's code and its result.
+    #[serde(default)]
+    executable_code: Option<Value>,
+    #[serde(default)]
+    code_execution_result: Option<Value>,
 }
 
 #[derive(Deserialize)]
@@ -102,6 +115,7 @@ impl GeminiUsage {
             cached_input_tokens: self.cached_content_token_count,
             cache_creation_tokens: 0,
             estimated: false,
+            web_searches: 0,
         }
     }
 }
@@ -114,6 +128,8 @@ pub struct GeminiDecoder {
     /// The latest usage report; Gemini repeats it, growing, in many chunks.
     usage: Option<Usage>,
     finish: Option<FinishReason>,
+    /// Google Search and code execution, run by Gemini.
+    builtin: BuiltinTools,
 }
 
 impl GeminiDecoder {
@@ -123,6 +139,7 @@ impl GeminiDecoder {
             calls: 0,
             usage: None,
             finish: None,
+            builtin: BuiltinTools::default(),
         }
     }
 
@@ -150,6 +167,9 @@ impl GeminiDecoder {
                 self.part(part, out);
             }
         }
+        if let Some(metadata) = &candidate.grounding_metadata {
+            self.builtin.grounding(metadata);
+        }
         if let Some(reason) = candidate.finish_reason.filter(|reason| !reason.is_empty()) {
             self.finish = Some(finish_reason(&reason));
         }
@@ -157,6 +177,12 @@ impl GeminiDecoder {
     }
 
     fn part(&mut self, part: Part<'_>, out: &mut VecDeque<StreamEvent>) {
+        if let Some(code) = &part.executable_code {
+            self.builtin.code(code, out);
+        }
+        if let Some(result) = &part.code_execution_result {
+            self.builtin.result(result, out);
+        }
         if let Some(call) = part.function_call {
             let index = self.calls;
             self.calls += 1;
@@ -192,7 +218,10 @@ impl GeminiDecoder {
         let Some(reason) = self.finish.take() else {
             return Flow::Continue;
         };
-        if let Some(usage) = self.usage.take() {
+        let searches = self.builtin.searches();
+        self.builtin.flush(out);
+        if let Some(mut usage) = self.usage.take() {
+            usage.web_searches = searches;
             out.push_back(StreamEvent::Usage(usage));
         }
         let reason = match reason {

@@ -1,6 +1,7 @@
 //! Gemini API `streamGenerateContent?alt=sse` (`type: gemini`): where the request goes and
 //! how it authenticates. The body is built in `request`, the stream read in `decode`.
 
+mod builtin_tools;
 mod decode;
 mod options;
 mod request;

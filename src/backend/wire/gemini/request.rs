@@ -23,6 +23,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
         let declarations: Vec<Value> = request.tools.iter().map(declaration).collect();
         tools.push(json!({ "functionDeclarations": declarations }));
     }
+    super::builtin_tools::add(&mut tools, options.server_tools);
     let mut generation = Map::new();
     if let Some(temperature) = options.temperature {
         generation.insert("temperature".into(), json!(temperature));

@@ -1,5 +1,6 @@
 //! Reads a Chat Completions stream (or a whole JSON reply) into provider-neutral events:
-//! content and reasoning deltas, tool-call fragments assigned to calls, one usage report.
+//! content and reasoning deltas, tool-call fragments assigned to calls, one usage report,
+//! and the pages a provider's web search cited (OpenRouter's `url_citation` annotations).
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -11,7 +12,7 @@ use crate::backend::http::status::from_error_value;
 use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::wire::{Few, First};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
-use crate::protocol::Usage;
+use crate::protocol::{Source, Usage};
 
 #[derive(Deserialize)]
 struct Chunk<'a> {
@@ -41,6 +42,9 @@ struct Delta<'a> {
     reasoning: Option<Cow<'a, str>>,
     #[serde(default, borrow)]
     tool_calls: Few<ToolCallDelta<'a>>,
+    /// OpenRouter's web plugin: the pages the answer cites.
+    #[serde(default)]
+    annotations: Option<Vec<Value>>,
 }
 
 #[derive(Deserialize)]
@@ -106,6 +110,7 @@ impl ChatUsage {
                 .unwrap_or(0),
             cache_creation_tokens: 0,
             estimated: false,
+            web_searches: 0,
         }
     }
 }
@@ -117,6 +122,8 @@ pub struct ChatDecoder {
     slots: Vec<(usize, String)>,
     finish: Option<FinishReason>,
     usage: Option<Usage>,
+    /// Pages cited by a web search the provider ran.
+    cited: Vec<Source>,
 }
 
 impl ChatDecoder {
@@ -126,6 +133,7 @@ impl ChatDecoder {
             slots: Vec::new(),
             finish: None,
             usage: None,
+            cited: Vec::new(),
         }
     }
 
@@ -153,6 +161,9 @@ impl ChatDecoder {
     }
 
     fn delta(&mut self, delta: Delta<'_>, out: &mut VecDeque<StreamEvent>) {
+        if let Some(annotations) = &delta.annotations {
+            super::web_plugin::cite(annotations, &mut self.cited);
+        }
         if let Some(reasoning) = delta.reasoning_content.or(delta.reasoning)
             && !reasoning.is_empty()
         {
@@ -190,6 +201,10 @@ impl ChatDecoder {
 
     /// The one usage report, then the finish (`Stop` when no finish reason came).
     fn complete(&mut self, out: &mut VecDeque<StreamEvent>) {
+        if !self.cited.is_empty() {
+            let cited = std::mem::take(&mut self.cited);
+            out.push_back(StreamEvent::ProviderTool(super::web_plugin::card(cited)));
+        }
         if let Some(usage) = self.usage.take() {
             out.push_back(StreamEvent::Usage(usage));
         }

@@ -6,6 +6,7 @@
 use serde_json::{Map, Value, json};
 
 mod decode;
+mod web_plugin;
 
 pub use decode::{ChatDecoder, finish_reason};
 
@@ -116,6 +117,7 @@ impl ChatWire {
             body.insert(self.max_tokens_key.into(), json!(max_tokens));
         }
         self.options.merge_passthrough(&mut body);
+        web_plugin::add(&mut body, self.options.server_tools);
         self.options.merge_extra_body(&mut body);
         Value::Object(body)
     }

@@ -2,6 +2,7 @@
 //! reasoning summaries (parts separated by a blank line) and raw reasoning text, function
 //! calls keyed by `output_index` with `call_id` as their id, usage and the finish reason from
 //! `response.completed` / `response.incomplete`, and `response.failed` / `error` events.
+//! The built-in tools' items (web search, code interpreter) are read in `provider_tools`.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -13,8 +14,10 @@ use crate::backend::http::{CallSite, Flow, SseEvent, WireDecoder, parse_json};
 use crate::backend::{BackendError, FinishReason, StreamEvent};
 
 mod events;
+mod provider_tools;
 
 use events::{Event, Item, Output, ResponseState};
+use provider_tools::ProviderTools;
 
 /// A function call seen in this response.
 struct CallSlot {
@@ -36,6 +39,8 @@ pub struct ResponsesDecoder {
     reasoning_seen: bool,
     /// The next reasoning text starts a new summary part or reasoning item.
     separate_reasoning: bool,
+    /// Web searches and code the provider ran.
+    provider_tools: ProviderTools,
 }
 
 impl ResponsesDecoder {
@@ -45,6 +50,7 @@ impl ResponsesDecoder {
             calls: Vec::new(),
             reasoning_seen: false,
             separate_reasoning: false,
+            provider_tools: ProviderTools::default(),
         }
     }
 
@@ -68,6 +74,9 @@ impl ResponsesDecoder {
                     match item.kind.as_ref() {
                         "function_call" => self.call_item(event.output_index, &item, out),
                         "reasoning" => self.separate_reasoning = self.reasoning_seen,
+                        _ if event.kind == "response.output_item.done" => {
+                            self.finished_item(&item, out);
+                        }
                         _ => {}
                     }
                 }
@@ -93,6 +102,14 @@ impl ResponsesDecoder {
             _ => {}
         }
         Ok(Flow::Continue)
+    }
+
+    /// A finished item of another kind: the provider's own tool call, or a message whose
+    /// citations its search cards list.
+    fn finished_item(&mut self, item: &Item<'_>, out: &mut VecDeque<StreamEvent>) {
+        if !self.provider_tools.item(item, out) && item.kind == "message" {
+            self.provider_tools.message(item);
+        }
     }
 
     fn reasoning(&mut self, delta: Cow<'_, str>, out: &mut VecDeque<StreamEvent>) {
@@ -196,8 +213,11 @@ impl ResponsesDecoder {
             let error = state.error.unwrap_or(Value::Null);
             return Err(from_error_value(&self.site, &error, &["code", "type"]));
         }
+        self.provider_tools.flush(out);
         if let Some(usage) = &state.usage {
-            out.push_back(StreamEvent::Usage(usage.normalise()));
+            let mut usage = usage.normalise();
+            usage.web_searches = self.provider_tools.search_count;
+            out.push_back(StreamEvent::Usage(usage));
         }
         let reason = if status == "incomplete" {
             let details = state.incomplete_details.unwrap_or_default();
@@ -247,6 +267,7 @@ impl WireDecoder for ResponsesDecoder {
         for (position, item) in output.output.unwrap_or_default().iter().enumerate() {
             match item.kind.as_ref() {
                 "message" => {
+                    self.provider_tools.message(item);
                     for part in item.content.iter().flatten() {
                         let text = if part.text.is_empty() {
                             &part.refusal
@@ -271,7 +292,9 @@ impl WireDecoder for ResponsesDecoder {
                     }
                 }
                 "function_call" => self.call_item(Some(position), item, out),
-                _ => {}
+                _ => {
+                    self.provider_tools.item(item, out);
+                }
             }
         }
         let status = match state.status.as_ref() {

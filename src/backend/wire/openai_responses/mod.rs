@@ -5,6 +5,7 @@
 
 mod decode;
 mod request;
+mod server_tools;
 
 pub use decode::ResponsesDecoder;
 

@@ -46,7 +46,7 @@ fn a_tool_call_without_input_deltas_gets_an_empty_object() {
 }
 
 #[test]
-fn server_tool_input_and_stray_signatures_are_not_passed_on() {
+fn server_tool_input_is_kept_to_send_back_not_run_and_stray_signatures_are_dropped() {
     let (events, _) = decode(&[
         (
             "content_block_start",
@@ -62,9 +62,19 @@ fn server_tool_input_and_stray_signatures_are_not_passed_on() {
         ),
         ("message_stop", r#"{"type":"message_stop"}"#),
     ]);
-    // A signature for a block that is not an open thinking block is dropped.
-    assert_eq!(events.len(), 2, "{events:?}");
-    assert!(matches!(events[0], StreamEvent::Usage(_)), "{events:?}");
+    // The server's call is not one for massgen to run: it is only kept, whole, to go
+    // back with the next request. A signature for a block that is not an open thinking
+    // block is dropped.
+    assert_eq!(events.len(), 3, "{events:?}");
+    assert_eq!(
+        events[0],
+        StreamEvent::ProviderBlock {
+            wire: crate::backend::ProviderWire::Anthropic,
+            item: serde_json::json!({"type": "server_tool_use", "id": "srvtoolu_01",
+                                     "name": "web_search", "input": {"query": "x"}}),
+        }
+    );
+    assert!(matches!(events[1], StreamEvent::Usage(_)), "{events:?}");
 }
 
 #[test]

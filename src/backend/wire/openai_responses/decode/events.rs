@@ -136,6 +136,16 @@ pub(super) struct Item<'a> {
     pub(super) content: Option<Vec<Part<'a>>>,
     #[serde(default, borrow)]
     pub(super) summary: Option<Vec<Part<'a>>>,
+    /// A `web_search_call`'s search (`query`, `sources`).
+    #[serde(default)]
+    pub(super) action: Option<Value>,
+    /// A `code_interpreter_call`'s code and what it printed.
+    #[serde(default, borrow, deserialize_with = "text")]
+    pub(super) code: Cow<'a, str>,
+    #[serde(default)]
+    pub(super) outputs: Option<Value>,
+    #[serde(default, borrow, deserialize_with = "text")]
+    pub(super) status: Cow<'a, str>,
 }
 
 /// An `output_text`, `refusal`, `summary_text` or `reasoning_text` part.
@@ -145,6 +155,9 @@ pub(super) struct Part<'a> {
     pub(super) text: Cow<'a, str>,
     #[serde(default, borrow, deserialize_with = "text")]
     pub(super) refusal: Cow<'a, str>,
+    /// An `output_text`'s `url_citation`s.
+    #[serde(default)]
+    pub(super) annotations: Option<Vec<Value>>,
 }
 
 /// OpenAI's usage: `input_tokens` already includes the cached ones and `output_tokens` the
@@ -190,6 +203,7 @@ impl ApiUsage {
                 .unwrap_or(0),
             cache_creation_tokens: 0,
             estimated: false,
+            web_searches: 0,
         }
     }
 }

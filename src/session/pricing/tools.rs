@@ -1,0 +1,81 @@
+//! What the providers' own web search costs on top of the tokens, per search as each
+//! publishes it (the search results read as prompt are already in the token counts).
+//! Free allowances (Gemini's daily grounded prompts) are not subtracted: the estimate is
+//! an upper bound for them.
+
+use crate::config::BackendKind;
+
+/// USD for `searches` web searches run by `provider` for `model` in one call.
+pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64 {
+    if searches == 0 {
+        return 0.0;
+    }
+    let count = searches as f64;
+    match provider {
+        // Anthropic: $10 per 1,000 searches.
+        BackendKind::Claude => count * 0.010,
+        // OpenAI's `web_search` tool: $10 per 1,000 calls.
+        BackendKind::Openai => count * 0.010,
+        // Gemini 3: $14 per 1,000 search queries; Gemini 2.x: $35 per 1,000 grounded
+        // prompts, whatever the number of queries in one.
+        BackendKind::Gemini => {
+            if model.to_ascii_lowercase().contains("gemini-3") {
+                count * 0.014
+            } else {
+                0.035
+            }
+        }
+        // xAI's server-side `web_search` tool: $5 per 1,000 calls.
+        BackendKind::Grok => count * 0.005,
+        BackendKind::Scripted
+        | BackendKind::ClaudeCode
+        | BackendKind::AzureOpenai
+        | BackendKind::Zai
+        | BackendKind::Cerebras
+        | BackendKind::Together
+        | BackendKind::Fireworks
+        | BackendKind::Groq
+        | BackendKind::Openrouter
+        | BackendKind::Moonshot
+        | BackendKind::Kimi
+        | BackendKind::Nebius
+        | BackendKind::Poe
+        | BackendKind::Qwen
+        | BackendKind::Chatcompletion
+        | BackendKind::Lmstudio
+        | BackendKind::Vllm
+        | BackendKind::Sglang
+        | BackendKind::Ag2 => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn searches_are_priced_as_each_provider_publishes() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(
+            web_search_cost(BackendKind::Claude, "claude-sonnet-4-5", 3),
+            0.03
+        ));
+        assert!(close(
+            web_search_cost(BackendKind::Openai, "gpt-5", 2),
+            0.02
+        ));
+        assert!(close(
+            web_search_cost(BackendKind::Gemini, "gemini-2.5-flash", 4),
+            0.035
+        ));
+        assert!(close(
+            web_search_cost(BackendKind::Gemini, "gemini-3-pro-preview", 2),
+            0.028
+        ));
+        assert!(close(web_search_cost(BackendKind::Grok, "grok-4", 2), 0.01));
+        assert!(close(
+            web_search_cost(BackendKind::Claude, "claude-sonnet-4-5", 0),
+            0.0
+        ));
+    }
+}
