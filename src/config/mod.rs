@@ -6,6 +6,7 @@ mod error;
 pub mod examples;
 mod fields;
 mod grants;
+mod key_notes;
 mod keys;
 mod load;
 mod masked_url;
