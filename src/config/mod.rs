@@ -18,6 +18,9 @@ mod schema;
 mod scripted;
 mod tools;
 mod yaml;
+mod yaml_flow;
+mod yaml_keys;
+mod yaml_scalar;
 mod yaml_size;
 
 use std::path::PathBuf;
