@@ -3,6 +3,7 @@
 //! The only file that knows about the YAML parser. Everything above it works on [`Node`]s,
 //! so every config error can name a line and a column.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use saphyr::{MarkedYamlOwned, ScalarOwned, ScanError, YamlDataOwned, YamlLoader};
@@ -292,15 +293,17 @@ impl Converter<'_> {
             ),
             YamlDataOwned::Mapping(mapping) => {
                 let mut entries: Vec<Entry> = Vec::with_capacity(mapping.len());
+                let mut places: HashMap<String, usize> = HashMap::with_capacity(mapping.len());
                 for (key, value) in mapping {
                     let key_loc = self.location_of(&key);
                     let key = key_text(self.convert(key)?.value, key_loc)?;
                     let value = self.convert(value)?;
                     // A repeated key keeps its first place and its last value, as in PyYAML.
-                    if let Some(existing) = entries.iter_mut().find(|entry| entry.key == key) {
+                    if let Some(existing) = places.get(&key).and_then(|at| entries.get_mut(*at)) {
                         self.duplicate_key.get_or_insert(key_loc);
                         existing.value = value;
                     } else {
+                        places.insert(key.clone(), entries.len());
                         entries.push(Entry {
                             key,
                             key_loc,
