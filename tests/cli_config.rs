@@ -133,6 +133,31 @@ fn validate_notes_missing_keys_but_fails_on_config_mistakes() {
 }
 
 #[test]
+fn validate_leaves_a_base_url_from_an_unset_variable_to_the_run() {
+    // As in MassGen's providers/azure/azure_openai_multi.yaml: the endpoint comes from the
+    // environment; --validate warns that the variable is unset instead of calling the
+    // unexpanded text a bad URL, and a run stops at the variable.
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "azure.yaml",
+        "agent:\n  id: a\n  backend:\n    type: azure_openai\n    model: gpt-4o\n    \
+         base_url: ${MASSGEN_TEST_UNSET_BASE_URL}\n    api_key: k\n",
+    );
+    let output = sandbox.run(&["--validate", "azure.yaml"]);
+    assert_code(&output, 0);
+    assert_stderr_contains(
+        &output,
+        "environment variable `MASSGEN_TEST_UNSET_BASE_URL` is not set (needed to run)",
+    );
+    let output = sandbox.run(&["--config", "azure.yaml", "q"]);
+    assert_code(&output, 1);
+    assert_stderr_contains(
+        &output,
+        "environment variable `MASSGEN_TEST_UNSET_BASE_URL` is not set",
+    );
+}
+
+#[test]
 fn quick_setup_with_an_unknown_model_asks_for_backend() {
     let sandbox = Sandbox::new();
     let output = sandbox.run(&["--model", "llama-unknown", "q"]);

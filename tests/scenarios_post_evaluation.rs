@@ -225,3 +225,25 @@ async fn debug_final_answer_is_what_the_first_check_reads() {
         "{user}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn skip_coordination_rounds_has_the_first_agent_present_at_once() {
+    let yaml = config(0, "[submit]").replace(
+        "orchestrator:\n",
+        "orchestrator:\n  skip_coordination_rounds: true\n",
+    );
+    let (events, _scenario) = run_once(&yaml, "q").await;
+    let lines: Vec<String> = transcript(&events)
+        .into_iter()
+        .filter(|line| line != "turn started")
+        .collect();
+    assert_eq!(
+        lines,
+        [
+            "winner a by FirstAnswer",
+            "a presents agent1.final",
+            "turn Completed"
+        ]
+    );
+    assert_eq!(final_answer(&events), Some(("Final from a".into(), false)));
+}

@@ -67,6 +67,16 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
         if provider::provider(agent.backend.kind).is_none() {
             continue;
         }
+        // `base_url: ${UNSET}` was reported as an unset variable above; a run stops there
+        // first, so its endpoint cannot be checked yet.
+        if agent
+            .backend
+            .base_url
+            .as_deref()
+            .is_some_and(|url| url.contains("${"))
+        {
+            continue;
+        }
         match provider::resolve(&agent.backend, env) {
             Ok(_) => {}
             Err(problem) if problem.is_environment() => {

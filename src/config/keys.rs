@@ -1,8 +1,8 @@
 //! Which MassGen config keys massgen acts on, and which it knows but ignores for now.
 //!
-//! A key in an `*_UNSUPPORTED` list gets "ignored: … — not supported yet"; a key in
-//! neither list gets "ignored: unknown key" with a suggestion. Neither stops a run, so
-//! real MassGen configs always load.
+//! A key in an `*_UNSUPPORTED` list gets "ignored: X — <what MassGen would have done>" (the
+//! notes live in `key_notes`); a key in neither list gets "ignored: unknown key" with a
+//! suggestion. Neither stops a run, so real MassGen configs always load.
 
 pub const TOP_LEVEL: &[&str] = &[
     "agent",
@@ -23,10 +23,33 @@ pub const LIMITS: &[&str] = &[
     "max_sse_line_bytes",
     "max_question_bytes",
 ];
-pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &["memory", "filesystem_memory", "rate_limits"];
+/// Top-level keys MassGen reads (`memory`, `nlip`, …) or that its shipped configs write
+/// although MassGen ignores them too (`display`, `timeout`, `task`).
+pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &[
+    "memory",
+    "filesystem_memory",
+    "rate_limits",
+    "nlip",
+    "display",
+    "timeout",
+    "task",
+];
 
-pub const AGENT: &[&str] = &["id", "backend", "system_message"];
-pub const AGENT_UNSUPPORTED: &[&str] = &["persona", "voting_sensitivity"];
+pub const AGENT: &[&str] = &[
+    "id",
+    "backend",
+    "system_message",
+    "voting_sensitivity",
+    "persona",
+];
+pub const AGENT_UNSUPPORTED: &[&str] = &[
+    "memory",
+    "enable_nlip",
+    "nlip",
+    "subtask",
+    "subagent_agents",
+    "append_system_prompt",
+];
 
 /// Backend keys every backend type reads. Others are sorted by `provider_options`.
 pub const BACKEND_COMMON: &[&str] = &[
@@ -57,7 +80,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
 /// never sent to a provider.
-const BACKEND_UNSUPPORTED: &[&str] = &[
+pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_image_generation",
     "enable_audio_generation",
     "enable_file_generation",
@@ -101,7 +124,7 @@ pub const MCP_SERVER: &[&str] = &[
     "allowed_tools",
     "exclude_tools",
 ];
-pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "security"];
+pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "security", "defer_loading"];
 
 /// Keys of one `context_paths` entry.
 pub const CONTEXT_PATH: &[&str] = &["path", "permission", "protected_paths"];
@@ -130,6 +153,29 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "docker",
     "min_answers_before_voting",
     "memory",
+    "voting_threshold",
+    "max_new_answers_global",
+    "checklist_require_gap_report",
+    "gap_report_mode",
+    "max_checklist_calls_per_round",
+    "checklist_first_answer",
+    "fairness_enabled",
+    "fairness_lead_cap_answers",
+    "max_midstream_injections_per_round",
+    "defer_peer_updates_until_restart",
+    "allow_midstream_peer_updates_before_checklist_submit",
+    "final_answer_strategy",
+    "coordination_mode",
+    "presenter_agent",
+    "enable_multimodal_tools",
+    "multimodal_config",
+    "image_generation_backend",
+    "image_generation_model",
+    "video_generation_backend",
+    "video_generation_model",
+    "audio_generation_backend",
+    "audio_generation_model",
+    "skills_directory",
 ];
 
 /// `orchestrator.coordination` keys massgen acts on.
@@ -177,6 +223,55 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "enable_novelty_on_iteration",
     "max_new_answers_global",
     "use_skills_registry",
+    "plan_target_steps",
+    "plan_target_chunks",
+    "disable_final_only_round_capture_fallback",
+    "evaluation_criteria_generator",
+    "prompt_improver",
+    "pre_collab_voting_threshold",
+    "subagent_runtime_mode",
+    "subagent_runtime_fallback_mode",
+    "subagent_host_launch_prefix",
+    "background_subagents",
+    "task_decomposer",
+    "subagent_types",
+    "round_evaluator_before_checklist",
+    "orchestrator_managed_round_evaluator",
+    "round_evaluator_skip_synthesis",
+    "round_evaluator_refine",
+    "round_evaluator_transformation_pressure",
+    "enable_quality_rethink_on_iteration",
+    "enable_execution_trace_analyzer",
+    "auto_trace_analysis",
+    "evolving_criteria",
+    "evolving_criteria_score_threshold",
+    "evolving_criteria_max_evolutions",
+    "evolving_criteria_min_high_score_count",
+    "evolving_criteria_timeout",
+    "enable_evaluator_personas",
+    "novelty_injection",
+    "improvements",
+    "checklist_criteria_preset",
+    "checklist_criteria_inline",
+    "criteria_mode",
+    "bootstrap_max_per_agent_per_round",
+    "bootstrap_max_total",
+    "resume_from_log",
+    "checkpoint_enabled",
+    "checkpoint_mode",
+    "checkpoint_guidance",
+    "checkpoint_gated_patterns",
+    "standalone_checkpoint",
+    "standalone_checkpoint_enabled",
+    "standalone_checkpoint_team_config",
+    "standalone_checkpoint_mode",
+    "standalone_checkpoint_single",
+    "standalone_checkpoint_include_workspace_context",
+    "web_review",
+    "fast_iteration_mode",
+    "max_verifications_per_round",
+    "max_internal_fix_loops",
+    "skip_redundant_scaffolding",
 ];
 
 pub const TIMEOUTS: &[&str] = &[

@@ -6,6 +6,7 @@ mod error;
 pub mod examples;
 mod fields;
 mod grants;
+mod key_notes;
 mod keys;
 mod load;
 mod masked_url;
@@ -19,6 +20,9 @@ mod scripted;
 mod server_tools;
 mod tools;
 mod yaml;
+mod yaml_flow;
+mod yaml_keys;
+mod yaml_scalar;
 mod yaml_size;
 
 use std::path::PathBuf;

@@ -64,6 +64,8 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
                 ..BackendConfig::new(kind, setup.model)
             },
             system_message: setup.system_message.map(str::to_string),
+            voting_sensitivity: None,
+            persona: None,
         }],
         orchestrator: OrchestratorConfig::default(),
         timeouts: TimeoutConfig::default(),

@@ -33,6 +33,11 @@ pub struct AgentConfig {
     pub id: AgentId,
     pub backend: BackendConfig,
     pub system_message: Option<String>,
+    /// `voting_sensitivity` for this agent's own evaluation prompt; `None` = the
+    /// orchestrator's.
+    pub voting_sensitivity: Option<Sensitivity>,
+    /// `persona`: placed before the system message in this agent's coordination prompt.
+    pub persona: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -98,6 +103,14 @@ pub enum Sensitivity {
 
 impl Sensitivity {
     pub const NAMES: [&'static str; 3] = ["lenient", "balanced", "strict"];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Lenient => "lenient",
+            Self::Balanced => "balanced",
+            Self::Strict => "strict",
+        }
+    }
 
     pub fn from_name(name: &str) -> Option<Self> {
         match name.trim().to_ascii_lowercase().as_str() {
@@ -213,7 +226,7 @@ impl Default for TimeoutConfig {
 /// `limits:`: caps against hostile providers, configs and input. Sizes are bytes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitsConfig {
-    /// Agents one config may run (default 32).
+    /// Agents one config may run (default 64: MassGen ships a config with 50).
     pub max_agents: u64,
     /// Text plus reasoning (visible, signed or redacted) one model call may stream (default
     /// 4 MiB).
@@ -234,7 +247,7 @@ impl Default for LimitsConfig {
     fn default() -> Self {
         const MIB: u64 = 1024 * 1024;
         Self {
-            max_agents: 32,
+            max_agents: 64,
             max_response_text_bytes: 4 * MIB,
             max_tool_arguments_bytes: 4 * MIB,
             max_tool_calls_per_response: 128,

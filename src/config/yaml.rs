@@ -3,10 +3,14 @@
 //! The only file that knows about the YAML parser. Everything above it works on [`Node`]s,
 //! so every config error can name a line and a column.
 
+use std::collections::HashMap;
 use std::fmt;
 
 use saphyr::{MarkedYamlOwned, ScalarOwned, ScanError, YamlDataOwned, YamlLoader};
-use saphyr_parser::Parser;
+use saphyr_parser::{Marker, Parser, ScalarStyle};
+
+use super::yaml_keys::{apply_merges, key_text};
+use super::{yaml_flow, yaml_scalar};
 
 /// A 1-based line and column in the config file.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
@@ -54,7 +58,7 @@ pub struct SyntaxError {
     pub help: &'static str,
 }
 
-const SYNTAX_HELP: &str = "check indentation, quotes and brackets at this spot";
+pub(super) const SYNTAX_HELP: &str = "check indentation, quotes and brackets at this spot";
 
 impl Node {
     /// How the node's type reads in an error message ("a list", "a string", …).
@@ -124,43 +128,76 @@ pub struct Document {
     pub duplicate_key: Option<Location>,
 }
 
-/// Parses one YAML (or JSON) document.
+/// Parses one YAML (or JSON) document, typing scalars and keeping repeated keys as PyYAML
+/// does (see `yaml_scalar`), and accepting PyYAML's free indentation inside flow
+/// collections (see `yaml_flow`).
 pub fn parse(text: &str) -> Result<Document, SyntaxError> {
-    let (documents, duplicate_key) = match load(text, false) {
-        Ok(documents) => (documents, None),
-        Err(error) if error.info() == DUPLICATE_KEY => {
-            let documents = load(text, true).map_err(|error| syntax_error(&error))?;
-            (documents, Some(syntax_error(&error).loc))
-        }
-        Err(error) => return Err(syntax_error(&error)),
-    };
-    let mut documents = documents.into_iter();
-    let Some(first) = documents.next() else {
-        return Ok(Document {
-            root: None,
-            duplicate_key,
-        });
-    };
-    if let Some(second) = documents.next() {
-        return Err(SyntaxError {
-            loc: location_of(&second),
-            message: "a config holds one YAML document, but a second one starts here (after `---`)"
-                .into(),
-            help: "remove the `---` line and what follows it, or move that part to its own file",
-        });
+    let mut current = std::borrow::Cow::Borrowed(text);
+    let mut shifts: Vec<(usize, usize)> = Vec::new();
+    let mut first_error: Option<SyntaxError> = None;
+    for _ in 0..MAX_FLOW_FIXES {
+        let error = match load(&current) {
+            Ok((documents, duplicate_key)) => {
+                let mut converter = Converter {
+                    shifts: &shifts,
+                    chars: current.chars().count(),
+                    ends_in_newline: current.ends_with('\n'),
+                    duplicate_key: None,
+                };
+                converter.duplicate_key = duplicate_key.map(|marker| converter.location(&marker));
+                return converter.document(documents);
+            }
+            Err(error) => error,
+        };
+        let first = first_error.get_or_insert_with(|| syntax_error(&error));
+        let line = error.marker().line();
+        let fixed = error
+            .info()
+            .starts_with("invalid indentation")
+            .then(|| yaml_flow::flow_opened_before(&current, line))
+            .flatten()
+            .and_then(|opener| {
+                let again = shifts.iter().filter(|(fixed, _)| *fixed == line).count();
+                yaml_flow::indent_line(&current, line, opener + 1 + again)
+            });
+        let Some((text, added)) = fixed else {
+            return Err(first.clone());
+        };
+        shifts.push((line, added));
+        current = std::borrow::Cow::Owned(text);
     }
-    Ok(Document {
-        root: Some(convert(first)?),
-        duplicate_key,
-    })
+    Err(first_error.unwrap_or_else(|| SyntaxError {
+        loc: Location::default(),
+        message: "too many lines inside flow collections are indented too little".into(),
+        help: SYNTAX_HELP,
+    }))
 }
+
+/// Lines of a flow collection re-indented at most (each retry parses the text again).
+const MAX_FLOW_FIXES: usize = 64;
 
 /// The parser's message for a repeated key in a mapping.
 const DUPLICATE_KEY: &str = "duplicated key in mapping";
 
-fn load(text: &str, allow_duplicate_keys: bool) -> Result<Vec<MarkedYamlOwned>, ScanError> {
+/// The documents, and where a key first repeats in a mapping.
+fn load(text: &str) -> Result<(Vec<MarkedYamlOwned>, Option<Marker>), ScanError> {
+    match load_allowing(text, false) {
+        Ok(documents) => Ok((documents, None)),
+        Err(error) if error.info() == DUPLICATE_KEY => {
+            Ok((load_allowing(text, true)?, Some(*error.marker())))
+        }
+        Err(error) => Err(error),
+    }
+}
+
+fn load_allowing(
+    text: &str,
+    allow_duplicate_keys: bool,
+) -> Result<Vec<MarkedYamlOwned>, ScanError> {
     let mut loader = YamlLoader::<MarkedYamlOwned>::default();
     loader.allow_duplicate_keys(allow_duplicate_keys);
+    // Scalars are typed in `yaml_scalar`, as PyYAML types them.
+    loader.early_parse(false);
     Parser::new_from_str(text).load(&mut loader, true)?;
     if let Some(error) = loader.error() {
         return Err(error.clone());
@@ -179,112 +216,124 @@ fn syntax_error(error: &ScanError) -> SyntaxError {
     }
 }
 
-fn location_of(node: &MarkedYamlOwned) -> Location {
-    Location {
-        line: node.span.start.line(),
-        column: node.span.start.col() + 1,
-    }
+/// Turns the parser's nodes into [`Node`]s, with locations in the text as written.
+struct Converter<'a> {
+    /// Spaces added at the start of a line by a flow re-indent: `(line, spaces)`.
+    shifts: &'a [(usize, usize)],
+    chars: usize,
+    ends_in_newline: bool,
+    duplicate_key: Option<Location>,
 }
 
-fn convert(node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
-    let loc = location_of(&node);
-    let value = match node.data {
-        YamlDataOwned::Value(scalar) => scalar_value(scalar),
-        YamlDataOwned::Representation(text, _, _) => Value::Str(text),
-        YamlDataOwned::Sequence(items) => Value::Seq(
-            items
-                .into_iter()
-                .map(convert)
-                .collect::<Result<Vec<_>, _>>()?,
-        ),
-        YamlDataOwned::Mapping(mapping) => {
-            let mut entries = Vec::with_capacity(mapping.len());
-            for (key, value) in mapping {
-                let key_loc = location_of(&key);
-                let key = match convert(key)?.value {
-                    Value::Str(text) => text,
-                    Value::Int(number) => number.to_string(),
-                    Value::Float(number) => number.to_string(),
-                    Value::Bool(flag) => flag.to_string(),
-                    Value::Null => "null".into(),
-                    Value::Seq(_) | Value::Map(_) => {
-                        return Err(SyntaxError {
-                            loc: key_loc,
-                            message: "a mapping key must be a plain name, not a list or mapping"
-                                .into(),
-                            help: SYNTAX_HELP,
+impl Converter<'_> {
+    fn document(&mut self, documents: Vec<MarkedYamlOwned>) -> Result<Document, SyntaxError> {
+        let mut documents = documents.into_iter();
+        let Some(first) = documents.next() else {
+            return Ok(Document {
+                root: None,
+                duplicate_key: None,
+            });
+        };
+        if let Some(second) = documents.next() {
+            return Err(SyntaxError {
+                loc: self.location_of(&second),
+                message:
+                    "a config holds one YAML document, but a second one starts here (after `---`)"
+                        .into(),
+                help: "remove the `---` line and what follows it, or move that part to its own file",
+            });
+        }
+        let root = self.convert(first)?;
+        Ok(Document {
+            root: Some(root),
+            duplicate_key: self.duplicate_key,
+        })
+    }
+
+    fn location_of(&self, node: &MarkedYamlOwned) -> Location {
+        self.location(&node.span.start)
+    }
+
+    fn location(&self, marker: &Marker) -> Location {
+        let line = marker.line();
+        let added: usize = self
+            .shifts
+            .iter()
+            .filter(|(shifted, _)| *shifted == line)
+            .map(|(_, added)| added)
+            .sum();
+        Location {
+            line,
+            column: (marker.col() + 1).saturating_sub(added).max(1),
+        }
+    }
+
+    fn convert(&mut self, node: MarkedYamlOwned) -> Result<Node, SyntaxError> {
+        let loc = self.location_of(&node);
+        let at_end = node.span.end.index() >= self.chars;
+        let value = match node.data {
+            YamlDataOwned::Value(scalar) => scalar_value(scalar),
+            YamlDataOwned::Representation(mut text, style, tag) => {
+                // PyYAML keeps no line break the file does not have: a block scalar
+                // ending the file without a newline ends without one.
+                let block = matches!(style, ScalarStyle::Literal | ScalarStyle::Folded);
+                if block && at_end && !self.ends_in_newline && text.ends_with('\n') {
+                    text.pop();
+                }
+                match yaml_scalar::resolve(text, style, tag.as_ref()) {
+                    Some(value) => value,
+                    None => return Err(bad_value(loc)),
+                }
+            }
+            YamlDataOwned::Sequence(items) => Value::Seq(
+                items
+                    .into_iter()
+                    .map(|item| self.convert(item))
+                    .collect::<Result<Vec<_>, _>>()?,
+            ),
+            YamlDataOwned::Mapping(mapping) => {
+                let mut entries: Vec<Entry> = Vec::with_capacity(mapping.len());
+                let mut places: HashMap<String, usize> = HashMap::with_capacity(mapping.len());
+                for (key, value) in mapping {
+                    let key_loc = self.location_of(&key);
+                    let key = key_text(self.convert(key)?.value, key_loc)?;
+                    let value = self.convert(value)?;
+                    // A repeated key keeps its first place and its last value, as in PyYAML.
+                    if let Some(existing) = places.get(&key).and_then(|at| entries.get_mut(*at)) {
+                        self.duplicate_key.get_or_insert(key_loc);
+                        existing.value = value;
+                    } else {
+                        places.insert(key.clone(), entries.len());
+                        entries.push(Entry {
+                            key,
+                            key_loc,
+                            value,
                         });
                     }
-                };
-                entries.push(Entry {
-                    key,
-                    key_loc,
-                    value: convert(value)?,
+                }
+                Value::Map(apply_merges(entries, loc)?)
+            }
+            YamlDataOwned::Tagged(_, inner) => {
+                return self.convert(*inner).map(|node| Node { loc, ..node });
+            }
+            YamlDataOwned::Alias(_) => {
+                return Err(SyntaxError {
+                    loc,
+                    message: "this alias refers to an anchor that is not defined before it".into(),
+                    help: "define the `&anchor` before using `*anchor`",
                 });
             }
-            Value::Map(apply_merges(entries, loc)?)
-        }
-        YamlDataOwned::Tagged(_, inner) => return convert(*inner).map(|node| Node { loc, ..node }),
-        YamlDataOwned::Alias(_) => {
-            return Err(SyntaxError {
-                loc,
-                message: "this alias refers to an anchor that is not defined before it".into(),
-                help: "define the `&anchor` before using `*anchor`",
-            });
-        }
-        YamlDataOwned::BadValue => {
-            return Err(SyntaxError {
-                loc,
-                message: "this value does not match its `!!` type tag".into(),
-                help: "remove the tag or fix the value",
-            });
-        }
-    };
-    Ok(Node { loc, value })
-}
-
-/// Applies YAML merge keys (`<<: *defaults`, `<<: [*a, *b]`), as PyYAML does: keys written
-/// in the mapping win over merged ones, and earlier merged mappings over later ones.
-fn apply_merges(entries: Vec<Entry>, loc: Location) -> Result<Vec<Entry>, SyntaxError> {
-    let (merges, mut own): (Vec<Entry>, Vec<Entry>) =
-        entries.into_iter().partition(|entry| entry.key == "<<");
-    for merge in merges {
-        let sources = match merge.value.value {
-            Value::Map(source) => vec![source],
-            Value::Seq(items) => items
-                .into_iter()
-                .map(|item| match item.value {
-                    Value::Map(source) => Ok(source),
-                    Value::Null
-                    | Value::Bool(_)
-                    | Value::Int(_)
-                    | Value::Float(_)
-                    | Value::Str(_)
-                    | Value::Seq(_) => Err(merge_error(item.loc)),
-                })
-                .collect::<Result<_, _>>()?,
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
-                return Err(merge_error(if merge.value.loc == Location::default() {
-                    loc
-                } else {
-                    merge.value.loc
-                }));
-            }
+            YamlDataOwned::BadValue => return Err(bad_value(loc)),
         };
-        for entry in sources.into_iter().flatten() {
-            if !own.iter().any(|existing| existing.key == entry.key) {
-                own.push(entry);
-            }
-        }
+        Ok(Node { loc, value })
     }
-    Ok(own)
 }
 
-fn merge_error(loc: Location) -> SyntaxError {
+fn bad_value(loc: Location) -> SyntaxError {
     SyntaxError {
         loc,
-        message: "`<<` merges a mapping or a list of mappings into this one".into(),
-        help: "write `<<: *anchor` where `&anchor` names a mapping",
+        message: "this value does not match its `!!` type tag".into(),
+        help: "remove the tag or fix the value",
     }
 }
 
@@ -299,85 +348,5 @@ fn scalar_value(scalar: ScalarOwned) -> Value {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn nodes_keep_their_line_and_column() {
-        let doc = parse("agents:\n  - id: a\n    backend:\n      type: scripted\n")
-            .unwrap()
-            .root
-            .unwrap();
-        let agents = doc.get("agents").unwrap();
-        let Value::Seq(items) = &agents.value else {
-            panic!("not a list")
-        };
-        let backend_type = items[0].get("backend").unwrap().get("type").unwrap();
-        assert_eq!(backend_type.as_str(), Some("scripted"));
-        assert_eq!(
-            backend_type.loc,
-            Location {
-                line: 4,
-                column: 13
-            }
-        );
-    }
-
-    #[test]
-    fn scalars_are_typed_and_quoted_numbers_stay_strings() {
-        let doc = parse("a: 3\nb: 0.5\nc: true\nd: \"3\"\ne: ~\n")
-            .unwrap()
-            .root
-            .unwrap();
-        assert_eq!(doc.get("a").unwrap().value, Value::Int(3));
-        assert_eq!(doc.get("b").unwrap().value, Value::Float(0.5));
-        assert_eq!(doc.get("c").unwrap().value, Value::Bool(true));
-        assert_eq!(doc.get("d").unwrap().value, Value::Str("3".into()));
-        assert_eq!(doc.get("e").unwrap().value, Value::Null);
-    }
-
-    #[test]
-    fn syntax_errors_have_locations() {
-        let error = parse("a: [1, 2\n").unwrap_err();
-        assert!(error.loc.line >= 1, "{error:?}");
-    }
-
-    #[test]
-    fn a_repeated_key_keeps_the_last_value_and_is_reported() {
-        let doc = parse("a: 1\nb: 2\na: 3\n").unwrap();
-        assert_eq!(doc.duplicate_key.map(|loc| loc.line), Some(3));
-        assert_eq!(doc.root.unwrap().get("a").unwrap().value, Value::Int(3));
-    }
-
-    #[test]
-    fn merge_keys_fill_in_missing_entries() {
-        let text = "base: &b {type: scripted, model: m}\nagent:\n  <<: *b\n  model: mine\n";
-        let root = parse(text).unwrap().root.unwrap();
-        let agent = root.get("agent").unwrap();
-        assert_eq!(agent.get("type").unwrap().as_str(), Some("scripted"));
-        assert_eq!(agent.get("model").unwrap().as_str(), Some("mine"));
-        assert!(agent.get("<<").is_none());
-        let error = parse("a:\n  <<: 3\n").unwrap_err();
-        assert!(error.message.contains("merges a mapping"), "{error:?}");
-    }
-
-    #[test]
-    fn empty_text_has_no_document_and_aliases_resolve() {
-        assert_eq!(parse("").unwrap().root, None);
-        assert_eq!(parse("# only a comment\n").unwrap().root, None);
-        let doc = parse("base: &b {x: 1}\ncopy: *b\n").unwrap().root.unwrap();
-        assert_eq!(
-            doc.get("copy").unwrap().get("x").unwrap().value,
-            Value::Int(1)
-        );
-    }
-
-    #[test]
-    fn json_is_accepted() {
-        let doc = parse(r#"{"agent": {"id": "a", "backend": {"type": "scripted"}}}"#)
-            .unwrap()
-            .root
-            .unwrap();
-        assert!(doc.get("agent").unwrap().get("backend").is_some());
-    }
-}
+#[path = "yaml_tests.rs"]
+mod tests;

@@ -254,14 +254,31 @@ fn ten_thousand_agents_are_refused_fast_before_they_are_read() {
     sandbox.write(
         "forty.yaml",
         &format!(
-            "limits: {{max_agents: 40}}\nagents:\n{}",
-            (0..40)
+            "limits: {{max_agents: 80}}\nagents:\n{}",
+            (0..80)
                 .map(|i| format!("  - {{id: a{i}, backend: {{type: scripted}}}}\n"))
                 .collect::<String>()
         ),
     );
     let output = run(&sandbox, &["--validate", "forty.yaml"]);
     assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+    // Unraised, 80 agents are more than the default (64) lets through.
+    sandbox.write(
+        "eighty.yaml",
+        &format!(
+            "agents:\n{}",
+            (0..80)
+                .map(|i| format!("  - {{id: a{i}, backend: {{type: scripted}}}}\n"))
+                .collect::<String>()
+        ),
+    );
+    let output = run(&sandbox, &["--validate", "eighty.yaml"]);
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(
+        text(&output.stderr).contains("at most 64 run in one turn"),
+        "{}",
+        describe(&output)
+    );
 }
 
 #[test]

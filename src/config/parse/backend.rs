@@ -4,6 +4,7 @@
 use super::super::backend_kind::BackendKind;
 use super::super::error::{Problem, did_you_mean};
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
@@ -87,7 +88,7 @@ pub(super) fn parse_backend(
     for entry in backend.unknown(&known) {
         let path = backend.key_path(&entry.key);
         if keys::is_backend_unsupported(&entry.key) {
-            notes.push(unsupported_note(entry, &path));
+            notes.push(unsupported_note(entry, &path, Section::Backend));
         } else if kind == BackendKind::Scripted {
             if !scripted::SCRIPTED_KEYS.contains(&entry.key.as_str()) {
                 let mut problem = Problem::at(

@@ -2,11 +2,12 @@
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::keys;
 use super::super::schema::CoordinationConfig;
 use super::super::yaml::Value;
-use super::{Note, check_keys};
-use crate::protocol::{BroadcastTarget, PlanDepth};
+use super::{Note, check_keys, modes};
+use crate::protocol::BroadcastTarget;
 
 pub(super) fn parse_coordination(
     coordination: &Fields<'_>,
@@ -15,7 +16,7 @@ pub(super) fn parse_coordination(
     check_keys(
         coordination,
         keys::COORDINATION,
-        keys::COORDINATION_UNSUPPORTED,
+        (Section::Coordination, keys::COORDINATION_UNSUPPORTED),
         notes,
     );
     let defaults = CoordinationConfig::default();
@@ -41,9 +42,7 @@ pub(super) fn parse_coordination(
         task_planning_filesystem_mode: coordination
             .bool("task_planning_filesystem_mode")?
             .unwrap_or(defaults.task_planning_filesystem_mode),
-        plan_depth: coordination
-            .choice("plan_depth", &PlanDepth::NAMES, PlanDepth::from_name)?
-            .unwrap_or(defaults.plan_depth),
+        plan_depth: modes::plan_depth(coordination, notes)?.unwrap_or(defaults.plan_depth),
         broadcast: broadcast(coordination)?.unwrap_or(defaults.broadcast),
         broadcast_timeout: coordination
             .seconds("broadcast_timeout", 300)?

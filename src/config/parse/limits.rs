@@ -3,6 +3,7 @@
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::keys;
 use super::super::schema::LimitsConfig;
 use super::{Note, check_keys};
@@ -11,7 +12,7 @@ pub(super) fn parse_limits(
     limits: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<LimitsConfig, Problem> {
-    check_keys(limits, keys::LIMITS, &[], notes);
+    check_keys(limits, keys::LIMITS, (Section::Limits, &[]), notes);
     let mut config = LimitsConfig::default();
     let fields: [(&str, &mut u64); 7] = [
         ("max_agents", &mut config.max_agents),

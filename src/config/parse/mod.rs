@@ -5,6 +5,7 @@
 mod backend;
 mod coordination;
 mod limits;
+mod modes;
 mod request_options;
 mod settings;
 mod tools;
@@ -13,6 +14,7 @@ use std::collections::HashMap;
 
 use super::error::{Problem, did_you_mean, thousands};
 use super::fields::Fields;
+use super::key_notes::{self, Section};
 use super::keys;
 use super::schema::{
     AgentConfig, Config, LimitsConfig, OrchestratorConfig, TimeoutConfig, UiConfig,
@@ -38,7 +40,7 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
     check_keys(
         &top,
         keys::TOP_LEVEL,
-        keys::TOP_LEVEL_UNSUPPORTED,
+        (Section::Top, keys::TOP_LEVEL_UNSUPPORTED),
         &mut notes,
     );
     // Limits first: the agent count is checked before thousands of agents are read.
@@ -96,6 +98,17 @@ fn parse_agents(
                 Problem::at(list.loc, "a config has `agent` or `agents`, not both")
                     .help("put every agent in the `agents:` list and remove `agent:`"),
             );
+        }
+        (None, None) if looks_like_rate_limits(top) => {
+            return Err(Problem::at(
+                top.loc(),
+                "this looks like MassGen's rate-limits file (provider → model → rpm/tpm/rpd), \
+                 not an agent config",
+            )
+            .help(
+                "massgen runs configs with an `agents:` list (see massgen --list-examples); it \
+                 does not read rate-limit files, it retries rate-limited calls (`max_retries`)",
+            ));
         }
         (None, None) => {
             return Err(Problem::at(top.loc(), "the config defines no agents")
@@ -167,6 +180,24 @@ fn parse_agents(
     Ok(agents.into_iter().map(|(agent, _)| agent).collect())
 }
 
+/// MassGen's `rate_limits.yaml`: every top-level value maps model names to mappings of
+/// `rpm` / `tpm` / `rpd`.
+fn looks_like_rate_limits(top: &Fields<'_>) -> bool {
+    let is_limits = |node: &Node| {
+        node.entries().is_some_and(|entries| {
+            entries
+                .iter()
+                .any(|entry| matches!(entry.key.as_str(), "rpm" | "tpm" | "rpd"))
+        })
+    };
+    !top.entries.is_empty()
+        && top.entries.iter().all(|provider| {
+            provider.value.entries().is_some_and(|models| {
+                !models.is_empty() && models.iter().all(|model| is_limits(&model.value))
+            })
+        })
+}
+
 /// A scripted `vote_for` must name an agent of this config.
 fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
     for (agent, node) in agents {
@@ -196,7 +227,12 @@ fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
 }
 
 fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Problem> {
-    check_keys(agent, keys::AGENT, keys::AGENT_UNSUPPORTED, notes);
+    check_keys(
+        agent,
+        keys::AGENT,
+        (Section::Agent, keys::AGENT_UNSUPPORTED),
+        notes,
+    );
     let id = agent.required_string("id", "my_agent")?;
     validate_agent_id(&id, agent.get("id").map_or(agent.loc(), |node| node.loc))?;
     let Some(backend_node) = agent.get("backend") else {
@@ -212,6 +248,10 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
         id: AgentId::new(id),
         backend,
         system_message: agent.string("system_message")?,
+        voting_sensitivity: modes::voting_sensitivity(agent, notes)?,
+        persona: agent
+            .string("persona")?
+            .filter(|text| !text.trim().is_empty()),
     })
 }
 
@@ -231,17 +271,18 @@ fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {
     Ok(())
 }
 
-/// One note per key that is known but not acted on, or not known at all.
+/// One note per key that is known but not acted on (saying what MassGen would have done
+/// with it), or not known at all.
 pub(super) fn check_keys(
     fields: &Fields<'_>,
     supported: &[&str],
-    unsupported: &[&str],
+    (section, unsupported): (Section, &[&str]),
     notes: &mut Vec<Note>,
 ) {
     for entry in fields.unknown(supported) {
         let path = fields.key_path(&entry.key);
         if unsupported.contains(&entry.key.as_str()) {
-            notes.push(unsupported_note(entry, &path));
+            notes.push(unsupported_note(entry, &path, section));
         } else {
             let suggestion = did_you_mean(&entry.key, supported.iter().copied())
                 .map(|close| format!("; did you mean `{close}`?"))
@@ -255,10 +296,11 @@ pub(super) fn check_keys(
     }
 }
 
-pub(super) fn unsupported_note(entry: &Entry, path: &str) -> Note {
+pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> Note {
+    let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet");
     Note {
         loc: Some(entry.key_loc),
-        message: format!("ignored: {path} — not supported yet"),
+        message: format!("ignored: {path} — {what}"),
         ignored: Some(path.to_string()),
     }
 }

@@ -5,6 +5,7 @@
 use super::super::backend_kind::BackendKind;
 use super::super::error::{Problem, did_you_mean};
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::provider_options::{self, Verdict};
 use super::super::yaml::Entry;
 use super::{Note, unsupported_note};
@@ -40,7 +41,7 @@ impl RequestOptions {
                 return;
             }
             Verdict::MassGen => {
-                notes.push(unsupported_note(entry, path));
+                notes.push(unsupported_note(entry, path, Section::Backend));
                 return;
             }
             Verdict::Owned(api) => {

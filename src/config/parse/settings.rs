@@ -4,13 +4,14 @@ use std::time::Duration;
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::keys;
 use super::super::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
 use super::coordination::parse_coordination;
 use super::tools::parse_context_paths;
-use super::{Note, check_keys};
+use super::{Note, check_keys, modes};
 
 pub(super) fn parse_orchestrator(
     orchestrator: &Fields<'_>,
@@ -18,7 +19,12 @@ pub(super) fn parse_orchestrator(
 ) -> Result<OrchestratorConfig, Problem> {
     let mut known = keys::ORCHESTRATOR.to_vec();
     known.push("timeout");
-    check_keys(orchestrator, &known, keys::ORCHESTRATOR_UNSUPPORTED, notes);
+    check_keys(
+        orchestrator,
+        &known,
+        (Section::Orchestrator, keys::ORCHESTRATOR_UNSUPPORTED),
+        notes,
+    );
     if let Some(entry) = orchestrator
         .entries
         .iter()
@@ -32,7 +38,6 @@ pub(super) fn parse_orchestrator(
                 .into(),
         });
     }
-    let sensitivity = |key| orchestrator.choice(key, &Sensitivity::NAMES, Sensitivity::from_name);
     let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
     if max_answers == Some(0) {
         return Err(Problem::at(
@@ -57,8 +62,14 @@ pub(super) fn parse_orchestrator(
     }
     Ok(OrchestratorConfig {
         max_cost_usd,
-        voting_sensitivity: sensitivity("voting_sensitivity")?.unwrap_or_default(),
-        answer_novelty_requirement: sensitivity("answer_novelty_requirement")?.unwrap_or_default(),
+        voting_sensitivity: modes::voting_sensitivity(orchestrator, notes)?.unwrap_or_default(),
+        answer_novelty_requirement: orchestrator
+            .choice(
+                "answer_novelty_requirement",
+                &Sensitivity::NAMES,
+                Sensitivity::from_name,
+            )?
+            .unwrap_or_default(),
         max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
         context_paths: parse_context_paths(orchestrator, notes)?,
         snapshot_storage: orchestrator.string("snapshot_storage")?,
@@ -91,7 +102,12 @@ pub(super) fn parse_timeouts(
     timeouts: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<TimeoutConfig, Problem> {
-    check_keys(timeouts, keys::TIMEOUTS, keys::TIMEOUTS_UNSUPPORTED, notes);
+    check_keys(
+        timeouts,
+        keys::TIMEOUTS,
+        (Section::Timeouts, keys::TIMEOUTS_UNSUPPORTED),
+        notes,
+    );
     let mut config = TimeoutConfig::default();
     if let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? {
         if !seconds.is_finite() || seconds <= 0.0 {
@@ -126,7 +142,7 @@ pub(super) fn parse_timeouts(
 }
 
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
-    check_keys(ui, keys::UI, keys::UI_UNSUPPORTED, notes);
+    check_keys(ui, keys::UI, (Section::Ui, keys::UI_UNSUPPORTED), notes);
     if let Some(node) = ui.get("display_type")
         && node
             .as_str()

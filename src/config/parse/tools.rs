@@ -5,6 +5,7 @@ use std::path::PathBuf;
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
+use super::super::key_notes::Section;
 use super::super::keys;
 use super::super::schema::Secret;
 use super::super::tools::{
@@ -141,7 +142,7 @@ fn parse_server(
     check_keys(
         server,
         keys::MCP_SERVER,
-        keys::MCP_SERVER_UNSUPPORTED,
+        (Section::McpServer, keys::MCP_SERVER_UNSUPPORTED),
         notes,
     );
     if name.trim().is_empty() || name.contains("__") {
@@ -256,7 +257,12 @@ pub(super) fn parse_context_paths(
                 });
             }
             let fields = Fields::of(item, format!("{path}[{index}]"))?;
-            check_keys(&fields, keys::CONTEXT_PATH, &[], notes);
+            check_keys(
+                &fields,
+                keys::CONTEXT_PATH,
+                (Section::ContextPath, &[]),
+                notes,
+            );
             Ok(ContextPath {
                 path: PathBuf::from(fields.required_string("path", "./docs")?),
                 permission: fields

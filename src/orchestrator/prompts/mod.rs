@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::Sensitivity;
-use crate::protocol::{AgentId, TaskProgress};
+use crate::protocol::{AgentId, AnonId, TaskProgress};
 
 use super::broadcast;
 use super::coordination::{Feedback, RoundView};
@@ -30,6 +30,11 @@ pub struct PromptContext<'a> {
     pub question: &'a str,
     pub history: &'a [HistoryEntry],
     pub system_message: Option<&'a str>,
+    /// The agent's `persona`, put before its system message.
+    pub persona: Option<&'a str>,
+    /// The agent's own anonymous id: answers under it are not a peer's.
+    pub own_anon: Option<&'a AnonId>,
+    /// The agent's `voting_sensitivity`, or the orchestrator's.
     pub voting_sensitivity: Sensitivity,
     pub novelty: Sensitivity,
     /// Today's date as the agents should see it (`2026-11-22`).
@@ -49,18 +54,33 @@ pub struct PromptContext<'a> {
 /// `[system, user]` for a coordination round.
 pub fn round_messages(context: &PromptContext<'_>, view: &RoundView) -> Vec<Message> {
     vec![
-        Message::system(coordination_system_prompt(context, view.vote_only)),
+        Message::system(coordination_system_prompt(context, view)),
         Message::user(round_user_message(context, view)),
     ]
 }
 
-fn coordination_system_prompt(context: &PromptContext<'_>, vote_only: bool) -> String {
+fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> String {
+    let vote_only = view.vote_only;
     let mut prompt = String::from("<system_prompt>\n");
-    if let Some(identity) = context
-        .system_message
-        .filter(|text| !text.trim().is_empty())
-    {
-        section(&mut prompt, "agent_identity", "critical", identity.trim());
+    let peers_answered = view
+        .answers
+        .iter()
+        .any(|answer| Some(&answer.anon) != context.own_anon);
+    let persona = context
+        .persona
+        .map(|persona| persona_text(persona, peers_answered));
+    let identity: Vec<&str> = [persona.as_deref(), context.system_message.map(str::trim)]
+        .into_iter()
+        .flatten()
+        .filter(|text| !text.is_empty())
+        .collect();
+    if !identity.is_empty() {
+        section(
+            &mut prompt,
+            "agent_identity",
+            "critical",
+            &identity.join("\n\n"),
+        );
     }
     let coordination = if vote_only {
         vote_only_instructions(context)
@@ -95,6 +115,23 @@ fn coordination_system_prompt(context: &PromptContext<'_>, vote_only: bool) -> S
     }
     prompt.push_str("</system_prompt>");
     prompt
+}
+
+/// The persona as MassGen phases it: in full while the agent has seen no peer's answer
+/// (exploration), then as a preference it weighs against the peers' answers (MassGen's
+/// `after_first_answer: soften`).
+fn persona_text(persona: &str, peers_answered: bool) -> String {
+    let persona = persona.trim();
+    if peers_answered {
+        format!(
+            "You started from this perspective:\n{persona}\n\nYou have now seen other agents' \
+             answers: hold your perspective as a preference, not a position to defend. Cover the \
+             whole task, judge every approach on its merits, and build the best overall answer \
+             from the strongest ideas."
+        )
+    } else {
+        persona.to_string()
+    }
 }
 
 fn section(prompt: &mut String, tag: &str, priority: &str, body: &str) {

@@ -14,6 +14,8 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         question: "What is the capital of France?",
         history,
         system_message: Some("You are terse."),
+        persona: None,
+        own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
         novelty: Sensitivity::Balanced,
         today: "2026-11-22",
@@ -146,4 +148,54 @@ fn enforcement_quotes_partial_text() {
     let message = enforcement_message(false, "I think");
     assert!(message.starts_with("<incomplete_response>\nI think\n</incomplete_response>"));
     assert!(enforcement_message(true, "").contains("tool call of `vote`."));
+}
+
+#[test]
+fn a_persona_comes_before_the_system_message_and_softens_once_peers_answered() {
+    let ids = [AgentId::new("a"), AgentId::new("b")];
+    let mapping = AnonymousMapping::new(&ids);
+    let own = mapping.anon(&ids[0]).unwrap().clone();
+    let mut context = context(&[]);
+    context.persona = Some("You are a cautious auditor.");
+    context.own_anon = Some(&own);
+    let identity_of = |context: &PromptContext<'_>, view: &RoundView| {
+        let system = round_messages(context, view)[0].content().to_string();
+        let start = system.find("<agent_identity").unwrap();
+        let end = system.find("</agent_identity>").unwrap();
+        system[start..end].to_string()
+    };
+
+    // Only the agent's own earlier answer: still exploring, the persona in full.
+    let own_only = RoundView {
+        round: 2,
+        answers: vec![VisibleAnswer {
+            anon: own.clone(),
+            label: AnswerLabel::answer(&own, 1),
+            content: "Mine.".into(),
+        }],
+        vote_options: vec![own.clone()],
+        vote_only: false,
+    };
+    assert_eq!(
+        identity_of(&context, &own_only),
+        "<agent_identity priority=\"critical\">\nYou are a cautious auditor.\n\nYou are terse.\n"
+    );
+
+    // A peer's answer is visible: the persona becomes a preference, still first.
+    let softened = identity_of(&context, &second_round_seeing(&["Paris."]));
+    assert!(
+        softened.starts_with(
+            "<agent_identity priority=\"critical\">\nYou started from this perspective:\nYou are \
+             a cautious auditor.\n\nYou have now seen other agents' answers"
+        ),
+        "{softened}"
+    );
+    assert!(softened.ends_with("You are terse.\n"), "{softened}");
+
+    // A persona alone still makes an identity section.
+    context.system_message = None;
+    assert_eq!(
+        identity_of(&context, &own_only),
+        "<agent_identity priority=\"critical\">\nYou are a cautious auditor.\n"
+    );
 }

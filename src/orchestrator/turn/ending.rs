@@ -55,6 +55,29 @@ impl Driver<'_> {
         self.choose_winner(Candidates::PreferLive, true, message);
     }
 
+    /// `skip_coordination_rounds` (a debug setting): no rounds; the first agent presents.
+    pub(super) fn skip_coordination(&mut self) {
+        let Some(first) = self.coordination.agents().first().cloned() else {
+            self.phase = Phase::Done;
+            return;
+        };
+        self.emit(
+            None,
+            EventMsg::Warning {
+                message: "skip_coordination_rounds is on: no coordination; the first agent \
+                          presents at once"
+                    .into(),
+            },
+        );
+        let decision = WinnerDecision {
+            winner: first,
+            tally: Vec::new(),
+            is_tie: false,
+            basis: crate::protocol::WinnerBasis::FirstAnswer,
+        };
+        self.announce_winner(decision, false);
+    }
+
     pub(super) fn conclude_coordination(&mut self) {
         let message = "no agent produced an answer, so there is nothing to present".to_string();
         self.choose_winner(Candidates::AllAnswers, false, message);

@@ -20,11 +20,18 @@ impl Driver<'_> {
             question: &self.request.prompt,
             history: &self.request.history,
             system_message: self.system_messages[agent_index].as_deref(),
+            persona: config.agents[agent_index].persona.as_deref(),
+            own_anon: self
+                .coordination
+                .mapping()
+                .anon(&config.agents[agent_index].id),
             planning_instruction: self
                 .gated
                 .then_some(self.settings.planning_instruction.as_str()),
             broadcast: self.settings.broadcast,
-            voting_sensitivity: config.orchestrator.voting_sensitivity,
+            voting_sensitivity: config.agents[agent_index]
+                .voting_sensitivity
+                .unwrap_or(config.orchestrator.voting_sensitivity),
             novelty: config.orchestrator.answer_novelty_requirement,
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {

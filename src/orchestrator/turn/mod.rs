@@ -316,7 +316,11 @@ impl<'a> Driver<'a> {
         }
         self.begin_plan().await;
         if self.decide_planning_mode(ops).await {
-            self.start_due_rounds();
+            if self.run.config.orchestrator.skip_coordination_rounds {
+                self.skip_coordination();
+            } else {
+                self.start_due_rounds();
+            }
         }
         loop {
             if let Some(restart) = self.pending_restart.take() {

@@ -1,0 +1,172 @@
+//! Notes for the top level, an agent, its backend and MCP servers, and `ui`.
+
+pub(super) fn top(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "memory" => {
+            "MassGen would give every agent a persistent vector memory (mem0 with a Qdrant store) \
+             recalled across turns; massgen keeps no memory beyond the session's conversation"
+        }
+        "filesystem_memory" => {
+            "MassGen would keep agent memories as Markdown files injected into system prompts; \
+             massgen keeps no memory files"
+        }
+        "rate_limits" => {
+            "MassGen would throttle model calls to the listed requests and tokens per minute; \
+             massgen does not throttle, it retries rate-limited calls (backend `max_retries`)"
+        }
+        "nlip" => {
+            "MassGen would route tool calls through its NLIP (natural-language interaction \
+             protocol) router; massgen calls tools directly"
+        }
+        "display" => {
+            "MassGen 0.1.97 does not read a top-level `display` block either; massgen picks the \
+             display from `ui.display_type`"
+        }
+        "timeout" => {
+            "MassGen 0.1.97 does not read a top-level `timeout` block either; massgen (like \
+             MassGen) reads `timeout_settings.orchestrator_timeout_seconds`"
+        }
+        "task" => {
+            "MassGen 0.1.97 does not read a `task` from the config either; massgen takes the \
+             question from the command line or the prompt"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn agent(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "memory" => {
+            "MassGen would give this agent its own persistent memory settings; massgen keeps no \
+             memory beyond the session's conversation"
+        }
+        "enable_nlip" | "nlip" => {
+            "MassGen would route this agent's tool calls through its NLIP router; massgen calls \
+             tools directly"
+        }
+        "subtask" => {
+            "MassGen would give this agent its own part of the task in `coordination_mode: \
+             decomposition`; massgen gives every agent the whole question"
+        }
+        "subagent_agents" => {
+            "MassGen would use these agents for the subagents this agent spawns; massgen has no \
+             subagents"
+        }
+        "append_system_prompt" => {
+            "MassGen passes it to the Claude Code CLI backend only; massgen runs no agent CLI, \
+             put the text in `system_message`"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn backend(key: &str) -> Option<&'static str> {
+    if key.starts_with("command_line_docker") {
+        return Some(
+            "MassGen would run this agent's commands in a Docker container with these settings; \
+             massgen runs them in its own sandbox (`command_line_execution_mode`)",
+        );
+    }
+    if key.starts_with("command_line_") {
+        return Some(
+            "MassGen would use it to configure command execution; massgen reads only the \
+             command_line_ keys listed in its docs",
+        );
+    }
+    Some(match key {
+        "enable_web_search" => {
+            "MassGen would turn on the provider's own web search tool; massgen does not send it, \
+             so the model answers without searching"
+        }
+        "enable_code_execution" | "enable_code_interpreter" => {
+            "MassGen would turn on the provider's server-side code execution tool; massgen does \
+             not send it (use `enable_mcp_command_line` to let agents run code)"
+        }
+        "enable_image_generation"
+        | "enable_audio_generation"
+        | "enable_file_generation"
+        | "enable_video_generation"
+        | "enable_multimodal_tools" => {
+            "MassGen would give the agent tools that generate or read images, audio, video or \
+             files; massgen has no multimodal tools"
+        }
+        "concurrent_tool_execution" => {
+            "MassGen would run this agent's tool calls in parallel; massgen runs them one after \
+             another"
+        }
+        "disallowed_tools" => {
+            "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
+             `exclude_tools`"
+        }
+        "custom_tools" | "custom_tools_path" | "auto_discover_custom_tools" => {
+            "MassGen would load Python functions as extra tools; massgen runs no Python tools \
+             (serve them over MCP with `mcp_servers` instead)"
+        }
+        "exclude_custom_tools" => {
+            "MassGen would hide these of its built-in custom tools; massgen has none to hide"
+        }
+        "enable_code_based_tools" | "shared_tools_directory" | "direct_mcp_servers" => {
+            "MassGen would expose MCP tools as Python code files the agent imports and runs; \
+             massgen calls MCP tools directly"
+        }
+        "permission_mode" | "max_thinking_tokens" | "system_prompt" | "use_default_prompt" => {
+            "MassGen passes it to an agent CLI backend (Claude Code, Codex); massgen runs no \
+             agent CLI"
+        }
+        "agent_config" => {
+            "MassGen passes it to the AG2 framework backend; massgen runs no AG2 agents"
+        }
+        "api_version" => {
+            "MassGen would send it as Azure's `api-version`; massgen reads it for \
+             `azure_openai` only"
+        }
+        "enable_rate_limit" => {
+            "MassGen would throttle this agent to its rate-limits file; massgen does not \
+             throttle, it retries rate-limited calls (`max_retries`)"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn mcp_server(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "http_read_timeout" => {
+            "MassGen would wait this long for an HTTP MCP server's streamed reply; massgen uses \
+             the server's `timeout`"
+        }
+        "security" => {
+            "MassGen would apply its MCP security checks with these settings; massgen checks \
+             commands and arguments its own way"
+        }
+        "defer_loading" => {
+            "MassGen would let Claude load this server's tools on demand (tool search); massgen \
+             lists every tool up front"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn ui(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "theme" => "MassGen would colour its Textual UI with this theme; massgen has one theme",
+        "display_kwargs" => {
+            "MassGen would pass these options to its display; massgen's displays have none"
+        }
+        "automation_mode" => {
+            "MassGen would print only machine-readable status lines; massgen does that with the \
+             `--automation` flag"
+        }
+        "skip_agent_selector" => {
+            "MassGen would skip its agent picker after a turn; massgen has no agent picker"
+        }
+        "use_orchestrator_for_single_agent" => {
+            "MassGen would choose whether a single agent goes through the orchestrator; massgen \
+             always runs it through the orchestrator (MassGen's default)"
+        }
+        "type" => {
+            "MassGen reads the display from `ui.display_type`, not `ui.type`; massgen does the \
+             same, so this key changes nothing in either"
+        }
+        _ => return None,
+    })
+}

@@ -1,0 +1,76 @@
+//! What MassGen 0.1.97 would have done with each config key massgen reads but does not act
+//! on, so an "ignored: X" warning says what the user loses, not only that a key was skipped.
+//! One entry per key of the `*_UNSUPPORTED` lists in `keys.rs` (a test checks it), plus the
+//! keys MassGen's shipped configs write that MassGen itself ignores.
+
+mod agent;
+mod orchestrator;
+
+/// The mapping a key was written in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Section {
+    Top,
+    Agent,
+    Backend,
+    McpServer,
+    Orchestrator,
+    Coordination,
+    Timeouts,
+    Ui,
+    /// Sections whose every key massgen reads (`limits`, a context path): no notes.
+    Limits,
+    ContextPath,
+}
+
+/// What MassGen would have done with `key` in `section`, and what massgen does instead.
+pub fn describe(section: Section, key: &str) -> Option<&'static str> {
+    match section {
+        Section::Top => agent::top(key),
+        Section::Agent => agent::agent(key),
+        Section::Backend => agent::backend(key),
+        Section::McpServer => agent::mcp_server(key),
+        Section::Ui => agent::ui(key),
+        Section::Orchestrator => orchestrator::orchestrator(key),
+        Section::Coordination => orchestrator::coordination(key),
+        Section::Timeouts => orchestrator::timeouts(key),
+        Section::Limits | Section::ContextPath => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::keys;
+    use super::*;
+
+    fn assert_described(section: Section, names: &[&str]) {
+        for key in names {
+            let note = describe(section, key)
+                .unwrap_or_else(|| panic!("{section:?}.{key} has no note in key_notes"));
+            assert!(
+                note.contains("MassGen") && note.contains("massgen"),
+                "{section:?}.{key}: a note says what MassGen would do and what massgen does: {note}"
+            );
+        }
+    }
+
+    #[test]
+    fn every_unsupported_key_says_what_massgen_would_have_done() {
+        assert_described(Section::Top, keys::TOP_LEVEL_UNSUPPORTED);
+        assert_described(Section::Agent, keys::AGENT_UNSUPPORTED);
+        assert_described(Section::Backend, keys::BACKEND_UNSUPPORTED);
+        assert_described(Section::McpServer, keys::MCP_SERVER_UNSUPPORTED);
+        assert_described(Section::Orchestrator, keys::ORCHESTRATOR_UNSUPPORTED);
+        assert_described(Section::Coordination, keys::COORDINATION_UNSUPPORTED);
+        assert_described(Section::Timeouts, keys::TIMEOUTS_UNSUPPORTED);
+        assert_described(Section::Ui, keys::UI_UNSUPPORTED);
+    }
+
+    #[test]
+    fn a_docker_key_of_the_command_line_family_is_described() {
+        assert!(
+            describe(Section::Backend, "command_line_docker_image")
+                .is_some_and(|note| note.contains("Docker"))
+        );
+        assert_eq!(describe(Section::Coordination, "no_such_key"), None);
+    }
+}

@@ -1,0 +1,246 @@
+//! Notes for `orchestrator`, `orchestrator.coordination` and `timeout_settings`.
+
+pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "session_storage" => {
+            "MassGen 0.1.97 ignores it too (sessions always live in .massgen/sessions); massgen \
+             keeps sessions in .massgen/sessions"
+        }
+        "skip_coordination_rounds" => {
+            "MassGen would skip answering and voting and go straight to a final presentation (a \
+             debug mode); massgen always coordinates"
+        }
+        "debug_final_answer" => {
+            "MassGen would present this fixed text as the final answer (a debug mode); massgen \
+             presents the winning agent's answer"
+        }
+        "enable_nlip" | "nlip_config" => {
+            "MassGen would route tool calls through its NLIP router; massgen calls tools directly"
+        }
+        "dspy" => {
+            "MassGen would paraphrase the question differently for each agent with DSPy; \
+             massgen gives every agent the question as written"
+        }
+        "docker" => {
+            "MassGen would keep or remove its command-line Docker containers between turns with \
+             these settings; massgen uses no Docker containers"
+        }
+        "min_answers_before_voting" | "use_skills_registry" => {
+            "MassGen 0.1.97 does not read this key either; massgen ignores it"
+        }
+        "memory" => {
+            "MassGen would configure its persistent agent memory here; massgen keeps no memory \
+             beyond the session's conversation"
+        }
+        "voting_threshold" => {
+            "MassGen would use it as the quality bar (0–10) of its roi and checklist voting \
+             modes; massgen's voting modes (lenient, balanced, strict) have no threshold"
+        }
+        "max_new_answers_global" => {
+            "MassGen would stop accepting new answers from any agent after this many in total; \
+             massgen limits answers per agent only (`max_new_answers_per_agent`)"
+        }
+        "checklist_require_gap_report"
+        | "gap_report_mode"
+        | "max_checklist_calls_per_round"
+        | "checklist_first_answer"
+        | "allow_midstream_peer_updates_before_checklist_submit" => {
+            "MassGen would use it in `voting_sensitivity: checklist_gated` (a scored checklist \
+             agents submit before they may vote); massgen has no checklist voting"
+        }
+        "fairness_enabled" | "fairness_lead_cap_answers" => {
+            "MassGen would keep any agent from getting more than a few answers ahead of the \
+             slowest peer; massgen lets every agent answer at its own pace"
+        }
+        "max_midstream_injections_per_round" | "defer_peer_updates_until_restart" => {
+            "MassGen would tune how peers' new answers reach a running agent mid-stream; massgen \
+             restarts the agent with the new answers instead"
+        }
+        "final_answer_strategy" | "presenter_agent" => {
+            "MassGen would choose how and by whom the final answer is presented; massgen has the \
+             winning agent present it"
+        }
+        "coordination_mode" => {
+            "MassGen would switch between voting and decomposition (each agent solves a \
+             subtask); massgen always coordinates by voting"
+        }
+        "enable_multimodal_tools"
+        | "multimodal_config"
+        | "image_generation_backend"
+        | "image_generation_model"
+        | "video_generation_backend"
+        | "video_generation_model"
+        | "audio_generation_backend"
+        | "audio_generation_model" => {
+            "MassGen would give every agent tools that generate or read images, audio and video \
+             with these models; massgen has no multimodal tools"
+        }
+        "skills_directory" => {
+            "MassGen reads the skills directory from `orchestrator.coordination`, not here, so \
+             MassGen ignores it too; massgen has no skills"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn coordination(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "max_orchestration_restarts" => {
+            "MassGen would let the winner judge the final answer and restart the whole \
+             coordination up to this many times; massgen presents the first result"
+        }
+        "broadcast_sensitivity" => {
+            "MassGen would tell agents how often to use `ask_others` (low, medium, high); \
+             massgen's broadcast prompt uses MassGen's default (medium)"
+        }
+        "response_depth" => {
+            "MassGen would tell agents answering `ask_others` how elaborate to be; massgen \
+             leaves the depth to them"
+        }
+        "enable_memory_filesystem_mode" | "compression_target_ratio" => {
+            "MassGen would keep agent memories as Markdown files in memory/ and inject them into \
+             prompts (and compress long contexts); massgen keeps no memory files"
+        }
+        "use_skills" | "massgen_skills" | "skills_directory" | "load_previous_session_skills" => {
+            "MassGen would list the skills in .agent/skills (and earlier sessions') in each \
+             agent's system prompt; massgen has no skills"
+        }
+        "persona_generator" => {
+            "MassGen would have a model write a different persona for each agent before the \
+             turn; massgen uses only the personas written as `agents[i].persona`"
+        }
+        "enable_subagents"
+        | "subagent_default_timeout"
+        | "subagent_min_timeout"
+        | "subagent_max_timeout"
+        | "subagent_max_concurrent"
+        | "subagent_round_timeouts"
+        | "subagent_orchestrator"
+        | "subagent_runtime_mode"
+        | "subagent_runtime_fallback_mode"
+        | "subagent_host_launch_prefix"
+        | "subagent_types"
+        | "background_subagents"
+        | "async_subagents" => {
+            "MassGen would give agents tools to spawn subagents with their own context and \
+             workspace; massgen has no subagents"
+        }
+        "use_two_tier_workspace" | "write_mode" | "drift_conflict_policy" => {
+            "MassGen would isolate agents' writes to your files (git worktrees or shadow copies) \
+             and apply the winner's changes at the end; massgen lets agents write granted \
+             context paths directly"
+        }
+        "enable_changedoc" => {
+            "MassGen would have agents keep a changedoc.md decision journal; massgen does not"
+        }
+        "learning_capture_mode" | "disable_final_only_round_capture_fallback" => {
+            "MassGen would decide when agents write evolving skills and memories; massgen has \
+             neither"
+        }
+        "fairness_enabled" | "fairness_lead_cap_answers" | "max_midstream_injections_per_round" => {
+            "MassGen reads this from `orchestrator`, not `orchestrator.coordination`, so \
+             MassGen ignores it here too; massgen ignores it"
+        }
+        "injection_strategy" => {
+            "MassGen reads it under `background_subagents` only; massgen has no subagents"
+        }
+        "enable_novelty_on_iteration"
+        | "enable_quality_rethink_on_iteration"
+        | "novelty_injection" => {
+            "MassGen would push agents toward novel or rethought answers from the second \
+             iteration on; massgen uses `answer_novelty_requirement` only"
+        }
+        "max_new_answers_global" => {
+            "MassGen reads this from `orchestrator`, not `orchestrator.coordination`; massgen \
+             limits answers per agent only (`max_new_answers_per_agent`)"
+        }
+        "plan_target_steps" | "plan_target_chunks" => {
+            "MassGen would aim task plans at this many steps or chunks; massgen sizes plans by \
+             `plan_depth`"
+        }
+        "evaluation_criteria_generator"
+        | "checklist_criteria_preset"
+        | "checklist_criteria_inline"
+        | "criteria_mode"
+        | "bootstrap_max_per_agent_per_round"
+        | "bootstrap_max_total"
+        | "evolving_criteria"
+        | "evolving_criteria_score_threshold"
+        | "evolving_criteria_max_evolutions"
+        | "evolving_criteria_min_high_score_count"
+        | "evolving_criteria_timeout"
+        | "improvements" => {
+            "MassGen would generate or evolve task-specific evaluation criteria for its \
+             checklist voting; massgen has no checklist voting"
+        }
+        "prompt_improver" | "pre_collab_voting_threshold" | "task_decomposer" => {
+            "MassGen would run a preliminary multi-agent pass (rewrite the question, split the \
+             task, generate personas) before the turn; massgen starts the turn directly"
+        }
+        "round_evaluator_before_checklist"
+        | "orchestrator_managed_round_evaluator"
+        | "round_evaluator_skip_synthesis"
+        | "round_evaluator_refine"
+        | "round_evaluator_transformation_pressure"
+        | "enable_execution_trace_analyzer"
+        | "auto_trace_analysis"
+        | "enable_evaluator_personas" => {
+            "MassGen would have evaluator subagents critique each round's answers; massgen has \
+             no subagents"
+        }
+        "resume_from_log" => {
+            "MassGen would resume coordination from a round of an earlier run's log; massgen \
+             continues sessions with --continue instead"
+        }
+        "checkpoint_enabled"
+        | "checkpoint_mode"
+        | "checkpoint_guidance"
+        | "checkpoint_gated_patterns"
+        | "standalone_checkpoint"
+        | "standalone_checkpoint_enabled"
+        | "standalone_checkpoint_team_config"
+        | "standalone_checkpoint_mode"
+        | "standalone_checkpoint_single"
+        | "standalone_checkpoint_include_workspace_context" => {
+            "MassGen would let one agent call a whole team at checkpoints; massgen has no \
+             checkpoints"
+        }
+        "web_review" => {
+            "MassGen would show a change-review dialog in its web UI; massgen has no web UI"
+        }
+        "fast_iteration_mode" | "max_verifications_per_round" | "max_internal_fix_loops" => {
+            "MassGen would cap the verify-and-fix work inside a round so agents submit sooner; \
+             massgen leaves each round's work to the agent"
+        }
+        "use_skills_registry" => "MassGen 0.1.97 does not read this key either; massgen ignores it",
+        "skip_redundant_scaffolding" => {
+            "MassGen would tell agents to continue existing scaffolding files instead of \
+             recreating them; massgen adds no such instruction"
+        }
+        _ => return None,
+    })
+}
+
+pub(super) fn timeouts(key: &str) -> Option<&'static str> {
+    Some(match key {
+        "initial_round_timeout_seconds" => {
+            "MassGen would warn an agent to submit after this long in its first round, then \
+             block every tool but `new_answer`/`vote`; massgen has only the turn's \
+             `orchestrator_timeout_seconds`"
+        }
+        "subsequent_round_timeout_seconds" => {
+            "MassGen would warn an agent to submit after this long in a later round, then block \
+             every tool but `new_answer`/`vote`; massgen has only the turn's \
+             `orchestrator_timeout_seconds`"
+        }
+        "round_timeout_grace_seconds" => {
+            "MassGen would give an agent this long after a round-timeout warning before \
+             blocking its tools; massgen has no round timeouts"
+        }
+        "agent_timeout_seconds" => {
+            "MassGen 0.1.97 does not read it any more; massgen bounds each model call with the \
+             backend's `timeout` and the turn with `orchestrator_timeout_seconds`"
+        }
+        _ => return None,
+    })
+}

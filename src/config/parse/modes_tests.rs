@@ -1,0 +1,156 @@
+//! Newer MassGen mode values load with a warning naming the fallback; per-agent
+//! `voting_sensitivity` and `persona`; MassGen's rate-limits file is named as such.
+
+use crate::config::{Env, Sensitivity, from_text};
+use crate::protocol::PlanDepth;
+
+const AGENT: &str = "agents:\n  - id: a\n    backend: {type: scripted}\n";
+
+fn warnings(yaml: &str) -> Vec<String> {
+    from_text(yaml, "t.yaml", &Env::default())
+        .unwrap()
+        .warnings
+        .into_iter()
+        .map(|warning| warning.message)
+        .collect()
+}
+
+#[test]
+fn checklist_gated_runs_as_strict_with_a_warning() {
+    let yaml = format!("{AGENT}orchestrator:\n  voting_sensitivity: checklist_gated\n");
+    let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+    assert_eq!(
+        loaded.config.orchestrator.voting_sensitivity,
+        Sensitivity::Strict
+    );
+    let warning = &loaded.warnings[0];
+    assert_eq!(warning.loc.map(|loc| (loc.line, loc.column)), Some((5, 23)));
+    assert!(
+        warning.message.starts_with(
+            "orchestrator.voting_sensitivity: checklist_gated is a MassGen 0.1.9x mode (agents \
+             must submit a scored checklist"
+        ) && warning.message.ends_with("massgen uses `strict` instead"),
+        "{}",
+        warning.message
+    );
+}
+
+#[test]
+fn every_newer_voting_mode_loads_and_names_its_fallback() {
+    for (mode, fallback) in [
+        ("roi", "balanced"),
+        ("roi_conservative", "lenient"),
+        ("roi_aggressive", "strict"),
+        ("sequential", "balanced"),
+        ("adversarial", "strict"),
+        ("consistency", "balanced"),
+        ("diversity", "balanced"),
+        ("reflective", "strict"),
+        ("checklist", "strict"),
+        ("checklist_scored", "strict"),
+    ] {
+        let yaml = format!("{AGENT}orchestrator:\n  voting_sensitivity: {mode}\n");
+        let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+        assert_eq!(
+            loaded.config.orchestrator.voting_sensitivity,
+            Sensitivity::from_name(fallback).unwrap(),
+            "{mode}"
+        );
+        assert!(
+            loaded.warnings[0]
+                .message
+                .ends_with(&format!("massgen uses `{fallback}` instead")),
+            "{mode}: {:?}",
+            loaded.warnings
+        );
+    }
+}
+
+#[test]
+fn a_misspelled_mode_is_still_an_error_listing_every_mode() {
+    let yaml = format!("{AGENT}orchestrator:\n  voting_sensitivity: checklist_gate\n");
+    let error = from_text(&yaml, "t.yaml", &Env::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("cannot be \"checklist_gate\""), "{error}");
+    assert!(
+        error.contains("did you mean \"checklist_gated\"?"),
+        "{error}"
+    );
+    assert!(error.contains("lenient, balanced, strict, roi"), "{error}");
+}
+
+#[test]
+fn an_agent_has_its_own_voting_sensitivity_and_persona() {
+    let yaml = "agents:\n  - id: a\n    voting_sensitivity: strict\n    persona: \"A skeptic.\"\n    \
+                backend: {type: scripted}\n  - id: b\n    voting_sensitivity: roi_conservative\n    \
+                persona: \"  \"\n    backend: {type: scripted}\n";
+    let loaded = from_text(yaml, "t.yaml", &Env::default()).unwrap();
+    let agents = &loaded.config.agents;
+    assert_eq!(agents[0].voting_sensitivity, Some(Sensitivity::Strict));
+    assert_eq!(agents[0].persona.as_deref(), Some("A skeptic."));
+    assert_eq!(agents[1].voting_sensitivity, Some(Sensitivity::Lenient));
+    assert_eq!(agents[1].persona, None, "a blank persona is no persona");
+    let messages: Vec<&str> = loaded.warnings.iter().map(|w| w.message.as_str()).collect();
+    assert_eq!(messages.len(), 1, "{messages:?}");
+    assert!(
+        messages[0].starts_with("agents[1].voting_sensitivity: roi_conservative is a MassGen"),
+        "{messages:?}"
+    );
+    let plain = from_text(AGENT, "t.yaml", &Env::default()).unwrap();
+    assert_eq!(plain.config.agents[0].voting_sensitivity, None);
+}
+
+#[test]
+fn dynamic_plan_depth_runs_as_medium_with_a_warning() {
+    let yaml = format!("{AGENT}orchestrator:\n  coordination:\n    plan_depth: dynamic\n");
+    let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+    assert_eq!(
+        loaded.config.orchestrator.coordination.plan_depth,
+        PlanDepth::Medium
+    );
+    assert!(
+        loaded.warnings[0]
+            .message
+            .starts_with("orchestrator.coordination.plan_depth: dynamic is a MassGen 0.1.9x mode"),
+        "{:?}",
+        loaded.warnings
+    );
+}
+
+#[test]
+fn unsupported_keys_say_what_massgen_would_have_done() {
+    let yaml = format!(
+        "{AGENT}orchestrator:\n  coordination:\n    use_skills: true\n    fast_iteration_mode: true\n"
+    );
+    let messages = warnings(&yaml);
+    assert_eq!(
+        messages[0],
+        "ignored: orchestrator.coordination.use_skills — MassGen would list the skills in \
+         .agent/skills (and earlier sessions') in each agent's system prompt; massgen has no skills"
+    );
+    assert!(
+        messages[1].starts_with(
+            "ignored: orchestrator.coordination.fast_iteration_mode — MassGen would cap"
+        ),
+        "{messages:?}"
+    );
+}
+
+#[test]
+fn massgen_rate_limits_file_is_named_not_called_agentless() {
+    let yaml =
+        "gemini:\n  gemini-2.5-flash:\n    rpm: 9\n    tpm: 240000\n  default:\n    rpm: 7\n";
+    let error = from_text(yaml, "rate_limits.yaml", &Env::default())
+        .unwrap_err()
+        .to_string();
+    assert!(
+        error.contains("this looks like MassGen's rate-limits file")
+            && error.contains("not an agent config"),
+        "{error}"
+    );
+    let other = from_text("gemini:\n  model: x\n", "t.yaml", &Env::default())
+        .unwrap_err()
+        .to_string();
+    assert!(other.contains("the config defines no agents"), "{other}");
+}
