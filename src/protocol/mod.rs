@@ -4,6 +4,7 @@
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
 mod event;
+mod event_parts;
 mod ids;
 mod op;
 mod plan;

@@ -3,8 +3,10 @@
 //! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name
 //! (`stream`); the turn's heading, winner, final answer and closing line are in `turn`.
 
+mod attempts;
 mod plan;
 mod provider_tool;
+mod servers;
 mod stream;
 mod turn;
 
@@ -15,10 +17,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{
-    AgentId, AgentInfo, Event, EventMsg, McpServerState, PostEvaluationOutcome, RoundTimeStage,
-    Spend, TimeoutScope,
-};
+use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, Spend, TimeoutScope};
 use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session::format_usd;
 
@@ -225,33 +224,10 @@ impl<W: Write> PlainPrinter<W> {
                 self.agent_line(agent, &line)
             }
             (EventMsg::McpServerStatus { server, state }, Some(agent)) => {
-                let line = match state {
-                    McpServerState::Starting => return Ok(()),
-                    McpServerState::Ready { tools } => self.style.dim(&format!(
-                        "🔌 MCP server {} ready: {} tools",
-                        clean(server),
-                        tools.len()
-                    )),
-                    McpServerState::Failed { error } => self.style.warn(&format!(
-                        "! MCP server {} is unavailable: {}",
-                        clean(server),
-                        clean(error)
-                    )),
-                    McpServerState::Paused { retry_in_secs } => self.style.warn(&format!(
-                        "! MCP server {} keeps failing; paused for {retry_in_secs} s",
-                        clean(server)
-                    )),
-                };
-                self.agent_line(agent, &line)
+                self.server_line(agent, server, state)
             }
             (EventMsg::ToolRefused { tool, path, reason }, Some(agent)) => {
-                let line = self.style.warn(&format!(
-                    "⛔ {} refused for {}: {}",
-                    clean(tool),
-                    clean(path),
-                    clean(reason)
-                ));
-                self.agent_line(agent, &line)
+                self.refused_line(agent, tool, path, reason)
             }
             (EventMsg::AgentKilled { reason }, Some(agent)) => {
                 let line = self
@@ -262,42 +238,13 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => {
                 self.agent_line(agent, &self.style.dim("» received your input"))
             }
-            (EventMsg::UpdateInjected { labels }, Some(agent)) => {
-                let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
-                let line = self.style.dim(&format!(
-                    "📨 update received: {} (keeps working)",
-                    labels.join(", ")
-                ));
-                self.agent_line(agent, &line)
-            }
+            (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
             (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
-                let line = self.style.warn(match stage {
-                    RoundTimeStage::WrapUp => "⏱ round time limit: told to wrap up",
-                    RoundTimeStage::Blocked => {
-                        "⏱ round time limit passed: only `vote` and `new_answer` are allowed"
-                    }
-                });
-                self.agent_line(agent, &line)
+                self.round_time_line(agent, *stage)
             }
-            (EventMsg::PostEvaluationStarted { .. }, Some(agent)) => {
-                self.end_final_line()?;
-                let line = self.style.dim("🔍 checks its final answer");
-                self.agent_line(agent, &line)
-            }
+            (EventMsg::PostEvaluationStarted { .. }, Some(agent)) => self.checking_line(agent),
             (EventMsg::PostEvaluationFinished { outcome }, Some(agent)) => {
-                let line = match outcome {
-                    PostEvaluationOutcome::Submitted => {
-                        self.style.good("✓ submitted the final answer")
-                    }
-                    PostEvaluationOutcome::RestartRequested { reason, .. } => self
-                        .style
-                        .warn(&format!("↻ asks for another attempt: {}", clean(reason))),
-                    PostEvaluationOutcome::Failed { message } => self.style.warn(&format!(
-                        "! the check failed ({}); the answer stands",
-                        clean(message)
-                    )),
-                };
-                self.agent_line(agent, &line)
+                self.checked_line(agent, outcome)
             }
             (
                 EventMsg::OrchestrationRestarted {

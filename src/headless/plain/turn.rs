@@ -120,25 +120,6 @@ impl<W: Write> PlainPrinter<W> {
         writeln!(self.out, "{}", self.style.bold("──"))
     }
 
-    /// MassGen's restart banner: the winner sent the answer back; coordination starts over.
-    pub(super) fn restart_banner(
-        &mut self,
-        attempt: u32,
-        max_attempts: u32,
-        reason: &str,
-        instructions: &str,
-    ) -> io::Result<()> {
-        self.end_final_line()?;
-        self.final_streamed = false;
-        self.pending_heading = None;
-        let banner = self.style.bold(&format!(
-            "══ ORCHESTRATION RESTART (attempt {attempt}/{max_attempts}) ══"
-        ));
-        self.note(&banner)?;
-        writeln!(self.out, "REASON: {}", clean(reason))?;
-        writeln!(self.out, "INSTRUCTIONS: {}", clean(instructions))
-    }
-
     pub(super) fn write_final(&mut self, text: &str) -> io::Result<()> {
         let text = clean(text);
         if !text.is_empty() {

@@ -11,6 +11,7 @@ mod metrics;
 mod rounds;
 mod status;
 mod table;
+mod table_cells;
 
 use std::io;
 use std::path::Path;

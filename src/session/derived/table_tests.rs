@@ -1,7 +1,7 @@
 //! The coordination table with an error, a timeout across the row and no winner.
 
 use super::*;
-use crate::protocol::{AgentStatus, Mode};
+use crate::protocol::{AgentStatus, Mode, TimeoutScope};
 use crate::text::display_width;
 use crate::tui::test_support::event;
 

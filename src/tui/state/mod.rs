@@ -4,6 +4,7 @@
 mod agent;
 mod attempts;
 mod code;
+mod final_answer;
 mod input;
 mod plan;
 #[cfg(test)]
@@ -15,6 +16,7 @@ mod resume_tests;
 #[cfg(test)]
 mod tests;
 mod timeline;
+mod timeline_entries;
 mod tools;
 mod turns;
 mod votes;
@@ -140,7 +142,7 @@ impl UiState {
     fn fold(&mut self, event: &Event) {
         let agent = event.agent.as_ref();
         self.push_entry(event);
-        if let Some(entry) = timeline::tool_call_entry(event) {
+        if let Some(entry) = timeline_entries::tool_call_entry(event) {
             self.tool_log.push(entry);
         }
         match &event.msg {
@@ -358,36 +360,10 @@ impl UiState {
                     card.is_winner = &card.info.id == winner;
                 }
             }
-            EventMsg::FinalPresentationStarted { label } => {
-                self.phase = Phase::Presenting;
-                if let Some(card) = self.agent_mut(agent) {
-                    card.items.push(CardItem::Final {
-                        label: label.clone(),
-                        body: TextBlock::default(),
-                        done: false,
-                    });
-                }
-            }
-            EventMsg::FinalPresentationDelta { text } => {
-                if let Some((existing, _)) = self.agent_mut(agent).and_then(AgentCard::final_mut) {
-                    existing.push(text);
-                }
-            }
+            EventMsg::FinalPresentationStarted { label } => self.final_started(agent, label),
+            EventMsg::FinalPresentationDelta { text } => self.final_delta(agent, text),
             EventMsg::FinalPresentationDone { label, content, .. } => {
-                if let Some(card) = self.agent_mut(agent) {
-                    if let Some((body, done)) = card.final_mut() {
-                        if body.text != *content {
-                            body.set(content);
-                        }
-                        *done = true;
-                    } else {
-                        card.items.push(CardItem::Final {
-                            label: label.clone(),
-                            body: TextBlock::from(content.as_str()),
-                            done: true,
-                        });
-                    }
-                }
+                self.final_done(agent, label, content);
             }
             EventMsg::Timeout { .. }
             | EventMsg::BudgetReached { .. }

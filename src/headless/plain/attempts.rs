@@ -1,0 +1,80 @@
+//! The plain display's lines about updates and attempts: peers' answers injected
+//! mid-round, round time limits, the winner's check of its answer and the restart banner.
+
+use std::io::{self, Write};
+
+use super::PlainPrinter;
+use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, RoundTimeStage};
+use crate::sanitize::sanitize_for_terminal as clean;
+
+impl<W: Write> PlainPrinter<W> {
+    pub(super) fn update_line(
+        &mut self,
+        agent: &AgentId,
+        labels: &[AnswerLabel],
+    ) -> io::Result<()> {
+        let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+        let line = self.style.dim(&format!(
+            "📨 update received: {} (keeps working)",
+            labels.join(", ")
+        ));
+        self.agent_line(agent, &line)
+    }
+
+    pub(super) fn round_time_line(
+        &mut self,
+        agent: &AgentId,
+        stage: RoundTimeStage,
+    ) -> io::Result<()> {
+        let line = self.style.warn(match stage {
+            RoundTimeStage::WrapUp => "⏱ round time limit: told to wrap up",
+            RoundTimeStage::Blocked => {
+                "⏱ round time limit passed: only `vote` and `new_answer` are allowed"
+            }
+        });
+        self.agent_line(agent, &line)
+    }
+
+    pub(super) fn checking_line(&mut self, agent: &AgentId) -> io::Result<()> {
+        self.end_final_line()?;
+        let line = self.style.dim("🔍 checks its final answer");
+        self.agent_line(agent, &line)
+    }
+
+    pub(super) fn checked_line(
+        &mut self,
+        agent: &AgentId,
+        outcome: &PostEvaluationOutcome,
+    ) -> io::Result<()> {
+        let line = match outcome {
+            PostEvaluationOutcome::Submitted => self.style.good("✓ submitted the final answer"),
+            PostEvaluationOutcome::RestartRequested { reason, .. } => self
+                .style
+                .warn(&format!("↻ asks for another attempt: {}", clean(reason))),
+            PostEvaluationOutcome::Failed { message } => self.style.warn(&format!(
+                "! the check failed ({}); the answer stands",
+                clean(message)
+            )),
+        };
+        self.agent_line(agent, &line)
+    }
+
+    /// MassGen's restart banner: the winner sent the answer back; coordination starts over.
+    pub(super) fn restart_banner(
+        &mut self,
+        attempt: u32,
+        max_attempts: u32,
+        reason: &str,
+        instructions: &str,
+    ) -> io::Result<()> {
+        self.end_final_line()?;
+        self.final_streamed = false;
+        self.pending_heading = None;
+        let banner = self.style.bold(&format!(
+            "══ ORCHESTRATION RESTART (attempt {attempt}/{max_attempts}) ══"
+        ));
+        self.note(&banner)?;
+        writeln!(self.out, "REASON: {}", clean(reason))?;
+        writeln!(self.out, "INSTRUCTIONS: {}", clean(instructions))
+    }
+}

@@ -1,0 +1,185 @@
+//! What events carry besides their kind: the agents as front ends show them, what an agent
+//! is doing, why a response was refused, how winners, rounds, checks and turns end.
+
+use serde::{Deserialize, Serialize};
+
+use super::event::Event;
+use super::ids::{AgentId, AnonId, AnonymousMapping};
+
+/// An agent as the front ends present it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AgentInfo {
+    pub id: AgentId,
+    pub anon_id: AnonId,
+    pub backend: String,
+    pub model: String,
+}
+
+impl AgentInfo {
+    /// The roster of `agents` — (id, backend, model) in config order — each with its
+    /// anonymous id from the one mapping (sorted real ids → `agentN`).
+    pub fn roster(agents: impl IntoIterator<Item = (AgentId, String, String)>) -> Vec<Self> {
+        let agents: Vec<(AgentId, String, String)> = agents.into_iter().collect();
+        let mapping = AnonymousMapping::new(agents.iter().map(|(id, _, _)| id));
+        agents
+            .into_iter()
+            .filter_map(|(id, backend, model)| {
+                Some(Self {
+                    anon_id: mapping.anon(&id)?.clone(),
+                    id,
+                    backend,
+                    model,
+                })
+            })
+            .collect()
+    }
+}
+
+/// Where one of an agent's MCP servers stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum McpServerState {
+    Starting,
+    /// Connected; its tools (full `mcp__server__tool` names, after filters) are offered.
+    Ready {
+        tools: Vec<String>,
+    },
+    /// Could not start or list its tools; the run goes on without it.
+    Failed {
+        error: String,
+    },
+    /// Too many calls failed in a row: calls are refused until the pause ends.
+    Paused {
+        retry_in_secs: u64,
+    },
+}
+
+/// A turn of an earlier session, as front ends list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResumedTurn {
+    pub turn: u32,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<AgentId>,
+    pub outcome: TurnOutcome,
+    /// The turn's recorded events without streamed text, so front ends can show it as
+    /// they showed it live; empty when its log is gone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
+}
+
+/// What an agent is doing right now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AgentStatus {
+    Waiting,
+    Thinking,
+    Streaming,
+    Tool,
+    Answered,
+    Voted,
+    Restarting,
+    Presenting,
+    Done,
+    Error,
+    Cancelled,
+    TimedOut,
+}
+
+/// Why a round's response was sent back to the model for another attempt.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum EnforcementReason {
+    /// The response ended without calling `vote` or `new_answer`.
+    NoWorkflowTool,
+    /// More than one workflow call in one response.
+    MultipleWorkflowCalls,
+    /// A workflow call with arguments that are not valid JSON or miss a field.
+    InvalidArguments,
+    /// A vote for an agent that does not exist or has no answer.
+    InvalidVote,
+    /// `new_answer` after the agent used up `max_new_answers_per_agent`.
+    AnswerLimit,
+    /// `new_answer` too similar to an existing answer.
+    AnswerNotNovel,
+    /// `new_answer` identical to an existing answer.
+    AnswerDuplicate,
+    /// The tool-call budget of one attempt ran out.
+    ToolLoop,
+}
+
+/// How a winner was chosen.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WinnerBasis {
+    /// Strictly the most votes.
+    Votes,
+    /// Several agents shared the most votes; the first in config order won.
+    TieBrokenByConfigOrder,
+    /// Nobody voted; the first agent with an answer won.
+    FirstAnswer,
+}
+
+/// One candidate's votes in the final tally.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct VoteCount {
+    pub agent: AgentId,
+    pub anon_id: AnonId,
+    pub votes: u32,
+}
+
+/// Which clock ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeoutScope {
+    /// `timeout_settings.orchestrator_timeout_seconds` over the whole coordination.
+    Orchestrator,
+    /// The winner's final presentation took too long.
+    Presentation,
+}
+
+/// A round's time limit: the wrap-up notice after `soft_ms`, tools refused `grace_ms` later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundTimeLimit {
+    pub soft_ms: u64,
+    pub grace_ms: u64,
+}
+
+/// How far past its time limit a round is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundTimeStage {
+    /// The soft limit passed: the agent was told to submit `new_answer` or `vote`.
+    WrapUp,
+    /// The grace period passed too: every other tool is refused.
+    Blocked,
+}
+
+/// How the winner's check of its final answer ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum PostEvaluationOutcome {
+    /// `submit`: the answer goes to the user.
+    Submitted,
+    /// `restart_orchestration`: another attempt follows.
+    RestartRequested {
+        reason: String,
+        instructions: String,
+    },
+    /// The check could not be made; the answer goes to the user as it is.
+    Failed { message: String },
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOutcome {
+    /// Agents converged and the winner presented.
+    Completed,
+    /// The orchestrator timeout fired; the best existing answer, if any, was presented.
+    TimedOut,
+    /// The user cancelled.
+    Cancelled,
+    /// No agent produced an answer.
+    Failed,
+}
