@@ -67,17 +67,7 @@ pub enum Decision {
 
 /// Reads one post-evaluation call; the error text goes back to the model.
 pub fn parse_decision(call: &ToolCall) -> Result<Decision, String> {
-    let arguments: Value = if call.arguments.trim().is_empty() {
-        json!({})
-    } else {
-        serde_json::from_str(&call.arguments).map_err(|error| {
-            format!(
-                "The arguments of `{}` are not valid JSON ({error}). Call it again with a JSON \
-                 object.",
-                call.name
-            )
-        })?
-    };
+    let arguments = super::workflow::call_arguments(call)?;
     match call.name.as_str() {
         SUBMIT => Ok(Decision::Submit),
         RESTART_ORCHESTRATION => {

@@ -75,15 +75,22 @@ pub enum WorkflowCall {
     Vote { agent_id: String, reason: String },
 }
 
+/// A call's arguments as JSON (`{}` when empty); the error text is for the model.
+pub fn call_arguments(call: &ToolCall) -> Result<Value, String> {
+    if call.arguments.trim().is_empty() {
+        return Ok(json!({}));
+    }
+    serde_json::from_str(&call.arguments).map_err(|error| {
+        format!(
+            "The arguments of `{}` are not valid JSON ({error}). Call it again with a JSON object.",
+            call.name
+        )
+    })
+}
+
 /// Reads one workflow call; the error text goes back to the model as the tool result.
 pub fn parse_call(call: &ToolCall) -> Result<WorkflowCall, String> {
-    let arguments: Value = if call.arguments.trim().is_empty() {
-        json!({})
-    } else {
-        serde_json::from_str(&call.arguments).map_err(|error| {
-            format!("The arguments of `{}` are not valid JSON ({error}). Call it again with a JSON object.", call.name)
-        })?
-    };
+    let arguments = call_arguments(call)?;
     let text = |field: &str| -> Result<String, String> {
         match arguments.get(field) {
             Some(Value::String(text)) if !text.trim().is_empty() => Ok(text.clone()),
