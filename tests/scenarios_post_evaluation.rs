@@ -247,3 +247,38 @@ async fn skip_coordination_rounds_has_the_first_agent_present_at_once() {
     );
     assert_eq!(final_answer(&events), Some(("Final from a".into(), false)));
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_cancel_during_the_check_ends_the_turn_cancelled_without_a_final_answer() {
+    let mut scenario = support::Scenario::start(&config(1, "[submit]"));
+    let events = support::cancel::run_and_cancel_at(&mut scenario.handle, "q", |msg| {
+        matches!(msg, EventMsg::PostEvaluationStarted { .. })
+    })
+    .await;
+    assert_eq!(outcome(&events), TurnOutcome::Cancelled);
+    assert_eq!(final_answer(&events), None);
+    assert!(
+        !lines_with(&events, &["submits", "restart attempt"])
+            .iter()
+            .any(|_| true),
+        "nothing follows the cancel"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_timeout_is_never_followed_by_a_check() {
+    // b never finishes; the orchestrator timeout presents a's stored answer unchecked.
+    let yaml = config(2, "[{restart: \"x\", instructions: \"y\"}]")
+        .replace(
+            "first_token_ms: 200,",
+            "first_token_ms: 200, fail: {mode: hang},",
+        )
+        .replace(
+            "orchestrator:\n",
+            "timeout_settings: {orchestrator_timeout_seconds: 60}\norchestrator:\n",
+        );
+    let (events, _scenario) = run_once(&yaml, "q").await;
+    assert!(lines_with(&events, &["checks", "restart attempt"]).is_empty());
+    assert_eq!(outcome(&events), TurnOutcome::TimedOut);
+    assert!(final_answer(&events).is_some());
+}
