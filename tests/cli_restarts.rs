@@ -71,3 +71,51 @@ fn each_attempt_logs_to_its_own_directory_and_the_session_keeps_the_turn() {
         "The answer is 4."
     );
 }
+
+#[test]
+fn automation_names_the_answer_file_of_the_attempt_that_ended_the_turn() {
+    let sandbox = Sandbox::new();
+    sandbox.write("run.yaml", RESTARTING);
+    let output = sandbox.run(&["--automation", "--config", "run.yaml", "What is 2+2?"]);
+    assert_code(&output, 0);
+    let stdout = text(&output.stdout);
+    let answer_file = stdout
+        .lines()
+        .find_map(|line| line.strip_prefix("ANSWER_FILE: "))
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(answer_file.contains("attempt_2"), "{stdout}");
+    assert_eq!(
+        std::fs::read_to_string(answer_file).unwrap(),
+        "The answer is 4."
+    );
+}
+
+#[test]
+fn replay_plays_both_attempts_of_the_turn() {
+    let sandbox = Sandbox::new();
+    sandbox.write("run.yaml", RESTARTING);
+    assert_code(
+        &sandbox.run(&["--display", "quiet", "--config", "run.yaml", "What is 2+2?"]),
+        0,
+    );
+    let output = sandbox.run(&[
+        "replay",
+        "--display",
+        "plain",
+        "--speed",
+        "1000",
+        sandbox.run_log_dir().to_str().unwrap(),
+    ]);
+    assert_code(&output, 0);
+    let stdout = text(&output.stdout);
+    let question = stdout
+        .find("What is 2+2?")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let banner = stdout
+        .find("ORCHESTRATION RESTART (attempt 2/2)")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    let answer = stdout
+        .rfind("The answer is 4.")
+        .unwrap_or_else(|| panic!("{stdout}"));
+    assert!(question < banner && banner < answer, "{stdout}");
+}

@@ -131,6 +131,12 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
         } = msg
         {
             self.started(question, agents.len(), log_dir.clone())?;
+        } else if let EventMsg::OrchestrationRestarted {
+            log_dir: Some(dir), ..
+        } = msg
+        {
+            // The answer file is written in the attempt that ends the turn.
+            self.turn.log_dir = Some(dir.clone());
         } else if let EventMsg::WinnerSelected { winner, .. } = msg {
             self.turn.winner = Some(winner.clone());
         } else if let EventMsg::FinalPresentationDone { content, .. } = msg {

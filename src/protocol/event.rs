@@ -94,6 +94,9 @@ pub enum EventMsg {
         max_attempts: u32,
         reason: String,
         instructions: String,
+        /// The new attempt's log directory (`…/turn_N/attempt_M`), when logging is on.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        log_dir: Option<PathBuf>,
     },
     /// Streamed answer text.
     TextDelta { text: String },

@@ -114,9 +114,13 @@ fn collect(path: &Path, logs: &mut EventLogs) -> io::Result<()> {
         session_turn(path, logs);
         return Ok(());
     }
-    // A log's turn directory: its last attempt is the one the turn ended with.
-    if let Some(attempt) = numbered(path, "attempt_")?.pop() {
-        return collect_noting(&attempt, logs);
+    // A log's turn directory: a turn the winner sent back went on in later attempts.
+    let attempts = numbered(path, "attempt_")?;
+    if !attempts.is_empty() {
+        for attempt in attempts {
+            collect_noting(&attempt, logs)?;
+        }
+        return Ok(());
     }
     for turn in numbered(path, "turn_")? {
         collect_noting(&turn, logs)?;
@@ -144,7 +148,10 @@ fn session_turn(dir: &Path, logs: &mut EventLogs) {
         .and_then(|metadata| metadata["log_dir"].as_str())
         .map(PathBuf::from);
     match log_dir {
-        Some(log_dir) if log_dir.join(EVENTS).is_file() => logs.files.push(log_dir.join(EVENTS)),
+        Some(log_dir) if log_dir.join(EVENTS).is_file() => {
+            logs.files.extend(earlier_attempts(&log_dir));
+            logs.files.push(log_dir.join(EVENTS));
+        }
         Some(log_dir) => logs.notes.push(format!(
             "{}: its event log {} is missing",
             dir.display(),
@@ -155,6 +162,24 @@ fn session_turn(dir: &Path, logs: &mut EventLogs) {
             dir.display()
         )),
     }
+}
+
+/// The event logs of the attempts before `attempt_dir` (`attempt_N`) beside it, in order.
+fn earlier_attempts(attempt_dir: &Path) -> Vec<PathBuf> {
+    let number = attempt_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_prefix("attempt_"))
+        .and_then(|number| number.parse::<u32>().ok())
+        .unwrap_or(1);
+    (1..number)
+        .map(|earlier| {
+            attempt_dir
+                .with_file_name(format!("attempt_{earlier}"))
+                .join(EVENTS)
+        })
+        .filter(|file| file.is_file())
+        .collect()
 }
 
 /// The subdirectories `<prefix>N` of `dir`, by increasing N.

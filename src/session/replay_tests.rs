@@ -43,22 +43,30 @@ fn a_file_and_an_attempt_directory_are_one_log() {
 }
 
 #[test]
-fn a_run_log_plays_every_turn_in_order_from_its_last_attempt() {
+fn a_run_log_plays_every_turn_in_order_with_every_attempt() {
     let dir = tempfile::tempdir().unwrap();
     let run = dir.path().join("log_20260101_120000_000000");
-    write_log(&run.join("turn_2/attempt_1"), &[event(2, 2)]);
+    let sent_back = write_log(&run.join("turn_2/attempt_1"), &[event(2, 2)]);
     let retried = write_log(&run.join("turn_2/attempt_2"), &[event(3, 2)]);
     let first = write_log(&run.join("turn_1/attempt_1"), &[event(1, 1)]);
     let tenth = write_log(&run.join("turn_10/attempt_1"), &[event(10, 10)]);
     assert_eq!(
         event_logs(&run).unwrap().files,
-        vec![first, retried.clone(), tenth]
+        vec![first, sent_back.clone(), retried.clone(), tenth]
     );
     assert_eq!(
         event_logs(&run.join("turn_2")).unwrap().files,
-        vec![retried]
+        vec![sent_back.clone(), retried.clone()]
     );
-    assert_eq!(seqs(&load_recording(&run).unwrap()), vec![1, 3, 10]);
+    assert_eq!(seqs(&load_recording(&run).unwrap()), vec![1, 2, 3, 10]);
+
+    // A session's turn names its last attempt; the earlier ones play first.
+    let session = dir.path().join("sessions/s");
+    session_turn(&session, 2, Some(&run.join("turn_2/attempt_2")));
+    assert_eq!(
+        event_logs(&session).unwrap().files,
+        vec![sent_back, retried]
+    );
 }
 
 /// A session's `turn_N/metadata.json` pointing at `log_dir` (or at nothing).

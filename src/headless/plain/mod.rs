@@ -252,6 +252,7 @@ impl<W: Write> PlainPrinter<W> {
                     max_attempts,
                     reason,
                     instructions,
+                    ..
                 },
                 _,
             ) => self.restart_banner(*attempt, *max_attempts, reason, instructions),

@@ -128,6 +128,7 @@ impl Driver<'_> {
                 max_attempts: self.max_attempts,
                 reason: restart.reason.clone(),
                 instructions: restart.instructions.clone(),
+                log_dir: self.emitter.log().map(|log| log.dir().to_path_buf()),
             },
         );
         self.attempt_feedback = Some(attempt_feedback(

@@ -108,6 +108,7 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
             max_attempts,
             reason,
             instructions,
+            ..
         } => (
             "orchestration_restart",
             json!({"attempt": attempt, "max_attempts": max_attempts, "reason": reason,

@@ -86,6 +86,7 @@ async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
             max_attempts: 3,
             reason: "the answer cites no source".into(),
             instructions: "cite an official source".into(),
+            log_dir: None,
         },
     ));
     assert_eq!(state.attempt, Some((2, 3)));

@@ -315,8 +315,14 @@ impl UiState {
                 attempt,
                 max_attempts,
                 reason,
+                log_dir,
                 ..
-            } => self.restart_attempt(*attempt, *max_attempts, reason),
+            } => {
+                if log_dir.is_some() {
+                    self.log_dir.clone_from(log_dir);
+                }
+                self.restart_attempt(*attempt, *max_attempts, reason);
+            }
             EventMsg::Retrying {
                 attempt,
                 max_retries,

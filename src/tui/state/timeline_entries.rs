@@ -30,6 +30,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
             max_attempts,
             reason,
             instructions,
+            ..
         } => EntryKind::OrchestrationRestart {
             attempt: *attempt,
             max_attempts: *max_attempts,
