@@ -20,6 +20,8 @@ mod builtin;
 
 use builtin::BuiltinTools;
 
+use super::text_workflow;
+
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Chunk<'a> {
@@ -130,6 +132,8 @@ pub struct GeminiDecoder {
     finish: Option<FinishReason>,
     /// Google Search and code execution, run by Gemini.
     builtin: BuiltinTools,
+    /// The reply's text, for a workflow call answered in text (`text_workflow`).
+    text: String,
 }
 
 impl GeminiDecoder {
@@ -140,6 +144,7 @@ impl GeminiDecoder {
             usage: None,
             finish: None,
             builtin: BuiltinTools::default(),
+            text: String::new(),
         }
     }
 
@@ -208,6 +213,7 @@ impl GeminiDecoder {
             out.push_back(if part.thought == Some(true) {
                 StreamEvent::ReasoningDelta(text.into_owned())
             } else {
+                self.text.push_str(&text);
                 StreamEvent::TextDelta(text.into_owned())
             });
         }
@@ -218,6 +224,20 @@ impl GeminiDecoder {
         let Some(reason) = self.finish.take() else {
             return Flow::Continue;
         };
+        if self.calls == 0
+            && let Some((name, arguments)) = text_workflow::parse_reply(&self.text)
+        {
+            self.calls = 1;
+            out.push_back(StreamEvent::ToolCallStart {
+                index: 0,
+                id: String::new(),
+                name,
+            });
+            out.push_back(StreamEvent::ToolCallArgsDelta {
+                index: 0,
+                fragment: arguments.to_string(),
+            });
+        }
         let searches = self.builtin.searches();
         self.builtin.flush(out);
         if let Some(mut usage) = self.usage.take() {

@@ -5,6 +5,7 @@ mod builtin_tools;
 mod decode;
 mod options;
 mod request;
+mod text_workflow;
 
 use serde_json::Value;
 

@@ -4,7 +4,7 @@
 
 use serde_json::{Map, Value, json};
 
-use super::options;
+use super::{options, text_workflow};
 use crate::backend::wire::{WireOptions, strip_schema_keys};
 use crate::backend::{ChatRequest, Message, ToolSpec};
 
@@ -13,13 +13,21 @@ const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
 
 pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     let mut body = Map::new();
-    let (system, contents) = contents(&request.messages);
+    let in_text = text_workflow::applies(options.server_tools, &request.tools);
+    let (mut system, contents) = if in_text {
+        contents(&text_workflow::rewrite_history(&request.messages))
+    } else {
+        contents(&request.messages)
+    };
+    if in_text {
+        system.push(json!({ "text": text_workflow::instruction(&request.tools) }));
+    }
     body.insert("contents".into(), Value::Array(contents));
     if !system.is_empty() {
         body.insert("systemInstruction".into(), json!({ "parts": system }));
     }
     let mut tools = Vec::new();
-    if !request.tools.is_empty() {
+    if !request.tools.is_empty() && !in_text {
         let declarations: Vec<Value> = request.tools.iter().map(declaration).collect();
         tools.push(json!({ "functionDeclarations": declarations }));
     }
