@@ -10,7 +10,8 @@ use crate::config::Config;
 use crate::protocol::EventMsg;
 use crate::redact::Redactor;
 use crate::session::{
-    RunLogDir, SessionStore, TurnEnding, TurnLog, derived, pretty_json, read_events, write_atomic,
+    RunLogDir, SessionStore, TurnEnding, TurnLog, derived, earlier_attempt_dirs, pretty_json,
+    read_events, write_atomic,
 };
 
 /// The run's log directory and session store.
@@ -155,8 +156,9 @@ impl Logs {
             let metadata = write_atomic(&attempt_dir.join("execution_metadata.yaml"), &metadata)
                 .map_err(|error| format!("execution_metadata.yaml ({error})"));
             // A turn the winner sent back has one log per attempt; the session keeps them all.
-            let turn_events = earlier_attempts_events(&attempt_dir)
-                .into_iter()
+            let turn_events = earlier_attempt_dirs(&attempt_dir)
+                .iter()
+                .flat_map(|dir| read_events(&dir.join("events.jsonl")).unwrap_or_default())
                 .chain(events)
                 .collect::<Vec<_>>();
             let recorded = session.map_or(Ok(()), |session| {
@@ -180,24 +182,4 @@ impl Logs {
         .await
         .unwrap_or_else(|error| Err(format!("could not save the turn: {error}")))
     }
-}
-
-/// The events of the attempts before `attempt_dir`'s (`attempt_1/` … beside it), in order.
-fn earlier_attempts_events(attempt_dir: &std::path::Path) -> Vec<crate::protocol::Event> {
-    let number = attempt_dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .and_then(|name| name.strip_prefix("attempt_"))
-        .and_then(|number| number.parse::<u32>().ok())
-        .unwrap_or(1);
-    (1..number)
-        .flat_map(|earlier| {
-            read_events(
-                &attempt_dir
-                    .with_file_name(format!("attempt_{earlier}"))
-                    .join("events.jsonl"),
-            )
-            .unwrap_or_default()
-        })
-        .collect()
 }

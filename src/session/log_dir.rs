@@ -66,6 +66,20 @@ impl RunLogDir {
     }
 }
 
+/// The directories of the attempts before `attempt_dir` (`…/turn_N/attempt_M`) beside it,
+/// `attempt_1` first: a turn the winner sent back goes on in a new attempt directory.
+pub fn earlier_attempt_dirs(attempt_dir: &Path) -> Vec<PathBuf> {
+    let number = attempt_dir
+        .file_name()
+        .and_then(|name| name.to_str())
+        .and_then(|name| name.strip_prefix("attempt_"))
+        .and_then(|number| number.parse::<u32>().ok())
+        .unwrap_or(1);
+    (1..number)
+        .map(|earlier| attempt_dir.with_file_name(format!("attempt_{earlier}")))
+        .collect()
+}
+
 /// The files of one turn attempt.
 pub struct TurnLog {
     dir: PathBuf,

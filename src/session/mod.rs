@@ -18,7 +18,7 @@ mod turn_links;
 pub use atomic::{pretty_json, write_atomic};
 pub use event_log::read_events;
 pub use lock::hold_session;
-pub use log_dir::{RunLogDir, TurnLog};
+pub use log_dir::{RunLogDir, TurnLog, earlier_attempt_dirs};
 pub use pricing::{
     CostEstimate, ModelPrice, PricingSource, estimate, format_usd, price_for, pricing_source,
 };

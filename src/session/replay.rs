@@ -149,7 +149,12 @@ fn session_turn(dir: &Path, logs: &mut EventLogs) {
         .map(PathBuf::from);
     match log_dir {
         Some(log_dir) if log_dir.join(EVENTS).is_file() => {
-            logs.files.extend(earlier_attempts(&log_dir));
+            logs.files.extend(
+                super::log_dir::earlier_attempt_dirs(&log_dir)
+                    .into_iter()
+                    .map(|dir| dir.join(EVENTS))
+                    .filter(|file| file.is_file()),
+            );
             logs.files.push(log_dir.join(EVENTS));
         }
         Some(log_dir) => logs.notes.push(format!(
@@ -162,24 +167,6 @@ fn session_turn(dir: &Path, logs: &mut EventLogs) {
             dir.display()
         )),
     }
-}
-
-/// The event logs of the attempts before `attempt_dir` (`attempt_N`) beside it, in order.
-fn earlier_attempts(attempt_dir: &Path) -> Vec<PathBuf> {
-    let number = attempt_dir
-        .file_name()
-        .and_then(|name| name.to_str())
-        .and_then(|name| name.strip_prefix("attempt_"))
-        .and_then(|number| number.parse::<u32>().ok())
-        .unwrap_or(1);
-    (1..number)
-        .map(|earlier| {
-            attempt_dir
-                .with_file_name(format!("attempt_{earlier}"))
-                .join(EVENTS)
-        })
-        .filter(|file| file.is_file())
-        .collect()
 }
 
 /// The subdirectories `<prefix>N` of `dir`, by increasing N.
