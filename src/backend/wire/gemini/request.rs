@@ -1,25 +1,31 @@
 //! The `GenerateContentRequest` body: `contents` with `user`/`model` roles, the system
 //! instruction, function declarations, generation settings, replayed function calls and
-//! results; the config's options are routed in `options`, `extra_body` merged last.
+//! results; the config's options are routed in `options`, `extra_body` merged last. A call
+//! whose only functions are workflow tools and that enables a built-in tool sends the
+//! workflow as JSON text instead (`text_workflow`).
 
 use serde_json::{Map, Value, json};
 
-use super::options;
+use super::{options, text_reply, text_workflow};
 use crate::backend::wire::{WireOptions, strip_schema_keys};
-use crate::backend::{ChatRequest, Message, ToolSpec};
+use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
 
 /// JSON-schema keys that Gemini's function declarations reject.
 const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
 
 pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     let mut body = Map::new();
-    let (system, contents) = contents(&request.messages);
+    let as_text = text_workflow::offered(request, options.server_tools).is_some();
+    let (mut system, contents) = contents(&request.messages, as_text);
     body.insert("contents".into(), Value::Array(contents));
+    if as_text {
+        system.push(json!({ "text": text_workflow::instructions(&request.tools) }));
+    }
     if !system.is_empty() {
         body.insert("systemInstruction".into(), json!({ "parts": system }));
     }
     let mut tools = Vec::new();
-    if !request.tools.is_empty() {
+    if !request.tools.is_empty() && !as_text {
         let declarations: Vec<Value> = request.tools.iter().map(declaration).collect();
         tools.push(json!({ "functionDeclarations": declarations }));
     }
@@ -66,7 +72,8 @@ fn declaration(tool: &ToolSpec) -> Value {
 
 /// The system instruction's parts and the conversation's contents. Consecutive tool
 /// results become one `user` content, as Gemini expects the answers to one turn's calls.
-fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
+/// `as_text`: calls and results are text parts, as no function is declared.
+fn contents(messages: &[Message], as_text: bool) -> (Vec<Value>, Vec<Value>) {
     let mut system = Vec::new();
     let mut contents: Vec<Value> = Vec::new();
     let mut after_result = false;
@@ -87,14 +94,12 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
                     parts.push(json!({ "text": content }));
                 }
                 for call in tool_calls {
-                    let mut part = json!({"functionCall": {
-                        "name": call.name,
-                        "args": arguments(&call.arguments),
-                    }});
-                    if let Some(signature) = &call.signature {
-                        part["thoughtSignature"] = json!(signature);
+                    if !as_text {
+                        parts.push(function_call(call));
+                    } else if text_reply::parse(content, |tool| tool == call.name).is_none() {
+                        // A reply decoded from text already holds its JSON.
+                        parts.push(json!({ "text": text_workflow::call_text(call) }));
                     }
-                    parts.push(part);
                 }
                 if !parts.is_empty() {
                     contents.push(json!({"role": "model", "parts": parts}));
@@ -106,12 +111,16 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
                 is_error,
                 ..
             } => {
-                let response = if *is_error {
-                    json!({ "error": content })
+                let part = if as_text {
+                    json!({ "text": text_workflow::result_text(name, content, *is_error) })
                 } else {
-                    json!({ "result": content })
+                    let response = if *is_error {
+                        json!({ "error": content })
+                    } else {
+                        json!({ "result": content })
+                    };
+                    json!({"functionResponse": {"name": name, "response": response}})
                 };
-                let part = json!({"functionResponse": {"name": name, "response": response}});
                 match contents.last_mut().and_then(|last| last.get_mut("parts")) {
                     Some(Value::Array(parts)) if after_result => parts.push(part),
                     Some(_) | None => {
@@ -125,6 +134,18 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
     (system, contents)
 }
 
+/// A replayed function call, with its thought signature.
+fn function_call(call: &ToolCall) -> Value {
+    let mut part = json!({"functionCall": {
+        "name": call.name,
+        "args": arguments(&call.arguments),
+    }});
+    if let Some(signature) = &call.signature {
+        part["thoughtSignature"] = json!(signature);
+    }
+    part
+}
+
 /// A call's arguments as the JSON object Gemini wants; anything else becomes `{}`.
 fn arguments(text: &str) -> Value {
     match serde_json::from_str::<Value>(text) {
@@ -136,7 +157,6 @@ fn arguments(text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::ToolCall;
 
     fn options() -> WireOptions {
         WireOptions::new("gemini-2.5-flash")
