@@ -42,6 +42,9 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     for (key, value) in routed.top {
         body.entry(key).or_insert(value);
     }
+    if as_text {
+        text_workflow::drop_function_calling(&mut body);
+    }
     for (key, value) in routed.generation {
         generation.entry(key).or_insert(value);
     }
@@ -211,6 +214,91 @@ mod tests {
             json!({"thinkingConfig": {"includeThoughts": true}})
         );
         assert!(body.get("systemInstruction").is_none());
+    }
+
+    fn workflow_history(content: &str) -> ChatRequest {
+        let vote = ToolSpec {
+            name: "vote".into(),
+            description: "Vote".into(),
+            parameters: json!({"type": "object", "properties": {"agent_id": {"type": "string"}}}),
+        };
+        ChatRequest {
+            messages: vec![
+                Message::system("Coordinate."),
+                Message::user("Task"),
+                Message::Assistant {
+                    content: content.into(),
+                    tool_calls: vec![ToolCall {
+                        id: String::new(),
+                        name: "vote".into(),
+                        arguments: r#"{"agent_id":"agent1"}"#.into(),
+                        signature: None,
+                    }],
+                    reasoning: Vec::new(),
+                },
+                Message::Tool {
+                    call_id: String::new(),
+                    name: "vote".into(),
+                    content: "Vote recorded".into(),
+                    is_error: false,
+                },
+            ],
+            tools: vec![vote],
+        }
+    }
+
+    fn searching() -> WireOptions {
+        let mut options = options();
+        options.server_tools.web_search = true;
+        options
+            .passthrough
+            .insert("function_calling_mode".into(), json!("any"));
+        options
+    }
+
+    #[test]
+    fn with_search_on_workflow_history_is_text_and_no_function_is_configured() {
+        let sent = body(&searching(), &workflow_history(""));
+        assert_eq!(
+            sent["contents"][1],
+            json!({"role": "model", "parts": [
+                {"text": "```json\n{\"action_type\":\"vote\",\"vote_data\":{\"agent_id\":\"agent1\"}}\n```"}
+            ]})
+        );
+        assert_eq!(
+            sent["contents"][2],
+            json!({"role": "user", "parts": [{"text": "Result of `vote`: Vote recorded"}]})
+        );
+        assert_eq!(sent["tools"], json!([{"google_search": {}}]));
+        assert!(sent.get("toolConfig").is_none(), "{sent}");
+        let parts = sent["systemInstruction"]["parts"].as_array().unwrap();
+        assert_eq!(parts[0], json!({"text": "Coordinate."}));
+        assert!(parts[1]["text"].as_str().unwrap().contains("\"vote_data\""));
+        // Without search, the same history is function calls, with the configured mode.
+        let mut functions = searching();
+        functions.server_tools.web_search = false;
+        let plain = body(&functions, &workflow_history(""));
+        assert!(plain["toolConfig"].get("functionCallingConfig").is_some());
+        assert!(
+            plain["contents"][1]["parts"][0]
+                .get("functionCall")
+                .is_some()
+        );
+        assert!(
+            plain["contents"][2]["parts"][0]
+                .get("functionResponse")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn a_reply_that_already_holds_its_json_is_not_repeated() {
+        let said = "Agent 1 is right.\n{\"action_type\": \"vote\", \"vote_data\": {\"agent_id\": \"agent1\"}}";
+        let body = body(&searching(), &workflow_history(said));
+        assert_eq!(
+            body["contents"][1],
+            json!({"role": "model", "parts": [{"text": said}]})
+        );
     }
 
     #[test]

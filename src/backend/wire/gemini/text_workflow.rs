@@ -45,6 +45,17 @@ pub fn action(name: &str) -> Option<(&'static str, &'static str)> {
         .map(|(tool, _, key)| (*tool, *key))
 }
 
+/// Takes the function-calling mode (`function_calling_mode`) out of `toolConfig`: no
+/// function is declared for it to apply to.
+pub fn drop_function_calling(body: &mut Map<String, Value>) {
+    if let Some(Value::Object(config)) = body.get_mut("toolConfig") {
+        config.remove("functionCallingConfig");
+        if config.is_empty() {
+            body.remove("toolConfig");
+        }
+    }
+}
+
 /// The instruction block for the system instruction: one JSON shape per offered tool.
 pub fn instructions(tools: &[ToolSpec]) -> String {
     let mut text = String::from(
