@@ -95,7 +95,7 @@ impl Backend for HttpBackend {
         let call = HttpCall {
             secret: self.secret.clone(),
             failure: None,
-            decoder: self.wire.decoder(),
+            decoder: self.wire.decoder_for(&request),
             wire: Arc::clone(&self.wire),
             client: self.client.clone(),
             request,
@@ -203,7 +203,7 @@ impl HttpCall {
                 self.sse = SseDecoder::with_limit(self.limits.sse_line);
                 self.tally = Tally::default();
                 self.sniff = None;
-                self.decoder = self.wire.decoder();
+                self.decoder = self.wire.decoder_for(&self.request);
                 self.state = State::Connect;
                 Ok(true)
             }

@@ -30,6 +30,13 @@ pub trait Wire: Send + Sync + 'static {
     /// A fresh reader for one response.
     fn decoder(&self) -> Box<dyn WireDecoder>;
 
+    /// A fresh reader for the response to `request`, for a protocol whose reading depends
+    /// on what was asked (Gemini's workflow tools sent as JSON text).
+    fn decoder_for(&self, request: &ChatRequest) -> Box<dyn WireDecoder> {
+        let _ = request;
+        self.decoder()
+    }
+
     /// For an OpenAI-compatible base that names no API version: where calls go, so that a
     /// 404 or a web page is explained as a missing `/v1`.
     fn misroute(&self) -> Option<&Misroute> {

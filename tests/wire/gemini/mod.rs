@@ -13,6 +13,7 @@ mod errors;
 mod options;
 mod server_tools;
 mod streaming;
+mod text_workflow;
 
 const MODEL: &str = "gemini-2.5-flash";
 const PATH: &str = "/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse";

@@ -1,8 +1,9 @@
 //! Gemini's built-in tools in a request, as MassGen 0.1.97 sends them: `{"google_search": {}}`
 //! and `{"code_execution": {}}`, and only on a call that declares no functions, since
 //! Gemini 2.x refuses built-in tools beside function calling ("Tool use with function
-//! calling is unsupported"). A coordination round's workflow tools are then asked for as
-//! a JSON reply instead (`text_workflow`), so such rounds keep the built-in tools.
+//! calling is unsupported"). A coordination or post-evaluation call whose only functions
+//! are the workflow tools declares none: they go as JSON text (`text_workflow`), so such
+//! an agent searches there too; a call with any other function gets no built-in tool.
 
 use serde_json::{Value, json};
 

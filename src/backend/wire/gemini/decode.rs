@@ -2,7 +2,9 @@
 //! `GenerateContentResponse`. Text, thought parts, whole function calls with their thought
 //! signatures, usage and the finish reason; there is no end marker, so a response is
 //! complete when a candidate gave a `finishReason` and the connection then closed. The
-//! built-in tools' code, results and grounding are read in `builtin`.
+//! built-in tools' code, results and grounding are read in `builtin`. When the request
+//! offered the workflow tools as JSON text (`text_workflow`), a reply without a function
+//! call whose text ends in such an action becomes that tool call at the finish.
 
 use std::borrow::Cow;
 use std::collections::VecDeque;
@@ -18,9 +20,9 @@ use crate::protocol::Usage;
 
 mod builtin;
 
-use builtin::BuiltinTools;
+use super::text_reply;
 
-use super::text_workflow;
+use builtin::BuiltinTools;
 
 #[derive(Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -132,8 +134,8 @@ pub struct GeminiDecoder {
     finish: Option<FinishReason>,
     /// Google Search and code execution, run by Gemini.
     builtin: BuiltinTools,
-    /// The reply's text, for a workflow call answered in text (`text_workflow`).
-    text: String,
+    /// The workflow tools offered as JSON text, if any, and the reply's text so far.
+    text_workflow: Option<(Vec<String>, String)>,
 }
 
 impl GeminiDecoder {
@@ -144,8 +146,14 @@ impl GeminiDecoder {
             usage: None,
             finish: None,
             builtin: BuiltinTools::default(),
-            text: String::new(),
+            text_workflow: None,
         }
+    }
+
+    /// A decoder for a call that offered the workflow tools `offered` as JSON text.
+    pub fn with_text_workflow(mut self, offered: Vec<String>) -> Self {
+        self.text_workflow = Some((offered, String::new()));
+        self
     }
 
     fn chunk(
@@ -213,8 +221,34 @@ impl GeminiDecoder {
             out.push_back(if part.thought == Some(true) {
                 StreamEvent::ReasoningDelta(text.into_owned())
             } else {
-                self.text.push_str(&text);
+                if let Some((_, reply)) = &mut self.text_workflow {
+                    reply.push_str(&text);
+                }
                 StreamEvent::TextDelta(text.into_owned())
+            });
+        }
+    }
+
+    /// The workflow action written as text, as the call a function call would have given.
+    fn text_action(&mut self, out: &mut VecDeque<StreamEvent>) {
+        let Some((offered, reply)) = self.text_workflow.take() else {
+            return;
+        };
+        if self.calls > 0 {
+            return;
+        }
+        let accepts = |tool: &str| offered.iter().any(|name| name == tool);
+        if let Some((name, arguments)) = text_reply::parse(&reply, accepts) {
+            let index = self.calls;
+            self.calls += 1;
+            out.push_back(StreamEvent::ToolCallStart {
+                index,
+                id: String::new(),
+                name: name.to_string(),
+            });
+            out.push_back(StreamEvent::ToolCallArgsDelta {
+                index,
+                fragment: arguments.to_string(),
             });
         }
     }
@@ -224,20 +258,7 @@ impl GeminiDecoder {
         let Some(reason) = self.finish.take() else {
             return Flow::Continue;
         };
-        if self.calls == 0
-            && let Some((name, arguments)) = text_workflow::parse_reply(&self.text)
-        {
-            self.calls = 1;
-            out.push_back(StreamEvent::ToolCallStart {
-                index: 0,
-                id: String::new(),
-                name,
-            });
-            out.push_back(StreamEvent::ToolCallArgsDelta {
-                index: 0,
-                fragment: arguments.to_string(),
-            });
-        }
+        self.text_action(out);
         let searches = self.builtin.searches();
         self.builtin.flush(out);
         if let Some(mut usage) = self.usage.take() {

@@ -5,6 +5,7 @@ mod builtin_tools;
 mod decode;
 mod options;
 mod request;
+mod text_reply;
 mod text_workflow;
 
 use serde_json::Value;
@@ -74,6 +75,16 @@ impl Wire for GeminiWire {
 
     fn decoder(&self) -> Box<dyn WireDecoder> {
         Box::new(GeminiDecoder::new(self.site.clone()))
+    }
+
+    fn decoder_for(&self, request: &ChatRequest) -> Box<dyn WireDecoder> {
+        let decoder = GeminiDecoder::new(self.site.clone());
+        Box::new(
+            match text_workflow::offered(request, self.options.server_tools) {
+                Some(offered) => decoder.with_text_workflow(offered),
+                None => decoder,
+            },
+        )
     }
 }
 

@@ -1,33 +1,31 @@
 //! The `GenerateContentRequest` body: `contents` with `user`/`model` roles, the system
 //! instruction, function declarations, generation settings, replayed function calls and
-//! results; the config's options are routed in `options`, `extra_body` merged last.
+//! results; the config's options are routed in `options`, `extra_body` merged last. A call
+//! whose only functions are workflow tools and that enables a built-in tool sends the
+//! workflow as JSON text instead (`text_workflow`).
 
 use serde_json::{Map, Value, json};
 
-use super::{options, text_workflow};
+use super::{options, text_reply, text_workflow};
 use crate::backend::wire::{WireOptions, strip_schema_keys};
-use crate::backend::{ChatRequest, Message, ToolSpec};
+use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
 
 /// JSON-schema keys that Gemini's function declarations reject.
 const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
 
 pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     let mut body = Map::new();
-    let in_text = text_workflow::applies(options.server_tools, &request.tools);
-    let (mut system, contents) = if in_text {
-        contents(&text_workflow::rewrite_history(&request.messages))
-    } else {
-        contents(&request.messages)
-    };
-    if in_text {
-        system.push(json!({ "text": text_workflow::instruction(&request.tools) }));
-    }
+    let as_text = text_workflow::offered(request, options.server_tools).is_some();
+    let (mut system, contents) = contents(&request.messages, as_text);
     body.insert("contents".into(), Value::Array(contents));
+    if as_text {
+        system.push(json!({ "text": text_workflow::instructions(&request.tools) }));
+    }
     if !system.is_empty() {
         body.insert("systemInstruction".into(), json!({ "parts": system }));
     }
     let mut tools = Vec::new();
-    if !request.tools.is_empty() && !in_text {
+    if !request.tools.is_empty() && !as_text {
         let declarations: Vec<Value> = request.tools.iter().map(declaration).collect();
         tools.push(json!({ "functionDeclarations": declarations }));
     }
@@ -43,6 +41,9 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     tools.extend(routed.tools);
     for (key, value) in routed.top {
         body.entry(key).or_insert(value);
+    }
+    if as_text {
+        text_workflow::drop_function_calling(&mut body);
     }
     for (key, value) in routed.generation {
         generation.entry(key).or_insert(value);
@@ -74,7 +75,8 @@ fn declaration(tool: &ToolSpec) -> Value {
 
 /// The system instruction's parts and the conversation's contents. Consecutive tool
 /// results become one `user` content, as Gemini expects the answers to one turn's calls.
-fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
+/// `as_text`: calls and results are text parts, as no function is declared.
+fn contents(messages: &[Message], as_text: bool) -> (Vec<Value>, Vec<Value>) {
     let mut system = Vec::new();
     let mut contents: Vec<Value> = Vec::new();
     let mut after_result = false;
@@ -95,14 +97,12 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
                     parts.push(json!({ "text": content }));
                 }
                 for call in tool_calls {
-                    let mut part = json!({"functionCall": {
-                        "name": call.name,
-                        "args": arguments(&call.arguments),
-                    }});
-                    if let Some(signature) = &call.signature {
-                        part["thoughtSignature"] = json!(signature);
+                    if !as_text {
+                        parts.push(function_call(call));
+                    } else if text_reply::parse(content, |tool| tool == call.name).is_none() {
+                        // A reply decoded from text already holds its JSON.
+                        parts.push(json!({ "text": text_workflow::call_text(call) }));
                     }
-                    parts.push(part);
                 }
                 if !parts.is_empty() {
                     contents.push(json!({"role": "model", "parts": parts}));
@@ -114,12 +114,16 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
                 is_error,
                 ..
             } => {
-                let response = if *is_error {
-                    json!({ "error": content })
+                let part = if as_text {
+                    json!({ "text": text_workflow::result_text(name, content, *is_error) })
                 } else {
-                    json!({ "result": content })
+                    let response = if *is_error {
+                        json!({ "error": content })
+                    } else {
+                        json!({ "result": content })
+                    };
+                    json!({"functionResponse": {"name": name, "response": response}})
                 };
-                let part = json!({"functionResponse": {"name": name, "response": response}});
                 match contents.last_mut().and_then(|last| last.get_mut("parts")) {
                     Some(Value::Array(parts)) if after_result => parts.push(part),
                     Some(_) | None => {
@@ -133,6 +137,18 @@ fn contents(messages: &[Message]) -> (Vec<Value>, Vec<Value>) {
     (system, contents)
 }
 
+/// A replayed function call, with its thought signature.
+fn function_call(call: &ToolCall) -> Value {
+    let mut part = json!({"functionCall": {
+        "name": call.name,
+        "args": arguments(&call.arguments),
+    }});
+    if let Some(signature) = &call.signature {
+        part["thoughtSignature"] = json!(signature);
+    }
+    part
+}
+
 /// A call's arguments as the JSON object Gemini wants; anything else becomes `{}`.
 fn arguments(text: &str) -> Value {
     match serde_json::from_str::<Value>(text) {
@@ -144,7 +160,6 @@ fn arguments(text: &str) -> Value {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::ToolCall;
 
     fn options() -> WireOptions {
         WireOptions::new("gemini-2.5-flash")
@@ -199,6 +214,91 @@ mod tests {
             json!({"thinkingConfig": {"includeThoughts": true}})
         );
         assert!(body.get("systemInstruction").is_none());
+    }
+
+    fn workflow_history(content: &str) -> ChatRequest {
+        let vote = ToolSpec {
+            name: "vote".into(),
+            description: "Vote".into(),
+            parameters: json!({"type": "object", "properties": {"agent_id": {"type": "string"}}}),
+        };
+        ChatRequest {
+            messages: vec![
+                Message::system("Coordinate."),
+                Message::user("Task"),
+                Message::Assistant {
+                    content: content.into(),
+                    tool_calls: vec![ToolCall {
+                        id: String::new(),
+                        name: "vote".into(),
+                        arguments: r#"{"agent_id":"agent1"}"#.into(),
+                        signature: None,
+                    }],
+                    reasoning: Vec::new(),
+                },
+                Message::Tool {
+                    call_id: String::new(),
+                    name: "vote".into(),
+                    content: "Vote recorded".into(),
+                    is_error: false,
+                },
+            ],
+            tools: vec![vote],
+        }
+    }
+
+    fn searching() -> WireOptions {
+        let mut options = options();
+        options.server_tools.web_search = true;
+        options
+            .passthrough
+            .insert("function_calling_mode".into(), json!("any"));
+        options
+    }
+
+    #[test]
+    fn with_search_on_workflow_history_is_text_and_no_function_is_configured() {
+        let sent = body(&searching(), &workflow_history(""));
+        assert_eq!(
+            sent["contents"][1],
+            json!({"role": "model", "parts": [
+                {"text": "```json\n{\"action_type\":\"vote\",\"vote_data\":{\"agent_id\":\"agent1\"}}\n```"}
+            ]})
+        );
+        assert_eq!(
+            sent["contents"][2],
+            json!({"role": "user", "parts": [{"text": "Result of `vote`: Vote recorded"}]})
+        );
+        assert_eq!(sent["tools"], json!([{"google_search": {}}]));
+        assert!(sent.get("toolConfig").is_none(), "{sent}");
+        let parts = sent["systemInstruction"]["parts"].as_array().unwrap();
+        assert_eq!(parts[0], json!({"text": "Coordinate."}));
+        assert!(parts[1]["text"].as_str().unwrap().contains("\"vote_data\""));
+        // Without search, the same history is function calls, with the configured mode.
+        let mut functions = searching();
+        functions.server_tools.web_search = false;
+        let plain = body(&functions, &workflow_history(""));
+        assert!(plain["toolConfig"].get("functionCallingConfig").is_some());
+        assert!(
+            plain["contents"][1]["parts"][0]
+                .get("functionCall")
+                .is_some()
+        );
+        assert!(
+            plain["contents"][2]["parts"][0]
+                .get("functionResponse")
+                .is_some()
+        );
+    }
+
+    #[test]
+    fn a_reply_that_already_holds_its_json_is_not_repeated() {
+        let said = "Agent 1 is right.\n{\"action_type\": \"vote\", \"vote_data\": {\"agent_id\": \"agent1\"}}";
+        let body = body(&searching(), &workflow_history(said));
+        assert_eq!(
+            body["contents"][1],
+            json!({"role": "model", "parts": [{"text": said}]})
+        );
     }
 
     #[test]

@@ -1,239 +1,258 @@
-//! The workflow tools as a JSON reply, for a Gemini agent with built-in tools (Google
-//! Search, code execution). Gemini 2.x refuses built-in tools beside function declarations,
-//! and a coordination round always offers `new_answer`/`vote` (a post-evaluation,
-//! `submit`/`restart_orchestration`). As MassGen does, a call whose only functions are
-//! those tools declares none: the system instruction asks for a JSON reply naming the
-//! tool, earlier workflow calls are replayed as text, and the decoder turns the reply back
-//! into the tool call, so the agent can search in every round.
+//! Workflow tools as JSON text, for a call that enables Gemini's built-in tools and
+//! offers no function but our workflow tools (`new_answer`, `vote`, `submit`,
+//! `restart_orchestration`): Gemini 2.x refuses built-in tools beside function
+//! declarations, so, as MassGen 0.1.97 does, the tools are described in the system
+//! instruction and the model ends its reply with a JSON action, which the decoder turns
+//! back into the tool call. Earlier workflow calls and results are replayed as text.
 
-use serde_json::{Value, json};
+use serde_json::{Map, Value, json};
 
-use crate::backend::{Message, ToolSpec};
+use crate::backend::{ChatRequest, ToolCall, ToolSpec};
 use crate::config::ServerTools;
 
-/// The tools that may be answered in text: the orchestrator's workflow and post-evaluation
-/// tools (named here, since the backend sits below the tools layer).
-const TEXT_TOOLS: [&str; 4] = ["new_answer", "vote", "submit", "restart_orchestration"];
+/// Our workflow tools (names as in `tools::workflow` and `tools::post_evaluation`, which
+/// the backend may not import): the tool, the `action_type`s naming it, and the key of its
+/// arguments, as MassGen's structured replies spell them.
+const ACTIONS: [(&str, &[&str], &str); 4] = [
+    ("new_answer", &["new_answer"], "answer_data"),
+    ("vote", &["vote"], "vote_data"),
+    ("submit", &["submit"], "submit_data"),
+    (
+        "restart_orchestration",
+        &["restart_orchestration", "restart"],
+        "restart_data",
+    ),
+];
 
-/// How far back a reply's JSON object may start, in candidate `{`s.
-const MAX_CANDIDATES: usize = 64;
-
-/// Built-in tools are on and every function offered may be answered in text.
-pub(super) fn applies(server_tools: ServerTools, tools: &[ToolSpec]) -> bool {
-    (server_tools.web_search || server_tools.code_execution)
-        && !tools.is_empty()
-        && tools
-            .iter()
-            .all(|tool| TEXT_TOOLS.contains(&tool.name.as_str()))
+/// The offered workflow tools' names when the call uses JSON text instead of function
+/// declarations: a built-in tool is on and every function of the request is a workflow
+/// tool. `None` otherwise (and for a call without functions).
+pub fn offered(request: &ChatRequest, enabled: ServerTools) -> Option<Vec<String>> {
+    let builtin = enabled.web_search || enabled.code_execution;
+    let all_workflow = request
+        .tools
+        .iter()
+        .all(|tool| action(&tool.name).is_some());
+    (builtin && all_workflow && !request.tools.is_empty())
+        .then(|| request.tools.iter().map(|tool| tool.name.clone()).collect())
 }
 
-/// The system instruction's part that asks for the JSON reply.
-pub(super) fn instruction(tools: &[ToolSpec]) -> String {
+/// `(tool name, data key)` for a tool name or an `action_type`.
+pub fn action(name: &str) -> Option<(&'static str, &'static str)> {
+    ACTIONS
+        .iter()
+        .find(|(tool, aliases, _)| *tool == name || aliases.contains(&name))
+        .map(|(tool, _, key)| (*tool, *key))
+}
+
+/// Takes the function-calling mode (`function_calling_mode`) out of `toolConfig`: no
+/// function is declared for it to apply to.
+pub fn drop_function_calling(body: &mut Map<String, Value>) {
+    if let Some(Value::Object(config)) = body.get_mut("toolConfig") {
+        config.remove("functionCallingConfig");
+        if config.is_empty() {
+            body.remove("toolConfig");
+        }
+    }
+}
+
+/// The instruction block for the system instruction: one JSON shape per offered tool.
+pub fn instructions(tools: &[ToolSpec]) -> String {
     let mut text = String::from(
-        "## How to call a tool\n\
-         The tools below are not function calls here. To call one, end your reply with a \
-         single JSON object and nothing after it:\n\
-         {\"tool\": \"<tool name>\", \"arguments\": {<the tool's arguments>}}\n\
-         You may use Google Search and code execution before that. Call exactly one of:\n",
+        "IMPORTANT: the actions below are not available as function calls here. To take one, \
+         end your response with exactly one JSON object of the shape shown, in a ```json \
+         block, after any other text.",
     );
     for tool in tools {
+        let Some((name, key)) = action(&tool.name) else {
+            continue;
+        };
+        let properties = tool
+            .parameters
+            .get("properties")
+            .and_then(Value::as_object)
+            .cloned()
+            .unwrap_or_default();
+        let required: Vec<&str> = tool
+            .parameters
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|names| names.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        let mut example = Map::new();
+        let mut lines = Vec::new();
+        for (parameter, schema) in &properties {
+            example.insert(parameter.clone(), placeholder(schema));
+            let mut line = format!("- `{parameter}`");
+            if required.contains(&parameter.as_str()) {
+                line.push_str(" (required)");
+            }
+            if let Some(description) = schema.get("description").and_then(Value::as_str) {
+                line.push_str(&format!(": {description}"));
+            }
+            if let Some(allowed) = schema.get("enum").and_then(Value::as_array) {
+                let allowed: Vec<String> = allowed.iter().map(Value::to_string).collect();
+                line.push_str(&format!(". Allowed values: {}", allowed.join(", ")));
+            }
+            lines.push(line);
+        }
+        let shape = json!({"action_type": name, key: Value::Object(example)});
         text.push_str(&format!(
-            "- `{}`: {}. Arguments (JSON schema): {}\n",
-            tool.name, tool.description, tool.parameters
+            "\n\n`{name}`: {}\n```json\n{}\n```",
+            tool.description,
+            serde_json::to_string_pretty(&shape).unwrap_or_default()
         ));
+        if !lines.is_empty() {
+            text.push('\n');
+            text.push_str(&lines.join("\n"));
+        }
     }
     text
 }
 
-/// `messages` with earlier workflow calls and their results as plain text, since no
-/// function is declared to replay them against.
-pub(super) fn rewrite_history(messages: &[Message]) -> Vec<Message> {
-    messages
-        .iter()
-        .map(|message| match message {
-            Message::Assistant {
-                content,
-                tool_calls,
-                reasoning,
-            } if tool_calls
-                .iter()
-                .any(|call| TEXT_TOOLS.contains(&call.name.as_str())) =>
-            {
-                let mut text = content.clone();
-                for call in tool_calls {
-                    let arguments: Value =
-                        serde_json::from_str(&call.arguments).unwrap_or_else(|_| json!({}));
-                    if !text.is_empty() {
-                        text.push('\n');
-                    }
-                    text.push_str(&json!({"tool": call.name, "arguments": arguments}).to_string());
-                }
-                Message::Assistant {
-                    content: text,
-                    tool_calls: Vec::new(),
-                    reasoning: reasoning.clone(),
-                }
-            }
-            Message::Tool {
-                name,
-                content,
-                is_error,
-                ..
-            } if TEXT_TOOLS.contains(&name.as_str()) => Message::user(format!(
-                "{} of `{name}`: {content}",
-                if *is_error { "Error" } else { "Result" }
-            )),
-            other => other.clone(),
-        })
-        .collect()
-}
-
-/// The tool call a reply's last JSON object names: `(tool, arguments)`.
-pub(super) fn parse_reply(text: &str) -> Option<(String, Value)> {
-    let starts: Vec<usize> = text
-        .char_indices()
-        .filter(|(_, ch)| *ch == '{')
-        .map(|(index, _)| index)
-        .collect();
-    starts
-        .iter()
-        .rev()
-        .take(MAX_CANDIDATES)
-        .find_map(|&start| call_at(&text[start..]))
-}
-
-fn call_at(text: &str) -> Option<(String, Value)> {
-    let value = serde_json::Deserializer::from_str(text)
-        .into_iter::<Value>()
-        .next()?
-        .ok()?;
-    let tool = value.get("tool")?.as_str()?;
-    if !TEXT_TOOLS.contains(&tool) {
-        return None;
+/// An example value: the first allowed one, else one of the parameter's type.
+fn placeholder(schema: &Value) -> Value {
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|allowed| allowed.first())
+    {
+        return first.clone();
     }
-    let arguments = value
-        .get("arguments")
-        .filter(|arguments| arguments.is_object())
-        .cloned()
-        .unwrap_or_else(|| json!({}));
-    Some((tool.to_string(), arguments))
+    match schema.get("type").and_then(Value::as_str) {
+        Some("boolean") => json!(true),
+        Some("integer" | "number") => json!(0),
+        Some(_) | None => json!("..."),
+    }
+}
+
+/// An earlier call as the JSON text the model would have written.
+pub fn call_text(call: &ToolCall) -> String {
+    let arguments = match serde_json::from_str::<Value>(&call.arguments) {
+        Ok(Value::Object(map)) => Value::Object(map),
+        Ok(_) | Err(_) => Value::Object(Map::new()),
+    };
+    let (name, key) = action(&call.name)
+        .map(|(name, key)| (name.to_string(), key.to_string()))
+        .unwrap_or_else(|| (call.name.clone(), format!("{}_data", call.name)));
+    format!(
+        "```json\n{}\n```",
+        json!({"action_type": name, key: arguments})
+    )
+}
+
+/// An earlier call's result as the user's text.
+pub fn result_text(name: &str, content: &str, is_error: bool) -> String {
+    if is_error {
+        format!("Result of `{name}` (error): {content}")
+    } else {
+        format!("Result of `{name}`: {content}")
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::ToolCall;
 
-    /// `new_answer` and a `vote` whose choices are `candidates`.
-    fn workflow_tools(candidates: &[&str]) -> Vec<ToolSpec> {
-        let object = |properties: Value| json!({"type": "object", "properties": properties});
-        vec![
-            ToolSpec {
-                name: "new_answer".into(),
-                description: "Submit a new and improved answer".into(),
-                parameters: object(json!({"content": {"type": "string"}})),
-            },
-            ToolSpec {
-                name: "vote".into(),
-                description: "Vote for the best agent to present final answer".into(),
-                parameters: object(json!({
-                    "agent_id": {"type": "string", "enum": candidates},
-                    "reason": {"type": "string"}
-                })),
-            },
-        ]
-    }
-
-    fn search() -> ServerTools {
-        ServerTools {
-            web_search: true,
-            code_execution: false,
+    fn vote(candidates: &[&str]) -> ToolSpec {
+        ToolSpec {
+            name: "vote".into(),
+            description: "Vote for the best agent to present final answer".into(),
+            parameters: json!({
+                "type": "object",
+                "properties": {
+                    "agent_id": {"type": "string", "description": "Anonymous agent ID", "enum": candidates},
+                    "reason": {"type": "string", "description": "Brief reason"}
+                },
+                "required": ["agent_id", "reason"]
+            }),
         }
     }
 
+    fn tool(name: &str) -> ToolSpec {
+        ToolSpec {
+            name: name.into(),
+            description: String::new(),
+            parameters: json!({"type": "object", "properties": {}}),
+        }
+    }
+
+    fn request(tools: Vec<ToolSpec>) -> ChatRequest {
+        ChatRequest {
+            messages: Vec::new(),
+            tools,
+        }
+    }
+
+    const SEARCH: ServerTools = ServerTools {
+        web_search: true,
+        code_execution: false,
+    };
+
     #[test]
-    fn only_workflow_tools_with_built_in_tools_on_are_answered_in_text() {
-        let round = workflow_tools(&[]);
-        assert!(applies(search(), &round));
-        assert!(!applies(ServerTools::default(), &round));
-        let mut with_other = round.clone();
-        with_other.push(ToolSpec {
-            name: "mcp__fs__read".into(),
-            description: "read".into(),
-            parameters: json!({"type": "object"}),
-        });
-        assert!(!applies(search(), &with_other));
-        assert!(!applies(search(), &[]));
+    fn applies_only_with_a_builtin_tool_and_only_workflow_functions() {
+        let workflow = request(vec![tool("new_answer"), vote(&["agent1"])]);
+        assert_eq!(
+            offered(&workflow, SEARCH),
+            Some(vec!["new_answer".to_string(), "vote".to_string()])
+        );
+        let post = request(vec![tool("submit"), tool("restart_orchestration")]);
+        let code = ServerTools {
+            web_search: false,
+            code_execution: true,
+        };
+        assert!(offered(&post, code).is_some());
+        assert_eq!(offered(&workflow, ServerTools::default()), None);
+        let mixed = request(vec![tool("vote"), tool("read_file")]);
+        assert_eq!(offered(&mixed, SEARCH), None);
+        assert_eq!(offered(&request(Vec::new()), SEARCH), None);
     }
 
     #[test]
-    fn the_instruction_names_each_tool_with_its_schema() {
-        let text = instruction(&workflow_tools(&["agent1"]));
-        assert!(text.contains("`new_answer`"), "{text}");
+    fn the_block_shows_each_offered_tool_with_its_parameters_and_allowed_ids() {
+        let text = instructions(&[tool("new_answer"), vote(&["agent1", "agent2"])]);
+        assert!(text.contains("\"action_type\": \"vote\""), "{text}");
+        assert!(text.contains("\"vote_data\""), "{text}");
+        assert!(text.contains("\"agent_id\": \"agent1\""), "{text}");
         assert!(
-            text.contains("`vote`") && text.contains("\"enum\":[\"agent1\"]"),
+            text.contains("- `agent_id` (required): Anonymous agent ID. Allowed values: \"agent1\", \"agent2\""),
             "{text}"
         );
-        assert!(text.contains("{\"tool\": \"<tool name>\""), "{text}");
+        assert!(
+            text.contains("- `reason` (required): Brief reason"),
+            "{text}"
+        );
+        assert!(text.contains("\"action_type\": \"new_answer\""), "{text}");
+        assert!(!text.contains("submit"), "{text}");
+        let post = instructions(&[tool("submit"), tool("restart_orchestration")]);
+        assert!(post.contains("\"submit_data\""), "{post}");
+        assert!(post.contains("\"restart_data\""), "{post}");
+        assert!(!post.contains("vote"), "{post}");
     }
 
     #[test]
-    fn the_last_json_object_naming_a_tool_is_the_call() {
-        let fenced = "I searched.\n```json\n{\"tool\": \"vote\", \"arguments\": {\"agent_id\": \"agent1\", \"reason\": \"cites {sources}\"}}\n```";
-        assert_eq!(
-            parse_reply(fenced),
-            Some((
-                "vote".into(),
-                json!({"agent_id": "agent1", "reason": "cites {sources}"})
-            ))
-        );
-        let answer = "{\"tool\": \"new_answer\", \"arguments\": {\"content\": \"Paris\"}} thanks";
-        assert_eq!(
-            parse_reply(answer),
-            Some(("new_answer".into(), json!({"content": "Paris"})))
-        );
-        assert_eq!(
-            parse_reply("{\"tool\": \"rm_rf\", \"arguments\": {}}"),
-            None
-        );
-        assert_eq!(parse_reply("{\"tool\": \"vote\", \"arguments\": "), None);
-        assert_eq!(parse_reply("no json at all"), None);
-    }
-
-    #[test]
-    fn earlier_workflow_calls_are_replayed_as_text() {
-        let messages = vec![
-            Message::Assistant {
-                content: "Voting.".into(),
-                tool_calls: vec![ToolCall {
-                    id: String::new(),
-                    name: "vote".into(),
-                    arguments: "{\"agent_id\":\"agent9\",\"reason\":\"x\"}".into(),
-                    signature: None,
-                }],
-                reasoning: Vec::new(),
-            },
-            Message::Tool {
-                call_id: String::new(),
-                name: "vote".into(),
-                content: "Invalid agent_id 'agent9'".into(),
-                is_error: true,
-            },
-        ];
-        let rewritten = rewrite_history(&messages);
-        let Message::Assistant {
-            content,
-            tool_calls,
-            ..
-        } = &rewritten[0]
-        else {
-            panic!("{rewritten:?}");
+    fn calls_and_results_become_text() {
+        let call = ToolCall {
+            id: "c1".into(),
+            name: "vote".into(),
+            arguments: r#"{"agent_id":"agent2","reason":"cites sources"}"#.into(),
+            signature: None,
         };
-        assert!(tool_calls.is_empty());
-        assert!(content.starts_with("Voting.\n{\"arguments\":"), "{content}");
+        let text = call_text(&call);
+        let inner = text
+            .trim_start_matches("```json\n")
+            .trim_end_matches("\n```");
         assert_eq!(
-            rewritten[1],
-            Message::user("Error of `vote`: Invalid agent_id 'agent9'")
+            serde_json::from_str::<Value>(inner).unwrap(),
+            json!({"action_type": "vote", "vote_data": {"agent_id": "agent2", "reason": "cites sources"}})
+        );
+        assert_eq!(
+            result_text("vote", "Vote recorded", false),
+            "Result of `vote`: Vote recorded"
+        );
+        assert_eq!(
+            result_text("vote", "unknown agent", true),
+            "Result of `vote` (error): unknown agent"
         );
     }
 }
