@@ -3,7 +3,6 @@
 //! `codeExecutionResult` parts and `groundingMetadata` decoded into provider tool cards
 //! (code and output, queries and pages with links) and counted for the bill.
 
-use massgen::backend::{ChatRequest, Message, ToolSpec};
 use massgen::protocol::Source;
 use serde_json::json;
 
@@ -125,65 +124,4 @@ async fn failed_code_is_a_failed_card() {
     assert!(!cards[0].ok);
     assert_eq!(cards[0].output, "ZeroDivisionError: division by zero");
     assert_eq!(usages(&events)[0].web_searches, 0);
-}
-
-/// A coordination round's request: only `new_answer` and `vote`.
-fn coordination_round() -> ChatRequest {
-    let object =
-        |properties: serde_json::Value| json!({"type": "object", "properties": properties});
-    ChatRequest {
-        messages: vec![
-            Message::system("You are helpful."),
-            Message::user("Which Rust edition is newest?"),
-        ],
-        tools: vec![
-            ToolSpec {
-                name: "new_answer".into(),
-                description: "Submit a new and improved answer".into(),
-                parameters: object(json!({"content": {"type": "string"}})),
-            },
-            ToolSpec {
-                name: "vote".into(),
-                description: "Vote for the best agent to present final answer".into(),
-                parameters: object(json!({
-                    "agent_id": {"type": "string", "enum": ["agent1"]},
-                    "reason": {"type": "string"}
-                })),
-            },
-        ],
-    }
-}
-
-#[tokio::test]
-async fn a_coordination_round_searches_and_its_json_reply_becomes_the_workflow_call() {
-    let reply = r#"Searched. {"tool": "new_answer", "arguments": {"content": "Rust 2024."}}"#;
-    let (server, config) = GEMINI.serve(vec![text_reply(&[reply])]).await;
-    let backend = backend(&with_server_tools(config));
-    let answered = turn(&backend, coordination_round()).await;
-    let request = &server.requests()[0].body;
-    assert_eq!(
-        request["tools"],
-        json!([{"google_search": {}}, {"code_execution": {}}]),
-        "no function declarations beside the built-in tools: {request}"
-    );
-    let instruction = request["systemInstruction"].to_string();
-    assert!(
-        instruction.contains("`vote`") && instruction.contains("\\\"tool\\\""),
-        "{instruction}"
-    );
-    assert_eq!(answered.tool_calls.len(), 1, "{answered:?}");
-    assert_eq!(answered.tool_calls[0].name, "new_answer");
-    assert_eq!(
-        serde_json::from_str::<serde_json::Value>(&answered.tool_calls[0].arguments).unwrap(),
-        json!({"content": "Rust 2024."})
-    );
-}
-
-#[tokio::test]
-async fn without_built_in_tools_the_workflow_tools_stay_functions() {
-    let (server, config) = GEMINI.serve(vec![text_reply(&["hi"])]).await;
-    let backend = backend(&config);
-    let _ = turn(&backend, coordination_round()).await;
-    let tools = server.requests()[0].body["tools"].clone();
-    assert!(tools[0].get("functionDeclarations").is_some(), "{tools}");
 }
