@@ -45,6 +45,8 @@ pub struct App {
     quit_armed: bool,
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
     cancel_pending: bool,
+    /// A destructive command (`/clear`) was typed once; typing it again confirms it.
+    confirm_pending: Option<String>,
     config_file: Option<PathBuf>,
     /// Questions answered (or skipped) whose closing the runtime has not reported yet.
     answered: Vec<String>,
@@ -212,8 +214,19 @@ impl App {
         if let Some(popup) = self.view.popup.as_mut() {
             let accept = match key.code {
                 KeyCode::Tab => true,
-                // Enter takes a command suggestion; for paths it sends the question.
-                KeyCode::Enter => popup.kind == PopupKind::Command && key.modifiers.is_empty(),
+                // Enter takes a command suggestion, unless what is typed is already a
+                // command or alias (`/r` stays `/r`); for paths it sends the question.
+                KeyCode::Enter => {
+                    popup.kind == PopupKind::Command
+                        && key.modifiers.is_empty()
+                        && !self
+                            .view
+                            .composer
+                            .text()
+                            .trim()
+                            .strip_prefix('/')
+                            .is_some_and(commands::is_command_name)
+                }
                 KeyCode::Up | KeyCode::Down => {
                     popup.step(key.code == KeyCode::Down);
                     return Vec::new();
@@ -232,6 +245,13 @@ impl App {
             }
         }
         let single_line = self.view.composer.line_count() <= 1;
+        if key.code == KeyCode::Char('?')
+            && key.modifiers.is_empty()
+            && self.view.composer.is_empty()
+        {
+            self.open(ModalKind::Help);
+            return Vec::new();
+        }
         let effects = match key.code {
             KeyCode::Esc => {
                 self.view.composer_focused = false;
@@ -252,6 +272,12 @@ impl App {
         };
         self.refresh_popup();
         effects
+    }
+
+    /// The composer's text changed outside its own keys: suggestions follow it.
+    pub(super) fn composer_changed(&mut self) -> Vec<Effect> {
+        self.refresh_popup();
+        Vec::new()
     }
 
     /// Suggestions for what the composer holds now.
@@ -304,6 +330,8 @@ impl App {
     }
 }
 
+#[cfg(test)]
+mod command_tests;
 mod commands;
 mod files;
 mod plan;

@@ -7,11 +7,57 @@ use super::{App, Effect};
 use crate::protocol::Op;
 use crate::tui::modal::{self, Modal, ModalKind};
 
+/// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
+/// whatever completion suggests.
+pub(super) const COMMAND_NAMES: [&str; 33] = [
+    "help",
+    "h",
+    "?",
+    "table",
+    "r",
+    "quit",
+    "exit",
+    "q",
+    "cancel",
+    "status",
+    "mcp",
+    "p",
+    "workspace",
+    "w",
+    "files",
+    "vote",
+    "votes",
+    "v",
+    "cost",
+    "costs",
+    "c",
+    "answers",
+    "b",
+    "timeline",
+    "t",
+    "events",
+    "o",
+    "inspect",
+    "i",
+    "plan",
+    "tasks",
+    "agents",
+    "refine",
+];
+
+/// Commands that lose something: typed twice in a row to take effect.
+const CONFIRMED: [&str; 2] = ["clear", "reset"];
+
+pub(super) fn is_command_name(name: &str) -> bool {
+    COMMAND_NAMES.contains(&name) || CONFIRMED.contains(&name) || name == "config"
+}
+
 impl App {
     pub(super) fn command(&mut self, command: &str) -> Vec<Effect> {
         let mut words = command.split_whitespace();
         let name = words.next().unwrap_or_default();
         let argument = words.next();
+        let confirmed = std::mem::take(&mut self.confirm_pending).as_deref() == Some(name);
         match name {
             "help" | "h" | "?" => self.open(ModalKind::Help),
             "table" | "r" => self.open(ModalKind::Coordination),
@@ -37,6 +83,13 @@ impl App {
             "refine" => self.toggle_refine(),
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());
+            }
+            "clear" | "reset" if !confirmed && !self.is_replay() => {
+                self.view.notice = Some(format!(
+                    "/{name} forgets this conversation (its turns stay in the session): \
+                     type /{name} again to confirm"
+                ));
+                self.confirm_pending = Some(name.to_string());
             }
             "clear" | "reset" => {
                 self.set_card_scroll(0);
@@ -156,7 +209,13 @@ impl App {
     pub(super) fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         let count = self.state.agents.len();
         match key.code {
-            KeyCode::Char('i' | '/') => self.view.composer_focused = true,
+            KeyCode::Char('i') => self.view.composer_focused = true,
+            // `/` starts a command: it goes into the composer, never lost.
+            KeyCode::Char('/') => {
+                self.view.composer_focused = true;
+                self.view.composer.set_text("/");
+                return self.composer_changed();
+            }
             KeyCode::Char('q') if !self.state.is_running() || self.is_replay() => {
                 return vec![Effect::Quit];
             }

@@ -209,6 +209,9 @@ fn clear_forgets_the_history_only_between_turns_and_shows_the_welcome_view() {
         Some("a turn is running: /cancel it first")
     );
     finish_turn(&mut app, 2, 5);
+    // It forgets the conversation, so it is typed twice.
+    type_text(&mut app, "/reset");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
     type_text(&mut app, "/reset");
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),

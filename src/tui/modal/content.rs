@@ -145,7 +145,7 @@ const KEYS: [(&str, &str); 40] = [
     ("/cancel", "cancel the running turn"),
     (
         "/clear /reset",
-        "forget the conversation; the next question starts afresh",
+        "forget the conversation (typed twice to confirm); the next question starts afresh",
     ),
     ("/config", "open the config file in its desktop application"),
     (

@@ -193,13 +193,13 @@ fn hints(state: &UiState, view: &View) -> &'static str {
         .as_ref()
         .is_some_and(|replay| replay.step && !replay.finished);
     match (state.replay.is_some(), view.composer_focused) {
-        (true, true) => "replay: nothing is sent · Esc: keys · /quit ",
+        (true, true) => "replay: nothing is sent · Esc: shortcuts · ?: help · /quit ",
         (true, false) if stepping => "n: next step · ?: help · v votes · t timeline · q: quit ",
         (true, false) => "?: help · v votes · c costs · t timeline · q: quit ",
         (false, true) if state.is_running() => {
-            "Enter: queue for the agents' next tool result · Esc: keys · Ctrl+C: cancel "
+            "Enter: queue for the agents' next tool result · Esc: shortcuts · Ctrl+C: cancel "
         }
-        (false, true) => "Enter: ask · Esc: keys · Ctrl+C: quit ",
+        (false, true) => "Enter: ask · / commands · ?: help · Esc: shortcuts ",
         (false, false) => "?: help · v votes · c costs · t timeline · i: type · q: quit ",
     }
 }

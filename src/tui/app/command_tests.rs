@@ -1,0 +1,81 @@
+//! Slash commands and help keys can never become a paid question: `/` after Esc, `?`,
+//! exact aliases that completion must not rewrite, and `/clear` confirmed before it acts.
+
+use crossterm::event::KeyCode;
+
+use super::tests::{agents, key, top_modal, type_text};
+use super::*;
+use crate::tui::modal::ModalKind;
+
+fn sends_question(effects: &[Effect]) -> bool {
+    effects
+        .iter()
+        .any(|effect| matches!(effect, Effect::Send(Op::Submit { .. })))
+}
+
+#[test]
+fn slash_after_esc_starts_a_command_instead_of_being_lost() {
+    let mut app = App::new(agents());
+    app.on_key(key(KeyCode::Esc));
+    assert!(!app.view.composer_focused);
+    app.on_key(key(KeyCode::Char('/')));
+    assert!(app.view.composer_focused);
+    assert_eq!(app.view.composer.text(), "/");
+    type_text(&mut app, "help");
+    let effects = app.on_key(key(KeyCode::Enter));
+    assert!(!sends_question(&effects), "{effects:?}");
+    assert_eq!(top_modal(&app), Some(ModalKind::Help));
+}
+
+#[test]
+fn question_mark_in_an_empty_composer_opens_help_and_types_elsewhere() {
+    let mut app = App::new(agents());
+    app.on_key(key(KeyCode::Char('?')));
+    assert_eq!(top_modal(&app), Some(ModalKind::Help));
+    assert!(app.view.composer.is_empty());
+    app.on_key(key(KeyCode::Esc));
+    type_text(&mut app, "why?");
+    assert_eq!(app.view.composer.text(), "why?");
+}
+
+#[test]
+fn an_exact_alias_runs_as_typed_whatever_completion_suggests() {
+    for (alias, modal) in [
+        ("/r", ModalKind::Coordination),
+        ("/v", ModalKind::Votes),
+        ("/c", ModalKind::Costs),
+    ] {
+        let mut app = App::new(agents());
+        type_text(&mut app, alias);
+        assert!(app.view.popup.is_some(), "{alias} has suggestions");
+        let effects = app.on_key(key(KeyCode::Enter));
+        assert!(effects.is_empty(), "{alias}: {effects:?}");
+        assert_eq!(top_modal(&app), Some(modal), "{alias}");
+    }
+}
+
+#[test]
+fn clear_asks_to_be_typed_again_before_it_forgets_the_conversation() {
+    let mut app = App::new(agents());
+    type_text(&mut app, "/clear");
+    let first = app.on_key(key(KeyCode::Enter));
+    assert!(first.is_empty(), "{first:?}");
+    let notice = app.view.notice.clone().unwrap_or_default();
+    assert!(notice.contains("again to confirm"), "{notice}");
+    type_text(&mut app, "/clear");
+    let second = app.on_key(key(KeyCode::Enter));
+    assert!(
+        second
+            .iter()
+            .any(|effect| matches!(effect, Effect::Send(Op::ClearHistory))),
+        "{second:?}"
+    );
+    // Anything else in between disarms it.
+    type_text(&mut app, "/reset");
+    app.on_key(key(KeyCode::Enter));
+    type_text(&mut app, "/votes");
+    app.on_key(key(KeyCode::Enter));
+    app.on_key(key(KeyCode::Esc));
+    type_text(&mut app, "/reset");
+    assert!(app.on_key(key(KeyCode::Enter)).is_empty());
+}
