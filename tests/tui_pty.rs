@@ -141,6 +141,43 @@ impl Pty {
     }
 }
 
+/// `/` after Esc, `?`, an exact alias and `/clear` never send a question to the models.
+#[test]
+fn commands_typed_after_esc_and_aliases_never_become_a_question() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::start(home.path(), &[]);
+    pty.screen.wait_for(&["Type a question below"], "welcome");
+    pty.press(b"\x1b"); // Esc: leave the composer
+    pty.press(b"/");
+    pty.press(b"help\r");
+    pty.screen
+        .wait_for(&["Keys and commands"], "/help after Esc opens help");
+    pty.press(b"\x1b");
+    pty.press(b"/v\r");
+    pty.screen
+        .wait_for(&["Votes", "Esc close"], "/v runs as typed");
+    pty.press(b"\x1b");
+    pty.press(b"/clear\r");
+    let confirm = pty
+        .screen
+        .wait_for(&["again to confirm"], "/clear asks to be typed again");
+    assert!(
+        !confirm.contains("Turn 1"),
+        "no question was sent:\n{confirm}"
+    );
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
+    assert!(
+        !home.path().join(".massgen/massgen_logs").exists()
+            || std::fs::read_dir(home.path().join(".massgen/massgen_logs"))
+                .unwrap()
+                .flatten()
+                .all(|run| !run.path().join("turn_1").exists()),
+        "no turn ran"
+    );
+}
+
 #[test]
 fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     let home = tempfile::tempdir().unwrap();

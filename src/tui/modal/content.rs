@@ -108,7 +108,7 @@ const KEYS: [(&str, &str); 40] = [
         "Esc",
         "close the modal, or leave the composer for single keys",
     ),
-    ("i  /", "back to the composer"),
+    ("i  /", "back to the composer (/ starts a command)"),
     ("Tab  ← →  1–9", "focus another agent"),
     ("z", "zoom the focused card"),
     ("e", "expand or collapse reasoning"),
