@@ -5,6 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use std::path::PathBuf;
+use std::time::{Duration, Instant};
 
 use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
@@ -41,8 +42,11 @@ pub struct App {
     /// `--allow-outside-project`: `@path` may attach `/`, the home directory or a system
     /// directory.
     allow_outside_project: bool,
-    /// Ctrl+C was pressed once at an empty, idle composer: a second press quits.
-    quit_armed: bool,
+    /// When Ctrl+C last cancelled the turn or asked to quit: a second press within
+    /// `QUIT_WINDOW` quits.
+    interrupt_armed: Option<Instant>,
+    /// The notice on screen and since when, so it can go away after `NOTICE_TTL`.
+    notice_shown: Option<(String, Instant)>,
     /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
     cancel_pending: bool,
     /// A destructive command (`/clear`) was typed once; typing it again confirms it.
@@ -54,6 +58,11 @@ pub struct App {
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
 }
+
+/// How long a second Ctrl+C has to quit.
+pub const QUIT_WINDOW: Duration = Duration::from_secs(2);
+/// How long a notice stays on screen.
+pub const NOTICE_TTL: Duration = Duration::from_secs(6);
 
 impl App {
     pub fn new(agents: Vec<AgentInfo>) -> Self {
@@ -159,7 +168,7 @@ impl App {
             self.view.composer.restyle(&self.theme);
             return Vec::new();
         }
-        self.quit_armed = false;
+        self.interrupt_armed = None;
         let question_open =
             self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question);
         if key.code == KeyCode::BackTab {
@@ -183,8 +192,28 @@ impl App {
         }
     }
 
-    /// Ctrl+C: clear the composer, else cancel the turn, else quit (after a second press).
+    /// Ctrl+C: cancel the running turn (what the agents did is saved), else clear the
+    /// composer, else ask to quit; a second press within `QUIT_WINDOW` quits.
     fn interrupt(&mut self) -> Vec<Effect> {
+        let now = Instant::now();
+        let armed = self
+            .interrupt_armed
+            .take()
+            .is_some_and(|at| now.duration_since(at) < QUIT_WINDOW);
+        if armed {
+            return vec![Effect::Quit];
+        }
+        if self.state.is_running() {
+            self.interrupt_armed = Some(now);
+            if self.cancel_pending {
+                self.view.notice = Some("still cancelling… Ctrl+C again quits".into());
+                return Vec::new();
+            }
+            self.cancel_pending = true;
+            self.view.notice =
+                Some("cancelling the turn; its work is saved (Ctrl+C again quits)".into());
+            return vec![Effect::Send(Op::Cancel)];
+        }
         if !self.view.composer.is_empty() {
             // Cleared text stays one Up away.
             let text = self.view.composer.text();
@@ -194,20 +223,31 @@ impl App {
             self.view.notice = Some("cleared (Up brings it back)".into());
             return Vec::new();
         }
-        if self.state.is_running() {
-            if self.cancel_pending {
-                return vec![Effect::Quit];
-            }
-            self.cancel_pending = true;
-            self.view.notice = Some("cancelling the turn… (Ctrl+C again quits)".into());
-            return vec![Effect::Send(Op::Cancel)];
-        }
-        if self.quit_armed {
-            return vec![Effect::Quit];
-        }
-        self.quit_armed = true;
+        self.interrupt_armed = Some(now);
         self.view.notice = Some("press Ctrl+C again to quit".into());
         Vec::new()
+    }
+
+    /// Notices go away after `NOTICE_TTL`; true when one just did. The time left until
+    /// the one on screen goes, if any, is when the screen must be drawn again.
+    pub fn expire_notice(&mut self, now: Instant) -> (bool, Option<Instant>) {
+        let Some(notice) = &self.view.notice else {
+            self.notice_shown = None;
+            return (false, None);
+        };
+        let since = match &self.notice_shown {
+            Some((shown, since)) if shown == notice => *since,
+            Some(_) | None => {
+                self.notice_shown = Some((notice.clone(), now));
+                now
+            }
+        };
+        if now.duration_since(since) >= NOTICE_TTL {
+            self.view.notice = None;
+            self.notice_shown = None;
+            return (true, None);
+        }
+        (false, Some(since + NOTICE_TTL))
     }
 
     fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {

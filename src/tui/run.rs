@@ -112,9 +112,13 @@ async fn event_loop(
             dirty = false;
             last_draw = Some(now);
         }
+        let (expired, notice_until) = app.expire_notice(now.into_std());
+        dirty |= expired;
         let working = app.state.agents.iter().any(|card| is_working(card.status));
-        let wake = ending
-            .unwrap_or_else(|| next_wake(dirty, working, app.state.is_running(), last_draw, now));
+        let wake = ending.unwrap_or_else(|| {
+            let wake = next_wake(dirty, working, app.state.is_running(), last_draw, now);
+            notice_until.map_or(wake, |until| wake.min(Instant::from_std(until)))
+        });
         let effects = tokio::select! {
             input = input.next(), if ending.is_none() => match input {
                 Some(Ok(event)) => {

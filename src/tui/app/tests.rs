@@ -1,6 +1,8 @@
 //! Typing and sending: submitting (with the mode and attached paths), history, paste,
 //! completions, Ctrl+C's three meanings; and the helpers the app's other tests share.
 
+use std::time::Instant;
+
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::*;
@@ -101,21 +103,38 @@ fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
 }
 
 #[test]
-fn ctrl_c_clears_then_cancels_then_quits_after_confirmation() {
+fn ctrl_c_cancels_a_running_turn_at_once_and_a_second_press_within_2_s_quits() {
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     let mut app = App::new(agents());
     start_turn(&mut app);
     type_text(&mut app, "draft");
-    assert!(app.on_key(ctrl_c).is_empty());
-    assert!(app.view.composer.is_empty());
-    assert_eq!(app.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
-    app.on_key(key(KeyCode::Up));
     assert_eq!(
-        app.view.composer.text(),
+        app.on_key(ctrl_c),
+        [Effect::Send(Op::Cancel)],
+        "one press cancels, whatever the composer holds"
+    );
+    assert_eq!(app.view.composer.text(), "draft", "the draft is kept");
+    assert_eq!(app.on_key(ctrl_c), [Effect::Quit]);
+
+    // Past the window, a second press does not quit; a third one soon after does.
+    let mut slow = App::new(agents());
+    start_turn(&mut slow);
+    assert_eq!(slow.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
+    slow.interrupt_armed = Some(Instant::now() - QUIT_WINDOW);
+    assert!(slow.on_key(ctrl_c).is_empty());
+    assert_eq!(slow.on_key(ctrl_c), [Effect::Quit]);
+
+    // Idle: the composer is cleared first (its text one Up away), then quit is asked.
+    let mut idle = App::new(agents());
+    type_text(&mut idle, "draft");
+    assert!(idle.on_key(ctrl_c).is_empty());
+    assert!(idle.view.composer.is_empty());
+    idle.on_key(key(KeyCode::Up));
+    assert_eq!(
+        idle.view.composer.text(),
         "draft",
         "cleared text is not lost"
     );
-
     let mut idle = App::new(agents());
     assert!(idle.on_key(ctrl_c).is_empty());
     assert_eq!(
@@ -129,6 +148,27 @@ fn ctrl_c_clears_then_cancels_then_quits_after_confirmation() {
     idle.on_key(key(KeyCode::Char('x')));
     idle.on_key(key(KeyCode::Backspace));
     assert!(idle.on_key(ctrl_c).is_empty());
+}
+
+#[test]
+fn notices_go_away_after_a_while() {
+    let mut app = App::new(agents());
+    app.view.notice = Some("press Ctrl+C again to quit".into());
+    let shown = Instant::now();
+    let (expired, until) = app.expire_notice(shown);
+    assert!(!expired);
+    assert_eq!(
+        until,
+        Some(shown + NOTICE_TTL),
+        "the screen is drawn again then"
+    );
+    assert_eq!(app.expire_notice(shown + NOTICE_TTL / 2), (false, until));
+    assert_eq!(app.expire_notice(shown + NOTICE_TTL), (true, None));
+    assert_eq!(app.view.notice, None);
+    // A new notice starts its own time.
+    app.view.notice = Some("cleared (Up brings it back)".into());
+    let later = shown + NOTICE_TTL * 2;
+    assert_eq!(app.expire_notice(later), (false, Some(later + NOTICE_TTL)));
 }
 
 #[test]

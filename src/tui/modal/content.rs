@@ -90,7 +90,7 @@ const KEYS: [(&str, &str); 40] = [
     ("Up / Down", "earlier questions"),
     (
         "Ctrl+C",
-        "clear the composer, else cancel the turn, else quit (twice)",
+        "cancel the running turn (its work is saved), else clear the composer; again within 2 s: quit",
     ),
     (
         "Shift+Tab",
