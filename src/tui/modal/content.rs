@@ -307,8 +307,12 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
             ),
             Span::styled(
                 format!(
-                    "{} · {} · {:?} · round {} · {} answers",
-                    card.info.backend, card.info.model, card.status, card.round, card.answers
+                    "{} · {} · {:?} · round {} · {}",
+                    card.info.backend,
+                    card.info.model,
+                    card.status,
+                    card.round,
+                    crate::tui::render::plural(card.answers as usize, "answer")
                 ),
                 theme.text(),
             ),

@@ -138,7 +138,14 @@ fn totals(state: &UiState, theme: &Theme, cell: usize) -> Line<'static> {
             })
             .count();
         totals.push(Span::styled(
-            pad(&format!("{} answers, {votes} votes", card.answers), cell),
+            pad(
+                &format!(
+                    "{}, {}",
+                    crate::tui::render::plural(card.answers as usize, "answer"),
+                    crate::tui::render::plural(votes, "vote")
+                ),
+                cell,
+            ),
             theme.agent(index),
         ));
     }

@@ -174,6 +174,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 #[cfg(test)]
 mod attempt_tests;
 #[cfg(test)]
+mod label_tests;
+#[cfg(test)]
 mod plan_tests;
 #[cfg(test)]
 mod provider_tool_tests;

@@ -234,7 +234,8 @@ fn item_lines(
             };
             styled(
                 format!(
-                    "📁 workspace saved: {files} files, {}{skipped}",
+                    "📁 workspace saved: {}, {}{skipped}",
+                    super::format::plural(usize::try_from(*files).unwrap_or(usize::MAX), "file"),
                     bytes(*size)
                 ),
                 theme.dim(),
