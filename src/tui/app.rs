@@ -102,8 +102,15 @@ impl App {
             self.set_card_scroll(0);
             self.view.timeline_scroll = 0;
             self.awaiting_approval = None;
-        } else if let EventMsg::TurnFinished { outcome, .. } = &event.msg {
+        } else if let EventMsg::TurnFinished {
+            outcome, winner, ..
+        } = &event.msg
+        {
             self.cancel_pending = false;
+            // The final answer is on the winner's card: show it.
+            if let Some(index) = winner.as_ref().and_then(|id| self.state.agent_index(id)) {
+                self.focus(index);
+            }
             self.offer_plan();
             self.end_execution(*outcome);
         } else if listing {

@@ -371,3 +371,20 @@ fn an_attached_system_directory_is_refused_unless_outside_is_allowed() {
         [Effect::Send(Op::Submit { .. })]
     ));
 }
+
+#[test]
+fn the_winners_card_gets_the_focus_when_the_turn_ends() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    assert_eq!(app.view.focused, 0);
+    app.on_event(&event(
+        2,
+        None,
+        EventMsg::TurnFinished {
+            outcome: TurnOutcome::Completed,
+            winner: Some(AgentId::new("c")),
+            duration_ms: 10,
+        },
+    ));
+    assert_eq!(app.view.focused, 2, "c's card, with the final answer");
+}
