@@ -164,9 +164,8 @@ impl App {
     }
 
     pub(super) fn open_answers(&mut self) {
-        let count = modal::answer_count(&self.state);
         self.open(ModalKind::Answers {
-            selected: count.saturating_sub(1),
+            selected: modal::answer_to_open(&self.state),
         });
     }
 

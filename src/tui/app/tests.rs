@@ -388,3 +388,50 @@ fn the_winners_card_gets_the_focus_when_the_turn_ends() {
     ));
     assert_eq!(app.view.focused, 2, "c's card, with the final answer");
 }
+
+#[test]
+fn the_answers_browser_opens_on_the_winning_answer_and_crowns_only_it() {
+    let json = |text: &str| serde_json::json!(text);
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    let answer = |seq, agent: &str, label: &str| {
+        event(
+            seq,
+            Some(agent),
+            EventMsg::AnswerSubmitted {
+                label: serde_json::from_value(json(label)).unwrap(),
+                anon_id: serde_json::from_value(json(&label[..6])).unwrap(),
+                content: format!("answer {label}"),
+            },
+        )
+    };
+    app.on_event(&answer(2, "a", "agent1.1"));
+    app.on_event(&answer(3, "a", "agent1.2"));
+    app.on_event(&answer(4, "b", "agent2.1"));
+    app.on_event(&event(
+        5,
+        Some("a"),
+        EventMsg::WinnerSelected {
+            winner: AgentId::new("a"),
+            winner_anon: serde_json::from_value(json("agent1")).unwrap(),
+            tally: Vec::new(),
+            is_tie: false,
+            basis: crate::protocol::WinnerBasis::Votes,
+        },
+    ));
+    app.on_key(key(KeyCode::Esc));
+    app.on_key(key(KeyCode::Char('a')));
+    let Some(ModalKind::Answers { selected }) = top_modal(&app) else {
+        panic!("the answers browser is open");
+    };
+    assert_eq!(selected, 1, "a's latest answer, agent1.2, won");
+    let backend = crate::tui::render::tests::draw(&app.state, &app.view, 160, 48);
+    let screen: String = backend
+        .buffer()
+        .content()
+        .iter()
+        .map(|cell| cell.symbol())
+        .collect();
+    assert!(screen.contains("agent1.2 🏆"), "{screen}");
+    assert!(!screen.contains("agent1.1 🏆"), "superseded: {screen}");
+}

@@ -250,6 +250,15 @@ pub fn answers(state: &UiState) -> Vec<(usize, &AnswerLabel, &str)> {
     found
 }
 
+/// Where the winner's latest answer (the one that won) is among `answers`, once there is
+/// a winner; its earlier answers were superseded.
+pub(super) fn winning_answer(state: &UiState) -> Option<usize> {
+    let winner = state.agents.iter().position(|card| card.is_winner)?;
+    answers(state)
+        .iter()
+        .rposition(|(index, _, _)| *index == winner)
+}
+
 fn answers_view(
     state: &UiState,
     theme: &Theme,
@@ -261,10 +270,17 @@ fn answers_view(
         return vec![Line::styled("No answers yet.", theme.dim())];
     }
     let selected = selected.min(all.len() - 1);
+    let winning = winning_answer(state);
     let mut tabs = vec![Span::styled("← → ", theme.dim())];
     for (position, (index, label, _)) in all.iter().enumerate() {
-        let winner = state.agents.get(*index).is_some_and(|card| card.is_winner);
-        let text = format!(" {label}{} ", if winner { " 🏆" } else { "" });
+        let text = format!(
+            " {label}{} ",
+            if winning == Some(position) {
+                " 🏆"
+            } else {
+                ""
+            }
+        );
         let style = if position == selected {
             theme.agent(*index).add_modifier(Modifier::REVERSED)
         } else {

@@ -338,6 +338,11 @@ pub fn answer_count(state: &UiState) -> usize {
     content::answers(state).len()
 }
 
+/// The answers browser's first choice: the winning answer, else the newest.
+pub fn answer_to_open(state: &UiState) -> usize {
+    content::winning_answer(state).unwrap_or_else(|| answer_count(state).saturating_sub(1))
+}
+
 /// The id of the agent at `index`, or nothing.
 fn agent_name(state: &UiState, index: usize) -> String {
     state
