@@ -31,11 +31,22 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         (Some(budget), 0) => format!("  budget {}/turn", format_usd(budget)),
         (None, _) => String::new(),
     };
-    let right = format!(
-        " {time}{} tok  {}{budget} ",
+    let session = format!(
+        "session {} tok {}",
         total_tokens(&spend.usage),
         cost(&spend)
     );
+    let figures = if state.turn == 0 {
+        session
+    } else {
+        let turn = state.turn_usage();
+        format!(
+            "turn {} tok {} · {session}",
+            total_tokens(&turn.usage),
+            cost(&turn)
+        )
+    };
+    let right = format!(" {time}{figures}{budget} ");
     let left = if state.turn == 0 {
         " ◈ massgen".to_string()
     } else {

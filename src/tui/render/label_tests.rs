@@ -38,3 +38,27 @@ async fn one_answer_and_one_file_are_singular() {
     assert!(table.contains("1 answer, 0 votes"), "{table}");
     assert!(!table.contains("1 answers"), "{table}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_header_labels_the_turns_and_the_sessions_tokens_and_cost() {
+    use crate::tui::test_support::{demo_turns, fold};
+    let state = fold(&demo_turns(&[FRANCE, "And Germany?"]).await);
+    let backend = draw(&state, &view(), 160, 48);
+    let buffer = backend.buffer();
+    let header: String = (0..buffer.area.width)
+        .map(|x| buffer[(x, 0)].symbol().to_string())
+        .collect();
+    let turn = state.turn_usage().usage;
+    let session = state.session_usage().usage;
+    assert!(
+        session.input_tokens + session.output_tokens > turn.input_tokens + turn.output_tokens,
+        "two turns: the session used more than its last turn"
+    );
+    assert!(
+        header.contains("turn ") && header.contains(" · session "),
+        "{header}"
+    );
+    let turn_at = header.find("turn ").unwrap();
+    let session_at = header.find("session ").unwrap();
+    assert!(turn_at < session_at, "{header}");
+}
