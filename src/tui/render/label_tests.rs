@@ -62,3 +62,19 @@ async fn the_header_labels_the_turns_and_the_sessions_tokens_and_cost() {
     let session_at = header.find("session ").unwrap();
     assert!(turn_at < session_at, "{header}");
 }
+
+#[test]
+fn the_welcome_view_says_when_the_demo_is_offline_and_how_to_use_real_models() {
+    use crate::protocol::{AgentId, AgentInfo};
+    use crate::tui::state::UiState;
+    let roster = |backend: &str| {
+        AgentInfo::roster(
+            ["a", "b"].map(|id| (AgentId::new(id), backend.to_string(), "m".to_string())),
+        )
+    };
+    let demo = screen(&draw(&UiState::new(roster("scripted")), &view(), 160, 48));
+    assert!(demo.contains("Offline demo"), "{demo}");
+    assert!(demo.contains("massgen --config your.yaml"), "{demo}");
+    let real = screen(&draw(&UiState::new(roster("openai")), &view(), 160, 48));
+    assert!(!real.contains("Offline demo"), "{real}");
+}

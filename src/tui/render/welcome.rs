@@ -30,6 +30,24 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]));
     }
     lines.push(Line::default());
+    let offline = !state.agents.is_empty()
+        && state
+            .agents
+            .iter()
+            .all(|card| card.info.backend == "scripted");
+    if offline {
+        lines.push(Line::styled(
+            "Offline demo: these agents are scripted stand-ins; no model is called and \
+             nothing is spent.",
+            theme.warn(),
+        ));
+        lines.push(Line::styled(
+            "Real models: massgen --config your.yaml (massgen --list-examples), \
+             massgen --model gpt-5 (with its API key set), or massgen --local for servers here.",
+            theme.dim(),
+        ));
+        lines.push(Line::default());
+    }
     let turns = state.turns.len();
     if let (Some(session), false) = (&state.resumed, state.cleared) {
         lines.push(Line::styled(
