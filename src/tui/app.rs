@@ -80,6 +80,15 @@ impl App {
     }
 
     pub fn on_event(&mut self, event: &Event) {
+        let undelivered = matches!(event.msg, EventMsg::TurnFinished { .. })
+            .then(|| {
+                self.state
+                    .queued_input
+                    .iter()
+                    .find(|queued| queued.delivered_to.is_empty())
+                    .map(|queued| queued.text.clone())
+            })
+            .flatten();
         let entries = self.state.timeline.len();
         let listing = matches!(event.msg, EventMsg::PlansListed { .. });
         let shown = if listing {
@@ -107,6 +116,11 @@ impl App {
         } = &event.msg
         {
             self.cancel_pending = false;
+            if let Some(text) = undelivered {
+                self.view.notice = Some(format!(
+                    "not delivered, the agents finished first: {text} (Up brings it back)"
+                ));
+            }
             // The final answer is on the winner's card: show it.
             if let Some(index) = winner.as_ref().and_then(|id| self.state.agent_index(id)) {
                 self.focus(index);

@@ -435,3 +435,41 @@ fn the_answers_browser_opens_on_the_winning_answer_and_crowns_only_it() {
     assert!(screen.contains("agent1.2 🏆"), "{screen}");
     assert!(!screen.contains("agent1.1 🏆"), "superseded: {screen}");
 }
+
+#[test]
+fn input_the_agents_never_received_is_named_when_the_turn_ends_and_kept() {
+    let mut app = App::new(agents());
+    start_turn(&mut app);
+    type_text(&mut app, "hurry up");
+    assert!(matches!(
+        app.on_key(key(KeyCode::Enter)).as_slice(),
+        [Effect::Send(Op::InjectHumanInput { .. })]
+    ));
+    app.on_event(&event(
+        2,
+        None,
+        EventMsg::HumanInputQueued {
+            text: "hurry up".into(),
+        },
+    ));
+    app.on_event(&event(
+        3,
+        None,
+        EventMsg::TurnFinished {
+            outcome: TurnOutcome::Completed,
+            winner: None,
+            duration_ms: 10,
+        },
+    ));
+    let notice = app.view.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("not delivered") && notice.contains("hurry up"),
+        "{notice}"
+    );
+    assert!(app.state.timeline.iter().any(|entry| matches!(
+        &entry.kind,
+        crate::tui::state::EntryKind::Warning { message } if message.contains("hurry up")
+    )));
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.composer.text(), "hurry up");
+}

@@ -1,8 +1,8 @@
 //! Text the user typed during a turn: queued for the agents, delivered to each with its
 //! next tool result, dropped once every agent still working has it.
 
-use super::{CardItem, UiState};
-use crate::protocol::{AgentId, AgentStatus};
+use super::{CardItem, EntryKind, TimelineEntry, UiState};
+use crate::protocol::{AgentId, AgentStatus, Event};
 
 /// Text the user typed during a turn, waiting for each agent's next tool result.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -48,5 +48,29 @@ impl UiState {
                 .iter()
                 .all(|agent| queued.delivered_to.contains(agent))
         });
+    }
+
+    /// The turn ended with input no agent received (none made another tool call): the
+    /// timeline says so, once per text, before the queue is emptied.
+    pub(super) fn note_undelivered_input(&mut self, event: &Event) {
+        let undelivered: Vec<String> = self
+            .queued_input
+            .iter()
+            .filter(|queued| queued.delivered_to.is_empty())
+            .map(|queued| queued.text.clone())
+            .collect();
+        for text in undelivered {
+            self.timeline.push(TimelineEntry {
+                seq: event.seq,
+                at: event.at,
+                turn: event.turn,
+                agent: None,
+                kind: EntryKind::Warning {
+                    message: format!(
+                        "not delivered, the agents finished first: {text} (Up brings it back)"
+                    ),
+                },
+            });
+        }
     }
 }

@@ -174,7 +174,10 @@ impl UiState {
                 outcome,
                 winner,
                 duration_ms,
-            } => self.finish_turn(event.turn, *outcome, winner.as_ref(), *duration_ms),
+            } => {
+                self.note_undelivered_input(event);
+                self.finish_turn(event.turn, *outcome, winner.as_ref(), *duration_ms);
+            }
             EventMsg::AgentStatus { status } => {
                 let at = event.at;
                 if let Some(card) = self.agent_mut(agent) {
