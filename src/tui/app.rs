@@ -5,7 +5,7 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 
 use std::path::PathBuf;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
@@ -58,11 +58,6 @@ pub struct App {
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
 }
-
-/// How long a second Ctrl+C has to quit.
-pub const QUIT_WINDOW: Duration = Duration::from_secs(2);
-/// How long a notice stays on screen.
-pub const NOTICE_TTL: Duration = Duration::from_secs(6);
 
 impl App {
     pub fn new(agents: Vec<AgentInfo>) -> Self {
@@ -213,64 +208,6 @@ impl App {
         }
     }
 
-    /// Ctrl+C: cancel the running turn (what the agents did is saved), else clear the
-    /// composer, else ask to quit; a second press within `QUIT_WINDOW` quits.
-    fn interrupt(&mut self) -> Vec<Effect> {
-        let now = Instant::now();
-        let armed = self
-            .interrupt_armed
-            .take()
-            .is_some_and(|at| now.duration_since(at) < QUIT_WINDOW);
-        if armed {
-            return vec![Effect::Quit];
-        }
-        if self.state.is_running() {
-            self.interrupt_armed = Some(now);
-            if self.cancel_pending {
-                self.view.notice = Some("still cancelling… Ctrl+C again quits".into());
-                return Vec::new();
-            }
-            self.cancel_pending = true;
-            self.view.notice =
-                Some("cancelling the turn; its work is saved (Ctrl+C again quits)".into());
-            return vec![Effect::Send(Op::Cancel)];
-        }
-        if !self.view.composer.is_empty() {
-            // Cleared text stays one Up away.
-            let text = self.view.composer.text();
-            self.remember(text);
-            self.view.composer.clear();
-            self.history_at = None;
-            self.view.notice = Some("cleared (Up brings it back)".into());
-            return Vec::new();
-        }
-        self.interrupt_armed = Some(now);
-        self.view.notice = Some("press Ctrl+C again to quit".into());
-        Vec::new()
-    }
-
-    /// Notices go away after `NOTICE_TTL`; true when one just did. The time left until
-    /// the one on screen goes, if any, is when the screen must be drawn again.
-    pub fn expire_notice(&mut self, now: Instant) -> (bool, Option<Instant>) {
-        let Some(notice) = &self.view.notice else {
-            self.notice_shown = None;
-            return (false, None);
-        };
-        let since = match &self.notice_shown {
-            Some((shown, since)) if shown == notice => *since,
-            Some(_) | None => {
-                self.notice_shown = Some((notice.clone(), now));
-                now
-            }
-        };
-        if now.duration_since(since) >= NOTICE_TTL {
-            self.view.notice = None;
-            self.notice_shown = None;
-            return (true, None);
-        }
-        (false, Some(since + NOTICE_TTL))
-    }
-
     fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
         if let Some(popup) = self.view.popup.as_mut() {
             let accept = match key.code {
@@ -395,6 +332,7 @@ impl App {
 mod command_tests;
 mod commands;
 mod files;
+mod interrupt;
 mod plan;
 #[cfg(test)]
 mod plan_flow_tests;
@@ -409,5 +347,7 @@ mod replay_tests;
 mod submit;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod turn_end_tests;
 #[cfg(test)]
 mod view_tests;

@@ -2,6 +2,7 @@
 //! way news changes it, so every screen is a pure function of this state.
 
 mod agent;
+mod answers;
 mod attempts;
 mod code;
 mod final_answer;
@@ -256,46 +257,14 @@ impl UiState {
                 }
             }
             EventMsg::AnswerSubmitted { label, content, .. } => {
-                let roster: Vec<AgentId> = self
-                    .agents
-                    .iter()
-                    .map(|card| card.info.id.clone())
-                    .collect();
-                if let Some(author) = agent {
-                    self.votes.answer(author, &roster);
-                }
-                if let Some(card) = self.agent_mut(agent) {
-                    card.answers += 1;
-                    card.items.push(CardItem::Answer {
-                        label: label.clone(),
-                        content: content.clone(),
-                    });
-                }
-                // A stray event after the turn ended must not make the app think one runs.
-                if self.phase != Phase::Idle {
-                    self.phase = Phase::Coordinating;
-                }
+                self.answer_submitted(agent, label, content);
             }
             EventMsg::VoteCast {
                 target,
                 target_label,
                 reason,
                 ..
-            } => {
-                if let Some(voter) = agent {
-                    self.votes.vote(voter, target, reason);
-                    if self.phase != Phase::Idle {
-                        self.phase = Phase::Voting;
-                    }
-                }
-                if let Some(card) = self.agent_mut(agent) {
-                    card.items.push(CardItem::Vote {
-                        target_label: target_label.clone(),
-                        target: target.to_string(),
-                        reason: reason.clone(),
-                    });
-                }
-            }
+            } => self.vote_cast(agent, target, target_label, reason),
             EventMsg::VoteIgnored { target, why, .. } => {
                 if let Some(card) = self.agent_mut(agent) {
                     card.items.push(CardItem::VoteIgnored {
