@@ -74,14 +74,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
         );
     }
     Some(match key {
-        "enable_web_search" => {
-            "MassGen would turn on the provider's own web search tool; massgen does not send it, \
-             so the model answers without searching"
-        }
-        "enable_code_execution" | "enable_code_interpreter" => {
-            "MassGen would turn on the provider's server-side code execution tool; massgen does \
-             not send it (use `enable_mcp_command_line` to let agents run code)"
-        }
         "enable_image_generation"
         | "enable_audio_generation"
         | "enable_file_generation"

@@ -6,14 +6,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen 0.1.97 ignores it too (sessions always live in .massgen/sessions); massgen \
              keeps sessions in .massgen/sessions"
         }
-        "skip_coordination_rounds" => {
-            "MassGen would skip answering and voting and go straight to a final presentation (a \
-             debug mode); massgen always coordinates"
-        }
-        "debug_final_answer" => {
-            "MassGen would present this fixed text as the final answer (a debug mode); massgen \
-             presents the winning agent's answer"
-        }
         "enable_nlip" | "nlip_config" => {
             "MassGen would route tool calls through its NLIP router; massgen calls tools directly"
         }
@@ -85,10 +77,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
 
 pub(super) fn coordination(key: &str) -> Option<&'static str> {
     Some(match key {
-        "max_orchestration_restarts" => {
-            "MassGen would let the winner judge the final answer and restart the whole \
-             coordination up to this many times; massgen presents the first result"
-        }
         "broadcast_sensitivity" => {
             "MassGen would tell agents how often to use `ask_others` (low, medium, high); \
              massgen's broadcast prompt uses MassGen's default (medium)"
@@ -223,20 +211,6 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
 
 pub(super) fn timeouts(key: &str) -> Option<&'static str> {
     Some(match key {
-        "initial_round_timeout_seconds" => {
-            "MassGen would warn an agent to submit after this long in its first round, then \
-             block every tool but `new_answer`/`vote`; massgen has only the turn's \
-             `orchestrator_timeout_seconds`"
-        }
-        "subsequent_round_timeout_seconds" => {
-            "MassGen would warn an agent to submit after this long in a later round, then block \
-             every tool but `new_answer`/`vote`; massgen has only the turn's \
-             `orchestrator_timeout_seconds`"
-        }
-        "round_timeout_grace_seconds" => {
-            "MassGen would give an agent this long after a round-timeout warning before \
-             blocking its tools; massgen has no round timeouts"
-        }
         "agent_timeout_seconds" => {
             "MassGen 0.1.97 does not read it any more; massgen bounds each model call with the \
              backend's `timeout` and the turn with `orchestrator_timeout_seconds`"
