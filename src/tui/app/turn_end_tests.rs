@@ -62,13 +62,9 @@ fn the_answers_browser_opens_on_the_winning_answer_and_crowns_only_it() {
         panic!("the answers browser is open");
     };
     assert_eq!(selected, 1, "a's latest answer, agent1.2, won");
-    let backend = crate::tui::render::tests::draw(&app.state, &app.view, 160, 48);
-    let screen: String = backend
-        .buffer()
-        .content()
-        .iter()
-        .map(|cell| cell.symbol())
-        .collect();
+    let screen = crate::tui::render::tests::screen_text(&crate::tui::render::tests::draw(
+        &app.state, &app.view, 160, 48,
+    ));
     assert!(screen.contains("agent1.2 🏆"), "{screen}");
     assert!(!screen.contains("agent1.1 🏆"), "superseded: {screen}");
 }

@@ -1,7 +1,7 @@
 //! Snapshots of what injection, round time limits, post-evaluation and orchestration
 //! restarts look like: card notices, the card's time left, timeline entries, the banner.
 
-use super::tests::{FRANCE, both_sizes, draw, view};
+use super::tests::{FRANCE, both_sizes, draw, screen_text, view};
 use crate::protocol::{
     AnswerLabel, EventMsg, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
 };
@@ -10,15 +10,6 @@ use crate::tui::test_support::{apply_as, demo_until, first_answer};
 
 fn label(text: &str) -> AnswerLabel {
     serde_json::from_value(serde_json::json!(text)).unwrap()
-}
-
-fn buffer_text(backend: &ratatui::backend::TestBackend) -> String {
-    backend
-        .buffer()
-        .content()
-        .iter()
-        .map(|cell| cell.symbol())
-        .collect()
 }
 
 #[tokio::test(start_paused = true)]
@@ -52,7 +43,7 @@ async fn an_injected_update_and_the_round_time_left_show_on_the_card() {
         Some(RoundTimeLeft::Left(272)),
         Some(RoundTimeLeft::WrapUp(75)),
     ];
-    let screen = buffer_text(&draw(&state, &view, 160, 48));
+    let screen = screen_text(&draw(&state, &view, 160, 48));
     assert!(screen.contains("update received: agent2.1"), "{screen}");
     assert!(screen.contains("wrap up 1:15"), "{screen}");
     assert!(screen.contains("4:32 left"), "{screen}");
@@ -91,7 +82,7 @@ async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
     ));
     assert_eq!(state.attempt, Some((2, 3)));
     assert!(state.winner.is_none());
-    let screen = buffer_text(&draw(&state, &view(), 160, 48));
+    let screen = screen_text(&draw(&state, &view(), 160, 48));
     assert!(
         screen.contains("ORCHESTRATION RESTART (attempt 2/3)"),
         "{screen}"

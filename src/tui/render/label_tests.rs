@@ -1,18 +1,9 @@
 //! Counts read as English: "1 answer", "1 file", never "1 answers".
 
-use super::tests::{FRANCE, draw, modal_view, view};
+use super::tests::{FRANCE, draw, modal_view, screen_text, view};
 use crate::protocol::EventMsg;
 use crate::tui::modal::ModalKind;
 use crate::tui::test_support::{apply_as, demo_until, first_answer};
-
-fn screen(backend: &ratatui::backend::TestBackend) -> String {
-    backend
-        .buffer()
-        .content()
-        .iter()
-        .map(|cell| cell.symbol())
-        .collect()
-}
 
 #[tokio::test(start_paused = true)]
 async fn one_answer_and_one_file_are_singular() {
@@ -26,15 +17,15 @@ async fn one_answer_and_one_file_are_singular() {
             skipped: Vec::new(),
         }],
     );
-    let cards = screen(&draw(&state, &view(), 160, 48));
+    let cards = screen_text(&draw(&state, &view(), 160, 48));
     assert!(cards.contains("workspace saved: 1 file,"), "{cards}");
     assert!(!cards.contains("1 files"), "{cards}");
 
-    let status = screen(&draw(&state, &modal_view(ModalKind::Status), 160, 48));
+    let status = screen_text(&draw(&state, &modal_view(ModalKind::Status), 160, 48));
     assert!(status.contains("· 1 answer"), "{status}");
     assert!(!status.contains("1 answers"), "{status}");
 
-    let table = screen(&draw(&state, &modal_view(ModalKind::Coordination), 160, 48));
+    let table = screen_text(&draw(&state, &modal_view(ModalKind::Coordination), 160, 48));
     assert!(table.contains("1 answer, 0 votes"), "{table}");
     assert!(!table.contains("1 answers"), "{table}");
 }
@@ -72,9 +63,9 @@ fn the_welcome_view_says_when_the_demo_is_offline_and_how_to_use_real_models() {
             ["a", "b"].map(|id| (AgentId::new(id), backend.to_string(), "m".to_string())),
         )
     };
-    let demo = screen(&draw(&UiState::new(roster("scripted")), &view(), 160, 48));
+    let demo = screen_text(&draw(&UiState::new(roster("scripted")), &view(), 160, 48));
     assert!(demo.contains("Offline demo"), "{demo}");
     assert!(demo.contains("massgen --config your.yaml"), "{demo}");
-    let real = screen(&draw(&UiState::new(roster("openai")), &view(), 160, 48));
+    let real = screen_text(&draw(&UiState::new(roster("openai")), &view(), 160, 48));
     assert!(!real.contains("Offline demo"), "{real}");
 }

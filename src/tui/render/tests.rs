@@ -40,6 +40,16 @@ pub(crate) fn draw(state: &UiState, view: &View, width: u16, height: u16) -> Tes
     terminal.backend().clone()
 }
 
+/// Everything a drawn screen shows, as one string, for `contains` checks.
+pub(crate) fn screen_text(backend: &TestBackend) -> String {
+    backend
+        .buffer()
+        .content()
+        .iter()
+        .map(|cell| cell.symbol())
+        .collect()
+}
+
 /// Snapshots of the screen at both sizes. Every snapshot is taken in this file, so that the
 /// modal tests' snapshots keep their names and place.
 pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
