@@ -50,12 +50,13 @@ enum Step {
 }
 
 pub async fn run(mut task: RoundTask) -> RoundEnd {
+    // Waits for the snapshot of the agent's last answer first: the plan file is part of it.
+    copy_peers_work(&task).await;
     if let Some(tools) = task.reset_plan.take() {
         for event in tools.reset(None).await {
             task.link.sink.event(event);
         }
     }
-    copy_peers_work(&task).await;
     let end = attempts(&mut task).await;
     task.link.report_spent();
     end
