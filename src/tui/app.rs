@@ -21,6 +21,8 @@ pub enum Effect {
     Send(Op),
     /// Show this file in the desktop's default application (`/config`).
     OpenFile(PathBuf),
+    /// Put this text on the clipboard (OSC 52).
+    Copy(String),
     Quit,
 }
 
@@ -103,6 +105,7 @@ impl App {
             self.view.composer_focused = false;
             self.view.popup = None;
         } else if matches!(event.msg, EventMsg::TurnStarted { .. }) {
+            self.view.final_view = false;
             self.set_card_scroll(0);
             self.view.timeline_scroll = 0;
             self.awaiting_approval = None;
@@ -119,6 +122,10 @@ impl App {
             // The final answer is on the winner's card: show it.
             if let Some(index) = winner.as_ref().and_then(|id| self.state.agent_index(id)) {
                 self.focus(index);
+            }
+            // …and fills the body, read from its top.
+            if self.state.final_answer().is_some_and(|answer| answer.done) {
+                self.show_final();
             }
             self.offer_plan();
             self.end_execution(*outcome);
@@ -291,6 +298,8 @@ impl App {
     pub fn scroll_up(&mut self, lines: usize) {
         if let Some(top) = self.view.modals.last_mut() {
             top.scroll = (top.scroll + lines).min(self.view.modal_scroll_max.get());
+        } else if self.final_shown() {
+            self.scroll_final(true, lines);
         } else if self.view.timeline_focused {
             let furthest = self.state.timeline.len().saturating_sub(1);
             self.view.timeline_scroll = (self.view.timeline_scroll + lines).min(furthest);
@@ -305,11 +314,17 @@ impl App {
     pub fn scroll_down(&mut self, lines: usize) {
         if let Some(top) = self.view.modals.last_mut() {
             top.scroll = top.scroll.saturating_sub(lines);
+        } else if self.final_shown() {
+            self.scroll_final(false, lines);
         } else if self.view.timeline_focused {
             self.view.timeline_scroll = self.view.timeline_scroll.saturating_sub(lines);
         } else {
             self.set_card_scroll(self.view.card_scroll.saturating_sub(lines));
         }
+    }
+
+    fn final_shown(&self) -> bool {
+        self.view.final_view && self.state.final_answer().is_some()
     }
 
     /// Scrolling up pauses the focused card where its output ends; back at the bottom it
@@ -332,6 +347,9 @@ impl App {
 mod command_tests;
 mod commands;
 mod files;
+mod final_view;
+#[cfg(test)]
+mod final_view_tests;
 mod interrupt;
 mod plan;
 #[cfg(test)]

@@ -157,6 +157,7 @@ async fn event_loop(
                     app.view.notice = Some(open_in_desktop(&path));
                     dirty = true;
                 }
+                Effect::Copy(text) => copy_to_clipboard(&text),
                 Effect::Quit => return Ok(false),
             }
         }
@@ -331,6 +332,17 @@ impl Terminate {
         #[cfg(not(unix))]
         std::future::pending::<()>().await;
     }
+}
+
+/// Asks the terminal to put `text` on the clipboard (OSC 52); terminals that do not allow
+/// it ignore the sequence.
+fn copy_to_clipboard(text: &str) {
+    use base64::Engine;
+    use std::io::Write;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let mut out = io::stdout().lock();
+    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+    let _ = out.flush();
 }
 
 #[cfg(test)]

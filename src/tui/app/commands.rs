@@ -9,7 +9,7 @@ use crate::tui::modal::{self, Modal, ModalKind};
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 33] = [
+pub(super) const COMMAND_NAMES: [&str; 36] = [
     "help",
     "h",
     "?",
@@ -43,6 +43,9 @@ pub(super) const COMMAND_NAMES: [&str; 33] = [
     "tasks",
     "agents",
     "refine",
+    "final",
+    "f",
+    "copy",
 ];
 
 /// Commands that lose something: typed twice in a row to take effect.
@@ -81,6 +84,8 @@ impl App {
             "tasks" => self.open_tasks(),
             "agents" => self.cycle_agents(),
             "refine" => self.toggle_refine(),
+            "final" | "f" => self.show_final(),
+            "copy" => return self.copy_final(),
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());
             }
@@ -223,16 +228,27 @@ impl App {
                 self.view.notice = Some("a turn is running: Ctrl+C cancels it".into());
             }
             KeyCode::Tab | KeyCode::Right if count > 0 => {
+                self.view.final_view = false;
                 self.focus((self.view.focused + 1) % count);
             }
-            KeyCode::Left if count > 0 => self.focus((self.view.focused + count - 1) % count),
+            KeyCode::Left if count > 0 => {
+                self.view.final_view = false;
+                self.focus((self.view.focused + count - 1) % count);
+            }
             KeyCode::Char(digit @ '1'..='9') => {
                 let index = usize::from(digit as u8 - b'1');
                 if index < count {
+                    self.view.final_view = false;
                     self.focus(index);
                 }
             }
+            KeyCode::Char('z') if self.view.final_view => {
+                self.view.final_view = false;
+                self.view.maximized = true;
+            }
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::Char('f') => self.toggle_final(),
+            KeyCode::Char('y') => return self.copy_final(),
             KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
             KeyCode::Char('e') => self.view.reasoning_expanded = !self.view.reasoning_expanded,
             KeyCode::Char('A') => self.cycle_agents(),
@@ -263,6 +279,10 @@ impl App {
             KeyCode::PageUp => self.scroll_up(10),
             KeyCode::Down => self.scroll_down(1),
             KeyCode::PageDown => self.scroll_down(10),
+            KeyCode::Home if self.view.final_view => self.view.final_scroll = 0,
+            KeyCode::End if self.view.final_view => {
+                self.view.final_scroll = self.view.final_scroll_max.get();
+            }
             KeyCode::End => {
                 self.set_card_scroll(0);
                 self.view.timeline_scroll = 0;

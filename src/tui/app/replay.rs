@@ -29,7 +29,10 @@ impl App {
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
-                Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
+                Effect::Send(Op::Step | Op::Shutdown)
+                | Effect::OpenFile(_)
+                | Effect::Copy(_)
+                | Effect::Quit => {
                     kept.push(effect);
                     continue;
                 }

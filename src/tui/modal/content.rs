@@ -9,7 +9,9 @@ use super::ModalKind;
 use super::grid::coordination;
 use super::window;
 use crate::protocol::AnswerLabel;
-use crate::tui::render::{Paint, View, entry_line, tail_lines, wrap};
+use crate::tui::render::{
+    Paint, View, display_width, entry_line, markdown_lines, tail_lines, wrap,
+};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
@@ -53,7 +55,7 @@ pub fn page(
         ModalKind::PlanSelector { selected } => {
             super::plans::selector(state, view, theme, width, selected)
         }
-        ModalKind::Help => help_lines(theme),
+        ModalKind::Help => help_lines(theme, width),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
@@ -81,7 +83,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 40] = [
+pub(super) const KEYS: &[(&str, &str)] = &[
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -110,7 +112,12 @@ const KEYS: [(&str, &str); 40] = [
     ),
     ("i  /", "back to the composer (/ starts a command)"),
     ("Tab  ← →  1–9", "focus another agent"),
-    ("z", "zoom the focused card"),
+    ("z", "zoom the focused card (the timeline gives way)"),
+    (
+        "f",
+        "the final answer in full, or back to the cards (opens when a turn ends)",
+    ),
+    ("y", "copy the final answer to the clipboard (OSC 52)"),
     ("e", "expand or collapse reasoning"),
     ("p", "scroll the timeline instead of the card (and back)"),
     (
@@ -162,17 +169,44 @@ const KEYS: [(&str, &str); 40] = [
     ),
     ("/timeline /table", "open that view (also /t /r)"),
     ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
+    ("/final /copy", "the same as f and y"),
 ];
 
-pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {
-    KEYS.iter()
-        .map(|(keys, what)| {
-            Line::from(vec![
-                Span::styled(format!("{keys:<38}"), theme.accent()),
-                Span::styled((*what).to_string(), theme.text()),
-            ])
-        })
-        .collect()
+/// The keys table, fitted to `width`: each description wraps under itself; narrower than
+/// 60 columns, the keys take their own line and the description goes under them.
+pub(super) fn help_lines(theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let key_column = KEYS
+        .iter()
+        .map(|(keys, _)| display_width(keys) + 2)
+        .max()
+        .unwrap_or(0)
+        .min(30)
+        .min(width / 3);
+    let stacked = width < 60;
+    let indent = if stacked { 4 } else { key_column };
+    let mut lines = Vec::new();
+    for (keys, what) in KEYS {
+        let wrapped = wrap(what, width.saturating_sub(indent).max(10));
+        if stacked || display_width(keys) + 2 > key_column {
+            lines.push(Line::styled((*keys).to_string(), theme.accent()));
+            lines.extend(wrapped.into_iter().map(|line| {
+                Line::from(vec![
+                    Span::raw(" ".repeat(indent)),
+                    Span::styled(line, theme.text()),
+                ])
+            }));
+            continue;
+        }
+        for (row, line) in wrapped.into_iter().enumerate() {
+            let left = if row == 0 { *keys } else { "" };
+            let pad = key_column - display_width(left);
+            lines.push(Line::from(vec![
+                Span::styled(format!("{left}{}", " ".repeat(pad)), theme.accent()),
+                Span::styled(line, theme.text()),
+            ]));
+        }
+    }
+    lines
 }
 
 fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
@@ -295,9 +329,7 @@ fn answers_view(
         format!("{label} by {author}"),
         theme.agent(*index).add_modifier(Modifier::BOLD),
     ));
-    for line in wrap(content, width) {
-        lines.push(Line::styled(line, theme.text()));
-    }
+    lines.extend(markdown_lines(content, width, theme));
     lines
 }
 

@@ -3,7 +3,7 @@
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::tui::modal::ModalKind;
-use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view};
+use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, tiny_size};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
@@ -24,6 +24,12 @@ async fn every_modal_over_a_finished_turn() {
         ("coordination", ModalKind::Coordination),
     ] {
         both_sizes(&format!("modal_{name}"), &state, &modal_view(kind));
+    }
+    for (name, kind) in [
+        ("help", ModalKind::Help),
+        ("answers", ModalKind::Answers { selected: 1 }),
+    ] {
+        tiny_size(&format!("modal_{name}"), &state, &modal_view(kind));
     }
 }
 
@@ -173,10 +179,27 @@ async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
 }
 
 #[test]
-fn every_help_key_leaves_room_before_its_description() {
+fn help_fits_its_width_and_keeps_every_word() {
     let theme = crate::tui::theme::Theme::default();
-    for line in super::content::help_lines(&theme) {
-        let keys = line.spans[0].content.as_ref();
-        assert!(keys.ends_with(' '), "`{keys}` runs into its description");
+    for width in [36, 76, 156] {
+        let lines = super::content::help_lines(&theme, width);
+        let text: String = lines
+            .iter()
+            .map(|line| {
+                let shown = line.to_string();
+                assert!(
+                    crate::tui::render::display_width(&shown) <= width,
+                    "`{shown}` is wider than {width}"
+                );
+                shown
+            })
+            .collect::<Vec<_>>()
+            .join(" ");
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for (keys, what) in super::content::KEYS {
+            for word in keys.split_whitespace().chain(what.split_whitespace()) {
+                assert!(words.contains(&word), "`{word}` is cut at width {width}");
+            }
+        }
     }
 }

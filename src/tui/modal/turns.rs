@@ -3,11 +3,11 @@
 //! reasons, the final answer and the cost per agent. Live and resumed turns alike.
 
 use ratatui::style::{Modifier, Style};
-use ratatui::text::Line;
+use ratatui::text::{Line, Span};
 
 use super::costs::{usage_header, usage_row};
 use crate::protocol::{AgentId, TurnOutcome};
-use crate::tui::render::{cost, seconds, truncate, wrap};
+use crate::tui::render::{cost, markdown_lines, seconds, truncate, wrap};
 use crate::tui::state::{TurnRecord, UiState};
 use crate::tui::theme::Theme;
 
@@ -92,7 +92,7 @@ impl Detail<'_> {
                     format!("{} by {}", answer.label, answer.agent),
                     self.agent_style(&answer.agent),
                 ));
-                self.block(&mut lines, &answer.content, self.theme.text());
+                self.markdown(&mut lines, &answer.content);
             }
             None => lines.push(Line::styled("none was presented", self.theme.dim())),
         }
@@ -110,7 +110,7 @@ impl Detail<'_> {
                     format!("{} · {label}", agent.id),
                     self.agent_style(&agent.id),
                 ));
-                self.block(lines, content, self.theme.text());
+                self.markdown(lines, content);
             }
         }
         if !any {
@@ -168,6 +168,15 @@ impl Detail<'_> {
     fn block(&self, lines: &mut Vec<Line<'static>>, text: &str, style: Style) {
         for line in wrap(text, self.width.saturating_sub(2)) {
             lines.push(Line::styled(format!("  {line}"), style));
+        }
+        lines.push(Line::default());
+    }
+
+    /// An answer as markdown, indented by two, followed by a blank line.
+    fn markdown(&self, lines: &mut Vec<Line<'static>>, text: &str) {
+        for mut line in markdown_lines(text, self.width.saturating_sub(2), self.theme) {
+            line.spans.insert(0, Span::raw("  "));
+            lines.push(line);
         }
         lines.push(Line::default());
     }

@@ -211,6 +211,12 @@ fn hints(state: &UiState, view: &View) -> &'static str {
             "Enter: queue for the agents' next tool result · Esc: shortcuts · Ctrl+C: cancel "
         }
         (false, true) => "Enter: ask · / commands · ?: help · Esc: shortcuts ",
+        (false, false) if view.final_view && state.final_answer().is_some() => {
+            "f: cards · y: copy · ↑↓ scroll · ?: help · i: type · q: quit "
+        }
+        (false, false) if state.final_answer().is_some() && !state.is_running() => {
+            "f: final answer · y: copy · ?: help · v votes · i: type · q: quit "
+        }
         (false, false) => "?: help · v votes · c costs · t timeline · i: type · q: quit ",
     }
 }

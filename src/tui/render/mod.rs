@@ -4,6 +4,7 @@
 
 mod card;
 mod chrome;
+mod final_view;
 mod format;
 mod inline;
 mod mode_bar;
@@ -22,6 +23,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 pub use card::CardView;
 pub use format::{bytes, cost, duration, plural, seconds, short_plan_id};
 pub use output::{Paint, tail_lines};
+pub use text::markdown_lines;
 pub use timeline::{TimelineView, describe, entry_line};
 pub use wrap::{display_width, truncate, wrap};
 
@@ -39,12 +41,21 @@ use crate::tui::theme::Theme;
 /// Narrowest card shown side by side with the others.
 pub const MIN_CARD_WIDTH: u16 = 40;
 
+/// Below this height the timeline and tallies give their rows to the cards.
+const MIN_HEIGHT_WITH_TIMELINE: u16 = 18;
+
 /// What the user chose to look at; everything else comes from [`UiState`].
 #[derive(Clone, Debug, Default)]
 pub struct View {
     pub focused: usize,
-    /// The focused card fills the body.
+    /// The focused card fills the body (the timeline and tallies give way).
     pub maximized: bool,
+    /// The body shows the turn's final answer (`f`), read from the top.
+    pub final_view: bool,
+    /// Lines scrolled down from the final answer's top, and the furthest the last frame
+    /// allowed.
+    pub final_scroll: usize,
+    pub final_scroll_max: Cell<usize>,
     /// Lines scrolled up in the focused card (0 = follow).
     pub card_scroll: usize,
     /// Where the focused card's output ended when it was scrolled up: it shows no more
@@ -93,12 +104,21 @@ pub struct View {
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
-    let bottom_height = if area.height >= 30 { 10 } else { 6 };
+    let final_shown = final_view::shown(state, view);
+    let bottom_height = if state.turn == 0 || view.maximized || final_shown {
+        0
+    } else if area.height >= 30 {
+        10
+    } else if area.height >= MIN_HEIGHT_WITH_TIMELINE {
+        6
+    } else {
+        0
+    };
     let bar = mode_bar::layout(state, view, area.width);
     let [header, body, bottom, mode, composer, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
-        Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
+        Constraint::Length(bottom_height),
         Constraint::Length(bar.height),
         Constraint::Length(view.composer.height()),
         Constraint::Length(1),
@@ -108,8 +128,12 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     chrome::header(state, view, theme, header, buf);
     if state.turn == 0 {
         welcome::render(state, theme, body, buf);
+    } else if final_shown {
+        final_view::render(state, view, theme, body, buf);
     } else {
         cards(state, view, theme, body, frame);
+    }
+    if bottom_height > 0 {
         let buf = frame.buffer_mut();
         let [timeline, tally] =
             Layout::horizontal([Constraint::Fill(3), Constraint::Fill(1)]).areas(bottom);
@@ -173,6 +197,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 
 #[cfg(test)]
 mod attempt_tests;
+#[cfg(test)]
+mod final_view_tests;
 #[cfg(test)]
 mod label_tests;
 #[cfg(test)]

@@ -57,6 +57,11 @@ pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
     assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
 }
 
+/// A snapshot at 40×12, named and placed as `both_sizes` names them.
+pub(crate) fn tiny_size(name: &str, state: &UiState, view: &View) {
+    assert_snapshot!(format!("{name}_40x12"), draw(state, view, 40, 12));
+}
+
 /// A snapshot at 80×24 only, named and placed as `both_sizes` names them.
 pub(crate) fn small_size(name: &str, state: &UiState, view: &View) {
     assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));

@@ -48,6 +48,18 @@ pub fn block_lines(
     text_lines(tail, first, &block.code, width, theme)
 }
 
+/// A whole settled text (an answer) as display lines: markdown and highlighted code.
+pub fn markdown_lines(text: &str, width: usize, theme: &Theme) -> Vec<Line<'static>> {
+    block_lines(
+        &TextBlock::from(text),
+        usize::MAX,
+        false,
+        usize::MAX,
+        width,
+        theme,
+    )
+}
+
 /// The largest char boundary of `text` at or below `at`.
 pub fn floor_char_boundary(text: &str, at: usize) -> usize {
     let mut at = at.min(text.len());

@@ -45,3 +45,40 @@ impl UiState {
         }
     }
 }
+
+/// The turn's final answer as the final view shows it.
+pub struct PresentedAnswer<'a> {
+    /// The presenting agent's place in config order.
+    pub agent: usize,
+    pub label: &'a AnswerLabel,
+    pub body: &'a TextBlock,
+    /// Settled (the presentation ended), not still streaming.
+    pub done: bool,
+}
+
+impl UiState {
+    /// The final answer of this turn: the winner's presentation, else the newest one any
+    /// card holds (it is being presented).
+    pub fn final_answer(&self) -> Option<PresentedAnswer<'_>> {
+        fn latest((agent, card): (usize, &AgentCard)) -> Option<PresentedAnswer<'_>> {
+            card.items.iter().rev().find_map(|item| {
+                if let CardItem::Final { label, body, done } = item {
+                    Some(PresentedAnswer {
+                        agent,
+                        label,
+                        body,
+                        done: *done,
+                    })
+                } else {
+                    None
+                }
+            })
+        }
+        self.agents
+            .iter()
+            .enumerate()
+            .filter(|(_, card)| card.is_winner)
+            .find_map(latest)
+            .or_else(|| self.agents.iter().enumerate().find_map(latest))
+    }
+}

@@ -32,6 +32,7 @@ pub use agent::{
 };
 pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan};
+pub use final_answer::PresentedAnswer;
 pub use input::QueuedInput;
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
