@@ -343,6 +343,11 @@ impl UiState {
             EventMsg::FinalPresentationDone { label, content, .. } => {
                 self.final_done(agent, label, content);
             }
+            EventMsg::FinalOverridden {
+                label,
+                agent,
+                content,
+            } => self.final_overridden(event.turn, label, agent, content),
             EventMsg::Timeout { .. }
             | EventMsg::BudgetReached { .. }
             | EventMsg::Cancelled
