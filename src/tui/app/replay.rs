@@ -32,7 +32,10 @@ impl App {
                     "this is a replay: its final answers are as recorded"
                 }
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
-                Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
+                Effect::Send(Op::Step | Op::Shutdown)
+                | Effect::OpenFile(_)
+                | Effect::Quit
+                | Effect::Export { .. } => {
                     kept.push(effect);
                     continue;
                 }

@@ -73,6 +73,10 @@ pub fn page(
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
+        ModalKind::Context => super::context::lines(&view.context, theme, width),
+        ModalKind::Metrics => super::metrics::lines(state, theme, width),
+        ModalKind::History => super::history::lines(state, theme, width),
+        ModalKind::Override { selected } => super::overrides::lines(state, theme, width, selected),
     };
     let total = lines.len();
     let shown = window(total, scroll, height);
@@ -81,7 +85,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 40] = [
+const KEYS: [(&str, &str); 46] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -162,6 +166,27 @@ const KEYS: [(&str, &str); 40] = [
     ),
     ("/timeline /table", "open that view (also /t /r)"),
     ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
+    (
+        "M",
+        "metrics: model calls, tokens, time to first token, tool time (also /metrics /m)",
+    ),
+    ("h", "the conversation so far (also /history)"),
+    (
+        "Ctrl+O",
+        "override: once voting is done, choose the final answer yourself",
+    ),
+    (
+        "Ctrl+P",
+        "attach the current directory to each question: off → read → write",
+    ),
+    (
+        "/context",
+        "the paths agents may read and write, and how to change them",
+    ),
+    (
+        "/export [N] [path]",
+        "a finished turn as Markdown (default .massgen/exports/turn_N.md)",
+    ),
 ];
 
 pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {

@@ -7,6 +7,7 @@ mod attempts;
 mod code;
 mod final_answer;
 mod input;
+mod metrics;
 mod plan;
 #[cfg(test)]
 mod plan_tests;
@@ -33,6 +34,7 @@ pub use agent::{
 pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan};
 pub use input::QueuedInput;
+pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use replay::ReplayState;
@@ -101,6 +103,8 @@ pub struct UiState {
     /// The running (or last) turn's attempt and how many it may have, once the winner
     /// checked its answer or sent it back (`coordination.max_orchestration_restarts`).
     pub attempt: Option<(u32, u32)>,
+    /// The session's model and tool call metrics (`/metrics`).
+    pub metrics: Metrics,
 }
 
 impl UiState {
@@ -134,6 +138,7 @@ impl UiState {
     /// has it (after a delivery, or when an agent stops).
     pub fn apply(&mut self, event: &Event) {
         self.tick_replay_clock(event.at);
+        self.metrics.apply(event);
         self.fold(event);
         if !self.queued_input.is_empty() {
             self.settle_queued_input();
