@@ -370,3 +370,5 @@ mod turn_end_tests;
 #[cfg(test)]
 mod view_tests;
 mod views;
+#[cfg(test)]
+mod views_tests;

@@ -5,9 +5,12 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{seconds, tokens, truncate};
+use crate::tui::render::{plural, seconds, tokens, truncate};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+
+/// Below this width each agent and tool takes a few lines instead of a table row.
+const NARROW: usize = 66;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let heading = |text: String| {
@@ -23,8 +26,11 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
             theme.dim(),
         )];
     }
+    if width < NARROW {
+        return narrow(state, theme, width);
+    }
     let mut lines = vec![heading(format!(
-        "{:<14}{:>6}{:>9}{:>9}{:>8}{:>10}{:>7}{:>10}",
+        "{:<12}{:>6}{:>8}{:>8}{:>8}{:>9}{:>6}{:>10}",
         "agent", "calls", "input", "output", "ttft", "model", "tools", "tool time"
     ))];
     for row in &metrics.agents {
@@ -32,8 +38,8 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
             .mean_ttft_ms()
             .map_or_else(|| "-".to_string(), |ms| format!("{} s", seconds(ms)));
         let text = format!(
-            "{:<14}{:>6}{:>9}{:>9}{:>8}{:>10}{:>7}{:>10}",
-            truncate(row.id.as_str(), 13),
+            "{:<12}{:>6}{:>8}{:>8}{:>8}{:>9}{:>6}{:>10}",
+            truncate(row.id.as_str(), 11),
             row.model_calls,
             tokens(row.input_tokens),
             tokens(row.output_tokens),
@@ -79,5 +85,71 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
         ),
         theme.dim(),
     ));
+    lines
+}
+
+/// The same figures, a few short lines per agent and per tool.
+fn narrow(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    let mut push = |text: String, style| lines.push(Line::styled(truncate(&text, width), style));
+    for row in &state.metrics.agents {
+        let style = theme.agent(state.agent_index(&row.id).unwrap_or(0));
+        let ttft = row
+            .mean_ttft_ms()
+            .map_or_else(|| "-".to_string(), |ms| format!("{} s", seconds(ms)));
+        push(row.id.to_string(), style.add_modifier(Modifier::BOLD));
+        push(
+            format!(
+                "  {} · {} in · {} out",
+                plural(
+                    usize::try_from(row.model_calls).unwrap_or(usize::MAX),
+                    "call"
+                ),
+                tokens(row.input_tokens),
+                tokens(row.output_tokens)
+            ),
+            style,
+        );
+        push(
+            format!("  ttft {ttft} · model {} s", seconds(row.model_ms)),
+            style,
+        );
+        push(
+            format!(
+                "  {} · {} s",
+                plural(
+                    usize::try_from(row.tool_calls).unwrap_or(usize::MAX),
+                    "tool call"
+                ),
+                seconds(row.tool_ms)
+            ),
+            style,
+        );
+    }
+    for tool in &state.metrics.tools {
+        let style = if tool.failures > 0 {
+            theme.warn()
+        } else {
+            theme.text()
+        };
+        push(tool.name.clone(), style.add_modifier(Modifier::BOLD));
+        push(
+            format!(
+                "  {} · {} ok · {} failed",
+                plural(usize::try_from(tool.calls).unwrap_or(usize::MAX), "call"),
+                tool.successes(),
+                tool.failures
+            ),
+            style,
+        );
+        push(
+            format!(
+                "  mean {} s · total {} s",
+                seconds(tool.mean_ms()),
+                seconds(tool.total_ms)
+            ),
+            style,
+        );
+    }
     lines
 }

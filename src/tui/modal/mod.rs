@@ -19,6 +19,8 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 mod turns;
+#[cfg(test)]
+mod view_snapshots;
 
 use std::ops::Range;
 

@@ -63,14 +63,15 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
         };
         tabs.push(Span::styled(format!(" {label}{mark} "), style));
     }
-    let mut lines = vec![
-        Line::styled(
-            "👤 Override: Enter makes the highlighted answer the final answer.",
-            theme.winner(),
-        ),
-        Line::from(tabs),
-        Line::default(),
-    ];
+    let mut lines: Vec<Line<'static>> = wrap(
+        "👤 Override: Enter makes the highlighted answer the final answer.",
+        width,
+    )
+    .into_iter()
+    .map(|line| Line::styled(line, theme.winner()))
+    .collect();
+    lines.push(Line::from(tabs));
+    lines.push(Line::default());
     let (index, label, content) = &all[selected];
     let author = super::agent_name(state, *index);
     lines.push(Line::styled(
