@@ -73,7 +73,7 @@ pub fn page(
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
-        ModalKind::Context => super::context::lines(&view.context, theme, width),
+        ModalKind::Context => super::context::lines(&view.context, state, theme, width),
         ModalKind::Metrics => super::metrics::lines(state, theme, width),
         ModalKind::History => super::history::lines(state, theme, width),
         ModalKind::Override { selected } => super::overrides::lines(state, theme, width, selected),

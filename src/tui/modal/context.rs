@@ -9,6 +9,7 @@ use ratatui::text::Line;
 
 use crate::config::{ContextPath, Permission};
 use crate::tui::render::{truncate, wrap};
+use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
 /// Whether each question gets the current directory attached (Ctrl+P cycles it).
@@ -79,7 +80,12 @@ impl ContextInfo {
     }
 }
 
-pub fn lines(info: &ContextInfo, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+pub fn lines(
+    info: &ContextInfo,
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+) -> Vec<Line<'static>> {
     let heading = |text: &str| {
         Line::styled(
             text.to_string(),
@@ -118,6 +124,19 @@ pub fn lines(info: &ContextInfo, theme: &Theme, width: usize) -> Vec<Line<'stati
             ),
             theme.dim(),
         ));
+    }
+    if !state.workspaces.is_empty() {
+        lines.push(Line::default());
+        lines.push(heading("Each agent's own directories"));
+    }
+    for dirs in &state.workspaces {
+        let index = state.agent_index(&dirs.agent).unwrap_or(0);
+        lines.push(Line::styled(
+            truncate(&dirs.agent.to_string(), width),
+            theme.agent(index),
+        ));
+        lines.push(row(&dirs.workspace, "read+write"));
+        lines.push(row(&dirs.temp, "read"));
     }
     lines.push(Line::default());
     lines.push(heading("Attached to the last question (@path)"));

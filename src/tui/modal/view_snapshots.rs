@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use insta::assert_snapshot;
 
 use crate::config::{ContextPath, Permission};
-use crate::protocol::ContextPath as Attached;
+use crate::protocol::{ContextPath as Attached, EventMsg};
 use crate::tui::modal::{ContextInfo, CwdMode, ModalKind};
 use crate::tui::render::View;
 use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text};
@@ -56,7 +56,19 @@ async fn history_lists_each_question_and_final_answer() {
 
 #[tokio::test(start_paused = true)]
 async fn context_shows_config_paths_attachments_and_the_cwd_toggle() {
-    let state = fold(&demo_turns(&[FRANCE]).await);
+    let mut state = fold(&demo_turns(&[FRANCE]).await);
+    for (index, name) in [(0, "scout"), (1, "scholar")] {
+        let dir = PathBuf::from("/work/proj/.massgen/workspaces");
+        apply_as(
+            &mut state,
+            index,
+            [EventMsg::WorkspaceAssigned {
+                workspace: dir.join(name),
+                temp: dir.join(format!("temp/{name}")),
+                snapshot: dir.join(format!("snapshots/{name}")),
+            }],
+        );
+    }
     let mut view = modal_view(ModalKind::Context);
     view.context = ContextInfo {
         config_paths: vec![
@@ -82,6 +94,10 @@ async fn context_shows_config_paths_attachments_and_the_cwd_toggle() {
     };
     let screen = screen_text(&draw(&state, &view, 160, 48));
     assert!(screen.contains("~/proj [read]"), "{screen}");
+    assert!(
+        screen.contains("read+write /work/proj/.massgen/workspaces/scholar"),
+        "{screen}"
+    );
     three_sizes("modal_context", &state, &view);
 }
 
