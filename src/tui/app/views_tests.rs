@@ -316,3 +316,43 @@ async fn export_takes_a_turn_number_and_a_path() {
         Some("/export: no finished turn yet")
     );
 }
+
+/// A continued session shows a turn overridden after it ended with the chosen answer: the
+/// override is kept when the turn's log is compacted and folded into its record.
+#[tokio::test(start_paused = true)]
+async fn a_resumed_turn_keeps_its_override() {
+    use crate::tui::test_support::{fold, resume, resumed};
+
+    let mut events = demo_turns(&[FRANCE]).await;
+    let scout = crate::protocol::AgentId::new("scout");
+    let (label, content) = fold(&events).agents[0]
+        .items
+        .iter()
+        .find_map(|item| match item {
+            crate::tui::state::CardItem::Answer { label, content } => {
+                Some((label.clone(), content.clone()))
+            }
+            _ => None,
+        })
+        .unwrap();
+    let last = events.last().unwrap().clone();
+    events.push(Event {
+        seq: last.seq + 1,
+        agent: Some(scout.clone()),
+        msg: EventMsg::FinalOverridden {
+            label: label.clone(),
+            agent: scout.clone(),
+            content: content.clone(),
+        },
+        ..last
+    });
+    let mut state = crate::tui::state::UiState::new(Vec::new());
+    resume(
+        &mut state,
+        vec![resumed(1, crate::protocol::TurnOutcome::Completed, &events)],
+    );
+    let record = &state.turns[0];
+    assert_eq!(record.winner.as_ref(), Some(&scout));
+    let chosen = record.final_answer.as_ref().unwrap();
+    assert_eq!((&chosen.label, &chosen.content), (&label, &content));
+}
