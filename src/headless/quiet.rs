@@ -112,6 +112,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::VoteIgnored { .. }
             | EventMsg::AgentRestarted { .. }
             | EventMsg::UpdateInjected { .. }
+            | EventMsg::FinalOverridden { .. }
             | EventMsg::RoundTimeLimitReached { .. }
             | EventMsg::PostEvaluationStarted { .. }
             | EventMsg::PostEvaluationFinished { .. }

@@ -316,3 +316,22 @@ fn a_provider_tool_prints_its_query_and_pages_and_quiet_prints_nothing() {
     let (out, diagnostics) = quiet.into_inner();
     assert!(out.is_empty() && diagnostics.is_empty());
 }
+
+#[test]
+fn an_override_of_the_final_answer_is_a_line_of_its_own() {
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    let label: crate::protocol::AnswerLabel =
+        serde_json::from_value(serde_json::json!("agent2.1")).unwrap();
+    printer
+        .print(
+            &EventMsg::FinalOverridden {
+                label,
+                agent: crate::protocol::AgentId::new("b"),
+                content: "Other".into(),
+            }
+            .with("b"),
+        )
+        .unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert_eq!(out, "👤 override: final answer is agent2.1 (b)\n");
+}

@@ -92,6 +92,31 @@ impl Logs {
     }
 }
 
+impl Logs {
+    /// Rewrites the session's `turn_N/answer.txt` with the answer the user chose after the
+    /// turn (`--continue` reads it back as the turn's answer).
+    pub async fn override_answer(&self, turn: u32, content: String) -> Result<(), String> {
+        let Some(session) = self.session.clone() else {
+            return Ok(());
+        };
+        let content = self.redactor.redact(&content).into_owned();
+        tokio::task::spawn_blocking(move || {
+            let path = session
+                .dir()
+                .join(format!("turn_{turn}"))
+                .join("answer.txt");
+            write_atomic(&path, content.as_bytes()).map_err(|error| {
+                format!(
+                    "could not save the chosen answer in {} ({error})",
+                    path.display()
+                )
+            })
+        })
+        .await
+        .unwrap_or_else(|error| Err(format!("could not save the chosen answer: {error}")))
+    }
+}
+
 /// A turn's opened log: the session store and the turn's event log.
 type Opened = (SessionStore, TurnLog);
 

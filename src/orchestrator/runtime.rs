@@ -7,6 +7,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
 use super::emitter::Emitter;
+use super::override_after::{LastTurn, override_last};
 use super::prompts::HistoryEntry;
 use super::run_logs::Logs;
 use super::submit::{self, LogPlace, Submission};
@@ -108,6 +109,7 @@ async fn run(
     );
     let mut history: Vec<HistoryEntry> = options.history;
     let mut turn_number = 0;
+    let mut last_turn: Option<LastTurn> = None;
     if let Some(session) = options.resume {
         turn_number = session.next_turn() - 1;
         history = session
@@ -147,6 +149,9 @@ async fn run(
                         number: turn_number,
                     };
                     let report = turn.run(&submission, &mut ops).await;
+                    if report.last.is_some() {
+                        last_turn = report.last;
+                    }
                     if report.shutdown {
                         stop = true;
                         break;
@@ -181,8 +186,19 @@ async fn run(
                     message: "no turn is running, so no agent is waiting for that answer".into(),
                 },
             ),
+            Op::OverrideFinal { label } => {
+                override_last(
+                    last_turn.as_mut(),
+                    &label,
+                    &mut history,
+                    &mut emitter,
+                    &logs,
+                )
+                .await;
+            }
             Op::ClearHistory => {
                 history.clear();
+                last_turn = None;
                 tracing::debug!("conversation history cleared");
                 emitter.emit(None, EventMsg::HistoryCleared);
             }
@@ -212,6 +228,8 @@ struct Ran {
     shutdown: bool,
     /// The plan a planning turn that completed left ready.
     ready_plan: Option<String>,
+    /// What an override after the turn needs (`None` for a refused question).
+    last: Option<LastTurn>,
 }
 
 impl TurnState<'_> {
@@ -227,6 +245,7 @@ impl TurnState<'_> {
                 return Ran {
                     shutdown: false,
                     ready_plan: None,
+                    last: None,
                 };
             }
         };
@@ -266,7 +285,9 @@ impl TurnState<'_> {
                 crate::sandbox::end_commands_in(&dirs.workspace);
             }
         }
+        let mut log_dir = None;
         if let Some(log) = self.emitter.end_turn() {
+            log_dir = Some(log.dir().to_path_buf());
             let ending = TurnEnding {
                 task: question.clone(),
                 outcome: report.outcome,
@@ -291,10 +312,20 @@ impl TurnState<'_> {
                 );
             }
         }
+        let mut last = LastTurn {
+            number: self.number,
+            question: question.clone(),
+            voted: report.winner.is_some(),
+            answers: report.answers,
+            in_history: None,
+            log_dir,
+        };
         if let Some(answer) = report.final_answer {
+            last.in_history = Some(self.history.len());
             self.history.push(HistoryEntry { question, answer });
         }
         Ran {
+            last: Some(last),
             shutdown: report.shutdown,
             // A plan made by a turn that timed out is kept, but not run unasked.
             ready_plan: report
@@ -328,55 +359,5 @@ impl TurnState<'_> {
             },
         );
         self.emitter.end_turn();
-    }
-}
-
-impl OrchestratorHandle {
-    /// Submits `question` and returns every event up to and including `TurnFinished`.
-    /// Returns what arrived so far if the runtime stops early.
-    pub async fn run_turn(&mut self, question: &str) -> Vec<Event> {
-        let submit = Op::Submit {
-            text: question.to_string(),
-            mode: crate::protocol::Mode::Normal,
-            context_paths: Vec::new(),
-            options: crate::protocol::TurnOptions::default(),
-        };
-        if self.ops.send(submit).await.is_err() {
-            return Vec::new();
-        }
-        self.finish_turn().await
-    }
-
-    /// Every event up to and including the running turn's `TurnFinished`.
-    pub async fn finish_turn(&mut self) -> Vec<Event> {
-        let mut events = Vec::new();
-        let mut batch = Vec::with_capacity(256);
-        loop {
-            batch.clear();
-            if self.events.recv_many(&mut batch, 256).await == 0 {
-                return events;
-            }
-            let mut drained = batch.drain(..);
-            for event in drained.by_ref() {
-                let finished = matches!(event.msg, EventMsg::TurnFinished { .. });
-                events.push(event);
-                if finished {
-                    // Events after TurnFinished belong to what comes next; none exist yet
-                    // because the runtime waits for the next op.
-                    return events;
-                }
-            }
-        }
-    }
-
-    /// Stops the runtime and returns the events it emitted while stopping.
-    pub async fn shutdown(mut self) -> Vec<Event> {
-        let _ = self.ops.send(Op::Shutdown).await;
-        let mut events = Vec::new();
-        while let Some(event) = self.events.recv().await {
-            events.push(event);
-        }
-        let _ = self.task.await;
-        events
     }
 }

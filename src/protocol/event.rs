@@ -219,6 +219,14 @@ pub enum EventMsg {
         content: String,
         fallback: bool,
     },
+    /// The user chose the answer `label` by `agent` as the final answer (`Op::OverrideFinal`):
+    /// during the presentation it replaces what was being presented; after the turn it
+    /// replaces the turn's final answer in the history the next turn sees.
+    FinalOverridden {
+        label: AnswerLabel,
+        agent: AgentId,
+        content: String,
+    },
     /// A time limit was reached.
     Timeout { scope: TimeoutScope, seconds: u64 },
     /// The turn's cost budget (`--max-cost`, `orchestrator.max_cost_usd`) was reached: no

@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
+use super::ids::AnswerLabel;
 use super::plan::{QuestionReply, TurnOptions};
 
 /// The interaction mode a question is submitted in (cycled with Shift+Tab in the TUI).
@@ -55,4 +56,8 @@ pub enum Op {
     /// Replay only (`massgen replay --step`): play the next step of the recorded events.
     /// An orchestrator ignores it.
     Step,
+    /// The user picks the answer `label` (e.g. `agent2.1`) as the final answer once voting
+    /// is done: a running presentation stops and presents it instead; after the turn, the
+    /// last turn's final answer in the conversation history becomes it.
+    OverrideFinal { label: AnswerLabel },
 }

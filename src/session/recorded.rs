@@ -56,6 +56,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::PlanUpdated { .. }
         | EventMsg::AgentRestarted { .. }
         | EventMsg::UpdateInjected { .. }
+        | EventMsg::FinalOverridden { .. }
         | EventMsg::RoundTimeLimitReached { .. }
         | EventMsg::PostEvaluationStarted { .. }
         | EventMsg::PostEvaluationFinished { .. }

@@ -24,6 +24,12 @@ pub enum Effect {
     /// Put this text on the clipboard (OSC 52).
     Copy(String),
     Quit,
+    /// Write turn `turn` as Markdown to `path`, or beside it if a file is there (`/export`).
+    Export {
+        turn: u32,
+        path: PathBuf,
+        markdown: String,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -153,13 +159,22 @@ impl App {
 
     /// The config file `/config` opens and `/status` names.
     pub fn with_config_file(mut self, path: Option<PathBuf>) -> Self {
+        self.view.context.config_file.clone_from(&path);
         self.config_file = path;
         self
     }
 
     /// Completes `@path` against `cwd`.
     pub fn with_cwd(mut self, cwd: PathBuf) -> Self {
+        self.view.context.cwd.clone_from(&cwd);
+        self.view.context.home = std::env::var_os("HOME").map(PathBuf::from);
         self.cwd = cwd;
+        self
+    }
+
+    /// The config's `orchestrator.context_paths`, for `/context`.
+    pub fn with_context_paths(mut self, paths: Vec<crate::config::ContextPath>) -> Self {
+        self.view.context.config_paths = paths;
         self
     }
 
@@ -190,6 +205,9 @@ impl App {
             self.theme = self.theme.toggled();
             self.view.composer.restyle(&self.theme);
             return Vec::new();
+        }
+        if ctrl && let Some(effects) = self.view_ctrl_key(key.code) {
+            return effects;
         }
         self.interrupt_armed = None;
         let question_open =
@@ -369,3 +387,6 @@ mod tests;
 mod turn_end_tests;
 #[cfg(test)]
 mod view_tests;
+mod views;
+#[cfg(test)]
+mod views_tests;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 21] = [
+pub const COMMANDS: [&str; 25] = [
     "/help",
     "/quit",
     "/exit",
@@ -26,6 +26,10 @@ pub const COMMANDS: [&str; 21] = [
     "/tasks",
     "/agents",
     "/refine",
+    "/context",
+    "/metrics",
+    "/history",
+    "/export",
 ];
 
 /// Most suggestions shown at once.

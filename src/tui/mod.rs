@@ -6,6 +6,7 @@ pub mod app;
 pub mod choices;
 pub mod complete;
 pub mod composer;
+pub mod export;
 pub mod files;
 pub mod modal;
 mod open;

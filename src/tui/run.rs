@@ -40,6 +40,8 @@ pub struct TuiOptions {
     pub budget_usd: Option<f64>,
     /// Shown under the composer at the start (the demo's pointer to local models).
     pub notice: Option<String>,
+    /// The config's `orchestrator.context_paths`, for `/context`.
+    pub context_paths: Vec<crate::config::ContextPath>,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -67,6 +69,7 @@ async fn event_loop(
     let mut app = App::new(Vec::new())
         .with_cwd(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         .with_config_file(options.config_file)
+        .with_context_paths(options.context_paths)
         .allowing_outside_project(options.allow_outside_project);
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
@@ -159,6 +162,20 @@ async fn event_loop(
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text),
                 Effect::Quit => return Ok(false),
+                Effect::Export {
+                    turn,
+                    path,
+                    markdown,
+                } => {
+                    let target = path.clone();
+                    let written = tokio::task::spawn_blocking(move || {
+                        super::export::write_new(&target, &markdown)
+                    })
+                    .await
+                    .unwrap_or_else(|error| Err(std::io::Error::other(error)));
+                    app.view.notice = Some(super::export::notice(turn, &written, &path));
+                    dirty = true;
+                }
             }
         }
     }

@@ -327,6 +327,9 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
                 }
                 EventMsg::Timeout { scope, .. } => format!("timeout {scope:?}"),
                 EventMsg::Cancelled => "cancelled".to_string(),
+                EventMsg::FinalOverridden { label, .. } => {
+                    format!("{who} chosen by the user {label}")
+                }
                 EventMsg::UpdateInjected { labels } => {
                     let labels: Vec<&str> = labels.iter().map(|l| l.as_str()).collect();
                     format!("{who} update injected [{}]", labels.join(","))

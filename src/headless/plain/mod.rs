@@ -239,6 +239,10 @@ impl<W: Write> PlainPrinter<W> {
                 self.agent_line(agent, &self.style.dim("» received your input"))
             }
             (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
+            (EventMsg::FinalOverridden { label, agent, .. }, _) => {
+                let line = format!("👤 override: final answer is {label} ({agent})");
+                self.note(&self.style.bold(&line))
+            }
             (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
                 self.round_time_line(agent, *stage)
             }

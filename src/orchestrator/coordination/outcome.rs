@@ -82,6 +82,35 @@ impl Coordination {
         })
     }
 
+    /// Every answer of the turn (superseded ones too): label, author and text, config order.
+    pub fn all_answers(&self) -> Vec<(AnswerLabel, AgentId, String)> {
+        self.order
+            .iter()
+            .zip(&self.states)
+            .flat_map(|(id, state)| {
+                state.answers.iter().enumerate().map(|(index, content)| {
+                    (
+                        AnswerLabel::answer(&state.anon, index + 1),
+                        id.clone(),
+                        content.clone(),
+                    )
+                })
+            })
+            .collect()
+    }
+
+    /// The answer labelled `label` (`agent2.1`) and its author.
+    pub fn answer_by_label(&self, label: &AnswerLabel) -> Option<(AgentId, &str)> {
+        self.order.iter().zip(&self.states).find_map(|(id, state)| {
+            let (anon, ordinal) = label.as_str().rsplit_once('.')?;
+            let ordinal: usize = ordinal.parse().ok()?;
+            if anon != state.anon.as_str() || ordinal == 0 {
+                return None;
+            }
+            Some((id.clone(), state.answers.get(ordinal - 1)?.as_str()))
+        })
+    }
+
     /// The agent's latest answer and its label.
     pub fn latest_answer(&self, agent: &AgentId) -> Option<(AnswerLabel, &str)> {
         let state = self.state(agent)?;

@@ -47,6 +47,7 @@ impl Driver<'_> {
     pub(super) fn handle_op(&mut self, op: Option<Op>) {
         match op {
             Some(Op::Cancel) => self.cancel(),
+            Some(Op::OverrideFinal { label }) => self.override_final(&label),
             Some(Op::Step) => {}
             Some(Op::ListPlans) => self.list_plans(),
             Some(Op::AnswerQuestion {

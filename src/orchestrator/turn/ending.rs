@@ -351,6 +351,7 @@ impl Driver<'_> {
             ready_plan: self.ready_plan,
             outcome,
             shutdown: self.shutdown,
+            answers: self.coordination.all_answers(),
         }
     }
 }

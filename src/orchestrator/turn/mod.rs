@@ -10,6 +10,7 @@ mod dispatch;
 mod ending;
 mod gate;
 mod links;
+mod override_final;
 mod plan;
 mod questions;
 mod rounds;
@@ -89,6 +90,8 @@ pub struct TurnReport {
     pub outcome: TurnOutcome,
     /// The front end asked to stop the runtime during this turn.
     pub shutdown: bool,
+    /// Every answer of the turn (label, author, text), for an override after it ended.
+    pub answers: Vec<(AnswerLabel, AgentId, String)>,
 }
 
 pub async fn run_turn(

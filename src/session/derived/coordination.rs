@@ -86,6 +86,10 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         EventMsg::UpdateInjected { labels } => {
             ("update_injected", json!({"answer_labels": labels}))
         }
+        EventMsg::FinalOverridden { label, agent, .. } => (
+            "final_answer_override",
+            json!({"answer_label": label, "agent_id": agent}),
+        ),
         EventMsg::RoundTimeLimitReached {
             stage,
             elapsed_secs,

@@ -78,6 +78,9 @@ pub(super) fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         EventMsg::HumanInputDelivered { text } => {
             vec![format!("{UPDATE} UPDATE RECEIVED"), flatten(text)]
         }
+        EventMsg::FinalOverridden { label, .. } => {
+            vec![format!("👤 OVERRIDE: final answer is {label}")]
+        }
         EventMsg::UpdateInjected { labels } => {
             let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
             vec![

@@ -9,7 +9,7 @@ use crate::tui::modal::{self, Modal, ModalKind};
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 36] = [
+pub(super) const COMMAND_NAMES: [&str; 41] = [
     "help",
     "h",
     "?",
@@ -46,6 +46,11 @@ pub(super) const COMMAND_NAMES: [&str; 36] = [
     "final",
     "f",
     "copy",
+    "context",
+    "metrics",
+    "m",
+    "history",
+    "export",
 ];
 
 /// Commands that lose something: typed twice in a row to take effect.
@@ -86,6 +91,13 @@ impl App {
             "refine" => self.toggle_refine(),
             "final" | "f" => self.show_final(),
             "copy" => return self.copy_final(),
+            "context" => self.open(ModalKind::Context),
+            "metrics" | "m" => self.open(ModalKind::Metrics),
+            "history" => self.open(ModalKind::History),
+            "export" => {
+                let arguments: Vec<&str> = command.split_whitespace().skip(1).collect();
+                return self.export(&arguments);
+            }
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());
             }
@@ -264,6 +276,8 @@ impl App {
             KeyCode::Char('m') => self.open(ModalKind::Servers),
             KeyCode::Char('w') => self.open_files(),
             KeyCode::Char('r') => self.open(ModalKind::Coordination),
+            KeyCode::Char('M') => self.open(ModalKind::Metrics),
+            KeyCode::Char('h') => self.open(ModalKind::History),
             KeyCode::Char('d') => {
                 let agent = self.view.focused;
                 let count = modal::tool_count(&self.state, agent);

@@ -151,6 +151,7 @@ impl App {
             }
             ModalKind::PlanApproval => self.approval_key(key),
             ModalKind::PlanSelector { selected } => self.selector_key(key, selected),
+            ModalKind::Override { selected } => self.override_key(key, selected),
             ModalKind::Help
             | ModalKind::Votes
             | ModalKind::Costs
@@ -165,7 +166,10 @@ impl App {
             | ModalKind::Servers
             | ModalKind::Files { .. }
             | ModalKind::TaskPlan { .. }
-            | ModalKind::Question => None,
+            | ModalKind::Question
+            | ModalKind::Context
+            | ModalKind::Metrics
+            | ModalKind::History => None,
         }
     }
 

@@ -28,11 +28,15 @@ impl App {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
+                Effect::Send(Op::OverrideFinal { .. }) => {
+                    "this is a replay: its final answers are as recorded"
+                }
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
                 Effect::Send(Op::Step | Op::Shutdown)
                 | Effect::OpenFile(_)
                 | Effect::Copy(_)
-                | Effect::Quit => {
+                | Effect::Quit
+                | Effect::Export { .. } => {
                     kept.push(effect);
                     continue;
                 }

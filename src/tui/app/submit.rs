@@ -26,7 +26,7 @@ impl App {
         if self.state.is_running() {
             return vec![Effect::Send(Op::InjectHumanInput { text })];
         }
-        let parsed = parse_prompt(&text, &self.cwd);
+        let mut parsed = parse_prompt(&text, &self.cwd);
         if !parsed.missing.is_empty() {
             self.view.composer.set_text(&text);
             self.view.notice = Some(format!(
@@ -36,11 +36,13 @@ impl App {
             ));
             return Vec::new();
         }
+        self.attach_cwd(&mut parsed);
         if let Some(notice) = self.refused_attachment(&parsed) {
             self.view.composer.set_text(&text);
             self.view.notice = Some(notice);
             return Vec::new();
         }
+        self.view.context.attached.clone_from(&parsed.paths);
         vec![Effect::Send(Op::Submit {
             text: parsed.text,
             mode: self.view.mode,

@@ -75,6 +75,10 @@ pub fn page(
         ModalKind::Tools { agent, selected } => {
             super::grid::tool_detail(state, theme, width, agent, selected)
         }
+        ModalKind::Context => super::context::lines(&view.context, state, theme, width),
+        ModalKind::Metrics => super::metrics::lines(state, theme, width),
+        ModalKind::History => super::history::lines(state, theme, width),
+        ModalKind::Override { selected } => super::overrides::lines(state, theme, width, selected),
     };
     let total = lines.len();
     let shown = window(total, scroll, height);
@@ -170,6 +174,27 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ("/timeline /table", "open that view (also /t /r)"),
     ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
     ("/final /copy", "the same as f and y"),
+    (
+        "M",
+        "metrics: model calls, tokens, time to first token, tool time (also /metrics /m)",
+    ),
+    ("h", "the conversation so far (also /history)"),
+    (
+        "Ctrl+O",
+        "override: once voting is done, choose the final answer yourself",
+    ),
+    (
+        "Ctrl+P",
+        "attach the current directory to each question: off → read → write",
+    ),
+    (
+        "/context",
+        "the paths agents may read and write, and how to change them",
+    ),
+    (
+        "/export [N] [path]",
+        "a finished turn as Markdown (default .massgen/exports/turn_N.md)",
+    ),
 ];
 
 /// The keys table, fitted to `width`: each description wraps under itself; narrower than

@@ -4,10 +4,14 @@
 //! a centred frame; the planning options are a small popover over the mode bar instead.
 
 mod content;
+mod context;
 mod costs;
 mod events;
 mod files;
 mod grid;
+mod history;
+mod metrics;
+mod overrides;
 mod plans;
 mod question;
 mod servers;
@@ -15,8 +19,13 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 mod turns;
+#[cfg(test)]
+mod view_snapshots;
 
 use std::ops::Range;
+
+pub use context::{ContextInfo, CwdMode};
+pub use overrides::{chosen as override_choice, first_choice as first_override_choice};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -86,6 +95,16 @@ pub enum ModalKind {
     },
     /// An agent's question to the user (what was chosen and typed is the view's form).
     Question,
+    /// `/context`: the paths agents may read and write.
+    Context,
+    /// `/metrics`: model and tool call metrics per agent and per tool.
+    Metrics,
+    /// `/history`: every finished turn's question and final answer.
+    History,
+    /// The answers browser in override mode (Ctrl+O): Enter picks the final answer.
+    Override {
+        selected: usize,
+    },
 }
 
 /// Whose tasks the task-plan view shows.
@@ -149,6 +168,10 @@ impl Modal {
                 format!(" Task Plan · {id} ")
             }
             ModalKind::Question => " ⏸ An agent asks you ".into(),
+            ModalKind::Context => " Context paths ".into(),
+            ModalKind::Metrics => " Metrics · this session ".into(),
+            ModalKind::History => format!(" Conversation · {} ", plural(state.turns.len(), "turn")),
+            ModalKind::Override { .. } => " Override: choose the final answer ".into(),
         }
     }
 }
@@ -197,6 +220,7 @@ impl ModalKind {
             Self::Turns { selected } => Some((selected, state.turns.len())),
             Self::PlanSelector { selected } => Some((selected, selector_rows(state))),
             Self::PlanOptions { row } => Some((row, OPTION_ROWS)),
+            Self::Override { selected } => Some((selected, overrides::choices(state).len())),
             Self::PlanApproval
             | Self::TaskPlan { .. }
             | Self::Question
@@ -209,7 +233,10 @@ impl ModalKind {
             | Self::Servers
             | Self::Files { .. }
             | Self::Coordination
-            | Self::Events { .. } => None,
+            | Self::Events { .. }
+            | Self::Context
+            | Self::Metrics
+            | Self::History => None,
         }
     }
 }
@@ -229,6 +256,7 @@ fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::PlanApproval => " Enter: execute plan · Esc: keep it for later ",
         ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
         ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
+        ModalKind::Override { .. } => " ← → choose · Enter: final answer · Esc cancel ",
         ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Costs
@@ -238,7 +266,10 @@ fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         | ModalKind::Coordination
         | ModalKind::Servers
         | ModalKind::TaskPlan { .. }
-        | ModalKind::Events { .. } => " ↑↓ PgUp PgDn scroll · Esc close ",
+        | ModalKind::Events { .. }
+        | ModalKind::Context
+        | ModalKind::Metrics
+        | ModalKind::History => " ↑↓ PgUp PgDn scroll · Esc close ",
     }
 }
 
@@ -324,7 +355,11 @@ fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         | ModalKind::Servers
         | ModalKind::Files { .. }
         | ModalKind::PlanApproval
-        | ModalKind::TaskPlan { .. } => centred(area, 90, 85),
+        | ModalKind::TaskPlan { .. }
+        | ModalKind::Context
+        | ModalKind::Metrics
+        | ModalKind::History
+        | ModalKind::Override { .. } => centred(area, 90, 85),
     }
 }
 

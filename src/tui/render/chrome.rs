@@ -186,7 +186,12 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
     };
     let hints = hints(state, view);
     let mcp = mcp_summary(state);
-    let left = format!(" {phase}  {progress}{tools}{queued}{mcp}  ");
+    let cwd = view
+        .context
+        .badge()
+        .map(|badge| format!("  {badge}"))
+        .unwrap_or_default();
+    let left = format!(" {phase}  {progress}{tools}{queued}{mcp}{cwd}  ");
     let room = usize::from(area.width).saturating_sub(display_width(&left));
     let hints = truncate(hints, room);
     let padding = room.saturating_sub(display_width(&hints));

@@ -21,7 +21,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::CardView;
-pub use format::{bytes, cost, duration, plural, seconds, short_plan_id};
+pub use format::{bytes, cost, duration, plural, seconds, short_plan_id, tokens};
 pub use output::{Paint, tail_lines};
 pub use text::markdown_lines;
 pub use timeline::{TimelineView, describe, entry_line};
@@ -100,6 +100,8 @@ pub struct View {
     /// header against the turn's spend.
     pub budget_usd: Option<f64>,
     pub plans_loading: bool,
+    /// What `/context` shows beyond the folded state, and the Ctrl+P choice.
+    pub context: modal::ContextInfo,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {

@@ -184,6 +184,10 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             )
         }
         EntryKind::Presenting { label } => (format!("🎯 presenting {label}"), theme.accent()),
+        EntryKind::Overridden { label, agent } => (
+            format!("👤 override: final answer is {label} ({agent})"),
+            theme.winner(),
+        ),
         EntryKind::FinalDone { fallback } => (
             if *fallback {
                 "final answer: the stored answer (presentation failed)".to_string()

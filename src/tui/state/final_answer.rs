@@ -1,6 +1,6 @@
 //! The winner's final answer on its card: started, streamed, settled.
 
-use super::{AgentCard, CardItem, Phase, TextBlock, UiState};
+use super::{AgentCard, CardItem, FinalAnswer, Phase, TextBlock, UiState};
 use crate::protocol::{AgentId, AnswerLabel};
 
 impl UiState {
@@ -80,5 +80,54 @@ impl UiState {
             .filter(|(_, card)| card.is_winner)
             .find_map(latest)
             .or_else(|| self.agents.iter().enumerate().find_map(latest))
+    }
+}
+
+impl UiState {
+    /// The user chose the answer `label` by `author` as the final answer. During the turn
+    /// the interrupted presentation goes and `author` becomes the winner (its card gets the
+    /// final answer when `FinalPresentationDone` follows); after the turn, the turn's record
+    /// holds the chosen answer.
+    pub(super) fn final_overridden(
+        &mut self,
+        turn: u32,
+        label: &AnswerLabel,
+        author: &AgentId,
+        content: &str,
+    ) {
+        let chosen = FinalAnswer {
+            agent: author.clone(),
+            label: label.clone(),
+            content: content.to_string(),
+        };
+        let ended = self
+            .turns
+            .iter_mut()
+            .rev()
+            .find(|record| record.turn == turn && turn != 0);
+        let after_turn = ended.is_some();
+        if let Some(record) = ended {
+            record.winner = Some(author.clone());
+            record.final_answer = Some(chosen);
+        }
+        if turn != self.turn {
+            return;
+        }
+        for card in &mut self.agents {
+            // During the turn only the interrupted presentation goes; the chosen answer
+            // arrives with `FinalPresentationDone`.
+            card.items.retain(
+                |item| !matches!(item, CardItem::Final { done, .. } if after_turn || !done),
+            );
+            card.is_winner = &card.info.id == author;
+            if after_turn && card.is_winner {
+                card.items.push(CardItem::Final {
+                    label: label.clone(),
+                    body: TextBlock::from(content),
+                    done: true,
+                });
+            }
+        }
+        self.winner = Some(author.clone());
     }
 }

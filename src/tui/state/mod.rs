@@ -7,6 +7,7 @@ mod attempts;
 mod code;
 mod final_answer;
 mod input;
+mod metrics;
 mod plan;
 #[cfg(test)]
 mod plan_tests;
@@ -34,6 +35,7 @@ pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan};
 pub use final_answer::PresentedAnswer;
 pub use input::QueuedInput;
+pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use replay::ReplayState;
@@ -102,6 +104,8 @@ pub struct UiState {
     /// The running (or last) turn's attempt and how many it may have, once the winner
     /// checked its answer or sent it back (`coordination.max_orchestration_restarts`).
     pub attempt: Option<(u32, u32)>,
+    /// The session's model and tool call metrics (`/metrics`).
+    pub metrics: Metrics,
 }
 
 impl UiState {
@@ -135,6 +139,7 @@ impl UiState {
     /// has it (after a delivery, or when an agent stops).
     pub fn apply(&mut self, event: &Event) {
         self.tick_replay_clock(event.at);
+        self.metrics.apply(event);
         self.fold(event);
         if !self.queued_input.is_empty() {
             self.settle_queued_input();
@@ -344,6 +349,11 @@ impl UiState {
             EventMsg::FinalPresentationDone { label, content, .. } => {
                 self.final_done(agent, label, content);
             }
+            EventMsg::FinalOverridden {
+                label,
+                agent,
+                content,
+            } => self.final_overridden(event.turn, label, agent, content),
             EventMsg::Timeout { .. }
             | EventMsg::BudgetReached { .. }
             | EventMsg::Cancelled

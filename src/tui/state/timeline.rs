@@ -86,6 +86,11 @@ pub enum EntryKind {
     Presenting {
         label: AnswerLabel,
     },
+    /// The user chose `label` (by `agent`) as the final answer (`Ctrl+O`).
+    Overridden {
+        label: AnswerLabel,
+        agent: AgentId,
+    },
     FinalDone {
         fallback: bool,
     },

@@ -95,6 +95,10 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::FinalPresentationStarted { label } => EntryKind::Presenting {
             label: label.clone(),
         },
+        EventMsg::FinalOverridden { label, agent, .. } => EntryKind::Overridden {
+            label: label.clone(),
+            agent: agent.clone(),
+        },
         EventMsg::FinalPresentationDone { fallback, .. } => EntryKind::FinalDone {
             fallback: *fallback,
         },

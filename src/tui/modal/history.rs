@@ -1,0 +1,54 @@
+//! `/history` (key `h`): the conversation so far, every finished turn's question and its
+//! final answer (the one chosen by override, if any), oldest first.
+
+use ratatui::style::Modifier;
+use ratatui::text::Line;
+
+use crate::tui::render::wrap;
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+
+pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    if state.turns.is_empty() {
+        return vec![Line::styled(
+            "No finished turn yet: the conversation starts with your first question.",
+            theme.dim(),
+        )];
+    }
+    let mut lines = Vec::new();
+    for turn in &state.turns {
+        if !lines.is_empty() {
+            lines.push(Line::default());
+        }
+        let mut first = true;
+        for line in wrap(&turn.question, width.saturating_sub(10).max(1)) {
+            let head = if first {
+                format!("{:<10}", format!("{} ▸", turn.turn))
+            } else {
+                " ".repeat(10)
+            };
+            first = false;
+            lines.push(Line::styled(
+                format!("{head}{line}"),
+                theme.accent().add_modifier(Modifier::BOLD),
+            ));
+        }
+        match &turn.final_answer {
+            Some(answer) => {
+                let index = state.agent_index(&answer.agent).unwrap_or(0);
+                lines.push(Line::styled(
+                    format!("{} · {}", answer.agent, answer.label),
+                    theme.agent(index),
+                ));
+                for line in wrap(&answer.content, width) {
+                    lines.push(Line::styled(line, theme.text()));
+                }
+            }
+            None => lines.push(Line::styled(
+                format!("no final answer ({:?})", turn.outcome).to_lowercase(),
+                theme.dim(),
+            )),
+        }
+    }
+    lines
+}
