@@ -70,6 +70,7 @@ impl Prepared {
                 human,
                 redactor: self.redactor.clone(),
                 history: Vec::new(),
+                agents_loader: None,
             },
         )
     }

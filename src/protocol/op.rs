@@ -55,4 +55,8 @@ pub enum Op {
     /// Replay only (`massgen replay --step`): play the next step of the recorded events.
     /// An orchestrator ignores it.
     Step,
+    /// Between turns: run the next turns with the agents of this config (YAML, as the
+    /// agents view writes it). Agents whose id and backend type stay keep their other
+    /// settings; the orchestrator's settings stay. Refused while a turn runs.
+    ReplaceAgents { yaml: String },
 }

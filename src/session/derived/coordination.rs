@@ -232,6 +232,7 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         ),
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
+        | EventMsg::AgentsReplaced { .. }
         | EventMsg::HistoryCleared
         | EventMsg::SessionResumed { .. }
         | EventMsg::TextDelta { .. }

@@ -28,6 +28,9 @@ impl App {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
+                Effect::Send(Op::ReplaceAgents { .. }) => {
+                    "this is a replay: its agents are as recorded"
+                }
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
                 Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
                     kept.push(effect);
