@@ -3,6 +3,7 @@
 mod args;
 mod exit;
 mod front_end;
+mod generate_config;
 mod info;
 mod logging;
 mod logs;
@@ -102,6 +103,9 @@ pub fn run(args: Args) -> Exit {
     }
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env, args.allow_outside_project);
+    }
+    if let Some(path) = &args.generate_config {
+        return generate_config::run(&args, path, &cwd, &env);
     }
     // Checked before anything is spent on a turn whose answer could not be written.
     if let Some(path) = &args.output_file

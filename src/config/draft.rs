@@ -160,8 +160,20 @@ pub fn has_agent(config: &Config, id: &str) -> bool {
         .any(|agent| agent.id == AgentId::new(id))
 }
 
-/// `text` as a YAML double-quoted scalar (JSON's string syntax is valid YAML).
+/// `text` as a YAML scalar: plain when it is a simple name that YAML reads as a string,
+/// else double-quoted (JSON's string syntax is valid YAML).
 fn quoted(text: &str) -> String {
+    let simple = text.starts_with(|ch: char| ch.is_ascii_alphabetic())
+        && text
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || matches!(ch, '_' | '-' | '.' | '/'))
+        && !matches!(
+            text.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+        );
+    if simple {
+        return text.to_string();
+    }
     serde_json::to_string(text).unwrap_or_else(|_| format!("\"{}\"", text.replace('"', "'")))
 }
 
@@ -185,7 +197,8 @@ mod tests {
         let mut local = AgentDraft::new("local", BackendKind::Chatcompletion, "llama3.2:3b");
         local.base_url = Some("http://127.0.0.1:11434/v1".into());
         local.workspace = false;
-        let drafts = vec![scout, local];
+        let tricky = AgentDraft::new("on", BackendKind::Scripted, "null");
+        let drafts = vec![scout, local, tricky];
         let yaml = to_yaml(&drafts, &["made by a test".into()]);
         assert!(yaml.starts_with("# made by a test\nagents:\n"));
         let config = load(&yaml);
