@@ -23,6 +23,9 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         allow_outside_project: args.allow_outside_project,
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
+        agents: crate::config::draft::drafts_of(&prepared.config),
+        quickstart: None,
+        env: prepared.env.clone(),
     };
     show(handle, options).await
 }

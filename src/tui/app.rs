@@ -22,6 +22,18 @@ pub enum Effect {
     /// Show this file in the desktop's default application (`/config`).
     OpenFile(PathBuf),
     Quit,
+    /// Fetch `kind`'s model list for the agents view (answered by `App::models_listed`).
+    FetchModels {
+        kind: crate::config::BackendKind,
+        base_url: Option<String>,
+    },
+    /// Write the agents view's config to `path`, replacing a file only when `overwrite`
+    /// (answered by `App::agents_saved`).
+    SaveAgents {
+        path: PathBuf,
+        yaml: String,
+        overwrite: bool,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -57,6 +69,10 @@ pub struct App {
     /// The plan the last planning turn made, ready and not yet approved or kept (`P`
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
+    /// The run's agents as the agents view starts from them.
+    agent_drafts: Vec<crate::config::AgentDraft>,
+    /// The agents sent with `Op::ReplaceAgents`, until the runtime says it took them.
+    applying_agents: Option<Vec<crate::config::AgentDraft>>,
 }
 
 impl App {
@@ -125,6 +141,8 @@ impl App {
         } else if listing {
             self.view.plans_loading = false;
             self.keep_shown_plans(&shown);
+        } else if let EventMsg::AgentsReplaced { agents } = &event.msg {
+            self.agents_replaced(agents);
         }
         let count = self.state.agents.len();
         if self.view.focused >= count {
@@ -135,6 +153,10 @@ impl App {
     /// Pasted text goes into the composer as it is, newlines included (or into the open
     /// question's text field).
     pub fn on_paste(&mut self, text: &str) {
+        if self.agents_open() {
+            self.agents_paste(text);
+            return;
+        }
         if self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question) {
             self.question_paste(text);
             return;
@@ -195,6 +217,9 @@ impl App {
             return self.cycle_mode();
         }
         self.view.notice = None;
+        if self.agents_open() {
+            return self.agents_key(key);
+        }
         if question_open {
             return self.question_key(key);
         }
@@ -328,6 +353,9 @@ impl App {
     }
 }
 
+mod agents;
+#[cfg(test)]
+mod agents_tests;
 #[cfg(test)]
 mod command_tests;
 mod commands;

@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 21] = [
+pub const COMMANDS: [&str; 22] = [
     "/help",
     "/quit",
     "/exit",
@@ -26,6 +26,7 @@ pub const COMMANDS: [&str; 21] = [
     "/tasks",
     "/agents",
     "/refine",
+    "/single",
 ];
 
 /// Most suggestions shown at once.

@@ -9,7 +9,7 @@ use crate::tui::modal::{self, Modal, ModalKind};
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 33] = [
+pub(super) const COMMAND_NAMES: [&str; 34] = [
     "help",
     "h",
     "?",
@@ -43,6 +43,7 @@ pub(super) const COMMAND_NAMES: [&str; 33] = [
     "tasks",
     "agents",
     "refine",
+    "single",
 ];
 
 /// Commands that lose something: typed twice in a row to take effect.
@@ -79,7 +80,8 @@ impl App {
             "inspect" | "i" => self.open_inspect(argument),
             "plan" => return self.plan_key(),
             "tasks" => self.open_tasks(),
-            "agents" => self.cycle_agents(),
+            "agents" => self.open_agents(),
+            "single" => self.cycle_agents(),
             "refine" => self.toggle_refine(),
             "clear" | "reset" if self.state.is_running() => {
                 self.view.notice = Some("a turn is running: /cancel it first".into());

@@ -165,7 +165,8 @@ impl App {
             | ModalKind::Servers
             | ModalKind::Files { .. }
             | ModalKind::TaskPlan { .. }
-            | ModalKind::Question => None,
+            | ModalKind::Question
+            | ModalKind::Agents => None,
         }
     }
 

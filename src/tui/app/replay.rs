@@ -32,7 +32,11 @@ impl App {
                     "this is a replay: its agents are as recorded"
                 }
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
-                Effect::Send(Op::Step | Op::Shutdown) | Effect::OpenFile(_) | Effect::Quit => {
+                Effect::Send(Op::Step | Op::Shutdown)
+                | Effect::OpenFile(_)
+                | Effect::Quit
+                | Effect::FetchModels { .. }
+                | Effect::SaveAgents { .. } => {
                     kept.push(effect);
                     continue;
                 }

@@ -54,6 +54,7 @@ pub fn page(
             super::plans::selector(state, view, theme, width, selected)
         }
         ModalKind::Help => help_lines(theme),
+        ModalKind::Agents => super::agents::lines(view.agents.as_ref(), theme, width),
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
@@ -81,7 +82,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 40] = [
+const KEYS: [(&str, &str); 41] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -161,7 +162,11 @@ const KEYS: [(&str, &str); 40] = [
         "open that view (also /v /c /b)",
     ),
     ("/timeline /table", "open that view (also /t /r)"),
-    ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
+    ("/plan /tasks /single /refine", "the same as P, T, A and R"),
+    (
+        "/agents",
+        "add, remove and change agents between turns (type, model, system message); save them as a config",
+    ),
 ];
 
 pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {

@@ -3,6 +3,10 @@
 //! function of the folded state (and, for a question, the view's form), drawn scrolled in
 //! a centred frame; the planning options are a small popover over the mode bar instead.
 
+mod agents;
+pub mod agents_form;
+#[cfg(test)]
+mod agents_tests;
 mod content;
 mod costs;
 mod events;
@@ -86,6 +90,8 @@ pub enum ModalKind {
     },
     /// An agent's question to the user (what was chosen and typed is the view's form).
     Question,
+    /// The agents view (`/agents`, `--quickstart`): its form is the view's.
+    Agents,
 }
 
 /// Whose tasks the task-plan view shows.
@@ -149,6 +155,7 @@ impl Modal {
                 format!(" Task Plan · {id} ")
             }
             ModalKind::Question => " ⏸ An agent asks you ".into(),
+            ModalKind::Agents => " Agents ".into(),
         }
     }
 }
@@ -209,7 +216,8 @@ impl ModalKind {
             | Self::Servers
             | Self::Files { .. }
             | Self::Coordination
-            | Self::Events { .. } => None,
+            | Self::Events { .. }
+            | Self::Agents => None,
         }
     }
 }
@@ -229,6 +237,7 @@ fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::PlanApproval => " Enter: execute plan · Esc: keep it for later ",
         ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
         ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
+        ModalKind::Agents => agents::hint(view.agents.as_ref()),
         ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Costs
@@ -324,7 +333,8 @@ fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         | ModalKind::Servers
         | ModalKind::Files { .. }
         | ModalKind::PlanApproval
-        | ModalKind::TaskPlan { .. } => centred(area, 90, 85),
+        | ModalKind::TaskPlan { .. }
+        | ModalKind::Agents => centred(area, 90, 85),
     }
 }
 

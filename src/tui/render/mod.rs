@@ -89,6 +89,8 @@ pub struct View {
     /// header against the turn's spend.
     pub budget_usd: Option<f64>,
     pub plans_loading: bool,
+    /// The agents view's form while it is open.
+    pub agents: Option<crate::tui::modal::agents_form::AgentsForm>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {

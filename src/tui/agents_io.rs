@@ -1,0 +1,103 @@
+//! The agents view's IO for the app loop: model lists fetched in the background, configs
+//! written (never over an existing file unless the user said so), and their outcomes fed
+//! back to the app as news.
+
+use std::path::Path;
+
+use tokio::sync::mpsc::UnboundedSender;
+
+use super::app::{App, Effect};
+use crate::backend::models::list_models;
+use crate::config::{BackendKind, Env};
+
+/// How a save went.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SaveOutcome {
+    Saved,
+    /// The file exists and the save was not told to replace it.
+    Exists,
+    Failed(String),
+}
+
+/// What came back from the agents view's IO.
+#[derive(Debug)]
+pub enum AgentsNews {
+    Models {
+        kind: BackendKind,
+        result: Result<Vec<String>, String>,
+    },
+    Saved {
+        path: String,
+        outcome: SaveOutcome,
+    },
+}
+
+/// Starts `effect` (a fetch or a save); its outcome arrives on `news`.
+pub fn carry_out(effect: Effect, env: &Env, news: &UnboundedSender<AgentsNews>) {
+    match effect {
+        Effect::FetchModels { kind, base_url } => {
+            let (env, news) = (env.clone(), news.clone());
+            tokio::spawn(async move {
+                let result = list_models(kind, base_url.as_deref(), &env)
+                    .await
+                    .map_err(|error| error.to_string());
+                let _ = news.send(AgentsNews::Models { kind, result });
+            });
+        }
+        Effect::SaveAgents {
+            path,
+            yaml,
+            overwrite,
+        } => {
+            let outcome = save(&path, &yaml, overwrite);
+            let path = path.display().to_string();
+            let _ = news.send(AgentsNews::Saved { path, outcome });
+        }
+        Effect::Send(_) | Effect::OpenFile(_) | Effect::Quit => {}
+    }
+}
+
+/// Hands `news` to the app; the effects it answers with.
+pub fn deliver(app: &mut App, news: AgentsNews) -> Vec<Effect> {
+    match news {
+        AgentsNews::Models { kind, result } => {
+            app.models_listed(kind, result);
+            Vec::new()
+        }
+        AgentsNews::Saved { path, outcome } => app.agents_saved(&path, outcome),
+    }
+}
+
+/// Writes `yaml` to `path` (its directory made if needed), atomically.
+pub fn save(path: &Path, yaml: &str, overwrite: bool) -> SaveOutcome {
+    if path.exists() && !overwrite {
+        return SaveOutcome::Exists;
+    }
+    let written = path
+        .parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| crate::session::write_atomic(path, yaml.as_bytes()));
+    match written {
+        Ok(()) => SaveOutcome::Saved,
+        Err(error) => SaveOutcome::Failed(format!("{}: {error}", path.display())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_save_keeps_an_existing_file_unless_told_to_replace_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("deep/agents.yaml");
+        assert_eq!(save(&path, "a: 1\n", false), SaveOutcome::Saved);
+        assert_eq!(save(&path, "a: 2\n", false), SaveOutcome::Exists);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 1\n");
+        assert_eq!(save(&path, "a: 3\n", true), SaveOutcome::Saved);
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "a: 3\n");
+        let blocked = dir.path().join("deep/agents.yaml/inside.yaml");
+        assert!(matches!(save(&blocked, "", false), SaveOutcome::Failed(_)));
+    }
+}
