@@ -143,7 +143,8 @@ pub struct Args {
     /// Set up agents in the full-screen app, no config needed: one agent per provider
     /// whose API key is set (offline scripted agents when none is); pick models, save the
     /// config (.massgen/config.yaml) and go on asking.
-    #[arg(long, conflicts_with_all = ["config", "model", "local", "validate", "generate_config"])]
+    #[arg(long, conflicts_with_all = ["config", "model", "local", "validate", "generate_config",
+                                      "question", "automation", "display"])]
     pub quickstart: bool,
 
     /// Write a config to PATH without a terminal, from the providers whose API keys are set

@@ -10,6 +10,7 @@ mod logs;
 mod output_file;
 mod plain_session;
 mod question_input;
+mod quickstart;
 mod replay;
 mod sandbox_check;
 mod serve;
@@ -114,7 +115,19 @@ pub fn run(args: Args) -> Exit {
         eprintln!("error: --output-file {message}");
         return Exit::Config;
     }
-    let mut prepared = match setup::prepare(&args, &cwd, &env) {
+    if args.quickstart && !tui_session::on_a_terminal() {
+        eprintln!(
+            "  help: --quickstart sets agents up in the full-screen app; without a terminal, \
+             massgen --generate-config PATH writes a config from the keys that are set"
+        );
+        return Exit::Config;
+    }
+    let prepared = if args.quickstart {
+        quickstart::prepare(&args, &env)
+    } else {
+        setup::prepare(&args, &cwd, &env)
+    };
+    let mut prepared = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
             eprintln!("error: {message}");
@@ -138,6 +151,8 @@ pub fn run(args: Args) -> Exit {
     }
     let front_end = if args.automation {
         FrontEnd::Automation
+    } else if args.quickstart {
+        FrontEnd::Tui
     } else {
         front_end::choose(
             args.display,

@@ -31,6 +31,8 @@ pub struct Prepared {
     pub env: Env,
     /// `--allow-outside-project`, for agents changed with `/agents`.
     pub allow_outside: bool,
+    /// `--quickstart`: the app opens on the agents view, this line above them.
+    pub quickstart: Option<String>,
 }
 
 impl Prepared {
@@ -256,5 +258,6 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         local_hint: None,
         env: env.clone(),
         allow_outside: args.allow_outside_project,
+        quickstart: None,
     })
 }

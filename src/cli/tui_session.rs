@@ -24,7 +24,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
         agents: crate::config::draft::drafts_of(&prepared.config),
-        quickstart: None,
+        quickstart: prepared.quickstart.clone(),
         env: prepared.env.clone(),
     };
     show(handle, options).await
