@@ -143,6 +143,8 @@ impl App {
             self.keep_shown_plans(&shown);
         } else if let EventMsg::AgentsReplaced { agents } = &event.msg {
             self.agents_replaced(agents);
+        } else if let EventMsg::Warning { message } = &event.msg {
+            self.agents_refused(message);
         }
         let count = self.state.agents.len();
         if self.view.focused >= count {

@@ -13,6 +13,9 @@ use crate::tui::modal::ModalKind;
 use crate::tui::modal::agents_form::Stage;
 use crate::tui::modal::agents_form::{AgentsAction, AgentsForm};
 
+/// The notice while the runtime takes the agents applied.
+const APPLYING: &str = "applying the agents…";
+
 impl App {
     /// The agents the run has now, as the agents view starts from them.
     pub fn with_agent_drafts(mut self, drafts: Vec<AgentDraft>) -> Self {
@@ -95,8 +98,7 @@ impl App {
             return Vec::new();
         };
         self.close_agents();
-        let ids: Vec<&str> = form.drafts.iter().map(|draft| draft.id.as_str()).collect();
-        self.view.notice = Some(format!("the next turn runs with {}", ids.join(", ")));
+        self.view.notice = Some(APPLYING.into());
         let yaml = form.yaml();
         self.applying_agents = Some(form.drafts);
         vec![Effect::Send(Op::ReplaceAgents { yaml })]
@@ -143,10 +145,21 @@ impl App {
         if let Some(drafts) = self.applying_agents.take() {
             self.agent_drafts = drafts;
         }
+        if self.view.notice.as_deref() == Some(APPLYING) {
+            let ids: Vec<String> = agents.iter().map(|agent| agent.id.to_string()).collect();
+            self.view.notice = Some(format!("the next turn runs with {}", ids.join(", ")));
+        }
         if let Some(single) = &self.view.choices.single
             && !agents.iter().any(|agent| &agent.id == single)
         {
             self.view.choices.single = None;
+        }
+    }
+
+    /// The runtime refused the agents last applied: its warning says why.
+    pub(super) fn agents_refused(&mut self, message: &str) {
+        if self.applying_agents.take().is_some() {
+            self.view.notice = Some(message.to_string());
         }
     }
 

@@ -205,13 +205,39 @@ fn applying_sends_the_agents_and_the_runtime_confirms_them() {
             "m".to_string(),
         )
     }));
+    assert_eq!(app.view.notice.as_deref(), Some("applying the agents…"));
     app.on_event(&event(5, None, EventMsg::AgentsReplaced { agents: roster }));
     assert_eq!(app.state.agents.len(), 3);
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("the next turn runs with a, b, agent")
+    );
     command(&mut app, "/agents");
     assert_eq!(
         drafts(&app).len(),
         3,
         "the view starts from the applied agents"
+    );
+}
+
+#[test]
+fn a_refusal_by_the_runtime_is_shown_and_the_agents_stay() {
+    let mut app = with_drafts();
+    command(&mut app, "/agents");
+    press(&mut app, &[KeyCode::Char('a'), KeyCode::Char('u')]);
+    let refused = EventMsg::Warning {
+        message: "the agents were not changed: no key".into(),
+    };
+    app.on_event(&event(5, None, refused));
+    assert_eq!(
+        app.view.notice.as_deref(),
+        Some("the agents were not changed: no key")
+    );
+    command(&mut app, "/agents");
+    assert_eq!(
+        drafts(&app).len(),
+        2,
+        "the view starts from the agents that run"
     );
 }
 
@@ -269,4 +295,37 @@ fn pasted_text_goes_into_the_open_field() {
         Some("Line one line two")
     );
     assert!(app.view.composer.is_empty());
+}
+
+#[test]
+fn a_new_base_url_is_kept_and_the_model_list_fetched_from_it() {
+    let mut drafts = vec![AgentDraft::new("local", BackendKind::Vllm, "m")];
+    drafts[0].workspace = false;
+    let mut app = App::new(agents()).with_agent_drafts(drafts);
+    command(&mut app, "/agents");
+    let first = press(&mut app, &[KeyCode::Enter]);
+    assert_eq!(
+        first,
+        [Effect::FetchModels {
+            kind: BackendKind::Vllm,
+            base_url: None
+        }]
+    );
+    app.models_listed(BackendKind::Vllm, Err("refused".into()));
+    press(
+        &mut app,
+        &[KeyCode::Down, KeyCode::Down, KeyCode::Down, KeyCode::Enter],
+    );
+    type_text(&mut app, "http://gpu-box:8000/v1/");
+    press(&mut app, &[KeyCode::Enter, KeyCode::Up, KeyCode::Up]);
+    let again = press(&mut app, &[KeyCode::Enter]);
+    assert_eq!(
+        again,
+        [Effect::FetchModels {
+            kind: BackendKind::Vllm,
+            base_url: Some("http://gpu-box:8000/v1".into())
+        }]
+    );
+    let form = app.view.agents.as_ref().unwrap();
+    assert!(form.yaml().contains("base_url: \"http://gpu-box:8000/v1\""));
 }

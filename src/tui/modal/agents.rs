@@ -12,25 +12,48 @@ use crate::tui::theme::Theme;
 /// Choice rows shown at once; the list scrolls with the highlight.
 const CHOICES_SHOWN: usize = 8;
 
-pub fn lines(form: Option<&AgentsForm>, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+/// The lines that fit `height`, kept around the row the keys act on (the view does not
+/// scroll otherwise: ↑↓ move the highlight).
+pub fn page(
+    form: Option<&AgentsForm>,
+    theme: &Theme,
+    width: usize,
+    height: usize,
+) -> (Vec<Line<'static>>, usize) {
     let Some(form) = form else {
-        return vec![Line::styled("The agents view is closed.", theme.dim())];
+        return (
+            vec![Line::styled("The agents view is closed.", theme.dim())],
+            0,
+        );
     };
+    let mut focus = 0;
+    let mut lines = build(form, theme, width, &mut focus);
+    let start = (focus + 2)
+        .saturating_sub(height)
+        .min(lines.len().saturating_sub(height));
+    lines.truncate(start + height);
+    lines.drain(..start);
+    (lines, 0)
+}
+
+/// Every line of the view; `focus` is set to the line the keys act on.
+fn build(form: &AgentsForm, theme: &Theme, width: usize, focus: &mut usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some(intro) = &form.intro {
         lines.push(Line::styled(truncate(intro, width), theme.text()));
     }
     match &form.stage {
         Stage::List | Stage::Discard | Stage::SavePath { .. } | Stage::Overwrite { .. } => {
-            list(form, theme, width, &mut lines);
+            *focus = list(form, theme, width, &mut lines);
         }
-        Stage::Agent { row } => agent(form, Some(*row), None, theme, width, &mut lines),
+        Stage::Agent { row } => *focus = agent(form, Some(*row), None, theme, width, &mut lines),
         Stage::Text { row, text } => {
             let editing = format!("{text}▏");
-            agent(form, Some(*row), Some(&editing), theme, width, &mut lines);
+            *focus = agent(form, Some(*row), Some(&editing), theme, width, &mut lines);
         }
         Stage::ChooseType { selected } => {
             agent(form, Some(1), None, theme, width, &mut lines);
+            *focus = lines.len() + (*selected).min(CHOICES_SHOWN - 1);
             let names: Vec<String> = catalog::OFFERED
                 .iter()
                 .map(|kind| kind.name().to_string())
@@ -39,11 +62,17 @@ pub fn lines(form: Option<&AgentsForm>, theme: &Theme, width: usize) -> Vec<Line
         }
         Stage::ChooseModel { typed, selected } => {
             let typed_line = format!("{typed}▏");
-            agent(form, Some(2), Some(&typed_line), theme, width, &mut lines);
-            models(form, typed, *selected, theme, width, &mut lines);
+            *focus = agent(form, Some(2), Some(&typed_line), theme, width, &mut lines);
+            *focus = models(form, typed, *selected, theme, width, &mut lines).unwrap_or(*focus);
         }
     }
     lines.push(Line::default());
+    if matches!(
+        form.stage,
+        Stage::SavePath { .. } | Stage::Overwrite { .. } | Stage::Discard
+    ) {
+        *focus = lines.len();
+    }
     match &form.stage {
         Stage::SavePath { path } => {
             let label = "Save to: ";
@@ -81,7 +110,8 @@ pub fn lines(form: Option<&AgentsForm>, theme: &Theme, width: usize) -> Vec<Line
     lines
 }
 
-fn list(form: &AgentsForm, theme: &Theme, width: usize, lines: &mut Vec<Line<'static>>) {
+/// The agents, one a line; the index of the selected one's line.
+fn list(form: &AgentsForm, theme: &Theme, width: usize, lines: &mut Vec<Line<'static>>) -> usize {
     let title = if form.quickstart {
         format!("Quickstart · {}", plural(form.drafts.len(), "agent"))
     } else {
@@ -91,6 +121,7 @@ fn list(form: &AgentsForm, theme: &Theme, width: usize, lines: &mut Vec<Line<'st
     let id_width = column(form.drafts.iter().map(|d| d.id.as_str()), 16);
     let type_width = column(form.drafts.iter().map(|d| d.kind.name()), 14);
     let model_width = column(form.drafts.iter().map(|d| d.model.as_str()), 28);
+    let focus = lines.len() + form.selected;
     for (index, draft) in form.drafts.iter().enumerate() {
         let chosen = index == form.selected;
         let marker = if chosen { "▸ " } else { "  " };
@@ -108,6 +139,7 @@ fn list(form: &AgentsForm, theme: &Theme, width: usize, lines: &mut Vec<Line<'st
         };
         lines.push(Line::styled(truncate(row.trim_end(), width), style));
     }
+    focus
 }
 
 fn agent(
@@ -117,9 +149,9 @@ fn agent(
     theme: &Theme,
     width: usize,
     lines: &mut Vec<Line<'static>>,
-) {
+) -> usize {
     let Some(draft) = form.current() else {
-        return;
+        return lines.len();
     };
     lines.push(Line::styled(
         truncate(
@@ -141,7 +173,12 @@ fn agent(
             .system_message
             .clone()
             .unwrap_or_else(|| "(none)".into()),
+        draft
+            .base_url
+            .clone()
+            .unwrap_or_else(|| "(the provider's default)".into()),
     ];
+    let focus = lines.len() + row.unwrap_or(0);
     for (index, (label, value)) in AGENT_ROWS.iter().zip(values).enumerate() {
         let on = row == Some(index);
         let value = match editing {
@@ -163,8 +200,10 @@ fn agent(
             ),
         ]));
     }
+    focus
 }
 
+/// The model choices; the highlighted one's line, if any.
 fn models(
     form: &AgentsForm,
     typed: &str,
@@ -172,10 +211,8 @@ fn models(
     theme: &Theme,
     width: usize,
     lines: &mut Vec<Line<'static>>,
-) {
-    let Some(kind) = form.current().map(|d| d.kind) else {
-        return;
-    };
+) -> Option<usize> {
+    let kind = form.current()?.kind;
     let status = match form.models_of(kind) {
         Some(ModelList::Loading) => Some("loading the provider's model list…".to_string()),
         Some(ModelList::Unavailable(why)) => Some(format!("no model list ({why}): type the name")),
@@ -189,7 +226,9 @@ fn models(
         let line = format!("no listed model matches: Enter takes `{}`", typed.trim());
         lines.push(Line::styled(truncate(&line, width), theme.dim()));
     }
+    let first = lines.len();
     choices(&shown, selected, theme, width, lines);
+    (lines.len() > first).then(|| first + selected.min(CHOICES_SHOWN - 1))
 }
 
 fn choices(

@@ -14,7 +14,7 @@ pub const DEFAULT_SAVE_PATH: &str = ".massgen/agents.yaml";
 pub const QUICKSTART_SAVE_PATH: &str = ".massgen/config.yaml";
 
 /// The rows of one agent.
-pub const AGENT_ROWS: [&str; 4] = ["id", "backend type", "model", "system message"];
+pub const AGENT_ROWS: [&str; 5] = ["id", "backend type", "model", "system message", "base URL"];
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Stage {
@@ -32,7 +32,7 @@ pub enum Stage {
         typed: String,
         selected: usize,
     },
-    /// Editing the text of `row` (the id or the system message).
+    /// Editing the text of `row` (the id, the system message or the base URL).
     Text {
         row: usize,
         text: String,
@@ -303,9 +303,13 @@ impl AgentsForm {
                                 .unwrap_or(0),
                         }
                     }
-                    _ => Stage::Text {
+                    3 => Stage::Text {
                         row,
                         text: current.system_message.unwrap_or_default(),
+                    },
+                    _ => Stage::Text {
+                        row,
+                        text: current.base_url.unwrap_or_default(),
                     },
                 };
                 if row == 2 {
@@ -427,10 +431,19 @@ impl AgentsForm {
             }
             self.changed |= current.id != id;
             current.id = id;
-        } else {
+        } else if row == 3 {
             let message = Some(text.to_string()).filter(|t| !t.is_empty());
             self.changed |= current.system_message != message;
             current.system_message = message;
+        } else {
+            let url = Some(text.trim_end_matches('/').to_string()).filter(|t| !t.is_empty());
+            if current.base_url != url {
+                self.changed = true;
+                current.base_url = url;
+                // The list came from the old address.
+                let kind = current.kind;
+                self.models.retain(|(known, _)| *known != kind);
+            }
         }
     }
 

@@ -54,7 +54,9 @@ pub fn page(
             super::plans::selector(state, view, theme, width, selected)
         }
         ModalKind::Help => help_lines(theme),
-        ModalKind::Agents => super::agents::lines(view.agents.as_ref(), theme, width),
+        ModalKind::Agents => {
+            return super::agents::page(view.agents.as_ref(), theme, width, height);
+        }
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
