@@ -100,4 +100,33 @@ mod tests {
         let blocked = dir.path().join("deep/agents.yaml/inside.yaml");
         assert!(matches!(save(&blocked, "", false), SaveOutcome::Failed(_)));
     }
+
+    /// A fetch effect runs in the background and its list comes back as news.
+    #[tokio::test]
+    async fn a_model_list_fetch_comes_back_as_news() {
+        let app = axum::Router::new().route(
+            "/v1/models",
+            axum::routing::get(|| async {
+                axum::Json(serde_json::json!({"data": [{"id": "qwen3"}, {"id": "llama3"}]}))
+            }),
+        );
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let base_url = format!("http://{}/v1", listener.local_addr().unwrap());
+        tokio::spawn(async move { axum::serve(listener, app).await });
+        let (news, mut heard) = tokio::sync::mpsc::unbounded_channel();
+        let fetch = Effect::FetchModels {
+            kind: BackendKind::Vllm,
+            base_url: Some(base_url),
+        };
+        carry_out(fetch, &Env::default(), &news);
+        let arrived = tokio::time::timeout(std::time::Duration::from_secs(10), heard.recv())
+            .await
+            .unwrap()
+            .unwrap();
+        let AgentsNews::Models { kind, result } = arrived else {
+            panic!("{arrived:?}")
+        };
+        assert_eq!(kind, BackendKind::Vllm);
+        assert_eq!(result, Ok(vec!["llama3".to_string(), "qwen3".to_string()]));
+    }
 }
