@@ -129,6 +129,8 @@ impl App {
             SaveOutcome::Saved => {
                 form.saved(path, Ok(()));
                 if form.quickstart {
+                    // `/config` opens the file the session now runs from.
+                    self.config_file = Some(path.into());
                     let effects = self.apply_agents();
                     self.view.notice = Some(format!(
                         "saved {path}: ask your question (next time `massgen` starts with it)"

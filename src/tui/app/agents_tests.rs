@@ -277,6 +277,8 @@ fn quickstart_saves_then_starts_with_the_agents() {
             .unwrap()
             .starts_with("saved .massgen/config.yaml")
     );
+    let opened = command(&mut app, "/config");
+    assert_eq!(opened, [Effect::OpenFile(".massgen/config.yaml".into())]);
 }
 
 #[test]

@@ -158,18 +158,17 @@ impl AgentsForm {
 
     /// The YAML of the agents as they stand.
     pub fn yaml(&self) -> String {
-        let origin = if self.quickstart {
-            "Written by `massgen --quickstart`."
+        let mut comments = vec![if self.quickstart {
+            "Written by `massgen --quickstart`.".to_string()
         } else {
-            "Written by massgen's agents view (/agents)."
-        };
-        draft::to_yaml(
-            &self.drafts,
-            &[
-                origin.to_string(),
-                "API keys are read from the environment or .env, never from this file.".into(),
-            ],
-        )
+            "Written by massgen's agents view (/agents): each agent's id, type, model, system \
+             message and base URL;\nother settings of the config the run started from are \
+             not included."
+                .to_string()
+        }];
+        comments
+            .push("API keys are read from the environment or .env, never from this file.".into());
+        draft::to_yaml(&self.drafts, &comments)
     }
 
     pub fn key(&mut self, key: KeyEvent) -> AgentsAction {
