@@ -1,11 +1,13 @@
 //! Model backends: one trait with one required method, `stream()`, and the offline
 //! `scripted` stand-in. Real provider wire protocols plug in behind the same trait.
 
+pub mod catalog;
 mod error;
 mod factory;
 pub mod http;
 pub mod local_discovery;
 mod message;
+pub mod models;
 pub mod provider;
 mod redacting;
 pub mod scripted;

@@ -17,6 +17,24 @@ pub fn redactor_for(config: &Config, env: &Env) -> Redactor {
     Redactor::new(secrets)
 }
 
+/// As [`redactor_for`], plus every provider key set in `env`: for a run whose agents can
+/// change (`/agents`), so the key of an agent added later is hidden too.
+pub fn redactor_for_any_agents(config: &Config, env: &Env) -> Redactor {
+    let mut secrets: Vec<String> = Vec::new();
+    for agent in &config.agents {
+        agent_secrets(agent, env, &mut secrets);
+    }
+    for kind in crate::config::BackendKind::ALL {
+        let vars = provider::provider(kind).map_or(&[][..], |provider| provider.key_vars);
+        secrets.extend(
+            vars.iter()
+                .filter_map(|var| env.get(var))
+                .map(str::to_string),
+        );
+    }
+    Redactor::new(secrets)
+}
+
 fn agent_secrets(agent: &AgentConfig, env: &Env, secrets: &mut Vec<String>) {
     let backend = &agent.backend;
     if let Some(key) = &backend.api_key {

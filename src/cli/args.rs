@@ -139,6 +139,36 @@ pub struct Args {
     /// Whom agents may ask while planning: human (you, on this terminal), agents, or false.
     #[arg(long, value_name = "human|agents|false", value_parser = parse_broadcast)]
     pub broadcast: Option<BroadcastTarget>,
+
+    /// Set up agents in the full-screen app, no config needed: one agent per provider
+    /// whose API key is set (offline scripted agents when none is); pick models, save the
+    /// config (.massgen/config.yaml) and go on asking.
+    #[arg(long, conflicts_with_all = ["config", "model", "local", "validate", "generate_config",
+                                      "question", "automation", "display"])]
+    pub quickstart: bool,
+
+    /// Write a config to PATH without a terminal, from the providers whose API keys are set
+    /// (offline scripted agents when none is), print what it wrote and exit.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["config", "validate", "local"])]
+    pub generate_config: Option<PathBuf>,
+
+    /// With --generate-config: only this backend type (as `--backend`).
+    #[arg(long, value_name = "TYPE", requires = "generate_config")]
+    pub config_backend: Option<String>,
+
+    /// With --generate-config: this model (as `--model`; the backend is inferred from it
+    /// when not given).
+    #[arg(long, value_name = "MODEL", requires = "generate_config")]
+    pub config_model: Option<String>,
+
+    /// With --generate-config: this many agents (1-10).
+    #[arg(long, value_name = "N", requires = "generate_config",
+          value_parser = clap::value_parser!(u8).range(1..=10))]
+    pub config_agents: Option<u8>,
+
+    /// With --generate-config: replace PATH if it exists.
+    #[arg(long, requires = "generate_config")]
+    pub force: bool,
 }
 
 #[derive(Clone, Debug, Subcommand)]

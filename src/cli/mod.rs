@@ -3,12 +3,14 @@
 mod args;
 mod exit;
 mod front_end;
+mod generate_config;
 mod info;
 mod logging;
 mod logs;
 mod output_file;
 mod plain_session;
 mod question_input;
+mod quickstart;
 mod replay;
 mod sandbox_check;
 mod serve;
@@ -103,6 +105,9 @@ pub fn run(args: Args) -> Exit {
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env, args.allow_outside_project);
     }
+    if let Some(path) = &args.generate_config {
+        return generate_config::run(&args, path, &cwd, &env);
+    }
     // Checked before anything is spent on a turn whose answer could not be written.
     if let Some(path) = &args.output_file
         && let Err(message) = output_file::check(path)
@@ -110,7 +115,19 @@ pub fn run(args: Args) -> Exit {
         eprintln!("error: --output-file {message}");
         return Exit::Config;
     }
-    let mut prepared = match setup::prepare(&args, &cwd, &env) {
+    if args.quickstart && !tui_session::on_a_terminal() {
+        eprintln!(
+            "  help: --quickstart sets agents up in the full-screen app; without a terminal, \
+             massgen --generate-config PATH writes a config from the keys that are set"
+        );
+        return Exit::Config;
+    }
+    let prepared = if args.quickstart {
+        quickstart::prepare(&args, &env)
+    } else {
+        setup::prepare(&args, &cwd, &env)
+    };
+    let mut prepared = match prepared {
         Ok(prepared) => prepared,
         Err(message) => {
             eprintln!("error: {message}");
@@ -134,6 +151,8 @@ pub fn run(args: Args) -> Exit {
     }
     let front_end = if args.automation {
         FrontEnd::Automation
+    } else if args.quickstart {
+        FrontEnd::Tui
     } else {
         front_end::choose(
             args.display,

@@ -27,6 +27,12 @@ pub struct Prepared {
     pub redactor: Redactor,
     /// The demo's pointer to model servers running here (see [`local_models_hint`]).
     pub local_hint: Option<String>,
+    /// The environment the agents' keys come from (for agents changed with `/agents`).
+    pub env: Env,
+    /// `--allow-outside-project`, for agents changed with `/agents`.
+    pub allow_outside: bool,
+    /// `--quickstart`: the app opens on the agents view, this line above them.
+    pub quickstart: Option<String>,
 }
 
 impl Prepared {
@@ -70,6 +76,11 @@ impl Prepared {
                 human,
                 redactor: self.redactor.clone(),
                 history: Vec::new(),
+                agents_loader: Some(orchestrator::config_loader(
+                    self.env.clone(),
+                    cwd.to_path_buf(),
+                    self.allow_outside,
+                )),
             },
         )
     }
@@ -205,7 +216,7 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
             (config, is_demo, Some((warnings, validate_hint(&choice))))
         }
     };
-    let redactor = secrets::redactor_for(&config, env);
+    let redactor = secrets::redactor_for_any_agents(&config, env);
     if let Some((warnings, hint)) = warnings {
         print_warnings(&warnings, RUN_WARNINGS_SHOWN, &hint, &redactor);
     }
@@ -245,5 +256,8 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         run_dir: None,
         redactor,
         local_hint: None,
+        env: env.clone(),
+        allow_outside: args.allow_outside_project,
+        quickstart: None,
     })
 }

@@ -24,6 +24,9 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
         context_paths: prepared.config.orchestrator.context_paths.clone(),
+        agents: crate::config::draft::drafts_of(&prepared.config),
+        quickstart: prepared.quickstart.clone(),
+        env: prepared.env.clone(),
     };
     show(handle, options).await
 }

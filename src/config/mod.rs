@@ -1,6 +1,7 @@
 //! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
 
 mod backend_kind;
+pub mod draft;
 mod env;
 mod error;
 pub mod examples;
@@ -28,6 +29,7 @@ mod yaml_size;
 use std::path::PathBuf;
 
 pub use backend_kind::BackendKind;
+pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
 pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};

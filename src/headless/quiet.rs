@@ -90,6 +90,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             },
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
+            | EventMsg::AgentsReplaced { .. }
             | EventMsg::PlanningModeDecided { .. }
             | EventMsg::ToolBlocked { .. }
             | EventMsg::TaskPlanChanged { .. }

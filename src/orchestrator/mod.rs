@@ -18,6 +18,7 @@ mod post_evaluation;
 mod presentation;
 pub mod prompts;
 mod redacting;
+mod replace_agents;
 pub mod replay;
 mod round_clock;
 mod run_logs;
@@ -28,6 +29,7 @@ mod toolset;
 mod turn;
 mod turn_tools;
 
+pub use replace_agents::{AgentsLoader, config_loader};
 pub use replay::{ReplayOptions, spawn_replay};
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};
 pub use toolset::ToolSetup;

@@ -203,6 +203,7 @@ impl Player {
             Some(Op::Cancel) => "this is a replay: there is no run to cancel",
             Some(Op::ClearHistory) => "this is a replay: its history is as recorded",
             Some(Op::OverrideFinal { .. }) => "this is a replay: its final answers are as recorded",
+            Some(Op::ReplaceAgents { .. }) => "this is a replay: its agents are as recorded",
         };
         self.send_own(EventMsg::Warning {
             message: refusal.into(),

@@ -37,6 +37,8 @@ pub struct RuntimeOptions {
     /// Earlier questions and answers the first turn continues from (an API client's
     /// conversation); `resume` replaces them when given.
     pub history: Vec<HistoryEntry>,
+    /// Loads the agents `Op::ReplaceAgents` asks for; `None` refuses it.
+    pub agents_loader: Option<super::replace_agents::AgentsLoader>,
 }
 
 /// The front end's side of a running orchestrator.
@@ -64,7 +66,7 @@ pub fn spawn(
     }
 }
 
-fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
+pub(super) fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
     AgentInfo::roster(config.agents.iter().zip(backends).map(|(agent, backend)| {
         (
             agent.id.clone(),
@@ -92,8 +94,8 @@ async fn run(
         ToolSetup::FromConfig { project_dir } => Some(project_dir.clone()),
         ToolSetup::Shared(_) => None,
     };
-    let agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
-    let context = RunContext {
+    let mut agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
+    let mut context = RunContext {
         config,
         backends,
         routers: agent_tools.routers.clone(),
@@ -208,6 +210,16 @@ async fn run(
                     message: "no turn is running, so there is nobody to pass the input to".into(),
                 },
             ),
+            Op::ReplaceAgents { yaml } => {
+                super::replace_agents::replace(
+                    &yaml,
+                    options.agents_loader.as_ref(),
+                    &mut context,
+                    &mut agent_tools,
+                    &mut emitter,
+                )
+                .await;
+            }
             Op::Shutdown => break,
         }
     }

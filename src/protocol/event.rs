@@ -37,6 +37,8 @@ pub enum EventMsg {
     },
     /// The runtime stopped.
     RunFinished,
+    /// The next turns run with these agents, in config order (`Op::ReplaceAgents`).
+    AgentsReplaced { agents: Vec<AgentInfo> },
     /// The conversation history was forgotten (`/clear`); the next turn starts afresh.
     HistoryCleared,
     /// The run goes on with an earlier session (`--continue`); these are its turns.

@@ -60,4 +60,8 @@ pub enum Op {
     /// is done: a running presentation stops and presents it instead; after the turn, the
     /// last turn's final answer in the conversation history becomes it.
     OverrideFinal { label: AnswerLabel },
+    /// Between turns: run the next turns with the agents of this config (YAML, as the
+    /// agents view writes it). Agents whose id and backend type stay keep their other
+    /// settings; the orchestrator's settings stay. Refused while a turn runs.
+    ReplaceAgents { yaml: String },
 }

@@ -76,6 +76,7 @@ pub fn start(
             human: false,
             redactor,
             history: request.history.clone(),
+            agents_loader: None,
         },
     );
     let submit = Op::Submit {

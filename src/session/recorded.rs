@@ -31,6 +31,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::RoundUsage { .. }
         | EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
+        | EventMsg::AgentsReplaced { .. }
         | EventMsg::HistoryCleared
         | EventMsg::ReplayStarted { .. }
         | EventMsg::ReplayFinished { .. }

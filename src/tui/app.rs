@@ -30,6 +30,18 @@ pub enum Effect {
         path: PathBuf,
         markdown: String,
     },
+    /// Fetch `kind`'s model list for the agents view (answered by `App::models_listed`).
+    FetchModels {
+        kind: crate::config::BackendKind,
+        base_url: Option<String>,
+    },
+    /// Write the agents view's config to `path`, replacing a file only when `overwrite`
+    /// (answered by `App::agents_saved`).
+    SaveAgents {
+        path: PathBuf,
+        yaml: String,
+        overwrite: bool,
+    },
 }
 
 #[derive(Clone, Debug, Default)]
@@ -65,6 +77,10 @@ pub struct App {
     /// The plan the last planning turn made, ready and not yet approved or kept (`P`
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
+    /// The run's agents as the agents view starts from them.
+    agent_drafts: Vec<crate::config::AgentDraft>,
+    /// The agents sent with `Op::ReplaceAgents`, until the runtime says it took them.
+    applying_agents: Option<Vec<crate::config::AgentDraft>>,
 }
 
 impl App {
@@ -138,6 +154,10 @@ impl App {
         } else if listing {
             self.view.plans_loading = false;
             self.keep_shown_plans(&shown);
+        } else if let EventMsg::AgentsReplaced { agents } = &event.msg {
+            self.agents_replaced(agents);
+        } else if let EventMsg::Warning { message } = &event.msg {
+            self.agents_refused(message);
         }
         let count = self.state.agents.len();
         if self.view.focused >= count {
@@ -148,6 +168,10 @@ impl App {
     /// Pasted text goes into the composer as it is, newlines included (or into the open
     /// question's text field).
     pub fn on_paste(&mut self, text: &str) {
+        if self.agents_open() {
+            self.agents_paste(text);
+            return;
+        }
         if self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question) {
             self.question_paste(text);
             return;
@@ -220,6 +244,9 @@ impl App {
             return self.cycle_mode();
         }
         self.view.notice = None;
+        if self.agents_open() {
+            return self.agents_key(key);
+        }
         if question_open {
             return self.question_key(key);
         }
@@ -361,6 +388,9 @@ impl App {
     }
 }
 
+mod agents;
+#[cfg(test)]
+mod agents_tests;
 #[cfg(test)]
 mod command_tests;
 mod commands;

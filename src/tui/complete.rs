@@ -4,7 +4,7 @@
 use std::path::Path;
 
 /// The slash commands the composer knows.
-pub const COMMANDS: [&str; 25] = [
+pub const COMMANDS: [&str; 26] = [
     "/help",
     "/quit",
     "/exit",
@@ -30,6 +30,7 @@ pub const COMMANDS: [&str; 25] = [
     "/metrics",
     "/history",
     "/export",
+    "/single",
 ];
 
 /// Most suggestions shown at once.

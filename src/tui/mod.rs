@@ -2,6 +2,7 @@
 //! orchestrator's events, pure rendering, the composer, modals, key handling and the app
 //! loop.
 
+mod agents_io;
 pub mod app;
 pub mod choices;
 pub mod complete;

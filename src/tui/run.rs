@@ -11,6 +11,7 @@ use futures::StreamExt;
 use jiff::Timestamp;
 use tokio::time::{Instant, sleep_until};
 
+use super::agents_io;
 use super::app::{App, Effect};
 use super::composer::Composer;
 use super::open::open_in_desktop;
@@ -42,6 +43,12 @@ pub struct TuiOptions {
     pub notice: Option<String>,
     /// The config's `orchestrator.context_paths`, for `/context`.
     pub context_paths: Vec<crate::config::ContextPath>,
+    /// The run's agents, as the agents view (`/agents`) starts from them.
+    pub agents: Vec<crate::config::AgentDraft>,
+    /// `--quickstart`: open the agents view at once, this line above the agents.
+    pub quickstart: Option<String>,
+    /// For the keys the agents view's model lists need.
+    pub env: crate::config::Env,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -77,6 +84,11 @@ async fn event_loop(
     app.view.budget_usd = options.budget_usd;
     app.view.notice = options.notice;
     app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
+    app = app.with_agent_drafts(options.agents.clone());
+    if let Some(intro) = options.quickstart {
+        app.open_quickstart(options.agents, intro);
+    }
+    let (news_tx, mut news_rx) = tokio::sync::mpsc::unbounded_channel();
     // A plan to execute needs no question: one given is added as extra instructions.
     let question = options
         .question
@@ -142,6 +154,10 @@ async fn event_loop(
                 dirty = true;
                 Vec::new()
             }
+            Some(news) = news_rx.recv() => {
+                dirty = true;
+                agents_io::deliver(&mut app, news)
+            }
             () = sleep_until(wake) => {
                 dirty = true;
                 Vec::new()
@@ -175,6 +191,9 @@ async fn event_loop(
                     .unwrap_or_else(|error| Err(std::io::Error::other(error)));
                     app.view.notice = Some(super::export::notice(turn, &written, &path));
                     dirty = true;
+                }
+                Effect::FetchModels { .. } | Effect::SaveAgents { .. } => {
+                    agents_io::carry_out(effect, &options.env, &news_tx);
                 }
             }
         }

@@ -53,6 +53,7 @@ pub async fn logged_turns(
             human: false,
             redactor: crate::redact::Redactor::default(),
             history: Vec::new(),
+            agents_loader: None,
         },
     );
     let mut events = Vec::new();

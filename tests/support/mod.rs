@@ -83,6 +83,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            agents_loader: None,
         },
     )
 }
@@ -223,6 +224,7 @@ impl Scenario {
                 human,
                 redactor: massgen::redact::Redactor::default(),
                 history: Vec::new(),
+                agents_loader: None,
             },
         );
         Self {

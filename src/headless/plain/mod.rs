@@ -353,6 +353,7 @@ impl<W: Write> PlainPrinter<W> {
             (
                 EventMsg::RunStarted { .. }
                 | EventMsg::RunFinished
+                | EventMsg::AgentsReplaced { .. }
                 | EventMsg::HistoryCleared
                 | EventMsg::SessionResumed { .. }
                 | EventMsg::AgentStatus { .. }

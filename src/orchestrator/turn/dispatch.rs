@@ -71,6 +71,14 @@ impl Driver<'_> {
                         .into(),
                 },
             ),
+            Some(Op::ReplaceAgents { .. }) => self.emit(
+                None,
+                EventMsg::Warning {
+                    message: "the agents cannot be changed while a turn runs; wait for it to \
+                              finish or cancel it, then apply them again"
+                        .into(),
+                },
+            ),
             Some(Op::Shutdown) | None => {
                 self.shutdown = true;
                 self.cancel();

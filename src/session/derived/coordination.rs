@@ -236,6 +236,7 @@ fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
         ),
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
+        | EventMsg::AgentsReplaced { .. }
         | EventMsg::HistoryCleared
         | EventMsg::SessionResumed { .. }
         | EventMsg::TextDelta { .. }

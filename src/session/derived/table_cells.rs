@@ -189,6 +189,7 @@ pub(super) fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         }
         EventMsg::RunStarted { .. }
         | EventMsg::RunFinished
+        | EventMsg::AgentsReplaced { .. }
         | EventMsg::HistoryCleared
         | EventMsg::ReplayStarted { .. }
         | EventMsg::ReplayFinished { .. }

@@ -9,7 +9,7 @@ use crate::tui::modal::{self, Modal, ModalKind};
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 41] = [
+pub(super) const COMMAND_NAMES: [&str; 42] = [
     "help",
     "h",
     "?",
@@ -51,6 +51,7 @@ pub(super) const COMMAND_NAMES: [&str; 41] = [
     "m",
     "history",
     "export",
+    "single",
 ];
 
 /// Commands that lose something: typed twice in a row to take effect.
@@ -87,7 +88,8 @@ impl App {
             "inspect" | "i" => self.open_inspect(argument),
             "plan" => return self.plan_key(),
             "tasks" => self.open_tasks(),
-            "agents" => self.cycle_agents(),
+            "agents" => self.open_agents(),
+            "single" => self.cycle_agents(),
             "refine" => self.toggle_refine(),
             "final" | "f" => self.show_final(),
             "copy" => return self.copy_final(),

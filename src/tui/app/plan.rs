@@ -169,7 +169,8 @@ impl App {
             | ModalKind::Question
             | ModalKind::Context
             | ModalKind::Metrics
-            | ModalKind::History => None,
+            | ModalKind::History
+            | ModalKind::Agents => None,
         }
     }
 

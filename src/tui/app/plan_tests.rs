@@ -109,7 +109,7 @@ fn a_and_r_choose_the_agents_and_refinement_sent_with_the_question() {
             },
         })]
     );
-    for command in ["/agents", "/agents", "/refine"] {
+    for command in ["/single", "/single", "/refine"] {
         submitted(&mut app, command);
     }
     assert_eq!(app.view.choices.single, None, "c, then every agent again");

@@ -31,12 +31,17 @@ impl App {
                 Effect::Send(Op::OverrideFinal { .. }) => {
                     "this is a replay: its final answers are as recorded"
                 }
+                Effect::Send(Op::ReplaceAgents { .. }) => {
+                    "this is a replay: its agents are as recorded"
+                }
                 Effect::Send(Op::ListPlans) => REPLAY_CHOICES,
                 Effect::Send(Op::Step | Op::Shutdown)
                 | Effect::OpenFile(_)
                 | Effect::Copy(_)
                 | Effect::Quit
-                | Effect::Export { .. } => {
+                | Effect::Export { .. }
+                | Effect::FetchModels { .. }
+                | Effect::SaveAgents { .. } => {
                     kept.push(effect);
                     continue;
                 }

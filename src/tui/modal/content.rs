@@ -56,6 +56,9 @@ pub fn page(
             super::plans::selector(state, view, theme, width, selected)
         }
         ModalKind::Help => help_lines(theme, width),
+        ModalKind::Agents => {
+            return super::agents::page(view.agents.as_ref(), theme, width, height);
+        }
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
@@ -172,7 +175,7 @@ pub(super) const KEYS: &[(&str, &str)] = &[
         "open that view (also /v /c /b)",
     ),
     ("/timeline /table", "open that view (also /t /r)"),
-    ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
+    ("/plan /tasks /single /refine", "the same as P, T, A and R"),
     ("/final /copy", "the same as f and y"),
     (
         "M",
@@ -194,6 +197,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     (
         "/export [N] [path]",
         "a finished turn as Markdown (default .massgen/exports/turn_N.md)",
+    ),
+    (
+        "/agents",
+        "add, remove and change agents between turns (type, model, system message); save them as a config",
     ),
 ];
 

@@ -3,6 +3,10 @@
 //! function of the folded state (and, for a question, the view's form), drawn scrolled in
 //! a centred frame; the planning options are a small popover over the mode bar instead.
 
+mod agents;
+pub mod agents_form;
+#[cfg(test)]
+mod agents_tests;
 mod content;
 mod context;
 mod costs;
@@ -105,6 +109,8 @@ pub enum ModalKind {
     Override {
         selected: usize,
     },
+    /// The agents view (`/agents`, `--quickstart`): its form is the view's.
+    Agents,
 }
 
 /// Whose tasks the task-plan view shows.
@@ -172,6 +178,7 @@ impl Modal {
             ModalKind::Metrics => " Metrics · this session ".into(),
             ModalKind::History => format!(" Conversation · {} ", plural(state.turns.len(), "turn")),
             ModalKind::Override { .. } => " Override: choose the final answer ".into(),
+            ModalKind::Agents => " Agents ".into(),
         }
     }
 }
@@ -236,7 +243,8 @@ impl ModalKind {
             | Self::Events { .. }
             | Self::Context
             | Self::Metrics
-            | Self::History => None,
+            | Self::History
+            | Self::Agents => None,
         }
     }
 }
@@ -257,6 +265,7 @@ fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
         ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
         ModalKind::Override { .. } => " ← → choose · Enter: final answer · Esc cancel ",
+        ModalKind::Agents => agents::hint(view.agents.as_ref()),
         ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Costs
@@ -359,7 +368,8 @@ fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         | ModalKind::Context
         | ModalKind::Metrics
         | ModalKind::History
-        | ModalKind::Override { .. } => centred(area, 90, 85),
+        | ModalKind::Override { .. }
+        | ModalKind::Agents => centred(area, 90, 85),
     }
 }
 

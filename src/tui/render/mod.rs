@@ -102,6 +102,8 @@ pub struct View {
     pub plans_loading: bool,
     /// What `/context` shows beyond the folded state, and the Ctrl+P choice.
     pub context: modal::ContextInfo,
+    /// The agents view's form while it is open.
+    pub agents: Option<crate::tui::modal::agents_form::AgentsForm>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {

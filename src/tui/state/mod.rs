@@ -158,6 +158,7 @@ impl UiState {
                 self.set_roster(agents);
             }
             EventMsg::RunFinished => {}
+            EventMsg::AgentsReplaced { agents } => self.set_roster(agents),
             EventMsg::HistoryCleared => self.start_afresh(),
             EventMsg::SessionResumed { session_id, turns } => self.resume(session_id, turns),
             EventMsg::TurnStarted {

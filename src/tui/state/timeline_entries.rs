@@ -187,6 +187,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::PlanUpdated { .. }
         | EventMsg::PlansListed { .. }
         | EventMsg::RunFinished
+        | EventMsg::AgentsReplaced { .. }
         | EventMsg::HistoryCleared
         | EventMsg::SessionResumed { .. }
         | EventMsg::WorkspaceSnapshot { .. }

@@ -1,0 +1,218 @@
+//! The real binary in a pseudo-terminal: `/agents` adds an agent, saves the config and
+//! applies it to the next turn; `--quickstart` with no key starts on offline agents, a
+//! model is picked, the config saved and the first question answered. Both files pass
+//! `massgen --validate`.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::path::Path;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+
+const ROWS: u16 = 40;
+const COLS: u16 = 140;
+
+/// The real binary running in a pseudo-terminal, its screen parsed as it draws.
+struct Pty {
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+    _master: Box<dyn portable_pty::MasterPty + Send>,
+    keys: Box<dyn Write + Send>,
+    parser: Arc<Mutex<vt100::Parser>>,
+}
+
+impl Pty {
+    /// `massgen args…` with `home` as its working directory and home, and no API key.
+    fn start(home: &Path, args: &[&str]) -> Self {
+        let pair = native_pty_system()
+            .openpty(PtySize {
+                rows: ROWS,
+                cols: COLS,
+                pixel_width: 0,
+                pixel_height: 0,
+            })
+            .unwrap();
+        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
+        command.args(args);
+        command.cwd(home);
+        command.env_clear();
+        command.env("HOME", home);
+        command.env("XDG_CONFIG_HOME", home.join(".config"));
+        command.env("TERM", "xterm-256color");
+        command.env("PATH", std::env::var("PATH").unwrap_or_default());
+        let child = pair.slave.spawn_command(command).unwrap();
+        drop(pair.slave);
+        let parser = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(ROWS).unwrap(),
+            NonZeroU16::new(COLS).unwrap(),
+            0,
+        )));
+        let mut reader = pair.master.try_clone_reader().unwrap();
+        let parser_in = Arc::clone(&parser);
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(read) = reader.read(&mut buf) {
+                if read == 0 {
+                    break;
+                }
+                parser_in.lock().unwrap().process(&buf[..read]);
+            }
+        });
+        let keys = pair.master.take_writer().unwrap();
+        Self {
+            child,
+            _master: pair.master,
+            keys,
+            parser,
+        }
+    }
+
+    fn text(&self) -> String {
+        self.parser.lock().unwrap().screen().contents()
+    }
+
+    /// Waits until the screen shows every one of `needles`.
+    fn wait_for(&self, needles: &[&str], step: &str) -> String {
+        let deadline = Instant::now() + Duration::from_secs(30);
+        loop {
+            let text = self.text();
+            if needles.iter().all(|needle| text.contains(needle)) {
+                return text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "{step}: the screen never showed {needles:?}; it shows:\n{text}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn press(&mut self, bytes: &[u8]) {
+        self.keys.write_all(bytes).unwrap();
+        self.keys.flush().unwrap();
+        std::thread::sleep(Duration::from_millis(150));
+    }
+
+    /// Quits from the composer and waits for a successful exit.
+    fn quit(mut self) {
+        self.press(b"\x1b");
+        self.press(b"q");
+        let deadline = Instant::now() + Duration::from_secs(15);
+        let status = loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                break status;
+            }
+            assert!(Instant::now() < deadline, "massgen did not quit");
+            std::thread::sleep(Duration::from_millis(50));
+        };
+        assert!(status.success(), "{status:?}");
+    }
+}
+
+/// `massgen --validate path` in `home` succeeds.
+fn validates(home: &Path, path: &str) {
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .args(["--validate", path])
+        .current_dir(home)
+        .env_clear()
+        .env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "--validate {path}: {}\n{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn slash_agents_adds_an_agent_saves_it_and_the_next_turn_uses_it() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::start(home.path(), &[]);
+    pty.wait_for(&["Type a question below", "scout"], "welcome");
+    pty.press(b"/agents\r");
+    pty.wait_for(
+        &["Agents for the next turn · 3", "u use them"],
+        "agents view",
+    );
+    pty.press(b"a");
+    pty.wait_for(&["added agent: Enter edits it"], "agent added");
+    // Its system message: Enter, down two rows, Enter, type, Enter, back.
+    pty.press(b"\r");
+    pty.wait_for(&["Agent 4 of 4: agent"], "the new agent");
+    pty.press(b"\x1b[B");
+    pty.press(b"\x1b[B");
+    pty.press(b"\r");
+    pty.press(b"You double-check everything.");
+    pty.press(b"\r");
+    pty.press(b"\x1b");
+    pty.wait_for(&["You double-check everything."], "system message set");
+    pty.press(b"s");
+    pty.wait_for(&["Save to: .massgen/agents.yaml"], "save path");
+    pty.press(b"\r");
+    pty.wait_for(&["saved .massgen/agents.yaml"], "saved");
+    // Saving again asks before replacing the file.
+    pty.press(b"s");
+    pty.press(b"\r");
+    pty.wait_for(&["exists: y replaces it"], "overwrite asked");
+    pty.press(b"n");
+    pty.press(b"\x1b");
+    pty.press(b"u");
+    pty.wait_for(
+        &["the next turn runs with scout, scholar, critic, agent"],
+        "applied",
+    );
+    pty.press(b"What is 2+2?\r");
+    pty.wait_for(&["Turn 1", "What is 2+2?"], "turn started");
+    pty.wait_for(
+        &["Idle", "wins", "4:agent scripted"],
+        "turn finished with the added agent",
+    );
+    pty.quit();
+    let saved = std::fs::read_to_string(home.path().join(".massgen/agents.yaml")).unwrap();
+    assert!(saved.contains("  - id: agent\n"), "{saved}");
+    assert!(saved.contains("You double-check everything."), "{saved}");
+    validates(home.path(), ".massgen/agents.yaml");
+}
+
+#[test]
+fn quickstart_with_no_key_picks_a_model_saves_the_config_and_answers() {
+    let home = tempfile::tempdir().unwrap();
+    let mut pty = Pty::start(home.path(), &["--quickstart"]);
+    pty.wait_for(
+        &[
+            "No provider API key found",
+            "Quickstart · 3 agents",
+            "s save and start",
+        ],
+        "quickstart view",
+    );
+    // The first agent's model: Enter (type row), Down (model row), Enter (the list).
+    pty.press(b"\r");
+    pty.press(b"\x1b[B");
+    pty.press(b"\r");
+    pty.wait_for(&["no model list", "scripted-deep"], "model choices");
+    pty.press(b"critic");
+    pty.press(b"\r");
+    pty.press(b"\x1b");
+    pty.wait_for(&["scout    scripted  scripted-critic"], "model chosen");
+    pty.press(b"s");
+    pty.wait_for(&["Save to: .massgen/config.yaml"], "save path");
+    pty.press(b"\r");
+    pty.wait_for(
+        &["saved .massgen/config.yaml: ask your question"],
+        "saved and started",
+    );
+    pty.press(b"What is 2+2?\r");
+    pty.wait_for(&["Turn 1", "What is 2+2?"], "turn started");
+    pty.wait_for(&["Idle", "wins"], "turn finished");
+    pty.quit();
+    let saved = std::fs::read_to_string(home.path().join(".massgen/config.yaml")).unwrap();
+    assert!(saved.contains("model: scripted-critic"), "{saved}");
+    validates(home.path(), ".massgen/config.yaml");
+}
