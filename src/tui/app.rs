@@ -255,11 +255,11 @@ impl App {
                 self.view.composer_focused = false;
                 Vec::new()
             }
-            KeyCode::Up if single_line => {
+            KeyCode::Up if single_line && self.view.composer.on_first_row() => {
                 self.recall(-1);
                 Vec::new()
             }
-            KeyCode::Down if single_line => {
+            KeyCode::Down if single_line && self.view.composer.on_last_row() => {
                 self.recall(1);
                 Vec::new()
             }

@@ -100,7 +100,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         Constraint::Fill(1),
         Constraint::Length(if state.turn == 0 { 0 } else { bottom_height }),
         Constraint::Length(bar.height),
-        Constraint::Length(view.composer.height()),
+        Constraint::Length(view.composer.height(area.width, area.height)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -173,6 +173,8 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
 
 #[cfg(test)]
 mod attempt_tests;
+#[cfg(test)]
+mod composer_tests;
 #[cfg(test)]
 mod label_tests;
 #[cfg(test)]
