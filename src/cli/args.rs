@@ -139,6 +139,12 @@ pub struct Args {
     /// Whom agents may ask while planning: human (you, on this terminal), agents, or false.
     #[arg(long, value_name = "human|agents|false", value_parser = parse_broadcast)]
     pub broadcast: Option<BroadcastTarget>,
+
+    /// Full-screen display: leave the mouse to the terminal, so dragging selects text
+    /// (with the mouse on, Shift+drag selects in most terminals). The wheel and clicks
+    /// then do nothing in massgen.
+    #[arg(long, global = true, env = "MASSGEN_NO_MOUSE")]
+    pub no_mouse: bool,
 }
 
 #[derive(Clone, Debug, Subcommand)]

@@ -23,6 +23,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         allow_outside_project: args.allow_outside_project,
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
+        no_mouse: args.no_mouse,
     };
     show(handle, options).await
 }

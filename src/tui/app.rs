@@ -333,6 +333,9 @@ mod command_tests;
 mod commands;
 mod files;
 mod interrupt;
+mod mouse;
+#[cfg(test)]
+mod mouse_tests;
 mod plan;
 #[cfg(test)]
 mod plan_flow_tests;

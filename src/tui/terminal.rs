@@ -1,5 +1,5 @@
 //! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste, mouse
-//! buttons and wheel (no motion reports), and unambiguous key codes (so Shift+Enter is not
+//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes (so Shift+Enter is not
 //! Enter on terminals that support it); all of it undone on exit, on error and on panic.
 //!
 //! While the TUI owns the terminal, a panic anywhere (an orchestrator task included) must
@@ -40,8 +40,9 @@ pub struct TerminalGuard {
 }
 
 impl TerminalGuard {
-    pub fn enter() -> io::Result<Self> {
-        let restore = Restore::enter()?;
+    /// `mouse`: report clicks and the wheel (off keeps the terminal's own text selection).
+    pub fn enter(mouse: bool) -> io::Result<Self> {
+        let restore = Restore::enter(mouse)?;
         // No `Terminal::clear`: it asks the terminal for the cursor position, a reply some
         // terminals never send. The alternate screen is cleared on entry instead.
         let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -58,7 +59,7 @@ struct Restore {
 }
 
 impl Restore {
-    fn enter() -> io::Result<Self> {
+    fn enter(mouse: bool) -> io::Result<Self> {
         let previous_hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|info| {
             if let Ok(mut panics) = PANICS.lock() {
@@ -78,7 +79,9 @@ impl Restore {
             EnableBracketedPaste,
             PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
         )?;
-        stdout.write_all(MOUSE_ON.as_bytes())?;
+        if mouse {
+            stdout.write_all(MOUSE_ON.as_bytes())?;
+        }
         stdout.flush()?;
         Ok(restore)
     }

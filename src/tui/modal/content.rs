@@ -81,7 +81,7 @@ pub fn page(
     (lines, total.saturating_sub(height))
 }
 
-const KEYS: [(&str, &str); 40] = [
+const KEYS: [(&str, &str); 42] = [
     (
         "Enter",
         "ask the question (while a turn runs: send it to the agents)",
@@ -162,6 +162,17 @@ const KEYS: [(&str, &str); 40] = [
     ),
     ("/timeline /table", "open that view (also /t /r)"),
     ("/plan /tasks /agents /refine", "the same as P, T, A and R"),
+    (
+        "Ctrl+Z Ctrl+Y Ctrl+W Ctrl+K Ctrl+U",
+        "composer: undo, redo, delete the word before, to the line's end, to its start",
+    ),
+    (
+        "mouse",
+        "wheel: scroll the pane under the pointer · click: focus a card, select a timeline \
+         row; click it again (or Enter) to open its answer or vote · --no-mouse (or \
+         MASSGEN_NO_MOUSE=1) keeps the terminal's text selection; Shift+drag selects in \
+         most terminals",
+    ),
 ];
 
 pub(super) fn help_lines(theme: &Theme) -> Vec<Line<'static>> {

@@ -5,6 +5,7 @@
 mod card;
 mod chrome;
 mod format;
+mod hits;
 mod inline;
 mod mode_bar;
 mod output;
@@ -14,13 +15,14 @@ mod timeline;
 mod welcome;
 mod wrap;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::CardView;
 pub use format::{bytes, cost, duration, plural, seconds, short_plan_id};
+pub use hits::{Hit, HitMap};
 pub use output::{Paint, tail_lines};
 pub use timeline::{TimelineView, describe, entry_line};
 pub use wrap::{display_width, truncate, wrap};
@@ -89,6 +91,11 @@ pub struct View {
     /// header against the turn's spend.
     pub budget_usd: Option<f64>,
     pub plans_loading: bool,
+    /// Where the last frame drew cards, timeline rows, the modal and the composer (for
+    /// the mouse).
+    pub hits: RefCell<HitMap>,
+    /// The timeline entry a click selected (a second click or Enter opens it).
+    pub timeline_selected: Option<usize>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -104,6 +111,10 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         Constraint::Length(1),
     ])
     .areas(area);
+    view.hits.replace(HitMap {
+        composer: Some(composer),
+        ..HitMap::default()
+    });
     let buf = frame.buffer_mut();
     chrome::header(state, view, theme, header, buf);
     if state.turn == 0 {
@@ -119,6 +130,8 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
                 theme,
                 scroll: view.timeline_scroll,
                 focused: view.timeline_focused,
+                selected: view.timeline_selected,
+                hits: Some(&view.hits),
             },
             timeline,
             buf,
@@ -160,6 +173,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         let areas = Layout::horizontal(vec![Constraint::Fill(1); count]).split(area);
         for (index, slot) in areas.iter().enumerate().take(state.agents.len()) {
             frame.render_widget(card(index), *slot);
+            view.hits.borrow_mut().cards.push((index, *slot));
         }
     } else {
         let [tabs, body] =
@@ -167,6 +181,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         chrome::tabs(state, view, theme, tabs, frame.buffer_mut());
         if view.focused < state.agents.len() {
             frame.render_widget(card(view.focused), body);
+            view.hits.borrow_mut().cards.push((view.focused, body));
         }
     }
 }
