@@ -143,7 +143,12 @@ pub struct Args {
     /// Full-screen display: leave the mouse to the terminal, so dragging selects text
     /// (with the mouse on, Shift+drag selects in most terminals). The wheel and clicks
     /// then do nothing in massgen.
-    #[arg(long, global = true, env = "MASSGEN_NO_MOUSE")]
+    #[arg(
+        long,
+        global = true,
+        env = "MASSGEN_NO_MOUSE",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
     pub no_mouse: bool,
 }
 

@@ -17,7 +17,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Widget};
 
 use self::edit::Draft;
-use self::layout::{Layout, cluster_width, drawn};
+use self::layout::{Layout, cluster_width, drawn, part_width, parts};
 use super::render::truncate;
 use super::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
@@ -265,9 +265,12 @@ impl Widget for ComposerWidget<'_> {
                 } else {
                     text_style
                 };
-                let column = u16::try_from(x).unwrap_or(u16::MAX);
-                buf.set_stringn(column, y, drawn(cluster), cells, style);
-                x += cells;
+                for part in parts(cluster) {
+                    let column = u16::try_from(x).unwrap_or(u16::MAX);
+                    let width = part_width(part);
+                    buf.set_stringn(column, y, drawn(part), width, style);
+                    x += width;
+                }
             }
         }
         // The cursor after the last cluster of its line: a blank cell.

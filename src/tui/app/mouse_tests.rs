@@ -92,15 +92,18 @@ async fn a_click_on_a_card_focuses_it_and_leaves_the_composer() {
 async fn the_wheel_scrolls_the_pane_under_the_pointer() {
     let mut app = finished().await;
     let hits = frame(&app, 80, 24);
-    let shown = hits.cards[0].0;
+    // At 80 columns: tabs, then the focused card (the winner's) below them.
+    let (shown, body) = *hits.cards.last().unwrap();
+    assert_eq!(shown, app.view.focused);
     let pane = hits.timeline.unwrap();
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, pane)));
     assert_eq!(app.view.timeline_scroll, 3);
     assert_eq!(app.view.card_scroll, 0, "the card did not move");
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollDown, pane)));
     assert_eq!(app.view.timeline_scroll, 0);
-    assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, card(&hits, shown))));
+    assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, body)));
     assert_eq!(app.view.card_scroll, 3);
+    assert_eq!(app.view.focused, shown);
     assert_eq!(app.view.timeline_scroll, 0, "the timeline did not move");
     assert!(
         !app.on_mouse(mouse(MouseEventKind::ScrollUp, hits.composer.unwrap())),
@@ -152,4 +155,20 @@ async fn enter_on_a_selected_vote_row_opens_the_votes() {
     assert!(app.on_mouse(click(row)));
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), Some(ModalKind::Votes));
+}
+
+#[tokio::test(start_paused = true)]
+async fn at_80_columns_a_click_on_a_tab_focuses_its_agent() {
+    let mut app = finished().await;
+    let hits = frame(&app, 80, 24);
+    // The tab bar's three tabs, then the card shown under them.
+    let tabs: Vec<usize> = hits.cards.iter().map(|(index, _)| *index).collect();
+    assert_eq!(tabs[..3], [0, 1, 2]);
+    let (_, third) = hits.cards[2];
+    assert_eq!(third.height, 1, "a tab is one row");
+    assert!(app.on_mouse(click(third)));
+    assert_eq!(app.view.focused, 2);
+    let hits = frame(&app, 80, 24);
+    let (shown, _) = hits.cards[3];
+    assert_eq!(shown, 2, "the card shown is the clicked tab's");
 }

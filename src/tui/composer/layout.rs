@@ -1,20 +1,41 @@
 //! The composer's text as screen rows: lines wrapped at spaces (a word wider than the row
 //! at grapheme clusters) to a width, each cluster as wide as it is drawn (CJK and emoji 2
 //! cells), the cursor's row and column, and the row it moves to on Up/Down.
+//!
+//! A ZWJ sequence (👨‍👩‍👧) is drawn as its parts, each in its own cells: terminals that
+//! join it and terminals that do not then show the same cells, and neither leaves stale
+//! cells behind it. The cursor still moves over and deletes it as one.
 
 use std::ops::Range;
 
 use unicode_segmentation::UnicodeSegmentation;
 use unicode_width::UnicodeWidthStr;
 
-/// The cells a grapheme cluster takes: its display width, a tab or control character one
-/// (drawn as a space), never zero (a lone combining mark is still a cell to stand on).
-pub fn cluster_width(cluster: &str) -> usize {
-    if cluster.contains(char::is_control) {
+const ZWJ: char = '\u{200d}';
+
+/// The pieces a cluster is drawn as: a ZWJ sequence's parts (each with its joiner), else
+/// the cluster.
+pub fn parts(cluster: &str) -> impl Iterator<Item = &str> {
+    let split = cluster.contains(ZWJ) && cluster.chars().count() > 1;
+    let whole = (!split).then_some(cluster);
+    whole
+        .into_iter()
+        .chain(cluster.split_inclusive(ZWJ).filter(move |_| split))
+}
+
+/// The cells a piece takes: its display width, a tab or control character one (drawn as
+/// a space), never zero (a lone combining mark is still a cell to stand on).
+pub fn part_width(part: &str) -> usize {
+    if part.contains(char::is_control) {
         1
     } else {
-        cluster.width().max(1)
+        part.width().max(1)
     }
+}
+
+/// The cells a grapheme cluster takes, all its pieces together.
+pub fn cluster_width(cluster: &str) -> usize {
+    parts(cluster).map(part_width).sum()
 }
 
 /// What a cluster is drawn as: tabs and control characters become a space.

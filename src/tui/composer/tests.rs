@@ -157,15 +157,20 @@ fn the_cursor_cell_follows_display_width() {
     let composer = typed(&format!("漢{FLAG}{FAMILY}x"));
     let (rows, cursor) = draw(&composer, 20, 3);
     assert_eq!(rows, [format!("漢{FLAG}{FAMILY}x")]);
-    // 漢 2 + flag 2 + family 2 + x 1: the cursor after them is in column 7.
-    assert_eq!(cursor, [(7, 0)]);
+    // 漢 2 + flag 2 + the family's three parts 6 + x 1: the cursor after them is in
+    // column 11.
+    assert_eq!(cursor, [(11, 0)]);
     let mut composer = composer;
     composer.key(key(KeyCode::Left));
     composer.key(key(KeyCode::Left));
     let (rows, cursor) = draw(&composer, 20, 3);
     assert_eq!(rows, [format!("漢{FLAG}{FAMILY}x")], "no ghost cells");
-    // The family is one wide cell: its first column carries the style.
-    assert_eq!(cursor, [(4, 0)]);
+    // On the family: each of its parts is drawn reversed (a wide cell's first column
+    // carries the style).
+    assert_eq!(cursor, [(4, 0), (6, 0), (8, 0)]);
+    composer.key(key(KeyCode::Left));
+    let (_, cursor) = draw(&composer, 20, 3);
+    assert_eq!(cursor, [(2, 0)], "on the flag");
 }
 
 #[test]
