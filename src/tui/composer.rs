@@ -157,6 +157,8 @@ impl Composer {
             KeyCode::Char('f') if alt => draft.word_right(),
             KeyCode::Right => draft.right(),
             KeyCode::Char('f') if ctrl => draft.right(),
+            KeyCode::Home if ctrl => draft.move_to(0),
+            KeyCode::End if ctrl => draft.move_to(usize::MAX),
             KeyCode::Home => draft.home(),
             KeyCode::Char('a') if ctrl => draft.home(),
             KeyCode::End => draft.end(),

@@ -59,10 +59,10 @@ impl Draft {
         self.cursor = self.text.len();
     }
 
-    /// Moves the cursor to `at` (a boundary the layout found).
-    pub fn move_to(&mut self, at: usize) {
-        self.typing = false;
-        self.cursor = self.snap(at.min(self.text.len()));
+    /// Moves the cursor to `at` (a boundary the layout found; past the end: the end).
+    pub fn move_to(&mut self, at: usize) -> bool {
+        let to = self.snap(at.min(self.text.len()));
+        self.moved(to)
     }
 
     pub fn left(&mut self) -> bool {

@@ -134,6 +134,14 @@ fn keys_edit_and_unknown_keys_are_left_to_the_app() {
     assert_eq!(composer.text(), "a\n");
     assert_eq!(composer.key(key(KeyCode::Enter)), ComposerKey::Submit);
     assert_eq!(composer.key(key(KeyCode::F(5))), ComposerKey::Unused);
+    let ctrl = |code| KeyEvent::new(code, KeyModifiers::CONTROL);
+    assert_eq!(composer.key(ctrl(KeyCode::Home)), ComposerKey::Edited);
+    composer.key(key(KeyCode::Char('b')));
+    assert_eq!(composer.key(ctrl(KeyCode::End)), ComposerKey::Edited);
+    composer.key(key(KeyCode::Char('c')));
+    assert_eq!(composer.text(), "ba\nc");
+    assert_eq!(composer.key(ctrl(KeyCode::Char('z'))), ComposerKey::Edited);
+    assert_eq!(composer.text(), "ba\n");
     assert_eq!(composer.key(key(KeyCode::Esc)), ComposerKey::Unused);
 }
 
