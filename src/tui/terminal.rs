@@ -66,6 +66,12 @@ impl Restore {
                 panics.push(info.to_string());
             }
             tracing::error!("panic: {info}");
+            // Built to abort on panic, nothing unwinds to drop the guard: give the terminal
+            // back (mouse reports off first) before the process ends.
+            if cfg!(panic = "abort") {
+                leave_terminal();
+                let _ = writeln!(io::stderr(), "massgen: panicked: {info}");
+            }
         }));
         let restore = Self {
             previous_hook: Some(previous_hook),
@@ -89,16 +95,7 @@ impl Restore {
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let mut stdout = io::stdout();
-        let _ = stdout.write_all(MOUSE_OFF.as_bytes());
-        let _ = execute!(
-            stdout,
-            PopKeyboardEnhancementFlags,
-            DisableBracketedPaste,
-            LeaveAlternateScreen,
-            Show
-        );
-        let _ = disable_raw_mode();
+        leave_terminal();
         if let Some(hook) = self.previous_hook.take() {
             std::panic::set_hook(hook);
         }
@@ -113,4 +110,19 @@ impl Drop for Restore {
             }
         }
     }
+}
+
+/// Mouse reports, keyboard flags, bracketed paste, the alternate screen and raw mode off;
+/// the cursor shown. Errors are ignored: the terminal may be gone.
+fn leave_terminal() {
+    let mut stdout = io::stdout();
+    let _ = stdout.write_all(MOUSE_OFF.as_bytes());
+    let _ = execute!(
+        stdout,
+        PopKeyboardEnhancementFlags,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
+    let _ = disable_raw_mode();
 }
