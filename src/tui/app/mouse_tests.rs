@@ -5,6 +5,7 @@ use crossterm::event::{KeyCode, KeyModifiers, MouseButton, MouseEvent, MouseEven
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use ratatui::layout::Rect;
+use ratatui::style::Modifier;
 
 use super::App;
 use super::tests::{key, top_modal};
@@ -132,6 +133,15 @@ async fn a_timeline_row_is_selected_then_opens_its_answer() {
     assert!(app.on_mouse(click(row)));
     assert_eq!(app.view.timeline_selected, Some(entry));
     assert!(top_modal(&app).is_none(), "one click only selects");
+    let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
+    terminal
+        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .unwrap();
+    let cell = &terminal.backend().buffer()[(row.x + 20, row.y)];
+    assert!(
+        cell.modifier.contains(Modifier::REVERSED),
+        "the selected row is highlighted"
+    );
     assert!(app.on_mouse(click(row)));
     let timeline_entry = &app.state.timeline[entry];
     let EntryKind::Answer { label, .. } = &timeline_entry.kind else {
