@@ -169,6 +169,17 @@ pub struct Args {
     /// With --generate-config: replace PATH if it exists.
     #[arg(long, requires = "generate_config")]
     pub force: bool,
+
+    /// Full-screen display: leave the mouse to the terminal, so dragging selects text
+    /// (with the mouse on, Shift+drag selects in most terminals). The wheel and clicks
+    /// then do nothing in massgen.
+    #[arg(
+        long,
+        global = true,
+        env = "MASSGEN_NO_MOUSE",
+        value_parser = clap::builder::BoolishValueParser::new()
+    )]
+    pub no_mouse: bool,
 }
 
 #[derive(Clone, Debug, Subcommand)]

@@ -60,7 +60,7 @@ pub fn run(args: Args) -> Exit {
             );
             return Exit::Config;
         }
-        return replay::run(replay, args.display, args.debug);
+        return replay::run(replay, args.display, args.debug, args.no_mouse);
     }
     if let Some(Command::Logs(logs)) = &args.command {
         if args.run_options_given() {

@@ -10,7 +10,7 @@ use crate::protocol::{EventMsg, Op};
 use crate::session::load_recording;
 use crate::tui::TuiOptions;
 
-pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exit {
+pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool, no_mouse: bool) -> Exit {
     let front_end = front_end::choose(display, None, front_end::on_terminal());
     if replay.step && front_end != FrontEnd::Tui {
         eprintln!(
@@ -41,7 +41,11 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool) -> Exi
     );
     match front_end {
         FrontEnd::Tui => run_async(async move {
-            tui_session::show(spawn_replay(recording, options), TuiOptions::default()).await
+            let tui = TuiOptions {
+                no_mouse,
+                ..TuiOptions::default()
+            };
+            tui_session::show(spawn_replay(recording, options), tui).await
         }),
         FrontEnd::Plain | FrontEnd::Quiet | FrontEnd::Automation => {
             eprintln!(

@@ -27,6 +27,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         agents: crate::config::draft::drafts_of(&prepared.config),
         quickstart: prepared.quickstart.clone(),
         env: prepared.env.clone(),
+        no_mouse: args.no_mouse,
     };
     show(handle, options).await
 }

@@ -307,11 +307,11 @@ impl App {
                 self.view.composer_focused = false;
                 Vec::new()
             }
-            KeyCode::Up if single_line => {
+            KeyCode::Up if single_line && self.view.composer.on_first_row() => {
                 self.recall(-1);
                 Vec::new()
             }
-            KeyCode::Down if single_line => {
+            KeyCode::Down if single_line && self.view.composer.on_last_row() => {
                 self.recall(1);
                 Vec::new()
             }
@@ -399,6 +399,9 @@ mod final_view;
 #[cfg(test)]
 mod final_view_tests;
 mod interrupt;
+mod mouse;
+#[cfg(test)]
+mod mouse_tests;
 mod plan;
 #[cfg(test)]
 mod plan_flow_tests;

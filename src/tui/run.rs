@@ -6,7 +6,7 @@ use std::io;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crossterm::event::{Event as TermEvent, EventStream, MouseEventKind};
+use crossterm::event::{Event as TermEvent, EventStream};
 use futures::StreamExt;
 use jiff::Timestamp;
 use tokio::time::{Instant, sleep_until};
@@ -49,6 +49,9 @@ pub struct TuiOptions {
     pub quickstart: Option<String>,
     /// For the keys the agents view's model lists need.
     pub env: crate::config::Env,
+    /// `--no-mouse` / `MASSGEN_NO_MOUSE`: leave the mouse to the terminal (its own text
+    /// selection) instead of clicks and the wheel.
+    pub no_mouse: bool,
 }
 
 /// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
@@ -56,7 +59,7 @@ pub struct TuiOptions {
 /// saved first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
 /// its logs are finished.
 pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<bool> {
-    let guard = TerminalGuard::enter()?;
+    let guard = TerminalGuard::enter(!options.no_mouse)?;
     let outcome = event_loop(guard, &mut handle, options).await;
     let _ = handle.ops.send(Op::Shutdown).await;
     let drain = async {
@@ -240,17 +243,7 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
             app.on_paste(&text);
             (true, Vec::new())
         }
-        TermEvent::Mouse(mouse) => match mouse.kind {
-            MouseEventKind::ScrollUp => {
-                app.scroll_up(3);
-                (true, Vec::new())
-            }
-            MouseEventKind::ScrollDown => {
-                app.scroll_down(3);
-                (true, Vec::new())
-            }
-            _ => (false, Vec::new()),
-        },
+        TermEvent::Mouse(mouse) => (app.on_mouse(mouse), Vec::new()),
         TermEvent::Resize(..) => (true, Vec::new()),
         TermEvent::FocusGained | TermEvent::FocusLost => (false, Vec::new()),
     }

@@ -1,5 +1,5 @@
 //! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste, mouse
-//! buttons and wheel (no motion reports), and unambiguous key codes (so Shift+Enter is not
+//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes (so Shift+Enter is not
 //! Enter on terminals that support it); all of it undone on exit, on error and on panic.
 //!
 //! While the TUI owns the terminal, a panic anywhere (an orchestrator task included) must
@@ -40,8 +40,9 @@ pub struct TerminalGuard {
 }
 
 impl TerminalGuard {
-    pub fn enter() -> io::Result<Self> {
-        let restore = Restore::enter()?;
+    /// `mouse`: report clicks and the wheel (off keeps the terminal's own text selection).
+    pub fn enter(mouse: bool) -> io::Result<Self> {
+        let restore = Restore::enter(mouse)?;
         // No `Terminal::clear`: it asks the terminal for the cursor position, a reply some
         // terminals never send. The alternate screen is cleared on entry instead.
         let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
@@ -58,13 +59,19 @@ struct Restore {
 }
 
 impl Restore {
-    fn enter() -> io::Result<Self> {
+    fn enter(mouse: bool) -> io::Result<Self> {
         let previous_hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|info| {
             if let Ok(mut panics) = PANICS.lock() {
                 panics.push(info.to_string());
             }
             tracing::error!("panic: {info}");
+            // Built to abort on panic, nothing unwinds to drop the guard: give the terminal
+            // back (mouse reports off first) before the process ends.
+            if cfg!(panic = "abort") {
+                leave_terminal();
+                let _ = writeln!(io::stderr(), "massgen: panicked: {info}");
+            }
         }));
         let restore = Self {
             previous_hook: Some(previous_hook),
@@ -78,7 +85,9 @@ impl Restore {
             EnableBracketedPaste,
             PushKeyboardEnhancementFlags(KeyboardEnhancementFlags::DISAMBIGUATE_ESCAPE_CODES)
         )?;
-        stdout.write_all(MOUSE_ON.as_bytes())?;
+        if mouse {
+            stdout.write_all(MOUSE_ON.as_bytes())?;
+        }
         stdout.flush()?;
         Ok(restore)
     }
@@ -86,16 +95,7 @@ impl Restore {
 
 impl Drop for Restore {
     fn drop(&mut self) {
-        let mut stdout = io::stdout();
-        let _ = stdout.write_all(MOUSE_OFF.as_bytes());
-        let _ = execute!(
-            stdout,
-            PopKeyboardEnhancementFlags,
-            DisableBracketedPaste,
-            LeaveAlternateScreen,
-            Show
-        );
-        let _ = disable_raw_mode();
+        leave_terminal();
         if let Some(hook) = self.previous_hook.take() {
             std::panic::set_hook(hook);
         }
@@ -110,4 +110,19 @@ impl Drop for Restore {
             }
         }
     }
+}
+
+/// Mouse reports, keyboard flags, bracketed paste, the alternate screen and raw mode off;
+/// the cursor shown. Errors are ignored: the terminal may be gone.
+fn leave_terminal() {
+    let mut stdout = io::stdout();
+    let _ = stdout.write_all(MOUSE_OFF.as_bytes());
+    let _ = execute!(
+        stdout,
+        PopKeyboardEnhancementFlags,
+        DisableBracketedPaste,
+        LeaveAlternateScreen,
+        Show
+    );
+    let _ = disable_raw_mode();
 }

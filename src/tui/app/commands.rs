@@ -303,6 +303,10 @@ impl App {
                 self.set_card_scroll(0);
                 self.view.timeline_scroll = 0;
             }
+            // The timeline row a click selected: its answer, vote or agent's output.
+            KeyCode::Enter if self.view.timeline_focused => {
+                self.open_timeline_entry();
+            }
             _ => {}
         }
         Vec::new()

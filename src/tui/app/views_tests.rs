@@ -115,6 +115,12 @@ async fn an_override_after_the_turn_is_the_final_answer_everywhere() {
     assert!(app.state.agents[0].is_winner);
     assert_eq!(app.state.winner.as_ref(), Some(&scout));
     let mut view = app.view.clone();
+    let final_view = screen_text(&draw(&app.state, &view, 160, 48));
+    assert!(
+        final_view.contains("Final answer · scout"),
+        "the final view shows the chosen answer: {final_view}"
+    );
+    view.final_view = false;
     view.timeline_focused = true;
     let screen = screen_text(&draw(&app.state, &view, 160, 48));
     assert!(

@@ -202,6 +202,17 @@ pub(super) const KEYS: &[(&str, &str)] = &[
         "/agents",
         "add, remove and change agents between turns (type, model, system message); save them as a config",
     ),
+    (
+        "Ctrl+Z Ctrl+Y Ctrl+W Ctrl+K Ctrl+U",
+        "composer: undo, redo, delete the word before, to the line's end, to its start",
+    ),
+    (
+        "mouse",
+        "wheel: scroll the pane under the pointer · click: focus a card, select a timeline \
+         row; click it again (or Enter) to open its answer or vote · --no-mouse (or \
+         MASSGEN_NO_MOUSE=1) keeps the terminal's text selection; Shift+drag selects in \
+         most terminals",
+    ),
 ];
 
 /// The keys table, fitted to `width`: each description wraps under itself; narrower than

@@ -216,6 +216,7 @@ pub fn render(view: &View, state: &UiState, theme: &Theme, frame: &mut Frame, mo
     }
     frame.render_widget(Clear, area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
+    view.hits.borrow_mut().modal = Some(area);
 }
 
 impl ModalKind {
@@ -411,4 +412,15 @@ fn centred(area: Rect, width_percent: u16, height_percent: u16) -> Rect {
         .flex(Flex::Center)
         .areas(row);
     cell
+}
+
+/// Where the answers browser shows `label` of the agent at `agent` (this turn's answers).
+pub fn answer_position(
+    state: &UiState,
+    agent: usize,
+    label: &crate::protocol::AnswerLabel,
+) -> Option<usize> {
+    content::answers(state)
+        .iter()
+        .position(|(index, shown, _)| *index == agent && *shown == label)
 }

@@ -111,6 +111,19 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
         };
         spans.push(Span::styled(label, style));
     }
+    // Each tab is a place to click (the mouse focuses its agent).
+    let mut x = area.x;
+    for (index, span) in spans.iter().enumerate() {
+        let width = u16::try_from(span.width())
+            .unwrap_or(u16::MAX)
+            .min(area.right().saturating_sub(x));
+        if width == 0 {
+            break;
+        }
+        let tab = Rect { x, width, ..area };
+        view.hits.borrow_mut().cards.push((index, tab));
+        x += width;
+    }
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 

@@ -6,6 +6,7 @@ mod card;
 mod chrome;
 mod final_view;
 mod format;
+mod hits;
 mod inline;
 mod mode_bar;
 mod output;
@@ -15,13 +16,14 @@ mod timeline;
 mod welcome;
 mod wrap;
 
-use std::cell::Cell;
+use std::cell::{Cell, RefCell};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 
 pub use card::CardView;
 pub use format::{bytes, cost, duration, plural, seconds, short_plan_id, tokens};
+pub use hits::{Hit, HitMap};
 pub use output::{Paint, tail_lines};
 pub use text::markdown_lines;
 pub use timeline::{TimelineView, describe, entry_line};
@@ -104,6 +106,11 @@ pub struct View {
     pub context: modal::ContextInfo,
     /// The agents view's form while it is open.
     pub agents: Option<crate::tui::modal::agents_form::AgentsForm>,
+    /// Where the last frame drew cards, timeline rows, the modal and the composer (for
+    /// the mouse).
+    pub hits: RefCell<HitMap>,
+    /// The timeline entry a click selected (a second click or Enter opens it).
+    pub timeline_selected: Option<usize>,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -124,15 +131,20 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
         Constraint::Fill(1),
         Constraint::Length(bottom_height),
         Constraint::Length(bar.height),
-        Constraint::Length(view.composer.height()),
+        Constraint::Length(view.composer.height(area.width, area.height)),
         Constraint::Length(1),
     ])
     .areas(area);
+    view.hits.replace(HitMap {
+        composer: Some(composer),
+        ..HitMap::default()
+    });
     let buf = frame.buffer_mut();
     chrome::header(state, view, theme, header, buf);
     if state.turn == 0 {
         welcome::render(state, theme, body, buf);
     } else if final_shown {
+        view.hits.borrow_mut().final_view = Some(body);
         final_view::render(state, view, theme, body, buf);
     } else {
         cards(state, view, theme, body, frame);
@@ -147,6 +159,8 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
                 theme,
                 scroll: view.timeline_scroll,
                 focused: view.timeline_focused,
+                selected: view.timeline_selected,
+                hits: Some(&view.hits),
             },
             timeline,
             buf,
@@ -188,6 +202,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         let areas = Layout::horizontal(vec![Constraint::Fill(1); count]).split(area);
         for (index, slot) in areas.iter().enumerate().take(state.agents.len()) {
             frame.render_widget(card(index), *slot);
+            view.hits.borrow_mut().cards.push((index, *slot));
         }
     } else {
         let [tabs, body] =
@@ -195,12 +210,15 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         chrome::tabs(state, view, theme, tabs, frame.buffer_mut());
         if view.focused < state.agents.len() {
             frame.render_widget(card(view.focused), body);
+            view.hits.borrow_mut().cards.push((view.focused, body));
         }
     }
 }
 
 #[cfg(test)]
 mod attempt_tests;
+#[cfg(test)]
+mod composer_tests;
 #[cfg(test)]
 mod final_view_tests;
 #[cfg(test)]

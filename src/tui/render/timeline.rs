@@ -21,6 +21,10 @@ pub struct TimelineView<'a> {
     /// Entries scrolled up from the newest (0 = follow).
     pub scroll: usize,
     pub focused: bool,
+    /// The entry a click selected, drawn highlighted.
+    pub selected: Option<usize>,
+    /// Where each row and the pane were drawn, for the mouse.
+    pub hits: Option<&'a std::cell::RefCell<super::HitMap>>,
 }
 
 impl Widget for TimelineView<'_> {
@@ -43,9 +47,25 @@ impl Widget for TimelineView<'_> {
         let width = usize::from(inner.width);
         let lines: Vec<Line<'static>> = entries[start..end]
             .iter()
-            .map(|entry| entry_line(self.state, entry, self.theme, width))
+            .enumerate()
+            .map(|(row, entry)| {
+                let line = entry_line(self.state, entry, self.theme, width);
+                if self.selected == Some(start + row) {
+                    line.patch_style(self.theme.selected())
+                } else {
+                    line
+                }
+            })
             .collect();
         Paragraph::new(lines).render(inner, buf);
+        if let Some(hits) = self.hits {
+            let mut hits = hits.borrow_mut();
+            hits.timeline = Some(area);
+            hits.timeline_rows = (start..end)
+                .zip(inner.rows())
+                .map(|(entry, row)| (row, entry))
+                .collect();
+        }
     }
 }
 
