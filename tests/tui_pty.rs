@@ -268,13 +268,17 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     pty.press(b"\r");
     pty.screen
         .wait_for(&["Turn 2 · Executing", "Plan a picnic"], "execution turn");
-    let done = pty
-        .screen
-        .wait_for(&["5/5 tasks", "wins", "Idle"], "execution finished");
-    assert!(done.contains("completed"), "the plan is completed:\n{done}");
-    // The plan ran, so the bar is back to Normal: two Shift+Tabs to the selector.
+    pty.screen
+        .wait_for(&["Final answer", "wins", "Idle"], "execution finished");
+    // The plan ran, so the bar is back to Normal.
     pty.screen
         .wait_for(&["◉ Normal", "back to Normal mode"], "normal again");
+    // The final answer fills the body; `f` brings the cards back, with the plan's progress.
+    pty.press(b"\x1b");
+    pty.press(b"f");
+    let done = pty.screen.wait_for(&["5/5 tasks"], "the cards again");
+    assert!(done.contains("completed"), "the plan is completed:\n{done}");
+    // Two Shift+Tabs to the selector.
     for _ in 0..2 {
         pty.press(b"\x1b[Z");
     }

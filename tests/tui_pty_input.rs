@@ -220,7 +220,11 @@ fn clicks_and_the_wheel_reach_cards_and_the_timeline_and_mouse_mode_ends_on_exit
     let mut pty = Pty::start(home.path(), &[], &[]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"What is the capital of France?\r");
-    pty.wait_for(&["Idle", "wins", "final answer presented"], "turn done");
+    pty.wait_for(&["Idle", "wins", "Final answer"], "turn done");
+    // The final answer fills the body; `f` brings the cards back.
+    pty.press(b"\x1b");
+    pty.press(b"f");
+    pty.wait_for(&["final answer presented"], "the cards and the timeline");
 
     // Three cards side by side at 140 columns; the third is critic's. A click on it
     // focuses it and leaves the composer, so `o` opens its output.
@@ -237,11 +241,12 @@ fn clicks_and_the_wheel_reach_cards_and_the_timeline_and_mouse_mode_ends_on_exit
     pty.press(b"\x1b[F"); // End: follow again
     pty.wait_for(&["turn done"], "following again");
 
-    // A timeline row: one click selects it, a second opens its answer.
+    // A timeline row: one click selects it, a second opens it; the presentation's row
+    // opens the final view.
     let (presenting, _) = pty.row_with("presenting agent");
     pty.click(20, presenting);
     pty.click(20, presenting);
-    pty.wait_for(&["Answers"], "the presented answer opened");
+    pty.wait_for(&["Final answer ·"], "the presented answer opened");
     pty.press(b"\x1b");
     pty.press(b"q");
     let output = pty.finish();
