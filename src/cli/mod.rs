@@ -4,7 +4,7 @@ mod args;
 mod exit;
 mod front_end;
 mod info;
-mod logging;
+pub mod logging;
 mod logs;
 mod output_file;
 mod plain_session;

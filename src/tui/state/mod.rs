@@ -31,7 +31,7 @@ pub use agent::{
     growing_text, provider_tool_name,
 };
 pub use attempts::{RoundClock, RoundTimeLeft};
-pub use code::{CodeLines, CodeSpan};
+pub use code::{CodeLines, CodeSpan, highlight_tables_loaded};
 pub use input::QueuedInput;
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
