@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
-"""Writes assets/o200k_base.bin, the o200k token table massgen estimates with (stdlib only).
+"""Writes assets/o200k_base.zlib, the o200k token table massgen estimates with (stdlib only).
 
 tiktoken's o200k_base.tiktoken holds one `BASE64 RANK` line per token, ranks 0, 1, 2, …
-in order: 3.6 MB of text. The binary table holds the same tokens in the same order, each
-as one length byte (1..=255) followed by its bytes: 1.6 MB, read without base64 decoding.
-src/backend/tokens.rs builds the tokenizer from it, and a test there checks every token
-against tiktoken-rs's own table.
+in order: 3.6 MB of text. Our table holds the same tokens in the same order, each as one
+length byte (1..=255) followed by its bytes (1.6 MB), zlib-compressed at level 9 (1.05 MB
+in the binary). src/backend/tokens.rs inflates it and builds the tokenizer on the first
+estimate, and a test there checks every token against tiktoken-rs's own table.
 
     python3 scripts/o200k_table.py ~/.cargo/registry/src/*/tiktoken-rs-*/assets/o200k_base.tiktoken
 """
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import base64
 import sys
+import zlib
 from pathlib import Path
 
 
@@ -30,9 +31,10 @@ def main() -> None:
             sys.exit(f"line {expected + 1}: a token of {len(token)} bytes does not fit")
         out.append(len(token))
         out += token
-    target = Path(__file__).resolve().parent.parent / "assets" / "o200k_base.bin"
-    target.write_bytes(out)
-    print(f"{target}: {len(out)} bytes")
+    packed = zlib.compress(bytes(out), 9)
+    target = Path(__file__).resolve().parent.parent / "assets" / "o200k_base.zlib"
+    target.write_bytes(packed)
+    print(f"{target}: {len(packed)} bytes ({len(out)} inflated)")
 
 
 if __name__ == "__main__":

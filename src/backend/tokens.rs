@@ -14,9 +14,10 @@ use crate::protocol::Usage;
 /// What chat formats add around each message (role markers, separators).
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
-/// The o200k tokens in rank order, each as a length byte and its bytes (1.6 MB; tiktoken's
-/// base64 text of the same table is 3.6 MB). Written by `scripts/o200k_table.py`.
-const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.bin");
+/// The o200k tokens in rank order, each as a length byte and its bytes, zlib-compressed
+/// (1.05 MB; tiktoken's base64 text of the same table is 3.6 MB). Written by
+/// `scripts/o200k_table.py`.
+const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.zlib");
 
 /// o200k's special tokens, as tiktoken defines them.
 const O200K_SPECIAL: [(&str, Rank); 2] = [("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)];
@@ -34,8 +35,9 @@ pub fn tokenizer_loaded() -> bool {
 
 /// The ranks of the o200k tokens, read from the packed table; `None` if it is malformed.
 fn o200k_encoder() -> Option<FxHashMap<Vec<u8>, Rank>> {
+    let table = miniz_oxide::inflate::decompress_to_vec_zlib(O200K_TABLE).ok()?;
     let mut encoder = FxHashMap::with_capacity_and_hasher(200_000, Default::default());
-    let mut rest = O200K_TABLE;
+    let mut rest = table.as_slice();
     let mut rank: Rank = 0;
     while let Some((&len, tail)) = rest.split_first() {
         let (token, tail) = tail.split_at_checked(usize::from(len))?;
