@@ -10,7 +10,7 @@ use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 /// One highlighted piece of a code line: its colour and text.
 pub type CodeSpan = ((u8, u8, u8), String);
 
-/// syntect's syntax definitions and theme: about 1 MB of tables each, decoded on first use
+/// syntect's syntax definitions and theme (5 MB once decoded), decoded on first use
 /// (the first line inside a code block), never at start-up.
 static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
 static THEME: OnceLock<Option<Theme>> = OnceLock::new();
