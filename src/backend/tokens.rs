@@ -23,9 +23,8 @@ const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.zlib");
 const O200K_SPECIAL: [(&str, Rank); 2] = [("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)];
 
 /// The tokenizer (40 MB once built), built from [`O200K_TABLE`] on the first estimate, never
-/// at start-up: most
-/// providers report usage, so most runs never need it. `None` if the table could not be
-/// read (a broken build); estimates then fall back to four bytes a token.
+/// at start-up: most providers report usage, so most runs never need it. `None` if the
+/// table could not be read (a broken build); estimates then fall back to four bytes a token.
 static TOKENIZER: OnceLock<Option<CoreBPE>> = OnceLock::new();
 
 /// Whether the tokenizer has been built in this process (the footprint test checks that
