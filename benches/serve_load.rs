@@ -90,7 +90,7 @@ fn main() {
     for clients in [1usize, 4, 16] {
         let url = format!("{base}/v1/chat/completions");
         let (latencies, errors, elapsed) = runtime.block_on(async move {
-            let client = reqwest::Client::new();
+            let client = massgen::backend::http_client().unwrap();
             let deadline = Instant::now() + Duration::from_secs(seconds);
             let started = Instant::now();
             let tasks: Vec<_> = (0..clients)

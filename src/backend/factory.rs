@@ -168,6 +168,7 @@ fn wire_protocol(config: &BackendConfig, endpoint: &Endpoint) -> Protocol {
 /// One connection pool for every agent of a run. It follows no redirect: a provider's
 /// 3xx would otherwise carry the API key headers to whatever host it names.
 pub fn http_client() -> Result<reqwest::Client, String> {
+    super::tls::ensure_crypto_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(Duration::from_secs(30))

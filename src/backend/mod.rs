@@ -12,6 +12,7 @@ pub mod provider;
 mod redacting;
 pub mod scripted;
 pub mod secrets;
+pub mod tls;
 pub mod tokens;
 mod turn;
 pub mod wire;

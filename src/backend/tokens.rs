@@ -3,7 +3,10 @@
 //!
 //! Every provider tokenizes differently, so these are estimates, and are marked as such.
 
-use tiktoken_rs::o200k_base_singleton;
+use std::sync::OnceLock;
+
+use rustc_hash::FxHashMap;
+use tiktoken_rs::{CoreBPE, O200K_BASE_PAT_STR, Rank};
 
 use super::message::{Message, ReasoningBlock, ToolSpec};
 use crate::protocol::Usage;
@@ -11,12 +14,61 @@ use crate::protocol::Usage;
 /// What chat formats add around each message (role markers, separators).
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
+/// The o200k tokens in rank order, each as a length byte and its bytes, zlib-compressed
+/// (1.05 MB; tiktoken's base64 text of the same table is 3.6 MB). Written by
+/// `scripts/o200k_table.py`.
+const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.zlib");
+
+/// o200k's special tokens, as tiktoken defines them.
+const O200K_SPECIAL: [(&str, Rank); 2] = [("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)];
+
+/// The tokenizer (40 MB once built), built from [`O200K_TABLE`] on the first estimate, never
+/// at start-up: most providers report usage, so most runs never need it. `None` if the
+/// table could not be read (a broken build); estimates then fall back to four bytes a token.
+static TOKENIZER: OnceLock<Option<CoreBPE>> = OnceLock::new();
+
+/// Whether the tokenizer has been built in this process (the footprint test checks that
+/// `--help` and a demo turn do not build it).
+pub fn tokenizer_loaded() -> bool {
+    TOKENIZER.get().is_some()
+}
+
+/// The ranks of the o200k tokens, read from the packed table; `None` if it is malformed.
+fn o200k_encoder() -> Option<FxHashMap<Vec<u8>, Rank>> {
+    let table = miniz_oxide::inflate::decompress_to_vec_zlib(O200K_TABLE).ok()?;
+    let mut encoder = FxHashMap::with_capacity_and_hasher(200_000, Default::default());
+    let mut rest = table.as_slice();
+    let mut rank: Rank = 0;
+    while let Some((&len, tail)) = rest.split_first() {
+        let (token, tail) = tail.split_at_checked(usize::from(len))?;
+        encoder.insert(token.to_vec(), rank);
+        rest = tail;
+        rank += 1;
+    }
+    Some(encoder)
+}
+
+fn tokenizer() -> Option<&'static CoreBPE> {
+    TOKENIZER
+        .get_or_init(|| {
+            let special = O200K_SPECIAL
+                .iter()
+                .map(|(name, rank)| ((*name).to_string(), *rank))
+                .collect();
+            CoreBPE::new(o200k_encoder()?, special, O200K_BASE_PAT_STR).ok()
+        })
+        .as_ref()
+}
+
 /// Tokens in `text`.
 pub fn count(text: &str) -> u64 {
     if text.is_empty() {
         return 0;
     }
-    o200k_base_singleton().count_ordinary(text) as u64
+    match tokenizer() {
+        Some(bpe) => bpe.count_ordinary(text) as u64,
+        None => text.len().div_ceil(4) as u64,
+    }
 }
 
 /// Tokens in a request: every message's text, tool calls and results, and the tool
@@ -80,6 +132,27 @@ pub fn estimate(prompt_tokens: u64, output: &[&str], reasoning: &str) -> Usage {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_packed_table_is_tiktokens_o200k_token_for_token() {
+        let ours = tokenizer().unwrap();
+        let theirs = tiktoken_rs::o200k_base_singleton();
+        let encoder = o200k_encoder().unwrap();
+        assert_eq!(encoder.len(), 199_998);
+        for (token, rank) in &encoder {
+            assert_eq!(
+                &theirs.decode_bytes(&[*rank]).unwrap(),
+                token,
+                "rank {rank}"
+            );
+        }
+        let text = "Fn main() { println!(\"héllo, 世界 🌍\"); } // 12345 tokens\n\n  it's";
+        assert_eq!(ours.encode_ordinary(text), theirs.encode_ordinary(text));
+        assert_eq!(
+            ours.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>"),
+            theirs.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>")
+        );
+    }
 
     #[test]
     fn counts_tokens_like_the_o200k_encoding() {

@@ -7,7 +7,7 @@
 use std::io::{self, Write};
 use std::path::Path;
 
-use tracing_appender::non_blocking::WorkerGuard;
+use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
 use tracing_subscriber::EnvFilter;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
@@ -23,6 +23,12 @@ pub fn log_file_name(debug: bool) -> &'static str {
         "massgen.log"
     }
 }
+
+/// Log lines queued for the writer thread at most. tracing-appender's default, 128,000,
+/// allocates and touches its whole queue up front: 4 MB, the largest part of a demo run's
+/// memory. Lines queue only while the disk is slower than massgen logs; past this many they
+/// are dropped rather than stall a frame (as they were past 128,000).
+pub const LOG_LINES_BUFFERED: usize = 4096;
 
 /// Installs the subscriber: info from massgen and warnings from dependencies (debug from
 /// massgen with `--debug`; `RUST_LOG` overrides) into the run's log file when there is a
@@ -47,7 +53,9 @@ pub fn init(
     let (file, guard) = match run_dir {
         Some(dir) => {
             let appender = tracing_appender::rolling::never(dir, log_file_name(debug));
-            let (writer, guard) = tracing_appender::non_blocking(appender);
+            let (writer, guard) = NonBlockingBuilder::default()
+                .buffered_lines_limit(LOG_LINES_BUFFERED)
+                .finish(appender);
             let layer = tracing_subscriber::fmt::layer()
                 .with_writer(Redacting::new(writer, redactor))
                 .with_ansi(false);

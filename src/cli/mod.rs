@@ -5,7 +5,7 @@ mod exit;
 mod front_end;
 mod generate_config;
 mod info;
-mod logging;
+pub mod logging;
 mod logs;
 mod output_file;
 mod plain_session;

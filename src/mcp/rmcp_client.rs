@@ -142,6 +142,7 @@ impl RmcpClient {
             value.set_sensitive(true);
             custom.insert(header, value);
         }
+        crate::backend::tls::ensure_crypto_provider();
         let transport = StreamableHttpClientTransport::from_config(
             StreamableHttpClientTransportConfig::with_uri(url).custom_headers(custom),
         );

@@ -13,7 +13,7 @@ use crate::served::{PAIR, Served, post, question};
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completions_whole_and_streamed_and_the_model_list() {
     let served = Served::start(PAIR, &[]);
-    let client = reqwest::Client::new();
+    let client = massgen::backend::http_client().unwrap();
     let (status, body) = post(
         &client,
         &served.url("/v1/chat/completions"),
@@ -137,7 +137,7 @@ async fn the_conversation_so_far_reaches_the_agents() {
         {"role": "user", "content": "And of Germany?"},
     ]});
     let (status, reply) = post(
-        &reqwest::Client::new(),
+        &massgen::backend::http_client().unwrap(),
         &served.url("/v1/chat/completions"),
         &body,
     )
@@ -156,7 +156,7 @@ async fn the_conversation_so_far_reaches_the_agents() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_error_is_shaped_like_openais() {
     let served = Served::start(PAIR, &["--api-key", "sk-serve-0123456789"]);
-    let client = reqwest::Client::new();
+    let client = massgen::backend::http_client().unwrap();
     let url = served.url("/v1/chat/completions");
     let send = |body: reqwest::Body, key: Option<&'static str>| {
         let mut request = client
@@ -227,7 +227,7 @@ async fn a_turn_without_an_answer_is_a_500_with_a_request_id() {
         &[],
     );
     let (status, body) = post(
-        &reqwest::Client::new(),
+        &massgen::backend::http_client().unwrap(),
         &served.url("/v1/chat/completions"),
         &question("q"),
     )
@@ -247,7 +247,7 @@ async fn configs_served_by_name_are_models_too() {
         &[("serve.yaml", PAIR), ("coding.yaml", coding)],
         &["--config", "coding.yaml"],
     );
-    let client = reqwest::Client::new();
+    let client = massgen::backend::http_client().unwrap();
     let models: Value = client
         .get(served.url("/v1/models"))
         .send()

@@ -11,7 +11,7 @@ use crate::support::sandbox::Sandbox;
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn beyond_max_concurrent_requests_get_429() {
     let served = Served::start(HANG, &["--max-concurrent", "2"]);
-    let client = reqwest::Client::new();
+    let client = massgen::backend::http_client().unwrap();
     let url = served.url("/v1/chat/completions");
     let hanging: Vec<_> = (0..2)
         .map(|_| {
@@ -36,7 +36,8 @@ async fn a_client_gone_mid_stream_cancels_its_turn_which_is_saved() {
     let served = Served::start(HANG, &[]);
     let mut body = question("q");
     body["stream"] = json!(true);
-    let response = reqwest::Client::new()
+    let response = massgen::backend::http_client()
+        .unwrap()
         .post(served.url("/v1/chat/completions"))
         .json(&body)
         .send()
@@ -60,7 +61,7 @@ async fn a_client_gone_mid_stream_cancels_its_turn_which_is_saved() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigterm_lets_running_turns_end_within_the_grace_then_exits() {
     let mut served = Served::start(HANG, &["--grace", "1"]);
-    let client = reqwest::Client::new();
+    let client = massgen::backend::http_client().unwrap();
     let url = served.url("/v1/chat/completions");
     let running = tokio::spawn({
         let client = client.clone();

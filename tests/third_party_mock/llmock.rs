@@ -73,7 +73,8 @@ impl Llmock {
 
     /// Queues `behaviors` (LLMock's JSON form, e.g. `{"type": "reply", "text": "…"}`).
     pub async fn script(&self, behaviors: &[Value]) {
-        let response = reqwest::Client::new()
+        let response = massgen::backend::http_client()
+            .unwrap()
             .post(format!("{}/_llmock/scenario", self.url))
             .json(&json!({ "behaviors": behaviors }))
             .send()
@@ -86,7 +87,10 @@ impl Llmock {
 
     /// Scripted behaviours no request has consumed yet.
     pub async fn pending(&self) -> Vec<Value> {
-        let body: Value = reqwest::get(format!("{}/_llmock/scenario", self.url))
+        let body: Value = massgen::backend::http_client()
+            .unwrap()
+            .get(format!("{}/_llmock/scenario", self.url))
+            .send()
             .await
             .unwrap()
             .json()

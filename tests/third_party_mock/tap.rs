@@ -37,7 +37,7 @@ impl Tap {
     pub async fn start(upstream: &str) -> Self {
         let shared = Shared {
             upstream: upstream.to_string(),
-            client: reqwest::Client::new(),
+            client: massgen::backend::http_client().unwrap(),
             exchanges: Arc::default(),
         };
         let exchanges = Arc::clone(&shared.exchanges);

@@ -10,13 +10,22 @@ use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 /// One highlighted piece of a code line: its colour and text.
 pub type CodeSpan = ((u8, u8, u8), String);
 
+/// syntect's syntax definitions and theme (5 MB once decoded), decoded on first use
+/// (the first line inside a code block), never at start-up.
+static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
+static THEME: OnceLock<Option<Theme>> = OnceLock::new();
+
+/// Whether the highlighting tables have been loaded in this process: they must not be until
+/// a code block needs them (the footprint test checks `--help` and a demo turn).
+pub fn highlight_tables_loaded() -> bool {
+    SYNTAXES.get().is_some() || THEME.get().is_some()
+}
+
 fn syntaxes() -> &'static SyntaxSet {
-    static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
     SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines)
 }
 
 fn theme() -> Option<&'static Theme> {
-    static THEME: OnceLock<Option<Theme>> = OnceLock::new();
     THEME
         .get_or_init(|| {
             let mut themes = ThemeSet::load_defaults().themes;

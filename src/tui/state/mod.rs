@@ -32,7 +32,7 @@ pub use agent::{
     growing_text, provider_tool_name,
 };
 pub use attempts::{RoundClock, RoundTimeLeft};
-pub use code::{CodeLines, CodeSpan};
+pub use code::{CodeLines, CodeSpan, highlight_tables_loaded};
 pub use final_answer::PresentedAnswer;
 pub use input::QueuedInput;
 pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
