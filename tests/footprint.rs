@@ -49,6 +49,7 @@ async fn demo_turn(question: &str) -> Vec<Event> {
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            agents_loader: None,
         },
     );
     let events = handle.run_turn(question).await;

@@ -159,7 +159,7 @@ fn ctrl_p_attaches_the_directory_and_ctrl_o_overrides_the_final_answer() {
     pty.press(b"What is the capital of France?\r");
     pty.screen.wait_for(&["Turn 1"], "turn started");
     pty.screen
-        .wait_for(&["wins", "final answer presented", "Idle"], "turn finished");
+        .wait_for(&["wins", "Final answer ·", "Idle"], "turn finished");
     pty.press(b"\x0f");
     let browser = pty.screen.wait_for(
         &["Override: choose the final answer", "Enter: final answer"],
@@ -181,6 +181,12 @@ fn ctrl_p_attaches_the_directory_and_ctrl_o_overrides_the_final_answer() {
         .and_then(|before| before.rsplit(' ').next())
         .map(str::to_string)
         .unwrap();
+    pty.screen.wait_for(
+        &[&format!("({label})")],
+        "the final view shows the chosen answer",
+    );
+    pty.press(b"\x1b");
+    pty.press(b"f"); // back to the cards and the timeline
     pty.screen.wait_for(
         &[&format!("override: final answer is {label}")],
         "the timeline shows the override",

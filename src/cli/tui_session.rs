@@ -46,11 +46,15 @@ pub fn on_a_terminal() -> bool {
 
 /// Runs the TUI over `handle` until the user quits, or a signal ends it (exit 4).
 pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
-    // Quitting after cancelling a turn is a normal end of an interactive session (0, as in
-    // MassGen); a signal or a vanished terminal ends it as an interruption.
+    // As in plain: the first turn that did not succeed decides (a cancelled turn exits 4);
+    // a signal or a vanished terminal ends the session as an interruption.
     match crate::tui::run(handle, options).await {
-        Ok(false) => Exit::Success,
-        Ok(true) => Exit::Interrupted,
+        Ok(end) if end.signalled => Exit::Interrupted,
+        Ok(end) => end
+            .turns
+            .iter()
+            .map(|&(outcome, presented)| Exit::from_turn(outcome, presented))
+            .fold(Exit::Success, Exit::combine),
         Err(error) => {
             super::front_end::note(&format!("error: the terminal failed: {error}"));
             Exit::Execution

@@ -11,9 +11,9 @@ use super::complete::{self, PopupKind};
 use super::composer::ComposerKey;
 use super::modal::ModalKind;
 use super::render::View;
-use super::state::{AgentCard, UiState};
+use super::state::UiState;
 use super::theme::Theme;
-use crate::protocol::{AgentInfo, Event, EventMsg, Op};
+use crate::protocol::{AgentInfo, Event, EventMsg, Op, TurnOutcome};
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -74,6 +74,9 @@ pub struct App {
     config_file: Option<PathBuf>,
     /// Questions answered (or skipped) whose closing the runtime has not reported yet.
     answered: Vec<String>,
+    /// How each live turn of this session ended: outcome, and whether a final answer was
+    /// presented (for the exit code; a replay's turns are not counted).
+    turn_endings: Vec<(TurnOutcome, bool)>,
     /// The plan the last planning turn made, ready and not yet approved or kept (`P`
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
@@ -136,6 +139,10 @@ impl App {
         } = &event.msg
         {
             self.cancel_pending = false;
+            if !self.is_replay() {
+                let presented = self.state.final_answer().is_some_and(|answer| answer.done);
+                self.turn_endings.push((*outcome, presented));
+            }
             if let Some(text) = undelivered {
                 self.view.notice = Some(format!(
                     "not delivered, the agents finished first: {text} (Up brings it back)"
@@ -167,6 +174,10 @@ impl App {
 
     /// Pasted text goes into the composer as it is, newlines included (or into the open
     /// question's text field).
+    pub fn turn_endings(&self) -> &[(TurnOutcome, bool)] {
+        &self.turn_endings
+    }
+
     pub fn on_paste(&mut self, text: &str) {
         if self.agents_open() {
             self.agents_paste(text);
@@ -338,54 +349,6 @@ impl App {
             None
         };
     }
-
-    /// Scrolls the top modal, else the focused pane, towards older content.
-    pub fn scroll_up(&mut self, lines: usize) {
-        if let Some(top) = self.view.modals.last_mut() {
-            top.scroll = (top.scroll + lines).min(self.view.modal_scroll_max.get());
-        } else if self.final_shown() {
-            self.scroll_final(true, lines);
-        } else if self.view.timeline_focused {
-            let furthest = self.state.timeline.len().saturating_sub(1);
-            self.view.timeline_scroll = (self.view.timeline_scroll + lines).min(furthest);
-        } else {
-            self.set_card_scroll(
-                (self.view.card_scroll + lines).min(self.view.card_scroll_max.get()),
-            );
-        }
-    }
-
-    /// Scrolls back towards the newest content.
-    pub fn scroll_down(&mut self, lines: usize) {
-        if let Some(top) = self.view.modals.last_mut() {
-            top.scroll = top.scroll.saturating_sub(lines);
-        } else if self.final_shown() {
-            self.scroll_final(false, lines);
-        } else if self.view.timeline_focused {
-            self.view.timeline_scroll = self.view.timeline_scroll.saturating_sub(lines);
-        } else {
-            self.set_card_scroll(self.view.card_scroll.saturating_sub(lines));
-        }
-    }
-
-    fn final_shown(&self) -> bool {
-        self.view.final_view && self.state.final_answer().is_some()
-    }
-
-    /// Scrolling up pauses the focused card where its output ends; back at the bottom it
-    /// follows the output again.
-    pub(super) fn set_card_scroll(&mut self, lines: usize) {
-        self.view.card_scroll = lines;
-        if lines == 0 {
-            self.view.card_pause = None;
-        } else if self.view.card_pause.is_none() {
-            self.view.card_pause = self
-                .state
-                .agents
-                .get(self.view.focused)
-                .map(AgentCard::output_mark);
-        }
-    }
 }
 
 mod agents;
@@ -413,6 +376,7 @@ mod question_tests;
 mod replay;
 #[cfg(test)]
 mod replay_tests;
+mod scroll;
 mod submit;
 #[cfg(test)]
 mod tests;

@@ -5,6 +5,7 @@
 mod agents_io;
 pub mod app;
 pub mod choices;
+mod clocks;
 pub mod complete;
 pub mod composer;
 pub mod export;
@@ -22,4 +23,4 @@ pub(crate) mod test_plans;
 pub(crate) mod test_support;
 pub mod theme;
 
-pub use run::{TuiOptions, run};
+pub use run::{SessionEnd, TuiOptions, run};

@@ -1,5 +1,6 @@
-//! Opening a file in the desktop's default application (`/config`), as MassGen does with
-//! `open`, `start` or `xdg-open`, without letting the opener write on the screen.
+//! Handing things to the desktop: a file to its default application (`/config`), as
+//! MassGen does with `open`, `start` or `xdg-open`, without letting the opener write on the
+//! screen; text to the clipboard through the terminal (OSC 52).
 
 use std::path::Path;
 use std::process::Stdio;
@@ -47,4 +48,15 @@ pub fn open_in_desktop(path: &Path) -> String {
             path.display()
         ),
     }
+}
+
+/// Asks the terminal to put `text` on the clipboard (OSC 52); terminals that do not allow
+/// it ignore the sequence.
+pub fn copy_to_clipboard(text: &str) {
+    use base64::Engine;
+    use std::io::Write;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let mut out = std::io::stdout().lock();
+    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+    let _ = out.flush();
 }

@@ -8,18 +8,18 @@ use std::time::Duration;
 
 use crossterm::event::{Event as TermEvent, EventStream};
 use futures::StreamExt;
-use jiff::Timestamp;
 use tokio::time::{Instant, sleep_until};
 
 use super::agents_io;
 use super::app::{App, Effect};
+use super::clocks::{is_working, update_clocks};
 use super::composer::Composer;
-use super::open::open_in_desktop;
+use super::open::{copy_to_clipboard, open_in_desktop};
 use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use crate::orchestrator::OrchestratorHandle;
-use crate::protocol::{AgentStatus, Mode, Op};
+use crate::protocol::{Mode, Op, TurnOutcome};
 
 const FRAME: Duration = Duration::from_millis(16);
 const CLOCK_TICK: Duration = Duration::from_secs(1);
@@ -54,11 +54,11 @@ pub struct TuiOptions {
     pub no_mouse: bool,
 }
 
-/// Runs the TUI over `handle` until the user quits (`Ok(false)`) or SIGTERM, SIGHUP or the
-/// terminal going away ends the session (`Ok(true)`: the running turn was cancelled and
-/// saved first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
+/// Runs the TUI over `handle` until the user quits or SIGTERM, SIGHUP or the terminal
+/// going away ends the session (`signalled`: the running turn was cancelled and saved
+/// first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
 /// its logs are finished.
-pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<bool> {
+pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<SessionEnd> {
     let guard = TerminalGuard::enter(!options.no_mouse)?;
     let outcome = event_loop(guard, &mut handle, options).await;
     let _ = handle.ops.send(Op::Shutdown).await;
@@ -70,12 +70,28 @@ pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Res
     outcome
 }
 
+/// How a session ended: by a signal (or the terminal going away), and how each of its
+/// turns ended (outcome, and whether a final answer was presented), for the exit code.
+pub struct SessionEnd {
+    pub signalled: bool,
+    pub turns: Vec<(TurnOutcome, bool)>,
+}
+
+impl SessionEnd {
+    fn of(app: &App, signalled: bool) -> Self {
+        Self {
+            signalled,
+            turns: app.turn_endings().to_vec(),
+        }
+    }
+}
+
 /// The loop proper; the terminal is restored when `guard` drops, before the shutdown.
 async fn event_loop(
     mut guard: TerminalGuard,
     handle: &mut OrchestratorHandle,
     options: TuiOptions,
-) -> io::Result<bool> {
+) -> io::Result<SessionEnd> {
     let mut app = App::new(Vec::new())
         .with_cwd(std::env::current_dir().unwrap_or_else(|_| PathBuf::from(".")))
         .with_config_file(options.config_file)
@@ -119,7 +135,7 @@ async fn event_loop(
         if let Some(deadline) = ending
             && (!app.state.is_running() || now >= deadline)
         {
-            return Ok(true);
+            return Ok(SessionEnd::of(&app, true));
         }
         if ending.is_none() && dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
             update_clocks(&mut app);
@@ -166,7 +182,7 @@ async fn event_loop(
                 Vec::new()
             }
             () = terminate.recv() => match ending {
-                Some(_) => return Ok(true),
+                Some(_) => return Ok(SessionEnd::of(&app, true)),
                 None => end(&mut ending, app.state.is_running()),
             },
         };
@@ -180,7 +196,7 @@ async fn event_loop(
                     dirty = true;
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text),
-                Effect::Quit => return Ok(false),
+                Effect::Quit => return Ok(SessionEnd::of(&app, false)),
                 Effect::Export {
                     turn,
                     path,
@@ -249,75 +265,6 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
     }
 }
 
-/// The agent is inside a coordination round (its time limit counts).
-fn is_in_round(status: AgentStatus) -> bool {
-    matches!(
-        status,
-        AgentStatus::Thinking | AgentStatus::Streaming | AgentStatus::Tool
-    )
-}
-
-fn is_working(status: AgentStatus) -> bool {
-    match status {
-        AgentStatus::Thinking
-        | AgentStatus::Streaming
-        | AgentStatus::Tool
-        | AgentStatus::Restarting
-        | AgentStatus::Presenting => true,
-        AgentStatus::Waiting
-        | AgentStatus::Answered
-        | AgentStatus::Voted
-        | AgentStatus::Done
-        | AgentStatus::Error
-        | AgentStatus::Cancelled
-        | AgentStatus::TimedOut => false,
-    }
-}
-
-/// Elapsed times from the event timestamps and the wall clock (in a replay, the time of
-/// the newest event played); a finished turn keeps its final duration.
-fn update_clocks(app: &mut App) {
-    let now = app
-        .state
-        .replay
-        .as_ref()
-        .map_or_else(Timestamp::now, |replay| replay.clock);
-    let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
-    app.view.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
-        (_, true) => app.state.turn_started_at.map(since),
-        (Some(done), false) => Some(done.duration_ms / 1000),
-        (None, false) => None,
-    };
-    app.view.question_secs_left = app.view.question.as_ref().and_then(|form| {
-        let pending = app
-            .state
-            .questions
-            .iter()
-            .find(|pending| pending.request_id == form.request_id)?;
-        Some(pending.timeout_secs.saturating_sub(since(pending.asked_at)))
-    });
-    if app.state.is_running() {
-        app.view.agent_elapsed_secs = app
-            .state
-            .agents
-            .iter()
-            .map(|card| card.started_at.map(since))
-            .collect();
-        app.view.agent_round_left = app
-            .state
-            .agents
-            .iter()
-            .map(|card| {
-                card.round_clock
-                    .filter(|_| is_in_round(card.status))
-                    .map(|clock| clock.left_at(now))
-            })
-            .collect();
-    } else {
-        app.view.agent_round_left.clear();
-    }
-}
-
 /// SIGTERM or SIGHUP on Unix; never elsewhere.
 struct Terminate {
     #[cfg(unix)]
@@ -363,17 +310,6 @@ impl Terminate {
     }
 }
 
-/// Asks the terminal to put `text` on the clipboard (OSC 52); terminals that do not allow
-/// it ignore the sequence.
-fn copy_to_clipboard(text: &str) {
-    use base64::Engine;
-    use std::io::Write;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
-    let mut out = io::stdout().lock();
-    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
-    let _ = out.flush();
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -394,7 +330,7 @@ mod tests {
         use crate::tui::test_support::event;
 
         let later = |seconds: i64, msg: EventMsg| Event {
-            at: Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(seconds),
+            at: jiff::Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(seconds),
             ..event(1, None, msg)
         };
         let mut app = App::new(Vec::new());
