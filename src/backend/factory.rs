@@ -167,12 +167,19 @@ fn wire_protocol(config: &BackendConfig, endpoint: &Endpoint) -> Protocol {
 
 /// One connection pool for every agent of a run. It follows no redirect: a provider's
 /// 3xx would otherwise carry the API key headers to whatever host it names.
-pub fn http_client() -> Result<reqwest::Client, String> {
+/// Every HTTP client massgen builds starts here: the TLS provider installed (reqwest
+/// panics without one), redirects never followed (keys stay with the host they were
+/// meant for), massgen's user agent.
+pub fn client_builder() -> reqwest::ClientBuilder {
     super::tls::ensure_crypto_provider();
     reqwest::Client::builder()
         .redirect(reqwest::redirect::Policy::none())
-        .connect_timeout(Duration::from_secs(30))
         .user_agent(concat!("massgen-rs/", env!("CARGO_PKG_VERSION")))
+}
+
+pub fn http_client() -> Result<reqwest::Client, String> {
+    client_builder()
+        .connect_timeout(Duration::from_secs(30))
         .build()
         .map_err(|error| format!("cannot set up HTTPS: {error}"))
 }

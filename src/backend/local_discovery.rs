@@ -67,9 +67,7 @@ pub struct FoundServer {
 /// Asks every known port on `host` at once; the servers that listed at least one model,
 /// in [`KNOWN_SERVERS`] order.
 pub async fn discover(host: &str) -> Vec<FoundServer> {
-    super::tls::ensure_crypto_provider();
-    let Ok(client) = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
+    let Ok(client) = super::factory::client_builder()
         .timeout(PROBE_TIMEOUT)
         .connect_timeout(PROBE_TIMEOUT)
         .no_proxy()

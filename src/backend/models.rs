@@ -52,8 +52,7 @@ pub async fn list_models(
         .as_ref()
         .map(|key| key.expose().to_string());
     let base = endpoint.base_url.as_str();
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
+    let client = super::factory::client_builder()
         .timeout(LIST_TIMEOUT)
         .build()
         .map_err(|error| ModelListError::Unreachable {

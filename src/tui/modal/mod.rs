@@ -17,6 +17,8 @@ mod history;
 mod metrics;
 mod overrides;
 mod plans;
+
+pub use plans::{latest_runnable, listed_plan, selector_row, selector_rows};
 mod question;
 mod servers;
 mod tasks;
@@ -36,7 +38,6 @@ use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
 
-use crate::protocol::PlanStatus;
 use crate::tui::choices::OPTION_ROWS;
 use crate::tui::files::FilesSource;
 use crate::tui::render::{View, plural};
@@ -281,46 +282,6 @@ fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         | ModalKind::Metrics
         | ModalKind::History => " ↑↓ PgUp PgDn scroll · Esc close ",
     }
-}
-
-/// Rows of the plan selector: "Latest (auto)" and the newest plans listed.
-pub fn selector_rows(state: &UiState) -> usize {
-    1 + state
-        .plans
-        .as_ref()
-        .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
-}
-
-/// The selector's row of the plan `id` ("Latest (auto)", row 0, for `None` or a plan it
-/// does not list).
-pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
-    id.and_then(|id| {
-        state
-            .plans
-            .iter()
-            .flatten()
-            .take(SELECTOR_PLANS)
-            .position(|plan| plan.info.id == id)
-    })
-    .map_or(0, |at| at + 1)
-}
-
-/// The index of the listed plan `latest` runs: the newest one ready, executing or
-/// completed (the runtime passes over failed plans and plans still being made).
-pub fn latest_runnable(state: &UiState) -> Option<usize> {
-    state
-        .plans
-        .as_ref()?
-        .iter()
-        .position(|plan| match plan.info.status {
-            PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => true,
-            PlanStatus::Planning | PlanStatus::Failed => false,
-        })
-}
-
-/// The listed plan at `index`, newest first.
-pub fn listed_plan(state: &UiState, index: usize) -> Option<&crate::tui::state::SavedPlan> {
-    state.plans.as_ref()?.get(index)
 }
 
 /// Modals whose frame shrinks to what they show.
