@@ -134,10 +134,10 @@ fn newest_of(sessions: Vec<SessionInfo>, config: Option<(&str, &Path)>) -> Optio
 /// links followed; `@examples/…`, the demo and `--model` setups as they are named.
 fn same_config_key(name: &str, project: &Path) -> String {
     let path = project.join(name);
-    if path.is_file() {
-        if let Ok(canonical) = path.canonicalize() {
-            return canonical.display().to_string();
-        }
+    if path.is_file()
+        && let Ok(canonical) = path.canonicalize()
+    {
+        return canonical.display().to_string();
     }
     name.to_string()
 }
