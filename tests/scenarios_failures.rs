@@ -38,11 +38,11 @@ agents:
             "broken round 1 sees []",
             "broken error",
             "broken killed",
-            "good answers agent2.1",
-            "good round 2 sees [agent2.1]",
-            "good votes good (agent2.1)",
+            "good answers agent1.1",
+            "good round 2 sees [agent1.1]",
+            "good votes good (agent1.1)",
             "winner good by Votes",
-            "good presents agent2.final",
+            "good presents agent1.final",
             "turn Completed",
         ]
     );

@@ -17,7 +17,7 @@ pub struct AgentInfo {
 
 impl AgentInfo {
     /// The roster of `agents` — (id, backend, model) in config order — each with its
-    /// anonymous id from the one mapping (sorted real ids → `agentN`).
+    /// anonymous id from the one mapping (real ids in config order → `agentN`).
     pub fn roster(agents: impl IntoIterator<Item = (AgentId, String, String)>) -> Vec<Self> {
         let agents: Vec<(AgentId, String, String)> = agents.into_iter().collect();
         let mapping = AnonymousMapping::new(agents.iter().map(|(id, _, _)| id));

@@ -1,6 +1,6 @@
 //! Agent identities: real ids from the config, anonymous ids shown to models, answer labels.
 //!
-//! This is the one place that decides anonymisation (real ids sorted → `agent1..N`) and
+//! This is the one place that decides anonymisation (real ids in config order → `agent1..N`) and
 //! labels (`agentN.M`, `agentN.final`), so prompts, vote validation, logs and the UI can
 //! never disagree about who is who.
 
@@ -85,27 +85,28 @@ impl fmt::Display for AnswerLabel {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct AnonymousMapping {
     real_to_anon: BTreeMap<AgentId, AnonId>,
-    anon_to_real: BTreeMap<AnonId, AgentId>,
+    /// `(anon, real)` in anonymous order: `agent1`, `agent2`, … `agent10`.
+    in_order: Vec<(AnonId, AgentId)>,
 }
 
 impl AnonymousMapping {
-    /// Sorts the real ids and numbers them `agent1..N`. Config order does not matter.
+    /// Numbers the real ids `agent1..N` in the order given (the config's), so the first
+    /// card's answers are `agent1.*`. (MassGen numbers sorted ids; a config that lists its
+    /// ids in sorted order, as most do, gets the same labels.) A repeated id keeps its
+    /// first number.
     pub fn new<'a>(ids: impl IntoIterator<Item = &'a AgentId>) -> Self {
-        let mut sorted: Vec<AgentId> = ids.into_iter().cloned().collect();
-        sorted.sort();
-        sorted.dedup();
-        let real_to_anon: BTreeMap<AgentId, AnonId> = sorted
-            .into_iter()
-            .enumerate()
-            .map(|(index, id)| (id, AnonId::from_number(index + 1)))
-            .collect();
-        let anon_to_real = real_to_anon
-            .iter()
-            .map(|(real, anon)| (anon.clone(), real.clone()))
-            .collect();
+        let mut real_to_anon: BTreeMap<AgentId, AnonId> = BTreeMap::new();
+        let mut in_order = Vec::new();
+        for id in ids {
+            if !real_to_anon.contains_key(id) {
+                let anon = AnonId::from_number(in_order.len() + 1);
+                real_to_anon.insert(id.clone(), anon.clone());
+                in_order.push((anon, id.clone()));
+            }
+        }
         Self {
             real_to_anon,
-            anon_to_real,
+            in_order,
         }
     }
 
@@ -115,7 +116,7 @@ impl AnonymousMapping {
 
     /// Looks up an anonymous id as a model wrote it (`"agent2"`).
     pub fn real(&self, anon: &str) -> Option<&AgentId> {
-        self.anon_to_real
+        self.in_order
             .iter()
             .find(|(candidate, _)| candidate.as_str() == anon)
             .map(|(_, real)| real)
@@ -123,7 +124,7 @@ impl AnonymousMapping {
 
     /// `(anon, real)` pairs in anonymous order.
     pub fn pairs(&self) -> impl Iterator<Item = (&AnonId, &AgentId)> {
-        self.anon_to_real.iter()
+        self.in_order.iter().map(|(anon, real)| (anon, real))
     }
 }
 
@@ -132,27 +133,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn anonymous_ids_follow_sorted_real_ids_not_config_order() {
+    fn anonymous_ids_follow_config_order() {
         let ids = [
             AgentId::new("zeta"),
             AgentId::new("alpha"),
             AgentId::new("mid"),
+            AgentId::new("alpha"),
         ];
         let mapping = AnonymousMapping::new(&ids);
+        let anon = |id: &str| {
+            mapping
+                .anon(&AgentId::new(id))
+                .unwrap()
+                .as_str()
+                .to_string()
+        };
         assert_eq!(
-            mapping.anon(&AgentId::new("alpha")).unwrap().as_str(),
-            "agent1"
+            [anon("zeta"), anon("alpha"), anon("mid")],
+            ["agent1", "agent2", "agent3"]
         );
-        assert_eq!(
-            mapping.anon(&AgentId::new("mid")).unwrap().as_str(),
-            "agent2"
-        );
-        assert_eq!(
-            mapping.anon(&AgentId::new("zeta")).unwrap().as_str(),
-            "agent3"
-        );
-        assert_eq!(mapping.real("agent3"), Some(&AgentId::new("zeta")));
+        assert_eq!(mapping.real("agent1"), Some(&AgentId::new("zeta")));
         assert_eq!(mapping.real("agent4"), None);
+    }
+
+    #[test]
+    fn ten_agents_or_more_stay_in_number_order() {
+        let ids: Vec<AgentId> = (1..=11).map(|n| AgentId::new(format!("a{n}"))).collect();
+        let mapping = AnonymousMapping::new(&ids);
+        let order: Vec<&str> = mapping.pairs().map(|(anon, _)| anon.as_str()).collect();
+        assert_eq!(order[1], "agent2");
+        assert_eq!(order[9], "agent10");
+        assert_eq!(mapping.real("agent10"), Some(&AgentId::new("a10")));
     }
 
     #[test]

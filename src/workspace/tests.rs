@@ -63,12 +63,12 @@ async fn a_round_sees_every_snapshot_under_anonymous_names() {
     let report = workspaces.request_snapshot(0).unwrap().await.unwrap();
     assert_eq!(report.files, 1);
     Arc::clone(&workspaces).prepare_round(1).await.unwrap();
-    // Sorted ids: amy → agent1, tools_free → agent2, zed → agent3.
+    // Config order: zed → agent1, amy → agent2, tools_free → agent3.
     assert_eq!(
-        fs::read_to_string(amy.temp.join("agent3/plan.md")).unwrap(),
+        fs::read_to_string(amy.temp.join("agent1/plan.md")).unwrap(),
         "zed's plan"
     );
-    assert!(!amy.temp.join("agent1").exists(), "amy has no snapshot yet");
+    assert!(!amy.temp.join("agent2").exists(), "amy has no snapshot yet");
 }
 
 #[tokio::test]
@@ -86,7 +86,7 @@ async fn a_round_waits_for_a_snapshot_still_being_written() {
     pending.await.unwrap();
     round.await.unwrap().unwrap();
     assert_eq!(
-        fs::read_to_string(amy.temp.join("agent3/v.txt")).unwrap(),
+        fs::read_to_string(amy.temp.join("agent1/v.txt")).unwrap(),
         "second"
     );
 }
@@ -147,7 +147,7 @@ async fn a_new_run_or_turn_forgets_earlier_snapshots() {
     let amy = workspaces.dirs(1).unwrap().clone();
     Arc::clone(&workspaces).prepare_round(1).await.unwrap();
     assert!(
-        !amy.temp.join("agent3").exists(),
+        !amy.temp.join("agent1").exists(),
         "no snapshot from the last run"
     );
 
@@ -155,11 +155,11 @@ async fn a_new_run_or_turn_forgets_earlier_snapshots() {
     fs::write(zed.workspace.join("turn1.md"), "1").unwrap();
     workspaces.request_snapshot(0).unwrap().await.unwrap();
     Arc::clone(&workspaces).prepare_round(1).await.unwrap();
-    assert!(amy.temp.join("agent3/turn1.md").is_file());
+    assert!(amy.temp.join("agent1/turn1.md").is_file());
     Arc::clone(&workspaces).clear_snapshots().await.unwrap();
     Arc::clone(&workspaces).prepare_round(1).await.unwrap();
     assert!(
-        !amy.temp.join("agent3").exists(),
+        !amy.temp.join("agent1").exists(),
         "a new turn starts without them"
     );
 }

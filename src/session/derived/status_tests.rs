@@ -31,7 +31,7 @@ async fn the_first_answer_leaves_the_turn_in_its_initial_phase() {
     assert_eq!(status["coordination"]["is_final_presentation"], false);
     let scout = &status["agents"]["scout"];
     assert_eq!(scout["answer_count"], 1);
-    assert_eq!(scout["latest_answer_label"], "agent3.1");
+    assert_eq!(scout["latest_answer_label"], "agent1.1");
     assert_eq!(scout["vote_cast"], Value::Null);
     assert_eq!(status["agents"]["scholar"]["answer_count"], 0);
     assert!(status["agents"]["scholar"]["last_activity"].is_number());
