@@ -143,16 +143,8 @@ async fn a_clear_in_a_continued_session_holds_when_it_is_continued_again() {
             .any(|event| matches!(event.msg, EventMsg::HistoryCleared)),
         "the clear was done"
     );
-    let third = second_run
-        .requests_of("a")
-        .into_iter()
-        .find(|request| request.messages[1].content().contains("third?"))
-        .unwrap();
-    assert!(
-        !third.messages[1].content().contains("first?"),
-        "cleared at once: {}",
-        third.messages[1].content()
-    );
+    let third = asked_of_a(&second_run, "third?");
+    assert!(!third.contains("first?"), "cleared at once: {third}");
     second_run.handle.shutdown().await;
 
     let session = find_session(&massgen_dir, None, None).unwrap();
@@ -166,12 +158,7 @@ async fn a_clear_in_a_continued_session_holds_when_it_is_continued_again() {
         )),
         "the resumed session says where its history starts"
     );
-    let fourth = third_run
-        .requests_of("a")
-        .into_iter()
-        .find(|request| request.messages[1].content().contains("fourth?"))
-        .unwrap();
-    let asked = fourth.messages[1].content();
+    let asked = asked_of_a(&third_run, "fourth?");
     assert!(
         asked.starts_with("<CONVERSATION_HISTORY>\nUser: third?\nAssistant: Final: third?\n"),
         "only the turn after the clear: {asked}"
@@ -181,6 +168,17 @@ async fn a_clear_in_a_continued_session_holds_when_it_is_continued_again() {
         "{asked}"
     );
     third_run.handle.shutdown().await;
+}
+
+/// What agent `a` was asked in the turn whose question contains `question`.
+fn asked_of_a(run: &Scenario, question: &str) -> String {
+    run.requests_of("a")
+        .into_iter()
+        .find(|request| request.messages[1].content().contains(question))
+        .unwrap()
+        .messages[1]
+        .content()
+        .to_string()
 }
 
 /// The frame as text, one line per row.
