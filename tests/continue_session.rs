@@ -8,7 +8,7 @@ mod support;
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use insta::assert_snapshot;
-use massgen::protocol::TurnOutcome;
+use massgen::protocol::{EventMsg, Op, TurnOutcome};
 use massgen::session::find_session;
 use massgen::tui::app::App;
 use massgen::tui::modal::ModalKind;
@@ -47,7 +47,7 @@ async fn a_continued_session_adds_a_fourth_turn_with_history_and_inspect_shows_a
     }
     first_run.handle.shutdown().await;
 
-    let session = find_session(&first_run.dir.path().join(".massgen"), None).unwrap();
+    let session = find_session(&first_run.dir.path().join(".massgen"), None, None).unwrap();
     assert_eq!(session.turns.len(), 3);
     let mut resumed_run = Scenario::start_resumed(TWO_AGENTS, session);
     let events = resumed_run.handle.run_turn(QUESTIONS[3]).await;
@@ -119,6 +119,68 @@ async fn a_continued_session_adds_a_fourth_turn_with_history_and_inspect_shows_a
         assert!(screen.contains(shown), "{shown} missing:\n{screen}");
     }
     assert_snapshot!("inspect_after_continue_160x48", screen);
+}
+
+/// `/clear` in a continued session is kept in it: continuing it again gives only the turns
+/// after the clear as history, and says where the history starts.
+#[tokio::test(start_paused = true)]
+async fn a_clear_in_a_continued_session_holds_when_it_is_continued_again() {
+    let mut first_run = Scenario::start(TWO_AGENTS);
+    for question in &QUESTIONS[..2] {
+        first_run.handle.run_turn(question).await;
+    }
+    first_run.handle.shutdown().await;
+    let massgen_dir = first_run.dir.path().join(".massgen");
+
+    let session = find_session(&massgen_dir, None, None).unwrap();
+    assert_eq!(session.history_from, 1);
+    let mut second_run = Scenario::start_resumed(TWO_AGENTS, session);
+    second_run.handle.ops.send(Op::ClearHistory).await.unwrap();
+    let events = second_run.handle.run_turn(QUESTIONS[2]).await;
+    assert!(
+        events
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::HistoryCleared)),
+        "the clear was done"
+    );
+    let third = second_run
+        .requests_of("a")
+        .into_iter()
+        .find(|request| request.messages[1].content().contains("third?"))
+        .unwrap();
+    assert!(
+        !third.messages[1].content().contains("first?"),
+        "cleared at once: {}",
+        third.messages[1].content()
+    );
+    second_run.handle.shutdown().await;
+
+    let session = find_session(&massgen_dir, None, None).unwrap();
+    assert_eq!((session.turns.len(), session.history_from), (3, 3));
+    let mut third_run = Scenario::start_resumed(TWO_AGENTS, session);
+    let events = third_run.handle.run_turn(QUESTIONS[3]).await;
+    assert!(
+        events.iter().any(|event| matches!(
+            &event.msg,
+            EventMsg::SessionResumed { turns, history_from: Some(3), .. } if turns.len() == 3
+        )),
+        "the resumed session says where its history starts"
+    );
+    let fourth = third_run
+        .requests_of("a")
+        .into_iter()
+        .find(|request| request.messages[1].content().contains("fourth?"))
+        .unwrap();
+    let asked = fourth.messages[1].content();
+    assert!(
+        asked.starts_with("<CONVERSATION_HISTORY>\nUser: third?\nAssistant: Final: third?\n"),
+        "only the turn after the clear: {asked}"
+    );
+    assert!(
+        !asked.contains("first?") && !asked.contains("second?"),
+        "{asked}"
+    );
+    third_run.handle.shutdown().await;
 }
 
 /// The frame as text, one line per row.

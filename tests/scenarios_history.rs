@@ -111,6 +111,8 @@ async fn a_continued_session_gives_its_turns_as_history_and_numbers_on() {
             answer: "Final: first question".into(),
             log_dir: None,
         }],
+        history_from: 1,
+        notice: None,
     };
     let mut scenario = Scenario::start_resumed(ECHOING_AGENT, session);
     let events = scenario.handle.run_turn("second question").await;

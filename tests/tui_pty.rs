@@ -5,167 +5,26 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{Read, Write};
-use std::num::NonZeroU16;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+mod support;
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-
-const ROWS: u16 = 40;
-const COLS: u16 = 140;
-
-struct Screen {
-    parser: Arc<Mutex<vt100::Parser>>,
-    raw: Arc<Mutex<Vec<u8>>>,
-}
-
-impl Screen {
-    fn text(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    /// Waits until the screen shows every one of `needles`.
-    fn wait_for(&self, needles: &[&str], step: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let text = self.text();
-            if needles.iter().all(|needle| text.contains(needle)) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{step}: the screen never showed {needles:?}; it shows:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-/// The real binary running in a pseudo-terminal, its screen parsed as it draws.
-struct Pty {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    master: Box<dyn portable_pty::MasterPty + Send>,
-    keys: Box<dyn Write + Send>,
-    screen: Screen,
-    reading: std::thread::JoinHandle<()>,
-}
-
-impl Pty {
-    /// `massgen args…` with `home` as its working directory and home.
-    fn start(home: &std::path::Path, args: &[&str]) -> Self {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
-        command.args(args);
-        command.cwd(home);
-        command.env_clear();
-        command.env("HOME", home);
-        command.env("XDG_CONFIG_HOME", home.join(".config"));
-        command.env("TERM", "xterm-256color");
-        command.env("PATH", std::env::var("PATH").unwrap_or_default());
-        let child = pair.slave.spawn_command(command).unwrap();
-        drop(pair.slave);
-
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(
-            NonZeroU16::new(ROWS).unwrap(),
-            NonZeroU16::new(COLS).unwrap(),
-            0,
-        )));
-        let raw = Arc::new(Mutex::new(Vec::new()));
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let (parser_in, raw_in) = (Arc::clone(&parser), Arc::clone(&raw));
-        let reading = std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(read) = reader.read(&mut buf) {
-                if read == 0 {
-                    break;
-                }
-                parser_in.lock().unwrap().process(&buf[..read]);
-                raw_in.lock().unwrap().extend_from_slice(&buf[..read]);
-            }
-        });
-        let keys = pair.master.take_writer().unwrap();
-        Self {
-            child,
-            master: pair.master,
-            keys,
-            screen: Screen { parser, raw },
-            reading,
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.keys.write_all(bytes).unwrap();
-        self.keys.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    }
-
-    /// Waits for the program to exit successfully and returns everything it wrote, checking
-    /// that the terminal was given back.
-    fn finish(self) -> String {
-        self.finish_with(0)
-    }
-
-    /// Like `finish`, for a program that exits with `code`.
-    fn finish_with(mut self, code: u32) -> String {
-        let deadline = Instant::now() + Duration::from_secs(15);
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "massgen did not quit");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        assert_eq!(status.exit_code(), code, "{status:?}");
-        drop(self.master);
-        let _ = self.reading.join();
-        let raw = self.screen.raw.lock().unwrap();
-        let output = String::from_utf8_lossy(&raw).into_owned();
-        let entered = output
-            .rfind("\x1b[?1049h")
-            .expect("the alternate screen was entered");
-        let left = output
-            .rfind("\x1b[?1049l")
-            .expect("the alternate screen was left");
-        assert!(
-            left > entered,
-            "the terminal is restored after the last frame"
-        );
-        assert!(
-            output[left..].contains("\x1b[?25h"),
-            "the cursor is shown again"
-        );
-        output
-    }
-}
+use support::pty::Pty;
 
 /// `/` after Esc, `?`, an exact alias and `/clear` never send a question to the models.
 #[test]
 fn commands_typed_after_esc_and_aliases_never_become_a_question() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &[]);
-    pty.screen.wait_for(&["Type a question below"], "welcome");
+    pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"\x1b"); // Esc: leave the composer
     pty.press(b"/");
     pty.press(b"help\r");
-    pty.screen
-        .wait_for(&["Keys and commands"], "/help after Esc opens help");
+    pty.wait_for(&["Keys and commands"], "/help after Esc opens help");
     pty.press(b"\x1b");
     pty.press(b"/v\r");
-    pty.screen
-        .wait_for(&["Votes", "Esc close"], "/v runs as typed");
+    pty.wait_for(&["Votes", "Esc close"], "/v runs as typed");
     pty.press(b"\x1b");
     pty.press(b"/clear\r");
-    let confirm = pty
-        .screen
-        .wait_for(&["again to confirm"], "/clear asks to be typed again");
+    let confirm = pty.wait_for(&["again to confirm"], "/clear asks to be typed again");
     assert!(
         !confirm.contains("Turn 1"),
         "no question was sent:\n{confirm}"
@@ -189,49 +48,43 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
     // No --display: on a terminal the full-screen display is the default. `--debug` sends
     // tracing to `massgen_debug.log` in the run's log directory, never to the screen.
     let mut pty = Pty::start(home.path(), &["--debug"]);
-    pty.screen.wait_for(
+    pty.wait_for(
         &["Type a question below", "scout", "scholar", "critic"],
         "welcome",
     );
     pty.press(b"What is the capital of France?\r");
-    pty.screen.wait_for(
+    pty.wait_for(
         &["Turn 1", "What is the capital of France?"],
         "turn started",
     );
     // The final answer fills the body when the turn ends.
-    let done = pty
-        .screen
-        .wait_for(&["wins", "Final answer ·", "f cards"], "final answer");
+    let done = pty.wait_for(&["wins", "Final answer ·", "f cards"], "final answer");
     assert!(done.contains("Answer. For"), "the whole answer:\n{done}");
 
     pty.press(b"\x1b[Z"); // Shift+Tab
-    pty.screen.wait_for(&["◉ Planning"], "mode changed");
+    pty.wait_for(&["◉ Planning"], "mode changed");
     pty.press(b"\x1b[Z"); // to Execute, which opens the plan selector
-    pty.screen
-        .wait_for(&["Select Plan", "No saved plans yet"], "selector");
+    pty.wait_for(&["Select Plan", "No saved plans yet"], "selector");
     pty.press(b"\x1b[Z"); // back to Normal
-    pty.screen.wait_for(&["◉ Normal"], "normal again");
+    pty.wait_for(&["◉ Normal"], "normal again");
     pty.press(b"\x1b"); // Esc: leave the composer
     pty.press(b"v");
-    pty.screen
-        .wait_for(&["Votes", "leader", "Esc close"], "votes modal");
+    pty.wait_for(&["Votes", "leader", "Esc close"], "votes modal");
     pty.press(b"\x1b");
     pty.press(b"c");
-    pty.screen
-        .wait_for(&["Tokens and costs", "this turn"], "costs modal");
+    pty.wait_for(&["Tokens and costs", "this turn"], "costs modal");
     pty.press(b"\x1b");
-    let closed = pty.screen.wait_for(&["Shift+Tab"], "modal closed");
+    let closed = pty.wait_for(&["Shift+Tab"], "modal closed");
     assert!(!closed.contains("Tokens and costs"), "{closed}");
 
     // A second question runs a second turn.
     pty.press(b"i");
     pty.press(b"And the capital of Germany?\r");
-    pty.screen.wait_for(
+    pty.wait_for(
         &["Turn 2", "And the capital of Germany?"],
         "second turn started",
     );
-    pty.screen
-        .wait_for(&["Idle", "wins"], "second turn finished");
+    pty.wait_for(&["Idle", "wins"], "second turn finished");
     pty.press(b"\x1b");
     pty.press(b"q");
 
@@ -253,41 +106,37 @@ fn the_demo_runs_a_turn_takes_keys_and_restores_the_terminal() {
 fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &[]);
-    pty.screen.wait_for(&["Type a question below"], "welcome");
+    pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"\x1b[Z"); // Shift+Tab: Planning
-    pty.screen.wait_for(&["◉ Planning", "⋮ P"], "planning mode");
+    pty.wait_for(&["◉ Planning", "⋮ P"], "planning mode");
     pty.press(b"Plan a picnic for twelve\r");
-    pty.screen
-        .wait_for(&["Turn 1 · Planning", "Plan a picnic"], "planning turn");
-    pty.screen.wait_for(
+    pty.wait_for(&["Turn 1 · Planning", "Plan a picnic"], "planning turn");
+    pty.wait_for(
         &["An agent asks you", "How should the result be delivered?"],
         "question modal",
     );
     pty.press(b" "); // choose the highlighted option
     pty.press(b"\r"); // and send it
-    let approval = pty.screen.wait_for(
+    let approval = pty.wait_for(
         &["Plan Approval", "Tasks: 5", "Enter: execute plan"],
         "approval",
     );
     assert!(approval.contains("T001"), "{approval}");
     pty.press(b"\r");
-    pty.screen
-        .wait_for(&["Turn 2 · Executing", "Plan a picnic"], "execution turn");
-    pty.screen
-        .wait_for(&["Final answer", "wins", "Idle"], "execution finished");
+    pty.wait_for(&["Turn 2 · Executing", "Plan a picnic"], "execution turn");
+    pty.wait_for(&["Final answer", "wins", "Idle"], "execution finished");
     // The plan ran, so the bar is back to Normal.
-    pty.screen
-        .wait_for(&["◉ Normal", "back to Normal mode"], "normal again");
+    pty.wait_for(&["◉ Normal", "back to Normal mode"], "normal again");
     // The final answer fills the body; `f` brings the cards back, with the plan's progress.
     pty.press(b"\x1b");
     pty.press(b"f");
-    let done = pty.screen.wait_for(&["5/5 tasks"], "the cards again");
+    let done = pty.wait_for(&["5/5 tasks"], "the cards again");
     assert!(done.contains("completed"), "the plan is completed:\n{done}");
     // Two Shift+Tabs to the selector.
     for _ in 0..2 {
         pty.press(b"\x1b[Z");
     }
-    pty.screen.wait_for(
+    pty.wait_for(
         &["Select Plan", "Latest (auto)", "(completed)"],
         "plan listed",
     );
@@ -330,11 +179,10 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
     assert!(first.status.success(), "{first:?}");
 
     let mut pty = Pty::start(home.path(), &["--config", config, "--continue"]);
-    pty.screen
-        .wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    pty.wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
     pty.press(b"/inspect");
     pty.press(b" \r");
-    pty.screen.wait_for(
+    pty.wait_for(
         &[
             "Turns of this session · 1",
             "Turn 1 · done",
@@ -385,7 +233,7 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
         home.path(),
         &["replay", session_dir.to_str().unwrap(), "--step"],
     );
-    pty.screen.wait_for(
+    pty.wait_for(
         &[
             "Replay",
             "step by step",
@@ -396,17 +244,15 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
         "the first step",
     );
     for _ in 0..80 {
-        pty.keys.write_all(b"n").unwrap();
+        pty.send(b"n");
     }
-    pty.keys.flush().unwrap();
-    pty.screen.wait_for(
+    pty.wait_for(
         &["finished", "solo wins", "Recorded answer"],
         "every step played",
     );
     pty.press(b"i");
     pty.press(b"A new question\r");
-    pty.screen
-        .wait_for(&["nothing is sent to a model"], "the question is refused");
+    pty.wait_for(&["nothing is sent to a model"], "the question is refused");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish();
@@ -418,12 +264,11 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
 fn quitting_after_a_cancelled_turn_exits_4() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &[]);
-    pty.screen.wait_for(&["Type a question below"], "welcome");
+    pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"What is the capital of France?\r");
-    pty.screen
-        .wait_for(&["Turn 1", "streaming"], "the turn runs");
+    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
     pty.press(b"\x03");
-    pty.screen.wait_for(&["Idle"], "the turn was cancelled");
+    pty.wait_for(&["Idle"], "the turn was cancelled");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish_with(4);

@@ -5,112 +5,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{Read, Write};
-use std::num::NonZeroU16;
+mod support;
+
 use std::path::Path;
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
 
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
-
-const ROWS: u16 = 40;
-const COLS: u16 = 140;
-
-/// The real binary running in a pseudo-terminal, its screen parsed as it draws.
-struct Pty {
-    child: Box<dyn portable_pty::Child + Send + Sync>,
-    _master: Box<dyn portable_pty::MasterPty + Send>,
-    keys: Box<dyn Write + Send>,
-    parser: Arc<Mutex<vt100::Parser>>,
-}
-
-impl Pty {
-    /// `massgen args…` with `home` as its working directory and home, and no API key.
-    fn start(home: &Path, args: &[&str]) -> Self {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: ROWS,
-                cols: COLS,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new(env!("CARGO_BIN_EXE_massgen"));
-        command.args(args);
-        command.cwd(home);
-        command.env_clear();
-        command.env("HOME", home);
-        command.env("XDG_CONFIG_HOME", home.join(".config"));
-        command.env("TERM", "xterm-256color");
-        command.env("PATH", std::env::var("PATH").unwrap_or_default());
-        let child = pair.slave.spawn_command(command).unwrap();
-        drop(pair.slave);
-        let parser = Arc::new(Mutex::new(vt100::Parser::new(
-            NonZeroU16::new(ROWS).unwrap(),
-            NonZeroU16::new(COLS).unwrap(),
-            0,
-        )));
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        let parser_in = Arc::clone(&parser);
-        std::thread::spawn(move || {
-            let mut buf = [0u8; 8192];
-            while let Ok(read) = reader.read(&mut buf) {
-                if read == 0 {
-                    break;
-                }
-                parser_in.lock().unwrap().process(&buf[..read]);
-            }
-        });
-        let keys = pair.master.take_writer().unwrap();
-        Self {
-            child,
-            _master: pair.master,
-            keys,
-            parser,
-        }
-    }
-
-    fn text(&self) -> String {
-        self.parser.lock().unwrap().screen().contents()
-    }
-
-    /// Waits until the screen shows every one of `needles`.
-    fn wait_for(&self, needles: &[&str], step: &str) -> String {
-        let deadline = Instant::now() + Duration::from_secs(30);
-        loop {
-            let text = self.text();
-            if needles.iter().all(|needle| text.contains(needle)) {
-                return text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "{step}: the screen never showed {needles:?}; it shows:\n{text}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn press(&mut self, bytes: &[u8]) {
-        self.keys.write_all(bytes).unwrap();
-        self.keys.flush().unwrap();
-        std::thread::sleep(Duration::from_millis(150));
-    }
-
-    /// Quits from the composer and waits for a successful exit.
-    fn quit(mut self) {
-        self.press(b"\x1b");
-        self.press(b"q");
-        let deadline = Instant::now() + Duration::from_secs(15);
-        let status = loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                break status;
-            }
-            assert!(Instant::now() < deadline, "massgen did not quit");
-            std::thread::sleep(Duration::from_millis(50));
-        };
-        assert!(status.success(), "{status:?}");
-    }
-}
+use support::pty::Pty;
 
 /// `massgen --validate path` in `home` succeeds.
 fn validates(home: &Path, path: &str) {

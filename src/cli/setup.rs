@@ -235,6 +235,7 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         Some(find_session(
             &cwd.join(".massgen"),
             args.session_id.as_deref(),
+            Some((&config.source_name, cwd)),
         )?)
     } else {
         None

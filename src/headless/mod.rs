@@ -16,6 +16,20 @@ pub use style::Style;
 
 use crate::protocol::Event;
 
+/// What plain and quiet say when a run continues an earlier session.
+fn resumed_line(session_id: &str, turns: usize, history_from: Option<u32>) -> String {
+    let earlier = match turns {
+        1 => "1 earlier turn".to_string(),
+        n => format!("{n} earlier turns"),
+    };
+    match history_from {
+        Some(from) => format!(
+            "continuing {session_id} ({earlier}; the history starts at turn {from}, after a /clear)"
+        ),
+        None => format!("continuing {session_id} ({earlier} in the history)"),
+    }
+}
+
 /// Turns events into text.
 pub trait Printer: Send {
     fn print(&mut self, event: &Event) -> io::Result<()>;

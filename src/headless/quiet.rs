@@ -30,6 +30,15 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             EventMsg::Warning { message } => {
                 writeln!(self.diagnostics, "warning: {}", clean(message))?
             }
+            EventMsg::SessionResumed {
+                session_id,
+                turns,
+                history_from,
+            } => writeln!(
+                self.diagnostics,
+                "massgen: {}",
+                super::resumed_line(session_id, turns.len(), *history_from)
+            )?,
             EventMsg::BudgetReached {
                 budget_usd,
                 spent_usd,
@@ -99,7 +108,6 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::BroadcastClosed { .. }
             | EventMsg::PlansListed { .. }
             | EventMsg::HistoryCleared
-            | EventMsg::SessionResumed { .. }
             | EventMsg::TurnStarted { .. }
             | EventMsg::AgentStatus { .. }
             | EventMsg::RoundStarted { .. }

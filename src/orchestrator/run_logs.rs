@@ -93,6 +93,30 @@ impl Logs {
 }
 
 impl Logs {
+    /// Remembers a `/clear` in the session, so that continuing it later leaves the turns
+    /// before `next_turn` out of the history. Before the first turn there is nothing to
+    /// forget and no session yet.
+    pub async fn history_cleared(&self, next_turn: u32, emitter: &mut Emitter) {
+        let Some(session) = self.session.clone() else {
+            return;
+        };
+        let written =
+            tokio::task::spawn_blocking(move || session.record_history_cleared(next_turn))
+                .await
+                .unwrap_or_else(|error| Err(io::Error::other(error)));
+        if let Err(error) = written {
+            emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: format!(
+                        "the history is cleared for this run, but the session could not \
+                         record it ({error}): --continue would bring the earlier turns back"
+                    ),
+                },
+            );
+        }
+    }
+
     /// Rewrites the session's `turn_N/answer.txt` with the answer the user chose after the
     /// turn (`--continue` reads it back as the turn's answer).
     pub async fn override_answer(&self, turn: u32, content: String) -> Result<(), String> {

@@ -115,8 +115,7 @@ async fn run(
     if let Some(session) = options.resume {
         turn_number = session.next_turn() - 1;
         history = session
-            .turns
-            .iter()
+            .history_turns()
             .map(|turn| HistoryEntry {
                 question: turn.question.clone(),
                 answer: turn.answer.clone(),
@@ -124,6 +123,14 @@ async fn run(
             .collect();
         logs.continue_session(session.store());
         emitter.emit(None, session.resumed_event());
+        if let Some(notice) = &session.notice {
+            emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: notice.clone(),
+                },
+            );
+        }
     }
     while let Some(op) = ops.recv().await {
         match op {
@@ -201,6 +208,7 @@ async fn run(
             Op::ClearHistory => {
                 history.clear();
                 last_turn = None;
+                logs.history_cleared(turn_number + 1, &mut emitter).await;
                 tracing::debug!("conversation history cleared");
                 emitter.emit(None, EventMsg::HistoryCleared);
             }

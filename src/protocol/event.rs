@@ -45,6 +45,10 @@ pub enum EventMsg {
     SessionResumed {
         session_id: String,
         turns: Vec<ResumedTurn>,
+        /// The first turn the history holds when the session was cleared (`/clear`) after
+        /// its first turn; the turns before it are shown but forgotten.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        history_from: Option<u32>,
     },
     /// A question was submitted. Carries the roster so a turn log stands on its own.
     TurnStarted {

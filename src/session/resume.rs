@@ -1,7 +1,9 @@
 //! Finding earlier sessions and picking one up again: `--list-sessions`, `--continue` and
 //! `--session-id`. A session's turns are read back from `turn_N/metadata.json` and
-//! `answer.txt`; a cancelled turn becomes a history entry that says what was cancelled.
-//! Front ends get each turn's recorded events too, to show it as it ran.
+//! `answer.txt`; a cancelled turn becomes a history entry that says what was cancelled;
+//! `/clear` is remembered in `history_cleared.json`, so the turns before it stay out of
+//! the history. `--continue` prefers the newest session run with the same config. Front
+//! ends get each turn's recorded events too, to show it as it ran.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -19,7 +21,14 @@ pub struct SessionInfo {
     pub id: String,
     pub dir: PathBuf,
     pub turns: Vec<PastTurn>,
+    /// The first turn the conversation history holds: 1, or the turn after a `/clear`.
+    pub history_from: u32,
+    /// Said when the run starts: a `--continue` that found no session of its own config.
+    pub notice: Option<String>,
 }
+
+/// The file a session keeps `/clear` in: the first turn of the history after it.
+pub const HISTORY_CLEARED_FILE: &str = "history_cleared.json";
 
 /// A recorded turn: what was asked and what became of it.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,8 +58,10 @@ pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
         if id.starts_with("session_") && entry.path().is_dir() {
             sessions.push(SessionInfo {
                 turns: past_turns(&entry.path()),
+                history_from: history_from(&entry.path()),
                 dir: entry.path(),
                 id,
+                notice: None,
             });
         }
     }
@@ -59,16 +70,20 @@ pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
     Ok(sessions)
 }
 
-/// The session to continue: `id` if given, else the newest one with turns. This run holds
-/// it from now on; one that another run holds is refused.
-pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo, String> {
+/// The session to continue: `id` if given, else the newest one with turns that ran the
+/// config named `config` (as the run names its config, resolved against `project`), else
+/// the newest one with turns, with a notice saying so. This run holds it from now on; one
+/// that another run holds is refused.
+pub fn find_session(
+    massgen_dir: &Path,
+    id: Option<&str>,
+    config: Option<(&str, &Path)>,
+) -> Result<SessionInfo, String> {
     let sessions = list_sessions(massgen_dir)
         .map_err(|error| format!("cannot read {}: {error}", massgen_dir.display()))?;
     let found = match id {
         Some(id) => sessions.into_iter().find(|session| session.id == id),
-        None => sessions
-            .into_iter()
-            .find(|session| !session.turns.is_empty()),
+        None => newest_of(sessions, config),
     };
     let found = found.ok_or_else(|| match id {
         Some(id) => format!(
@@ -86,11 +101,63 @@ pub fn find_session(massgen_dir: &Path, id: Option<&str>) -> Result<SessionInfo,
     Ok(found)
 }
 
+/// The newest session with turns run with `config`, or else the newest with turns.
+fn newest_of(sessions: Vec<SessionInfo>, config: Option<(&str, &Path)>) -> Option<SessionInfo> {
+    let mut with_turns = sessions
+        .into_iter()
+        .filter(|session| !session.turns.is_empty());
+    let Some((config, project)) = config else {
+        return with_turns.next();
+    };
+    let with_turns: Vec<SessionInfo> = with_turns.collect();
+    let wanted = same_config_key(config, project);
+    if let Some(own) = with_turns.iter().position(|session| {
+        session
+            .config_source()
+            .is_some_and(|source| same_config_key(&source, project) == wanted)
+    }) {
+        return with_turns.into_iter().nth(own);
+    }
+    let mut newest = with_turns.into_iter().next()?;
+    let ran = newest
+        .config_source()
+        .unwrap_or_else(|| "an unrecorded config".into());
+    newest.notice = Some(format!(
+        "no earlier session ran {config}: continuing the newest session, {}, which ran {ran} \
+         (--session-id ID picks another; massgen --list-sessions lists them)",
+        newest.id
+    ));
+    Some(newest)
+}
+
+/// A config's name made comparable: a file resolved against the project directory, with
+/// links followed; `@examples/…`, the demo and `--model` setups as they are named.
+fn same_config_key(name: &str, project: &Path) -> String {
+    let path = project.join(name);
+    if path.is_file()
+        && let Ok(canonical) = path.canonicalize()
+    {
+        return canonical.display().to_string();
+    }
+    name.to_string()
+}
+
+/// The first turn of a session's history: the turn after its last `/clear`.
+fn history_from(session: &Path) -> u32 {
+    std::fs::read(session.join(HISTORY_CLEARED_FILE))
+        .ok()
+        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+        .and_then(|cleared| cleared["history_from_turn"].as_u64())
+        .and_then(|turn| u32::try_from(turn).ok())
+        .unwrap_or(1)
+}
+
 impl SessionInfo {
     /// The event that tells front ends about the earlier turns.
     pub fn resumed_event(&self) -> EventMsg {
         EventMsg::SessionResumed {
             session_id: self.id.clone(),
+            history_from: (self.history_from > 1).then_some(self.history_from),
             turns: self
                 .turns
                 .iter()
@@ -112,6 +179,26 @@ impl SessionInfo {
     /// The store to record further turns in.
     pub fn store(&self) -> SessionStore {
         SessionStore::open(self.dir.clone(), self.id.clone())
+    }
+
+    /// The config the session's last logged turn ran with, as that run named it.
+    pub fn config_source(&self) -> Option<String> {
+        let log_dir = self
+            .turns
+            .iter()
+            .rev()
+            .find_map(|turn| turn.log_dir.as_ref())?;
+        let metadata: Value =
+            serde_json::from_slice(&std::fs::read(log_dir.join("execution_metadata.yaml")).ok()?)
+                .ok()?;
+        metadata["config_path"].as_str().map(str::to_string)
+    }
+
+    /// The turns the conversation history holds: those since the last `/clear`.
+    pub fn history_turns(&self) -> impl Iterator<Item = &PastTurn> {
+        self.turns
+            .iter()
+            .filter(move |turn| turn.turn >= self.history_from)
     }
 
     pub fn next_turn(&self) -> u32 {

@@ -99,6 +99,18 @@ impl SessionStore {
         self.register(turn as usize, question, "incomplete")
     }
 
+    /// Remembers a `/clear`: a continued session's history starts at `next_turn`.
+    pub fn record_history_cleared(&self, next_turn: u32) -> io::Result<()> {
+        let cleared = json!({
+            "history_from_turn": next_turn,
+            "timestamp": jiff::Timestamp::now().to_string(),
+        });
+        write_atomic(
+            &self.dir.join(super::resume::HISTORY_CLEARED_FILE),
+            &pretty(&cleared),
+        )
+    }
+
     /// Updates this session's entry in `~/.massgen/sessions.json`. A registry that cannot
     /// be written (a read-only home) does not stop the session.
     fn register(&self, turns: usize, last_task: &str, status: &str) -> io::Result<()> {

@@ -165,6 +165,7 @@ pub fn resume(state: &mut UiState, turns: Vec<ResumedTurn>) {
             EventMsg::SessionResumed {
                 session_id: "session_20261122_120000".into(),
                 turns,
+                history_from: None,
             },
         )
     });

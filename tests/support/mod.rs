@@ -4,6 +4,7 @@
 
 pub mod cancel;
 pub mod plans;
+pub mod pty;
 pub mod sandbox;
 
 use std::path::{Path, PathBuf};

@@ -307,6 +307,20 @@ impl<W: Write> PlainPrinter<W> {
                 self.note(&line)
             }
             (EventMsg::Cancelled, _) => self.note(&self.style.warn("✗ cancelled")),
+            (
+                EventMsg::SessionResumed {
+                    session_id,
+                    turns,
+                    history_from,
+                },
+                _,
+            ) => {
+                let line = self.style.dim(&format!(
+                    "↻ {}",
+                    super::resumed_line(session_id, turns.len(), *history_from)
+                ));
+                self.note(&line)
+            }
             (EventMsg::Warning { message }, _) => {
                 self.note(&self.style.warn(&format!("! {}", clean(message))))
             }
@@ -355,7 +369,6 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::RunFinished
                 | EventMsg::AgentsReplaced { .. }
                 | EventMsg::HistoryCleared
-                | EventMsg::SessionResumed { .. }
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::RoundStarted { .. }
                 | EventMsg::Usage { .. }

@@ -310,6 +310,39 @@ async fn after_clear_the_welcome_view_says_the_history_is_gone() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_continued_session_cleared_earlier_says_where_its_history_starts() {
+    use crate::protocol::{ResumedTurn, TurnOutcome};
+
+    let mut state = demo_until("q", run_started).await;
+    let turns = (1..=3)
+        .map(|turn| ResumedTurn {
+            turn,
+            question: format!("Question {turn}?"),
+            winner: Some(AgentId::new("scholar")),
+            outcome: TurnOutcome::Completed,
+            events: Vec::new(),
+        })
+        .collect();
+    state.apply(&Event {
+        seq: 99,
+        turn: 0,
+        agent: None,
+        at: jiff::Timestamp::UNIX_EPOCH,
+        msg: EventMsg::SessionResumed {
+            session_id: "session_20261122_120000".into(),
+            turns,
+            history_from: Some(3),
+        },
+    });
+    let screen = format!("{:?}", draw(&state, &view(), 160, 48));
+    assert!(
+        screen.contains("1 earlier turn in the history, cleared before turn 3"),
+        "{screen}"
+    );
+    assert!(screen.contains("(/inspect lists all 3)"), "{screen}");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_continued_session_lists_its_earlier_turns() {
     use crate::protocol::{ResumedTurn, TurnOutcome};
 

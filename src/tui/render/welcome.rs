@@ -50,11 +50,21 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
     }
     let turns = state.turns.len();
     if let (Some(session), false) = (&state.resumed, state.cleared) {
-        lines.push(Line::styled(
-            format!(
-                "Continuing {session}: {} in the history (/inspect lists them).",
+        let remembered = match state.resumed_history_from {
+            Some(from) => {
+                let kept = state.turns.iter().filter(|turn| turn.turn >= from).count();
+                format!(
+                    "{} in the history, cleared before turn {from} (/inspect lists all {turns}).",
+                    plural(kept, "earlier turn")
+                )
+            }
+            None => format!(
+                "{} in the history (/inspect lists them).",
                 plural(turns, "earlier turn")
             ),
+        };
+        lines.push(Line::styled(
+            format!("Continuing {session}: {remembered}"),
             theme.accent(),
         ));
     } else if state.cleared {

@@ -87,6 +87,8 @@ pub struct UiState {
     pub cleared: bool,
     /// The earlier session this run goes on with.
     pub resumed: Option<String>,
+    /// The first turn of the resumed session's history, when it was cleared after turn 1.
+    pub resumed_history_from: Option<u32>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
@@ -160,7 +162,14 @@ impl UiState {
             EventMsg::RunFinished => {}
             EventMsg::AgentsReplaced { agents } => self.set_roster(agents),
             EventMsg::HistoryCleared => self.start_afresh(),
-            EventMsg::SessionResumed { session_id, turns } => self.resume(session_id, turns),
+            EventMsg::SessionResumed {
+                session_id,
+                turns,
+                history_from,
+            } => {
+                self.resumed_history_from = *history_from;
+                self.resume(session_id, turns);
+            }
             EventMsg::TurnStarted {
                 question,
                 mode,
