@@ -6,15 +6,22 @@
 use ratatui::text::Line;
 
 use super::text::line_kind;
-use super::wrap::{truncate, wrap_styled};
+use super::wrap::{truncate, wrap_styled_last};
 use crate::tui::theme::Theme;
 
 /// The display lines of `tail`, a source line still streaming (nothing when it is empty):
 /// a fence line dim, a line inside a code block (`code`) plain and cut at the edge as code
 /// lines are, any other as prose whose bullet, quote or heading shows from its start and
-/// whose inline markdown shows as written until the line completes.
-pub fn lines(tail: &str, code: bool, width: usize, theme: &Theme) -> Vec<Line<'static>> {
-    if tail.is_empty() {
+/// whose inline markdown shows as written until the line completes. Only the last `wanted`
+/// display lines are built.
+pub fn lines(
+    tail: &str,
+    code: bool,
+    width: usize,
+    wanted: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if tail.is_empty() || wanted == 0 {
         return Vec::new();
     }
     if tail.trim_start().starts_with("```") {
@@ -26,5 +33,5 @@ pub fn lines(tail: &str, code: bool, width: usize, theme: &Theme) -> Vec<Line<'s
     let (prefix, rest, style) = line_kind(tail, true, theme);
     let mut segments: Vec<_> = prefix.into_iter().collect();
     segments.push((rest.to_string(), style));
-    wrap_styled(&segments, width)
+    wrap_styled_last(&segments, width, wanted)
 }

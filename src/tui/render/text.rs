@@ -47,27 +47,25 @@ pub fn block_lines(
         Some(end) => (Some(&shown[..end]), &shown[end + 1..]),
         None => (None, shown),
     };
-    // A streaming block's empty partial line shows nothing: it leaves its room to the body.
-    let room = if streaming && tail.is_empty() {
-        wanted
+    // The last line first: a streaming one builds at most `wanted` display lines (an empty
+    // one none), and the body fills what room is left.
+    let last_line = if streaming {
+        let code = block.code.inside_code(last);
+        partial::lines(tail, code, width, wanted, theme)
+    } else if block.code.lines.get(last).is_none() && block.code.inside_code(last) {
+        // A settled answer that ends inside a code block, without a last line break.
+        partial::lines(tail, true, width, wanted, theme)
     } else {
-        wanted.saturating_sub(1)
+        text_lines(tail, last, &block.code, width, theme)
     };
+    let room = wanted.saturating_sub(last_line.len());
     let mut lines = Vec::new();
     if let Some(body) = body.filter(|_| room > 0) {
         let before = last_lines(body, room);
         let first = last.saturating_sub(before.split('\n').count());
         lines = text_lines(before, first, &block.code, width, theme);
     }
-    if streaming {
-        let code = block.code.inside_code(last);
-        lines.extend(partial::lines(tail, code, width, theme));
-    } else if block.code.lines.get(last).is_none() && block.code.inside_code(last) {
-        // A settled answer that ends inside a code block, without a last line break.
-        lines.extend(partial::lines(tail, true, width, theme));
-    } else {
-        lines.extend(text_lines(tail, last, &block.code, width, theme));
-    }
+    lines.extend(last_line);
     lines
 }
 
