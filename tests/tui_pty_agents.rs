@@ -69,10 +69,11 @@ fn slash_agents_adds_an_agent_saves_it_and_the_next_turn_uses_it() {
     pty.press(b"What is 2+2?\r");
     pty.wait_for(&["Turn 1", "What is 2+2?"], "turn started");
     pty.wait_for(&["Idle", "wins", "Final answer"], "turn finished");
-    // The final answer fills the body; `f` shows the cards, the added agent's among them.
+    // The final answer fills the body; `f` shows the cards (four at 140×40: a 2×2 grid),
+    // the added agent's among them.
     pty.press(b"\x1b");
     pty.press(b"f");
-    pty.wait_for(&["4:agent scripted"], "the added agent's card");
+    pty.wait_for(&["agent · scripted · R"], "the added agent's card");
     pty.quit();
     let saved = std::fs::read_to_string(home.path().join(".massgen/agents.yaml")).unwrap();
     assert!(saved.contains("  - id: agent\n"), "{saved}");

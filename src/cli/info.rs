@@ -1,6 +1,7 @@
 //! `--list-examples`, `--example NAME` and `--validate FILE`.
 
 use std::fmt::Write as _;
+use std::io::IsTerminal as _;
 use std::path::Path;
 
 use super::exit::Exit;
@@ -9,18 +10,56 @@ use crate::backend::{provider, secrets};
 use crate::config::{self, Env, examples};
 
 pub fn list_examples() -> Exit {
+    let columns = std::io::stdout()
+        .is_terminal()
+        .then(|| crossterm::terminal::size().ok())
+        .flatten()
+        .map(|(columns, _)| usize::from(columns));
+    stdout::write(&examples_list(columns));
+    Exit::Success
+}
+
+/// The shipped configs with their descriptions: one line each; on a terminal of `columns`,
+/// each description wrapped beside its name, or under it when the names leave too little
+/// room.
+fn examples_list(columns: Option<usize>) -> String {
     let mut out = String::from("Shipped configs (use with --config @examples/NAME):\n\n");
     let width = examples::all()
         .map(|example| example.name().len())
         .max()
         .unwrap_or(0);
     for example in examples::all() {
-        let _ = writeln!(out, "  {:width$}  {}", example.name(), example.summary());
+        let summary = example.summary();
+        let name = example.name();
+        match columns {
+            None => {
+                let _ = writeln!(out, "  {name:width$}  {summary}");
+            }
+            Some(columns) if columns >= width + 4 + MIN_DESCRIPTION_WIDTH => {
+                let indent = width + 4;
+                let lines = crate::text::wrap(&summary, columns - indent - 1);
+                for (index, line) in lines.iter().enumerate() {
+                    if index == 0 {
+                        let _ = writeln!(out, "  {name:width$}  {line}");
+                    } else {
+                        let _ = writeln!(out, "{:indent$}{line}", "");
+                    }
+                }
+            }
+            Some(columns) => {
+                let _ = writeln!(out, "  {name}");
+                for line in crate::text::wrap(&summary, columns.saturating_sub(7).max(20)) {
+                    let _ = writeln!(out, "      {line}");
+                }
+            }
+        }
     }
     out.push_str("\nPrint one with: massgen --example NAME\n");
-    stdout::write(&out);
-    Exit::Success
+    out
 }
+
+/// Fewer columns than this left for descriptions beside the names puts them under them.
+const MIN_DESCRIPTION_WIDTH: usize = 40;
 
 pub fn print_example(name: &str) -> Exit {
     match examples::find(name) {
@@ -175,4 +214,36 @@ pub fn list_sessions(cwd: &Path) -> Exit {
     );
     stdout::write(&out);
     Exit::Success
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn descriptions_wrap_under_themselves_on_a_terminal_and_lose_no_word() {
+        let plain = examples_list(None);
+        for columns in [60, 80, 100, 140] {
+            let wrapped = examples_list(Some(columns));
+            for line in wrapped.lines() {
+                assert!(
+                    crate::text::display_width(line) <= columns,
+                    "{columns} columns: {line}"
+                );
+            }
+            let words = |text: &str| {
+                text.split_whitespace()
+                    .map(str::to_string)
+                    .collect::<Vec<_>>()
+            };
+            assert_eq!(words(&wrapped), words(&plain), "{columns} columns");
+        }
+        assert!(
+            plain
+                .lines()
+                .any(|line| line.contains("scripted/workspaces")
+                    && line.ends_with("browse the files.")),
+            "without a terminal, one line per config:\n{plain}"
+        );
+    }
 }

@@ -16,12 +16,16 @@ impl Example {
         strip_extension(self.path)
     }
 
-    /// The first comment line of the file, as a one-line description.
-    pub fn summary(&self) -> &'static str {
+    /// The first paragraph of the file's leading comment (up to an empty `#` line), as
+    /// one line: the whole first sentence or more, never cut.
+    pub fn summary(&self) -> String {
         self.text
             .lines()
-            .find_map(|line| line.strip_prefix('#'))
-            .map_or("", str::trim)
+            .skip_while(|line| !line.starts_with('#'))
+            .map_while(|line| line.strip_prefix('#').map(str::trim))
+            .take_while(|line| !line.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ")
     }
 }
 
@@ -87,5 +91,25 @@ mod tests {
         );
         assert!(find("no_such_example_anywhere").is_none());
         assert!(find("@examples/").is_none());
+    }
+
+    #[test]
+    fn every_summary_is_a_whole_first_paragraph() {
+        for example in all() {
+            let summary = example.summary();
+            assert!(
+                summary.ends_with('.') || summary.ends_with(')'),
+                "{}: the description stops mid-sentence: {summary}",
+                example.path
+            );
+        }
+        let workspaces = find("scripted/workspaces").unwrap().summary();
+        assert!(workspaces.starts_with("Two scripted agents with workspaces (offline). Each"));
+        assert!(workspaces.ends_with("browse the files."), "{workspaces}");
+        let demo = demo().unwrap().summary();
+        assert!(
+            !demo.contains("scout answers"),
+            "only the first paragraph: {demo}"
+        );
     }
 }

@@ -361,6 +361,9 @@ mod files;
 mod final_view;
 #[cfg(test)]
 mod final_view_tests;
+mod grid;
+#[cfg(test)]
+mod grid_tests;
 mod interrupt;
 mod mouse;
 #[cfg(test)]

@@ -154,15 +154,23 @@ impl Pty {
 
     /// Waits up to 30 s until the screen shows every one of `needles`; returns the screen.
     pub fn wait_for(&self, needles: &[&str], step: &str) -> String {
+        self.wait_until(
+            |text| needles.iter().all(|needle| text.contains(needle)),
+            &format!("{step}: {needles:?}"),
+        )
+    }
+
+    /// Waits up to 30 s until the screen's text passes `test`; returns the screen.
+    pub fn wait_until(&self, test: impl Fn(&str) -> bool, step: &str) -> String {
         let deadline = Instant::now() + Duration::from_secs(30);
         loop {
             let text = self.text();
-            if needles.iter().all(|needle| text.contains(needle)) {
+            if test(&text) {
                 return text;
             }
             assert!(
                 Instant::now() < deadline,
-                "{step}: the screen never showed {needles:?}; it shows:\n{text}"
+                "{step}: the screen never got there; it shows:\n{text}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }

@@ -7,7 +7,9 @@ use crate::protocol::symbols::{
     CONTEXT, ERROR, FINAL_ANSWER, NEW_ANSWER, REFUSED, RESTART, RESTART_DONE, RETRY, THINKING,
     UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, TurnOutcome, VoteCount, WinnerBasis};
+use crate::protocol::{
+    AgentId, AgentInfo, Event, EventMsg, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+};
 use crate::text::wrap;
 
 use super::table_cells::{cell, votes_of};
@@ -31,6 +33,9 @@ struct Table {
     rows: Vec<Row>,
     winner: Option<(AgentId, Vec<VoteCount>, WinnerBasis)>,
     outcome: Option<TurnOutcome>,
+    /// The last timeout of the turn: it, not a failed presentation, is why a stored answer
+    /// stands as the final answer.
+    timed_out: Option<TimeoutScope>,
 }
 
 struct Column {
@@ -62,7 +67,10 @@ impl Table {
                 .position(|column| &column.info.id == agent)
         });
         self.count(column, &event.msg);
-        if let Some(lines) = cell(&event.msg) {
+        if let EventMsg::Timeout { scope, .. } = &event.msg {
+            self.timed_out = Some(*scope);
+        }
+        if let Some(lines) = cell(&event.msg, self.timed_out) {
             self.rows.push(Row { column, lines });
         }
     }

@@ -14,7 +14,7 @@ const PREVIEW: usize = 60;
 
 /// What a coordination event shows in its cell, one entry per line before wrapping; `None`
 /// for streaming, usage and other detail.
-pub(super) fn cell(msg: &EventMsg) -> Option<Vec<String>> {
+pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Vec<String>> {
     Some(match msg {
         EventMsg::RoundStarted {
             round,
@@ -183,7 +183,16 @@ pub(super) fn cell(msg: &EventMsg) -> Option<Vec<String>> {
         } => {
             let mut lines = vec![format!("{FINAL_ANSWER} FINAL ANSWER ({label})")];
             if *fallback {
-                lines.push("its stored answer: the presentation failed".into());
+                lines.push(
+                    match timed_out {
+                        Some(TimeoutScope::Orchestrator) => "its stored answer: time ran out",
+                        Some(TimeoutScope::Presentation) => {
+                            "its stored answer: presenting took too long"
+                        }
+                        None => "its stored answer: the presentation failed",
+                    }
+                    .into(),
+                );
             }
             lines
         }

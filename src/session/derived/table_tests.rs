@@ -82,3 +82,35 @@ fn every_grid_line_has_the_same_display_width() {
         assert_eq!(display_width(line), width, "{line}");
     }
 }
+
+/// The shipped timeout example: time runs out, so the winner's stored answer is the final
+/// answer — the table and the TUI's timeline say so, not that a presentation failed.
+#[tokio::test(start_paused = true)]
+async fn a_stored_answer_after_a_timeout_is_said_to_be_for_the_timeout() {
+    let example = crate::config::examples::find("scripted/timeout").unwrap();
+    let events = crate::tui::test_support::scripted_turns(example.text, &["q?"]).await;
+    assert!(
+        events.iter().any(|event| matches!(
+            event.msg,
+            EventMsg::FinalPresentationDone { fallback: true, .. }
+        )),
+        "the stored answer stands in"
+    );
+    let table = coordination_table(&events);
+    assert!(table.contains("its stored answer: time ran"), "{table}");
+    assert!(!table.contains("presentation failed"), "{table}");
+
+    let state = crate::tui::test_support::fold(&events);
+    let done = state
+        .timeline
+        .iter()
+        .find_map(|entry| match entry.kind {
+            crate::tui::state::EntryKind::FinalDone {
+                fallback,
+                after_timeout,
+            } => Some((fallback, after_timeout)),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(done, (true, Some(TimeoutScope::Orchestrator)));
+}

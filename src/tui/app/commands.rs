@@ -261,6 +261,7 @@ impl App {
                 self.view.maximized = true;
             }
             KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
+            KeyCode::Char('g') => self.toggle_grid(),
             KeyCode::Char('f') => self.toggle_final(),
             KeyCode::Char('y') => return self.copy_final(),
             KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,

@@ -121,6 +121,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ("Tab  ← →  1–9", "focus another agent"),
     ("z", "zoom the focused card (the timeline gives way)"),
     (
+        "g",
+        "every card at once (side by side, or a grid when each fits 40×8) or the focused one",
+    ),
+    (
         "f",
         "the final answer in full, or back to the cards (opens when a turn ends)",
     ),

@@ -197,7 +197,15 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
     } else {
         format!("  👤 {} queued", state.queued_input.len())
     };
-    let hints = hints(state, view);
+    let grid = super::grid::hint(
+        state.agents.len(),
+        view.single_card,
+        view.maximized,
+        view.hits.borrow().cards_body,
+    )
+    .filter(|_| !view.composer_focused)
+    .unwrap_or_default();
+    let hints = format!("{grid}{}", hints(state, view));
     let mcp = mcp_summary(state);
     let cwd = view
         .context
@@ -206,7 +214,7 @@ pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: 
         .unwrap_or_default();
     let left = format!(" {phase}  {progress}{tools}{queued}{mcp}{cwd}  ");
     let room = usize::from(area.width).saturating_sub(display_width(&left));
-    let hints = truncate(hints, room);
+    let hints = truncate(&hints, room);
     let padding = room.saturating_sub(display_width(&hints));
     Paragraph::new(Line::from(vec![
         Span::styled(left, theme.text()),

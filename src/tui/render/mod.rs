@@ -1,11 +1,13 @@
 //! Drawing a frame: a pure function of the folded state and the view settings (focus,
 //! scroll, mode, composer). Layout adapts from 80×24 up: cards side by side when each gets
-//! 40 columns, else a tab bar and the focused card.
+//! 40 columns, a grid of them when each fits 40×8 (`grid.rs`), else a tab bar and the
+//! focused card.
 
 mod card;
 mod chrome;
 mod final_view;
 mod format;
+pub mod grid;
 mod hits;
 mod inline;
 mod mode_bar;
@@ -42,7 +44,7 @@ use crate::tui::state::{OutputMark, UiState};
 use crate::tui::theme::Theme;
 
 /// Narrowest card shown side by side with the others.
-pub const MIN_CARD_WIDTH: u16 = 40;
+pub const MIN_CARD_WIDTH: u16 = grid::READABLE_WIDTH;
 
 /// Below this height the timeline and tallies give their rows to the cards.
 const MIN_HEIGHT_WITH_TIMELINE: u16 = 18;
@@ -112,6 +114,9 @@ pub struct View {
     pub hits: RefCell<HitMap>,
     /// The timeline entry a click selected (a second click or Enter opens it).
     pub timeline_selected: Option<usize>,
+    /// `g`: one focused card under a tab bar, even when every card would fit side by side
+    /// or in a grid (kept for the session).
+    pub single_card: bool,
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
@@ -179,9 +184,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
 }
 
 fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Frame) {
-    let count = state.agents.len().max(1);
-    let side_by_side = !view.maximized
-        && u16::try_from(count).is_ok_and(|count| area.width / count >= MIN_CARD_WIDTH);
+    view.hits.borrow_mut().cards_body = Some(area);
     let card = |index: usize| CardView {
         card: &state.agents[index],
         index,
@@ -199,11 +202,13 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         },
         pause: view.card_pause.filter(|_| index == view.focused),
     };
-    if side_by_side {
-        let areas = Layout::horizontal(vec![Constraint::Fill(1); count]).split(area);
-        for (index, slot) in areas.iter().enumerate().take(state.agents.len()) {
-            frame.render_widget(card(index), *slot);
-            view.hits.borrow_mut().cards.push((index, *slot));
+    let all = (!view.maximized && !view.single_card)
+        .then(|| grid::arrange(state.agents.len(), area))
+        .flatten();
+    if let Some(cells) = all {
+        for (index, cell) in cells.into_iter().enumerate() {
+            frame.render_widget(card(index), cell);
+            view.hits.borrow_mut().cards.push((index, cell));
         }
     } else {
         let [tabs, body] =
@@ -222,6 +227,8 @@ mod attempt_tests;
 mod composer_tests;
 #[cfg(test)]
 mod final_view_tests;
+#[cfg(test)]
+mod grid_snapshot_tests;
 #[cfg(test)]
 mod label_tests;
 #[cfg(test)]

@@ -120,7 +120,7 @@ async fn narrow_terminals_get_tabs_and_one_focused_card() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn five_agents_get_tabs_even_on_a_wide_terminal() {
+async fn five_agents_get_tabs_when_one_card_is_chosen() {
     let yaml = (1..=5)
         .map(|n| {
             format!(
@@ -133,6 +133,7 @@ async fn five_agents_get_tabs_even_on_a_wide_terminal() {
     let view = View {
         focused: 3,
         agent_elapsed_secs: vec![Some(7); 5],
+        single_card: true,
         ..view()
     };
     assert_snapshot!("tabs_160x48", draw(&state, &view, 160, 48));

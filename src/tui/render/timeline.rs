@@ -208,11 +208,22 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             format!("👤 override: final answer is {label} ({agent})"),
             theme.winner(),
         ),
-        EntryKind::FinalDone { fallback } => (
-            if *fallback {
-                "final answer: the stored answer (presentation failed)".to_string()
-            } else {
-                "final answer presented".to_string()
+        EntryKind::FinalDone {
+            fallback,
+            after_timeout,
+        } => (
+            match (fallback, after_timeout) {
+                (false, _) => "final answer presented".to_string(),
+                (true, Some(TimeoutScope::Orchestrator)) => {
+                    "final answer: the winner's stored answer (time ran out)".to_string()
+                }
+                (true, Some(TimeoutScope::Presentation)) => {
+                    "final answer: the winner's stored answer (presenting took too long)"
+                        .to_string()
+                }
+                (true, None) => {
+                    "final answer: the winner's stored answer (presentation failed)".to_string()
+                }
             },
             theme.good(),
         ),

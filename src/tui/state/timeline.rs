@@ -91,8 +91,11 @@ pub enum EntryKind {
         label: AnswerLabel,
         agent: AgentId,
     },
+    /// `fallback`: the winner's stored answer stands in for a presentation, because the
+    /// presentation failed, or because of the timeout in `after_timeout`.
     FinalDone {
         fallback: bool,
+        after_timeout: Option<TimeoutScope>,
     },
     Timeout {
         scope: TimeoutScope,
@@ -185,9 +188,24 @@ impl UiState {
     /// Adds `event`'s timeline entry, if it makes one, noting when it is planning's (the
     /// coordination table's legend lists planning's symbols only then).
     pub(super) fn push_entry(&mut self, event: &Event) {
-        let Some(entry) = entry_for(event) else {
+        let Some(mut entry) = entry_for(event) else {
             return;
         };
+        if let EntryKind::FinalDone {
+            fallback: true,
+            after_timeout,
+        } = &mut entry.kind
+        {
+            *after_timeout = self
+                .timeline
+                .iter()
+                .rev()
+                .take_while(|earlier| earlier.turn == entry.turn)
+                .find_map(|earlier| match earlier.kind {
+                    EntryKind::Timeout { scope, .. } => Some(scope),
+                    _ => None,
+                });
+        }
         self.planning_in_timeline |= matches!(
             entry.kind,
             EntryKind::PlanningMode { .. }

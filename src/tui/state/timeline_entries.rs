@@ -101,6 +101,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
         },
         EventMsg::FinalPresentationDone { fallback, .. } => EntryKind::FinalDone {
             fallback: *fallback,
+            after_timeout: None,
         },
         EventMsg::Timeout { scope, seconds } => EntryKind::Timeout {
             scope: *scope,
