@@ -1,7 +1,8 @@
 //! TUI frame cost: a 160×48 frame with three agents, with 100 and with 100,000 lines of
 //! history (timeline entries and agent output), rendered into ratatui's TestBackend; the
 //! same with a deep plan (200 tasks per agent) and its task-plan view open; and how many
-//! streamed-token and task-plan events per second the state absorbs.
+//! streamed-token and task-plan events per second the state absorbs; and a frame while every
+//! card streams one long paragraph with no line break yet (issue 19).
 //!
 //! Run: `cargo bench --bench tui_render` (results go in BENCHMARKS.md).
 
@@ -133,6 +134,29 @@ fn main() {
         let times = frame_times(&state, Vec::new());
         println!(
             "{lines:>13} {:>10} {:>10.3} ms {:>8.3} ms {:>8.3} ms",
+            state.timeline.len(),
+            percentile(&times, 0.5).as_secs_f64() * 1e3,
+            percentile(&times, 0.99).as_secs_f64() * 1e3,
+            times.last().unwrap().as_secs_f64() * 1e3,
+        );
+    }
+
+    // Issue 19: every card streams one paragraph with no line break yet, drawn as it grows.
+    for chars in [2_000, 50_000] {
+        let mut state = state_with_history(100);
+        for (index, agent) in agents().iter().enumerate() {
+            let words = "the cache keeps hot keys in memory and evicts by age ";
+            let paragraph: String = words.chars().cycle().take(chars).collect();
+            state.apply(&event(
+                3_000_000 + index as u64,
+                Some(agent),
+                EventMsg::TextDelta { text: paragraph },
+            ));
+        }
+        let times = frame_times(&state, Vec::new());
+        println!(
+            "{:>13} {:>10} {:>10.3} ms {:>8.3} ms {:>8.3} ms   (a {chars}-character paragraph streaming in each card)",
+            100,
             state.timeline.len(),
             percentile(&times, 0.5).as_secs_f64() * 1e3,
             percentile(&times, 0.99).as_secs_f64() * 1e3,

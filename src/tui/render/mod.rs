@@ -12,6 +12,7 @@ mod hits;
 mod inline;
 mod mode_bar;
 mod output;
+mod partial;
 mod tally;
 mod text;
 mod timeline;
@@ -236,6 +237,8 @@ mod plan_tests;
 mod provider_tool_tests;
 #[cfg(test)]
 mod replay_tests;
+#[cfg(test)]
+mod streaming_tests;
 #[cfg(test)]
 pub(crate) mod tests;
 

@@ -117,7 +117,7 @@ fn item_lines(
     };
     match item {
         CardItem::Text(block) => {
-            // While the text streams, only complete lines are shown: no line re-flows.
+            // While the text streams, its partial last line is shown as it grows.
             block_lines(block, cut, active, wanted, width, theme)
         }
         CardItem::Reasoning(text) if expanded => {
@@ -246,7 +246,7 @@ fn item_lines(
                 truncate(&format!("🏆 final answer · {label}"), width),
                 theme.winner(),
             )];
-            // The last partial line waits for its newline only while the answer streams.
+            // Its partial last line settles (inline markdown) once the answer is done.
             lines.extend(block_lines(
                 body,
                 cut,

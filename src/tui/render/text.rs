@@ -2,17 +2,20 @@
 //! inline styles) and code lines in the colours computed when they completed; only the
 //! newest lines needed are built, however long the text.
 
-use ratatui::style::Modifier;
+use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
 use super::inline::{self, Segment};
+use super::partial;
 use super::wrap::{display_width, truncate, wrap_styled};
 use crate::tui::state::{CodeLines, CodeSpan, TextBlock};
 use crate::tui::theme::Theme;
 
 /// The newest `wanted` source lines of a text block's first `until` bytes (all of it, or
 /// what a paused card shows): code lines in the colours computed when they completed, the
-/// rest as markdown. `streaming`, or text after `until`, holds back a partial last line.
+/// rest as markdown. While it streams (`streaming`, or text after `until`), its partial last
+/// line is drawn too, wrapped like the others (see [`super::partial`]): appending text never
+/// changes the lines above it.
 pub fn block_lines(
     block: &TextBlock,
     until: usize,
@@ -24,28 +27,46 @@ pub fn block_lines(
     let until = floor_char_boundary(&block.text, until);
     let (text, later) = block.text.split_at(until);
     let streaming = streaming || !later.is_empty();
+    // Source lines of `text` that a line break ends: highlighting has read each of them.
     let complete = block
         .code
         .lines
         .len()
         .saturating_sub(later.matches('\n').count());
-    let (shown, total) = if streaming {
-        (text.rfind('\n').map_or("", |end| &text[..end]), complete)
+    let shown = if streaming {
+        text
     } else {
-        let trailing = text.len() - text.trim_end_matches('\n').len();
-        let total = if trailing == 0 {
-            complete + 1
-        } else {
-            complete.saturating_sub(trailing - 1)
-        };
-        (text.trim_end_matches('\n'), total)
+        text.trim_end_matches('\n')
     };
-    if shown.is_empty() {
+    if wanted == 0 || (!streaming && shown.is_empty()) {
         return Vec::new();
     }
-    let tail = last_lines(shown, wanted);
-    let first = total.saturating_sub(tail.split('\n').count());
-    text_lines(tail, first, &block.code, width, theme)
+    // The index of `shown`'s last source line among the block's lines.
+    let last = complete.saturating_sub(text.len() - shown.len());
+    let (body, tail) = match shown.rfind('\n') {
+        Some(end) => (Some(&shown[..end]), &shown[end + 1..]),
+        None => (None, shown),
+    };
+    // The last line first: a streaming one builds at most `wanted` display lines (an empty
+    // one none), and the body fills what room is left.
+    let last_line = if streaming {
+        let code = block.code.inside_code(last);
+        partial::lines(tail, code, width, wanted, theme)
+    } else if block.code.lines.get(last).is_none() && block.code.inside_code(last) {
+        // A settled answer that ends inside a code block, without a last line break.
+        partial::lines(tail, true, width, wanted, theme)
+    } else {
+        text_lines(tail, last, &block.code, width, theme)
+    };
+    let room = wanted.saturating_sub(last_line.len());
+    let mut lines = Vec::new();
+    if let Some(body) = body.filter(|_| room > 0) {
+        let before = last_lines(body, room);
+        let first = last.saturating_sub(before.split('\n').count());
+        lines = text_lines(before, first, &block.code, width, theme);
+    }
+    lines.extend(last_line);
+    lines
 }
 
 /// A whole settled text (an answer) as display lines: markdown and highlighted code.
@@ -118,9 +139,25 @@ fn text_lines(
 /// A prose line's segments: a heading (`#`s dropped, levels 1–2 in the accent colour), a
 /// bullet (`•`), a quote (`│`, dim) or a paragraph, each with inline markdown.
 fn markdown_line(source: &str, theme: &Theme) -> Vec<Segment> {
+    let (prefix, rest, style) = line_kind(source, false, theme);
+    let mut segments = inline::parse(rest, style, theme);
+    if let Some(prefix) = prefix {
+        segments.insert(0, prefix);
+    }
+    segments
+}
+
+/// What kind of prose line `source` is, from its start: the marker shown in place of its
+/// own (`• `, `│ `), the rest of its text and the style of that text. A `partial` line
+/// (still streaming) is a heading only once a space follows its `#`s.
+pub(super) fn line_kind<'a>(
+    source: &'a str,
+    partial: bool,
+    theme: &Theme,
+) -> (Option<Segment>, &'a str, Style) {
     let trimmed = source.trim_start();
     let indent = &source[..source.len() - trimmed.len()];
-    let (prefix, rest, style) = if let Some((level, title)) = heading(trimmed) {
+    if let Some((level, title)) = heading(trimmed).filter(|_| !partial || spaced_heading(trimmed)) {
         let style = if level <= 2 {
             theme.accent()
         } else {
@@ -144,12 +181,12 @@ fn markdown_line(source: &str, theme: &Theme) -> Vec<Segment> {
         )
     } else {
         (None, source, theme.text())
-    };
-    let mut segments = inline::parse(rest, style, theme);
-    if let Some(prefix) = prefix {
-        segments.insert(0, prefix);
     }
-    segments
+}
+
+/// `#`s followed by a space or tab: a heading however the line goes on.
+fn spaced_heading(trimmed: &str) -> bool {
+    trimmed.trim_start_matches('#').starts_with([' ', '\t'])
 }
 
 /// An ATX heading's level and title: 1–6 `#`s, then a space or the end.
@@ -271,10 +308,10 @@ mod tests {
     }
 
     #[test]
-    fn a_streaming_block_holds_back_its_partial_line() {
-        let block = TextBlock::from("done line\npartial");
+    fn a_streaming_block_shows_its_partial_line() {
+        let block = TextBlock::from("done line\npartial **bold");
         let lines = block_lines(&block, usize::MAX, true, 10, 40, &Theme::default());
-        assert_eq!(lines.len(), 1);
-        assert_eq!(lines[0].to_string(), "done line");
+        let texts: Vec<String> = lines.iter().map(ToString::to_string).collect();
+        assert_eq!(texts, ["done line", "partial **bold"]);
     }
 }

@@ -12,11 +12,22 @@ pub use crate::text::{display_width, truncate, truncate_start, wrap};
 /// One source line's styled segments as display lines no wider than `width`, broken where
 /// [`wrap`] would break their text; each line merges neighbouring pieces of equal style.
 pub fn wrap_styled(segments: &[(String, Style)], width: usize) -> Vec<Line<'static>> {
+    wrap_styled_last(segments, width, usize::MAX)
+}
+
+/// The last `wanted` lines [`wrap_styled`] would make: only those are built.
+pub fn wrap_styled_last(
+    segments: &[(String, Style)],
+    width: usize,
+    wanted: usize,
+) -> Vec<Line<'static>> {
     let text: String = segments.iter().map(|(piece, _)| piece.as_str()).collect();
     let mut ranges = Vec::new();
     line_ranges(&text, width.max(1), &mut ranges);
+    let skip = ranges.len().saturating_sub(wanted);
     ranges
         .into_iter()
+        .skip(skip)
         .map(|range| styled_line(segments, range))
         .collect()
 }

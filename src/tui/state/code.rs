@@ -40,6 +40,9 @@ pub struct CodeLines {
     /// Per source line: the highlighted spans of a line inside a code block, `None` for
     /// every other line (prose, fences).
     pub lines: Vec<Option<Vec<CodeSpan>>>,
+    /// Per source line: whether it began inside a code block (a partial line there is
+    /// code, or the fence that closes it).
+    inside: Vec<bool>,
     /// Bytes of the text already split into lines.
     consumed: usize,
     /// Bytes known to hold no line break past `consumed`: a long line streamed in many
@@ -65,10 +68,20 @@ impl CodeLines {
             let line = &text[self.consumed..end];
             self.consumed = end + 1;
             from = self.consumed;
+            self.inside.push(self.block.is_some());
             let highlighted = self.line(line);
             self.lines.push(highlighted);
         }
         self.scanned = text.len();
+    }
+
+    /// Whether source line `index` begins inside a highlighted code block: while it
+    /// streams it is drawn as code. Past the lines read, whether the text read ends inside.
+    pub fn inside_code(&self, index: usize) -> bool {
+        self.inside
+            .get(index)
+            .copied()
+            .unwrap_or(self.block.is_some())
     }
 
     fn line(&mut self, line: &str) -> Option<Vec<CodeSpan>> {
