@@ -122,11 +122,35 @@ async fn an_override_after_the_turn_is_the_answer_the_next_turn_sees() {
     let overridden = events.last().unwrap();
     assert_eq!(overridden.turn, 1);
     assert_eq!(overridden.agent.as_ref().unwrap().as_str(), "b");
-    let log =
-        std::fs::read_to_string(attempt_dir(scenario.dir.path(), 1).join("events.jsonl")).unwrap();
-    assert!(log.lines().last().unwrap().contains("final_overridden"));
     let second = scenario.handle.run_turn("second").await;
     assert_eq!(outcome(&second), TurnOutcome::Completed);
+    let attempt = attempt_dir(scenario.dir.path(), 1);
+    let log = std::fs::read_to_string(attempt.join("events.jsonl")).unwrap();
+    assert!(log.lines().last().unwrap().contains("final_overridden"));
+    // Ops run in order, so the override's files are written by now. The files derived
+    // from the log say so too: the log's coordination events and the
+    // session's record of the turn.
+    let coordination = std::fs::read_to_string(attempt.join("coordination_events.json")).unwrap();
+    assert!(
+        coordination.contains("final_answer_override"),
+        "{coordination}"
+    );
+    let sessions = scenario.dir.path().join(".massgen/sessions");
+    let session = std::fs::read_dir(&sessions)
+        .unwrap()
+        .flatten()
+        .next()
+        .unwrap()
+        .path();
+    let turn = session.join("turn_1");
+    assert_eq!(
+        std::fs::read_to_string(turn.join("answer.txt")).unwrap(),
+        "Answer from b to first"
+    );
+    let metadata: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(turn.join("metadata.json")).unwrap()).unwrap();
+    assert_eq!(metadata["winning_agent"], "b", "{metadata}");
+
     let requests = scenario.requests_of("b");
     let turn_two = requests
         .iter()

@@ -1,7 +1,8 @@
 //! `Op::OverrideFinal` between turns: the user picks another answer of the turn that just
 //! ended as its final answer. The conversation history the next turn sees holds it, the
-//! turn's `events.jsonl` gets the `FinalOverridden` event, and the session's
-//! `turn_N/answer.txt` (what `--continue` reads back) is rewritten.
+//! turn's `events.jsonl` gets the `FinalOverridden` event, and the files derived from it
+//! are written again: the log's coordination files and the session's `turn_N/answer.txt`
+//! (what `--continue` reads back) and `metadata.json`.
 
 use std::path::PathBuf;
 
@@ -71,8 +72,11 @@ pub async fn override_last(
             content: content.clone(),
         },
     );
-    emitter.end_turn();
-    if let Err(problem) = logs.override_answer(last.number, content).await {
+    let rewritten = match emitter.end_turn() {
+        Some(log) => logs.rewrite_turn(last.number, log).await,
+        None => logs.override_answer(last.number, content).await,
+    };
+    if let Err(problem) = rewritten {
         emitter.emit(None, EventMsg::Warning { message: problem });
     }
 }

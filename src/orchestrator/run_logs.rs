@@ -146,6 +146,41 @@ type Opened = (SessionStore, TurnLog);
 
 impl Logs {
     /// Records in the session that the turn started, so a killed run still lists it.
+    /// Closes `log`, a finished turn's log that got one more event (an override), and
+    /// writes the files derived from it again: the log's coordination files and the
+    /// session's record of the turn.
+    pub async fn rewrite_turn(&self, turn: u32, log: TurnLog) -> Result<(), String> {
+        let attempt_dir = log.close().await;
+        let session = self.session.clone();
+        tokio::task::spawn_blocking(move || {
+            let events = read_events(&attempt_dir.join("events.jsonl")).unwrap_or_default();
+            derived::write_derived(&attempt_dir, &events).map_err(|error| {
+                format!(
+                    "could not rewrite the turn's log files in {} ({error})",
+                    attempt_dir.display()
+                )
+            })?;
+            let Some(session) = session else {
+                return Ok(());
+            };
+            let turn_events = earlier_attempt_dirs(&attempt_dir)
+                .iter()
+                .flat_map(|dir| read_events(&dir.join("events.jsonl")).unwrap_or_default())
+                .chain(events)
+                .collect::<Vec<_>>();
+            session
+                .record_turn(turn, &turn_events, Some(&attempt_dir), None)
+                .map_err(|error| {
+                    format!(
+                        "could not save the chosen answer in session {} ({error})",
+                        session.id()
+                    )
+                })
+        })
+        .await
+        .unwrap_or_else(|error| Err(format!("could not save the chosen answer: {error}")))
+    }
+
     pub async fn begin_turn(&self, turn: u32, question: String, log_dir: Option<PathBuf>) {
         let Some(session) = self.session.clone() else {
             return;

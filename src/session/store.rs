@@ -284,6 +284,10 @@ impl TurnRecord {
                 record.presenting = true;
             } else if let EventMsg::FinalPresentationDone { content, .. } = &event.msg {
                 record.answer = Some(content.clone());
+            } else if let EventMsg::FinalOverridden { agent, content, .. } = &event.msg {
+                // The user's choice (Ctrl+O) is the final answer, and its author the winner.
+                record.answer = Some(content.clone());
+                record.winner = Some(agent.to_string());
             } else if let EventMsg::TurnFinished { outcome, .. } = &event.msg {
                 record.outcome = Some(*outcome);
             }
