@@ -3,6 +3,7 @@
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use super::final_view::FOLLOW_THE_END;
 use super::{App, Effect};
 use crate::protocol::Op;
 use crate::tui::modal::{self, Modal, ModalKind};
@@ -297,9 +298,7 @@ impl App {
             KeyCode::Down => self.scroll_down(1),
             KeyCode::PageDown => self.scroll_down(10),
             KeyCode::Home if self.view.final_view => self.view.final_scroll = 0,
-            KeyCode::End if self.view.final_view => {
-                self.view.final_scroll = self.view.final_scroll_max.get();
-            }
+            KeyCode::End if self.view.final_view => self.view.final_scroll = FOLLOW_THE_END,
             KeyCode::End => {
                 self.set_card_scroll(0);
                 self.view.timeline_scroll = 0;

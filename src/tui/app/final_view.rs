@@ -3,6 +3,10 @@
 
 use super::{App, Effect};
 
+/// The final view's scroll that stays at the end while the presentation streams: the
+/// renderer clamps it to the last page.
+pub(super) const FOLLOW_THE_END: usize = usize::MAX;
+
 impl App {
     /// `f`: the final answer in the body, or back to the cards.
     pub(super) fn toggle_final(&mut self) {
@@ -40,13 +44,17 @@ impl App {
         vec![Effect::Copy(text)]
     }
 
-    /// Moves the final view towards the answer's top (`up`) or its end.
+    /// Moves the final view towards the answer's top (`up`) or its end; reaching the end
+    /// follows it as the presentation grows.
     pub(super) fn scroll_final(&mut self, up: bool, lines: usize) {
-        let scroll = &mut self.view.final_scroll;
-        *scroll = if up {
+        let furthest = self.view.final_scroll_max.get();
+        let scroll = self.view.final_scroll.min(furthest);
+        self.view.final_scroll = if up {
             scroll.saturating_sub(lines)
+        } else if scroll + lines >= furthest {
+            FOLLOW_THE_END
         } else {
-            (*scroll + lines).min(self.view.final_scroll_max.get())
+            scroll + lines
         };
     }
 }

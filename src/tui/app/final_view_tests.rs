@@ -3,6 +3,7 @@
 
 use crossterm::event::KeyCode;
 
+use super::final_view::FOLLOW_THE_END;
 use super::tests::{agents, key, start_turn, type_text};
 use super::*;
 use crate::protocol::{AgentId, AnswerLabel, EventMsg, TurnOutcome};
@@ -146,12 +147,22 @@ fn arrows_scroll_the_answer_within_what_the_last_frame_allowed() {
     app.on_key(key(KeyCode::Down));
     assert_eq!(app.view.final_scroll, 2);
     app.on_key(key(KeyCode::PageDown));
-    assert_eq!(app.view.final_scroll, 3, "never past the end");
+    let shown_top = |app: &App| app.view.final_scroll.min(app.view.final_scroll_max.get());
+    assert_eq!(shown_top(&app), 3, "never past the end");
+    assert_eq!(
+        app.view.final_scroll, FOLLOW_THE_END,
+        "at the end, it follows"
+    );
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.view.final_scroll, 2);
     app.on_key(key(KeyCode::Home));
     assert_eq!(app.view.final_scroll, 0);
     app.on_key(key(KeyCode::End));
-    assert_eq!(app.view.final_scroll, 3);
+    assert_eq!(shown_top(&app), 3);
     assert_eq!(app.view.card_scroll, 0, "the cards did not move");
+    // The presentation grows: the view stays on its end.
+    app.view.final_scroll_max.set(9);
+    assert_eq!(shown_top(&app), 9);
+    app.on_key(key(KeyCode::Up));
+    assert_eq!(app.view.final_scroll, 8, "up from the end is one line up");
 }

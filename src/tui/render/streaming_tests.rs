@@ -263,4 +263,28 @@ async fn the_final_view_shows_the_presentation_growing() {
         assert!(screen.contains("presenting…"), "{screen}");
     }
     both_sizes("final_view_presenting", &state, &final_view);
+
+    // Followed from its end (End, or scrolled to the bottom), a presentation taller than the
+    // view keeps its newest words on screen as it grows.
+    let following = View {
+        final_view: true,
+        final_scroll: usize::MAX,
+        ..view()
+    };
+    let long: String = (1..=60)
+        .map(|n| format!("Line {n} of the answer.\n"))
+        .collect();
+    apply_as(
+        &mut state,
+        0,
+        [EventMsg::FinalPresentationDelta {
+            text: format!("\n\n{long}and the newest wor"),
+        }],
+    );
+    let screen = screen_text(&draw(&state, &following, 80, 24));
+    assert!(screen.contains("and the newest wor"), "{screen}");
+    assert!(
+        !screen.contains("## Paris") && !screen.contains("Line 1 of"),
+        "{screen}"
+    );
 }
