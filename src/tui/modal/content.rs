@@ -1,4 +1,4 @@
-//! What each modal shows, as lines: help, votes, answers, the whole timeline, an agent's
+//! What each modal shows, as lines: votes, answers, the whole timeline, an agent's
 //! full output, and the system status (the others from their own files); and which lines
 //! of it are on screen.
 
@@ -9,9 +9,7 @@ use super::ModalKind;
 use super::grid::coordination;
 use super::window;
 use crate::protocol::AnswerLabel;
-use crate::tui::render::{
-    Paint, View, display_width, entry_line, markdown_lines, tail_lines, wrap,
-};
+use crate::tui::render::{Paint, View, entry_line, markdown_lines, tail_lines, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
@@ -55,7 +53,7 @@ pub fn page(
         ModalKind::PlanSelector { selected } => {
             super::plans::selector(state, view, theme, width, selected)
         }
-        ModalKind::Help => help_lines(theme, width),
+        ModalKind::Help => super::help::help_lines(theme, width),
         ModalKind::Agents => {
             return super::agents::page(view.agents.as_ref(), theme, width, height);
         }
@@ -88,172 +86,6 @@ pub fn page(
     lines.truncate(shown.end);
     lines.drain(..shown.start);
     (lines, total.saturating_sub(height))
-}
-
-pub(super) const KEYS: &[(&str, &str)] = &[
-    (
-        "Enter",
-        "ask the question (while a turn runs: send it to the agents)",
-    ),
-    ("Alt+Enter, Shift+Enter", "new line in the composer"),
-    ("Up / Down", "earlier questions"),
-    (
-        "Ctrl+C",
-        "cancel the running turn (its work is saved), else clear the composer; again within 2 s: quit",
-    ),
-    (
-        "Shift+Tab",
-        "plan mode: Normal → Planning → Executing (not during a turn); Executing opens the \
-         plan selector",
-    ),
-    ("A", "agents: all of them, or each one alone in turn"),
-    ("R", "refinement on or off (off: each agent answers once)"),
-    (
-        "P",
-        "Planning: depth, human feedback, auto-execute · Executing: choose the plan",
-    ),
-    ("T", "the focused agent's task plan"),
-    (
-        "Esc",
-        "close the modal, or leave the composer for single keys",
-    ),
-    ("i  /", "back to the composer (/ starts a command)"),
-    ("Tab  ← →  1–9", "focus another agent"),
-    ("z", "zoom the focused card (the timeline gives way)"),
-    (
-        "g",
-        "every card at once (side by side, or a grid when each fits 40×8) or the focused one",
-    ),
-    (
-        "f",
-        "the final answer in full, or back to the cards (opens when a turn ends)",
-    ),
-    ("y", "copy the final answer to the clipboard (OSC 52)"),
-    ("e", "expand or collapse reasoning"),
-    ("p", "scroll the timeline instead of the card (and back)"),
-    (
-        "PgUp PgDn ↑ ↓  wheel",
-        "scroll; scrolling up pauses following, End resumes",
-    ),
-    ("End", "follow the newest output again"),
-    ("?", "this help"),
-    ("v", "votes"),
-    ("c", "tokens and costs"),
-    ("a", "answers"),
-    ("o", "the focused agent's full output"),
-    ("t", "the whole timeline"),
-    ("s", "system status"),
-    ("m", "MCP servers: state, tools, failed calls (also /mcp)"),
-    (
-        "w",
-        "files: each agent's workspace, snapshot, peers' work, final (also /workspace)",
-    ),
-    ("r", "coordination table"),
-    ("d", "the focused agent's tool calls in full"),
-    ("q", "quit (when no turn runs; in a replay, at any time)"),
-    (
-        "n  Space",
-        "replay --step: the next event (with the streamed text before it)",
-    ),
-    (
-        "Ctrl+T",
-        "dark or light colours (MASSGEN_THEME=light to start light)",
-    ),
-    ("/help /quit /exit /q", "help; quit"),
-    ("/cancel", "cancel the running turn"),
-    (
-        "/clear /reset",
-        "forget the conversation (typed twice to confirm); the next question starts afresh",
-    ),
-    ("/config", "open the config file in its desktop application"),
-    (
-        "/inspect [N|all]",
-        "the session's turns: winner, time, cost, answers, votes, final answer",
-    ),
-    (
-        "/events [N|all]",
-        "coordination events of the last N turns (default 1)",
-    ),
-    (
-        "/status /vote /cost /answers",
-        "open that view (also /v /c /b)",
-    ),
-    ("/timeline /table", "open that view (also /t /r)"),
-    ("/plan /tasks /single /refine", "the same as P, T, A and R"),
-    ("/final /copy", "the same as f and y"),
-    (
-        "M",
-        "metrics: model calls, tokens, time to first token, tool time (also /metrics /m)",
-    ),
-    ("h", "the conversation so far (also /history)"),
-    (
-        "Ctrl+O",
-        "override: once voting is done, choose the final answer yourself",
-    ),
-    (
-        "Ctrl+P",
-        "attach the current directory to each question: off → read → write",
-    ),
-    (
-        "/context",
-        "the paths agents may read and write, and how to change them",
-    ),
-    (
-        "/export [N] [path]",
-        "a finished turn as Markdown (default .massgen/exports/turn_N.md)",
-    ),
-    (
-        "/agents",
-        "add, remove and change agents between turns (type, model, system message); save them as a config",
-    ),
-    (
-        "Ctrl+Z Ctrl+Y Ctrl+W Ctrl+K Ctrl+U",
-        "composer: undo, redo, delete the word before, to the line's end, to its start",
-    ),
-    (
-        "mouse",
-        "wheel: scroll the pane under the pointer · click: focus a card, select a timeline \
-         row; click it again (or Enter) to open its answer or vote · --no-mouse (or \
-         MASSGEN_NO_MOUSE=1) keeps the terminal's text selection; Shift+drag selects in \
-         most terminals",
-    ),
-];
-
-/// The keys table, fitted to `width`: each description wraps under itself; narrower than
-/// 60 columns, the keys take their own line and the description goes under them.
-pub(super) fn help_lines(theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let key_column = KEYS
-        .iter()
-        .map(|(keys, _)| display_width(keys) + 2)
-        .max()
-        .unwrap_or(0)
-        .min(30)
-        .min(width / 3);
-    let stacked = width < 60;
-    let indent = if stacked { 4 } else { key_column };
-    let mut lines = Vec::new();
-    for (keys, what) in KEYS {
-        let wrapped = wrap(what, width.saturating_sub(indent).max(10));
-        if stacked || display_width(keys) + 2 > key_column {
-            lines.push(Line::styled((*keys).to_string(), theme.accent()));
-            lines.extend(wrapped.into_iter().map(|line| {
-                Line::from(vec![
-                    Span::raw(" ".repeat(indent)),
-                    Span::styled(line, theme.text()),
-                ])
-            }));
-            continue;
-        }
-        for (row, line) in wrapped.into_iter().enumerate() {
-            let left = if row == 0 { *keys } else { "" };
-            let pad = key_column - display_width(left);
-            lines.push(Line::from(vec![
-                Span::styled(format!("{left}{}", " ".repeat(pad)), theme.accent()),
-                Span::styled(line, theme.text()),
-            ]));
-        }
-    }
-    lines
 }
 
 fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {

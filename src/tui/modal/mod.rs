@@ -13,6 +13,7 @@ mod costs;
 mod events;
 mod files;
 mod grid;
+mod help;
 mod history;
 mod metrics;
 mod overrides;

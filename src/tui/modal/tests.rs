@@ -182,7 +182,7 @@ async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
 fn help_fits_its_width_and_keeps_every_word() {
     let theme = crate::tui::theme::Theme::default();
     for width in [36, 76, 156] {
-        let lines = super::content::help_lines(&theme, width);
+        let lines = super::help::help_lines(&theme, width);
         let text: String = lines
             .iter()
             .map(|line| {
@@ -196,7 +196,7 @@ fn help_fits_its_width_and_keeps_every_word() {
             .collect::<Vec<_>>()
             .join(" ");
         let words: Vec<&str> = text.split_whitespace().collect();
-        for (keys, what) in super::content::KEYS {
+        for (keys, what) in super::help::KEYS {
             for word in keys.split_whitespace().chain(what.split_whitespace()) {
                 assert!(words.contains(&word), "`{word}` is cut at width {width}");
             }
