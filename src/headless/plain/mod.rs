@@ -314,13 +314,7 @@ impl<W: Write> PlainPrinter<W> {
                     history_from,
                 },
                 _,
-            ) => {
-                let line = self.style.dim(&format!(
-                    "↻ {}",
-                    super::resumed_line(session_id, turns.len(), *history_from)
-                ));
-                self.note(&line)
-            }
+            ) => self.resumed_line(session_id, turns.len(), *history_from),
             (EventMsg::Warning { message }, _) => {
                 self.note(&self.style.warn(&format!("! {}", clean(message))))
             }

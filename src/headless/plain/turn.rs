@@ -1,4 +1,4 @@
-//! The turn-level lines: heading and roster, the winner, the final answer (streamed, or
+//! The turn-level lines: the continued session, heading and roster, the winner, the final answer (streamed, or
 //! the stored answer after a failed presentation) and the closing summary.
 
 use std::io::{self, Write};
@@ -13,6 +13,20 @@ use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session;
 
 impl<W: Write> PlainPrinter<W> {
+    /// Which earlier session the run continues.
+    pub(super) fn resumed_line(
+        &mut self,
+        session_id: &str,
+        turns: usize,
+        history_from: Option<u32>,
+    ) -> io::Result<()> {
+        let line = self.style.dim(&format!(
+            "↻ {}",
+            super::super::resumed_line(session_id, turns, history_from)
+        ));
+        self.note(&line)
+    }
+
     pub(super) fn turn_header(
         &mut self,
         turn: u32,
