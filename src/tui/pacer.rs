@@ -68,6 +68,11 @@ impl FramePacer {
         self.dirty = true;
     }
 
+    /// Whether a change waits for its frame.
+    pub fn owes_frame(&self) -> bool {
+        self.dirty
+    }
+
     /// A frame was drawn at `at`: everything changed so far is on screen.
     pub fn drew(&mut self, at: Instant) {
         self.dirty = false;
@@ -182,8 +187,12 @@ mod tests {
         let mut pacer = FramePacer::new();
         pacer.drew(start);
         let key = start + Duration::from_secs(3);
+        assert!(!pacer.owes_frame());
         pacer.changed();
+        assert!(pacer.owes_frame());
         assert!(pacer.is_due(key, &[]), "a key press is not held back");
+        pacer.drew(key);
+        assert!(!pacer.owes_frame(), "the frame showed it");
     }
 
     #[test]

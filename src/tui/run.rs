@@ -138,8 +138,11 @@ async fn event_loop(
         if expired {
             pacer.changed();
         }
-        let moving = moving(&app, started, now);
-        if ending.is_none() && pacer.is_due(now, &moving) {
+        if ending.is_none() && pacer.is_due(now, &moving(&app, started, now)) {
+            // What arrived while the frame waited goes into it (see the events arm).
+            while let Ok(event) = handle.events.try_recv() {
+                app.on_event(&event);
+            }
             update_clocks(&mut app);
             app.view.spinner = spinner_frame(now.duration_since(started));
             guard
@@ -148,7 +151,7 @@ async fn event_loop(
             pacer.drew(now);
         }
         let wake = ending.unwrap_or_else(|| {
-            let due = pacer.due(now, &moving);
+            let due = pacer.due(now, &moving(&app, started, now));
             let until = notice_until.map(Instant::from_std);
             due.into_iter()
                 .chain(until)
@@ -167,7 +170,9 @@ async fn event_loop(
                 // The terminal is gone: as a hang-up.
                 Some(Err(_)) | None => end(&mut ending, app.state.is_running()),
             },
-            received = handle.events.recv_many(&mut batch, 256) => {
+            // While a frame is owed, events wait in the channel and are folded just before
+            // it is drawn: one wake-up per frame, not one per streamed token.
+            received = handle.events.recv_many(&mut batch, 256), if ending.is_some() || !pacer.owes_frame() => {
                 if received == 0 {
                     return Err(io::Error::other("the orchestrator stopped unexpectedly"));
                 }
