@@ -10,8 +10,14 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-/// The shortest time between two frames (about 60 a second).
+/// The shortest time between two frames (about 60 a second): what the user does is
+/// drawn this soon.
 pub const FRAME: Duration = Duration::from_millis(16);
+/// The shortest time between two frames drawn for streamed news alone: a spinner's step,
+/// so while agents stream the screen moves once per spinner frame with every token since.
+/// At 16 ms a full 200×50 screen redrawn for six streams cost 3× the CPU of the whole
+/// headless turn; at 100 ms, 1.1–1.4× (BENCHMARKS.md, "Watching many agents").
+pub const STREAM_FRAME: Duration = Duration::from_millis(100);
 
 /// Something on screen that steps on by itself: at `origin` and every `period` before
 /// and after it (a spinner's frames, a clock's seconds).
@@ -41,11 +47,13 @@ impl Cadence {
     }
 }
 
-/// Whether a frame is owed and when the last one was drawn.
+/// Whether a frame is owed (and how soon after the last one), and when the last one was
+/// drawn.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
-    dirty: bool,
+    owed: Option<Duration>,
     last_frame: Option<Instant>,
+    stream_frame: Duration,
 }
 
 impl Default for FramePacer {
@@ -58,42 +66,61 @@ impl FramePacer {
     /// Nothing drawn yet: the first frame is due at once.
     pub fn new() -> Self {
         Self {
-            dirty: true,
+            owed: Some(FRAME),
             last_frame: None,
+            stream_frame: STREAM_FRAME,
         }
     }
 
-    /// Something on screen changed (an event folded, a key, a resize, a notice).
+    /// Streamed news is drawn at most once per `gap` (never less than `FRAME`).
+    #[cfg(test)]
+    pub fn with_stream_frame(mut self, gap: Duration) -> Self {
+        self.stream_frame = gap.max(FRAME);
+        self
+    }
+
+    /// Something the user did changed the screen (a key, a click, a resize, a notice):
+    /// drawn `FRAME` after the last frame at the earliest.
     pub fn changed(&mut self) {
-        self.dirty = true;
+        self.owe(FRAME);
+    }
+
+    /// The orchestrator's news changed the screen (tokens, statuses): drawn `stream_frame`
+    /// after the last frame at the earliest, so a stream's tokens share frames.
+    pub fn streamed(&mut self) {
+        self.owe(self.stream_frame);
+    }
+
+    fn owe(&mut self, gap: Duration) {
+        self.owed = Some(self.owed.map_or(gap, |owed| owed.min(gap)));
     }
 
     /// Whether a change waits for its frame.
     pub fn owes_frame(&self) -> bool {
-        self.dirty
+        self.owed.is_some()
     }
 
     /// A frame was drawn at `at`: everything changed so far is on screen.
     pub fn drew(&mut self, at: Instant) {
-        self.dirty = false;
+        self.owed = None;
         self.last_frame = Some(at);
     }
 
     /// When the next frame is due, given what moves on screen now; `None`: not until
-    /// something changes. A change is drawn one `FRAME` after the last frame at the
-    /// earliest; a cadence's step, at that step (and that `FRAME` apart too).
+    /// something changes. A change is drawn its gap after the last frame; a cadence's
+    /// step, at that step; never two frames closer than `FRAME`.
     pub fn due(&self, now: Instant, moving: &[Cadence]) -> Option<Instant> {
         let Some(last) = self.last_frame else {
             return Some(now);
         };
         let earliest = last + FRAME;
-        if self.dirty {
-            return Some(earliest);
-        }
+        let owed = self.owed.map(|gap| last + gap);
         moving
             .iter()
-            .map(|cadence| cadence.next_after(last).max(earliest))
+            .map(|cadence| cadence.next_after(last))
+            .chain(owed)
             .min()
+            .map(|due| due.max(earliest))
     }
 
     /// Whether a frame is due at `now`.
@@ -152,20 +179,20 @@ mod tests {
             |now, pacer| {
                 if now < start + Duration::from_millis(11) {
                     tokens += 100;
-                    pacer.changed();
+                    pacer.streamed();
                 }
             },
         );
         assert_eq!(tokens, 1_000);
         assert_eq!(
             frames,
-            vec![start + FRAME],
+            vec![start + STREAM_FRAME],
             "one frame shows the whole burst"
         );
     }
 
     #[test]
-    fn a_steady_stream_is_drawn_at_most_once_per_frame_time() {
+    fn a_steady_stream_is_drawn_once_per_stream_frame() {
         let start = Instant::now();
         let mut pacer = FramePacer::new();
         pacer.drew(start);
@@ -175,7 +202,55 @@ mod tests {
             start,
             start + Duration::from_secs(1),
             &[],
-            |_, pacer| pacer.changed(),
+            |_, pacer| pacer.streamed(),
+        );
+        assert_eq!(frames.len(), 9, "{frames:?}");
+        assert!(
+            frames
+                .windows(2)
+                .all(|pair| pair[1] - pair[0] == STREAM_FRAME)
+        );
+    }
+
+    #[test]
+    fn keys_are_drawn_within_a_frame_time_even_while_streaming() {
+        let start = Instant::now();
+        let mut pacer = FramePacer::new();
+        pacer.drew(start);
+        let key = start + Duration::from_millis(20);
+        let frames = run(
+            &mut pacer,
+            start,
+            start + Duration::from_millis(150),
+            &[],
+            |now, pacer| {
+                pacer.streamed();
+                if now == key {
+                    pacer.changed();
+                }
+            },
+        );
+        let offsets: Vec<u128> = frames.iter().map(|at| (*at - start).as_millis()).collect();
+        assert_eq!(
+            offsets,
+            vec![20, 120],
+            "the key at once, the stream 100 ms later"
+        );
+    }
+
+    #[test]
+    fn changes_are_drawn_at_most_once_per_frame_time() {
+        let start = Instant::now();
+        let mut pacer = FramePacer::new().with_stream_frame(Duration::ZERO);
+        pacer.drew(start);
+        // A change every millisecond for a second (held keys, a streamed burst at the
+        // shortest gap allowed).
+        let frames = run(
+            &mut pacer,
+            start,
+            start + Duration::from_secs(1),
+            &[],
+            |_, pacer| pacer.streamed(),
         );
         assert!(frames.windows(2).all(|pair| pair[1] - pair[0] >= FRAME));
         assert_eq!(frames.len(), 62, "{frames:?}");

@@ -1,7 +1,8 @@
 //! The app loop: one `select!` over terminal input, orchestrator events (every pending one
 //! applied before a single frame) and a redraw timer. When to draw is the frame pacer's
-//! (`pacer.rs`): only when something changed, at most 60 frames a second, and otherwise
-//! only as often as a spinner or a clock on screen steps on; idle, never.
+//! (`pacer.rs`): only when something changed — what the user did at most 60 times a
+//! second, streamed news at a spinner's pace — and otherwise only as often as a spinner or
+//! a clock on screen steps on; idle, never.
 
 use std::io;
 use std::path::PathBuf;
@@ -179,7 +180,7 @@ async fn event_loop(
                 for event in batch.drain(..) {
                     app.on_event(&event);
                 }
-                pacer.changed();
+                pacer.streamed();
                 Vec::new()
             }
             Some(news) = news_rx.recv() => {
