@@ -1,11 +1,20 @@
 //! The clocks the screen shows: the turn's and each agent's elapsed time, an open
 //! question's time left and each round's time left, from event timestamps and the wall
-//! clock (a replay's own clock in a replay).
+//! clock (a replay's own clock in a replay), and the cadences at which what they show
+//! steps on by itself (for the frame pacer).
+
+use std::time::Duration;
 
 use jiff::Timestamp;
+use tokio::time::Instant;
 
 use super::app::App;
+use super::pacer::Cadence;
 use crate::protocol::AgentStatus;
+
+/// A spinner's frame time.
+pub const SPINNER_TICK: Duration = Duration::from_millis(100);
+const SECOND: Duration = Duration::from_secs(1);
 
 /// The agent is inside a coordination round (its time limit counts).
 fn is_in_round(status: AgentStatus) -> bool {
@@ -74,5 +83,113 @@ pub fn update_clocks(app: &mut App) {
             .collect();
     } else {
         app.view.agent_round_left.clear();
+    }
+}
+
+/// What moves on screen by itself now: the spinner while an agent works (its frames
+/// counted from `spinner_origin`); while a live turn runs, the turn's and each agent's
+/// clock, each stepping on its own whole seconds; an open question's countdown. A replay's
+/// clocks move only with its events; a finished turn's are still.
+pub fn moving(app: &App, spinner_origin: Instant, now: Instant) -> Vec<Cadence> {
+    let mut moving = Vec::new();
+    if app.state.agents.iter().any(|card| is_working(card.status)) {
+        moving.push(Cadence::new(spinner_origin, SPINNER_TICK));
+    }
+    if app.state.replay.is_some() {
+        return moving;
+    }
+    let wall = Timestamp::now();
+    let second_from = |start: Timestamp| Cadence::new(instant_of(start, wall, now), SECOND);
+    if let Some(form) = &app.view.question
+        && let Some(pending) = app
+            .state
+            .questions
+            .iter()
+            .find(|pending| pending.request_id == form.request_id)
+    {
+        moving.push(second_from(pending.asked_at));
+    }
+    if !app.state.is_running() {
+        return moving;
+    }
+    moving.extend(app.state.turn_started_at.map(second_from));
+    for card in &app.state.agents {
+        moving.extend(card.started_at.map(second_from));
+        if let Some(clock) = card.round_clock.filter(|_| is_in_round(card.status)) {
+            let limit = Duration::from_millis(clock.limit.soft_ms);
+            moving.push(Cadence::new(
+                instant_of(clock.started, wall, now) + limit,
+                SECOND,
+            ));
+        }
+    }
+    moving
+}
+
+/// The monotonic instant of wall-clock time `at`, `now` being `wall`.
+fn instant_of(at: Timestamp, wall: Timestamp, now: Instant) -> Instant {
+    let offset = wall.duration_since(at);
+    let magnitude = offset.unsigned_abs();
+    if offset.is_negative() {
+        now + magnitude
+    } else {
+        now.checked_sub(magnitude).unwrap_or(now)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tui::test_support::{demo_turns, first_answer};
+
+    #[tokio::test(start_paused = true)]
+    async fn spinners_and_clocks_move_only_while_a_turn_runs() {
+        let events = demo_turns(&["What is 2+2?"]).await;
+        let mut app = App::new(Vec::new());
+        let origin = Instant::now();
+        assert!(moving(&app, origin, origin).is_empty(), "before any turn");
+        let answered = events
+            .iter()
+            .position(|event| first_answer(&event.msg))
+            .unwrap();
+        for event in &events[..answered] {
+            app.on_event(event);
+        }
+        let running = moving(&app, origin, Instant::now());
+        assert!(
+            running.contains(&Cadence::new(origin, SPINNER_TICK)),
+            "{running:?}"
+        );
+        let seconds = running
+            .iter()
+            .filter(|cadence| cadence.period == SECOND)
+            .count();
+        assert_eq!(
+            seconds,
+            1 + app.state.agents.len(),
+            "the turn's and each agent's clock"
+        );
+        for event in &events[answered..] {
+            app.on_event(event);
+        }
+        assert!(!app.state.is_running());
+        let idle = moving(&app, origin, Instant::now());
+        assert!(idle.is_empty(), "a finished turn is still: {idle:?}");
+    }
+
+    #[test]
+    fn a_clock_steps_on_the_seconds_of_its_own_start() {
+        let now = Instant::now();
+        let wall = Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(100);
+        let started = wall - jiff::SignedDuration::from_millis(2_300);
+        let at = instant_of(started, wall, now);
+        assert_eq!(at + Duration::from_millis(2_300), now);
+        let cadence = Cadence::new(at, SECOND);
+        assert_eq!(cadence.next_after(now), now + Duration::from_millis(700));
+        let future = wall + jiff::SignedDuration::from_millis(400);
+        assert_eq!(
+            instant_of(future, wall, now),
+            now + Duration::from_millis(400)
+        );
     }
 }

@@ -12,6 +12,7 @@ pub mod export;
 pub mod files;
 pub mod modal;
 mod open;
+mod pacer;
 pub mod question;
 pub mod render;
 mod run;

@@ -1,6 +1,8 @@
 //! The app loop: one `select!` over terminal input, orchestrator events (every pending one
-//! applied before a single frame) and a redraw timer. Frames are drawn only when something
-//! changed, at most 60 a second; while a turn runs, once a second for the clocks.
+//! applied before a single frame) and a redraw timer. When to draw is the frame pacer's
+//! (`pacer.rs`): only when something changed — what the user did at most 60 times a
+//! second, streamed news at a spinner's pace — and otherwise only as often as a spinner or
+//! a clock on screen steps on; idle, never.
 
 use std::io;
 use std::path::PathBuf;
@@ -12,18 +14,15 @@ use tokio::time::{Instant, sleep_until};
 
 use super::agents_io;
 use super::app::{App, Effect};
-use super::clocks::{is_working, update_clocks};
+use super::clocks::{SPINNER_TICK, moving, update_clocks};
 use super::composer::Composer;
 use super::open::{copy_to_clipboard, open_in_desktop};
+use super::pacer::FramePacer;
 use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use crate::orchestrator::OrchestratorHandle;
 use crate::protocol::{Mode, Op, TurnOutcome};
-
-const FRAME: Duration = Duration::from_millis(16);
-const CLOCK_TICK: Duration = Duration::from_secs(1);
-const SPINNER_TICK: Duration = Duration::from_millis(100);
 
 /// What the session starts with.
 #[derive(Clone, Debug, Default)]
@@ -124,8 +123,7 @@ async fn event_loop(
     let started = Instant::now();
     let mut input = EventStream::new();
     let mut batch = Vec::with_capacity(256);
-    let mut dirty = true;
-    let mut last_draw: Option<Instant> = None;
+    let mut pacer = FramePacer::new();
     let mut terminate = terminate_signal();
     // Set once a signal arrived: until when the cancelled turn may take to be saved. The
     // terminal is then neither drawn nor read (it may be gone).
@@ -137,50 +135,60 @@ async fn event_loop(
         {
             return Ok(SessionEnd::of(&app, true));
         }
-        if ending.is_none() && dirty && last_draw.is_none_or(|at| now.duration_since(at) >= FRAME) {
+        let (expired, notice_until) = app.expire_notice(now.into_std());
+        if expired {
+            pacer.changed();
+        }
+        if ending.is_none() && pacer.is_due(now, &moving(&app, started, now)) {
+            // What arrived while the frame waited goes into it (see the events arm).
+            while let Ok(event) = handle.events.try_recv() {
+                app.on_event(&event);
+            }
             update_clocks(&mut app);
             app.view.spinner = spinner_frame(now.duration_since(started));
             guard
                 .terminal
                 .draw(|frame| render(&app.state, &app.view, &app.theme, frame))?;
-            dirty = false;
-            last_draw = Some(now);
+            pacer.drew(now);
         }
-        let (expired, notice_until) = app.expire_notice(now.into_std());
-        dirty |= expired;
-        let working = app.state.agents.iter().any(|card| is_working(card.status));
         let wake = ending.unwrap_or_else(|| {
-            let wake = next_wake(dirty, working, app.state.is_running(), last_draw, now);
-            notice_until.map_or(wake, |until| wake.min(Instant::from_std(until)))
+            let due = pacer.due(now, &moving(&app, started, now));
+            let until = notice_until.map(Instant::from_std);
+            due.into_iter()
+                .chain(until)
+                .min()
+                .unwrap_or(now + Duration::from_secs(3600))
         });
         let effects = tokio::select! {
             input = input.next(), if ending.is_none() => match input {
                 Some(Ok(event)) => {
                     let (changed, effects) = on_terminal_event(&mut app, event);
-                    dirty |= changed;
+                    if changed {
+                        pacer.changed();
+                    }
                     effects
                 }
                 // The terminal is gone: as a hang-up.
                 Some(Err(_)) | None => end(&mut ending, app.state.is_running()),
             },
-            received = handle.events.recv_many(&mut batch, 256) => {
+            // While a frame is owed, events wait in the channel and are folded just before
+            // it is drawn: one wake-up per frame, not one per streamed token.
+            received = handle.events.recv_many(&mut batch, 256), if ending.is_some() || !pacer.owes_frame() => {
                 if received == 0 {
                     return Err(io::Error::other("the orchestrator stopped unexpectedly"));
                 }
                 for event in batch.drain(..) {
                     app.on_event(&event);
                 }
-                dirty = true;
+                pacer.streamed();
                 Vec::new()
             }
             Some(news) = news_rx.recv() => {
-                dirty = true;
+                pacer.changed();
                 agents_io::deliver(&mut app, news)
             }
-            () = sleep_until(wake) => {
-                dirty = true;
-                Vec::new()
-            }
+            // A frame, a notice or the end of a cancelled turn is due: the loop's top sees to it.
+            () = sleep_until(wake) => Vec::new(),
             () = terminate.recv() => match ending {
                 Some(_) => return Ok(SessionEnd::of(&app, true)),
                 None => end(&mut ending, app.state.is_running()),
@@ -193,7 +201,7 @@ async fn event_loop(
                 }
                 Effect::OpenFile(path) => {
                     app.view.notice = Some(open_in_desktop(&path));
-                    dirty = true;
+                    pacer.changed();
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text),
                 Effect::Quit => return Ok(SessionEnd::of(&app, false)),
@@ -209,7 +217,7 @@ async fn event_loop(
                     .await
                     .unwrap_or_else(|error| Err(std::io::Error::other(error)));
                     app.view.notice = Some(super::export::notice(turn, &written, &path));
-                    dirty = true;
+                    pacer.changed();
                 }
                 Effect::FetchModels { .. } | Effect::SaveAgents { .. } => {
                     agents_io::carry_out(effect, &options.env, &news_tx);
@@ -226,23 +234,6 @@ fn end(ending: &mut Option<Instant>, running: bool) -> Vec<Effect> {
         vec![Effect::Send(Op::Cancel)]
     } else {
         Vec::new()
-    }
-}
-
-/// When to draw next: a frame after the last one if something changed; while agents work,
-/// every spinner step; while a turn runs, every second for the clocks; else not at all.
-fn next_wake(
-    dirty: bool,
-    working: bool,
-    running: bool,
-    last_draw: Option<Instant>,
-    now: Instant,
-) -> Instant {
-    match (dirty, working, running, last_draw) {
-        (true, _, _, Some(at)) => at + FRAME,
-        (false, true, _, Some(at)) => at + SPINNER_TICK,
-        (false, false, true, Some(at)) => at + CLOCK_TICK,
-        (true | false, _, _, _) => now + Duration::from_secs(3600),
     }
 }
 
@@ -313,16 +304,6 @@ impl Terminate {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn frames_are_coalesced_and_ticks_run_only_while_something_works() {
-        let now = Instant::now();
-        let last = Some(now);
-        assert_eq!(next_wake(true, false, false, last, now), now + FRAME);
-        assert_eq!(next_wake(false, true, true, last, now), now + SPINNER_TICK);
-        assert_eq!(next_wake(false, false, true, last, now), now + CLOCK_TICK);
-        assert!(next_wake(false, false, false, last, now) >= now + Duration::from_secs(60));
-    }
 
     #[test]
     fn a_replay_shows_recorded_time_not_the_wall_clock() {
