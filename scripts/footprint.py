@@ -12,10 +12,10 @@ every 50 ms, the largest sample). Each run gets a fresh temporary home and worki
 /usr/bin/time (Debian: `apt-get install time`).
 
 Before each demo run the binary's pages are dropped from the page cache (posix_fadvise
-DONTNEED), so it is read from disk as an installed binary is after a reboot. Right after a
-build the linker's writes leave the file cached in pieces whose sizes vary from build to
-build, and the kernel maps a whole cached piece on each fault: the same binary then peaks
-anywhere from 12 to 14 MB. From a cold cache the peak repeats within 0.2 MB.
+DONTNEED), so it is read from disk as an installed binary is after a reboot. Otherwise the
+peak depends on how the freshly written file happens to sit in the page cache (the kernel
+maps cached pages around each one a fault touches): the same binary, copied twice, peaked
+anywhere from 12.1 to 13.7 MB. From a cold cache the peak repeats within 0.3 MB.
 """
 
 from __future__ import annotations
