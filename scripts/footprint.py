@@ -65,9 +65,12 @@ def help_times(binary: str) -> list[float]:
 
 
 def drop_from_page_cache(binary: str) -> None:
-    """Drops the binary's clean pages from the page cache (see the module docstring)."""
+    """Drops the binary's pages from the page cache (see the module docstring). They are
+    written back first: a file linked seconds ago still has dirty pages, which DONTNEED
+    leaves in place."""
     descriptor = os.open(binary, os.O_RDONLY)
     try:
+        os.fsync(descriptor)
         os.posix_fadvise(descriptor, 0, 0, os.POSIX_FADV_DONTNEED)
     finally:
         os.close(descriptor)
