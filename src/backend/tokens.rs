@@ -14,9 +14,10 @@ use crate::protocol::Usage;
 /// What chat formats add around each message (role markers, separators).
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
-/// The o200k tokens in rank order, each as a length byte and its bytes, zlib-compressed
-/// (1.05 MB; tiktoken's base64 text of the same table is 3.6 MB). Written by
-/// `scripts/o200k_table.py`.
+/// The o200k tokens in rank order, each as a byte or as two tokens of lower rank whose
+/// bytes it joins, zlib-compressed (0.73 MB; tiktoken's base64 text of the same table is
+/// 3.6 MB, the tokens' own bytes compress to 1.05 MB). Written by `scripts/o200k_table.py`,
+/// whose docstring gives the format; [`o200k_tokens`] reads it.
 const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.zlib");
 
 /// o200k's special tokens, as tiktoken defines them.
@@ -33,17 +34,45 @@ pub fn tokenizer_loaded() -> bool {
     TOKENIZER.get().is_some()
 }
 
-/// The ranks of the o200k tokens, read from the packed table; `None` if it is malformed.
-fn o200k_encoder() -> Option<FxHashMap<Vec<u8>, Rank>> {
+/// The o200k tokens in rank order, read from the packed table: per rank, numbers A and B in
+/// six byte planes (A's low, middle, high bytes, then B's). A == rank: the byte B; A < rank:
+/// token A followed by token B (B < rank). `None` if the table is malformed.
+fn o200k_tokens() -> Option<Vec<Vec<u8>>> {
     let table = miniz_oxide::inflate::decompress_to_vec_zlib(O200K_TABLE).ok()?;
-    let mut encoder = FxHashMap::with_capacity_and_hasher(200_000, Default::default());
-    let mut rest = table.as_slice();
-    let mut rank: Rank = 0;
-    while let Some((&len, tail)) = rest.split_first() {
-        let (token, tail) = tail.split_at_checked(usize::from(len))?;
-        encoder.insert(token.to_vec(), rank);
-        rest = tail;
-        rank += 1;
+    if table.len() % 6 != 0 {
+        return None;
+    }
+    let planes: Vec<&[u8]> = table.chunks_exact(table.len() / 6).collect();
+    let number = |first: usize, rank: usize| -> Option<usize> {
+        let byte = |plane: usize| {
+            planes
+                .get(first + plane)?
+                .get(rank)
+                .map(|b| usize::from(*b))
+        };
+        Some(byte(0)? | byte(1)? << 8 | byte(2)? << 16)
+    };
+    let count = table.len() / 6;
+    let mut tokens: Vec<Vec<u8>> = Vec::with_capacity(count);
+    for rank in 0..count {
+        let (first, second) = (number(0, rank)?, number(3, rank)?);
+        let token = if first == rank {
+            vec![u8::try_from(second).ok()?]
+        } else {
+            let (head, tail) = (tokens.get(first)?, tokens.get(second)?);
+            [head.as_slice(), tail.as_slice()].concat()
+        };
+        tokens.push(token);
+    }
+    Some(tokens)
+}
+
+/// The ranks of the o200k tokens; `None` if the packed table is malformed.
+fn o200k_encoder() -> Option<FxHashMap<Vec<u8>, Rank>> {
+    let tokens = o200k_tokens()?;
+    let mut encoder = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
+    for (rank, token) in tokens.into_iter().enumerate() {
+        encoder.insert(token, Rank::try_from(rank).ok()?);
     }
     Some(encoder)
 }

@@ -24,11 +24,12 @@ pub fn log_file_name(debug: bool) -> &'static str {
     }
 }
 
-/// Log lines queued for the writer thread at most. tracing-appender's default, 128,000,
-/// allocates and touches its whole queue up front: 4 MB, the largest part of a demo run's
-/// memory. Lines queue only while the disk is slower than massgen logs; past this many they
-/// are dropped rather than stall a frame (as they were past 128,000).
-pub const LOG_LINES_BUFFERED: usize = 4096;
+/// Log lines queued for the writer thread at most. tracing-appender allocates and touches
+/// its whole queue up front, 32 bytes a line: its default, 128,000, was 4 MB, the largest
+/// part of a demo run's memory; 1,024 is 32 KB. Lines queue only while the disk is slower
+/// than massgen logs (a turn logs a few lines a second); past this many they are dropped
+/// rather than stall a frame (as they were past 128,000).
+pub const LOG_LINES_BUFFERED: usize = 1024;
 
 /// Installs the subscriber: info from massgen and warnings from dependencies (debug from
 /// massgen with `--debug`; `RUST_LOG` overrides) into the run's log file when there is a

@@ -176,9 +176,16 @@ pub fn run(args: Args) -> Exit {
     }
 }
 
-/// Runs `session` on a fresh multi-thread runtime and returns its exit code.
+/// Runs `session` on a fresh single-thread runtime and returns its exit code.
+///
+/// One thread runs the front end and every agent: their work is waiting on the network and
+/// the clock, and a frame or an event takes microseconds. Blocking work (files, commands)
+/// still goes to tokio's blocking threads. A second and third worker thread would add their
+/// stacks, malloc arenas and the work-stealing scheduler's code to every run's memory
+/// (issue 17's footprint) and buy nothing at this load. `massgen serve`, which answers many
+/// clients at once, keeps a multi-thread runtime (src/cli/serve.rs).
 fn run_async(session: impl Future<Output = Exit> + Send + 'static) -> Exit {
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
+    let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
     {
@@ -188,8 +195,6 @@ fn run_async(session: impl Future<Output = Exit> + Send + 'static) -> Exit {
             return Exit::Execution;
         }
     };
-    // Spawned rather than run in `block_on`, so the front end shares the worker threads
-    // with the orchestrator and each event does not cross to another thread.
     let exit =
         runtime.block_on(async move { tokio::spawn(session).await.unwrap_or(Exit::Execution) });
     // The session has awaited every task it started; only a read of standard input that
