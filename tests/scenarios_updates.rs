@@ -209,3 +209,99 @@ agents:
     assert!(saw_notice, "the notice reached c in a tool result");
     assert_eq!(outcome(&events), TurnOutcome::Completed);
 }
+
+/// `a` answers at once, `b` after `b_ms`; `c` calls a tool every 2 s, `tool_rounds` times,
+/// so it is still working when `b` answers. The rounds' limits are the first round's, the
+/// later rounds' and the grace, in seconds.
+fn late_update_yaml(b_ms: u64, tool_rounds: u32, [first, later, grace]: [u64; 3]) -> String {
+    format!(
+        r#"
+timeout_settings:
+  initial_round_timeout_seconds: {first}
+  subsequent_round_timeout_seconds: {later}
+  round_timeout_grace_seconds: {grace}
+agents:
+  - id: a
+    backend: {{type: scripted, tokens_per_second: 0, first_token_ms: 100, answer: "Answer from a", vote_for: a}}
+  - id: b
+    backend: {{type: scripted, tokens_per_second: 0, first_token_ms: {b_ms}, answer: "Answer from b", vote_for: a}}
+  - id: c
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      first_token_ms: 2000
+      answer: "Answer from c"
+      vote_for: a
+      tool_calls: [{{name: lookup, arguments: {{q: "x"}}}}]
+      tool_call_rounds: {tool_rounds}
+"#
+    )
+}
+
+#[tokio::test(start_paused = true)]
+async fn an_update_near_the_round_limit_restarts_the_agent_instead_of_being_injected() {
+    // c's second round began at about 0.1 s with 40 s to go. b answers at 15 s: 25 s are
+    // left, less than the 30 s grace, so c restarts with a full round rather than being
+    // told mid-round.
+    let near = late_update_yaml(15_000, 20, [40, 40, 30]);
+    let (events, _scenario) = run_once(&near, "q").await;
+    let c = transcript_of(&events, "c");
+    assert!(
+        !c.iter().any(|line| line.contains("update injected")),
+        "{c:#?}"
+    );
+    assert!(
+        c.iter()
+            .any(|line| line.starts_with("c round 3 sees") && line.contains("agent2.1")),
+        "b's answer restarts c: {c:#?}"
+    );
+
+    // The same update with a 5 s grace comes while enough time is left: it is injected.
+    let far = late_update_yaml(15_000, 20, [40, 40, 5]);
+    let (events, _scenario) = run_once(&far, "q").await;
+    let c = transcript_of(&events, "c");
+    assert!(
+        c.iter().any(|line| line == "c update injected [agent2.1]"),
+        "{c:#?}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_first_round_and_later_rounds_have_their_own_time_limits() {
+    let yaml = late_update_yaml(600_000, 100, [30, 90, 10]);
+    let (events, _scenario) = run_once(&yaml, "q").await;
+    let c_events = || {
+        events.iter().filter(|event| {
+            event
+                .agent
+                .as_ref()
+                .is_some_and(|agent| agent.as_str() == "c")
+        })
+    };
+    let limits: Vec<(u32, u64)> = c_events()
+        .filter_map(|event| match &event.msg {
+            EventMsg::RoundStarted {
+                round, time_limit, ..
+            } => Some((*round, time_limit.expect("every round has a limit").soft_ms)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(limits.first(), Some(&(1, 30_000)), "{limits:?}");
+    assert!(
+        limits.len() > 1 && limits[1..].iter().all(|(_, soft)| *soft == 90_000),
+        "{limits:?}"
+    );
+    let wrap_up_at = c_events()
+        .find_map(|event| match &event.msg {
+            EventMsg::RoundTimeLimitReached {
+                stage: RoundTimeStage::WrapUp,
+                elapsed_secs,
+            } => Some(*elapsed_secs),
+            _ => None,
+        })
+        .expect("c's second round outlives its limit");
+    assert!(
+        (90..100).contains(&wrap_up_at),
+        "told at {wrap_up_at} s, the later rounds' limit is 90 s"
+    );
+}

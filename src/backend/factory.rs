@@ -109,6 +109,7 @@ pub fn http_backend_limited(
         extra_body: config.extra_body.clone(),
         betas: config.betas.clone(),
         server_tools: config.server_tools,
+        include_tool_results: config.kind != BackendKind::Grok,
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();

@@ -176,6 +176,9 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "audio_generation_backend",
     "audio_generation_model",
     "skills_directory",
+    "type",
+    "max_turns",
+    "nlip",
 ];
 
 /// `orchestrator.coordination` keys massgen acts on.

@@ -350,3 +350,7 @@ fn scalar_value(scalar: ScalarOwned) -> Value {
 #[cfg(test)]
 #[path = "yaml_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "yaml_pyyaml_tests.rs"]
+mod pyyaml_tests;

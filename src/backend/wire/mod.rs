@@ -33,6 +33,10 @@ pub struct WireOptions {
     pub betas: Vec<String>,
     /// The provider's own tools to offer (web search, code execution).
     pub server_tools: ServerTools,
+    /// Whether a Responses request asks for the built-in tools' results with `include`
+    /// (`code_interpreter_call.outputs`, `web_search_call.action.sources`): OpenAI returns
+    /// code output and a search's sources only when asked; xAI documents no such values.
+    pub include_tool_results: bool,
 }
 
 impl WireOptions {

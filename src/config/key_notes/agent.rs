@@ -116,6 +116,35 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would throttle this agent to its rate-limits file; massgen does not \
              throttle, it retries rate-limited calls (`max_retries`)"
         }
+        "upload_files" => {
+            "MassGen would attach these files (images, audio, documents) to the agent's first \
+             message; massgen sends text only (grant files as `context_paths` to let agents \
+             read them)"
+        }
+        "websocket_mode" => {
+            "MassGen would talk to the OpenAI Responses API over a WebSocket; massgen streams \
+             over HTTP (server-sent events)"
+        }
+        "permissions" => {
+            "MassGen would check each tool call against these allow/deny rules; massgen grants \
+             paths with `context_paths` and commands with the `command_line_*` lists"
+        }
+        "debug_delay_seconds" | "debug_delay_after_n_tools" => {
+            "MassGen would pause this agent after a number of tool calls, to test timing; \
+             massgen does not (the scripted backend's `first_token_ms` does that offline)"
+        }
+        "enable_tool_search" | "tool_search_variant" => {
+            "MassGen would let Claude search a deferred tool list instead of loading every \
+             tool; massgen sends every tool with each request"
+        }
+        "enable_strict_tool_use" => {
+            "MassGen would ask Claude for tool arguments that match their schemas exactly; \
+             massgen checks the arguments itself and tells the model what was wrong"
+        }
+        "enable_programmatic_flow" => {
+            "MassGen would let Claude call tools from code it runs in Anthropic's code \
+             execution sandbox; massgen runs each tool call the model makes"
+        }
         _ => return None,
     })
 }

@@ -45,8 +45,17 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
              slowest peer; massgen lets every agent answer at its own pace"
         }
         "max_midstream_injections_per_round" | "defer_peer_updates_until_restart" => {
-            "MassGen would tune how peers' new answers reach a running agent mid-stream; massgen \
-             restarts the agent with the new answers instead"
+            "MassGen would cap or postpone the peers' answers appended to a running agent's tool \
+             results; massgen injects every update after the first (a restart) as MassGen 0.1.45 \
+             does, unless `disable_injection` is set"
+        }
+        "type" | "max_turns" => {
+            "MassGen 0.1.97 does not read this key either (a shipped config sets it); massgen \
+             ignores it"
+        }
+        "nlip" => {
+            "MassGen reads orchestrator-level NLIP from `enable_nlip` and `nlip_config`, not \
+             `nlip`, so MassGen ignores it too; massgen calls tools directly"
         }
         "final_answer_strategy" | "presenter_agent" => {
             "MassGen would choose how and by whom the final answer is presented; massgen has the \

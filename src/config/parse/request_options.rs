@@ -216,10 +216,13 @@ mod tests {
         assert_eq!(
             warnings,
             [
-                "ignored: agents[0].backend.upload_files — not supported yet",
+                "ignored: agents[0].backend.upload_files — MassGen would attach these files \
+                 (images, audio, documents) to the agent's first message; massgen sends text \
+                 only (grant files as `context_paths` to let agents read them)",
                 "ignored: agents[0].backend.n — massgen sets this field of the Chat Completions \
                  API itself",
-                "ignored: agents[0].backend.websocket_mode — not supported yet",
+                "ignored: agents[0].backend.websocket_mode — MassGen would talk to the OpenAI \
+                 Responses API over a WebSocket; massgen streams over HTTP (server-sent events)",
             ]
         );
     }

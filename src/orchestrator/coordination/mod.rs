@@ -412,3 +412,5 @@ impl Coordination {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod updates_tests;

@@ -37,6 +37,15 @@ async fn an_injected_update_and_the_round_time_left_show_on_the_card() {
             },
         ],
     );
+    let clock = state.agents[2]
+        .round_clock
+        .expect("the round has a time limit");
+    let notified = clock.notified.expect("the wrap-up notice starts the grace");
+    assert_eq!(
+        clock.left_at(notified),
+        RoundTimeLeft::WrapUp(120),
+        "the grace counts from the notice"
+    );
     let mut view = view();
     view.agent_round_left = vec![
         None,

@@ -210,10 +210,7 @@ impl UiState {
             } => {
                 if let Some(card) = self.agent_mut(agent) {
                     card.round = *round;
-                    card.round_clock = time_limit.map(|limit| RoundClock {
-                        started: event.at,
-                        limit,
-                    });
+                    card.round_clock = time_limit.map(|limit| RoundClock::new(event.at, limit));
                     card.items.push(CardItem::Round {
                         round: *round,
                         answers_seen: answers_seen.clone(),
@@ -291,7 +288,9 @@ impl UiState {
             }
             EventMsg::AgentRestarted { .. } | EventMsg::EnforcementRetry { .. } => {}
             EventMsg::UpdateInjected { labels } => self.update_injected(agent, labels),
-            EventMsg::RoundTimeLimitReached { stage, .. } => self.round_time_limit(agent, *stage),
+            EventMsg::RoundTimeLimitReached { stage, .. } => {
+                self.round_time_limit(agent, *stage, event.at);
+            }
             EventMsg::PostEvaluationStarted {
                 attempt,
                 max_attempts,

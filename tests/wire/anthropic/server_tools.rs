@@ -83,6 +83,20 @@ async fn the_tools_and_their_beta_are_requested() {
 }
 
 #[tokio::test]
+async fn the_tools_beta_joins_the_configs_betas_once() {
+    let (server, mut config) = CLAUDE.serve(vec![text_reply(&["hi"])]).await;
+    config.betas = vec![
+        "context-1m-2025-08-07".into(),
+        "code-execution-2025-08-25".into(),
+    ];
+    let _ = turn(&backend(&with_server_tools(config)), question()).await;
+    assert_eq!(
+        server.requests()[0].header("anthropic-beta"),
+        Some("context-1m-2025-08-07,code-execution-2025-08-25")
+    );
+}
+
+#[tokio::test]
 async fn without_the_tools_there_is_no_beta_header() {
     let (server, config) = CLAUDE.serve(vec![text_reply(&["hi"])]).await;
     let _ = turn(&backend(&config), question()).await;

@@ -22,7 +22,9 @@ async fn only_documented_options_are_sent_and_extra_body_is_merged_at_the_top() 
         [
             "ignored: agents[0].backend.foo — not an option of the OpenAI Responses API; to \
              send it anyway, put it under `extra_body`",
-            "ignored: agents[0].backend.enable_tool_search — not supported yet",
+            "ignored: agents[0].backend.enable_tool_search — MassGen would let Claude search a \
+             deferred tool list instead of loading every tool; massgen sends every tool with \
+             each request",
         ]
     );
     let _ = turn(&backend(&config), question()).await;
@@ -41,4 +43,23 @@ async fn only_documented_options_are_sent_and_extra_body_is_merged_at_the_top() 
     }
     assert_eq!(body["model"], "gpt-5");
     assert_eq!(body["stream"], true);
+}
+
+#[tokio::test]
+async fn text_verbosity_and_reasoning_effort_go_as_written() {
+    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
+    let (config, warnings) = load_backend(&format!(
+        "{{type: openai, model: gpt-5-mini, base_url: '{}/v1', \
+          reasoning: {{effort: minimal}}, text: {{verbosity: low}}}}",
+        server.base_url
+    ));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let _ = turn(&backend(&config), question()).await;
+    let body = &server.requests()[0].body;
+    assert_eq!(body["text"], json!({"verbosity": "low"}));
+    // MassGen asks reasoning models for summaries where the config says nothing of them.
+    assert_eq!(
+        body["reasoning"],
+        json!({"effort": "minimal", "summary": "auto"})
+    );
 }

@@ -120,6 +120,14 @@ async fn the_built_in_tools_are_requested_without_parallel_calls() {
         ]
     );
     assert_eq!(body["parallel_tool_calls"], json!(false));
+    // Without these OpenAI returns neither the code's logs nor the search's sources.
+    assert_eq!(
+        body["include"],
+        json!([
+            "web_search_call.action.sources",
+            "code_interpreter_call.outputs"
+        ])
+    );
 }
 
 #[tokio::test]
@@ -186,6 +194,45 @@ async fn grok_speaks_the_responses_api_for_its_server_tools() {
     let requests = server.requests();
     assert_eq!(requests[0].path, "/v1/responses");
     assert_eq!(requests[0].body["tools"][0], json!({"type": "web_search"}));
+    assert_eq!(
+        requests[0].body["tools"][1],
+        json!({"type": "code_interpreter", "container": {"type": "auto"}})
+    );
+    // xAI documents no `include` values for its tools' results.
+    assert_eq!(requests[0].body.get("include"), None);
     // Without them, Grok stays on Chat Completions.
     assert_eq!(requests[1].path, "/v1/chat/completions");
+}
+
+#[tokio::test]
+async fn groks_searches_and_code_become_tool_cards_too() {
+    let (_server, config) = serve(
+        BackendKind::Grok,
+        "grok-4-1-fast-reasoning",
+        "/v1",
+        vec![searched_and_ran()],
+    )
+    .await;
+    let (events, error) = collect(&backend(&with_server_tools(config)), question()).await;
+    assert_eq!(error, None);
+    let cards = provider_tools(&events);
+    let summary: Vec<_> = cards
+        .iter()
+        .map(|card| {
+            (
+                card.tool.as_str(),
+                card.input.as_str(),
+                card.output.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        summary,
+        [
+            ("code_interpreter", "print(2024 - 2015)", "9"),
+            ("web_search", "rust 2024 edition release", ""),
+        ]
+    );
+    assert_eq!(cards[1].sources.len(), 2);
+    assert_eq!(usages(&events)[0].web_searches, 1);
 }

@@ -42,15 +42,21 @@ impl AnthropicWire {
 }
 
 impl AnthropicWire {
-    /// The config's `betas`, comma-joined as the `anthropic-beta` header wants them.
+    /// The `anthropic-beta` header: the config's `betas` (well-formed names only) and the
+    /// server tools' beta, each once, comma-joined.
     fn beta_header(&self) -> Option<String> {
-        let betas: Vec<&str> = self
+        let mut betas: Vec<&str> = Vec::new();
+        let configured = self
             .options
             .betas
             .iter()
             .map(|beta| beta.trim())
-            .filter(|beta| !beta.is_empty() && beta.bytes().all(|byte| byte.is_ascii_graphic()))
-            .collect();
+            .filter(|beta| !beta.is_empty() && beta.bytes().all(|byte| byte.is_ascii_graphic()));
+        for beta in configured.chain(server_tools::beta(self.options.server_tools)) {
+            if !betas.contains(&beta) {
+                betas.push(beta);
+            }
+        }
         (!betas.is_empty()).then(|| betas.join(","))
     }
 }
@@ -72,12 +78,7 @@ impl Wire for AnthropicWire {
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
         let builder = sse_post(client, &self.url, &self.auth, &self.body(request))
             .header("anthropic-version", ANTHROPIC_VERSION);
-        let betas: Vec<String> = self
-            .beta_header()
-            .into_iter()
-            .chain(server_tools::beta(self.options.server_tools).map(str::to_string))
-            .collect();
-        match (!betas.is_empty()).then(|| betas.join(",")) {
+        match self.beta_header() {
             Some(betas) => builder.header("anthropic-beta", betas),
             None => builder,
         }

@@ -43,7 +43,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     if let Some(reasoning) = reasoning_defaults(options) {
         body.insert("reasoning".into(), reasoning);
     }
-    super::server_tools::add(&mut body, options.server_tools);
+    super::server_tools::add(&mut body, options);
     options.merge_passthrough(&mut body);
     options.merge_extra_body(&mut body);
     Value::Object(body)
