@@ -167,3 +167,63 @@ agents:
     );
     assert_eq!(metrics["rounds"]["by_outcome"]["presentation"], 1);
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_winners_check_is_a_round_and_each_agent_lists_its_own_rounds() {
+    let yaml = r#"
+orchestrator:
+  coordination: {max_orchestration_restarts: 1}
+agents:
+  - id: a
+    backend:
+      type: scripted
+      tokens_per_second: 0
+      first_token_ms: 100
+      answer: "Answer from a"
+      final_answer: "Final from a"
+      vote_for: a
+      post_evaluation: [submit]
+  - id: b
+    backend: {type: scripted, tokens_per_second: 0, first_token_ms: 200, answer: "Answer from b", vote_for: a}
+"#;
+    let (_events, scenario) = run_once(yaml, "q").await;
+    let metrics = metrics(scenario).await;
+    assert_eq!(metrics["rounds"]["by_outcome"]["post_evaluation"], 1);
+    let rounds = metrics["rounds"]["by_round"].as_array().unwrap();
+    let check = rounds
+        .iter()
+        .find(|round| round["round_type"] == "post_evaluation")
+        .unwrap_or_else(|| panic!("{rounds:#?}"));
+    assert_eq!(
+        (check["agent_id"].as_str(), check["outcome"].as_str()),
+        (Some("a"), Some("post_evaluation"))
+    );
+    // MassGen's `round_history` per agent: the same rounds, split by agent, with times in
+    // seconds since the epoch and each round's length.
+    for agent in ["a", "b"] {
+        let history = metrics["agents"][agent]["round_history"]
+            .as_array()
+            .unwrap();
+        let own: Vec<&Value> = rounds
+            .iter()
+            .filter(|round| round["agent_id"] == agent)
+            .collect();
+        assert_eq!(history.iter().collect::<Vec<_>>(), own, "{agent}");
+        for round in history {
+            let (start, end) = (
+                round["start_time"].as_f64().unwrap(),
+                round["end_time"].as_f64().unwrap(),
+            );
+            assert!(start > 1.7e9 && end >= start, "{round}");
+            let length_ms = (end - start) * 1000.0;
+            assert!(
+                (round["duration_ms"].as_f64().unwrap() - length_ms).abs() < 1.0,
+                "{round}"
+            );
+        }
+    }
+    assert_eq!(
+        metrics["agents"]["a"]["token_usage"]["estimated_cost"],
+        metrics["agents"]["a"]["estimated_cost"]
+    );
+}

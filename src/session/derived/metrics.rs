@@ -1,11 +1,15 @@
-//! `metrics_summary.json`: the turn's tokens and costs per agent, its tool calls by tool,
-//! its rounds one by one, and its model calls' timing.
+//! `metrics_summary.json` and `metrics_events.json` as MassGen writes them: the turn's
+//! tokens and costs per agent (with each agent's `round_history` and `tool_metrics`), its
+//! tool calls by tool, its rounds one by one, and its model calls' timing. MassGen's own
+//! `massgen logs summary|list|tools` reads these files; one written by massgen must read
+//! the same there.
 
 use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::rounds;
+use super::rounds::{self, Round, epoch_seconds};
+use super::tool_runs::{self, ToolRun};
 use crate::protocol::{AgentId, Event, EventMsg, Spend};
 
 #[derive(Default)]
@@ -16,45 +20,42 @@ struct AgentFigures {
     rounds: u32,
 }
 
-#[derive(Default)]
-struct ToolFigures {
-    calls: u64,
-    failures: u64,
-    time_ms: u64,
-    input_chars: u64,
-    output_chars: u64,
+/// What the turn asked, who took part and who won, read from its events.
+struct TurnFacts {
+    question: String,
+    winner: Option<AgentId>,
+    agents: BTreeMap<AgentId, AgentFigures>,
+    backends: BTreeMap<AgentId, String>,
 }
 
-pub fn metrics_summary(events: &[Event]) -> Value {
-    let mut question = String::new();
-    let mut winner: Option<AgentId> = None;
-    let mut agents: BTreeMap<AgentId, AgentFigures> = BTreeMap::new();
-    let mut tools: BTreeMap<String, ToolFigures> = BTreeMap::new();
-    let mut arguments: BTreeMap<String, usize> = BTreeMap::new();
-    let mut backends: BTreeMap<AgentId, String> = BTreeMap::new();
+fn turn_facts(events: &[Event]) -> TurnFacts {
+    let mut facts = TurnFacts {
+        question: String::new(),
+        winner: None,
+        agents: BTreeMap::new(),
+        backends: BTreeMap::new(),
+    };
     for event in events {
         let msg = &event.msg;
         if let EventMsg::TurnStarted {
-            question: asked,
-            agents: roster,
-            ..
+            question, agents, ..
         } = msg
         {
-            question.clone_from(asked);
-            for info in roster {
-                agents.entry(info.id.clone()).or_default();
-                backends.insert(info.id.clone(), info.backend.clone());
+            facts.question.clone_from(question);
+            for info in agents {
+                facts.agents.entry(info.id.clone()).or_default();
+                facts.backends.insert(info.id.clone(), info.backend.clone());
             }
             continue;
         }
-        if let EventMsg::WinnerSelected { winner: chosen, .. } = msg {
-            winner = Some(chosen.clone());
+        if let EventMsg::WinnerSelected { winner, .. } = msg {
+            facts.winner = Some(winner.clone());
             continue;
         }
         let Some(agent) = event.agent.as_ref() else {
             continue;
         };
-        let figures = agents.entry(agent.clone()).or_default();
+        let figures = facts.agents.entry(agent.clone()).or_default();
         if let EventMsg::Usage {
             usage, cost_usd, ..
         } = msg
@@ -66,60 +67,37 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             figures.answers += 1;
         } else if let EventMsg::VoteCast { .. } = msg {
             figures.votes += 1;
-        } else if let EventMsg::ToolCallBegin {
-            call_id,
-            arguments: args,
-            ..
-        } = msg
-        {
-            arguments.insert(call_id.clone(), args.chars().count());
-        } else if let EventMsg::ToolCallEnd {
-            call_id,
-            tool,
-            ok,
-            output,
-            duration_ms,
-        } = msg
-        {
-            let entry = tools.entry(tool.clone()).or_default();
-            entry.calls += 1;
-            entry.failures += u64::from(!ok);
-            entry.time_ms += duration_ms;
-            entry.input_chars += arguments.remove(call_id).unwrap_or(0) as u64;
-            entry.output_chars += output.chars().count() as u64;
-        } else if let EventMsg::ProviderTool(call) = msg {
-            let entry = tools.entry(call.tool.clone()).or_default();
-            entry.calls += 1;
-            entry.failures += u64::from(!call.ok);
-            entry.input_chars += call.input.chars().count() as u64;
-            entry.output_chars += call.summary().chars().count() as u64;
         }
     }
+    facts
+}
+
+/// When the file was made: the turn's last event, in seconds since the epoch.
+fn generated_at(events: &[Event]) -> Option<f64> {
+    events.last().map(|event| epoch_seconds(event.at))
+}
+
+pub fn metrics_summary(events: &[Event]) -> Value {
+    let facts = turn_facts(events);
+    let rounds = rounds::rounds(events);
+    let runs = tool_runs::tool_runs(events);
     let mut total = Spend::default();
     let mut per_agent = serde_json::Map::new();
-    for (id, figures) in &agents {
+    for (id, figures) in &facts.agents {
         total += figures.spend;
-        per_agent.insert(
-            id.to_string(),
-            json!({
-                "token_usage": figures.spend.usage,
-                "estimated_cost": figures.spend.cost_usd,
-                "cost_unknown": figures.spend.cost_unknown,
-                "answers": figures.answers,
-                "votes": figures.votes,
-                "rounds": figures.rounds,
-            }),
-        );
+        per_agent.insert(id.to_string(), agent_json(id, figures, &rounds, &runs));
     }
     json!({
         "meta": {
-            "generated_at": events.last().map(|event| event.at.to_string()),
-            "question": question,
-            "num_agents": agents.len(),
-            "winner": winner,
+            "generated_at": generated_at(events),
+            "question": facts.question,
+            "num_agents": facts.agents.len(),
+            "winner": facts.winner,
         },
         "totals": {
             "estimated_cost": total.cost_usd,
+            "agent_cost": total.cost_usd,
+            "subagent_cost": 0.0,
             "cost_unknown": total.cost_unknown,
             "input_tokens": total.usage.input_tokens,
             "output_tokens": total.usage.output_tokens,
@@ -128,20 +106,49 @@ pub fn metrics_summary(events: &[Event]) -> Value {
             "token_source": total.usage.source(),
         },
         "agents": per_agent,
-        "tools": {
-            "total_calls": tools.values().map(|tool| tool.calls).sum::<u64>(),
-            "total_failures": tools.values().map(|tool| tool.failures).sum::<u64>(),
-            "total_execution_time_ms": tools.values().map(|tool| tool.time_ms).sum::<u64>(),
-            "by_tool": tools.iter().map(|(name, tool)| (name.clone(), json!({
-                "call_count": tool.calls,
-                "success_count": tool.calls - tool.failures,
-                "failure_count": tool.failures,
-                "total_execution_time_ms": tool.time_ms,
-                "total_input_chars": tool.input_chars,
-                "total_output_chars": tool.output_chars,
-            }))).collect::<serde_json::Map<String, Value>>(),
+        "tools": tool_runs::tools_summary(&runs),
+        "rounds": rounds::rounds_summary(&rounds),
+        "api_timing": rounds::api_timing(&rounds, &facts.backends),
+        "subagents": {"total_subagents": 0, "total_estimated_cost": 0.0, "subagents": []},
+    })
+}
+
+/// One agent's entry: MassGen's `token_usage` (with its cost), `round_history` and
+/// `tool_metrics`, and massgen's counts of its answers, votes and rounds.
+fn agent_json(id: &AgentId, figures: &AgentFigures, rounds: &[Round], runs: &[ToolRun]) -> Value {
+    let mut token_usage = json!(figures.spend.usage);
+    token_usage["estimated_cost"] = json!(figures.spend.cost_usd);
+    json!({
+        "token_usage": token_usage,
+        "round_history": rounds
+            .iter()
+            .filter(|round| round.agent == *id)
+            .map(Round::to_json)
+            .collect::<Vec<_>>(),
+        "tool_metrics": tool_runs::tools_summary(runs.iter().filter(|run| run.agent == *id)),
+        "estimated_cost": figures.spend.cost_usd,
+        "cost_unknown": figures.spend.cost_unknown,
+        "answers": figures.answers,
+        "votes": figures.votes,
+        "rounds": figures.rounds,
+    })
+}
+
+/// `metrics_events.json`: every tool call and every round, one by one.
+pub fn metrics_events(events: &[Event]) -> Value {
+    let facts = turn_facts(events);
+    json!({
+        "meta": {
+            "generated_at": generated_at(events),
+            "question": facts.question,
         },
-        "rounds": rounds::rounds_summary(events),
-        "api_timing": rounds::api_timing(events, &backends),
+        "tool_executions": tool_runs::tool_runs(events)
+            .iter()
+            .map(ToolRun::to_json)
+            .collect::<Vec<_>>(),
+        "round_completions": rounds::rounds(events)
+            .iter()
+            .map(Round::to_json)
+            .collect::<Vec<_>>(),
     })
 }

@@ -1,7 +1,7 @@
 //! The log files derived from a turn's `events.jsonl` (the source of truth), written beside
 //! it when the turn ends: `coordination_events.json`, a `vote.json` per vote and an
-//! `answer.txt` per answer under `agent_<id>/<time>/`, `agent_outputs/`, and
-//! `metrics_summary.json`. Each is written atomically, so a kill never leaves half a file.
+//! `answer.txt` per answer under `agent_<id>/<time>/`, `agent_outputs/`,
+//! `metrics_summary.json` and `metrics_events.json`. Each is written atomically, so a kill never leaves half a file.
 
 mod agents;
 mod coordination;
@@ -12,6 +12,7 @@ mod rounds;
 mod status;
 mod table;
 mod table_cells;
+mod tool_runs;
 
 use std::io;
 use std::path::Path;
@@ -19,7 +20,7 @@ use std::path::Path;
 pub use agents::DerivedFile;
 pub use coordination::coordination_events;
 pub use metadata::execution_metadata;
-pub use metrics::metrics_summary;
+pub use metrics::{metrics_events, metrics_summary};
 pub use status::StatusTracker;
 pub use table::coordination_table;
 
@@ -36,6 +37,10 @@ pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
         (
             "metrics_summary.json".into(),
             pretty_json(&metrics_summary(events)),
+        ),
+        (
+            "metrics_events.json".into(),
+            pretty_json(&metrics_events(events)),
         ),
         ("status.json".into(), pretty_json(&final_status(events))),
         (

@@ -1,5 +1,6 @@
-//! The turn's rounds one by one (MassGen's `RoundTokenUsage`) and its model calls' timing
-//! (`api_timing`), for `metrics_summary.json`.
+//! The turn's rounds one by one (MassGen's `RoundTokenUsage`: each agent's `round_history`
+//! and `rounds` in `metrics_summary.json`, `round_completions` in `metrics_events.json`) and
+//! its model calls' timing (`api_timing`).
 //!
 //! A round runs from an agent's `RoundStarted` (or the winner's `FinalPresentationStarted`)
 //! to the event that settles it. Its usage is what the agent's calls reported meanwhile; a
@@ -13,8 +14,8 @@ use serde_json::{Value, json};
 
 use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Spend};
 
-struct Round {
-    agent: AgentId,
+pub(super) struct Round {
+    pub agent: AgentId,
     number: u32,
     kind: &'static str,
     outcome: Option<&'static str>,
@@ -47,8 +48,16 @@ impl Round {
         }
     }
 
-    fn to_json(&self) -> Value {
+    /// The round as MassGen writes a `RoundTokenUsage`: times in seconds since the epoch,
+    /// its duration in milliseconds. massgen knows no context window sizes, so the context
+    /// usage is 0 as in MassGen when it has none. `cost_unknown` is massgen's own.
+    pub fn to_json(&self) -> Value {
         let api_time_ms: u64 = self.calls.iter().map(|call| call.duration_ms).sum();
+        let start = epoch_seconds(self.start);
+        let end = self.end.map_or(0.0, epoch_seconds);
+        let duration_ms = self.end.map_or(0.0, |end| {
+            end.duration_since(self.start).as_secs_f64().max(0.0) * 1000.0
+        });
         json!({
             "round_number": self.number,
             "agent_id": self.agent,
@@ -60,19 +69,27 @@ impl Round {
             "cached_input_tokens": self.spend.usage.cached_input_tokens,
             "estimated_cost": self.spend.cost_usd,
             "cost_unknown": self.spend.cost_unknown,
-            "token_source": self.spend.usage.source(),
+            "context_window_size": 0,
+            "context_usage_pct": 0.0,
             "tool_calls_count": self.tool_calls,
+            "token_source": self.spend.usage.source(),
+            "start_time": start,
+            "end_time": end,
+            "duration_ms": (duration_ms * 100.0).round() / 100.0,
             "api_calls_count": self.calls.len(),
             "api_time_ms": api_time_ms,
-            "avg_ttft_ms": average_ttft(&self.calls),
-            "start_time": self.start.to_string(),
-            "end_time": self.end.map(|at| at.to_string()),
+            "avg_ttft_ms": average_ttft(&self.calls).unwrap_or(0),
         })
     }
 }
 
+/// Seconds since the epoch, to the microsecond, as MassGen's `time.time()` stamps.
+pub(super) fn epoch_seconds(at: Timestamp) -> f64 {
+    at.as_microsecond() as f64 / 1_000_000.0
+}
+
 /// Every round of the turn in the order they started.
-fn rounds(events: &[Event]) -> Vec<Round> {
+pub(super) fn rounds(events: &[Event]) -> Vec<Round> {
     let mut rounds: Vec<Round> = Vec::new();
     let mut open: BTreeMap<AgentId, usize> = BTreeMap::new();
     for event in events {
@@ -128,6 +145,8 @@ fn starts_a_round(msg: &EventMsg) -> Option<(u32, &'static str)> {
         Some((*round, kind))
     } else if matches!(msg, EventMsg::FinalPresentationStarted { .. }) {
         Some((0, "presentation"))
+    } else if matches!(msg, EventMsg::PostEvaluationStarted { .. }) {
+        Some((0, "post_evaluation"))
     } else {
         None
     }
@@ -148,6 +167,8 @@ fn settles_a_round(msg: &EventMsg) -> Option<&'static str> {
         Some("error")
     } else if matches!(msg, EventMsg::FinalPresentationDone { .. }) {
         Some("presentation")
+    } else if matches!(msg, EventMsg::PostEvaluationFinished { .. }) {
+        Some("post_evaluation")
     } else {
         None
     }
@@ -165,12 +186,12 @@ fn ends_every_round(msg: &EventMsg) -> Option<&'static str> {
 }
 
 /// The `rounds` section: each round, and counts by outcome.
-pub fn rounds_summary(events: &[Event]) -> Value {
-    let rounds = rounds(events);
+pub fn rounds_summary(rounds: &[Round]) -> Value {
     let mut by_outcome: BTreeMap<&str, u32> = [
         "answer",
         "vote",
         "presentation",
+        "post_evaluation",
         "restarted",
         "error",
         "timeout",
@@ -178,13 +199,13 @@ pub fn rounds_summary(events: &[Event]) -> Value {
     .into_iter()
     .map(|outcome| (outcome, 0))
     .collect();
-    for round in &rounds {
+    for round in rounds {
         *by_outcome
             .entry(round.outcome.unwrap_or("incomplete"))
             .or_default() += 1;
     }
     let mut total = Spend::default();
-    for round in &rounds {
+    for round in rounds {
         total += round.spend;
     }
     json!({
@@ -195,46 +216,58 @@ pub fn rounds_summary(events: &[Event]) -> Value {
         "total_reasoning_tokens": total.usage.reasoning_tokens,
         "total_estimated_cost": total.cost_usd,
         "token_source": total.usage.source(),
+        "avg_context_usage_pct": 0.0,
         "by_round": rounds.iter().map(Round::to_json).collect::<Vec<_>>(),
     })
 }
 
 /// The `api_timing` section: every model call's duration and time to first output, in
-/// total and by backend (`backends` maps each agent to its backend type).
-pub fn api_timing(events: &[Event], backends: &BTreeMap<AgentId, String>) -> Value {
+/// total, by round (`round_N`) and by backend (`backends` maps each agent to its backend
+/// type). Each group has MassGen's figures (`calls`, `time_ms`, `ttft_ms`: summed) and
+/// massgen's (`total_calls`, `total_time_ms`, averages), which MassGen's `massgen logs`
+/// also reads.
+pub fn api_timing(rounds: &[Round], backends: &BTreeMap<AgentId, String>) -> Value {
     let mut all = Vec::new();
+    let mut by_round: BTreeMap<String, Vec<CallTiming>> = BTreeMap::new();
     let mut by_backend: BTreeMap<&str, Vec<CallTiming>> = BTreeMap::new();
-    for event in events {
-        let (
-            EventMsg::Usage {
-                timing: Some(timing),
-                ..
-            },
-            Some(agent),
-        ) = (&event.msg, event.agent.as_ref())
-        else {
-            continue;
-        };
-        all.push(*timing);
-        let backend = backends.get(agent).map_or("unknown", String::as_str);
-        by_backend.entry(backend).or_default().push(*timing);
+    for round in rounds {
+        all.extend(round.calls.iter().copied());
+        by_round
+            .entry(format!("round_{}", round.number))
+            .or_default()
+            .extend(round.calls.iter().copied());
+        let backend = backends.get(&round.agent).map_or("unknown", String::as_str);
+        by_backend
+            .entry(backend)
+            .or_default()
+            .extend(round.calls.iter().copied());
     }
     let mut summary = timing_figures(&all);
-    summary["by_backend"] = by_backend
-        .iter()
-        .map(|(backend, calls)| ((*backend).to_string(), timing_figures(calls)))
-        .collect::<serde_json::Map<String, Value>>()
-        .into();
+    summary["by_round"] = groups(by_round.iter().filter(|(_, calls)| !calls.is_empty()));
+    summary["by_backend"] = groups(by_backend.iter());
     summary
+}
+
+fn groups<'a, K: ToString + 'a>(
+    groups: impl Iterator<Item = (&'a K, &'a Vec<CallTiming>)>,
+) -> Value {
+    groups
+        .map(|(key, calls)| (key.to_string(), timing_figures(calls)))
+        .collect::<serde_json::Map<String, Value>>()
+        .into()
 }
 
 fn timing_figures(calls: &[CallTiming]) -> Value {
     let total_ms: u64 = calls.iter().map(|call| call.duration_ms).sum();
+    let ttft_ms: u64 = calls.iter().filter_map(|call| call.ttft_ms).sum();
     json!({
+        "calls": calls.len(),
+        "time_ms": total_ms,
+        "ttft_ms": ttft_ms,
         "total_calls": calls.len(),
         "total_time_ms": total_ms,
         "avg_time_ms": if calls.is_empty() { 0 } else { total_ms / calls.len() as u64 },
-        "avg_ttft_ms": average_ttft(calls),
+        "avg_ttft_ms": average_ttft(calls).unwrap_or(0),
     })
 }
 
