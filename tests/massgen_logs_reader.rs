@@ -1,8 +1,14 @@
-//! MassGen's own `massgen logs summary|tools|list` (its `logs_analyzer.py`, from the wheel
-//! pinned in tests/peers/massgen-wheel.pin, run by tests/peers/massgen_logs.py) reads a log
-//! directory massgen wrote and finds there what massgen's own files say: the winner, the
-//! run's duration from every agent's `round_history`, the rounds by outcome, the model
-//! calls, the tools. Without the peers this skips, except with CI=true, where it fails.
+//! MassGen's own readers of its log files, from the wheel pinned in
+//! tests/peers/massgen-wheel.pin, on a log directory massgen wrote:
+//! - `massgen logs summary|tools|list` (its `logs_analyzer.py`, run by
+//!   tests/peers/massgen_logs.py) finds what massgen's own files say: the winner, the run's
+//!   duration from every agent's `round_history`, the rounds by outcome, the model calls,
+//!   the tools;
+//! - its coordination-table builder (run by tests/peers/massgen_coordination_table.py)
+//!   reads `coordination_events.json` into the agents, answers, votes, restarts and winner
+//!   the run had.
+//!
+//! Without the peers this skips, except with CI=true, where it fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,7 +20,7 @@ mod support;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::sandbox::{Sandbox, text};
 
 const QUESTION: &str = "Outline a talk on the history of the printing press";
@@ -44,15 +50,15 @@ fn run_turn(sandbox: &Sandbox) -> PathBuf {
     PathBuf::from(dir)
 }
 
-/// What MassGen's reader made of the run (see tests/peers/massgen_logs.py).
-fn read_with_massgen(attempt: &Path, project: &Path) -> Option<Value> {
+/// What MassGen's code at `reader` (under the unpacked wheel) made of `args`, as printed
+/// by the peer `script`.
+fn read_with_massgen(script: &str, reader: &str, args: &[&Path]) -> Option<Value> {
     let python = harness::venv_program("python")?;
-    let analyzer = harness::peer("massgen-wheel/massgen/logs_analyzer.py")?;
+    let reader = harness::peer(&format!("massgen-wheel/massgen/{reader}"))?;
     let output = Command::new(python)
-        .arg(harness::peers().join("massgen_logs.py"))
-        .arg(analyzer)
-        .arg(attempt)
-        .arg(project)
+        .arg(harness::peers().join(script))
+        .arg(reader)
+        .args(args)
         .output()
         .unwrap();
     assert!(output.status.success(), "{}", text(&output.stderr));
@@ -78,7 +84,11 @@ fn massgen_duration(ms: f64) -> String {
 fn massgens_own_log_reader_finds_the_run_as_massgen_wrote_it() {
     let sandbox = Sandbox::new();
     let attempt = run_turn(&sandbox);
-    let Some(read) = read_with_massgen(&attempt, &sandbox.root) else {
+    let Some(read) = read_with_massgen(
+        "massgen_logs.py",
+        "logs_analyzer.py",
+        &[&attempt, &sandbox.root],
+    ) else {
         return;
     };
     let metrics = file_json(&attempt.join("metrics_summary.json"));
@@ -148,4 +158,80 @@ fn massgens_own_log_reader_finds_the_run_as_massgen_wrote_it() {
         .unwrap_or_else(|| panic!("our run is not listed:\n{list}"));
     assert!(row.contains(&massgen_duration(duration_ms)), "{row}");
     assert!(row.contains("$0.00"), "{row}");
+}
+
+#[test]
+fn massgens_own_coordination_table_reads_the_runs_coordination_events() {
+    let sandbox = Sandbox::new();
+    let attempt = run_turn(&sandbox);
+    let Some(read) = read_with_massgen(
+        "massgen_coordination_table.py",
+        "frontend/displays/create_coordination_table.py",
+        &[&attempt.join("coordination_events.json")],
+    ) else {
+        return;
+    };
+    let events: Vec<Value> = std::fs::read_to_string(attempt.join("events.jsonl"))
+        .unwrap()
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap())
+        .collect();
+    let of_type = |kind: &str| -> Vec<&Value> {
+        events
+            .iter()
+            .filter(|event| event["msg"]["type"] == kind)
+            .collect()
+    };
+    let winner = of_type("winner_selected")[0]["msg"]["winner"].clone();
+    assert_eq!(read["final_winner"], winner);
+    assert_eq!(read["agents"], json!(["drafter", "reviewer"]));
+    assert_eq!(read["user_question"], QUESTION);
+    assert_eq!(read["rich_table"], true);
+
+    // Every answer and vote is in MassGen's table, in the columns of those who gave them.
+    let table = read["event_table"].as_str().unwrap();
+    for answer in of_type("answer_submitted") {
+        let label = answer["msg"]["label"].as_str().unwrap();
+        assert!(
+            table.contains(&format!("NEW ANSWER: {label}")),
+            "{label}:\n{table}"
+        );
+        let content = answer["msg"]["content"].as_str().unwrap();
+        assert_eq!(read["answers"][answer["agent"].as_str().unwrap()], content);
+    }
+    let votes = of_type("vote_cast");
+    assert!(!votes.is_empty());
+    for vote in votes {
+        let label = vote["msg"]["target_label"].as_str().unwrap();
+        assert!(
+            table.contains(&format!("VOTE: {label}")),
+            "{label}:\n{table}"
+        );
+    }
+    let restarts = of_type("agent_restarted").len();
+    assert!(restarts > 0);
+    let totals = table
+        .lines()
+        .find(|line| line.contains("TOTALS"))
+        .unwrap_or_else(|| panic!("{table}"));
+    assert!(
+        totals.contains(&format!(" {restarts} restart")),
+        "MassGen counts the restarts the run had ({restarts}): {totals}"
+    );
+    let final_label = of_type("final_presentation_done")[0]["msg"]["label"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    assert!(
+        table.contains(&format!("FINAL ANSWER: {final_label}")),
+        "{table}"
+    );
+    assert!(table.contains("selected as winner"), "{table}");
+
+    // Its round table has the rounds the agents went through and the final one.
+    let rounds = read["rounds"].as_array().unwrap();
+    assert_eq!(rounds.first(), Some(&json!("R0")), "{rounds:?}");
+    assert_eq!(rounds.last(), Some(&json!("FINAL")), "{rounds:?}");
+    let round_table = read["round_table"].as_str().unwrap();
+    assert!(round_table.contains("selected as winner"), "{round_table}");
 }

@@ -1,47 +1,30 @@
-//! `coordination_events.json`, in the shape MassGen's code writes it: the session's
-//! metadata and one entry per coordination event (answers, votes, restarts, the winner…),
-//! each with a unix timestamp, its MassGen event type, the agent and details.
+//! `coordination_events.json` as MassGen's `CoordinationTracker` writes it: the session's
+//! metadata and one entry per coordination event, each with a unix timestamp, its MassGen
+//! event type, the agent, a one-line `details` text and a `context` holding what MassGen's
+//! readers look up there (the agent's round, answer labels, votes, the winner's answers).
+//! MassGen's own coordination-table builder reads the file; one written by massgen must
+//! read the same there. Each context also names the turn and the `events.jsonl` seq.
+
+use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use crate::protocol::{Event, EventMsg};
+use crate::protocol::{AgentStatus, AnswerLabel, Event};
 
 pub fn coordination_events(events: &[Event]) -> Value {
-    let mut question = String::new();
-    let mut agent_ids: Vec<String> = Vec::new();
-    let mut winner: Option<String> = None;
-    let mut entries = Vec::new();
+    let mut tracker = Tracker::default();
     for event in events {
-        if let EventMsg::TurnStarted {
-            question: asked,
-            agents,
-            ..
-        } = &event.msg
-        {
-            question.clone_from(asked);
-            agent_ids = agents.iter().map(|agent| agent.id.to_string()).collect();
-        } else if let EventMsg::WinnerSelected { winner: chosen, .. } = &event.msg {
-            winner = Some(chosen.to_string());
-        }
-        if let Some((event_type, details)) = describe(&event.msg) {
-            entries.push(json!({
-                "timestamp": unix_seconds(event),
-                "event_type": event_type,
-                "agent_id": event.agent.as_ref().map(ToString::to_string),
-                "details": details,
-                "context": {"turn": event.turn, "seq": event.seq},
-            }));
-        }
+        tracker.fold(event);
     }
     json!({
         "session_metadata": {
-            "user_prompt": question,
-            "agent_ids": agent_ids,
+            "user_prompt": tracker.question,
+            "agent_ids": tracker.agent_ids,
             "start_time": events.first().map(unix_seconds),
             "end_time": events.last().map(unix_seconds),
-            "final_winner": winner,
+            "final_winner": tracker.winner,
         },
-        "events": entries,
+        "events": tracker.entries,
     })
 }
 
@@ -54,210 +37,126 @@ pub fn unix(at: jiff::Timestamp) -> f64 {
     at.as_millisecond() as f64 / 1000.0
 }
 
-/// The MassGen event type and details of a coordination event; `None` for streaming,
-/// usage and other detail that is not coordination.
-fn describe(msg: &EventMsg) -> Option<(&'static str, Value)> {
-    Some(match msg {
-        EventMsg::TurnStarted { question, mode, .. } => {
-            ("session_start", json!({"question": question, "mode": mode}))
+/// What MassGen's tracker knows while it records a turn.
+#[derive(Default)]
+pub(super) struct Tracker {
+    pub question: String,
+    pub agent_ids: Vec<String>,
+    pub winner: Option<String>,
+    /// Each agent's round as MassGen counts it: 0 at first, one more per completed
+    /// restart; the winner's presentation is the round after the highest.
+    rounds: BTreeMap<String, u32>,
+    /// The last status written for each agent, so a status is written once per change.
+    statuses: BTreeMap<String, &'static str>,
+    /// Each agent's latest answer: its label and text.
+    pub latest: BTreeMap<String, (String, String)>,
+    /// Who gave the latest answer: the agent whose answer restarts the others.
+    pub last_author: Option<String>,
+    /// What MassGen records when the winner is chosen, repeated with the final answer.
+    pub final_context: Option<Value>,
+    pub entries: Vec<Value>,
+}
+
+impl Tracker {
+    /// The highest round any agent is in (MassGen's `max_round`).
+    pub fn max_round(&self) -> u32 {
+        self.rounds.values().copied().max().unwrap_or(0)
+    }
+
+    pub fn set_round(&mut self, agent: &str, round: u32) {
+        self.rounds.insert(agent.to_string(), round);
+    }
+
+    /// Records one entry. MassGen adds the iteration and the round (the agent's, or the
+    /// highest for events of no agent) to every context.
+    pub fn push(
+        &mut self,
+        event: &Event,
+        event_type: &str,
+        agent: Option<&str>,
+        details: String,
+        mut context: Value,
+    ) {
+        let round = agent
+            .and_then(|agent| self.rounds.get(agent).copied())
+            .unwrap_or_else(|| self.max_round());
+        context["iteration"] = json!(self.max_round());
+        context["round"] = json!(round);
+        context["turn"] = json!(event.turn);
+        context["seq"] = json!(event.seq);
+        self.entries.push(json!({
+            "timestamp": unix_seconds(event),
+            "event_type": event_type,
+            "agent_id": agent,
+            "details": details,
+            "context": context,
+        }));
+    }
+
+    /// MassGen writes one `restart_triggered` per new answer, by the agent that gave it,
+    /// naming every agent it restarts; massgen's events name each restarted agent, so they
+    /// are gathered into the entry of the answer that caused them.
+    pub fn restart(&mut self, event: &Event, agent: &str, reason: &str) {
+        let trigger = self
+            .last_author
+            .clone()
+            .unwrap_or_else(|| agent.to_string());
+        if let Some(last) = self.entries.last_mut()
+            && last["event_type"] == "restart_triggered"
+            && last["context"]["triggering_agent"] == trigger.as_str()
+            && let Some(affected) = last["context"]["affected_agents"].as_array_mut()
+        {
+            affected.push(json!(agent));
+            let count = affected.len();
+            last["details"] = json!(format!("Triggered restart affecting {count} agents"));
+            return;
         }
-        EventMsg::TurnFinished {
-            outcome,
-            winner,
-            duration_ms,
-        } => (
-            "session_end",
-            json!({"outcome": outcome, "winner": winner, "duration_ms": duration_ms}),
-        ),
-        EventMsg::AgentStatus { status } => ("status_change", json!({"status": status})),
-        EventMsg::RoundStarted {
-            round,
-            answers_seen,
-            vote_only,
-            time_limit,
-        } => {
-            let mut details =
-                json!({"round": round, "available_answers": answers_seen, "vote_only": vote_only});
-            if let Some(limit) = time_limit {
-                details["time_limit"] = json!(limit);
-            }
-            ("context_received", details)
+        let context = json!({
+            "affected_agents": [agent],
+            "triggering_agent": trigger,
+            "reason": reason,
+        });
+        let details = "Triggered restart affecting 1 agents".to_string();
+        self.push(event, "restart_triggered", Some(&trigger), details, context);
+    }
+
+    /// A `status_change` when the agent's status, in MassGen's words, changed.
+    pub fn status(&mut self, event: &Event, agent: &str, status: AgentStatus) {
+        let Some(word) = massgen_status(status) else {
+            return;
+        };
+        if self.statuses.insert(agent.to_string(), word) == Some(word) {
+            return;
         }
-        EventMsg::UpdateInjected { labels } => {
-            ("update_injected", json!({"answer_labels": labels}))
-        }
-        EventMsg::FinalOverridden { label, agent, .. } => (
-            "final_answer_override",
-            json!({"answer_label": label, "agent_id": agent}),
-        ),
-        EventMsg::RoundTimeLimitReached {
-            stage,
-            elapsed_secs,
-        } => (
-            "agent_timeout",
-            json!({"scope": "round", "stage": stage, "elapsed_seconds": elapsed_secs}),
-        ),
-        EventMsg::PostEvaluationStarted {
-            attempt,
-            max_attempts,
-        } => (
-            "post_evaluation_start",
-            json!({"attempt": attempt, "max_attempts": max_attempts}),
-        ),
-        EventMsg::PostEvaluationFinished { outcome } => {
-            ("post_evaluation_end", json!({"outcome": outcome}))
-        }
-        EventMsg::OrchestrationRestarted {
-            attempt,
-            max_attempts,
-            reason,
-            instructions,
-            ..
-        } => (
-            "orchestration_restart",
-            json!({"attempt": attempt, "max_attempts": max_attempts, "reason": reason,
-                   "instructions": instructions}),
-        ),
-        EventMsg::AgentRestarted { round, reason } => (
-            "restart_triggered",
-            json!({"round": round, "reason": reason}),
-        ),
-        EventMsg::AnswerSubmitted {
-            label,
-            anon_id,
-            content,
-        } => (
-            "new_answer",
-            json!({"label": label, "anon_id": anon_id, "content": content}),
-        ),
-        EventMsg::VoteCast {
-            target,
-            target_anon,
-            target_label,
-            reason,
-        } => (
-            "vote_cast",
-            json!({"voted_for": target, "voted_for_anon": target_anon,
-                   "voted_for_label": target_label, "reason": reason}),
-        ),
-        EventMsg::VoteIgnored {
-            target,
-            reason,
-            why,
-        } => (
-            "vote_ignored",
-            json!({"voted_for": target, "reason": reason, "why": why}),
-        ),
-        EventMsg::WinnerSelected {
-            winner,
-            winner_anon,
-            tally,
-            is_tie,
-            basis,
-        } => (
-            "final_agent_selected",
-            json!({"winner": winner, "winner_anon": winner_anon, "tally": tally,
-                   "is_tie": is_tie, "basis": basis}),
-        ),
-        EventMsg::FinalPresentationStarted { label } => {
-            ("final_round_start", json!({"label": label}))
-        }
-        EventMsg::FinalPresentationDone {
-            label,
-            content,
-            fallback,
-        } => (
-            "final_answer",
-            json!({"label": label, "content": content, "fallback": fallback}),
-        ),
-        EventMsg::AgentError { message } => ("agent_error", json!({"message": message})),
-        EventMsg::AgentKilled { reason } => ("agent_error", json!({"killed": reason})),
-        EventMsg::Timeout { scope, seconds } => {
-            ("agent_timeout", json!({"scope": scope, "seconds": seconds}))
-        }
-        // MassGen has no budget event; its nearest kind keeps its tools reading the file.
-        EventMsg::BudgetReached {
-            budget_usd,
-            spent_usd,
-        } => (
-            "agent_timeout",
-            json!({"scope": "budget", "budget_usd": budget_usd, "spent_usd": spent_usd}),
-        ),
-        EventMsg::Cancelled => ("agent_cancelled", json!({})),
-        EventMsg::HumanInputDelivered { text } => ("update_injected", json!({"text": text})),
-        EventMsg::PlanningModeDecided {
-            irreversible,
-            blocked_tools,
-        } => (
-            "planning_mode_decided",
-            json!({"has_irreversible": irreversible, "blocked_tools": blocked_tools}),
-        ),
-        EventMsg::ToolBlocked { tool, message, .. } => {
-            ("tool_blocked", json!({"tool": tool, "message": message}))
-        }
-        EventMsg::BroadcastAsked {
-            request_id,
-            target,
-            questions,
-            wait,
-            ..
-        } => (
-            "broadcast_created",
-            json!({"request_id": request_id, "target": target, "questions": questions,
-                   "wait": wait}),
-        ),
-        EventMsg::BroadcastAnswered {
-            request_id,
-            from,
-            answer,
-        } => (
-            if from.is_some() {
-                "broadcast_response"
-            } else {
-                "human_broadcast_response"
-            },
-            json!({"request_id": request_id, "responder": from, "answer": answer}),
-        ),
-        EventMsg::BroadcastClosed {
-            request_id,
-            timed_out,
-            responses,
-        } => (
-            if *timed_out {
-                "broadcast_timeout"
-            } else {
-                "broadcast_complete"
-            },
-            json!({"request_id": request_id, "responses": responses}),
-        ),
-        EventMsg::PlanUpdated { plan } => (
-            "plan_status",
-            json!({"plan_id": plan.id, "status": plan.status, "detail": plan.detail}),
-        ),
-        EventMsg::RunStarted { .. }
-        | EventMsg::RunFinished
-        | EventMsg::AgentsReplaced { .. }
-        | EventMsg::HistoryCleared
-        | EventMsg::SessionResumed { .. }
-        | EventMsg::TextDelta { .. }
-        | EventMsg::ReasoningDelta { .. }
-        | EventMsg::ToolCallBegin { .. }
-        | EventMsg::McpServerStatus { .. }
-        | EventMsg::ToolRefused { .. }
-        | EventMsg::WorkspaceAssigned { .. }
-        | EventMsg::WorkspaceSnapshot { .. }
-        | EventMsg::ToolCallEnd { .. }
-        | EventMsg::ProviderTool(_)
-        | EventMsg::EnforcementRetry { .. }
-        | EventMsg::Retrying { .. }
-        | EventMsg::Usage { .. }
-        | EventMsg::RoundUsage { .. }
-        | EventMsg::FinalPresentationDelta { .. }
-        | EventMsg::HumanInputQueued { .. }
-        | EventMsg::Warning { .. }
-        | EventMsg::ReplayStarted { .. }
-        | EventMsg::ReplayFinished { .. }
-        | EventMsg::TaskPlanChanged { .. }
-        | EventMsg::PlansListed { .. } => return None,
-    })
+        self.push(
+            event,
+            "status_change",
+            Some(agent),
+            format!("Changed to status: {word}"),
+            json!({}),
+        );
+    }
+}
+
+/// MassGen's `AgentStatus` value for ours; `None` where MassGen records no status (an
+/// agent waiting for its turn, or cancelled with the turn, which `agent_cancelled` says).
+fn massgen_status(status: AgentStatus) -> Option<&'static str> {
+    match status {
+        AgentStatus::Thinking
+        | AgentStatus::Streaming
+        | AgentStatus::Tool
+        | AgentStatus::Presenting => Some("streaming"),
+        AgentStatus::Answered => Some("answered"),
+        AgentStatus::Voted => Some("voted"),
+        AgentStatus::Restarting => Some("restarting"),
+        AgentStatus::Done => Some("completed"),
+        AgentStatus::Error => Some("error"),
+        AgentStatus::TimedOut => Some("timeout"),
+        AgentStatus::Waiting | AgentStatus::Cancelled => None,
+    }
+}
+
+/// The anonymous id an answer label belongs to: `agent2` for `agent2.1`.
+pub(super) fn anon_of(label: &AnswerLabel) -> &str {
+    label.as_str().split('.').next().unwrap_or_default()
 }

@@ -8,7 +8,8 @@ use std::collections::BTreeMap;
 
 use serde_json::{Value, json};
 
-use super::rounds::{self, Round, epoch_seconds};
+use super::coordination::unix;
+use super::rounds::{self, Round};
 use super::tool_runs::{self, ToolRun};
 use crate::protocol::{AgentId, Event, EventMsg, Spend};
 
@@ -74,7 +75,7 @@ fn turn_facts(events: &[Event]) -> TurnFacts {
 
 /// When the file was made: the turn's last event, in seconds since the epoch.
 fn generated_at(events: &[Event]) -> Option<f64> {
-    events.last().map(|event| epoch_seconds(event.at))
+    events.last().map(|event| unix(event.at))
 }
 
 pub fn metrics_summary(events: &[Event]) -> Value {

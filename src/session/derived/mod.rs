@@ -5,6 +5,7 @@
 
 mod agents;
 mod coordination;
+mod coordination_entries;
 mod grid;
 mod metadata;
 mod metrics;

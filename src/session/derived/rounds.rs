@@ -12,6 +12,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
+use super::coordination::unix;
 use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Spend};
 
 pub(super) struct Round {
@@ -53,8 +54,8 @@ impl Round {
     /// usage is 0 as in MassGen when it has none. `cost_unknown` is massgen's own.
     pub fn to_json(&self) -> Value {
         let api_time_ms: u64 = self.calls.iter().map(|call| call.duration_ms).sum();
-        let start = epoch_seconds(self.start);
-        let end = self.end.map_or(0.0, epoch_seconds);
+        let start = unix(self.start);
+        let end = self.end.map_or(0.0, unix);
         let duration_ms = self.end.map_or(0.0, |end| {
             end.duration_since(self.start).as_secs_f64().max(0.0) * 1000.0
         });
@@ -81,11 +82,6 @@ impl Round {
             "avg_ttft_ms": average_ttft(&self.calls).unwrap_or(0),
         })
     }
-}
-
-/// Seconds since the epoch, to the microsecond, as MassGen's `time.time()` stamps.
-pub(super) fn epoch_seconds(at: Timestamp) -> f64 {
-    at.as_microsecond() as f64 / 1_000_000.0
 }
 
 /// Every round of the turn in the order they started.

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use jiff::Timestamp;
 use serde_json::{Value, json};
 
-use super::rounds::epoch_seconds;
+use super::coordination::unix;
 use crate::protocol::{AgentId, Event, EventMsg};
 
 /// A failed call's output is kept as its error message up to this many characters.
@@ -32,7 +32,7 @@ pub(super) struct ToolRun {
 
 impl ToolRun {
     pub fn to_json(&self) -> Value {
-        let start = epoch_seconds(self.start);
+        let start = unix(self.start);
         json!({
             "tool_name": self.tool,
             "tool_type": self.tool_type,
