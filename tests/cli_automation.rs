@@ -300,7 +300,7 @@ fn eight_runs_at_once_in_one_directory_all_succeed_apart() {
     assert!(
         sessions
             .iter()
-            .all(|session| session["status"] == "complete"),
+            .all(|session| session["last_turn_status"] == "complete"),
         "{registry}"
     );
 }

@@ -1,7 +1,10 @@
 //! The registry of sessions across projects, `~/.massgen/sessions.json`, as MassGen keeps
-//! it: one entry per session with where it lives and what it last did. Rewritten
-//! atomically after every turn, under an advisory lock on `sessions.json.lock` so that
-//! concurrent runs do not lose each other's entries.
+//! it: one entry per session with MassGen's fields (`start_time`, `end_time`, `status`,
+//! `subagent`, …, read by MassGen's `--continue` and `--list-sessions`) and massgen's own
+//! (where it lives and what it last did). Rewritten atomically after every turn, under the
+//! advisory lock MassGen takes too (`flock` on `sessions.lock`), so that concurrent runs of
+//! either program do not lose each other's entries. An entry MassGen made for a session
+//! massgen continues keeps MassGen's fields.
 
 use std::io;
 use std::path::{Path, PathBuf};
@@ -30,18 +33,26 @@ pub fn register(
     update(registry, session_id, session_dir, turns, last_task, status)
 }
 
-/// `<registry>.lock`, created if missing (its content is never read).
+/// MassGen's lock beside the registry (`sessions.lock`), created if missing; its content
+/// is never read.
 fn lock_file(registry: &Path) -> io::Result<std::fs::File> {
     if let Some(parent) = registry.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    let mut name = registry.as_os_str().to_owned();
-    name.push(".lock");
     std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(PathBuf::from(name))
+        .open(registry.with_extension("lock"))
+}
+
+/// The local time as MassGen's `datetime.now().isoformat()` writes it, which its
+/// `--continue` sorts the sessions by.
+fn massgen_now() -> String {
+    jiff::Zoned::now()
+        .datetime()
+        .strftime("%Y-%m-%dT%H:%M:%S%.6f")
+        .to_string()
 }
 
 fn update(
@@ -61,28 +72,43 @@ fn update(
         root["sessions"] = json!([]);
     }
     let now = jiff::Timestamp::now().to_string();
-    let entry = json!({
+    let local_now = massgen_now();
+    let status = json!(status);
+    let ours = json!({
         "session_id": session_id,
         "session_dir": session_dir,
         "project_dir": session_dir.parent().and_then(Path::parent).and_then(Path::parent),
         "updated_at": now,
         "turns": turns,
         "last_task": last_task,
-        "status": status,
+        "last_turn_status": status,
+        "status": "completed",
+        "end_time": local_now,
     });
     if let Some(sessions) = root["sessions"].as_array_mut() {
-        match sessions.iter_mut().find(|known| {
-            known["session_id"] == session_id && known["session_dir"] == entry["session_dir"]
-        }) {
-            Some(known) => {
-                let started = known["started_at"].clone();
-                *known = entry;
-                known["started_at"] = started;
-            }
+        let known = sessions.iter_mut().find(|known| {
+            known["session_id"] == session_id
+                && (known["session_dir"] == ours["session_dir"] || known["session_dir"].is_null())
+        });
+        let entry = match known {
+            Some(known) => known,
             None => {
-                let mut entry = entry;
-                entry["started_at"] = json!(now);
-                sessions.push(entry);
+                sessions.push(json!({
+                    "start_time": local_now,
+                    "started_at": now,
+                    "config_path": null,
+                    "model": null,
+                    "description": null,
+                    "subagent": false,
+                    "parent_session_id": null,
+                }));
+                let last = sessions.len() - 1;
+                &mut sessions[last]
+            }
+        };
+        if let (Some(entry), Some(ours)) = (entry.as_object_mut(), ours.as_object()) {
+            for (key, value) in ours {
+                entry.insert(key.clone(), value.clone());
             }
         }
     }
@@ -115,9 +141,41 @@ mod tests {
         assert_eq!(sessions[0]["turns"], 2);
         assert_eq!(sessions[0]["last_task"], "second");
         assert!(sessions[0]["started_at"].is_string());
+        // MassGen's fields: its `--continue` sorts by `start_time`.
+        let start = sessions[0]["start_time"].as_str().unwrap();
+        assert_eq!(start.len(), "2026-11-26T21:47:10.044582".len(), "{start}");
+        assert_eq!(sessions[0]["status"], "completed");
+        assert_eq!(sessions[0]["last_turn_status"], "incomplete");
+        assert_eq!(sessions[0]["subagent"], false);
         assert_eq!(
             sessions[0]["project_dir"],
             dir.path().join("proj").display().to_string()
         );
+    }
+
+    #[test]
+    fn a_session_massgen_registered_keeps_its_fields_when_massgen_rust_continues_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let registry = dir.path().join(".massgen/sessions.json");
+        let massgen_entry = json!({"sessions": [{
+            "session_id": "session_1", "start_time": "2026-01-02T03:04:05.000006",
+            "end_time": null, "status": "active", "config_path": "/p/team.yaml",
+            "model": "gpt-5", "description": null, "subagent": false,
+            "parent_session_id": null, "log_directory": "/p/.massgen/massgen_logs/log_1"
+        }]});
+        std::fs::create_dir_all(registry.parent().unwrap()).unwrap();
+        std::fs::write(&registry, massgen_entry.to_string()).unwrap();
+        let session = dir.path().join("p/.massgen/sessions/session_1");
+        register(&registry, "session_1", &session, 2, "next", "complete").unwrap();
+        let root: Value = serde_json::from_slice(&std::fs::read(&registry).unwrap()).unwrap();
+        let sessions = root["sessions"].as_array().unwrap();
+        assert_eq!(sessions.len(), 1, "{sessions:?}");
+        let entry = &sessions[0];
+        assert_eq!(entry["start_time"], "2026-01-02T03:04:05.000006");
+        assert_eq!(entry["config_path"], "/p/team.yaml");
+        assert_eq!(entry["log_directory"], "/p/.massgen/massgen_logs/log_1");
+        assert_eq!(entry["turns"], 2);
+        assert_eq!(entry["status"], "completed");
+        assert!(dir.path().join(".massgen/sessions.lock").is_file());
     }
 }

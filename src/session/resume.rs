@@ -13,7 +13,7 @@ use serde_json::Value;
 use super::SessionStore;
 use super::recorded::recorded_turn;
 use super::store::outcome_of_status;
-use crate::protocol::{AgentId, EventMsg, ResumedTurn};
+use crate::protocol::{AgentId, EventMsg, ResumedTurn, TurnOutcome};
 
 /// One earlier session, as `--list-sessions` shows it.
 #[derive(Clone, Debug, PartialEq)]
@@ -226,15 +226,19 @@ fn past_turn(dir: &Path, turn: u32) -> Option<PastTurn> {
     let metadata: Value =
         serde_json::from_slice(&std::fs::read(dir.join("metadata.json")).ok()?).ok()?;
     let text = |key: &str| metadata[key].as_str().map(str::to_string);
-    let answer = match std::fs::read_to_string(dir.join("answer.txt")) {
-        Ok(answer) => answer,
-        Err(_) => cancelled_note(dir, &metadata),
-    };
+    let answered = std::fs::read_to_string(dir.join("answer.txt")).ok();
+    // MassGen marks only a cancelled turn's metadata; a turn with its answer saved is one
+    // that completed.
+    let status = text("status").unwrap_or_else(|| {
+        let outcome = answered.as_ref().map(|_| TurnOutcome::Completed);
+        super::store::turn_status(outcome).to_string()
+    });
+    let answer = answered.unwrap_or_else(|| cancelled_note(dir, &metadata));
     Some(PastTurn {
         turn,
         question: text("task").unwrap_or_default(),
         winner: text("winning_agent"),
-        status: text("status").unwrap_or_else(|| "unknown".into()),
+        status,
         answer,
         log_dir: text("log_dir").map(PathBuf::from),
     })

@@ -161,8 +161,38 @@ impl SessionStore {
         self.register(turn as usize, &record.task, status)
     }
 
-    /// `SESSION_SUMMARY.txt`: one block per recorded turn, read back from its metadata.
+    /// `SESSION_SUMMARY.txt` and `winning_agents_history.json`, read back from the
+    /// recorded turns' metadata.
     fn write_summary(&self) -> io::Result<()> {
+        let turns = self.recorded_turns()?;
+        self.write_summary_text(&turns)?;
+        self.write_winners(&turns)
+    }
+
+    /// `winning_agents_history.json` as MassGen keeps it for its `--continue` (the winner
+    /// of each turn that presented an answer: `{"agent_id", "turn"}`), so MassGen can go on
+    /// with a session massgen started.
+    fn write_winners(&self, turns: &[(u32, Value)]) -> io::Result<()> {
+        let winners: Vec<Value> = turns
+            .iter()
+            .filter(|(_, metadata)| {
+                [TurnOutcome::Completed, TurnOutcome::TimedOut]
+                    .iter()
+                    .any(|outcome| metadata["status"] == turn_status(Some(*outcome)))
+            })
+            .filter_map(|(number, metadata)| {
+                let winner = metadata["winning_agent"].as_str()?;
+                Some(json!({"agent_id": winner, "turn": number}))
+            })
+            .collect();
+        write_atomic(
+            &self.dir.join("winning_agents_history.json"),
+            &pretty(&json!(winners)),
+        )
+    }
+
+    /// Every `turn_N/metadata.json` of the session, in turn order.
+    fn recorded_turns(&self) -> io::Result<Vec<(u32, Value)>> {
         let mut turns: Vec<(u32, Value)> = Vec::new();
         for entry in std::fs::read_dir(&self.dir)? {
             let entry = entry?;
@@ -178,8 +208,13 @@ impl SessionStore {
             }
         }
         turns.sort_by_key(|(number, _)| *number);
+        Ok(turns)
+    }
+
+    /// `SESSION_SUMMARY.txt`: one block per recorded turn.
+    fn write_summary_text(&self, turns: &[(u32, Value)]) -> io::Result<()> {
         let mut summary = format!("MassGen session {}\n{} turn(s)\n", self.id, turns.len());
-        for (number, metadata) in &turns {
+        for (number, metadata) in turns {
             let text = |key: &str| metadata[key].as_str().unwrap_or("-").to_string();
             let _ = write!(
                 summary,

@@ -140,3 +140,40 @@ async fn a_completed_turn_whose_event_log_stopped_early_is_recorded_complete() {
     );
     assert!(!turn.join("partial_answers.json").exists());
 }
+
+#[test]
+fn a_session_massgen_wrote_reads_as_massgen_marks_it() {
+    // MassGen's own turn files: a completed turn's metadata has no status, a cancelled
+    // one says "incomplete" and keeps its partial answers.
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("sessions/session_20260102_030405");
+    let done = session.join("turn_1");
+    std::fs::create_dir_all(&done).unwrap();
+    std::fs::write(
+        done.join("metadata.json"),
+        r#"{"turn": 1, "timestamp": "2026-01-02T03:04:05", "winning_agent": "a", "task": "q1", "session_id": "session_20260102_030405"}"#,
+    )
+    .unwrap();
+    std::fs::write(done.join("answer.txt"), "Paris.").unwrap();
+    let cut = session.join("turn_2");
+    std::fs::create_dir_all(&cut).unwrap();
+    std::fs::write(
+        cut.join("metadata.json"),
+        r#"{"turn": 2, "winning_agent": null, "task": "q2", "status": "incomplete", "phase": "coordination", "voting_complete": false}"#,
+    )
+    .unwrap();
+    std::fs::write(cut.join("partial_answers.json"), r#"{"a": "Rome?"}"#).unwrap();
+    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let turns = &sessions[0].turns;
+    assert_eq!(
+        (turns[0].status.as_str(), turns[0].answer.as_str()),
+        ("complete", "Paris.")
+    );
+    assert_eq!(turns[1].status, "incomplete");
+    assert!(
+        turns[1].answer.contains("- a: Rome?"),
+        "{}",
+        turns[1].answer
+    );
+    assert_eq!(sessions[0].next_turn(), 3);
+}

@@ -1,12 +1,15 @@
-//! MassGen's own readers of its log files, from the wheel pinned in
-//! tests/peers/massgen-wheel.pin, on a log directory massgen wrote:
+//! MassGen's own readers of its log and session files, from the wheel pinned in
+//! tests/peers/massgen-wheel.pin, on what massgen wrote:
 //! - `massgen logs summary|tools|list` (its `logs_analyzer.py`, run by
 //!   tests/peers/massgen_logs.py) finds what massgen's own files say: the winner, the run's
 //!   duration from every agent's `round_history`, the rounds by outcome, the model calls,
 //!   the tools;
 //! - its coordination-table builder (run by tests/peers/massgen_coordination_table.py)
 //!   reads `coordination_events.json` into the agents, answers, votes, restarts and winner
-//!   the run had.
+//!   the run had;
+//! - its session code (`massgen/session/`, run by tests/peers/massgen_session.py) offers
+//!   massgen's session to `--continue` and restores its conversation turn by turn, so a
+//!   user can go on with MassGen where massgen stopped.
 //!
 //! Without the peers this skips, except with CI=true, where it fails.
 
@@ -52,10 +55,11 @@ fn run_turn(sandbox: &Sandbox) -> PathBuf {
 
 /// What MassGen's code at `reader` (under the unpacked wheel) made of `args`, as printed
 /// by the peer `script`.
-fn read_with_massgen(script: &str, reader: &str, args: &[&Path]) -> Option<Value> {
+fn read_with_massgen(script: &str, reader: &str, args: &[&Path], home: &Path) -> Option<Value> {
     let python = harness::venv_program("python")?;
     let reader = harness::peer(&format!("massgen-wheel/massgen/{reader}"))?;
     let output = Command::new(python)
+        .env("HOME", home)
         .arg(harness::peers().join(script))
         .arg(reader)
         .args(args)
@@ -88,6 +92,7 @@ fn massgens_own_log_reader_finds_the_run_as_massgen_wrote_it() {
         "massgen_logs.py",
         "logs_analyzer.py",
         &[&attempt, &sandbox.root],
+        &sandbox.root.join("home"),
     ) else {
         return;
     };
@@ -168,6 +173,7 @@ fn massgens_own_coordination_table_reads_the_runs_coordination_events() {
         "massgen_coordination_table.py",
         "frontend/displays/create_coordination_table.py",
         &[&attempt.join("coordination_events.json")],
+        &sandbox.root.join("home"),
     ) else {
         return;
     };
@@ -234,4 +240,75 @@ fn massgens_own_coordination_table_reads_the_runs_coordination_events() {
     assert_eq!(rounds.last(), Some(&json!("FINAL")), "{rounds:?}");
     let round_table = read["round_table"].as_str().unwrap();
     assert!(round_table.contains("selected as winner"), "{round_table}");
+}
+
+/// Runs `massgen --automation ARGS` (the offline demo) and returns its standard output.
+fn automation(sandbox: &Sandbox, args: &[&str]) -> String {
+    let output = sandbox
+        .massgen()
+        .arg("--automation")
+        .args(args)
+        .output()
+        .unwrap();
+    let stdout = text(&output.stdout);
+    assert!(
+        output.status.success(),
+        "{stdout}\n{}",
+        text(&output.stderr)
+    );
+    stdout
+}
+
+#[test]
+fn massgens_own_session_code_continues_a_massgen_session() {
+    let sandbox = Sandbox::new();
+    automation(&sandbox, &["What is the capital of France?"]);
+    automation(&sandbox, &["--continue", "And of Italy?"]);
+    let home = sandbox.root.join("home");
+    let Some(read) = read_with_massgen("massgen_session.py", "session", &[&sandbox.root], &home)
+    else {
+        return;
+    };
+    let sessions: Vec<PathBuf> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let session = &sessions[0];
+    let id = session.file_name().unwrap().to_string_lossy().into_owned();
+    assert_eq!(read["recent"]["session_id"], id.as_str(), "{read:#}");
+
+    let state = &read["state"];
+    assert_eq!(state["current_turn"], 2, "{state:#}");
+    assert_eq!(state["incomplete_turn"], Value::Null);
+    let answer = |turn: u32| {
+        std::fs::read_to_string(session.join(format!("turn_{turn}/answer.txt"))).unwrap()
+    };
+    assert_eq!(
+        state["conversation_history"],
+        json!([
+            {"role": "user", "content": "What is the capital of France?"},
+            {"role": "assistant", "content": answer(1)},
+            {"role": "user", "content": "And of Italy?"},
+            {"role": "assistant", "content": answer(2)},
+        ])
+    );
+    let winners: Vec<Value> = state["previous_turns"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|turn| json!({"agent_id": turn["winning_agent"], "turn": turn["turn"]}))
+        .collect();
+    assert_eq!(state["winning_agents_history"], json!(winners));
+    for turn in state["previous_turns"].as_array().unwrap() {
+        assert!(
+            !turn["winning_agent"]
+                .as_str()
+                .unwrap_or_default()
+                .is_empty(),
+            "{turn}"
+        );
+    }
 }
