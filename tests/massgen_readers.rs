@@ -28,16 +28,12 @@ use support::sandbox::{Sandbox, text};
 
 const QUESTION: &str = "Outline a talk on the history of the printing press";
 
-/// Runs a scripted turn with tool calls and returns its attempt directory.
-fn run_turn(sandbox: &Sandbox) -> PathBuf {
+/// Runs `massgen --automation ARGS` and returns its standard output.
+fn automation(sandbox: &Sandbox, args: &[&str]) -> String {
     let output = sandbox
         .massgen()
-        .args([
-            "--automation",
-            "--config",
-            "@examples/scripted/workspaces",
-            QUESTION,
-        ])
+        .arg("--automation")
+        .args(args)
         .output()
         .unwrap();
     let stdout = text(&output.stdout);
@@ -45,6 +41,15 @@ fn run_turn(sandbox: &Sandbox) -> PathBuf {
         output.status.success(),
         "{stdout}\n{}",
         text(&output.stderr)
+    );
+    stdout
+}
+
+/// Runs a scripted turn with tool calls and returns its attempt directory.
+fn run_turn(sandbox: &Sandbox) -> PathBuf {
+    let stdout = automation(
+        sandbox,
+        &["--config", "@examples/scripted/workspaces", QUESTION],
     );
     let dir = stdout
         .lines()
@@ -240,23 +245,6 @@ fn massgens_own_coordination_table_reads_the_runs_coordination_events() {
     assert_eq!(rounds.last(), Some(&json!("FINAL")), "{rounds:?}");
     let round_table = read["round_table"].as_str().unwrap();
     assert!(round_table.contains("selected as winner"), "{round_table}");
-}
-
-/// Runs `massgen --automation ARGS` (the offline demo) and returns its standard output.
-fn automation(sandbox: &Sandbox, args: &[&str]) -> String {
-    let output = sandbox
-        .massgen()
-        .arg("--automation")
-        .args(args)
-        .output()
-        .unwrap();
-    let stdout = text(&output.stdout);
-    assert!(
-        output.status.success(),
-        "{stdout}\n{}",
-        text(&output.stderr)
-    );
-    stdout
 }
 
 #[test]
