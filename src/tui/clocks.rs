@@ -45,11 +45,16 @@ pub fn is_working(status: AgentStatus) -> bool {
 /// Elapsed times from the event timestamps and the wall clock (in a replay, the time of
 /// the newest event played); a finished turn keeps its final duration.
 pub fn update_clocks(app: &mut App) {
+    update_clocks_at(app, Timestamp::now());
+}
+
+/// [`update_clocks`] with the wall clock at `wall`.
+fn update_clocks_at(app: &mut App, wall: Timestamp) {
     let now = app
         .state
         .replay
         .as_ref()
-        .map_or_else(Timestamp::now, |replay| replay.clock);
+        .map_or(wall, |replay| replay.clock);
     let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
     app.view.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
         (_, true) => app.state.turn_started_at.map(since),
@@ -175,6 +180,61 @@ mod tests {
         assert!(!app.state.is_running());
         let idle = moving(&app, origin, Instant::now());
         assert!(idle.is_empty(), "a finished turn is still: {idle:?}");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn the_turn_clock_stops_at_the_turns_duration_when_it_ends() {
+        use crate::protocol::EventMsg;
+        use crate::tui::render::tests::{draw, screen_text};
+        use crate::tui::test_support::evenly_timed;
+        use jiff::SignedDuration;
+
+        let mut events = evenly_timed(demo_turns(&["What is 2+2?"]).await);
+        let started_at = events
+            .iter()
+            .find(|event| matches!(event.msg, EventMsg::TurnStarted { .. }))
+            .unwrap()
+            .at;
+        let finished = events
+            .iter()
+            .position(|event| matches!(event.msg, EventMsg::TurnFinished { .. }))
+            .unwrap();
+        let finished_at = events[finished].at;
+        let took = finished_at.duration_since(started_at);
+        if let EventMsg::TurnFinished { duration_ms, .. } = &mut events[finished].msg {
+            *duration_ms = u64::try_from(took.as_millis()).unwrap();
+        }
+        let took_secs = u64::try_from(took.as_secs()).unwrap();
+        assert!(took_secs > 10, "the turn takes a while: {took:?}");
+
+        let mut app = App::new(Vec::new());
+        for event in &events[..finished] {
+            app.on_event(event);
+        }
+        assert!(app.state.is_running());
+        update_clocks_at(&mut app, started_at + SignedDuration::from_secs(4));
+        assert_eq!(app.view.elapsed_secs, Some(4));
+        update_clocks_at(&mut app, started_at + SignedDuration::from_secs(9));
+        assert_eq!(app.view.elapsed_secs, Some(9), "it runs with the turn");
+
+        for event in &events[finished..] {
+            app.on_event(event);
+        }
+        assert!(!app.state.is_running());
+        for later in [0, 1, 61, 3_600] {
+            update_clocks_at(&mut app, finished_at + SignedDuration::from_secs(later));
+            assert_eq!(
+                app.view.elapsed_secs,
+                Some(took_secs),
+                "{later} s after the end"
+            );
+            let header = screen_text(&draw(&app.state, &app.view, 160, 48))
+                .chars()
+                .take(160)
+                .collect::<String>();
+            let shown = format!("⏱ {}", crate::tui::render::duration(took_secs));
+            assert!(header.contains(&shown), "{shown} in {header}");
+        }
     }
 
     #[test]

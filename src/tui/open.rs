@@ -53,10 +53,30 @@ pub fn open_in_desktop(path: &Path) -> String {
 /// Asks the terminal to put `text` on the clipboard (OSC 52); terminals that do not allow
 /// it ignore the sequence.
 pub fn copy_to_clipboard(text: &str) {
-    use base64::Engine;
     use std::io::Write;
-    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
     let mut out = std::io::stdout().lock();
-    let _ = write!(out, "\x1b]52;c;{encoded}\x07");
+    let _ = out.write_all(osc52(text).as_bytes());
     let _ = out.flush();
+}
+
+/// `ESC ] 52 ; c ; <text in base64> BEL`: the clipboard selection set to `text`.
+fn osc52(text: &str) -> String {
+    use base64::Engine;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    format!("\x1b]52;c;{encoded}\x07")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::osc52;
+
+    #[test]
+    fn the_clipboard_sequence_carries_the_texts_utf8_in_base64() {
+        assert_eq!(
+            osc52("Paris — café ✓\nligne 2").as_bytes(),
+            b"\x1b]52;c;UGFyaXMg4oCUIGNhZsOpIOKckwpsaWduZSAy\x07"
+        );
+        assert_eq!(osc52("hi").as_bytes(), b"\x1b]52;c;aGk=\x07", "padded");
+        assert_eq!(osc52("").as_bytes(), b"\x1b]52;c;\x07");
+    }
 }

@@ -78,10 +78,13 @@ pub struct SessionEnd {
 
 impl SessionEnd {
     fn of(app: &App, signalled: bool) -> Self {
-        Self {
-            signalled,
-            turns: app.turn_endings().to_vec(),
+        let mut turns = app.turn_endings().to_vec();
+        // Quitting mid-turn (a second Ctrl+C, or the first for a turn already cancelling):
+        // the shutdown that follows cancels the turn, which ends the session as cancelled.
+        if app.state.is_running() && !app.is_replay() {
+            turns.push((TurnOutcome::Cancelled, false));
         }
+        Self { signalled, turns }
     }
 }
 
@@ -335,6 +338,28 @@ mod tests {
         app.on_event(&later(85, warning));
         update_clocks(&mut app);
         assert_eq!(app.view.elapsed_secs, Some(75));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn quitting_mid_turn_ends_the_session_as_a_cancelled_turn() {
+        use crate::tui::test_support::{demo_turns, first_answer};
+
+        let events = demo_turns(&["q"]).await;
+        let answered = events
+            .iter()
+            .position(|event| first_answer(&event.msg))
+            .unwrap();
+        let mut app = App::new(Vec::new());
+        for event in &events[..answered] {
+            app.on_event(event);
+        }
+        let mid_turn = SessionEnd::of(&app, false);
+        assert_eq!(mid_turn.turns, [(TurnOutcome::Cancelled, false)]);
+        for event in &events[answered..] {
+            app.on_event(event);
+        }
+        let after = SessionEnd::of(&app, false);
+        assert_eq!(after.turns, [(TurnOutcome::Completed, true)]);
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! The agents view drawn at 80×24, 160×48 and 40×12: the list (quickstart), one agent with
-//! the model list open, and the save path.
+//! The agents view drawn at 80×24, 160×48 and 40×12: the list (quickstart, and `/agents`
+//! for the next turn), one agent with the model list open, and the save path.
 
 use insta::assert_snapshot;
 
@@ -57,6 +57,12 @@ async fn the_agents_view_at_three_sizes() {
     let list = with_form(quickstart());
     both_sizes("modal_agents_list", &state, &list);
     assert_snapshot!("modal_agents_list_40x12", draw(&state, &list, 40, 12));
+    let next_turn = with_form(AgentsForm::new(demo_drafts()));
+    both_sizes("modal_agents_next_turn", &state, &next_turn);
+    assert_snapshot!(
+        "modal_agents_next_turn_40x12",
+        draw(&state, &next_turn, 40, 12)
+    );
     let model = with_form(choosing_a_model());
     both_sizes("modal_agents_model", &state, &model);
     assert_snapshot!("modal_agents_model_40x12", draw(&state, &model, 40, 12));
@@ -81,6 +87,16 @@ async fn what_the_agents_view_shows() {
     ] {
         assert!(screen.contains(needed), "{needed} missing:\n{screen}");
     }
+    let screen = screen_text(&draw(
+        &state,
+        &with_form(AgentsForm::new(demo_drafts())),
+        80,
+        24,
+    ));
+    for needed in ["Agents for the next turn · 3", "▸ scout", "u use them"] {
+        assert!(screen.contains(needed), "{needed} missing:\n{screen}");
+    }
+    assert!(!screen.contains("Quickstart"), "{screen}");
     let screen = screen_text(&draw(&state, &with_form(choosing_a_model()), 160, 48));
     for needed in [
         "Agent 1 of 3: scout",

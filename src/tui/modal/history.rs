@@ -1,10 +1,10 @@
 //! `/history` (key `h`): the conversation so far, every finished turn's question and its
-//! final answer (the one chosen by override, if any), oldest first.
+//! final answer (the one chosen by override, if any) drawn as markdown, oldest first.
 
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::wrap;
+use crate::tui::render::{markdown_lines, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -40,9 +40,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
                     format!("{} · {}", answer.agent, answer.label),
                     theme.agent(index),
                 ));
-                for line in wrap(&answer.content, width) {
-                    lines.push(Line::styled(line, theme.text()));
-                }
+                lines.extend(markdown_lines(&answer.content, width, theme));
             }
             None => lines.push(Line::styled(
                 format!("no final answer ({:?})", turn.outcome).to_lowercase(),

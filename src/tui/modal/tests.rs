@@ -1,5 +1,5 @@
-//! The modals over real demo turns and hand-made events, snapshotted at 80×24 and 160×48
-//! (through `render::tests`, where the snapshots live).
+//! The modals over real demo turns and hand-made events, snapshotted at 80×24 and 160×48,
+//! some at 40×12 too (through `render::tests`, where the snapshots live).
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::tui::modal::ModalKind;
@@ -59,6 +59,7 @@ async fn the_tool_call_detail_shows_arguments_and_result() {
         selected: 0,
     });
     both_sizes("modal_tools", &state, &view);
+    tiny_size("modal_tools", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]
@@ -66,6 +67,7 @@ async fn inspect_lists_the_session_turns_and_details_the_chosen_one() {
     let state = fold(&demo_turns(&["First question?", "Second question?"]).await);
     let view = modal_view(ModalKind::Turns { selected: 0 });
     both_sizes("modal_inspect", &state, &view);
+    tiny_size("modal_inspect", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]

@@ -49,9 +49,21 @@ async fn metrics_per_agent_and_per_tool() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn history_lists_each_question_and_final_answer() {
+async fn history_lists_each_question_and_final_answer_as_markdown() {
     let state = fold(&demo_turns(&[FRANCE, "And of Italy?"]).await);
-    three_sizes("modal_history", &state, &modal_view(ModalKind::History));
+    let answer = &state.turns[0].final_answer.as_ref().unwrap().content;
+    assert!(
+        answer.contains("**Answer.**"),
+        "the demo answer is bold: {answer}"
+    );
+    let view = modal_view(ModalKind::History);
+    let screen = screen_text(&draw(&state, &view, 160, 48));
+    assert!(screen.contains("Answer. For"), "{screen}");
+    assert!(
+        !screen.contains("**"),
+        "bold is drawn, not shown raw: {screen}"
+    );
+    three_sizes("modal_history", &state, &view);
 }
 
 #[tokio::test(start_paused = true)]

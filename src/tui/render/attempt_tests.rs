@@ -1,5 +1,6 @@
 //! Snapshots of what injection, round time limits, post-evaluation and orchestration
-//! restarts look like: card notices, the card's time left, timeline entries, the banner.
+//! restarts look like: card notices, the card's time left, timeline entries, the banner;
+//! and what the timeline says of a stored answer presented after a timeout.
 
 use super::tests::{FRANCE, both_sizes, draw, screen_text, view};
 use crate::protocol::{
@@ -98,4 +99,48 @@ async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
     );
     assert!(screen.contains("Turn 1 · attempt 2/3"), "{screen}");
     both_sizes("orchestration_restart", &state, &view());
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_stored_answer_after_a_timeout_is_said_to_be_for_the_timeout_in_the_timeline() {
+    use crate::tui::modal::ModalKind;
+    use crate::tui::render::tests::modal_view;
+    use crate::tui::render::{TimelineView, entry_line};
+    use crate::tui::theme::Theme;
+    use ratatui::widgets::Widget;
+
+    let example = crate::config::examples::find("scripted/timeout").unwrap();
+    let state = crate::tui::test_support::fold(
+        &crate::tui::test_support::scripted_turns(example.text, &["q?"]).await,
+    );
+    let theme = Theme::default();
+    let entries: String = state
+        .timeline
+        .iter()
+        .map(|entry| entry_line(&state, entry, &theme, 200).to_string() + "\n")
+        .collect();
+    assert!(
+        entries.contains("final answer: the winner's stored answer (time ran out)"),
+        "{entries}"
+    );
+    assert!(!entries.contains("presentation failed"), "{entries}");
+
+    let area = ratatui::layout::Rect::new(0, 0, 120, 8);
+    let mut buf = ratatui::buffer::Buffer::empty(area);
+    TimelineView {
+        state: &state,
+        theme: &theme,
+        scroll: 0,
+        focused: false,
+        selected: None,
+        hits: None,
+    }
+    .render(area, &mut buf);
+    let panel: String = buf.content().iter().map(|cell| cell.symbol()).collect();
+    assert!(panel.contains("stored answer (time ran out)"), "{panel}");
+    assert!(!panel.contains("presentation failed"), "{panel}");
+
+    let modal = screen_text(&draw(&state, &modal_view(ModalKind::Timeline), 160, 48));
+    assert!(modal.contains("stored answer (time ran out)"), "{modal}");
+    assert!(!modal.contains("presentation failed"), "{modal}");
 }

@@ -1,6 +1,6 @@
 //! The one-line bars around the cards: the header (turn and its mode, question, time,
-//! tokens, cost), the tab bar of the narrow layout, a replay's bar (in the mode bar's
-//! place), and the status bar (phase, progress, hints).
+//! tokens, cost), the tab bar of the narrow layout, a replay's bar (drawn in the mode
+//! bar's place), and the status bar (phase, progress, hints).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -127,14 +127,8 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
     Paragraph::new(Line::from(spans)).render(area, buf);
 }
 
-/// `▶ Replay · 10× the recorded pace · playing · <source>`, and any notice.
-pub(super) fn replay_bar(
-    replay: &ReplayState,
-    view: &View,
-    theme: &Theme,
-    area: Rect,
-    buf: &mut Buffer,
-) {
+/// ` ▶ Replay · 10× the recorded pace · playing · `: the replay bar before its source.
+pub(super) fn replay_fixed(replay: &ReplayState) -> String {
     let pacing = if replay.step {
         "step by step (n: next)".to_string()
     } else {
@@ -145,21 +139,28 @@ pub(super) fn replay_bar(
     } else {
         "playing"
     };
-    let fixed = format!(" ▶ Replay · {pacing} · {progress} · ");
-    let notice = view
-        .notice
-        .as_ref()
+    format!(" ▶ Replay · {pacing} · {progress} · ")
+}
+
+/// `▶ Replay · 10× the recorded pace · playing · <source>`, and the notice if it fits
+/// beside it (`inline`).
+pub(super) fn replay_bar(
+    replay: &ReplayState,
+    inline: Option<&str>,
+    theme: &Theme,
+    width: u16,
+) -> Line<'static> {
+    let fixed = replay_fixed(replay);
+    let notice = inline
         .map(|notice| format!("   {notice}"))
         .unwrap_or_default();
-    let room =
-        usize::from(area.width).saturating_sub(display_width(&fixed) + display_width(&notice));
+    let room = usize::from(width).saturating_sub(display_width(&fixed) + display_width(&notice));
     let source = truncate_start(&replay.source.display().to_string(), room);
-    Paragraph::new(Line::from(vec![
+    Line::from(vec![
         Span::styled(fixed, theme.accent()),
         Span::styled(source, theme.dim()),
         Span::styled(notice, theme.warn()),
-    ]))
-    .render(area, buf);
+    ])
 }
 
 pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {

@@ -27,6 +27,7 @@ async fn a_long_draft_grows_the_composer() {
     let state = fold(&demo_turns(&[FRANCE]).await);
     let view = with_draft(DRAFT, &[]);
     assert_snapshot!("draft_grown_80x24", draw(&state, &view, 80, 24));
+    assert_snapshot!("draft_grown_160x48", draw(&state, &view, 160, 48));
     // Two rows fit a third of a 12-row screen.
     let short = with_draft("Which answer cites its sources best? Name them 🇫🇷", &[]);
     assert_snapshot!("draft_grown_40x12", draw(&state, &short, 40, 12));
@@ -39,6 +40,8 @@ async fn a_draft_past_the_limit_scrolls_to_the_cursor() {
     let end = with_draft(&long, &[]);
     let small = draw(&state, &end, 40, 12);
     assert_snapshot!("draft_scrolled_end_80x24", draw(&state, &end, 80, 24));
+    // At 160×48 the three paragraphs fit in the composer's eight rows.
+    assert_snapshot!("draft_scrolled_end_160x48", draw(&state, &end, 160, 48));
     assert_snapshot!("draft_scrolled_end_40x12", small);
     // Up from the end: the view follows the cursor to the draft's top.
     let mut top = end;

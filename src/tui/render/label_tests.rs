@@ -3,6 +3,7 @@
 use super::tests::{FRANCE, draw, modal_view, screen_text, view};
 use crate::protocol::EventMsg;
 use crate::tui::modal::ModalKind;
+use crate::tui::render::tokens;
 use crate::tui::test_support::{apply_as, demo_until, first_answer};
 
 #[tokio::test(start_paused = true)]
@@ -32,8 +33,23 @@ async fn one_answer_and_one_file_are_singular() {
 
 #[tokio::test(start_paused = true)]
 async fn the_header_labels_the_turns_and_the_sessions_tokens_and_cost() {
-    use crate::tui::test_support::{demo_turns, fold};
-    let state = fold(&demo_turns(&[FRANCE, "And Germany?"]).await);
+    use crate::protocol::Usage;
+    use crate::tui::state::UiState;
+    use crate::tui::test_support::demo_turns;
+    let mut state = UiState::default();
+    // Each turn's first agent is charged: $0.50 in turn 1, $0.25 in turn 2.
+    let mut charges = [0.5, 0.25].into_iter();
+    for event in demo_turns(&[FRANCE, "And Germany?"]).await {
+        state.apply(&event);
+        if matches!(event.msg, EventMsg::TurnStarted { .. }) {
+            let usage = EventMsg::Usage {
+                usage: Usage::default(),
+                cost_usd: charges.next(),
+                timing: None,
+            };
+            apply_as(&mut state, 0, [usage]);
+        }
+    }
     let backend = draw(&state, &view(), 160, 48);
     let buffer = backend.buffer();
     let header: String = (0..buffer.area.width)
@@ -52,6 +68,20 @@ async fn the_header_labels_the_turns_and_the_sessions_tokens_and_cost() {
     let turn_at = header.find("turn ").unwrap();
     let session_at = header.find("session ").unwrap();
     assert!(turn_at < session_at, "{header}");
+    let figures = |label: &str| -> String {
+        let at = header.find(label).unwrap() + label.len();
+        header[at..].split(" · ").next().unwrap().trim().to_string()
+    };
+    assert_eq!(
+        figures("turn "),
+        format!("{} tok $0.2500", tokens(turn.total())),
+        "{header}"
+    );
+    assert_eq!(
+        figures("session "),
+        format!("{} tok $0.7500", tokens(session.total())),
+        "{header}"
+    );
 }
 
 #[test]

@@ -11,6 +11,7 @@ pub mod grid;
 mod hits;
 mod inline;
 mod mode_bar;
+mod notice;
 mod output;
 mod partial;
 mod tally;
@@ -131,7 +132,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     } else {
         0
     };
-    let bar = mode_bar::layout(state, view, area.width);
+    let bar = mode_bar::layout(state, view, area.width, area.height);
     let [header, body, bottom, mode, composer, status] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Fill(1),
@@ -231,6 +232,8 @@ mod final_view_tests;
 mod grid_snapshot_tests;
 #[cfg(test)]
 mod label_tests;
+#[cfg(test)]
+mod notice_tests;
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]

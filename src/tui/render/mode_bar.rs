@@ -1,8 +1,8 @@
 //! The mode bar above the composer: plan mode (the running turn's while one runs), agents
 //! and refinement, then the planning options button (Planning) or the plan (Execute).
-//! Narrow terminals get MassGen's compact labels. A notice follows the bar, or takes its
-//! own lines above it when the two do not fit on one. The tier is picked once a frame from
-//! plain widths; only the bar drawn is styled.
+//! Narrow terminals get MassGen's compact labels. A notice follows the bar (or a replay's
+//! bar), or takes its own lines above it when the two do not fit on one. The tier is picked
+//! once a frame from plain widths; only the bar drawn is styled.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -10,9 +10,10 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
-use super::chrome::replay_bar;
+use super::chrome::{replay_bar, replay_fixed};
 use super::format::short_plan_id;
-use super::wrap::{display_width, truncate, wrap};
+use super::notice;
+use super::wrap::display_width;
 use crate::protocol::Mode;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
@@ -54,8 +55,6 @@ const TIERS: [Tier; 4] = [
 
 /// Shown after the bar when there is room and nothing to say.
 const KEYS_HINT: &str = "   Shift+Tab mode · A agents · R refine";
-/// Most lines a notice takes above the bar.
-const NOTICE_LINES: usize = 2;
 
 /// How this frame's bar is laid out, worked out once: its tier, and the notice beside it
 /// or on its own lines above it.
@@ -70,8 +69,8 @@ pub struct BarLayout {
     pub height: u16,
 }
 
-/// The bar's layout at `width`.
-pub fn layout(state: &UiState, view: &View, width: u16) -> BarLayout {
+/// The bar's layout at `width` on a screen `screen_height` rows tall.
+pub fn layout(state: &UiState, view: &View, width: u16, screen_height: u16) -> BarLayout {
     let width = usize::from(width);
     let compact = TIERS[TIERS.len() - 1];
     let mut layout = BarLayout {
@@ -80,7 +79,16 @@ pub fn layout(state: &UiState, view: &View, width: u16) -> BarLayout {
         notice_lines: Vec::new(),
         height: 1,
     };
-    if state.replay.is_some() {
+    if let Some(replay) = &state.replay {
+        match view.notice.as_deref() {
+            Some(notice)
+                if display_width(&replay_fixed(replay)) + display_width(notice) + 3 <= width =>
+            {
+                layout.inline = true;
+            }
+            Some(notice) => layout.put_notice_above(notice, width, screen_height),
+            None => {}
+        }
         return layout;
     }
     let bar = BarContent::of(state, view);
@@ -102,18 +110,19 @@ pub fn layout(state: &UiState, view: &View, width: u16) -> BarLayout {
         return layout;
     }
     layout.tier = widest(0).unwrap_or(compact);
-    let mut wrapped = wrap(notice, width.max(1));
-    if wrapped.len() > NOTICE_LINES {
-        let rest = wrapped[NOTICE_LINES - 1..].join(" ");
-        wrapped.truncate(NOTICE_LINES - 1);
-        wrapped.push(truncate(&rest, width));
-    }
-    layout.height = 1 + u16::try_from(wrapped.len().max(1)).unwrap_or(1);
-    layout.notice_lines = wrapped;
+    layout.put_notice_above(notice, width, screen_height);
     layout
 }
 
-/// The mode choice; in a replay, in its place, what is being replayed and how.
+impl BarLayout {
+    fn put_notice_above(&mut self, notice: &str, width: usize, screen_height: u16) {
+        self.notice_lines = notice::wrapped(notice, width, notice::most_lines(screen_height));
+        self.height = 1 + u16::try_from(self.notice_lines.len().max(1)).unwrap_or(1);
+    }
+}
+
+/// The mode choice (in a replay, in its place, what is being replayed and how), under the
+/// notice's own lines if it has them.
 pub fn mode_bar(
     state: &UiState,
     view: &View,
@@ -122,34 +131,42 @@ pub fn mode_bar(
     area: Rect,
     buf: &mut Buffer,
 ) {
-    if let Some(replay) = &state.replay {
-        return replay_bar(replay, view, theme, area, buf);
-    }
+    let room = usize::from(area.height).saturating_sub(1);
+    let mut lines = notice::styled(&layout.notice_lines, room, theme);
+    let inline = view.notice.as_deref().filter(|_| layout.inline);
+    lines.push(match &state.replay {
+        Some(replay) => replay_bar(replay, inline, theme, area.width),
+        None => bar_line(state, view, layout, theme, area.width),
+    });
+    Paragraph::new(lines).render(area, buf);
+}
+
+/// The bar at the layout's tier, then the notice if the layout puts it beside the bar, or
+/// the keys' hint when there is no notice and room for it.
+fn bar_line(
+    state: &UiState,
+    view: &View,
+    layout: &BarLayout,
+    theme: &Theme,
+    width: u16,
+) -> Line<'static> {
     let bar = BarContent::of(state, view);
     let mut spans = Vec::new();
     bar.pieces(layout.tier, &mut |text, role| {
         spans.push(Span::styled(text.to_string(), role.style(theme)));
     });
     let used: usize = spans.iter().map(|span| display_width(&span.content)).sum();
-    let room = usize::from(area.height).saturating_sub(1);
-    let mut lines: Vec<Line<'static>> = layout
-        .notice_lines
-        .iter()
-        .take(room)
-        .map(|line| Line::styled(format!(" {}", line.trim_start()), theme.warn()))
-        .collect();
     match view.notice.as_deref() {
         Some(notice) if layout.inline => {
             spans.push(Span::styled(format!("   {notice}"), theme.warn()));
         }
         Some(_) => {}
-        None if used + display_width(KEYS_HINT) <= usize::from(area.width) => {
+        None if used + display_width(KEYS_HINT) <= usize::from(width) => {
             spans.push(Span::styled(KEYS_HINT, theme.dim()));
         }
         None => {}
     }
-    lines.push(Line::from(spans));
-    Paragraph::new(lines).render(area, buf);
+    Line::from(spans)
 }
 
 /// How a piece of the bar is styled.
@@ -285,7 +302,7 @@ mod tests {
 
     /// Draws the bar alone and returns its line.
     fn drawn(state: &UiState, view: &View, width: u16) -> (BarLayout, String) {
-        let layout = layout(state, view, width);
+        let layout = layout(state, view, width, 24);
         let area = Rect::new(0, 0, width, layout.height);
         let mut buf = Buffer::empty(area);
         mode_bar(state, view, &layout, &Theme::default(), area, &mut buf);

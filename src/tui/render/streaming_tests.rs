@@ -5,7 +5,7 @@
 use proptest::prelude::*;
 use ratatui::text::Line;
 
-use super::tests::{FRANCE, both_sizes, draw, screen_text, small_size, view};
+use super::tests::{FRANCE, both_sizes, draw, screen_text, small_size, tiny_size, view};
 use super::text::block_lines;
 use super::*;
 use crate::protocol::{AgentStatus, AnswerLabel, EventMsg};
@@ -263,6 +263,7 @@ async fn the_final_view_shows_the_presentation_growing() {
         assert!(screen.contains("presenting…"), "{screen}");
     }
     both_sizes("final_view_presenting", &state, &final_view);
+    tiny_size("final_view_presenting", &state, &final_view);
 
     // Followed from its end (End, or scrolled to the bottom), a presentation taller than the
     // view keeps its newest words on screen as it grows.

@@ -71,6 +71,7 @@ pub(crate) fn small_size(name: &str, state: &UiState, view: &View) {
 async fn welcome_lists_the_agents() {
     let state = demo_until("q", run_started).await;
     both_sizes("welcome", &state, &view());
+    tiny_size("welcome", &state, &view());
 }
 
 #[tokio::test(start_paused = true)]
