@@ -263,7 +263,9 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
 #[test]
 fn quitting_after_a_cancelled_turn_exits_4() {
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::start(home.path(), &[]);
+    // Slow agents: the turn cannot end by itself before the Ctrl+C arrives.
+    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
+    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"What is the capital of France?\r");
     pty.wait_for(&["Turn 1", "streaming"], "the turn runs");

@@ -90,22 +90,12 @@ fn question_mark_opens_help_and_the_r_and_c_aliases_open_their_views() {
     assert!(no_turn_ran(home.path()), "no turn ran");
 }
 
-/// Agents that stream about one word a second: a turn lasts long past the Ctrl+Cs, so
-/// it cannot end by itself between the screen showing it and the keys arriving.
-const SLOW_AGENTS: &str = r#"
-agents:
-  - id: a
-    backend: {type: scripted, tokens_per_second: 1}
-  - id: b
-    backend: {type: scripted, tokens_per_second: 1}
-"#;
-
 /// The first Ctrl+C cancels the turn; a second within 2 s quits, maybe before the cancelled
 /// turn has ended, and the session exits 4 (interrupted), as after a cancelled turn.
 #[test]
 fn a_second_ctrl_c_mid_turn_quits_as_an_interruption() {
     let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("slow.yaml"), SLOW_AGENTS).unwrap();
+    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
     let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(format!("{QUESTION}\r").as_bytes());

@@ -9,6 +9,17 @@ use std::time::{Duration, Instant};
 
 use portable_pty::{CommandBuilder, PtySize, native_pty_system};
 
+/// Agents that stream about one word a second: a turn lasts long past any key a test
+/// presses, so it cannot end by itself between the screen showing it and the keys arriving.
+#[allow(dead_code)]
+pub const SLOW_AGENTS: &str = r#"
+agents:
+  - id: a
+    backend: {type: scripted, tokens_per_second: 1}
+  - id: b
+    backend: {type: scripted, tokens_per_second: 1}
+"#;
+
 /// How to start the binary: the terminal's size, its working directory (the home when
 /// unset) and extra environment variables. The environment is otherwise cleared.
 #[derive(Clone, Debug)]
