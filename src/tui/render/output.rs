@@ -7,7 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::format::{bytes, retrying, seconds};
 use super::text::{block_lines, floor_char_boundary, last_lines};
-use super::wrap::{display_width, truncate, wrap};
+use super::wrap::{display_width, truncate, truncate_start, wrap};
 use crate::protocol::AgentStatus;
 use crate::protocol::symbols::BLOCKED;
 use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
@@ -132,10 +132,13 @@ fn item_lines(
             lines
         }
         CardItem::Reasoning(text) => {
+            // Collapsed: the end of its last line, so the newest words are what shows.
             let text = &text[..floor_char_boundary(text, cut)];
             let last = last_lines(text.trim(), 1);
+            let mark = "💭 ";
+            let room = width.saturating_sub(display_width(mark));
             vec![Line::styled(
-                truncate(&format!("💭 {last}"), width),
+                truncate(&format!("{mark}{}", truncate_start(last, room)), width),
                 theme.dim().add_modifier(Modifier::ITALIC),
             )]
         }

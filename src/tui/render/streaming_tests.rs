@@ -289,3 +289,38 @@ async fn the_final_view_shows_the_presentation_growing() {
         "{screen}"
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn collapsed_reasoning_shows_its_newest_words_as_they_stream() {
+    let mut state = demo_until(FRANCE, |msg| matches!(msg, EventMsg::TurnStarted { .. })).await;
+    // One long line of thought, wider than the card, before the words to watch.
+    let opening = "Let me weigh the candidates one by one before answering, since the \
+                   question asks for the capital and not the largest city, which";
+    apply_as(
+        &mut state,
+        0,
+        [EventMsg::ReasoningDelta {
+            text: opening.into(),
+        }],
+    );
+    for word in ["carefully", "considering", "population", "history", "Versailles"] {
+        apply_as(
+            &mut state,
+            0,
+            [
+                EventMsg::AgentStatus {
+                    status: AgentStatus::Thinking,
+                },
+                EventMsg::ReasoningDelta {
+                    text: format!(" {word}"),
+                },
+            ],
+        );
+        let screen = screen_text(&draw(&state, &view(), 80, 24));
+        let line = screen
+            .lines()
+            .find(|line| line.contains("💭"))
+            .unwrap_or_else(|| panic!("no reasoning line: {screen}"));
+        assert!(line.contains(word), "{word} is not on its line: {line}");
+    }
+}
