@@ -24,16 +24,24 @@ fn the_session(massgen_dir: &std::path::Path) -> std::path::PathBuf {
 
 /// The app after every event the replay of `path` sends.
 async fn replayed(path: &std::path::Path) -> App {
+    replayed_at(path, 1000.0, |_, _| {}).await
+}
+
+/// The app after every event a replay of `path` at `speed` sends, `each` called with
+/// the app and the event after every one.
+async fn replayed_at(
+    path: &std::path::Path,
+    speed: f64,
+    mut each: impl FnMut(&App, &EventMsg),
+) -> App {
     let recording = load_recording(path).unwrap();
-    let options = ReplayOptions {
-        speed: 1000.0,
-        step: false,
-    };
+    let options = ReplayOptions { speed, step: false };
     let mut handle = spawn_replay(recording, options);
     let mut app = App::new(Vec::new());
     loop {
         let event = handle.events.recv().await.unwrap();
         app.on_event(&event);
+        each(&app, &event.msg);
         if matches!(event.msg, EventMsg::ReplayFinished { .. }) {
             break;
         }
@@ -41,6 +49,22 @@ async fn replayed(path: &std::path::Path) -> App {
     handle.ops.send(Op::Shutdown).await.unwrap();
     handle.task.await.unwrap();
     app
+}
+
+/// What the 80×24 screen shows of the cards' streamed text once `app` has folded an
+/// event, without the replay's bar; `None` for events that stream nothing.
+fn streamed_screen(app: &App, last: &EventMsg) -> Option<String> {
+    if !matches!(
+        last,
+        EventMsg::TextDelta { .. }
+            | EventMsg::ReasoningDelta { .. }
+            | EventMsg::FinalPresentationDelta { .. }
+    ) {
+        return None;
+    }
+    let mut state = app.state.clone();
+    state.replay = None;
+    Some(super::tests::screen_text(&draw(&state, &view(), 80, 24)))
 }
 
 #[tokio::test(start_paused = true)]
@@ -78,4 +102,33 @@ async fn a_replayed_turn_ends_on_the_screen_of_the_live_run() {
         bar.source = "/home/user/project/.massgen/sessions/session_20260101_120000".into();
     }
     assert_snapshot!("replay_bar_80x24", draw(&state, &keys, 80, 24));
+}
+
+/// Issue 19: a replay shows streamed text growing exactly as the live run did, word by
+/// word, whatever its speed.
+#[tokio::test(start_paused = true)]
+async fn a_replay_at_any_speed_shows_the_text_growing_as_it_grew_live() {
+    let dir = tempfile::tempdir().unwrap();
+    let massgen_dir = dir.path().join(".massgen");
+    let demo = config::examples::demo().unwrap();
+    let events = logged_turns(demo.text, &[FRANCE], Some(massgen_dir.clone())).await;
+    let mut live = App::new(Vec::new());
+    let mut live_screens = Vec::new();
+    for event in &events {
+        live.on_event(event);
+        live_screens.extend(streamed_screen(&live, &event.msg));
+    }
+    assert!(live_screens.len() > 50, "{} deltas", live_screens.len());
+    let session = the_session(&massgen_dir);
+    for speed in [0.5, 4.0, 1000.0] {
+        let mut screens = Vec::new();
+        replayed_at(&session, speed, |app, msg| {
+            screens.extend(streamed_screen(app, msg));
+        })
+        .await;
+        assert_eq!(screens.len(), live_screens.len(), "at speed {speed}");
+        for (at, (replayed, live)) in screens.iter().zip(&live_screens).enumerate() {
+            assert_eq!(replayed, live, "delta {at} at speed {speed}");
+        }
+    }
 }

@@ -303,7 +303,13 @@ async fn collapsed_reasoning_shows_its_newest_words_as_they_stream() {
             text: opening.into(),
         }],
     );
-    for word in ["carefully", "considering", "population", "history", "Versailles"] {
+    for word in [
+        "carefully",
+        "considering",
+        "population",
+        "history",
+        "Versailles",
+    ] {
         apply_as(
             &mut state,
             0,
