@@ -132,7 +132,7 @@ pub struct Document {
 /// does (see `yaml_scalar`), and accepting PyYAML's free indentation inside flow
 /// collections (see `yaml_flow`).
 pub fn parse(text: &str) -> Result<Document, SyntaxError> {
-    let mut current = std::borrow::Cow::Borrowed(text);
+    let mut current = std::borrow::Cow::Borrowed(without_trailing_blanks(text));
     let mut shifts: Vec<(usize, usize)> = Vec::new();
     let mut first_error: Option<SyntaxError> = None;
     for _ in 0..MAX_FLOW_FIXES {
@@ -151,19 +151,23 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
         };
         let first = first_error.get_or_insert_with(|| syntax_error(&error));
         let line = error.marker().line();
-        let fixed = error
-            .info()
-            .starts_with("invalid indentation")
-            .then(|| yaml_flow::flow_opened_before(&current, line))
-            .flatten()
-            .and_then(|opener| {
+        let info = error.info();
+        let fixed = if info.starts_with("invalid indentation in quoted scalar") {
+            // The parser marks where the scalar starts: its later lines are the ones to move.
+            yaml_flow::indent_quoted_continuations(&current, line)
+        } else if info.starts_with("invalid indentation") {
+            yaml_flow::flow_opened_before(&current, line).and_then(|opener| {
                 let again = shifts.iter().filter(|(fixed, _)| *fixed == line).count();
                 yaml_flow::indent_line(&current, line, opener + 1 + again)
-            });
-        let Some((text, added)) = fixed else {
+                    .map(|(text, added)| (text, vec![(line, added)]))
+            })
+        } else {
+            None
+        };
+        let Some((text, moved)) = fixed else {
             return Err(first.clone());
         };
-        shifts.push((line, added));
+        shifts.extend(moved);
         current = std::borrow::Cow::Owned(text);
     }
     Err(first_error.unwrap_or_else(|| SyntaxError {
@@ -171,6 +175,18 @@ pub fn parse(text: &str) -> Result<Document, SyntaxError> {
         message: "too many lines inside flow collections are indented too little".into(),
         help: SYNTAX_HELP,
     }))
+}
+
+/// `text` without the spaces and tabs that end it after its last line break: PyYAML reads
+/// no line there (it has no break), and the parser here would count one in a block scalar
+/// that ends the file.
+fn without_trailing_blanks(text: &str) -> &str {
+    match text.rsplit_once('\n') {
+        Some((_, last)) if !last.is_empty() && last.trim_matches([' ', '\t']).is_empty() => {
+            &text[..text.len() - last.len()]
+        }
+        _ => text,
+    }
 }
 
 /// Lines of a flow collection re-indented at most (each retry parses the text again).

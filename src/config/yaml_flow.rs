@@ -1,19 +1,51 @@
-//! PyYAML ignores indentation inside flow collections (`[…]`, `{…}`); the YAML parser here
-//! rejects a line there that sits left of the enclosing block, such as a closing `]` under
-//! its key (MassGen ships a config written so). Inside a flow collection a line's leading
-//! spaces mean nothing, so such a line is indented further and the text parsed again.
+//! PyYAML ignores indentation inside flow collections (`[…]`, `{…}`) and on the later lines
+//! of a quoted scalar; the YAML parser here rejects a line there that sits left of the
+//! enclosing block, such as a closing `]` under its key (MassGen ships a config written
+//! so). In both places a line's leading spaces mean nothing, so such a line is indented
+//! further and the text parsed again.
 
-/// Whether line `line` (1-based) starts inside a flow collection, and if so the
-/// indentation of the line that opened the outermost one.
+/// Whether line `line` (1-based) starts inside a flow collection or a quoted scalar, and if
+/// so the column of the node on the line that opened it: the key of `key: [`, the item of
+/// `- 'text`, past any `- ` before it.
 pub fn flow_opened_before(text: &str, line: usize) -> Option<usize> {
     let mut scan = Scan::default();
     for (index, content) in text.lines().enumerate() {
         if index + 1 == line {
-            return (scan.depth > 0).then_some(scan.opener_indent);
+            return (scan.depth > 0 || scan.quote.is_some()).then_some(scan.opener_indent);
         }
         scan.line(content);
     }
     None
+}
+
+/// For the quoted scalar that opens on line `line` (1-based): `text` with each of its later
+/// lines indented past the node that holds it where it is not, and the lines moved with the
+/// spaces added to each. `None` if none needed moving.
+pub fn indent_quoted_continuations(
+    text: &str,
+    line: usize,
+) -> Option<(String, Vec<(usize, usize)>)> {
+    let mut scan = Scan::default();
+    let mut wanted: Vec<(usize, usize)> = Vec::new();
+    for (index, content) in text.lines().enumerate() {
+        let number = index + 1;
+        if number > line {
+            if scan.depth > 0 || scan.quote.is_none() {
+                break;
+            }
+            wanted.push((number, scan.opener_indent + 1));
+        }
+        scan.line(content);
+    }
+    let mut current = text.to_string();
+    let mut moved = Vec::new();
+    for (number, indent) in wanted {
+        if let Some((next, added)) = indent_line(&current, number, indent) {
+            current = next;
+            moved.push((number, added));
+        }
+    }
+    (!moved.is_empty()).then_some((current, moved))
 }
 
 /// `text` with line `line` (1-based) indented to `indent` columns, and how many spaces
@@ -40,15 +72,18 @@ pub fn indent_line(text: &str, line: usize, indent: usize) -> Option<(String, us
 #[derive(Default)]
 struct Scan {
     depth: usize,
+    /// The node column of the line that opened the flow collection or quoted scalar.
     opener_indent: usize,
     quote: Option<char>,
-    /// Inside a block scalar (`|`, `>`) whose key line had this indentation.
+    /// Inside a block scalar (`|`, `>`) whose key starts at this column: its lines are
+    /// the ones indented further.
     block_scalar: Option<usize>,
 }
 
 impl Scan {
     fn line(&mut self, content: &str) {
         let indent = content.len() - content.trim_start_matches(' ').len();
+        let node_column = node_column(content);
         if let Some(parent) = self.block_scalar {
             if content.trim().is_empty() || indent > parent {
                 return;
@@ -76,10 +111,15 @@ impl Scan {
                 }
                 (Some(_), _) => {}
                 (None, '#') if previous.is_none_or(char::is_whitespace) => break,
-                (None, '"' | '\'') if token_start => self.quote = Some(c),
+                (None, '"' | '\'') if token_start => {
+                    if self.depth == 0 {
+                        self.opener_indent = node_column;
+                    }
+                    self.quote = Some(c);
+                }
                 (None, '[' | '{') if token_start || self.depth > 0 => {
                     if self.depth == 0 {
-                        self.opener_indent = indent;
+                        self.opener_indent = node_column;
                     }
                     self.depth += 1;
                 }
@@ -89,9 +129,21 @@ impl Scan {
             previous = Some(c);
         }
         if self.depth == 0 && self.quote.is_none() && opens_block_scalar(content) {
-            self.block_scalar = Some(indent);
+            self.block_scalar = Some(node_column);
         }
     }
+}
+
+/// Where the line's node starts: past its indentation and any `- ` sequence entries.
+fn node_column(content: &str) -> usize {
+    let mut rest = content.trim_start_matches(' ');
+    while let Some(after) = rest
+        .strip_prefix('-')
+        .filter(|after| after.starts_with(' '))
+    {
+        rest = after.trim_start_matches(' ');
+    }
+    content.len() - rest.len()
 }
 
 /// Whether a block-context node may start after `prefix` (the line so far): at the line's
@@ -133,6 +185,32 @@ mod tests {
     fn brackets_in_quotes_block_scalars_and_plain_words_do_not_count() {
         let text = "a: \"[\"\nb: it's [not\nc: |\n  [ literal\nd: 'x [y'\ne: 1\n";
         assert_eq!(flow_opened_before(text, 6), None);
+    }
+
+    #[test]
+    fn the_opener_is_the_node_after_sequence_dashes_and_quotes_open_too() {
+        let text = "- a.b: [\n  ]\nk:\n  - - 'multi\n  line'\n";
+        assert_eq!(flow_opened_before(text, 2), Some(2));
+        assert_eq!(flow_opened_before(text, 5), Some(6));
+        assert_eq!(flow_opened_before(text, 3), None);
+    }
+
+    #[test]
+    fn a_quoted_scalars_later_lines_move_past_the_node_that_holds_it() {
+        let text = "k:\n  - 'multi\n line\n      and more'\nnext: x\n";
+        let (moved, lines) = indent_quoted_continuations(text, 2).unwrap();
+        assert_eq!(
+            moved,
+            "k:\n  - 'multi\n     line\n      and more'\nnext: x\n"
+        );
+        assert_eq!(lines, [(3, 4)]);
+        assert_eq!(indent_quoted_continuations("a: 'one line'\n", 1), None);
+    }
+
+    #[test]
+    fn an_empty_block_scalar_ends_at_the_next_key_of_its_mapping() {
+        let text = "- model: |\n  k1: [\n  ]\n";
+        assert_eq!(flow_opened_before(text, 3), Some(2));
     }
 
     #[test]

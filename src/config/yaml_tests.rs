@@ -207,3 +207,43 @@ fn a_repeated_key_keeps_its_place_and_last_value_even_quoted() {
     assert_eq!(root.get("a").unwrap().value, Value::Int(3));
     assert_eq!(doc.duplicate_key.map(|loc| loc.line), Some(3));
 }
+
+fn json_of(text: &str) -> serde_json::Value {
+    parse(text).unwrap().root.unwrap().to_json()
+}
+
+#[test]
+fn a_flow_list_in_a_sequence_item_may_close_under_the_items_key() {
+    assert_eq!(
+        json_of("- args: [\n  a,\n b,\n  ]\n- next\n"),
+        serde_json::json!([{"args": ["a", "b"]}, "next"])
+    );
+    assert_eq!(
+        json_of("- model: |\n  args: [\n  x]\n"),
+        serde_json::json!([{"model": "", "args": ["x"]}]),
+        "an empty block scalar ends at the next key"
+    );
+}
+
+#[test]
+fn a_quoted_scalars_later_lines_may_sit_left_of_its_item() {
+    let doc = parse("steps:\n      - 'first\n    second'\n      - \"a\n  b\"\n").unwrap();
+    let root = doc.root.unwrap();
+    let Value::Seq(items) = &root.get("steps").unwrap().value else {
+        panic!("not a list")
+    };
+    let texts: Vec<&str> = items.iter().filter_map(Node::as_str).collect();
+    assert_eq!(texts, ["first second", "a b"]);
+    assert_eq!(items[1].loc, Location { line: 4, column: 9 });
+}
+
+#[test]
+fn blanks_after_the_last_line_break_are_not_a_line() {
+    assert_eq!(
+        json_of("a: >\n    text\n  "),
+        serde_json::json!({"a": "text\n"})
+    );
+    assert_eq!(json_of("a: |+\n  x\n  "), serde_json::json!({"a": "x\n"}));
+    assert_eq!(json_of("a: >+\n    "), serde_json::json!({"a": ""}));
+    assert_eq!(json_of("a: |\n  text"), serde_json::json!({"a": "text"}));
+}

@@ -1,6 +1,7 @@
 """Prints, as one JSON object, what PyYAML's safe_load (MassGen's loader) makes of every
 YAML file under the folder given: {relative path: tree}, or {"__error__": message} where
-it refuses the file. Keys become strings and dates ISO text, as JSON needs."""
+it refuses the file. Keys become strings, dates ISO text and infinities and NaN the text
+Python prints for them ("inf", "-inf", "NaN"), as JSON needs."""
 
 import datetime
 import json
@@ -19,6 +20,8 @@ def plain(value):
         return value.isoformat()
     if isinstance(value, bytes):
         return value.decode("utf-8", "replace")
+    if isinstance(value, float) and (value != value or value in (float("inf"), float("-inf"))):
+        return str(value).replace("nan", "NaN")
     return value
 
 
