@@ -313,7 +313,6 @@ const MASSGEN_OWN: &[&str] = &[
     "upload_files",
     "organization",
     "azure_endpoint",
-    "enable_x_search",
     "enable_programmatic_flow",
     "enable_tool_search",
     "tool_search_variant",

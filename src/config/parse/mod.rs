@@ -244,6 +244,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
     let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
     let backend = parse_backend(&backend_fields, notes)?;
     super::server_tools::check(&id, &backend_fields, backend.kind)?;
+    super::server_tools::check_legacy_search(&id, &backend_fields, backend.kind)?;
     Ok(AgentConfig {
         id: AgentId::new(id),
         backend,

@@ -1,9 +1,25 @@
-//! What the providers' own web search costs on top of the tokens, per search as each
-//! publishes it (the search results read as prompt are already in the token counts).
-//! Free allowances (Gemini's daily grounded prompts) are not subtracted: the estimate is
-//! an upper bound for them.
+//! What the providers' own tools cost on top of the tokens, per use as each publishes it
+//! (what they return, read as prompt, is already in the token counts): web searches, xAI's
+//! X searches. Free allowances (Gemini's daily grounded prompts) are not subtracted: the
+//! estimate is an upper bound for them.
 
 use crate::config::BackendKind;
+use crate::protocol::Usage;
+
+/// USD for the provider-run tools of one call's `usage` on a `provider` backend.
+pub fn tools_cost(provider: BackendKind, model: &str, usage: &Usage) -> f64 {
+    web_search_cost(provider, model, usage.web_searches) + x_search_cost(provider, usage.x_searches)
+}
+
+/// USD for `searches` X search calls. xAI: "X Search — $5 / 1k calls", billed per
+/// successful call (docs.x.ai/developers/pricing, Tools Pricing); no other provider has it.
+pub fn x_search_cost(provider: BackendKind, searches: u64) -> f64 {
+    if provider == BackendKind::Grok {
+        searches as f64 * 0.005
+    } else {
+        0.0
+    }
+}
 
 /// USD for `searches` web searches run by `provider` for `model` in one call.
 pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64 {
@@ -77,5 +93,18 @@ mod tests {
             web_search_cost(BackendKind::Claude, "claude-sonnet-4-5", 0),
             0.0
         ));
+    }
+
+    #[test]
+    fn x_searches_are_priced_for_grok_and_added_to_web_searches() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        let usage = Usage {
+            web_searches: 1,
+            x_searches: 3,
+            ..Usage::default()
+        };
+        // $5 per 1,000 calls each.
+        assert!(close(tools_cost(BackendKind::Grok, "grok-4", &usage), 0.02));
+        assert!(close(x_search_cost(BackendKind::Openai, 3), 0.0));
     }
 }

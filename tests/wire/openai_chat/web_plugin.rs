@@ -37,6 +37,7 @@ async fn the_web_plugin_is_requested_and_cited_pages_become_a_card() {
     .await;
     config.server_tools = ServerTools {
         web_search: true,
+        x_search: false,
         code_execution: false,
     };
     config.api_key = Some(massgen::config::Secret::new(KEY));

@@ -120,6 +120,7 @@ impl GeminiUsage {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
         }
     }
 }

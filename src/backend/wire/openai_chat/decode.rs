@@ -111,6 +111,7 @@ impl ChatUsage {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
         }
     }
 }

@@ -81,6 +81,7 @@ mod tests {
     fn the_plugin_takes_the_tuning_keys_and_defaults_to_massgens() {
         let search = ServerTools {
             web_search: true,
+            x_search: false,
             code_execution: false,
         };
         let mut body = Map::new();

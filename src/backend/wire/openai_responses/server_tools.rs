@@ -1,5 +1,6 @@
 //! The provider's own tools in a Responses request, as MassGen 0.1.97 sends them:
-//! `{"type": "web_search"}` and `{"type": "code_interpreter", "container": {"type": "auto"}}`,
+//! `{"type": "web_search"}`, xAI's `{"type": "x_search"}` and
+//! `{"type": "code_interpreter", "container": {"type": "auto"}}`,
 //! with `parallel_tool_calls: false`, which the API requires beside built-in tools, and
 //! (for OpenAI) the `include` values that make the API return what the tools found.
 
@@ -24,6 +25,10 @@ pub(super) fn add(body: &mut Map<String, Value>, options: &WireOptions) {
     if tools.web_search {
         added.push(json!({"type": "web_search"}));
         wanted.push(SEARCH_SOURCES);
+    }
+    // Only Grok gets here with it: the config refuses it on any other backend.
+    if tools.x_search {
+        added.push(json!({"type": "x_search"}));
     }
     if tools.code_execution {
         added.push(json!({"type": "code_interpreter", "container": {"type": "auto"}}));
@@ -70,6 +75,7 @@ mod tests {
             server_tools: ServerTools {
                 web_search,
                 code_execution,
+                ..ServerTools::default()
             },
             include_tool_results: true,
             ..WireOptions::new("gpt-5")
@@ -123,5 +129,29 @@ mod tests {
         add(&mut body, &grok);
         assert!(!body.contains_key("include"), "{body:?}");
         assert_eq!(body["tools"][0], json!({"type": "web_search"}));
+    }
+
+    #[test]
+    fn x_search_goes_between_web_search_and_code_as_massgen_orders_them() {
+        let mut grok = options(true, true);
+        grok.server_tools.x_search = true;
+        grok.include_tool_results = false;
+        let mut body = Map::new();
+        add(&mut body, &grok);
+        assert_eq!(
+            body["tools"],
+            json!([
+                {"type": "web_search"},
+                {"type": "x_search"},
+                {"type": "code_interpreter", "container": {"type": "auto"}},
+            ])
+        );
+        assert_eq!(body["parallel_tool_calls"], json!(false));
+        let mut alone = options(false, false);
+        alone.server_tools.x_search = true;
+        let mut body = Map::new();
+        add(&mut body, &alone);
+        assert_eq!(body["tools"], json!([{"type": "x_search"}]));
+        assert_eq!(body["parallel_tool_calls"], json!(false));
     }
 }
