@@ -4,6 +4,8 @@
 //! keys MassGen's shipped configs write that MassGen itself ignores.
 
 mod agent;
+#[cfg(test)]
+mod massgen_keys;
 mod orchestrator;
 
 /// The mapping a key was written in.
