@@ -53,6 +53,8 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
         Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
         None => OrchestratorConfig::default(),
     };
+    notes.extend(super::server_tools::gemini_notes(&agents, &orchestrator));
+    let agents = agents.into_iter().map(|(agent, _)| agent).collect();
     let timeouts = match top.get("timeout_settings") {
         Some(node) => parse_timeouts(&Fields::of(node, "timeout_settings")?, &mut notes)?,
         None => TimeoutConfig::default(),
@@ -78,11 +80,12 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
     ))
 }
 
-fn parse_agents(
-    top: &Fields<'_>,
+/// Each agent with its YAML node, in config order.
+fn parse_agents<'a>(
+    top: &Fields<'a>,
     limits: &LimitsConfig,
     notes: &mut Vec<Note>,
-) -> Result<Vec<AgentConfig>, Problem> {
+) -> Result<Vec<(AgentConfig, &'a Node)>, Problem> {
     for key in ["agent", "agents"] {
         if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
             && matches!(entry.value.value, Value::Null)
@@ -177,7 +180,7 @@ fn parse_agents(
         agents.push((agent, node));
     }
     check_vote_targets(&agents)?;
-    Ok(agents.into_iter().map(|(agent, _)| agent).collect())
+    Ok(agents)
 }
 
 /// MassGen's `rate_limits.yaml`: every top-level value maps model names to mappings of

@@ -7,6 +7,10 @@ use super::backend_kind::BackendKind;
 use super::error::Problem;
 use super::fields::Fields;
 
+mod gemini;
+
+pub(super) use gemini::notes as gemini_notes;
+
 /// Tools that run on the provider's servers, not here.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct ServerTools {
