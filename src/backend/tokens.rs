@@ -156,6 +156,7 @@ pub fn estimate(prompt_tokens: u64, output: &[&str], reasoning: &str) -> Usage {
         estimated: true,
         web_searches: 0,
         x_searches: 0,
+        code_runs: 0,
     }
 }
 

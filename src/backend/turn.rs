@@ -38,18 +38,33 @@ pub struct TurnBuilder {
 #[derive(Clone, Copy, Default)]
 struct ToolCalls {
     x_searches: u64,
+    code_runs: u64,
 }
+
+/// The cards of the providers' code tools: OpenAI's and xAI's `code_interpreter`,
+/// Gemini's and Anthropic's `code_execution`, and the `bash_code_execution` and
+/// `text_editor_code_execution` steps of Anthropic's current code execution tool.
+const CODE_TOOLS: [&str; 4] = [
+    "code_interpreter",
+    "code_execution",
+    "bash_code_execution",
+    "text_editor_code_execution",
+];
 
 impl ToolCalls {
     fn count(&mut self, call: &ProviderToolCall) {
         if call.tool == "x_search" && call.ok {
             self.x_searches += 1;
+        } else if CODE_TOOLS.contains(&call.tool.as_str()) {
+            // A run that failed used the container all the same.
+            self.code_runs += 1;
         }
     }
 
     /// `usage` with these counts.
     fn added_to(self, mut usage: Usage) -> Usage {
         usage.x_searches += self.x_searches;
+        usage.code_runs += self.code_runs;
         usage
     }
 }
@@ -238,6 +253,32 @@ mod tests {
         assert_eq!((reported.x_searches, reported.web_searches), (2, 1));
         assert_eq!(builder.estimated_usage(10).x_searches, 2);
         assert_eq!(builder.finish().unwrap().usage.x_searches, 2);
+    }
+
+    #[test]
+    fn every_code_tool_card_is_counted_as_a_code_run() {
+        let card = |tool: &str, ok| {
+            StreamEvent::ProviderTool(ProviderToolCall {
+                call_id: "c".into(),
+                tool: tool.into(),
+                ok,
+                ..ProviderToolCall::default()
+            })
+        };
+        let mut builder = TurnBuilder::default();
+        for event in [
+            card("code_interpreter", true),
+            card("code_execution", false),
+            card("bash_code_execution", true),
+            card("text_editor_code_execution", true),
+            card("google_search", true),
+            StreamEvent::Usage(Usage::default()),
+            StreamEvent::Finish(FinishReason::Stop),
+        ] {
+            builder.push(&event);
+        }
+        let usage = builder.finish().unwrap().usage;
+        assert_eq!((usage.code_runs, usage.x_searches), (4, 0));
     }
 
     #[test]

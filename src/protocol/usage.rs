@@ -31,6 +31,11 @@ pub struct Usage {
     /// succeeded, billed per call.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub x_searches: u64,
+    /// Runs of the provider's own code tool (OpenAI's and xAI's code interpreter,
+    /// Anthropic's and Gemini's code execution): xAI bills each call, OpenAI and Anthropic
+    /// the container a model call runs them in.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub code_runs: u64,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -107,6 +112,7 @@ impl AddAssign for Usage {
         self.estimated |= other.estimated;
         self.web_searches += other.web_searches;
         self.x_searches += other.x_searches;
+        self.code_runs += other.code_runs;
     }
 }
 

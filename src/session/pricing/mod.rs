@@ -138,7 +138,7 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPri
 }
 
 /// The cost of one call's `usage` for `model` on a `provider` backend: its tokens, and the
-/// tools the provider ran (web and X searches).
+/// tools the provider ran (web and X searches, code runs' containers or calls).
 pub fn estimate(provider: BackendKind, model: &str, usage: &Usage) -> CostEstimate {
     match price_for(provider, model) {
         Some(price) => {

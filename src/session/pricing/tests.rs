@@ -250,6 +250,7 @@ fn cost_bills_cached_creation_and_plain_input_separately() {
         estimated: false,
         web_searches: 2,
         x_searches: 0,
+        code_runs: 0,
     };
     // 2000 × 3 + 6000 × 0.3 + 2000 × 3.75 + 1000 × 15 = 30 300 per million, plus two
     // web searches at $10 per 1,000.
@@ -277,6 +278,29 @@ fn a_grok_calls_cost_adds_its_x_searches() {
 }
 
 #[test]
+fn a_call_that_ran_code_costs_its_container_too() {
+    let tokens = Usage {
+        input_tokens: 1_000,
+        output_tokens: 100,
+        ..Usage::default()
+    };
+    let ran = Usage {
+        code_runs: 2,
+        ..tokens
+    };
+    let plain = usd(estimate(BackendKind::Openai, "gpt-5", &tokens));
+    assert_close(
+        usd(estimate(BackendKind::Openai, "gpt-5", &ran)),
+        plain + 0.03,
+    );
+    let plain = usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &tokens));
+    assert_close(
+        usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &ran)),
+        plain + 0.05 / 12.0,
+    );
+}
+
+#[test]
 fn cost_bills_reasoning_at_its_own_rate_when_there_is_one() {
     let usage = Usage {
         input_tokens: 10_000,
@@ -287,6 +311,7 @@ fn cost_bills_reasoning_at_its_own_rate_when_there_is_one() {
         estimated: false,
         web_searches: 0,
         x_searches: 0,
+        code_runs: 0,
     };
     // qwen-turbo: 0.05 in (no cache rate: cached at 0.05), 0.2 out, 0.5 reasoning.
     // 10 000 × 0.05 + 1500 × 0.5 + 500 × 0.2 = 1350 per million.
@@ -313,6 +338,7 @@ fn cost_falls_back_to_the_input_rate_and_clamps_odd_usage() {
         estimated: false,
         web_searches: 0,
         x_searches: 0,
+        code_runs: 0,
     };
     // Input: 0 uncached + 600 × 2 + 400 × 2; reasoning clamped to the 100 output tokens.
     assert_close(price.cost(&usage), (2_000.0 + 100.0 * 10.0) / 1e6);

@@ -236,6 +236,7 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
             estimated: false,
             web_searches: 0,
             x_searches: 0,
+            code_runs: 0,
         }]
     );
     assert_eq!(

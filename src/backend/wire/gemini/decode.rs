@@ -121,6 +121,7 @@ impl GeminiUsage {
             estimated: false,
             web_searches: 0,
             x_searches: 0,
+            code_runs: 0,
         }
     }
 }

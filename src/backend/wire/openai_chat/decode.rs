@@ -112,6 +112,7 @@ impl ChatUsage {
             estimated: false,
             web_searches: 0,
             x_searches: 0,
+            code_runs: 0,
         }
     }
 }

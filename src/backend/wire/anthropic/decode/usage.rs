@@ -56,6 +56,7 @@ impl WireUsage {
                 .and_then(|used| used.web_search_requests)
                 .unwrap_or(0),
             x_searches: 0,
+            code_runs: 0,
         }
     }
 }

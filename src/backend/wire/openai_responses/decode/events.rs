@@ -208,6 +208,7 @@ impl ApiUsage {
             estimated: false,
             web_searches: 0,
             x_searches: 0,
+            code_runs: 0,
         }
     }
 }
