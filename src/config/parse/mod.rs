@@ -9,6 +9,7 @@ mod modes;
 mod request_options;
 mod settings;
 mod tools;
+mod web_search_options;
 
 use std::collections::HashMap;
 
@@ -301,7 +302,7 @@ pub(super) fn check_keys(
 }
 
 pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> Note {
-    let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet");
+    let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet".into());
     Note {
         loc: Some(entry.key_loc),
         message: format!("ignored: {path} — {what}"),

@@ -259,48 +259,6 @@ fn cost_bills_cached_creation_and_plain_input_separately() {
 }
 
 #[test]
-fn a_grok_calls_cost_adds_its_x_searches() {
-    let tokens = Usage {
-        input_tokens: 1_000,
-        output_tokens: 100,
-        ..Usage::default()
-    };
-    let searched = Usage {
-        x_searches: 2,
-        ..tokens
-    };
-    let plain = usd(estimate(BackendKind::Grok, "grok-4.20", &tokens));
-    // Two X search calls at $5 per 1,000.
-    assert_close(
-        usd(estimate(BackendKind::Grok, "grok-4.20", &searched)),
-        plain + 0.01,
-    );
-}
-
-#[test]
-fn a_call_that_ran_code_costs_its_container_too() {
-    let tokens = Usage {
-        input_tokens: 1_000,
-        output_tokens: 100,
-        ..Usage::default()
-    };
-    let ran = Usage {
-        code_runs: 2,
-        ..tokens
-    };
-    let plain = usd(estimate(BackendKind::Openai, "gpt-5", &tokens));
-    assert_close(
-        usd(estimate(BackendKind::Openai, "gpt-5", &ran)),
-        plain + 0.03,
-    );
-    let plain = usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &tokens));
-    assert_close(
-        usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &ran)),
-        plain + 0.05 / 12.0,
-    );
-}
-
-#[test]
 fn cost_bills_reasoning_at_its_own_rate_when_there_is_one() {
     let usage = Usage {
         input_tokens: 10_000,

@@ -179,4 +179,74 @@ mod tests {
             0.01 + 0.005 + 0.015
         ));
     }
+
+    fn usd(estimate: super::super::CostEstimate) -> f64 {
+        estimate.usd().unwrap_or_else(|| panic!("price unknown"))
+    }
+
+    fn assert_close(actual: f64, expected: f64) {
+        assert!((actual - expected).abs() < 1e-9, "{actual} != {expected}");
+    }
+
+    #[test]
+    fn a_grok_calls_cost_adds_its_x_searches() {
+        let tokens = Usage {
+            input_tokens: 1_000,
+            output_tokens: 100,
+            ..Usage::default()
+        };
+        let searched = Usage {
+            x_searches: 2,
+            ..tokens
+        };
+        let plain = usd(super::super::estimate(
+            BackendKind::Grok,
+            "grok-4.20",
+            &tokens,
+        ));
+        // Two X search calls at $5 per 1,000.
+        assert_close(
+            usd(super::super::estimate(
+                BackendKind::Grok,
+                "grok-4.20",
+                &searched,
+            )),
+            plain + 0.01,
+        );
+    }
+
+    #[test]
+    fn a_call_that_ran_code_costs_its_container_too() {
+        let tokens = Usage {
+            input_tokens: 1_000,
+            output_tokens: 100,
+            ..Usage::default()
+        };
+        let ran = Usage {
+            code_runs: 2,
+            ..tokens
+        };
+        let plain = usd(super::super::estimate(
+            BackendKind::Openai,
+            "gpt-5",
+            &tokens,
+        ));
+        assert_close(
+            usd(super::super::estimate(BackendKind::Openai, "gpt-5", &ran)),
+            plain + 0.03,
+        );
+        let plain = usd(super::super::estimate(
+            BackendKind::Claude,
+            "claude-sonnet-4-5",
+            &tokens,
+        ));
+        assert_close(
+            usd(super::super::estimate(
+                BackendKind::Claude,
+                "claude-sonnet-4-5",
+                &ran,
+            )),
+            plain + 0.05 / 12.0,
+        );
+    }
 }

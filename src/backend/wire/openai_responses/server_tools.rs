@@ -2,7 +2,8 @@
 //! `{"type": "web_search"}`, xAI's `{"type": "x_search"}` and
 //! `{"type": "code_interpreter", "container": {"type": "auto"}}`,
 //! with `parallel_tool_calls: false`, which the API requires beside built-in tools, and
-//! (for OpenAI) the `include` values that make the API return what the tools found.
+//! (for OpenAI) the `include` values that make the API return what the tools found and the
+//! config's `search_context_size` on the `web_search` tool.
 
 use serde_json::{Map, Value, json};
 
@@ -23,7 +24,12 @@ pub(super) fn add(body: &mut Map<String, Value>, options: &WireOptions) {
     let mut added = Vec::new();
     let mut wanted = Vec::new();
     if tools.web_search {
-        added.push(json!({"type": "web_search"}));
+        let mut search = json!({"type": "web_search"});
+        // OpenAI's tool option; the config keeps it for `openai` only.
+        if let Some(size) = options.search_options.get("search_context_size") {
+            search["search_context_size"] = size.clone();
+        }
+        added.push(search);
         wanted.push(SEARCH_SOURCES);
     }
     // Only Grok gets here with it: the config refuses it on any other backend.
@@ -129,6 +135,21 @@ mod tests {
         add(&mut body, &grok);
         assert!(!body.contains_key("include"), "{body:?}");
         assert_eq!(body["tools"][0], json!({"type": "web_search"}));
+    }
+
+    #[test]
+    fn the_configs_search_context_size_goes_on_the_web_search_tool() {
+        let mut sized = options(true, false);
+        sized
+            .search_options
+            .insert("search_context_size".into(), json!("low"));
+        let mut body = Map::new();
+        add(&mut body, &sized);
+        assert_eq!(
+            body["tools"],
+            json!([{"type": "web_search", "search_context_size": "low"}])
+        );
+        assert!(!body.contains_key("search_context_size"));
     }
 
     #[test]
