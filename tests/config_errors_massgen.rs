@@ -141,10 +141,21 @@ fn massgen_style_config_validates_with_one_warning_per_unsupported_key() {
         warnings.iter().any(|w| w.starts_with(&unknown)),
         "expected {unknown:?}\n{info}"
     );
+    // Gemini takes no built-in tool beside the file and MCP tools: said once, for agent_a.
+    let dropped = format!(
+        "warning: {}:6:7: agent `agent_a`: Gemini's Google Search (`enable_web_search`) will not \
+         be sent on any call: every call also offers its file tools (`cwd`) and its MCP tools \
+         (`mcp_servers`).",
+        path.display()
+    );
+    assert!(
+        warnings.iter().any(|w| w.starts_with(&dropped)),
+        "expected {dropped:?}\n{info}"
+    );
     assert_eq!(
         warnings.len(),
-        UNSUPPORTED.len() + 1,
-        "one warning per ignored key, nothing else\n{info}"
+        UNSUPPORTED.len() + 2,
+        "one warning per ignored key and the dropped Gemini tool, nothing else\n{info}"
     );
     // Keys that massgen does act on or passes through to the provider are not reported.
     for quiet in [
@@ -174,7 +185,7 @@ fn massgen_style_config_validates_with_one_warning_per_unsupported_key() {
         )),
         "{info}"
     );
-    assert!(stdout.contains("(3 warnings)"), "{info}");
+    assert!(stdout.contains("(4 warnings)"), "{info}");
 }
 
 #[test]
@@ -198,7 +209,7 @@ fn massgen_style_config_cannot_run_a_real_provider_yet() {
             .lines()
             .filter(|line| line.starts_with("warning: "))
             .count(),
-        UNSUPPORTED.len() + 1,
+        UNSUPPORTED.len() + 2,
         "{info}"
     );
     let error = stderr

@@ -110,6 +110,8 @@ pub fn http_backend_limited(
         betas: config.betas.clone(),
         server_tools: config.server_tools,
         include_tool_results: config.kind != BackendKind::Grok,
+        organization: config.organization.clone(),
+        search_options: config.search_options.clone(),
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();

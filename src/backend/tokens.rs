@@ -155,6 +155,8 @@ pub fn estimate(prompt_tokens: u64, output: &[&str], reasoning: &str) -> Usage {
         cache_creation_tokens: 0,
         estimated: true,
         web_searches: 0,
+        x_searches: 0,
+        code_runs: 0,
     }
 }
 

@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use super::error::BackendError;
 use super::message::{FinishReason, ReasoningBlock, StreamEvent, ToolCall};
 use super::tokens;
-use crate::protocol::Usage;
+use crate::protocol::{ProviderToolCall, Usage};
 
 /// Everything one model call produced.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -28,7 +28,45 @@ pub struct TurnBuilder {
     calls: BTreeMap<usize, ToolCall>,
     usage: Usage,
     reported: bool,
+    /// The provider's own tool calls billed per call, counted from their cards (the
+    /// providers report no such count in their usage).
+    tool_calls: ToolCalls,
     finish: Option<FinishReason>,
+}
+
+/// Provider-run tool calls seen in this call, for the bill.
+#[derive(Clone, Copy, Default)]
+struct ToolCalls {
+    x_searches: u64,
+    code_runs: u64,
+}
+
+/// The cards of the providers' code tools: OpenAI's and xAI's `code_interpreter`,
+/// Gemini's and Anthropic's `code_execution`, and the `bash_code_execution` and
+/// `text_editor_code_execution` steps of Anthropic's current code execution tool.
+const CODE_TOOLS: [&str; 4] = [
+    "code_interpreter",
+    "code_execution",
+    "bash_code_execution",
+    "text_editor_code_execution",
+];
+
+impl ToolCalls {
+    fn count(&mut self, call: &ProviderToolCall) {
+        if call.tool == "x_search" && call.ok {
+            self.x_searches += 1;
+        } else if CODE_TOOLS.contains(&call.tool.as_str()) {
+            // A run that failed used the container all the same.
+            self.code_runs += 1;
+        }
+    }
+
+    /// `usage` with these counts.
+    fn added_to(self, mut usage: Usage) -> Usage {
+        usage.x_searches += self.x_searches;
+        usage.code_runs += self.code_runs;
+        usage
+    }
 }
 
 impl TurnBuilder {
@@ -74,7 +112,7 @@ impl TurnBuilder {
                     item: item.clone(),
                 });
             }
-            StreamEvent::ProviderTool(_) => {}
+            StreamEvent::ProviderTool(call) => self.tool_calls.count(call),
             StreamEvent::Usage(usage) => {
                 self.usage = *usage;
                 self.reported = true;
@@ -86,7 +124,7 @@ impl TurnBuilder {
 
     /// The usage the provider reported for this call, if it did.
     pub fn reported_usage(&self) -> Option<Usage> {
-        self.reported.then_some(self.usage)
+        self.reported.then(|| self.tool_calls.added_to(self.usage))
     }
 
     /// The call's usage estimated with a tokenizer from what streamed so far and the
@@ -97,7 +135,8 @@ impl TurnBuilder {
             output.push(&call.name);
             output.push(&call.arguments);
         }
-        tokens::estimate(prompt_tokens, &output, &self.reasoning)
+        self.tool_calls
+            .added_to(tokens::estimate(prompt_tokens, &output, &self.reasoning))
     }
 
     /// The finished turn. A stream that never sent its finish marker is truncated.
@@ -120,7 +159,7 @@ impl TurnBuilder {
             reasoning: self.reasoning,
             reasoning_blocks: self.reasoning_blocks,
             tool_calls,
-            usage: self.usage,
+            usage: self.tool_calls.added_to(self.usage),
         })
     }
 }
@@ -182,6 +221,64 @@ mod tests {
         assert_eq!(turn.tool_calls[0].arguments, "{\"q\":\"x\"}");
         assert_eq!(turn.tool_calls[1].id, "b");
         assert_eq!(turn.usage.total(), 5);
+    }
+
+    #[test]
+    fn successful_x_search_cards_are_counted_into_the_usage() {
+        let card = |tool: &str, ok| {
+            StreamEvent::ProviderTool(ProviderToolCall {
+                call_id: "c".into(),
+                tool: tool.into(),
+                ok,
+                ..ProviderToolCall::default()
+            })
+        };
+        let mut builder = TurnBuilder::default();
+        for event in [
+            card("x_search", true),
+            StreamEvent::Usage(Usage {
+                input_tokens: 3,
+                web_searches: 1,
+                ..Usage::default()
+            }),
+            card("x_search", true),
+            // xAI bills only the calls that succeed; web searches are the decoder's count.
+            card("x_search", false),
+            card("web_search", true),
+            StreamEvent::Finish(FinishReason::Stop),
+        ] {
+            builder.push(&event);
+        }
+        let reported = builder.reported_usage().unwrap();
+        assert_eq!((reported.x_searches, reported.web_searches), (2, 1));
+        assert_eq!(builder.estimated_usage(10).x_searches, 2);
+        assert_eq!(builder.finish().unwrap().usage.x_searches, 2);
+    }
+
+    #[test]
+    fn every_code_tool_card_is_counted_as_a_code_run() {
+        let card = |tool: &str, ok| {
+            StreamEvent::ProviderTool(ProviderToolCall {
+                call_id: "c".into(),
+                tool: tool.into(),
+                ok,
+                ..ProviderToolCall::default()
+            })
+        };
+        let mut builder = TurnBuilder::default();
+        for event in [
+            card("code_interpreter", true),
+            card("code_execution", false),
+            card("bash_code_execution", true),
+            card("text_editor_code_execution", true),
+            card("google_search", true),
+            StreamEvent::Usage(Usage::default()),
+            StreamEvent::Finish(FinishReason::Stop),
+        ] {
+            builder.push(&event);
+        }
+        let usage = builder.finish().unwrap().usage;
+        assert_eq!((usage.code_runs, usage.x_searches), (4, 0));
     }
 
     #[test]

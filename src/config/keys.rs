@@ -179,6 +179,8 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "type",
     "max_turns",
     "nlip",
+    "max_orchestration_restarts",
+    "interactive_mode",
 ];
 
 /// `orchestrator.coordination` keys massgen acts on.

@@ -11,6 +11,7 @@ mod key_notes;
 mod keys;
 mod load;
 mod masked_url;
+mod massgen_own;
 mod parse;
 mod path_rules;
 pub mod provider_options;

@@ -3,6 +3,7 @@
 //! API, from the providers' API references and what MassGen 0.1.97 forwards.
 
 use super::backend_kind::BackendKind;
+use super::massgen_own::MASSGEN_OWN;
 
 /// The request format a backend type speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -260,72 +261,6 @@ fn normalized(name: &str) -> String {
         .flat_map(char::to_lowercase)
         .collect()
 }
-
-/// Keys MassGen reads itself and never forwards (its `BASE_EXCLUDED_CONFIG_PARAMS` and
-/// each API handler's exclusions), beyond those massgen acts on or lists as unsupported.
-const MASSGEN_OWN: &[&str] = &[
-    "agent_temporary_workspace",
-    "agent_temporary_workspace_parent",
-    "context_paths",
-    "context_write_access_enabled",
-    "enforce_read_before_delete",
-    "use_mcpwrapped_for_tool_filtering",
-    "use_no_roots_wrapper",
-    "agent_id",
-    "session_id",
-    "filesystem_session_id",
-    "session_storage_base",
-    "enable_nlip",
-    "nlip",
-    "nlip_config",
-    "instance_id",
-    "max_concurrent_tools",
-    "vote_only",
-    "plan_depth",
-    "plan_thoroughness",
-    "plan_target_steps",
-    "plan_target_chunks",
-    "use_two_tier_workspace",
-    "write_mode",
-    "drift_conflict_policy",
-    "subagent_types",
-    "multimodal_config",
-    "image_generation_backend",
-    "image_generation_model",
-    "video_generation_backend",
-    "video_generation_model",
-    "audio_generation_backend",
-    "audio_generation_model",
-    "hooks",
-    "permissions",
-    "debug_delay_seconds",
-    "debug_delay_after_n_tools",
-    "voting_sensitivity",
-    "voting_threshold",
-    "coordination_mode",
-    "presenter_agent",
-    "final_answer_strategy",
-    "subtask",
-    "fairness_enabled",
-    "fairness_lead_cap_answers",
-    "max_midstream_injections_per_round",
-    "websocket_mode",
-    "upload_files",
-    "organization",
-    "azure_endpoint",
-    "enable_x_search",
-    "enable_programmatic_flow",
-    "enable_tool_search",
-    "tool_search_variant",
-    "enable_strict_tool_use",
-    "output_schema",
-    "use_multi_mcp",
-    "mcp_sdk_auto",
-    "engine",
-    "max_results",
-    "search_prompt",
-    "search_context_size",
-];
 
 #[cfg(test)]
 mod tests {

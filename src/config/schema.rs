@@ -67,6 +67,13 @@ pub struct BackendConfig {
     pub tools: ToolSettings,
     /// The provider's own web search and code execution.
     pub server_tools: ServerTools,
+    /// `organization`: the OpenAI organization id, sent as the `OpenAI-Organization` header
+    /// (read for `openai` and `grok`, as MassGen's Responses backends read it).
+    pub organization: Option<String>,
+    /// The web search's tuning where it takes effect: OpenRouter's `engine`,
+    /// `max_results`, `search_prompt` and `search_context_size`, OpenAI's
+    /// `search_context_size` (see `parse::web_search_options`).
+    pub search_options: serde_json::Map<String, serde_json::Value>,
 }
 
 impl BackendConfig {
@@ -88,6 +95,8 @@ impl BackendConfig {
             scripted: None,
             tools: ToolSettings::default(),
             server_tools: ServerTools::default(),
+            organization: None,
+            search_options: serde_json::Map::new(),
         }
     }
 }

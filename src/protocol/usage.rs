@@ -27,6 +27,15 @@ pub struct Usage {
     /// Gemini 2.x, per grounded call) on top of the tokens.
     #[serde(default, skip_serializing_if = "is_zero")]
     pub web_searches: u64,
+    /// Steps of xAI's X search (keyword or semantic searches, thread and user look-ups) that
+    /// succeeded, billed per call.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub x_searches: u64,
+    /// Runs of the provider's own code tool (OpenAI's and xAI's code interpreter,
+    /// Anthropic's and Gemini's code execution): xAI bills each call, OpenAI and Anthropic
+    /// the container a model call runs them in.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub code_runs: u64,
 }
 
 fn is_zero(value: &u64) -> bool {
@@ -102,6 +111,8 @@ impl AddAssign for Usage {
         self.cache_creation_tokens += other.cache_creation_tokens;
         self.estimated |= other.estimated;
         self.web_searches += other.web_searches;
+        self.x_searches += other.x_searches;
+        self.code_runs += other.code_runs;
     }
 }
 

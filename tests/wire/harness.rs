@@ -256,6 +256,7 @@ pub fn provider_tools(events: &[StreamEvent]) -> Vec<massgen::protocol::Provider
 pub fn with_server_tools(mut config: BackendConfig) -> BackendConfig {
     config.server_tools = massgen::config::ServerTools {
         web_search: true,
+        x_search: false,
         code_execution: true,
     };
     config

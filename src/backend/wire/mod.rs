@@ -37,6 +37,10 @@ pub struct WireOptions {
     /// (`code_interpreter_call.outputs`, `web_search_call.action.sources`): OpenAI returns
     /// code output and a search's sources only when asked; xAI documents no such values.
     pub include_tool_results: bool,
+    /// The `OpenAI-Organization` header (the config reads it for OpenAI and Grok).
+    pub organization: Option<String>,
+    /// The web search's tuning: OpenRouter's plugin settings and `search_context_size`.
+    pub search_options: serde_json::Map<String, serde_json::Value>,
 }
 
 impl WireOptions {
@@ -45,6 +49,18 @@ impl WireOptions {
         Self {
             model: model.into(),
             ..Self::default()
+        }
+    }
+
+    /// Adds the `OpenAI-Organization` header when the config names an organization.
+    pub fn organization_header(&self, builder: reqwest::RequestBuilder) -> reqwest::RequestBuilder {
+        match self
+            .organization
+            .as_deref()
+            .and_then(|id| HeaderValue::from_str(id).ok())
+        {
+            Some(value) => builder.header("OpenAI-Organization", value),
+            None => builder,
         }
     }
 

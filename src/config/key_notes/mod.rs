@@ -4,7 +4,14 @@
 //! keys MassGen's shipped configs write that MassGen itself ignores.
 
 mod agent;
+mod backend_massgen;
+#[cfg(test)]
+mod massgen_backend_keys;
+#[cfg(test)]
+mod massgen_keys;
 mod orchestrator;
+
+use std::borrow::Cow;
 
 /// The mapping a key was written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -23,18 +30,23 @@ pub enum Section {
 }
 
 /// What MassGen would have done with `key` in `section`, and what massgen does instead.
-pub fn describe(section: Section, key: &str) -> Option<&'static str> {
-    match section {
+pub fn describe(section: Section, key: &str) -> Option<Cow<'static, str>> {
+    let note = match section {
         Section::Top => agent::top(key),
         Section::Agent => agent::agent(key),
-        Section::Backend => agent::backend(key),
+        Section::Backend => {
+            return agent::backend(key)
+                .map(Cow::Borrowed)
+                .or_else(|| backend_massgen::backend(key));
+        }
         Section::McpServer => agent::mcp_server(key),
         Section::Ui => agent::ui(key),
         Section::Orchestrator => orchestrator::orchestrator(key),
         Section::Coordination => orchestrator::coordination(key),
         Section::Timeouts => orchestrator::timeouts(key),
         Section::Limits | Section::ContextPath => None,
-    }
+    };
+    note.map(Cow::Borrowed)
 }
 
 #[cfg(test)]
@@ -63,6 +75,21 @@ mod tests {
         assert_described(Section::Coordination, keys::COORDINATION_UNSUPPORTED);
         assert_described(Section::Timeouts, keys::TIMEOUTS_UNSUPPORTED);
         assert_described(Section::Ui, keys::UI_UNSUPPORTED);
+    }
+
+    #[test]
+    fn every_massgen_key_of_a_backend_says_what_massgen_would_have_done() {
+        assert_described(Section::Backend, super::super::massgen_own::MASSGEN_OWN);
+        // A coordination setting written in a backend gets its home's note, and its home.
+        let note = describe(Section::Backend, "use_two_tier_workspace").unwrap();
+        assert!(
+            note.starts_with(
+                "MassGen reads this setting under `orchestrator.coordination`, not in a backend"
+            ) && note.contains("MassGen would isolate agents' writes"),
+            "{note}"
+        );
+        let note = describe(Section::Backend, "fairness_enabled").unwrap();
+        assert!(note.contains("under `orchestrator`:"), "{note}");
     }
 
     #[test]

@@ -80,6 +80,17 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen reads the skills directory from `orchestrator.coordination`, not here, so \
              MassGen ignores it too; massgen has no skills"
         }
+        "max_orchestration_restarts" => {
+            "MassGen 0.1.97 accepts it here but reads it only under `orchestrator.coordination`, \
+             so neither MassGen nor massgen restarts on it; massgen acts on \
+             `orchestrator.coordination.max_orchestration_restarts`: move it there"
+        }
+        "interactive_mode" => {
+            "MassGen 0.1.97 accepts it but never reads it: its interactive session (one question \
+             after another in the same conversation) starts whenever no question is given on \
+             the command line; massgen does the same (the full-screen display, or one question \
+             a line from stdin)"
+        }
         _ => return None,
     })
 }

@@ -11,7 +11,7 @@ use super::super::scripted;
 use super::super::server_tools;
 use super::request_options::{self, RequestOptions};
 use super::tools::parse_tool_settings;
-use super::{Note, unsupported_note};
+use super::{Note, unsupported_note, web_search_options};
 
 /// MassGen backend types that drive another agent program (a CLI or a framework) rather
 /// than a model API: massgen runs none of them.
@@ -83,8 +83,11 @@ pub(super) fn parse_backend(
         .chain(keys::BACKEND_TOOLS)
         .chain(own)
         .chain(&server_tools::KEYS)
+        .chain(&web_search_options::KEYS)
+        .chain(&["organization"])
         .copied()
         .collect();
+    let server_tools = server_tools::parse(backend)?;
     for entry in backend.unknown(&known) {
         let path = backend.key_path(&entry.key);
         if keys::is_backend_unsupported(&entry.key) {
@@ -112,9 +115,18 @@ pub(super) fn parse_backend(
             options.sort(kind, base_url.as_deref(), entry, &path, notes);
         }
     }
+    let mut search_options = serde_json::Map::new();
     if kind != BackendKind::Scripted {
         options.read_own_keys(kind, backend, notes)?;
+        search_options = web_search_options::read(
+            kind,
+            base_url.as_deref(),
+            server_tools.web_search,
+            backend,
+            notes,
+        )?;
     }
+    let organization = organization(kind, backend, notes)?;
     let temperature = backend.number("temperature")?;
     if let Some(value) = temperature
         && !(0.0..=2.0).contains(&value)
@@ -144,8 +156,47 @@ pub(super) fn parse_backend(
         betas: options.betas,
         scripted,
         tools: parse_tool_settings(backend, notes)?,
-        server_tools: server_tools::parse(backend)?,
+        server_tools,
+        organization,
+        search_options,
     })
+}
+
+/// `organization`, which MassGen's OpenAI and Grok backends (its Responses backends) send as
+/// the `OpenAI-Organization` header; noted on any other backend type.
+fn organization(
+    kind: BackendKind,
+    backend: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<Option<String>, Problem> {
+    let Some(entry) = backend
+        .entries
+        .iter()
+        .find(|entry| entry.key == "organization")
+    else {
+        return Ok(None);
+    };
+    let path = backend.key_path("organization");
+    if !matches!(kind, BackendKind::Openai | BackendKind::Grok) {
+        notes.push(Note {
+            loc: Some(entry.key_loc),
+            message: format!(
+                "ignored: {path} — MassGen sends it as the `OpenAI-Organization` header of its \
+                 `openai` and `grok` backends only; massgen does the same, so on `{kind}` it \
+                 changes nothing"
+            ),
+            ignored: Some(path),
+        });
+        return Ok(None);
+    }
+    match backend.string("organization")? {
+        Some(id) if !id.is_empty() && id.chars().all(|c| c.is_ascii_graphic()) => Ok(Some(id)),
+        Some(_) | None => Err(Problem::at(
+            entry.value.loc,
+            format!("`{path}` is not an organization id"),
+        )
+        .help("write the id from your OpenAI settings, e.g. `organization: org-AbC123`")),
+    }
 }
 
 enum ModelRule {

@@ -9,6 +9,7 @@ mod modes;
 mod request_options;
 mod settings;
 mod tools;
+mod web_search_options;
 
 use std::collections::HashMap;
 
@@ -53,6 +54,8 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
         Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
         None => OrchestratorConfig::default(),
     };
+    notes.extend(super::server_tools::gemini_notes(&agents, &orchestrator));
+    let agents = agents.into_iter().map(|(agent, _)| agent).collect();
     let timeouts = match top.get("timeout_settings") {
         Some(node) => parse_timeouts(&Fields::of(node, "timeout_settings")?, &mut notes)?,
         None => TimeoutConfig::default(),
@@ -78,11 +81,12 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
     ))
 }
 
-fn parse_agents(
-    top: &Fields<'_>,
+/// Each agent with its YAML node, in config order.
+fn parse_agents<'a>(
+    top: &Fields<'a>,
     limits: &LimitsConfig,
     notes: &mut Vec<Note>,
-) -> Result<Vec<AgentConfig>, Problem> {
+) -> Result<Vec<(AgentConfig, &'a Node)>, Problem> {
     for key in ["agent", "agents"] {
         if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
             && matches!(entry.value.value, Value::Null)
@@ -177,7 +181,7 @@ fn parse_agents(
         agents.push((agent, node));
     }
     check_vote_targets(&agents)?;
-    Ok(agents.into_iter().map(|(agent, _)| agent).collect())
+    Ok(agents)
 }
 
 /// MassGen's `rate_limits.yaml`: every top-level value maps model names to mappings of
@@ -244,6 +248,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
     let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
     let backend = parse_backend(&backend_fields, notes)?;
     super::server_tools::check(&id, &backend_fields, backend.kind)?;
+    super::server_tools::check_legacy_search(&id, &backend_fields, backend.kind)?;
     Ok(AgentConfig {
         id: AgentId::new(id),
         backend,
@@ -297,7 +302,7 @@ pub(super) fn check_keys(
 }
 
 pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> Note {
-    let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet");
+    let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet".into());
     Note {
         loc: Some(entry.key_loc),
         message: format!("ignored: {path} — {what}"),

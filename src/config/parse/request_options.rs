@@ -272,6 +272,40 @@ mod tests {
     }
 
     #[test]
+    fn organization_is_read_for_openai_and_grok_and_noted_elsewhere() {
+        for kind in ["openai", "grok"] {
+            let (backend, warnings) = load(&format!(
+                "      type: {kind}\n      model: m\n      organization: org-AbC123\n"
+            ));
+            assert!(warnings.is_empty(), "{warnings:?}");
+            assert_eq!(backend.organization.as_deref(), Some("org-AbC123"));
+            assert!(backend.passthrough.is_empty());
+        }
+        let (backend, warnings) =
+            load("      type: claude\n      model: m\n      organization: org-AbC123\n");
+        assert_eq!(backend.organization, None);
+        assert_eq!(
+            warnings,
+            [
+                "ignored: agents[0].backend.organization — MassGen sends it as the \
+                 `OpenAI-Organization` header of its `openai` and `grok` backends only; massgen \
+                 does the same, so on `claude` it changes nothing"
+            ]
+        );
+        let error = from_text(
+            "agents:\n  - id: a\n    backend: {type: openai, model: m, organization: 'org 1'}\n",
+            "c.yaml",
+            &Env::default(),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            error.contains("`agents[0].backend.organization` is not an organization id"),
+            "{error}"
+        );
+    }
+
+    #[test]
     fn azure_reads_its_endpoint_from_azure_endpoint_too() {
         let (backend, warnings) = load(
             "      type: azure_openai\n      model: gpt-4o\n      azure_endpoint: https://me.openai.azure.com\n",

@@ -1,5 +1,6 @@
-//! The three keys as MassGen's shipped configs write them, and their refusal on backends
-//! without the tool, with line:col, the agent, the backend type and where the tool exists.
+//! The keys as MassGen's shipped configs write them, and their refusal on backends without
+//! the tool, with line:col, the agent, the backend type and where the tool exists; Grok's
+//! retired `search_parameters` refused with what to write instead.
 
 use super::ServerTools;
 use crate::config::{Env, from_text};
@@ -29,10 +30,12 @@ fn error(backend: &str) -> String {
 
 const BOTH: ServerTools = ServerTools {
     web_search: true,
+    x_search: false,
     code_execution: true,
 };
 const SEARCH: ServerTools = ServerTools {
     web_search: true,
+    x_search: false,
     code_execution: false,
 };
 
@@ -71,7 +74,16 @@ fn the_shipped_combinations_load_and_turn_the_tools_on() {
         (
             "      type: openai\n      model: gpt-5\n      enable_code_execution: yes\n",
             ServerTools {
-                web_search: false,
+                code_execution: true,
+                ..ServerTools::default()
+            },
+        ),
+        // grok_single_agent.yaml, with its commented-out lines switched on.
+        (
+            "      type: grok\n      model: grok-4\n      enable_web_search: true\n      enable_x_search: true\n      enable_code_execution: true\n",
+            ServerTools {
+                web_search: true,
+                x_search: true,
                 code_execution: true,
             },
         ),
@@ -154,4 +166,65 @@ fn the_chat_completions_family_and_azure_have_no_native_tools() {
 fn a_value_that_is_not_a_boolean_is_an_error() {
     let message = error("      type: openai\n      model: gpt-5\n      enable_web_search: often\n");
     assert!(message.contains("true or false"), "{message}");
+}
+
+#[test]
+fn x_search_is_groks_alone() {
+    for kind in ["openai", "claude", "gemini", "openrouter"] {
+        let message = error(&format!(
+            "      type: {kind}\n      model: m\n      enable_x_search: true\n"
+        ));
+        assert!(message.starts_with("t.yaml:6:7:"), "{message}");
+        assert!(
+            message.contains("asks for the provider's X search tool"),
+            "{message}"
+        );
+        assert!(
+            message.contains(&format!("backend type `{kind}` does not have")),
+            "{message}"
+        );
+        assert!(message.contains("(it is available on grok)"), "{message}");
+    }
+}
+
+#[test]
+fn groks_retired_search_parameters_are_refused_with_what_to_write_instead() {
+    let message = error(
+        "      type: grok\n      model: grok-4\n      extra_body:\n        search_parameters: {mode: auto, return_citations: true}\n",
+    );
+    assert!(message.starts_with("t.yaml:7:9:"), "{message}");
+    assert!(
+        message.contains(
+            "agent `scout`: `agents[0].backend.extra_body.search_parameters` is Grok's retired \
+             Live Search"
+        ),
+        "{message}"
+    );
+    assert!(
+        message.contains("`enable_web_search: true`")
+            && message.contains("`enable_x_search: true`"),
+        "{message}"
+    );
+    // Other `extra_body` fields, and other backends' `search_parameters`, are sent as written.
+    let loaded = from_text(
+        &agent("      type: grok\n      model: grok-4\n      extra_body: {seed: 1}\n"),
+        "t.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    assert_eq!(loaded.config.agents[0].backend.extra_body["seed"], 1);
+    let loaded = from_text(
+        &agent(
+            "      type: chatcompletion\n      model: m\n      base_url: http://localhost:1/v1\n      extra_body: {search_parameters: {}}\n",
+        ),
+        "t.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    assert!(
+        loaded.config.agents[0]
+            .backend
+            .extra_body
+            .contains_key("search_parameters")
+    );
 }

@@ -137,13 +137,13 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPri
         .find_map(|name| providers.iter().find_map(|p| table.get(p, name)))
 }
 
-/// The cost of `usage` for `model` on a `provider` backend: its tokens, and the web
-/// searches the provider ran.
+/// The cost of one call's `usage` for `model` on a `provider` backend: its tokens, and the
+/// tools the provider ran (web and X searches, code runs' containers or calls).
 pub fn estimate(provider: BackendKind, model: &str, usage: &Usage) -> CostEstimate {
     match price_for(provider, model) {
-        Some(price) => CostEstimate::Usd(
-            price.cost(usage) + tools::web_search_cost(provider, model, usage.web_searches),
-        ),
+        Some(price) => {
+            CostEstimate::Usd(price.cost(usage) + tools::tools_cost(provider, model, usage))
+        }
         None => CostEstimate::UnknownPrice,
     }
 }

@@ -249,6 +249,8 @@ fn cost_bills_cached_creation_and_plain_input_separately() {
         cache_creation_tokens: 2_000,
         estimated: false,
         web_searches: 2,
+        x_searches: 0,
+        code_runs: 0,
     };
     // 2000 × 3 + 6000 × 0.3 + 2000 × 3.75 + 1000 × 15 = 30 300 per million, plus two
     // web searches at $10 per 1,000.
@@ -266,6 +268,8 @@ fn cost_bills_reasoning_at_its_own_rate_when_there_is_one() {
         cache_creation_tokens: 0,
         estimated: false,
         web_searches: 0,
+        x_searches: 0,
+        code_runs: 0,
     };
     // qwen-turbo: 0.05 in (no cache rate: cached at 0.05), 0.2 out, 0.5 reasoning.
     // 10 000 × 0.05 + 1500 × 0.5 + 500 × 0.2 = 1350 per million.
@@ -291,6 +295,8 @@ fn cost_falls_back_to_the_input_rate_and_clamps_odd_usage() {
         cache_creation_tokens: 400,
         estimated: false,
         web_searches: 0,
+        x_searches: 0,
+        code_runs: 0,
     };
     // Input: 0 uncached + 600 × 2 + 400 × 2; reasoning clamped to the 100 output tokens.
     assert_close(price.cost(&usage), (2_000.0 + 100.0 * 10.0) / 1e6);

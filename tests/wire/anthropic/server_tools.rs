@@ -145,6 +145,8 @@ async fn searches_and_code_runs_become_tool_cards_and_are_sent_back() {
 
     // Only our own tool is a call to run; the server's blocks go back before it.
     let turn = assemble(&events);
+    // The code run is counted for the bill: its container's 5-minute minimum.
+    assert_eq!(turn.usage.code_runs, 1);
     assert_eq!(
         tool_calls(&turn),
         [("toolu_01", "get_weather", "{\"city\": \"Paris\"}")]

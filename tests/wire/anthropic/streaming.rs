@@ -235,6 +235,8 @@ async fn normalises_prompt_cache_usage_and_reports_it_once() {
             cache_creation_tokens: 188,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }]
     );
     assert_eq!(

@@ -124,4 +124,6 @@ async fn failed_code_is_a_failed_card() {
     assert!(!cards[0].ok);
     assert_eq!(cards[0].output, "ZeroDivisionError: division by zero");
     assert_eq!(usages(&events)[0].web_searches, 0);
+    // Counted like any code run (Gemini charges only its tokens for it).
+    assert_eq!(assemble(&events).usage.code_runs, 1);
 }

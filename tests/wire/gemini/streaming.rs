@@ -253,6 +253,8 @@ async fn reports_cached_and_thought_tokens_normalised() {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }
     );
     assert_eq!(turn.usage.total(), 2130);

@@ -14,6 +14,7 @@ mod errors;
 mod options;
 mod server_tools;
 mod streaming;
+mod x_search;
 
 const RESPONSE_ID: &str = "resp_68af4030592c81938ec0a5fbab4a3e9f05438e46b5f69a3b";
 

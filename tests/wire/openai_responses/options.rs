@@ -63,3 +63,45 @@ async fn text_verbosity_and_reasoning_effort_go_as_written() {
         json!({"effort": "minimal", "summary": "auto"})
     );
 }
+
+#[tokio::test]
+async fn organization_becomes_the_openai_organization_header() {
+    let server = MockLlm::start(vec![text_reply(&["hi"]), text_reply(&["hi"])]).await;
+    let (config, warnings) = load_backend(&format!(
+        "{{type: openai, model: gpt-5, base_url: '{}/v1', organization: org-AbC123}}",
+        server.base_url
+    ));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let _ = turn(&backend(&config), question()).await;
+    let (plain, _) = load_backend(&format!(
+        "{{type: openai, model: gpt-5, base_url: '{}/v1'}}",
+        server.base_url
+    ));
+    let _ = turn(&backend(&plain), question()).await;
+    let requests = server.requests();
+    assert_eq!(
+        requests[0].header("openai-organization"),
+        Some("org-AbC123")
+    );
+    assert!(requests[0].body.get("organization").is_none());
+    assert_eq!(requests[1].header("openai-organization"), None);
+}
+
+#[tokio::test]
+async fn search_context_size_sizes_openais_web_search_tool() {
+    let server = MockLlm::start(vec![text_reply(&["hi"])]).await;
+    let (config, warnings) = load_backend(&format!(
+        "{{type: openai, model: gpt-5, base_url: '{}/v1', enable_web_search: true, \
+          search_context_size: high}}",
+        server.base_url
+    ));
+    assert!(warnings.is_empty(), "{warnings:?}");
+    let _ = turn(&backend(&config), question()).await;
+    let body = &server.requests()[0].body;
+    assert_eq!(
+        body["tools"],
+        json!([{"type": "web_search", "search_context_size": "high"}])
+    );
+    // Not as a request field, which OpenAI refuses.
+    assert!(body.get("search_context_size").is_none(), "{body}");
+}

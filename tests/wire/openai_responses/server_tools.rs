@@ -170,9 +170,10 @@ async fn searches_and_code_become_tool_cards_with_their_sources() {
         ]
     );
     assert_eq!(usages(&events)[0].web_searches, 1);
-    // The provider ran both: nothing for massgen to run.
+    // The provider ran both: nothing for massgen to run, one code run for the bill.
     let turn = assemble(&events);
     assert!(turn.tool_calls.is_empty());
+    assert_eq!(turn.usage.code_runs, 1);
     assert!(turn.reasoning_blocks.is_empty());
     assert_eq!(
         events.last(),
@@ -235,4 +236,5 @@ async fn groks_searches_and_code_become_tool_cards_too() {
     );
     assert_eq!(cards[1].sources.len(), 2);
     assert_eq!(usages(&events)[0].web_searches, 1);
+    assert_eq!(assemble(&events).usage.code_runs, 1);
 }

@@ -182,6 +182,8 @@ async fn reports_cached_and_reasoning_tokens_normalised() {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }]
     );
     assert_eq!(assemble(&events).usage.uncached_input_tokens(), 86);

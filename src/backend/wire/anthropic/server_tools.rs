@@ -53,6 +53,7 @@ mod tests {
         body.insert("tools".into(), json!([{"name": "f"}]));
         let tools = ServerTools {
             web_search: true,
+            x_search: false,
             code_execution: true,
         };
         add(&mut body, tools);
@@ -67,6 +68,7 @@ mod tests {
         assert_eq!(beta(tools), Some("code-execution-2025-08-25"));
         let search_only = ServerTools {
             web_search: true,
+            x_search: false,
             code_execution: false,
         };
         assert_eq!(beta(search_only), None);

@@ -30,6 +30,7 @@ mod tests {
     fn the_tools_go_only_on_calls_without_functions() {
         let enabled = ServerTools {
             web_search: true,
+            x_search: false,
             code_execution: true,
         };
         let mut tools = Vec::new();

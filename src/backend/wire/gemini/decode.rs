@@ -120,6 +120,8 @@ impl GeminiUsage {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }
     }
 }

@@ -186,6 +186,7 @@ mod tests {
 
     const SEARCH: ServerTools = ServerTools {
         web_search: true,
+        x_search: false,
         code_execution: false,
     };
 
@@ -199,6 +200,7 @@ mod tests {
         let post = request(vec![tool("submit"), tool("restart_orchestration")]);
         let code = ServerTools {
             web_search: false,
+            x_search: false,
             code_execution: true,
         };
         assert!(offered(&post, code).is_some());

@@ -111,6 +111,8 @@ impl ChatUsage {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }
     }
 }

@@ -117,7 +117,7 @@ impl ChatWire {
             body.insert(self.max_tokens_key.into(), json!(max_tokens));
         }
         self.options.merge_passthrough(&mut body);
-        web_plugin::add(&mut body, self.options.server_tools);
+        web_plugin::add(&mut body, &self.options);
         self.options.merge_extra_body(&mut body);
         Value::Object(body)
     }
@@ -167,7 +167,12 @@ impl Wire for ChatWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        sse_post(client, &self.url, &self.auth, &self.body(request))
+        self.options.organization_header(sse_post(
+            client,
+            &self.url,
+            &self.auth,
+            &self.body(request),
+        ))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

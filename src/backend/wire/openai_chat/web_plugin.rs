@@ -1,35 +1,35 @@
 //! OpenRouter's web search over Chat Completions, as MassGen 0.1.97 sends it:
 //! `plugins: [{"id": "web", "engine": "exa", "max_results": 5}]` (the backend's `engine`,
 //! `max_results` and `search_prompt` keys tune it, `search_context_size` becomes
-//! `web_search_options`), and the pages the answer cites (`url_citation` annotations),
-//! reported as a tool card. The config allows `enable_web_search` on no other Chat
-//! Completions backend.
+//! `web_search_options`; the config keeps them in `search_options`), and the pages the
+//! answer cites (`url_citation` annotations), reported as a tool card. The config allows
+//! `enable_web_search` on no other Chat Completions backend.
 
 use serde_json::{Map, Value, json};
 
-use crate::config::ServerTools;
+use crate::backend::wire::WireOptions;
 use crate::protocol::{ProviderToolCall, Source};
 
 /// MassGen's defaults for the plugin.
 const DEFAULT_ENGINE: &str = "exa";
 const DEFAULT_MAX_RESULTS: u64 = 5;
 
-/// Adds the web plugin; the tuning keys, sent as passthrough, move into it.
-pub(super) fn add(body: &mut Map<String, Value>, tools: ServerTools) {
-    if !tools.web_search {
+/// Adds the web plugin, tuned by the config's search options.
+pub(super) fn add(body: &mut Map<String, Value>, options: &WireOptions) {
+    if !options.server_tools.web_search {
         return;
     }
-    let engine = body
-        .remove("engine")
-        .unwrap_or_else(|| json!(DEFAULT_ENGINE));
-    let max_results = body
-        .remove("max_results")
-        .unwrap_or_else(|| json!(DEFAULT_MAX_RESULTS));
-    let mut plugin = json!({"id": "web", "engine": engine, "max_results": max_results});
-    if let Some(prompt) = body.remove("search_prompt") {
-        plugin["search_prompt"] = prompt;
+    let tuning = &options.search_options;
+    let setting = |key: &str, default: Value| tuning.get(key).cloned().unwrap_or(default);
+    let mut plugin = json!({
+        "id": "web",
+        "engine": setting("engine", json!(DEFAULT_ENGINE)),
+        "max_results": setting("max_results", json!(DEFAULT_MAX_RESULTS)),
+    });
+    if let Some(prompt) = tuning.get("search_prompt") {
+        plugin["search_prompt"] = prompt.clone();
     }
-    if let Some(size) = body.remove("search_context_size") {
+    if let Some(size) = tuning.get("search_context_size") {
         body.entry("web_search_options")
             .or_insert_with(|| json!({"search_context_size": size}));
     }
@@ -76,36 +76,45 @@ pub(super) fn card(cited: Vec<Source>) -> ProviderToolCall {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::ServerTools;
 
     #[test]
     fn the_plugin_takes_the_tuning_keys_and_defaults_to_massgens() {
-        let search = ServerTools {
+        let mut search = WireOptions::new("openai/gpt-4o");
+        search.server_tools = ServerTools {
             web_search: true,
-            code_execution: false,
+            ..ServerTools::default()
         };
         let mut body = Map::new();
-        add(&mut body, search);
+        add(&mut body, &search);
         assert_eq!(
             body["plugins"],
             json!([{"id": "web", "engine": "exa", "max_results": 5}])
         );
-        let mut tuned = Map::new();
-        tuned.insert("engine".into(), json!("native"));
-        tuned.insert("max_results".into(), json!(3));
-        tuned.insert("search_context_size".into(), json!("high"));
-        add(&mut tuned, search);
+        let mut tuned = search.clone();
+        for (key, value) in [
+            ("engine", json!("native")),
+            ("max_results", json!(3)),
+            ("search_prompt", json!("Sources:")),
+            ("search_context_size", json!("high")),
+        ] {
+            tuned.search_options.insert(key.into(), value);
+        }
+        let mut body = Map::new();
+        add(&mut body, &tuned);
         assert_eq!(
-            tuned["plugins"],
-            json!([{"id": "web", "engine": "native", "max_results": 3}])
+            body["plugins"],
+            json!([{"id": "web", "engine": "native", "max_results": 3, "search_prompt": "Sources:"}])
         );
         assert_eq!(
-            tuned["web_search_options"],
+            body["web_search_options"],
             json!({"search_context_size": "high"})
         );
-        assert!(!tuned.contains_key("engine"));
-        let mut off = Map::new();
-        off.insert("engine".into(), json!("native"));
-        add(&mut off, ServerTools::default());
-        assert_eq!(off.len(), 1);
+        assert!(!body.contains_key("engine"));
+        let mut off = tuned;
+        off.server_tools = ServerTools::default();
+        let mut body = Map::new();
+        add(&mut body, &off);
+        assert!(body.is_empty());
     }
 }

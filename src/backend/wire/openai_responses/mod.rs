@@ -49,7 +49,12 @@ impl Wire for ResponsesWire {
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
-        sse_post(client, &self.url, &self.auth, &self.body(request))
+        self.options.organization_header(sse_post(
+            client,
+            &self.url,
+            &self.auth,
+            &self.body(request),
+        ))
     }
 
     fn decoder(&self) -> Box<dyn WireDecoder> {

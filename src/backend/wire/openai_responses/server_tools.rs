@@ -1,7 +1,9 @@
 //! The provider's own tools in a Responses request, as MassGen 0.1.97 sends them:
-//! `{"type": "web_search"}` and `{"type": "code_interpreter", "container": {"type": "auto"}}`,
+//! `{"type": "web_search"}`, xAI's `{"type": "x_search"}` and
+//! `{"type": "code_interpreter", "container": {"type": "auto"}}`,
 //! with `parallel_tool_calls: false`, which the API requires beside built-in tools, and
-//! (for OpenAI) the `include` values that make the API return what the tools found.
+//! (for OpenAI) the `include` values that make the API return what the tools found and the
+//! config's `search_context_size` on the `web_search` tool.
 
 use serde_json::{Map, Value, json};
 
@@ -22,8 +24,17 @@ pub(super) fn add(body: &mut Map<String, Value>, options: &WireOptions) {
     let mut added = Vec::new();
     let mut wanted = Vec::new();
     if tools.web_search {
-        added.push(json!({"type": "web_search"}));
+        let mut search = json!({"type": "web_search"});
+        // OpenAI's tool option; the config keeps it for `openai` only.
+        if let Some(size) = options.search_options.get("search_context_size") {
+            search["search_context_size"] = size.clone();
+        }
+        added.push(search);
         wanted.push(SEARCH_SOURCES);
+    }
+    // Only Grok gets here with it: the config refuses it on any other backend.
+    if tools.x_search {
+        added.push(json!({"type": "x_search"}));
     }
     if tools.code_execution {
         added.push(json!({"type": "code_interpreter", "container": {"type": "auto"}}));
@@ -70,6 +81,7 @@ mod tests {
             server_tools: ServerTools {
                 web_search,
                 code_execution,
+                ..ServerTools::default()
             },
             include_tool_results: true,
             ..WireOptions::new("gpt-5")
@@ -123,5 +135,44 @@ mod tests {
         add(&mut body, &grok);
         assert!(!body.contains_key("include"), "{body:?}");
         assert_eq!(body["tools"][0], json!({"type": "web_search"}));
+    }
+
+    #[test]
+    fn the_configs_search_context_size_goes_on_the_web_search_tool() {
+        let mut sized = options(true, false);
+        sized
+            .search_options
+            .insert("search_context_size".into(), json!("low"));
+        let mut body = Map::new();
+        add(&mut body, &sized);
+        assert_eq!(
+            body["tools"],
+            json!([{"type": "web_search", "search_context_size": "low"}])
+        );
+        assert!(!body.contains_key("search_context_size"));
+    }
+
+    #[test]
+    fn x_search_goes_between_web_search_and_code_as_massgen_orders_them() {
+        let mut grok = options(true, true);
+        grok.server_tools.x_search = true;
+        grok.include_tool_results = false;
+        let mut body = Map::new();
+        add(&mut body, &grok);
+        assert_eq!(
+            body["tools"],
+            json!([
+                {"type": "web_search"},
+                {"type": "x_search"},
+                {"type": "code_interpreter", "container": {"type": "auto"}},
+            ])
+        );
+        assert_eq!(body["parallel_tool_calls"], json!(false));
+        let mut alone = options(false, false);
+        alone.server_tools.x_search = true;
+        let mut body = Map::new();
+        add(&mut body, &alone);
+        assert_eq!(body["tools"], json!([{"type": "x_search"}]));
+        assert_eq!(body["parallel_tool_calls"], json!(false));
     }
 }

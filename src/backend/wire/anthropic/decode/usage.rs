@@ -55,6 +55,8 @@ impl WireUsage {
                 .server_tool_use
                 .and_then(|used| used.web_search_requests)
                 .unwrap_or(0),
+            x_searches: 0,
+            code_runs: 0,
         }
     }
 }

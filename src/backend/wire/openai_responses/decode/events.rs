@@ -132,6 +132,9 @@ pub(super) struct Item<'a> {
     pub(super) name: Cow<'a, str>,
     #[serde(default, borrow, deserialize_with = "text")]
     pub(super) arguments: Cow<'a, str>,
+    /// A `custom_tool_call`'s input (xAI's X search steps put their JSON arguments here).
+    #[serde(default, borrow, deserialize_with = "text")]
+    pub(super) input: Cow<'a, str>,
     #[serde(default, borrow)]
     pub(super) content: Option<Vec<Part<'a>>>,
     #[serde(default, borrow)]
@@ -204,6 +207,8 @@ impl ApiUsage {
             cache_creation_tokens: 0,
             estimated: false,
             web_searches: 0,
+            x_searches: 0,
+            code_runs: 0,
         }
     }
 }

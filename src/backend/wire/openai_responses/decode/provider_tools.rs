@@ -1,7 +1,9 @@
 //! The provider's own tool calls in a Responses stream: `web_search_call` items (query,
-//! sources) and `code_interpreter_call` items (code, logs), reported as tool cards. A
-//! search's card waits for the end of the response so that the pages the answer cites
-//! (`url_citation` annotations) join the sources the search item listed.
+//! sources), xAI's X searches (`x_search_call` items, and the `custom_tool_call` items
+//! `x_keyword_search`, `x_semantic_search`, `x_thread_fetch`, … that xAI streams for them,
+//! their call ids starting `xs_`) and `code_interpreter_call` items (code, logs), reported
+//! as tool cards. A search's card waits for the end of the response so that the pages the
+//! answer cites (`url_citation` annotations) join the sources the search item listed.
 
 use std::collections::VecDeque;
 
@@ -31,8 +33,48 @@ impl ProviderTools {
                 out.push_back(StreamEvent::ProviderTool(code(item)));
                 true
             }
+            "x_search_call" => {
+                self.x_search(item, &item.arguments);
+                true
+            }
+            "custom_tool_call" if is_x_search_step(item) => {
+                self.x_search(item, &item.input);
+                true
+            }
             _ => false,
         }
+    }
+
+    /// One step of an X search: its query, or the post, user or media it fetched.
+    fn x_search(&mut self, item: &Item<'_>, arguments: &str) {
+        let arguments: Value = serde_json::from_str(arguments).unwrap_or(Value::Null);
+        let field = |key: &str| {
+            arguments
+                .get(key)
+                .or_else(|| item.action.as_ref().and_then(|action| action.get(key)))
+                .and_then(Value::as_str)
+                .filter(|value| !value.is_empty())
+        };
+        let step = if item.name.is_empty() {
+            "x_search"
+        } else {
+            &item.name
+        };
+        let input = match field("query") {
+            Some(query) => query.to_string(),
+            None => X_TARGETS
+                .into_iter()
+                .find_map(field)
+                .map_or_else(|| step.to_string(), |target| format!("{step} {target}")),
+        };
+        self.searches.push(ProviderToolCall {
+            call_id: item.id.to_string(),
+            tool: "x_search".into(),
+            input,
+            sources: Vec::new(),
+            output: String::new(),
+            ok: item.status != "failed" && item.status != "incomplete",
+        });
     }
 
     fn search(&mut self, item: &Item<'_>) {
@@ -109,6 +151,17 @@ impl ProviderTools {
             out.push_back(StreamEvent::ProviderTool(call));
         }
     }
+}
+
+/// What an X search step that runs no query names instead (`x_thread_fetch`'s post,
+/// `x_user_search`'s user, `view_x_video`'s video).
+const X_TARGETS: [&str; 5] = ["post_id", "username", "user", "url", "video_url"];
+
+/// A `custom_tool_call` that xAI ran for `x_search`, as MassGen 0.1.97 recognises one: its
+/// call id starts `xs_` or its name `x_`. massgen declares no custom tools of its own, so
+/// none of these is for massgen to run.
+fn is_x_search_step(item: &Item<'_>) -> bool {
+    item.call_id.starts_with("xs_") || item.name.starts_with("x_")
 }
 
 /// `{"url": …, "title": …}` (a source or a citation), if it has a URL.
