@@ -160,6 +160,19 @@ agents:
     backend: {type: scripted, tokens_per_second: 0}
 "#;
 
+/// Runs `question` with `config` in the plain display, in `home`.
+fn ask_plainly(home: &std::path::Path, config: &str, question: &str) {
+    let first = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(home)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(["--config", config, "--display", "plain", question])
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{first:?}");
+}
+
 /// A turn asked in the plain display, then `--continue` in the full-screen one: `/inspect`
 /// shows the earlier turn with its votes and final answer, read from its event log.
 #[test]
@@ -168,18 +181,14 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
     let config = home.path().join("instant.yaml");
     std::fs::write(&config, INSTANT_AGENTS).unwrap();
     let config = config.to_str().unwrap();
-    let first = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
-        .current_dir(home.path())
-        .env_clear()
-        .env("HOME", home.path())
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .args(["--config", config, "--display", "plain", "What came first?"])
-        .output()
-        .unwrap();
-    assert!(first.status.success(), "{first:?}");
+    ask_plainly(home.path(), config, "What came first?");
 
     let mut pty = Pty::start(home.path(), &["--config", config, "--continue"]);
-    pty.wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    let welcome = pty.wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    assert!(
+        !welcome.contains("no earlier session ran"),
+        "its own session, no warning:\n{welcome}"
+    );
     pty.press(b"/inspect");
     pty.press(b" \r");
     pty.wait_for(
@@ -195,6 +204,31 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
         "inspect",
     );
     pty.press(b"\x1b");
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
+}
+
+/// `--continue` with a config no earlier session ran goes on with the newest session, and
+/// the full-screen display says so on its welcome view, not only in the timeline.
+#[test]
+fn continuing_another_configs_session_warns_on_the_welcome_view() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("first.yaml"), INSTANT_AGENTS).unwrap();
+    std::fs::write(home.path().join("other.yaml"), INSTANT_AGENTS).unwrap();
+    ask_plainly(home.path(), "first.yaml", "What came first?");
+
+    let mut pty = Pty::start(home.path(), &["--config", "other.yaml", "--continue"]);
+    pty.wait_for(
+        &[
+            "Continuing session_",
+            "1 earlier turn",
+            "⚠ no earlier session ran",
+            "other.yaml: continuing the newest session",
+            "first.yaml (--session-id ID picks another",
+        ],
+        "the welcome view warns",
+    );
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish();

@@ -34,6 +34,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                 session_id,
                 turns,
                 history_from,
+                ..
             } => writeln!(
                 self.diagnostics,
                 "massgen: {}",

@@ -244,6 +244,8 @@ mod replay_tests;
 mod streaming_tests;
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod welcome_tests;
 
 /// The completion list, just above the composer.
 fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {

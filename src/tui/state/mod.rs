@@ -89,6 +89,9 @@ pub struct UiState {
     pub resumed: Option<String>,
     /// The first turn of the resumed session's history, when it was cleared after turn 1.
     pub resumed_history_from: Option<u32>,
+    /// Why the resumed session was taken: no earlier session ran this config, so
+    /// `--continue` went on with the newest one.
+    pub resumed_notice: Option<String>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
@@ -166,8 +169,10 @@ impl UiState {
                 session_id,
                 turns,
                 history_from,
+                notice,
             } => {
                 self.resumed_history_from = *history_from;
+                self.resumed_notice.clone_from(notice);
                 self.resume(session_id, turns);
             }
             EventMsg::TurnStarted {
