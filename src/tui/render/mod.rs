@@ -231,6 +231,8 @@ mod final_view_tests;
 #[cfg(test)]
 mod grid_snapshot_tests;
 #[cfg(test)]
+mod input_tests;
+#[cfg(test)]
 mod label_tests;
 #[cfg(test)]
 mod notice_tests;

@@ -7,6 +7,8 @@ mod attempts;
 mod code;
 mod final_answer;
 mod input;
+#[cfg(test)]
+mod input_tests;
 mod metrics;
 mod plan;
 #[cfg(test)]
@@ -39,7 +41,7 @@ pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use replay::ReplayState;
-pub use timeline::{EntryKind, TimelineEntry, preview};
+pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
 pub use votes::{Bar, VoteTally};
 
