@@ -145,7 +145,10 @@ impl Modal {
             ModalKind::Votes => " Votes ".into(),
             ModalKind::Costs => " Tokens and costs ".into(),
             ModalKind::Answers { .. } => " Answers ".into(),
-            ModalKind::Timeline => format!(" Timeline · {} events ", state.timeline.len()),
+            ModalKind::Timeline => format!(
+                " Timeline · {} ",
+                crate::tui::render::plural(state.timeline.len(), "event")
+            ),
             ModalKind::AgentOutput { agent } => {
                 format!(" Output of {} ", agent_name(state, agent))
             }

@@ -3,7 +3,9 @@
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::tui::modal::ModalKind;
-use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, tiny_size};
+use crate::tui::render::tests::{
+    FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text, tiny_size,
+};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
@@ -102,6 +104,13 @@ async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
             server: "search".into(),
             state: McpServerState::Paused { retry_in_secs: 30 },
         }],
+    );
+    let screen = screen_text(&draw(&state, &modal_view(ModalKind::Servers), 160, 48));
+    assert!(screen.contains("ready · 2 tools"), "{screen}");
+    assert!(screen.contains(" · 1 call, 1 failed this turn"), "{screen}");
+    assert!(
+        screen.contains(" · 0 calls, 0 failed this turn"),
+        "{screen}"
     );
     both_sizes("modal_servers", &state, &modal_view(ModalKind::Servers));
 }

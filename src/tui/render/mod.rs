@@ -235,6 +235,8 @@ mod input_tests;
 #[cfg(test)]
 mod label_tests;
 #[cfg(test)]
+mod more_calls_tests;
+#[cfg(test)]
 mod notice_tests;
 #[cfg(test)]
 mod plan_tests;
