@@ -5,7 +5,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{plural, seconds, tokens, truncate};
+use crate::tui::render::{plural, seconds, tokens, truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -78,13 +78,14 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
         }
     }
     lines.push(Line::default());
-    lines.push(Line::styled(
-        truncate(
+    lines.extend(
+        wrap(
             "ttft: mean time to the first streamed token · model: time in model calls",
             width,
-        ),
-        theme.dim(),
-    ));
+        )
+        .into_iter()
+        .map(|line| Line::styled(line, theme.dim())),
+    );
     lines
 }
 

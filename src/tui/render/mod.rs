@@ -14,6 +14,7 @@ mod mode_bar;
 mod notice;
 mod output;
 mod partial;
+mod status_bar;
 mod tally;
 mod text;
 mod timeline;
@@ -36,7 +37,7 @@ pub use wrap::{display_width, truncate, wrap};
 use crate::protocol::Mode;
 use crate::tui::choices::Choices;
 use crate::tui::complete::Popup;
-use crate::tui::composer::Composer;
+use crate::tui::composer::{Composer, Placeholder};
 use crate::tui::files::FileListing;
 use crate::tui::modal::{self, Modal};
 use crate::tui::question::QuestionForm;
@@ -176,8 +177,19 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     }
     let buf = frame.buffer_mut();
     mode_bar::mode_bar(state, view, &bar, theme, mode, buf);
-    frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
-    chrome::status_bar(state, view, theme, status, frame.buffer_mut());
+    let placeholder = if state.replay.is_some() {
+        Placeholder::Replay
+    } else if state.is_running() {
+        Placeholder::Steer
+    } else {
+        Placeholder::Ask
+    };
+    frame.render_widget(
+        view.composer
+            .widget(view.composer_focused, placeholder, theme),
+        composer,
+    );
+    status_bar::render(state, view, theme, status, frame.buffer_mut());
     if let Some(popup) = &view.popup {
         popup_list(popup, theme, composer, frame);
     }
