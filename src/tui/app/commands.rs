@@ -55,7 +55,8 @@ pub(super) const COMMAND_NAMES: [&str; 42] = [
     "single",
 ];
 
-/// Commands that lose something: typed twice in a row to take effect.
+/// Commands that lose something: typed twice in a row to take effect (and `/quit` while
+/// a turn runs).
 const CONFIRMED: [&str; 2] = ["clear", "reset"];
 
 pub(super) fn is_command_name(name: &str) -> bool {
@@ -67,10 +68,28 @@ impl App {
         let mut words = command.split_whitespace();
         let name = words.next().unwrap_or_default();
         let argument = words.next();
-        let confirmed = std::mem::take(&mut self.confirm_pending).as_deref() == Some(name);
+        // `/exit` confirms `/quit` (and the other way round): they are one command.
+        let confirming = match name {
+            "exit" | "q" => "quit",
+            other => other,
+        };
+        let confirmed = std::mem::take(&mut self.confirm_pending).as_deref() == Some(confirming);
         match name {
             "help" | "h" | "?" => self.open(ModalKind::Help),
             "table" | "r" => self.open(ModalKind::Coordination),
+            // Mid-turn, quitting cancels the turn: typed twice, as Ctrl+C is pressed twice
+            // (once is enough when the turn is being cancelled already).
+            "quit" | "exit" | "q"
+                if self.state.is_running()
+                    && !self.cancel_pending
+                    && !self.is_replay()
+                    && !confirmed =>
+            {
+                self.view.notice = Some(format!(
+                    "a turn is running: /{name} again cancels it (its work is saved) and quits"
+                ));
+                self.confirm_pending = Some("quit".to_string());
+            }
             "quit" | "exit" | "q" => return vec![Effect::Quit],
             "cancel" if self.state.is_running() => {
                 self.cancel_pending = true;
