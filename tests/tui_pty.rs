@@ -195,6 +195,7 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
         &[
             "Turns of this session · 1",
             "Turn 1 · done",
+            ".1 🏆",
             "scripted answer to: What came first?",
             "Votes",
             "The best answer available so far.",

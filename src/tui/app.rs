@@ -362,6 +362,8 @@ mod agents;
 #[cfg(test)]
 mod agents_tests;
 #[cfg(test)]
+mod chosen_answer_tests;
+#[cfg(test)]
 mod command_tests;
 mod commands;
 mod files;

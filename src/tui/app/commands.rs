@@ -169,7 +169,10 @@ impl App {
             }),
         };
         match selected {
-            Some(selected) => self.open(ModalKind::Turns { selected }),
+            Some(selected) => {
+                self.open(ModalKind::Turns { selected });
+                self.open_on_chosen_answer();
+            }
             None => {
                 let turns = &self.state.turns;
                 let known = turns.first().zip(turns.last()).map_or_else(
@@ -181,6 +184,19 @@ impl App {
                     argument.unwrap_or_default()
                 ));
             }
+        }
+    }
+
+    /// `/inspect` scrolled to the chosen answer of its turn, when the last frame's size says
+    /// it would not show at the top.
+    fn open_on_chosen_answer(&mut self) {
+        let Some(screen) = self.view.hits.borrow().screen else {
+            return;
+        };
+        if let Some(top) = self.view.modals.last_mut()
+            && let ModalKind::Turns { selected } = top.kind
+        {
+            top.scroll = modal::inspect_scroll(&self.state, &self.theme, screen, selected);
         }
     }
 
@@ -237,6 +253,7 @@ impl App {
                     };
                 }
                 top.scroll = 0;
+                self.open_on_chosen_answer();
             }
             _ => {}
         }

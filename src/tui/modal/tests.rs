@@ -15,11 +15,13 @@ use crate::tui::test_support::{
 #[tokio::test(start_paused = true)]
 async fn every_modal_over_a_finished_turn() {
     let state = fold(&demo_turns(&[FRANCE]).await);
+    // The answers browser opens on the answer the votes chose.
+    let chosen = crate::tui::modal::answer_to_open(&state);
     for (name, kind) in [
         ("help", ModalKind::Help),
         ("votes", ModalKind::Votes),
         ("costs", ModalKind::Costs),
-        ("answers", ModalKind::Answers { selected: 1 }),
+        ("answers", ModalKind::Answers { selected: chosen }),
         ("timeline", ModalKind::Timeline),
         ("output", ModalKind::AgentOutput { agent: 1 }),
         ("status", ModalKind::Status),
@@ -29,7 +31,7 @@ async fn every_modal_over_a_finished_turn() {
     }
     for (name, kind) in [
         ("help", ModalKind::Help),
-        ("answers", ModalKind::Answers { selected: 1 }),
+        ("answers", ModalKind::Answers { selected: chosen }),
     ] {
         tiny_size(&format!("modal_{name}"), &state, &modal_view(kind));
     }

@@ -145,6 +145,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     .areas(area);
     view.hits.replace(HitMap {
         composer: Some(composer),
+        screen: Some(area),
         ..HitMap::default()
     });
     let buf = frame.buffer_mut();
