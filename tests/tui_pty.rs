@@ -1,7 +1,8 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
 //! runs a typed question to its final answer, takes keys, runs a second question, and gives
-//! the terminal back; it shows a continued session's earlier turn in `/inspect`; and a
-//! recorded turn replays in it step by step.
+//! the terminal back; it shows a continued session's earlier turn in `/inspect` (and warns
+//! when `--continue` took another config's session); a recorded turn replays in it step by
+//! step; and a turn cancelled with Ctrl+C is saved in the session.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -293,20 +294,51 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
     pty.finish();
 }
 
+/// `a` answers at once; `b` streams a word a second, so the turn is still running long after
+/// `a`'s answer is in.
+const ONE_FAST_ONE_SLOW: &str = r#"
+agents:
+  - id: a
+    backend: {type: scripted, tokens_per_second: 0, answer: "Paris, said a"}
+  - id: b
+    backend: {type: scripted, tokens_per_second: 1}
+"#;
+
 /// A turn cancelled with Ctrl+C ends the session with exit code 4, as in plain, even when
-/// the user quits normally afterwards; the cancelled turn's question stays.
+/// the user quits normally afterwards; the cancelled turn is saved in the session: its
+/// question, marked incomplete, with the answer given before the cancel.
 #[test]
-fn quitting_after_a_cancelled_turn_exits_4() {
+fn quitting_after_a_cancelled_turn_exits_4_and_the_turn_is_saved() {
     let home = tempfile::tempdir().unwrap();
-    // Slow agents: the turn cannot end by itself before the Ctrl+C arrives.
-    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
-    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
+    std::fs::write(home.path().join("mixed.yaml"), ONE_FAST_ONE_SLOW).unwrap();
+    let mut pty = Pty::start(home.path(), &["--config", "mixed.yaml"]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"What is the capital of France?\r");
-    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    pty.wait_for(
+        &["Turn 1", "agent1.1", "streaming"],
+        "a answered, b still works",
+    );
     pty.press(b"\x03");
-    pty.wait_for(&["Idle"], "the turn was cancelled");
+    pty.wait_for(&["Idle", "turn cancelled"], "the turn was cancelled");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish_with(4);
+
+    let sessions: Vec<_> = std::fs::read_dir(home.path().join(".massgen/sessions"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let turn = sessions[0].join("turn_1");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(turn.join(name)).unwrap()).unwrap()
+    };
+    let metadata = read("metadata.json");
+    assert_eq!(metadata["task"], "What is the capital of France?");
+    assert_eq!(metadata["status"], "incomplete", "{metadata}");
+    assert!(!turn.join("answer.txt").exists(), "no final answer");
+    let partial = read("partial_answers.json");
+    assert_eq!(partial["a"], "Paris, said a", "{partial}");
 }
