@@ -57,7 +57,7 @@ pub(super) const COMMAND_NAMES: [&str; 42] = [
 
 /// Commands that lose something: typed twice in a row to take effect (and `/quit` while
 /// a turn runs).
-const CONFIRMED: [&str; 2] = ["clear", "reset"];
+pub(super) const CONFIRMED: [&str; 2] = ["clear", "reset"];
 
 pub(super) fn is_command_name(name: &str) -> bool {
     COMMAND_NAMES.contains(&name) || CONFIRMED.contains(&name) || name == "config"
