@@ -89,7 +89,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
     lines
 }
 
-/// The same figures, a few short lines per agent and per tool.
+/// The same figures, a few short lines per agent, then per tool under a heading.
 fn narrow(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let mut push = |text: String, style| lines.push(Line::styled(truncate(&text, width), style));
@@ -126,6 +126,10 @@ fn narrow(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             ),
             style,
         );
+    }
+    if !state.metrics.tools.is_empty() {
+        push(String::new(), theme.text());
+        push("per tool".into(), theme.dim().add_modifier(Modifier::BOLD));
     }
     for tool in &state.metrics.tools {
         let style = if tool.failures > 0 {
