@@ -1,10 +1,20 @@
 //! Text measured in terminal columns (wide characters and emoji count twice): width,
-//! cutting and wrapping at spaces, shared by the TUI and the plain-text log files.
+//! cutting and wrapping at spaces, shared by the TUI and the plain-text log files; and
+//! counted nouns (`1 turn`, `2 turns`) for every front end.
 
 use std::borrow::Cow;
 use std::ops::Range;
 
 use unicode_width::UnicodeWidthChar;
+
+/// `1 agent`, `3 agents`: `count` and `noun`, with an `s` unless there is exactly one.
+pub fn plural(count: usize, noun: &str) -> String {
+    if count == 1 {
+        format!("1 {noun}")
+    } else {
+        format!("{count} {noun}s")
+    }
+}
 
 /// `text` as display lines no wider than `width`; `\n` always breaks.
 pub fn wrap(text: &str, width: usize) -> Vec<String> {
@@ -111,6 +121,13 @@ pub fn pad_to(text: &str, width: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn one_of_a_noun_is_singular_and_every_other_count_plural() {
+        assert_eq!(plural(0, "turn"), "0 turns");
+        assert_eq!(plural(1, "turn"), "1 turn");
+        assert_eq!(plural(2, "tool"), "2 tools");
+    }
 
     #[test]
     fn wraps_at_spaces_and_hard_breaks_long_words() {

@@ -1,5 +1,5 @@
-//! `--continue` picks the newest session that ran the same config, says which session it
-//! continues, and falls back to the newest session with a warning when none did.
+//! `--continue` picks the newest session that ran the same config, says once which session
+//! it continues (in every display), and falls back to the newest session with a warning when none did.
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 #[path = "cli_common/mod.rs"]
@@ -109,5 +109,28 @@ fn continue_prefers_the_session_of_its_own_config_and_says_which() {
         )),
         "{stderr}"
     );
-    assert_eq!(sessions(&sandbox), [(alpha, 2), (beta, 2)]);
+    assert_eq!(sessions(&sandbox), [(alpha.clone(), 2), (beta.clone(), 2)]);
+
+    // Automation mode says it once too, on standard error, its output left to scripts.
+    let output = sandbox.run(&[
+        "--config",
+        "alpha.yaml",
+        "--continue",
+        "--automation",
+        "fifth?",
+    ]);
+    assert_code(&output, 0);
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    assert!(!stdout.contains("continuing"), "{stdout}");
+    assert_eq!(
+        stderr
+            .matches(&format!(
+                "massgen: continuing {} (2 earlier turns",
+                id(&alpha)
+            ))
+            .count(),
+        1,
+        "{stderr}"
+    );
+    assert_eq!(sessions(&sandbox), [(alpha, 3), (beta, 2)]);
 }

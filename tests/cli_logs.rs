@@ -86,7 +86,7 @@ fn summary_json_matches_the_run_and_names_its_errors() {
     let shown = text(&output.stdout);
     for needle in [
         "Question: Why is the sky blue?",
-        "Winner:   steady · completed · 4 agent(s)",
+        "Winner:   steady · completed · 4 agents",
         "[flaky]",
         "steady ",
     ] {

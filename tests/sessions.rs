@@ -60,6 +60,14 @@ fn every_json_file_is_whole(sandbox: &Sandbox) -> usize {
     checked
 }
 
+/// The run says once, on either stream, which session it continues and how many turns.
+fn assert_continuing_once(output: &std::process::Output, turns: &str) {
+    let said = format!("{}{}", text(&output.stdout), text(&output.stderr));
+    assert_eq!(said.matches("continuing session_").count(), 1, "{said}");
+    assert!(said.contains(turns), "{said}");
+    assert!(!said.contains("(s)"), "{said}");
+}
+
 fn survives_a_kill(marker: &str) {
     let sandbox = Sandbox::new();
     kill_when(&sandbox, marker);
@@ -71,7 +79,7 @@ fn survives_a_kill(marker: &str) {
     let listed = sandbox.massgen().arg("--list-sessions").output().unwrap();
     assert!(listed.status.success());
     let listing = text(&listed.stdout);
-    assert!(listing.contains("1 turn(s)"), "{listing}");
+    assert!(listing.contains("  1 turn  "), "{listing}");
     assert!(listing.contains("incomplete"), "{listing}");
 
     let session = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
@@ -104,7 +112,7 @@ fn survives_a_kill(marker: &str) {
         text(&continued.stdout),
         text(&continued.stderr)
     );
-    assert!(text(&continued.stderr).contains("after 1 earlier turn(s)"));
+    assert_continuing_once(&continued, "(1 earlier turn in the history)");
     every_json_file_is_whole(&sandbox);
     let listed = text(
         &sandbox
@@ -114,7 +122,7 @@ fn survives_a_kill(marker: &str) {
             .unwrap()
             .stdout,
     );
-    assert!(listed.contains("2 turn(s)"), "{listed}");
+    assert!(listed.contains("  2 turns  "), "{listed}");
 }
 
 #[test]
@@ -168,7 +176,7 @@ fn continue_goes_on_with_the_newest_session_and_list_sessions_shows_it() {
         .output()
         .unwrap();
     assert!(second.status.success(), "{}", text(&second.stderr));
-    assert!(text(&second.stderr).contains("after 1 earlier turn(s)"));
+    assert_continuing_once(&second, "(1 earlier turn in the history)");
     let sessions: Vec<_> = std::fs::read_dir(sandbox.massgen_dir().join("sessions"))
         .unwrap()
         .map(|entry| entry.unwrap().path())
@@ -185,7 +193,7 @@ fn continue_goes_on_with_the_newest_session_and_list_sessions_shows_it() {
         .output()
         .unwrap();
     assert!(listed.status.success());
-    assert!(text(&listed.stdout).contains("2 turn(s)"));
+    assert!(text(&listed.stdout).contains("  2 turns  "));
     assert!(text(&listed.stdout).contains("First question?"));
     assert!(text(&listed.stdout).contains("Second question?"));
 

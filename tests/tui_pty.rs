@@ -1,7 +1,8 @@
 //! The real binary in a pseudo-terminal: the full-screen display starts on the offline demo,
 //! runs a typed question to its final answer, takes keys, runs a second question, and gives
-//! the terminal back; it shows a continued session's earlier turn in `/inspect`; and a
-//! recorded turn replays in it step by step.
+//! the terminal back; it shows a continued session's earlier turn in `/inspect` (and warns
+//! when `--continue` took another config's session); a recorded turn replays in it step by
+//! step; and a turn cancelled with Ctrl+C is saved in the session.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -160,6 +161,19 @@ agents:
     backend: {type: scripted, tokens_per_second: 0}
 "#;
 
+/// Runs `question` with `config` in the plain display, in `home`.
+fn ask_plainly(home: &std::path::Path, config: &str, question: &str) {
+    let first = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
+        .current_dir(home)
+        .env_clear()
+        .env("HOME", home)
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .args(["--config", config, "--display", "plain", question])
+        .output()
+        .unwrap();
+    assert!(first.status.success(), "{first:?}");
+}
+
 /// A turn asked in the plain display, then `--continue` in the full-screen one: `/inspect`
 /// shows the earlier turn with its votes and final answer, read from its event log.
 #[test]
@@ -168,24 +182,21 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
     let config = home.path().join("instant.yaml");
     std::fs::write(&config, INSTANT_AGENTS).unwrap();
     let config = config.to_str().unwrap();
-    let first = std::process::Command::new(env!("CARGO_BIN_EXE_massgen"))
-        .current_dir(home.path())
-        .env_clear()
-        .env("HOME", home.path())
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .args(["--config", config, "--display", "plain", "What came first?"])
-        .output()
-        .unwrap();
-    assert!(first.status.success(), "{first:?}");
+    ask_plainly(home.path(), config, "What came first?");
 
     let mut pty = Pty::start(home.path(), &["--config", config, "--continue"]);
-    pty.wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    let welcome = pty.wait_for(&["Continuing session_", "1 earlier turn"], "welcome");
+    assert!(
+        !welcome.contains("no earlier session ran"),
+        "its own session, no warning:\n{welcome}"
+    );
     pty.press(b"/inspect");
     pty.press(b" \r");
     pty.wait_for(
         &[
             "Turns of this session · 1",
             "Turn 1 · done",
+            ".1 🏆",
             "scripted answer to: What came first?",
             "Votes",
             "The best answer available so far.",
@@ -195,6 +206,31 @@ fn a_continued_session_lists_its_earlier_turn_in_inspect() {
         "inspect",
     );
     pty.press(b"\x1b");
+    pty.press(b"\x1b");
+    pty.press(b"q");
+    pty.finish();
+}
+
+/// `--continue` with a config no earlier session ran goes on with the newest session, and
+/// the full-screen display says so on its welcome view, not only in the timeline.
+#[test]
+fn continuing_another_configs_session_warns_on_the_welcome_view() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("first.yaml"), INSTANT_AGENTS).unwrap();
+    std::fs::write(home.path().join("other.yaml"), INSTANT_AGENTS).unwrap();
+    ask_plainly(home.path(), "first.yaml", "What came first?");
+
+    let mut pty = Pty::start(home.path(), &["--config", "other.yaml", "--continue"]);
+    pty.wait_for(
+        &[
+            "Continuing session_",
+            "1 earlier turn",
+            "⚠ no earlier session ran",
+            "other.yaml: continuing the newest session",
+            "first.yaml (--session-id ID picks another",
+        ],
+        "the welcome view warns",
+    );
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish();
@@ -258,20 +294,51 @@ fn a_recorded_turn_replays_step_by_step_and_refuses_questions() {
     pty.finish();
 }
 
+/// `a` answers at once; `b` streams a word a second, so the turn is still running long after
+/// `a`'s answer is in.
+const ONE_FAST_ONE_SLOW: &str = r#"
+agents:
+  - id: a
+    backend: {type: scripted, tokens_per_second: 0, answer: "Paris, said a"}
+  - id: b
+    backend: {type: scripted, tokens_per_second: 1}
+"#;
+
 /// A turn cancelled with Ctrl+C ends the session with exit code 4, as in plain, even when
-/// the user quits normally afterwards; the cancelled turn's question stays.
+/// the user quits normally afterwards; the cancelled turn is saved in the session: its
+/// question, marked incomplete, with the answer given before the cancel.
 #[test]
-fn quitting_after_a_cancelled_turn_exits_4() {
+fn quitting_after_a_cancelled_turn_exits_4_and_the_turn_is_saved() {
     let home = tempfile::tempdir().unwrap();
-    // Slow agents: the turn cannot end by itself before the Ctrl+C arrives.
-    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
-    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
+    std::fs::write(home.path().join("mixed.yaml"), ONE_FAST_ONE_SLOW).unwrap();
+    let mut pty = Pty::start(home.path(), &["--config", "mixed.yaml"]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"What is the capital of France?\r");
-    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    pty.wait_for(
+        &["Turn 1", "agent1.1", "streaming"],
+        "a answered, b still works",
+    );
     pty.press(b"\x03");
-    pty.wait_for(&["Idle"], "the turn was cancelled");
+    pty.wait_for(&["Idle", "turn cancelled"], "the turn was cancelled");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish_with(4);
+
+    let sessions: Vec<_> = std::fs::read_dir(home.path().join(".massgen/sessions"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.is_dir())
+        .collect();
+    assert_eq!(sessions.len(), 1, "{sessions:?}");
+    let turn = sessions[0].join("turn_1");
+    let read = |name: &str| -> serde_json::Value {
+        serde_json::from_slice(&std::fs::read(turn.join(name)).unwrap()).unwrap()
+    };
+    let metadata = read("metadata.json");
+    assert_eq!(metadata["task"], "What is the capital of France?");
+    assert_eq!(metadata["status"], "incomplete", "{metadata}");
+    assert!(!turn.join("answer.txt").exists(), "no final answer");
+    let partial = read("partial_answers.json");
+    assert_eq!(partial["a"], "Paris, said a", "{partial}");
 }

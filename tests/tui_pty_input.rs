@@ -1,7 +1,8 @@
 //! The real binary in a pseudo-terminal, for input: the composer edits a flag, a ZWJ
 //! emoji, CJK and a combining accent as whole clusters and shows exactly the typed text;
 //! the mouse (SGR reports) focuses a card, scrolls the timeline and opens a timeline row;
-//! mouse reporting is switched off on exit, and never switched on with `--no-mouse`.
+//! mouse reporting is switched off on exit, and never switched on with `--no-mouse`; input
+//! typed during a turn is queued, then delivered.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -131,4 +132,48 @@ fn no_mouse_leaves_the_mouse_to_the_terminal() {
             "{args:?} {env:?}: mouse reporting stays off"
         );
     }
+}
+
+/// One agent that talks slowly, then calls a tool: input typed while it talks waits, and
+/// reaches it with the tool's result.
+const TALKS_THEN_LOOKS_UP: &str = r#"
+agent:
+  id: solo
+  backend:
+    type: scripted
+    tokens_per_second: 3
+    text: "Let me think about this for a few seconds before I look it up."
+    tool_calls: [{name: lookup, arguments: {}}]
+    answer: "Paris"
+"#;
+
+/// Enter during a turn queues the text for the agents (the status bar counts it, the
+/// timeline says queued), the agent's card shows it once delivered and the timeline row
+/// says delivered; the text is in the composer's history.
+#[test]
+fn input_typed_during_a_turn_is_queued_then_delivered() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("solo.yaml"), TALKS_THEN_LOOKS_UP).unwrap();
+    let mut pty = Pty::start(home.path(), &["--config", "solo.yaml"]);
+    pty.wait_for(&["Type a question below"], "welcome");
+    pty.press(b"What is the capital of France?\r");
+    pty.wait_for(&["Turn 1", "Let me"], "the agent talks");
+    pty.press(b"Mention the Seine\r");
+    pty.wait_for(&["1 queued", "queued: Mention the Seine"], "queued");
+    pty.wait_for(
+        &[
+            "human input: Mention the Seine",
+            "delivered to solo: Mention the Seine",
+        ],
+        "delivered",
+    );
+    pty.wait_for(&["Idle"], "the turn ended");
+    let screen = pty.text();
+    assert!(!screen.contains("queued"), "nothing waits:\n{screen}");
+    pty.press(b"\x1b[A"); // Up: the input is in the history
+    pty.wait_for(&["│Mention the Seine"], "recalled");
+    pty.press(b"\x03"); // Ctrl+C clears the composer,
+    pty.press(b"\x03"); // asks to quit,
+    pty.press(b"\x03"); // and quits
+    pty.finish();
 }

@@ -1,7 +1,7 @@
 //! The real binary in a pseudo-terminal, for keys no other test drives: `y` copies the
 //! final answer through OSC 52, `?` opens help from an empty composer, the `/r` and `/c`
 //! aliases open their views without asking anything, a second Ctrl+C mid-turn quits as an
-//! interruption, and a notice goes away by itself.
+//! interruption, `/quit` mid-turn asks to be typed again, and a notice goes away by itself.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -129,4 +129,21 @@ fn a_notice_goes_away_after_its_time_on_screen() {
         "a notice stays about 6 s: {lasted:?}"
     );
     pty.quit();
+}
+
+/// `/quit` mid-turn asks to be typed again; the turn goes on meanwhile. Typed again, it
+/// cancels the turn (saved) and quits, exit 4 as after any interrupted turn.
+#[test]
+fn quit_mid_turn_asks_first_then_cancels_and_quits() {
+    let home = tempfile::tempdir().unwrap();
+    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
+    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
+    pty.wait_for(&["Type a question below"], "welcome");
+    pty.press(format!("{QUESTION}\r").as_bytes());
+    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    pty.press(b"/quit\r");
+    let asked = pty.wait_for(&["/quit again cancels it"], "asked to confirm");
+    assert!(asked.contains("Coordinating"), "still running:\n{asked}");
+    pty.press(b"/quit\r");
+    pty.finish_with(4);
 }

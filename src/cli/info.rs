@@ -194,9 +194,9 @@ pub fn list_sessions(cwd: &Path) -> Exit {
     for session in &sessions {
         let _ = writeln!(
             out,
-            "{}  {} turn(s)  {}",
+            "{}  {}  {}",
             session.id,
-            session.turns.len(),
+            crate::text::plural(session.turns.len(), "turn"),
             session.dir.display()
         );
         for turn in &session.turns {

@@ -27,13 +27,6 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
             eprintln!("massgen: {hint}");
         }
     }
-    if let Some(session) = &prepared.resume {
-        eprintln!(
-            "massgen: continuing {} after {} earlier turn(s)",
-            session.id,
-            session.turns.len()
-        );
-    }
     let (mode, options) = args.turn(prepared.config.orchestrator.coordination.plan_depth);
     if let Some(spec) = &options.plan
         && let Err(error) = PlanStore::new(&cwd.join(".massgen")).resolve(spec)

@@ -49,9 +49,9 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool, no_mou
         }),
         FrontEnd::Plain | FrontEnd::Quiet | FrontEnd::Automation => {
             eprintln!(
-                "massgen: replaying {} ({} events) at {}× the recorded pace",
+                "massgen: replaying {} ({}) at {}× the recorded pace",
                 replay.path.display(),
-                recording.events.len(),
+                crate::text::plural(recording.events.len(), "event"),
                 replay.speed
             );
             run_async(async move { print(spawn_replay(recording, options), front_end).await })

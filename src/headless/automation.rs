@@ -16,8 +16,9 @@
 //! ```
 //!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
-//! `ANSWER_PREVIEW` when the turn has no answer. Warnings, a reached cost budget and why a
-//! turn ended without an answer go to standard error.
+//! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,
+//! warnings, a reached cost budget and why a turn ended without an answer go to standard
+//! error.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -153,6 +154,18 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
             self.finished(*outcome, *duration_ms)?;
         } else if let EventMsg::Warning { message } = msg {
             writeln!(self.diagnostics, "warning: {}", clean(message))?;
+        } else if let EventMsg::SessionResumed {
+            session_id,
+            turns,
+            history_from,
+            ..
+        } = msg
+        {
+            writeln!(
+                self.diagnostics,
+                "massgen: {}",
+                super::resumed_line(session_id, turns.len(), *history_from)
+            )?;
         } else if let EventMsg::BudgetReached {
             budget_usd,
             spent_usd,

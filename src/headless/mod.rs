@@ -16,12 +16,9 @@ pub use style::Style;
 
 use crate::protocol::Event;
 
-/// What plain and quiet say when a run continues an earlier session.
+/// What plain, quiet and automation say when a run continues an earlier session.
 fn resumed_line(session_id: &str, turns: usize, history_from: Option<u32>) -> String {
-    let earlier = match turns {
-        1 => "1 earlier turn".to_string(),
-        n => format!("{n} earlier turns"),
-    };
+    let earlier = crate::text::plural(turns, "earlier turn");
     match history_from {
         Some(from) => format!(
             "continuing {session_id} ({earlier}; the history starts at turn {from}, after a /clear)"

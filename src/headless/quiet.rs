@@ -34,6 +34,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                 session_id,
                 turns,
                 history_from,
+                ..
             } => writeln!(
                 self.diagnostics,
                 "massgen: {}",
@@ -81,9 +82,9 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             EventMsg::PlanUpdated { plan } => match plan.status {
                 PlanStatus::Ready => writeln!(
                     self.diagnostics,
-                    "massgen: plan {} is ready ({} tasks): {}",
+                    "massgen: plan {} is ready ({}): {}",
                     plan.id,
-                    plan.tasks.len(),
+                    crate::text::plural(plan.tasks.len(), "task"),
                     plan.dir.display()
                 )?,
                 PlanStatus::Failed => writeln!(

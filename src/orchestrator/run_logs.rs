@@ -260,7 +260,10 @@ impl Logs {
             tracing::warn!(turn, failures = %failures.join("; "), "turn not fully saved");
             Err(match failures.len() {
                 1 => format!("could not save {first}"),
-                more => format!("could not save {first}, nor {} other file(s)", more - 1),
+                more => format!(
+                    "could not save {first}, nor {}",
+                    crate::text::plural(more - 1, "other file")
+                ),
             })
         })
         .await

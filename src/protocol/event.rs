@@ -49,6 +49,10 @@ pub enum EventMsg {
         /// its first turn; the turns before it are shown but forgotten.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         history_from: Option<u32>,
+        /// Why this session and not another: `--continue` found no earlier session run
+        /// with this config and took the newest one (also sent as a `Warning`).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        notice: Option<String>,
     },
     /// A question was submitted. Carries the roster so a turn log stands on its own.
     TurnStarted {

@@ -73,6 +73,11 @@ impl AnswerLabel {
     pub fn as_str(&self) -> &str {
         &self.0
     }
+
+    /// A final presentation's label (`agent2.final`), not an answer's (`agent2.1`).
+    pub fn is_final_presentation(&self) -> bool {
+        self.0.ends_with(".final")
+    }
 }
 
 impl fmt::Display for AnswerLabel {

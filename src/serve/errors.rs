@@ -62,7 +62,12 @@ impl ApiError {
         Self {
             status: StatusCode::TOO_MANY_REQUESTS,
             message: format!(
-                "{max} turn(s) are already running (--max-concurrent {max}); retry shortly"
+                "{} already running (--max-concurrent {max}); retry shortly",
+                if max == 1 {
+                    "1 turn is".to_string()
+                } else {
+                    format!("{max} turns are")
+                }
             ),
             kind: "rate_limit_error",
             param: None,
@@ -91,5 +96,22 @@ impl IntoResponse for ApiError {
             "code": self.code,
         }});
         (self.status, Json(body)).into_response()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_busy_server_counts_its_running_turns_in_words() {
+        assert_eq!(
+            ApiError::busy(1).message,
+            "1 turn is already running (--max-concurrent 1); retry shortly"
+        );
+        assert_eq!(
+            ApiError::busy(4).message,
+            "4 turns are already running (--max-concurrent 4); retry shortly"
+        );
     }
 }

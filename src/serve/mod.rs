@@ -86,9 +86,9 @@ pub async fn run(
         .layer(DefaultBodyLimit::disable())
         .with_state(Arc::clone(&server));
     eprintln!(
-        "massgen serve: listening on http://{address} ({} agent(s); up to {} turn(s) at once{})",
-        server.config.agents.len(),
-        options.max_concurrent,
+        "massgen serve: listening on http://{address} ({}; up to {} at once{})",
+        crate::text::plural(server.config.agents.len(), "agent"),
+        crate::text::plural(options.max_concurrent, "turn"),
         if server.api_key.is_some() {
             "; API key required"
         } else {

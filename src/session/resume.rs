@@ -158,6 +158,7 @@ impl SessionInfo {
         EventMsg::SessionResumed {
             session_id: self.id.clone(),
             history_from: (self.history_from > 1).then_some(self.history_from),
+            notice: self.notice.clone(),
             turns: self
                 .turns
                 .iter()

@@ -213,7 +213,11 @@ impl SessionStore {
 
     /// `SESSION_SUMMARY.txt`: one block per recorded turn.
     fn write_summary_text(&self, turns: &[(u32, Value)]) -> io::Result<()> {
-        let mut summary = format!("MassGen session {}\n{} turn(s)\n", self.id, turns.len());
+        let mut summary = format!(
+            "MassGen session {}\n{}\n",
+            self.id,
+            crate::text::plural(turns.len(), "turn")
+        );
         for (number, metadata) in turns {
             let text = |key: &str| metadata[key].as_str().unwrap_or("-").to_string();
             let _ = write!(

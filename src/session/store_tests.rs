@@ -39,7 +39,7 @@ async fn a_completed_turn_keeps_its_answer_and_metadata_and_the_summary_lists_it
     );
     assert!(!turn.join("partial_answers.json").exists());
     let summary = std::fs::read_to_string(store.dir().join("SESSION_SUMMARY.txt")).unwrap();
-    assert!(summary.contains("2 turn(s)"), "{summary}");
+    assert!(summary.contains("\n2 turns\n"), "{summary}");
     assert!(summary.contains("Task: And Germany?"), "{summary}");
 }
 

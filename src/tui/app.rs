@@ -165,6 +165,13 @@ impl App {
             self.agents_replaced(agents);
         } else if let EventMsg::Warning { message } = &event.msg {
             self.agents_refused(message);
+        } else if let EventMsg::SessionResumed {
+            notice: Some(notice),
+            ..
+        } = &event.msg
+        {
+            // `--continue` took another config's session: say so where the user looks.
+            self.view.notice = Some(notice.clone());
         }
         let count = self.state.agents.len();
         if self.view.focused >= count {
@@ -354,6 +361,8 @@ impl App {
 mod agents;
 #[cfg(test)]
 mod agents_tests;
+#[cfg(test)]
+mod chosen_answer_tests;
 #[cfg(test)]
 mod command_tests;
 mod commands;

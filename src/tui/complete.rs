@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
-/// The slash commands the composer knows.
-pub const COMMANDS: [&str; 26] = [
+/// The slash commands the composer knows: every command the app takes, each under its
+/// full name (aliases such as `/v` and `/votes` are not offered).
+pub const COMMANDS: [&str; 29] = [
     "/help",
     "/quit",
     "/exit",
@@ -22,6 +23,7 @@ pub const COMMANDS: [&str; 26] = [
     "/config",
     "/mcp",
     "/workspace",
+    "/files",
     "/plan",
     "/tasks",
     "/agents",
@@ -31,6 +33,8 @@ pub const COMMANDS: [&str; 26] = [
     "/history",
     "/export",
     "/single",
+    "/final",
+    "/copy",
 ];
 
 /// Most suggestions shown at once.

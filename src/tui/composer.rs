@@ -22,8 +22,52 @@ use super::render::truncate;
 use super::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
 
-const PLACEHOLDER: &str =
-    "Ask a question · Enter to submit · Alt+Enter for a newline · /help for help";
+/// What the empty composer says Enter will do.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Placeholder {
+    /// No turn runs: Enter asks a question.
+    #[default]
+    Ask,
+    /// A turn runs: Enter sends the text to its agents.
+    Steer,
+    /// A recorded run plays: nothing typed is sent.
+    Replay,
+}
+
+impl Placeholder {
+    /// Its parts, most important first; as many as fit are shown, whole.
+    fn parts(self) -> &'static [&'static str] {
+        match self {
+            Self::Ask => &[
+                "Ask a question",
+                "Enter to submit",
+                "Alt+Enter for a newline",
+                "/help for help",
+            ],
+            Self::Steer => &[
+                "Enter sends your text to the agents",
+                "they read it with their next tool result",
+                "Alt+Enter for a newline",
+            ],
+            Self::Replay => &["A replay: nothing typed here is sent", "/quit to leave"],
+        }
+    }
+
+    /// Its leading parts that fit in `width` columns, joined; the first cut if it alone
+    /// does not fit.
+    pub fn text(self, width: usize) -> String {
+        let parts = self.parts();
+        let mut shown = parts.first().copied().unwrap_or_default().to_string();
+        for part in parts.iter().skip(1) {
+            let longer = format!("{shown} · {part}");
+            if super::render::display_width(&longer) > width {
+                break;
+            }
+            shown = longer;
+        }
+        truncate(&shown, width)
+    }
+}
 
 /// The most text rows the composer grows to (less on a short screen: a third of it).
 pub const MAX_ROWS: u16 = 8;
@@ -212,10 +256,16 @@ impl Composer {
         u16::try_from(rows).unwrap_or(u16::MAX).clamp(1, limit) + 2
     }
 
-    pub fn widget<'a>(&'a self, focused: bool, theme: &Theme) -> impl Widget + 'a {
+    pub fn widget<'a>(
+        &'a self,
+        focused: bool,
+        placeholder: Placeholder,
+        theme: &Theme,
+    ) -> impl Widget + 'a {
         ComposerWidget {
             composer: self,
             focused,
+            placeholder,
             theme: *theme,
         }
     }
@@ -224,6 +274,7 @@ impl Composer {
 struct ComposerWidget<'a> {
     composer: &'a Composer,
     focused: bool,
+    placeholder: Placeholder,
     theme: Theme,
 }
 
@@ -243,7 +294,9 @@ impl Widget for ComposerWidget<'_> {
         let text_style = self.theme.text();
         if composer.is_empty() {
             buf.set_string(inner.x, inner.y, " ", cursor_style);
-            let hint = truncate(PLACEHOLDER, usize::from(inner.width.saturating_sub(1)));
+            let hint = self
+                .placeholder
+                .text(usize::from(inner.width.saturating_sub(1)));
             buf.set_string(inner.x + 1, inner.y, hint, self.theme.dim());
             composer.top.set(0);
             return;

@@ -166,6 +166,7 @@ pub fn resume(state: &mut UiState, turns: Vec<ResumedTurn>) {
                 session_id: "session_20261122_120000".into(),
                 turns,
                 history_from: None,
+                notice: None,
             },
         )
     });

@@ -79,9 +79,12 @@ pub fn run(root: &Path, limit: usize, as_json: bool) -> Result<String, String> {
         let question: String = clean(question).chars().take(60).collect();
         let _ = writeln!(
             out,
-            "{}  {} turn(s)  {:>9}  {:>12}  {:<10}  {}",
+            "{}  {}  {:>9}  {:>12}  {:<10}  {}",
             run["started"].as_str().unwrap_or("-"),
-            run["turns"],
+            crate::text::plural(
+                usize::try_from(run["turns"].as_u64().unwrap_or(0)).unwrap_or(usize::MAX),
+                "turn"
+            ),
             duration(run["duration_ms"].as_u64().unwrap_or(0)),
             cost(run["estimated_cost"].as_f64()),
             run["last_outcome"].as_str().unwrap_or("-"),

@@ -12,6 +12,11 @@ use super::{cost, duration, json_text};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
 
+/// `1 agent`, `4 agents`, from a count read in a JSON file.
+fn count(n: u64, noun: &str) -> String {
+    crate::text::plural(usize::try_from(n).unwrap_or(usize::MAX), noun)
+}
+
 /// What a turn's events say about how it went.
 #[derive(Debug, Default)]
 pub struct TurnFacts {
@@ -134,10 +139,10 @@ pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
     let _ = writeln!(out, "Question: {}", text(&summary["question"]));
     let _ = writeln!(
         out,
-        "Winner:   {} · {} · {} agent(s) · {} · {}",
+        "Winner:   {} · {} · {} · {} · {}",
         text(&summary["winner"]),
         text(&summary["outcome"]),
-        number(&metrics["meta"]["num_agents"]),
+        count(number(&metrics["meta"]["num_agents"]), "agent"),
         summary["duration_ms"]
             .as_u64()
             .map_or("-".to_string(), duration),
@@ -161,11 +166,11 @@ pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
             };
             let _ = writeln!(
                 out,
-                "  {id:<16} in {:>8} · out {:>7} · {} answer(s) · {} vote(s) · {}",
+                "  {id:<16} in {:>8} · out {:>7} · {} · {} · {}",
                 number(&usage["input_tokens"]),
                 number(&usage["output_tokens"]),
-                number(&agent["answers"]),
-                number(&agent["votes"]),
+                count(number(&agent["answers"]), "answer"),
+                count(number(&agent["votes"]), "vote"),
                 cost(agent_cost)
             );
         }
@@ -181,8 +186,8 @@ pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
     if number(&timing["total_calls"]) > 0 {
         let _ = writeln!(
             out,
-            "API:      {} call(s) · {} in all · {} on average · first token after {}",
-            number(&timing["total_calls"]),
+            "API:      {} · {} in all · {} on average · first token after {}",
+            count(number(&timing["total_calls"]), "call"),
             duration(number(&timing["total_time_ms"])),
             duration(number(&timing["avg_time_ms"])),
             duration(number(&timing["avg_ttft_ms"]))

@@ -312,6 +312,7 @@ impl<W: Write> PlainPrinter<W> {
                     session_id,
                     turns,
                     history_from,
+                    ..
                 },
                 _,
             ) => self.resumed_line(session_id, turns.len(), *history_from),

@@ -109,16 +109,16 @@ impl<W: Write> PlainPrinter<W> {
                 plan.dir.display()
             )),
             PlanStatus::Ready => self.style.good(&format!(
-                "📋 plan {} is ready: {} tasks in {}\n   run it with: massgen --execute-plan {}",
+                "📋 plan {} is ready: {} in {}\n   run it with: massgen --execute-plan {}",
                 plan.id,
-                plan.tasks.len(),
+                crate::text::plural(plan.tasks.len(), "task"),
                 plan.dir.display(),
                 plan.id
             )),
             PlanStatus::Executing => self.style.dim(&format!(
-                "▶ executing plan {} ({} tasks)",
+                "▶ executing plan {} ({})",
                 plan.id,
-                plan.tasks.len()
+                crate::text::plural(plan.tasks.len(), "task")
             )),
             PlanStatus::Completed => self.style.good(&format!(
                 "✓ plan {} completed{}",

@@ -16,9 +16,9 @@ impl<W: Write> PlainPrinter<W> {
         let line = match state {
             McpServerState::Starting => return Ok(()),
             McpServerState::Ready { tools } => self.style.dim(&format!(
-                "🔌 MCP server {} ready: {} tools",
+                "🔌 MCP server {} ready: {}",
                 clean(server),
-                tools.len()
+                crate::text::plural(tools.len(), "tool")
             )),
             McpServerState::Failed { error } => self.style.warn(&format!(
                 "! MCP server {} is unavailable: {}",

@@ -176,7 +176,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         EventMsg::Cancelled => vec![format!("{ERROR} CANCELLED by the user")],
         EventMsg::WinnerSelected { winner, tally, .. } => vec![
             format!("{WINNER} Winner selected"),
-            format!("{} vote(s)", votes_of(tally, winner)),
+            crate::text::plural(votes_of(tally, winner) as usize, "vote"),
         ],
         EventMsg::FinalPresentationDone {
             label, fallback, ..

@@ -55,8 +55,9 @@ pub(super) const COMMAND_NAMES: [&str; 42] = [
     "single",
 ];
 
-/// Commands that lose something: typed twice in a row to take effect.
-const CONFIRMED: [&str; 2] = ["clear", "reset"];
+/// Commands that lose something: typed twice in a row to take effect (and `/quit` while
+/// a turn runs).
+pub(super) const CONFIRMED: [&str; 2] = ["clear", "reset"];
 
 pub(super) fn is_command_name(name: &str) -> bool {
     COMMAND_NAMES.contains(&name) || CONFIRMED.contains(&name) || name == "config"
@@ -67,10 +68,28 @@ impl App {
         let mut words = command.split_whitespace();
         let name = words.next().unwrap_or_default();
         let argument = words.next();
-        let confirmed = std::mem::take(&mut self.confirm_pending).as_deref() == Some(name);
+        // `/exit` confirms `/quit` (and the other way round): they are one command.
+        let confirming = match name {
+            "exit" | "q" => "quit",
+            other => other,
+        };
+        let confirmed = std::mem::take(&mut self.confirm_pending).as_deref() == Some(confirming);
         match name {
             "help" | "h" | "?" => self.open(ModalKind::Help),
             "table" | "r" => self.open(ModalKind::Coordination),
+            // Mid-turn, quitting cancels the turn: typed twice, as Ctrl+C is pressed twice
+            // (once is enough when the turn is being cancelled already).
+            "quit" | "exit" | "q"
+                if self.state.is_running()
+                    && !self.cancel_pending
+                    && !self.is_replay()
+                    && !confirmed =>
+            {
+                self.view.notice = Some(format!(
+                    "a turn is running: /{name} again cancels it (its work is saved) and quits"
+                ));
+                self.confirm_pending = Some("quit".to_string());
+            }
             "quit" | "exit" | "q" => return vec![Effect::Quit],
             "cancel" if self.state.is_running() => {
                 self.cancel_pending = true;
@@ -150,7 +169,10 @@ impl App {
             }),
         };
         match selected {
-            Some(selected) => self.open(ModalKind::Turns { selected }),
+            Some(selected) => {
+                self.open(ModalKind::Turns { selected });
+                self.open_on_chosen_answer();
+            }
             None => {
                 let turns = &self.state.turns;
                 let known = turns.first().zip(turns.last()).map_or_else(
@@ -162,6 +184,19 @@ impl App {
                     argument.unwrap_or_default()
                 ));
             }
+        }
+    }
+
+    /// `/inspect` scrolled to the chosen answer of its turn, when the last frame's size says
+    /// it would not show at the top.
+    fn open_on_chosen_answer(&mut self) {
+        let Some(screen) = self.view.hits.borrow().screen else {
+            return;
+        };
+        if let Some(top) = self.view.modals.last_mut()
+            && let ModalKind::Turns { selected } = top.kind
+        {
+            top.scroll = modal::inspect_scroll(&self.state, &self.theme, screen, selected);
         }
     }
 
@@ -218,6 +253,7 @@ impl App {
                     };
                 }
                 top.scroll = 0;
+                self.open_on_chosen_answer();
             }
             _ => {}
         }

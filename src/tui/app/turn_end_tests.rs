@@ -101,7 +101,10 @@ fn input_the_agents_never_received_is_named_when_the_turn_ends_and_kept() {
     );
     assert!(app.state.timeline.iter().any(|entry| matches!(
         &entry.kind,
-        crate::tui::state::EntryKind::Warning { message } if message.contains("hurry up")
+        crate::tui::state::EntryKind::HumanInput {
+            text,
+            delivery: crate::tui::state::Delivery::NotDelivered,
+        } if text == "hurry up"
     )));
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.view.composer.text(), "hurry up");

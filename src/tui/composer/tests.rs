@@ -9,7 +9,7 @@ use ratatui::widgets::Widget;
 
 use super::edit::Draft;
 use super::layout::Layout;
-use super::{Composer, ComposerKey};
+use super::{Composer, ComposerKey, Placeholder};
 use crate::tui::theme::Theme;
 
 const FLAG: &str = "🇫🇷";
@@ -32,7 +32,7 @@ fn draw(composer: &Composer, width: u16, height: u16) -> (Vec<String>, Vec<(u16,
     let area = Rect::new(0, 0, width, height);
     let mut buf = Buffer::empty(area);
     composer
-        .widget(true, &Theme::default())
+        .widget(true, Placeholder::Ask, &Theme::default())
         .render(area, &mut buf);
     let mut rows = Vec::new();
     let mut cursor = Vec::new();
@@ -233,4 +233,25 @@ fn a_full_row_puts_the_cursor_on_the_next_row() {
     let (rows, cursor) = draw(&composer, 12, 4);
     assert_eq!(rows, ["abcdefghij", ""]);
     assert_eq!(cursor, [(0, 1)]);
+}
+
+#[test]
+fn the_placeholder_shows_whole_parts_and_says_what_enter_does() {
+    assert_eq!(
+        Placeholder::Ask.text(200),
+        "Ask a question · Enter to submit · Alt+Enter for a newline · /help for help"
+    );
+    assert_eq!(
+        Placeholder::Ask.text(40),
+        "Ask a question · Enter to submit"
+    );
+    assert_eq!(
+        Placeholder::Steer.text(77),
+        "Enter sends your text to the agents"
+    );
+    assert_eq!(
+        Placeholder::Steer.text(78),
+        "Enter sends your text to the agents · they read it with their next tool result"
+    );
+    assert_eq!(Placeholder::Steer.text(10), "Enter sen…");
 }

@@ -163,13 +163,26 @@ pub fn answers(state: &UiState) -> Vec<(usize, &AnswerLabel, &str)> {
     found
 }
 
-/// Where the winner's latest answer (the one that won) is among `answers`, once there is
-/// a winner; its earlier answers were superseded.
+/// Where the answer the turn chose is among `answers`, once there is a winner: the one the
+/// user picked (an override's label), else the winner's newest answer, the one the votes
+/// were for (its earlier answers were superseded). Never its final presentation, which
+/// restates it.
 pub(super) fn winning_answer(state: &UiState) -> Option<usize> {
     let winner = state.agents.iter().position(|card| card.is_winner)?;
-    answers(state)
-        .iter()
-        .rposition(|(index, _, _)| *index == winner)
+    let all = answers(state);
+    let picked = state
+        .final_answer()
+        .map(|presented| presented.label)
+        .filter(|label| !label.is_final_presentation());
+    if let Some(picked) = picked
+        && let Some(position) = all
+            .iter()
+            .position(|(index, label, _)| *index == winner && *label == picked)
+    {
+        return Some(position);
+    }
+    all.iter()
+        .rposition(|(index, label, _)| *index == winner && !label.is_final_presentation())
 }
 
 fn answers_view(

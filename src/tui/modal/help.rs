@@ -75,7 +75,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
         "Ctrl+T",
         "dark or light colours (MASSGEN_THEME=light to start light)",
     ),
-    ("/help /quit /exit /q", "help; quit"),
+    (
+        "/help /quit /exit /q",
+        "help; quit (while a turn runs, typed twice: it cancels the turn)",
+    ),
     ("/cancel", "cancel the running turn"),
     (
         "/clear /reset",

@@ -5,7 +5,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{plural, seconds, tokens, truncate};
+use crate::tui::render::{plural, seconds, tokens, truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -78,17 +78,18 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
         }
     }
     lines.push(Line::default());
-    lines.push(Line::styled(
-        truncate(
+    lines.extend(
+        wrap(
             "ttft: mean time to the first streamed token · model: time in model calls",
             width,
-        ),
-        theme.dim(),
-    ));
+        )
+        .into_iter()
+        .map(|line| Line::styled(line, theme.dim())),
+    );
     lines
 }
 
-/// The same figures, a few short lines per agent and per tool.
+/// The same figures, a few short lines per agent, then per tool under a heading.
 fn narrow(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     let mut push = |text: String, style| lines.push(Line::styled(truncate(&text, width), style));
@@ -125,6 +126,10 @@ fn narrow(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             ),
             style,
         );
+    }
+    if !state.metrics.tools.is_empty() {
+        push(String::new(), theme.text());
+        push("per tool".into(), theme.dim().add_modifier(Modifier::BOLD));
     }
     for tool in &state.metrics.tools {
         let style = if tool.failures > 0 {

@@ -33,6 +33,7 @@ use std::ops::Range;
 
 pub use context::{ContextInfo, CwdMode};
 pub use overrides::{chosen as override_choice, first_choice as first_override_choice};
+pub use turns::inspect_scroll;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
@@ -145,7 +146,10 @@ impl Modal {
             ModalKind::Votes => " Votes ".into(),
             ModalKind::Costs => " Tokens and costs ".into(),
             ModalKind::Answers { .. } => " Answers ".into(),
-            ModalKind::Timeline => format!(" Timeline · {} events ", state.timeline.len()),
+            ModalKind::Timeline => format!(
+                " Timeline · {} ",
+                crate::tui::render::plural(state.timeline.len(), "event")
+            ),
             ModalKind::AgentOutput { agent } => {
                 format!(" Output of {} ", agent_name(state, agent))
             }
@@ -346,7 +350,7 @@ pub fn answer_count(state: &UiState) -> usize {
     content::answers(state).len()
 }
 
-/// The answers browser's first choice: the winning answer, else the newest.
+/// The answers browser's first choice: the answer the turn chose, else the newest.
 pub fn answer_to_open(state: &UiState) -> usize {
     content::winning_answer(state).unwrap_or_else(|| answer_count(state).saturating_sub(1))
 }

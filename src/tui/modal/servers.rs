@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::McpServerState;
-use crate::tui::render::wrap;
+use crate::tui::render::{plural, wrap};
 use crate::tui::state::{CardItem, ToolState, UiState};
 use crate::tui::theme::Theme;
 
@@ -39,7 +39,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
                         .iter()
                         .map(|tool| tool.rsplit("__").next().unwrap_or(tool))
                         .collect();
-                    let what = format!("ready · {} tools", tools.len());
+                    let what = format!("ready · {}", plural(tools.len(), "tool"));
                     ("●", what, Some(names.join(", ")), theme.good())
                 }
                 McpServerState::Failed { error } => {
@@ -56,7 +56,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
                 Span::styled(format!("  {mark} {}  ", row.server), style),
                 Span::styled(what, theme.text()),
                 Span::styled(
-                    format!(" · {calls} calls, {failed} failed this turn"),
+                    format!(" · {}, {failed} failed this turn", plural(calls, "call")),
                     theme.dim(),
                 ),
             ]));

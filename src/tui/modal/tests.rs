@@ -3,7 +3,9 @@
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::tui::modal::ModalKind;
-use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, tiny_size};
+use crate::tui::render::tests::{
+    FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text, tiny_size,
+};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
@@ -13,11 +15,13 @@ use crate::tui::test_support::{
 #[tokio::test(start_paused = true)]
 async fn every_modal_over_a_finished_turn() {
     let state = fold(&demo_turns(&[FRANCE]).await);
+    // The answers browser opens on the answer the votes chose.
+    let chosen = crate::tui::modal::answer_to_open(&state);
     for (name, kind) in [
         ("help", ModalKind::Help),
         ("votes", ModalKind::Votes),
         ("costs", ModalKind::Costs),
-        ("answers", ModalKind::Answers { selected: 1 }),
+        ("answers", ModalKind::Answers { selected: chosen }),
         ("timeline", ModalKind::Timeline),
         ("output", ModalKind::AgentOutput { agent: 1 }),
         ("status", ModalKind::Status),
@@ -27,7 +31,7 @@ async fn every_modal_over_a_finished_turn() {
     }
     for (name, kind) in [
         ("help", ModalKind::Help),
-        ("answers", ModalKind::Answers { selected: 1 }),
+        ("answers", ModalKind::Answers { selected: chosen }),
     ] {
         tiny_size(&format!("modal_{name}"), &state, &modal_view(kind));
     }
@@ -102,6 +106,13 @@ async fn the_mcp_view_lists_servers_with_state_tools_and_failures() {
             server: "search".into(),
             state: McpServerState::Paused { retry_in_secs: 30 },
         }],
+    );
+    let screen = screen_text(&draw(&state, &modal_view(ModalKind::Servers), 160, 48));
+    assert!(screen.contains("ready · 2 tools"), "{screen}");
+    assert!(screen.contains(" · 1 call, 1 failed this turn"), "{screen}");
+    assert!(
+        screen.contains(" · 0 calls, 0 failed this turn"),
+        "{screen}"
     );
     both_sizes("modal_servers", &state, &modal_view(ModalKind::Servers));
 }

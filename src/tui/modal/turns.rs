@@ -1,9 +1,12 @@
 //! `/inspect`: the session's turns, one line each (outcome, winner, duration, tokens, cost),
-//! and the selected one in detail: its question, each agent's answers, the votes with their
-//! reasons, the final answer and the cost per agent. Live and resumed turns alike.
+//! and the selected one in detail: its question, each agent's answers (🏆 on the one the
+//! turn chose, where the view opens), the votes with their reasons, the final answer and the
+//! cost per agent. Live and resumed turns alike.
 
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders};
 
 use super::costs::{usage_header, usage_row};
 use crate::protocol::{AgentId, TurnOutcome};
@@ -12,8 +15,57 @@ use crate::tui::state::{TurnRecord, UiState};
 use crate::tui::theme::Theme;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> Vec<Line<'static>> {
+    page(state, theme, width, selected).0
+}
+
+/// How far down `/inspect` opens on turn `selected` on a `screen` this size: on the answer
+/// the turn chose.
+pub fn inspect_scroll(state: &UiState, theme: &Theme, screen: Rect, selected: usize) -> usize {
+    let kind = super::ModalKind::Turns { selected };
+    let inner =
+        Block::new()
+            .borders(Borders::ALL)
+            .inner(super::frame_for(kind, screen, Rect::default()));
+    opening_scroll(
+        state,
+        theme,
+        usize::from(inner.width),
+        usize::from(inner.height),
+        selected,
+    )
+}
+
+/// How far down the view opens on turn `selected` in a `width` × `height` frame: at the
+/// top when the chosen answer's first lines show there, else with it at the top.
+fn opening_scroll(
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+    height: usize,
+    selected: usize,
+) -> usize {
+    match page(state, theme, width, selected).1 {
+        Some(chosen) if chosen + SHOWN_BELOW_IT >= height => chosen,
+        Some(_) | None => 0,
+    }
+}
+
+/// Lines of the chosen answer that must show below its heading for the view to open at
+/// the top.
+const SHOWN_BELOW_IT: usize = 4;
+
+/// The view's lines, and where the chosen answer's heading is among them.
+fn page(
+    state: &UiState,
+    theme: &Theme,
+    width: usize,
+    selected: usize,
+) -> (Vec<Line<'static>>, Option<usize>) {
     if state.turns.is_empty() {
-        return vec![Line::styled("No finished turn yet.", theme.dim())];
+        return (
+            vec![Line::styled("No finished turn yet.", theme.dim())],
+            None,
+        );
     }
     let selected = selected.min(state.turns.len() - 1);
     let mut lines = vec![Line::styled("← → choose a turn", theme.dim())];
@@ -27,7 +79,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
             cost(&turn.spend),
             turn.winner
                 .as_ref()
-                .map(|winner| format!("🏆 {winner}"))
+                .map(|winner| format!("won by {winner}"))
                 .unwrap_or_default(),
             turn.question.replace('\n', " ")
         );
@@ -39,15 +91,13 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
         lines.push(Line::styled(truncate(&text, width), style));
     }
     lines.push(Line::default());
-    lines.extend(
-        Detail {
-            state,
-            theme,
-            width,
-        }
-        .lines(&state.turns[selected]),
-    );
-    lines
+    let detail = Detail {
+        state,
+        theme,
+        width,
+    };
+    let chosen = detail.lines(&mut lines, &state.turns[selected]);
+    (lines, chosen)
 }
 
 fn outcome_word(outcome: TurnOutcome) -> &'static str {
@@ -67,13 +117,14 @@ struct Detail<'a> {
 }
 
 impl Detail<'_> {
-    fn lines(&self, turn: &TurnRecord) -> Vec<Line<'static>> {
+    /// The turn in full after `lines`; where the chosen answer's heading went.
+    fn lines(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) -> Option<usize> {
         let winner = turn
             .winner
             .as_ref()
-            .map(|winner| format!(" · 🏆 {winner}"))
+            .map(|winner| format!(" · won by {winner}"))
             .unwrap_or_default();
-        let mut lines = vec![Line::styled(
+        lines.push(Line::styled(
             format!(
                 "Turn {} · {}{winner} · {} s",
                 turn.turn,
@@ -81,10 +132,10 @@ impl Detail<'_> {
                 seconds(turn.duration_ms)
             ),
             self.theme.accent().add_modifier(Modifier::BOLD),
-        )];
-        self.block(&mut lines, &turn.question, self.theme.text());
-        self.answers(&mut lines, turn);
-        self.votes(&mut lines, turn);
+        ));
+        self.block(lines, &turn.question, self.theme.text());
+        let chosen = self.answers(lines, turn);
+        self.votes(lines, turn);
         lines.push(self.heading("Final answer"));
         match &turn.final_answer {
             Some(answer) => {
@@ -92,22 +143,31 @@ impl Detail<'_> {
                     format!("{} by {}", answer.label, answer.agent),
                     self.agent_style(&answer.agent),
                 ));
-                self.markdown(&mut lines, &answer.content);
+                self.markdown(lines, &answer.content);
             }
             None => lines.push(Line::styled("none was presented", self.theme.dim())),
         }
-        self.costs(&mut lines, turn);
-        lines
+        self.costs(lines, turn);
+        chosen
     }
 
-    fn answers(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
+    /// Every answer, 🏆 on the one the turn chose; where that one's heading went.
+    fn answers(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) -> Option<usize> {
         lines.push(self.heading("Answers"));
+        let chosen = turn.chosen_answer();
+        let mut at = None;
         let mut any = false;
         for agent in &turn.agents {
             for (label, content) in &agent.answers {
                 any = true;
+                let trophy = if at.is_none() && chosen == Some((&agent.id, label)) {
+                    at = Some(lines.len());
+                    " 🏆"
+                } else {
+                    ""
+                };
                 lines.push(Line::styled(
-                    format!("{} · {label}", agent.id),
+                    format!("{} · {label}{trophy}", agent.id),
                     self.agent_style(&agent.id),
                 ));
                 self.markdown(lines, content);
@@ -116,6 +176,7 @@ impl Detail<'_> {
         if !any {
             lines.push(Line::styled("no answers", self.theme.dim()));
         }
+        at
     }
 
     fn votes(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {

@@ -1,5 +1,5 @@
-//! Snapshots of the views from behaviour §3 — `/metrics`, `/history`, `/context` and the
-//! override browser — at 80×24, 160×48 and 40×12.
+//! Snapshots of the views from behaviour §3 — `/metrics` (at 40×12 scrolled to its tools
+//! too), `/history`, `/context` and the override browser — at 80×24, 160×48 and 40×12.
 
 use std::path::PathBuf;
 
@@ -46,6 +46,18 @@ async fn metrics_per_agent_and_per_tool() {
         assert!(screen.contains(wanted), "{wanted}: {screen}");
     }
     three_sizes("modal_metrics", &state, &view);
+    // At 40×12 the per-tool figures are below the agents': scrolled to the end, they show.
+    let mut scrolled = view.clone();
+    scrolled.modals[0].scroll = usize::MAX;
+    let tools = screen_text(&draw(&state, &scrolled, 40, 12));
+    for wanted in [
+        "mcp__search__web_search",
+        "2 calls · 1 ok · 1 failed",
+        "mcp__fs__read_file",
+    ] {
+        assert!(tools.contains(wanted), "{wanted}: {tools}");
+    }
+    assert_snapshot!("modal_metrics_tools_40x12", draw(&state, &scrolled, 40, 12));
 }
 
 #[tokio::test(start_paused = true)]

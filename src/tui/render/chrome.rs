@@ -1,6 +1,6 @@
 //! The one-line bars around the cards: the header (turn and its mode, question, time,
-//! tokens, cost), the tab bar of the narrow layout, a replay's bar (drawn in the mode
-//! bar's place), and the status bar (phase, progress, hints).
+//! tokens, cost), the tab bar of the narrow layout and a replay's bar (drawn in the mode
+//! bar's place). The status bar is `status_bar.rs`.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -9,11 +9,11 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
 use super::View;
-use super::format::{cost, duration, plural, short_plan_id, status_icon, total_tokens};
+use super::format::{cost, duration, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
-use crate::protocol::{McpServerState, Mode};
+use crate::protocol::Mode;
 use crate::session::format_usd;
-use crate::tui::state::{Phase, ReplayState, UiState};
+use crate::tui::state::{ReplayState, UiState};
 use crate::tui::theme::Theme;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -161,109 +161,4 @@ pub(super) fn replay_bar(
         Span::styled(source, theme.dim()),
         Span::styled(notice, theme.warn()),
     ])
-}
-
-pub fn status_bar(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
-    let phase = match (state.phase, state.mode) {
-        (Phase::Idle, Mode::Normal | Mode::Planning | Mode::Execute) => "⏳ Idle",
-        (Phase::Coordinating, Mode::Normal) => "🔄 Coordinating",
-        (Phase::Voting, Mode::Normal) => "🗳 Voting",
-        (Phase::Presenting, Mode::Normal) => "🎯 Presenting",
-        (Phase::Coordinating, Mode::Planning) => "🔄 Planning",
-        (Phase::Voting, Mode::Planning) => "🗳 Planning · voting",
-        (Phase::Presenting, Mode::Planning) => "🎯 Planning · presenting",
-        (Phase::Coordinating, Mode::Execute) => "🔄 Executing",
-        (Phase::Voting, Mode::Execute) => "🗳 Executing · voting",
-        (Phase::Presenting, Mode::Execute) => "🎯 Executing · presenting",
-    };
-    let answers: u32 = state.agents.iter().map(|card| card.answers).sum();
-    let progress = match (&state.winner, state.phase) {
-        (Some(winner), Phase::Idle | Phase::Presenting) => format!("🏆 {winner} wins"),
-        (Some(_) | None, _) => format!(
-            "{} | {} | {}/{} votes",
-            plural(state.agents.len(), "agent"),
-            plural(answers as usize, "answer"),
-            state.votes.standing_votes(),
-            state.agents.len()
-        ),
-    };
-    let running: usize = state.agents.iter().map(|card| card.running_tools).sum();
-    let tools = if running > 0 {
-        format!("  🔧 {running} running")
-    } else {
-        String::new()
-    };
-    let queued = if state.queued_input.is_empty() {
-        String::new()
-    } else {
-        format!("  👤 {} queued", state.queued_input.len())
-    };
-    let grid = super::grid::hint(
-        state.agents.len(),
-        view.single_card,
-        view.maximized,
-        view.hits.borrow().cards_body,
-    )
-    .filter(|_| !view.composer_focused)
-    .unwrap_or_default();
-    let hints = format!("{grid}{}", hints(state, view));
-    let mcp = mcp_summary(state);
-    let cwd = view
-        .context
-        .badge()
-        .map(|badge| format!("  {badge}"))
-        .unwrap_or_default();
-    let left = format!(" {phase}  {progress}{tools}{queued}{mcp}{cwd}  ");
-    let room = usize::from(area.width).saturating_sub(display_width(&left));
-    let hints = truncate(&hints, room);
-    let padding = room.saturating_sub(display_width(&hints));
-    Paragraph::new(Line::from(vec![
-        Span::styled(left, theme.text()),
-        Span::raw(" ".repeat(padding)),
-        Span::styled(hints, theme.dim()),
-    ]))
-    .render(area, buf);
-}
-
-fn hints(state: &UiState, view: &View) -> &'static str {
-    let stepping = state
-        .replay
-        .as_ref()
-        .is_some_and(|replay| replay.step && !replay.finished);
-    match (state.replay.is_some(), view.composer_focused) {
-        (true, true) => "replay: nothing is sent · Esc: shortcuts · ?: help · /quit ",
-        (true, false) if stepping => "n: next step · ?: help · v votes · t timeline · q: quit ",
-        (true, false) => "?: help · v votes · c costs · t timeline · q: quit ",
-        (false, true) if state.is_running() => {
-            "Enter: queue for the agents' next tool result · Esc: shortcuts · Ctrl+C: cancel "
-        }
-        (false, true) => "Enter: ask · / commands · ?: help · Esc: shortcuts ",
-        (false, false) if view.final_view && state.final_answer().is_some() => {
-            "f: cards · y: copy · ↑↓ scroll · ?: help · i: type · q: quit "
-        }
-        (false, false) if state.final_answer().is_some() && !state.is_running() => {
-            "f: final answer · y: copy · ?: help · v votes · i: type · q: quit "
-        }
-        (false, false) => "?: help · v votes · c costs · t timeline · i: type · q: quit ",
-    }
-}
-
-/// `  🔌 2 starting` while MCP servers start, then `  🔌 3/4 up` (`m` tells more).
-fn mcp_summary(state: &UiState) -> String {
-    if state.servers.is_empty() {
-        return String::new();
-    }
-    let count = |wanted: fn(&McpServerState) -> bool| {
-        state
-            .servers
-            .iter()
-            .filter(|row| wanted(&row.state))
-            .count()
-    };
-    let starting = count(|state| matches!(state, McpServerState::Starting));
-    if starting > 0 {
-        return format!("  🔌 {starting} starting");
-    }
-    let up = count(|state| matches!(state, McpServerState::Ready { .. }));
-    format!("  🔌 {up}/{} up", state.servers.len())
 }

@@ -1,5 +1,7 @@
 //! Short forms for figures: token counts, durations, costs, counted nouns, status icons.
 
+pub use crate::text::plural;
+
 use crate::protocol::{AgentStatus, Spend, Usage};
 use crate::session;
 
@@ -61,15 +63,6 @@ pub fn retrying(reason: &str, delay_ms: u64, attempt: u32, max_retries: u32) -> 
         "⟳ {reason}, retrying in {} s ({attempt}/{max_retries})",
         seconds(delay_ms)
     )
-}
-
-/// `1 agent`, `3 agents`.
-pub fn plural(count: usize, noun: &str) -> String {
-    if count == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{count} {noun}s")
-    }
 }
 
 /// `$0.0123`, followed by `+?` when some price is unknown (the figure is then a lower bound).

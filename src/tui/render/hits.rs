@@ -17,6 +17,8 @@ pub struct HitMap {
     /// The final view, when it fills the body.
     pub final_view: Option<Rect>,
     pub composer: Option<Rect>,
+    /// The whole frame (where a modal about to open will be drawn follows from it).
+    pub screen: Option<Rect>,
     /// Where the cards went (tab bar included), when they were on screen: `g` and the
     /// status bar ask whether all of them fit there.
     pub cards_body: Option<Rect>,

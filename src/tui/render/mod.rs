@@ -14,6 +14,7 @@ mod mode_bar;
 mod notice;
 mod output;
 mod partial;
+mod status_bar;
 mod tally;
 mod text;
 mod timeline;
@@ -36,7 +37,7 @@ pub use wrap::{display_width, truncate, wrap};
 use crate::protocol::Mode;
 use crate::tui::choices::Choices;
 use crate::tui::complete::Popup;
-use crate::tui::composer::Composer;
+use crate::tui::composer::{Composer, Placeholder};
 use crate::tui::files::FileListing;
 use crate::tui::modal::{self, Modal};
 use crate::tui::question::QuestionForm;
@@ -144,6 +145,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     .areas(area);
     view.hits.replace(HitMap {
         composer: Some(composer),
+        screen: Some(area),
         ..HitMap::default()
     });
     let buf = frame.buffer_mut();
@@ -176,8 +178,19 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     }
     let buf = frame.buffer_mut();
     mode_bar::mode_bar(state, view, &bar, theme, mode, buf);
-    frame.render_widget(view.composer.widget(view.composer_focused, theme), composer);
-    chrome::status_bar(state, view, theme, status, frame.buffer_mut());
+    let placeholder = if state.replay.is_some() {
+        Placeholder::Replay
+    } else if state.is_running() {
+        Placeholder::Steer
+    } else {
+        Placeholder::Ask
+    };
+    frame.render_widget(
+        view.composer
+            .widget(view.composer_focused, placeholder, theme),
+        composer,
+    );
+    status_bar::render(state, view, theme, status, frame.buffer_mut());
     if let Some(popup) = &view.popup {
         popup_list(popup, theme, composer, frame);
     }
@@ -231,7 +244,11 @@ mod final_view_tests;
 #[cfg(test)]
 mod grid_snapshot_tests;
 #[cfg(test)]
+mod input_tests;
+#[cfg(test)]
 mod label_tests;
+#[cfg(test)]
+mod more_calls_tests;
 #[cfg(test)]
 mod notice_tests;
 #[cfg(test)]
@@ -244,6 +261,8 @@ mod replay_tests;
 mod streaming_tests;
 #[cfg(test)]
 pub(crate) mod tests;
+#[cfg(test)]
+mod welcome_tests;
 
 /// The completion list, just above the composer.
 fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {

@@ -89,8 +89,9 @@ fn mcp_server(item: &CardItem) -> Option<&str> {
 }
 
 fn more_line(server: &str, hidden: usize, theme: &Theme) -> Line<'static> {
+    let calls = if hidden == 1 { "call" } else { "calls" };
     Line::styled(
-        format!("   (+{hidden} more {server} calls; d shows them)"),
+        format!("   (+{hidden} more {server} {calls}; d shows them)"),
         theme.dim(),
     )
 }

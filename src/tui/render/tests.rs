@@ -334,6 +334,7 @@ async fn a_continued_session_cleared_earlier_says_where_its_history_starts() {
             session_id: "session_20261122_120000".into(),
             turns,
             history_from: Some(3),
+            notice: None,
         },
     });
     let screen = format!("{:?}", draw(&state, &view(), 160, 48));

@@ -12,7 +12,7 @@ use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
 use crate::protocol::{
     PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, WinnerBasis,
 };
-use crate::tui::state::{EntryKind, TimelineEntry, UiState, asked, refusal};
+use crate::tui::state::{Delivery, EntryKind, TimelineEntry, UiState, asked, refusal};
 use crate::tui::theme::Theme;
 
 pub struct TimelineView<'a> {
@@ -235,7 +235,17 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             theme.warn(),
         ),
         EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
-        EntryKind::HumanInput { text } => (format!("👤 queued: {text}"), theme.accent()),
+        EntryKind::HumanInput { text, delivery } => match delivery {
+            Delivery::Queued => (format!("👤 queued: {text}"), theme.accent()),
+            Delivery::Delivered(to) => (
+                format!("👤 delivered to {}: {text}", names(to)),
+                theme.accent(),
+            ),
+            Delivery::NotDelivered => (
+                format!("👤 not delivered, the agents finished first: {text}"),
+                theme.warn(),
+            ),
+        },
         EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
         EntryKind::ToolRefused { tool, path, reason } => {
             (refusal(tool, path, reason), theme.warn())
@@ -334,6 +344,16 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 style,
             )
         }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn names(agents: &[crate::protocol::AgentId]) -> String {
+    let names: Vec<String> = agents.iter().map(ToString::to_string).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "no agent".into(),
     }
 }
 

@@ -67,6 +67,9 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
             format!("Continuing {session}: {remembered}"),
             theme.accent(),
         ));
+        if let Some(notice) = &state.resumed_notice {
+            lines.push(Line::styled(format!("⚠ {notice}"), theme.warn()));
+        }
     } else if state.cleared {
         lines.push(Line::styled(
             format!(

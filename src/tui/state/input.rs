@@ -1,7 +1,8 @@
 //! Text the user typed during a turn: queued for the agents, delivered to each with its
-//! next tool result, dropped once every agent still working has it.
+//! next tool result, dropped once every agent still working has it. Its timeline row says
+//! where it stands: queued, delivered (to whom), or not delivered when the turn ended first.
 
-use super::{CardItem, EntryKind, TimelineEntry, UiState};
+use super::{CardItem, Delivery, EntryKind, TimelineEntry, UiState};
 use crate::protocol::{AgentId, AgentStatus, Event};
 
 /// Text the user typed during a turn, waiting for each agent's next tool result.
@@ -24,15 +25,55 @@ impl UiState {
             card.items
                 .push(CardItem::Notice(format!("human input: {text}")));
         }
-        if let (Some(agent), Some(queued)) = (
-            agent,
-            self.queued_input
-                .iter_mut()
-                .find(|queued| queued.text == text),
-        ) && !queued.delivered_to.contains(agent)
+        let Some(agent) = agent else {
+            return;
+        };
+        if let Some(queued) = self
+            .queued_input
+            .iter_mut()
+            .find(|queued| queued.text == text)
+            && !queued.delivered_to.contains(agent)
         {
             queued.delivered_to.push(agent.clone());
         }
+        if let Some(delivery) = self.input_row(text, |delivery| delivery != &Delivery::NotDelivered)
+        {
+            match delivery {
+                Delivery::Queued => *delivery = Delivery::Delivered(vec![agent.clone()]),
+                Delivery::Delivered(to) => {
+                    if !to.contains(agent) {
+                        to.push(agent.clone());
+                    }
+                }
+                Delivery::NotDelivered => {}
+            }
+        }
+    }
+
+    /// The newest timeline row of this turn for input `text` whose delivery `wanted`.
+    fn input_row(
+        &mut self,
+        text: &str,
+        wanted: impl Fn(&Delivery) -> bool,
+    ) -> Option<&mut Delivery> {
+        let turn = self.turn;
+        self.timeline
+            .iter_mut()
+            .rev()
+            .take_while(|entry| entry.turn == turn)
+            .find_map(|entry| {
+                if let EntryKind::HumanInput {
+                    text: queued,
+                    delivery,
+                } = &mut entry.kind
+                    && queued == text
+                    && wanted(delivery)
+                {
+                    Some(delivery)
+                } else {
+                    None
+                }
+            })
     }
 
     /// Drops queued input every agent still working has received.
@@ -50,8 +91,8 @@ impl UiState {
         });
     }
 
-    /// The turn ended with input no agent received (none made another tool call): the
-    /// timeline says so, once per text, before the queue is emptied.
+    /// The turn ended with input no agent received (none made another tool call): its
+    /// timeline row says so, once per text, before the queue is emptied.
     pub(super) fn note_undelivered_input(&mut self, event: &Event) {
         let undelivered: Vec<String> = self
             .queued_input
@@ -60,15 +101,19 @@ impl UiState {
             .map(|queued| queued.text.clone())
             .collect();
         for text in undelivered {
+            if let Some(delivery) = self.input_row(&text, |delivery| delivery == &Delivery::Queued)
+            {
+                *delivery = Delivery::NotDelivered;
+                continue;
+            }
             self.timeline.push(TimelineEntry {
                 seq: event.seq,
                 at: event.at,
                 turn: event.turn,
                 agent: None,
-                kind: EntryKind::Warning {
-                    message: format!(
-                        "not delivered, the agents finished first: {text} (Up brings it back)"
-                    ),
+                kind: EntryKind::HumanInput {
+                    text,
+                    delivery: Delivery::NotDelivered,
                 },
             });
         }

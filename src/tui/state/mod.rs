@@ -7,6 +7,8 @@ mod attempts;
 mod code;
 mod final_answer;
 mod input;
+#[cfg(test)]
+mod input_tests;
 mod metrics;
 mod plan;
 #[cfg(test)]
@@ -39,7 +41,7 @@ pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
 pub use replay::ReplayState;
-pub use timeline::{EntryKind, TimelineEntry, preview};
+pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
 pub use votes::{Bar, VoteTally};
 
@@ -89,6 +91,9 @@ pub struct UiState {
     pub resumed: Option<String>,
     /// The first turn of the resumed session's history, when it was cleared after turn 1.
     pub resumed_history_from: Option<u32>,
+    /// Why the resumed session was taken: no earlier session ran this config, so
+    /// `--continue` went on with the newest one.
+    pub resumed_notice: Option<String>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
@@ -166,8 +171,10 @@ impl UiState {
                 session_id,
                 turns,
                 history_from,
+                notice,
             } => {
                 self.resumed_history_from = *history_from;
+                self.resumed_notice.clone_from(notice);
                 self.resume(session_id, turns);
             }
             EventMsg::TurnStarted {

@@ -44,6 +44,22 @@ pub struct FinalAnswer {
     pub content: String,
 }
 
+impl TurnRecord {
+    /// The answer the turn chose: the one the user picked (an override names it), else the
+    /// winner's newest answer, the one the votes were for. Never the final presentation,
+    /// which restates it.
+    pub fn chosen_answer(&self) -> Option<(&AgentId, &AnswerLabel)> {
+        if let Some(chosen) = &self.final_answer
+            && !chosen.label.is_final_presentation()
+        {
+            return Some((&chosen.agent, &chosen.label));
+        }
+        let winner = self.winner.as_ref()?;
+        let part = self.agents.iter().find(|part| &part.id == winner)?;
+        part.answers.last().map(|(label, _)| (winner, label))
+    }
+}
+
 impl AgentTurn {
     fn from_card(card: &AgentCard) -> Self {
         let mut part = Self {

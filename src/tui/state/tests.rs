@@ -17,7 +17,7 @@ fn anon_id(name: &str) -> AnonId {
     mapping.anon(&AgentId::new(id)).cloned().unwrap()
 }
 
-fn info(id: &str, anon: &str) -> AgentInfo {
+pub(super) fn info(id: &str, anon: &str) -> AgentInfo {
     AgentInfo {
         id: AgentId::new(id),
         anon_id: anon_id(anon),
@@ -26,7 +26,7 @@ fn info(id: &str, anon: &str) -> AgentInfo {
     }
 }
 
-fn started(agents: &[AgentInfo]) -> Event {
+pub(super) fn started(agents: &[AgentInfo]) -> Event {
     event(
         0,
         None,
@@ -260,39 +260,6 @@ fn streamed_text_and_reasoning_extend_their_items_until_something_else_comes() {
         state.timeline.last().map(|entry| &entry.kind),
         Some(EntryKind::Retrying { .. })
     ));
-}
-
-#[test]
-fn queued_human_input_clears_once_every_active_agent_has_it() {
-    let mut state = UiState::default();
-    state.apply(&started(&[info("a", "agent1"), info("b", "agent2")]));
-    state.apply(&event(
-        1,
-        None,
-        EventMsg::HumanInputQueued {
-            text: "focus on cost".into(),
-        },
-    ));
-    assert_eq!(state.queued_input.len(), 1);
-    state.apply(&event(
-        2,
-        Some("a"),
-        EventMsg::HumanInputDelivered {
-            text: "focus on cost".into(),
-        },
-    ));
-    assert_eq!(state.queued_input.len(), 1);
-    state.apply(&event(
-        3,
-        Some("b"),
-        EventMsg::AgentError {
-            message: "boom".into(),
-        },
-    ));
-    assert!(
-        state.queued_input.is_empty(),
-        "an errored agent will never take it"
-    );
 }
 
 #[test]

@@ -20,6 +20,17 @@ pub struct TimelineEntry {
     pub kind: EntryKind,
 }
 
+/// Where text the user typed during a turn stands.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Delivery {
+    /// Waiting for the agents' next tool results.
+    Queued,
+    /// These agents received it with a tool result, first first.
+    Delivered(Vec<AgentId>),
+    /// The turn ended before any agent received it.
+    NotDelivered,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub enum EntryKind {
     TurnStarted {
@@ -102,8 +113,10 @@ pub enum EntryKind {
         seconds: u64,
     },
     Cancelled,
+    /// Text the user typed during the turn, and how far it got.
     HumanInput {
         text: String,
+        delivery: Delivery,
     },
     ToolRefused {
         tool: String,

@@ -1,6 +1,6 @@
 //! Which events become timeline entries, and what each entry records.
 
-use super::timeline::{EntryKind, TimelineEntry, preview};
+use super::timeline::{Delivery, EntryKind, TimelineEntry, preview};
 use super::{display_tool_name, provider_tool_name};
 use crate::protocol::{Event, EventMsg, McpServerState, PlanStatus};
 
@@ -118,7 +118,10 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
             ),
         },
         EventMsg::Cancelled => EntryKind::Cancelled,
-        EventMsg::HumanInputQueued { text } => EntryKind::HumanInput { text: text.clone() },
+        EventMsg::HumanInputQueued { text } => EntryKind::HumanInput {
+            text: text.clone(),
+            delivery: Delivery::Queued,
+        },
         EventMsg::Warning { message } => EntryKind::Warning {
             message: message.clone(),
         },

@@ -1,0 +1,274 @@
+//! The status bar at the very bottom: phase and progress on the left, key hints on the
+//! right. What does not fit is dropped whole, least important first, so no hint is ever cut
+//! mid-word; how to get help (`?`) and how to quit (or cancel) always stay.
+
+use ratatui::buffer::Buffer;
+use ratatui::layout::Rect;
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Paragraph, Widget};
+
+use super::View;
+use super::format::plural;
+use super::wrap::{display_width, truncate};
+use crate::protocol::{McpServerState, Mode};
+use crate::tui::state::{Phase, UiState};
+use crate::tui::theme::Theme;
+
+/// Never dropped.
+const KEEP: u8 = 0;
+
+/// One piece of the bar and how soon it goes when the bar is too narrow: the highest
+/// `drop` first, the rightmost of equals first; `KEEP` never. A piece with a `shorter`
+/// form gives way to it first.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Piece {
+    text: String,
+    drop: u8,
+    shorter: Option<(String, u8)>,
+}
+
+fn piece(text: impl Into<String>, drop: u8) -> Piece {
+    Piece {
+        text: text.into(),
+        drop,
+        shorter: None,
+    }
+}
+
+impl Piece {
+    /// Its shorter form if it has one, else `None`: it goes.
+    fn shrunk(self) -> Option<Piece> {
+        let (text, drop) = self.shorter?;
+        Some(piece(text, drop))
+    }
+}
+
+pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
+    let (left, right) = fit(left_pieces(state, view), hints(state, view), area.width);
+    let room = usize::from(area.width).saturating_sub(display_width(&right));
+    let left = truncate(&left, room);
+    let padding = room.saturating_sub(display_width(&left));
+    Paragraph::new(Line::from(vec![
+        Span::styled(left, theme.text()),
+        Span::raw(" ".repeat(padding)),
+        Span::styled(right, theme.dim()),
+    ]))
+    .render(area, buf);
+}
+
+/// The left and right texts of the bar at `width` columns, with pieces dropped until both
+/// fit with a gap of two columns between them (if the kept ones alone do not fit, the
+/// left is cut at its end when drawn).
+fn fit(mut left: Vec<Piece>, mut right: Vec<Piece>, width: u16) -> (String, String) {
+    let text = |left: &[Piece], right: &[Piece]| {
+        let join = |pieces: &[Piece], between: &str| {
+            pieces
+                .iter()
+                .map(|piece| piece.text.as_str())
+                .collect::<Vec<_>>()
+                .join(between)
+        };
+        (
+            format!(" {}", join(left, "  ")),
+            if right.is_empty() {
+                String::new()
+            } else {
+                format!("{} ", join(right, " · "))
+            },
+        )
+    };
+    loop {
+        let (shown_left, shown_right) = text(&left, &right);
+        if display_width(&shown_left) + 2 + display_width(&shown_right) <= usize::from(width) {
+            return (shown_left, shown_right);
+        }
+        // The piece to drop: the highest `drop`, the rightmost of equals (right of left).
+        let candidates = left
+            .iter()
+            .enumerate()
+            .map(|(index, piece)| (piece.drop, 0, index))
+            .chain(
+                right
+                    .iter()
+                    .enumerate()
+                    .map(|(index, piece)| (piece.drop, 1, index)),
+            )
+            .filter(|(drop, _, _)| *drop != KEEP);
+        let pieces = match candidates.max() {
+            Some((_, 0, index)) => (&mut left, index),
+            Some((_, _, index)) => (&mut right, index),
+            None => return (shown_left, shown_right),
+        };
+        let (pieces, index) = pieces;
+        let gone = pieces.remove(index);
+        if let Some(shorter) = gone.shrunk() {
+            pieces.insert(index, shorter);
+        }
+    }
+}
+
+/// Phase, progress, running tools, queued input, MCP servers and the attached directory.
+fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
+    let phase = match (state.phase, state.mode) {
+        (Phase::Idle, Mode::Normal | Mode::Planning | Mode::Execute) => "⏳ Idle",
+        (Phase::Coordinating, Mode::Normal) => "🔄 Coordinating",
+        (Phase::Voting, Mode::Normal) => "🗳 Voting",
+        (Phase::Presenting, Mode::Normal) => "🎯 Presenting",
+        (Phase::Coordinating, Mode::Planning) => "🔄 Planning",
+        (Phase::Voting, Mode::Planning) => "🗳 Planning · voting",
+        (Phase::Presenting, Mode::Planning) => "🎯 Planning · presenting",
+        (Phase::Coordinating, Mode::Execute) => "🔄 Executing",
+        (Phase::Voting, Mode::Execute) => "🗳 Executing · voting",
+        (Phase::Presenting, Mode::Execute) => "🎯 Executing · presenting",
+    };
+    // Last of all, the phase gives way to its icon.
+    let icon = phase.split_whitespace().next().unwrap_or(phase);
+    let mut pieces = vec![Piece {
+        text: phase.to_string(),
+        drop: 1,
+        shorter: Some((icon.to_string(), KEEP)),
+    }];
+    let answers: u32 = state.agents.iter().map(|card| card.answers).sum();
+    match (&state.winner, state.phase) {
+        (Some(winner), Phase::Idle | Phase::Presenting) => {
+            pieces.push(piece(format!("🏆 {winner} wins"), 2));
+        }
+        (Some(_) | None, _) => {
+            let votes = format!(
+                "{} | {}/{} votes",
+                plural(answers as usize, "answer"),
+                state.votes.standing_votes(),
+                state.agents.len()
+            );
+            pieces.push(Piece {
+                text: format!("{} | {votes}", plural(state.agents.len(), "agent")),
+                drop: 5,
+                shorter: Some((votes, 2)),
+            });
+        }
+    }
+    let running: usize = state.agents.iter().map(|card| card.running_tools).sum();
+    if running > 0 {
+        pieces.push(piece(format!("🔧 {running} running"), 4));
+    }
+    if !state.queued_input.is_empty() {
+        pieces.push(piece(format!("👤 {} queued", state.queued_input.len()), 3));
+    }
+    if let Some(mcp) = mcp_summary(state) {
+        pieces.push(piece(mcp, 5));
+    }
+    if let Some(badge) = view.context.badge() {
+        pieces.push(piece(badge, 5));
+    }
+    pieces
+}
+
+/// The keys worth knowing now, in reading order, each with how soon it goes.
+fn hints(state: &UiState, view: &View) -> Vec<Piece> {
+    let stepping = state
+        .replay
+        .as_ref()
+        .is_some_and(|replay| replay.step && !replay.finished);
+    let grid = super::grid::hint(
+        state.agents.len(),
+        view.single_card,
+        view.maximized,
+        view.hits.borrow().cards_body,
+    )
+    .filter(|_| !view.composer_focused)
+    .map(|hint| piece(hint.trim_end_matches(" · "), 6));
+    let list: &[(&str, u8)] = match (state.replay.is_some(), view.composer_focused) {
+        (true, true) => &[
+            ("replay: nothing is sent", 3),
+            ("Esc: shortcuts", 2),
+            ("?: help", KEEP),
+            ("/quit", KEEP),
+        ],
+        (true, false) if stepping => &[
+            ("n: next step", 2),
+            ("?: help", KEEP),
+            ("v votes", 4),
+            ("t timeline", 5),
+            ("q: quit", KEEP),
+        ],
+        (true, false) => &[
+            ("?: help", KEEP),
+            ("v votes", 4),
+            ("c costs", 5),
+            ("t timeline", 5),
+            ("q: quit", KEEP),
+        ],
+        (false, true) if state.is_running() => &[
+            ("Enter: send to the agents", 3),
+            ("Esc: shortcuts", 4),
+            ("?: help", KEEP),
+            ("Ctrl+C: cancel", KEEP),
+        ],
+        (false, true) => &[
+            ("Enter: ask", 3),
+            ("/ commands", 4),
+            ("?: help", KEEP),
+            ("Esc: shortcuts", 5),
+            ("Ctrl+C: quit", KEEP),
+        ],
+        (false, false) if view.final_view && state.final_answer().is_some() => &[
+            ("f: cards", 3),
+            ("y: copy", 4),
+            ("↑↓ scroll", 5),
+            ("?: help", KEEP),
+            ("i: type", 4),
+            ("q: quit", KEEP),
+        ],
+        (false, false) if state.final_answer().is_some() && !state.is_running() => &[
+            ("f: final answer", 3),
+            ("y: copy", 4),
+            ("?: help", KEEP),
+            ("v votes", 5),
+            ("i: type", 4),
+            ("q: quit", KEEP),
+        ],
+        (false, false) if state.is_running() => &[
+            ("?: help", KEEP),
+            ("v votes", 4),
+            ("c costs", 5),
+            ("t timeline", 5),
+            ("i: type", 3),
+            ("Ctrl+C: cancel", KEEP),
+        ],
+        (false, false) => &[
+            ("?: help", KEEP),
+            ("v votes", 4),
+            ("c costs", 5),
+            ("t timeline", 5),
+            ("i: type", 3),
+            ("q: quit", KEEP),
+        ],
+    };
+    grid.into_iter()
+        .chain(list.iter().map(|(text, drop)| piece(*text, *drop)))
+        .collect()
+}
+
+/// `🔌 2 starting` while MCP servers start, then `🔌 3/4 up` (`m` tells more).
+fn mcp_summary(state: &UiState) -> Option<String> {
+    if state.servers.is_empty() {
+        return None;
+    }
+    let count = |wanted: fn(&McpServerState) -> bool| {
+        state
+            .servers
+            .iter()
+            .filter(|row| wanted(&row.state))
+            .count()
+    };
+    let starting = count(|state| matches!(state, McpServerState::Starting));
+    if starting > 0 {
+        return Some(format!("🔌 {starting} starting"));
+    }
+    let up = count(|state| matches!(state, McpServerState::Ready { .. }));
+    Some(format!("🔌 {up}/{} up", state.servers.len()))
+}
+
+#[cfg(test)]
+#[path = "status_bar_tests.rs"]
+mod tests;
