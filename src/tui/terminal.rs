@@ -6,7 +6,7 @@
 //! not print over the screen: the hook keeps the message, and it is printed once the
 //! terminal is restored.
 
-use std::io::{self, Stdout, Write};
+use std::io::{self, BufWriter, Stdout, Write};
 use std::sync::Mutex;
 
 use crossterm::cursor::Show;
@@ -21,7 +21,13 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub type Tui = Terminal<CrosstermBackend<Stdout>>;
+/// A frame's escape sequences are gathered and reach the terminal in one write when the
+/// frame is flushed (through `Stdout` alone, a 9 KB frame took nine writes of its line
+/// buffer, each through the terminal's line discipline).
+pub type Tui = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+
+/// Room for a typical frame's output; a larger one is written in pieces of this size.
+const FRAME_BUFFER: usize = 16 * 1024;
 
 /// X10 button reports (clicks and the wheel) in SGR encoding; no motion reports, which
 /// would redraw on every mouse move.
@@ -45,7 +51,10 @@ impl TerminalGuard {
         let restore = Restore::enter(mouse)?;
         // No `Terminal::clear`: it asks the terminal for the cursor position, a reply some
         // terminals never send. The alternate screen is cleared on entry instead.
-        let terminal = Terminal::new(CrosstermBackend::new(io::stdout()))?;
+        let terminal = Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(
+            FRAME_BUFFER,
+            io::stdout(),
+        )))?;
         Ok(Self {
             terminal,
             _restore: restore,

@@ -7,10 +7,11 @@ use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
+use ratatui::widgets::{BorderType, Widget};
 
 use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
+use super::paint;
 use super::wrap::{display_width, truncate};
 use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
@@ -91,26 +92,19 @@ impl Widget for CardView<'_> {
             theme.dim(),
         ));
         let footer = Line::from(footer_spans).right_aligned();
-        let block = Block::new()
-            .borders(Borders::ALL)
-            .border_type(if card.is_winner {
-                BorderType::Double
-            } else {
-                BorderType::Rounded
-            })
-            .border_style(if card.is_winner {
-                theme.winner()
-            } else {
-                theme.border(self.focused)
-            })
-            .title(title)
-            .title_bottom(footer);
-        let block = match paused {
-            Some(paused) => block.title_bottom(paused),
-            None => block,
+        let border = BorderType::border_symbols(if card.is_winner {
+            BorderType::Double
+        } else {
+            BorderType::Rounded
+        });
+        let border_style = if card.is_winner {
+            theme.winner()
+        } else {
+            theme.border(self.focused)
         };
-        let mut inner = block.inner(area);
-        block.render(area, buf);
+        let bottom: Vec<Line<'_>> = paused.into_iter().chain([footer]).collect();
+        paint::frame(buf, area, &border, border_style, &[title], &bottom);
+        let mut inner = paint::inside(area);
         if !card.tasks.is_empty() && inner.height > 1 {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
@@ -138,7 +132,7 @@ impl Widget for CardView<'_> {
         let end = lines.len().saturating_sub(self.scroll.min(furthest));
         lines.truncate(end);
         lines.drain(..end.saturating_sub(height));
-        Paragraph::new(lines).render(inner, buf);
+        paint::lines(buf, inner, &lines);
     }
 }
 

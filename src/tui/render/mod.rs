@@ -13,6 +13,7 @@ mod inline;
 mod mode_bar;
 mod notice;
 mod output;
+mod paint;
 mod partial;
 mod status_bar;
 mod tally;

@@ -59,14 +59,46 @@ pub fn block_lines(
         text_lines(tail, last, &block.code, width, theme)
     };
     let room = wanted.saturating_sub(last_line.len());
-    let mut lines = Vec::new();
-    if let Some(body) = body.filter(|_| room > 0) {
-        let before = last_lines(body, room);
-        let first = last.saturating_sub(before.split('\n').count());
-        lines = text_lines(before, first, &block.code, width, theme);
-    }
+    let mut lines = match body.filter(|_| room > 0) {
+        Some(body) => tail_text_lines(body, last.saturating_sub(1), room, &block.code, width, theme),
+        None => Vec::new(),
+    };
     lines.extend(last_line);
     lines
+}
+
+/// At least the last `room` display lines of `body` (all of them if it has fewer), whose
+/// last source line is line `last` among the block's: built from that line back, so a
+/// paragraph that wraps into many lines costs only the ones shown.
+fn tail_text_lines(
+    body: &str,
+    last: usize,
+    room: usize,
+    code: &CodeLines,
+    width: usize,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    let mut chunks = Vec::new();
+    let mut built = 0;
+    let mut rest = body;
+    let mut index = last;
+    loop {
+        let (before, source) = match rest.rfind('\n') {
+            Some(end) => (Some(&rest[..end]), &rest[end + 1..]),
+            None => (None, rest),
+        };
+        let lines = text_lines(source, index, code, width, theme);
+        built += lines.len();
+        chunks.push(lines);
+        match before {
+            Some(before) if built < room => {
+                rest = before;
+                index = index.saturating_sub(1);
+            }
+            Some(_) | None => break,
+        }
+    }
+    chunks.into_iter().rev().flatten().collect()
 }
 
 /// A whole settled text (an answer) as display lines: markdown and highlighted code.

@@ -4,9 +4,11 @@
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Widget};
+use ratatui::symbols::border;
+use ratatui::widgets::Widget;
 
 use super::format::{duration, plural, retrying, seconds};
+use super::paint;
 use super::wrap::truncate;
 use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
 use crate::protocol::{
@@ -35,12 +37,16 @@ impl Widget for TimelineView<'_> {
         } else {
             format!(" Timeline · {} ", entries.len())
         };
-        let block = Block::new()
-            .borders(Borders::ALL)
-            .border_style(self.theme.border(self.focused))
-            .title(Span::styled(title, self.theme.dim()));
-        let inner = block.inner(area);
-        block.render(area, buf);
+        let title = Line::from(Span::styled(title, self.theme.dim()));
+        paint::frame(
+            buf,
+            area,
+            &border::PLAIN,
+            self.theme.border(self.focused),
+            &[title],
+            &[],
+        );
+        let inner = paint::inside(area);
         let height = usize::from(inner.height);
         let end = entries.len().saturating_sub(self.scroll);
         let start = end.saturating_sub(height);
@@ -57,7 +63,7 @@ impl Widget for TimelineView<'_> {
                 }
             })
             .collect();
-        Paragraph::new(lines).render(inner, buf);
+        paint::lines(buf, inner, &lines);
         if let Some(hits) = self.hits {
             let mut hits = hits.borrow_mut();
             hits.timeline = Some(area);
