@@ -1,10 +1,15 @@
-//! When the app loop draws a frame: only when something on screen changed, at most one
-//! frame per `FRAME` (a burst of tokens is coalesced into the next frame), and otherwise
-//! only when something that moves by itself steps on: a spinner, a clock's second, each
-//! at its own cadence. Nothing changes and nothing moves: no frame at all.
+//! When the app loop draws a frame: only when something on screen changed, and otherwise
+//! only when something that moves by itself steps on (a spinner, a clock's second, each at
+//! its own cadence); nothing changes and nothing moves: no frame at all. What the user does
+//! is drawn within `FRAME` (about 60 frames a second at most). What draws itself (streamed
+//! tokens, spinners, clocks) is coalesced into frames spaced by what frames cost: at least
+//! `BUDGET` times the last frames' drawing time apart, so that drawing them takes no more
+//! than about 1/`BUDGET` of a core however large the screen (a small screen streams at up
+//! to 60 frames a second, six agents in a 200×50 grid at several a second).
 //!
-//! Pure: the loop tells the pacer what changed and when it drew, and asks it when the next
-//! frame is due; time is passed in, so tests drive it with plain `Instant`s.
+//! Pure: the loop tells the pacer what changed, when it drew and how long the frame took,
+//! and asks it when the next frame is due; time is passed in, so tests drive it with plain
+//! `Instant`s.
 
 use std::time::Duration;
 
@@ -13,11 +18,13 @@ use tokio::time::Instant;
 /// The shortest time between two frames (about 60 a second): what the user does is
 /// drawn this soon.
 pub const FRAME: Duration = Duration::from_millis(16);
-/// The shortest time between two frames drawn for streamed news alone: a spinner's step,
-/// so while agents stream the screen moves once per spinner frame with every token since.
+/// Frames that draw themselves (streamed news, spinners, clocks) are at least this many
+/// times a frame's drawing time apart: drawing them takes at most about 0.6 % of a core.
 /// At 16 ms a full 200×50 screen redrawn for six streams cost 3× the CPU of the whole
-/// headless turn; at 100 ms, 1.1–1.4× (BENCHMARKS.md, "Watching many agents").
-pub const STREAM_FRAME: Duration = Duration::from_millis(100);
+/// headless turn (BENCHMARKS.md, "Watching many agents").
+pub const BUDGET: u32 = 160;
+/// However costly frames are, one that draws itself comes at least this often.
+pub const SLOWEST: Duration = Duration::from_millis(250);
 
 /// Something on screen that steps on by itself: at `origin` and every `period` before
 /// and after it (a spinner's frames, a clock's seconds).
@@ -47,13 +54,21 @@ impl Cadence {
     }
 }
 
-/// Whether a frame is owed (and how soon after the last one), and when the last one was
-/// drawn.
+/// What a frame is owed for: the user (drawn within `FRAME`) or news that draws itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owed {
+    User,
+    News,
+}
+
+/// Whether a frame is owed and for what, when the last one was drawn, and what frames cost
+/// to draw lately.
 #[derive(Clone, Debug)]
 pub struct FramePacer {
-    owed: Option<Duration>,
+    owed: Option<Owed>,
     last_frame: Option<Instant>,
-    stream_frame: Duration,
+    /// Drawing time of recent frames, a moving average (each frame weighs 1/8).
+    cost: Duration,
 }
 
 impl Default for FramePacer {
@@ -66,33 +81,23 @@ impl FramePacer {
     /// Nothing drawn yet: the first frame is due at once.
     pub fn new() -> Self {
         Self {
-            owed: Some(FRAME),
+            owed: Some(Owed::User),
             last_frame: None,
-            stream_frame: STREAM_FRAME,
+            cost: Duration::ZERO,
         }
-    }
-
-    /// Streamed news is drawn at most once per `gap` (never less than `FRAME`).
-    #[cfg(test)]
-    pub fn with_stream_frame(mut self, gap: Duration) -> Self {
-        self.stream_frame = gap.max(FRAME);
-        self
     }
 
     /// Something the user did changed the screen (a key, a click, a resize, a notice):
     /// drawn `FRAME` after the last frame at the earliest.
     pub fn changed(&mut self) {
-        self.owe(FRAME);
+        self.owed = Some(Owed::User);
     }
 
-    /// The orchestrator's news changed the screen (tokens, statuses): drawn `stream_frame`
-    /// after the last frame at the earliest, so a stream's tokens share frames.
+    /// The orchestrator's news changed the screen (tokens, statuses): drawn a
+    /// [`news_gap`](Self::news_gap) after the last frame at the earliest, so a stream's
+    /// tokens share frames.
     pub fn streamed(&mut self) {
-        self.owe(self.stream_frame);
-    }
-
-    fn owe(&mut self, gap: Duration) {
-        self.owed = Some(self.owed.map_or(gap, |owed| owed.min(gap)));
+        self.owed.get_or_insert(Owed::News);
     }
 
     /// Whether a change waits for its frame.
@@ -100,27 +105,39 @@ impl FramePacer {
         self.owed.is_some()
     }
 
-    /// A frame was drawn at `at`: everything changed so far is on screen.
-    pub fn drew(&mut self, at: Instant) {
+    /// A frame was drawn at `at` in `took`: everything changed so far is on screen.
+    pub fn drew(&mut self, at: Instant, took: Duration) {
+        self.cost = match self.last_frame {
+            None => took,
+            Some(_) => (self.cost * 7 + took) / 8,
+        };
         self.owed = None;
         self.last_frame = Some(at);
     }
 
+    /// The shortest time between the last frame and one that draws itself: `BUDGET` times
+    /// what frames cost lately, between `FRAME` and `SLOWEST`.
+    pub fn news_gap(&self) -> Duration {
+        (self.cost * BUDGET).clamp(FRAME, SLOWEST)
+    }
+
     /// When the next frame is due, given what moves on screen now; `None`: not until
-    /// something changes. A change is drawn its gap after the last frame; a cadence's
-    /// step, at that step; never two frames closer than `FRAME`.
+    /// something changes. What the user did is drawn `FRAME` after the last frame; news
+    /// and the next step of what moves, `news_gap` after it.
     pub fn due(&self, now: Instant, moving: &[Cadence]) -> Option<Instant> {
         let Some(last) = self.last_frame else {
             return Some(now);
         };
-        let earliest = last + FRAME;
-        let owed = self.owed.map(|gap| last + gap);
+        let news = last + self.news_gap();
+        let owed = self.owed.map(|owed| match owed {
+            Owed::User => last + FRAME,
+            Owed::News => news,
+        });
         moving
             .iter()
-            .map(|cadence| cadence.next_after(last))
+            .map(|cadence| cadence.next_after(last).max(news))
             .chain(owed)
             .min()
-            .map(|due| due.max(earliest))
     }
 
     /// Whether a frame is due at `now`.
@@ -135,8 +152,19 @@ mod tests {
 
     const SPINNER: Duration = Duration::from_millis(100);
 
+    /// A frame's drawing time for which news is drawn every 100 ms.
+    const TENTH: Duration = Duration::from_micros(625);
+
+    /// A pacer whose frames cost `took` to draw, the first drawn at `at`.
+    fn drawn(at: Instant, took: Duration) -> FramePacer {
+        let mut pacer = FramePacer::new();
+        pacer.drew(at, took);
+        pacer
+    }
+
     /// Steps `pacer` through `[start, end)` one millisecond at a time, calling `event`
-    /// before each step's check, as the loop does; the instants frames were drawn at.
+    /// before each step's check, as the loop does; the instants frames were drawn at. Each
+    /// frame costs what the pacer's first one did.
     fn run(
         pacer: &mut FramePacer,
         start: Instant,
@@ -149,7 +177,8 @@ mod tests {
         while now < end {
             event(now, pacer);
             if pacer.is_due(now, moving) {
-                pacer.drew(now);
+                let took = pacer.cost;
+                pacer.drew(now, took);
                 frames.push(now);
             }
             now += Duration::from_millis(1);
@@ -167,8 +196,7 @@ mod tests {
     #[test]
     fn a_burst_of_a_thousand_tokens_in_10_ms_is_one_frame() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, TENTH);
         let mut tokens = 0;
         // 100 tokens a millisecond for the first 10 ms after a frame.
         let frames = run(
@@ -186,16 +214,15 @@ mod tests {
         assert_eq!(tokens, 1_000);
         assert_eq!(
             frames,
-            vec![start + STREAM_FRAME],
+            vec![start + Duration::from_millis(100)],
             "one frame shows the whole burst"
         );
     }
 
     #[test]
-    fn a_steady_stream_is_drawn_once_per_stream_frame() {
+    fn a_steady_stream_is_drawn_once_per_news_gap() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, TENTH);
         // A token every millisecond for a second.
         let frames = run(
             &mut pacer,
@@ -208,15 +235,14 @@ mod tests {
         assert!(
             frames
                 .windows(2)
-                .all(|pair| pair[1] - pair[0] == STREAM_FRAME)
+                .all(|pair| pair[1] - pair[0] == Duration::from_millis(100))
         );
     }
 
     #[test]
     fn keys_are_drawn_within_a_frame_time_even_while_streaming() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, TENTH);
         let key = start + Duration::from_millis(20);
         let frames = run(
             &mut pacer,
@@ -241,8 +267,8 @@ mod tests {
     #[test]
     fn changes_are_drawn_at_most_once_per_frame_time() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new().with_stream_frame(Duration::ZERO);
-        pacer.drew(start);
+        // Frames that cost nothing: news is drawn as often as keys are.
+        let mut pacer = drawn(start, Duration::ZERO);
         // A change every millisecond for a second (held keys, a streamed burst at the
         // shortest gap allowed).
         let frames = run(
@@ -259,22 +285,20 @@ mod tests {
     #[test]
     fn a_change_after_a_quiet_spell_is_drawn_at_once() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, Duration::ZERO);
         let key = start + Duration::from_secs(3);
         assert!(!pacer.owes_frame());
         pacer.changed();
         assert!(pacer.owes_frame());
         assert!(pacer.is_due(key, &[]), "a key press is not held back");
-        pacer.drew(key);
+        pacer.drew(key, Duration::ZERO);
         assert!(!pacer.owes_frame(), "the frame showed it");
     }
 
     #[test]
     fn nothing_changing_and_nothing_moving_draws_nothing_for_10_s() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, Duration::ZERO);
         assert_eq!(pacer.due(start, &[]), None);
         let frames = run(
             &mut pacer,
@@ -289,8 +313,7 @@ mod tests {
     #[test]
     fn a_spinner_alone_is_drawn_at_its_cadence_only() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, Duration::ZERO);
         let spinner = Cadence::new(start - Duration::from_millis(30), SPINNER);
         let frames = run(
             &mut pacer,
@@ -307,8 +330,7 @@ mod tests {
     #[test]
     fn clocks_step_on_their_own_seconds() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, Duration::ZERO);
         let second = Duration::from_secs(1);
         let turn = Cadence::new(start - Duration::from_millis(200), second);
         let agent = Cadence::new(start + Duration::from_millis(500), second);
@@ -326,8 +348,7 @@ mod tests {
     #[test]
     fn a_change_between_spinner_steps_does_not_add_frames_closer_than_frame_time() {
         let start = Instant::now();
-        let mut pacer = FramePacer::new();
-        pacer.drew(start);
+        let mut pacer = drawn(start, Duration::ZERO);
         let spinner = Cadence::new(start, SPINNER);
         let frames = run(
             &mut pacer,
@@ -346,6 +367,70 @@ mod tests {
             vec![90, 106],
             "the step at 100 waits for the frame time"
         );
+    }
+
+    #[test]
+    fn the_news_gap_is_the_budget_times_what_frames_cost() {
+        let start = Instant::now();
+        let gap = |took: Duration| drawn(start, took).news_gap();
+        assert_eq!(gap(Duration::ZERO), FRAME, "never closer than a frame time");
+        assert_eq!(gap(Duration::from_micros(50)), FRAME);
+        assert_eq!(gap(Duration::from_micros(200)), Duration::from_millis(32));
+        assert_eq!(gap(Duration::from_millis(1)), Duration::from_millis(160));
+        assert_eq!(
+            gap(Duration::from_millis(40)),
+            SLOWEST,
+            "never further apart"
+        );
+    }
+
+    #[test]
+    fn one_slow_frame_moves_the_cost_an_eighth_of_the_way() {
+        let start = Instant::now();
+        let mut pacer = drawn(start, Duration::from_millis(1));
+        pacer.drew(start + FRAME, Duration::from_millis(9));
+        assert_eq!(pacer.cost, Duration::from_millis(2));
+        for step in 2..40 {
+            pacer.drew(start + FRAME * step, Duration::from_micros(100));
+        }
+        assert!(
+            pacer.news_gap() < Duration::from_millis(20),
+            "{:?}",
+            pacer.news_gap()
+        );
+    }
+
+    #[test]
+    fn streaming_while_frames_are_costly_draws_within_the_budget() {
+        let start = Instant::now();
+        // A 200×50 grid of six streaming cards: about 1 ms a frame.
+        let mut pacer = drawn(start, Duration::from_millis(1));
+        let spinner = Cadence::new(start, SPINNER);
+        let frames = run(
+            &mut pacer,
+            start,
+            start + Duration::from_secs(2),
+            &[spinner],
+            |_, pacer| pacer.streamed(),
+        );
+        assert!(
+            frames
+                .windows(2)
+                .all(|pair| pair[1] - pair[0] >= Duration::from_millis(160))
+        );
+        // 12 frames of 1 ms in 2 s: 0.6 % of a core.
+        assert_eq!(frames.len(), 12, "{frames:?}");
+    }
+
+    #[test]
+    fn a_key_is_drawn_at_once_however_costly_frames_are() {
+        let start = Instant::now();
+        let mut pacer = drawn(start, Duration::from_millis(5));
+        pacer.streamed();
+        let key = start + Duration::from_millis(40);
+        assert!(!pacer.is_due(key, &[]), "news waits for its gap");
+        pacer.changed();
+        assert!(pacer.is_due(key, &[]), "a key does not");
     }
 
     #[test]

@@ -152,7 +152,7 @@ async fn event_loop(
             guard
                 .terminal
                 .draw(|frame| render(&app.state, &app.view, &app.theme, frame))?;
-            pacer.drew(now);
+            pacer.drew(now, now.elapsed());
         }
         let wake = ending.unwrap_or_else(|| {
             let due = pacer.due(now, &moving(&app, started, now));
