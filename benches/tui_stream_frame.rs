@@ -166,7 +166,9 @@ fn main() {
         .ok()
         .and_then(|value| value.parse().ok())
         .unwrap_or(600);
-    println!("per frame: {TOKENS_PER_FRAME} tokens folded per agent, then one frame drawn through crossterm into memory");
+    println!(
+        "per frame: {TOKENS_PER_FRAME} tokens folded per agent, then one frame drawn through crossterm into memory"
+    );
     run(6, 200, 50, frames);
     run(6, 160, 48, frames);
     run(3, 80, 24, frames);

@@ -211,8 +211,19 @@ mod tests {
     fn piece() -> impl Strategy<Value = String> {
         prop::collection::vec(
             prop::sample::select(vec![
-                "word", " ", "a", "日本", "é", "e\u{301}", "👍", "🇫🇷", "\t", "\u{7}", "x\u{200b}y",
-                "-", "│",
+                "word",
+                " ",
+                "a",
+                "日本",
+                "é",
+                "e\u{301}",
+                "👍",
+                "🇫🇷",
+                "\t",
+                "\u{7}",
+                "x\u{200b}y",
+                "-",
+                "│",
             ]),
             0..8,
         )

@@ -60,7 +60,14 @@ pub fn block_lines(
     };
     let room = wanted.saturating_sub(last_line.len());
     let mut lines = match body.filter(|_| room > 0) {
-        Some(body) => tail_text_lines(body, last.saturating_sub(1), room, &block.code, width, theme),
+        Some(body) => tail_text_lines(
+            body,
+            last.saturating_sub(1),
+            room,
+            &block.code,
+            width,
+            theme,
+        ),
         None => Vec::new(),
     };
     lines.extend(last_line);

@@ -3,8 +3,8 @@
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
-use ratatui::text::{Line, Span};
 use ratatui::symbols::border;
+use ratatui::text::{Line, Span};
 use ratatui::widgets::Widget;
 
 use super::format::{duration, plural, retrying, seconds};
