@@ -3,9 +3,10 @@
 //! TUI process's CPU share (utime + stime from `/proc/PID/stat` over wall time, % of one
 //! core) while all six stream and while idle after the turn; and the same turn headless
 //! (`--display quiet`), so the screen's cost shows as a ratio. Also the bytes the TUI
-//! wrote to the terminal per second. Linux only (`/proc`).
+//! wrote to the terminal and the frames it drew per second. Linux only (`/proc`).
 //!
 //! Run: `cargo bench --bench tui_cpu` (`TUI_CPU_SECS=N` streams N s per agent, default 12;
+//! `TUI_CPU_SIZE=80x24` another terminal size;
 //! `TUI_CPU_IDLE_SECS=N` idles N s, default 10; `TUI_CPU_RUNS=N` alternates N runs of each,
 //! default 2; `MASSGEN_BIN=path` measures another build).
 //! Results go in BENCHMARKS.md.
@@ -27,8 +28,16 @@ mod streaming_llm;
 
 use streaming_llm::{AGENTS, Progress, Server, TOKENS_PER_SECOND, config, serve};
 
-const ROWS: u16 = 50;
-const COLS: u16 = 200;
+/// The terminal's size: 200×50 unless `TUI_CPU_SIZE=COLSxROWS` says otherwise.
+fn size() -> (u16, u16) {
+    std::env::var("TUI_CPU_SIZE")
+        .ok()
+        .and_then(|size| {
+            let (cols, rows) = size.split_once('x')?;
+            Some((cols.parse().ok()?, rows.parse().ok()?))
+        })
+        .unwrap_or((200, 50))
+}
 /// CPU time used by `pid` so far (user + system), from `/proc/PID/stat`.
 fn cpu(pid: u32, ticks_per_second: f64) -> Duration {
     let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
@@ -101,6 +110,7 @@ struct Run {
     window: Duration,
     idle: Option<f64>,
     bytes_per_second: Option<f64>,
+    frames_per_second: Option<f64>,
 }
 
 fn headless(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64) -> Run {
@@ -127,14 +137,16 @@ fn headless(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u6
         window,
         idle: None,
         bytes_per_second: None,
+        frames_per_second: None,
     }
 }
 
 fn tui(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64, idle: u64) -> Run {
+    let (cols, rows) = size();
     let pair = native_pty_system()
         .openpty(PtySize {
-            rows: ROWS,
-            cols: COLS,
+            rows,
+            cols,
             pixel_width: 0,
             pixel_height: 0,
         })
@@ -151,26 +163,37 @@ fn tui(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64, id
     drop(pair.slave);
     let pid = child.process_id().unwrap();
     let parser = Arc::new(Mutex::new(vt100::Parser::new(
-        NonZeroU16::new(ROWS).unwrap(),
-        NonZeroU16::new(COLS).unwrap(),
+        NonZeroU16::new(rows).unwrap(),
+        NonZeroU16::new(cols).unwrap(),
         0,
     )));
     let written = Arc::new(AtomicUsize::new(0));
+    // Every frame shows or hides the cursor once: `ESC [ ? 25 h` or `l`.
+    let frames = Arc::new(AtomicUsize::new(0));
     let mut reader = pair.master.try_clone_reader().unwrap();
-    let (parser_in, written_in) = (Arc::clone(&parser), Arc::clone(&written));
+    let (parser_in, written_in, frames_in) =
+        (Arc::clone(&parser), Arc::clone(&written), Arc::clone(&frames));
     std::thread::spawn(move || {
         let mut buf = [0u8; 65536];
+        let mut carry = Vec::new();
         while let Ok(read) = reader.read(&mut buf) {
             if read == 0 {
                 break;
             }
             written_in.fetch_add(read, Ordering::SeqCst);
+            // The last bytes of the previous read, so a sequence split between reads counts.
+            carry.extend_from_slice(&buf[..read]);
+            let cursor = carry.windows(5).filter(|bytes| bytes == b"\x1b[?25").count();
+            frames_in.fetch_add(cursor, Ordering::SeqCst);
+            carry.drain(..carry.len().saturating_sub(4));
             parser_in.lock().unwrap().process(&buf[..read]);
         }
     });
     let bytes_before = written.load(Ordering::SeqCst);
+    let frames_before = frames.load(Ordering::SeqCst);
     let (streaming, window) = streaming_share(pid, hz, progress, seconds);
     let bytes = written.load(Ordering::SeqCst) - bytes_before;
+    let drawn = frames.load(Ordering::SeqCst) - frames_before;
     let screen = || parser.lock().unwrap().screen().contents();
     wait_until(
         "the final answer on screen",
@@ -187,8 +210,9 @@ fn tui(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64, id
         streaming,
         window,
         idle: Some(idle_share),
-        // Bytes over the whole streaming phase, spread over the measured window.
+        // Bytes and frames over the whole streaming phase, spread over the measured window.
         bytes_per_second: Some(bytes as f64 / (window.as_secs_f64() + 0.5)),
+        frames_per_second: Some(drawn as f64 / (window.as_secs_f64() + 0.5)),
     }
 }
 
@@ -213,7 +237,9 @@ fn main() {
         .unwrap();
     println!(
         "tui_cpu: {AGENTS} agents × {TOKENS_PER_SECOND} tokens/s for {seconds} s, \
-         {COLS}×{ROWS} terminal, {}",
+         {}×{} terminal, {}",
+        size().0,
+        size().1,
         binary.display()
     );
     let rounds = env_secs("TUI_CPU_RUNS", 2);
@@ -236,7 +262,7 @@ fn main() {
             runs.push((display, run));
         }
     }
-    println!(" display   streaming % core (window)   idle % core   terminal KiB/s");
+    println!(" display   streaming % core (window)   idle % core   terminal KiB/s   frames/s");
     for (display, run) in &runs {
         let idle = run
             .idle
@@ -244,8 +270,11 @@ fn main() {
         let bytes = run
             .bytes_per_second
             .map_or_else(|| "-".to_string(), |rate| format!("{:.1}", rate / 1024.0));
+        let frames = run
+            .frames_per_second
+            .map_or_else(|| "-".to_string(), |rate| format!("{rate:.1}"));
         println!(
-            " {display:<8}  {:>8.1} ({:>5.1} s)           {idle:>8}      {bytes:>8}",
+            " {display:<8}  {:>8.1} ({:>5.1} s)           {idle:>8}      {bytes:>8}   {frames:>8}",
             run.streaming,
             run.window.as_secs_f64()
         );
