@@ -7,13 +7,14 @@
 //! plans and keeps saved plans;
 //! [`orchestrator`] coordinates a turn; [`session`] writes `.massgen/`; [`headless`] prints
 //! progress; [`tui`] is the full-screen front end; [`text`] measures text in terminal
-//! columns; [`cli`] ties them together for the `massgen` binary; [`sandbox`] confines the
+//! columns; [`local_time`] is the local time zone; [`cli`] ties them together for the `massgen` binary; [`sandbox`] confines the
 //! commands agents run.
 
 pub mod backend;
 pub mod cli;
 pub mod config;
 pub mod headless;
+pub mod local_time;
 pub mod mcp;
 pub mod orchestrator;
 pub mod plan;

@@ -295,7 +295,7 @@ impl TurnState<'_> {
             options,
             plan: prepared.plan,
             history: self.history.clone(),
-            today: jiff::Zoned::now().date().to_string(),
+            today: crate::local_time::now().date().to_string(),
             attached: prepared.attached,
         };
         let report = run_turn(context, request, self.emitter, ops).await;

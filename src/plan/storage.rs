@@ -89,7 +89,7 @@ impl PlanStore {
     /// metadata with status `planning` and logs `plan_created`.
     pub fn create(&self, plan: &NewPlan) -> io::Result<SavedPlan> {
         fs::create_dir_all(&self.root)?;
-        let mut now = jiff::Zoned::now();
+        let mut now = crate::local_time::now();
         let (stamp, dir) = loop {
             let stamp = now.strftime("%Y%m%d_%H%M%S_%6f").to_string();
             let dir = self.root.join(format!("plan_{stamp}"));

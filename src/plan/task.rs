@@ -247,7 +247,7 @@ impl TaskPlan {
 /// `ts` in local time without zone, microseconds always shown: how MassGen stamps tasks,
 /// plans and log lines.
 pub(crate) fn local_iso(ts: jiff::Timestamp) -> String {
-    ts.to_zoned(jiff::tz::TimeZone::system())
+    ts.to_zoned(crate::local_time::zone())
         .strftime("%Y-%m-%dT%H:%M:%S%.6f")
         .to_string()
 }

@@ -41,7 +41,9 @@ impl RunLogDir {
     pub fn create(massgen_dir: &Path) -> io::Result<Self> {
         let logs = massgen_dir.join("massgen_logs");
         std::fs::create_dir_all(&logs)?;
-        let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S_%6f").to_string();
+        let stamp = crate::local_time::now()
+            .strftime("%Y%m%d_%H%M%S_%6f")
+            .to_string();
         let root = create_fresh_dir(&logs, &format!("log_{stamp}"))?;
         Ok(Self {
             massgen_dir: massgen_dir.to_path_buf(),

@@ -49,7 +49,7 @@ fn lock_file(registry: &Path) -> io::Result<std::fs::File> {
 /// The local time as MassGen's `datetime.now().isoformat()` writes it, which its
 /// `--continue` sorts the sessions by.
 fn massgen_now() -> String {
-    jiff::Zoned::now()
+    crate::local_time::now()
         .datetime()
         .strftime("%Y-%m-%dT%H:%M:%S%.6f")
         .to_string()

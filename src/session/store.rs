@@ -38,7 +38,9 @@ impl SessionStore {
     pub fn create(massgen_dir: &Path) -> io::Result<Self> {
         let sessions = massgen_dir.join("sessions");
         std::fs::create_dir_all(&sessions)?;
-        let stamp = jiff::Zoned::now().strftime("%Y%m%d_%H%M%S").to_string();
+        let stamp = crate::local_time::now()
+            .strftime("%Y%m%d_%H%M%S")
+            .to_string();
         let dir = create_fresh_dir(&sessions, &format!("session_{stamp}"))?;
         let id = dir
             .file_name()

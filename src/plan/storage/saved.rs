@@ -249,7 +249,7 @@ fn rfc3339(local: &str) -> String {
     local
         .parse::<jiff::civil::DateTime>()
         .ok()
-        .and_then(|civil| civil.to_zoned(jiff::tz::TimeZone::system()).ok())
+        .and_then(|civil| civil.to_zoned(crate::local_time::zone()).ok())
         .map_or_else(
             || local.to_string(),
             |zoned| zoned.strftime("%Y-%m-%dT%H:%M:%S%.6f%:z").to_string(),
