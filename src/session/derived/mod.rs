@@ -28,30 +28,54 @@ pub use table::coordination_table;
 use super::{pretty_json, write_atomic};
 use crate::protocol::Event;
 
+/// Builds one derived file's contents from the turn's events.
+type Builder = dyn Fn(&[Event]) -> Vec<u8>;
+
 /// Every derived file of a turn, as (path relative to the attempt directory, contents).
 pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
-    let mut files = vec![
-        (
-            "coordination_events.json".into(),
-            pretty_json(&coordination_events(events)),
-        ),
-        (
-            "metrics_summary.json".into(),
-            pretty_json(&metrics_summary(events)),
-        ),
-        (
-            "metrics_events.json".into(),
-            pretty_json(&metrics_events(events)),
-        ),
-        ("status.json".into(), pretty_json(&final_status(events))),
-        (
-            "coordination_table.txt".into(),
-            coordination_table(events).into_bytes(),
-        ),
-    ];
-    files.extend(agents::answers_and_votes(events));
-    files.extend(agents::outputs(events));
+    let mut files = Vec::new();
+    let _ = each_derived(events, |file| {
+        files.push(file);
+        Ok(())
+    });
     files
+}
+
+/// Builds the turn's derived files one at a time and hands each to `take` before the next
+/// is built, so only one file's contents is in memory at once (the metrics and
+/// coordination files of a long turn are hundreds of kilobytes each).
+fn each_derived(
+    events: &[Event],
+    mut take: impl FnMut(DerivedFile) -> io::Result<()>,
+) -> io::Result<usize> {
+    let singles: [(&str, &Builder); 5] = [
+        ("coordination_events.json", &|events| {
+            pretty_json(&coordination_events(events))
+        }),
+        ("metrics_summary.json", &|events| {
+            pretty_json(&metrics_summary(events))
+        }),
+        ("metrics_events.json", &|events| {
+            pretty_json(&metrics_events(events))
+        }),
+        ("status.json", &|events| pretty_json(&final_status(events))),
+        ("coordination_table.txt", &|events| {
+            coordination_table(events).into_bytes()
+        }),
+    ];
+    let mut count = 0;
+    for (name, build) in singles {
+        take((name.into(), build(events)))?;
+        count += 1;
+    }
+    for file in agents::answers_and_votes(events)
+        .into_iter()
+        .chain(agents::outputs(events))
+    {
+        take(file)?;
+        count += 1;
+    }
+    Ok(count)
 }
 
 /// `status.json` as the turn left it: stamped with the time of its last event.
@@ -65,15 +89,13 @@ pub fn final_status(events: &[Event]) -> serde_json::Value {
 /// Writes every file derived from `events` (the turn's `events.jsonl`) into the turn's
 /// attempt directory.
 pub fn write_derived(attempt_dir: &Path, events: &[Event]) -> io::Result<usize> {
-    let files = derive(events);
-    for (relative, contents) in &files {
+    each_derived(events, |(relative, contents)| {
         let path = attempt_dir.join(relative);
         if let Some(parent) = path.parent() {
             std::fs::create_dir_all(parent)?;
         }
-        write_atomic(&path, contents)?;
-    }
-    Ok(files.len())
+        write_atomic(&path, &contents)
+    })
 }
 
 #[cfg(test)]
