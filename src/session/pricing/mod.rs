@@ -11,6 +11,7 @@ mod tests;
 mod tools;
 
 use std::fmt;
+use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
 
@@ -38,7 +39,7 @@ pub struct ModelPrice {
 }
 
 /// What the scripted backend (and OpenRouter's `:free` models) cost.
-static FREE: ModelPrice = ModelPrice {
+const FREE: ModelPrice = ModelPrice {
     input_per_mtok: 0.0,
     output_per_mtok: 0.0,
     cached_input_per_mtok: None,
@@ -110,13 +111,35 @@ impl fmt::Display for CostEstimate {
 /// Fireworks models to their short name. Case is ignored. `scripted` costs nothing unless
 /// it is named after a listed model, and an OpenRouter `:free` model costs nothing; local
 /// servers (`lmstudio`, `vllm`, `sglang`) have no known price.
-pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPrice> {
-    let table = table::shipped();
+///
+/// The table is read only to answer a question not asked before in this process, and is
+/// not kept: the answers are (the whole index held 0.2 MB for the one or two models a run
+/// uses).
+pub fn price_for(provider: BackendKind, model: &str) -> Option<ModelPrice> {
+    static FOUND: Mutex<Vec<(BackendKind, String, Option<ModelPrice>)>> = Mutex::new(Vec::new());
+    let cached = |found: &Vec<(BackendKind, String, Option<ModelPrice>)>| {
+        found
+            .iter()
+            .find(|(kind, name, _)| *kind == provider && name == model)
+            .map(|(_, _, price)| *price)
+    };
+    if let Some(price) = FOUND.lock().ok().as_deref().and_then(cached) {
+        return price;
+    }
+    let price = find(provider, model);
+    if let Ok(mut found) = FOUND.lock() {
+        found.push((provider, model.to_owned(), price));
+    }
+    price
+}
+
+/// [`price_for`], read from the shipped table.
+fn find(provider: BackendKind, model: &str) -> Option<ModelPrice> {
     let (providers, strip_vendor, model) = match lookup::route(provider) {
         // A scripted agent named after a real model is priced like it (to rehearse costs
         // and budgets offline); any other scripted agent is free.
         Route::Free => {
-            return price_for(BackendKind::Chatcompletion, model).or(Some(&FREE));
+            return find(BackendKind::Chatcompletion, model).or(Some(FREE));
         }
         Route::Unknown => return None,
         Route::Providers(providers) => (providers.to_vec(), false, model),
@@ -127,14 +150,20 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<&'static ModelPri
                 (model, None)
             };
             if variant.is_some_and(|variant| variant.eq_ignore_ascii_case("free")) {
-                return Some(&FREE);
+                return Some(FREE);
             }
             (lookup::gateway_providers(first, name), true, name)
         }
     };
-    lookup::candidates(model, strip_vendor)
+    let names = lookup::candidates(model, strip_vendor);
+    // Only the rows these names and providers can match are indexed.
+    let table = table::shipped(|provider, name| {
+        providers.contains(&provider) && names.iter().any(|wanted| wanted == name)
+    });
+    names
         .iter()
         .find_map(|name| providers.iter().find_map(|p| table.get(p, name)))
+        .copied()
 }
 
 /// The cost of one call's `usage` for `model` on a `provider` backend: its tokens, and the
@@ -150,7 +179,10 @@ pub fn estimate(provider: BackendKind, model: &str, usage: &Usage) -> CostEstima
 
 /// Where the shipped price table came from; `None` if it failed to parse.
 pub fn pricing_source() -> Option<&'static PricingSource> {
-    table::shipped().source()
+    static SOURCE: OnceLock<Option<PricingSource>> = OnceLock::new();
+    SOURCE
+        .get_or_init(|| table::shipped(|_, _| false).source().cloned())
+        .as_ref()
 }
 
 /// A USD amount for display: `$0` for zero, `<$0.0001` below a hundredth of a cent, four

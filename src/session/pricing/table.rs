@@ -1,9 +1,12 @@
-//! The embedded `assets/pricing.json`: parsed once, indexed by LiteLLM provider and model name.
+//! The embedded `assets/pricing.json`: parsed and indexed by LiteLLM provider and model name.
 
 use std::collections::HashMap;
-use std::sync::OnceLock;
+
+use std::borrow::Cow;
+use std::fmt;
 
 use serde::Deserialize;
+use serde::de::{DeserializeSeed, Deserializer, IgnoredAny, MapAccess, SeqAccess, Visitor};
 
 use super::ModelPrice;
 use super::lookup::strip_date_suffix;
@@ -30,12 +33,6 @@ pub struct PricingSource {
 }
 
 #[derive(Deserialize)]
-struct File {
-    header: Header,
-    models: Vec<Row>,
-}
-
-#[derive(Deserialize)]
 struct Header {
     source: SourceFields,
     retrieved: String,
@@ -48,11 +45,14 @@ struct SourceFields {
     file: String,
 }
 
-/// One line of `models`; field meanings are in `assets/README.md`.
+/// One line of `models`; field meanings are in `assets/README.md`. Its names borrow from
+/// the table's text where they can.
 #[derive(Deserialize)]
-struct Row {
-    provider: String,
-    model: String,
+struct Row<'a> {
+    #[serde(borrow)]
+    provider: Cow<'a, str>,
+    #[serde(borrow)]
+    model: Cow<'a, str>,
     #[serde(rename = "in")]
     input: f64,
     out: f64,
@@ -62,7 +62,7 @@ struct Row {
     context: Option<u64>,
 }
 
-impl Row {
+impl Row<'_> {
     fn price(&self) -> ModelPrice {
         ModelPrice {
             input_per_mtok: self.input,
@@ -75,33 +75,125 @@ impl Row {
     }
 }
 
+/// Reads the table's `header` and hands each row of its `models` to `each` in order,
+/// keeping none of them: the whole table is 1,700 rows, and a lookup wants one or two.
+fn read_rows<'a>(
+    text: &'a str,
+    each: &mut dyn FnMut(&Row<'a>),
+) -> Result<PricingSource, serde_json::Error> {
+    let mut deserializer = serde_json::Deserializer::from_str(text);
+    let (header, models) = FileSeed { each }.deserialize(&mut deserializer)?;
+    deserializer.end()?;
+    let header = header.ok_or_else(|| serde::de::Error::missing_field("header"))?;
+    Ok(PricingSource {
+        package: header.source.package,
+        version: header.source.version,
+        file: header.source.file,
+        retrieved: header.retrieved,
+        models,
+    })
+}
+
+/// The table file: its header, and its rows handed on one by one (how many, returned).
+struct FileSeed<'f, 'a> {
+    each: &'f mut dyn FnMut(&Row<'a>),
+}
+
+impl<'de: 'a, 'a> DeserializeSeed<'de> for FileSeed<'_, 'a> {
+    type Value = (Option<Header>, usize);
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<Self::Value, D::Error> {
+        deserializer.deserialize_map(self)
+    }
+}
+
+impl<'de: 'a, 'a> Visitor<'de> for FileSeed<'_, 'a> {
+    type Value = (Option<Header>, usize);
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a pricing table with a header and models")
+    }
+
+    fn visit_map<M: MapAccess<'de>>(self, mut map: M) -> Result<Self::Value, M::Error> {
+        let mut header = None;
+        let mut count = 0;
+        while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+            match key.as_ref() {
+                "header" => header = Some(map.next_value()?),
+                "models" => {
+                    count = map.next_value_seed(RowsSeed {
+                        each: &mut *self.each,
+                    })?;
+                }
+                _ => {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+        }
+        Ok((header, count))
+    }
+}
+
+/// The `models` array, each row handed on as it is read.
+struct RowsSeed<'f, 'a> {
+    each: &'f mut dyn FnMut(&Row<'a>),
+}
+
+impl<'de: 'a, 'a> DeserializeSeed<'de> for RowsSeed<'_, 'a> {
+    type Value = usize;
+
+    fn deserialize<D: Deserializer<'de>>(self, deserializer: D) -> Result<usize, D::Error> {
+        deserializer.deserialize_seq(self)
+    }
+}
+
+impl<'de: 'a, 'a> Visitor<'de> for RowsSeed<'_, 'a> {
+    type Value = usize;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("a list of model prices")
+    }
+
+    fn visit_seq<S: SeqAccess<'de>>(self, mut seq: S) -> Result<usize, S::Error> {
+        let mut count = 0;
+        while let Some(row) = seq.next_element::<Row<'de>>()? {
+            (self.each)(&row);
+            count += 1;
+        }
+        Ok(count)
+    }
+}
+
 /// Prices by LiteLLM provider, then by lower-cased model name (entries and aliases).
 #[derive(Debug, Default)]
 pub(super) struct PriceTable {
     source: Option<PricingSource>,
     providers: HashMap<String, HashMap<String, ModelPrice>>,
+    /// Distinct models indexed (aliases not counted), for the tests' checks of the table.
+    #[cfg_attr(not(test), allow(dead_code))]
     entries: usize,
 }
 
 impl PriceTable {
-    /// Parses the JSON text of a pricing table and builds its index.
+    /// Parses the JSON text of a pricing table and builds its whole index.
+    #[cfg(test)]
     pub(super) fn parse(text: &str) -> Result<Self, serde_json::Error> {
-        let file: File = serde_json::from_str(text)?;
-        let mut table = PriceTable {
-            source: Some(PricingSource {
-                package: file.header.source.package,
-                version: file.header.source.version,
-                file: file.header.source.file,
-                retrieved: file.header.retrieved,
-                models: file.models.len(),
-            }),
-            providers: HashMap::new(),
-            entries: 0,
-        };
+        Self::parse_for(text, |_, _| true)
+    }
+
+    /// Parses the JSON text of a pricing table and indexes the names `wanted(provider,
+    /// name)` accepts (entries and aliases alike; `name` lower-cased).
+    pub(super) fn parse_for(
+        text: &str,
+        wanted: impl Fn(&str, &str) -> bool,
+    ) -> Result<Self, serde_json::Error> {
+        let mut providers: HashMap<String, HashMap<String, ModelPrice>> = HashMap::new();
+        let mut entries = 0;
         // Aliases never shadow a real entry; among dated variants the newest date wins.
         let mut aliases: HashMap<(String, String), (String, ModelPrice)> = HashMap::new();
-        for row in &file.models {
+        let source = read_rows(text, &mut |row| {
             let name = row.model.to_ascii_lowercase();
+            let provider = row.provider.as_ref();
             // (alias, rank): of several rows claiming one alias, the highest rank wins.
             let mut alias_names = Vec::new();
             if let Some(short) = name.strip_prefix(FIREWORKS_MODELS) {
@@ -115,7 +207,10 @@ impl PriceTable {
                 alias_names.push((undated.to_owned(), date));
             }
             for (alias, rank) in alias_names {
-                let slot = aliases.entry((row.provider.clone(), alias));
+                if !wanted(provider, &alias) {
+                    continue;
+                }
+                let slot = aliases.entry((provider.to_owned(), alias));
                 slot.and_modify(|(best, price)| {
                     if rank > *best {
                         *best = rank.clone();
@@ -124,21 +219,28 @@ impl PriceTable {
                 })
                 .or_insert_with(|| (rank, row.price()));
             }
-            let models = table.providers.entry(row.provider.clone()).or_default();
-            if models.insert(name, row.price()).is_none() {
-                table.entries += 1;
+            if wanted(provider, &name) {
+                let models = providers.entry(provider.to_owned()).or_default();
+                if models.insert(name, row.price()).is_none() {
+                    entries += 1;
+                }
             }
-        }
+        })?;
         for ((provider, alias), (_, price)) in aliases {
-            let models = table.providers.entry(provider).or_default();
+            let models = providers.entry(provider).or_default();
             models.entry(alias).or_insert(price);
         }
-        Ok(table)
+        Ok(PriceTable {
+            source: Some(source),
+            providers,
+            entries,
+        })
     }
 
-    /// Parses `text`, or logs why not and returns an empty table (every price unknown).
-    pub(super) fn parse_or_empty(text: &str) -> Self {
-        Self::parse(text).unwrap_or_else(|error| {
+    /// [`parse_for`](Self::parse_for), or logs why not and returns an empty table (every
+    /// price unknown).
+    pub(super) fn parse_or_empty(text: &str, wanted: impl Fn(&str, &str) -> bool) -> Self {
+        Self::parse_for(text, wanted).unwrap_or_else(|error| {
             tracing::warn!(%error, "the embedded pricing table does not parse; costs are unknown");
             Self::default()
         })
@@ -147,6 +249,20 @@ impl PriceTable {
     /// The price of `model` (already lower-cased) at LiteLLM provider `provider`.
     pub(super) fn get(&self, provider: &str, model: &str) -> Option<&ModelPrice> {
         self.providers.get(provider)?.get(model)
+    }
+
+    /// Every (provider, name) the index answers to, entries and aliases.
+    #[cfg(test)]
+    pub(super) fn keys(&self) -> Vec<(String, String)> {
+        let mut keys: Vec<(String, String)> = self
+            .providers
+            .iter()
+            .flat_map(|(provider, models)| {
+                models.keys().map(|name| (provider.clone(), name.clone()))
+            })
+            .collect();
+        keys.sort();
+        keys
     }
 
     /// Number of distinct models in the index (aliases not counted).
@@ -160,10 +276,10 @@ impl PriceTable {
     }
 }
 
-/// The shipped table, parsed on first use.
-pub(super) fn shipped() -> &'static PriceTable {
-    static TABLE: OnceLock<PriceTable> = OnceLock::new();
-    TABLE.get_or_init(|| PriceTable::parse_or_empty(EMBEDDED))
+/// The shipped table's index of the names `wanted` accepts (see
+/// [`PriceTable::parse_for`]), built anew each time: callers keep what they found.
+pub(super) fn shipped(wanted: impl Fn(&str, &str) -> bool) -> PriceTable {
+    PriceTable::parse_or_empty(EMBEDDED, wanted)
 }
 
 #[cfg(test)]
