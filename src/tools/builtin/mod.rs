@@ -5,6 +5,7 @@
 
 mod args;
 mod command;
+mod diff;
 mod fs_read;
 mod fs_write;
 mod open;

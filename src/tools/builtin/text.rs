@@ -111,11 +111,5 @@ pub(super) fn looks_binary(mut file: File) -> bool {
 /// A unified diff from `old` to `new` with `context` lines around each change; large inputs
 /// get an approximate diff rather than a long wait.
 pub(super) fn unified_diff(old: &str, new: &str, from: &str, to: &str, context: usize) -> String {
-    similar::TextDiff::configure()
-        .timeout(std::time::Duration::from_secs(2))
-        .diff_lines(old, new)
-        .unified_diff()
-        .context_radius(context)
-        .header(from, to)
-        .to_string()
+    super::diff::unified(old, new, from, to, context)
 }
