@@ -171,8 +171,11 @@ fn tui(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64, id
     // Every frame shows or hides the cursor once: `ESC [ ? 25 h` or `l`.
     let frames = Arc::new(AtomicUsize::new(0));
     let mut reader = pair.master.try_clone_reader().unwrap();
-    let (parser_in, written_in, frames_in) =
-        (Arc::clone(&parser), Arc::clone(&written), Arc::clone(&frames));
+    let (parser_in, written_in, frames_in) = (
+        Arc::clone(&parser),
+        Arc::clone(&written),
+        Arc::clone(&frames),
+    );
     std::thread::spawn(move || {
         let mut buf = [0u8; 65536];
         let mut carry = Vec::new();
@@ -183,7 +186,10 @@ fn tui(binary: &Path, dir: &Path, hz: f64, progress: &Progress, seconds: u64, id
             written_in.fetch_add(read, Ordering::SeqCst);
             // The last bytes of the previous read, so a sequence split between reads counts.
             carry.extend_from_slice(&buf[..read]);
-            let cursor = carry.windows(5).filter(|bytes| bytes == b"\x1b[?25").count();
+            let cursor = carry
+                .windows(5)
+                .filter(|bytes| bytes == b"\x1b[?25")
+                .count();
             frames_in.fetch_add(cursor, Ordering::SeqCst);
             carry.drain(..carry.len().saturating_sub(4));
             parser_in.lock().unwrap().process(&buf[..read]);

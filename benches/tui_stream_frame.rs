@@ -25,6 +25,7 @@ use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
 use ratatui::{TerminalOptions, Viewport};
 
+#[allow(dead_code)] // the three-agent roster is for the other benches
 mod support;
 
 use support::turn_started;
@@ -78,7 +79,7 @@ impl Stream {
         for _ in 0..TOKENS_PER_FRAME {
             self.tokens += 1;
             let word = WORDS[self.tokens % WORDS.len()];
-            let text = if self.tokens % 60 == 0 {
+            let text = if self.tokens.is_multiple_of(60) {
                 format!("{word}.\n\n")
             } else {
                 word.to_string()
