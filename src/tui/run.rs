@@ -149,10 +149,13 @@ async fn event_loop(
             }
             update_clocks(&mut app);
             app.view.spinner = spinner_frame(now.duration_since(started));
+            // The frame's cost is the drawing: folding the news takes as long however
+            // often frames come.
+            let drawing = Instant::now();
             guard
                 .terminal
                 .draw(|frame| render(&app.state, &app.view, &app.theme, frame))?;
-            pacer.drew(now, now.elapsed());
+            pacer.drew(now, drawing.elapsed());
         }
         let wake = ending.unwrap_or_else(|| {
             let due = pacer.due(now, &moving(&app, started, now));
