@@ -13,7 +13,6 @@ fn main() {
         && env::var("CARGO_CFG_TARGET_OS").as_deref() == Ok("linux")
     {
         println!("cargo:rustc-link-arg-bins=-no-pie");
-        println!("cargo:rustc-link-arg-bins=-Wl,--icf=all");
     }
     let root = PathBuf::from(env::var("CARGO_MANIFEST_DIR").unwrap_or_default()).join("configs");
     println!("cargo:rerun-if-changed={}", root.display());

@@ -36,6 +36,7 @@ fn size() -> (u16, u16) {
             let (cols, rows) = size.split_once('x')?;
             Some((cols.parse().ok()?, rows.parse().ok()?))
         })
+        .filter(|&(cols, rows)| cols > 0 && rows > 0)
         .unwrap_or((200, 50))
 }
 /// CPU time used by `pid` so far (user + system), from `/proc/PID/stat`.

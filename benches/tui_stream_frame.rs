@@ -166,6 +166,7 @@ fn main() {
     let frames = std::env::var("FRAMES")
         .ok()
         .and_then(|value| value.parse().ok())
+        .filter(|frames| *frames > 0)
         .unwrap_or(600);
     println!(
         "per frame: {TOKENS_PER_FRAME} tokens folded per agent, then one frame drawn through crossterm into memory"

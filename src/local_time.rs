@@ -2,7 +2,7 @@
 //! Read once from `/etc/localtime` when `TZ` is not set: jiff's own lookup maps that file's
 //! link to a zone name through its zone database, and building the database walks all of
 //! `/usr/share/zoneinfo` (some 600 names kept in memory, 0.1 MB, for one zone). With `TZ`
-//! set, or `/etc/localtime` unreadable, jiff's lookup decides.
+//! set (even empty), or `/etc/localtime` unreadable, jiff's lookup decides.
 
 use std::sync::OnceLock;
 
@@ -15,8 +15,8 @@ const LOCALTIME: &str = "/etc/localtime";
 pub fn zone() -> TimeZone {
     static ZONE: OnceLock<TimeZone> = OnceLock::new();
     ZONE.get_or_init(|| {
-        let tz_set = std::env::var_os("TZ").is_some_and(|tz| !tz.is_empty());
-        if tz_set {
+        // Set at all (empty means UTC, as glibc, jiff and Python read it): jiff decides.
+        if std::env::var_os("TZ").is_some() {
             return TimeZone::system();
         }
         from_file(LOCALTIME).unwrap_or_else(TimeZone::system)

@@ -32,6 +32,7 @@ use crate::protocol::Event;
 type Builder = dyn Fn(&[Event]) -> Vec<u8>;
 
 /// Every derived file of a turn, as (path relative to the attempt directory, contents).
+#[cfg(test)]
 pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
     let mut files = Vec::new();
     let _ = each_derived(events, |file| {
@@ -68,12 +69,11 @@ fn each_derived(
         take((name.into(), build(events)))?;
         count += 1;
     }
-    for file in agents::answers_and_votes(events)
-        .into_iter()
-        .chain(agents::outputs(events))
-    {
-        take(file)?;
-        count += 1;
+    for files in [agents::answers_and_votes, agents::outputs] {
+        for file in files(events) {
+            take(file)?;
+            count += 1;
+        }
     }
     Ok(count)
 }

@@ -11,7 +11,7 @@ mod tests;
 mod tools;
 
 use std::fmt;
-use std::sync::{Mutex, OnceLock};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use serde::{Deserialize, Serialize};
 
@@ -123,13 +123,12 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<ModelPrice> {
             .find(|(kind, name, _)| *kind == provider && name == model)
             .map(|(_, _, price)| *price)
     };
-    if let Some(price) = FOUND.lock().ok().as_deref().and_then(cached) {
+    let found = || FOUND.lock().unwrap_or_else(PoisonError::into_inner);
+    if let Some(price) = cached(&found()) {
         return price;
     }
     let price = find(provider, model);
-    if let Ok(mut found) = FOUND.lock() {
-        found.push((provider, model.to_owned(), price));
-    }
+    found().push((provider, model.to_owned(), price));
     price
 }
 

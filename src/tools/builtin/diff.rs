@@ -11,26 +11,38 @@ use std::fmt::Write as _;
 /// The most changed lines searched for a minimal diff (memory grows with its square).
 const MAX_EDITS: usize = 1_000;
 
-/// One run of the diff: lines kept, removed from the old text or added from the new.
+/// What a run of the diff does with its lines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Op {
-    Equal { old: usize, new: usize, len: usize },
-    Delete { old: usize, new: usize, len: usize },
-    Insert { old: usize, new: usize, len: usize },
+enum Kind {
+    Equal,
+    Delete,
+    Insert,
+}
+
+/// One run of the diff: `len` lines kept, removed from the old text or added from the new,
+/// at line `old` of the old text and `new` of the new.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Op {
+    kind: Kind,
+    old: usize,
+    new: usize,
+    len: usize,
 }
 
 impl Op {
+    /// The old text's lines it covers (none for an addition).
     fn old_range(self) -> (usize, usize) {
-        match self {
-            Self::Equal { old, len, .. } | Self::Delete { old, len, .. } => (old, old + len),
-            Self::Insert { old, .. } => (old, old),
+        match self.kind {
+            Kind::Equal | Kind::Delete => (self.old, self.old + self.len),
+            Kind::Insert => (self.old, self.old),
         }
     }
 
+    /// The new text's lines it covers (none for a removal).
     fn new_range(self) -> (usize, usize) {
-        match self {
-            Self::Equal { new, len, .. } | Self::Insert { new, len, .. } => (new, new + len),
-            Self::Delete { new, .. } => (new, new),
+        match self.kind {
+            Kind::Equal | Kind::Insert => (self.new, self.new + self.len),
+            Kind::Delete => (self.new, self.new),
         }
     }
 }
@@ -53,10 +65,10 @@ pub fn unified(old: &str, new: &str, from: &str, to: &str, context: usize) -> St
         let new_span = (first.new_range().0, last.new_range().1);
         let _ = writeln!(out, "@@ -{} +{} @@", range(old_span), range(new_span));
         for op in hunk {
-            let (sign, lines, (start, end)) = match op {
-                Op::Equal { .. } => (' ', &old_lines, op.old_range()),
-                Op::Delete { .. } => ('-', &old_lines, op.old_range()),
-                Op::Insert { .. } => ('+', &new_lines, op.new_range()),
+            let (sign, lines, (start, end)) = match op.kind {
+                Kind::Equal => (' ', &old_lines, op.old_range()),
+                Kind::Delete => ('-', &old_lines, op.old_range()),
+                Kind::Insert => ('+', &new_lines, op.new_range()),
             };
             for line in &lines[start..end] {
                 out.push(sign);
@@ -105,7 +117,13 @@ fn diff<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<Op> {
     };
     let a = numbered(&old[prefix..old_end]);
     let b = numbered(&new[prefix..new_end]);
-    match edit_script(&a, &b) {
+    // One side empty: nothing to search.
+    let script = if a.is_empty() || b.is_empty() {
+        Some(vec![(Kind::Delete, a.len()), (Kind::Insert, b.len())])
+    } else {
+        edit_script(&a, &b)
+    };
+    match script {
         Some(steps) => {
             let (mut x, mut y) = (prefix, prefix);
             for step in steps {
@@ -127,26 +145,18 @@ fn diff<'a>(old: &[&'a str], new: &[&'a str]) -> Vec<Op> {
     ops
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Kind {
-    Equal,
-    Delete,
-    Insert,
-}
-
 /// Appends a run, merged into the last one when it is of the same kind.
 fn push(ops: &mut Vec<Op>, kind: Kind, old: usize, new: usize, len: usize) {
     if len == 0 {
         return;
     }
-    match (ops.last_mut(), kind) {
-        (Some(Op::Equal { len: last, .. }), Kind::Equal)
-        | (Some(Op::Delete { len: last, .. }), Kind::Delete)
-        | (Some(Op::Insert { len: last, .. }), Kind::Insert) => *last += len,
-        _ => ops.push(match kind {
-            Kind::Equal => Op::Equal { old, new, len },
-            Kind::Delete => Op::Delete { old, new, len },
-            Kind::Insert => Op::Insert { old, new, len },
+    match ops.last_mut() {
+        Some(last) if last.kind == kind => last.len += len,
+        Some(_) | None => ops.push(Op {
+            kind,
+            old,
+            new,
+            len,
         }),
     }
 }
@@ -238,7 +248,7 @@ fn removals_first(steps: Vec<(Kind, usize)>) -> Vec<(Kind, usize)> {
                 flush(&mut out, &mut deleted, &mut inserted);
                 match out.last_mut() {
                     Some((Kind::Equal, last)) => *last += len,
-                    _ => out.push((Kind::Equal, len)),
+                    Some((Kind::Delete | Kind::Insert, _)) | None => out.push((Kind::Equal, len)),
                 }
             }
             Kind::Equal => {}
@@ -251,37 +261,34 @@ fn removals_first(steps: Vec<(Kind, usize)>) -> Vec<(Kind, usize)> {
 /// The runs grouped into hunks: changes with up to `context` equal lines around them, a
 /// gap of more than twice that starting a new hunk.
 fn hunks(mut ops: Vec<Op>, context: usize) -> Vec<Vec<Op>> {
-    if let Some(Op::Equal { old, new, len }) = ops.first_mut() {
-        let cut = len.saturating_sub(context);
-        (*old, *new, *len) = (*old + cut, *new + cut, *len - cut);
+    if let Some(first) = ops.first_mut().filter(|op| op.kind == Kind::Equal) {
+        let cut = first.len.saturating_sub(context);
+        (first.old, first.new, first.len) = (first.old + cut, first.new + cut, first.len - cut);
     }
-    if let Some(Op::Equal { len, .. }) = ops.last_mut() {
-        *len = (*len).min(context);
+    if let Some(last) = ops.last_mut().filter(|op| op.kind == Kind::Equal) {
+        last.len = last.len.min(context);
     }
     let mut groups = Vec::new();
     let mut group = Vec::new();
     for op in ops {
-        match op {
-            Op::Equal { old, new, len } if len > context * 2 => {
-                group.push(Op::Equal {
-                    old,
-                    new,
-                    len: context,
-                });
+        match op.kind {
+            Kind::Equal if op.len > context * 2 => {
+                group.push(Op { len: context, ..op });
                 groups.push(std::mem::take(&mut group));
-                let cut = len - context;
-                group.push(Op::Equal {
-                    old: old + cut,
-                    new: new + cut,
+                let cut = op.len - context;
+                group.push(Op {
+                    old: op.old + cut,
+                    new: op.new + cut,
                     len: context,
+                    ..op
                 });
             }
-            Op::Equal { len: 0, .. } => {}
-            Op::Equal { .. } | Op::Delete { .. } | Op::Insert { .. } => group.push(op),
+            Kind::Equal if op.len == 0 => {}
+            Kind::Equal | Kind::Delete | Kind::Insert => group.push(op),
         }
     }
     groups.push(group);
-    groups.retain(|group| group.iter().any(|op| !matches!(op, Op::Equal { .. })));
+    groups.retain(|group| group.iter().any(|op| op.kind != Kind::Equal));
     groups
 }
 

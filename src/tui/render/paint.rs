@@ -26,7 +26,7 @@ pub fn lines(buf: &mut Buffer, area: Rect, lines: &[Line<'_>]) {
 /// One line at `x, y` in at most `width` cells, cut and placed by its alignment as
 /// `Paragraph` cuts and places it: control characters dropped, a character wider than
 /// `width` skipped, the line cut before the first that does not fit.
-pub fn line(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line<'_>) {
+fn line(buf: &mut Buffer, x: u16, y: u16, width: u16, line: &Line<'_>) {
     let offset = match line.alignment {
         None | Some(Alignment::Left) => 0,
         Some(Alignment::Center) => (width / 2).saturating_sub(fit(line, width, |_, _, _| {}) / 2),
@@ -262,8 +262,13 @@ mod tests {
             })
     }
 
+    /// A screen, sometimes not at the origin (an inline viewport's buffer is not).
+    fn screen() -> impl Strategy<Value = Rect> {
+        prop::sample::select(vec![Rect::new(0, 0, 34, 12), Rect::new(5, 3, 34, 12)])
+    }
+
     fn area() -> impl Strategy<Value = Rect> {
-        (0u16..4, 0u16..3, 0u16..30, 0u16..8).prop_map(|(x, y, width, height)| Rect {
+        (0u16..9, 0u16..6, 0u16..30, 0u16..8).prop_map(|(x, y, width, height)| Rect {
             x,
             y,
             width,
@@ -273,8 +278,7 @@ mod tests {
 
     proptest! {
         #[test]
-        fn lines_draw_what_a_paragraph_draws(lines in prop::collection::vec(line(), 0..10), area in area()) {
-            let screen = Rect::new(0, 0, 34, 12);
+        fn lines_draw_what_a_paragraph_draws(lines in prop::collection::vec(line(), 0..10), area in area(), screen in screen()) {
             let mut ours = Buffer::empty(screen);
             let mut theirs = Buffer::empty(screen);
             super::lines(&mut ours, area, &lines);
@@ -289,8 +293,8 @@ mod tests {
             area in area(),
             double in any::<bool>(),
             style in style(),
+            screen in screen(),
         ) {
-            let screen = Rect::new(0, 0, 34, 12);
             let kind = if double { BorderType::Double } else { BorderType::Rounded };
             let mut ours = Buffer::empty(screen);
             let mut theirs = Buffer::empty(screen);
