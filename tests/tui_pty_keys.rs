@@ -95,11 +95,7 @@ fn question_mark_opens_help_and_the_r_and_c_aliases_open_their_views() {
 #[test]
 fn a_second_ctrl_c_mid_turn_quits_as_an_interruption() {
     let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
-    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
-    pty.wait_for(&["Type a question below"], "welcome");
-    pty.press(format!("{QUESTION}\r").as_bytes());
-    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    let mut pty = slow_turn_running(home.path());
     let pressed = Instant::now();
     pty.send(b"\x03");
     pty.send(b"\x03");
@@ -136,14 +132,20 @@ fn a_notice_goes_away_after_its_time_on_screen() {
 #[test]
 fn quit_mid_turn_asks_first_then_cancels_and_quits() {
     let home = tempfile::tempdir().unwrap();
-    std::fs::write(home.path().join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
-    let mut pty = Pty::start(home.path(), &["--config", "slow.yaml"]);
-    pty.wait_for(&["Type a question below"], "welcome");
-    pty.press(format!("{QUESTION}\r").as_bytes());
-    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    let mut pty = slow_turn_running(home.path());
     pty.press(b"/quit\r");
     let asked = pty.wait_for(&["/quit again cancels it"], "asked to confirm");
     assert!(asked.contains("Coordinating"), "still running:\n{asked}");
     pty.press(b"/quit\r");
     pty.finish_with(4);
+}
+
+/// The binary in `home` with agents that stream a word a second, a turn asked and running.
+fn slow_turn_running(home: &std::path::Path) -> Pty {
+    std::fs::write(home.join("slow.yaml"), support::pty::SLOW_AGENTS).unwrap();
+    let mut pty = Pty::start(home, &["--config", "slow.yaml"]);
+    pty.wait_for(&["Type a question below"], "welcome");
+    pty.press(format!("{QUESTION}\r").as_bytes());
+    pty.wait_for(&["Turn 1", "streaming"], "the turn runs");
+    pty
 }

@@ -223,16 +223,18 @@ mod tests {
         assert_eq!(turn.usage.total(), 5);
     }
 
+    /// A provider tool's card for `tool`, successful or not.
+    fn card(tool: &str, ok: bool) -> StreamEvent {
+        StreamEvent::ProviderTool(ProviderToolCall {
+            call_id: "c".into(),
+            tool: tool.into(),
+            ok,
+            ..ProviderToolCall::default()
+        })
+    }
+
     #[test]
     fn successful_x_search_cards_are_counted_into_the_usage() {
-        let card = |tool: &str, ok| {
-            StreamEvent::ProviderTool(ProviderToolCall {
-                call_id: "c".into(),
-                tool: tool.into(),
-                ok,
-                ..ProviderToolCall::default()
-            })
-        };
         let mut builder = TurnBuilder::default();
         for event in [
             card("x_search", true),
@@ -257,14 +259,6 @@ mod tests {
 
     #[test]
     fn every_code_tool_card_is_counted_as_a_code_run() {
-        let card = |tool: &str, ok| {
-            StreamEvent::ProviderTool(ProviderToolCall {
-                call_id: "c".into(),
-                tool: tool.into(),
-                ok,
-                ..ProviderToolCall::default()
-            })
-        };
         let mut builder = TurnBuilder::default();
         for event in [
             card("code_interpreter", true),

@@ -38,6 +38,11 @@ fn run(
     frames
 }
 
+/// Milliseconds from `start` to each of `frames`.
+fn millis_after(start: Instant, frames: &[Instant]) -> Vec<u128> {
+    frames.iter().map(|at| (*at - start).as_millis()).collect()
+}
+
 #[test]
 fn the_first_frame_is_due_at_once() {
     let now = Instant::now();
@@ -108,7 +113,7 @@ fn keys_are_drawn_within_a_frame_time_even_while_streaming() {
             }
         },
     );
-    let offsets: Vec<u128> = frames.iter().map(|at| (*at - start).as_millis()).collect();
+    let offsets = millis_after(start, &frames);
     assert_eq!(
         offsets,
         vec![20, 120],
@@ -193,7 +198,7 @@ fn clocks_step_on_their_own_seconds() {
         &[turn, agent],
         |_, _| {},
     );
-    let offsets: Vec<u128> = frames.iter().map(|at| (*at - start).as_millis()).collect();
+    let offsets = millis_after(start, &frames);
     assert_eq!(offsets, vec![500, 800, 1500, 1800, 2500, 2800]);
 }
 
@@ -213,7 +218,7 @@ fn a_change_between_spinner_steps_does_not_add_frames_closer_than_frame_time() {
             }
         },
     );
-    let offsets: Vec<u128> = frames.iter().map(|at| (*at - start).as_millis()).collect();
+    let offsets = millis_after(start, &frames);
     assert_eq!(
         offsets,
         vec![90, 106],

@@ -7,89 +7,21 @@
 use crate::config::BackendKind;
 use crate::protocol::Usage;
 
-/// USD for the provider-run tools of one call's `usage` on a `provider` backend.
-pub fn tools_cost(provider: BackendKind, model: &str, usage: &Usage) -> f64 {
-    web_search_cost(provider, model, usage.web_searches)
-        + x_search_cost(provider, usage.x_searches)
-        + code_cost(provider, usage.code_runs)
+/// The providers that bill their own tools; no other backend type runs any.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Biller {
+    OpenAi,
+    Anthropic,
+    Google,
+    Xai,
 }
 
-/// USD for one model call that ran the provider's code tool `runs` times. massgen names no
-/// container, so each call that runs code gets a container of its own.
-pub fn code_cost(provider: BackendKind, runs: u64) -> f64 {
-    if runs == 0 {
-        return 0.0;
-    }
+fn biller(provider: BackendKind) -> Option<Biller> {
     match provider {
-        // OpenAI's code interpreter: $0.03 per 1 GB container (the `container: {type: auto}`
-        // default) for a session of up to 20 minutes (openai.com/api/pricing, "Containers";
-        // since 2 June 2026 billed per minute with a 5-minute minimum, so $0.03 is the most
-        // a call's session costs).
-        BackendKind::Openai => 0.03,
-        // Anthropic's code execution: $0.05 per container-hour, at least 5 minutes per
-        // container (docs.claude.com, "Code execution tool: Usage and pricing"; free only
-        // beside the 2026 web search and fetch tools, which massgen does not send). How long
-        // a container ran is not reported, so each call is billed its 5-minute minimum.
-        BackendKind::Claude => 0.05 * 5.0 / 60.0,
-        // xAI: "Code Execution — $5 / 1k calls" (docs.x.ai/developers/pricing).
-        BackendKind::Grok => runs as f64 * 0.005,
-        // Gemini: code execution has no charge beyond its tokens (ai.google.dev, "Code
-        // execution: Billing"). The others have no code tool (the config refuses it).
-        BackendKind::Gemini
-        | BackendKind::Scripted
-        | BackendKind::ClaudeCode
-        | BackendKind::AzureOpenai
-        | BackendKind::Zai
-        | BackendKind::Cerebras
-        | BackendKind::Together
-        | BackendKind::Fireworks
-        | BackendKind::Groq
-        | BackendKind::Openrouter
-        | BackendKind::Moonshot
-        | BackendKind::Kimi
-        | BackendKind::Nebius
-        | BackendKind::Poe
-        | BackendKind::Qwen
-        | BackendKind::Chatcompletion
-        | BackendKind::Lmstudio
-        | BackendKind::Vllm
-        | BackendKind::Sglang
-        | BackendKind::Ag2 => 0.0,
-    }
-}
-
-/// USD for `searches` X search calls. xAI: "X Search — $5 / 1k calls", billed per
-/// successful call (docs.x.ai/developers/pricing, Tools Pricing); no other provider has it.
-pub fn x_search_cost(provider: BackendKind, searches: u64) -> f64 {
-    if provider == BackendKind::Grok {
-        searches as f64 * 0.005
-    } else {
-        0.0
-    }
-}
-
-/// USD for `searches` web searches run by `provider` for `model` in one call.
-pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64 {
-    if searches == 0 {
-        return 0.0;
-    }
-    let count = searches as f64;
-    match provider {
-        // Anthropic: $10 per 1,000 searches.
-        BackendKind::Claude => count * 0.010,
-        // OpenAI's `web_search` tool: $10 per 1,000 calls.
-        BackendKind::Openai => count * 0.010,
-        // Gemini 3: $14 per 1,000 search queries; Gemini 2.x: $35 per 1,000 grounded
-        // prompts, whatever the number of queries in one.
-        BackendKind::Gemini => {
-            if model.to_ascii_lowercase().contains("gemini-3") {
-                count * 0.014
-            } else {
-                0.035
-            }
-        }
-        // xAI's server-side `web_search` tool: $5 per 1,000 calls.
-        BackendKind::Grok => count * 0.005,
+        BackendKind::Openai => Some(Biller::OpenAi),
+        BackendKind::Claude => Some(Biller::Anthropic),
+        BackendKind::Gemini => Some(Biller::Google),
+        BackendKind::Grok => Some(Biller::Xai),
         BackendKind::Scripted
         | BackendKind::ClaudeCode
         | BackendKind::AzureOpenai
@@ -108,7 +40,74 @@ pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64
         | BackendKind::Lmstudio
         | BackendKind::Vllm
         | BackendKind::Sglang
-        | BackendKind::Ag2 => 0.0,
+        | BackendKind::Ag2 => None,
+    }
+}
+
+/// USD for the provider-run tools of one call's `usage` on a `provider` backend.
+pub fn tools_cost(provider: BackendKind, model: &str, usage: &Usage) -> f64 {
+    web_search_cost(provider, model, usage.web_searches)
+        + x_search_cost(provider, usage.x_searches)
+        + code_cost(provider, usage.code_runs)
+}
+
+/// USD for one model call that ran the provider's code tool `runs` times. massgen names no
+/// container, so each call that runs code gets a container of its own.
+pub fn code_cost(provider: BackendKind, runs: u64) -> f64 {
+    if runs == 0 {
+        return 0.0;
+    }
+    match biller(provider) {
+        // OpenAI's code interpreter: $0.03 per 1 GB container (the `container: {type: auto}`
+        // default) for a session of up to 20 minutes (openai.com/api/pricing, "Containers";
+        // since 2 June 2026 billed per minute with a 5-minute minimum, so $0.03 is the most
+        // a call's session costs).
+        Some(Biller::OpenAi) => 0.03,
+        // Anthropic's code execution: $0.05 per container-hour, at least 5 minutes per
+        // container (docs.claude.com, "Code execution tool: Usage and pricing"; free only
+        // beside the 2026 web search and fetch tools, which massgen does not send). How long
+        // a container ran is not reported, so each call is billed its 5-minute minimum.
+        Some(Biller::Anthropic) => 0.05 * 5.0 / 60.0,
+        // xAI: "Code Execution — $5 / 1k calls" (docs.x.ai/developers/pricing).
+        Some(Biller::Xai) => runs as f64 * 0.005,
+        // Gemini: code execution has no charge beyond its tokens (ai.google.dev, "Code
+        // execution: Billing"). The others have no code tool (the config refuses it).
+        Some(Biller::Google) | None => 0.0,
+    }
+}
+
+/// USD for `searches` X search calls. xAI: "X Search — $5 / 1k calls", billed per
+/// successful call (docs.x.ai/developers/pricing, Tools Pricing); no other provider has it.
+pub fn x_search_cost(provider: BackendKind, searches: u64) -> f64 {
+    match biller(provider) {
+        Some(Biller::Xai) => searches as f64 * 0.005,
+        Some(Biller::OpenAi | Biller::Anthropic | Biller::Google) | None => 0.0,
+    }
+}
+
+/// USD for `searches` web searches run by `provider` for `model` in one call.
+pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64 {
+    if searches == 0 {
+        return 0.0;
+    }
+    let count = searches as f64;
+    match biller(provider) {
+        // Anthropic: $10 per 1,000 searches.
+        Some(Biller::Anthropic) => count * 0.010,
+        // OpenAI's `web_search` tool: $10 per 1,000 calls.
+        Some(Biller::OpenAi) => count * 0.010,
+        // Gemini 3: $14 per 1,000 search queries; Gemini 2.x: $35 per 1,000 grounded
+        // prompts, whatever the number of queries in one.
+        Some(Biller::Google) => {
+            if model.to_ascii_lowercase().contains("gemini-3") {
+                count * 0.014
+            } else {
+                0.035
+            }
+        }
+        // xAI's server-side `web_search` tool: $5 per 1,000 calls.
+        Some(Biller::Xai) => count * 0.005,
+        None => 0.0,
     }
 }
 

@@ -19,6 +19,7 @@ mod status_bar;
 mod tally;
 mod text;
 mod timeline;
+mod timeline_text;
 mod welcome;
 mod wrap;
 
@@ -32,7 +33,8 @@ pub use format::{bytes, cost, duration, plural, seconds, short_plan_id, tokens};
 pub use hits::{Hit, HitMap};
 pub use output::{Paint, tail_lines};
 pub use text::markdown_lines;
-pub use timeline::{TimelineView, describe, entry_line};
+pub use timeline::{TimelineView, entry_line};
+pub use timeline_text::describe;
 pub use wrap::{display_width, truncate, wrap};
 
 use crate::protocol::Mode;

@@ -1,0 +1,314 @@
+//! What each timeline entry says, and in which style: one line of text per kind of
+//! coordination event (turns, answers, votes, restarts, timeouts, plans, the winner).
+
+use super::format::{duration, plural, retrying, seconds};
+use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
+use crate::protocol::{
+    PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, WinnerBasis,
+};
+use crate::tui::state::{Delivery, EntryKind, asked, refusal};
+use crate::tui::theme::Theme;
+
+/// What the entry says, and in which style.
+pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) {
+    match kind {
+        EntryKind::TurnStarted { turn, question } => {
+            (format!("◈ turn {turn}: {question}"), theme.accent())
+        }
+        EntryKind::Restarted { round, reason } => {
+            (format!("↻ round {round}: {reason}"), theme.dim())
+        }
+        EntryKind::Injected { labels } => {
+            let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+            (
+                format!("📨 update received: {} (no restart)", labels.join(", ")),
+                theme.accent(),
+            )
+        }
+        EntryKind::RoundTimeLimit { stage } => (
+            match stage {
+                RoundTimeStage::WrapUp => "⏱ round time limit: wrap up now".to_string(),
+                RoundTimeStage::Blocked => {
+                    "⏱ round time limit passed: only vote and new_answer allowed".to_string()
+                }
+            },
+            theme.warn(),
+        ),
+        EntryKind::PostEvaluation { outcome } => match outcome {
+            None => ("🔍 checking the final answer".to_string(), theme.accent()),
+            Some(PostEvaluationOutcome::Submitted) => {
+                ("🔍 final answer confirmed".to_string(), theme.good())
+            }
+            Some(PostEvaluationOutcome::RestartRequested { reason, .. }) => {
+                (format!("🔍 sent back: {reason}"), theme.warn())
+            }
+            Some(PostEvaluationOutcome::Failed { message }) => (
+                format!("🔍 check failed ({message}); the answer stands"),
+                theme.warn(),
+            ),
+        },
+        EntryKind::OrchestrationRestart {
+            attempt,
+            max_attempts,
+            reason,
+            instructions,
+        } => (
+            format!(
+                "🔄 ORCHESTRATION RESTART (attempt {attempt}/{max_attempts}) · REASON: {reason} · \
+                 INSTRUCTIONS: {instructions}"
+            ),
+            theme.winner(),
+        ),
+        EntryKind::Answer { label, preview } => (format!("✔ {label} {preview}"), theme.good()),
+        EntryKind::Vote {
+            target,
+            target_label,
+            reason,
+        } => (
+            format!("🗳 → {target} ({target_label}): {reason}"),
+            theme.text(),
+        ),
+        EntryKind::VoteIgnored { target, why } => {
+            (format!("⊘ vote for {target} ignored: {why}"), theme.warn())
+        }
+        EntryKind::Enforcement {
+            attempt,
+            max_attempts,
+            detail,
+        } => (
+            format!("⟳ attempt {attempt}/{max_attempts}: {detail}"),
+            theme.warn(),
+        ),
+        EntryKind::Retrying {
+            reason,
+            delay_ms,
+            attempt,
+            max_retries,
+        } => (
+            retrying(reason, *delay_ms, *attempt, *max_retries),
+            theme.warn(),
+        ),
+        EntryKind::Error { message } => (format!("✗ {message}"), theme.bad()),
+        EntryKind::Killed { reason } => (format!("✗ dropped: {reason}"), theme.bad()),
+        EntryKind::Winner {
+            tally,
+            is_tie,
+            basis,
+        } => {
+            let leader = tally.iter().max_by_key(|count| count.votes);
+            let how = match basis {
+                WinnerBasis::Votes => "by votes",
+                WinnerBasis::TieBrokenByConfigOrder => "tie broken by config order",
+                WinnerBasis::FirstAnswer => "no votes: first answer",
+            };
+            let tie = if *is_tie { " (tie)" } else { "" };
+            let counts = tally
+                .iter()
+                .map(|count| format!("{} {}", count.agent, count.votes))
+                .collect::<Vec<_>>()
+                .join(", ");
+            (
+                format!(
+                    "🏆 winner {}{tie}, {how} [{counts}]",
+                    leader
+                        .map(|count| count.agent.to_string())
+                        .unwrap_or_default()
+                ),
+                theme.winner(),
+            )
+        }
+        EntryKind::Presenting { label } => (format!("🎯 presenting {label}"), theme.accent()),
+        EntryKind::Overridden { label, agent } => (
+            format!("👤 override: final answer is {label} ({agent})"),
+            theme.winner(),
+        ),
+        EntryKind::FinalDone {
+            fallback,
+            after_timeout,
+        } => (
+            match (fallback, after_timeout) {
+                (false, _) => "final answer presented".to_string(),
+                (true, Some(TimeoutScope::Orchestrator)) => {
+                    "final answer: the winner's stored answer (time ran out)".to_string()
+                }
+                (true, Some(TimeoutScope::Presentation)) => {
+                    "final answer: the winner's stored answer (presenting took too long)"
+                        .to_string()
+                }
+                (true, None) => {
+                    "final answer: the winner's stored answer (presentation failed)".to_string()
+                }
+            },
+            theme.good(),
+        ),
+        EntryKind::Timeout { scope, seconds } => (
+            match scope {
+                TimeoutScope::Orchestrator => format!("⏱ coordination timed out after {seconds} s"),
+                TimeoutScope::Presentation => format!("⏱ presentation timed out after {seconds} s"),
+            },
+            theme.warn(),
+        ),
+        EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
+        EntryKind::HumanInput { text, delivery } => match delivery {
+            Delivery::Queued => (format!("👤 queued: {text}"), theme.accent()),
+            Delivery::Delivered(to) => (
+                format!("👤 delivered to {}: {text}", names(to)),
+                theme.accent(),
+            ),
+            Delivery::NotDelivered => (
+                format!("👤 not delivered, the agents finished first: {text}"),
+                theme.warn(),
+            ),
+        },
+        EntryKind::Warning { message } => (format!("⚠ {message}"), theme.warn()),
+        EntryKind::ToolRefused { tool, path, reason } => {
+            (refusal(tool, path, reason), theme.warn())
+        }
+        EntryKind::TurnFinished {
+            outcome,
+            duration_ms,
+        } => {
+            let what = match outcome {
+                TurnOutcome::Completed => "✓ turn done",
+                TurnOutcome::TimedOut => "⏱ turn timed out",
+                TurnOutcome::Cancelled => "✗ turn cancelled",
+                TurnOutcome::Failed => "✗ turn failed: no answer",
+            };
+            (
+                format!("{what} in {}", duration(duration_ms / 1000)),
+                theme.dim(),
+            )
+        }
+        EntryKind::PlanningMode {
+            irreversible: false,
+            ..
+        } => (
+            format!("{PLANNING_MODE} planning mode: nothing irreversible, tools allowed"),
+            theme.dim(),
+        ),
+        EntryKind::PlanningMode {
+            irreversible: true,
+            blocked,
+        } => {
+            let what = match blocked {
+                0 => "every MCP tool".to_string(),
+                count => plural(*count, "tool"),
+            };
+            (
+                format!(
+                    "{PLANNING_MODE} planning mode: irreversible, {what} blocked until the \
+                     presentation"
+                ),
+                theme.warn(),
+            )
+        }
+        EntryKind::ToolBlocked { tool } => (
+            format!("{BLOCKED} {tool} blocked by planning mode"),
+            theme.warn(),
+        ),
+        EntryKind::QuestionAsked {
+            target,
+            text,
+            count,
+        } => (asked(*target, text, *count), theme.accent()),
+        EntryKind::QuestionAnswered { from, answer } => {
+            let who = from
+                .as_ref()
+                .map_or_else(|| "you".to_string(), ToString::to_string);
+            let answer = if answer.is_empty() {
+                "(no answer)"
+            } else {
+                answer.as_str()
+            };
+            (format!("{REPLY} {who} replied: {answer}"), theme.text())
+        }
+        EntryKind::QuestionClosed {
+            timed_out: true,
+            responses,
+        } => (
+            format!("⏱ the question timed out ({})", replies(*responses)),
+            theme.warn(),
+        ),
+        EntryKind::QuestionClosed {
+            timed_out: false,
+            responses,
+        } => (
+            format!("{REPLY} question closed: {}", replies(*responses)),
+            theme.dim(),
+        ),
+        EntryKind::Plan {
+            id,
+            status,
+            tasks,
+            detail,
+            divergence,
+        } => plan_entry(id, *status, *tasks, detail.as_deref(), *divergence, theme),
+        EntryKind::ToolCall {
+            tool,
+            ok,
+            duration_ms,
+        } => {
+            let (mark, style) = if *ok {
+                ("✓", theme.text())
+            } else {
+                ("✗", theme.bad())
+            };
+            (
+                format!("🔧 {tool} {mark} {} s", seconds(*duration_ms)),
+                style,
+            )
+        }
+    }
+}
+
+/// `a`, `a and b`, `a, b and c`.
+fn names(agents: &[crate::protocol::AgentId]) -> String {
+    let names: Vec<String> = agents.iter().map(ToString::to_string).collect();
+    match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "no agent".into(),
+    }
+}
+
+fn replies(count: u32) -> String {
+    if count == 1 {
+        "1 reply".into()
+    } else {
+        format!("{count} replies")
+    }
+}
+
+/// `📋 plan … ready: 12 tasks`, `✗ plan … failed: why`, `✓ plan … completed (divergence
+/// 0.15)`.
+fn plan_entry(
+    id: &str,
+    status: PlanStatus,
+    tasks: usize,
+    detail: Option<&str>,
+    divergence: Option<f64>,
+    theme: &Theme,
+) -> (String, ratatui::style::Style) {
+    let tasks = plural(tasks, "task");
+    match status {
+        PlanStatus::Planning => (format!("📋 planning {id}"), theme.dim()),
+        PlanStatus::Ready => (format!("📋 plan {id} ready: {tasks}"), theme.good()),
+        PlanStatus::Executing => (format!("▶ executing plan {id} ({tasks})"), theme.accent()),
+        PlanStatus::Completed => {
+            let divergence =
+                divergence.map_or_else(String::new, |score| format!(", divergence {score:.2}"));
+            let detail = detail.map_or_else(String::new, |detail| format!(": {detail}"));
+            (
+                format!("✓ plan {id} completed ({tasks}{divergence}){detail}"),
+                theme.good(),
+            )
+        }
+        PlanStatus::Failed => (
+            format!(
+                "✗ plan {id} failed: {}",
+                detail.unwrap_or("no reason given")
+            ),
+            theme.bad(),
+        ),
+    }
+}
