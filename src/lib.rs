@@ -11,6 +11,7 @@
 //! commands agents run.
 
 pub mod backend;
+pub mod bounded_file;
 pub mod cli;
 pub mod config;
 pub mod headless;
