@@ -17,4 +17,5 @@ mod sandbox;
 mod sessions;
 mod signals;
 mod terminal;
+mod terminal_gone;
 mod workspace_escape;
