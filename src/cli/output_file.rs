@@ -94,10 +94,17 @@ fn by_kind(path: &Path, metadata: &Metadata) -> Result<Target, String> {
 fn regular(path: &Path, metadata: &Metadata) -> Result<Target, String> {
     let shown = path.display();
     // No write bit at all is read-only even for root, who could write it anyway.
-    if metadata.permissions().readonly() || !writable(path) {
+    let refused = if metadata.permissions().readonly() {
+        "is read-only"
+    } else if !writable(path) {
+        "is not writable by this user"
+    } else {
+        ""
+    };
+    if !refused.is_empty() {
         return Err(format!(
-            "{shown} is read-only ({}): massgen does not replace it\n  help: make it \
-             writable (chmod u+w {shown}) or give another path",
+            "{shown} {refused} ({}): massgen does not replace it\n  help: make it writable \
+             (chmod u+w {shown}) or give another path",
             permissions(metadata)
         ));
     }
