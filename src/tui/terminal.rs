@@ -1,6 +1,7 @@
 //! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste, mouse
-//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes (so Shift+Enter is not
-//! Enter on terminals that support it); all of it undone on exit, on error and on panic.
+//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes
+//! (so Shift+Enter is not Enter on terminals that support it); all of it undone on exit, on
+//! error and on panic. Giving the terminal back never fails or panics, even when it is gone.
 //!
 //! While the TUI owns the terminal, a panic anywhere (an orchestrator task included) must
 //! not print over the screen: the hook keeps the message, and it is printed once the
