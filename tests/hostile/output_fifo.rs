@@ -6,7 +6,7 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::fs;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Output, Stdio};
 use std::time::{Duration, Instant};
@@ -135,7 +135,13 @@ fn every_interrupt_ends_the_wait_for_a_fifo_reader_with_exit_4() {
 fn sigterm_ends_a_write_into_a_fifo_nobody_reads() {
     let sandbox = Sandbox::new();
     let (mut child, fifo) = start_to_fifo(&sandbox, 300_000);
-    let reader = fs::File::open(&fifo).unwrap();
+    // Opened without blocking, so a run that never gets to the FIFO cannot hang the test.
+    let nonblocking = rustix::fs::OFlags::NONBLOCK.bits() as i32;
+    let reader = fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(nonblocking)
+        .open(&fifo)
+        .unwrap();
     wait_for_the_answer(&sandbox);
     send(child.id(), "TERM");
     let code = exits_within(&mut child, Duration::from_secs(3), "stuck reader");
