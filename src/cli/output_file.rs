@@ -11,7 +11,7 @@ use std::fs::{self, Metadata};
 use std::io;
 use std::path::{Path, PathBuf};
 
-pub use writing::{Failure, write};
+pub use writing::save_answer;
 
 use crate::config::describe_kind;
 

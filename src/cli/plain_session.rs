@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use super::args::Args;
 use super::exit::Exit;
 use super::front_end::{FrontEnd, Interrupts, cancel_deadline, note, printer};
-use super::output_file::{self, Failure};
+use super::output_file;
 use super::question_input::{self, StdinLines};
 use super::setup::Prepared;
 use crate::headless::Display;
@@ -69,26 +69,10 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
             run_turns(&mut handle, &mut printer, &mut questions, submit).await;
         exit = exit.combine(turn_exit);
         if let (Some(path), Some(answer)) = (&args.output_file, answer) {
-            let written = output_file::write(path, answer.as_bytes(), &mut questions.interrupts);
-            match written.await {
-                Ok(()) => {}
-                Err(Failure::Interrupted(name)) => {
-                    note(&format!(
-                        "\nmassgen: {name}: stopped writing --output-file {}; the answer is \
-                         still in this run's output and session",
-                        path.display()
-                    ));
-                    exit = exit.combine(Exit::Interrupted);
-                    break;
-                }
-                Err(Failure::Failed(error)) => {
-                    note(&format!(
-                        "error: cannot write --output-file {}: {error}\n  the answer is still \
-                         in this run's output and session",
-                        path.display()
-                    ));
-                    exit = exit.combine(Exit::Execution);
-                }
+            let saved = output_file::save_answer(path, &answer, &mut questions.interrupts).await;
+            exit = exit.combine(saved);
+            if saved == Exit::Interrupted {
+                break;
             }
         }
         if turn_exit == Exit::Interrupted {

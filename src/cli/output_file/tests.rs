@@ -3,6 +3,7 @@
 use std::fs;
 use std::path::Path;
 
+use super::writing::{Failure, write};
 use super::*;
 use crate::cli::front_end::Interrupts;
 

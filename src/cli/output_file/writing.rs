@@ -9,7 +9,8 @@ use std::path::Path;
 use std::time::Duration;
 
 use super::{Target, check, parent_of};
-use crate::cli::front_end::Interrupts;
+use crate::cli::exit::Exit;
+use crate::cli::front_end::{Interrupts, note};
 
 /// How long a FIFO may have no reader before the answer is given up on.
 pub const READER_WAIT: Duration = Duration::from_secs(5);
@@ -23,6 +24,29 @@ pub enum Failure {
     Interrupted(&'static str),
     /// The path could not take it.
     Failed(io::Error),
+}
+
+/// Writes a turn's answer to `path`, saying on standard error why when it could not be:
+/// the exit code that adds (`Success` once written, `Interrupted` when a signal came first).
+pub async fn save_answer(path: &Path, answer: &str, interrupts: &mut Interrupts) -> Exit {
+    let shown = path.display();
+    match write(path, answer.as_bytes(), interrupts).await {
+        Ok(()) => Exit::Success,
+        Err(Failure::Interrupted(name)) => {
+            note(&format!(
+                "\nmassgen: {name}: stopped writing --output-file {shown}; the answer is still \
+                 in this run's output and session"
+            ));
+            Exit::Interrupted
+        }
+        Err(Failure::Failed(error)) => {
+            note(&format!(
+                "error: cannot write --output-file {shown}: {error}\n  the answer is still in \
+                 this run's output and session"
+            ));
+            Exit::Execution
+        }
+    }
 }
 
 /// Writes `contents` to `path` as [`check`] says now (a path that became unusable since is
