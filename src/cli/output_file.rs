@@ -1,20 +1,32 @@
-//! `--output-file`: checked before any turn runs, then written — a regular or new file
-//! atomically (temp + rename), a FIFO or character device in place, a symlink through to
-//! what it points to (the link itself is never replaced).
+//! `--output-file`: checked before any turn runs, then written without ever blocking the
+//! session. A regular file is replaced atomically (temp + rename, its mode and owner kept)
+//! unless replacing would break something (several hard links, another user's file, a
+//! directory the user cannot write): then it is rewritten in place. A FIFO or character
+//! device is written in place, a symlink through to what it points to (the link itself is
+//! never replaced). A read-only file is refused, and a missing directory is never created.
 
-use std::fs::{self, Metadata, OpenOptions};
-use std::io::{self, Write};
+mod writing;
+
+use std::fs::{self, Metadata};
+use std::io;
 use std::path::{Path, PathBuf};
 
+pub use writing::save_answer;
+
 use crate::config::describe_kind;
-use crate::session::write_atomic;
 
 /// How the answer reaches the path.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// A regular file, or none yet: written beside it and renamed over it.
+    /// A regular file of the user's, or none yet in an existing directory: written beside
+    /// it and renamed over it.
     Replace(PathBuf),
-    /// A FIFO or character device (`/dev/stdout`, `/dev/null`): opened and written.
+    /// A regular file with other hard links, owned by another user, or in a directory the
+    /// user cannot write: truncated and written in place, so every link sees the answer
+    /// and the file stays what it was.
+    Rewrite(PathBuf),
+    /// A FIFO or character device (`/dev/stdout`, `/dev/null`): opened without blocking
+    /// and written.
     InPlace(PathBuf),
 }
 
@@ -25,8 +37,8 @@ pub fn check(path: &Path) -> Result<Target, String> {
     match fs::symlink_metadata(path) {
         Ok(metadata) if metadata.is_symlink() => match fs::metadata(path) {
             Ok(target) if target.is_file() => fs::canonicalize(path)
-                .map(Target::Replace)
-                .map_err(|error| format!("{shown}: cannot follow the link: {error}")),
+                .map_err(|error| format!("{shown}: cannot follow the link: {error}"))
+                .and_then(|file| regular(&file, &target)),
             Ok(target) => by_kind(path, &target),
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 let points_to = fs::read_link(path)
@@ -46,7 +58,7 @@ pub fn check(path: &Path) -> Result<Target, String> {
                 io::ErrorKind::NotFound | io::ErrorKind::NotADirectory
             ) =>
         {
-            parent_is_a_directory(path).map(|()| Target::Replace(path.to_path_buf()))
+            in_an_existing_directory(path).map(|()| Target::Replace(path.to_path_buf()))
         }
         Err(error) => Err(format!("{shown}: {error}")),
     }
@@ -55,7 +67,7 @@ pub fn check(path: &Path) -> Result<Target, String> {
 fn by_kind(path: &Path, metadata: &Metadata) -> Result<Target, String> {
     let shown = path.display();
     if metadata.is_file() {
-        return Ok(Target::Replace(path.to_path_buf()));
+        return regular(path, metadata);
     }
     if metadata.is_dir() {
         return Err(format!(
@@ -78,60 +90,126 @@ fn by_kind(path: &Path, metadata: &Metadata) -> Result<Target, String> {
     ))
 }
 
-/// A path that does not exist yet is created with its missing directories; the nearest
-/// existing one must be a directory.
-fn parent_is_a_directory(path: &Path) -> Result<(), String> {
-    let mut ancestors = path.ancestors().skip(1);
-    let existing = ancestors
-        .find(|ancestor| ancestor.as_os_str().is_empty() || fs::metadata(ancestor).is_ok());
-    match existing {
-        Some(ancestor) if !ancestor.as_os_str().is_empty() && !ancestor.is_dir() => Err(format!(
-            "{}: {} is not a directory\n  help: give a path whose parent is a directory",
-            path.display(),
-            ancestor.display()
+/// An existing regular file: refused when read-only, else replaced or rewritten.
+fn regular(path: &Path, metadata: &Metadata) -> Result<Target, String> {
+    let shown = path.display();
+    // No write bit at all is read-only even for root, who could write it anyway.
+    let refused = if metadata.permissions().readonly() {
+        "is read-only"
+    } else if !writable(path) {
+        "is not writable by this user"
+    } else {
+        ""
+    };
+    if !refused.is_empty() {
+        return Err(format!(
+            "{shown} {refused} ({}): massgen does not replace it\n  help: make it writable \
+             (chmod u+w {shown}) or give another path",
+            permissions(metadata)
+        ));
+    }
+    let directory = parent_of(path);
+    if several_links(metadata) || !owned_by_the_user(metadata) || !writable(directory) {
+        return Ok(Target::Rewrite(path.to_path_buf()));
+    }
+    Ok(Target::Replace(path.to_path_buf()))
+}
+
+/// A new file goes in a directory that exists: missing directories are not made.
+fn in_an_existing_directory(path: &Path) -> Result<(), String> {
+    let shown = path.display();
+    let directory = parent_of(path);
+    let named = directory.display();
+    match fs::metadata(directory) {
+        Ok(metadata) if metadata.is_dir() => {
+            if writable(directory) {
+                Ok(())
+            } else {
+                Err(format!(
+                    "{shown}: cannot create a file in {named}: permission denied\n  help: give \
+                     a path in a directory you can write"
+                ))
+            }
+        }
+        Ok(_) => Err(format!(
+            "{shown}: {named} is not a directory\n  help: give a path whose parent is a \
+             directory"
         )),
-        Some(_) | None => Ok(()),
+        Err(error) if error.kind() == io::ErrorKind::NotADirectory => Err(format!(
+            "{shown}: a part of {named} is not a directory\n  help: give a path whose parent is \
+             a directory"
+        )),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Err(format!(
+            "{shown}: the directory {named} does not exist (massgen does not create \
+             directories)\n  help: create it first (mkdir -p {named}) or give a path in an \
+             existing directory"
+        )),
+        Err(error) => Err(format!("{shown}: {named}: {error}")),
     }
 }
 
-/// Writes `contents` to `path` as [`check`] says; a path that became unusable since
-/// is an error, never replaced.
-pub fn write(path: &Path, contents: &[u8]) -> io::Result<()> {
-    match check(path).map_err(io::Error::other)? {
-        Target::Replace(file) => write_atomic(&file, contents),
-        Target::InPlace(device) => {
-            let mut file = OpenOptions::new().write(true).open(device)?;
-            file.write_all(contents)?;
-            file.flush()
-        }
+/// The directory `path` is in (`.` for a bare name).
+fn parent_of(path: &Path) -> &Path {
+    path.parent()
+        .filter(|parent| !parent.as_os_str().is_empty())
+        .unwrap_or_else(|| Path::new("."))
+}
+
+/// This process may write `path` (as the kernel decides, for the real user).
+fn writable(path: &Path) -> bool {
+    #[cfg(unix)]
+    {
+        rustix::fs::access(path, rustix::fs::Access::WRITE_OK).is_ok()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = path;
+        true
+    }
+}
+
+fn several_links(metadata: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        metadata.nlink() > 1
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        false
+    }
+}
+
+/// A replacement would belong to this process's user: it may take the old file's owner
+/// only if that is the user already, or the user is root.
+fn owned_by_the_user(metadata: &Metadata) -> bool {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let user = rustix::process::geteuid();
+        user.is_root() || metadata.uid() == user.as_raw()
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        true
+    }
+}
+
+/// `mode 0444`, for messages.
+fn permissions(metadata: &Metadata) -> String {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        format!("mode {:04o}", metadata.permissions().mode() & 0o7777)
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = metadata;
+        "read-only attribute".to_string()
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn files_are_replaced_devices_written_and_directories_refused() {
-        let dir = tempfile::tempdir().unwrap();
-        let root = dir.path().canonicalize().unwrap();
-        let new = root.join("sub").join("answer.txt");
-        assert_eq!(check(&new), Ok(Target::Replace(new.clone())));
-        write(&new, b"one").unwrap();
-        assert_eq!(fs::read_to_string(&new).unwrap(), "one");
-        assert!(check(&root).unwrap_err().contains("is a directory"));
-        #[cfg(unix)]
-        {
-            let link = root.join("link");
-            std::os::unix::fs::symlink(&new, &link).unwrap();
-            assert_eq!(check(&link), Ok(Target::Replace(new.clone())));
-            write(&link, b"two").unwrap();
-            assert!(fs::symlink_metadata(&link).unwrap().is_symlink());
-            assert_eq!(fs::read_to_string(&new).unwrap(), "two");
-            let null = Path::new("/dev/null");
-            assert_eq!(check(null), Ok(Target::InPlace(null.to_path_buf())));
-            let under_file = new.join("x.txt");
-            assert!(check(&under_file).unwrap_err().contains("not a directory"));
-        }
-    }
-}
+mod tests;

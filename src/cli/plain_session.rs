@@ -8,6 +8,7 @@ use std::path::PathBuf;
 use super::args::Args;
 use super::exit::Exit;
 use super::front_end::{FrontEnd, Interrupts, cancel_deadline, note, printer};
+use super::output_file;
 use super::question_input::{self, StdinLines};
 use super::setup::Prepared;
 use crate::headless::Display;
@@ -67,14 +68,12 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
         let (turn_exit, answer) =
             run_turns(&mut handle, &mut printer, &mut questions, submit).await;
         exit = exit.combine(turn_exit);
-        if let (Some(path), Some(answer)) = (&args.output_file, answer)
-            && let Err(error) = super::output_file::write(path, answer.as_bytes())
-        {
-            eprintln!(
-                "error: cannot write --output-file {}: {error}",
-                path.display()
-            );
-            exit = exit.combine(Exit::Execution);
+        if let (Some(path), Some(answer)) = (&args.output_file, answer) {
+            let saved = output_file::save_answer(path, &answer, &mut questions.interrupts).await;
+            exit = exit.combine(saved);
+            if saved == Exit::Interrupted {
+                break;
+            }
         }
         if turn_exit == Exit::Interrupted {
             break;

@@ -53,13 +53,16 @@ pub struct TuiOptions {
     pub no_mouse: bool,
 }
 
-/// Runs the TUI over `handle` until the user quits or SIGTERM, SIGHUP or the terminal
-/// going away ends the session (`signalled`: the running turn was cancelled and saved
-/// first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
+/// Runs the TUI over `handle` until the user quits or SIGINT, SIGTERM, SIGHUP or the
+/// terminal going away ends the session (`signalled`: the running turn was cancelled and
+/// saved first, as Ctrl+C would). However the loop ends, the orchestrator is shut down so
 /// its logs are finished.
 pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Result<SessionEnd> {
+    // Caught before the terminal changes: from then on, a signal's default action (the
+    // process ends) would leave it in raw mode on the alternate screen.
+    let terminate = terminate_signal();
     let guard = TerminalGuard::enter(!options.no_mouse)?;
-    let outcome = event_loop(guard, &mut handle, options).await;
+    let outcome = event_loop(guard, terminate, &mut handle, options).await;
     let _ = handle.ops.send(Op::Shutdown).await;
     let drain = async {
         while handle.events.recv().await.is_some() {}
@@ -91,6 +94,7 @@ impl SessionEnd {
 /// The loop proper; the terminal is restored when `guard` drops, before the shutdown.
 async fn event_loop(
     mut guard: TerminalGuard,
+    mut terminate: Terminate,
     handle: &mut OrchestratorHandle,
     options: TuiOptions,
 ) -> io::Result<SessionEnd> {
@@ -127,7 +131,6 @@ async fn event_loop(
     let mut input = EventStream::new();
     let mut batch = Vec::with_capacity(256);
     let mut pacer = FramePacer::new();
-    let mut terminate = terminate_signal();
     // Set once a signal arrived: until when the cancelled turn may take to be saved. The
     // terminal is then neither drawn nor read (it may be gone).
     let mut ending: Option<Instant> = None;
@@ -152,9 +155,19 @@ async fn event_loop(
             // The frame's cost is the drawing: folding the news takes as long however
             // often frames come.
             let drawing = Instant::now();
-            guard
+            let drawn = guard
                 .terminal
-                .draw(|frame| render(&app.state, &app.view, &app.theme, frame))?;
+                .draw(|frame| render(&app.state, &app.view, &app.theme, frame));
+            if let Err(error) = drawn {
+                // The terminal is gone (a hang-up not yet seen) or unusable: as a hang-up.
+                tracing::warn!(%error, "cannot draw; ending the session");
+                for effect in end(&mut ending, app.state.is_running()) {
+                    if let Effect::Send(op) = effect {
+                        let _ = handle.ops.send(op).await;
+                    }
+                }
+                continue;
+            }
             pacer.drew(now, drawing.elapsed());
         }
         let wake = ending.unwrap_or_else(|| {
@@ -262,45 +275,43 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
     }
 }
 
-/// SIGTERM or SIGHUP on Unix; never elsewhere.
+/// SIGINT, SIGTERM or SIGHUP on Unix; never elsewhere. In raw mode Ctrl+C is a key, so a
+/// SIGINT comes from outside (`kill -INT`): it ends the session as SIGTERM does.
 struct Terminate {
     #[cfg(unix)]
-    term: Option<tokio::signal::unix::Signal>,
-    #[cfg(unix)]
-    hup: Option<tokio::signal::unix::Signal>,
+    signals: Vec<tokio::signal::unix::Signal>,
 }
 
 fn terminate_signal() -> Terminate {
     #[cfg(unix)]
-    use tokio::signal::unix::{SignalKind, signal};
-    Terminate {
-        #[cfg(unix)]
-        term: signal(SignalKind::terminate()).ok(),
-        #[cfg(unix)]
-        hup: signal(SignalKind::hangup()).ok(),
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        let kinds = [
+            SignalKind::interrupt(),
+            SignalKind::terminate(),
+            SignalKind::hangup(),
+        ];
+        let signals = kinds.into_iter().filter_map(|kind| signal(kind).ok());
+        Terminate {
+            signals: signals.collect(),
+        }
     }
+    #[cfg(not(unix))]
+    Terminate {}
 }
 
 impl Terminate {
     async fn recv(&mut self) {
         #[cfg(unix)]
         {
-            let term = async {
-                match self.term.as_mut() {
-                    Some(signal) => signal.recv().await,
-                    None => std::future::pending().await,
-                }
-            };
-            let hup = async {
-                match self.hup.as_mut() {
-                    Some(signal) => signal.recv().await,
-                    None => std::future::pending().await,
-                }
-            };
-            tokio::select! {
-                _ = term => {}
-                _ = hup => {}
+            if self.signals.is_empty() {
+                std::future::pending::<()>().await;
             }
+            let waits = self
+                .signals
+                .iter_mut()
+                .map(|signal| Box::pin(signal.recv()));
+            futures::future::select_all(waits).await;
         }
         #[cfg(not(unix))]
         std::future::pending::<()>().await;

@@ -1,13 +1,15 @@
 //! The terminal while the TUI runs: raw mode, alternate screen, bracketed paste, mouse
-//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes (so Shift+Enter is not
-//! Enter on terminals that support it); all of it undone on exit, on error and on panic.
+//! buttons and wheel (no motion reports; not with `--no-mouse`), and unambiguous key codes
+//! (so Shift+Enter is not Enter on terminals that support it); all of it undone on exit, on
+//! error and on panic. Giving the terminal back never fails or panics, even when it is gone.
 //!
 //! While the TUI owns the terminal, a panic anywhere (an orchestrator task included) must
 //! not print over the screen: the hook keeps the message, and it is printed once the
 //! terminal is restored.
 
 use std::io::{self, BufWriter, Stdout, Write};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex};
 
 use crossterm::cursor::Show;
 use crossterm::event::{
@@ -21,10 +23,7 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-/// A frame's escape sequences are gathered and reach the terminal in one write when the
-/// frame is flushed (through `Stdout` alone, a 9 KB frame took nine writes of its line
-/// buffer, each through the terminal's line discipline).
-pub type Tui = Terminal<CrosstermBackend<BufWriter<Stdout>>>;
+pub type Tui = Terminal<CrosstermBackend<Screen>>;
 
 /// Room for a typical frame's output; a larger one is written in pieces of this size.
 const FRAME_BUFFER: usize = 16 * 1024;
@@ -42,7 +41,58 @@ type PanicHook = Box<dyn Fn(&std::panic::PanicHookInfo<'_>) + Sync + Send + 'sta
 /// Holds the terminal in TUI mode; dropping it restores the terminal and the panic hook.
 pub struct TerminalGuard {
     pub terminal: Tui,
+    /// The screen's `released`, set when the guard drops.
+    released: Arc<AtomicBool>,
     _restore: Restore,
+}
+
+impl Drop for TerminalGuard {
+    /// Runs before the fields drop: ratatui's `Terminal`, dropped first, shows the cursor
+    /// and on failure prints to standard error with `eprintln!`, which panics when that
+    /// terminal is gone too (a panic in a drop, then an abort). Released, the screen takes
+    /// every write, so nothing restoring a vanished terminal can fail.
+    fn drop(&mut self) {
+        self.released.store(true, Ordering::Relaxed);
+        let _ = self.terminal.show_cursor();
+    }
+}
+
+/// The TUI's standard output. A frame's escape sequences are gathered and reach the
+/// terminal in one write when the frame is flushed (through `Stdout` alone, a 9 KB frame
+/// took nine writes of its line buffer, each through the terminal's line discipline).
+/// Once `released` (the TUI is ending), a write that fails is dropped instead.
+pub struct Screen {
+    out: BufWriter<Stdout>,
+    released: Arc<AtomicBool>,
+}
+
+impl Screen {
+    fn new(released: Arc<AtomicBool>) -> Self {
+        Self {
+            out: BufWriter::with_capacity(FRAME_BUFFER, io::stdout()),
+            released,
+        }
+    }
+
+    fn released(&self) -> bool {
+        self.released.load(Ordering::Relaxed)
+    }
+}
+
+impl Write for Screen {
+    fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        match self.out.write(bytes) {
+            Err(_) if self.released() => Ok(bytes.len()),
+            written => written,
+        }
+    }
+
+    fn flush(&mut self) -> io::Result<()> {
+        match self.out.flush() {
+            Err(_) if self.released() => Ok(()),
+            flushed => flushed,
+        }
+    }
 }
 
 impl TerminalGuard {
@@ -51,12 +101,12 @@ impl TerminalGuard {
         let restore = Restore::enter(mouse)?;
         // No `Terminal::clear`: it asks the terminal for the cursor position, a reply some
         // terminals never send. The alternate screen is cleared on entry instead.
-        let terminal = Terminal::new(CrosstermBackend::new(BufWriter::with_capacity(
-            FRAME_BUFFER,
-            io::stdout(),
-        )))?;
+        let released = Arc::new(AtomicBool::new(false));
+        let screen = Screen::new(Arc::clone(&released));
+        let terminal = Terminal::new(CrosstermBackend::new(screen))?;
         Ok(Self {
             terminal,
+            released,
             _restore: restore,
         })
     }
