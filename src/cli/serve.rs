@@ -198,9 +198,16 @@ mod tests {
         let loopback: IpAddr = "127.0.0.1".parse().unwrap();
         assert!(check_api_key(loopback, None).is_ok());
         assert!(check_api_key(loopback, Some("short")).is_ok());
-        assert!(check_api_key(any, None).unwrap_err().contains("needs --api-key"));
+        assert!(
+            check_api_key(any, None)
+                .unwrap_err()
+                .contains("needs --api-key")
+        );
         let short = check_api_key(any, Some("abcde")).unwrap_err();
-        assert!(short.contains("5 characters") && short.contains("at least 32"), "{short}");
+        assert!(
+            short.contains("5 characters") && short.contains("at least 32"),
+            "{short}"
+        );
         assert!(check_api_key(any, Some(&"k".repeat(31))).is_err());
         assert!(check_api_key(any, Some(&"k".repeat(32))).is_ok());
     }

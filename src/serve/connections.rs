@@ -205,7 +205,10 @@ mod tests {
         assert!(!second.slot.close.is_cancelled(), "the busy one was not");
         assert_eq!(connections.len(), 2);
         let _also_busy = third.request_started();
-        assert!(connections.admit().is_none(), "all busy: the newcomer is refused");
+        assert!(
+            connections.admit().is_none(),
+            "all busy: the newcomer is refused"
+        );
         drop(first);
         assert_eq!(connections.len(), 2);
     }

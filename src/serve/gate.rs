@@ -64,11 +64,7 @@ impl Gate {
                 });
             }
         }
-        names.extend(
-            allowed_hosts
-                .iter()
-                .filter_map(|name| host_name(name).ok()),
-        );
+        names.extend(allowed_hosts.iter().filter_map(|name| host_name(name).ok()));
         Self {
             names,
             check_host: !ip.is_unspecified() || !allowed_hosts.is_empty(),

@@ -22,10 +22,21 @@ fn loopback(hosts: &[&str], origins: &[&str]) -> Gate {
 #[test]
 fn only_this_servers_names_pass_as_host() {
     let gate = loopback(&[], &[]);
-    for host in ["127.0.0.1:4000", "localhost:4000", "LOCALHOST:4000", "[::1]:4000"] {
-        assert!(gate.check_host(&headers(&[("host", host)])).is_ok(), "{host}");
+    for host in [
+        "127.0.0.1:4000",
+        "localhost:4000",
+        "LOCALHOST:4000",
+        "[::1]:4000",
+    ] {
+        assert!(
+            gate.check_host(&headers(&[("host", host)])).is_ok(),
+            "{host}"
+        );
     }
-    assert!(gate.check_host(&HeaderMap::new()).is_ok(), "no Host: no browser");
+    assert!(
+        gate.check_host(&HeaderMap::new()).is_ok(),
+        "no Host: no browser"
+    );
     for host in [
         "evil.example",
         "evil.example:4000",
@@ -38,7 +49,11 @@ fn only_this_servers_names_pass_as_host() {
     ] {
         let error = gate.check_host(&headers(&[("host", host)])).unwrap_err();
         assert_eq!(error.status, StatusCode::FORBIDDEN, "{host}");
-        assert!(error.message.contains("--allowed-host"), "{}", error.message);
+        assert!(
+            error.message.contains("--allowed-host"),
+            "{}",
+            error.message
+        );
     }
 }
 
@@ -46,9 +61,15 @@ fn only_this_servers_names_pass_as_host() {
 fn allowed_host_names_pass_on_any_or_their_own_port() {
     let gate = loopback(&["api.example.com", "box.lan:8080"], &[]);
     for host in ["api.example.com", "API.example.com:443", "box.lan:8080"] {
-        assert!(gate.check_host(&headers(&[("host", host)])).is_ok(), "{host}");
+        assert!(
+            gate.check_host(&headers(&[("host", host)])).is_ok(),
+            "{host}"
+        );
     }
-    assert!(gate.check_host(&headers(&[("host", "box.lan:4000")])).is_err());
+    assert!(
+        gate.check_host(&headers(&[("host", "box.lan:4000")]))
+            .is_err()
+    );
     assert!(check_allowed_host("a b").is_err());
     assert!(check_allowed_host("http://x").is_err());
 }
@@ -56,10 +77,21 @@ fn allowed_host_names_pass_on_any_or_their_own_port() {
 #[test]
 fn every_address_with_no_allowed_host_leaves_host_to_the_api_key() {
     let open = Gate::new("0.0.0.0:4000".parse().unwrap(), &[], &[]);
-    assert!(open.check_host(&headers(&[("host", "box.lan:4000")])).is_ok());
+    assert!(
+        open.check_host(&headers(&[("host", "box.lan:4000")]))
+            .is_ok()
+    );
     let named = Gate::new("0.0.0.0:4000".parse().unwrap(), &["box.lan".into()], &[]);
-    assert!(named.check_host(&headers(&[("host", "box.lan:4000")])).is_ok());
-    assert!(named.check_host(&headers(&[("host", "evil.example:4000")])).is_err());
+    assert!(
+        named
+            .check_host(&headers(&[("host", "box.lan:4000")]))
+            .is_ok()
+    );
+    assert!(
+        named
+            .check_host(&headers(&[("host", "evil.example:4000")]))
+            .is_err()
+    );
     let same = headers(&[("host", "box.lan:4000"), ("origin", "http://box.lan:4000")]);
     assert!(matches!(open.check_origin(&same), Ok(Origin::Same)));
     let other = headers(&[("host", "box.lan:4000"), ("origin", "http://evil.example")]);
@@ -76,7 +108,10 @@ fn an_origin_must_be_this_server_or_allowed() {
     ));
     for same in ["http://localhost:4000", "http://127.0.0.1:4000"] {
         assert!(
-            matches!(gate.check_origin(&headers(&[host, ("origin", same)])), Ok(Origin::Same)),
+            matches!(
+                gate.check_origin(&headers(&[host, ("origin", same)])),
+                Ok(Origin::Same)
+            ),
             "{same}"
         );
     }
@@ -96,7 +131,11 @@ fn an_origin_must_be_this_server_or_allowed() {
             .check_origin(&headers(&[host, ("origin", foreign)]))
             .unwrap_err();
         assert_eq!(error.status, StatusCode::FORBIDDEN, "{foreign}");
-        assert!(error.message.contains("--allowed-origin"), "{}", error.message);
+        assert!(
+            error.message.contains("--allowed-origin"),
+            "{}",
+            error.message
+        );
     }
 }
 
@@ -110,7 +149,13 @@ fn origins_are_normalized_as_browsers_send_them() {
         normalize_origin("https://chat.example.com:8443").unwrap(),
         "https://chat.example.com:8443"
     );
-    for bad in ["localhost:3000", "ftp://x", "http://x/path", "http://", "null"] {
+    for bad in [
+        "localhost:3000",
+        "ftp://x",
+        "http://x/path",
+        "http://",
+        "null",
+    ] {
         assert!(normalize_origin(bad).is_err(), "{bad}");
     }
 }

@@ -20,8 +20,12 @@ pub struct ChatRequest {
 
 pub fn parse(body: &[u8]) -> Result<ChatRequest, ApiError> {
     let body = wire::read(body).map_err(|refusal| match refusal {
-        Refusal::NotJson(error) => ApiError::bad_request(format!("the body is not JSON: {error}"), None),
-        Refusal::Field(name, error) => ApiError::bad_request(format!("`{name}`: {error}"), Some(name)),
+        Refusal::NotJson(error) => {
+            ApiError::bad_request(format!("the body is not JSON: {error}"), None)
+        }
+        Refusal::Field(name, error) => {
+            ApiError::bad_request(format!("`{name}`: {error}"), Some(name))
+        }
     })?;
     let model = body
         .model
@@ -150,12 +154,20 @@ mod tests {
             "messages": vec![message; super::wire::MAX_MESSAGES + 1],
         });
         let error = parse(over.to_string().as_bytes()).unwrap_err();
-        assert!(error.message.contains("more than 2048 messages"), "{}", error.message);
+        assert!(
+            error.message.contains("more than 2048 messages"),
+            "{}",
+            error.message
+        );
         assert_eq!(error.param, Some("messages"));
         let parts = serde_json::json!({"model": "massgen", "messages": [{"role": "user",
             "content": vec![serde_json::json!({"type": "text", "text": "p"}); 257]}]});
         let error = parse(parts.to_string().as_bytes()).unwrap_err();
-        assert!(error.message.contains("more than 256 parts"), "{}", error.message);
+        assert!(
+            error.message.contains("more than 256 parts"),
+            "{}",
+            error.message
+        );
     }
 
     #[test]

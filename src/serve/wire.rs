@@ -206,7 +206,11 @@ impl<'de> Visitor<'de> for Content {
     type Value = String;
 
     fn expecting(&self, formatter: &mut fmt::Formatter) -> fmt::Result {
-        write!(formatter, "`messages[{}].content` as text or text parts", self.index)
+        write!(
+            formatter,
+            "`messages[{}].content` as text or text parts",
+            self.index
+        )
     }
 
     fn visit_str<E: de::Error>(self, text: &str) -> Result<String, E> {

@@ -114,8 +114,7 @@ impl Server {
 
     /// The server's resident memory now and at its peak, in bytes.
     fn memory(&self) -> (u64, u64) {
-        let status =
-            std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
+        let status = std::fs::read_to_string(format!("/proc/{}/status", self.child.id())).unwrap();
         let field = |name: &str| {
             status
                 .lines()

@@ -16,7 +16,8 @@ fn bodies_a_page_can_post_without_asking_are_refused_and_no_turn_runs() {
         Some("application/json; charset=utf-16"),
         None,
     ] {
-        let header = content_type.map_or(String::new(), |value| format!("Content-Type: {value}\r\n"));
+        let header =
+            content_type.map_or(String::new(), |value| format!("Content-Type: {value}\r\n"));
         let (status, _, body) = server.send(&format!("{CHAT}{header}"), &question("2+2?"));
         assert_eq!(status, 415, "{content_type:?}: {body}");
         assert_eq!(error_code(&body), "unsupported_media_type", "{body}");
@@ -35,11 +36,16 @@ fn a_foreign_origin_is_refused_and_same_origin_and_curl_are_served() {
     let server = Server::start(&[]);
     let json = "Content-Type: application/json\r\n";
     for origin in ["http://evil.example", "null", "http://localhost:1"] {
-        let (status, headers, body) =
-            server.send(&format!("{CHAT}{json}Origin: {origin}\r\n"), &question("2+2?"));
+        let (status, headers, body) = server.send(
+            &format!("{CHAT}{json}Origin: {origin}\r\n"),
+            &question("2+2?"),
+        );
         assert_eq!(status, 403, "{origin}: {body}");
         assert_eq!(error_code(&body), "origin_not_allowed");
-        assert!(!headers.contains("access-control-allow-origin"), "{headers}");
+        assert!(
+            !headers.contains("access-control-allow-origin"),
+            "{headers}"
+        );
     }
     let (status, headers, _) = server.send(
         "OPTIONS /v1/chat/completions HTTP/1.1\r\nOrigin: http://evil.example\r\n\
@@ -75,7 +81,10 @@ fn an_allowed_origin_gets_cors_for_itself_only() {
         "",
     );
     assert_eq!(status, 200);
-    assert!(!headers.contains("access-control-allow-origin: *"), "{headers}");
+    assert!(
+        !headers.contains("access-control-allow-origin: *"),
+        "{headers}"
+    );
     let (status, _, _) = server.send(
         "GET /v1/models HTTP/1.1\r\nOrigin: http://localhost:3001\r\n",
         "",
@@ -108,10 +117,7 @@ fn a_rebound_host_is_refused_even_for_health() {
         assert_eq!(status, 200, "{host}");
     }
     let allowed = Server::start(&["--allowed-host", "massgen.internal"]);
-    let (status, _, _) = allowed.send(
-        "GET /health HTTP/1.1\r\nHost: massgen.internal\r\n",
-        "",
-    );
+    let (status, _, _) = allowed.send("GET /health HTTP/1.1\r\nHost: massgen.internal\r\n", "");
     assert_eq!(status, 200, "a name the user allowed");
 }
 

@@ -14,9 +14,13 @@ fn a_hundred_thousand_messages_are_refused_with_little_memory() {
     assert_eq!(status, 200);
     let (idle, _) = server.memory();
     let message = serde_json::json!({"role": "user", "content": "a"});
-    let body = serde_json::json!({"model": "massgen", "messages": vec![message; 100_000]})
-        .to_string();
-    assert!(body.len() < 4 << 20, "within the body limit: {}", body.len());
+    let body =
+        serde_json::json!({"model": "massgen", "messages": vec![message; 100_000]}).to_string();
+    assert!(
+        body.len() < 4 << 20,
+        "within the body limit: {}",
+        body.len()
+    );
     let head = "POST /v1/chat/completions HTTP/1.1\r\nContent-Type: application/json\r\n";
     std::thread::scope(|scope| {
         let senders: Vec<_> = (0..4)
@@ -51,7 +55,15 @@ fn a_short_key_is_refused_before_listening_on_every_interface() {
     let sandbox = Sandbox::new();
     sandbox.write("serve.yaml", PAIR);
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-        .args(["--config", "serve.yaml", "serve", "--host", "0.0.0.0", "--port", "0"])
+        .args([
+            "--config",
+            "serve.yaml",
+            "serve",
+            "--host",
+            "0.0.0.0",
+            "--port",
+            "0",
+        ])
         .args(["--api-key", "abcde"])
         .current_dir(&sandbox.root)
         .env("HOME", sandbox.root.join("home"))
