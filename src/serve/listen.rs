@@ -19,6 +19,13 @@ use tokio_util::sync::CancellationToken;
 
 use super::connections::{Admitted, Connections, TrackedBody};
 
+/// A request's headers, start line included (nginx's default is as much); larger ones get
+/// 431. Every connection may hold this much while its headers arrive.
+const MAX_HEADER_BYTES: usize = 32 << 10;
+/// A connection's read and write buffer (hyper's default, 400 KiB, would be 200 MB at 512
+/// connections).
+const MAX_BUFFER_BYTES: usize = 64 << 10;
+
 /// Serves `app` on `listener` until `stop` completes, then waits for open connections to
 /// finish their requests.
 pub async fn serve(
@@ -99,7 +106,9 @@ async fn serve_connection(
     let mut builder = hyper::server::conn::http1::Builder::new();
     builder
         .timer(TokioTimer::new())
-        .header_read_timeout(header_timeout);
+        .header_read_timeout(header_timeout)
+        .max_header_size(MAX_HEADER_BYTES)
+        .max_buf_size(MAX_BUFFER_BYTES);
     let mut connection = pin!(builder.serve_connection(TokioIo::new(stream), service));
     let mut draining = false;
     loop {

@@ -1,6 +1,6 @@
 //! Connections that never finish a request: more idle half-sent ones than the open-file
 //! limit allows must not lock out `/health`, and one alone is closed after the read
-//! timeout, headers or body.
+//! timeout, headers or body; headers larger than 32 KiB are refused.
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -108,4 +108,14 @@ fn a_request_that_stalls_is_closed_after_the_read_timeout() {
         started.elapsed()
     );
     assert!(started.elapsed() < Duration::from_secs(5));
+}
+
+#[test]
+fn headers_larger_than_32_kib_are_refused() {
+    let server = Server::start(&[]);
+    let padding = "a".repeat(100 << 10);
+    let (status, _, _) = server.send(&format!("GET /health HTTP/1.1\r\nX-Pad: {padding}\r\n"), "");
+    assert_eq!(status, 431, "100 KiB of headers");
+    let (status, _, _) = server.send("GET /health HTTP/1.1\r\nX-Pad: short\r\n", "");
+    assert_eq!(status, 200);
 }
