@@ -226,7 +226,8 @@ pub struct ServeArgs {
     /// Another name clients reach this server by (a reverse proxy's `api.example.com`, or
     /// `NAME:PORT` for one port); repeatable. Requests whose `Host` names neither this
     /// server's address (127.0.0.1, localhost, [::1] or --host, with its port) nor an allowed
-    /// name are refused (403): a DNS-rebinding web page would send its own name.
+    /// name are refused (403): a DNS-rebinding web page would send its own name. On 0.0.0.0
+    /// or ::, `Host` is checked only when this is given (the API key guards it there).
     #[arg(long = "allowed-host", value_name = "NAME")]
     pub allowed_hosts: Vec<String>,
 
