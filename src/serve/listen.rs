@@ -77,10 +77,10 @@ async fn on_accept_error(error: &std::io::Error, connections: &Connections) {
         rustix::io::Errno::from_io_error(error),
         Some(rustix::io::Errno::MFILE | rustix::io::Errno::NFILE)
     );
-    if out_of_descriptors && connections.evict_idlest() {
-        tokio::task::yield_now().await;
-    } else if out_of_descriptors {
-        tokio::time::sleep(Duration::from_millis(50)).await;
+    if out_of_descriptors {
+        let pause = if connections.evict_idlest() { 5 } else { 50 };
+        // The evicted connection's task closes its socket in the meantime.
+        tokio::time::sleep(Duration::from_millis(pause)).await;
     }
 }
 
