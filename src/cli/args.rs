@@ -202,7 +202,8 @@ pub struct ServeArgs {
     #[arg(long = "config", value_name = "PATH")]
     pub configs: Vec<PathBuf>,
 
-    /// The address to listen on; anything but loopback needs --api-key.
+    /// The address to listen on; anything but loopback needs --api-key (32 characters or
+    /// more).
     #[arg(long, default_value = "127.0.0.1")]
     pub host: String,
 
@@ -221,6 +222,35 @@ pub struct ServeArgs {
     /// Seconds running turns get to finish after SIGTERM before they are cancelled.
     #[arg(long, default_value_t = 30)]
     pub grace: u64,
+
+    /// Another name clients reach this server by (a reverse proxy's `api.example.com`, or
+    /// `NAME:PORT` for one port); repeatable. Requests whose `Host` names neither this
+    /// server's address (127.0.0.1, localhost, [::1] or --host, with its port) nor an allowed
+    /// name are refused (403): a DNS-rebinding web page would send its own name. On 0.0.0.0
+    /// or ::, `Host` is checked only when this is given (the API key guards it there).
+    #[arg(long = "allowed-host", value_name = "NAME")]
+    pub allowed_hosts: Vec<String>,
+
+    /// A web page origin (`http://localhost:3000`) that may call this server from a
+    /// browser; repeatable. Requests carrying any other `Origin` than this server's own are
+    /// refused (403), so no other web page the user opens can run turns.
+    #[arg(long = "allowed-origin", value_name = "URL")]
+    pub allowed_origins: Vec<String>,
+
+    /// Also serve every shipped example config as model `massgen/<example>` (some run
+    /// agents' commands). Without it, only the configs given are served.
+    #[arg(long)]
+    pub allow_examples: bool,
+
+    /// Open connections at once (also kept under the open-file limit); at the limit, the
+    /// connection idle longest is closed to make room.
+    #[arg(long, default_value_t = 512, value_parser = clap::value_parser!(u32).range(16..=65_536))]
+    pub max_connections: u32,
+
+    /// Seconds a client gets to send a request's headers, and again its body; slower
+    /// connections are closed.
+    #[arg(long, value_name = "SECONDS", default_value_t = 10, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub read_timeout: u64,
 }
 
 #[derive(Clone, Debug, clap::Args)]

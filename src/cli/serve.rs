@@ -25,13 +25,17 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
         .api_key
         .clone()
         .filter(|key| !key.trim().is_empty());
-    if !ip.is_loopback() && api_key.is_none() {
-        eprintln!(
-            "error: --host {ip} lets other machines in, so it needs --api-key (or \
-             MASSGEN_SERVE_API_KEY)\n  help: or serve this machine only with --host 127.0.0.1"
-        );
+    if let Err(message) = check_api_key(ip, api_key.as_deref()) {
+        eprintln!("error: {message}");
         return Exit::Config;
     }
+    let allowed_origins = match allowed_names(serve_args) {
+        Ok(origins) => origins,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
     let mut main_args = args.clone();
     if main_args.config.is_none()
         && let Some(first) = serve_args.configs.first()
@@ -65,6 +69,11 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
             .unwrap_or(usize::MAX)
             .saturating_mul(4),
         grace: Duration::from_secs(serve_args.grace),
+        allowed_hosts: serve_args.allowed_hosts.clone(),
+        allowed_origins,
+        allow_examples: serve_args.allow_examples,
+        max_connections: usize::try_from(serve_args.max_connections).unwrap_or(usize::MAX),
+        read_timeout: Duration::from_secs(serve_args.read_timeout),
     };
     let config = prepared.config;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
@@ -87,6 +96,45 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
             Exit::Execution
         }
     }
+}
+
+/// A key shorter than this is refused on an address other machines reach: it could be
+/// guessed over the network.
+pub const MIN_REMOTE_KEY_CHARS: usize = 32;
+
+/// Anything but loopback needs a key, and one long enough not to be guessed.
+fn check_api_key(ip: IpAddr, api_key: Option<&str>) -> Result<(), String> {
+    if ip.is_loopback() {
+        return Ok(());
+    }
+    let Some(key) = api_key else {
+        return Err(format!(
+            "--host {ip} lets other machines in, so it needs --api-key (or \
+             MASSGEN_SERVE_API_KEY)\n  help: or serve this machine only with --host 127.0.0.1"
+        ));
+    };
+    let length = key.chars().count();
+    if length < MIN_REMOTE_KEY_CHARS {
+        return Err(format!(
+            "--host {ip} lets other machines in, and the API key given (--api-key or \
+             MASSGEN_SERVE_API_KEY) has {length} characters: it needs at least \
+             {MIN_REMOTE_KEY_CHARS} there, or it could be guessed\n  help: make one with \
+             `openssl rand -hex 32`, or serve this machine only with --host 127.0.0.1"
+        ));
+    }
+    Ok(())
+}
+
+/// Checks each --allowed-host; returns the --allowed-origin values normalized.
+fn allowed_names(serve_args: &ServeArgs) -> Result<Vec<String>, String> {
+    for host in &serve_args.allowed_hosts {
+        serve::check_allowed_host(host)?;
+    }
+    serve_args
+        .allowed_origins
+        .iter()
+        .map(|origin| serve::normalize_origin(origin))
+        .collect()
 }
 
 /// Each `serve --config PATH`, loaded and checked as a run would, named after its file.
@@ -137,5 +185,30 @@ async fn stop_signal() {
     #[cfg(not(unix))]
     {
         let _ = tokio::signal::ctrl_c().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_key_other_machines_can_try_must_be_long() {
+        let any: IpAddr = "0.0.0.0".parse().unwrap();
+        let loopback: IpAddr = "127.0.0.1".parse().unwrap();
+        assert!(check_api_key(loopback, None).is_ok());
+        assert!(check_api_key(loopback, Some("short")).is_ok());
+        assert!(
+            check_api_key(any, None)
+                .unwrap_err()
+                .contains("needs --api-key")
+        );
+        let short = check_api_key(any, Some("abcde")).unwrap_err();
+        assert!(
+            short.contains("5 characters") && short.contains("at least 32"),
+            "{short}"
+        );
+        assert!(check_api_key(any, Some(&"k".repeat(31))).is_err());
+        assert!(check_api_key(any, Some(&"k".repeat(32))).is_ok());
     }
 }

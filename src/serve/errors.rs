@@ -11,7 +11,7 @@ pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
     kind: &'static str,
-    param: Option<&'static str>,
+    pub param: Option<&'static str>,
     code: Option<&'static str>,
 }
 
@@ -51,10 +51,52 @@ impl ApiError {
     pub fn too_large(limit: usize) -> Self {
         Self {
             status: StatusCode::PAYLOAD_TOO_LARGE,
-            message: format!("the request body is larger than {limit} bytes"),
+            message: format!(
+                "the request body is larger than {limit} bytes, the most this server takes \
+                 (four times the config's limits.max_question_bytes, at most {} MiB)",
+                super::MAX_BODY_BYTES >> 20
+            ),
             kind: "invalid_request_error",
             param: None,
             code: Some("request_too_large"),
+        }
+    }
+
+    pub fn forbidden(message: impl Into<String>, code: &'static str) -> Self {
+        Self {
+            status: StatusCode::FORBIDDEN,
+            message: message.into(),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some(code),
+        }
+    }
+
+    /// A body that is not declared JSON: a web page can post text and forms to another
+    /// site without the browser asking it first, never JSON.
+    pub fn not_json(content_type: &str) -> Self {
+        Self {
+            status: StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            message: format!(
+                "the body must be JSON sent with `Content-Type: application/json` (this one \
+                 is {content_type}); other types are refused so that no web page can post to \
+                 massgen serve"
+            ),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("unsupported_media_type"),
+        }
+    }
+
+    pub fn slow_body(seconds: u64) -> Self {
+        Self {
+            status: StatusCode::REQUEST_TIMEOUT,
+            message: format!(
+                "the request body did not arrive within {seconds} s (--read-timeout {seconds})"
+            ),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("request_timeout"),
         }
     }
 

@@ -2,18 +2,23 @@
 //! front end can use a team of agents as if it were one model. `POST /v1/chat/completions`
 //! (streamed or not), `GET /v1/models`, `GET /health`. Each request is an isolated turn.
 
+mod body;
+mod connections;
 mod errors;
+mod gate;
+mod listen;
 mod request;
 mod respond;
 mod turn;
+mod wire;
 
 use std::net::SocketAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::body::Bytes;
-use axum::extract::{DefaultBodyLimit, State};
+use axum::body::Body;
+use axum::extract::State;
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -21,6 +26,7 @@ use serde_json::json;
 use tokio::sync::Semaphore;
 use tokio_util::sync::CancellationToken;
 
+pub use gate::{check_allowed_host, normalize_origin};
 pub use turn::ServeContext;
 
 use crate::config::Config;
@@ -28,6 +34,12 @@ use errors::ApiError;
 
 /// The name `model` takes for the served config.
 pub const MODEL: &str = "massgen";
+
+/// The largest request body any config lets through.
+pub const MAX_BODY_BYTES: usize = 64 << 20;
+
+/// File descriptors kept free of connections: turns' logs, provider sockets, commands.
+const RESERVED_DESCRIPTORS: u64 = 256;
 
 pub struct ServeOptions {
     pub address: SocketAddr,
@@ -38,6 +50,16 @@ pub struct ServeOptions {
     pub max_body_bytes: usize,
     /// How long running turns may finish after SIGTERM before they are cancelled.
     pub grace: Duration,
+    /// More names `Host` may carry (`NAME` or `NAME:PORT`, checked by [`check_allowed_host`]).
+    pub allowed_hosts: Vec<String>,
+    /// Web origins that may call from a browser (normalized by [`normalize_origin`]).
+    pub allowed_origins: Vec<String>,
+    /// Serve the shipped example configs as `massgen/<example>`.
+    pub allow_examples: bool,
+    /// Connections open at once (lowered to fit the open-file limit).
+    pub max_connections: usize,
+    /// How long a request's headers, and then its body, may take to arrive.
+    pub read_timeout: Duration,
 }
 
 struct Server {
@@ -49,6 +71,8 @@ struct Server {
     turns: Arc<Semaphore>,
     max_concurrent: usize,
     max_body_bytes: usize,
+    read_timeout: Duration,
+    allow_examples: bool,
     /// Cancelled when the grace period after SIGTERM is over.
     shutdown: CancellationToken,
     /// When the server started: the `created` of its models.
@@ -74,21 +98,30 @@ pub async fn run(
         api_key: options.api_key,
         turns: Arc::new(Semaphore::new(options.max_concurrent)),
         max_concurrent: options.max_concurrent,
-        max_body_bytes: options.max_body_bytes,
+        max_body_bytes: options.max_body_bytes.min(MAX_BODY_BYTES),
+        read_timeout: options.read_timeout,
+        allow_examples: options.allow_examples,
         shutdown: shutdown.clone(),
         created: jiff::Timestamp::now().as_second(),
     });
+    let gate = Arc::new(gate::Gate::new(
+        address,
+        &options.allowed_hosts,
+        &options.allowed_origins,
+    ));
     let app = Router::new()
         .route("/health", get(health))
         .route("/v1/models", get(models))
         .route("/v1/chat/completions", post(chat))
         .fallback(not_found)
-        .layer(DefaultBodyLimit::disable())
-        .with_state(Arc::clone(&server));
+        .with_state(Arc::clone(&server))
+        .layer(axum::middleware::from_fn_with_state(gate, gate::check));
+    let connections = connections::Connections::new(connection_cap(options.max_connections));
     eprintln!(
-        "massgen serve: listening on http://{address} ({}; up to {} at once{})",
+        "massgen serve: listening on http://{address} ({}; up to {} at once, {} open{})",
         crate::text::plural(server.config.agents.len(), "agent"),
         crate::text::plural(options.max_concurrent, "turn"),
+        crate::text::plural(connections.cap(), "connection"),
         if server.api_key.is_some() {
             "; API key required"
         } else {
@@ -108,9 +141,7 @@ pub async fn run(
             shutdown.cancel();
         });
     };
-    axum::serve(listener, app)
-        .with_graceful_shutdown(stopping)
-        .await?;
+    listen::serve(listener, app, connections, options.read_timeout, stopping).await;
     // Turns cancelled at the deadline save themselves; wait for every permit to return.
     let _ = tokio::time::timeout(
         Duration::from_secs(30),
@@ -120,6 +151,16 @@ pub async fn run(
     )
     .await;
     Ok(())
+}
+
+/// `requested`, lowered so that connections leave [`RESERVED_DESCRIPTORS`] of the
+/// open-file limit free: past it, accepting fails and nobody gets in.
+fn connection_cap(requested: usize) -> usize {
+    let limit = rustix::process::getrlimit(rustix::process::Resource::Nofile).current;
+    let room = limit.map_or(usize::MAX, |limit| {
+        usize::try_from(limit.saturating_sub(RESERVED_DESCRIPTORS)).unwrap_or(usize::MAX)
+    });
+    requested.min(room).max(16)
 }
 
 async fn health() -> Response {
@@ -142,8 +183,8 @@ async fn models(State(server): State<Arc<Server>>, headers: HeaderMap) -> Respon
     axum::Json(json!({"object": "list", "data": data})).into_response()
 }
 
-async fn chat(State(server): State<Arc<Server>>, headers: HeaderMap, body: Bytes) -> Response {
-    match server.chat(&headers, &body).await {
+async fn chat(State(server): State<Arc<Server>>, headers: HeaderMap, body: Body) -> Response {
+    match server.chat(&headers, body).await {
         Ok(response) => response,
         Err(error) => error.into_response(),
     }
@@ -166,13 +207,15 @@ impl Server {
         }
     }
 
-    /// `massgen`, the named configs, and `massgen/<example>` for every shipped config.
+    /// `massgen`, the named configs, and with --allow-examples `massgen/<example>` for
+    /// every shipped config.
     fn model_names(&self) -> Vec<String> {
+        let examples = crate::config::examples::all()
+            .filter(|_| self.allow_examples)
+            .map(|example| format!("{MODEL}/{}", example.name()));
         std::iter::once(MODEL.to_string())
             .chain(self.named.iter().map(|(name, _)| name.clone()))
-            .chain(
-                crate::config::examples::all().map(|example| format!("{MODEL}/{}", example.name())),
-            )
+            .chain(examples)
             .collect()
     }
 
@@ -195,6 +238,18 @@ impl Server {
         };
         let name = model.strip_prefix("massgen/").ok_or_else(unknown)?;
         let example = crate::config::examples::find(name).ok_or_else(unknown)?;
+        if !self.allow_examples {
+            // A request picks only what the user chose to serve: some examples run
+            // agents' commands in the project.
+            return Err(ApiError::not_found(
+                format!(
+                    "model `{model}` is a shipped example, and examples are not served: use \
+                     `{MODEL}` or a config served by name, or start massgen serve with \
+                     --allow-examples"
+                ),
+                "model_not_found",
+            ));
+        }
         let (config, _warnings) = crate::config::from_text(
             example.text,
             &format!("@examples/{name}"),
@@ -205,16 +260,17 @@ impl Server {
         Ok(Arc::new(config))
     }
 
-    async fn chat(&self, headers: &HeaderMap, body: &[u8]) -> Result<Response, ApiError> {
+    async fn chat(&self, headers: &HeaderMap, body: Body) -> Result<Response, ApiError> {
         self.authorize(headers)?;
-        if body.len() > self.max_body_bytes {
-            return Err(ApiError::too_large(self.max_body_bytes));
-        }
-        let request = request::parse(body)?;
-        let config = self.config_for(&request.model)?;
+        body::require_json(headers)?;
+        // Taken before the body is read: at most --max-concurrent bodies are held at once.
         let permit = Arc::clone(&self.turns)
             .try_acquire_owned()
             .map_err(|_| ApiError::busy(self.max_concurrent))?;
+        let body = body::read(body, headers, self.max_body_bytes, self.read_timeout).await?;
+        let request = request::parse(&body)?;
+        drop(body);
+        let config = self.config_for(&request.model)?;
         let id = respond::completion_id();
         let created = jiff::Timestamp::now().as_second();
         let chunks = turn::start(&self.context, config, &request, self.shutdown.child_token())

@@ -2,9 +2,8 @@
 //! is the question, earlier user/assistant pairs the conversation so far (system messages
 //! are dropped, as MassGen drops them), and the options that change the reply.
 
-use serde_json::Value;
-
 use super::errors::ApiError;
+use super::wire::{self, Refusal};
 use crate::orchestrator::prompts::HistoryEntry;
 
 #[derive(Debug, PartialEq)]
@@ -20,34 +19,35 @@ pub struct ChatRequest {
 }
 
 pub fn parse(body: &[u8]) -> Result<ChatRequest, ApiError> {
-    let value: Value = serde_json::from_slice(body)
-        .map_err(|error| ApiError::bad_request(format!("the body is not JSON: {error}"), None))?;
-    let model = value["model"]
-        .as_str()
+    let body = wire::read(body).map_err(|refusal| match refusal {
+        Refusal::NotJson(error) => {
+            ApiError::bad_request(format!("the body is not JSON: {error}"), None)
+        }
+        Refusal::Field(name, error) => {
+            ApiError::bad_request(format!("`{name}`: {error}"), Some(name))
+        }
+    })?;
+    let model = body
+        .model
         .filter(|model| !model.trim().is_empty())
-        .ok_or_else(|| ApiError::bad_request("`model` is missing", Some("model")))?
-        .to_string();
-    let messages = value["messages"]
-        .as_array()
+        .ok_or_else(|| ApiError::bad_request("`model` is missing", Some("model")))?;
+    let messages = body
+        .messages
         .filter(|messages| !messages.is_empty())
         .ok_or_else(|| {
             ApiError::bad_request("`messages` must be a non-empty array", Some("messages"))
         })?;
     let mut turns: Vec<(String, String)> = Vec::new();
-    for (index, message) in messages.iter().enumerate() {
-        let role = message["role"].as_str().unwrap_or_default();
-        let text = content_text(&message["content"]).ok_or_else(|| {
-            ApiError::bad_request(
-                format!("`messages[{index}].content` must be text or text parts"),
-                Some("messages"),
-            )
-        })?;
-        match role {
-            "user" | "assistant" => turns.push((role.to_string(), text)),
+    for (index, message) in messages.into_iter().enumerate() {
+        match message.role.as_str() {
+            "user" | "assistant" => turns.push((message.role, message.text)),
             "system" | "developer" | "tool" => {}
             other => {
                 return Err(ApiError::bad_request(
-                    format!("`messages[{index}].role` `{other}` is not user, assistant or system"),
+                    format!(
+                        "`messages[{index}].role` `{}` is not user, assistant or system",
+                        other.chars().take(40).collect::<String>()
+                    ),
                     Some("messages"),
                 ));
             }
@@ -81,28 +81,10 @@ pub fn parse(body: &[u8]) -> Result<ChatRequest, ApiError> {
         model,
         question,
         history,
-        stream: value["stream"].as_bool().unwrap_or(false),
-        include_reasoning: value["include_reasoning"].as_bool().unwrap_or(false),
-        include_usage: value["stream_options"]["include_usage"]
-            .as_bool()
-            .unwrap_or(false),
+        stream: body.stream.unwrap_or(false),
+        include_reasoning: body.include_reasoning.unwrap_or(false),
+        include_usage: body.include_usage.unwrap_or(false),
     })
-}
-
-/// A message's text: a string, or the `text` of its text parts.
-fn content_text(content: &Value) -> Option<String> {
-    match content {
-        Value::String(text) => Some(text.clone()),
-        Value::Array(parts) => Some(
-            parts
-                .iter()
-                .filter_map(|part| part["text"].as_str())
-                .collect::<Vec<_>>()
-                .join("\n"),
-        ),
-        Value::Null => Some(String::new()),
-        Value::Bool(_) | Value::Number(_) | Value::Object(_) => None,
-    }
 }
 
 #[cfg(test)]
@@ -155,5 +137,59 @@ mod tests {
             assert!(error.message.contains(needle), "{body}: {}", error.message);
             assert_eq!(error.status, axum::http::StatusCode::BAD_REQUEST);
         }
+    }
+
+    #[test]
+    fn messages_and_parts_are_capped_and_other_fields_skipped() {
+        let message = serde_json::json!({"role": "user", "content": "q"});
+        let at_cap = serde_json::json!({
+            "model": "massgen",
+            "tools": [{"type": "function", "function": {"name": "f", "parameters": {}}}],
+            "temperature": 0.2,
+            "messages": vec![message.clone(); super::wire::MAX_MESSAGES],
+        });
+        assert_eq!(parse(at_cap.to_string().as_bytes()).unwrap().question, "q");
+        let over = serde_json::json!({
+            "model": "massgen",
+            "messages": vec![message; super::wire::MAX_MESSAGES + 1],
+        });
+        let error = parse(over.to_string().as_bytes()).unwrap_err();
+        assert!(
+            error.message.contains("more than 2048 messages"),
+            "{}",
+            error.message
+        );
+        assert_eq!(error.param, Some("messages"));
+        let parts = serde_json::json!({"model": "massgen", "messages": [{"role": "user",
+            "content": vec![serde_json::json!({"type": "text", "text": "p"}); 257]}]});
+        let error = parse(parts.to_string().as_bytes()).unwrap_err();
+        assert!(
+            error.message.contains("more than 256 parts"),
+            "{}",
+            error.message
+        );
+    }
+
+    #[test]
+    fn content_is_text_or_text_parts() {
+        let body = r#"{"model": "m", "messages": [{"role": "user", "content": [
+            {"type": "image_url", "image_url": {"url": "data:,"}}, {"type": "text", "text": "a"},
+            {"type": "text", "text": "b"}]}]}"#;
+        assert_eq!(parse(body.as_bytes()).unwrap().question, "a\nb");
+        for content in ["1", "true", "{}"] {
+            let body = format!(
+                r#"{{"model": "m", "messages": [{{"role": "user", "content": "q"}}, {{"role": "user", "content": {content}}}]}}"#
+            );
+            let error = parse(body.as_bytes()).unwrap_err();
+            assert!(
+                error.message.contains("`messages[1].content` must be text"),
+                "{}",
+                error.message
+            );
+        }
+        let error = parse(br#"{"model": "m", "messages": [], "stream": "yes"}"#).unwrap_err();
+        assert_eq!(error.param, Some("stream"));
+        let error = parse(br#"{"model": "m", "messages": []} trailing"#).unwrap_err();
+        assert!(error.message.contains("not JSON"), "{}", error.message);
     }
 }

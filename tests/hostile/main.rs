@@ -14,6 +14,7 @@ mod provider_keys;
 mod provider_memory;
 mod provider_stream;
 mod sandbox;
+mod serve_attacks;
 mod sessions;
 mod signals;
 mod terminal;

@@ -12,7 +12,7 @@ use crate::served::{PAIR, Served, post, question};
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn completions_whole_and_streamed_and_the_model_list() {
-    let served = Served::start(PAIR, &[]);
+    let served = Served::start(PAIR, &["--allow-examples"]);
     let client = massgen::backend::http_client().unwrap();
     let (status, body) = post(
         &client,
