@@ -3,19 +3,63 @@
 
 use std::path::Path;
 
+use super::event_lines::EventLines;
+use crate::bounded_file::MIB;
 use crate::protocol::{Event, EventMsg};
 
-/// The events of `turn` in `<log_dir>/events.jsonl`, compacted; none when the log cannot be
-/// read. A torn last line (a killed run) is left out.
+/// The most of a past turn's compacted events kept: far more than a finished turn shows.
+const RECORDED_MAX: u64 = 32 * MIB;
+
+/// The events of `turn` in `<log_dir>/events.jsonl`, compacted, read one line at a time;
+/// none when the log cannot be read, and what was read before a damaged line or past
+/// [`RECORDED_MAX`]. A torn last line (a killed run) is left out.
 pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
-    let Ok(events) = super::read_events(&log_dir.join("events.jsonl")) else {
-        return Vec::new();
+    let path = log_dir.join("events.jsonl");
+    let mut events = Vec::new();
+    let Ok(mut lines) = EventLines::open(&path) else {
+        return events;
     };
+    let mut kept: u64 = 0;
+    loop {
+        let event = match lines.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(error) => {
+                tracing::warn!(%error, "a past turn's event log was read only in part");
+                break;
+            }
+        };
+        if event.turn != turn {
+            continue;
+        }
+        let Some(event) = compact(event) else {
+            continue;
+        };
+        kept = kept.saturating_add(shown_bytes(&event));
+        if kept > RECORDED_MAX {
+            tracing::warn!(path = %path.display(), "a past turn's events were cut at {} MiB", RECORDED_MAX / MIB);
+            break;
+        }
+        events.push(event);
+    }
     events
-        .into_iter()
-        .filter(|event| event.turn == turn)
-        .filter_map(compact)
-        .collect()
+}
+
+/// The size of `event` as JSON, which is about what it holds.
+fn shown_bytes(event: &Event) -> u64 {
+    struct Counter(u64);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    let _ = serde_json::to_writer(&mut counter, event);
+    counter.0
 }
 
 /// The event as a finished turn needs it, or nothing for streaming and live-only news.
