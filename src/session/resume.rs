@@ -109,9 +109,10 @@ pub fn find_session(
 
 /// The newest session with turns run with `config`, or else the newest with turns.
 fn newest_of(sessions: Vec<SessionInfo>, config: Option<(&str, &Path)>) -> Option<SessionInfo> {
+    // A session with a refused turn file counts: continuing it then says which file.
     let mut with_turns = sessions
         .into_iter()
-        .filter(|session| !session.turns.is_empty());
+        .filter(|session| !session.turns.is_empty() || !session.unreadable.is_empty());
     let Some((config, project)) = config else {
         return with_turns.next();
     };

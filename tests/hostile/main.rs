@@ -15,5 +15,6 @@ mod provider_stream;
 mod sandbox;
 mod sessions;
 mod signals;
+mod state_files;
 mod terminal;
 mod workspace_escape;
