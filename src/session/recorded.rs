@@ -7,19 +7,20 @@ use super::event_lines::EventLines;
 use crate::bounded_file::MIB;
 use crate::protocol::{Event, EventMsg};
 
-/// The most of a past turn's compacted events kept: far more than a finished turn shows.
-const RECORDED_MAX: u64 = 32 * MIB;
+/// The most of a resumed session's compacted events kept, all its turns together: far more
+/// than its finished turns show.
+pub const RECORDED_MAX: u64 = 64 * MIB;
 
 /// The events of `turn` in `<log_dir>/events.jsonl`, compacted, read one line at a time;
-/// none when the log cannot be read, and what was read before a damaged line or past
-/// [`RECORDED_MAX`]. A torn last line (a killed run) is left out.
-pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
+/// none when the log cannot be read, and what was read before a damaged line or before
+/// `budget` (bytes of compacted events, shared by a session's turns) ran out. A torn last
+/// line (a killed run) is left out.
+pub fn recorded_turn(log_dir: &Path, turn: u32, budget: &mut u64) -> Vec<Event> {
     let path = log_dir.join("events.jsonl");
     let mut events = Vec::new();
     let Ok(mut lines) = EventLines::open(&path) else {
         return events;
     };
-    let mut kept: u64 = 0;
     loop {
         let event = match lines.next_event() {
             Ok(Some(event)) => event,
@@ -35,11 +36,12 @@ pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
         let Some(event) = compact(event) else {
             continue;
         };
-        kept = kept.saturating_add(shown_bytes(&event));
-        if kept > RECORDED_MAX {
-            tracing::warn!(path = %path.display(), "a past turn's events were cut at {} MiB", RECORDED_MAX / MIB);
+        let Some(left) = budget.checked_sub(shown_bytes(&event)) else {
+            tracing::warn!(path = %path.display(), "a resumed session's events were cut at {} MiB", RECORDED_MAX / MIB);
+            *budget = 0;
             break;
-        }
+        };
+        *budget = left;
         events.push(event);
     }
     events
@@ -168,7 +170,9 @@ mod tests {
         ] {
             log.append(&written).unwrap();
         }
-        let events = recorded_turn(dir.path(), 2);
+        let mut budget = RECORDED_MAX;
+        let events = recorded_turn(dir.path(), 2, &mut budget);
+        assert!(budget < RECORDED_MAX);
         assert_eq!(events.len(), 2, "{events:?}");
         assert_eq!(events[0], kept);
         assert!(
@@ -179,6 +183,6 @@ mod tests {
     #[test]
     fn a_missing_log_gives_no_events() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(recorded_turn(&dir.path().join("gone"), 1).is_empty());
+        assert!(recorded_turn(&dir.path().join("gone"), 1, &mut RECORDED_MAX.clone()).is_empty());
     }
 }

@@ -9,9 +9,10 @@ use std::io;
 use std::path::{Path, PathBuf};
 
 use super::SessionStore;
-use super::recorded::recorded_turn;
-use super::state_files::{METADATA_MAX, read_json, read_json_or_skip};
+use super::recorded::{RECORDED_MAX, recorded_turn};
+use super::state_files::{LISTED_MAX, METADATA_MAX, read_json_or_skip};
 use super::store::outcome_of_status;
+use crate::bounded_file::{self, MIB};
 use crate::protocol::{AgentId, EventMsg, ResumedTurn, TurnOutcome};
 
 /// One earlier session, as `--list-sessions` shows it.
@@ -55,13 +56,14 @@ pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(sessions),
         Err(error) => return Err(error),
     };
+    let mut budget = LISTED_MAX;
     for entry in entries {
         let entry = entry?;
         let id = entry.file_name().to_string_lossy().into_owned();
         if id.starts_with("session_") && entry.path().is_dir() {
             let mut unreadable = Vec::new();
             sessions.push(SessionInfo {
-                turns: past_turns(&entry.path(), &mut unreadable),
+                turns: past_turns(&entry.path(), &mut unreadable, &mut budget),
                 history_from: history_from(&entry.path()),
                 dir: entry.path(),
                 id,
@@ -160,6 +162,7 @@ fn history_from(session: &Path) -> u32 {
 impl SessionInfo {
     /// The event that tells front ends about the earlier turns.
     pub fn resumed_event(&self) -> EventMsg {
+        let mut budget = RECORDED_MAX;
         EventMsg::SessionResumed {
             session_id: self.id.clone(),
             history_from: (self.history_from > 1).then_some(self.history_from),
@@ -175,7 +178,7 @@ impl SessionInfo {
                     events: turn
                         .log_dir
                         .as_deref()
-                        .map(|dir| recorded_turn(dir, turn.turn))
+                        .map(|dir| recorded_turn(dir, turn.turn, &mut budget))
                         .unwrap_or_default(),
                 })
                 .collect(),
@@ -210,7 +213,7 @@ impl SessionInfo {
     }
 }
 
-fn past_turns(session: &Path, unreadable: &mut Vec<String>) -> Vec<PastTurn> {
+fn past_turns(session: &Path, unreadable: &mut Vec<String>, budget: &mut u64) -> Vec<PastTurn> {
     let Ok(entries) = std::fs::read_dir(session) else {
         return Vec::new();
     };
@@ -219,7 +222,7 @@ fn past_turns(session: &Path, unreadable: &mut Vec<String>) -> Vec<PastTurn> {
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
             let turn: u32 = name.strip_prefix("turn_")?.parse().ok()?;
-            past_turn(&entry.path(), turn).unwrap_or_else(|error| {
+            past_turn(&entry.path(), turn, budget).unwrap_or_else(|error| {
                 unreadable.push(error.to_string());
                 None
             })
@@ -230,9 +233,33 @@ fn past_turns(session: &Path, unreadable: &mut Vec<String>) -> Vec<PastTurn> {
 }
 
 /// The turn `dir` records, `None` without a readable `metadata.json`; an error when a file
-/// of it is refused.
-fn past_turn(dir: &Path, turn: u32) -> io::Result<Option<PastTurn>> {
-    let Some(metadata) = read_json(&dir.join("metadata.json"), METADATA_MAX)? else {
+/// of it is refused, or when the turns listed so far have used up `budget` bytes.
+fn past_turn(dir: &Path, turn: u32, budget: &mut u64) -> io::Result<Option<PastTurn>> {
+    let listing_full = || {
+        io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "the turn records beside {} come to more than {} MiB in all; massgen reads no \
+                 more of them",
+                dir.display(),
+                LISTED_MAX / MIB
+            ),
+        )
+    };
+    if *budget == 0 {
+        return Err(listing_full());
+    }
+    let bytes = match bounded_file::read(&dir.join("metadata.json"), METADATA_MAX.min(*budget)) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.kind() == io::ErrorKind::FileTooLarge && *budget < METADATA_MAX => {
+            *budget = 0;
+            return Err(listing_full());
+        }
+        Err(error) => return Err(error),
+    };
+    *budget = budget.saturating_sub(bytes.len() as u64);
+    let Ok(metadata) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
         return Ok(None);
     };
     let text = |key: &str| metadata[key].as_str().map(str::to_string);
