@@ -32,10 +32,7 @@ impl SessionInfo {
                 .map_err(|error| self.refusal(&error.to_string()))?;
             total = total.saturating_add(answer.len() as u64);
             if total > HISTORY_MAX {
-                return Err(self.refusal(&format!(
-                    "its answers come to more than {} MiB, more than any model takes",
-                    HISTORY_MAX / MIB
-                )));
+                return Err(self.too_long());
             }
             self.turns[index].answer = answer;
         }
@@ -48,6 +45,15 @@ impl SessionInfo {
              directory) from {}, or run without --continue / --session-id",
             self.id,
             self.dir.display()
+        )
+    }
+
+    fn too_long(&self) -> String {
+        format!(
+            "cannot continue session {}: its answers come to more than {} MiB, more than any \
+             model takes\n  help: run without --continue / --session-id to start a new session",
+            self.id,
+            HISTORY_MAX / MIB
         )
     }
 }
@@ -140,5 +146,47 @@ fn answer_len(event: &Event) -> u64 {
     match &event.msg {
         EventMsg::AnswerSubmitted { content, .. } => content.len() as u64,
         _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    fn session_with_answers(dir: &Path, answers: &[usize]) -> SessionInfo {
+        let session = dir.join("sessions/session_20260101_000000");
+        for (index, bytes) in answers.iter().enumerate() {
+            let turn = session.join(format!("turn_{}", index + 1));
+            std::fs::create_dir_all(&turn).unwrap();
+            std::fs::write(turn.join("metadata.json"), r#"{"task": "q"}"#).unwrap();
+            std::fs::write(turn.join("answer.txt"), "a".repeat(*bytes)).unwrap();
+        }
+        super::super::list_sessions(dir).unwrap().remove(0)
+    }
+
+    #[test]
+    fn answers_are_read_only_within_the_history_bound_in_all() {
+        let dir = tempfile::tempdir().unwrap();
+        let eight = usize::try_from(8 * MIB).unwrap();
+        let mut session = session_with_answers(dir.path(), &[eight, 10]);
+        session.read_answers().unwrap();
+        assert_eq!(session.turns[1].answer, "a".repeat(10));
+        let mut session = session_with_answers(dir.path(), &[eight, eight, eight]);
+        let error = session.read_answers().unwrap_err();
+        assert!(error.contains("more than 16 MiB"), "{error}");
+        assert!(error.contains("start a new session"), "{error}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn turns_before_a_clear_are_not_read() {
+        let dir = tempfile::tempdir().unwrap();
+        let mut session = session_with_answers(dir.path(), &[3, 4]);
+        std::fs::remove_file(session.dir.join("turn_1/answer.txt")).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", session.dir.join("turn_1/answer.txt")).unwrap();
+        session.history_from = 2;
+        session.read_answers().unwrap();
+        assert_eq!(session.turns[1].answer, "aaaa");
     }
 }

@@ -51,12 +51,21 @@ pub(super) fn open_lock_file(path: &Path) -> std::io::Result<File> {
         let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
         options.custom_flags(i32::try_from(nonblocking).unwrap_or(0));
     }
-    let file = options.open(path)?;
-    if !file.metadata()?.is_file() {
-        return Err(std::io::Error::new(
+    let not_regular = || {
+        std::io::Error::new(
             std::io::ErrorKind::InvalidInput,
             format!("{} is not a regular file", path.display()),
-        ));
+        )
+    };
+    // A FIFO without a reader fails the open itself (ENXIO): say what it is instead.
+    let file = options
+        .open(path)
+        .map_err(|error| match std::fs::metadata(path) {
+            Ok(found) if !found.is_file() => not_regular(),
+            _ => error,
+        })?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
     }
     Ok(file)
 }

@@ -20,8 +20,9 @@ pub const ANSWER_MAX: u64 = 16 * MIB;
 /// A cancelled turn's `partial_answers.json`: one latest answer per agent.
 pub const PARTIAL_ANSWERS_MAX: u64 = 64 * MIB;
 /// Everything a continued session's history holds (answers and cancelled-turn notes)
-/// together: more than any model's context window takes.
-pub const HISTORY_MAX: u64 = 64 * MIB;
+/// together: twice what the largest context windows take (about 2M tokens, 8 MB of text),
+/// and every request of the turn carries it.
+pub const HISTORY_MAX: u64 = 16 * MIB;
 /// `~/.massgen/sessions.json`: a few hundred bytes per session plus its last question.
 pub const REGISTRY_MAX: u64 = 64 * MIB;
 /// An attempt's `metrics_summary.json`: totals per agent, round and tool.

@@ -139,6 +139,14 @@ fn a_bad_session_registry_neither_stops_a_new_run_nor_is_replaced() {
             Hostile::Oversized(bytes) => assert_eq!(left.len(), bytes, "it was rewritten"),
         }
     }
+    // Nor does a FIFO where the registry's lock file goes.
+    std::fs::remove_file(&registry).unwrap();
+    plant(&registry.with_file_name("sessions.lock"), Hostile::Fifo);
+    let output = bounded(
+        &sandbox,
+        &["--config", "fast.yaml", "--display", "quiet", "q"],
+    );
+    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
 }
 
 #[test]
@@ -183,6 +191,13 @@ fn a_refused_turn_file_stops_continue_with_a_message_naming_it() {
         std::fs::remove_file(&path).unwrap();
         std::fs::write(&path, original).unwrap();
     }
+    // The session's lock file is opened without blocking: a FIFO there is refused.
+    let lock = turn.with_file_name(".run.lock");
+    plant(&lock, Hostile::Fifo);
+    let output = bounded(&sandbox, &["--config", "fast.yaml", "--continue", "next"]);
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    assert!(text(&output.stderr).contains(".run.lock is not a regular file"));
+    std::fs::remove_file(&lock).unwrap();
     // A turn without its answer falls back on `partial_answers.json`, bounded too.
     std::fs::remove_file(turn.join("answer.txt")).unwrap();
     plant(&turn.join("partial_answers.json"), Hostile::Fifo);
