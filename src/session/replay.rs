@@ -25,7 +25,7 @@ pub enum ReplayError {
     NoEvents { path: PathBuf, notes: Vec<String> },
     #[error("cannot read {}: {error}\n  help: the log is damaged; replay one of its other turns, or an attempt's events.jsonl", .path.display())]
     Unreadable { path: PathBuf, error: io::Error },
-    #[error("{} holds more than {} MiB of event logs, more than a replay holds at once (at {})\n  help: replay one of its turns, or one attempt's events.jsonl", .path.display(), REPLAY_MAX / MIB, .at.display())]
+    #[error("{} holds more than {} MiB of events, more than a replay holds at once (at {})\n  help: replay one of its turns, or one attempt's events.jsonl", .path.display(), REPLAY_MAX / MIB, .at.display())]
     TooLarge { path: PathBuf, at: PathBuf },
 }
 
@@ -56,6 +56,18 @@ pub struct Recording {
 pub fn load_recording(path: &Path) -> Result<Recording, ReplayError> {
     let logs = event_logs(path)?;
     let mut notes = logs.notes;
+    // Refused up front when the logs' sizes already say so; the count while reading
+    // catches a log that grows meanwhile.
+    let mut sizes: u64 = 0;
+    for file in &logs.files {
+        sizes += std::fs::metadata(file).map_or(0, |found| found.len());
+        if sizes > REPLAY_MAX {
+            return Err(ReplayError::TooLarge {
+                path: path.to_path_buf(),
+                at: file.clone(),
+            });
+        }
+    }
     let mut events = Vec::new();
     let mut read_before: u64 = 0;
     for file in &logs.files {

@@ -27,8 +27,9 @@ pub const HISTORY_MAX: u64 = 16 * MIB;
 pub const REGISTRY_MAX: u64 = 64 * MIB;
 /// An attempt's `metrics_summary.json`: totals per agent, round and tool.
 pub const METRICS_MAX: u64 = 16 * MIB;
-/// The event logs one replay reads in all: every event is held while it plays.
-pub const REPLAY_MAX: u64 = 256 * MIB;
+/// The event logs one replay reads in all: every event is held while it plays (each
+/// delta as it was streamed), in about four times the bytes of its line.
+pub const REPLAY_MAX: u64 = 64 * MIB;
 
 /// `path` parsed as JSON; `Ok(None)` when it is missing or is not JSON (a file cut short by
 /// a crash), an error when it is refused (not a regular file, over `max_bytes`).
