@@ -13,7 +13,7 @@ use crate::bounded_file::{self, MIB};
 pub const METADATA_MAX: u64 = 16 * MIB;
 /// The turn records (`metadata.json`) read when listing a project's sessions, all together:
 /// each keeps its question in memory.
-pub const LISTED_MAX: u64 = 256 * MIB;
+pub const LISTED_MAX: u64 = 64 * MIB;
 /// A turn's `answer.txt`: one final answer, which one model call's output cap (4 MiB by
 /// default) bounds.
 pub const ANSWER_MAX: u64 = 16 * MIB;

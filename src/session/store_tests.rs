@@ -183,3 +183,23 @@ fn a_session_massgen_wrote_reads_as_massgen_marks_it() {
     );
     assert_eq!(sessions[0].next_turn(), 3);
 }
+
+#[test]
+fn listing_sessions_reads_a_bounded_amount_of_turn_records_in_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("sessions/session_20260102_030405");
+    let fifteen = 15 * crate::bounded_file::MIB;
+    for turn in 1..=5 {
+        let turn = session.join(format!("turn_{turn}"));
+        std::fs::create_dir_all(&turn).unwrap();
+        let metadata = std::fs::File::create(turn.join("metadata.json")).unwrap();
+        metadata.set_len(fifteen).unwrap();
+    }
+    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let unreadable = &sessions[0].unreadable;
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(
+        unreadable[0].contains("more than 64 MiB in all"),
+        "{unreadable:?}"
+    );
+}
