@@ -113,6 +113,7 @@ async fn a_continued_session_gives_its_turns_as_history_and_numbers_on() {
         }],
         history_from: 1,
         notice: None,
+        unreadable: Vec::new(),
     };
     let mut scenario = Scenario::start_resumed(ECHOING_AGENT, session);
     let events = scenario.handle.run_turn("second question").await;

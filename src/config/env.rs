@@ -31,7 +31,13 @@ impl Env {
     /// Returns warnings for `.env` lines that could not be read.
     pub fn load(cwd: &Path) -> (Self, Vec<String>) {
         let mut env = Self {
-            process: std::env::vars().collect(),
+            // `vars()` panics on a variable that is not UTF-8 (`PWD` in such a directory);
+            // those cannot name keys or settings, so they are left out.
+            process: std::env::vars_os()
+                .filter_map(|(name, value)| {
+                    Some((name.into_string().ok()?, value.into_string().ok()?))
+                })
+                .collect(),
             dotenv: HashMap::new(),
         };
         let mut warnings = Vec::new();

@@ -21,12 +21,12 @@ pub fn hold_session(dir: &Path, id: &str) -> Result<(), String> {
         return Ok(());
     }
     let path = dir.join(LOCK_FILE);
-    let file = OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(&path)
-        .map_err(|error| format!("cannot open {}: {error}", path.display()))?;
+    let file = open_lock_file(&path).map_err(|error| {
+        format!(
+            "cannot open {}: {error}\n  help: remove it; massgen makes it again",
+            path.display()
+        )
+    })?;
     match file.try_lock() {
         Ok(()) => {
             held.push((dir.to_path_buf(), file));
@@ -38,6 +38,36 @@ pub fn hold_session(dir: &Path, id: &str) -> Result<(), String> {
         )),
         Err(TryLockError::Error(error)) => Err(format!("cannot lock {}: {error}", path.display())),
     }
+}
+
+/// Opens (creating) a lock file whose content is never read, without blocking: a FIFO in
+/// its place would hang the open, so anything but a regular file is refused.
+pub(super) fn open_lock_file(path: &Path) -> std::io::Result<File> {
+    let mut options = OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let nonblocking = rustix::fs::OFlags::NONBLOCK.bits();
+        options.custom_flags(i32::try_from(nonblocking).unwrap_or(0));
+    }
+    let not_regular = || {
+        std::io::Error::new(
+            std::io::ErrorKind::InvalidInput,
+            format!("{} is not a regular file", path.display()),
+        )
+    };
+    // A FIFO without a reader fails the open itself (ENXIO): say what it is instead.
+    let file = options
+        .open(path)
+        .map_err(|error| match std::fs::metadata(path) {
+            Ok(found) if !found.is_file() => not_regular(),
+            _ => error,
+        })?;
+    if !file.metadata()?.is_file() {
+        return Err(not_regular());
+    }
+    Ok(file)
 }
 
 #[cfg(test)]

@@ -3,7 +3,9 @@
 
 mod atomic;
 pub mod derived;
+mod event_lines;
 mod event_log;
+mod history;
 mod live_status;
 mod lock;
 mod log_dir;
@@ -12,10 +14,12 @@ mod recorded;
 mod registry;
 mod replay;
 mod resume;
+mod state_files;
 mod store;
 mod turn_links;
 
 pub use atomic::{pretty_json, write_atomic};
+pub use event_lines::{EventLines, MAX_EVENT_LINE};
 pub use event_log::read_events;
 pub use lock::hold_session;
 pub use log_dir::{RunLogDir, TurnLog, earlier_attempt_dirs};
@@ -27,4 +31,5 @@ pub(crate) use recorded::compact as compact_recorded;
 pub use registry::{register, registry_path};
 pub use replay::{EventLogs, Recording, ReplayError, event_logs, load_recording};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
+pub use state_files::{METRICS_MAX, path_json, read_json};
 pub use store::{SessionStore, TurnEnding};

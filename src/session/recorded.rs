@@ -3,19 +3,65 @@
 
 use std::path::Path;
 
+use super::event_lines::EventLines;
+use crate::bounded_file::MIB;
 use crate::protocol::{Event, EventMsg};
 
-/// The events of `turn` in `<log_dir>/events.jsonl`, compacted; none when the log cannot be
-/// read. A torn last line (a killed run) is left out.
-pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
-    let Ok(events) = super::read_events(&log_dir.join("events.jsonl")) else {
-        return Vec::new();
+/// The most of a resumed session's compacted events kept, all its turns together: far more
+/// than its finished turns show.
+pub const RECORDED_MAX: u64 = 64 * MIB;
+
+/// The events of `turn` in `<log_dir>/events.jsonl`, compacted, read one line at a time;
+/// none when the log cannot be read, and what was read before a damaged line or before
+/// `budget` (bytes of compacted events, shared by a session's turns) ran out. A torn last
+/// line (a killed run) is left out.
+pub fn recorded_turn(log_dir: &Path, turn: u32, budget: &mut u64) -> Vec<Event> {
+    let path = log_dir.join("events.jsonl");
+    let mut events = Vec::new();
+    let Ok(mut lines) = EventLines::open(&path) else {
+        return events;
     };
+    loop {
+        let event = match lines.next_event() {
+            Ok(Some(event)) => event,
+            Ok(None) => break,
+            Err(error) => {
+                tracing::warn!(%error, "a past turn's event log was read only in part");
+                break;
+            }
+        };
+        if event.turn != turn {
+            continue;
+        }
+        let Some(event) = compact(event) else {
+            continue;
+        };
+        let Some(left) = budget.checked_sub(shown_bytes(&event)) else {
+            tracing::warn!(path = %path.display(), "a resumed session's events were cut at {} MiB", RECORDED_MAX / MIB);
+            *budget = 0;
+            break;
+        };
+        *budget = left;
+        events.push(event);
+    }
     events
-        .into_iter()
-        .filter(|event| event.turn == turn)
-        .filter_map(compact)
-        .collect()
+}
+
+/// The size of `event` as JSON, which is about what it holds.
+fn shown_bytes(event: &Event) -> u64 {
+    struct Counter(u64);
+    impl std::io::Write for Counter {
+        fn write(&mut self, bytes: &[u8]) -> std::io::Result<usize> {
+            self.0 += bytes.len() as u64;
+            Ok(bytes.len())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut counter = Counter(0);
+    let _ = serde_json::to_writer(&mut counter, event);
+    counter.0
 }
 
 /// The event as a finished turn needs it, or nothing for streaming and live-only news.
@@ -124,7 +170,9 @@ mod tests {
         ] {
             log.append(&written).unwrap();
         }
-        let events = recorded_turn(dir.path(), 2);
+        let mut budget = RECORDED_MAX;
+        let events = recorded_turn(dir.path(), 2, &mut budget);
+        assert!(budget < RECORDED_MAX);
         assert_eq!(events.len(), 2, "{events:?}");
         assert_eq!(events[0], kept);
         assert!(
@@ -135,6 +183,6 @@ mod tests {
     #[test]
     fn a_missing_log_gives_no_events() {
         let dir = tempfile::tempdir().unwrap();
-        assert!(recorded_turn(&dir.path().join("gone"), 1).is_empty());
+        assert!(recorded_turn(&dir.path().join("gone"), 1, &mut RECORDED_MAX.clone()).is_empty());
     }
 }

@@ -11,7 +11,9 @@ use std::path::{Path, PathBuf};
 
 use serde_json::{Value, json};
 
+use super::state_files::REGISTRY_MAX;
 use super::{pretty_json, write_atomic};
+use crate::bounded_file;
 
 /// `~/.massgen/sessions.json`, when there is a home directory.
 pub fn registry_path() -> Option<PathBuf> {
@@ -39,11 +41,7 @@ fn lock_file(registry: &Path) -> io::Result<std::fs::File> {
     if let Some(parent) = registry.parent() {
         std::fs::create_dir_all(parent)?;
     }
-    std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .open(registry.with_extension("lock"))
+    super::lock::open_lock_file(&registry.with_extension("lock"))
 }
 
 /// The local time as MassGen's `datetime.now().isoformat()` writes it, which its
@@ -63,11 +61,32 @@ fn update(
     last_task: &str,
     status: &str,
 ) -> io::Result<()> {
-    let mut root: Value = std::fs::read(registry)
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .filter(Value::is_object)
-        .unwrap_or_else(|| json!({"sessions": []}));
+    let project_dir = session_dir
+        .parent()
+        .and_then(Path::parent)
+        .and_then(Path::parent);
+    let (Some(session_path), Some(project_path)) = (
+        session_dir.to_str(),
+        project_dir.map_or(Some(None), |dir| dir.to_str().map(Some)),
+    ) else {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            format!(
+                "{} is not UTF-8 text, which {} cannot hold; the session is not registered",
+                session_dir.display(),
+                registry.display()
+            ),
+        ));
+    };
+    let mut root: Value = match bounded_file::read(registry, REGISTRY_MAX) {
+        Ok(bytes) => serde_json::from_slice(&bytes).unwrap_or(Value::Null),
+        Err(error) if error.kind() == io::ErrorKind::NotFound => Value::Null,
+        // Left as it is: a registry massgen cannot read is not replaced by one entry.
+        Err(error) => return Err(error),
+    };
+    if !root.is_object() {
+        root = json!({"sessions": []});
+    }
     if !root["sessions"].is_array() {
         root["sessions"] = json!([]);
     }
@@ -76,8 +95,8 @@ fn update(
     let status = json!(status);
     let ours = json!({
         "session_id": session_id,
-        "session_dir": session_dir,
-        "project_dir": session_dir.parent().and_then(Path::parent).and_then(Path::parent),
+        "session_dir": session_path,
+        "project_dir": project_path,
         "updated_at": now,
         "turns": turns,
         "last_task": last_task,

@@ -6,7 +6,9 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use super::event_log::read_events;
+use super::event_lines::EventLines;
+use super::state_files::{METADATA_MAX, REPLAY_MAX, read_json};
+use crate::bounded_file::MIB;
 use crate::protocol::Event;
 
 const EVENTS: &str = "events.jsonl";
@@ -23,6 +25,8 @@ pub enum ReplayError {
     NoEvents { path: PathBuf, notes: Vec<String> },
     #[error("cannot read {}: {error}\n  help: the log is damaged; replay one of its other turns, or an attempt's events.jsonl", .path.display())]
     Unreadable { path: PathBuf, error: io::Error },
+    #[error("{} holds more than {} MiB of events, more than a replay holds at once (at {})\n  help: replay one of its turns, or one attempt's events.jsonl", .path.display(), REPLAY_MAX / MIB, .at.display())]
+    TooLarge { path: PathBuf, at: PathBuf },
 }
 
 fn notes_text(notes: &[String]) -> String {
@@ -52,20 +56,42 @@ pub struct Recording {
 pub fn load_recording(path: &Path) -> Result<Recording, ReplayError> {
     let logs = event_logs(path)?;
     let mut notes = logs.notes;
-    let mut events = Vec::new();
+    // Refused up front when the logs' sizes already say so; the count while reading
+    // catches a log that grows meanwhile.
+    let mut sizes: u64 = 0;
     for file in &logs.files {
-        match read_events(file) {
-            Ok(read) => events.extend(read),
+        sizes += std::fs::metadata(file).map_or(0, |found| found.len());
+        if sizes > REPLAY_MAX {
+            return Err(ReplayError::TooLarge {
+                path: path.to_path_buf(),
+                at: file.clone(),
+            });
+        }
+    }
+    let mut events = Vec::new();
+    let mut read_before: u64 = 0;
+    for file in &logs.files {
+        let mut lines = match EventLines::open(file) {
+            Ok(lines) => lines,
             Err(error) if error.kind() == io::ErrorKind::NotFound => {
                 notes.push(format!("{} is gone", file.display()));
+                continue;
             }
-            Err(error) => {
-                return Err(ReplayError::Unreadable {
-                    path: file.clone(),
-                    error,
+            Err(error) => return Err(unreadable(file, error)),
+        };
+        while let Some(event) = lines
+            .next_event()
+            .map_err(|error| unreadable(file, error))?
+        {
+            if read_before + lines.bytes_read() > REPLAY_MAX {
+                return Err(ReplayError::TooLarge {
+                    path: path.to_path_buf(),
+                    at: file.clone(),
                 });
             }
+            events.push(event);
         }
+        read_before += lines.bytes_read();
     }
     if events.is_empty() {
         return Err(ReplayError::NoEvents {
@@ -80,17 +106,20 @@ pub fn load_recording(path: &Path) -> Result<Recording, ReplayError> {
     })
 }
 
+fn unreadable(path: &Path, error: io::Error) -> ReplayError {
+    ReplayError::Unreadable {
+        path: path.to_path_buf(),
+        error,
+    }
+}
+
 /// The event logs `path` stands for, in the order they were written.
 pub fn event_logs(path: &Path) -> Result<EventLogs, ReplayError> {
     if !path.exists() {
         return Err(ReplayError::NotFound(path.to_path_buf()));
     }
     let mut logs = EventLogs::default();
-    let unreadable = |error| ReplayError::Unreadable {
-        path: path.to_path_buf(),
-        error,
-    };
-    collect(path, &mut logs).map_err(unreadable)?;
+    collect(path, &mut logs).map_err(|error| unreadable(path, error))?;
     if logs.files.is_empty() {
         return Err(ReplayError::NoEvents {
             path: path.to_path_buf(),
@@ -102,17 +131,18 @@ pub fn event_logs(path: &Path) -> Result<EventLogs, ReplayError> {
 
 /// Adds the logs under `path` to `logs`; a directory of no known shape adds nothing.
 fn collect(path: &Path, logs: &mut EventLogs) -> io::Result<()> {
-    if path.is_file() {
+    // Anything but a directory is taken for a log; one that is not a regular file is
+    // refused when it is read.
+    if !path.is_dir() {
         logs.files.push(path.to_path_buf());
         return Ok(());
     }
-    if path.join(EVENTS).is_file() {
+    if path.join(EVENTS).exists() {
         logs.files.push(path.join(EVENTS));
         return Ok(());
     }
-    if path.join("metadata.json").is_file() {
-        session_turn(path, logs);
-        return Ok(());
+    if path.join("metadata.json").exists() {
+        return session_turn(path, logs);
     }
     // A log's turn directory: a turn the winner sent back went on in later attempts.
     let attempts = numbered(path, "attempt_")?;
@@ -139,21 +169,19 @@ fn collect_noting(path: &Path, logs: &mut EventLogs) -> io::Result<()> {
 }
 
 /// A session's `turn_N/`: its `metadata.json` names the log directory of the turn.
-fn session_turn(dir: &Path, logs: &mut EventLogs) {
-    let metadata = std::fs::read(dir.join("metadata.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<serde_json::Value>(&bytes).ok());
+fn session_turn(dir: &Path, logs: &mut EventLogs) -> io::Result<()> {
+    let metadata = read_json(&dir.join("metadata.json"), METADATA_MAX)?;
     let log_dir = metadata
         .as_ref()
         .and_then(|metadata| metadata["log_dir"].as_str())
         .map(PathBuf::from);
     match log_dir {
-        Some(log_dir) if log_dir.join(EVENTS).is_file() => {
+        Some(log_dir) if log_dir.join(EVENTS).exists() => {
             logs.files.extend(
                 super::log_dir::earlier_attempt_dirs(&log_dir)
                     .into_iter()
                     .map(|dir| dir.join(EVENTS))
-                    .filter(|file| file.is_file()),
+                    .filter(|file| file.exists()),
             );
             logs.files.push(log_dir.join(EVENTS));
         }
@@ -167,6 +195,7 @@ fn session_turn(dir: &Path, logs: &mut EventLogs) {
             dir.display()
         )),
     }
+    Ok(())
 }
 
 /// The subdirectories `<prefix>N` of `dir`, by increasing N.

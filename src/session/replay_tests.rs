@@ -151,3 +151,25 @@ fn paths_without_events_say_what_to_give() {
     assert!(matches!(error, ReplayError::NoEvents { .. }), "{text}");
     assert!(text.contains("note: ") && text.contains("turn_2"), "{text}");
 }
+
+#[test]
+fn logs_larger_than_a_replay_holds_are_refused_before_they_are_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("log_1");
+    let first = write_log(&run.join("turn_1/attempt_1"), &[event(1, 1)]);
+    let second = write_log(&run.join("turn_2/attempt_1"), &[event(2, 2)]);
+    std::fs::OpenOptions::new()
+        .append(true)
+        .open(&second)
+        .unwrap()
+        .set_len(REPLAY_MAX)
+        .unwrap();
+    let error = load_recording(&run).unwrap_err();
+    let text = error.to_string();
+    assert!(matches!(error, ReplayError::TooLarge { .. }), "{text}");
+    assert!(
+        text.contains("more than 64 MiB") && text.contains("turn_2"),
+        "{text}"
+    );
+    assert_eq!(seqs(&load_recording(&first).unwrap()), vec![1]);
+}

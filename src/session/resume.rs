@@ -8,11 +8,11 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
-use serde_json::Value;
-
 use super::SessionStore;
-use super::recorded::recorded_turn;
+use super::recorded::{RECORDED_MAX, recorded_turn};
+use super::state_files::{LISTED_MAX, METADATA_MAX, read_json_or_skip};
 use super::store::outcome_of_status;
+use crate::bounded_file::{self, MIB};
 use crate::protocol::{AgentId, EventMsg, ResumedTurn, TurnOutcome};
 
 /// One earlier session, as `--list-sessions` shows it.
@@ -25,6 +25,9 @@ pub struct SessionInfo {
     pub history_from: u32,
     /// Said when the run starts: a `--continue` that found no session of its own config.
     pub notice: Option<String>,
+    /// Turn files refused by their bound or type (why, naming each): such a session
+    /// cannot be continued.
+    pub unreadable: Vec<String>,
 }
 
 /// The file a session keeps `/clear` in: the first turn of the history after it.
@@ -37,13 +40,14 @@ pub struct PastTurn {
     pub question: String,
     pub winner: Option<String>,
     pub status: String,
-    /// The final answer, or for a cancelled turn a note with the agents' latest answers.
+    /// The final answer, or for a cancelled turn a note with the agents' latest answers;
+    /// read only for the session being continued ([`SessionInfo::read_answers`]).
     pub answer: String,
     /// The attempt directory holding the turn's `events.jsonl`, if it was logged.
     pub log_dir: Option<PathBuf>,
 }
 
-/// Every session under `<massgen_dir>/sessions/`, newest first.
+/// Every session under `<massgen_dir>/sessions/`, newest first, without their answers.
 pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
     let root = massgen_dir.join("sessions");
     let mut sessions = Vec::new();
@@ -52,16 +56,19 @@ pub fn list_sessions(massgen_dir: &Path) -> io::Result<Vec<SessionInfo>> {
         Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(sessions),
         Err(error) => return Err(error),
     };
+    let mut budget = LISTED_MAX;
     for entry in entries {
         let entry = entry?;
         let id = entry.file_name().to_string_lossy().into_owned();
         if id.starts_with("session_") && entry.path().is_dir() {
+            let mut unreadable = Vec::new();
             sessions.push(SessionInfo {
-                turns: past_turns(&entry.path()),
+                turns: past_turns(&entry.path(), &mut unreadable, &mut budget),
                 history_from: history_from(&entry.path()),
                 dir: entry.path(),
                 id,
                 notice: None,
+                unreadable,
             });
         }
     }
@@ -85,7 +92,7 @@ pub fn find_session(
         Some(id) => sessions.into_iter().find(|session| session.id == id),
         None => newest_of(sessions, config),
     };
-    let found = found.ok_or_else(|| match id {
+    let mut found = found.ok_or_else(|| match id {
         Some(id) => format!(
             "no session `{id}` under {}\n  help: massgen --list-sessions shows them",
             massgen_dir.join("sessions").display()
@@ -96,6 +103,7 @@ pub fn find_session(
             massgen_dir.join("sessions").display()
         ),
     })?;
+    found.read_answers()?;
     // Held for the rest of the run: no other run may append to it meanwhile.
     super::hold_session(&found.dir, &found.id)?;
     Ok(found)
@@ -103,9 +111,10 @@ pub fn find_session(
 
 /// The newest session with turns run with `config`, or else the newest with turns.
 fn newest_of(sessions: Vec<SessionInfo>, config: Option<(&str, &Path)>) -> Option<SessionInfo> {
+    // A session with a refused turn file counts: continuing it then says which file.
     let mut with_turns = sessions
         .into_iter()
-        .filter(|session| !session.turns.is_empty());
+        .filter(|session| !session.turns.is_empty() || !session.unreadable.is_empty());
     let Some((config, project)) = config else {
         return with_turns.next();
     };
@@ -144,9 +153,7 @@ fn same_config_key(name: &str, project: &Path) -> String {
 
 /// The first turn of a session's history: the turn after its last `/clear`.
 fn history_from(session: &Path) -> u32 {
-    std::fs::read(session.join(HISTORY_CLEARED_FILE))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice::<Value>(&bytes).ok())
+    read_json_or_skip(&session.join(HISTORY_CLEARED_FILE), METADATA_MAX)
         .and_then(|cleared| cleared["history_from_turn"].as_u64())
         .and_then(|turn| u32::try_from(turn).ok())
         .unwrap_or(1)
@@ -155,6 +162,7 @@ fn history_from(session: &Path) -> u32 {
 impl SessionInfo {
     /// The event that tells front ends about the earlier turns.
     pub fn resumed_event(&self) -> EventMsg {
+        let mut budget = RECORDED_MAX;
         EventMsg::SessionResumed {
             session_id: self.id.clone(),
             history_from: (self.history_from > 1).then_some(self.history_from),
@@ -170,7 +178,7 @@ impl SessionInfo {
                     events: turn
                         .log_dir
                         .as_deref()
-                        .map(|dir| recorded_turn(dir, turn.turn))
+                        .map(|dir| recorded_turn(dir, turn.turn, &mut budget))
                         .unwrap_or_default(),
                 })
                 .collect(),
@@ -189,9 +197,7 @@ impl SessionInfo {
             .iter()
             .rev()
             .find_map(|turn| turn.log_dir.as_ref())?;
-        let metadata: Value =
-            serde_json::from_slice(&std::fs::read(log_dir.join("execution_metadata.yaml")).ok()?)
-                .ok()?;
+        let metadata = read_json_or_skip(&log_dir.join("execution_metadata.yaml"), METADATA_MAX)?;
         metadata["config_path"].as_str().map(str::to_string)
     }
 
@@ -207,7 +213,7 @@ impl SessionInfo {
     }
 }
 
-fn past_turns(session: &Path) -> Vec<PastTurn> {
+fn past_turns(session: &Path, unreadable: &mut Vec<String>, budget: &mut u64) -> Vec<PastTurn> {
     let Ok(entries) = std::fs::read_dir(session) else {
         return Vec::new();
     };
@@ -216,61 +222,60 @@ fn past_turns(session: &Path) -> Vec<PastTurn> {
         .filter_map(|entry| {
             let name = entry.file_name().to_string_lossy().into_owned();
             let turn: u32 = name.strip_prefix("turn_")?.parse().ok()?;
-            past_turn(&entry.path(), turn)
+            past_turn(&entry.path(), turn, budget).unwrap_or_else(|error| {
+                unreadable.push(error.to_string());
+                None
+            })
         })
         .collect();
     turns.sort_by_key(|turn| turn.turn);
     turns
 }
 
-fn past_turn(dir: &Path, turn: u32) -> Option<PastTurn> {
-    let metadata: Value =
-        serde_json::from_slice(&std::fs::read(dir.join("metadata.json")).ok()?).ok()?;
+/// The turn `dir` records, `None` without a readable `metadata.json`; an error when a file
+/// of it is refused, or when the turns listed so far have used up `budget` bytes.
+fn past_turn(dir: &Path, turn: u32, budget: &mut u64) -> io::Result<Option<PastTurn>> {
+    let listing_full = || {
+        io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!(
+                "the turn records beside {} come to more than {} MiB in all; massgen reads no \
+                 more of them",
+                dir.display(),
+                LISTED_MAX / MIB
+            ),
+        )
+    };
+    if *budget == 0 {
+        return Err(listing_full());
+    }
+    let bytes = match bounded_file::read(&dir.join("metadata.json"), METADATA_MAX.min(*budget)) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(error) if error.kind() == io::ErrorKind::FileTooLarge && *budget < METADATA_MAX => {
+            *budget = 0;
+            return Err(listing_full());
+        }
+        Err(error) => return Err(error),
+    };
+    *budget = budget.saturating_sub(bytes.len() as u64);
+    let Ok(metadata) = serde_json::from_slice::<serde_json::Value>(&bytes) else {
+        return Ok(None);
+    };
     let text = |key: &str| metadata[key].as_str().map(str::to_string);
-    let answered = std::fs::read_to_string(dir.join("answer.txt")).ok();
     // MassGen marks only a cancelled turn's metadata; a turn with its answer saved is one
     // that completed.
+    let answered = std::fs::symlink_metadata(dir.join("answer.txt")).is_ok();
     let status = text("status").unwrap_or_else(|| {
-        let outcome = answered.as_ref().map(|_| TurnOutcome::Completed);
+        let outcome = answered.then_some(TurnOutcome::Completed);
         super::store::turn_status(outcome).to_string()
     });
-    let answer = answered.unwrap_or_else(|| cancelled_note(dir, &metadata));
-    Some(PastTurn {
+    Ok(Some(PastTurn {
         turn,
         question: text("task").unwrap_or_default(),
         winner: text("winning_agent"),
         status,
-        answer,
+        answer: String::new(),
         log_dir: text("log_dir").map(PathBuf::from),
-    })
-}
-
-/// What the next turn's history says about a turn that ended without a final answer. A
-/// turn cut short by a kill has no `partial_answers.json`: its event log tells instead.
-fn cancelled_note(dir: &Path, metadata: &Value) -> String {
-    let partial: Value = std::fs::read(dir.join("partial_answers.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .or_else(|| {
-            let log = PathBuf::from(metadata["log_dir"].as_str()?).join("events.jsonl");
-            let events = super::read_events(&log).ok()?;
-            let turn = u32::try_from(metadata["turn"].as_u64()?).ok()?;
-            Some(super::store::partial_answers(&events, turn))
-        })
-        .unwrap_or(Value::Null);
-    let mut note = String::from("[This turn was cancelled before a final answer was presented.");
-    match partial.as_object().filter(|answers| !answers.is_empty()) {
-        Some(answers) => {
-            note.push_str(" The agents' latest answers were:");
-            for (agent, answer) in answers {
-                note.push_str(&format!(
-                    "\n- {agent}: {}",
-                    answer.as_str().unwrap_or_default()
-                ));
-            }
-            note.push(']');
-        }
-        None => note.push_str(" No agent had answered yet.]"),
-    }
-    note
+    }))
 }

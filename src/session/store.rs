@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 
 use super::log_dir::create_fresh_dir;
+use super::state_files::{METADATA_MAX, path_json, read_json_or_skip};
 use super::turn_links::link_turn_files;
 use super::{pretty_json as pretty, write_atomic};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
@@ -91,7 +92,7 @@ impl SessionStore {
             "session_id": self.id,
             "status": turn_status(None),
             "phase": "coordination",
-            "log_dir": log_dir,
+            "log_dir": log_dir.map(path_json),
         });
         write_atomic(&dir.join("metadata.json"), &pretty(&metadata))?;
         if let Some(log_dir) = log_dir {
@@ -143,7 +144,7 @@ impl SessionStore {
             write_atomic(&dir.join("answer.txt"), answer.as_bytes())?;
         }
         let mut metadata = record.metadata(&self.id);
-        metadata["log_dir"] = json!(log_dir);
+        metadata["log_dir"] = log_dir.map_or(Value::Null, path_json);
         if let Some(log_dir) = log_dir {
             link_turn_files(&dir, log_dir, record.winner.as_deref())?;
         }
@@ -202,10 +203,9 @@ impl SessionStore {
             let Some(number) = name.strip_prefix("turn_").and_then(|n| n.parse().ok()) else {
                 continue;
             };
-            let Ok(text) = std::fs::read(entry.path().join("metadata.json")) else {
-                continue;
-            };
-            if let Ok(metadata) = serde_json::from_slice(&text) {
+            if let Some(metadata) =
+                read_json_or_skip(&entry.path().join("metadata.json"), METADATA_MAX)
+            {
                 turns.push((number, metadata));
             }
         }

@@ -100,7 +100,8 @@ async fn a_turn_cut_short_by_a_kill_is_recovered_from_its_event_log() {
     }
     drop(log);
     store.begin_turn(1, "q", Some(&log_dir)).unwrap();
-    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let mut sessions = crate::session::list_sessions(dir.path()).unwrap();
+    sessions[0].read_answers().unwrap();
     let turn = &sessions[0].turns[0];
     assert_eq!(turn.status, "incomplete");
     assert!(
@@ -163,7 +164,12 @@ fn a_session_massgen_wrote_reads_as_massgen_marks_it() {
     )
     .unwrap();
     std::fs::write(cut.join("partial_answers.json"), r#"{"a": "Rome?"}"#).unwrap();
-    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let mut sessions = crate::session::list_sessions(dir.path()).unwrap();
+    assert!(
+        sessions[0].turns[0].answer.is_empty(),
+        "answers are read only on demand"
+    );
+    sessions[0].read_answers().unwrap();
     let turns = &sessions[0].turns;
     assert_eq!(
         (turns[0].status.as_str(), turns[0].answer.as_str()),
@@ -176,4 +182,24 @@ fn a_session_massgen_wrote_reads_as_massgen_marks_it() {
         turns[1].answer
     );
     assert_eq!(sessions[0].next_turn(), 3);
+}
+
+#[test]
+fn listing_sessions_reads_a_bounded_amount_of_turn_records_in_all() {
+    let dir = tempfile::tempdir().unwrap();
+    let session = dir.path().join("sessions/session_20260102_030405");
+    let fifteen = 15 * crate::bounded_file::MIB;
+    for turn in 1..=5 {
+        let turn = session.join(format!("turn_{turn}"));
+        std::fs::create_dir_all(&turn).unwrap();
+        let metadata = std::fs::File::create(turn.join("metadata.json")).unwrap();
+        metadata.set_len(fifteen).unwrap();
+    }
+    let sessions = crate::session::list_sessions(dir.path()).unwrap();
+    let unreadable = &sessions[0].unreadable;
+    assert_eq!(unreadable.len(), 1, "{unreadable:?}");
+    assert!(
+        unreadable[0].contains("more than 64 MiB in all"),
+        "{unreadable:?}"
+    );
 }

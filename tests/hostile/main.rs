@@ -17,6 +17,7 @@ mod sandbox;
 mod serve_attacks;
 mod sessions;
 mod signals;
+mod state_files;
 mod terminal;
 mod terminal_gone;
 mod workspace_escape;

@@ -60,7 +60,9 @@ pub fn attempt(log_dir: Option<&Path>, root: &Path) -> Result<PathBuf, String> {
 
 /// `dir` itself when it is an attempt, else its last `attempt_N` (under its last `turn_N`).
 pub fn last_attempt(dir: &Path) -> Option<PathBuf> {
-    if dir.join("events.jsonl").is_file() || dir.join("metrics_summary.json").is_file() {
+    // `exists`, not `is_file`: a log replaced by a FIFO or a device is refused by name
+    // when it is read, rather than passed over.
+    if dir.join("events.jsonl").exists() || dir.join("metrics_summary.json").exists() {
         return Some(dir.to_path_buf());
     }
     numbered(dir, "attempt_")

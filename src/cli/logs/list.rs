@@ -7,31 +7,38 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::find::{self, name_of};
-use super::summary::{metrics, outcome_name, total_cost, turn_facts};
+use super::summary::{TurnFacts, metrics, outcome_name, total_cost, turn_facts};
 use super::{cost, duration, json_text};
 use crate::sanitize::sanitize_for_terminal as clean;
+use crate::session::path_json;
 
-/// One run, as JSON.
+/// One run, as JSON; a run whose files massgen will not read says why in `unreadable`.
 fn run_json(run: &Path) -> Value {
     let mut turns = 0;
     let mut duration_ms = 0;
     let mut spent = Some(0.0);
     let mut last = None;
+    let mut unreadable = None;
     for turn in find::turns(run) {
         let Some(attempt) = find::last_attempt(&turn) else {
             continue;
         };
         turns += 1;
-        let facts = turn_facts(&attempt);
+        let read = turn_facts(&attempt).and_then(|facts| Ok((facts, metrics(&attempt)?)));
+        let (facts, metrics) = match read {
+            Ok(read) => read,
+            Err(error) => {
+                unreadable = Some(error.lines().next().unwrap_or_default().to_string());
+                (TurnFacts::default(), Value::Null)
+            }
+        };
         duration_ms += facts.duration_ms.unwrap_or(0);
-        spent = spent
-            .zip(total_cost(&metrics(&attempt)))
-            .map(|(a, b)| a + b);
+        spent = spent.zip(total_cost(&metrics)).map(|(a, b)| a + b);
         last = Some(facts);
     }
     let last = last.unwrap_or_default();
     json!({
-        "log_dir": run,
+        "log_dir": path_json(run),
         "started": started(&name_of(run)),
         "turns": turns,
         "duration_ms": duration_ms,
@@ -39,6 +46,7 @@ fn run_json(run: &Path) -> Value {
         "cost_unknown": spent.is_none(),
         "last_outcome": outcome_name(last.outcome),
         "last_question": last.question,
+        "unreadable": unreadable,
     })
 }
 
@@ -47,17 +55,25 @@ fn started(name: &str) -> String {
     let stamp = name.trim_start_matches("log_");
     let mut parts = stamp.split('_');
     match (parts.next(), parts.next()) {
-        (Some(date), Some(time)) if date.len() == 8 && time.len() == 6 => format!(
-            "{}-{}-{} {}:{}:{}",
-            &date[..4],
-            &date[4..6],
-            &date[6..],
-            &time[..2],
-            &time[2..4],
-            &time[4..]
-        ),
+        (Some(date), Some(time))
+            if date.len() == 8 && time.len() == 6 && digits(date) && digits(time) =>
+        {
+            format!(
+                "{}-{}-{} {}:{}:{}",
+                &date[..4],
+                &date[4..6],
+                &date[6..],
+                &time[..2],
+                &time[2..4],
+                &time[4..]
+            )
+        }
         _ => name.to_string(),
     }
+}
+
+fn digits(text: &str) -> bool {
+    text.bytes().all(|byte| byte.is_ascii_digit())
 }
 
 pub fn run(root: &Path, limit: usize, as_json: bool) -> Result<String, String> {
@@ -90,6 +106,9 @@ pub fn run(root: &Path, limit: usize, as_json: bool) -> Result<String, String> {
             run["last_outcome"].as_str().unwrap_or("-"),
             question.replace('\n', " ")
         );
+        if let Some(unreadable) = run["unreadable"].as_str() {
+            let _ = writeln!(out, "  note: not read: {}", clean(unreadable));
+        }
     }
     Ok(out)
 }
@@ -102,5 +121,8 @@ mod tests {
     fn run_names_read_as_times() {
         assert_eq!(started("log_20261125_031844_785864"), "2026-11-25 03:18:44");
         assert_eq!(started("log_odd"), "log_odd");
+        // A name that is not UTF-8, read lossily: U+FFFD is three bytes.
+        let lossy = "log_\u{fffd}\u{fffd}ab_123456";
+        assert_eq!(started(lossy), lossy);
     }
 }

@@ -8,6 +8,7 @@ use std::process::Command;
 use serde_json::json;
 
 use super::json_text;
+use crate::session::path_json;
 
 /// The file manager's opener on this platform, when a desktop session can show it.
 fn file_manager() -> Option<&'static str> {
@@ -57,7 +58,7 @@ pub fn run(dir: &Path, as_json: bool) -> Result<String, String> {
         ));
     };
     if as_json {
-        json_text(&json!({"log_dir": dir, "opened_with": opened_with}))
+        json_text(&json!({"log_dir": path_json(dir), "opened_with": opened_with}))
     } else {
         let _ = writeln!(out, "Opened {} with {opened_with}", dir.display());
         Ok(out)

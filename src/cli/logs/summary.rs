@@ -3,7 +3,7 @@
 //! `metrics_summary.json`.
 
 use std::fmt::Write as _;
-use std::io::{BufRead, BufReader};
+use std::io;
 use std::path::Path;
 
 use serde_json::{Value, json};
@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::{cost, duration, json_text};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
+use crate::session::{EventLines, METRICS_MAX, path_json, read_json};
 
 /// `1 agent`, `4 agents`, from a count read in a JSON file.
 fn count(n: u64, noun: &str) -> String {
@@ -37,17 +38,25 @@ const WANTED: [&str; 5] = [
     "\"type\":\"agent_killed\"",
 ];
 
-/// Reads `events.jsonl` in `attempt`, line by line (a log can be hundreds of MB).
-pub fn turn_facts(attempt: &Path) -> TurnFacts {
+/// Reads `events.jsonl` in `attempt`, line by line (a log can be hundreds of MB); none
+/// when there is no log. A log that is not a regular file, or has a line longer than any
+/// event, is an error naming it.
+pub fn turn_facts(attempt: &Path) -> Result<TurnFacts, String> {
     let mut facts = TurnFacts::default();
-    let Ok(file) = std::fs::File::open(attempt.join("events.jsonl")) else {
-        return facts;
+    let path = attempt.join("events.jsonl");
+    let mut lines = match EventLines::open(&path) {
+        Ok(lines) => lines,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(facts),
+        Err(error) => return Err(refused(&error)),
     };
-    for line in BufReader::new(file).lines().map_while(Result::ok) {
+    while let Some(line) = lines.next_line().map_err(|error| refused(&error))? {
+        let Ok(line) = std::str::from_utf8(line) else {
+            continue;
+        };
         if !WANTED.iter().any(|wanted| line.contains(wanted)) {
             continue;
         }
-        let Ok(event) = serde_json::from_str::<Event>(&line) else {
+        let Ok(event) = serde_json::from_str::<Event>(line) else {
             continue;
         };
         let agent = event.agent.as_ref().map(ToString::to_string);
@@ -74,7 +83,12 @@ pub fn turn_facts(attempt: &Path) -> TurnFacts {
                 .push((agent.unwrap_or_default(), format!("dropped: {reason}")));
         }
     }
-    facts
+    Ok(facts)
+}
+
+/// A log file massgen will not read, and what to do about it.
+fn refused(error: &io::Error) -> String {
+    format!("{error}\n  help: remove that file, or pass another run with --log-dir")
 }
 
 pub fn outcome_name(outcome: Option<TurnOutcome>) -> &'static str {
@@ -87,12 +101,12 @@ pub fn outcome_name(outcome: Option<TurnOutcome>) -> &'static str {
     }
 }
 
-/// `metrics_summary.json` of `attempt`, or `Null` when there is none (a killed run).
-pub fn metrics(attempt: &Path) -> Value {
-    std::fs::read(attempt.join("metrics_summary.json"))
-        .ok()
-        .and_then(|bytes| serde_json::from_slice(&bytes).ok())
-        .unwrap_or(Value::Null)
+/// `metrics_summary.json` of `attempt`, or `Null` when there is none (a killed run); an
+/// error when it is not a regular file or is larger than any such summary.
+pub fn metrics(attempt: &Path) -> Result<Value, String> {
+    read_json(&attempt.join("metrics_summary.json"), METRICS_MAX)
+        .map(Option::unwrap_or_default)
+        .map_err(|error| refused(&error))
 }
 
 /// The total cost, `None` when some model's price is unknown.
@@ -105,16 +119,16 @@ pub fn total_cost(metrics: &Value) -> Option<f64> {
 }
 
 /// The summary as JSON: MassGen's `metrics_summary.json` with what the events add.
-pub fn summary_json(attempt: &Path) -> Value {
-    let facts = turn_facts(attempt);
-    let metrics = metrics(attempt);
+pub fn summary_json(attempt: &Path) -> Result<Value, String> {
+    let facts = turn_facts(attempt)?;
+    let metrics = metrics(attempt)?;
     let errors: Vec<Value> = facts
         .errors
         .iter()
         .map(|(agent, message)| json!({"agent": agent, "message": message}))
         .collect();
-    json!({
-        "log_dir": attempt,
+    Ok(json!({
+        "log_dir": path_json(attempt),
         "question": facts.question.clone().or_else(|| metrics["meta"]["question"].as_str().map(str::to_string)),
         "winner": facts.winner.clone().or_else(|| metrics["meta"]["winner"].as_str().map(str::to_string)),
         "outcome": outcome_name(facts.outcome),
@@ -123,12 +137,12 @@ pub fn summary_json(attempt: &Path) -> Value {
         "cost_unknown": total_cost(&metrics).is_none(),
         "errors": errors,
         "metrics": metrics,
-    })
+    }))
 }
 
 pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
     let mut out = String::new();
-    let summary = summary_json(attempt);
+    let summary = summary_json(attempt)?;
     if as_json {
         return json_text(&summary);
     }

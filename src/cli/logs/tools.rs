@@ -42,7 +42,7 @@ fn rows(metrics: &Value, order: ToolOrder) -> Vec<Value> {
 
 pub fn run(attempt: &Path, order: ToolOrder, as_json: bool) -> Result<String, String> {
     let mut out = String::new();
-    let rows = rows(&metrics(attempt), order);
+    let rows = rows(&metrics(attempt)?, order);
     if as_json {
         return json_text(&Value::Array(rows));
     }
