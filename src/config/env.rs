@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::Problem;
 use super::limits::CommandLineLimits;
-use super::load::MAX_CONFIG_BYTES;
 use super::yaml::{Location, Node, Value};
+use super::yaml_size::MAX_CONFIG_BYTES;
 
 /// The largest `.env` file read: it holds a few keys.
 pub const MAX_DOTENV_BYTES: u64 = crate::bounded_file::MIB;
@@ -201,7 +201,9 @@ impl Expansion<'_> {
                          the value; the value is not shown, as it may be a key)"
                     ),
                 )
-                .help("write environment references as ${NAME}; a literal `${` cannot be written"));
+                .help(
+                    "write environment references as ${NAME}; a literal `${` cannot be written",
+                ));
             };
             let name = &after[..end];
             if !is_variable_name(name) {

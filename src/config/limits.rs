@@ -236,8 +236,12 @@ mod tests {
 
     #[test]
     fn flags_are_read_up_to_the_ceiling_and_the_last_one_wins() {
-        let set = parse(&["max_agents=100", "max_question_bytes=2_000_000", "max_agents=128"])
-            .unwrap();
+        let set = parse(&[
+            "max_agents=100",
+            "max_question_bytes=2_000_000",
+            "max_agents=128",
+        ])
+        .unwrap();
         assert_eq!(set.get("max_agents"), Some(128));
         assert_eq!(set.get("max_question_bytes"), Some(2_000_000));
         let mut limits = LimitsConfig::default();

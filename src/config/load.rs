@@ -9,6 +9,7 @@ use super::grants;
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
 use super::schema::Config;
+use super::yaml_size::MAX_CONFIG_BYTES;
 use super::{yaml, yaml_size};
 
 /// A config that parsed and validated. Unset `${VAR}`s are kept apart: running needs them,
@@ -133,10 +134,6 @@ fn is_within(path: &str, ancestor: &str) -> bool {
     path.strip_prefix(ancestor)
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
-
-/// The largest config file read: real configs are kilobytes; a bigger file is a mistake
-/// or an attack on memory (every unknown key in it would be a warning).
-pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
     let source_name = path.display().to_string();

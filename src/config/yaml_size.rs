@@ -8,8 +8,12 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser};
 
 use super::error::{Problem, thousands};
-use super::load::MAX_CONFIG_BYTES;
 use super::yaml::Location;
+
+/// The largest config read, as a file and once aliases and `${VAR}`s are expanded: real
+/// configs are kilobytes; a bigger one is a mistake or an attack on memory (every unknown
+/// key in it would be a warning).
+pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
 
 /// Values (scalars, lists, mappings; keys included) one config may hold. Real configs
 /// hold hundreds; this leaves room for generated ones of a few thousand agents.

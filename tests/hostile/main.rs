@@ -5,6 +5,7 @@
 #[path = "../support/mod.rs"]
 mod support;
 
+mod config_limits;
 mod config_paths;
 mod full_disk;
 mod input;
