@@ -69,7 +69,7 @@ pub struct Args {
     /// ceiling (repeatable; wins over the config). A project's config can only lower
     /// limits. NAME: max_agents (ceiling 128), max_question_bytes (16 MiB),
     /// max_response_text_bytes (32 MiB), max_tool_arguments_bytes (32 MiB),
-    /// max_tool_calls_per_response (1024), max_error_body_bytes (1 MiB), max_sse_line_bytes
+    /// max_tool_calls_per_response (1,024), max_error_body_bytes (1 MiB), max_sse_line_bytes
     /// (64 MiB).
     #[arg(long = "limit", value_name = "NAME=VALUE")]
     pub limits: Vec<String>,

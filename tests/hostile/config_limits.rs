@@ -314,6 +314,22 @@ fn an_unterminated_reference_in_a_key_is_not_echoed() {
             assert!(!stderr.contains(secret), "{secret}\n{}", describe(&output));
         }
     }
+    // A key pasted into the wrong field is not quoted either.
+    sandbox.write(
+        "pasted.yaml",
+        "agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-5\n      \
+         temperature: \"sk-proj-SECRETabcdefghijklmnopqrstuvwxyz0123\"\n",
+    );
+    let output = run(&sandbox, &["--validate", "pasted.yaml"]);
+    assert_refused(
+        &output,
+        &["`agents[0].backend.temperature` must be a number, found text (not shown"],
+    );
+    assert!(
+        !text(&output.stderr).contains("SECRET"),
+        "{}",
+        describe(&output)
+    );
 }
 
 /// Every line of `output`'s stderr starts an error, a warning or a help line.
@@ -444,4 +460,28 @@ async fn a_local_probe_reads_a_bounded_listing() {
         peak < 100_000,
         "--local held {peak} kB reading an endless model listing"
     );
+}
+
+#[test]
+fn help_names_every_limit_with_its_ceiling() {
+    let sandbox = Sandbox::new();
+    let output = run(&sandbox, &["--help"]);
+    let help = text(&output.stdout)
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(help.contains("--limit <NAME=VALUE>"), "{help}");
+    for limit in &massgen::config::limits::LIMITS {
+        let named = format!("{} (", limit.name);
+        let at = help
+            .find(&named)
+            .unwrap_or_else(|| panic!("{named}\n{help}"));
+        let ceiling = limit.show(limit.ceiling);
+        assert!(
+            help[at..].starts_with(&format!("{named}{ceiling})"))
+                || help[at..].starts_with(&format!("{named}ceiling {ceiling})")),
+            "{} should show its ceiling {ceiling}\n{help}",
+            limit.name
+        );
+    }
 }
