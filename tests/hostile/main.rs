@@ -7,8 +7,10 @@ mod support;
 
 mod config_limits;
 mod config_paths;
+mod config_text;
 mod full_disk;
 mod input;
+mod local_probe;
 mod output_file;
 mod provider_keys;
 mod provider_memory;

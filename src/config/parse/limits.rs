@@ -54,12 +54,15 @@ pub(super) fn parse_limits(
                         limit.show(limit.ceiling)
                     ),
                 )
-                .help(format!(
-                    "use at most {}: no config or flag can go higher; remove the key for the \
-                     default ({})",
-                    limit.ceiling,
-                    limit.show(limit.default_value())
-                )));
+                .help(match rules.authority {
+                    LimitAuthority::UserConfigDir => format!(
+                        "use at most {}: no config or flag can go higher; remove the key for \
+                         the default ({})",
+                        limit.ceiling,
+                        limit.show(limit.default_value())
+                    ),
+                    LimitAuthority::LowerOnly => how_to_raise(key),
+                }));
             }
             if value > limit.default_value() && rules.authority == LimitAuthority::LowerOnly {
                 return Err(Problem::at(
