@@ -156,6 +156,28 @@ fn the_user_config_directory_may_raise_limits_up_to_the_ceiling() {
         &run(&sandbox, &["--validate", "huge"]),
         &["above its hard ceiling of 128"],
     );
+    // What counts is where the file really is: a link from the user's directory to a
+    // project's file, or a path that only passes through the directory, is the project's.
+    sandbox.write("evil.yaml", &agents(70, "limits: {max_agents: 100}\n"));
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(
+            sandbox.root.join("evil.yaml"),
+            sandbox.root.join(user_dir).join("agents/link.yaml"),
+        )
+        .unwrap();
+        assert_refused(
+            &run(&sandbox, &["--validate", "link"]),
+            &["this config can only lower limits"],
+        );
+    }
+    assert_refused(
+        &run(
+            &sandbox,
+            &["--validate", &format!("{user_dir}/../../../evil.yaml")],
+        ),
+        &["this config can only lower limits"],
+    );
 }
 
 #[test]
