@@ -96,6 +96,25 @@ fn skip_string(chars: &mut Peekable<Chars<'_>>, bel_ends: bool) {
     }
 }
 
+/// `text` on one honest line: newlines, tabs, every other control and bidi override shown
+/// escaped (`\n`, `\u{202e}`) instead of acted on or hidden. For text quoted in an error,
+/// where the reader must see what is there (a config value, a path, an argument).
+pub fn escape_for_terminal(text: &str) -> Cow<'_, str> {
+    let needs_escape = |ch: char| matches!(ch, '\n' | '\t' | '\r') || unsafe_char(ch);
+    if !text.chars().any(needs_escape) {
+        return Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for ch in text.chars() {
+        if needs_escape(ch) {
+            out.extend(ch.escape_default());
+        } else {
+            out.push(ch);
+        }
+    }
+    Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +180,14 @@ mod tests {
         let hostile = "\x1b[2J\x1b]52;c;AAAA\x07\x1b]8;;x\x1b\\\u{9b}31m\x07\x08\u{202e}\r";
         let out = clean(&format!("{hostile}ok{hostile}"));
         assert_eq!(out, "ok");
+    }
+
+    #[test]
+    fn escaped_text_shows_controls_on_one_line() {
+        assert_eq!(escape_for_terminal("plain é"), "plain é");
+        assert_eq!(
+            escape_for_terminal("a\nb\0c\u{202e}d\x1b[2J\t\r\u{85}"),
+            "a\\nb\\u{0}c\\u{202e}d\\u{1b}[2J\\t\\r\\u{85}"
+        );
     }
 }

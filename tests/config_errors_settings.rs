@@ -58,7 +58,7 @@ fn bad_environment_reference() {
         "agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-5\n      api_key: ${1BAD}\n",
         &Expected {
             loc: Some((6, 16)),
-            message: "`${1BAD}` is not a valid environment variable reference",
+            message: "has a `${…}` that is not a valid environment variable reference",
             help: Some("do not start with a digit"),
         },
     );
@@ -71,7 +71,7 @@ fn unterminated_environment_reference() {
         "agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-5\n      api_key: \"${FOO\"\n",
         &Expected {
             loc: Some((6, 16)),
-            message: "unterminated `${` in \"${FOO\"",
+            message: "`agents[0].backend.api_key` has a `${` with no closing `}` (character 1",
             help: Some("write environment references as ${NAME}"),
         },
     );

@@ -21,9 +21,10 @@ use crate::protocol::{AgentId, AnonymousMapping};
 /// MassGen's HTTP read timeout: how long a response may stay silent.
 pub const DEFAULT_IDLE_TIMEOUT: Duration = Duration::from_secs(300);
 
-/// Why the agents' backends cannot be built; one line per agent with a problem.
+/// Why the agents' backends cannot be built; one line per agent with a problem (config
+/// text in it shown escaped, so each stays one line).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{}", problems.iter().map(|(agent, problem)| format!("agent `{agent}`: {problem}")).collect::<Vec<_>>().join("\n"))]
+#[error("{}", problems.iter().map(|(agent, problem)| format!("agent `{agent}`: {}", crate::sanitize::escape_for_terminal(problem))).collect::<Vec<_>>().join("\n"))]
 pub struct BackendUnavailable {
     pub problems: Vec<(AgentId, String)>,
 }

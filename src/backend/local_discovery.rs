@@ -1,6 +1,7 @@
 //! Model servers already running on this machine, found by asking each well-known port
 //! for its models (`massgen --local`): Ollama, LM Studio, vLLM, SGLang and llama.cpp. Each
-//! probe has a short deadline, so a closed port costs nothing and a hung one little.
+//! probe has a short deadline, so a closed port costs nothing and a hung one little, and
+//! reads at most [`MAX_LISTING_BYTES`] of what a server sends.
 
 use std::time::Duration;
 
@@ -8,6 +9,9 @@ use serde_json::Value;
 
 /// How long one server may take to list its models.
 const PROBE_TIMEOUT: Duration = Duration::from_millis(1500);
+/// The most of one model listing read: a real one is a few kilobytes; whatever listens on a
+/// well-known port could stream without end for the whole deadline.
+pub const MAX_LISTING_BYTES: usize = 1024 * 1024;
 /// At most this many agents are made from what is found.
 pub const MAX_AGENTS: usize = 3;
 
@@ -106,7 +110,11 @@ async fn list(client: &reqwest::Client, url: &str, list: &str, field: &str) -> V
     if !response.status().is_success() {
         return Vec::new();
     }
-    let Ok(body) = response.json::<Value>().await else {
+    let (bytes, end) = super::http::read_capped(response, PROBE_TIMEOUT, MAX_LISTING_BYTES).await;
+    if end != super::http::End::Complete {
+        return Vec::new();
+    }
+    let Ok(body) = serde_json::from_slice::<Value>(&bytes) else {
         return Vec::new();
     };
     body[list]

@@ -65,6 +65,15 @@ pub struct Args {
     #[arg(long, value_name = "USD", value_parser = parse_cost)]
     pub max_cost: Option<f64>,
 
+    /// Sets a `limits:` cap for this run, above its default if need be, up to its hard
+    /// ceiling (repeatable; wins over the config). A project's config can only lower
+    /// limits. NAME: max_agents (ceiling 128), max_question_bytes (16 MiB),
+    /// max_response_text_bytes (32 MiB), max_tool_arguments_bytes (32 MiB),
+    /// max_tool_calls_per_response (1,024), max_error_body_bytes (1 MiB), max_sse_line_bytes
+    /// (64 MiB).
+    #[arg(long = "limit", value_name = "NAME=VALUE")]
+    pub limits: Vec<String>,
+
     /// Also write the final answer to this file.
     #[arg(long, value_name = "PATH")]
     pub output_file: Option<PathBuf>,
@@ -283,6 +292,7 @@ impl Args {
             || self.allow_outside_project
             || self.orchestrator_timeout.is_some()
             || self.max_cost.is_some()
+            || !self.limits.is_empty()
             || self.plan
             || self.plan_and_execute
             || self.execute_plan.is_some()

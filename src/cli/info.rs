@@ -8,6 +8,7 @@ use super::exit::Exit;
 use super::stdout;
 use crate::backend::{provider, secrets};
 use crate::config::{self, Env, examples};
+use crate::sanitize::escape_for_terminal;
 
 pub fn list_examples() -> Exit {
     let columns = std::io::stdout()
@@ -123,7 +124,7 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
                 eprintln!(
                     "note: agent `{}`: {}; a run stops until it is set",
                     agent.id,
-                    redactor.redact(&problem)
+                    escape_for_terminal(&redactor.redact(&problem))
                 );
             }
             Err(problem) => {
@@ -131,9 +132,9 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
                 let problem = problem.to_string();
                 eprintln!(
                     "error: {}: agent `{}`: {}",
-                    config.source_name,
+                    escape_for_terminal(&config.source_name),
                     agent.id,
-                    redactor.redact(&problem)
+                    escape_for_terminal(&redactor.redact(&problem))
                 );
             }
         }

@@ -76,7 +76,15 @@ pub fn run(args: Args) -> Exit {
     if args.list_sessions {
         return info::list_sessions(&cwd);
     }
+    let command_line_limits = match crate::config::CommandLineLimits::parse(&args.limits) {
+        Ok(limits) => limits,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
     let (env, env_warnings) = Env::load(&cwd);
+    let env = env.with_command_line_limits(command_line_limits);
     for warning in env_warnings {
         eprintln!("warning: {warning}");
     }

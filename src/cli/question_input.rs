@@ -6,6 +6,7 @@ use std::path::Path;
 
 use tokio::io::{AsyncBufReadExt, AsyncReadExt, BufReader, Stdin};
 
+use crate::config::limits::how_to_raise;
 use crate::config::{ALLOW_FLAG, Grantor, LimitsConfig, refusal};
 use crate::workspace::{ParsedPrompt, parse_prompt};
 
@@ -14,9 +15,9 @@ use crate::workspace::{ParsedPrompt, parse_prompt};
 pub enum InputError {
     #[error(
         "the question on stdin (from byte {start}) is larger than {} (limits.max_question_bytes)\n  \
-         help: attach long text as a file with @path, or raise `limits: {{max_question_bytes: N}}` \
-         in the config",
-        size(*.max)
+         help: attach long text as a file with @path, or {}",
+        size(*.max),
+        how_to_raise("max_question_bytes")
     )]
     TooLarge { start: u64, max: u64 },
     #[error(
@@ -125,8 +126,9 @@ pub fn prepare(
     if question.len() as u64 > limits.max_question_bytes {
         return Err(format!(
             "the question is larger than {} (limits.max_question_bytes)\n  help: attach long \
-             text as a file with @path, or raise `limits: {{max_question_bytes: N}}` in the config",
-            size(limits.max_question_bytes)
+             text as a file with @path, or {}",
+            size(limits.max_question_bytes),
+            how_to_raise("max_question_bytes")
         ));
     }
     let parsed = parse_prompt(question, cwd);

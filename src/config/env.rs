@@ -1,19 +1,28 @@
 //! Environment variables for configs: the process environment, then `.env` files, and
-//! `${VAR}` expansion over every string of a config.
+//! `${VAR}` expansion over every string of a config; with them, the `--limit` values every
+//! config of the run is read under.
 //!
 //! `.env` values are read into a map and never written into the process environment.
+//! `.env` files are read with a size bound, and expansion counts what it adds: a config
+//! never grows past [`MAX_CONFIG_BYTES`] through its variables.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
 use super::error::Problem;
+use super::limits::CommandLineLimits;
 use super::yaml::{Location, Node, Value};
+use super::yaml_size::MAX_CONFIG_BYTES;
+
+/// The largest `.env` file read: it holds a few keys.
+pub const MAX_DOTENV_BYTES: u64 = crate::bounded_file::MIB;
 
 /// Where variables come from, in order of precedence.
 #[derive(Clone, Debug, Default)]
 pub struct Env {
     process: HashMap<String, String>,
     dotenv: HashMap<String, String>,
+    command_line_limits: CommandLineLimits,
 }
 
 /// A `${VAR}` whose variable is not set anywhere. It is left in the text as written.
@@ -39,35 +48,50 @@ impl Env {
                 })
                 .collect(),
             dotenv: HashMap::new(),
+            command_line_limits: CommandLineLimits::default(),
         };
         let mut warnings = Vec::new();
         for file in dotenv_files(cwd) {
-            if !file.is_file() {
+            if std::fs::symlink_metadata(&file).is_err() {
                 continue;
             }
-            match dotenvy::from_path_iter(&file) {
-                Ok(lines) => {
-                    for (index, line) in lines.enumerate() {
-                        match line {
-                            Ok((key, value)) => {
-                                env.dotenv.entry(key).or_insert(value);
-                            }
-                            // dotenvy's message quotes the line, which may hold a key.
-                            Err(_) => warnings.push(format!(
-                                "{}: entry {} cannot be parsed and is skipped (its text is not \
-                                 shown, as it may hold a secret)",
-                                file.display(),
-                                index + 1
-                            )),
-                        }
-                    }
-                }
+            let text = match crate::bounded_file::read_to_string(&file, MAX_DOTENV_BYTES) {
+                Ok(text) => text,
                 Err(error) => {
-                    warnings.push(format!("{}: not read: {error}", file.display()));
+                    warnings.push(format!(
+                        "{}: not read: {error}",
+                        crate::sanitize::escape_for_terminal(&file.display().to_string())
+                    ));
+                    continue;
+                }
+            };
+            for (index, line) in dotenvy::from_read_iter(text.as_bytes()).enumerate() {
+                match line {
+                    Ok((key, value)) => {
+                        env.dotenv.entry(key).or_insert(value);
+                    }
+                    // dotenvy's message quotes the line, which may hold a key.
+                    Err(_) => warnings.push(format!(
+                        "{}: entry {} cannot be parsed and is skipped (its text is not shown, \
+                         as it may hold a secret)",
+                        crate::sanitize::escape_for_terminal(&file.display().to_string()),
+                        index + 1
+                    )),
                 }
             }
         }
         (env, warnings)
+    }
+
+    /// This environment with the run's `--limit` values, which every config loaded with it
+    /// is read under.
+    pub fn with_command_line_limits(mut self, limits: CommandLineLimits) -> Self {
+        self.command_line_limits = limits;
+        self
+    }
+
+    pub fn command_line_limits(&self) -> &CommandLineLimits {
+        &self.command_line_limits
     }
 
     /// An environment with exactly these variables (tests, embedding).
@@ -78,6 +102,7 @@ impl Env {
                 .map(|(key, value)| (key.to_string(), value.to_string()))
                 .collect(),
             dotenv: HashMap::new(),
+            command_line_limits: CommandLineLimits::default(),
         }
     }
 
@@ -110,89 +135,131 @@ fn dotenv_files(cwd: &Path) -> Vec<PathBuf> {
 }
 
 /// Replaces `${VAR}` in every string value of `node`. Unset variables stay as written and
-/// are returned; malformed references are errors.
-pub fn expand(node: &mut Node, env: &Env) -> Result<Vec<UnsetVariable>, Problem> {
-    let mut unset = Vec::new();
-    expand_node(node, "", env, &mut unset)?;
-    Ok(unset)
+/// are returned; malformed references are errors. `text_bytes` is the size of the text
+/// `node` was read from: with what expansion adds, it may not pass [`MAX_CONFIG_BYTES`].
+pub fn expand(node: &mut Node, env: &Env, text_bytes: u64) -> Result<Vec<UnsetVariable>, Problem> {
+    let mut expansion = Expansion {
+        env,
+        unset: Vec::new(),
+        room: MAX_CONFIG_BYTES.saturating_sub(text_bytes),
+    };
+    expansion.node(node, "")?;
+    Ok(expansion.unset)
 }
 
-/// `path` is the node's dotted key path (`agents[0].backend.api_key`).
-fn expand_node(
-    node: &mut Node,
-    path: &str,
-    env: &Env,
-    unset: &mut Vec<UnsetVariable>,
-) -> Result<(), Problem> {
-    let loc = node.loc;
-    match &mut node.value {
-        Value::Str(text) if text.contains("${") => {
-            let before = unset.len();
-            *text = expand_text(text, loc, env, unset)?;
-            for variable in &mut unset[before..] {
-                variable.path = path.to_string();
+struct Expansion<'a> {
+    env: &'a Env,
+    unset: Vec<UnsetVariable>,
+    /// Bytes expansion may still add before the config passes [`MAX_CONFIG_BYTES`].
+    room: u64,
+}
+
+impl Expansion<'_> {
+    /// `path` is the node's dotted key path (`agents[0].backend.api_key`).
+    fn node(&mut self, node: &mut Node, path: &str) -> Result<(), Problem> {
+        let loc = node.loc;
+        match &mut node.value {
+            Value::Str(text) if text.contains("${") => {
+                let before = self.unset.len();
+                *text = self.text(text, loc, path)?;
+                for variable in &mut self.unset[before..] {
+                    variable.path = path.to_string();
+                }
             }
-        }
-        Value::Seq(items) => {
-            for (index, item) in items.iter_mut().enumerate() {
-                expand_node(item, &format!("{path}[{index}]"), env, unset)?;
+            Value::Seq(items) => {
+                for (index, item) in items.iter_mut().enumerate() {
+                    self.node(item, &format!("{path}[{index}]"))?;
+                }
             }
-        }
-        Value::Map(entries) => {
-            for entry in entries {
-                let child = if path.is_empty() {
-                    entry.key.clone()
-                } else {
-                    format!("{path}.{}", entry.key)
-                };
-                expand_node(&mut entry.value, &child, env, unset)?;
+            Value::Map(entries) => {
+                for entry in entries {
+                    let child = if path.is_empty() {
+                        entry.key.clone()
+                    } else {
+                        format!("{path}.{}", entry.key)
+                    };
+                    self.node(&mut entry.value, &child)?;
+                }
             }
+            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {}
         }
-        Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {}
+        Ok(())
     }
-    Ok(())
-}
 
-fn expand_text(
-    text: &str,
-    loc: Location,
-    env: &Env,
-    unset: &mut Vec<UnsetVariable>,
-) -> Result<String, Problem> {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    while let Some(start) = rest.find("${") {
-        out.push_str(&rest[..start]);
-        let after = &rest[start + 2..];
-        let Some(end) = after.find('}') else {
-            return Err(
-                Problem::at(loc, format!("unterminated `${{` in \"{text}\""))
-                    .help("write environment references as ${NAME}"),
-            );
+    /// The value's text expanded. Errors never quote the text: it may be a key.
+    fn text(&mut self, text: &str, loc: Location, path: &str) -> Result<String, Problem> {
+        let field = if path.is_empty() {
+            "the value".to_string()
+        } else {
+            format!("`{path}`")
         };
-        let name = &after[..end];
-        if !is_variable_name(name) {
-            return Err(Problem::at(
-                loc,
-                format!("`${{{name}}}` is not a valid environment variable reference"),
-            )
-            .help("names use letters, digits and `_`, and do not start with a digit: ${OPENAI_API_KEY}"));
-        }
-        match env.get(name) {
-            Some(value) => out.push_str(value),
-            None => {
-                unset.push(UnsetVariable {
-                    name: name.to_string(),
+        let mut out = String::with_capacity(text.len());
+        let mut rest = text;
+        while let Some(start) = rest.find("${") {
+            out.push_str(&rest[..start]);
+            let character = text[..text.len() - rest.len() + start].chars().count() + 1;
+            let after = &rest[start + 2..];
+            let Some(end) = after.find('}') else {
+                return Err(Problem::at(
                     loc,
-                    path: String::new(),
-                });
-                out.push_str(&rest[start..start + 2 + end + 1]);
+                    format!(
+                        "{field} has a `${{` with no closing `}}` (character {character} of \
+                         the value; the value is not shown, as it may be a key)"
+                    ),
+                )
+                .help(
+                    "write environment references as ${NAME}; a literal `${` cannot be written",
+                ));
+            };
+            let name = &after[..end];
+            if !is_variable_name(name) {
+                return Err(Problem::at(
+                    loc,
+                    format!(
+                        "{field} has a `${{…}}` that is not a valid environment variable \
+                         reference (character {character} of the value; the value is not \
+                         shown, as it may be a key)"
+                    ),
+                )
+                .help(
+                    "names use letters, digits and `_`, and do not start with a digit: \
+                     ${OPENAI_API_KEY}",
+                ));
             }
+            match self.env.get(name) {
+                Some(value) => {
+                    let added = (value.len() as u64).saturating_sub(name.len() as u64 + 3);
+                    if added > self.room {
+                        return Err(Problem::at(
+                            loc,
+                            format!(
+                                "{field}: with `${{{name}}}` expanded, the config is larger \
+                                 than {} MiB, the most massgen reads",
+                                MAX_CONFIG_BYTES / (1024 * 1024)
+                            ),
+                        )
+                        .help(
+                            "a config and its variables are a few kilobytes; keep long prompts \
+                             and data in files the agents read",
+                        ));
+                    }
+                    self.room -= added;
+                    out.push_str(value);
+                }
+                None => {
+                    self.unset.push(UnsetVariable {
+                        name: name.to_string(),
+                        loc,
+                        path: String::new(),
+                    });
+                    out.push_str(&rest[start..start + 2 + end + 1]);
+                }
+            }
+            rest = &after[end + 1..];
         }
-        rest = &after[end + 1..];
+        out.push_str(rest);
+        Ok(out)
     }
-    out.push_str(rest);
-    Ok(out)
 }
 
 fn is_variable_name(name: &str) -> bool {
@@ -213,7 +280,7 @@ mod tests {
             .unwrap()
             .root
             .unwrap();
-        let unset = expand(&mut doc, &env).unwrap();
+        let unset = expand(&mut doc, &env, 0).unwrap();
         assert_eq!(doc.get("a").unwrap().as_str(), Some("sk-123"));
         assert_eq!(doc.get("b").unwrap().to_json()[0], "https://example.org/v1");
         assert_eq!(doc.get("c").unwrap().as_str(), Some("${MISSING}"));
@@ -233,7 +300,7 @@ mod tests {
             "a: \"${A-B}\"\n",
         ] {
             let mut doc = parse(text).unwrap().root.unwrap();
-            let problem = expand(&mut doc, &env).unwrap_err();
+            let problem = expand(&mut doc, &env, 0).unwrap_err();
             assert_eq!(problem.loc.unwrap().line, 1, "{text}");
         }
     }

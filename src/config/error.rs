@@ -1,6 +1,10 @@
-//! Config errors and warnings that say what is wrong, where, and how to fix it.
+//! Config errors and warnings that say what is wrong, where, and how to fix it. Each is
+//! printed on honest lines: text that came from a config (values, keys, file names) has
+//! its newlines, controls and bidi overrides shown escaped, never acted on.
 
 use std::fmt;
+
+use crate::sanitize::escape_for_terminal;
 
 use super::yaml::Location;
 
@@ -57,7 +61,7 @@ impl fmt::Display for ConfigError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write_located(f, &self.source_name, self.loc, &self.message)?;
         if let Some(help) = &self.help {
-            write!(f, "\n  help: {help}")?;
+            write!(f, "\n  help: {}", escape_for_terminal(help))?;
         }
         Ok(())
     }
@@ -83,6 +87,7 @@ fn write_located(
     loc: Option<Location>,
     message: &str,
 ) -> fmt::Result {
+    let (source, message) = (escape_for_terminal(source), escape_for_terminal(message));
     match loc {
         Some(loc) => write!(f, "{source}:{loc}: {message}"),
         None => write!(f, "{source}: {message}"),
@@ -162,6 +167,26 @@ mod tests {
         assert_eq!(
             error.to_string(),
             "cfg.yaml:3:9: bad thing\n  help: do this"
+        );
+    }
+
+    #[test]
+    fn config_text_in_errors_and_warnings_is_shown_escaped() {
+        let error = Problem::at(Location { line: 1, column: 2 }, "id `a\nb\0\u{202e}c`")
+            .help("rename `x\ry`")
+            .in_source("evil\n.yaml");
+        assert_eq!(
+            error.to_string(),
+            "evil\\n.yaml:1:2: id `a\\nb\\u{0}\\u{202e}c`\n  help: rename `x\\ry`"
+        );
+        let warning = ConfigWarning {
+            source_name: "c.yaml".into(),
+            loc: None,
+            message: "ignored: unknown key `\u{1b}[2Jk`".into(),
+        };
+        assert_eq!(
+            warning.to_string(),
+            "c.yaml: ignored: unknown key `\\u{1b}[2Jk`"
         );
     }
 }

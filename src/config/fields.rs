@@ -222,7 +222,11 @@ impl<'a> Fields<'a> {
     }
 
     pub fn wrong_type(&self, key: &str, node: &Node, expected: &str, example: &str) -> Problem {
+        let path = self.key_path(key);
         let found = match &node.value {
+            Value::Str(text) if may_be_secret(&path, text) => {
+                "text (not shown, as it may be a key)".to_string()
+            }
             Value::Str(text) => format!("the text \"{}\"", shorten(text)),
             Value::Int(number) => format!("the number {number}"),
             Value::Float(number) => format!("the number {number}"),
@@ -231,7 +235,7 @@ impl<'a> Fields<'a> {
         };
         Problem::at(
             node.loc,
-            format!("`{}` must be {expected}, found {found}", self.key_path(key)),
+            format!("`{path}` must be {expected}, found {found}"),
         )
         .help(format!("write it like `{example}`"))
     }
@@ -254,6 +258,39 @@ pub fn check_http_url(url: &str) -> Result<(), String> {
         return Err("it names no host".into());
     }
     Ok(())
+}
+
+/// Whether quoting `text`, found at the key path `path`, could show a secret: the field is
+/// named like one, or the text looks like a key (`sk-…`, or 24 letters and digits in a
+/// row).
+fn may_be_secret(path: &str, text: &str) -> bool {
+    let field = path
+        .rsplit(['.', '['])
+        .next()
+        .unwrap_or(path)
+        .to_ascii_lowercase();
+    let named_secret = [
+        "key",
+        "token",
+        "secret",
+        "password",
+        "auth",
+        "credential",
+        "cookie",
+    ]
+    .iter()
+    .any(|word| field.contains(word));
+    let mut longest_run = 0;
+    let mut run = 0;
+    for ch in text.chars() {
+        run = if ch.is_ascii_alphanumeric() {
+            run + 1
+        } else {
+            0
+        };
+        longest_run = longest_run.max(run);
+    }
+    named_secret || text.trim_start().starts_with("sk-") || longest_run >= 24
 }
 
 fn shorten(text: &str) -> String {

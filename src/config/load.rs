@@ -6,8 +6,10 @@ use std::path::Path;
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{ConfigError, ConfigWarning, Problem};
 use super::grants;
-use super::parse::parse;
+use super::limits::LimitAuthority;
+use super::parse::{LimitRules, parse};
 use super::schema::Config;
+use super::yaml_size::MAX_CONFIG_BYTES;
 use super::{yaml, yaml_size};
 
 /// A config that parsed and validated. Unset `${VAR}`s are kept apart: running needs them,
@@ -52,7 +54,18 @@ impl Loaded {
     }
 }
 
+/// A config from text that is not a file in the user's config directory (a shipped
+/// example, `--local`'s, an edited view): it may lower limits, not raise them.
 pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, ConfigError> {
+    from_text_under(text, source_name, env, LimitAuthority::LowerOnly)
+}
+
+fn from_text_under(
+    text: &str,
+    source_name: &str,
+    env: &Env,
+    authority: LimitAuthority,
+) -> Result<Loaded, ConfigError> {
     yaml_size::check(text).map_err(|problem| problem.in_source(source_name))?;
     let document = yaml::parse(text).map_err(|error| {
         Problem::at(error.loc, format!("invalid YAML: {}", error.message))
@@ -67,9 +80,14 @@ pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, Con
                 .in_source(source_name));
         }
     };
-    let unset = expand(&mut root, env).map_err(|problem| problem.in_source(source_name))?;
+    let unset = expand(&mut root, env, text.len() as u64)
+        .map_err(|problem| problem.in_source(source_name))?;
+    let rules = LimitRules {
+        authority,
+        command_line: env.command_line_limits(),
+    };
     let (mut config, notes) =
-        parse(&root, source_name).map_err(|problem| problem.in_source(source_name))?;
+        parse(&root, source_name, rules).map_err(|problem| problem.in_source(source_name))?;
     config.granted_paths = grants::collect(&root, &config);
     let ignored: Vec<String> = notes
         .iter()
@@ -117,14 +135,10 @@ fn is_within(path: &str, ancestor: &str) -> bool {
         .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
-/// The largest config file read: real configs are kilobytes; a bigger file is a mistake
-/// or an attack on memory (every unknown key in it would be a warning).
-pub const MAX_CONFIG_BYTES: u64 = 16 * 1024 * 1024;
-
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
     let source_name = path.display().to_string();
     let text = read_config(path).map_err(|problem| problem.in_source(&source_name))?;
-    from_text(&text, &source_name, env)
+    from_text_under(&text, &source_name, env, LimitAuthority::of_file(path))
 }
 
 /// The file's text: a regular file of at most [`MAX_CONFIG_BYTES`], in UTF-8.
@@ -152,7 +166,7 @@ fn read_config(path: &Path) -> Result<String, Problem> {
         return Err(too_big());
     }
     let mut bytes = Vec::new();
-    std::fs::File::open(path)
+    crate::bounded_file::open_regular(path)
         .and_then(|file| file.take(MAX_CONFIG_BYTES + 1).read_to_end(&mut bytes))
         .map_err(cannot_read)?;
     if bytes.len() as u64 > MAX_CONFIG_BYTES {

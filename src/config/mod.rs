@@ -9,6 +9,7 @@ mod fields;
 mod grants;
 mod key_notes;
 mod keys;
+pub mod limits;
 mod load;
 mod masked_url;
 mod massgen_own;
@@ -34,7 +35,8 @@ pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
 pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};
-pub use load::{Loaded, MAX_CONFIG_BYTES, from_file, from_text};
+pub use limits::{CommandLineLimits, LimitAuthority};
+pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
 pub use path_rules::{Grantor, Refusal, describe_kind, refusal};
 pub use quick::{QuickSetup, build as quick_setup};
@@ -50,6 +52,7 @@ pub use tools::{
     DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,
 };
 pub use yaml::Location;
+pub use yaml_size::MAX_CONFIG_BYTES;
 
 /// `~/.config/massgen` on Linux (honours `XDG_CONFIG_HOME`), the platform's equivalent
 /// elsewhere.

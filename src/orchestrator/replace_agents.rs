@@ -81,6 +81,16 @@ pub fn config_loader(env: Env, cwd: PathBuf, allow_outside: bool) -> AgentsLoade
             .and_then(crate::config::Loaded::into_runnable)
             .map_err(|error| error.to_string())?;
         let config = merge_agents(running, &edited);
+        // The run's caps hold for the edited team too (a config may have lowered them).
+        let most = running.limits.max_agents;
+        if config.agents.len() as u64 > most {
+            return Err(format!(
+                "the edited config lists {} agents; this run allows at most {most} \
+                 (limits.max_agents)\n  help: remove agents, or {}",
+                config.agents.len(),
+                crate::config::limits::how_to_raise("max_agents")
+            ));
+        }
         let refused = crate::config::check_granted_paths(&config, &cwd, allow_outside);
         if let Some(refusal) = refused.first() {
             return Err(refusal.to_string());

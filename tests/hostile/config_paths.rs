@@ -250,9 +250,10 @@ fn ten_thousand_agents_are_refused_fast_before_they_are_read() {
         );
         assert!(elapsed < Duration::from_secs(10), "took {elapsed:?}");
     }
-    // Raised explicitly, the limit lets a bigger team through.
+    // Raised explicitly in the user's own config directory, the limit lets a bigger team
+    // through (a project's config may only lower it: tests/hostile/config_limits.rs).
     sandbox.write(
-        "forty.yaml",
+        "home/.config/massgen/agents/forty.yaml",
         &format!(
             "limits: {{max_agents: 80}}\nagents:\n{}",
             (0..80)
@@ -260,7 +261,7 @@ fn ten_thousand_agents_are_refused_fast_before_they_are_read() {
                 .collect::<String>()
         ),
     );
-    let output = run(&sandbox, &["--validate", "forty.yaml"]);
+    let output = run(&sandbox, &["--validate", "forty"]);
     assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
     // Unraised, 80 agents are more than the default (64) lets through.
     sandbox.write(

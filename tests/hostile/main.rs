@@ -3,11 +3,13 @@
 //! of attack.
 
 #[path = "../support/mod.rs"]
-mod support;
 
+mod config_limits;
 mod config_paths;
+mod config_text;
 mod full_disk;
 mod input;
+mod local_probe;
 mod output_fifo;
 mod output_file;
 mod provider_keys;
@@ -18,6 +20,7 @@ mod serve_attacks;
 mod sessions;
 mod signals;
 mod state_files;
+mod support;
 mod terminal;
 mod terminal_gone;
 mod workspace_escape;

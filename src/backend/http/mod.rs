@@ -12,6 +12,7 @@ use std::collections::VecDeque;
 
 pub use call::HttpBackend;
 pub use guard::StreamLimits;
+pub(in crate::backend) use guard::{End, read_capped};
 pub use misroute::Misroute;
 pub use retry::RetryPolicy;
 pub use sse::{SseDecoder, SseError, SseEvent};

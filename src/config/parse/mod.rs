@@ -11,6 +11,8 @@ mod settings;
 mod tools;
 mod web_search_options;
 
+pub use limits::LimitRules;
+
 use std::collections::HashMap;
 
 use super::error::{Problem, did_you_mean, thousands};
@@ -35,7 +37,11 @@ pub struct Note {
 }
 
 /// Reads the whole document. Stops at the first error.
-pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Problem> {
+pub fn parse(
+    root: &Node,
+    source_name: &str,
+    limit_rules: LimitRules<'_>,
+) -> Result<(Config, Vec<Note>), Problem> {
     let mut notes = Vec::new();
     let top = Fields::of(root, "")?;
     check_keys(
@@ -45,10 +51,11 @@ pub fn parse(root: &Node, source_name: &str) -> Result<(Config, Vec<Note>), Prob
         &mut notes,
     );
     // Limits first: the agent count is checked before thousands of agents are read.
-    let limits = match top.get("limits") {
-        Some(node) => limits::parse_limits(&Fields::of(node, "limits")?, &mut notes)?,
-        None => LimitsConfig::default(),
-    };
+    let limits_block = top
+        .get("limits")
+        .map(|node| Fields::of(node, "limits"))
+        .transpose()?;
+    let limits = limits::parse_limits(limits_block.as_ref(), limit_rules, &mut notes)?;
     let agents = parse_agents(&top, &limits, &mut notes)?;
     let orchestrator = match top.get("orchestrator") {
         Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
@@ -140,9 +147,9 @@ fn parse_agents<'a>(
                     ),
                 )
                 .help(format!(
-                    "remove agents, or raise the limit if you mean it: `limits: {{max_agents: {}}}` \
-                     (every agent is a model call per round)",
-                    items.len()
+                    "remove agents (every agent is a model call per round, and reads every \
+                     other's answer); or {}",
+                    super::limits::how_to_raise("max_agents")
                 )));
             }
             Value::Seq(items) => items
