@@ -3,6 +3,7 @@
 //! of attack.
 
 #[path = "../support/mod.rs"]
+mod support;
 
 mod config_limits;
 mod config_paths;
@@ -20,7 +21,6 @@ mod serve_attacks;
 mod sessions;
 mod signals;
 mod state_files;
-mod support;
 mod terminal;
 mod terminal_gone;
 mod workspace_escape;
