@@ -36,7 +36,7 @@ pub use error::{ConfigError, ConfigWarning, thousands};
 pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};
 pub use load::{Loaded, MAX_CONFIG_BYTES, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
-pub use path_rules::{Grantor, Refusal, describe_kind, refusal};
+pub use path_rules::{Grantor, Refusal, describe_kind, refusal, resolve as resolve_path};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
