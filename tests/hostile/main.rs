@@ -9,6 +9,7 @@ mod config_paths;
 mod full_disk;
 mod input;
 mod output_file;
+mod plan_files;
 mod provider_keys;
 mod provider_memory;
 mod provider_stream;
