@@ -307,13 +307,8 @@ fn special_and_huge_plan_files_are_refused_without_hanging() {
     }
 }
 
-/// SIGTERM while a plan at the ceiling is being carried out: cancelled, exit 4, promptly.
-#[test]
-fn sigterm_during_a_large_plan_execution_exits_4_promptly() {
-    let sandbox = Sandbox::new();
-    config(&sandbox, "");
-    ship_plan(&sandbox, json!([]), &tasks(1000, false));
-    let mut child = Command::new(env!("CARGO_BIN_EXE_massgen"))
+fn spawn_execute(sandbox: &Sandbox) -> std::process::Child {
+    Command::new(env!("CARGO_BIN_EXE_massgen"))
         .args([
             "--config",
             "c.yaml",
@@ -329,7 +324,34 @@ fn sigterm_during_a_large_plan_execution_exits_4_promptly() {
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap();
+        .unwrap()
+}
+
+/// Sends SIGTERM unless `child` has already exited, and waits at most `limit` for it.
+fn terminate(mut child: std::process::Child, limit: Duration) -> Output {
+    if child.try_wait().unwrap().is_none() {
+        send(child.id(), "TERM");
+    }
+    let signalled = Instant::now();
+    loop {
+        if child.try_wait().unwrap().is_some() {
+            return child.wait_with_output().unwrap();
+        }
+        if signalled.elapsed() > limit {
+            let _ = child.kill();
+            panic!("massgen did not exit within {limit:?} of SIGTERM");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// SIGTERM while a plan at the ceiling is being carried out: cancelled, exit 4, promptly.
+#[test]
+fn sigterm_during_a_large_plan_execution_exits_4_promptly() {
+    let sandbox = Sandbox::new();
+    config(&sandbox, "");
+    ship_plan(&sandbox, json!([]), &tasks(1000, false));
+    let child = spawn_execute(&sandbox);
     let deadline = Instant::now() + Duration::from_secs(30);
     while !events(&sandbox.root).contains("update_task_status") {
         assert!(
@@ -338,17 +360,31 @@ fn sigterm_during_a_large_plan_execution_exits_4_promptly() {
         );
         std::thread::sleep(Duration::from_millis(50));
     }
-    send(child.id(), "TERM");
-    let signalled = Instant::now();
-    let output = loop {
-        if child.try_wait().unwrap().is_some() {
-            break child.wait_with_output().unwrap();
-        }
-        if signalled.elapsed() > Duration::from_secs(15) {
-            let _ = child.kill();
-            panic!("massgen did not exit within 15 s of SIGTERM");
-        }
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    let output = terminate(child, Duration::from_secs(15));
     assert_eq!(output.status.code(), Some(4), "{}", text(&output.stderr));
+}
+
+/// The case: a 100,000-task plan no longer spins where SIGTERM cannot reach —
+/// refused (1) before the signal, or cancelled (4) by it.
+#[test]
+fn sigterm_reaches_massgen_given_a_100000_task_plan() {
+    let sandbox = Sandbox::new();
+    config(&sandbox, "");
+    ship_plan(&sandbox, json!([]), &tasks(100_000, true));
+    let mut child = spawn_execute(&sandbox);
+    // Until massgen has exited, or asks which tasks are ready (where it used to spin).
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while child.try_wait().unwrap().is_none()
+        && !events(&sandbox.root).contains("get_ready_tasks")
+        && Instant::now() < deadline
+    {
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    let output = terminate(child, Duration::from_secs(10));
+    let code = output.status.code();
+    assert!(
+        matches!(code, Some(1 | 4)),
+        "{code:?}: {}",
+        text(&output.stderr)
+    );
 }
