@@ -271,7 +271,11 @@ impl PlanStore {
         match frozen {
             Ok(_) => Ok(plan),
             Err(error) => Err(ResolveError::Unreadable {
-                path: plan.frozen_dir().join("plan.json"),
+                // An unreadable file names itself.
+                path: match &error {
+                    crate::plan::PlanError::Unreadable { .. } => plan.dir.clone(),
+                    _ => plan.frozen_dir().join("plan.json"),
+                },
                 message: format!("{error}\n  help: {}", error.help()),
             }),
         }

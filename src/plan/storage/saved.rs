@@ -26,19 +26,23 @@ pub const MAX_PLAN_FILE_BYTES: u64 = 8 * MIB;
 
 /// A plan file's bytes, when it is a regular file (not a link: a plan directory cannot
 /// point massgen at files elsewhere) of at most [`MAX_PLAN_FILE_BYTES`]. A FIFO or a device
-/// is refused at once, without blocking.
+/// is refused at once, without blocking. Errors say what is wrong with "it": the caller
+/// names the file.
 pub(crate) fn read_plan_file(path: &Path) -> io::Result<Vec<u8>> {
     if fs::symlink_metadata(path)?.file_type().is_symlink() {
         return Err(io::Error::new(
             io::ErrorKind::InvalidInput,
-            format!(
-                "{} is a symbolic link; massgen reads plan files only as regular files inside \
-                 the plan's directory",
-                path.display()
-            ),
+            "it is a symbolic link; massgen reads plan files only as regular files inside the \
+             plan's directory",
         ));
     }
-    bounded_file::read(path, MAX_PLAN_FILE_BYTES)
+    bounded_file::read(path, MAX_PLAN_FILE_BYTES).map_err(|error| {
+        let message = error.to_string();
+        match message.strip_prefix(&path.display().to_string()) {
+            Some(rest) => io::Error::new(error.kind(), format!("it{rest}")),
+            None => error,
+        }
+    })
 }
 
 /// How carrying out a plan ended.
@@ -81,7 +85,7 @@ impl SavedPlan {
             unreadable(if error.kind() == io::ErrorKind::NotFound {
                 format!("it has no {METADATA}; is this a plan directory?")
             } else {
-                format!("{error}; replace {METADATA} with a regular file, or plan again")
+                format!("{METADATA}: {error}; this plan cannot be used: make a new one")
             })
         })?;
         let fallback = id.strip_prefix("plan_").unwrap_or(&id);
