@@ -285,3 +285,7 @@ pub(crate) fn local_iso(ts: jiff::Timestamp) -> String {
 #[cfg(test)]
 #[path = "task_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "ceiling_tests.rs"]
+mod ceiling_tests;
