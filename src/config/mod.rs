@@ -38,7 +38,7 @@ pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_path
 pub use limits::{CommandLineLimits, LimitAuthority};
 pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
-pub use path_rules::{Grantor, Refusal, describe_kind, refusal};
+pub use path_rules::{Grantor, Refusal, describe_kind, refusal, resolve as resolve_path};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{

@@ -171,7 +171,8 @@ async fn run(
                         .map(|plan| Submission {
                             text: String::new(),
                             mode: Mode::Execute,
-                            context_paths: Vec::new(),
+                            // What the user attached to plan it is granted to carry it out.
+                            context_paths: submission.context_paths.clone(),
                             options: TurnOptions {
                                 plan: Some(plan),
                                 ..submission.options.clone()
@@ -297,6 +298,7 @@ impl TurnState<'_> {
             history: self.history.clone(),
             today: crate::local_time::now().date().to_string(),
             attached: prepared.attached,
+            notes: prepared.notes,
         };
         let report = run_turn(context, request, self.emitter, ops).await;
         // Commands the agents started die with the turn, even those still being cancelled.

@@ -1,6 +1,7 @@
 //! From a submitted question to a turn to run: a Normal turn as asked; a Planning turn
 //! with a new saved plan and the planning prompt; an Execute turn with the saved plan it
-//! carries out, its context paths, its frozen copy readable, and the execution prompt.
+//! carries out, its frozen copy readable, and the execution prompt — the plan's own
+//! context paths are not granted (a warning names those the run does not grant already).
 //! What cannot run says why and how to fix it.
 
 use std::path::PathBuf;
@@ -8,7 +9,7 @@ use std::path::PathBuf;
 use super::turn::settings::{self, TurnSettings};
 use super::turn::{PlanTurn, RunContext};
 use crate::config::Permission;
-use crate::plan::{self, NewPlan, PlanStore, SavedPlan};
+use crate::plan::{self, NewPlan, PlanStore};
 use crate::protocol::{ContextPath, Mode, TurnOptions};
 use crate::workspace::ContextRootSpec;
 
@@ -28,6 +29,8 @@ pub struct Prepared {
     pub prompt: String,
     pub attached: Vec<ContextRootSpec>,
     pub plan: Option<PlanTurn>,
+    /// Warnings about how the turn was prepared, shown once it has started.
+    pub notes: Vec<String>,
 }
 
 /// Where the run's logs are, for the plan's metadata.
@@ -53,6 +56,7 @@ pub async fn prepare(
             prompt: submission.text.clone(),
             attached,
             plan: None,
+            notes: Vec::new(),
         }),
         Mode::Planning => planning(run, submission, turn, logs, attached).await,
         Mode::Execute => execution(run, submission, logs, attached).await,
@@ -105,6 +109,7 @@ async fn planning(
         ),
         attached,
         plan: Some(PlanTurn::Planning { plan }),
+        notes: Vec::new(),
     })
 }
 
@@ -116,7 +121,6 @@ async fn execution(
 ) -> Result<Prepared, String> {
     let settings = settings::resolve(&run.config, Mode::Execute, &submission.options, run.human);
     need_workspaces(run, &settings, "to hold the plan's tasks and documents")?;
-    let plans_root = massgen_dir(run)?.join("plans");
     let store = PlanStore::new(&massgen_dir(run)?);
     let spec = submission
         .options
@@ -129,8 +133,9 @@ async fn execution(
         let mut plan = store.resolve(&spec).map_err(|error| error.to_string())?;
         let tasks = plan.frozen_tasks().map_err(|error| {
             format!(
-                "plan {} cannot be carried out: {error}\n  help: {}",
+                "plan {} cannot be carried out: {error} ({})\n  help: {}",
                 plan.id,
+                plan.frozen_dir().join("plan.json").display(),
                 error.help()
             )
         })?;
@@ -139,7 +144,22 @@ async fn execution(
         Ok((plan, tasks))
     })
     .await?;
-    attached.extend(restored_context(&plan, &plans_root));
+    let mut granted: Vec<ContextRootSpec> = run
+        .workspaces
+        .iter()
+        .flat_map(|workspaces| workspaces.layout().context.iter().cloned())
+        .collect();
+    granted.extend(attached.iter().cloned());
+    let project_dir = run.project_dir.clone().unwrap_or_default();
+    let refused = plan::ungranted_context(&plan, &granted, &project_dir);
+    let notes = plan::ungranted_warning(&plan, &refused, &run.config.source_name)
+        .into_iter()
+        .collect();
+    attached.push(ContextRootSpec {
+        path: plan.frozen_dir(),
+        permission: Permission::Read,
+        protected: Vec::new(),
+    });
     let planned = plan.metadata.planning_prompt.clone().unwrap_or_default();
     let extra = submission.text.trim();
     let question = match (planned.trim().is_empty(), extra.is_empty()) {
@@ -160,6 +180,7 @@ async fn execution(
         prompt,
         attached,
         plan: Some(PlanTurn::Executing { plan, tasks }),
+        notes,
     })
 }
 
@@ -187,35 +208,6 @@ fn need_workspaces(run: &RunContext, settings: &TurnSettings, why: &str) -> Resu
          workspace` to the backend of {names} in {}",
         run.config.source_name
     ))
-}
-
-/// The paths attached to the planning question that still exist — writable by the winner
-/// as they were only for plans of this project (a plan from elsewhere, or whose metadata
-/// was edited by hand, could name any path) — and the plan's frozen copy to read.
-fn restored_context(plan: &SavedPlan, plans_root: &std::path::Path) -> Vec<ContextRootSpec> {
-    let ours = match (plan.dir.canonicalize(), plans_root.canonicalize()) {
-        (Ok(dir), Ok(root)) => dir.starts_with(root),
-        (Err(_), _) | (_, Err(_)) => false,
-    };
-    plan.metadata
-        .context_paths
-        .iter()
-        .filter(|context| context.path.exists())
-        .map(|context| ContextRootSpec {
-            path: context.path.clone(),
-            permission: if context.writable && ours {
-                Permission::Write
-            } else {
-                Permission::Read
-            },
-            protected: Vec::new(),
-        })
-        .chain(std::iter::once(ContextRootSpec {
-            path: plan.frozen_dir(),
-            permission: Permission::Read,
-            protected: Vec::new(),
-        }))
-        .collect()
 }
 
 async fn blocking<T: Send + 'static>(

@@ -7,7 +7,7 @@ use std::sync::{Mutex, PoisonError};
 
 use crate::backend::ToolSpec;
 use crate::mcp::naming::full_name;
-use crate::plan::{self, Task, TaskPlanner};
+use crate::plan::{self, Task, TaskPlan, TaskPlanner};
 use crate::protocol::{AgentId, EventMsg, TaskProgress, TaskView};
 use crate::session::write_atomic;
 use crate::tools::{ToolOutcome, ToolResult};
@@ -74,7 +74,7 @@ impl TaskPlanTools {
             let changed = planner.views() != before;
             (
                 result,
-                changed.then(|| (planner.views(), planner.file_bytes())),
+                changed.then(|| (planner.views(), planner.plan().cloned())),
             )
         };
         let (ok, value) = match result {
@@ -82,8 +82,8 @@ impl TaskPlanTools {
             Err(value) => (false, value),
         };
         let mut events = Vec::new();
-        if let Some((tasks, bytes)) = changed {
-            if let Some(warning) = self.save(bytes).await {
+        if let Some((tasks, plan)) = changed {
+            if let Some(warning) = self.save(plan).await {
                 events.push(warning);
             }
             events.push(EventMsg::TaskPlanChanged { tasks });
@@ -100,17 +100,17 @@ impl TaskPlanTools {
     /// Starts the plan over: empty, or holding `seed` (a saved plan being executed). The
     /// file follows; the change is returned as an event when there was or is a plan.
     pub async fn reset(&self, seed: Option<Vec<Task>>) -> Vec<EventMsg> {
-        let (had_plan, tasks, bytes) = {
+        let (had_plan, tasks, plan) = {
             let mut planner = self.planner.lock().unwrap_or_else(PoisonError::into_inner);
             let had_plan = planner.plan().is_some();
             *planner = TaskPlanner::new(self.agent.as_str(), self.max_tasks);
             if let Some(seed) = seed {
                 planner.load(seed, jiff::Timestamp::now());
             }
-            (had_plan, planner.views(), planner.file_bytes())
+            (had_plan, planner.views(), planner.plan().cloned())
         };
         let mut events = Vec::new();
-        if let Some(warning) = self.save(bytes).await {
+        if let Some(warning) = self.save(plan).await {
             events.push(warning);
         }
         if had_plan || !tasks.is_empty() {
@@ -130,11 +130,12 @@ impl TaskPlanTools {
         TaskProgress::of(&self.views())
     }
 
-    /// Writes `bytes` to the plan file (removes it for no plan), off the async workers.
-    async fn save(&self, bytes: Option<Vec<u8>>) -> Option<EventMsg> {
+    /// Writes `plan` to the plan file (removes it for no plan), off the async workers:
+    /// serialising a large plan after every call would hold up the whole run.
+    async fn save(&self, plan: Option<TaskPlan>) -> Option<EventMsg> {
         let path = self.file.clone()?;
-        let written = tokio::task::spawn_blocking(move || match bytes {
-            Some(bytes) => write_atomic(&path, &bytes),
+        let written = tokio::task::spawn_blocking(move || match plan {
+            Some(plan) => write_atomic(&path, &plan.file_bytes().unwrap_or_default()),
             None => match std::fs::remove_file(&path) {
                 Err(error) if error.kind() != std::io::ErrorKind::NotFound => Err(error),
                 Ok(()) | Err(_) => Ok(()),

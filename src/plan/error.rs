@@ -113,7 +113,7 @@ impl PlanError {
                  plans of at most {max} tasks each"
             ),
             Self::Unreadable { .. } => {
-                "check that the file exists and is readable, or plan again".into()
+                "check that the file exists and is a readable regular file, or plan again".into()
             }
         }
     }

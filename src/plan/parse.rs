@@ -9,6 +9,11 @@ use super::error::PlanError;
 use super::task::Task;
 use crate::protocol::{TaskPriority, TaskStatus};
 
+/// The most tasks any plan may hold, whatever the config says: five times the deep
+/// planning target (100-200), so no real plan meets it, while every plan massgen reads,
+/// checks and serves stays small enough to handle at once.
+pub const MAX_PLAN_TASKS: usize = 1000;
+
 /// Reads a plan: `{"tasks":[…]}`, a whole TaskPlan object, or a bare array of tasks.
 /// Tasks without an id get `T001`, `T002`… by position, skipping ids already taken.
 /// Does not check dependencies: see [`validate`].
@@ -66,6 +71,12 @@ pub(crate) fn parse_document(value: Value) -> Result<Document, PlanError> {
     };
     if items.is_empty() {
         return Err(PlanError::Empty);
+    }
+    if items.len() > MAX_PLAN_TASKS {
+        return Err(PlanError::TooManyTasks {
+            count: items.len(),
+            max: MAX_PLAN_TASKS,
+        });
     }
     assign_ids(&mut items);
     for (index, item) in items.into_iter().enumerate() {
@@ -245,13 +256,14 @@ pub(crate) fn id_list(value: Value) -> Option<Vec<String>> {
         Value::Bool(_) | Value::Object(_) => return None,
     };
     let mut ids: Vec<String> = Vec::new();
+    let mut seen: HashSet<String> = HashSet::new();
     for item in items {
         let id = match item {
             Value::String(text) => text.trim().to_string(),
             Value::Number(number) => number.to_string(),
             _ => return None,
         };
-        if !id.is_empty() && !ids.contains(&id) {
+        if !id.is_empty() && seen.insert(id.clone()) {
             ids.push(id);
         }
     }

@@ -16,9 +16,9 @@ use crate::protocol::{ContextPath, PlanDepth, PlanInfo, PlanStatus};
 
 pub use finalize::FinalizeError;
 pub use metadata::PlanMetadata;
-pub use saved::{ExecutionEnd, SavedPlan};
+pub use saved::{ExecutionEnd, MAX_PLAN_FILE_BYTES, SavedPlan};
 
-const METADATA: &str = "plan_metadata.json";
+pub(crate) const METADATA: &str = "plan_metadata.json";
 const HOW_TO_PLAN: &str = "`massgen --plan \"…\"` or Planning mode (Shift+Tab)";
 
 /// What a new plan records before the agents start planning.
@@ -217,7 +217,7 @@ impl PlanStore {
             }
         }
         let state = match SavedPlan::read(&self.root.join(newest)) {
-            Err(_) => "unreadable".to_string(),
+            Err(error) => format!("unreadable: {error}"),
             Ok(plan) => match plan.metadata.status {
                 PlanStatus::Planning => "unfinished (still `planning`)".to_string(),
                 PlanStatus::Failed => format!(
@@ -228,7 +228,13 @@ impl PlanStore {
                         .unwrap_or("no reason recorded")
                 ),
                 PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => {
-                    "missing its frozen/plan.json".to_string()
+                    match plan.frozen_tasks() {
+                        Ok(_) => "not usable".to_string(),
+                        Err(error) => format!(
+                            "not usable: {}: {error}",
+                            plan.frozen_dir().join("plan.json").display()
+                        ),
+                    }
                 }
             },
         };
@@ -265,8 +271,12 @@ impl PlanStore {
         match frozen {
             Ok(_) => Ok(plan),
             Err(error) => Err(ResolveError::Unreadable {
-                path: plan.frozen_dir().join("plan.json"),
-                message: error.to_string(),
+                // An unreadable file names itself.
+                path: match &error {
+                    crate::plan::PlanError::Unreadable { .. } => plan.dir.clone(),
+                    _ => plan.frozen_dir().join("plan.json"),
+                },
+                message: format!("{error}\n  help: {}", error.help()),
             }),
         }
     }

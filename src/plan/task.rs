@@ -1,6 +1,8 @@
 //! The task model: [`Task`] and [`TaskPlan`], written and read as MassGen's `Task.to_dict`
 //! and `TaskPlan.to_dict`, and the ready/blocked rules over them.
 
+use std::collections::HashSet;
+
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -196,6 +198,13 @@ impl<'de> Deserialize<'de> for TaskPlan {
 }
 
 impl TaskPlan {
+    /// MassGen's full-format `tasks/plan.json`: pretty JSON, newline-terminated.
+    pub fn file_bytes(&self) -> Option<Vec<u8>> {
+        let mut bytes = serde_json::to_vec_pretty(self).ok()?;
+        bytes.push(b'\n');
+        Some(bytes)
+    }
+
     pub fn task(&self, id: &str) -> Option<&Task> {
         self.tasks.iter().find(|task| task.id == id)
     }
@@ -209,31 +218,44 @@ impl TaskPlan {
         self.task(id).is_some_and(|task| task.status.is_done())
     }
 
+    /// The ids of the completed and verified tasks: one pass, so that checking every
+    /// task's dependencies against it stays linear in the size of the plan.
+    fn done_ids(&self) -> HashSet<&str> {
+        self.tasks
+            .iter()
+            .filter(|task| task.status.is_done())
+            .map(|task| task.id.as_str())
+            .collect()
+    }
+
     /// The dependencies of `task` that are not completed or verified (unknown ones too).
     pub fn unmet(&self, task: &Task) -> Vec<String> {
-        task.depends_on
-            .iter()
-            .filter(|dependency| !self.is_done(dependency))
-            .cloned()
-            .collect()
+        unmet_in(&self.done_ids(), task)
     }
 
     /// Pending tasks whose every dependency is completed or verified.
     pub fn ready(&self) -> Vec<&Task> {
+        let done = self.done_ids();
         self.tasks
             .iter()
-            .filter(|task| task.status == TaskStatus::Pending && self.unmet(task).is_empty())
+            .filter(|task| task.status == TaskStatus::Pending)
+            .filter(|task| {
+                task.depends_on
+                    .iter()
+                    .all(|dependency| done.contains(dependency.as_str()))
+            })
             .collect()
     }
 
     /// Pending tasks with unmet dependencies, and those dependencies. Tasks whose status is
     /// `blocked` are not listed (as in MassGen).
     pub fn blocked(&self) -> Vec<(&Task, Vec<String>)> {
+        let done = self.done_ids();
         self.tasks
             .iter()
             .filter(|task| task.status == TaskStatus::Pending)
             .filter_map(|task| {
-                let unmet = self.unmet(task);
+                let unmet = unmet_in(&done, task);
                 (!unmet.is_empty()).then_some((task, unmet))
             })
             .collect()
@@ -242,6 +264,14 @@ impl TaskPlan {
     pub fn progress(&self) -> TaskProgress {
         TaskProgress::of(&self.views())
     }
+}
+
+fn unmet_in(done: &HashSet<&str>, task: &Task) -> Vec<String> {
+    task.depends_on
+        .iter()
+        .filter(|dependency| !done.contains(dependency.as_str()))
+        .cloned()
+        .collect()
 }
 
 /// `ts` in local time without zone, microseconds always shown: how MassGen stamps tasks,
@@ -255,3 +285,7 @@ pub(crate) fn local_iso(ts: jiff::Timestamp) -> String {
 #[cfg(test)]
 #[path = "task_tests.rs"]
 mod tests;
+
+#[cfg(test)]
+#[path = "ceiling_tests.rs"]
+mod ceiling_tests;

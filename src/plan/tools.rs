@@ -12,7 +12,7 @@ use serde_json::{Map, Value, json};
 
 use self::args::Args;
 use super::error::PlanError;
-use super::parse::{parse_document, parse_json, validate};
+use super::parse::{MAX_PLAN_TASKS, parse_document, parse_json, validate};
 use super::task::{Task, TaskPlan, local_iso};
 use crate::protocol::{TaskStatus, TaskView};
 
@@ -119,10 +119,7 @@ impl TaskPlanner {
 
     /// The plan as MassGen's full-format `tasks/plan.json`: pretty JSON, newline-terminated.
     pub fn file_bytes(&self) -> Option<Vec<u8>> {
-        let plan = self.plan.as_ref()?;
-        let mut bytes = serde_json::to_vec_pretty(plan).ok()?;
-        bytes.push(b'\n');
-        Some(bytes)
+        self.plan.as_ref()?.file_bytes()
     }
 
     /// A planner preloaded from a `tasks/plan.json` (full TaskPlan files) or a plan file
@@ -144,12 +141,14 @@ impl TaskPlanner {
         Ok(planner)
     }
 
-    /// The most tasks a plan may hold.
+    /// The most tasks a plan may hold: the config's limit (never below the preloaded
+    /// plan's size), and never above [`MAX_PLAN_TASKS`].
     fn limit(&self) -> usize {
-        match self.max_tasks {
+        let configured = match self.max_tasks {
             0 => usize::MAX,
             max => usize::try_from(max).unwrap_or(usize::MAX).max(self.floor),
-        }
+        };
+        configured.min(MAX_PLAN_TASKS)
     }
 
     fn clear_result(&mut self) -> Value {

@@ -13,6 +13,7 @@ mod input;
 mod local_probe;
 mod output_fifo;
 mod output_file;
+mod plan_files;
 mod provider_keys;
 mod provider_memory;
 mod provider_stream;

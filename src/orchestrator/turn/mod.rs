@@ -79,6 +79,8 @@ pub struct TurnRequest {
     pub today: String,
     /// Paths attached to the question (`@path`), beside the config's context paths.
     pub attached: Vec<ContextRootSpec>,
+    /// Warnings about how the question was prepared, shown once the turn has started.
+    pub notes: Vec<String>,
 }
 
 pub struct TurnReport {
@@ -312,7 +314,10 @@ impl<'a> Driver<'a> {
                 options: self.request.options.clone(),
             },
         );
-        for message in std::mem::take(&mut self.settings.notes) {
+        let notes = std::mem::take(&mut self.settings.notes)
+            .into_iter()
+            .chain(std::mem::take(&mut self.request.notes));
+        for message in notes {
             self.emit(None, EventMsg::Warning { message });
         }
         for agent in self.coordination.agents().to_vec() {

@@ -220,10 +220,15 @@ fn outcome_words(outcome: TurnOutcome) -> &'static str {
     }
 }
 
+/// The most bytes of documents copied into each agent's `planning_docs/`: a plan directory
+/// may come with the repository, and copying is not interrupted.
+const MAX_DOCUMENT_BYTES: u64 = 256 * crate::bounded_file::MIB;
+
 /// Copies the frozen plan's documents (`*.md`, and the plan as `full_plan.json`) into
-/// `docs`.
+/// `docs`, up to [`MAX_DOCUMENT_BYTES`] in all.
 fn copy_documents(frozen: &Path, docs: &Path) -> std::io::Result<()> {
     std::fs::create_dir_all(docs)?;
+    let mut budget = MAX_DOCUMENT_BYTES;
     for entry in std::fs::read_dir(frozen)? {
         let entry = entry?;
         let path = entry.path();
@@ -232,11 +237,27 @@ fn copy_documents(frozen: &Path, docs: &Path) -> std::io::Result<()> {
         if !entry.file_type()?.is_file() {
             continue;
         }
-        if path.extension().is_some_and(|ext| ext == "md") {
-            std::fs::copy(&path, docs.join(&name))?;
+        let target = if path.extension().is_some_and(|ext| ext == "md") {
+            docs.join(&name)
         } else if name == "plan.json" {
-            std::fs::copy(&path, docs.join("full_plan.json"))?;
+            docs.join("full_plan.json")
+        } else {
+            continue;
+        };
+        let size = entry.metadata()?.len();
+        if size > budget {
+            return Err(std::io::Error::new(
+                std::io::ErrorKind::FileTooLarge,
+                format!(
+                    "the documents in {} pass {} MiB; {} and any after it are not copied",
+                    frozen.display(),
+                    MAX_DOCUMENT_BYTES / crate::bounded_file::MIB,
+                    path.display()
+                ),
+            ));
         }
+        budget -= size;
+        std::fs::copy(&path, target)?;
     }
     Ok(())
 }

@@ -67,8 +67,8 @@ impl SavedPlan {
             Self::find_plan_file(winner_workspace).ok_or_else(|| FinalizeError::NoPlanFile {
                 workspace: winner_workspace.to_path_buf(),
             })?;
-        let bytes =
-            fs::read(&plan_file).map_err(io_step(format!("read {}", plan_file.display())))?;
+        let bytes = super::saved::read_plan_file(&plan_file)
+            .map_err(io_step(format!("read {}", plan_file.display())))?;
         let tasks = parse_plan(&String::from_utf8_lossy(&bytes))
             .and_then(|tasks| validate(&tasks).map(|()| tasks))
             .map_err(|source| FinalizeError::InvalidPlan {

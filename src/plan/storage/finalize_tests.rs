@@ -340,3 +340,28 @@ fn killed_refinalisation_hides_the_plan_until_it_is_finished() {
         Err(ResolveError::NothingReady { .. })
     ));
 }
+
+#[cfg(unix)]
+#[test]
+fn a_plan_file_reached_through_a_link_is_not_the_plan() {
+    let outside = tempfile::tempdir().unwrap();
+    fs::write(outside.path().join("project_plan.json"), PLAN).unwrap();
+    let winner = tempfile::tempdir().unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("project_plan.json"),
+        winner.path().join("project_plan.json"),
+    )
+    .unwrap();
+    std::os::unix::fs::symlink(outside.path(), winner.path().join("deliverable")).unwrap();
+    assert_eq!(SavedPlan::find_plan_file(winner.path()), None);
+    fs::create_dir_all(winner.path().join("docs")).unwrap();
+    let huge = winner.path().join("docs/project_plan.json");
+    std::fs::File::create(&huge)
+        .unwrap()
+        .set_len(crate::plan::MAX_PLAN_FILE_BYTES + 1)
+        .unwrap();
+    let massgen = tempfile::tempdir().unwrap();
+    let mut plan = PlanStore::new(massgen.path()).create(&new_plan()).unwrap();
+    let error = plan.finalize(winner.path()).unwrap_err().to_string();
+    assert!(error.contains("larger than 8 MiB"), "{error}");
+}

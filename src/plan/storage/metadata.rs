@@ -181,6 +181,8 @@ struct LogLine<'a> {
 }
 
 /// Appends one `{"timestamp","event_type","data"}` line with a single write, then syncs.
+/// Only to a regular file, never through a link: a plan directory the repository shipped
+/// cannot turn the log into a write to a file elsewhere, nor block on a FIFO.
 pub(super) fn append_log(path: &Path, event_type: &str, data: Value) -> io::Result<()> {
     let line = LogLine {
         timestamp: crate::plan::task::local_iso(jiff::Timestamp::now()),
@@ -189,7 +191,63 @@ pub(super) fn append_log(path: &Path, event_type: &str, data: Value) -> io::Resu
     };
     let mut bytes = serde_json::to_vec(&line).map_err(io::Error::other)?;
     bytes.push(b'\n');
-    let mut file = OpenOptions::new().create(true).append(true).open(path)?;
+    let mut options = OpenOptions::new();
+    options.create(true).append(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        let flags = rustix::fs::OFlags::NOFOLLOW | rustix::fs::OFlags::NONBLOCK;
+        options.custom_flags(i32::try_from(flags.bits()).unwrap_or_default());
+    }
+    let mut file = options.open(path).map_err(|error| {
+        io::Error::new(
+            error.kind(),
+            format!(
+                "cannot append to {} ({error}); it must be a regular file",
+                path.display()
+            ),
+        )
+    })?;
+    if !file.metadata()?.is_file() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            format!(
+                "{} is not a regular file; the plan's log is not written",
+                path.display()
+            ),
+        ));
+    }
     file.write_all(&bytes)?;
     file.sync_data()
+}
+
+#[cfg(all(test, unix))]
+mod tests {
+    #![allow(clippy::unwrap_used)]
+    use super::*;
+
+    #[test]
+    fn the_log_is_appended_to_a_regular_file_only_never_through_a_link_or_to_a_fifo() {
+        let dir = tempfile::tempdir().unwrap();
+        let log = dir.path().join("execution_log.jsonl");
+        append_log(&log, "plan_created", json!({})).unwrap();
+        append_log(&log, "execution_started", json!({})).unwrap();
+        assert_eq!(std::fs::read_to_string(&log).unwrap().lines().count(), 2);
+
+        let elsewhere = dir.path().join("bashrc");
+        std::fs::write(&elsewhere, "mine\n").unwrap();
+        let linked = dir.path().join("linked.jsonl");
+        std::os::unix::fs::symlink(&elsewhere, &linked).unwrap();
+        let error = append_log(&linked, "execution_started", json!({})).unwrap_err();
+        assert!(error.to_string().contains("linked.jsonl"), "{error}");
+        assert_eq!(std::fs::read_to_string(&elsewhere).unwrap(), "mine\n");
+
+        let fifo = dir.path().join("fifo.jsonl");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .unwrap();
+        assert!(made.success());
+        assert!(append_log(&fifo, "execution_started", json!({})).is_err());
+    }
 }

@@ -11,12 +11,39 @@ use walkdir::WalkDir;
 use super::finalize::replace_dir;
 use super::metadata::{PlanMetadata, append_log};
 use super::{METADATA, ResolveError};
+use crate::bounded_file::{self, MIB};
 use crate::plan::diff::{PlanDiff, diff};
 use crate::plan::error::PlanError;
-use crate::plan::parse::parse_plan;
+use crate::plan::parse::{parse_plan, validate};
 use crate::plan::task::Task;
 use crate::protocol::{PlanInfo, PlanStatus};
 use crate::session::write_atomic;
+
+/// The most bytes massgen reads of a plan file (`plan_metadata.json`, `plan.json`,
+/// `project_plan.json`, `plan_diff.json`): a plan of the most tasks allowed, each with a
+/// few KiB of description and notes, fits; a `/dev/zero` or a huge file does not.
+pub const MAX_PLAN_FILE_BYTES: u64 = 8 * MIB;
+
+/// A plan file's bytes, when it is a regular file (not a link: a plan directory cannot
+/// point massgen at files elsewhere) of at most [`MAX_PLAN_FILE_BYTES`]. A FIFO or a device
+/// is refused at once, without blocking. Errors say what is wrong with "it": the caller
+/// names the file.
+pub(crate) fn read_plan_file(path: &Path) -> io::Result<Vec<u8>> {
+    if fs::symlink_metadata(path)?.file_type().is_symlink() {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidInput,
+            "it is a symbolic link; massgen reads plan files only as regular files inside the \
+             plan's directory",
+        ));
+    }
+    bounded_file::read(path, MAX_PLAN_FILE_BYTES).map_err(|error| {
+        let message = error.to_string();
+        match message.strip_prefix(&path.display().to_string()) {
+            Some(rest) => io::Error::new(error.kind(), format!("it{rest}")),
+            None => error,
+        }
+    })
+}
 
 /// How carrying out a plan ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -54,10 +81,12 @@ impl SavedPlan {
             path: dir.to_path_buf(),
             message,
         };
-        let bytes = fs::read(dir.join(METADATA)).map_err(|error| {
-            unreadable(format!(
-                "no readable {METADATA} ({error}); is this a plan directory?"
-            ))
+        let bytes = read_plan_file(&dir.join(METADATA)).map_err(|error| {
+            unreadable(if error.kind() == io::ErrorKind::NotFound {
+                format!("it has no {METADATA}; is this a plan directory?")
+            } else {
+                format!("{METADATA}: {error}; this plan cannot be used: make a new one")
+            })
         })?;
         let fallback = id.strip_prefix("plan_").unwrap_or(&id);
         let metadata = PlanMetadata::from_bytes(&bytes, fallback)
@@ -73,11 +102,18 @@ impl SavedPlan {
     /// `deliverable/`, else the shallowest one below (hidden and dependency folders skipped;
     /// ties go to the first path in order).
     pub fn find_plan_file(workspace: &Path) -> Option<PathBuf> {
+        // Not through links: the plan is what the agents wrote in their workspace.
+        let deliverable = workspace.join("deliverable");
+        let deliverable_is_dir =
+            fs::symlink_metadata(&deliverable).is_ok_and(|metadata| metadata.is_dir());
         for candidate in [
-            workspace.join("project_plan.json"),
-            workspace.join("deliverable").join("project_plan.json"),
-        ] {
-            if candidate.is_file() {
+            Some(workspace.join("project_plan.json")),
+            deliverable_is_dir.then(|| deliverable.join("project_plan.json")),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            if fs::symlink_metadata(&candidate).is_ok_and(|metadata| metadata.is_file()) {
                 return Some(candidate);
             }
         }
@@ -114,9 +150,24 @@ impl SavedPlan {
         self.dir.join("frozen")
     }
 
-    /// The tasks of `frozen/plan.json`.
+    /// The tasks of `frozen/plan.json`, checked again as at finalising (ids, dependencies
+    /// known and not the task itself, no cycle, at most [`MAX_PLAN_TASKS`] tasks): a plan
+    /// directory may come with the repository, so nothing in it is taken on trust.
+    ///
+    /// [`MAX_PLAN_TASKS`]: crate::plan::MAX_PLAN_TASKS
     pub fn frozen_tasks(&self) -> Result<Vec<Task>, PlanError> {
-        read_tasks(&self.frozen_dir().join("plan.json"))
+        let frozen = self.frozen_dir();
+        if fs::symlink_metadata(&frozen).is_ok_and(|metadata| metadata.file_type().is_symlink()) {
+            return Err(PlanError::Unreadable {
+                path: frozen,
+                message: "it is a symbolic link; the frozen plan must be a directory of the \
+                          plan itself"
+                    .into(),
+            });
+        }
+        let tasks = read_tasks(&frozen.join("plan.json"))?;
+        validate(&tasks)?;
+        Ok(tasks)
     }
 
     /// Marks the plan failed with `reason`, logging `planning_failed` (before execution
@@ -207,10 +258,12 @@ impl SavedPlan {
     /// and the divergence once executed.
     pub fn info(&self) -> PlanInfo {
         let divergence = match self.metadata.status {
-            PlanStatus::Completed | PlanStatus::Failed => fs::read(self.dir.join("plan_diff.json"))
-                .ok()
-                .and_then(|bytes| serde_json::from_slice::<PlanDiff>(&bytes).ok())
-                .map(|diff| diff.divergence_score),
+            PlanStatus::Completed | PlanStatus::Failed => {
+                read_plan_file(&self.dir.join("plan_diff.json"))
+                    .ok()
+                    .and_then(|bytes| serde_json::from_slice::<PlanDiff>(&bytes).ok())
+                    .map(|diff| diff.divergence_score)
+            }
             PlanStatus::Planning | PlanStatus::Ready | PlanStatus::Executing => None,
         };
         PlanInfo {
@@ -235,9 +288,9 @@ pub(super) fn write_diff(dir: &Path, diff: &PlanDiff) -> io::Result<()> {
     write_atomic(&dir.join("plan_diff.json"), &bytes)
 }
 
-/// Tasks from a plan file in any accepted format.
+/// Tasks from a plan file in any accepted format (not checked: see [`validate`]).
 fn read_tasks(path: &Path) -> Result<Vec<Task>, PlanError> {
-    let bytes = fs::read(path).map_err(|error| PlanError::Unreadable {
+    let bytes = read_plan_file(path).map_err(|error| PlanError::Unreadable {
         path: path.to_path_buf(),
         message: error.to_string(),
     })?;
