@@ -1,8 +1,12 @@
 //! Durable file writes: a killed process never leaves a half-written file behind.
 
-use std::fs::{self, File};
+use std::fs::{self, OpenOptions};
 use std::io::{self, Write};
 use std::path::Path;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+/// Tells apart the temporary files of writes under way in this process.
+static NEXT_TEMPORARY: AtomicU64 = AtomicU64::new(0);
 
 /// `value` as pretty JSON with a final newline, as every JSON file under `.massgen/` is.
 pub fn pretty_json(value: &serde_json::Value) -> Vec<u8> {
@@ -12,7 +16,9 @@ pub fn pretty_json(value: &serde_json::Value) -> Vec<u8> {
 }
 
 /// Writes `contents` to a temporary file beside `path`, syncs it, and renames it over
-/// `path`. Creates missing parent directories.
+/// `path`. Creates missing parent directories. The temporary file is always new: a name
+/// planted beforehand (a symlink a repository ships as `.answer.txt.<pid>.tmp`) is removed,
+/// never written through.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
     let parent = path
         .parent()
@@ -23,9 +29,14 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
         .file_name()
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let temporary = parent.join(format!(".{file_name}.{}.tmp", std::process::id()));
+    let serial = NEXT_TEMPORARY.fetch_add(1, Ordering::Relaxed);
+    let temporary = parent.join(format!(".{file_name}.{}.{serial}.tmp", std::process::id()));
+    let _ = fs::remove_file(&temporary);
     let result = (|| {
-        let mut file = File::create(&temporary)?;
+        let mut file = OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&temporary)?;
         file.write_all(contents)?;
         file.sync_all()?;
         fs::rename(&temporary, path)
@@ -53,5 +64,24 @@ mod tests {
             .map(|e| e.file_name())
             .collect();
         assert_eq!(names.len(), 1, "{names:?}");
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_planted_temporary_link_is_not_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let victim = dir.path().join("victim.txt");
+        fs::write(&victim, "kept").unwrap();
+        let serial = NEXT_TEMPORARY.load(Ordering::Relaxed);
+        for next in serial..serial + 64 {
+            let planted = dir
+                .path()
+                .join(format!(".status.json.{}.{next}.tmp", std::process::id()));
+            std::os::unix::fs::symlink(&victim, planted).unwrap();
+        }
+        let path = dir.path().join("status.json");
+        write_atomic(&path, b"new").unwrap();
+        assert_eq!(fs::read_to_string(&victim).unwrap(), "kept");
+        assert_eq!(fs::read_to_string(&path).unwrap(), "new");
     }
 }
