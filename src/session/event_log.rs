@@ -31,30 +31,89 @@ impl EventLog {
     }
 }
 
-/// Reads an `events.jsonl`. A torn last line (from a crash) is skipped.
+/// The longest line read back: an event holds at most one model response, question or
+/// tool output, each capped well below this even when escaped as JSON.
+pub const MAX_EVENT_LINE_BYTES: usize = 64 * 1024 * 1024;
+
+/// Reads an `events.jsonl` whole. A torn last line (from a crash) is skipped. For a log
+/// that may be large, [`each_event`] holds one line at a time.
 pub fn read_events(path: &Path) -> io::Result<Vec<Event>> {
-    let mut lines = BufReader::new(File::open(path)?)
-        .lines()
-        .enumerate()
-        .peekable();
     let mut events = Vec::new();
-    while let Some((index, line)) = lines.next() {
-        let line = line?;
-        if line.trim().is_empty() {
+    each_event(path, |event| events.push(event))?;
+    Ok(events)
+}
+
+/// Hands every event of an `events.jsonl` to `take`, in order, holding one line at a time
+/// (at most [`MAX_EVENT_LINE_BYTES`]). Only a regular file is read. A torn last line (from
+/// a crash) is skipped; a bad line before the last is an error.
+pub fn each_event(path: &Path, mut take: impl FnMut(Event)) -> io::Result<()> {
+    let mut reader = BufReader::with_capacity(64 * 1024, crate::bounded_file::open_regular(path)?);
+    let mut line = Vec::new();
+    let mut bad_line: Option<io::Error> = None;
+    let mut number = 0;
+    while next_line(&mut reader, &mut line, path, number + 1)? {
+        number += 1;
+        if line.trim_ascii().is_empty() {
             continue;
         }
-        match serde_json::from_str(&line) {
-            Ok(event) => events.push(event),
-            Err(_) if lines.peek().is_none() => break,
+        if let Some(error) = bad_line.take() {
+            return Err(error);
+        }
+        match serde_json::from_slice(&line) {
+            Ok(event) => take(event),
             Err(error) => {
-                return Err(io::Error::new(
+                bad_line = Some(io::Error::new(
                     io::ErrorKind::InvalidData,
-                    format!("{}:{}: {error}", path.display(), index + 1),
+                    format!("{}:{number}: {error}", path.display()),
                 ));
             }
         }
     }
-    Ok(events)
+    Ok(())
+}
+
+/// Reads the next line (without its newline) into `line`; false at the end of the file.
+/// A line longer than [`MAX_EVENT_LINE_BYTES`] is an error, found without holding it.
+fn next_line(
+    reader: &mut impl BufRead,
+    line: &mut Vec<u8>,
+    path: &Path,
+    number: usize,
+) -> io::Result<bool> {
+    line.clear();
+    let mut read_any = false;
+    loop {
+        let buffer = match reader.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            return Ok(read_any);
+        }
+        read_any = true;
+        let (piece, ended) = match buffer.iter().position(|byte| *byte == b'\n') {
+            Some(end) => (&buffer[..end], true),
+            None => (buffer, false),
+        };
+        if line.len() + piece.len() > MAX_EVENT_LINE_BYTES {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                format!(
+                    "{}:{number}: a line longer than {} MiB; massgen never writes one, so \
+                     the log is not massgen's",
+                    path.display(),
+                    MAX_EVENT_LINE_BYTES / (1024 * 1024)
+                ),
+            ));
+        }
+        line.extend_from_slice(piece);
+        let used = piece.len() + usize::from(ended);
+        reader.consume(used);
+        if ended {
+            return Ok(true);
+        }
+    }
 }
 
 #[cfg(test)]

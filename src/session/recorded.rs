@@ -8,14 +8,18 @@ use crate::protocol::{Event, EventMsg};
 /// The events of `turn` in `<log_dir>/events.jsonl`, compacted; none when the log cannot be
 /// read. A torn last line (a killed run) is left out.
 pub fn recorded_turn(log_dir: &Path, turn: u32) -> Vec<Event> {
-    let Ok(events) = super::read_events(&log_dir.join("events.jsonl")) else {
+    let mut events = Vec::new();
+    let read = super::event_log::each_event(&log_dir.join("events.jsonl"), |event| {
+        if event.turn == turn
+            && let Some(event) = compact(event)
+        {
+            events.push(event);
+        }
+    });
+    if read.is_err() {
         return Vec::new();
-    };
+    }
     events
-        .into_iter()
-        .filter(|event| event.turn == turn)
-        .filter_map(compact)
-        .collect()
 }
 
 /// The event as a finished turn needs it, or nothing for streaming and live-only news.

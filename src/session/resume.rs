@@ -253,7 +253,7 @@ fn cancelled_note(dir: &Path, metadata: &Value) -> String {
         .and_then(|bytes| serde_json::from_slice(&bytes).ok())
         .or_else(|| {
             let log = PathBuf::from(metadata["log_dir"].as_str()?).join("events.jsonl");
-            let events = super::read_events(&log).ok()?;
+            let events = super::derived::read_compacted(&log).ok()?;
             let turn = u32::try_from(metadata["turn"].as_u64()?).ok()?;
             Some(super::store::partial_answers(&events, turn))
         })
