@@ -8,6 +8,7 @@ mod support;
 mod config_paths;
 mod full_disk;
 mod input;
+mod log_memory;
 mod output_file;
 mod provider_keys;
 mod provider_memory;
