@@ -28,16 +28,22 @@ impl Backlog {
     }
 
     fn taken(&self, event: &Event) {
-        let before = self.bytes.fetch_sub(cost(event), Ordering::AcqRel);
-        if before.saturating_sub(cost(event)) < BACKLOG_BYTES {
+        let weight = cost(event);
+        if weight == 0 {
+            return;
+        }
+        let before = self.bytes.fetch_sub(weight, Ordering::AcqRel);
+        if before.saturating_sub(weight) < BACKLOG_BYTES {
             self.drained.notify_waiters();
         }
     }
 }
 
-/// What an event in the queue weighs: the event and the text it carries.
+/// What an event in the queue weighs: a streamed delta, its size and its text; any other
+/// event nothing (they are few, and a front end that reads nothing until the turn ends
+/// must not stall it by them).
 pub fn cost(event: &Event) -> usize {
-    size_of::<Event>() + streamed_text(&event.msg).map_or(0, str::len)
+    streamed_text(&event.msg).map_or(0, |text| size_of::<Event>() + text.len())
 }
 
 /// The text of a streamed delta.
