@@ -119,8 +119,9 @@ pub struct TaskSender {
 }
 
 impl TaskSender {
-    fn send(&self, msg: TaskMsg) -> Result<(), mpsc::error::SendError<TaskMsg>> {
-        self.tx.send(msg)
+    /// `None` when the driver is gone (the turn is over).
+    fn send(&self, msg: TaskMsg) -> Option<()> {
+        self.tx.send(msg).ok()
     }
 }
 
@@ -177,26 +178,22 @@ impl AgentSink {
     /// Asks the driver to judge a workflow call. `None` if the turn ended meanwhile.
     pub async fn propose(&self, call: WorkflowCall) -> Option<Verdict> {
         let (reply, verdict) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::Propose {
-                agent: self.agent.clone(),
-                call,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::Propose {
+            agent: self.agent.clone(),
+            call,
+            reply,
+        })?;
         verdict.await.ok()
     }
 
     /// Asks how to learn of peers' new answers; `None` if the turn ended meanwhile.
     pub async fn check_update(&self, inject_allowed: bool) -> Option<RoundUpdate> {
         let (reply, update) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::CheckUpdate {
-                agent: self.agent.clone(),
-                inject_allowed,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::CheckUpdate {
+            agent: self.agent.clone(),
+            inject_allowed,
+            reply,
+        })?;
         update.await.ok()
     }
 
@@ -207,13 +204,11 @@ impl AgentSink {
         call: BroadcastCall,
     ) -> Option<Result<serde_json::Value, String>> {
         let (reply, result) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::Broadcast {
-                agent: self.agent.clone(),
-                call,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::Broadcast {
+            agent: self.agent.clone(),
+            call,
+            reply,
+        })?;
         result.await.ok()
     }
 

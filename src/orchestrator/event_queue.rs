@@ -8,7 +8,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::Notify;
-use tokio::sync::mpsc::{self, error::SendError, error::TryRecvError};
+use tokio::sync::mpsc::{self, error::TryRecvError};
 
 use crate::protocol::{Event, EventMsg};
 
@@ -76,12 +76,15 @@ pub struct EventSender {
 }
 
 impl EventSender {
-    pub fn send(&self, event: Event) -> Result<(), SendError<Event>> {
+    /// False when the front end is gone.
+    pub fn send(&self, event: Event) -> bool {
         let weight = cost(&event);
         self.backlog.bytes.fetch_add(weight, Ordering::AcqRel);
-        self.tx.send(event).inspect_err(|_| {
+        let sent = self.tx.send(event).is_ok();
+        if !sent {
             self.backlog.bytes.fetch_sub(weight, Ordering::AcqRel);
-        })
+        }
+        sent
     }
 
     /// The front end has taken enough that more may be produced.
@@ -154,7 +157,7 @@ mod tests {
     #[tokio::test]
     async fn the_sender_waits_for_room_until_the_front_end_takes_events() {
         let (tx, mut rx) = event_channel();
-        tx.send(delta(BACKLOG_BYTES)).unwrap();
+        assert!(tx.send(delta(BACKLOG_BYTES)));
         assert!(!tx.has_room());
         let waiting = tokio::spawn({
             let tx = tx.clone();
@@ -170,7 +173,7 @@ mod tests {
     #[tokio::test]
     async fn a_gone_front_end_never_blocks_the_sender() {
         let (tx, rx) = event_channel();
-        tx.send(delta(BACKLOG_BYTES)).unwrap();
+        assert!(tx.send(delta(BACKLOG_BYTES)));
         drop(rx);
         tx.room().await;
         assert!(tx.has_room());

@@ -212,7 +212,11 @@ impl Player {
 
     fn send(&mut self, event: Event) -> Result<(), Stopped> {
         self.clock = event.at;
-        self.events.send(event).map_err(|_| Stopped)
+        if self.events.send(event) {
+            Ok(())
+        } else {
+            Err(Stopped)
+        }
     }
 
     /// An event of the replay itself: outside any turn, at the replay's clock.

@@ -3,6 +3,8 @@
 //! must read it a line at a time, not whole. The pass runs in a child process (this test
 //! binary again), so its peak resident memory is the pass's alone.
 
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
 use std::path::Path;
 use std::process::Command;
 
