@@ -89,15 +89,56 @@ fn tokenizer() -> Option<&'static CoreBPE> {
         .as_ref()
 }
 
+/// Text is counted in pieces of at most this many bytes, cut before a white-space
+/// character where there is one: byte-pair encoding of one long run without white space
+/// (a model streaming a single endless word) costs time and memory growing with the square
+/// of its length. The tokenizer's own split puts a space with the word after it, so a cut
+/// there changes no count.
+const COUNT_PIECE_BYTES: usize = 4096;
+
 /// Tokens in `text`.
 pub fn count(text: &str) -> u64 {
     if text.is_empty() {
         return 0;
     }
     match tokenizer() {
-        Some(bpe) => bpe.count_ordinary(text) as u64,
+        Some(bpe) => pieces(text)
+            .map(|piece| bpe.count_ordinary(piece) as u64)
+            .sum(),
         None => text.len().div_ceil(4) as u64,
     }
+}
+
+/// `text` in pieces of at most [`COUNT_PIECE_BYTES`] (longer only for a character that
+/// is), each but the last cut before white space when it holds any past its start.
+fn pieces(text: &str) -> impl Iterator<Item = &str> {
+    let mut rest = text;
+    std::iter::from_fn(move || {
+        if rest.is_empty() {
+            return None;
+        }
+        if rest.len() <= COUNT_PIECE_BYTES {
+            return Some(std::mem::take(&mut rest));
+        }
+        let mut end = COUNT_PIECE_BYTES;
+        while !rest.is_char_boundary(end) {
+            end -= 1;
+        }
+        if end == 0 {
+            end = rest
+                .char_indices()
+                .nth(1)
+                .map_or(rest.len(), |(index, _)| index);
+        }
+        let cut = rest[..end]
+            .char_indices()
+            .rev()
+            .find(|(index, character)| *index > 0 && character.is_whitespace())
+            .map_or(end, |(index, _)| index);
+        let (piece, after) = rest.split_at(cut);
+        rest = after;
+        Some(piece)
+    })
 }
 
 /// Tokens in a request: every message's text, tool calls and results, and the tool
@@ -183,6 +224,25 @@ mod tests {
             ours.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>"),
             theirs.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>")
         );
+    }
+
+    #[test]
+    fn long_text_is_counted_in_pieces_cut_before_white_space() {
+        let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
+        let whole = tokenizer().unwrap().count_ordinary(&prose) as u64;
+        assert_eq!(
+            count(&prose),
+            whole,
+            "a cut before a space changes no count"
+        );
+        let word = "w".repeat(1 << 20);
+        let started = std::time::Instant::now();
+        assert!(count(&word) > 0);
+        assert!(started.elapsed() < std::time::Duration::from_secs(20));
+        let accents = "é".repeat(5000);
+        let lengths: Vec<usize> = pieces(&accents).map(str::len).collect();
+        assert!(lengths.iter().all(|length| *length <= COUNT_PIECE_BYTES));
+        assert_eq!(lengths.iter().sum::<usize>(), accents.len());
     }
 
     #[test]

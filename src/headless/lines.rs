@@ -7,6 +7,9 @@ use crate::protocol::AgentId;
 
 /// Longest run of streamed text held back waiting for a line break.
 const WRAP_AT: usize = 100;
+/// A word longer than this (no space to wrap at) is cut here: what is held per agent
+/// stays small however a model streams.
+const HOLD_AT_MOST: usize = 1024;
 
 /// Which stream of an agent a piece of text belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -80,17 +83,26 @@ fn line_cut(pending: &str) -> Option<usize> {
     if let Some(newline) = pending.find('\n') {
         return Some(newline + 1);
     }
-    if pending.chars().count() <= WRAP_AT {
+    if pending.len() <= WRAP_AT || pending.chars().count() <= WRAP_AT {
         return None;
     }
     let limit = pending
         .char_indices()
         .nth(WRAP_AT)
         .map_or(pending.len(), |(index, _)| index);
-    pending[..limit]
+    let at_space = pending[..limit]
         .rfind(' ')
         .filter(|&space| space > 0)
-        .map(|space| space + 1)
+        .map(|space| space + 1);
+    at_space.or_else(|| {
+        (pending.len() > HOLD_AT_MOST).then(|| {
+            (0..=HOLD_AT_MOST)
+                .rev()
+                .find(|&index| pending.is_char_boundary(index))
+                .filter(|&index| index > 0)
+                .unwrap_or(pending.len())
+        })
+    })
 }
 
 #[cfg(test)]
@@ -113,5 +125,24 @@ mod tests {
         assert_eq!(out.len(), 1);
         assert!(out[0].chars().count() <= 100);
         assert_eq!(lines.agents(), [agent]);
+    }
+
+    #[test]
+    fn a_word_without_end_is_cut_instead_of_held_whole() {
+        let mut lines = AgentLines::default();
+        let agent = AgentId::new("a");
+        let mut out = Vec::new();
+        for _ in 0..10_000 {
+            out.extend(lines.push(&agent, Channel::Text, "wwwwwwwé"));
+        }
+        assert!(out.len() >= 70, "{}", out.len());
+        assert!(out.iter().all(|line| line.len() <= HOLD_AT_MOST));
+        let held = lines.take(&agent, Channel::Text).unwrap_or_default();
+        assert!(held.len() <= HOLD_AT_MOST);
+        assert_eq!(
+            out.concat().len() + held.len(),
+            10_000 * "wwwwwwwé".len(),
+            "nothing is lost"
+        );
     }
 }

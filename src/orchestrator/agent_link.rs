@@ -72,16 +72,20 @@ impl AgentLink {
                         self.status(AgentStatus::Streaming);
                     }
                     match role {
-                        TextRole::Coordination => self.sink.event(EventMsg::TextDelta { text }),
+                        TextRole::Coordination => {
+                            self.sink.stream(EventMsg::TextDelta { text }).await;
+                        }
                         TextRole::FinalPresentation => {
-                            self.sink.event(EventMsg::FinalPresentationDelta { text });
+                            self.sink
+                                .stream(EventMsg::FinalPresentationDelta { text })
+                                .await;
                         }
                         TextRole::Quiet => {}
                     }
                 }
                 StreamEvent::ReasoningDelta(text) => {
                     if role != TextRole::Quiet {
-                        self.sink.event(EventMsg::ReasoningDelta { text });
+                        self.sink.stream(EventMsg::ReasoningDelta { text }).await;
                     }
                 }
                 StreamEvent::Retry {

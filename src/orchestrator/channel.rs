@@ -1,7 +1,11 @@
 //! How agent tasks talk to the turn driver: events to forward, workflow calls to judge,
-//! and how each task ended.
+//! and how each task ended. Streamed text is held to [`STREAMED_BYTES_IN_FLIGHT`] between
+//! the agents and the driver: an agent streaming faster than the driver logs and forwards
+//! waits (and so reads its provider's socket no faster) instead of queueing without end.
 
-use tokio::sync::{mpsc, oneshot};
+use std::sync::Arc;
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::broadcast::BroadcastCall;
 use crate::protocol::{AgentId, EnforcementReason, EventMsg};
@@ -61,6 +65,8 @@ pub enum TaskMsg {
     Event {
         agent: AgentId,
         msg: EventMsg,
+        /// A streamed delta's share of the budget, given back when the driver drops it.
+        held: Option<OwnedSemaphorePermit>,
     },
     Propose {
         agent: AgentId,
@@ -101,15 +107,39 @@ pub enum TaskMsg {
     },
 }
 
+/// How much streamed text (with each message's own size) the agents of a turn may have
+/// sent that the driver has not handled yet.
+pub const STREAMED_BYTES_IN_FLIGHT: u32 = 4 * 1024 * 1024;
+
+/// The agents' end of the channel to the turn driver.
+#[derive(Clone)]
+pub struct TaskSender {
+    tx: mpsc::UnboundedSender<TaskMsg>,
+    streamed: Arc<Semaphore>,
+}
+
+impl TaskSender {
+    /// `None` when the driver is gone (the turn is over).
+    fn send(&self, msg: TaskMsg) -> Option<()> {
+        self.tx.send(msg).ok()
+    }
+}
+
+pub fn task_channel() -> (TaskSender, mpsc::UnboundedReceiver<TaskMsg>) {
+    let (tx, rx) = mpsc::unbounded_channel();
+    let streamed = Arc::new(Semaphore::new(STREAMED_BYTES_IN_FLIGHT as usize));
+    (TaskSender { tx, streamed }, rx)
+}
+
 /// One agent's handle on the turn driver.
 #[derive(Clone)]
 pub struct AgentSink {
     agent: AgentId,
-    tx: mpsc::UnboundedSender<TaskMsg>,
+    tx: TaskSender,
 }
 
 impl AgentSink {
-    pub fn new(agent: AgentId, tx: mpsc::UnboundedSender<TaskMsg>) -> Self {
+    pub fn new(agent: AgentId, tx: TaskSender) -> Self {
         Self { agent, tx }
     }
 
@@ -122,32 +152,48 @@ impl AgentSink {
         let _ = self.tx.send(TaskMsg::Event {
             agent: self.agent.clone(),
             msg,
+            held: None,
+        });
+    }
+
+    /// Forwards a streamed delta once the driver has room for it (see
+    /// [`STREAMED_BYTES_IN_FLIGHT`]).
+    pub async fn stream(&self, msg: EventMsg) {
+        let text = crate::orchestrator::event_queue::streamed_text(&msg).map_or(0, str::len);
+        let weight = (text + size_of::<TaskMsg>()).min(STREAMED_BYTES_IN_FLIGHT as usize);
+        let weight = u32::try_from(weight).unwrap_or(STREAMED_BYTES_IN_FLIGHT);
+        let Ok(held) = Arc::clone(&self.tx.streamed)
+            .acquire_many_owned(weight)
+            .await
+        else {
+            return;
+        };
+        let _ = self.tx.send(TaskMsg::Event {
+            agent: self.agent.clone(),
+            msg,
+            held: Some(held),
         });
     }
 
     /// Asks the driver to judge a workflow call. `None` if the turn ended meanwhile.
     pub async fn propose(&self, call: WorkflowCall) -> Option<Verdict> {
         let (reply, verdict) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::Propose {
-                agent: self.agent.clone(),
-                call,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::Propose {
+            agent: self.agent.clone(),
+            call,
+            reply,
+        })?;
         verdict.await.ok()
     }
 
     /// Asks how to learn of peers' new answers; `None` if the turn ended meanwhile.
     pub async fn check_update(&self, inject_allowed: bool) -> Option<RoundUpdate> {
         let (reply, update) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::CheckUpdate {
-                agent: self.agent.clone(),
-                inject_allowed,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::CheckUpdate {
+            agent: self.agent.clone(),
+            inject_allowed,
+            reply,
+        })?;
         update.await.ok()
     }
 
@@ -158,13 +204,11 @@ impl AgentSink {
         call: BroadcastCall,
     ) -> Option<Result<serde_json::Value, String>> {
         let (reply, result) = oneshot::channel();
-        self.tx
-            .send(TaskMsg::Broadcast {
-                agent: self.agent.clone(),
-                call,
-                reply,
-            })
-            .ok()?;
+        self.tx.send(TaskMsg::Broadcast {
+            agent: self.agent.clone(),
+            call,
+            reply,
+        })?;
         result.await.ok()
     }
 

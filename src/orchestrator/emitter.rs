@@ -1,8 +1,7 @@
 //! Stamps events (sequence number, time, turn), takes configured secrets out of them,
 //! appends them to the turn's event log, and sends them to the front end.
 
-use tokio::sync::mpsc;
-
+use super::event_queue::EventSender;
 use super::redacting::EventRedaction;
 use crate::protocol::{AgentId, Event, EventMsg};
 use crate::redact::Redactor;
@@ -11,7 +10,7 @@ use crate::session::TurnLog;
 pub struct Emitter {
     seq: u64,
     turn: u32,
-    tx: mpsc::UnboundedSender<Event>,
+    tx: EventSender,
     log: Option<TurnLog>,
     /// The turn's event log failed a write (a full disk): nothing more is appended, but the
     /// log is still handed back at the turn's end, so the turn is recorded as it ended.
@@ -21,7 +20,7 @@ pub struct Emitter {
 }
 
 impl Emitter {
-    pub fn new(tx: mpsc::UnboundedSender<Event>) -> Self {
+    pub fn new(tx: EventSender) -> Self {
         Self {
             seq: 0,
             turn: 0,
@@ -55,6 +54,16 @@ impl Emitter {
     /// Puts `log` in place of the turn's log (a new attempt's), handing back the old one.
     pub fn swap_log(&mut self, log: Option<TurnLog>) -> Option<TurnLog> {
         std::mem::replace(&mut self.log, log)
+    }
+
+    /// The front end keeps up: more may be pulled from the agents.
+    pub fn has_room(&self) -> bool {
+        self.tx.has_room()
+    }
+
+    /// Waits until the front end has taken enough of what was sent (see `event_queue`).
+    pub async fn room(&self) {
+        self.tx.room().await;
     }
 
     pub fn log(&self) -> Option<&TurnLog> {

@@ -8,6 +8,7 @@ mod call_meter;
 mod channel;
 pub mod coordination;
 mod emitter;
+pub mod event_queue;
 mod handle;
 mod inbox;
 mod milestones;

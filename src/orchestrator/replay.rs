@@ -34,7 +34,7 @@ pub struct ReplayOptions {
 /// Starts playing `recording` on the current tokio runtime.
 pub fn spawn_replay(recording: Recording, options: ReplayOptions) -> OrchestratorHandle {
     let (ops_tx, ops_rx) = mpsc::channel(64);
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = super::event_queue::event_channel();
     let player = Player {
         ops: ops_rx,
         events: events_tx,
@@ -77,7 +77,7 @@ struct Stopped;
 
 struct Player {
     ops: mpsc::Receiver<Op>,
-    events: mpsc::UnboundedSender<Event>,
+    events: super::event_queue::EventSender,
     /// When the newest event sent happened: the replay's own events are stamped with it.
     clock: jiff::Timestamp,
 }
@@ -212,7 +212,11 @@ impl Player {
 
     fn send(&mut self, event: Event) -> Result<(), Stopped> {
         self.clock = event.at;
-        self.events.send(event).map_err(|_| Stopped)
+        if self.events.send(event) {
+            Ok(())
+        } else {
+            Err(Stopped)
+        }
     }
 
     /// An event of the replay itself: outside any turn, at the replay's clock.

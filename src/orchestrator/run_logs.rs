@@ -11,7 +11,7 @@ use crate::protocol::EventMsg;
 use crate::redact::Redactor;
 use crate::session::{
     RunLogDir, SessionStore, TurnEnding, TurnLog, derived, earlier_attempt_dirs, pretty_json,
-    read_events, write_atomic,
+    write_atomic,
 };
 
 /// The run's log directory and session store.
@@ -153,8 +153,8 @@ impl Logs {
         let attempt_dir = log.close().await;
         let session = self.session.clone();
         tokio::task::spawn_blocking(move || {
-            let events = read_events(&attempt_dir.join("events.jsonl")).unwrap_or_default();
-            derived::write_derived(&attempt_dir, &events).map_err(|error| {
+            let (events, written) = derived::write_derived(&attempt_dir);
+            written.map_err(|error| {
                 format!(
                     "could not rewrite the turn's log files in {} ({error})",
                     attempt_dir.display()
@@ -165,7 +165,9 @@ impl Logs {
             };
             let turn_events = earlier_attempt_dirs(&attempt_dir)
                 .iter()
-                .flat_map(|dir| read_events(&dir.join("events.jsonl")).unwrap_or_default())
+                .flat_map(|dir| {
+                    derived::read_compacted(&dir.join("events.jsonl")).unwrap_or_default()
+                })
                 .chain(events)
                 .collect::<Vec<_>>();
             session
@@ -228,8 +230,8 @@ impl Logs {
         let mut ending = ending;
         ending.task = self.redactor.redact(&ending.task).into_owned();
         tokio::task::spawn_blocking(move || {
-            let events = read_events(&attempt_dir.join("events.jsonl")).unwrap_or_default();
-            let derived = derived::write_derived(&attempt_dir, &events)
+            let (events, written) = derived::write_derived(&attempt_dir);
+            let derived = written
                 .map(|count| tracing::debug!(count, turn, "derived log files written"))
                 .map_err(|error| {
                     format!(
@@ -242,7 +244,9 @@ impl Logs {
             // A turn the winner sent back has one log per attempt; the session keeps them all.
             let turn_events = earlier_attempt_dirs(&attempt_dir)
                 .iter()
-                .flat_map(|dir| read_events(&dir.join("events.jsonl")).unwrap_or_default())
+                .flat_map(|dir| {
+                    derived::read_compacted(&dir.join("events.jsonl")).unwrap_or_default()
+                })
                 .chain(events)
                 .collect::<Vec<_>>();
             let recorded = session.map_or(Ok(()), |session| {

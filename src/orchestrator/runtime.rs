@@ -15,7 +15,7 @@ use super::toolset::{self, ToolSetup};
 use super::turn::{PlanTurn, RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
-use crate::protocol::{AgentInfo, Event, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
+use crate::protocol::{AgentInfo, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
 use crate::redact::Redactor;
 use crate::session::{RunLogDir, SessionInfo, TurnEnding};
 
@@ -44,7 +44,7 @@ pub struct RuntimeOptions {
 /// The front end's side of a running orchestrator.
 pub struct OrchestratorHandle {
     pub ops: mpsc::Sender<Op>,
-    pub events: mpsc::UnboundedReceiver<Event>,
+    pub events: super::event_queue::EventReceiver,
     pub task: JoinHandle<()>,
 }
 
@@ -56,7 +56,7 @@ pub fn spawn(
     options: RuntimeOptions,
 ) -> OrchestratorHandle {
     let (ops_tx, ops_rx) = mpsc::channel(64);
-    let (events_tx, events_rx) = mpsc::unbounded_channel();
+    let (events_tx, events_rx) = super::event_queue::event_channel();
     let emitter = Emitter::new(events_tx).redacting(options.redactor.clone());
     let task = tokio::spawn(run((config, backends, tools), options, ops_rx, emitter));
     OrchestratorHandle {

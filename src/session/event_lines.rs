@@ -1,5 +1,5 @@
-//! Reading an `events.jsonl` back as a stream, for the readers that are not the end-of-turn
-//! pass (replay, `--continue`, `massgen logs`): one line at a time, each at most
+//! Reading an `events.jsonl` back as a stream, for every reader (the end-of-turn pass,
+//! replay, `--continue`, `massgen logs`): one line at a time, each at most
 //! [`MAX_EVENT_LINE`] bytes, from a regular file only — a FIFO or a device in its place is
 //! refused at once, and a log is never held whole.
 
@@ -11,8 +11,9 @@ use crate::bounded_file::{self, MIB};
 use crate::protocol::Event;
 
 /// The longest line read back. The largest events hold one answer or one tool output, which
-/// the per-call caps keep to a few MiB; with JSON escaping, 32 MiB leaves room to spare.
-pub const MAX_EVENT_LINE: u64 = 32 * MIB;
+/// the per-call caps keep to a few MiB (32 MiB at their ceiling); JSON escaping can double
+/// that.
+pub const MAX_EVENT_LINE: u64 = 64 * MIB;
 
 pub struct EventLines {
     reader: BufReader<File>,

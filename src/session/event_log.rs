@@ -1,9 +1,10 @@
 //! `events.jsonl`: every event of a turn, one JSON object per line, flushed as written.
 
 use std::fs::{File, OpenOptions};
-use std::io::{self, BufRead, BufReader, Write};
+use std::io::{self, Write};
 use std::path::Path;
 
+use super::event_lines::EventLines;
 use crate::protocol::Event;
 
 pub struct EventLog {
@@ -31,30 +32,23 @@ impl EventLog {
     }
 }
 
-/// Reads an `events.jsonl`. A torn last line (from a crash) is skipped.
+/// Reads an `events.jsonl` whole. A torn last line (from a crash) is skipped. For a log
+/// that may be large, [`each_event`] holds one line at a time.
 pub fn read_events(path: &Path) -> io::Result<Vec<Event>> {
-    let mut lines = BufReader::new(File::open(path)?)
-        .lines()
-        .enumerate()
-        .peekable();
     let mut events = Vec::new();
-    while let Some((index, line)) = lines.next() {
-        let line = line?;
-        if line.trim().is_empty() {
-            continue;
-        }
-        match serde_json::from_str(&line) {
-            Ok(event) => events.push(event),
-            Err(_) if lines.peek().is_none() => break,
-            Err(error) => {
-                return Err(io::Error::new(
-                    io::ErrorKind::InvalidData,
-                    format!("{}:{}: {error}", path.display(), index + 1),
-                ));
-            }
-        }
-    }
+    each_event(path, |event| events.push(event))?;
     Ok(events)
+}
+
+/// Hands every event of an `events.jsonl` to `take`, in order, holding one line at a time
+/// (see [`EventLines`]: regular files only, lines of bounded length, a torn last line
+/// skipped, a bad line before the last an error).
+pub fn each_event(path: &Path, mut take: impl FnMut(Event)) -> io::Result<()> {
+    let mut lines = EventLines::open(path)?;
+    while let Some(event) = lines.next_event()? {
+        take(event);
+    }
+    Ok(())
 }
 
 #[cfg(test)]

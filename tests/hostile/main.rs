@@ -11,6 +11,7 @@ mod config_text;
 mod full_disk;
 mod input;
 mod local_probe;
+mod log_memory;
 mod output_fifo;
 mod output_file;
 mod plan_files;

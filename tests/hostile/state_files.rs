@@ -213,7 +213,7 @@ fn logs_refuse_a_special_or_oversized_log_by_name() {
     let cases = [
         ("events.jsonl", Hostile::DevZero, "summary"),
         ("events.jsonl", Hostile::Fifo, "summary"),
-        ("events.jsonl", Hostile::Oversized(40 * MIB), "summary"),
+        ("events.jsonl", Hostile::Oversized(80 * MIB), "summary"),
         ("metrics_summary.json", Hostile::DevZero, "tools"),
         ("metrics_summary.json", Hostile::Fifo, "summary"),
         (
@@ -235,7 +235,7 @@ fn logs_refuse_a_special_or_oversized_log_by_name() {
             describe(&output)
         );
         let refusal = match (name, hostile) {
-            ("events.jsonl", Hostile::Oversized(_)) => "a line longer than 32 MiB",
+            ("events.jsonl", Hostile::Oversized(_)) => "a line longer than 64 MiB",
             _ => hostile.refusal(),
         };
         for said in [name, refusal, "help: remove that file"] {
@@ -276,7 +276,7 @@ fn replay_refuses_a_special_or_oversized_event_log_by_name() {
     for hostile in [
         Hostile::DevZero,
         Hostile::Fifo,
-        Hostile::Oversized(40 * MIB),
+        Hostile::Oversized(80 * MIB),
     ] {
         plant(&log, hostile);
         for target in [&attempt, &log] {
@@ -290,7 +290,7 @@ fn replay_refuses_a_special_or_oversized_event_log_by_name() {
                 describe(&output)
             );
             let refusal = match hostile {
-                Hostile::Oversized(_) => "a line longer than 32 MiB",
+                Hostile::Oversized(_) => "a line longer than 64 MiB",
                 _ => hostile.refusal(),
             };
             assert!(stderr.contains("events.jsonl"), "{hostile:?}: {stderr}");

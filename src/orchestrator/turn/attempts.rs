@@ -11,7 +11,7 @@ use super::super::post_evaluation::{self, EvaluationTask};
 use super::super::prompts::post_evaluation::{attempt_feedback, post_evaluation_messages};
 use super::{Driver, Phase, Running};
 use crate::protocol::{AgentStatus, EventMsg, PostEvaluationOutcome};
-use crate::session::{TurnLog, derived, read_events};
+use crate::session::{TurnLog, derived};
 
 /// What the winner sent back.
 pub(super) struct Restart {
@@ -167,8 +167,7 @@ impl Driver<'_> {
             .with_file_name(format!("attempt_{}", self.attempt));
         let previous = previous.close().await;
         let opened = tokio::task::spawn_blocking(move || {
-            let events = read_events(&previous.join("events.jsonl")).unwrap_or_default();
-            if let Err(error) = derived::write_derived(&previous, &events) {
+            if let (_, Err(error)) = derived::write_derived(&previous) {
                 tracing::warn!(%error, "the attempt's derived log files were not written");
             }
             TurnLog::open(next)

@@ -8,9 +8,11 @@ use crate::protocol::{EventMsg, Op};
 impl Driver<'_> {
     pub(super) fn handle(&mut self, msg: TaskMsg) {
         match msg {
-            TaskMsg::Event { agent, msg } => {
+            TaskMsg::Event { agent, msg, held } => {
                 let cost = budget::call_cost(&msg);
                 self.emit(Some(&agent), msg);
+                // Logged and queued for the front end: the agent may stream on.
+                drop(held);
                 if let Some(cost) = cost {
                     self.count_spend(&agent, cost);
                 }

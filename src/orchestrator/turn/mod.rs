@@ -30,7 +30,7 @@ use tokio::time::{Instant, sleep_until};
 use tokio_util::sync::CancellationToken;
 
 use super::broadcast::Board;
-use super::channel::{RoundEnd, TaskMsg};
+use super::channel::{RoundEnd, TaskMsg, TaskSender, task_channel};
 use super::coordination::Coordination;
 use super::emitter::Emitter;
 use super::inbox::HumanInbox;
@@ -178,7 +178,7 @@ struct Driver<'a> {
     request: TurnRequest,
     emitter: &'a mut Emitter,
     coordination: Coordination,
-    tx: mpsc::UnboundedSender<TaskMsg>,
+    tx: TaskSender,
     rx: mpsc::UnboundedReceiver<TaskMsg>,
     answers_version: watch::Sender<u64>,
     rounds: HashMap<AgentId, Running>,
@@ -244,7 +244,7 @@ impl<'a> Driver<'a> {
                 plan::system_message(agent.system_message.as_deref(), request.plan.as_ref())
             })
             .collect();
-        let (tx, rx) = mpsc::unbounded_channel();
+        let (tx, rx) = task_channel();
         Self {
             run,
             context_paths,
@@ -348,8 +348,10 @@ impl<'a> Driver<'a> {
             };
             let coordinating = presentation_deadline.is_none();
             let question_deadline = self.board.next_deadline();
+            let front_end_keeps_up = self.emitter.has_room();
             tokio::select! {
-                Some(msg) = self.rx.recv() => self.handle(msg),
+                Some(msg) = self.rx.recv(), if front_end_keeps_up => self.handle(msg),
+                () = self.emitter.room(), if !front_end_keeps_up => {}
                 op = ops.recv() => self.handle_op(op),
                 () = sleep_until(coordination_deadline), if coordinating => self.on_timeout(),
                 () = sleep_until(presentation_deadline.unwrap_or(coordination_deadline)),

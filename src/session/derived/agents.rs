@@ -2,6 +2,7 @@
 //! `agent_<id>/<time>/vote.json` for every vote (MassGen's fields), and
 //! `agent_outputs/agent_<id>.txt` with everything the agent streamed.
 
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -104,7 +105,9 @@ pub fn answers_and_votes(events: &[Event]) -> Vec<DerivedFile> {
 }
 
 /// `agent_outputs/agent_<id>.txt` (streamed text, answers and votes, in order) and
-/// `agent_outputs/final_presentation_<id>.txt`.
+/// `agent_outputs/final_presentation_<id>.txt`, built in memory: the end-of-turn pass
+/// streams the same bytes to disk instead (`stream.rs`).
+#[cfg(test)]
 pub fn outputs(events: &[Event]) -> Vec<DerivedFile> {
     let mut streamed: BTreeMap<AgentId, String> = BTreeMap::new();
     let mut files = Vec::new();
@@ -113,28 +116,43 @@ pub fn outputs(events: &[Event]) -> Vec<DerivedFile> {
             continue;
         };
         let text = streamed.entry(agent.clone()).or_default();
-        if let EventMsg::TextDelta { text: delta } = &event.msg {
-            text.push_str(delta);
-        } else if let EventMsg::RoundStarted { round, .. } = &event.msg {
-            text.push_str(&format!("\n--- round {round} ---\n"));
-        } else if let EventMsg::AnswerSubmitted { label, content, .. } = &event.msg {
-            text.push_str(&format!("\n[answer {label}]\n{content}\n"));
-        } else if let EventMsg::VoteCast { target, reason, .. } = &event.msg {
-            text.push_str(&format!("\n[vote for {target}] {reason}\n"));
+        if let Some(piece) = output_piece(&event.msg) {
+            text.push_str(&piece);
         } else if let EventMsg::FinalPresentationDone { content, .. } = &event.msg {
-            files.push((
-                PathBuf::from("agent_outputs").join(format!("final_presentation_{agent}.txt")),
-                content.clone().into_bytes(),
-            ));
+            files.push((final_presentation_path(agent), content.clone().into_bytes()));
         }
     }
     for (agent, text) in streamed {
         files.push((
-            PathBuf::from("agent_outputs").join(format!("agent_{agent}.txt")),
+            output_path(agent),
             text.trim_start().to_string().into_bytes(),
         ));
     }
     files
+}
+
+/// What `msg` adds to its agent's `agent_outputs/agent_<id>.txt` (whose leading white
+/// space is left out).
+pub(super) fn output_piece(msg: &EventMsg) -> Option<Cow<'_, str>> {
+    match msg {
+        EventMsg::TextDelta { text } => Some(Cow::Borrowed(text)),
+        EventMsg::RoundStarted { round, .. } => Some(format!("\n--- round {round} ---\n").into()),
+        EventMsg::AnswerSubmitted { label, content, .. } => {
+            Some(format!("\n[answer {label}]\n{content}\n").into())
+        }
+        EventMsg::VoteCast { target, reason, .. } => {
+            Some(format!("\n[vote for {target}] {reason}\n").into())
+        }
+        _ => None,
+    }
+}
+
+pub(super) fn output_path(agent: impl std::fmt::Display) -> PathBuf {
+    PathBuf::from("agent_outputs").join(format!("agent_{agent}.txt"))
+}
+
+pub(super) fn final_presentation_path(agent: impl std::fmt::Display) -> PathBuf {
+    PathBuf::from("agent_outputs").join(format!("final_presentation_{agent}.txt"))
 }
 
 fn agent_dir(agent: &AgentId, event: &Event) -> PathBuf {

@@ -88,9 +88,8 @@ async fn written_files_land_beside_the_event_log() {
         log.append(event).unwrap();
     }
     drop(log);
-    let logged = crate::session::read_events(&dir.path().join("events.jsonl")).unwrap();
-    let written = write_derived(dir.path(), &logged).unwrap();
-    assert!(written > 5);
+    let (_, written) = write_derived(dir.path());
+    assert!(written.unwrap() > 5);
     let coordination: Value = serde_json::from_slice(
         &std::fs::read(dir.path().join("coordination_events.json")).unwrap(),
     )
@@ -98,6 +97,90 @@ async fn written_files_land_beside_the_event_log() {
     assert_eq!(coordination["session_metadata"]["user_prompt"], "q");
     assert!(dir.path().join("metrics_summary.json").is_file());
     assert!(dir.path().join("agent_outputs/agent_scout.txt").is_file());
+}
+
+/// The end-of-turn pass (one streaming read, streamed text folded away) writes exactly the
+/// bytes the in-memory builders make from every event, times included.
+fn assert_streamed_as_built(events: &[Event]) {
+    let dir = tempfile::tempdir().unwrap();
+    let mut log = crate::session::TurnLog::open(dir.path().to_path_buf()).unwrap();
+    for event in events {
+        log.append(event).unwrap();
+    }
+    drop(log);
+    let logged = crate::session::read_events(&dir.path().join("events.jsonl")).unwrap();
+    let expected = derive(&logged);
+    let (compacted, written) = write_derived(dir.path());
+    assert_eq!(written.unwrap(), expected.len());
+    assert!(
+        compacted.len() < logged.len(),
+        "streamed text is folded away"
+    );
+    for (path, contents) in expected {
+        let on_disk = std::fs::read(dir.path().join(&path)).unwrap();
+        assert_eq!(
+            String::from_utf8_lossy(&on_disk),
+            String::from_utf8_lossy(&contents),
+            "{}",
+            path.display()
+        );
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(dir.path().join("agent_outputs"))
+        .unwrap()
+        .flatten()
+        .filter(|entry| entry.file_name().to_string_lossy().ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{leftovers:?}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_streaming_pass_writes_what_the_builders_make_of_a_demo_turn() {
+    let events = demo_turns(&["What is the capital of France?"]).await;
+    let turn: Vec<_> = events.into_iter().filter(|event| event.turn == 1).collect();
+    assert_streamed_as_built(&turn);
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_streaming_pass_keeps_interleaved_agents_apart() {
+    use crate::protocol::{AgentId, EventMsg};
+    let events = demo_turns(&["q"]).await;
+    let mut turn: Vec<Event> = events.into_iter().filter(|event| event.turn == 1).collect();
+    // Deltas of every agent interleaved, white space first, ending the log.
+    let mut agents: Vec<AgentId> = turn
+        .iter()
+        .filter_map(|event| event.agent.clone())
+        .collect();
+    agents.sort();
+    agents.dedup();
+    assert!(agents.len() >= 3);
+    let mut seq = turn.last().map_or(0, |event| event.seq);
+    let mut at = turn
+        .last()
+        .map_or(jiff::Timestamp::UNIX_EPOCH, |event| event.at);
+    for round in 0..50 {
+        for (index, agent) in agents.iter().enumerate().take(3) {
+            seq += 1;
+            at += jiff::SignedDuration::from_millis(7);
+            let text = if round == 0 {
+                " \n ".to_string()
+            } else {
+                format!("{index}w{round} ")
+            };
+            let msg = match round % 3 {
+                0 => EventMsg::TextDelta { text },
+                1 => EventMsg::ReasoningDelta { text },
+                _ => EventMsg::FinalPresentationDelta { text },
+            };
+            turn.push(Event {
+                seq,
+                at,
+                turn: 1,
+                agent: Some(agent.clone()),
+                msg,
+            });
+        }
+    }
+    assert_streamed_as_built(&turn);
 }
 
 #[test]

@@ -37,6 +37,30 @@ pub enum ToolState {
     },
 }
 
+/// How much of one streamed item (text or reasoning) a card keeps: past twice this, the
+/// front is dropped down to it, so a model streaming without end costs the screen a
+/// bounded amount. The turn's log keeps every character.
+pub const KEPT_STREAMED_BYTES: usize = 256 * 1024;
+
+/// What stands where the front of a long streamed item was dropped.
+pub const DROPPED_NOTE: &str = "[… earlier text not kept here; the turn's log has all of it]\n";
+
+/// The last [`KEPT_STREAMED_BYTES`] of `text` (from a line start when one is near), after
+/// [`DROPPED_NOTE`], once `text` is over twice that; `None` while it is not.
+fn kept_tail(text: &str) -> Option<String> {
+    if text.len() <= 2 * KEPT_STREAMED_BYTES {
+        return None;
+    }
+    let mut start = text.len() - KEPT_STREAMED_BYTES;
+    while !text.is_char_boundary(start) {
+        start += 1;
+    }
+    if let Some(newline) = text[start..].find('\n').filter(|at| *at < 4096) {
+        start += newline + 1;
+    }
+    Some(format!("{DROPPED_NOTE}{}", &text[start..]))
+}
+
 /// Streamed text and the highlighting of its code blocks, kept as lines complete.
 #[derive(Clone, Debug, Default)]
 pub struct TextBlock {
@@ -48,6 +72,14 @@ impl TextBlock {
     pub fn push(&mut self, text: &str) {
         self.text.push_str(text);
         self.code.update(&self.text);
+    }
+
+    /// Drops the front of text streamed past the card's bound ([`KEPT_STREAMED_BYTES`]);
+    /// highlighting starts over on what is kept.
+    fn keep_tail(&mut self) {
+        if let Some(tail) = kept_tail(&self.text) {
+            self.set(&tail);
+        }
     }
 
     /// Replaces the text (a final answer given whole); highlighting starts over.
@@ -203,6 +235,7 @@ impl AgentCard {
     pub fn push_text(&mut self, text: &str) {
         if let Some(CardItem::Text(existing)) = self.items.last_mut() {
             existing.push(text);
+            existing.keep_tail();
         } else {
             self.items.push(CardItem::Text(TextBlock::from(text)));
         }
@@ -218,6 +251,9 @@ impl AgentCard {
             .and_then(|before| self.items.get_mut(before))
         {
             existing.push_str(text);
+            if let Some(tail) = kept_tail(existing) {
+                *existing = tail;
+            }
         } else {
             self.items.insert(at, CardItem::Reasoning(text.to_string()));
         }
@@ -308,5 +344,31 @@ pub fn display_tool_name(name: &str) -> String {
     {
         Some((server, tool)) => format!("{server}/{tool}"),
         None => name.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::AgentId;
+
+    #[test]
+    fn a_card_keeps_the_tail_of_text_streamed_without_end() {
+        let info = AgentInfo::roster([(AgentId::new("a"), "p".to_string(), "m".to_string())]);
+        let mut card = AgentCard::new(info[0].clone());
+        for index in 0..200_000 {
+            card.push_text(&format!("w{index:07}"));
+        }
+        for _ in 0..200_000 {
+            card.push_reasoning("reasoned");
+        }
+        let [CardItem::Text(block), CardItem::Reasoning(reasoning)] = &card.items[..] else {
+            panic!("{} items", card.items.len());
+        };
+        for kept in [&block.text, reasoning] {
+            assert!(kept.len() <= 2 * KEPT_STREAMED_BYTES + DROPPED_NOTE.len());
+            assert!(kept.starts_with(DROPPED_NOTE));
+        }
+        assert!(block.text.ends_with("w0199999"), "the newest text is shown");
     }
 }

@@ -1,0 +1,213 @@
+//! The end-of-turn pass over a turn's `events.jsonl`, one line at a time: what each agent
+//! streamed goes straight to `agent_outputs/`, and only the events the other derived files
+//! read are kept, streamed text folded away, so a log of any length is never held whole.
+
+use std::fs::File;
+use std::io::{self, BufWriter, Write};
+use std::path::{Path, PathBuf};
+
+use super::agents::{final_presentation_path, output_path, output_piece};
+use crate::protocol::{AgentId, Event, EventMsg};
+use crate::session::event_log::each_event;
+use crate::session::write_atomic;
+
+/// The turn's events with streamed text folded away (see [`Compactor`]): what every
+/// derived file but `agent_outputs/agent_<id>.txt`, and the session's record of the turn,
+/// read. A log that cannot be read to its end gives the events before the fault.
+pub fn read_compacted(path: &Path) -> io::Result<Vec<Event>> {
+    let mut compactor = Compactor::default();
+    each_event(path, |event| compactor.push(event))?;
+    Ok(compactor.finish())
+}
+
+/// Writes every file derived from the turn's log in `attempt_dir`, reading the log once;
+/// gives back its compacted events (for the session's record), and how many files were
+/// written or the first failure.
+pub fn write_derived(attempt_dir: &Path) -> (Vec<Event>, io::Result<usize>) {
+    let mut compactor = Compactor::default();
+    let mut outputs = StreamedOutputs::new(attempt_dir);
+    let log = attempt_dir.join("events.jsonl");
+    if let Err(error) = each_event(&log, |event| {
+        outputs.take(&event);
+        compactor.push(event);
+    }) && error.kind() != io::ErrorKind::NotFound
+    {
+        tracing::warn!(path = %log.display(), %error, "the event log is read up to a fault");
+    }
+    let events = compactor.finish();
+    let streamed = outputs.finish();
+    let written = super::each_compacted(&events, |(relative, contents)| {
+        write_atomic(&attempt_dir.join(relative), &contents)
+    });
+    let written = match (written, streamed) {
+        (Ok(compacted), Ok(streamed)) => Ok(compacted + streamed),
+        (Err(error), _) | (_, Err(error)) => Err(error),
+    };
+    (events, written)
+}
+
+/// Keeps a turn's events as the derived files need them. Streamed text (text, reasoning,
+/// the presentation) is read only for `agent_outputs/`; what the rest read of it is when
+/// it came and from whom: the first event of the turn, each agent's last activity. So in a
+/// run of consecutive deltas only the run's first and each agent's last are kept, in log
+/// order and with their text emptied; the run is at most one event per agent plus one.
+#[derive(Default)]
+struct Compactor {
+    kept: Vec<Event>,
+    run_open: bool,
+    /// Each agent's last delta in the open run, in log order.
+    run_last: Vec<Event>,
+}
+
+impl Compactor {
+    fn push(&mut self, mut event: Event) {
+        let Some(text) = streamed_text(&mut event.msg) else {
+            self.close_run();
+            self.kept.push(event);
+            return;
+        };
+        *text = String::new();
+        if !self.run_open {
+            self.run_open = true;
+            self.kept.push(event);
+            return;
+        }
+        if let Some(index) = self
+            .run_last
+            .iter()
+            .position(|last| last.agent == event.agent)
+        {
+            self.run_last.remove(index);
+        }
+        self.run_last.push(event);
+    }
+
+    fn close_run(&mut self) {
+        self.run_open = false;
+        self.kept.append(&mut self.run_last);
+    }
+
+    fn finish(mut self) -> Vec<Event> {
+        self.close_run();
+        self.kept
+    }
+}
+
+fn streamed_text(msg: &mut EventMsg) -> Option<&mut String> {
+    match msg {
+        EventMsg::TextDelta { text }
+        | EventMsg::ReasoningDelta { text }
+        | EventMsg::FinalPresentationDelta { text } => Some(text),
+        _ => None,
+    }
+}
+
+/// `agent_outputs/` written while the log is read: each agent's file grows in a temporary
+/// beside it, renamed over it at the end; a final presentation is written when it comes.
+struct StreamedOutputs {
+    attempt_dir: PathBuf,
+    files: Vec<(AgentId, OutputFile)>,
+    written: usize,
+    /// The first failure; nothing more is written after it.
+    failed: Option<io::Error>,
+}
+
+struct OutputFile {
+    path: PathBuf,
+    temporary: PathBuf,
+    writer: BufWriter<File>,
+    /// Some text is written: the file's leading white space is behind.
+    started: bool,
+}
+
+impl StreamedOutputs {
+    fn new(attempt_dir: &Path) -> Self {
+        Self {
+            attempt_dir: attempt_dir.to_path_buf(),
+            files: Vec::new(),
+            written: 0,
+            failed: None,
+        }
+    }
+
+    fn take(&mut self, event: &Event) {
+        let Some(agent) = event.agent.as_ref() else {
+            return;
+        };
+        if self.failed.is_some() {
+            return;
+        }
+        if let Err(error) = self.write(agent, &event.msg) {
+            self.failed = Some(error);
+        }
+    }
+
+    fn write(&mut self, agent: &AgentId, msg: &EventMsg) -> io::Result<()> {
+        let file = self.file(agent)?;
+        if let Some(piece) = output_piece(msg) {
+            let piece = if file.started {
+                &piece
+            } else {
+                piece.trim_start()
+            };
+            if !piece.is_empty() {
+                file.started = true;
+                file.writer.write_all(piece.as_bytes())?;
+            }
+        } else if let EventMsg::FinalPresentationDone { content, .. } = msg {
+            let path = self.attempt_dir.join(final_presentation_path(agent));
+            write_atomic(&path, content.as_bytes())?;
+            self.written += 1;
+        }
+        Ok(())
+    }
+
+    fn file(&mut self, agent: &AgentId) -> io::Result<&mut OutputFile> {
+        let index = match self.files.iter().position(|(id, _)| id == agent) {
+            Some(index) => index,
+            None => {
+                let path = self.attempt_dir.join(output_path(agent));
+                let name = path
+                    .file_name()
+                    .map(|name| name.to_string_lossy().into_owned())
+                    .unwrap_or_default();
+                let temporary = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+                if let Some(parent) = path.parent() {
+                    std::fs::create_dir_all(parent)?;
+                }
+                let writer = BufWriter::with_capacity(64 * 1024, File::create(&temporary)?);
+                let file = OutputFile {
+                    path,
+                    temporary,
+                    writer,
+                    started: false,
+                };
+                self.files.push((agent.clone(), file));
+                self.files.len() - 1
+            }
+        };
+        Ok(&mut self.files[index].1)
+    }
+
+    /// Puts every agent's file in place; how many files were written.
+    fn finish(self) -> io::Result<usize> {
+        let mut result = self.failed.map_or(Ok(self.written), Err);
+        for (_, mut file) in self.files {
+            if let Ok(count) = result {
+                result = file.place().map(|()| count + 1);
+            }
+            if result.is_err() {
+                let _ = std::fs::remove_file(&file.temporary);
+            }
+        }
+        result
+    }
+}
+
+impl OutputFile {
+    fn place(&mut self) -> io::Result<()> {
+        self.writer.flush()?;
+        self.writer.get_ref().sync_all()?;
+        std::fs::rename(&self.temporary, &self.path)
+    }
+}
