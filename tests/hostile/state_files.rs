@@ -290,7 +290,7 @@ fn replay_refuses_a_special_or_oversized_event_log_by_name() {
                 describe(&output)
             );
             let refusal = match hostile {
-                Hostile::Oversized(_) => "a line longer than 64 MiB",
+                Hostile::Oversized(_) => "more than 64 MiB of events",
                 _ => hostile.refusal(),
             };
             assert!(stderr.contains("events.jsonl"), "{hostile:?}: {stderr}");
