@@ -60,6 +60,7 @@ pub enum EventMsg {
         mode: Mode,
         agents: Vec<AgentInfo>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(serialize_with = "super::lossy_path::option::serialize")]
         log_dir: Option<PathBuf>,
         /// Depth, broadcast, plan, single agent and refinement the turn runs with.
         #[serde(default)]
@@ -106,6 +107,7 @@ pub enum EventMsg {
         instructions: String,
         /// The new attempt's log directory (`…/turn_N/attempt_M`), when logging is on.
         #[serde(default, skip_serializing_if = "Option::is_none")]
+        #[serde(serialize_with = "super::lossy_path::option::serialize")]
         log_dir: Option<PathBuf>,
     },
     /// Streamed answer text.
@@ -132,8 +134,11 @@ pub enum EventMsg {
     /// The agent was given a workspace for the run: where it works, where its peers'
     /// snapshots are copied for it, and where its own latest snapshot is kept.
     WorkspaceAssigned {
+        #[serde(serialize_with = "super::lossy_path::serialize")]
         workspace: PathBuf,
+        #[serde(serialize_with = "super::lossy_path::serialize")]
         temp: PathBuf,
+        #[serde(serialize_with = "super::lossy_path::serialize")]
         snapshot: PathBuf,
     },
     /// The agent's workspace was saved after an answer.
@@ -296,6 +301,7 @@ pub enum EventMsg {
     /// `source`, at `speed` times their recorded pace, or one step per `Op::Step`. Never
     /// written to an event log.
     ReplayStarted {
+        #[serde(serialize_with = "super::lossy_path::serialize")]
         source: PathBuf,
         speed: f64,
         step: bool,

@@ -6,6 +6,7 @@
 mod event;
 mod event_parts;
 mod ids;
+mod lossy_path;
 mod op;
 mod plan;
 mod provider_tool;

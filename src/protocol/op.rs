@@ -20,6 +20,7 @@ pub enum Mode {
 /// A path the user attached to a question (`@path` reads, `@path:w` may be written).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ContextPath {
+    #[serde(serialize_with = "super::lossy_path::serialize")]
     pub path: PathBuf,
     pub writable: bool,
 }

@@ -281,6 +281,7 @@ impl PlanStatus {
 pub struct PlanInfo {
     /// `plan_<YYYYMMDD_HHMMSS_ffffff>`.
     pub id: String,
+    #[serde(serialize_with = "super::lossy_path::serialize")]
     pub dir: PathBuf,
     pub status: PlanStatus,
     /// The question the plan was made for.

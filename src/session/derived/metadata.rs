@@ -24,7 +24,7 @@ pub fn execution_metadata(
         "config": config_summary(config),
         "massgen_version": env!("CARGO_PKG_VERSION"),
         "implementation": "massgen (Rust)",
-        "working_directory": working_directory,
+        "working_directory": working_directory.map(|path| path.to_string_lossy()),
     })
 }
 

@@ -143,7 +143,7 @@ impl StatusTracker {
             "meta": {
                 "last_updated": unix(now),
                 "session_id": self.log_dir.as_deref().and_then(run_dir_name),
-                "log_dir": self.log_dir,
+                "log_dir": self.log_dir.as_deref().map(Path::to_string_lossy),
                 "question": self.question,
                 "mode": self.mode,
                 "plan_id": self.plan.as_ref().map(|(id, _)| id),

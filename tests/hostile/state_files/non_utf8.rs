@@ -112,21 +112,32 @@ fn continue_in_a_project_whose_name_is_not_utf8_does_not_panic() {
             "{}",
             describe(&output)
         );
-        // The session store, the registry and `--continue` take the path as it is; what the
-        // end-of-turn log pass does with it is issue 27's item 5 (src/session/derived).
         let stderr = text(&output.stderr);
-        for owner in [
-            "src/session/registry.rs",
-            "src/session/store.rs",
-            "src/session/resume.rs",
-        ] {
+        assert!(!stderr.contains("panicked"), "{}", describe(&output));
+        assert!(
+            !stderr.contains("event log"),
+            "the turn went unlogged: {}",
+            describe(&output)
+        );
+    }
+    let logs = project.join(".massgen/massgen_logs");
+    let mut runs = 0;
+    for run in std::fs::read_dir(logs).unwrap().flatten() {
+        for turn in std::fs::read_dir(run.path()).unwrap().flatten() {
+            let metadata = turn.path().join("attempt_1/execution_metadata.yaml");
+            if !turn.file_name().to_string_lossy().starts_with("turn_") {
+                continue;
+            }
+            runs += 1;
+            let written = std::fs::read_to_string(&metadata).unwrap_or_default();
             assert!(
-                !stderr.contains(&format!("panicked at {owner}")),
-                "{}",
-                describe(&output)
+                written.contains("project_"),
+                "{} names the project: {written}",
+                metadata.display()
             );
         }
     }
+    assert_eq!(runs, 2, "both turns were logged");
     let sessions = project.join(".massgen/sessions");
     let session = std::fs::read_dir(sessions)
         .unwrap()
