@@ -129,9 +129,10 @@ fn preview(path: &Path) -> Vec<String> {
     if !fs::symlink_metadata(path).is_ok_and(|meta| meta.is_file()) {
         return vec!["(not a regular file)".to_string()];
     }
+    // Swapped for a pipe since that check, it is still opened without waiting, then refused.
     let mut bytes = Vec::new();
-    let read =
-        fs::File::open(path).and_then(|file| file.take(MAX_PREVIEW_BYTES).read_to_end(&mut bytes));
+    let read = crate::bounded_file::open_regular(path)
+        .and_then(|file| file.take(MAX_PREVIEW_BYTES).read_to_end(&mut bytes));
     if let Err(error) = read {
         return vec![format!("cannot read {}: {error}", path.display())];
     }
