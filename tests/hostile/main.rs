@@ -11,6 +11,7 @@ mod input;
 mod output_file;
 mod provider_keys;
 mod provider_memory;
+mod proc_secrets;
 mod provider_stream;
 mod sandbox;
 mod sessions;
