@@ -112,7 +112,9 @@ impl Channel {
 fn outer(rest: Vec<OsString>) -> ExitCode {
     let channel = Channel::from_stdin();
     if decode(rest.clone()).is_none() {
-        return channel.fail(&Message::Failed("the helper got malformed arguments".into()));
+        return channel.fail(&Message::Failed(
+            "the helper got malformed arguments".into(),
+        ));
     }
     if let Err(reason) = enter_namespaces() {
         return channel.fail(&Message::Unavailable(reason));
@@ -207,7 +209,9 @@ fn pass_on(status: ExitStatus) -> ExitCode {
 fn inner(rest: Vec<OsString>) -> ExitCode {
     let mut channel = Channel::from_stdin();
     let Some(request) = decode(rest) else {
-        return channel.fail(&Message::Failed("the helper got malformed arguments".into()));
+        return channel.fail(&Message::Failed(
+            "the helper got malformed arguments".into(),
+        ));
     };
     if rustix::process::getpid().as_raw_nonzero().get() != 1 {
         return channel.fail(&Message::Unavailable(

@@ -140,7 +140,13 @@ fn start(
         Mode::Off => format!("{}=off is set", super::ENV_SWITCH),
         Mode::Auto => match in_namespace(launch, plan, &key, &tmp) {
             Ok((child, confinement)) => {
-                return Ok(Running::new(child, confinement, Isolation::PidNamespace, key, tmp));
+                return Ok(Running::new(
+                    child,
+                    confinement,
+                    Isolation::PidNamespace,
+                    key,
+                    tmp,
+                ));
             }
             Err(namespace::Refused::Error(error)) => return Err(error),
             Err(namespace::Refused::Unavailable(reason)) => reason,
@@ -184,17 +190,20 @@ fn in_namespace(
     if let Some(reason) = namespace::why_not() {
         return Err(Refused::Unavailable(reason));
     }
-    let helper = namespace::helper_program().ok_or_else(|| {
-        Refused::Unavailable("no helper program is set".into())
-    })?;
+    let helper = namespace::helper_program()
+        .ok_or_else(|| Refused::Unavailable("no helper program is set".into()))?;
     let (reader, writer) = std::io::pipe().map_err(|error| {
-        Refused::Error(LaunchError::Sandbox(format!("no pipe to the helper: {error}")))
+        Refused::Error(LaunchError::Sandbox(format!(
+            "no pipe to the helper: {error}"
+        )))
     })?;
     let argv: Vec<String> = std::iter::once(launch.program.clone())
         .chain(launch.args.iter().cloned())
         .collect();
     let mut command = base(helper.as_os_str(), launch, tmp, key);
-    command.args(namespace::command_args(plan, tmp, &argv)).stdin(Stdio::from(writer));
+    command
+        .args(namespace::command_args(plan, tmp, &argv))
+        .stdin(Stdio::from(writer));
     let child = match spawn(command, key, plan) {
         Ok(child) => child,
         Err(error) if launch.cwd.is_dir() => {
@@ -202,7 +211,13 @@ fn in_namespace(
             namespace::mark_unavailable(&reason);
             return Err(Refused::Unavailable(reason));
         }
-        Err(error) => return Err(Refused::Error(spawn_error(launch.program.clone(), launch, &error))),
+        Err(error) => {
+            return Err(Refused::Error(spawn_error(
+                launch.program.clone(),
+                launch,
+                &error,
+            )));
+        }
     };
     // The command (spawned with the pipe's other end dropped) has started or failed once
     // the helper lets go of the pipe.
@@ -221,7 +236,12 @@ fn in_namespace(
 
 /// `program` run in the command's directory with only the command's environment, its
 /// output piped, in a process group of its own.
-fn base(program: &std::ffi::OsStr, launch: &Launch, tmp: &Path, key: &str) -> std::process::Command {
+fn base(
+    program: &std::ffi::OsStr,
+    launch: &Launch,
+    tmp: &Path,
+    key: &str,
+) -> std::process::Command {
     let mut command = std::process::Command::new(program);
     command
         .current_dir(&launch.cwd)

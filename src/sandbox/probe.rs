@@ -90,8 +90,7 @@ pub(super) fn processes_line(mode: Mode) -> String {
 }
 
 async fn run_probe(helper: &str, mode: Mode) -> Result<(Isolation, String), String> {
-    let workspace =
-        std::env::temp_dir().join(format!("massgen-probe-{}", super::procs::new_key()));
+    let workspace = std::env::temp_dir().join(format!("massgen-probe-{}", super::procs::new_key()));
     super::launch::make_private_dir(&workspace)
         .map_err(|error| format!("no probe dir {}: {error}", workspace.display()))?;
     let result = probe_in(helper, mode, workspace.clone()).await;
