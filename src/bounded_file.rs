@@ -83,7 +83,7 @@ fn too_large(path: &Path, max_bytes: u64) -> io::Error {
 }
 
 fn size_words(bytes: u64) -> String {
-    if bytes >= MIB && bytes % MIB == 0 {
+    if bytes >= MIB && bytes.is_multiple_of(MIB) {
         format!("{} MiB", bytes / MIB)
     } else {
         format!("{bytes} bytes")
