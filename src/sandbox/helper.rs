@@ -20,8 +20,6 @@ use super::report::{Kind, Message};
 pub(super) const OUTER: &str = "__sandbox-exec";
 /// argv\[1\] of the inner helper.
 const INNER: &str = "__sandbox-init";
-/// argv\[1\] of the probe `--sandbox-check` runs as a command.
-pub(super) const PROBE: &str = "__sandbox-probe";
 /// The exit code of a helper that could not set the command up (as `env` and `nohup` do).
 const SETUP_FAILED: u8 = 125;
 /// The exit code when the program could not be executed.
@@ -36,7 +34,7 @@ pub fn dispatch() -> Option<ExitCode> {
     match mode.to_str()? {
         OUTER => Some(outer(rest)),
         INNER => Some(inner(rest)),
-        PROBE => Some(super::probe::run_inside(&rest)),
+        super::probe::MODE => Some(super::probe::run_inside(&rest)),
         _ => None,
     }
 }

@@ -8,6 +8,9 @@ use std::process::ExitCode;
 
 use super::{Isolation, Launch, Mode, Plan};
 
+/// argv\[1\] of the probe that `--sandbox-check` runs as a command.
+pub(super) const MODE: &str = "__sandbox-probe";
+
 /// Inside the probe command: one line per pid in `pids`, then the count of the others.
 pub(super) fn run_inside(pids: &[OsString]) -> ExitCode {
     let me = std::process::id().to_string();
@@ -108,7 +111,7 @@ async fn probe_in(
     let launch = Launch {
         program: helper.to_string(),
         args: vec![
-            super::helper::PROBE.into(),
+            MODE.into(),
             std::process::id().to_string(),
             parent.to_string(),
         ],
