@@ -1,6 +1,7 @@
 //! Taking `CAP_SYS_PTRACE` from a command that would have it (one run as root): without
-//! it, a command cannot read a process's `/proc` files that the process keeps to itself by
-//! not being dumpable, as massgen does (its environment holds the API keys).
+//! it, a command can neither ptrace massgen nor read its `/proc/PID/mem`, massgen not
+//! being dumpable, even where Landlock does not scope ptrace. (Its `environ` is guarded
+//! by file ownership only, which root passes: hence the PID namespace.)
 
 use rustix::thread::{CapabilitySet, capabilities, set_capabilities};
 

@@ -162,7 +162,7 @@ fn start(
     command.args(&launch.args).stdin(Stdio::null());
     let child = spawn(command, &key, plan)
         .map_err(|error| spawn_error(launch.program.clone(), launch, &error))?;
-    let isolation = Isolation::SelfOnly { reason: why_not };
+    let isolation = Isolation::Shared { reason: why_not };
     Ok(Running::new(child, confinement, isolation, key, tmp))
 }
 

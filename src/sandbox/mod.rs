@@ -8,10 +8,12 @@
 //! confines it with Landlock and `no_new_privs`: the command sees only its own processes,
 //! not massgen's environment (API keys), its parents' or its MCP servers'. Elsewhere
 //! Landlock and `no_new_privs`, per-thread credentials that a child inherits, are applied
-//! by a fresh thread that spawns the command and ends, and the command keeps out of
-//! massgen's `/proc` files only because massgen is not dumpable and the command has no
-//! `CAP_SYS_PTRACE` (root); its parents' stay readable. massgen's own threads stay
-//! unrestricted either way (no `unsafe`).
+//! by a fresh thread that spawns the command and ends; the command then sees this user's
+//! processes: massgen's own environment is closed to it only because massgen is not
+//! dumpable (its `/proc` files belong to root), which does not stop a command run by
+//! root, and its parents' environments are open. A root command loses `CAP_SYS_PTRACE`
+//! either way (no ptrace or `/proc/PID/mem` of massgen, even without Landlock).
+//! massgen's own threads stay unrestricted (no `unsafe`).
 //!
 //! What a command may do (Linux, Landlock ABI 1+):
 //! - read and execute the system directories in [`landlock`]'s list (`/usr`, `/etc`, …;
@@ -118,9 +120,9 @@ pub enum Confinement {
 pub enum Isolation {
     /// Its own PID namespace and `/proc`: only its own processes.
     PidNamespace,
-    /// All of this user's processes; massgen's own entries are closed to it (not dumpable,
-    /// no `CAP_SYS_PTRACE`), its parents' are not. Why there is no namespace.
-    SelfOnly { reason: String },
+    /// All of this user's processes: its parents' environments are readable, massgen's
+    /// own only by root (massgen is not dumpable). Why there is no namespace.
+    Shared { reason: String },
 }
 
 /// Each loud warning is given once per process.
@@ -142,16 +144,21 @@ impl Warned {
     /// Logs, once, that commands share massgen's `/proc`; the text, or `None` when there
     /// is nothing to say or it was said before.
     pub fn isolation_notice(&self, isolation: &Isolation) -> Option<String> {
-        let Isolation::SelfOnly { reason } = isolation else {
+        let Isolation::Shared { reason } = isolation else {
             return None;
         };
         if self.processes.swap(true, Ordering::SeqCst) {
             return None;
         }
+        let own = if rustix::process::geteuid().is_root() {
+            "as massgen runs as root, its own environment (API keys) is readable to them too"
+        } else {
+            "massgen's own environment is closed to them"
+        };
         let text = format!(
             "commands do not get a PID namespace of their own ({reason}): they can see every \
-             process of this user in /proc. massgen's own environment is closed to them, but \
-             its parent processes' (your shell's, API keys included) is not. Run `massgen \
+             process of this user in /proc and read the environment of massgen's parent \
+             processes (your shell's, API keys included); {own}. Run `massgen \
              --sandbox-check` for details."
         );
         tracing::warn!("{text}");

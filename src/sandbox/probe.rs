@@ -86,8 +86,9 @@ pub(super) fn processes_line(mode: Mode) -> String {
             format!("own PID namespace: other processes invisible ({probe})")
         }
         Isolation::PidNamespace => format!("own PID namespace, yet ({probe})"),
-        Isolation::SelfOnly { reason } => format!(
-            "massgen's own environment unreadable; its parents' are not ({reason}; {probe})"
+        Isolation::Shared { reason } => format!(
+            "massgen's own environment unreadable; its parents' are not ({reason}; {probe}); \
+             not so for commands of a massgen run as root"
         ),
     }
 }
