@@ -19,7 +19,7 @@ use super::report::{Kind, Message};
 /// argv\[1\] of the outer helper.
 pub(super) const OUTER: &str = "__sandbox-exec";
 /// argv\[1\] of the inner helper.
-const INNER: &str = "__sandbox-init";
+pub(super) const INNER: &str = "__sandbox-init";
 /// The exit code of a helper that could not set the command up (as `env` and `nohup` do).
 const SETUP_FAILED: u8 = 125;
 /// The exit code when the program could not be executed.

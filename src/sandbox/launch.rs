@@ -200,11 +200,29 @@ fn in_namespace(
     let argv: Vec<String> = std::iter::once(launch.program.clone())
         .chain(launch.args.iter().cloned())
         .collect();
-    let mut command = base(helper.as_os_str(), launch, tmp, key);
-    command
-        .args(namespace::command_args(plan, tmp, &argv))
-        .stdin(Stdio::from(writer));
-    let child = match spawn(command, key, plan) {
+    let helper_command = |mode: &str, pipe: std::io::PipeWriter| {
+        let mut command = base(helper.as_os_str(), launch, tmp, key);
+        command
+            .args(namespace::command_args(mode, plan, tmp, &argv))
+            .stdin(Stdio::from(pipe));
+        command
+    };
+    // Root makes the namespaces from a thread of its own, sparing the outer helper.
+    let unshared = match writer.try_clone() {
+        Ok(pipe) if rustix::process::geteuid().is_root() => {
+            spawn_unshared(helper_command(super::helper::INNER, pipe), key, plan)
+        }
+        Ok(_) | Err(_) => None,
+    };
+    let spawned = match unshared {
+        Some(spawned) => {
+            // Only the helper may hold the pipe, or its end is never seen.
+            drop(writer);
+            spawned
+        }
+        None => spawn(helper_command(super::helper::OUTER, writer), key, plan),
+    };
+    let child = match spawned {
         Ok(child) => child,
         Err(error) if launch.cwd.is_dir() => {
             let reason = format!("the helper {} could not start: {error}", helper.display());
@@ -232,6 +250,30 @@ fn in_namespace(
             Err(refused)
         }
     }
+}
+
+/// Spawns `command` (the inner helper) from a thread that made new PID and mount
+/// namespaces for the processes it starts; `None` where the kernel refused them.
+#[cfg(target_os = "linux")]
+fn spawn_unshared(
+    command: std::process::Command,
+    key: &str,
+    plan: &Plan,
+) -> Option<std::io::Result<tokio::process::Child>> {
+    use rustix::thread::UnshareFlags;
+    let handle = tokio::runtime::Handle::current();
+    std::thread::scope(|scope| {
+        scope
+            .spawn(move || {
+                let _runtime = handle.enter();
+                #[allow(deprecated)] // Sound: `unshare` is unsafe only with `CLONE_FILES`.
+                rustix::thread::unshare(UnshareFlags::NEWPID | UnshareFlags::NEWNS).ok()?;
+                Some(spawn(command, key, plan))
+            })
+            .join()
+            .ok()
+            .flatten()
+    })
 }
 
 /// `program` run in the command's directory with only the command's environment, its

@@ -59,13 +59,14 @@ pub(super) enum Refused {
 }
 
 #[cfg(target_os = "linux")]
-/// The helper's arguments for `argv` under `plan`: the mode, then the request.
+/// The helper's arguments for `argv` under `plan`: `mode`, then the request.
 pub(super) fn command_args(
+    mode: &str,
     plan: &super::Plan,
     tmp: &Path,
     argv: &[String],
 ) -> Vec<std::ffi::OsString> {
-    let mut args = vec![std::ffi::OsString::from(super::helper::OUTER)];
+    let mut args = vec![std::ffi::OsString::from(mode)];
     args.extend(super::helper::encode(plan, tmp, argv));
     args
 }
@@ -77,7 +78,12 @@ pub(super) fn outcome(
     program: &str,
     cwd: &Path,
 ) -> Result<Confinement, Refused> {
-    let messages = report::read(pipe);
+    let Some(messages) = report::read(pipe, report::PATIENCE) else {
+        return Err(Refused::Error(LaunchError::Sandbox(format!(
+            "the sandbox helper did not start the command within {} s",
+            report::PATIENCE.as_secs()
+        ))));
+    };
     let mut started = None;
     for message in messages {
         match message {

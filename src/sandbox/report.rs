@@ -3,6 +3,7 @@
 //! or the program could not be executed.
 
 use std::io::Read;
+use std::time::{Duration, Instant};
 
 use super::Confinement;
 
@@ -27,7 +28,9 @@ pub(super) enum Message {
 }
 
 /// At most this much is read from a helper.
-const MOST: u64 = 64 * 1024;
+const MOST: usize = 64 * 1024;
+/// How long a helper may take to start a command (it mounts, confines and `exec`s).
+pub(super) const PATIENCE: Duration = Duration::from_secs(30);
 
 impl Message {
     pub(super) fn to_line(&self) -> String {
@@ -91,15 +94,40 @@ fn one(text: &str) -> String {
     text.replace(['\n', '\r', '\t'], " ")
 }
 
-/// Every message until the helper lets go of the pipe: when the command has started, or
-/// failed to.
-pub(super) fn read(pipe: impl Read) -> Vec<Message> {
+/// Every message until the helper lets go of the pipe (when the command has started, or
+/// failed to) or `patience` runs out; `None` when it did, the helper hanging.
+pub(super) fn read(
+    mut pipe: impl Read + std::os::fd::AsFd,
+    patience: Duration,
+) -> Option<Vec<Message>> {
+    use rustix::event::{PollFd, PollFlags, Timespec, poll};
+    let deadline = Instant::now() + patience;
     let mut bytes = Vec::new();
-    let _ = pipe.take(MOST).read_to_end(&mut bytes);
-    String::from_utf8_lossy(&bytes)
-        .lines()
-        .filter_map(Message::parse)
-        .collect()
+    let mut chunk = [0; 4096];
+    loop {
+        let left = deadline.checked_duration_since(Instant::now())?;
+        let timeout = Timespec::try_from(left).ok()?;
+        let mut fds = [PollFd::new(&pipe, PollFlags::IN)];
+        match poll(&mut fds, Some(&timeout)) {
+            Ok(0) => return None,
+            Ok(_) => {}
+            Err(rustix::io::Errno::INTR) => continue,
+            Err(_) => break,
+        }
+        match pipe.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(read) => bytes.extend_from_slice(&chunk[..read]),
+        }
+        if bytes.len() > MOST {
+            break;
+        }
+    }
+    Some(
+        String::from_utf8_lossy(&bytes)
+            .lines()
+            .filter_map(Message::parse)
+            .collect(),
+    )
 }
 
 #[cfg(test)]
@@ -122,11 +150,27 @@ mod tests {
             Message::NotExecuted(Kind::NotFound, "No such file".into()),
         ];
         let text: String = messages.iter().map(Message::to_line).collect();
-        assert_eq!(read(text.as_bytes()), messages);
+        assert_eq!(sent(&text, true), Some(messages.to_vec()));
         let odd = Message::Failed("two\nlines\tand a tab".into()).to_line();
         assert_eq!(
-            read(odd.as_bytes()),
-            [Message::Failed("two lines and a tab".into())]
+            sent(&odd, true),
+            Some(vec![Message::Failed("two lines and a tab".into())])
         );
+    }
+
+    #[test]
+    fn a_helper_that_never_lets_go_is_not_waited_for() {
+        let started = Instant::now();
+        assert_eq!(sent("landlock\t7\t0\t0\n", false), None);
+        assert!(started.elapsed() < Duration::from_secs(5));
+    }
+
+    /// What [`read`] makes of `text` written to a pipe, closed or not.
+    fn sent(text: &str, close: bool) -> Option<Vec<Message>> {
+        use std::io::Write;
+        let (reader, mut writer) = std::io::pipe().unwrap();
+        writer.write_all(text.as_bytes()).unwrap();
+        let _kept = (!close).then_some(writer);
+        read(reader, Duration::from_millis(300))
     }
 }
