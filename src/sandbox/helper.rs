@@ -10,16 +10,10 @@ use std::fs::File;
 use std::io::Write;
 use std::os::fd::AsFd;
 use std::os::unix::process::{CommandExt, ExitStatusExt};
-use std::path::PathBuf;
 use std::process::{Command, ExitCode, ExitStatus, Stdio};
 
-use super::Plan;
-use super::report::{Kind, Message};
+use super::report::{INNER, Kind, Message, OUTER, decode};
 
-/// argv\[1\] of the outer helper.
-pub(super) const OUTER: &str = "__sandbox-exec";
-/// argv\[1\] of the inner helper.
-pub(super) const INNER: &str = "__sandbox-init";
 /// The exit code of a helper that could not set the command up (as `env` and `nohup` do).
 const SETUP_FAILED: u8 = 125;
 /// The exit code when the program could not be executed.
@@ -37,53 +31,6 @@ pub fn dispatch() -> Option<ExitCode> {
         super::probe::MODE => Some(super::probe::run_inside(&rest)),
         _ => None,
     }
-}
-
-/// The helper's arguments after the mode: the plan, the command's temp dir, the command.
-pub(super) fn encode(plan: &Plan, tmp: &std::path::Path, argv: &[String]) -> Vec<OsString> {
-    let mut args: Vec<OsString> = vec![
-        if plan.network { "1" } else { "0" }.into(),
-        plan.workspace.clone().into(),
-        tmp.into(),
-        plan.readable.len().to_string().into(),
-    ];
-    args.extend(plan.readable.iter().map(OsString::from));
-    args.push(plan.writable.len().to_string().into());
-    args.extend(plan.writable.iter().map(OsString::from));
-    args.extend(argv.iter().map(OsString::from));
-    args
-}
-
-struct Request {
-    plan: Plan,
-    tmp: PathBuf,
-    program: OsString,
-    args: Vec<OsString>,
-}
-
-fn decode(args: Vec<OsString>) -> Option<Request> {
-    let mut args = args.into_iter();
-    let network = args.next()? == "1";
-    let workspace = PathBuf::from(args.next()?);
-    let tmp = PathBuf::from(args.next()?);
-    let paths = |args: &mut std::vec::IntoIter<OsString>| -> Option<Vec<PathBuf>> {
-        let count: usize = args.next()?.to_str()?.parse().ok()?;
-        (0..count).map(|_| args.next().map(PathBuf::from)).collect()
-    };
-    let readable = paths(&mut args)?;
-    let writable = paths(&mut args)?;
-    let program = args.next()?;
-    Some(Request {
-        plan: Plan {
-            workspace,
-            readable,
-            writable,
-            network,
-        },
-        tmp,
-        program,
-        args: args.collect(),
-    })
 }
 
 /// The pipe to massgen, a close-on-exec copy of stdin.
@@ -259,26 +206,4 @@ fn mount_own_proc() -> Result<(), String> {
         None,
     )
     .map_err(|error| format!("mounting a new /proc: {error}"))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn requests_survive_the_command_line() {
-        let plan = Plan {
-            workspace: "/w s".into(),
-            readable: vec!["/r1".into(), "/r 2".into()],
-            writable: vec!["/x".into()],
-            network: false,
-        };
-        let argv = ["sh".to_string(), "-c".into(), "echo 1 -- 2".into()];
-        let request = decode(encode(&plan, "/t".as_ref(), &argv)).unwrap();
-        assert_eq!(request.plan, plan);
-        assert_eq!(request.tmp, PathBuf::from("/t"));
-        assert_eq!(request.program, "sh");
-        assert_eq!(request.args, ["-c", "echo 1 -- 2"]);
-        assert!(decode(vec!["1".into(), "/w".into(), "/t".into(), "2".into()]).is_none());
-    }
 }

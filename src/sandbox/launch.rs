@@ -210,7 +210,7 @@ fn in_namespace(
     // Root makes the namespaces from a thread of its own, sparing the outer helper.
     let unshared = match writer.try_clone() {
         Ok(pipe) if rustix::process::geteuid().is_root() => {
-            spawn_unshared(helper_command(super::helper::INNER, pipe), key, plan)
+            spawn_unshared(helper_command(super::report::INNER, pipe), key, plan)
         }
         Ok(_) | Err(_) => None,
     };
@@ -220,14 +220,15 @@ fn in_namespace(
             drop(writer);
             spawned
         }
-        None => spawn(helper_command(super::helper::OUTER, writer), key, plan),
+        None => spawn(helper_command(super::report::OUTER, writer), key, plan),
     };
     let child = match spawned {
         Ok(child) => child,
         Err(error) if launch.cwd.is_dir() => {
-            let reason = format!("the helper {} could not start: {error}", helper.display());
-            namespace::mark_unavailable(&reason);
-            return Err(Refused::Unavailable(reason));
+            return Err(Refused::Error(LaunchError::Sandbox(format!(
+                "the sandbox helper {} could not start: {error}",
+                helper.display()
+            ))));
         }
         Err(error) => {
             return Err(Refused::Error(spawn_error(

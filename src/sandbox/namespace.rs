@@ -67,7 +67,7 @@ pub(super) fn command_args(
     argv: &[String],
 ) -> Vec<std::ffi::OsString> {
     let mut args = vec![std::ffi::OsString::from(mode)];
-    args.extend(super::helper::encode(plan, tmp, argv));
+    args.extend(report::encode(plan, tmp, argv));
     args
 }
 
@@ -103,9 +103,32 @@ pub(super) fn outcome(
             }
         }
     }
+    // Said before its `exec`: without it the command never ran. Not taken for a machine
+    // without namespaces (a binary replaced mid-run, a helper killed), so it fails closed.
     started.ok_or_else(|| {
-        Refused::Error(LaunchError::Sandbox(
-            "the sandbox helper ended without saying how the command started".into(),
-        ))
+        Refused::Error(LaunchError::Sandbox(format!(
+            "the sandbox helper {} ended without starting the command; if massgen was \
+             updated while running, restart it",
+            helper_program().map_or_else(String::new, |path| path.display().to_string())
+        )))
     })
+}
+
+#[cfg(all(test, target_os = "linux"))]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_helper_that_says_nothing_starts_nothing() {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(writer);
+        let Err(Refused::Error(error)) = outcome(reader, "sh", Path::new("/")) else {
+            panic!("a silent helper was taken for a started command");
+        };
+        assert!(
+            error
+                .to_string()
+                .contains("ended without starting the command")
+        );
+    }
 }

@@ -1,11 +1,66 @@
-//! The one-line messages the namespace helper sends massgen about one command on a pipe,
-//! and reading them: started (and how confined), namespaces unavailable, set-up failed,
-//! or the program could not be executed.
+//! How massgen and its namespace helper talk: the helper's command line (mode, plan,
+//! temp dir, command) and the one-line messages it sends back on a pipe about the command:
+//! started (and how confined), namespaces unavailable, set-up failed, or the program could
+//! not be executed.
 
+use std::ffi::OsString;
 use std::io::Read;
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use super::Confinement;
+use super::{Confinement, Plan};
+
+/// argv\[1\] of the outer helper.
+pub(super) const OUTER: &str = "__sandbox-exec";
+/// argv\[1\] of the inner helper.
+pub(super) const INNER: &str = "__sandbox-init";
+
+/// The helper's arguments after the mode: the plan, the command's temp dir, the command.
+pub(super) fn encode(plan: &Plan, tmp: &std::path::Path, argv: &[String]) -> Vec<OsString> {
+    let mut args: Vec<OsString> = vec![
+        if plan.network { "1" } else { "0" }.into(),
+        plan.workspace.clone().into(),
+        tmp.into(),
+        plan.readable.len().to_string().into(),
+    ];
+    args.extend(plan.readable.iter().map(OsString::from));
+    args.push(plan.writable.len().to_string().into());
+    args.extend(plan.writable.iter().map(OsString::from));
+    args.extend(argv.iter().map(OsString::from));
+    args
+}
+
+pub(super) struct Request {
+    pub(super) plan: Plan,
+    pub(super) tmp: PathBuf,
+    pub(super) program: OsString,
+    pub(super) args: Vec<OsString>,
+}
+
+pub(super) fn decode(args: Vec<OsString>) -> Option<Request> {
+    let mut args = args.into_iter();
+    let network = args.next()? == "1";
+    let workspace = PathBuf::from(args.next()?);
+    let tmp = PathBuf::from(args.next()?);
+    let paths = |args: &mut std::vec::IntoIter<OsString>| -> Option<Vec<PathBuf>> {
+        let count: usize = args.next()?.to_str()?.parse().ok()?;
+        (0..count).map(|_| args.next().map(PathBuf::from)).collect()
+    };
+    let readable = paths(&mut args)?;
+    let writable = paths(&mut args)?;
+    let program = args.next()?;
+    Some(Request {
+        plan: Plan {
+            workspace,
+            readable,
+            writable,
+            network,
+        },
+        tmp,
+        program,
+        args: args.collect(),
+    })
+}
 
 /// Why a program could not be executed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,5 +227,22 @@ mod tests {
         writer.write_all(text.as_bytes()).unwrap();
         let _kept = (!close).then_some(writer);
         read(reader, Duration::from_millis(300))
+    }
+
+    #[test]
+    fn requests_survive_the_command_line() {
+        let plan = Plan {
+            workspace: "/w s".into(),
+            readable: vec!["/r1".into(), "/r 2".into()],
+            writable: vec!["/x".into()],
+            network: false,
+        };
+        let argv = ["sh".to_string(), "-c".into(), "echo 1 -- 2".into()];
+        let request = decode(encode(&plan, "/t".as_ref(), &argv)).unwrap();
+        assert_eq!(request.plan, plan);
+        assert_eq!(request.tmp, PathBuf::from("/t"));
+        assert_eq!(request.program, "sh");
+        assert_eq!(request.args, ["-c", "echo 1 -- 2"]);
+        assert!(decode(vec!["1".into(), "/w".into(), "/t".into(), "2".into()]).is_none());
     }
 }
