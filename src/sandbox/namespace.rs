@@ -33,6 +33,7 @@ fn unavailable() -> std::sync::MutexGuard<'static, Option<String>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 /// Why commands do not get their own PID namespace, or `None` when (as far as known) they do.
 pub(super) fn why_not() -> Option<String> {
     if cfg!(not(target_os = "linux")) {
@@ -44,6 +45,7 @@ pub(super) fn why_not() -> Option<String> {
     unavailable().clone()
 }
 
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 /// Remembers that namespaces cannot be had, so later commands do not try again.
 pub(super) fn mark_unavailable(reason: &str) {
     tracing::debug!(reason, "commands do not get a PID namespace");
