@@ -1,6 +1,8 @@
 //! massgen's side of starting a command in its own PID and mount namespaces: which binary
 //! serves as the helper ([`set_helper_program`]), whether this machine gives namespaces
 //! (learnt from the first command), and one start through the helper.
+// Off Linux only the helper's setting is used: commands never start in namespaces there.
+#![cfg_attr(not(target_os = "linux"), allow(dead_code))]
 
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
@@ -33,7 +35,6 @@ fn unavailable() -> std::sync::MutexGuard<'static, Option<String>> {
         .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 /// Why commands do not get their own PID namespace, or `None` when (as far as known) they do.
 pub(super) fn why_not() -> Option<String> {
     if cfg!(not(target_os = "linux")) {
@@ -45,7 +46,6 @@ pub(super) fn why_not() -> Option<String> {
     unavailable().clone()
 }
 
-#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 /// Remembers that namespaces cannot be had, so later commands do not try again.
 pub(super) fn mark_unavailable(reason: &str) {
     tracing::debug!(reason, "commands do not get a PID namespace");
