@@ -6,6 +6,14 @@ use clap::Parser;
 use massgen::cli::{Args, Exit};
 
 fn main() -> ExitCode {
+    // First, while this process has one thread: the helper that starts an agent's command
+    // in namespaces of its own is this binary run again.
+    if let Some(code) = massgen::sandbox::run_helper() {
+        return code;
+    }
+    if let Ok(program) = std::env::current_exe() {
+        massgen::sandbox::set_helper_program(program);
+    }
     match Args::try_parse() {
         Ok(args) => massgen::cli::run(args).into(),
         Err(error) => {

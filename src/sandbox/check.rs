@@ -65,6 +65,13 @@ pub fn run(mode: Mode) -> Report {
             false
         }
     };
+    #[cfg(target_os = "linux")]
+    lines.push(("processes", super::probe::processes_line(mode)));
+    #[cfg(not(target_os = "linux"))]
+    lines.push((
+        "processes",
+        "commands see this user's processes; PID namespaces exist on Linux only".into(),
+    ));
     lines.push((
         "process cleanup",
         format!(

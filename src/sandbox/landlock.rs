@@ -17,8 +17,9 @@ const FS_ABI: ABI = ABI::V7;
 const NET_ABI: ABI = ABI::V10;
 
 /// Read and execute: what programs need to start and run. Not `/home`, `/root`, `/tmp`,
-/// `/var` or `/run`. `/proc` is readable, but Landlock keeps a command from inspecting
-/// processes outside its sandbox (`/proc/<massgen>/environ`, `mem`).
+/// `/var` or `/run`. `/proc` is readable: in a command's own PID namespace that is its
+/// namespace's `/proc`, mounted before these rules are made. Landlock keeps ptrace and
+/// `/proc/PID/mem` of processes outside the sandbox out of reach, not their `environ`.
 const SYSTEM_READ: [&str; 12] = [
     "/usr",
     "/bin",

@@ -2,9 +2,18 @@
 //! with `no_new_privs`, in its own process group and temp dir, and is killed with every
 //! process it started — also those that left its group — when the call ends.
 //!
-//! How: Landlock and `no_new_privs` are per-thread credentials that a child inherits, so
-//! each command is spawned from a fresh thread that restricted itself first and then ends;
-//! massgen's own threads stay unrestricted (no `unsafe`, no helper binary).
+//! How: where the kernel gives PID and mount namespaces (root, or unprivileged user
+//! namespaces), massgen runs itself as a helper ([`helper`]: `massgen __sandbox-exec`) that
+//! starts the command as pid 1 of a new PID namespace with a `/proc` of its own, then
+//! confines it with Landlock and `no_new_privs`: the command sees only its own processes,
+//! not massgen's environment (API keys), its parents' or its MCP servers'. Elsewhere
+//! Landlock and `no_new_privs`, per-thread credentials that a child inherits, are applied
+//! by a fresh thread that spawns the command and ends; the command then sees this user's
+//! processes: massgen's own environment is closed to it only because massgen is not
+//! dumpable (its `/proc` files belong to root), which does not stop a command run by
+//! root, and its parents' environments are open. A root command loses `CAP_SYS_PTRACE`
+//! either way (no ptrace or `/proc/PID/mem` of massgen, even without Landlock).
+//! massgen's own threads stay unrestricted (no `unsafe`).
 //!
 //! What a command may do (Linux, Landlock ABI 1+):
 //! - read and execute the system directories in [`landlock`]'s list (`/usr`, `/etc`, …;
@@ -14,22 +23,42 @@
 //! - with `command_line_network: false`, neither connect nor bind TCP (ABI 4+; UDP from
 //!   ABI 10); with ABI 6+, signal no process and reach no abstract unix socket outside it.
 //!
+//! The first command without its own PID namespace says so in the log.
 //! Where Landlock is missing (older kernel, not Linux) or `MASSGEN_SANDBOX=off` is set,
 //! commands run with the pattern filters of `execute_command` only, and the first such
 //! command says so loudly (a warning in the log and a line in its result).
 //! `massgen --sandbox-check` prints what is enforced on this machine.
 
+#[cfg(target_os = "linux")]
+mod capabilities;
 pub mod check;
+#[cfg(target_os = "linux")]
+mod helper;
 #[cfg(target_os = "linux")]
 mod landlock;
 mod launch;
+mod namespace;
+#[cfg(target_os = "linux")]
+mod probe;
 mod procs;
+#[cfg(target_os = "linux")]
+mod report;
 
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use launch::{Launch, LaunchError, Running, launch};
+pub use namespace::{helper_program, set_helper_program};
 pub use procs::{end_all_commands, end_commands_in};
+
+/// Runs the sandbox helper when this process was started as one (argv\[1\] names a helper
+/// mode) and returns its exit code; `None` otherwise. `main` calls it before anything else.
+pub fn run_helper() -> Option<std::process::ExitCode> {
+    #[cfg(target_os = "linux")]
+    return helper::dispatch();
+    #[cfg(not(target_os = "linux"))]
+    None
+}
 
 /// The environment variable that turns the sandbox off (`off`, `0`, `false` or `no`).
 pub const ENV_SWITCH: &str = "MASSGEN_SANDBOX";
@@ -86,20 +115,56 @@ pub enum Confinement {
     Filters { reason: String },
 }
 
+/// Which processes a command can see in `/proc`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Isolation {
+    /// Its own PID namespace and `/proc`: only its own processes.
+    PidNamespace,
+    /// All of this user's processes: its parents' environments are readable, massgen's
+    /// own only by root (massgen is not dumpable). Why there is no namespace.
+    Shared { reason: String },
+}
+
 /// Each loud warning is given once per process.
 #[derive(Debug, Default)]
 pub struct Warned {
     unconfined: AtomicBool,
     network: AtomicBool,
+    processes: AtomicBool,
 }
 
 /// Warnings of this process.
 pub static WARNED: Warned = Warned {
     unconfined: AtomicBool::new(false),
     network: AtomicBool::new(false),
+    processes: AtomicBool::new(false),
 };
 
 impl Warned {
+    /// Logs, once, that commands share massgen's `/proc`; the text, or `None` when there
+    /// is nothing to say or it was said before.
+    pub fn isolation_notice(&self, isolation: &Isolation) -> Option<String> {
+        let Isolation::Shared { reason } = isolation else {
+            return None;
+        };
+        if self.processes.swap(true, Ordering::SeqCst) {
+            return None;
+        }
+        let own = if rustix::process::geteuid().is_root() {
+            "as massgen runs as root, its own environment (API keys) is readable to them too"
+        } else {
+            "massgen's own environment is closed to them"
+        };
+        let text = format!(
+            "commands do not get a PID namespace of their own ({reason}): they can see every \
+             process of this user in /proc and read the environment of massgen's parent \
+             processes (your shell's, API keys included); {own}. Run `massgen \
+             --sandbox-check` for details."
+        );
+        tracing::warn!("{text}");
+        Some(text)
+    }
+
     /// The line to add to the first command's result where confinement falls short, also
     /// logged as a warning; `None` when there is nothing to say or it was said before.
     pub fn notice(&self, confinement: &Confinement) -> Option<String> {

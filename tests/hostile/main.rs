@@ -15,6 +15,7 @@ mod log_memory;
 mod output_fifo;
 mod output_file;
 mod plan_files;
+mod proc_secrets;
 mod provider_keys;
 mod provider_memory;
 mod provider_stream;

@@ -42,6 +42,8 @@ struct Agent {
 
 impl Agent {
     fn new(config: CommandLineConfig) -> Self {
+        // Commands start as the binary starts them: in namespaces, through the helper.
+        massgen::sandbox::set_helper_program(PathBuf::from(env!("CARGO_BIN_EXE_massgen")));
         let dir = tempfile::tempdir().unwrap();
         let root = dir.path().canonicalize().unwrap();
         let (ws, outside) = (root.join("ws"), root.join("home"));
@@ -199,71 +201,109 @@ async fn tcp_is_denied_only_when_the_network_is_off() {
     );
 }
 
-/// Waits for `ws/<name>` and returns the pid it holds.
-async fn pid_in(ws: &Path, name: &str) -> i32 {
+/// Waits for `ws/<name>` to be written.
+async fn wait_for(ws: &Path, name: &str) {
     let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        if let Ok(text) = fs::read_to_string(ws.join(name))
-            && let Ok(pid) = text.trim().parse()
-        {
-            return pid;
-        }
+    while !fs::read_to_string(ws.join(name)).is_ok_and(|text| !text.trim().is_empty()) {
         assert!(Instant::now() < deadline, "{name} was never written");
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
 }
 
-/// Asserts that `pid` is gone (or a zombie) within a few seconds.
-async fn assert_gone(pid: i32, what: &str) {
-    let stat = format!("/proc/{pid}/stat");
+/// A `sleep` duration of about `seconds` that no other process on this machine uses, so
+/// that the sleeper is found in `/proc` whatever PID namespace it runs in (the pid it can
+/// write is the one inside its namespace).
+fn unique_sleep(seconds: u32) -> String {
+    static NEXT: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .subsec_nanos();
+    let count = NEXT.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+    format!("{seconds}.{}{count}{nanos:09}", std::process::id())
+}
+
+/// Live (not zombie) processes running `sleep <duration>`, by pid.
+fn sleepers(duration: &str) -> Vec<i32> {
+    let wanted = format!("sleep\0{duration}\0");
+    fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| entry.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let cmdline = fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let live = fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+                stat.rsplit(')')
+                    .next()
+                    .is_some_and(|rest| !rest.trim_start().starts_with('Z'))
+            });
+            cmdline == wanted.as_bytes() && live
+        })
+        .collect()
+}
+
+/// Asserts that no process sleeps for `duration` within a few seconds.
+async fn assert_gone(duration: &str, what: &str) {
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        let gone = fs::read_to_string(&stat).map_or(true, |stat| {
-            stat.rsplit(')')
-                .next()
-                .is_some_and(|rest| rest.trim_start().starts_with('Z'))
-        });
-        if gone {
+        let left = sleepers(duration);
+        if left.is_empty() {
             return;
         }
         if Instant::now() > deadline {
-            let _ = std::process::Command::new("kill")
-                .args(["-9", &pid.to_string()])
-                .status();
-            panic!("{what} (pid {pid}) outlived its command");
+            for pid in &left {
+                let _ = std::process::Command::new("kill")
+                    .args(["-9", &pid.to_string()])
+                    .status();
+            }
+            panic!("{what} (pids {left:?}) outlived its command");
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
-/// Starts a detached `sleep` that writes its pid, and returns once it has.
-const SETSID: &str = r#"sh -c 'setsid sh -c "echo \$\$ > setsid.pid; exec sleep 301" & while [ ! -s setsid.pid ]; do sleep 0.05; done'"#;
-const NOHUP: &str = r#"sh -c 'nohup sh -c "echo \$\$ > nohup.pid; exec sleep 302" > /dev/null 2>&1 & while [ ! -s nohup.pid ]; do sleep 0.05; done'"#;
+/// Starts a detached `sleep` for `duration` and returns once it has.
+fn setsid(duration: &str) -> String {
+    format!(
+        r#"sh -c 'setsid sh -c "echo \$\$ > setsid.pid; exec sleep {duration}" & while [ ! -s setsid.pid ]; do sleep 0.05; done'"#
+    )
+}
+fn nohup(duration: &str) -> String {
+    format!(
+        r#"sh -c 'nohup sh -c "echo \$\$ > nohup.pid; exec sleep {duration}" > /dev/null 2>&1 & while [ ! -s nohup.pid ]; do sleep 0.05; done'"#
+    )
+}
 /// Forks twice, leaves the session and drops its environment (and so the marker).
-const DOUBLE_FORK: &str = "/usr/bin/python3 -c \"import os, time
+fn double_fork(duration: &str) -> String {
+    format!(
+        "/usr/bin/python3 -c \"import os, time
 if os.fork() == 0:
     os.setsid()
     if os.fork() == 0:
         open('fork.tmp', 'w').write(str(os.getpid()))
         os.rename('fork.tmp', 'fork.pid')
-        os.execvpe('sleep', ['sleep', '303'], {})
+        os.execvpe('sleep', ['sleep', '{duration}'], {{}})
     os._exit(0)
 os.wait()
 while not os.path.exists('fork.pid'):
-    time.sleep(0.05)\"";
+    time.sleep(0.05)\""
+    )
+}
 
 #[tokio::test]
 async fn detached_processes_die_when_the_call_returns() {
     let agent = Agent::default();
     for (command, pid_file) in [
-        (SETSID, "setsid.pid"),
-        (NOHUP, "nohup.pid"),
-        (DOUBLE_FORK, "fork.pid"),
+        (setsid as fn(&str) -> String, "setsid.pid"),
+        (nohup, "nohup.pid"),
+        (double_fork, "fork.pid"),
     ] {
-        let result = agent.run(command).await;
+        let duration = unique_sleep(301);
+        let command = command(&duration);
+        let result = agent.run(&command).await;
         assert!(result.outcome.ok, "{command}: {}", result.outcome.output);
-        let pid = pid_in(&agent.ws, pid_file).await;
-        assert_gone(pid, command).await;
+        wait_for(&agent.ws, pid_file).await;
+        assert_gone(&duration, &command).await;
     }
 }
 
@@ -273,20 +313,25 @@ async fn detached_processes_die_when_the_call_times_out() {
         timeout: Duration::from_secs(1),
         ..CommandLineConfig::default()
     });
-    let command = r#"sh -c 'setsid sh -c "echo \$\$ > late.pid; exec sleep 304" & sleep 30'"#;
-    let result = agent.run(command).await;
+    let duration = unique_sleep(304);
+    let command =
+        format!(r#"sh -c 'setsid sh -c "echo \$\$ > late.pid; exec sleep {duration}" & sleep 30'"#);
+    let result = agent.run(&command).await;
     assert!(
         result.outcome.output.starts_with("Timed out"),
         "{}",
         result.outcome.output
     );
-    let pid = pid_in(&agent.ws, "late.pid").await;
-    assert_gone(pid, "the setsid sleep").await;
+    wait_for(&agent.ws, "late.pid").await;
+    assert_gone(&duration, "the setsid sleep").await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn detached_processes_die_when_the_turn_is_cancelled() {
-    let yaml = r#"
+    massgen::sandbox::set_helper_program(PathBuf::from(env!("CARGO_BIN_EXE_massgen")));
+    let duration = unique_sleep(305);
+    let yaml = format!(
+        r#"
 agents:
   - id: runner
     backend:
@@ -299,9 +344,10 @@ agents:
         - name: mcp__command_line__execute_command
           arguments:
             command: |-
-              sh -c 'setsid sh -c "echo \$\$ > turn.pid; exec sleep 305" & sleep 60'
-"#;
-    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), yaml);
+              sh -c 'setsid sh -c "echo \$\$ > turn.pid; exec sleep {duration}" & sleep 60'
+"#
+    );
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), &yaml);
     let submit = massgen::protocol::Op::Submit {
         options: Default::default(),
         text: "Run it".into(),
@@ -310,13 +356,14 @@ agents:
     };
     scenario.handle.ops.send(submit).await.unwrap();
     let mut workspace = None;
-    let mut pid = None;
+    let mut ran = false;
     while let Some(event) = scenario.handle.events.recv().await {
         match &event.msg {
             EventMsg::WorkspaceAssigned { workspace: ws, .. } => workspace = Some(ws.clone()),
             EventMsg::ToolCallBegin { tool, .. } if tool.ends_with("execute_command") => {
                 let ws = workspace.clone().expect("a workspace before the call");
-                pid = Some(pid_in(&ws, "turn.pid").await);
+                wait_for(&ws, "turn.pid").await;
+                ran = true;
                 scenario
                     .handle
                     .ops
@@ -328,8 +375,8 @@ agents:
             _ => {}
         }
     }
-    let pid = pid.expect("the command ran");
-    assert_gone(pid, "the setsid sleep of a cancelled turn").await;
+    assert!(ran, "the command ran");
+    assert_gone(&duration, "the setsid sleep of a cancelled turn").await;
     scenario.handle.shutdown().await;
 }
 
