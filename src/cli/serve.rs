@@ -111,8 +111,9 @@ pub fn refuse_display_flags(args: &Args) -> Result<(), String> {
         (None, false) => return Ok(()),
     };
     Err(format!(
-        "massgen serve answers HTTP requests and shows no display, so {given} would do          nothing there
-  help: leave it out; serve writes one line per request on standard          error (and --debug adds diagnostics)"
+        "massgen serve answers HTTP requests and shows no display, so {given} would do \
+         nothing there\n  help: leave it out; serve writes one line per request on standard \
+         error (and --debug adds diagnostics there)"
     ))
 }
 

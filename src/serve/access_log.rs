@@ -158,9 +158,8 @@ mod tests {
         let text = line.text(true);
         assert!(
             text.starts_with("massgen serve: POST /v1/chat/completions 200 ")
-                && text.ends_with(
-                    " ms model=massgen id=chatcmpl-1-1 log=.massgen/massgen_logs/log_x"
-                ),
+                && text
+                    .ends_with(" ms model=massgen id=chatcmpl-1-1 log=.massgen/massgen_logs/log_x"),
             "{text}"
         );
         assert!(line.text(false).ends_with("(client gone before the end)"));
