@@ -53,7 +53,7 @@ pub struct Args {
     pub system_message: Option<String>,
 
     /// How to show progress.
-    #[arg(long, value_enum, global = true)]
+    #[arg(long, value_enum)]
     pub display: Option<DisplayArg>,
 
     /// Overrides timeout_settings.orchestrator_timeout_seconds.
@@ -184,7 +184,6 @@ pub struct Args {
     /// then do nothing in massgen.
     #[arg(
         long,
-        global = true,
         env = "MASSGEN_NO_MOUSE",
         value_parser = clap::builder::BoolishValueParser::new()
     )]
@@ -278,6 +277,15 @@ pub struct ReplayArgs {
     /// including the next other event. Full-screen display only.
     #[arg(long, conflicts_with = "speed")]
     pub step: bool,
+
+    /// How to show the replay (as for a run; also accepted before `replay`).
+    #[arg(long, value_enum)]
+    pub display: Option<DisplayArg>,
+
+    /// Full-screen display: leave the mouse to the terminal (as for a run; also accepted
+    /// before `replay`).
+    #[arg(long, value_parser = clap::builder::BoolishValueParser::new())]
+    pub no_mouse: bool,
 }
 
 impl Args {

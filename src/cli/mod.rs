@@ -60,7 +60,12 @@ pub fn run(args: Args) -> Exit {
             );
             return Exit::Config;
         }
-        return replay::run(replay, args.display, args.debug, args.no_mouse);
+        return replay::run(
+            replay,
+            replay.display.or(args.display),
+            args.debug,
+            args.no_mouse || replay.no_mouse,
+        );
     }
     if let Some(Command::Logs(logs)) = &args.command {
         if args.run_options_given() {
@@ -106,6 +111,10 @@ pub fn run(args: Args) -> Exit {
                 "error: massgen serve answers HTTP requests: it takes no question, output file \
                  or --automation\n  help: massgen [--config FILE] serve [--port N]"
             );
+            return Exit::Config;
+        }
+        if let Err(message) = serve::refuse_display_flags(&args) {
+            eprintln!("error: {message}");
             return Exit::Config;
         }
         return serve::run(&args, serve_args, &cwd, env);

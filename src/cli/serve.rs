@@ -75,6 +75,7 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
         max_connections: usize::try_from(serve_args.max_connections).unwrap_or(usize::MAX),
         read_timeout: Duration::from_secs(serve_args.read_timeout),
     };
+    let _log_guard = super::logging::init(args.debug, false, None, &prepared.redactor);
     let config = prepared.config;
     let runtime = match tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -96,6 +97,24 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
             Exit::Execution
         }
     }
+}
+
+/// `--display` and `--no-mouse` shape a terminal display, and serve has none: given
+/// before `serve` they would do nothing, so they are refused. `MASSGEN_NO_MOUSE` in the
+/// environment is a standing preference, not a request to serve, and is let be.
+pub fn refuse_display_flags(args: &Args) -> Result<(), String> {
+    let mouse_from_environment = std::env::var_os("MASSGEN_NO_MOUSE").is_some();
+    let given = match (args.display, args.no_mouse && !mouse_from_environment) {
+        (Some(_), true) => "--display and --no-mouse",
+        (Some(_), false) => "--display",
+        (None, true) => "--no-mouse",
+        (None, false) => return Ok(()),
+    };
+    Err(format!(
+        "massgen serve answers HTTP requests and shows no display, so {given} would do \
+         nothing there\n  help: leave it out; serve writes one line per request on standard \
+         error (and --debug adds diagnostics there)"
+    ))
 }
 
 /// A key shorter than this is refused on an address other machines reach: it could be

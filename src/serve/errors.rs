@@ -48,6 +48,17 @@ impl ApiError {
         }
     }
 
+    /// A known path asked with a method it does not take; `allowed` lists those it does.
+    pub fn method_not_allowed(method: &str, path: &str, allowed: &str) -> Self {
+        Self {
+            status: StatusCode::METHOD_NOT_ALLOWED,
+            message: format!("{path} does not take {method}: use {allowed}"),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("method_not_allowed"),
+        }
+    }
+
     pub fn too_large(limit: usize) -> Self {
         Self {
             status: StatusCode::PAYLOAD_TOO_LARGE,

@@ -2,6 +2,7 @@
 //! front end can use a team of agents as if it were one model. `POST /v1/chat/completions`
 //! (streamed or not), `GET /v1/models`, `GET /health`. Each request is an isolated turn.
 
+mod access_log;
 mod body;
 mod connections;
 mod errors;
@@ -115,7 +116,8 @@ pub async fn run(
         .route("/v1/chat/completions", post(chat))
         .fallback(not_found)
         .with_state(Arc::clone(&server))
-        .layer(axum::middleware::from_fn_with_state(gate, gate::check));
+        .layer(axum::middleware::from_fn_with_state(gate, gate::check))
+        .layer(axum::middleware::from_fn(access_log::record));
     let connections = connections::Connections::new(connection_cap(options.max_connections));
     eprintln!(
         "massgen serve: listening on http://{address} ({}; up to {} at once, {} open{})",
@@ -151,6 +153,16 @@ pub async fn run(
     )
     .await;
     Ok(())
+}
+
+/// The methods a known path takes, as its 405 names them (the router sets `Allow` from
+/// the routes in [`run`]); `None` for an unknown path.
+fn allowed_methods(path: &str) -> Option<&'static str> {
+    match path {
+        "/health" | "/v1/models" => Some("GET, HEAD"),
+        "/v1/chat/completions" => Some("POST"),
+        _ => None,
+    }
 }
 
 /// `requested`, lowered so that connections leave [`RESERVED_DESCRIPTORS`] of the
@@ -273,13 +285,22 @@ impl Server {
         let config = self.config_for(&request.model)?;
         let id = respond::completion_id();
         let created = jiff::Timestamp::now().as_second();
-        let chunks = turn::start(&self.context, config, &request, self.shutdown.child_token())
+        let started = turn::start(&self.context, config, &request, self.shutdown.child_token())
             .map_err(|error| ApiError::internal(error, &id))?;
-        Ok(if request.stream {
-            respond::stream(id, &request, created, chunks, permit)
+        let note = access_log::TurnNote {
+            model: request.model.clone(),
+            request_id: id.clone(),
+            log_dir: started.log_dir,
+        };
+        let mut response = if request.stream {
+            respond::stream(id, &request, created, started.chunks, permit)
         } else {
-            respond::whole(id, &request, created, chunks, permit).await?
-        })
+            respond::whole(id, &request, created, started.chunks, permit)
+                .await
+                .unwrap_or_else(IntoResponse::into_response)
+        };
+        response.extensions_mut().insert(note);
+        Ok(response)
     }
 }
 

@@ -1,6 +1,7 @@
 //! A turn's chunks as OpenAI's chat completion: one JSON object, or server-sent
 //! `chat.completion.chunk`s ending in `data: [DONE]`. Coordination progress goes out as
-//! `reasoning_content` when the request asked for it (`include_reasoning: true`).
+//! `reasoning_content` (streamed, or whole in the message) when the request asked for it
+//! (`include_reasoning: true`).
 
 use std::convert::Infallible;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -46,7 +47,8 @@ fn no_answer(ending: &Ending) -> String {
     }
 }
 
-/// Waits for the whole turn and answers with one `chat.completion`.
+/// Waits for the whole turn and answers with one `chat.completion`; with
+/// `include_reasoning`, the coordination progress is its message's `reasoning_content`.
 pub async fn whole(
     id: String,
     request: &ChatRequest,
@@ -55,10 +57,15 @@ pub async fn whole(
     permit: OwnedSemaphorePermit,
 ) -> Result<Response, ApiError> {
     let mut ending = None;
+    let mut reasoning = String::new();
     while let Some(chunk) = chunks.recv().await {
-        if let Chunk::Done(done) = chunk {
-            ending = Some(done);
-            break;
+        match chunk {
+            Chunk::Done(done) => {
+                ending = Some(done);
+                break;
+            }
+            Chunk::Reasoning(text) if request.include_reasoning => reasoning.push_str(&text),
+            Chunk::Reasoning(_) | Chunk::Content(_) => {}
         }
     }
     drop(permit);
@@ -66,6 +73,10 @@ pub async fn whole(
     let Some(answer) = &ending.answer else {
         return Err(ApiError::internal(no_answer(&ending), &id));
     };
+    let mut message = json!({"role": "assistant", "content": answer});
+    if request.include_reasoning {
+        message["reasoning_content"] = json!(reasoning);
+    }
     let body = json!({
         "id": id,
         "object": "chat.completion",
@@ -73,7 +84,7 @@ pub async fn whole(
         "model": request.model,
         "choices": [{
             "index": 0,
-            "message": {"role": "assistant", "content": answer},
+            "message": message,
             "finish_reason": "stop",
         }],
         "usage": usage_json(&ending.usage),

@@ -41,13 +41,19 @@ pub struct Ending {
     pub problem: Option<String>,
 }
 
-/// Starts the turn; its chunks arrive on the returned receiver, `Done` last.
+/// A started turn: its chunks arrive on `chunks`, `Done` last.
+pub struct Started {
+    pub chunks: mpsc::Receiver<Chunk>,
+    /// Its log directory, relative to the project when inside it; `None` with logs off.
+    pub log_dir: Option<PathBuf>,
+}
+
 pub fn start(
     context: &ServeContext,
     config: Arc<Config>,
     request: &ChatRequest,
     shutdown: CancellationToken,
-) -> Result<mpsc::Receiver<Chunk>, String> {
+) -> Result<Started, String> {
     let backends = build_backends(&config, &context.env).map_err(|error| error.to_string())?;
     let redactor = secrets::redactor_for(&config, &context.env);
     let logs = if context.logs {
@@ -61,6 +67,12 @@ pub fn start(
     } else {
         None
     };
+    let log_dir = logs.as_ref().map(|dir| {
+        dir.root()
+            .strip_prefix(&context.project_dir)
+            .unwrap_or(dir.root())
+            .to_path_buf()
+    });
     let mut handle = orchestrator::spawn(
         config,
         backends,
@@ -94,7 +106,10 @@ pub fn start(
         while handle.events.recv().await.is_some() {}
         let _ = handle.task.await;
     });
-    Ok(rx)
+    Ok(Started {
+        chunks: rx,
+        log_dir,
+    })
 }
 
 /// Forwards the turn's events as chunks until it finishes; cancels it when the reader or

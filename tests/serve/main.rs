@@ -17,4 +17,5 @@ mod harness;
 mod api;
 mod lifecycle;
 mod openai_client;
+mod polish;
 mod served;
