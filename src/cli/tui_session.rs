@@ -11,6 +11,11 @@ use crate::tui::TuiOptions;
 
 pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if !on_a_terminal() {
+        super::setup::print_warnings(
+            &prepared.warnings,
+            prepared.warnings.len(),
+            &prepared.warnings_hint,
+        );
         return Exit::Config;
     }
     let handle = prepared.spawn_orchestrator(&cwd, true);
@@ -23,6 +28,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         allow_outside_project: args.allow_outside_project,
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
+        warnings: std::mem::take(&mut prepared.warnings),
         context_paths: prepared.config.orchestrator.context_paths.clone(),
         agents: crate::config::draft::drafts_of(&prepared.config),
         quickstart: prepared.quickstart.clone(),
