@@ -40,9 +40,13 @@ fn run_log(project: &Path) -> String {
 }
 
 fn assert_logs_both_typos(log: &str) {
-    for key in ["unknown key `orchestrater`", "unknown key `agents[0].sytem_message`"] {
+    for key in [
+        "unknown key `orchestrater`",
+        "unknown key `agents[0].sytem_message`",
+    ] {
         assert!(
-            log.lines().any(|line| line.contains("WARN") && line.contains(key)),
+            log.lines()
+                .any(|line| line.contains("WARN") && line.contains(key)),
             "massgen.log lacks {key}:\n{log}"
         );
     }

@@ -31,9 +31,15 @@ async fn two_config_warnings_show_on_the_welcome_view() {
     let app = warned(&[ORCHESTRATER, SYTEM_MESSAGE]).await;
     let screen = draw(&app.state, &view(), 120, 30);
     let text = screen_text(&screen);
-    assert!(text.contains("⚠ 2 warnings (massgen.log keeps them):"), "{text}");
+    assert!(
+        text.contains("⚠ 2 warnings (massgen.log keeps them):"),
+        "{text}"
+    );
     assert!(text.contains("unknown key `orchestrater`"), "{text}");
-    assert!(text.contains("unknown key `agents[0].sytem_message`"), "{text}");
+    assert!(
+        text.contains("unknown key `agents[0].sytem_message`"),
+        "{text}"
+    );
     assert!(text.contains("Type a question below"), "{text}");
     assert_snapshot!("welcome_two_warnings_120x30", screen);
 }
@@ -46,7 +52,10 @@ async fn many_warnings_show_the_first_and_point_to_status() {
     let refs: Vec<&str> = many.iter().map(String::as_str).collect();
     let app = warned(&refs).await;
     let text = screen_text(&draw(&app.state, &view(), 120, 30));
-    assert!(text.contains("⚠ 7 warnings (/status lists them all"), "{text}");
+    assert!(
+        text.contains("⚠ 7 warnings (/status lists them all"),
+        "{text}"
+    );
     assert!(text.contains("unknown key `k3`"), "{text}");
     assert!(!text.contains("unknown key `k4`"), "{text}");
     assert!(text.contains("… and 4 more"), "{text}");
@@ -56,7 +65,10 @@ async fn many_warnings_show_the_first_and_point_to_status() {
         120,
         40,
     ));
-    assert!(status.contains("7 warnings when the run started"), "{status}");
+    assert!(
+        status.contains("7 warnings when the run started"),
+        "{status}"
+    );
     assert!(status.contains("unknown key `k7`"), "{status}");
 }
 
