@@ -54,6 +54,8 @@ pub fn on_a_terminal() -> bool {
 pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
     // As in plain: the first turn that did not succeed decides (a cancelled turn exits 4);
     // a signal or a vanished terminal ends the session as an interruption.
+    // Shown on the welcome view; if the terminal fails they go where the error goes.
+    let warnings = options.warnings.clone();
     match crate::tui::run(handle, options).await {
         Ok(end) if end.signalled => Exit::Interrupted,
         Ok(end) => end
@@ -62,6 +64,9 @@ pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
             .map(|&(outcome, presented)| Exit::from_turn(outcome, presented))
             .fold(Exit::Success, Exit::combine),
         Err(error) => {
+            for warning in &warnings {
+                super::front_end::note(&format!("warning: {warning}"));
+            }
             super::front_end::note(&format!("error: the terminal failed: {error}"));
             Exit::Execution
         }
