@@ -93,10 +93,9 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
     };
     let redactor = secrets::redactor_for(&config, env);
     super::setup::print_warnings(
-        &warnings,
+        &super::setup::warning_lines(&warnings, &redactor),
         VALIDATE_WARNINGS_SHOWN,
         &format!("--validate shows the first {VALIDATE_WARNINGS_SHOWN}"),
-        &redactor,
     );
     let refused = config::check_granted_paths(&config, cwd, allow_outside);
     for error in &refused {

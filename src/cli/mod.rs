@@ -88,10 +88,18 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
     };
-    let (env, env_warnings) = Env::load(&cwd);
+    let (env, mut env_warnings) = Env::load(&cwd);
     let env = env.with_command_line_limits(command_line_limits);
-    for warning in env_warnings {
-        eprintln!("warning: {warning}");
+    // A session shows these with the config's warnings on whichever display it runs
+    // (setup::report_warnings); the commands that start none print them now.
+    let starts_session = args.command.is_none()
+        && args.validate.is_none()
+        && args.generate_config.is_none()
+        && !(args.local && args.dry_run);
+    if !starts_session {
+        for warning in env_warnings.drain(..) {
+            eprintln!("warning: {warning}");
+        }
     }
     if args.local && args.dry_run {
         return match setup::local_config() {
@@ -140,9 +148,18 @@ pub fn run(args: Args) -> Exit {
         return Exit::Config;
     }
     let prepared = if args.quickstart {
-        quickstart::prepare(&args, &env)
+        match quickstart::prepare(&args, &env) {
+            Ok(mut prepared) => {
+                prepared.warnings = env_warnings;
+                Ok(prepared)
+            }
+            Err(message) => {
+                setup::print_warnings(&env_warnings, env_warnings.len(), "");
+                Err(message)
+            }
+        }
     } else {
-        setup::prepare(&args, &cwd, &env)
+        setup::prepare(&args, &cwd, &env, env_warnings)
     };
     let mut prepared = match prepared {
         Ok(prepared) => prepared,
@@ -186,6 +203,7 @@ pub fn run(args: Args) -> Exit {
         run_dir.as_deref(),
         &prepared.redactor,
     );
+    setup::report_warnings(&prepared, front_end == FrontEnd::Tui);
     if front_end == FrontEnd::Tui {
         run_async(tui_session::run(prepared, args, cwd))
     } else {

@@ -52,5 +52,7 @@ pub fn prepare(args: &Args, env: &Env) -> Result<Prepared, String> {
         env: env.clone(),
         allow_outside: args.allow_outside_project,
         quickstart: Some(intro),
+        warnings: Vec::new(),
+        warnings_hint: String::new(),
     })
 }

@@ -42,8 +42,11 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
     {
         main_args.config = Some(first.display().to_string());
     }
-    let prepared = match setup::prepare(&main_args, cwd, &env) {
-        Ok(prepared) => prepared,
+    let prepared = match setup::prepare(&main_args, cwd, &env, Vec::new()) {
+        Ok(prepared) => {
+            setup::report_warnings(&prepared, false);
+            prepared
+        }
         Err(message) => {
             eprintln!("error: {message}");
             return Exit::Config;
@@ -182,7 +185,8 @@ fn named_configs(
         }
         let mut one = args.clone();
         one.config = Some(path.display().to_string());
-        let prepared = setup::prepare(&one, cwd, env)?;
+        let prepared = setup::prepare(&one, cwd, env, Vec::new())?;
+        setup::report_warnings(&prepared, false);
         named.push((name, prepared.config));
     }
     Ok(named)

@@ -33,6 +33,12 @@ pub struct Prepared {
     pub allow_outside: bool,
     /// `--quickstart`: the app opens on the agents view, this line above them.
     pub quickstart: Option<String>,
+    /// What the run warns about before it starts (the config, `.env` files, logging), each
+    /// line escaped and redacted: every front end shows them and `massgen.log` keeps them
+    /// (see [`report_warnings`]).
+    pub warnings: Vec<String>,
+    /// How to see every warning when a display shows only the first ones.
+    pub warnings_hint: String,
 }
 
 impl Prepared {
@@ -51,10 +57,11 @@ impl Prepared {
         let massgen_dir = cwd.join(".massgen");
         match RunLogDir::create(&massgen_dir) {
             Ok(dir) => self.run_dir = Some(dir),
-            Err(error) => eprintln!(
-                "warning: logging is off: cannot create a log directory under {} ({error})",
-                massgen_dir.display()
-            ),
+            Err(error) => self.warnings.push(format!(
+                "logging is off: cannot create a log directory under {} ({})",
+                crate::sanitize::escape_for_terminal(&massgen_dir.display().to_string()),
+                crate::sanitize::escape_for_terminal(&error.to_string())
+            )),
         }
         self.run_dir.as_ref()
     }
@@ -155,16 +162,19 @@ fn validate_hint(choice: &ConfigChoice) -> String {
     }
 }
 
+/// The config's warnings as lines to show (escaped by their `Display`), secrets redacted.
+pub fn warning_lines(warnings: &[config::ConfigWarning], redactor: &Redactor) -> Vec<String> {
+    warnings
+        .iter()
+        .map(|warning| redactor.redact(&warning.to_string()).into_owned())
+        .collect()
+}
+
 /// The first `shown` warnings, then one line counting the rest and saying where to see
 /// more: a config of a million unknown keys prints a screenful, not a million lines.
-pub fn print_warnings(
-    warnings: &[config::ConfigWarning],
-    shown: usize,
-    more: &str,
-    redactor: &Redactor,
-) {
+pub fn print_warnings(warnings: &[String], shown: usize, more: &str) {
     for warning in warnings.iter().take(shown) {
-        eprintln!("warning: {}", redactor.redact(&warning.to_string()));
+        eprintln!("warning: {warning}");
     }
     let hidden = warnings.len().saturating_sub(shown);
     if hidden > 0 {
@@ -176,11 +186,34 @@ pub fn print_warnings(
     }
 }
 
-/// Loads the config (printing its warnings) and builds one backend per agent.
-/// The error is the full message to print after `error: `.
-pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
+/// Every warning into the run's log (when there is one), and onto standard error unless the
+/// full-screen display shows them itself: on its welcome view and in `/status`, never
+/// printed under the alternate screen to appear only after quitting.
+pub fn report_warnings(prepared: &Prepared, full_screen: bool) {
+    for warning in &prepared.warnings {
+        tracing::warn!("{warning}");
+    }
+    if !full_screen {
+        print_warnings(
+            &prepared.warnings,
+            RUN_WARNINGS_SHOWN,
+            &prepared.warnings_hint,
+        );
+    }
+}
+
+/// Loads the config and builds one backend per agent; the config's warnings (after
+/// `earlier`, the `.env` files') are kept in [`Prepared::warnings`] for the front end,
+/// and printed here only when preparing fails. The error is the full message to print
+/// after `error: `.
+pub fn prepare(
+    args: &Args,
+    cwd: &Path,
+    env: &Env,
+    earlier: Vec<String>,
+) -> Result<Prepared, String> {
     let mut config_file = None;
-    let (mut config, is_demo, warnings) = match &args.model {
+    let (config, is_demo, warnings) = match &args.model {
         None if args.local => {
             let yaml = local_config()?;
             let (config, warnings) = config::from_text(&yaml, LOCAL_SOURCE, env)
@@ -217,9 +250,37 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         }
     };
     let redactor = secrets::redactor_for_any_agents(&config, env);
-    if let Some((warnings, hint)) = warnings {
-        print_warnings(&warnings, RUN_WARNINGS_SHOWN, &hint, &redactor);
+    let mut lines = earlier;
+    let mut hint = String::from("massgen --validate shows them");
+    if let Some((warnings, validate)) = warnings {
+        lines.extend(warning_lines(&warnings, &redactor));
+        hint = validate;
     }
+    let finished = finish(args, cwd, env, config, redactor);
+    match finished {
+        Ok(mut prepared) => {
+            prepared.is_demo = is_demo;
+            prepared.config_file = config_file;
+            prepared.warnings = lines;
+            prepared.warnings_hint = hint;
+            Ok(prepared)
+        }
+        Err(error) => {
+            print_warnings(&lines, RUN_WARNINGS_SHOWN, &hint);
+            Err(error)
+        }
+    }
+}
+
+/// The rest of [`prepare`] once the config is loaded: paths, limits, the session to resume
+/// and the backends.
+fn finish(
+    args: &Args,
+    cwd: &Path,
+    env: &Env,
+    mut config: Config,
+    redactor: Redactor,
+) -> Result<Prepared, String> {
     let refused = config::check_granted_paths(&config, cwd, args.allow_outside_project);
     if !refused.is_empty() {
         let messages: Vec<String> = refused.iter().map(ToString::to_string).collect();
@@ -251,8 +312,8 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
     Ok(Prepared {
         config: Arc::new(config),
         backends,
-        is_demo,
-        config_file,
+        is_demo: false,
+        config_file: None,
         resume,
         run_dir: None,
         redactor,
@@ -260,5 +321,7 @@ pub fn prepare(args: &Args, cwd: &Path, env: &Env) -> Result<Prepared, String> {
         env: env.clone(),
         allow_outside: args.allow_outside_project,
         quickstart: None,
+        warnings: Vec::new(),
+        warnings_hint: String::new(),
     })
 }

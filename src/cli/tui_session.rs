@@ -11,6 +11,11 @@ use crate::tui::TuiOptions;
 
 pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
     if !on_a_terminal() {
+        super::setup::print_warnings(
+            &prepared.warnings,
+            prepared.warnings.len(),
+            &prepared.warnings_hint,
+        );
         return Exit::Config;
     }
     let handle = prepared.spawn_orchestrator(&cwd, true);
@@ -23,6 +28,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         allow_outside_project: args.allow_outside_project,
         budget_usd: prepared.config.orchestrator.max_cost_usd,
         notice: prepared.local_hint.clone(),
+        warnings: std::mem::take(&mut prepared.warnings),
         context_paths: prepared.config.orchestrator.context_paths.clone(),
         agents: crate::config::draft::drafts_of(&prepared.config),
         quickstart: prepared.quickstart.clone(),
@@ -48,6 +54,8 @@ pub fn on_a_terminal() -> bool {
 pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
     // As in plain: the first turn that did not succeed decides (a cancelled turn exits 4);
     // a signal or a vanished terminal ends the session as an interruption.
+    // Shown on the welcome view; if the terminal fails they go where the error goes.
+    let warnings = options.warnings.clone();
     match crate::tui::run(handle, options).await {
         Ok(end) if end.signalled => Exit::Interrupted,
         Ok(end) => end
@@ -56,6 +64,9 @@ pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
             .map(|&(outcome, presented)| Exit::from_turn(outcome, presented))
             .fold(Exit::Success, Exit::combine),
         Err(error) => {
+            for warning in &warnings {
+                super::front_end::note(&format!("warning: {warning}"));
+            }
             super::front_end::note(&format!("error: the terminal failed: {error}"));
             Exit::Execution
         }

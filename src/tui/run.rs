@@ -40,6 +40,9 @@ pub struct TuiOptions {
     pub budget_usd: Option<f64>,
     /// Shown under the composer at the start (the demo's pointer to local models).
     pub notice: Option<String>,
+    /// What the run warned about before it started, escaped: on the welcome view and in
+    /// `/status` (standard error is under the alternate screen).
+    pub warnings: Vec<String>,
     /// The config's `orchestrator.context_paths`, for `/context`.
     pub context_paths: Vec<crate::config::ContextPath>,
     /// The run's agents, as the agents view (`/agents`) starts from them.
@@ -108,6 +111,7 @@ async fn event_loop(
     app.view.mode = options.mode;
     app.view.budget_usd = options.budget_usd;
     app.view.notice = options.notice;
+    app.state.startup_warnings = options.warnings;
     app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
     app = app.with_agent_drafts(options.agents.clone());
     if let Some(intro) = options.quickstart {

@@ -258,6 +258,19 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
             ),
         ]));
     }
+    if !state.startup_warnings.is_empty() {
+        lines.push(Line::default());
+        lines.push(Line::styled(
+            format!(
+                "{} when the run started:",
+                crate::tui::render::plural(state.startup_warnings.len(), "warning")
+            ),
+            theme.warn(),
+        ));
+        for warning in &state.startup_warnings {
+            lines.push(Line::styled(format!("⚠ {warning}"), theme.warn()));
+        }
+    }
     if !state.queued_input.is_empty() {
         lines.push(Line::default());
         for queued in &state.queued_input {

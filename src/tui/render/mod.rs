@@ -266,6 +266,8 @@ mod streaming_tests;
 pub(crate) mod tests;
 #[cfg(test)]
 mod welcome_tests;
+#[cfg(test)]
+mod welcome_warnings_tests;
 
 /// The completion list, just above the composer.
 fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {

@@ -30,6 +30,7 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ]));
     }
     lines.push(Line::default());
+    warnings(&state.startup_warnings, theme, &mut lines);
     let offline = !state.agents.is_empty()
         && state
             .agents
@@ -87,4 +88,33 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .alignment(Alignment::Center)
         .wrap(Wrap { trim: false })
         .render(area, buf);
+}
+
+/// Startup warnings the welcome view lists before pointing to `/status` for the rest.
+const WARNINGS_SHOWN: usize = 3;
+
+/// How many warnings the run started with, the first few, and where to see them all.
+fn warnings(warnings: &[String], theme: &Theme, lines: &mut Vec<Line<'static>>) {
+    if warnings.is_empty() {
+        return;
+    }
+    let rest = if warnings.len() > WARNINGS_SHOWN {
+        " (/status lists them all; massgen.log keeps them)"
+    } else {
+        " (massgen.log keeps them)"
+    };
+    lines.push(Line::styled(
+        format!("⚠ {}{rest}:", plural(warnings.len(), "warning")),
+        theme.warn(),
+    ));
+    for warning in warnings.iter().take(WARNINGS_SHOWN) {
+        lines.push(Line::styled(warning.clone(), theme.warn()));
+    }
+    if warnings.len() > WARNINGS_SHOWN {
+        lines.push(Line::styled(
+            format!("… and {} more", warnings.len() - WARNINGS_SHOWN),
+            theme.dim(),
+        ));
+    }
+    lines.push(Line::default());
 }

@@ -94,6 +94,9 @@ pub struct UiState {
     /// Why the resumed session was taken: no earlier session ran this config, so
     /// `--continue` went on with the newest one.
     pub resumed_notice: Option<String>,
+    /// What the run warned about before it started (config, `.env`, logging), escaped:
+    /// the welcome view shows the first, `/status` all.
+    pub startup_warnings: Vec<String>,
     /// Every agent's MCP servers, newest state each.
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
