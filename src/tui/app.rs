@@ -312,7 +312,6 @@ impl App {
                 return Vec::new();
             }
         }
-        let single_line = self.view.composer.line_count() <= 1;
         if key.code == KeyCode::Char('?')
             && key.modifiers.is_empty()
             && self.view.composer.is_empty()
@@ -320,25 +319,28 @@ impl App {
             self.open(ModalKind::Help);
             return Vec::new();
         }
+        let before = self.view.composer.text();
         let effects = match key.code {
             KeyCode::Esc => {
                 self.view.composer_focused = false;
                 Vec::new()
             }
-            KeyCode::Up if single_line && self.view.composer.on_first_row() => {
-                self.recall(-1);
-                Vec::new()
-            }
-            KeyCode::Down if single_line && self.view.composer.on_last_row() => {
-                self.recall(1);
-                Vec::new()
+            KeyCode::Up | KeyCode::Down if self.walks_history(key.code) => {
+                self.recall(if key.code == KeyCode::Up { -1 } else { 1 });
+                // Completion opens on typing: a recalled `@path` or `/command` is not
+                // being typed, and a popup would take the next Up/Down from the history.
+                self.view.popup = None;
+                return Vec::new();
             }
             _ => match self.view.composer.key(key) {
                 ComposerKey::Submit => self.submit(),
                 ComposerKey::Edited | ComposerKey::Unused => Vec::new(),
             },
         };
-        self.refresh_popup();
+        // Suggestions follow edits; a cursor move keeps (or keeps closed) what is shown.
+        if !self.view.composer_focused || self.view.composer.text() != before {
+            self.refresh_popup();
+        }
         effects
     }
 
@@ -373,6 +375,9 @@ mod final_view_tests;
 mod grid;
 #[cfg(test)]
 mod grid_tests;
+mod history;
+#[cfg(test)]
+mod history_tests;
 mod interrupt;
 mod mouse;
 #[cfg(test)]
