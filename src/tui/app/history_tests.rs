@@ -64,7 +64,10 @@ fn a_recalled_command_opens_no_popup() {
     assert!(app.view.popup.is_some());
     // Ctrl+C clears the composer, its popup with it, and keeps the text one Up away.
     app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
-    assert_eq!((app.view.composer.text(), app.view.popup.is_some()), (String::new(), false));
+    assert_eq!(
+        (app.view.composer.text(), app.view.popup.is_some()),
+        (String::new(), false)
+    );
     ask(&mut app, "a question");
 
     assert_eq!(press(&mut app, KeyCode::Up), ("a question".into(), false));
@@ -100,5 +103,8 @@ fn a_dismissed_popup_stays_closed_until_the_text_changes() {
     assert!(app.view.composer_focused, "Esc closed the popup only");
     assert_eq!(press(&mut app, KeyCode::Left), ("look at @".into(), false));
     assert_eq!(press(&mut app, KeyCode::End), ("look at @".into(), false));
-    assert_eq!(press(&mut app, KeyCode::Char('R')), ("look at @R".into(), true));
+    assert_eq!(
+        press(&mut app, KeyCode::Char('R')),
+        ("look at @R".into(), true)
+    );
 }
