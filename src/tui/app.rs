@@ -7,8 +7,6 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::complete::{self, PopupKind};
-use super::composer::ComposerKey;
 use super::modal::ModalKind;
 use super::render::View;
 use super::state::UiState;
@@ -277,85 +275,6 @@ impl App {
             self.command_key(key)
         }
     }
-
-    fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        if let Some(popup) = self.view.popup.as_mut() {
-            let accept = match key.code {
-                KeyCode::Tab => true,
-                // Enter takes a command suggestion, unless what is typed is already a
-                // command or alias (`/r` stays `/r`); for paths it sends the question.
-                KeyCode::Enter => {
-                    popup.kind == PopupKind::Command
-                        && key.modifiers.is_empty()
-                        && !self
-                            .view
-                            .composer
-                            .text()
-                            .trim()
-                            .strip_prefix('/')
-                            .is_some_and(commands::is_command_name)
-                }
-                KeyCode::Up | KeyCode::Down => {
-                    popup.step(key.code == KeyCode::Down);
-                    return Vec::new();
-                }
-                KeyCode::Esc => {
-                    self.view.popup = None;
-                    return Vec::new();
-                }
-                _ => false,
-            };
-            if accept {
-                let text = popup.accept(&self.view.composer.text());
-                self.view.composer.set_text(&text);
-                self.refresh_popup();
-                return Vec::new();
-            }
-        }
-        let single_line = self.view.composer.line_count() <= 1;
-        if key.code == KeyCode::Char('?')
-            && key.modifiers.is_empty()
-            && self.view.composer.is_empty()
-        {
-            self.open(ModalKind::Help);
-            return Vec::new();
-        }
-        let effects = match key.code {
-            KeyCode::Esc => {
-                self.view.composer_focused = false;
-                Vec::new()
-            }
-            KeyCode::Up if single_line && self.view.composer.on_first_row() => {
-                self.recall(-1);
-                Vec::new()
-            }
-            KeyCode::Down if single_line && self.view.composer.on_last_row() => {
-                self.recall(1);
-                Vec::new()
-            }
-            _ => match self.view.composer.key(key) {
-                ComposerKey::Submit => self.submit(),
-                ComposerKey::Edited | ComposerKey::Unused => Vec::new(),
-            },
-        };
-        self.refresh_popup();
-        effects
-    }
-
-    /// The composer's text changed outside its own keys: suggestions follow it.
-    pub(super) fn composer_changed(&mut self) -> Vec<Effect> {
-        self.refresh_popup();
-        Vec::new()
-    }
-
-    /// Suggestions for what the composer holds now.
-    fn refresh_popup(&mut self) {
-        self.view.popup = if self.view.composer_focused {
-            complete::suggest(&self.view.composer.text(), &self.cwd)
-        } else {
-            None
-        };
-    }
 }
 
 mod agents;
@@ -366,6 +285,7 @@ mod chosen_answer_tests;
 #[cfg(test)]
 mod command_tests;
 mod commands;
+mod composer_keys;
 mod files;
 mod final_view;
 #[cfg(test)]
@@ -373,6 +293,9 @@ mod final_view_tests;
 mod grid;
 #[cfg(test)]
 mod grid_tests;
+mod history;
+#[cfg(test)]
+mod history_tests;
 mod interrupt;
 mod mouse;
 #[cfg(test)]

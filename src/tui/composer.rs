@@ -150,6 +150,12 @@ impl Composer {
         self.goal_col = None;
     }
 
+    /// The cursor is before the first character or after the last.
+    pub fn cursor_at_either_end(&self) -> bool {
+        let cursor = self.draft.cursor();
+        cursor == 0 || cursor == self.draft.text().len()
+    }
+
     /// The cursor is on the first screen row (Up has nowhere to go in the text).
     pub fn on_first_row(&self) -> bool {
         self.layout().cursor_row == 0

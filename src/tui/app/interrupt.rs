@@ -39,6 +39,7 @@ impl App {
             let text = self.view.composer.text();
             self.remember(text);
             self.view.composer.clear();
+            self.view.popup = None;
             self.history_at = None;
             self.view.notice = Some("cleared (Up brings it back)".into());
             return Vec::new();

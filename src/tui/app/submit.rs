@@ -1,5 +1,5 @@
 //! Enter in the composer: a slash command, a question (with its `@path` attachments
-//! checked) or input for running agents; and Up/Down through earlier questions.
+//! checked) or input for running agents.
 
 use super::{App, Effect};
 use crate::config::{ALLOW_FLAG, Grantor, refusal};
@@ -66,36 +66,5 @@ impl App {
                 refused.describe()
             ))
         })
-    }
-
-    pub(super) fn remember(&mut self, text: String) {
-        if self.history.last() != Some(&text) {
-            self.history.push(text);
-        }
-    }
-
-    /// Up (`step < 0`) and Down through earlier questions; the draft being written is kept
-    /// and comes back after the newest entry.
-    pub(super) fn recall(&mut self, step: isize) {
-        if self.history.is_empty() {
-            return;
-        }
-        let last = self.history.len() - 1;
-        let next = match (self.history_at, step < 0) {
-            (None, true) => {
-                self.draft = Some(self.view.composer.text());
-                Some(last)
-            }
-            (None, false) => return,
-            (Some(at), true) => Some(at.saturating_sub(1)),
-            (Some(at), false) if at < last => Some(at + 1),
-            (Some(_), false) => None,
-        };
-        self.history_at = next;
-        let text = match next {
-            Some(at) => self.history.get(at).cloned().unwrap_or_default(),
-            None => self.draft.take().unwrap_or_default(),
-        };
-        self.view.composer.set_text(&text);
     }
 }

@@ -1,0 +1,93 @@
+//! Keys while the composer has focus: the completion popup takes Tab, Enter, Up/Down and
+//! Esc first; Up/Down walk the history where `history` says so; the rest edit the text.
+//! Completion opens and follows as the text is typed, never on a cursor move or a recall.
+
+use crossterm::event::{KeyCode, KeyEvent};
+
+use super::{App, Effect, commands};
+use crate::tui::complete::{self, PopupKind};
+use crate::tui::composer::ComposerKey;
+use crate::tui::modal::ModalKind;
+
+impl App {
+    pub(super) fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {
+        if let Some(popup) = self.view.popup.as_mut() {
+            let accept = match key.code {
+                KeyCode::Tab => true,
+                // Enter takes a command suggestion, unless what is typed is already a
+                // command or alias (`/r` stays `/r`); for paths it sends the question.
+                KeyCode::Enter => {
+                    popup.kind == PopupKind::Command
+                        && key.modifiers.is_empty()
+                        && !self
+                            .view
+                            .composer
+                            .text()
+                            .trim()
+                            .strip_prefix('/')
+                            .is_some_and(commands::is_command_name)
+                }
+                KeyCode::Up | KeyCode::Down => {
+                    popup.step(key.code == KeyCode::Down);
+                    return Vec::new();
+                }
+                KeyCode::Esc => {
+                    self.view.popup = None;
+                    return Vec::new();
+                }
+                _ => false,
+            };
+            if accept {
+                let text = popup.accept(&self.view.composer.text());
+                self.view.composer.set_text(&text);
+                self.refresh_popup();
+                return Vec::new();
+            }
+        }
+        if key.code == KeyCode::Char('?')
+            && key.modifiers.is_empty()
+            && self.view.composer.is_empty()
+        {
+            self.open(ModalKind::Help);
+            return Vec::new();
+        }
+        let before = self.view.composer.text();
+        let effects = match key.code {
+            KeyCode::Esc => {
+                self.view.composer_focused = false;
+                Vec::new()
+            }
+            KeyCode::Up | KeyCode::Down if self.walks_history(key.code) => {
+                self.recall(if key.code == KeyCode::Up { -1 } else { 1 });
+                // Completion opens on typing: a recalled `@path` or `/command` is not
+                // being typed, and a popup would take the next Up/Down from the history.
+                self.view.popup = None;
+                return Vec::new();
+            }
+            _ => match self.view.composer.key(key) {
+                ComposerKey::Submit => self.submit(),
+                ComposerKey::Edited | ComposerKey::Unused => Vec::new(),
+            },
+        };
+        // Suggestions follow edits; a cursor move keeps (or keeps closed) what is shown.
+        if !self.view.composer_focused || self.view.composer.text() != before {
+            self.refresh_popup();
+        }
+        effects
+    }
+
+    /// The composer's text changed outside its own keys: suggestions follow it.
+    pub(super) fn composer_changed(&mut self) -> Vec<Effect> {
+        self.refresh_popup();
+        Vec::new()
+    }
+
+    /// Suggestions for what the composer holds now.
+    pub(super) fn refresh_popup(&mut self) {
+        self.view.popup = if self.view.composer_focused {
+            complete::suggest(&self.view.composer.text(), &self.cwd)
+        } else {
+            None
+        };
+    }
+}
