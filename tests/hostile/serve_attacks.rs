@@ -8,21 +8,13 @@ mod cross_site;
 mod flood;
 mod limits;
 
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::Duration;
 
 use crate::support::sandbox::Sandbox;
-
-/// Two scripted agents that answer at once.
-const PAIR: &str = "\
-agents:
-  - id: alpha
-    backend: {type: scripted, tokens_per_second: 0, answers: [\"Four.\"], final_answer: \"The answer is 4.\"}
-  - id: beta
-    backend: {type: scripted, tokens_per_second: 0, answers: [\"4\"], vote_for: alpha}
-";
+use crate::support::serve::{Listening, PAIR};
 
 /// `massgen serve` on a free loopback port, with the open-file limit most systems give
 /// (1024), killed when dropped.
@@ -37,33 +29,12 @@ impl Server {
     fn start(extra: &[&str]) -> Self {
         let sandbox = Sandbox::new();
         sandbox.write("serve.yaml", PAIR);
-        let mut child = Command::new("sh")
+        let mut shell = Command::new("sh");
+        shell
             .args(["-c", "ulimit -n 1024 && exec \"$0\" \"$@\""])
-            .arg(assert_cmd::cargo::cargo_bin("massgen"))
-            .args(["--config", "serve.yaml", "serve", "--port", "0"])
-            .args(extra)
-            .current_dir(&sandbox.root)
-            .env("HOME", sandbox.root.join("home"))
-            .env("XDG_CONFIG_HOME", sandbox.root.join("home/.config"))
-            .env_remove("MASSGEN_SERVE_API_KEY")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let address = line
-            .split("listening on http://")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            while stderr.read_line(&mut rest).unwrap_or(0) > 0 {}
-        });
+            .arg(assert_cmd::cargo::cargo_bin("massgen"));
+        let (child, base) = Listening::start(shell, &sandbox, extra).discarding_stderr();
+        let address = base.trim_start_matches("http://").to_string();
         Self {
             child,
             address,

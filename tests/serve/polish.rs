@@ -3,8 +3,8 @@
 //! gives the coordination progress as `reasoning_content`, and a wrong method gets an
 //! OpenAI-shaped 405 naming the methods the path takes.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::io::BufRead;
+use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::served::{PAIR, question};
 use crate::support::sandbox::Sandbox;
+use crate::support::serve::{self, Listening};
 
 const KEY: &str = "polish-secret-key-0123456789";
 
@@ -27,33 +28,11 @@ impl Logged {
     fn start() -> Self {
         let sandbox = Sandbox::new();
         sandbox.write("serve.yaml", PAIR);
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-            .args([
-                "--config",
-                "serve.yaml",
-                "serve",
-                "--port",
-                "0",
-                "--api-key",
-                KEY,
-            ])
-            .current_dir(&sandbox.root)
-            .env("HOME", sandbox.root.join("home"))
-            .env_remove("MASSGEN_SERVE_API_KEY")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut first = String::new();
-        stderr.read_line(&mut first).unwrap();
-        let base = first
-            .split("listening on ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {first:?}"))
-            .to_string();
+        let Listening {
+            child,
+            base,
+            stderr,
+        } = Listening::start(serve::massgen(), &sandbox, &["--api-key", KEY]);
         let lines = Arc::new(Mutex::new(Vec::new()));
         let kept = Arc::clone(&lines);
         std::thread::spawn(move || {

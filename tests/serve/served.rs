@@ -1,20 +1,14 @@
 //! A `massgen serve` started on a free port for one test, and what the tests ask of it.
 
-use std::io::{BufRead, BufReader};
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::support::sandbox::Sandbox;
+use crate::support::serve;
 
-pub const PAIR: &str = "\
-agents:
-  - id: alpha
-    backend: {type: scripted, tokens_per_second: 0, answers: [\"Four.\"], final_answer: \"The answer is 4.\"}
-  - id: beta
-    backend: {type: scripted, tokens_per_second: 0, answers: [\"4\"], vote_for: alpha}
-";
+pub use crate::support::serve::PAIR;
 
 pub const HANG: &str =
     "agent:\n  id: stuck\n  backend: {type: scripted, tokens_per_second: 0, fail: hang}\n";
@@ -37,30 +31,8 @@ impl Served {
         for (name, text) in files {
             sandbox.write(name, text);
         }
-        let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-            .args(["--config", "serve.yaml", "serve", "--port", "0"])
-            .args(extra)
-            .current_dir(&sandbox.root)
-            .env("HOME", sandbox.root.join("home"))
-            .env_remove("MASSGEN_SERVE_API_KEY")
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        let mut stderr = BufReader::new(child.stderr.take().unwrap());
-        let mut line = String::new();
-        stderr.read_line(&mut line).unwrap();
-        let address = line
-            .split("listening on ")
-            .nth(1)
-            .and_then(|rest| rest.split_whitespace().next())
-            .unwrap_or_else(|| panic!("no address in {line:?}"))
-            .to_string();
-        std::thread::spawn(move || {
-            let mut rest = String::new();
-            while stderr.read_line(&mut rest).unwrap_or(0) > 0 {}
-        });
+        let (child, address) =
+            serve::Listening::start(serve::massgen(), &sandbox, extra).discarding_stderr();
         Self {
             child,
             base: address,

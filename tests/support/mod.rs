@@ -6,6 +6,7 @@ pub mod cancel;
 pub mod plans;
 pub mod pty;
 pub mod sandbox;
+pub mod serve;
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
