@@ -10,10 +10,10 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use massgen::config::{CommandLineConfig, ToolSettings};
-use massgen::protocol::EventMsg;
 use massgen::tools::{BuiltinTools, PathPolicy};
 use serde_json::json;
 
+use super::sandbox::tool_outputs;
 use super::support::sandbox::{Sandbox, text};
 
 /// What every planted key contains; the hunting script reports environments holding it.
@@ -172,18 +172,7 @@ agents:
     assert!(output.status.success(), "{}", text(&output.stderr));
     let events = sandbox.run_log_dir().join("turn_1/attempt_1/events.jsonl");
     let log = fs::read_to_string(&events).unwrap();
-    let outputs: Vec<String> = log
-        .lines()
-        .filter_map(|line| {
-            match serde_json::from_str::<massgen::protocol::Event>(line)
-                .ok()?
-                .msg
-            {
-                EventMsg::ToolCallEnd { output, .. } => Some(output),
-                _ => None,
-            }
-        })
-        .collect();
+    let outputs = tool_outputs(&events);
     assert_eq!(outputs.len(), 1, "{outputs:?}");
     assert!(outputs[0].contains("seen "), "{}", outputs[0]);
     assert!(!outputs[0].contains("LEAK"), "a key leaked: {}", outputs[0]);

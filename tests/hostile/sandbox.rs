@@ -227,8 +227,13 @@ agents:
     }
     let output = command.output().unwrap();
     assert!(output.status.success(), "{}", text(&output.stderr));
-    let events = sandbox.run_log_dir().join("turn_1/attempt_1/events.jsonl");
-    let outputs = fs::read_to_string(&events)
+    let outputs = tool_outputs(&sandbox.run_log_dir().join("turn_1/attempt_1/events.jsonl"));
+    (outputs, text(&output.stderr))
+}
+
+/// The output of every tool call an event log records, in order.
+pub fn tool_outputs(events: &Path) -> Vec<String> {
+    fs::read_to_string(events)
         .unwrap()
         .lines()
         .filter_map(|line| {
@@ -240,8 +245,7 @@ agents:
                 _ => None,
             }
         })
-        .collect();
-    (outputs, text(&output.stderr))
+        .collect()
 }
 
 #[test]

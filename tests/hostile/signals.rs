@@ -28,7 +28,7 @@ pub fn send(pid: u32, signal: &str) {
 }
 
 /// Every `events.jsonl` of the run, concatenated.
-fn events(root: &Path) -> String {
+pub fn events(root: &Path) -> String {
     let mut text = String::new();
     let mut stack = vec![root.join(".massgen")];
     while let Some(dir) = stack.pop() {

@@ -8,14 +8,13 @@
 
 use std::io::Read;
 use std::num::NonZeroU16;
-use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use portable_pty::{Child, CommandBuilder, MasterPty, PtySize, native_pty_system};
 
-use super::signals::{SLOW, send};
+use super::signals::{SLOW, events, send};
 use super::support::sandbox::Sandbox;
 
 /// The TUI on a slow turn in a 30×100 pty, its standard error on the pty too or in
@@ -154,23 +153,6 @@ impl Session {
     fn stderr(&self) -> String {
         std::fs::read_to_string(self.sandbox.root.join("stderr.txt")).unwrap_or_default()
     }
-}
-
-/// Every `events.jsonl` under the sandbox's `.massgen`, concatenated.
-fn events(root: &Path) -> String {
-    let mut text = String::new();
-    let mut stack = vec![root.join(".massgen")];
-    while let Some(dir) = stack.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else if path.file_name().is_some_and(|name| name == "events.jsonl") {
-                text += &std::fs::read_to_string(&path).unwrap_or_default();
-            }
-        }
-    }
-    text
 }
 
 /// Standard error on the closed terminal too, as in a real terminal: any report of a
