@@ -45,7 +45,7 @@ pub fn run(replay: &ReplayArgs, display: Option<DisplayArg>, debug: bool, no_mou
                 no_mouse,
                 ..TuiOptions::default()
             };
-            tui_session::show(spawn_replay(recording, options), tui).await
+            tui_session::show(spawn_replay(recording, options), tui, None).await
         }),
         FrontEnd::Plain | FrontEnd::Quiet | FrontEnd::Automation => {
             eprintln!(

@@ -1,7 +1,7 @@
 //! Runs the full-screen TUI over a fresh orchestrator (the default on a terminal).
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::args::Args;
 use super::exit::Exit;
@@ -35,7 +35,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         env: prepared.env.clone(),
         no_mouse: args.no_mouse,
     };
-    show(handle, options).await
+    show(handle, options, args.output_file.as_deref()).await
 }
 
 /// Standard input and output are a terminal; if not, says so.
@@ -50,19 +50,36 @@ pub fn on_a_terminal() -> bool {
     terminal
 }
 
-/// Runs the TUI over `handle` until the user quits, or a signal ends it (exit 4).
-pub async fn show(handle: OrchestratorHandle, options: TuiOptions) -> Exit {
+/// Runs the TUI over `handle` until the user quits, or a signal ends it (exit 4). Once the
+/// terminal is restored, the session's newest final answer goes to `output_file`.
+pub async fn show(
+    handle: OrchestratorHandle,
+    options: TuiOptions,
+    output_file: Option<&Path>,
+) -> Exit {
     // As in plain: the first turn that did not succeed decides (a cancelled turn exits 4);
     // a signal or a vanished terminal ends the session as an interruption.
     // Shown on the welcome view; if the terminal fails they go where the error goes.
     let warnings = options.warnings.clone();
     match crate::tui::run(handle, options).await {
-        Ok(end) if end.signalled => Exit::Interrupted,
-        Ok(end) => end
-            .turns
-            .iter()
-            .map(|&(outcome, presented)| Exit::from_turn(outcome, presented))
-            .fold(Exit::Success, Exit::combine),
+        Ok(end) => {
+            let turns = if end.signalled {
+                Exit::Interrupted
+            } else {
+                end.turns
+                    .iter()
+                    .map(|&(outcome, presented)| Exit::from_turn(outcome, presented))
+                    .fold(Exit::Success, Exit::combine)
+            };
+            match (output_file, &end.answer) {
+                (Some(path), Some(answer)) => {
+                    let mut interrupts = super::front_end::Interrupts::new();
+                    let saved = super::output_file::save_answer(path, answer, &mut interrupts);
+                    turns.combine(saved.await)
+                }
+                _ => turns,
+            }
+        }
         Err(error) => {
             for warning in &warnings {
                 super::front_end::note(&format!("warning: {warning}"));

@@ -75,6 +75,9 @@ pub struct App {
     /// How each live turn of this session ended: outcome, and whether a final answer was
     /// presented (for the exit code; a replay's turns are not counted).
     turn_endings: Vec<(TurnOutcome, bool)>,
+    /// The newest final answer of a live turn, as presented or as the user chose it
+    /// (`--output-file` gets it when the session ends).
+    latest_answer: Option<String>,
     /// The plan the last planning turn made, ready and not yet approved or kept (`P`
     /// opens its approval in Planning).
     awaiting_approval: Option<String>,
@@ -123,6 +126,12 @@ impl App {
         }
         // A closed question's notice first: the end of the turn has more to say.
         self.sync_question(event);
+        if let EventMsg::FinalPresentationDone { content, .. }
+        | EventMsg::FinalOverridden { content, .. } = &event.msg
+            && !self.is_replay()
+        {
+            self.latest_answer = Some(content.clone());
+        }
         if matches!(event.msg, EventMsg::ReplayStarted { .. }) {
             // A replay is watched, not asked: single keys (`?`, `n`, `q`) from the start.
             self.view.composer_focused = false;
@@ -177,12 +186,18 @@ impl App {
         }
     }
 
-    /// Pasted text goes into the composer as it is, newlines included (or into the open
-    /// question's text field).
+    /// How each live turn of the session ended (see `turn_endings`).
     pub fn turn_endings(&self) -> &[(TurnOutcome, bool)] {
         &self.turn_endings
     }
 
+    /// The newest final answer of a live turn (see `latest_answer`).
+    pub fn latest_answer(&self) -> Option<&str> {
+        self.latest_answer.as_deref()
+    }
+
+    /// Pasted text goes into the composer as it is, newlines included (or into the open
+    /// question's text field).
     pub fn on_paste(&mut self, text: &str) {
         if self.agents_open() {
             self.agents_paste(text);

@@ -80,6 +80,8 @@ pub async fn run(mut handle: OrchestratorHandle, options: TuiOptions) -> io::Res
 pub struct SessionEnd {
     pub signalled: bool,
     pub turns: Vec<(TurnOutcome, bool)>,
+    /// The newest final answer of the session's live turns, for `--output-file`.
+    pub answer: Option<String>,
 }
 
 impl SessionEnd {
@@ -90,7 +92,12 @@ impl SessionEnd {
         if app.state.is_running() && !app.is_replay() {
             turns.push((TurnOutcome::Cancelled, false));
         }
-        Self { signalled, turns }
+        let answer = app.latest_answer().map(str::to_owned);
+        Self {
+            signalled,
+            turns,
+            answer,
+        }
     }
 }
 
