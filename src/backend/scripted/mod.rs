@@ -3,9 +3,11 @@
 
 mod ask;
 mod plan;
+mod plan_report;
 mod planning;
 mod reading;
 mod script;
+mod sized_plan;
 mod tasks;
 #[cfg(test)]
 mod tests;

@@ -1,14 +1,14 @@
 //! What the scripted model does with one request. Pure: no clock, no IO.
 //!
 //! In order: answer the irreversibility question (no tools); present as the winner (no
-//! `vote` tool); then, before its first answer, ask with `ask_others`, write the plan
+//! `vote` tool; an executed plan's tasks first); then, before its first answer, ask with `ask_others`, write the plan
 //! (planning mode), work through the task tools (execution mode), make the configured
 //! `tool_calls`; then answer or vote.
 
 #[cfg(test)]
 mod tests;
 
-use super::{ask, planning, reading, tasks};
+use super::{ask, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -84,12 +84,22 @@ pub fn plan(context: &Context<'_>) -> Plan {
                 action: Action::CallTools(options.final_tool_calls.clone()),
             };
         }
-        let final_text = options
+        if let Some(call) = plan_report::check(request) {
+            return Plan {
+                reasoning,
+                text: None,
+                action: Action::CallTools(vec![call]),
+            };
+        }
+        let mut final_text = options
             .final_answer
             .as_deref()
             .or(options.answers.last().map(String::as_str))
             .map(fill)
             .unwrap_or_default();
+        if let Some(report) = plan_report::report(request) {
+            final_text = format!("{report}\n{final_text}");
+        }
         return Plan {
             reasoning,
             text: None,

@@ -92,7 +92,7 @@ pub fn next(request: &ChatRequest, model: &str) -> Option<Vec<ScriptedToolCall>>
 }
 
 /// `mcp__planning_<agent id>__`, from the offered `get_ready_tasks` tool.
-fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
+pub(super) fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
     request.tools.iter().find_map(|tool| {
         let server = tool.name.strip_suffix(READY)?.strip_suffix("__")?;
         server
@@ -103,7 +103,7 @@ fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
 
 /// A successful result's JSON; `None` for an error, `"success": false`, or text that does
 /// not start with JSON.
-fn outcome(result: &ToolResult<'_>) -> Option<Json> {
+pub(super) fn outcome(result: &ToolResult<'_>) -> Option<Json> {
     if result.is_error {
         return None;
     }
