@@ -19,7 +19,7 @@ const STAGES: [(&str, &str, &str, &str); 5] = [
         "scope",
         "Pin down the {area} for {subject}",
         "high",
-        "The {area} is written down and agreed",
+        "The decisions on the {area} are written down and agreed",
     ),
     (
         "research",
@@ -31,7 +31,7 @@ const STAGES: [(&str, &str, &str, &str); 5] = [
         "draft",
         "Draft the {area}",
         "high",
-        "The {area} draft covers its part of the scope",
+        "The draft of the {area} covers its part of the scope",
     ),
     (
         "review",
@@ -43,7 +43,7 @@ const STAGES: [(&str, &str, &str, &str); 5] = [
         "delivery",
         "Finalise the {area}",
         "low",
-        "The {area} is complete and reads well",
+        "The part on the {area} is complete and reads well",
     ),
 ];
 
