@@ -53,8 +53,7 @@ fn ready_plan_size(events: &[Event]) -> usize {
 #[tokio::test]
 async fn each_planning_depth_makes_a_plan_within_the_range_it_names() {
     for depth in [PlanDepth::Shallow, PlanDepth::Medium, PlanDepth::Deep] {
-        let mut scenario =
-            Scenario::start_with_tools(tempfile::tempdir().unwrap(), &fast_demo());
+        let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), &fast_demo());
         let events = scenario
             .submit(
                 "Plan a picnic for twelve",
@@ -80,7 +79,11 @@ async fn each_planning_depth_makes_a_plan_within_the_range_it_names() {
 async fn an_executed_plan_finishes_every_task_and_its_answer_names_them() {
     let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), DEMO);
     let planned = scenario
-        .submit("Plan a picnic for twelve", Mode::Planning, planning("shallow"))
+        .submit(
+            "Plan a picnic for twelve",
+            Mode::Planning,
+            planning("shallow"),
+        )
         .await;
     assert_completed(&planned);
     let events = scenario.submit("", Mode::Execute, execute("latest")).await;
@@ -160,7 +163,9 @@ async fn the_users_answer_to_the_question_shows_and_shapes_the_answers() {
     let answered: Vec<(Option<String>, String)> = events
         .iter()
         .filter_map(|event| match &event.msg {
-            EventMsg::BroadcastAnswered { from: None, answer, .. } => Some((
+            EventMsg::BroadcastAnswered {
+                from: None, answer, ..
+            } => Some((
                 event.agent.as_ref().map(ToString::to_string),
                 answer.clone(),
             )),
@@ -176,7 +181,10 @@ async fn the_users_answer_to_the_question_shows_and_shapes_the_answers() {
         .iter()
         .filter_map(|event| match &event.msg {
             EventMsg::AnswerSubmitted { content, .. }
-                if event.agent.as_ref().is_some_and(|id| id.as_str() == "scholar") =>
+                if event
+                    .agent
+                    .as_ref()
+                    .is_some_and(|id| id.as_str() == "scholar") =>
             {
                 Some(content.as_str())
             }
@@ -185,7 +193,10 @@ async fn the_users_answer_to_the_question_shows_and_shapes_the_answers() {
         .collect();
     assert!(!scholar_answers.is_empty());
     for answer in &scholar_answers {
-        assert!(answer.contains(uses_it), "the answer ignores the reply:\n{answer}");
+        assert!(
+            answer.contains(uses_it),
+            "the answer ignores the reply:\n{answer}"
+        );
     }
     let (answer, _) = final_answer(&events).unwrap();
     assert!(answer.contains(uses_it), "{answer}");

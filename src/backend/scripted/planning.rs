@@ -204,7 +204,10 @@ mod tests {
         let call = write_plan(&planning(), &[], "Build a blog").unwrap();
         assert_eq!(call.arguments["path"], PLAN_FILE);
         let text = call.arguments["content"].as_str().unwrap();
-        assert!(text.contains("\n    {\"depends_on\":[],"), "one task a line: {text}");
+        assert!(
+            text.contains("\n    {\"depends_on\":[],"),
+            "one task a line: {text}"
+        );
         let content: Json = serde_json::from_str(text).unwrap();
         let tasks = content["tasks"].as_array().unwrap();
         let ids: Vec<&str> = tasks.iter().map(|t| t["id"].as_str().unwrap()).collect();

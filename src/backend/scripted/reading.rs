@@ -301,7 +301,11 @@ mod tests {
             Some(serde_json::json!({"count": 1}))
         );
         assert_eq!(leading_object(" {} tail"), Some(serde_json::json!({})));
-        assert_eq!(leading_object("42 apples"), None, "text, not a result object");
+        assert_eq!(
+            leading_object("42 apples"),
+            None,
+            "text, not a result object"
+        );
         assert_eq!(leading_object("Tool failed"), None);
         assert_eq!(leading_object(""), None);
     }

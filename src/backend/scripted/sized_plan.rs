@@ -124,10 +124,7 @@ pub fn plan_of(count: usize, question: &str) -> Vec<Json> {
     let mut tasks = Vec::with_capacity(count);
     for (stage, (group, description, priority, verification)) in STAGES.iter().enumerate() {
         for (index, area) in areas.iter().enumerate() {
-            let fill = |text: &str| {
-                text.replace("{area}", area)
-                    .replace("{subject}", &subject)
-            };
+            let fill = |text: &str| text.replace("{area}", area).replace("{subject}", &subject);
             let depends_on: Vec<String> = stage
                 .checked_sub(1)
                 .map(|before| id(before, index))
@@ -174,17 +171,27 @@ mod tests {
             messages: vec![Message::user("# TASK PLANNING MODE\nUSER'S REQUEST:\nq")],
             tools: vec![],
         };
-        assert_eq!(requested_tasks(&no_target), 5, "no target: the small default");
+        assert_eq!(
+            requested_tasks(&no_target),
+            5,
+            "no target: the small default"
+        );
     }
 
     #[test]
     fn a_large_plan_is_areas_through_five_stages() {
         let plan = plan_of(100, "Plan a picnic");
         assert_eq!(plan.len(), 100);
-        let ids: Vec<&str> = plan.iter().map(|task| task["id"].as_str().unwrap()).collect();
+        let ids: Vec<&str> = plan
+            .iter()
+            .map(|task| task["id"].as_str().unwrap())
+            .collect();
         assert_eq!(ids[..2], ["T001", "T002"]);
         assert_eq!(ids[99], "T100");
-        assert_eq!(plan[0]["description"], "Pin down the goals for \"Plan a picnic\"");
+        assert_eq!(
+            plan[0]["description"],
+            "Pin down the goals for \"Plan a picnic\""
+        );
         assert_eq!(plan[0]["depends_on"], json!([]));
         assert_eq!(plan[20]["description"], "Research options for the goals");
         assert_eq!(plan[20]["depends_on"], json!(["T001"]));

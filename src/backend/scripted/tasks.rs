@@ -207,7 +207,10 @@ mod tests {
         reply_with(&mut request, &calls, |_| {
             let (ready, is_error) = ready(&["T001"]);
             let update = "\n====\n⚠️  IMPORTANT: NEW ANSWER RECEIVED - ACTION REQUIRED\n";
-            (format!("{ready}{update}[UPDATE: agent2 submitted new answer(s)]"), is_error)
+            (
+                format!("{ready}{update}[UPDATE: agent2 submitted new answer(s)]"),
+                is_error,
+            )
         });
         let calls = next(&request, "m").expect("T001 is still worked on");
         assert_eq!(calls[0].arguments["task_id"], "T001");

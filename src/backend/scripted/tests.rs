@@ -146,10 +146,7 @@ async fn with_reply_is_added_to_the_final_answer_only_once_someone_replied() {
         )],
         tools: vec![],
     };
-    assert_eq!(
-        text_of(&backend, presentation.clone()).await,
-        "The answer."
-    );
+    assert_eq!(text_of(&backend, presentation.clone()).await, "The answer.");
     let mut asked = presentation.clone();
     reply_with(
         &mut asked,

@@ -140,7 +140,8 @@ fn ask_errors_name_the_key_and_its_place() {
 
 #[test]
 fn with_reply_is_a_paragraph_for_after_the_question() {
-    let options = options("      ask: Which colour?\n      with_reply: \"In {reply}, as you chose.\"\n");
+    let options =
+        options("      ask: Which colour?\n      with_reply: \"In {reply}, as you chose.\"\n");
     assert_eq!(
         options.with_reply.as_deref(),
         Some("In {reply}, as you chose.")

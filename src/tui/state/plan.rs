@@ -130,7 +130,8 @@ impl UiState {
         if let EventMsg::BroadcastAnswered { from, answer, .. } = &event.msg
             && let Some(card) = self.agent_mut(agent)
         {
-            card.items.push(CardItem::Notice(answered(from.as_ref(), answer)));
+            card.items
+                .push(CardItem::Notice(answered(from.as_ref(), answer)));
         }
         if let EventMsg::ToolBlocked {
             call_id,
