@@ -174,7 +174,7 @@ fn aborted_during_finalisation(point: &str) {
             .unwrap_or_else(|error| panic!("{second}/frozen/plan.json: {error}"));
         assert_eq!(
             frozen["tasks"].as_array().map(Vec::len),
-            Some(5),
+            Some(20),
             "{second}'s frozen plan is whole: {frozen:#}"
         );
         assert_eq!(

@@ -119,7 +119,7 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     pty.press(b" "); // choose the highlighted option
     pty.press(b"\r"); // and send it
     let approval = pty.wait_for(
-        &["Plan Approval", "Tasks: 5", "Enter: execute plan"],
+        &["Plan Approval", "Tasks: 20", "Enter: execute plan"],
         "approval",
     );
     assert!(approval.contains("T001"), "{approval}");
@@ -131,7 +131,7 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     // The final answer fills the body; `f` brings the cards back, with the plan's progress.
     pty.press(b"\x1b");
     pty.press(b"f");
-    let done = pty.wait_for(&["5/5 tasks"], "the cards again");
+    let done = pty.wait_for(&["20/20 tasks"], "the cards again");
     assert!(done.contains("completed"), "the plan is completed:\n{done}");
     // Two Shift+Tabs to the selector.
     for _ in 0..2 {

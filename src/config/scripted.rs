@@ -31,6 +31,8 @@
 //!                                 # {question: "…", options: [{id: a, label: "A",
 //!                                 #  description: "…"}, "B"], multi_select: false};
 //!                                 # answers, final_answer and text may use {reply}
+//!   with_reply: "Delivered as you chose: {reply}."   # added to its answers and final
+//!                                 # answer once someone replied to its `ask` question
 //! ```
 
 mod evaluation;
@@ -75,6 +77,9 @@ pub struct ScriptedOptions {
     /// The arguments of the one `ask_others` call made before the first answer:
     /// `{"question": …}` or `{"questions": [{"text", "options", "multiSelect"}]}`.
     pub ask: Option<serde_json::Value>,
+    /// A paragraph added to its answers and final answer once its `ask` question got a
+    /// reply, so the reply visibly shapes them; may use `{reply}`.
+    pub with_reply: Option<String>,
 }
 
 impl Default for ScriptedOptions {
@@ -98,6 +103,7 @@ impl Default for ScriptedOptions {
             planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
             plan: Vec::new(),
             ask: None,
+            with_reply: None,
         }
     }
 }
@@ -148,7 +154,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 18] = [
+pub const SCRIPTED_KEYS: [&str; 19] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -167,6 +173,7 @@ pub const SCRIPTED_KEYS: [&str; 18] = [
     "planning_analysis",
     "plan",
     "ask",
+    "with_reply",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -225,6 +232,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             .unwrap_or(defaults.planning_analysis),
         plan: modes::parse_plan(backend)?,
         ask: modes::parse_ask(backend)?,
+        with_reply: backend.string("with_reply")?,
     })
 }
 

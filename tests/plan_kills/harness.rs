@@ -111,7 +111,7 @@ pub(crate) fn whole_plan(sandbox: &Sandbox, question: &str) -> String {
     );
     let id = new_plan(&before, &plan_ids(sandbox));
     assert!(
-        stdout.contains(&format!("plan {id} is ready: 5 tasks")),
+        stdout.contains(&format!("plan {id} is ready: 20 tasks")),
         "{stdout}"
     );
     assert_eq!(

@@ -33,7 +33,7 @@ pub fn reply(request: &ChatRequest, ask: Option<&Json>) -> Option<String> {
     if result.is_error {
         return Some(NO_REPLY.into());
     }
-    let Ok(json) = serde_json::from_str::<Json>(result.content) else {
+    let Some(json) = reading::leading_object(result.content) else {
         let text = result.content.trim();
         return Some(if text.is_empty() { NO_REPLY } else { text }.into());
     };

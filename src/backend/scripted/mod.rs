@@ -3,9 +3,11 @@
 
 mod ask;
 mod plan;
+mod plan_report;
 mod planning;
 mod reading;
 mod script;
+mod sized_plan;
 mod tasks;
 #[cfg(test)]
 mod tests;
@@ -25,9 +27,10 @@ pub struct ScriptedBackend {
     calls: AtomicU32,
     /// Post-evaluations made so far (each takes the next scripted decision).
     evaluations: AtomicU32,
-    /// The replies to the latest `ask_others` question, for `{reply}` in later rounds and
-    /// the final presentation, whose conversations no longer hold them.
-    last_reply: Mutex<Option<String>>,
+    /// The replies to the latest `ask_others` question and the question of the turn it was
+    /// asked in, for `{reply}` in later rounds, the final presentation and the plan's
+    /// execution, whose conversations no longer hold them; a new question forgets it.
+    last_reply: Mutex<Option<(String, String)>>,
 }
 
 impl ScriptedBackend {
@@ -75,10 +78,14 @@ impl Backend for ScriptedBackend {
                 .last_reply
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let question = reading::question(&request);
             if let Some(reply) = ask::reply(&request, self.options.ask.as_ref()) {
-                *last_reply = Some(reply);
+                *last_reply = Some((question.clone(), reply));
             }
-            last_reply.clone()
+            last_reply
+                .clone()
+                .filter(|(asked_in, _)| *asked_in == question)
+                .map(|(_, reply)| reply)
         };
         let evaluation = reading::offers(&request, "submit").then(|| {
             let number = self.evaluations.fetch_add(1, Ordering::Relaxed) as usize;

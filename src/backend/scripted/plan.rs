@@ -1,14 +1,14 @@
 //! What the scripted model does with one request. Pure: no clock, no IO.
 //!
 //! In order: answer the irreversibility question (no tools); present as the winner (no
-//! `vote` tool); then, before its first answer, ask with `ask_others`, write the plan
+//! `vote` tool; an executed plan's tasks first); then, before its first answer, ask with `ask_others`, write the plan
 //! (planning mode), work through the task tools (execution mode), make the configured
 //! `tool_calls`; then answer or vote.
 
 #[cfg(test)]
 mod tests;
 
-use super::{ask, planning, reading, tasks};
+use super::{ask, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -75,6 +75,11 @@ pub fn plan(context: &Context<'_>) -> Plan {
             .replace("{reply}", reply)
     };
     let reasoning = options.reasoning.as_deref().map(fill);
+    let replied = context.reply.is_some_and(|reply| reply != ask::NO_REPLY);
+    let with_reply = |text: String| match options.with_reply.as_deref().filter(|_| replied) {
+        Some(note) => format!("{}\n\n{}", text.trim_end(), fill(note)),
+        None => text,
+    };
 
     let Some(vote_options) = reading::vote_options(request) else {
         if !options.final_tool_calls.is_empty() && !reading::has_tool_results(request) {
@@ -84,12 +89,22 @@ pub fn plan(context: &Context<'_>) -> Plan {
                 action: Action::CallTools(options.final_tool_calls.clone()),
             };
         }
-        let final_text = options
+        if let Some(call) = plan_report::check(request) {
+            return Plan {
+                reasoning,
+                text: None,
+                action: Action::CallTools(vec![call]),
+            };
+        }
+        let mut final_text = options
             .final_answer
             .as_deref()
             .or(options.answers.last().map(String::as_str))
-            .map(fill)
+            .map(|text| with_reply(fill(text)))
             .unwrap_or_default();
+        if let Some(report) = plan_report::report(request) {
+            final_text = format!("{report}\n{final_text}");
+        }
         return Plan {
             reasoning,
             text: None,
@@ -125,7 +140,11 @@ pub fn plan(context: &Context<'_>) -> Plan {
         .own_anon
         .and_then(|own| answers.iter().find(|(anon, _)| anon == own.as_str()))
         .map(|(_, text)| text.as_str());
-    let filled: Vec<String> = options.answers.iter().map(|answer| fill(answer)).collect();
+    let filled: Vec<String> = options
+        .answers
+        .iter()
+        .map(|answer| with_reply(fill(answer)))
+        .collect();
     let next_answer = match own_answer {
         None => filled.first(),
         Some(current) => filled

@@ -3,7 +3,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::reading;
+use super::{reading, sized_plan};
 use crate::backend::ChatRequest;
 use crate::config::ScriptedToolCall;
 
@@ -41,15 +41,21 @@ pub fn write_plan(
         return None;
     }
     let tasks = if plan.is_empty() {
-        default_plan(question)
+        sized_plan::plan_of(sized_plan::requested_tasks(request), question)
     } else {
         plan.iter().map(complete_task).collect()
     };
-    let content = serde_json::to_string_pretty(&json!({ "tasks": tasks })).unwrap_or_default();
     Some(ScriptedToolCall {
         name: WRITE_FILE.into(),
-        arguments: json!({ "path": PLAN_FILE, "content": content }),
+        arguments: json!({ "path": PLAN_FILE, "content": plan_file(&tasks) }),
     })
+}
+
+/// `{"tasks": [...]}` with one task a line: readable, and short enough to stream a
+/// hundred tasks quickly.
+fn plan_file(tasks: &[Json]) -> String {
+    let lines: Vec<String> = tasks.iter().map(|task| format!("    {task}")).collect();
+    format!("{{\n  \"tasks\": [\n{}\n  ]\n}}\n", lines.join(",\n"))
 }
 
 fn writes_plan_file(arguments: &str) -> bool {
@@ -126,7 +132,7 @@ pub fn default_plan(question: &str) -> Vec<Json> {
     .collect()
 }
 
-fn quote(question: &str) -> String {
+pub(super) fn quote(question: &str) -> String {
     let question = question.trim();
     if question.is_empty() {
         return "the task".into();
@@ -197,8 +203,12 @@ mod tests {
     fn the_default_plan_is_five_tasks_in_a_small_dag() {
         let call = write_plan(&planning(), &[], "Build a blog").unwrap();
         assert_eq!(call.arguments["path"], PLAN_FILE);
-        let content: Json =
-            serde_json::from_str(call.arguments["content"].as_str().unwrap()).unwrap();
+        let text = call.arguments["content"].as_str().unwrap();
+        assert!(
+            text.contains("\n    {\"depends_on\":[],"),
+            "one task a line: {text}"
+        );
+        let content: Json = serde_json::from_str(text).unwrap();
         let tasks = content["tasks"].as_array().unwrap();
         let ids: Vec<&str> = tasks.iter().map(|t| t["id"].as_str().unwrap()).collect();
         assert_eq!(ids, ["T001", "T002", "T003", "T004", "T005"]);
@@ -214,6 +224,19 @@ mod tests {
         assert_eq!(tasks[4]["depends_on"], json!(["T003", "T004"]));
         assert_eq!(tasks[1]["depends_on"], json!(["T001"]));
         assert_eq!(tasks[2]["metadata"]["verification_group"], "core");
+    }
+
+    #[test]
+    fn the_default_plan_has_the_size_the_prompt_targets() {
+        let mut request = planning();
+        request.messages = vec![Message::user(
+            "<ORIGINAL MESSAGE># TASK PLANNING MODE\n## Planning Size\n\n- Depth: medium\n\
+             - Target tasks: 20-50\n\nUSER'S REQUEST:\nBuild a blog<END OF ORIGINAL MESSAGE>",
+        )];
+        let call = write_plan(&request, &[], "Build a blog").unwrap();
+        let content: Json =
+            serde_json::from_str(call.arguments["content"].as_str().unwrap()).unwrap();
+        assert_eq!(content["tasks"].as_array().unwrap().len(), 20);
     }
 
     #[test]

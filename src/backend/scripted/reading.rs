@@ -193,6 +193,16 @@ pub fn results_of(request: &ChatRequest, tool: &str) -> usize {
         .count()
 }
 
+/// The JSON object a tool result starts with. The orchestrator may append text to a
+/// result (peers' new answers, a time notice), which a model reads past, and so does this.
+pub fn leading_object(content: &str) -> Option<serde_json::Value> {
+    serde_json::Deserializer::from_str(content)
+        .into_iter::<serde_json::Value>()
+        .next()?
+        .ok()
+        .filter(serde_json::Value::is_object)
+}
+
 fn between<'a>(text: &'a str, open: &str, close: &str) -> Option<&'a str> {
     let start = text.find(open)? + open.len();
     let end = text[start..].find(close)? + start;
@@ -281,5 +291,22 @@ mod tests {
         );
         assert_eq!(result_of(&request, "a").map(|r| r.content), Some("a"));
         assert!(has_result_of(&request, "t") && !has_result_of(&request, "u"));
+    }
+
+    #[test]
+    fn a_result_is_read_past_the_text_appended_to_it() {
+        let injected = "{\"count\": 1}\n====\n⚠️  IMPORTANT: NEW ANSWER RECEIVED\n{not json}";
+        assert_eq!(
+            leading_object(injected),
+            Some(serde_json::json!({"count": 1}))
+        );
+        assert_eq!(leading_object(" {} tail"), Some(serde_json::json!({})));
+        assert_eq!(
+            leading_object("42 apples"),
+            None,
+            "text, not a result object"
+        );
+        assert_eq!(leading_object("Tool failed"), None);
+        assert_eq!(leading_object(""), None);
     }
 }

@@ -92,7 +92,7 @@ pub fn next(request: &ChatRequest, model: &str) -> Option<Vec<ScriptedToolCall>>
 }
 
 /// `mcp__planning_<agent id>__`, from the offered `get_ready_tasks` tool.
-fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
+pub(super) fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
     request.tools.iter().find_map(|tool| {
         let server = tool.name.strip_suffix(READY)?.strip_suffix("__")?;
         server
@@ -101,13 +101,13 @@ fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
     })
 }
 
-/// A successful result's JSON; `None` for an error, `"success": false`, or text that is
-/// not JSON.
-fn outcome(result: &ToolResult<'_>) -> Option<Json> {
+/// A successful result's JSON; `None` for an error, `"success": false`, or text that does
+/// not start with JSON.
+pub(super) fn outcome(result: &ToolResult<'_>) -> Option<Json> {
     if result.is_error {
         return None;
     }
-    let json: Json = serde_json::from_str(result.content).ok()?;
+    let json = reading::leading_object(result.content)?;
     (json["success"] != false).then_some(json)
 }
 
@@ -198,6 +198,22 @@ mod tests {
             }
         }
         assert_eq!(replies, [1, 4, 7], "ask; T001; T002 and T003; then answer");
+    }
+
+    #[test]
+    fn peers_answers_appended_to_the_ready_list_do_not_end_the_work() {
+        let mut request = executing();
+        let calls = next(&request, "m").unwrap();
+        reply_with(&mut request, &calls, |_| {
+            let (ready, is_error) = ready(&["T001"]);
+            let update = "\n====\n⚠️  IMPORTANT: NEW ANSWER RECEIVED - ACTION REQUIRED\n";
+            (
+                format!("{ready}{update}[UPDATE: agent2 submitted new answer(s)]"),
+                is_error,
+            )
+        });
+        let calls = next(&request, "m").expect("T001 is still worked on");
+        assert_eq!(calls[0].arguments["task_id"], "T001");
     }
 
     #[test]

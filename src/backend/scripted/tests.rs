@@ -108,5 +108,64 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
         }],
     };
     text_of(&backend, asked).await;
-    assert_eq!(text_of(&backend, presentation).await, "We chose blue.");
+    assert_eq!(
+        text_of(&backend, presentation.clone()).await,
+        "We chose blue."
+    );
+    let mut next_turn = presentation;
+    next_turn.messages = vec![Message::user(
+        "<ORIGINAL MESSAGE>another question<END OF ORIGINAL MESSAGE>",
+    )];
+    assert_eq!(
+        text_of(&backend, next_turn).await,
+        "We chose no reply.",
+        "a reply belongs to the question it was asked about"
+    );
+}
+
+#[tokio::test]
+async fn with_reply_is_added_to_the_final_answer_only_once_someone_replied() {
+    let id = AgentId::new("a");
+    let mapping = AnonymousMapping::new([&id]);
+    let options = ScriptedOptions {
+        tokens_per_second: 0.0,
+        ask: Some(json!({"question": "Which colour?"})),
+        final_answer: Some("The answer.".into()),
+        with_reply: Some("Painted {reply}, as you chose.".into()),
+        ..ScriptedOptions::default()
+    };
+    let backend = ScriptedBackend::new(
+        "scripted".into(),
+        options,
+        mapping.anon(&id).cloned(),
+        mapping,
+    );
+    let presentation = ChatRequest {
+        messages: vec![Message::user(
+            "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
+        )],
+        tools: vec![],
+    };
+    assert_eq!(text_of(&backend, presentation.clone()).await, "The answer.");
+    let mut asked = presentation.clone();
+    reply_with(
+        &mut asked,
+        &[ScriptedToolCall {
+            name: "ask_others".into(),
+            arguments: json!({}),
+        }],
+        |_| {
+            (
+                json!({"status": "complete", "responses": [
+                    {"responder_id": "human", "content": "blue"}]})
+                .to_string(),
+                false,
+            )
+        },
+    );
+    text_of(&backend, asked).await;
+    assert_eq!(
+        text_of(&backend, presentation).await,
+        "The answer.\n\nPainted blue, as you chose."
+    );
 }

@@ -137,3 +137,14 @@ fn ask_errors_name_the_key_and_its_place() {
         "{message}"
     );
 }
+
+#[test]
+fn with_reply_is_a_paragraph_for_after_the_question() {
+    let options =
+        options("      ask: Which colour?\n      with_reply: \"In {reply}, as you chose.\"\n");
+    assert_eq!(
+        options.with_reply.as_deref(),
+        Some("In {reply}, as you chose.")
+    );
+    assert!(error("      with_reply: [a]\n").contains("with_reply"));
+}

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use jiff::Timestamp;
 
 use super::{CardItem, ToolCard, ToolState, UiState, display_tool_name, preview};
-use crate::protocol::symbols::QUESTION;
+use crate::protocol::symbols::{QUESTION, REPLY};
 use crate::protocol::{
     AgentId, BroadcastTarget, Event, EventMsg, PlanInfo, Question, TaskProgress, TaskView,
     current_task,
@@ -127,6 +127,12 @@ impl UiState {
     /// only makes a timeline entry).
     pub(super) fn fold_plan(&mut self, event: &Event) {
         let agent = event.agent.as_ref();
+        if let EventMsg::BroadcastAnswered { from, answer, .. } = &event.msg
+            && let Some(card) = self.agent_mut(agent)
+        {
+            card.items
+                .push(CardItem::Notice(answered(from.as_ref(), answer)));
+        }
         if let EventMsg::ToolBlocked {
             call_id,
             tool,
@@ -204,6 +210,17 @@ pub fn asked(target: BroadcastTarget, first: &str, count: usize) -> String {
         count => format!(" (+{} more)", count - 1),
     };
     format!("{QUESTION} {whom}: {first}{more}")
+}
+
+/// `💬 you answered: A checklist`, under the question in the asker's card.
+pub fn answered(from: Option<&AgentId>, answer: &str) -> String {
+    let who = from.map_or_else(|| "you".to_string(), ToString::to_string);
+    let answer = if answer.trim().is_empty() {
+        "(no answer)".to_string()
+    } else {
+        preview(answer, 200)
+    };
+    format!("{REPLY} {who} answered: {answer}")
 }
 
 /// The first question's text, as one short line.

@@ -211,6 +211,14 @@ fn questions_to_the_user_wait_until_answered_or_closed() {
         },
     ));
     assert_eq!(last_entry(&state), "💬 you replied: SQLite");
+    assert!(
+        matches!(
+            state.agents[0].items.last(),
+            Some(CardItem::Notice(text)) if text == "💬 you answered: SQLite"
+        ),
+        "the asker's card shows the answer under its question: {:?}",
+        state.agents[0].items.last()
+    );
     assert_eq!(state.questions.len(), 1);
     state.apply(&event(6, Some("b"), closed("r2", true)));
     assert!(state.questions.is_empty());
