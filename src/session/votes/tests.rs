@@ -181,3 +181,21 @@ fn without_a_winner_votes_stand_and_none_is_received() {
     assert_eq!(ledger.counts(&id("a")).received, None);
     assert!(ledger.tally().is_none());
 }
+
+#[test]
+fn events_logged_before_votes_were_recorded_still_read() {
+    let answer: EventMsg = serde_json::from_str(
+        r#"{"type":"answer_submitted","label":"agent1.1","anon_id":"agent1","content":"x"}"#,
+    )
+    .unwrap();
+    assert!(matches!(
+        answer,
+        EventMsg::AnswerSubmitted {
+            votes_reset: None,
+            ..
+        }
+    ));
+    let count: VoteCount =
+        serde_json::from_str(r#"{"agent":"a","anon_id":"agent1","votes":2}"#).unwrap();
+    assert!(count.voters.is_empty());
+}
