@@ -75,6 +75,7 @@ fn other_events(index: usize, agent: &AgentInfo, peer: &AgentInfo) -> Vec<EventM
             label: AnswerLabel::answer(&agent.anon_id, 1),
             anon_id: agent.anon_id.clone(),
             content: "Use a write-through cache with ARC eviction.".into(),
+            votes_reset: None,
         });
         msgs.push(EventMsg::VoteCast {
             target: peer.id.clone(),

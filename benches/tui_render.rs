@@ -61,6 +61,7 @@ fn state_with_history(lines: usize) -> UiState {
                 label: AnswerLabel::answer(&agent.anon_id, line / 3 + 1),
                 anon_id: agent.anon_id.clone(),
                 content: format!("Answer {line}: use a write-through cache."),
+                votes_reset: None,
             }
         } else {
             let target = &agents[(line + 1) % 3];

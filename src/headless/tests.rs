@@ -56,6 +56,7 @@ fn turn_events() -> Vec<Event> {
                 label: AnswerLabel::answer(&anon_a, 1),
                 anon_id: anon_a.clone(),
                 content: "Because.\nMore.".into(),
+                votes_reset: None,
             },
         ),
         event(
@@ -68,6 +69,7 @@ fn turn_events() -> Vec<Event> {
                     agent: AgentId::new("a"),
                     anon_id: anon_a.clone(),
                     votes: 2,
+                    voters: Vec::new(),
                 }],
                 is_tie: false,
                 basis: WinnerBasis::Votes,

@@ -164,6 +164,10 @@ pub enum EventMsg {
         label: AnswerLabel,
         anon_id: AnonId,
         content: String,
+        /// The agents whose votes this answer reset: from then on they do not count. `None`
+        /// in logs written before massgen recorded it, where an answer reset every vote.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        votes_reset: Option<Vec<AgentId>>,
     },
     /// A vote was accepted.
     VoteCast {

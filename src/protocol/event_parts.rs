@@ -126,6 +126,10 @@ pub struct VoteCount {
     pub agent: AgentId,
     pub anon_id: AnonId,
     pub votes: u32,
+    /// Who cast the `votes` that counted, in config order. Empty in logs written before
+    /// massgen recorded it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub voters: Vec<AgentId>,
 }
 
 /// Which clock ran out.

@@ -171,6 +171,7 @@ mod tests {
                 label: AnswerLabel::answer(&anon, 1),
                 anon_id: anon,
                 content: "a".into(),
+                votes_reset: None,
             },
         ));
         settle().await;

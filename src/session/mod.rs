@@ -17,6 +17,7 @@ mod resume;
 mod state_files;
 mod store;
 mod turn_links;
+mod votes;
 
 pub use atomic::{pretty_json, write_atomic};
 pub use event_lines::{EventLines, MAX_EVENT_LINE};
@@ -33,3 +34,4 @@ pub use replay::{EventLogs, Recording, ReplayError, event_logs, load_recording};
 pub use resume::{PastTurn, SessionInfo, find_session, list_sessions};
 pub use state_files::{METRICS_MAX, path_json, read_json};
 pub use store::{SessionStore, TurnEnding};
+pub use votes::{LedgerVote, VoteCounts, VoteFate, VoteLedger};

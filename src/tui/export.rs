@@ -1,6 +1,7 @@
 //! `/export [N] [path]`: a finished turn as Markdown — the question, every answer with its
-//! label and author, the votes with their reasons, the final answer, and tokens and cost
-//! per agent and in total — written to a new file that never replaces an existing one.
+//! label and author, the votes with their reasons (those that counted apart from those a
+//! newer answer reset), the final answer, and tokens and cost per agent and in total —
+//! written to a new file that never replaces an existing one.
 
 use std::fmt::Write as _;
 use std::io::{self, Write as _};
@@ -8,7 +9,11 @@ use std::path::{Path, PathBuf};
 
 use crate::protocol::{Spend, TurnOutcome};
 use crate::session::format_usd;
-use crate::tui::state::TurnRecord;
+use crate::tui::state::{TurnRecord, VoteGroup};
+
+mod headings;
+
+use headings::nested;
 
 /// Where `/export` writes turn `turn` unless told: `.massgen/exports/turn_N.md` under `cwd`.
 pub fn default_path(cwd: &Path, turn: u32) -> PathBuf {
@@ -17,7 +22,8 @@ pub fn default_path(cwd: &Path, turn: u32) -> PathBuf {
         .join(format!("turn_{turn}.md"))
 }
 
-/// The turn as a Markdown document.
+/// The turn as a Markdown document: `#` for the turn, `##` for each part, `###` below
+/// that; headings inside the question and the answers nest below the part they are in.
 pub fn markdown(record: &TurnRecord) -> String {
     let mut out = String::new();
     let outcome = match record.outcome {
@@ -35,35 +41,29 @@ pub fn markdown(record: &TurnRecord) -> String {
     #[allow(clippy::cast_precision_loss)]
     let seconds = record.duration_ms as f64 / 1000.0;
     let _ = writeln!(out, "_{outcome}{winner} · {seconds:.1} s_\n");
-    let _ = writeln!(out, "## Question\n\n{}\n", record.question.trim_end());
+    let _ = writeln!(
+        out,
+        "## Question\n\n{}\n",
+        nested(record.question.trim_end(), 2)
+    );
     let _ = writeln!(out, "## Answers\n");
     let mut any = false;
     for part in &record.agents {
         for (label, content) in &part.answers {
             any = true;
-            let _ = writeln!(out, "### {label} — {}\n\n{}\n", part.id, content.trim_end());
+            let _ = writeln!(
+                out,
+                "### {label} — {}\n\n{}\n",
+                part.id,
+                nested(content.trim_end(), 3)
+            );
         }
     }
     if !any {
         let _ = writeln!(out, "No answers.\n");
     }
-    let _ = writeln!(out, "## Votes\n");
-    any = false;
-    for part in &record.agents {
-        for vote in &part.votes {
-            any = true;
-            let reason = vote.reason.replace('\n', " ");
-            let _ = writeln!(
-                out,
-                "- **{}** → {} ({}): {reason}",
-                part.id, vote.target, vote.target_label
-            );
-        }
-    }
-    if !any {
-        let _ = writeln!(out, "No votes.");
-    }
-    let _ = writeln!(out, "\n## Final answer\n");
+    votes(&mut out, record);
+    let _ = writeln!(out, "## Final answer\n");
     match &record.final_answer {
         Some(answer) => {
             let _ = writeln!(
@@ -71,7 +71,7 @@ pub fn markdown(record: &TurnRecord) -> String {
                 "_{} by {}_\n\n{}\n",
                 answer.label,
                 answer.agent,
-                answer.content.trim_end()
+                nested(answer.content.trim_end(), 2)
             );
         }
         None => {
@@ -86,6 +86,28 @@ pub fn markdown(record: &TurnRecord) -> String {
     }
     let _ = writeln!(out, "{}", spend_row("**total**", &record.spend));
     out
+}
+
+/// `## Votes`: those that counted, then under their own headings those that did not (a
+/// newer answer reset them, or they were void), each saying why.
+fn votes(out: &mut String, record: &TurnRecord) {
+    let _ = writeln!(out, "## Votes\n");
+    let mut any = false;
+    for group in VoteGroup::ALL {
+        let votes = record.votes_in(group);
+        if votes.is_empty() {
+            continue;
+        }
+        any = true;
+        let _ = writeln!(out, "### {} · {}\n", group.title(), votes.len());
+        for (voter, vote) in votes {
+            let _ = writeln!(out, "- **{voter}** {}", vote.text());
+        }
+        let _ = writeln!(out);
+    }
+    if !any {
+        let _ = writeln!(out, "No votes.\n");
+    }
 }
 
 fn spend_row(name: &str, spend: &Spend) -> String {
@@ -151,3 +173,6 @@ pub fn notice(turn: u32, written: &io::Result<PathBuf>, asked: &Path) -> String 
         ),
     }
 }
+
+#[cfg(test)]
+mod tests;

@@ -22,6 +22,8 @@ mod terminal;
 pub(crate) mod test_plans;
 #[cfg(test)]
 pub(crate) mod test_support;
+#[cfg(test)]
+pub(crate) mod test_votes;
 pub mod theme;
 
 pub use run::{SessionEnd, TuiOptions, run};

@@ -30,13 +30,28 @@ pub async fn logged_turns(
     questions: &[&str],
     massgen_dir: Option<std::path::PathBuf>,
 ) -> Vec<Event> {
+    run_turns(yaml, questions, massgen_dir, true).await
+}
+
+/// Like [`scripted_turns`], each agent as slow as `yaml` says (under tokio's paused clock
+/// still the same every run), so the script decides who answers and votes when.
+pub async fn timed_turns(yaml: &str, questions: &[&str]) -> Vec<Event> {
+    run_turns(yaml, questions, None, false).await
+}
+
+async fn run_turns(
+    yaml: &str,
+    questions: &[&str],
+    massgen_dir: Option<std::path::PathBuf>,
+    instant: bool,
+) -> Vec<Event> {
     let mut config = config::from_text(yaml, "test", &Env::default())
         .unwrap()
         .into_runnable()
         .unwrap()
         .0;
     for agent in &mut config.agents {
-        if let Some(options) = agent.backend.scripted.as_mut() {
+        if let Some(options) = agent.backend.scripted.as_mut().filter(|_| instant) {
             options.tokens_per_second = 0.0;
             options.first_token_ms = 0;
         }

@@ -1,6 +1,6 @@
-//! `massgen logs summary`: one run's question, winner, outcome, duration, tokens and cost
-//! per agent, rounds, errors, top tools and API timing — from its `events.jsonl` and
-//! `metrics_summary.json`.
+//! `massgen logs summary`: one run's question, winner, outcome, duration, tokens, cost and
+//! votes (cast, reset, received) per agent, rounds, errors, top tools and API timing —
+//! from its `events.jsonl` and `metrics_summary.json`.
 
 use std::fmt::Write as _;
 use std::io;
@@ -9,9 +9,9 @@ use std::path::Path;
 use serde_json::{Value, json};
 
 use super::{cost, duration, json_text};
-use crate::protocol::{Event, EventMsg, TurnOutcome};
+use crate::protocol::{AgentId, Event, EventMsg, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
-use crate::session::{EventLines, METRICS_MAX, path_json, read_json};
+use crate::session::{EventLines, METRICS_MAX, VoteCounts, VoteLedger, path_json, read_json};
 
 /// `1 agent`, `4 agents`, from a count read in a JSON file.
 fn count(n: u64, noun: &str) -> String {
@@ -27,15 +27,20 @@ pub struct TurnFacts {
     pub duration_ms: Option<u64>,
     /// (agent, message) of every error and every agent dropped from the turn.
     pub errors: Vec<(String, String)>,
+    /// Every vote and what became of it, and the tally that chose the winner.
+    pub votes: VoteLedger,
 }
 
 /// The event types the facts come from; other lines (most of a log) are not parsed.
-const WANTED: [&str; 5] = [
+const WANTED: [&str; 8] = [
     "\"type\":\"turn_started\"",
     "\"type\":\"turn_finished\"",
     "\"type\":\"winner_selected\"",
     "\"type\":\"agent_error\"",
     "\"type\":\"agent_killed\"",
+    "\"type\":\"answer_submitted\"",
+    "\"type\":\"vote_cast\"",
+    "\"type\":\"orchestration_restarted\"",
 ];
 
 /// Reads `events.jsonl` in `attempt`, line by line (a log can be hundreds of MB); none
@@ -59,6 +64,7 @@ pub fn turn_facts(attempt: &Path) -> Result<TurnFacts, String> {
         let Ok(event) = serde_json::from_str::<Event>(line) else {
             continue;
         };
+        facts.votes.fold(event.agent.as_ref(), &event.msg);
         let agent = event.agent.as_ref().map(ToString::to_string);
         if let EventMsg::TurnStarted { question, .. } = event.msg {
             facts.question = Some(question);
@@ -84,6 +90,57 @@ pub fn turn_facts(attempt: &Path) -> Result<TurnFacts, String> {
         }
     }
     Ok(facts)
+}
+
+/// Per agent (those of `metrics` and any other that voted or was voted for), its votes
+/// cast, how many of them a newer answer reset, and how many it received in the tally that
+/// chose the winner (`null` when none was chosen).
+fn vote_counts_json(ledger: &VoteLedger, metrics: &Value) -> Value {
+    let mut agents: Vec<AgentId> = metrics["agents"]
+        .as_object()
+        .map(|agents| agents.keys().map(AgentId::new).collect())
+        .unwrap_or_default();
+    let named = ledger
+        .votes()
+        .iter()
+        .flat_map(|vote| [&vote.voter, &vote.target])
+        .chain(
+            ledger
+                .tally()
+                .into_iter()
+                .flatten()
+                .map(|count| &count.agent),
+        );
+    for agent in named {
+        if !agents.contains(agent) {
+            agents.push(agent.clone());
+        }
+    }
+    let counts = agents.iter().map(|agent| {
+        let VoteCounts {
+            cast,
+            reset,
+            received,
+        } = ledger.counts(agent);
+        (
+            agent.to_string(),
+            json!({"cast": cast, "reset": reset, "received": received}),
+        )
+    });
+    Value::Object(counts.collect())
+}
+
+/// `cast 4 votes (1 reset) · received 3`: what an agent voted, and what it was voted.
+fn votes_text(counts: &Value) -> String {
+    let number = |key: &str| counts[key].as_u64().unwrap_or(0);
+    let mut text = format!("cast {}", count(number("cast"), "vote"));
+    if number("reset") > 0 {
+        let _ = write!(text, " ({} reset)", number("reset"));
+    }
+    if let Some(received) = counts["received"].as_u64() {
+        let _ = write!(text, " · received {received}");
+    }
+    text
 }
 
 /// A log file massgen will not read, and what to do about it.
@@ -127,6 +184,7 @@ pub fn summary_json(attempt: &Path) -> Result<Value, String> {
         .iter()
         .map(|(agent, message)| json!({"agent": agent, "message": message}))
         .collect();
+    let votes = vote_counts_json(&facts.votes, &metrics);
     Ok(json!({
         "log_dir": path_json(attempt),
         "question": facts.question.clone().or_else(|| metrics["meta"]["question"].as_str().map(str::to_string)),
@@ -136,6 +194,7 @@ pub fn summary_json(attempt: &Path) -> Result<Value, String> {
         "estimated_cost": total_cost(&metrics),
         "cost_unknown": total_cost(&metrics).is_none(),
         "errors": errors,
+        "votes": votes,
         "metrics": metrics,
     }))
 }
@@ -184,7 +243,7 @@ pub fn run(attempt: &Path, as_json: bool) -> Result<String, String> {
                 number(&usage["input_tokens"]),
                 number(&usage["output_tokens"]),
                 count(number(&agent["answers"]), "answer"),
-                count(number(&agent["votes"]), "vote"),
+                votes_text(&summary["votes"][id.as_str()]),
                 cost(agent_cost)
             );
         }

@@ -43,21 +43,27 @@ impl Coordination {
             Candidates::PreferLive if live.is_empty() => with_answers.clone(),
             Candidates::PreferLive => live,
         };
-        let votes_for = |index: usize| -> u32 {
+        let voters_for = |index: usize| -> Vec<AgentId> {
             let id = &self.order[index];
-            let count = self
-                .states
+            self.order
                 .iter()
-                .filter(|state| state.vote.as_ref().is_some_and(|vote| &vote.target == id))
-                .count();
-            u32::try_from(count).unwrap_or(u32::MAX)
+                .zip(&self.states)
+                .filter(|(_, state)| state.vote.as_ref().is_some_and(|vote| &vote.target == id))
+                .map(|(voter, _)| voter.clone())
+                .collect()
         };
+        let votes_for =
+            |index: usize| -> u32 { u32::try_from(voters_for(index).len()).unwrap_or(u32::MAX) };
         let tally: Vec<VoteCount> = with_answers
             .iter()
-            .map(|&index| VoteCount {
-                agent: self.order[index].clone(),
-                anon_id: self.states[index].anon.clone(),
-                votes: votes_for(index),
+            .map(|&index| {
+                let voters = voters_for(index);
+                VoteCount {
+                    agent: self.order[index].clone(),
+                    anon_id: self.states[index].anon.clone(),
+                    votes: u32::try_from(voters.len()).unwrap_or(u32::MAX),
+                    voters,
+                }
             })
             .collect();
         let best = candidates.iter().map(|&index| votes_for(index)).max()?;

@@ -103,6 +103,11 @@ fn most_votes_wins() {
         .find(|count| count.agent == id("b"))
         .unwrap();
     assert_eq!(b.votes, 3);
+    assert_eq!(
+        b.voters,
+        ids(&["a", "b", "c"]),
+        "the tally names who counted"
+    );
     assert_eq!(c.feedback_for(&id("b")).len(), 3);
 }
 

@@ -131,6 +131,7 @@ impl Driver<'_> {
                                 label: accepted.label,
                                 anon_id: accepted.anon,
                                 content: content.trim().to_string(),
+                                votes_reset: Some(accepted.votes_reset),
                             },
                         );
                         self.status(agent, AgentStatus::Answered);

@@ -61,6 +61,7 @@ async fn a_vote_counts_until_a_new_answer_clears_it() {
             label: AnswerLabel::answer(&events_anon(&events, "critic"), 1),
             anon_id: events_anon(&events, "critic"),
             content: "Paris.".into(),
+            votes_reset: None,
         },
     );
     tracker.apply(&answer);

@@ -273,6 +273,7 @@ fn stray_coordination_events_after_a_turn_do_not_restart_it() {
             label: crate::protocol::AnswerLabel::answer(&info.anon_id, 1),
             anon_id: info.anon_id.clone(),
             content: "late".into(),
+            votes_reset: None,
         },
     ));
     assert!(!app.state.is_running());

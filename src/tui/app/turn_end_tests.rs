@@ -39,6 +39,7 @@ fn the_answers_browser_opens_on_the_winning_answer_and_crowns_only_it() {
                 label: serde_json::from_value(json(label)).unwrap(),
                 anon_id: serde_json::from_value(json(&label[..6])).unwrap(),
                 content: format!("answer {label}"),
+                votes_reset: None,
             },
         )
     };

@@ -28,6 +28,8 @@ mod tests;
 mod turns;
 #[cfg(test)]
 mod view_snapshots;
+#[cfg(test)]
+mod vote_tests;
 
 use std::ops::Range;
 

@@ -1,7 +1,8 @@
 //! `/inspect`: the session's turns, one line each (outcome, winner, duration, tokens, cost),
 //! and the selected one in detail: its question, each agent's answers (🏆 on the one the
-//! turn chose, where the view opens), the votes with their reasons, the final answer and the
-//! cost per agent. Live and resumed turns alike.
+//! turn chose, where the view opens), the votes with their reasons — those that counted,
+//! then apart those a newer answer reset — the final answer and the cost per agent. Live
+//! and resumed turns alike.
 
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
@@ -11,7 +12,7 @@ use ratatui::widgets::{Block, Borders};
 use super::costs::{usage_header, usage_row};
 use crate::protocol::{AgentId, TurnOutcome};
 use crate::tui::render::{cost, markdown_lines, seconds, truncate, wrap};
-use crate::tui::state::{TurnRecord, UiState};
+use crate::tui::state::{TurnRecord, UiState, VoteGroup};
 use crate::tui::theme::Theme;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> Vec<Line<'static>> {
@@ -179,28 +180,35 @@ impl Detail<'_> {
         at
     }
 
+    /// The votes that counted, then apart and dimmed those that did not: reset by a newer
+    /// answer, or void, each saying why.
     fn votes(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
-        lines.push(self.heading("Votes"));
-        let mut any = false;
-        for agent in &turn.agents {
-            for vote in &agent.votes {
-                any = true;
-                let text = format!(
-                    "{} → {} ({}): {}",
-                    agent.id, vote.target, vote.target_label, vote.reason
-                );
-                let style = self.agent_style(&agent.id);
+        let groups: Vec<_> = VoteGroup::ALL
+            .into_iter()
+            .map(|group| (group, turn.votes_in(group)))
+            .filter(|(_, votes)| !votes.is_empty())
+            .collect();
+        if groups.is_empty() {
+            lines.push(self.heading("Votes"));
+            lines.push(Line::styled("no votes", self.theme.dim()));
+            lines.push(Line::default());
+        }
+        for (group, votes) in groups {
+            lines.push(self.heading(&format!("{} · {}", group.title(), votes.len())));
+            for (voter, vote) in votes {
+                let text = format!("{voter} {}", vote.text());
+                let style = match group {
+                    VoteGroup::Counted | VoteGroup::Standing => self.agent_style(voter),
+                    VoteGroup::Reset | VoteGroup::Void => self.theme.dim(),
+                };
                 lines.extend(
                     wrap(&text, self.width)
                         .into_iter()
                         .map(|line| Line::styled(line, style)),
                 );
             }
+            lines.push(Line::default());
         }
-        if !any {
-            lines.push(Line::styled("no votes", self.theme.dim()));
-        }
-        lines.push(Line::default());
     }
 
     fn costs(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {

@@ -10,6 +10,7 @@ impl UiState {
         agent: Option<&AgentId>,
         label: &AnswerLabel,
         content: &str,
+        votes_reset: Option<&[AgentId]>,
     ) {
         let roster: Vec<AgentId> = self
             .agents
@@ -17,7 +18,7 @@ impl UiState {
             .map(|card| card.info.id.clone())
             .collect();
         if let Some(author) = agent {
-            self.votes.answer(author, &roster);
+            self.votes.answer(author, &roster, votes_reset);
         }
         if let Some(card) = self.agent_mut(agent) {
             card.answers += 1;

@@ -39,7 +39,7 @@ pub use final_answer::PresentedAnswer;
 pub use input::QueuedInput;
 pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, SavedPlan, TaskTree, TreeRow, asked};
-pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord};
+pub use record::{AgentTurn, CastVote, FinalAnswer, TurnRecord, VoteGroup};
 pub use replay::ReplayState;
 pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use tools::{ServerRow, WorkspaceDirs, refusal};
@@ -48,6 +48,7 @@ pub use votes::{Bar, VoteTally};
 use crate::protocol::{
     AgentId, AgentInfo, AgentStatus, Event, EventMsg, Mode, TurnOptions, TurnOutcome,
 };
+use crate::session::VoteLedger;
 
 /// Where the turn is.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -82,6 +83,8 @@ pub struct UiState {
     /// Every finished tool call of the session, as `/events` lists them.
     pub tool_log: Vec<TimelineEntry>,
     pub votes: VoteTally,
+    /// Every vote of the running (or last) turn and what became of it, for its record.
+    pub vote_ledger: VoteLedger,
     /// Human input typed during the turn and not yet delivered to every agent.
     pub queued_input: Vec<QueuedInput>,
     pub turns: Vec<TurnRecord>,
@@ -159,6 +162,7 @@ impl UiState {
     fn fold(&mut self, event: &Event) {
         let agent = event.agent.as_ref();
         self.push_entry(event);
+        self.vote_ledger.fold(agent, &event.msg);
         if let Some(entry) = timeline_entries::tool_call_entry(event) {
             self.tool_log.push(entry);
         }
@@ -279,8 +283,13 @@ impl UiState {
                     }
                 }
             }
-            EventMsg::AnswerSubmitted { label, content, .. } => {
-                self.answer_submitted(agent, label, content);
+            EventMsg::AnswerSubmitted {
+                label,
+                content,
+                votes_reset,
+                ..
+            } => {
+                self.answer_submitted(agent, label, content, votes_reset.as_deref());
             }
             EventMsg::VoteCast {
                 target,

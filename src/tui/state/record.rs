@@ -4,6 +4,7 @@
 
 use super::{AgentCard, CardItem, UiState};
 use crate::protocol::{AgentId, AnswerLabel, Spend, TurnOutcome};
+use crate::session::{VoteFate, VoteLedger};
 
 /// A finished turn, for the header totals, `/inspect` and `/cost`.
 #[derive(Clone, Debug, PartialEq)]
@@ -28,12 +29,32 @@ pub struct AgentTurn {
     pub spend: Spend,
 }
 
-/// A vote as it was cast (later answers may have voided it).
+/// A vote as it was cast, and whether it counted (a later answer may have reset it).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CastVote {
     pub target: String,
     pub target_label: AnswerLabel,
     pub reason: String,
+    pub fate: VoteFate,
+}
+
+impl CastVote {
+    /// `→ b (agent2.1): reason`, saying why it did not count when it did not:
+    /// `→ b (agent2.1), reset by b's answer agent2.2: reason`. On one line.
+    pub fn text(&self) -> String {
+        let note = self.fate.note();
+        let why = if note.is_empty() {
+            String::new()
+        } else {
+            format!(", {note}")
+        };
+        format!(
+            "→ {} ({}){why}: {}",
+            self.target,
+            self.target_label,
+            self.reason.replace('\n', " ")
+        )
+    }
 }
 
 /// The answer the winner presented (or its stored answer when presenting failed).
@@ -61,30 +82,34 @@ impl TurnRecord {
 }
 
 impl AgentTurn {
-    fn from_card(card: &AgentCard) -> Self {
-        let mut part = Self {
-            id: card.info.id.clone(),
-            answers: Vec::new(),
-            votes: Vec::new(),
+    /// The card's answers, and its votes as `ledger` has them.
+    fn from_card(card: &AgentCard, ledger: &VoteLedger) -> Self {
+        let id = card.info.id.clone();
+        let answers = card
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                CardItem::Answer { label, content } => Some((label.clone(), content.clone())),
+                _ => None,
+            })
+            .collect();
+        let votes = ledger
+            .votes()
+            .iter()
+            .filter(|vote| vote.voter == id)
+            .map(|vote| CastVote {
+                target: vote.target.to_string(),
+                target_label: vote.target_label.clone(),
+                reason: vote.reason.clone(),
+                fate: vote.fate.clone(),
+            })
+            .collect();
+        Self {
+            id,
+            answers,
+            votes,
             spend: card.spend,
-        };
-        for item in &card.items {
-            if let CardItem::Answer { label, content } = item {
-                part.answers.push((label.clone(), content.clone()));
-            } else if let CardItem::Vote {
-                target_label,
-                target,
-                reason,
-            } = item
-            {
-                part.votes.push(CastVote {
-                    target: target.clone(),
-                    target_label: target_label.clone(),
-                    reason: reason.clone(),
-                });
-            }
         }
-        part
     }
 }
 
@@ -123,7 +148,11 @@ impl UiState {
             winner: winner.cloned(),
             duration_ms,
             spend: self.turn_usage(),
-            agents: self.agents.iter().map(AgentTurn::from_card).collect(),
+            agents: self
+                .agents
+                .iter()
+                .map(|card| AgentTurn::from_card(card, &self.vote_ledger))
+                .collect(),
             final_answer: self.agents.iter().find_map(final_answer),
         }
     }
@@ -149,5 +178,52 @@ impl UiState {
             }
         }
         totals
+    }
+}
+
+/// Votes that fared alike, as `/inspect` and `/export` list them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum VoteGroup {
+    /// In the tally that chose the winner.
+    Counted,
+    /// Standing when a turn without a winner ended.
+    Standing,
+    /// A newer answer reset them.
+    Reset,
+    /// Void for another reason (voter dropped, coordination restarted).
+    Void,
+}
+
+impl VoteGroup {
+    pub const ALL: [Self; 4] = [Self::Counted, Self::Standing, Self::Reset, Self::Void];
+
+    pub fn of(fate: &VoteFate) -> Self {
+        match fate {
+            VoteFate::Counted => Self::Counted,
+            VoteFate::Standing => Self::Standing,
+            VoteFate::Reset { .. } => Self::Reset,
+            VoteFate::Void { .. } => Self::Void,
+        }
+    }
+
+    /// What the group's heading says.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Counted => "Votes that counted",
+            Self::Standing => "Votes standing when the turn ended, no winner chosen",
+            Self::Reset => "Reset votes, not counted",
+            Self::Void => "Votes that did not count",
+        }
+    }
+}
+
+impl TurnRecord {
+    /// The turn's votes in `group`, with their voters, in roster order.
+    pub fn votes_in(&self, group: VoteGroup) -> Vec<(&AgentId, &CastVote)> {
+        self.agents
+            .iter()
+            .flat_map(|part| part.votes.iter().map(move |vote| (&part.id, vote)))
+            .filter(|(_, vote)| VoteGroup::of(&vote.fate) == group)
+            .collect()
     }
 }

@@ -48,6 +48,7 @@ fn answer(seq: u64, agent: &str, anon: &str) -> Event {
             label: AnswerLabel::answer(&anon_id(anon), 1),
             anon_id: anon_id(anon),
             content: format!("{agent}'s answer\nsecond line"),
+            votes_reset: None,
         },
     )
 }

@@ -7,6 +7,7 @@ use jiff::Timestamp;
 
 use super::{Phase, UiState, VoteTally};
 use crate::protocol::{AgentId, AgentInfo, Event, Mode, ResumedTurn, Spend, TurnOutcome};
+use crate::session::VoteLedger;
 
 impl UiState {
     /// Tokens and cost of the running (or last) turn over every agent.
@@ -119,6 +120,7 @@ impl UiState {
         self.winner = None;
         self.outcome = None;
         self.votes = VoteTally::default();
+        self.vote_ledger = VoteLedger::default();
         self.queued_input.clear();
     }
 }

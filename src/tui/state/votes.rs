@@ -1,5 +1,5 @@
-//! The live vote tally: who currently votes for whom. A new answer voids every vote, as the
-//! coordination rules say; the winner's final tally replaces the live one.
+//! The live vote tally: who currently votes for whom. A new answer voids the votes it names
+//! as reset; the winner's final tally replaces the live one.
 
 use crate::protocol::{AgentId, VoteCount};
 
@@ -23,8 +23,14 @@ pub struct Bar {
 }
 
 impl VoteTally {
-    /// A new answer: its author becomes a candidate and every standing vote is void.
-    pub fn answer(&mut self, author: &AgentId, roster: &[AgentId]) {
+    /// A new answer: its author becomes a candidate, and the votes it reset (every vote,
+    /// in a log that does not name them) are void.
+    pub fn answer(
+        &mut self,
+        author: &AgentId,
+        roster: &[AgentId],
+        votes_reset: Option<&[AgentId]>,
+    ) {
         if !self.candidates.contains(author) {
             self.candidates.push(author.clone());
             self.candidates.sort_by_key(|candidate| {
@@ -34,7 +40,10 @@ impl VoteTally {
                     .unwrap_or(usize::MAX)
             });
         }
-        self.votes.clear();
+        match votes_reset {
+            Some(voters) => self.votes.retain(|(voter, _, _)| !voters.contains(voter)),
+            None => self.votes.clear(),
+        }
     }
 
     pub fn vote(&mut self, voter: &AgentId, target: &AgentId, reason: &str) {
