@@ -93,9 +93,29 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                     plan.id,
                     clean(plan.detail.as_deref().unwrap_or("no reason given"))
                 )?,
-                PlanStatus::Completed => {
-                    writeln!(self.diagnostics, "massgen: plan {} is completed", plan.id)?
-                }
+                PlanStatus::Completed => writeln!(
+                    self.diagnostics,
+                    "massgen: plan {} is completed{}",
+                    plan.id,
+                    plan.outcome
+                        .as_ref()
+                        .map(|outcome| format!(": {}", outcome.done_words()))
+                        .unwrap_or_default()
+                )?,
+                PlanStatus::Partial => writeln!(
+                    self.diagnostics,
+                    "massgen: plan {} is partial: {}; run it again with --execute-plan {}",
+                    plan.id,
+                    plan.outcome.as_ref().map_or_else(
+                        || "some tasks left open".to_string(),
+                        |outcome| format!(
+                            "{}, open: {}",
+                            outcome.done_words(),
+                            clean(&outcome.open_words(5))
+                        )
+                    ),
+                    plan.id
+                )?,
                 PlanStatus::Planning | PlanStatus::Executing => {}
             },
             EventMsg::RunStarted { .. }
