@@ -102,12 +102,15 @@ fn task_tool_prefix(request: &ChatRequest) -> Option<String> {
 }
 
 /// A successful result's JSON; `None` for an error, `"success": false`, or text that is
-/// not JSON.
+/// not JSON. Peers' new answers appended to a result (an update) do not hide its JSON.
 fn outcome(result: &ToolResult<'_>) -> Option<Json> {
     if result.is_error {
         return None;
     }
-    let json: Json = serde_json::from_str(result.content).ok()?;
+    let json: Json = serde_json::Deserializer::from_str(result.content)
+        .into_iter()
+        .next()?
+        .ok()?;
     (json["success"] != false).then_some(json)
 }
 
@@ -226,6 +229,18 @@ mod tests {
             });
             assert_eq!(next(&request, "m"), None, "{failure:?}");
         }
+    }
+
+    #[test]
+    fn an_update_appended_to_the_ready_list_does_not_stop_the_work() {
+        let mut request = executing();
+        let calls = next(&request, "m").unwrap();
+        reply_with(&mut request, &calls, |_| {
+            let (json, failed) = ready(&["T001"]);
+            (format!("{json}\n\n[UPDATE: agent3.1 answered]\n…"), failed)
+        });
+        let calls = next(&request, "m").expect("T001 is still worked on");
+        assert_eq!(calls.len(), 4, "{calls:?}");
     }
 
     #[test]
