@@ -289,4 +289,6 @@ impl PlanStore {
 }
 
 #[cfg(test)]
+mod outcome_tests;
+#[cfg(test)]
 mod tests;
