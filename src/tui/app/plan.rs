@@ -7,7 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::replay::REPLAY_CHOICES;
 use super::{App, Effect};
-use crate::protocol::{AgentId, Mode, Op, PlanOutcome, PlanStatus, TurnOutcome};
+use crate::protocol::{AgentId, Mode, Op, PlanStatus, TurnOutcome};
 use crate::tui::modal::{ModalKind, TaskSource, latest_runnable, listed_plan, selector_row};
 use crate::tui::render::short_plan_id;
 
@@ -330,25 +330,18 @@ impl App {
             .map(|plan| plan.id.clone())
             .or_else(|| self.state.turn_options.plan.clone())
             .unwrap_or_else(|| "latest".into());
-        let left_open = plan
-            .filter(|plan| plan.status == PlanStatus::Partial)
-            .map(|plan| {
-                plan.outcome
-                    .as_ref()
-                    .map_or_else(|| "tasks left open".into(), PlanOutcome::done_words)
-            });
-        self.close_plan_modals();
-        self.view.mode = Mode::Normal;
-        self.view.choices.plan = None;
         let ended = match outcome {
-            TurnOutcome::Completed => match left_open {
-                Some(done) => format!("partial ({done})"),
-                None => "done".to_string(),
+            TurnOutcome::Completed => match plan.and_then(|plan| plan.outcome.as_ref()) {
+                Some(left) if !left.is_finished() => format!("partial ({})", left.done_words()),
+                Some(_) | None => "done".to_string(),
             },
             TurnOutcome::TimedOut => "ended (timed out)".to_string(),
             TurnOutcome::Cancelled => "ended (cancelled)".to_string(),
             TurnOutcome::Failed => "ended (failed)".to_string(),
         };
+        self.close_plan_modals();
+        self.view.mode = Mode::Normal;
+        self.view.choices.plan = None;
         self.view.notice = Some(format!("plan {id} {ended}: back to Normal mode"));
     }
 
