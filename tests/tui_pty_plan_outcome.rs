@@ -50,7 +50,10 @@ fn a_plan_left_with_open_tasks_reads_partial_everywhere_in_the_tui() {
     for _ in 0..2 {
         pty.press(b"\x1b[Z");
     }
-    pty.wait_for(&["Select Plan", "(partial)", "Tasks: 1/3 tasks done"], "selector");
+    pty.wait_for(
+        &["Select Plan", "(partial)", "Tasks: 1/3 tasks done"],
+        "selector",
+    );
     pty.press(b"v");
     let view = pty.wait_for(&["✓ 1/3 · ◌ 1 blocked", "Light the candles"], "task view");
     assert!(!view.contains("← current"), "{view}");
