@@ -75,7 +75,7 @@ fn the_demo_plans_then_executes_the_latest_plan() {
     assert!(stdout.contains("Executing plan_"), "{stdout}");
     assert!(stdout.contains("5/5 tasks"), "{stdout}");
     assert!(
-        stdout.contains("completed · followed the plan at 100%"),
+        stdout.contains("completed: 5/5 tasks done · followed the plan at 100%"),
         "{stdout}"
     );
     assert_eq!(status(&dirs[0]), "completed");

@@ -115,7 +115,8 @@ async fn run_turns(
     let mut answer = None;
     let mut exit = Exit::Success;
     let mut execution_follows = false;
-    let mut plan_failed = false;
+    // The plan a turn made failed, or the one it carried out was left partial.
+    let mut plan_unfinished = false;
     loop {
         tokio::select! {
             event = handle.events.recv() => {
@@ -128,7 +129,7 @@ async fn run_turns(
                 } else if let EventMsg::PlanUpdated { plan } = &event.msg {
                     match plan.status {
                         PlanStatus::Ready => execution_follows = auto_execute,
-                        PlanStatus::Failed => plan_failed = true,
+                        PlanStatus::Failed | PlanStatus::Partial => plan_unfinished = true,
                         PlanStatus::Planning | PlanStatus::Executing | PlanStatus::Completed => {}
                     }
                 } else if let EventMsg::BroadcastAsked {
@@ -151,9 +152,10 @@ async fn run_turns(
                     }
                 } else if let EventMsg::TurnFinished { outcome, .. } = event.msg {
                     // A cancelled or timed-out turn says so; a completed turn whose plan
-                    // failed (no or a bad project_plan.json) is an execution error.
-                    let failed_plan = std::mem::take(&mut plan_failed);
-                    let turn_exit = if outcome == TurnOutcome::Completed && failed_plan {
+                    // failed (no or a bad project_plan.json) or was left with open tasks
+                    // is an execution error: it ran but did not finish.
+                    let unfinished = std::mem::take(&mut plan_unfinished);
+                    let turn_exit = if outcome == TurnOutcome::Completed && unfinished {
                         Exit::Execution
                     } else {
                         Exit::from_turn(outcome, answer.is_some())

@@ -17,8 +17,8 @@
 //!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
 //! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,
-//! warnings, a reached cost budget and why a turn ended without an answer go to standard
-//! error.
+//! warnings, a reached cost budget, why a turn ended without an answer and how a saved plan
+//! ended (ready, failed, completed or partial, with the tasks done) go to standard error.
 
 use std::io::{self, Write};
 use std::path::PathBuf;
@@ -154,6 +154,10 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
             self.finished(*outcome, *duration_ms)?;
         } else if let EventMsg::Warning { message } = msg {
             writeln!(self.diagnostics, "warning: {}", clean(message))?;
+        } else if let EventMsg::PlanUpdated { plan } = msg
+            && let Some(line) = super::plan_line(plan)
+        {
+            writeln!(self.diagnostics, "{line}")?;
         } else if let EventMsg::SessionResumed {
             session_id,
             turns,

@@ -27,6 +27,41 @@ fn resumed_line(session_id: &str, turns: usize, history_from: Option<u32>) -> St
     }
 }
 
+/// What quiet and automation say on standard error when a saved plan is ready, failed or
+/// was carried out (whole or partly); nothing while it is being made or executed.
+fn plan_line(plan: &crate::protocol::PlanInfo) -> Option<String> {
+    use crate::protocol::PlanStatus;
+    use crate::sanitize::sanitize_for_terminal as clean;
+    let id = &plan.id;
+    let done = |outcome: &crate::protocol::PlanOutcome| format!(": {}", outcome.done_words());
+    Some(match plan.status {
+        PlanStatus::Ready => format!(
+            "massgen: plan {id} is ready ({}): {}",
+            crate::text::plural(plan.tasks.len(), "task"),
+            plan.dir.display()
+        ),
+        PlanStatus::Failed => format!(
+            "massgen: plan {id} failed: {}",
+            clean(plan.detail.as_deref().unwrap_or("no reason given"))
+        ),
+        PlanStatus::Completed => format!(
+            "massgen: plan {id} is completed{}",
+            plan.outcome.as_ref().map(done).unwrap_or_default()
+        ),
+        PlanStatus::Partial => format!(
+            "massgen: plan {id} is partial{}; run it again with --execute-plan {id}",
+            plan.outcome
+                .as_ref()
+                .map_or_else(String::new, |outcome| format!(
+                    "{}, open: {}",
+                    done(outcome),
+                    clean(&outcome.open_words(5))
+                ))
+        ),
+        PlanStatus::Planning | PlanStatus::Executing => return None,
+    })
+}
+
 /// Turns events into text.
 pub trait Printer: Send {
     fn print(&mut self, event: &Event) -> io::Result<()>;

@@ -5,7 +5,7 @@
 use std::io::{self, Write};
 
 use super::Printer;
-use crate::protocol::{Event, EventMsg, PlanStatus, TurnOutcome};
+use crate::protocol::{Event, EventMsg, TurnOutcome};
 use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session::format_usd;
 
@@ -79,25 +79,11 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
                     writeln!(self.out)?;
                 }
             }
-            EventMsg::PlanUpdated { plan } => match plan.status {
-                PlanStatus::Ready => writeln!(
-                    self.diagnostics,
-                    "massgen: plan {} is ready ({}): {}",
-                    plan.id,
-                    crate::text::plural(plan.tasks.len(), "task"),
-                    plan.dir.display()
-                )?,
-                PlanStatus::Failed => writeln!(
-                    self.diagnostics,
-                    "massgen: plan {} failed: {}",
-                    plan.id,
-                    clean(plan.detail.as_deref().unwrap_or("no reason given"))
-                )?,
-                PlanStatus::Completed => {
-                    writeln!(self.diagnostics, "massgen: plan {} is completed", plan.id)?
+            EventMsg::PlanUpdated { plan } => {
+                if let Some(line) = super::plan_line(plan) {
+                    writeln!(self.diagnostics, "{line}")?;
                 }
-                PlanStatus::Planning | PlanStatus::Executing => {}
-            },
+            }
             EventMsg::RunStarted { .. }
             | EventMsg::RunFinished
             | EventMsg::AgentsReplaced { .. }

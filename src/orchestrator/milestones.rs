@@ -42,6 +42,10 @@ pub fn trace(event: &Event) {
             plan = plan.id,
             status = plan.status.name(),
             tasks = plan.tasks.len(),
+            done = plan
+                .outcome
+                .as_ref()
+                .map_or_else(String::new, crate::protocol::PlanOutcome::done_words),
             detail = plan.detail.as_deref().unwrap_or(""),
             "plan status"
         );

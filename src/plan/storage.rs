@@ -116,6 +116,7 @@ impl PlanStore {
             context_paths: plan.context_paths.clone(),
             plan_depth: Some(plan.depth),
             failure_reason: None,
+            outcome: None,
             extra: serde_json::Map::new(),
         };
         let saved = SavedPlan {
@@ -157,7 +158,7 @@ impl PlanStore {
             .collect()
     }
 
-    /// `latest` (the newest plan that is ready, executing or completed with a readable
+    /// `latest` (the newest plan that is ready, executing, partial or completed with a readable
     /// frozen plan), an id with or without `plan_` (or a unique prefix of one), or a path
     /// to a plan directory.
     pub fn resolve(&self, spec: &str) -> Result<SavedPlan, ResolveError> {
@@ -209,7 +210,10 @@ impl PlanStore {
                 continue;
             };
             let runnable = match plan.metadata.status {
-                PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => true,
+                PlanStatus::Ready
+                | PlanStatus::Executing
+                | PlanStatus::Partial
+                | PlanStatus::Completed => true,
                 PlanStatus::Planning | PlanStatus::Failed => false,
             };
             if runnable && plan.frozen_tasks().is_ok() {
@@ -227,15 +231,16 @@ impl PlanStore {
                         .as_deref()
                         .unwrap_or("no reason recorded")
                 ),
-                PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => {
-                    match plan.frozen_tasks() {
-                        Ok(_) => "not usable".to_string(),
-                        Err(error) => format!(
-                            "not usable: {}: {error}",
-                            plan.frozen_dir().join("plan.json").display()
-                        ),
-                    }
-                }
+                PlanStatus::Ready
+                | PlanStatus::Executing
+                | PlanStatus::Partial
+                | PlanStatus::Completed => match plan.frozen_tasks() {
+                    Ok(_) => "not usable".to_string(),
+                    Err(error) => format!(
+                        "not usable: {}: {error}",
+                        plan.frozen_dir().join("plan.json").display()
+                    ),
+                },
             },
         };
         Err(ResolveError::NothingReady {
@@ -246,7 +251,7 @@ impl PlanStore {
     }
 
     /// The plan in `dir` (relative to the working directory), if it can be executed: ready,
-    /// executing or completed — or failed during execution, when named explicitly — with a
+    /// executing, partial or completed — or failed during execution, when named explicitly — with a
     /// readable `frozen/plan.json`.
     pub fn open(dir: &Path) -> Result<SavedPlan, ResolveError> {
         let plan = SavedPlan::read(dir)?;
@@ -266,6 +271,7 @@ impl PlanStore {
             PlanStatus::Failed
             | PlanStatus::Ready
             | PlanStatus::Executing
+            | PlanStatus::Partial
             | PlanStatus::Completed => {}
         }
         match frozen {
@@ -282,5 +288,7 @@ impl PlanStore {
     }
 }
 
+#[cfg(test)]
+mod outcome_tests;
 #[cfg(test)]
 mod tests;

@@ -9,6 +9,7 @@ mod ids;
 mod lossy_path;
 mod op;
 mod plan;
+mod plan_outcome;
 mod provider_tool;
 pub mod symbols;
 mod usage;
@@ -24,5 +25,6 @@ pub use plan::{
     BroadcastTarget, PlanDepth, PlanInfo, PlanStatus, Question, QuestionOption, QuestionReply,
     TaskPriority, TaskProgress, TaskStatus, TaskView, TurnOptions, current_task,
 };
+pub use plan_outcome::{OpenTask, PlanOutcome};
 pub use provider_tool::{ProviderToolCall, Source};
 pub use usage::{CallTiming, Spend, Usage};

@@ -260,7 +260,11 @@ pub enum PlanStatus {
     /// Finalised: `frozen/plan.json` holds it.
     Ready,
     Executing,
+    /// Every task is completed or verified.
     Completed,
+    /// Execution ended with tasks left open (MassGen's `resumable` on disk): it may run
+    /// again.
+    Partial,
     Failed,
 }
 
@@ -271,6 +275,7 @@ impl PlanStatus {
             Self::Ready => "ready",
             Self::Executing => "executing",
             Self::Completed => "completed",
+            Self::Partial => "partial",
             Self::Failed => "failed",
         }
     }
@@ -296,6 +301,9 @@ pub struct PlanInfo {
     /// `plan_diff.json`'s `divergence_score`, once executed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub divergence: Option<f64>,
+    /// How far execution got, once executed (then `tasks` hold their final states).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<super::PlanOutcome>,
 }
 
 /// One choice of a structured question.

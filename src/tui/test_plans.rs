@@ -99,6 +99,7 @@ pub fn plan(id: &str, status: PlanStatus, tasks: Vec<TaskView>) -> PlanInfo {
         tasks,
         detail: None,
         divergence: None,
+        outcome: None,
     }
 }
 

@@ -109,10 +109,11 @@ impl<W: Write> PlainPrinter<W> {
                 plan.dir.display()
             )),
             PlanStatus::Ready => self.style.good(&format!(
-                "📋 plan {} is ready: {} in {}\n   run it with: massgen --execute-plan {}",
+                "📋 plan {} is ready: {} in {}\n{}   run it with: massgen --execute-plan {}",
                 plan.id,
                 crate::text::plural(plan.tasks.len(), "task"),
                 plan.dir.display(),
+                task_list(&plan.tasks),
                 plan.id
             )),
             PlanStatus::Executing => self.style.dim(&format!(
@@ -121,8 +122,12 @@ impl<W: Write> PlainPrinter<W> {
                 crate::text::plural(plan.tasks.len(), "task")
             )),
             PlanStatus::Completed => self.style.good(&format!(
-                "✓ plan {} completed{}",
+                "✓ plan {} completed{}{}",
                 plan.id,
+                plan.outcome
+                    .as_ref()
+                    .map(|outcome| format!(": {}", outcome.done_words()))
+                    .unwrap_or_default(),
                 plan.divergence
                     .map(|score| format!(
                         " · followed the plan at {:.0}% (plan_diff.json)",
@@ -130,6 +135,22 @@ impl<W: Write> PlainPrinter<W> {
                     ))
                     .unwrap_or_default()
             )),
+            PlanStatus::Partial => {
+                let (done, open) = plan.outcome.as_ref().map_or_else(
+                    || ("some tasks left open".to_string(), String::new()),
+                    |outcome| {
+                        (
+                            outcome.done_words(),
+                            format!(" · open: {}", clean(&outcome.open_words(OPEN_SHOWN))),
+                        )
+                    },
+                );
+                self.style.warn(&format!(
+                    "◐ plan {} partial: {done}{open}\n   run it again with: massgen \
+                     --execute-plan {}",
+                    plan.id, plan.id
+                ))
+            }
             PlanStatus::Failed => self.style.bad(&format!(
                 "✗ plan {} failed: {}",
                 plan.id,
@@ -138,4 +159,33 @@ impl<W: Write> PlainPrinter<W> {
         };
         self.note(&line)
     }
+}
+
+/// Open tasks a partial plan's line names.
+const OPEN_SHOWN: usize = 5;
+/// Tasks a plan's ready line lists; the rest are counted.
+const TASKS_SHOWN: usize = 20;
+
+/// `   T002 Build it (after T001)`, one line per task, each ending in a newline.
+fn task_list(tasks: &[TaskView]) -> String {
+    let mut lines: String = tasks
+        .iter()
+        .take(TASKS_SHOWN)
+        .map(|task| {
+            let after = if task.depends_on.is_empty() {
+                String::new()
+            } else {
+                format!(" (after {})", preview(&task.depends_on.join(", "), 40))
+            };
+            format!(
+                "   {} {}{after}\n",
+                clean(&task.id),
+                preview(&task.description, 70)
+            )
+        })
+        .collect();
+    if tasks.len() > TASKS_SHOWN {
+        lines.push_str(&format!("   … and {} more\n", tasks.len() - TASKS_SHOWN));
+    }
+    lines
 }

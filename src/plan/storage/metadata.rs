@@ -1,5 +1,5 @@
-//! `plan_metadata.json` (MassGen's fields and order, plus our `plan_depth` and
-//! `failure_reason`) and `execution_log.jsonl` lines.
+//! `plan_metadata.json` (MassGen's fields and order, plus our `plan_depth`,
+//! `failure_reason` and `execution_progress`) and `execution_log.jsonl` lines.
 
 use std::fs::OpenOptions;
 use std::io::{self, Write};
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 use serde_json::{Map, Value, json};
 
-use crate::protocol::{ContextPath, PlanDepth, PlanStatus};
+use crate::protocol::{ContextPath, PlanDepth, PlanOutcome, PlanStatus};
 
 /// A saved plan's metadata. Reads MassGen-written files too: unknown keys are kept in
 /// `extra` and written back, nulls are tolerated, `resumable` counts as ready.
@@ -31,6 +31,8 @@ pub struct PlanMetadata {
     pub plan_depth: Option<PlanDepth>,
     /// Ours; MassGen ignores it.
     pub failure_reason: Option<String>,
+    /// How far the last execution got (ours, in MassGen's progress field names).
+    pub outcome: Option<PlanOutcome>,
     /// Keys we do not model (MassGen's revision and chunk fields), kept as read.
     pub extra: Map<String, Value>,
 }
@@ -49,11 +51,13 @@ struct MetadataFile<'a> {
     context_paths: Option<Vec<Value>>,
     plan_depth: Option<PlanDepth>,
     failure_reason: &'a Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    execution_progress: &'a Option<PlanOutcome>,
     #[serde(flatten)]
     extra: &'a Map<String, Value>,
 }
 
-const KNOWN: [&str; 12] = [
+const KNOWN: [&str; 13] = [
     "plan_id",
     "created_at",
     "planning_session_id",
@@ -66,6 +70,7 @@ const KNOWN: [&str; 12] = [
     "context_paths",
     "plan_depth",
     "failure_reason",
+    "execution_progress",
 ];
 
 impl PlanMetadata {
@@ -80,7 +85,7 @@ impl PlanMetadata {
             planning_turn: self.planning_turn,
             execution_session_id: &self.execution_session_id,
             execution_log_dir: &self.execution_log_dir,
-            status: self.status.name(),
+            status: status_name(self.status),
             context_paths: (!self.context_paths.is_empty()).then(|| {
                 self.context_paths
                     .iter()
@@ -94,6 +99,7 @@ impl PlanMetadata {
             }),
             plan_depth: self.plan_depth,
             failure_reason: &self.failure_reason,
+            execution_progress: &self.outcome,
             extra: &self.extra,
         };
         let mut bytes = serde_json::to_vec_pretty(&file).unwrap_or_default();
@@ -127,8 +133,21 @@ impl PlanMetadata {
             context_paths: Vec::new(),
             plan_depth: text("plan_depth").as_deref().and_then(PlanDepth::from_name),
             failure_reason: text("failure_reason"),
+            outcome: object
+                .get("execution_progress")
+                .and_then(|progress| serde_json::from_value(progress.clone()).ok()),
             extra: Map::new(),
         };
+        let left_open = metadata
+            .outcome
+            .as_ref()
+            .is_some_and(|outcome| !outcome.is_finished());
+        if metadata.status == PlanStatus::Ready
+            && left_open
+            && text("status").is_some_and(|status| status.trim().eq_ignore_ascii_case("resumable"))
+        {
+            metadata.status = PlanStatus::Partial;
+        }
         metadata.planning_turn = object
             .get("planning_turn")
             .and_then(Value::as_u64)
@@ -161,15 +180,29 @@ impl PlanMetadata {
     }
 }
 
-/// MassGen's statuses; `resumable` (interrupted chunked execution) may run again, and an
-/// unknown one is treated as unfinished.
+/// MassGen's statuses; `resumable` (execution left unfinished) may run again: it is
+/// `partial` when our `execution_progress` shows open tasks, else ready. An unknown status
+/// is treated as unfinished.
 fn status_named(name: &str) -> PlanStatus {
     match name.trim().to_ascii_lowercase().as_str() {
         "ready" | "resumable" => PlanStatus::Ready,
         "executing" => PlanStatus::Executing,
         "completed" => PlanStatus::Completed,
+        "partial" => PlanStatus::Partial,
         "failed" => PlanStatus::Failed,
         _ => PlanStatus::Planning,
+    }
+}
+
+/// The status as written: a plan left partial is MassGen's `resumable`.
+fn status_name(status: PlanStatus) -> &'static str {
+    match status {
+        PlanStatus::Partial => "resumable",
+        PlanStatus::Planning
+        | PlanStatus::Ready
+        | PlanStatus::Executing
+        | PlanStatus::Completed
+        | PlanStatus::Failed => status.name(),
     }
 }
 

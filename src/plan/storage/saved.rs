@@ -16,7 +16,7 @@ use crate::plan::diff::{PlanDiff, diff};
 use crate::plan::error::PlanError;
 use crate::plan::parse::{parse_plan, validate};
 use crate::plan::task::Task;
-use crate::protocol::{PlanInfo, PlanStatus};
+use crate::protocol::{PlanInfo, PlanOutcome, PlanStatus};
 use crate::session::write_atomic;
 
 /// The most bytes massgen reads of a plan file (`plan_metadata.json`, `plan.json`,
@@ -48,13 +48,20 @@ pub(crate) fn read_plan_file(path: &Path) -> io::Result<Vec<u8>> {
 /// How carrying out a plan ended.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ExecutionEnd {
-    /// The turn completed: the plan is `completed`.
+    /// The turn completed: the plan is `completed`, or `partial` when tasks are left open.
     Completed,
     /// Cancelled or timed out: the plan goes back to `ready`, to be run again.
     Interrupted { reason: String },
     /// Nothing came of it (no agent produced an answer): the plan is `failed`.
     Failed { reason: String },
 }
+
+/// Where an executing agent keeps its task list, in its workspace (and so, once
+/// executed, in the plan's `workspace/`).
+const EXECUTED_TASKS: &str = "tasks/plan.json";
+
+/// MassGen's record of why a plan may be resumed (kept with its other keys in `extra`).
+const RESUMABLE_STATE: &str = "resumable_state";
 
 /// A plan directory and its metadata.
 #[derive(Clone, Debug, PartialEq)]
@@ -175,9 +182,10 @@ impl SavedPlan {
     pub fn fail(&mut self, reason: &str) -> io::Result<()> {
         let event = match self.metadata.status {
             PlanStatus::Planning | PlanStatus::Ready => "planning_failed",
-            PlanStatus::Executing | PlanStatus::Completed | PlanStatus::Failed => {
-                "execution_failed"
-            }
+            PlanStatus::Executing
+            | PlanStatus::Completed
+            | PlanStatus::Partial
+            | PlanStatus::Failed => "execution_failed",
         };
         self.metadata.status = PlanStatus::Failed;
         self.metadata.failure_reason = Some(reason.to_string());
@@ -195,14 +203,18 @@ impl SavedPlan {
         self.metadata.execution_session_id = session_id;
         self.metadata.execution_log_dir = log_dir.map(|dir| dir.display().to_string());
         self.metadata.failure_reason = None;
+        self.metadata.outcome = None;
+        self.metadata.extra.remove(RESUMABLE_STATE);
         self.write_metadata()?;
         self.log("execution_started", json!({"question": question}))
     }
 
     /// Records the end of execution: `workspace/` becomes a copy of `executed_workspace`,
     /// `plan_diff.json` compares the frozen plan with the executed tasks
-    /// (`<executed>/tasks/plan.json`, else `workspace/plan.json`), and the status becomes
-    /// completed or failed. The diff is `None` when either task list cannot be read.
+    /// (`<executed>/tasks/plan.json`, else `workspace/plan.json`), and the status follows
+    /// from `end` and the executed tasks' final states ([`PlanOutcome`]): a completed turn
+    /// that left tasks open makes the plan `partial`. The diff is `None` when either task
+    /// list cannot be read.
     pub fn finish_execution(
         &mut self,
         executed_workspace: Option<&Path>,
@@ -215,12 +227,15 @@ impl SavedPlan {
                 &self.dir.join(".execute.tmp"),
             )?;
         }
-        let executed_plan = executed_workspace
-            .map(|executed| executed.join("tasks").join("plan.json"))
-            .filter(|path| path.is_file())
+        let task_file = executed_workspace
+            .map(|executed| executed.join(EXECUTED_TASKS))
+            .filter(|path| path.is_file());
+        let executed_plan = task_file
+            .clone()
             .unwrap_or_else(|| self.dir.join("workspace").join("plan.json"));
-        let computed = match (self.frozen_tasks(), read_tasks(&executed_plan)) {
-            (Ok(frozen), Ok(executed)) => Some(diff(&frozen, &executed)),
+        let executed = read_tasks(&executed_plan);
+        let computed = match (self.frozen_tasks(), &executed) {
+            (Ok(frozen), Ok(executed)) => Some(diff(&frozen, executed)),
             _ => None,
         };
         if let Some(computed) = &computed {
@@ -230,41 +245,86 @@ impl SavedPlan {
                 serde_json::to_value(computed).unwrap_or(Value::Null),
             )?;
         }
+        // Only the task list the agents worked on tells how far they got.
+        let outcome = match (task_file, executed) {
+            (Some(_), Ok(tasks)) => Some(PlanOutcome::of(
+                &tasks.iter().map(Task::view).collect::<Vec<_>>(),
+            )),
+            _ => None,
+        };
+        self.metadata.outcome.clone_from(&outcome);
+        let progress = serde_json::to_value(&outcome).unwrap_or(Value::Null);
         match end {
             ExecutionEnd::Completed => {
-                self.metadata.status = PlanStatus::Completed;
+                let status = outcome
+                    .as_ref()
+                    .map_or(PlanStatus::Completed, PlanOutcome::status);
+                self.metadata.status = status;
                 self.metadata.failure_reason = None;
+                if status == PlanStatus::Partial {
+                    self.metadata.extra.insert(
+                        RESUMABLE_STATE.into(),
+                        json!({
+                            "marked_at": jiff::Timestamp::now().to_string(),
+                            "current_chunk": null,
+                            "reason": "tasks_incomplete",
+                            "retry_counts": {},
+                        }),
+                    );
+                } else {
+                    self.metadata.extra.remove(RESUMABLE_STATE);
+                }
                 self.write_metadata()?;
-                self.log("execution_completed", json!({}))?;
+                let event = if status == PlanStatus::Partial {
+                    "execution_incomplete"
+                } else {
+                    "execution_completed"
+                };
+                self.log(event, json!({"progress": progress}))?;
             }
             ExecutionEnd::Interrupted { reason } => {
                 // The plan itself is fine: it can be run again (also as `latest`).
                 self.metadata.status = PlanStatus::Ready;
                 self.metadata.failure_reason = Some(reason.clone());
                 self.write_metadata()?;
-                self.log("execution_interrupted", json!({"reason": reason}))?;
+                self.log(
+                    "execution_interrupted",
+                    json!({"reason": reason, "progress": progress}),
+                )?;
             }
             ExecutionEnd::Failed { reason } => {
                 self.metadata.status = PlanStatus::Failed;
                 self.metadata.failure_reason = Some(reason.clone());
                 self.write_metadata()?;
-                self.log("execution_failed", json!({"reason": reason}))?;
+                self.log(
+                    "execution_failed",
+                    json!({"reason": reason, "progress": progress}),
+                )?;
             }
         }
         Ok(computed)
     }
 
-    /// The plan as front ends list it: tasks from `frozen/plan.json`, the failure reason,
-    /// and the divergence once executed.
+    /// The plan as front ends list it: the failure reason and, once executed, how far
+    /// execution got, the divergence, and the tasks as execution left them (else the
+    /// tasks of `frozen/plan.json`).
     pub fn info(&self) -> PlanInfo {
-        let divergence = match self.metadata.status {
-            PlanStatus::Completed | PlanStatus::Failed => {
-                read_plan_file(&self.dir.join("plan_diff.json"))
-                    .ok()
-                    .and_then(|bytes| serde_json::from_slice::<PlanDiff>(&bytes).ok())
-                    .map(|diff| diff.divergence_score)
-            }
-            PlanStatus::Planning | PlanStatus::Ready | PlanStatus::Executing => None,
+        let executed = match self.metadata.status {
+            PlanStatus::Completed | PlanStatus::Partial | PlanStatus::Failed => true,
+            PlanStatus::Planning | PlanStatus::Ready | PlanStatus::Executing => false,
+        };
+        let divergence = executed
+            .then(|| read_plan_file(&self.dir.join("plan_diff.json")).ok())
+            .flatten()
+            .and_then(|bytes| serde_json::from_slice::<PlanDiff>(&bytes).ok())
+            .map(|diff| diff.divergence_score);
+        let outcome = self.metadata.outcome.clone().filter(|_| executed);
+        let final_tasks = outcome
+            .as_ref()
+            .and_then(|_| read_tasks(&self.dir.join("workspace").join(EXECUTED_TASKS)).ok());
+        let tasks = match final_tasks {
+            Some(tasks) => Ok(tasks),
+            None => self.frozen_tasks(),
         };
         PlanInfo {
             id: self.id.clone(),
@@ -272,12 +332,12 @@ impl SavedPlan {
             status: self.metadata.status,
             prompt: self.metadata.planning_prompt.clone().unwrap_or_default(),
             created_at: rfc3339(&self.metadata.created_at),
-            tasks: self
-                .frozen_tasks()
+            tasks: tasks
                 .map(|tasks| tasks.iter().map(Task::view).collect())
                 .unwrap_or_default(),
             detail: self.metadata.failure_reason.clone(),
             divergence,
+            outcome,
         }
     }
 }

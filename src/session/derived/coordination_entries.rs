@@ -359,8 +359,8 @@ impl Tracker {
                     plan.id,
                     json!(plan.status).as_str().unwrap_or("updated")
                 );
-                let context =
-                    json!({"plan_id": plan.id, "status": plan.status, "detail": plan.detail});
+                let context = json!({"plan_id": plan.id, "status": plan.status,
+                    "detail": plan.detail, "progress": plan.outcome});
                 self.push(event, "plan_status", agent, details, context);
             }
             EventMsg::RunStarted { .. }

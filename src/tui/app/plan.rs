@@ -314,6 +314,7 @@ impl App {
             PlanStatus::Ready
             | PlanStatus::Planning
             | PlanStatus::Executing
+            | PlanStatus::Partial
             | PlanStatus::Completed => {}
         }
     }
@@ -324,22 +325,23 @@ impl App {
         if self.is_replay() || self.state.mode != Mode::Execute {
             return;
         }
-        let id = self
-            .state
-            .plan
-            .as_ref()
-            .map(|plan| plan.info.id.clone())
+        let plan = self.state.plan.as_ref().map(|plan| &plan.info);
+        let id = plan
+            .map(|plan| plan.id.clone())
             .or_else(|| self.state.turn_options.plan.clone())
             .unwrap_or_else(|| "latest".into());
-        self.close_plan_modals();
-        self.view.mode = Mode::Normal;
-        self.view.choices.plan = None;
         let ended = match outcome {
-            TurnOutcome::Completed => "done".to_string(),
+            TurnOutcome::Completed => match plan.and_then(|plan| plan.outcome.as_ref()) {
+                Some(left) if !left.is_finished() => format!("partial ({})", left.done_words()),
+                Some(_) | None => "done".to_string(),
+            },
             TurnOutcome::TimedOut => "ended (timed out)".to_string(),
             TurnOutcome::Cancelled => "ended (cancelled)".to_string(),
             TurnOutcome::Failed => "ended (failed)".to_string(),
         };
+        self.close_plan_modals();
+        self.view.mode = Mode::Normal;
+        self.view.choices.plan = None;
         self.view.notice = Some(format!("plan {id} {ended}: back to Normal mode"));
     }
 

@@ -214,3 +214,27 @@ fn v_on_latest_shows_the_plan_latest_runs() {
         "no plan can run: nothing to show"
     );
 }
+
+#[test]
+fn an_execution_that_leaves_tasks_open_ends_partial_not_done() {
+    let mut app = App::new(agents());
+    let running = TurnOptions {
+        plan: Some(PLAN_ID.into()),
+        ..TurnOptions::default()
+    };
+    back_tab(&mut app);
+    back_tab(&mut app);
+    turn(&mut app, 1, Mode::Execute, running);
+    let tasks = crate::tui::test_plans::tasks_mid_execution();
+    let mut info = plan(PLAN_ID, PlanStatus::Partial, tasks.clone());
+    info.outcome = Some(crate::protocol::PlanOutcome::of(&tasks));
+    app.on_event(&event(2, None, EventMsg::PlanUpdated { plan: info }));
+    finish(&mut app, 3);
+    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(
+        app.view.notice,
+        Some(format!(
+            "plan {PLAN_ID} partial (2/7 tasks done): back to Normal mode"
+        ))
+    );
+}

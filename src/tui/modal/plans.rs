@@ -8,7 +8,7 @@ use ratatui::text::{Line, Span};
 
 use super::SELECTOR_PLANS;
 use super::tasks::{description_style, icon, windowed};
-use crate::protocol::{PlanStatus, TaskPriority, TaskView};
+use crate::protocol::{PlanOutcome, PlanStatus, TaskPriority, TaskView};
 use crate::tui::render::{View, display_width, short_plan_id, truncate, wrap};
 use crate::tui::state::{SavedPlan, UiState, preview};
 use crate::tui::theme::Theme;
@@ -188,7 +188,12 @@ fn details(
         ],
         vec![
             Span::styled("Tasks: ", theme.dim()),
-            Span::styled(info.tasks.len().to_string(), theme.text()),
+            Span::styled(
+                info.outcome
+                    .as_ref()
+                    .map_or_else(|| info.tasks.len().to_string(), PlanOutcome::done_words),
+                theme.text(),
+            ),
         ],
     ];
     if let Some(detail) = &info.detail {
@@ -251,6 +256,7 @@ fn status_style(status: PlanStatus, theme: &Theme) -> Style {
         PlanStatus::Planning => theme.warn(),
         PlanStatus::Ready | PlanStatus::Completed => theme.good().add_modifier(Modifier::BOLD),
         PlanStatus::Executing => theme.accent(),
+        PlanStatus::Partial => theme.warn().add_modifier(Modifier::BOLD),
         PlanStatus::Failed => theme.bad(),
     }
 }
@@ -277,15 +283,18 @@ pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
     .map_or(0, |at| at + 1)
 }
 
-/// The index of the listed plan `latest` runs: the newest one ready, executing or
-/// completed (the runtime passes over failed plans and plans still being made).
+/// The index of the listed plan `latest` runs: the newest one ready, executing, partial
+/// or completed (the runtime passes over failed plans and plans still being made).
 pub fn latest_runnable(state: &UiState) -> Option<usize> {
     state
         .plans
         .as_ref()?
         .iter()
         .position(|plan| match plan.info.status {
-            PlanStatus::Ready | PlanStatus::Executing | PlanStatus::Completed => true,
+            PlanStatus::Ready
+            | PlanStatus::Executing
+            | PlanStatus::Partial
+            | PlanStatus::Completed => true,
             PlanStatus::Planning | PlanStatus::Failed => false,
         })
 }

@@ -137,8 +137,26 @@ impl Widget for CardView<'_> {
 }
 
 /// `▸ 3/7 tasks · Draft the core module`: how far the agent's task plan is, and its current
-/// task.
+/// task; once the plan it carried out ended, how it ended (`▸ 1/3 tasks · plan partial:
+/// open T002 blocked, T003 pending`).
 fn task_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'static> {
+    if let Some(outcome) = &card.plan_outcome {
+        let head = format!("▸ {}/{} tasks", outcome.done, outcome.total);
+        let (ended, style) = if outcome.is_finished() {
+            ("plan completed".to_string(), theme.good())
+        } else {
+            (
+                format!("plan partial: open {}", outcome.open_words(3)),
+                theme.warn(),
+            )
+        };
+        let room = width.saturating_sub(display_width(&head) + 3);
+        return Line::from(vec![
+            Span::styled(head, theme.accent()),
+            Span::styled(" · ", theme.dim()),
+            Span::styled(truncate(&ended, room), style),
+        ]);
+    }
     let progress = card.task_tree.progress;
     let head = format!("▸ {}/{} tasks", progress.done, progress.total);
     let current = card

@@ -255,6 +255,8 @@ mod more_calls_tests;
 #[cfg(test)]
 mod notice_tests;
 #[cfg(test)]
+mod plan_outcome_tests;
+#[cfg(test)]
 mod plan_tests;
 #[cfg(test)]
 mod provider_tool_tests;

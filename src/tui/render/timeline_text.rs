@@ -4,10 +4,14 @@
 use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
 use crate::protocol::{
-    PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, WinnerBasis,
+    PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome,
+    WinnerBasis,
 };
 use crate::tui::state::{Delivery, EntryKind, asked, refusal};
 use crate::tui::theme::Theme;
+
+/// Open tasks a partial plan's entry names.
+const OPEN_SHOWN: usize = 3;
 
 /// What the entry says, and in which style.
 pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Style) {
@@ -242,7 +246,15 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             tasks,
             detail,
             divergence,
-        } => plan_entry(id, *status, *tasks, detail.as_deref(), *divergence, theme),
+            outcome,
+        } => plan_entry(
+            id,
+            *status,
+            *tasks,
+            detail.as_deref(),
+            (*divergence, outcome.as_ref()),
+            theme,
+        ),
         EntryKind::ToolCall {
             tool,
             ok,
@@ -279,16 +291,18 @@ fn replies(count: u32) -> String {
     }
 }
 
-/// `📋 plan … ready: 12 tasks`, `✗ plan … failed: why`, `✓ plan … completed (divergence
-/// 0.15)`.
+/// `📋 plan … ready: 12 tasks`, `✗ plan … failed: why`, `✓ plan … completed (3/3 tasks
+/// done, divergence 0.15)`, `◐ plan … partial (1/3 tasks done, divergence 0.00): open T002
+/// blocked, T003 pending`.
 fn plan_entry(
     id: &str,
     status: PlanStatus,
     tasks: usize,
     detail: Option<&str>,
-    divergence: Option<f64>,
+    (divergence, outcome): (Option<f64>, Option<&PlanOutcome>),
     theme: &Theme,
 ) -> (String, ratatui::style::Style) {
+    let counted = outcome.map_or_else(|| plural(tasks, "task"), PlanOutcome::done_words);
     let tasks = plural(tasks, "task");
     match status {
         PlanStatus::Planning => (format!("📋 planning {id}"), theme.dim()),
@@ -299,8 +313,19 @@ fn plan_entry(
                 divergence.map_or_else(String::new, |score| format!(", divergence {score:.2}"));
             let detail = detail.map_or_else(String::new, |detail| format!(": {detail}"));
             (
-                format!("✓ plan {id} completed ({tasks}{divergence}){detail}"),
+                format!("✓ plan {id} completed ({counted}{divergence}){detail}"),
                 theme.good(),
+            )
+        }
+        PlanStatus::Partial => {
+            let divergence =
+                divergence.map_or_else(String::new, |score| format!(", divergence {score:.2}"));
+            let open = outcome.map_or_else(String::new, |outcome| {
+                format!(": open {}", outcome.open_words(OPEN_SHOWN))
+            });
+            (
+                format!("◐ plan {id} partial ({counted}{divergence}){open}"),
+                theme.warn(),
             )
         }
         PlanStatus::Failed => (

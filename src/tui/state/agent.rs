@@ -190,6 +190,8 @@ pub struct AgentCard {
     pub tasks: Vec<TaskView>,
     /// `tasks` in tree order, with counts and the current task.
     pub task_tree: TaskTree,
+    /// The winner's: how the plan its work carried out ended (its tasks' final states).
+    pub plan_outcome: Option<crate::protocol::PlanOutcome>,
     /// The running round's time limit, counted from its start.
     pub round_clock: Option<super::RoundClock>,
 }
@@ -208,6 +210,7 @@ impl AgentCard {
             items: Vec::new(),
             tasks: Vec::new(),
             task_tree: TaskTree::default(),
+            plan_outcome: None,
             round_clock: None,
         }
     }

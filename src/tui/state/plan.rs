@@ -10,8 +10,8 @@ use jiff::Timestamp;
 use super::{CardItem, ToolCard, ToolState, UiState, display_tool_name, preview};
 use crate::protocol::symbols::{QUESTION, REPLY};
 use crate::protocol::{
-    AgentId, BroadcastTarget, Event, EventMsg, PlanInfo, Question, TaskProgress, TaskView,
-    current_task,
+    AgentId, BroadcastTarget, Event, EventMsg, PlanInfo, PlanStatus, Question, TaskProgress,
+    TaskView, current_task,
 };
 
 /// A task list in the order the task-plan view shows it, with its counts and current task.
@@ -103,11 +103,14 @@ pub struct SavedPlan {
 }
 
 impl SavedPlan {
+    /// A saved plan has a current task only while it is being carried out: before, no
+    /// task is under way, and after, its tasks show how execution left them.
     pub fn new(info: PlanInfo) -> Self {
-        Self {
-            tree: TaskTree::of(&info.tasks),
-            info,
+        let mut tree = TaskTree::of(&info.tasks);
+        if info.status != PlanStatus::Executing {
+            tree.current = None;
         }
+        Self { tree, info }
     }
 }
 
@@ -182,6 +185,11 @@ impl UiState {
             self.questions
                 .retain(|pending| &pending.request_id != request_id);
         } else if let EventMsg::PlanUpdated { plan } = &event.msg {
+            if let Some(outcome) = &plan.outcome {
+                for card in self.agents.iter_mut().filter(|card| card.is_winner) {
+                    card.plan_outcome = Some(outcome.clone());
+                }
+            }
             if let Some(listed) = self
                 .plans
                 .iter_mut()

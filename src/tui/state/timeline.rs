@@ -162,6 +162,8 @@ pub enum EntryKind {
         tasks: usize,
         detail: Option<String>,
         divergence: Option<f64>,
+        /// How far execution got, once executed.
+        outcome: Option<crate::protocol::PlanOutcome>,
     },
     /// A finished tool call (kept apart from the timeline, for `/events`).
     ToolCall {

@@ -185,6 +185,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
             tasks: plan.tasks.len(),
             detail: plan.detail.clone(),
             divergence: plan.divergence,
+            outcome: plan.outcome.clone(),
         },
         EventMsg::RunStarted { .. }
         | EventMsg::TaskPlanChanged { .. }
