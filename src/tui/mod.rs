@@ -16,6 +16,7 @@ mod pacer;
 pub mod question;
 pub mod render;
 mod run;
+pub mod slash;
 pub mod state;
 mod terminal;
 #[cfg(test)]
