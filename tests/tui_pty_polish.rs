@@ -11,8 +11,7 @@ use support::pty::Pty;
 /// Quick answers and votes, then a final answer of some 200 words at 20 a second: the
 /// presentation runs for seconds, time enough to cancel it.
 fn slow_presentation() -> String {
-    let long = "Paris is the capital of France, and the answer explains why in detail. "
-        .repeat(15);
+    let long = "Paris is the capital of France, and the answer explains why in detail. ".repeat(15);
     format!(
         r#"
 agents:

@@ -273,10 +273,16 @@ fn item_lines(
 /// newest words, from the start of a word where one is near, its cut marked `…`.
 fn recent_thought(thought: &str, width: usize, rows: usize) -> Vec<String> {
     const MARK: &str = "💭 ";
-    let whole = wrap(&format!("{MARK}{thought}"), width);
-    if whole.len() <= rows {
-        return whole;
+    // No more than its last `rows * width` characters can show (a character is at most
+    // four bytes): a long thought costs no more to draw than a short one.
+    let recent = floor_char_boundary(thought, thought.len().saturating_sub(rows * width * 4));
+    if recent == 0 {
+        let whole = wrap(&format!("{MARK}{thought}"), width);
+        if whole.len() <= rows {
+            return whole;
+        }
     }
+    let thought = &thought[recent..];
     let cut_at = |start: usize| wrap(&format!("{MARK}…{}", &thought[start..]), width);
     // The earliest start whose rest fits: fewer words never need more lines.
     let starts: Vec<usize> = thought.char_indices().map(|(at, _)| at).collect();

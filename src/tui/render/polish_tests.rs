@@ -360,6 +360,13 @@ async fn cancelled_during_the_final_answer_the_status_bar_says_so() {
         "the card no longer claims it: {title}"
     );
     assert_snapshot!("cancelled_presenting_160x48", backend);
+    let final_view = View {
+        final_view: true,
+        ..view()
+    };
+    let shown = screen_text(&draw(&state, &final_view, 100, 30));
+    assert!(shown.contains("cancelled, incomplete"), "{shown}");
+    assert!(!shown.contains("presenting…"), "{shown}");
 
     // A turn that ran to its end still names its winner.
     let finished = fold(&demo_turns(&[FRANCE]).await);
