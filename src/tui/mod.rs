@@ -18,6 +18,7 @@ pub mod render;
 mod run;
 pub mod slash;
 pub mod state;
+mod steady;
 mod terminal;
 #[cfg(test)]
 pub(crate) mod test_plans;
