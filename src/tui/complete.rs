@@ -3,39 +3,11 @@
 
 use std::path::Path;
 
+use crate::tui::slash::{SLASH_COMMANDS, SLASH_NAMES};
+
 /// The slash commands the composer knows: every command the app takes, each under its
 /// full name (aliases such as `/v` and `/votes` are not offered).
-pub const COMMANDS: [&str; 29] = [
-    "/help",
-    "/quit",
-    "/exit",
-    "/cancel",
-    "/status",
-    "/vote",
-    "/cost",
-    "/answers",
-    "/timeline",
-    "/table",
-    "/clear",
-    "/reset",
-    "/inspect",
-    "/events",
-    "/config",
-    "/mcp",
-    "/workspace",
-    "/files",
-    "/plan",
-    "/tasks",
-    "/agents",
-    "/refine",
-    "/context",
-    "/metrics",
-    "/history",
-    "/export",
-    "/single",
-    "/final",
-    "/copy",
-];
+pub const COMMANDS: [&str; SLASH_NAMES.len()] = SLASH_NAMES;
 
 /// Most suggestions shown at once.
 const LIMIT: usize = 8;
@@ -51,6 +23,8 @@ pub struct Popup {
     pub kind: PopupKind,
     /// Full replacements for the token being typed (`/vote`, `@src/`, `@README.md`).
     pub items: Vec<String>,
+    /// What each item does, one line each (commands; empty for paths).
+    pub notes: Vec<&'static str>,
     pub selected: usize,
     /// Byte offset in the text where the token being completed starts.
     pub token_start: usize,
@@ -80,14 +54,15 @@ impl Popup {
 /// Suggestions for the text as typed (the cursor at its end), if any apply.
 pub fn suggest(text: &str, cwd: &Path) -> Option<Popup> {
     if text.starts_with('/') && !text.contains(char::is_whitespace) {
-        let items: Vec<String> = COMMANDS
+        let (items, notes) = SLASH_COMMANDS
             .iter()
-            .filter(|command| command.starts_with(text) && **command != text)
-            .map(|command| (*command).to_string())
-            .collect();
+            .filter(|command| command.name.starts_with(text) && command.name != text)
+            .map(|command| (command.name.to_string(), command.about))
+            .unzip::<_, _, Vec<String>, Vec<&str>>();
         return (!items.is_empty()).then_some(Popup {
             kind: PopupKind::Command,
             items,
+            notes,
             selected: 0,
             token_start: 0,
         });
@@ -124,6 +99,7 @@ pub fn suggest(text: &str, cwd: &Path) -> Option<Popup> {
         .collect();
     (!items.is_empty()).then_some(Popup {
         kind: PopupKind::Path,
+        notes: vec![""; items.len()],
         items,
         selected: 0,
         token_start,

@@ -16,7 +16,9 @@ mod pacer;
 pub mod question;
 pub mod render;
 mod run;
+pub mod slash;
 pub mod state;
+mod steady;
 mod terminal;
 #[cfg(test)]
 pub(crate) mod test_plans;

@@ -23,7 +23,9 @@ use crossterm::terminal::{
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 
-pub type Tui = Terminal<CrosstermBackend<Screen>>;
+use super::steady::SteadyBackend;
+
+pub type Tui = Terminal<SteadyBackend<CrosstermBackend<Screen>>>;
 
 /// Room for a typical frame's output; a larger one is written in pieces of this size.
 const FRAME_BUFFER: usize = 16 * 1024;
@@ -103,7 +105,7 @@ impl TerminalGuard {
         // terminals never send. The alternate screen is cleared on entry instead.
         let released = Arc::new(AtomicBool::new(false));
         let screen = Screen::new(Arc::clone(&released));
-        let terminal = Terminal::new(CrosstermBackend::new(screen))?;
+        let terminal = Terminal::new(SteadyBackend::new(CrosstermBackend::new(screen)))?;
         Ok(Self {
             terminal,
             released,

@@ -66,6 +66,7 @@ pub fn page(
                 theme,
                 index: agent,
                 expanded: true,
+                whole_answers: true,
             };
             tail_lines(card, paint, usize::MAX, None)
         }),

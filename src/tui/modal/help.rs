@@ -1,9 +1,10 @@
-//! The help modal: every key and command with what it does (`KEYS`), laid out to fit the
-//! modal's width.
+//! The help modal: every key (`KEYS`) and slash command (the commands' own table) with what
+//! it does, laid out to fit the modal's width.
 
 use ratatui::text::{Line, Span};
 
 use crate::text::{display_width, wrap};
+use crate::tui::slash::{SLASH_COMMANDS, help_row};
 use crate::tui::theme::Theme;
 
 pub(super) const KEYS: &[(&str, &str)] = &[
@@ -76,31 +77,6 @@ pub(super) const KEYS: &[(&str, &str)] = &[
         "dark or light colours (MASSGEN_THEME=light to start light)",
     ),
     (
-        "/help /quit /exit /q",
-        "help; quit (while a turn runs, typed twice: it cancels the turn)",
-    ),
-    ("/cancel", "cancel the running turn"),
-    (
-        "/clear /reset",
-        "forget the conversation (typed twice to confirm); the next question starts afresh",
-    ),
-    ("/config", "open the config file in its desktop application"),
-    (
-        "/inspect [N|all]",
-        "the session's turns: winner, time, cost, answers, votes, final answer",
-    ),
-    (
-        "/events [N|all]",
-        "coordination events of the last N turns (default 1)",
-    ),
-    (
-        "/status /vote /cost /answers",
-        "open that view (also /v /c /b)",
-    ),
-    ("/timeline /table", "open that view (also /t /r)"),
-    ("/plan /tasks /single /refine", "the same as P, T, A and R"),
-    ("/final /copy", "the same as f and y"),
-    (
         "M",
         "metrics: model calls, tokens, time to first token, tool time (also /metrics /m)",
     ),
@@ -112,18 +88,6 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     (
         "Ctrl+P",
         "attach the current directory to each question: off → read → write",
-    ),
-    (
-        "/context",
-        "the paths agents may read and write, and how to change them",
-    ),
-    (
-        "/export [N] [path]",
-        "a finished turn as Markdown (default .massgen/exports/turn_N.md)",
-    ),
-    (
-        "/agents",
-        "add, remove and change agents between turns (type, model, system message); save them as a config",
     ),
     (
         "Ctrl+Z Ctrl+Y Ctrl+W Ctrl+K Ctrl+U",
@@ -141,7 +105,12 @@ pub(super) const KEYS: &[(&str, &str)] = &[
 /// The keys table, fitted to `width`: each description wraps under itself; narrower than
 /// 60 columns, the keys take their own line and the description goes under them.
 pub(super) fn help_lines(theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    let key_column = KEYS
+    let rows: Vec<(String, String)> = KEYS
+        .iter()
+        .map(|(keys, what)| ((*keys).to_string(), (*what).to_string()))
+        .chain(SLASH_COMMANDS.iter().map(help_row))
+        .collect();
+    let key_column = rows
         .iter()
         .map(|(keys, _)| display_width(keys) + 2)
         .max()
@@ -151,10 +120,10 @@ pub(super) fn help_lines(theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let stacked = width < 60;
     let indent = if stacked { 4 } else { key_column };
     let mut lines = Vec::new();
-    for (keys, what) in KEYS {
+    for (keys, what) in &rows {
         let wrapped = wrap(what, width.saturating_sub(indent).max(10));
         if stacked || display_width(keys) + 2 > key_column {
-            lines.push(Line::styled((*keys).to_string(), theme.accent()));
+            lines.push(Line::styled(keys.clone(), theme.accent()));
             lines.extend(wrapped.into_iter().map(|line| {
                 Line::from(vec![
                     Span::raw(" ".repeat(indent)),
@@ -164,7 +133,7 @@ pub(super) fn help_lines(theme: &Theme, width: usize) -> Vec<Line<'static>> {
             continue;
         }
         for (row, line) in wrapped.into_iter().enumerate() {
-            let left = if row == 0 { *keys } else { "" };
+            let left = if row == 0 { keys.as_str() } else { "" };
             let pad = key_column - display_width(left);
             lines.push(Line::from(vec![
                 Span::styled(format!("{left}{}", " ".repeat(pad)), theme.accent()),

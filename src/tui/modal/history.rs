@@ -4,7 +4,7 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{markdown_lines, wrap};
+use crate::tui::render::{display_width, markdown_lines, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -20,16 +20,18 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
         if !lines.is_empty() {
             lines.push(Line::default());
         }
-        let mut first = true;
-        for line in wrap(&turn.question, width.saturating_sub(10).max(1)) {
-            let head = if first {
-                format!("{:<10}", format!("{} ▸", turn.turn))
+        // The question follows its turn number; its wrapped lines hang under its start.
+        let head = format!("{} ▸ ", turn.turn);
+        let indent = display_width(&head);
+        let question = wrap(&turn.question, width.saturating_sub(indent).max(1));
+        for (row, line) in question.into_iter().enumerate() {
+            let lead = if row == 0 {
+                head.clone()
             } else {
-                " ".repeat(10)
+                " ".repeat(indent)
             };
-            first = false;
             lines.push(Line::styled(
-                format!("{head}{line}"),
+                format!("{lead}{line}"),
                 theme.accent().add_modifier(Modifier::BOLD),
             ));
         }

@@ -20,6 +20,8 @@ mod overrides;
 mod plans;
 
 pub use plans::{latest_runnable, listed_plan, selector_row, selector_rows};
+#[cfg(test)]
+mod help_history_tests;
 mod question;
 mod servers;
 mod tasks;
@@ -40,7 +42,7 @@ pub use turns::inspect_scroll;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, BorderType, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, BorderType, Borders, Paragraph};
 
 use crate::tui::choices::OPTION_ROWS;
 use crate::tui::files::FilesSource;
@@ -222,7 +224,7 @@ pub fn render(view: &View, state: &UiState, theme: &Theme, frame: &mut Frame, mo
         area.y += (area.height - shrunk) / 2;
         area.height = shrunk;
     }
-    frame.render_widget(Clear, area);
+    crate::tui::render::clear_for_overlay(frame.buffer_mut(), area);
     frame.render_widget(Paragraph::new(lines).block(block), area);
     view.hits.borrow_mut().modal = Some(area);
 }

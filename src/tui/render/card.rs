@@ -34,6 +34,8 @@ pub struct CardView<'a> {
     pub round_left: Option<RoundTimeLeft>,
     /// Reasoning in full rather than its last line.
     pub expanded: bool,
+    /// The card fills the body: answers show in full.
+    pub zoomed: bool,
     /// Scrolled up: the output as it was then, so new output does not move it.
     pub pause: Option<OutputMark>,
 }
@@ -45,10 +47,7 @@ impl Widget for CardView<'_> {
         let accent = theme.agent(self.index);
         let title = Line::from(vec![
             Span::styled(
-                format!(
-                    " {} ",
-                    status_icon(card.status, card.is_winner, self.spinner)
-                ),
+                format!(" {} ", status_icon(card.status, card.won(), self.spinner)),
                 status_style(theme, card),
             ),
             Span::styled(
@@ -92,12 +91,12 @@ impl Widget for CardView<'_> {
             theme.dim(),
         ));
         let footer = Line::from(footer_spans).right_aligned();
-        let border = BorderType::border_symbols(if card.is_winner {
+        let border = BorderType::border_symbols(if card.won() {
             BorderType::Double
         } else {
             BorderType::Rounded
         });
-        let border_style = if card.is_winner {
+        let border_style = if card.won() {
             theme.winner()
         } else {
             theme.border(self.focused)
@@ -118,6 +117,7 @@ impl Widget for CardView<'_> {
             theme,
             index: self.index,
             expanded: self.expanded,
+            whole_answers: self.zoomed,
         };
         let mut lines = tail_lines(card, paint, wanted, self.pause);
         // Scrolled past the top: show the top rather than a blank card.
@@ -182,7 +182,7 @@ fn task_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'static> {
 }
 
 fn status_style(theme: &Theme, card: &AgentCard) -> Style {
-    if card.is_winner {
+    if card.won() {
         return theme.winner();
     }
     match card.status {
@@ -198,7 +198,7 @@ fn status_style(theme: &Theme, card: &AgentCard) -> Style {
 }
 
 fn status_word(card: &AgentCard) -> &'static str {
-    if card.is_winner {
+    if card.won() {
         return "winner";
     }
     match card.status {

@@ -97,7 +97,7 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
     for (index, card) in state.agents.iter().enumerate() {
         let label = format!(
             " {} {}:{} {} ",
-            status_icon(card.status, card.is_winner, view.spinner),
+            status_icon(card.status, card.won(), view.spinner),
             index + 1,
             card.info.id,
             card.short_model()

@@ -9,6 +9,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
 use super::View;
 use super::text::block_lines;
+use crate::protocol::TurnOutcome;
 use crate::tui::state::{PresentedAnswer, UiState};
 use crate::tui::theme::Theme;
 
@@ -27,11 +28,14 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         .map(|card| card.info.id.to_string())
         .unwrap_or_default();
     let style = theme.agent(answer.agent);
-    let title = format!(
-        " 🏆 Final answer · {author} ({}){} ",
-        answer.label,
-        if answer.done { "" } else { " · presenting…" }
-    );
+    // Unfinished: still coming, or cut off when the turn ended (cancelled, most often).
+    let progress = match (answer.done, state.outcome) {
+        (true, _) => "",
+        (false, None) => " · presenting…",
+        (false, Some(TurnOutcome::Cancelled)) => " · cancelled, incomplete",
+        (false, Some(_)) => " · incomplete",
+    };
+    let title = format!(" 🏆 Final answer · {author} ({}){progress} ", answer.label);
     let block = Block::new()
         .borders(Borders::ALL)
         .border_type(BorderType::Rounded)

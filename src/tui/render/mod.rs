@@ -32,6 +32,7 @@ pub use card::CardView;
 pub use format::{bytes, cost, duration, plural, seconds, short_plan_id, tokens};
 pub use hits::{Hit, HitMap};
 pub use output::{Paint, tail_lines};
+pub use paint::clear_for_overlay;
 pub use text::markdown_lines;
 pub use timeline::{TimelineView, entry_line};
 pub use timeline_text::describe;
@@ -211,6 +212,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         round_left: view.agent_round_left.get(index).copied().flatten(),
         spinner: view.spinner,
         expanded: view.reasoning_expanded,
+        zoomed: view.maximized,
         scroll_max: (index == view.focused).then_some(&view.card_scroll_max),
         scroll: if index == view.focused {
             view.card_scroll
@@ -259,6 +261,8 @@ mod plan_outcome_tests;
 #[cfg(test)]
 mod plan_tests;
 #[cfg(test)]
+mod polish_tests;
+#[cfg(test)]
 mod provider_tool_tests;
 #[cfg(test)]
 mod replay_tests;
@@ -273,21 +277,23 @@ mod welcome_warnings_tests;
 
 /// The completion list, just above the composer.
 fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {
-    use ratatui::text::Line;
-    use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+    use ratatui::text::{Line, Span};
+    use ratatui::widgets::{Block, Borders, Paragraph};
 
     let height = u16::try_from(popup.items.len()).unwrap_or(8) + 2;
-    let width = popup
-        .items
-        .iter()
-        .map(|item| wrap::display_width(item))
-        .max()
-        .unwrap_or(10)
-        .clamp(18, 60);
+    let widest =
+        |texts: &mut dyn Iterator<Item = &str>| texts.map(wrap::display_width).max().unwrap_or(0);
+    let item_width = widest(&mut popup.items.iter().map(String::as_str));
+    let note_width = widest(&mut popup.notes.iter().copied());
+    // Each item, then what it does after a gap, cut at the frame's edge.
+    let gap = if note_width == 0 { 0 } else { 2 };
+    let room = usize::from(composer.width.saturating_sub(4));
+    let width = (item_width + gap + note_width).clamp(18, room.max(18));
     let area = Rect {
         x: composer.x + 1,
         y: composer.y.saturating_sub(height),
-        width: (u16::try_from(width).unwrap_or(60) + 2).min(composer.width.saturating_sub(2)),
+        width: (u16::try_from(width).unwrap_or(u16::MAX).saturating_add(2))
+            .min(composer.width.saturating_sub(2)),
         height: height.min(composer.y),
     };
     let lines: Vec<Line<'static>> = popup
@@ -295,15 +301,26 @@ fn popup_list(popup: &Popup, theme: &Theme, composer: Rect, frame: &mut Frame) {
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let style = if index == popup.selected {
+            let selected = index == popup.selected;
+            let style = if selected {
                 theme.selected()
             } else {
                 theme.text()
             };
-            Line::styled(item.clone(), style)
+            let note = popup.notes.get(index).copied().unwrap_or_default();
+            if note.is_empty() {
+                return Line::styled(item.clone(), style);
+            }
+            let item = crate::text::pad_to(item, item_width + gap);
+            let left = width.saturating_sub(wrap::display_width(&item));
+            let note_style = if selected { style } else { theme.dim() };
+            Line::from(vec![
+                Span::styled(item, style),
+                Span::styled(wrap::truncate(note, left), note_style),
+            ])
         })
         .collect();
-    frame.render_widget(Clear, area);
+    paint::clear_for_overlay(frame.buffer_mut(), area);
     frame.render_widget(
         Paragraph::new(lines).block(
             Block::new()

@@ -5,9 +5,9 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::format::{bytes, retrying, seconds};
-use super::text::{block_lines, floor_char_boundary, last_lines};
-use super::wrap::{display_width, truncate, truncate_start, wrap};
+use super::format::{bytes, plural, retrying, seconds};
+use super::text::{block_lines, floor_char_boundary, last_lines, markdown_lines};
+use super::wrap::{display_width, truncate, wrap};
 use crate::protocol::AgentStatus;
 use crate::protocol::symbols::BLOCKED;
 use crate::tui::state::{AgentCard, CardItem, OutputMark, ToolState, preview};
@@ -21,7 +21,15 @@ pub struct Paint<'a> {
     /// The agent's place in config order, for its colour.
     pub index: usize,
     pub expanded: bool,
+    /// Answers in full (a zoomed card, the full output) rather than their first lines.
+    pub whole_answers: bool,
 }
+
+/// Display lines a collapsed reasoning item may take for its newest thought.
+const THOUGHT_LINES: usize = 3;
+
+/// Display lines of an answer a card shows unless it is zoomed.
+const ANSWER_LINES: usize = 3;
 
 /// Calls to one MCP server in a row show only this many, newest first, then "+N more".
 const BATCH_SHOWN: usize = 3;
@@ -109,6 +117,7 @@ fn item_lines(
         theme,
         index,
         expanded,
+        whole_answers,
     } = paint;
     let styled = |text: String, style: Style| -> Vec<Line<'static>> {
         wrap(&text, width)
@@ -133,15 +142,14 @@ fn item_lines(
             lines
         }
         CardItem::Reasoning(text) => {
-            // Collapsed: the end of its last line, so the newest words are what shows.
+            // Collapsed: its newest thought (last line), as much of it as fits.
             let text = &text[..floor_char_boundary(text, cut)];
-            let last = last_lines(text.trim(), 1);
-            let mark = "💭 ";
-            let room = width.saturating_sub(display_width(mark));
-            vec![Line::styled(
-                truncate(&format!("{mark}{}", truncate_start(last, room)), width),
-                theme.dim().add_modifier(Modifier::ITALIC),
-            )]
+            let thought = last_lines(text.trim(), 1);
+            let style = theme.dim().add_modifier(Modifier::ITALIC);
+            recent_thought(thought, width, wanted.clamp(1, THOUGHT_LINES))
+                .into_iter()
+                .map(|line| Line::styled(line, style))
+                .collect()
         }
         CardItem::Tool(tool) => {
             let (mark, style) = match &tool.state {
@@ -198,10 +206,7 @@ fn item_lines(
                 format!("✔ answer {label}"),
                 theme.good().add_modifier(Modifier::BOLD),
             )];
-            lines.extend(styled(
-                preview(content, width.saturating_mul(2)),
-                theme.text(),
-            ));
+            lines.extend(answer_body(content, width, whole_answers, theme));
             lines
         }
         CardItem::Vote {
@@ -262,4 +267,57 @@ fn item_lines(
             lines
         }
     }
+}
+
+/// `💭 thought` wrapped over at most `rows` lines of `width`; a longer thought keeps its
+/// newest words, from the start of a word where one is near, its cut marked `…`.
+fn recent_thought(thought: &str, width: usize, rows: usize) -> Vec<String> {
+    const MARK: &str = "💭 ";
+    // No more than its last `rows * width` characters can show (a character is at most
+    // four bytes): a long thought costs no more to draw than a short one.
+    let recent = floor_char_boundary(thought, thought.len().saturating_sub(rows * width * 4));
+    if recent == 0 {
+        let whole = wrap(&format!("{MARK}{thought}"), width);
+        if whole.len() <= rows {
+            return whole;
+        }
+    }
+    let thought = &thought[recent..];
+    let cut_at = |start: usize| wrap(&format!("{MARK}…{}", &thought[start..]), width);
+    // The earliest start whose rest fits: fewer words never need more lines.
+    let starts: Vec<usize> = thought.char_indices().map(|(at, _)| at).collect();
+    let fits = starts
+        .get(starts.partition_point(|&start| cut_at(start).len() > rows))
+        .copied()
+        .unwrap_or(thought.len());
+    // From the next word rather than inside one, unless that word is long.
+    let inside_word = !thought[..fits].ends_with(char::is_whitespace);
+    let start = thought[fits..]
+        .find(char::is_whitespace)
+        .filter(|&space| inside_word && display_width(&thought[fits..fits + space]) < width / 2)
+        .map(|space| thought.len() - thought[fits + space..].trim_start().len())
+        .filter(|&start| start < thought.len())
+        .unwrap_or(fits);
+    let mut lines = cut_at(start);
+    lines.truncate(rows);
+    lines
+        .iter_mut()
+        .for_each(|line| *line = truncate(line, width));
+    lines
+}
+
+/// An answer as markdown: whole when `whole`, else its first [`ANSWER_LINES`] lines and
+/// how many more there are.
+fn answer_body(content: &str, width: usize, whole: bool, theme: &Theme) -> Vec<Line<'static>> {
+    let mut lines = markdown_lines(content, width, theme);
+    if whole || lines.len() <= ANSWER_LINES {
+        return lines;
+    }
+    let more = lines.len() - ANSWER_LINES;
+    lines.truncate(ANSWER_LINES);
+    lines.push(Line::styled(
+        truncate(&format!("… {}", plural(more, "more line")), width),
+        theme.dim(),
+    ));
+    lines
 }

@@ -13,6 +13,25 @@ use ratatui::text::Line;
 use ratatui::widgets::Widget;
 use unicode_segmentation::UnicodeSegmentation;
 
+/// Makes `area` ready to be drawn over (a modal, a popup): emptied, and a wide character
+/// just left of it that reaches into it blanked. Left there, its right half would hide the
+/// overlay's left border: a terminal draws the character over the cell after it, and
+/// ratatui sends nothing for a cell that a wide character covers.
+pub fn clear_for_overlay(buf: &mut Buffer, area: Rect) {
+    let area = area.intersection(buf.area);
+    ratatui::widgets::Clear.render(area, buf);
+    let Some(left) = area.x.checked_sub(1).filter(|left| *left >= buf.area.x) else {
+        return;
+    };
+    for y in area.top()..area.bottom() {
+        if let Some(cell) = buf.cell_mut((left, y))
+            && unicode_width::UnicodeWidthStr::width(cell.symbol()) > 1
+        {
+            cell.set_symbol(" ");
+        }
+    }
+}
+
 /// `lines` from the top of `area`, one per row, each cut at the area's width and placed by
 /// its alignment, cell for cell as `Paragraph` draws them; rows past the last line are left
 /// as they are.

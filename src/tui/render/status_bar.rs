@@ -10,7 +10,7 @@ use ratatui::widgets::{Paragraph, Widget};
 use super::View;
 use super::format::plural;
 use super::wrap::{display_width, truncate};
-use crate::protocol::{McpServerState, Mode};
+use crate::protocol::{McpServerState, Mode, TurnOutcome};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
 
@@ -129,11 +129,9 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
         shorter: Some((icon.to_string(), KEEP)),
     }];
     let answers: u32 = state.agents.iter().map(|card| card.answers).sum();
-    match (&state.winner, state.phase) {
-        (Some(winner), Phase::Idle | Phase::Presenting) => {
-            pieces.push(piece(format!("🏆 {winner} wins"), 2));
-        }
-        (Some(_) | None, _) => {
+    match turn_result(state) {
+        Some(result) => pieces.push(piece(result, 2)),
+        None => {
             let votes = format!(
                 "{} | {}/{} votes",
                 plural(answers as usize, "answer"),
@@ -161,6 +159,33 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
         pieces.push(piece(badge, 5));
     }
     pieces
+}
+
+/// How the turn ended (or who presents), as the turn's outcome says: a winner only when
+/// its final answer stands; `None` while agents still answer and vote.
+fn turn_result(state: &UiState) -> Option<String> {
+    let winner = state.winner.as_ref();
+    match (state.phase, state.outcome, winner) {
+        (Phase::Presenting, _, Some(winner)) => Some(format!("🏆 {winner} wins")),
+        (Phase::Idle, Some(TurnOutcome::Cancelled), Some(winner)) => {
+            let finished = state.final_answer().is_some_and(|answer| answer.done);
+            Some(if finished {
+                format!("✗ cancelled · {winner} had won")
+            } else {
+                format!("✗ cancelled · {winner}'s final answer incomplete")
+            })
+        }
+        (Phase::Idle, Some(TurnOutcome::Cancelled), None) => Some("✗ cancelled".to_string()),
+        (Phase::Idle, Some(TurnOutcome::TimedOut), Some(winner)) => {
+            Some(format!("⌛ timed out · best answer by {winner}"))
+        }
+        (Phase::Idle, Some(TurnOutcome::TimedOut), None) => Some("⌛ timed out".to_string()),
+        (Phase::Idle, Some(TurnOutcome::Failed), _) => Some("✗ no answer".to_string()),
+        (Phase::Idle, Some(TurnOutcome::Completed) | None, Some(winner)) => {
+            Some(format!("🏆 {winner} wins"))
+        }
+        _ => None,
+    }
 }
 
 /// The keys worth knowing now, in reading order, each with how soon it goes.

@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
 use super::format::plural;
+use crate::text::{display_width, pad_to};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
@@ -20,15 +21,7 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         ),
         Line::default(),
     ];
-    for (index, card) in state.agents.iter().enumerate() {
-        lines.push(Line::from(vec![
-            Span::styled(format!("  {}  ", card.info.id), theme.agent(index)),
-            Span::styled(
-                format!("{} · {}", card.info.backend, card.info.model),
-                theme.dim(),
-            ),
-        ]));
-    }
+    agent_rows(state, theme, &mut lines);
     lines.push(Line::default());
     warnings(&state.startup_warnings, theme, &mut lines);
     let offline = !state.agents.is_empty()
@@ -88,6 +81,34 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
         .alignment(Alignment::Center)
         .wrap(Wrap { trim: false })
         .render(area, buf);
+}
+
+/// One row per agent, its name and its backend and model: every row padded to the same
+/// display width, so that centring them keeps the names in one column.
+fn agent_rows(state: &UiState, theme: &Theme, lines: &mut Vec<Line<'static>>) {
+    let rows: Vec<(String, String)> = state
+        .agents
+        .iter()
+        .map(|card| {
+            (
+                card.info.id.to_string(),
+                format!("{} · {}", card.info.backend, card.info.model),
+            )
+        })
+        .collect();
+    let widest = |column: fn(&(String, String)) -> &String| {
+        rows.iter()
+            .map(|row| display_width(column(row)))
+            .max()
+            .unwrap_or(0)
+    };
+    let (names, models) = (widest(|row| &row.0), widest(|row| &row.1));
+    for (index, (name, model)) in rows.into_iter().enumerate() {
+        lines.push(Line::from(vec![
+            Span::styled(format!("{}  ", pad_to(&name, names)), theme.agent(index)),
+            Span::styled(pad_to(&model, models), theme.dim()),
+        ]));
+    }
 }
 
 /// Startup warnings the welcome view lists before pointing to `/status` for the rest.

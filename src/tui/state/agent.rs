@@ -215,6 +215,11 @@ impl AgentCard {
         }
     }
 
+    /// The winner, shown as one: chosen, and its presentation was not cancelled.
+    pub fn won(&self) -> bool {
+        self.is_winner && self.status != AgentStatus::Cancelled
+    }
+
     /// Clears the turn's output, keeping who the agent is.
     pub fn reset_for_turn(&mut self) {
         *self = Self::new(self.info.clone());
