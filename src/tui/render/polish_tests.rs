@@ -110,6 +110,7 @@ async fn answered() -> UiState {
             label: AnswerLabel::answer(&anon_id, 1),
             anon_id,
             content: ANSWER.into(),
+            votes_reset: Some(Vec::new()),
         }],
     );
     state
