@@ -290,6 +290,8 @@ mod files;
 mod final_view;
 #[cfg(test)]
 mod final_view_tests;
+#[cfg(test)]
+mod focus_tests;
 mod grid;
 #[cfg(test)]
 mod grid_tests;
