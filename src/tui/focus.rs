@@ -34,6 +34,15 @@ impl Focus {
 /// Leads keys of the body shown while the composer has focus.
 pub const AFTER_ESC: &str = "Esc → ";
 
+/// What goes before a key of the body in a hint: `Esc → ` while the composer has focus.
+pub fn key_lead(view: &View) -> &'static str {
+    if Focus::of(view) == Focus::Composer {
+        AFTER_ESC
+    } else {
+        ""
+    }
+}
+
 /// A status bar hint that is never dropped for room.
 pub const KEEP: u8 = 0;
 

@@ -299,3 +299,32 @@ fn page_keys_scroll_the_final_view_while_typing() {
     assert_eq!(app.view.final_scroll, 0);
     assert!(app.view.composer_focused && app.view.composer.is_empty());
 }
+
+#[test]
+fn a_step_by_step_replay_says_how_to_reach_n_while_typing() {
+    let mut app = after_a_turn();
+    app.state.replay = Some(crate::tui::state::ReplayState {
+        source: "session_1/turn_1/events.jsonl".into(),
+        speed: 1.0,
+        step: true,
+        finished: false,
+        clock: jiff::Timestamp::UNIX_EPOCH,
+    });
+    let bar = |app: &App| {
+        screen(app)
+            .into_iter()
+            .find(|row| row.contains("▶ Replay"))
+            .unwrap()
+    };
+    assert!(
+        bar(&app).contains("step by step (Esc → n: next)"),
+        "{}",
+        bar(&app)
+    );
+    app.on_key(key(KeyCode::Esc));
+    assert!(
+        bar(&app).contains("step by step (n: next)"),
+        "{}",
+        bar(&app)
+    );
+}

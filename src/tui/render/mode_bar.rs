@@ -80,7 +80,8 @@ pub fn layout(state: &UiState, view: &View, width: u16, screen_height: u16) -> B
     if let Some(replay) = &state.replay {
         match view.notice.as_deref() {
             Some(notice)
-                if display_width(&replay_fixed(replay)) + display_width(notice) + 3 <= width =>
+                if display_width(&replay_fixed(replay, view)) + display_width(notice) + 3
+                    <= width =>
             {
                 layout.inline = true;
             }
@@ -133,7 +134,7 @@ pub fn mode_bar(
     let mut lines = notice::styled(&layout.notice_lines, room, theme);
     let inline = view.notice.as_deref().filter(|_| layout.inline);
     lines.push(match &state.replay {
-        Some(replay) => replay_bar(replay, inline, theme, area.width),
+        Some(replay) => replay_bar(replay, view, inline, theme, area.width),
         None => bar_line(state, view, layout, theme, area.width),
     });
     Paragraph::new(lines).render(area, buf);
