@@ -13,6 +13,8 @@ use super::state::UiState;
 pub enum Focus {
     /// Keys type: only Enter, Esc, Shift+Tab, PgUp/PgDn and Ctrl chords do more.
     Composer,
+    /// Typing with the completion list open: it takes Tab, Enter, Esc and the arrows.
+    Completing,
     /// Single letters are commands (`y`, `f`, `v`…); `i` or `/` goes back to typing.
     Body,
     /// The modal on top takes the keys; Esc closes it and the focus goes back where it was.
@@ -23,6 +25,8 @@ impl Focus {
     pub fn of(view: &View) -> Self {
         if !view.modals.is_empty() {
             Self::Modal
+        } else if view.composer_focused && view.popup.is_some() {
+            Self::Completing
         } else if view.composer_focused {
             Self::Composer
         } else {
@@ -34,12 +38,13 @@ impl Focus {
 /// Leads keys of the body shown while the composer has focus.
 pub const AFTER_ESC: &str = "Esc → ";
 
-/// What goes before a key of the body in a hint: `Esc → ` while the composer has focus.
+/// What goes before a key of the body in a hint: the Esc that leaves the composer.
 pub fn key_lead(view: &View) -> &'static str {
-    if Focus::of(view) == Focus::Composer {
-        AFTER_ESC
-    } else {
-        ""
+    match Focus::of(view) {
+        Focus::Composer => AFTER_ESC,
+        // The first Esc closes the completion list.
+        Focus::Completing => "Esc Esc → ",
+        Focus::Body | Focus::Modal => "",
     }
 }
 
@@ -66,6 +71,11 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
     };
     match Focus::of(view) {
         Focus::Modal => modal_hints(view, quit),
+        Focus::Completing => vec![
+            ("Tab: complete", 3),
+            ("Esc: close the list", 4),
+            ("Ctrl+C: clear", KEEP),
+        ],
         Focus::Composer if replay => with(&[
             ("replay: nothing is sent", 3, true),
             ("Esc: shortcuts", 2, true),
@@ -171,6 +181,7 @@ pub fn grid_hint(view: &View, grid: Option<&'static str>) -> Option<&'static str
 pub fn final_view_hint(view: &View, wide: bool) -> Option<&'static str> {
     Some(match (Focus::of(view), wide) {
         (Focus::Modal, _) => return None,
+        (Focus::Completing, _) => " PgUp/PgDn scroll ",
         (Focus::Body, true) => " ↑↓ PgUp/PgDn scroll · y copy · f cards ",
         (Focus::Body, false) => " y copy · f cards ",
         (Focus::Composer, true) => " PgUp/PgDn scroll · Esc → y copy · f cards ",
@@ -183,6 +194,7 @@ pub fn final_view_hint(view: &View, wide: bool) -> Option<&'static str> {
 pub fn mode_bar_hint(view: &View) -> Option<&'static str> {
     match Focus::of(view) {
         Focus::Modal => None,
+        Focus::Completing => Some("   Shift+Tab mode"),
         Focus::Body => Some("   Shift+Tab mode · A agents · R refine"),
         Focus::Composer => Some("   Shift+Tab mode · Esc → A agents · R refine"),
     }
@@ -195,7 +207,7 @@ pub fn options_button(view: &View, long: bool) -> &'static str {
         (Focus::Body, false) => "  ⋮ P",
         (Focus::Composer, true) => "  ⋮ Esc → P options",
         (Focus::Composer, false) => "  ⋮ Esc → P",
-        (Focus::Modal, true) => "  ⋮ options",
-        (Focus::Modal, false) => "  ⋮",
+        (Focus::Modal | Focus::Completing, true) => "  ⋮ options",
+        (Focus::Modal | Focus::Completing, false) => "  ⋮",
     }
 }

@@ -73,11 +73,15 @@ fn states() -> Vec<(&'static str, App)> {
     start_turn(&mut running);
     let mut typed = done.clone();
     type_text(&mut typed, "and Lyon?");
+    let mut completing = done.clone();
+    type_text(&mut completing, "/hel");
+    assert!(completing.view.popup.is_some());
     let mut planning = done.clone();
     planning.view.mode = Mode::Planning;
     vec![
         ("typing after a turn (final view)", done.clone()),
         ("typing a question after a turn", typed),
+        ("typing a command (completion open)", completing),
         ("body: final view", pressed(done.clone(), &[esc])),
         (
             "body: cards",
@@ -144,6 +148,7 @@ fn keys_named(name: &str) -> Option<Vec<KeyEvent>> {
     let keys = match name {
         "Esc" => vec![key(KeyCode::Esc)],
         "Enter" => vec![key(KeyCode::Enter)],
+        "Tab" => vec![key(KeyCode::Tab)],
         "Shift+Tab" => vec![KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)],
         "Ctrl+C" => vec![ctrl('c')],
         // From the answer's top, down is the way that moves.
@@ -202,6 +207,8 @@ fn every_hinted_key_does_what_it_says_and_none_types_into_the_composer() {
                 let context = format!("{state}: {place} {row:?}: {hint:?}");
                 if hinted.code == KeyCode::Char('/') {
                     assert_eq!(after, "/", "{context} starts a command");
+                } else if hinted.code == KeyCode::Tab {
+                    assert!(after.starts_with(&text), "{context} completes {text:?}");
                 } else {
                     // Enter sends what is typed and Ctrl+C clears it: nothing is added.
                     assert!(

@@ -7,7 +7,9 @@ use crate::tui::state::ReplayState;
 use crate::tui::test_support::{demo_turns, demo_until, first_answer, fold, run_started};
 
 /// Every hint any screen may show.
-const HINTS: [&str; 24] = [
+const HINTS: [&str; 26] = [
+    "Tab: complete",
+    "Esc: close the list",
     "?: help",
     "q: quit",
     "/quit",
