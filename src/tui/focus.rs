@@ -55,7 +55,7 @@ pub const KEEP: u8 = 0;
 /// highest first; `KEEP` never).
 pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
     let running = state.is_running();
-    let quit = if running {
+    let interrupt = if running {
         ("Ctrl+C: cancel", KEEP)
     } else {
         ("Ctrl+C: quit", KEEP)
@@ -70,11 +70,15 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
             .collect::<Vec<_>>()
     };
     match Focus::of(view) {
-        Focus::Modal => modal_hints(view, quit),
+        Focus::Modal => modal_hints(view, interrupt),
         Focus::Completing => vec![
             ("Tab: complete", 3),
             ("Esc: close the list", 4),
-            ("Ctrl+C: clear", KEEP),
+            if running {
+                interrupt
+            } else {
+                ("Ctrl+C: clear", KEEP)
+            },
         ],
         Focus::Composer if replay => with(&[
             ("replay: nothing is sent", 3, true),
@@ -86,7 +90,7 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
             ("Enter: send to the agents", 3, !empty),
             ("Esc: shortcuts", 4, true),
             ("?: help", KEEP, empty),
-            (quit.0, quit.1, true),
+            (interrupt.0, interrupt.1, true),
         ]),
         Focus::Composer => with(&[
             ("Enter: ask", 3, !empty),
@@ -102,18 +106,18 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
 
 /// A modal's own footer says what its keys do; the status bar says how to leave it and
 /// where the keys go then.
-fn modal_hints(view: &View, quit: (&'static str, u8)) -> Vec<(&'static str, u8)> {
+fn modal_hints(view: &View, interrupt: (&'static str, u8)) -> Vec<(&'static str, u8)> {
     let top = view.modals.last().map(|modal| modal.kind);
     // A question and the agents view give Esc their own meaning (their footers say it).
     if matches!(top, Some(ModalKind::Question | ModalKind::Agents)) {
-        return vec![quit];
+        return vec![interrupt];
     }
     let close = if view.composer_focused {
         "Esc: close, back to typing"
     } else {
         "Esc: close"
     };
-    vec![(close, KEEP), quit]
+    vec![(close, KEEP), interrupt]
 }
 
 fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
