@@ -129,7 +129,8 @@ fn hint_rows(rows: &[String]) -> Vec<(&'static str, String)> {
             found.push(("options button", button.trim().to_string()));
         }
         let trimmed = row.trim_end();
-        if trimmed.starts_with('╰') && trimmed.contains("scroll") || trimmed.contains("f cards") {
+        if trimmed.starts_with('╰') && (trimmed.contains("scroll") || trimmed.contains("f cards"))
+        {
             let inner = trimmed.trim_end_matches('╯').trim_end_matches('│');
             let footer = inner.rsplit("──").next().unwrap_or("").trim();
             found.push(("final view footer", footer.to_string()));
