@@ -1,8 +1,8 @@
-//! Where keys go — the composer, the body (cards or the final view) or a modal on top — and
-//! the key hints the status bar, the mode bar, the final view and the empty composer show
-//! there. Each hint names a key that `App::on_key` dispatches in the focus it is shown in
-//! (`app/focus_tests.rs` sends every one); a key of the body shown while the composer has
-//! focus is led by `Esc → `, the key that leaves the composer.
+//! Where keys go — the composer, the body (cards or the final view) or a modal on top — as
+//! `App::on_key` dispatches them, and the key hints the status bar, the mode bar, the final
+//! view and a replay's bar show there. Each hint names a key that works in the focus it is
+//! shown in (`app/focus_tests.rs` presses every one); a key of the body shown while the
+//! composer has focus is led by `Esc → `, the key that leaves the composer.
 
 use super::modal::ModalKind;
 use super::render::View;
@@ -11,7 +11,8 @@ use super::state::UiState;
 /// Where the next key goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Focus {
-    /// Keys type: only Enter, Esc, Shift+Tab, PgUp/PgDn and Ctrl chords do more.
+    /// Keys type; Enter, Esc, Shift+Tab, the arrows, PgUp/PgDn and Ctrl chords do more (and
+    /// `?` in an empty composer).
     Composer,
     /// Typing with the completion list open: it takes Tab, Enter, Esc and the arrows.
     Completing,
