@@ -78,7 +78,20 @@ fn states() -> Vec<(&'static str, App)> {
     assert!(completing.view.popup.is_some());
     let mut planning = done.clone();
     planning.view.mode = Mode::Planning;
+    let welcome = App::new(agents());
+    let mut replay = done.clone();
+    replay.state.replay = Some(crate::tui::state::ReplayState {
+        source: "session_1/turn_1/events.jsonl".into(),
+        speed: 1.0,
+        step: false,
+        finished: true,
+        clock: jiff::Timestamp::UNIX_EPOCH,
+    });
     vec![
+        ("welcome, typing", welcome.clone()),
+        ("welcome, keys", pressed(welcome, &[esc])),
+        ("a finished replay, typing", replay.clone()),
+        ("a finished replay, keys", pressed(replay, &[esc])),
         ("typing after a turn (final view)", done.clone()),
         ("typing a question after a turn", typed),
         ("typing a command (completion open)", completing),
@@ -170,6 +183,10 @@ fn hinted_keys(row: &str) -> Vec<(String, Vec<KeyEvent>, KeyEvent)> {
     let mut keys = Vec::new();
     for hint in row.split(" · ") {
         let mut hint = hint.trim();
+        // A note, and a command to type (typing is what it asks for), name no key.
+        if hint == "replay: nothing is sent" || hint.starts_with("/quit") {
+            continue;
+        }
         if let Some(rest) = hint.strip_prefix("Esc → ") {
             lead = vec![key(KeyCode::Esc)];
             hint = rest;
