@@ -109,7 +109,7 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     let mut pty = Pty::start(home.path(), &[]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"\x1b[Z"); // Shift+Tab: Planning
-    pty.wait_for(&["◉ Planning", "⋮ P"], "planning mode");
+    pty.wait_for(&["◉ Planning", "⋮ Esc → P options"], "planning mode");
     pty.press(b"Plan a picnic for twelve\r");
     pty.wait_for(&["Turn 1 · Planning", "Plan a picnic"], "planning turn");
     pty.wait_for(

@@ -7,6 +7,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::time::Instant;
 
+use super::focus::Focus;
 use super::modal::ModalKind;
 use super::render::View;
 use super::state::UiState;
@@ -281,13 +282,11 @@ impl App {
         if question_open {
             return self.question_key(key);
         }
-        if !self.view.modals.is_empty() {
-            return self.modal_key(key);
-        }
-        if self.view.composer_focused {
-            self.composer_key(key)
-        } else {
-            self.command_key(key)
+        // The same focus the hints on screen are made for (`tui/focus.rs`).
+        match Focus::of(&self.view) {
+            Focus::Modal => self.modal_key(key),
+            Focus::Composer | Focus::Completing => self.composer_key(key),
+            Focus::Body => self.command_key(key),
         }
     }
 }
@@ -305,6 +304,8 @@ mod files;
 mod final_view;
 #[cfg(test)]
 mod final_view_tests;
+#[cfg(test)]
+mod focus_tests;
 mod grid;
 #[cfg(test)]
 mod grid_tests;

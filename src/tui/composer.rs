@@ -22,7 +22,7 @@ use super::render::truncate;
 use super::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
 
-/// What the empty composer says Enter will do.
+/// What the empty composer says Enter will do, or how to give it focus.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Placeholder {
     /// No turn runs: Enter asks a question.
@@ -32,6 +32,8 @@ pub enum Placeholder {
     Steer,
     /// A recorded run plays: nothing typed is sent.
     Replay,
+    /// Keys are commands: `i` or `/` gives the composer focus.
+    Unfocused,
 }
 
 impl Placeholder {
@@ -50,6 +52,7 @@ impl Placeholder {
                 "Alt+Enter for a newline",
             ],
             Self::Replay => &["A replay: nothing typed here is sent", "/quit to leave"],
+            Self::Unfocused => &["i: type here", "/ starts a command"],
         }
     }
 
@@ -296,13 +299,17 @@ impl Widget for ComposerWidget<'_> {
         }
         let composer = self.composer;
         composer.width.set(usize::from(inner.width));
-        let cursor_style = Style::new().add_modifier(Modifier::REVERSED);
         let text_style = self.theme.text();
+        // The cursor shows only where keys type: without focus they are commands.
+        let cursor_style = if self.focused {
+            Style::new().add_modifier(Modifier::REVERSED)
+        } else {
+            text_style
+        };
         if composer.is_empty() {
             buf.set_string(inner.x, inner.y, " ", cursor_style);
-            let hint = self
-                .placeholder
-                .text(usize::from(inner.width.saturating_sub(1)));
+            let room = usize::from(inner.width.saturating_sub(1));
+            let hint = self.placeholder.text(room);
             buf.set_string(inner.x + 1, inner.y, hint, self.theme.dim());
             composer.top.set(0);
             return;

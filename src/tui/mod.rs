@@ -10,6 +10,7 @@ pub mod complete;
 pub mod composer;
 pub mod export;
 pub mod files;
+pub mod focus;
 pub mod modal;
 mod open;
 mod pacer;

@@ -1,5 +1,6 @@
 //! Keys while the composer has focus: the completion popup takes Tab, Enter, Up/Down and
-//! Esc first; Up/Down walk the history where `history` says so; the rest edit the text.
+//! Esc first; Up/Down walk the history where `history` says so; PgUp/PgDn scroll the body;
+//! the rest edit the text.
 //! Completion opens and follows as the text is typed, never on a cursor move or a recall.
 
 use crossterm::event::{KeyCode, KeyEvent};
@@ -56,6 +57,16 @@ impl App {
             KeyCode::Esc => {
                 self.view.composer_focused = false;
                 Vec::new()
+            }
+            // The text has no pages: PgUp/PgDn scroll the body (the final view, a card)
+            // while typing, as the final view's footer says.
+            KeyCode::PageUp => {
+                self.scroll_up(10);
+                return Vec::new();
+            }
+            KeyCode::PageDown => {
+                self.scroll_down(10);
+                return Vec::new();
             }
             KeyCode::Up | KeyCode::Down if self.walks_history(key.code) => {
                 self.recall(if key.code == KeyCode::Up { -1 } else { 1 });

@@ -32,7 +32,7 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ("T", "the focused agent's task plan"),
     (
         "Esc",
-        "close the modal, or leave the composer for single keys",
+        "close the modal, or leave the composer: single-letter keys work only then",
     ),
     ("i  /", "back to the composer (/ starts a command)"),
     ("Tab  ← →  1–9", "focus another agent"),

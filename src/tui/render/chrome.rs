@@ -13,6 +13,7 @@ use super::format::{cost, duration, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::Mode;
 use crate::session::format_usd;
+use crate::tui::focus;
 use crate::tui::state::{ReplayState, UiState};
 use crate::tui::theme::Theme;
 
@@ -128,9 +129,9 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
 }
 
 /// ` ▶ Replay · 10× the recorded pace · playing · `: the replay bar before its source.
-pub(super) fn replay_fixed(replay: &ReplayState) -> String {
+pub(super) fn replay_fixed(replay: &ReplayState, view: &View) -> String {
     let pacing = if replay.step {
-        "step by step (n: next)".to_string()
+        format!("step by step ({}n: next)", focus::key_lead(view))
     } else {
         format!("{}× the recorded pace", replay.speed)
     };
@@ -146,11 +147,12 @@ pub(super) fn replay_fixed(replay: &ReplayState) -> String {
 /// beside it (`inline`).
 pub(super) fn replay_bar(
     replay: &ReplayState,
+    view: &View,
     inline: Option<&str>,
     theme: &Theme,
     width: u16,
 ) -> Line<'static> {
-    let fixed = replay_fixed(replay);
+    let fixed = replay_fixed(replay, view);
     let notice = inline
         .map(|notice| format!("   {notice}"))
         .unwrap_or_default();

@@ -10,6 +10,7 @@ use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 use super::View;
 use super::text::block_lines;
 use crate::protocol::TurnOutcome;
+use crate::tui::focus;
 use crate::tui::state::{PresentedAnswer, UiState};
 use crate::tui::theme::Theme;
 
@@ -47,12 +48,10 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
     let furthest = lines.len().saturating_sub(height);
     view.final_scroll_max.set(furthest);
     let top = view.final_scroll.min(furthest);
-    let hints = if area.width >= 60 {
-        " ↑↓ PgUp/PgDn scroll · y copy · f cards "
-    } else {
-        " y copy · f cards "
-    };
-    let mut block = block.title_bottom(Line::styled(hints, theme.dim()).right_aligned());
+    let mut block = block;
+    if let Some(hints) = focus::final_view_hint(view, area.width >= 60) {
+        block = block.title_bottom(Line::styled(hints, theme.dim()).right_aligned());
+    }
     if furthest > 0 {
         let position = format!(
             " {}–{} of {} ",

@@ -182,7 +182,9 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     }
     let buf = frame.buffer_mut();
     mode_bar::mode_bar(state, view, &bar, theme, mode, buf);
-    let placeholder = if state.replay.is_some() {
+    let placeholder = if !view.composer_focused {
+        Placeholder::Unfocused
+    } else if state.replay.is_some() {
         Placeholder::Replay
     } else if state.is_running() {
         Placeholder::Steer

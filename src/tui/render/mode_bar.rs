@@ -15,6 +15,7 @@ use super::format::short_plan_id;
 use super::notice;
 use super::wrap::display_width;
 use crate::protocol::Mode;
+use crate::tui::focus;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 use ratatui::style::Style;
@@ -53,9 +54,6 @@ const TIERS: [Tier; 4] = [
     },
 ];
 
-/// Shown after the bar when there is room and nothing to say.
-const KEYS_HINT: &str = "   Shift+Tab mode · A agents · R refine";
-
 /// How this frame's bar is laid out, worked out once: its tier, and the notice beside it
 /// or on its own lines above it.
 #[derive(Clone, Debug)]
@@ -82,7 +80,8 @@ pub fn layout(state: &UiState, view: &View, width: u16, screen_height: u16) -> B
     if let Some(replay) = &state.replay {
         match view.notice.as_deref() {
             Some(notice)
-                if display_width(&replay_fixed(replay)) + display_width(notice) + 3 <= width =>
+                if display_width(&replay_fixed(replay, view)) + display_width(notice) + 3
+                    <= width =>
             {
                 layout.inline = true;
             }
@@ -135,7 +134,7 @@ pub fn mode_bar(
     let mut lines = notice::styled(&layout.notice_lines, room, theme);
     let inline = view.notice.as_deref().filter(|_| layout.inline);
     lines.push(match &state.replay {
-        Some(replay) => replay_bar(replay, inline, theme, area.width),
+        Some(replay) => replay_bar(replay, view, inline, theme, area.width),
         None => bar_line(state, view, layout, theme, area.width),
     });
     Paragraph::new(lines).render(area, buf);
@@ -161,10 +160,14 @@ fn bar_line(
             spans.push(Span::styled(format!("   {notice}"), theme.warn()));
         }
         Some(_) => {}
-        None if used + display_width(KEYS_HINT) <= usize::from(width) => {
-            spans.push(Span::styled(KEYS_HINT, theme.dim()));
+        None => {
+            // Shown when there is room and nothing to say.
+            if let Some(hint) = focus::mode_bar_hint(view)
+                && used + display_width(hint) <= usize::from(width)
+            {
+                spans.push(Span::styled(hint, theme.dim()));
+            }
         }
-        None => {}
     }
     Line::from(spans)
 }
@@ -196,6 +199,7 @@ struct BarContent<'a> {
     plan: Option<&'a str>,
     single: Option<&'a str>,
     refine: bool,
+    view: &'a View,
 }
 
 impl<'a> BarContent<'a> {
@@ -211,6 +215,7 @@ impl<'a> BarContent<'a> {
             plan,
             single: view.choices.single.as_ref().map(|agent| agent.as_str()),
             refine: view.choices.refine,
+            view,
         }
     }
 
@@ -263,11 +268,7 @@ impl<'a> BarContent<'a> {
         match self.mode {
             Mode::Normal => {}
             Mode::Planning => put(
-                if tier.long_extra {
-                    "  ⋮ P options"
-                } else {
-                    "  ⋮ P"
-                },
+                focus::options_button(self.view, tier.long_extra),
                 Role::Chosen,
             ),
             Mode::Execute => {

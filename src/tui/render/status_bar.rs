@@ -1,6 +1,6 @@
 //! The status bar at the very bottom: phase and progress on the left, key hints on the
 //! right. What does not fit is dropped whole, least important first, so no hint is ever cut
-//! mid-word; how to get help (`?`) and how to quit (or cancel) always stay.
+//! mid-word; how to quit (or cancel), and how to get help where `?` opens it, always stay.
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -14,8 +14,7 @@ use crate::protocol::{McpServerState, Mode, TurnOutcome};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
 
-/// Never dropped.
-const KEEP: u8 = 0;
+use crate::tui::focus::{self, KEEP};
 
 /// One piece of the bar and how soon it goes when the bar is too narrow: the highest
 /// `drop` first, the rightmost of equals first; `KEEP` never. A piece with a `shorter`
@@ -188,89 +187,25 @@ fn turn_result(state: &UiState) -> Option<String> {
     }
 }
 
-/// The keys worth knowing now, in reading order, each with how soon it goes.
+/// The keys worth knowing now, in reading order, each with how soon it goes: the ones
+/// that work where the focus is (`focus.rs`).
 fn hints(state: &UiState, view: &View) -> Vec<Piece> {
-    let stepping = state
-        .replay
-        .as_ref()
-        .is_some_and(|replay| replay.step && !replay.finished);
-    let grid = super::grid::hint(
-        state.agents.len(),
-        view.single_card,
-        view.maximized,
-        view.hits.borrow().cards_body,
+    let grid = focus::grid_hint(
+        view,
+        super::grid::hint(
+            state.agents.len(),
+            view.single_card,
+            view.maximized,
+            view.hits.borrow().cards_body,
+        ),
     )
-    .filter(|_| !view.composer_focused)
     .map(|hint| piece(hint.trim_end_matches(" · "), 6));
-    let list: &[(&str, u8)] = match (state.replay.is_some(), view.composer_focused) {
-        (true, true) => &[
-            ("replay: nothing is sent", 3),
-            ("Esc: shortcuts", 2),
-            ("?: help", KEEP),
-            ("/quit", KEEP),
-        ],
-        (true, false) if stepping => &[
-            ("n: next step", 2),
-            ("?: help", KEEP),
-            ("v votes", 4),
-            ("t timeline", 5),
-            ("q: quit", KEEP),
-        ],
-        (true, false) => &[
-            ("?: help", KEEP),
-            ("v votes", 4),
-            ("c costs", 5),
-            ("t timeline", 5),
-            ("q: quit", KEEP),
-        ],
-        (false, true) if state.is_running() => &[
-            ("Enter: send to the agents", 3),
-            ("Esc: shortcuts", 4),
-            ("?: help", KEEP),
-            ("Ctrl+C: cancel", KEEP),
-        ],
-        (false, true) => &[
-            ("Enter: ask", 3),
-            ("/ commands", 4),
-            ("?: help", KEEP),
-            ("Esc: shortcuts", 5),
-            ("Ctrl+C: quit", KEEP),
-        ],
-        (false, false) if view.final_view && state.final_answer().is_some() => &[
-            ("f: cards", 3),
-            ("y: copy", 4),
-            ("↑↓ scroll", 5),
-            ("?: help", KEEP),
-            ("i: type", 4),
-            ("q: quit", KEEP),
-        ],
-        (false, false) if state.final_answer().is_some() && !state.is_running() => &[
-            ("f: final answer", 3),
-            ("y: copy", 4),
-            ("?: help", KEEP),
-            ("v votes", 5),
-            ("i: type", 4),
-            ("q: quit", KEEP),
-        ],
-        (false, false) if state.is_running() => &[
-            ("?: help", KEEP),
-            ("v votes", 4),
-            ("c costs", 5),
-            ("t timeline", 5),
-            ("i: type", 3),
-            ("Ctrl+C: cancel", KEEP),
-        ],
-        (false, false) => &[
-            ("?: help", KEEP),
-            ("v votes", 4),
-            ("c costs", 5),
-            ("t timeline", 5),
-            ("i: type", 3),
-            ("q: quit", KEEP),
-        ],
-    };
     grid.into_iter()
-        .chain(list.iter().map(|(text, drop)| piece(*text, *drop)))
+        .chain(
+            focus::status_hints(state, view)
+                .into_iter()
+                .map(|(text, drop)| piece(text, drop)),
+        )
         .collect()
 }
 

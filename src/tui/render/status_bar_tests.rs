@@ -7,11 +7,16 @@ use crate::tui::state::ReplayState;
 use crate::tui::test_support::{demo_turns, demo_until, first_answer, fold, run_started};
 
 /// Every hint any screen may show.
-const HINTS: [&str; 21] = [
+const HINTS: [&str; 26] = [
+    "Tab: complete",
+    "Esc: close the list",
     "?: help",
     "q: quit",
     "/quit",
     "Ctrl+C: quit",
+    "Ctrl+C: clear",
+    "Esc: close",
+    "Esc: close, back to typing",
     "Ctrl+C: cancel",
     "Enter: ask",
     "Enter: send to the agents",
@@ -122,10 +127,12 @@ async fn a_wider_bar_shows_more_hints() {
         assert!(count(100) <= count(160), "{name}");
     }
     let state = demo_until(FRANCE, first_answer).await;
-    let typing = View {
+    let mut typing = View {
         composer_focused: true,
         ..view()
     };
+    // Enter sends only what is typed.
+    typing.composer.insert("use sources");
     let wide = status_row(&state, &typing, 160);
     assert!(wide.contains("Enter: send to the agents"), "{wide:?}");
     assert!(wide.contains("3 agents | 1 answer"), "{wide:?}");
@@ -182,8 +189,12 @@ fn a_piece_with_a_shorter_form_shrinks_before_it_goes() {
 async fn while_a_turn_runs_the_empty_composer_says_enter_sends_to_the_agents() {
     let idle = demo_until("q", run_started).await;
     let running = demo_until(FRANCE, first_answer).await;
+    let typing = View {
+        composer_focused: true,
+        ..view()
+    };
     let screen =
-        |state: &UiState| crate::tui::render::tests::screen_text(&draw(state, &view(), 80, 24));
+        |state: &UiState| crate::tui::render::tests::screen_text(&draw(state, &typing, 80, 24));
     assert!(screen(&idle).contains("│ Ask a question · Enter to submit"));
     let steer = screen(&running);
     assert!(
