@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::sanitize::escape_for_terminal;
 
+pub use super::suggest::did_you_mean;
 use super::yaml::Location;
 
 /// A problem found while reading a config, before the file name is attached.
@@ -44,8 +45,20 @@ impl Problem {
             loc: self.loc,
             message: self.message,
             help: self.help,
+            also: Vec::new(),
         }
     }
+}
+
+/// Every problem found in one reading of a config, the first leading; `None` if there are
+/// none.
+pub fn together(problems: Vec<Problem>, source: &str) -> Option<ConfigError> {
+    let mut problems = problems
+        .into_iter()
+        .map(|problem| problem.in_source(source));
+    let mut first = problems.next()?;
+    first.also = problems.collect();
+    Some(first)
 }
 
 /// A config that cannot be used. Exit code 1.
@@ -55,6 +68,8 @@ pub struct ConfigError {
     pub loc: Option<Location>,
     pub message: String,
     pub help: Option<String>,
+    /// The other problems found in the same reading, each shown after its own `error: `.
+    pub also: Vec<ConfigError>,
 }
 
 impl fmt::Display for ConfigError {
@@ -62,6 +77,17 @@ impl fmt::Display for ConfigError {
         write_located(f, &self.source_name, self.loc, &self.message)?;
         if let Some(help) = &self.help {
             write!(f, "\n  help: {}", escape_for_terminal(help))?;
+        }
+        for other in &self.also {
+            write!(f, "\nerror: {other}")?;
+        }
+        if !self.also.is_empty() {
+            write!(
+                f,
+                "\n{} problems in {}; fix them all and check again with massgen --validate",
+                self.also.len() + 1,
+                escape_for_terminal(&self.source_name)
+            )?;
         }
         Ok(())
     }
@@ -107,49 +133,9 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
-/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let word = word.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|candidate| {
-            (
-                edit_distance(&word, &candidate.to_ascii_lowercase()),
-                candidate,
-            )
-        })
-        .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, a_char) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, b_char) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(a_char != *b_char);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn suggests_close_names_only() {
-        assert_eq!(did_you_mean("opnai", ["openai", "claude"]), Some("openai"));
-        assert_eq!(did_you_mean("agnets", ["agent", "agents"]), Some("agents"));
-        assert_eq!(did_you_mean("banana", ["openai", "claude"]), None);
-    }
 
     #[test]
     fn thousands_are_separated() {

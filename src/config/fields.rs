@@ -90,10 +90,31 @@ impl<'a> Fields<'a> {
                 format!("`{}` is empty", self.key_path(key)),
             )
             .help(format!("set it, for example `{key}: {example}`"))),
-            None => Err(
-                Problem::at(self.loc(), format!("`{}` is missing", self.key_path(key)))
-                    .help(format!("add `{key}: {example}` here")),
-            ),
+            None => Err(self.missing(
+                key,
+                &format!("`{}` is missing", self.key_path(key)),
+                &format!("add `{key}: {example}` here"),
+            )),
+        }
+    }
+
+    /// The problem of a required `key` that is absent: at the key that looks like a
+    /// misspelling of it when there is one (`modle:` for `model`), else at the mapping.
+    pub fn missing(&self, key: &str, message: &str, help: &str) -> Problem {
+        let misspelt = self
+            .entries
+            .iter()
+            .find(|entry| entry.key != key && did_you_mean(&entry.key, [key]).is_some());
+        match misspelt {
+            Some(entry) => Problem::at(
+                entry.key_loc,
+                format!(
+                    "{message}; `{}` looks like a misspelling of it",
+                    self.key_path(&entry.key)
+                ),
+            )
+            .help(format!("rename `{}:` to `{key}:`", entry.key)),
+            None => Problem::at(self.loc(), message).help(help),
         }
     }
 

@@ -2,14 +2,14 @@
 //! are sorted into request options in `request_options`.
 
 use super::super::backend_kind::BackendKind;
-use super::super::error::{Problem, did_you_mean};
+use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
 use super::super::server_tools;
-use super::request_options::{self, RequestOptions};
+use super::key_table::KeyTable;
+use super::request_options::RequestOptions;
 use super::tools::parse_tool_settings;
 use super::{Note, unsupported_note, web_search_options};
 
@@ -46,14 +46,11 @@ pub(super) fn parse_backend(
         .help(format!("supported types: {}", type_names.join(", "))));
     }
     let Some(kind) = backend.choice("type", &type_names, BackendKind::from_name)? else {
-        return Err(Problem::at(
-            backend.loc(),
-            format!("`{}` is missing", backend.key_path("type")),
-        )
-        .help(format!(
-            "add `type: openai` (one of {})",
-            type_names.join(", ")
-        )));
+        return Err(backend.missing(
+            "type",
+            &format!("`{}` is missing", backend.key_path("type")),
+            &format!("add `type: openai` (one of {})", type_names.join(", ")),
+        ));
     };
     let scripted = if kind == BackendKind::Scripted {
         Some(scripted::parse(backend)?)
@@ -73,45 +70,20 @@ pub(super) fn parse_backend(
         None => None,
     };
     let mut options = RequestOptions::default();
-    let own: &[&str] = if kind == BackendKind::Scripted {
-        &[]
-    } else {
-        &request_options::KEYS
-    };
-    let known: Vec<&str> = keys::BACKEND_COMMON
-        .iter()
-        .chain(keys::BACKEND_TOOLS)
-        .chain(own)
-        .chain(&server_tools::KEYS)
-        .chain(&web_search_options::KEYS)
-        .chain(&["organization"])
-        .copied()
-        .collect();
+    let table = KeyTable::backend(kind);
     let server_tools = server_tools::parse(backend)?;
-    for entry in backend.unknown(&known) {
+    for entry in backend.entries {
         let path = backend.key_path(&entry.key);
-        if keys::is_backend_unsupported(&entry.key) {
+        if table.accepts(&entry.key) {
+            continue;
+        } else if table.ignores(&entry.key) {
             notes.push(unsupported_note(entry, &path, Section::Backend));
         } else if kind == BackendKind::Scripted {
-            if !scripted::SCRIPTED_KEYS.contains(&entry.key.as_str()) {
-                let mut problem = Problem::at(
-                    entry.key_loc,
-                    format!("`{path}` is not an option of the scripted backend"),
-                );
-                let known = scripted::SCRIPTED_KEYS
-                    .iter()
-                    .chain(keys::BACKEND_COMMON)
-                    .copied();
-                problem = match did_you_mean(&entry.key, known) {
-                    Some(close) => problem.help(format!("did you mean `{close}`?")),
-                    None => problem.help(format!(
-                        "scripted options: {}",
-                        scripted::SCRIPTED_KEYS.join(", ")
-                    )),
-                };
-                return Err(problem);
-            }
-        } else if !(kind == BackendKind::AzureOpenai && entry.key == "azure_endpoint") {
+            return Err(table.reject(
+                entry,
+                format!("`{path}` is not an option of the scripted backend"),
+            ));
+        } else {
             options.sort(kind, base_url.as_deref(), entry, &path, notes);
         }
     }

@@ -10,21 +10,15 @@ use super::super::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
 use super::coordination::parse_coordination;
+use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
-use super::{Note, check_keys, modes};
+use super::{Note, modes};
 
 pub(super) fn parse_orchestrator(
     orchestrator: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<OrchestratorConfig, Problem> {
-    let mut known = keys::ORCHESTRATOR.to_vec();
-    known.push("timeout");
-    check_keys(
-        orchestrator,
-        &known,
-        (Section::Orchestrator, keys::ORCHESTRATOR_UNSUPPORTED),
-        notes,
-    );
+    KeyTable::of(Section::Orchestrator).check(orchestrator, notes);
     if let Some(entry) = orchestrator
         .entries
         .iter()
@@ -102,12 +96,7 @@ pub(super) fn parse_timeouts(
     timeouts: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<TimeoutConfig, Problem> {
-    check_keys(
-        timeouts,
-        keys::TIMEOUTS,
-        (Section::Timeouts, keys::TIMEOUTS_UNSUPPORTED),
-        notes,
-    );
+    KeyTable::of(Section::Timeouts).check(timeouts, notes);
     let mut config = TimeoutConfig::default();
     if let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? {
         if !seconds.is_finite() || seconds <= 0.0 {
@@ -142,7 +131,7 @@ pub(super) fn parse_timeouts(
 }
 
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
-    check_keys(ui, keys::UI, (Section::Ui, keys::UI_UNSUPPORTED), notes);
+    KeyTable::of(Section::Ui).check(ui, notes);
     if let Some(node) = ui.get("display_type")
         && node
             .as_str()
