@@ -147,25 +147,44 @@ fn agent_nodes<'a>(
     Ok(nodes)
 }
 
-/// A config without `agents:`: the unknown top-level key that was meant to be it, if any.
+/// A config without `agents:`: named at the unknown top-level key that was meant to be it,
+/// else naming the unknown top-level keys there are.
 fn no_agents(top: &Fields<'_>) -> Problem {
     let table = KeyTable::of(Section::Top);
     let misspelt = table.unknown(top).find_map(|entry| {
         let close = table.suggest(&entry.key, &[])?;
         matches!(close, "agents" | "agent").then_some((entry, close))
     });
-    match misspelt {
-        Some((entry, close)) => Problem::at(
+    if let Some((entry, close)) = misspelt {
+        return Problem::at(
             entry.key_loc,
             format!(
                 "unknown key `{}` — did you mean `{close}`? The config defines no agents",
                 entry.key
             ),
         )
-        .help(format!("rename `{}:` to `{close}:`", entry.key)),
-        None => Problem::at(top.loc(), "the config defines no agents")
-            .help("add an `agents:` list, each with `id` and `backend: {type, model}`"),
+        .help(format!("rename `{}:` to `{close}:`", entry.key));
     }
+    let unknown: Vec<String> = table
+        .unknown(top)
+        .map(|entry| format!("`{}`", entry.key))
+        .collect();
+    let help = "add an `agents:` list, each with `id` and `backend: {type, model}`";
+    if unknown.is_empty() {
+        return Problem::at(top.loc(), "the config defines no agents").help(help);
+    }
+    Problem::at(
+        top.loc(),
+        format!(
+            "the config defines no agents; unknown top-level key{} {}",
+            if unknown.len() == 1 { "" } else { "s" },
+            unknown.join(", ")
+        ),
+    )
+    .help(format!(
+        "{help}; the top-level keys massgen reads: {}",
+        table.accepted.join(", ")
+    ))
 }
 
 /// MassGen's `rate_limits.yaml`: every top-level value maps model names to mappings of
@@ -255,3 +274,7 @@ fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+#[path = "agents_tests.rs"]
+mod tests;

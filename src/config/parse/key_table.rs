@@ -153,3 +153,7 @@ const LIMIT_NAMES: [&str; limits::LIMITS.len()] = {
     }
     names
 };
+
+#[cfg(test)]
+#[path = "key_table_tests.rs"]
+mod tests;

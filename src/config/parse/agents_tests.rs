@@ -1,0 +1,119 @@
+//! Mistakes in several sections and agents reported together, and a missing `agents:` or
+//! required key named at the key that was meant to be it.
+
+use crate::config::{ConfigError, Env, Location, from_text};
+
+fn error(yaml: &str) -> ConfigError {
+    from_text(yaml, "t.yaml", &Env::default()).unwrap_err()
+}
+
+fn at(error: &ConfigError) -> Option<(usize, usize)> {
+    error.loc.map(|Location { line, column }| (line, column))
+}
+
+const THREE_MISTAKES: &str = "agents:\n  - id: a\n    backend:\n      type: scripted\n      \
+     tokens_per_second: fast\n  - id: b\n    backend:\n      type: openai\n      modle: gpt-5\n\
+     orchestrator:\n  voting_sensitivity: sometimes\n";
+
+#[test]
+fn independent_mistakes_are_reported_together_in_file_order() {
+    let error = error(THREE_MISTAKES);
+    let all: Vec<&ConfigError> = std::iter::once(&error).chain(&error.also).collect();
+    assert_eq!(all.len(), 3, "{error}");
+    assert_eq!(at(all[0]), Some((5, 26)), "{error}");
+    assert!(
+        all[0]
+            .message
+            .contains("`agents[0].backend.tokens_per_second`")
+    );
+    assert_eq!(at(all[1]), Some((9, 7)), "{error}");
+    assert!(
+        all[1]
+            .message
+            .contains("`agents[1].backend.model` is missing; `agents[1].backend.modle` looks like a misspelling of it"),
+        "{error}"
+    );
+    assert_eq!(all[1].help.as_deref(), Some("rename `modle:` to `model:`"));
+    assert_eq!(at(all[2]), Some((11, 23)), "{error}");
+    assert!(all[2].message.contains("`orchestrator.voting_sensitivity`"));
+    assert!(all.iter().all(|one| one.help.is_some()), "{error}");
+    let shown = error.to_string();
+    assert_eq!(shown.matches("\nerror: t.yaml:").count(), 2, "{shown}");
+    assert!(
+        shown.ends_with(
+            "\n3 problems in t.yaml; fix them all and check again with massgen --validate"
+        ),
+        "{shown}"
+    );
+}
+
+#[test]
+fn a_misspelt_agents_key_is_named() {
+    let error = error("agnets:\n  - id: a\n    backend: {type: scripted}\n");
+    assert_eq!(at(&error), Some((1, 1)));
+    assert_eq!(
+        error.message,
+        "unknown key `agnets` — did you mean `agents`? The config defines no agents"
+    );
+    assert_eq!(error.help.as_deref(), Some("rename `agnets:` to `agents:`"));
+    let single = self::error("Agent:\n  id: a\n  backend: {type: scripted}\n");
+    assert!(
+        single
+            .message
+            .starts_with("unknown key `Agent` — did you mean `agent`?")
+    );
+}
+
+#[test]
+fn no_agents_names_the_unknown_top_level_keys() {
+    let error = error("team:\n  - id: a\nui: {display_type: simple}\n");
+    assert_eq!(
+        error.message,
+        "the config defines no agents; unknown top-level key `team`"
+    );
+    let help = error.help.unwrap_or_default();
+    assert!(
+        help.contains("agent, agents, orchestrator, timeout_settings, ui, limits"),
+        "{help}"
+    );
+}
+
+#[test]
+fn a_missing_backend_or_type_is_named_at_its_misspelling() {
+    let backend = error("agents:\n  - id: a\n    backnd: {type: scripted}\n");
+    assert_eq!(at(&backend), Some((3, 5)));
+    assert!(
+        backend
+            .message
+            .contains("`agents[0].backnd` looks like a misspelling"),
+        "{backend}"
+    );
+    let kind = error("agents:\n  - id: a\n    backend: {tpye: scripted}\n");
+    assert!(
+        kind.message
+            .contains("`agents[0].backend.tpye` looks like a misspelling"),
+        "{kind}"
+    );
+    assert_eq!(kind.help.as_deref(), Some("rename `tpye:` to `type:`"));
+}
+
+#[test]
+fn a_duplicate_id_and_another_agents_mistake_are_both_reported() {
+    let error = error(
+        "agents:\n  - {id: a, backend: {type: scripted}}\n  - {id: a, backend: {type: scripted}}\n  \
+         - {id: c, backend: {type: scripted, fail: sometimes}}\n",
+    );
+    assert_eq!(error.also.len(), 1, "{error}");
+    assert!(error.message.contains("is used twice"), "{error}");
+    assert_eq!(at(&error.also[0]).map(|(line, _)| line), Some(4), "{error}");
+}
+
+#[test]
+fn a_vote_for_an_agent_that_failed_to_read_is_not_blamed() {
+    let error = error(
+        "agents:\n  - {id: a, backend: {type: scripted, vote_for: b}}\n  \
+         - {id: b, backend: {type: scripted, tokens_per_second: fast}}\n",
+    );
+    assert!(error.also.is_empty(), "{error}");
+    assert!(error.message.contains("tokens_per_second"), "{error}");
+}
