@@ -6,11 +6,11 @@ use std::collections::HashMap;
 use super::super::error::{Problem, thousands};
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::schema::{AgentConfig, LimitsConfig};
+use super::super::schema::{AgentConfig, BackendConfig, LimitsConfig};
 use super::super::yaml::{Location, Node, Value};
 use super::backend::parse_backend;
 use super::key_table::KeyTable;
-use super::{Note, modes};
+use super::{Gathered, Note, modes};
 use crate::protocol::AgentId;
 
 /// Each agent that could be read, with its YAML node, in config order; every problem found
@@ -32,15 +32,17 @@ pub(super) fn parse_agents<'a>(
     let mut agents = Vec::with_capacity(nodes.len());
     let mut all_read = true;
     for (path, node) in nodes {
-        let agent = Fields::of(node, path).and_then(|fields| {
-            let agent = parse_agent(&fields, notes)?;
-            let id_loc = fields.get("id").map_or(fields.loc(), |node| node.loc);
-            Ok((agent, id_loc))
-        });
+        let agent = Fields::of(node, path)
+            .map_err(|problem| vec![problem])
+            .and_then(|fields| {
+                let agent = parse_agent(&fields, notes)?;
+                let id_loc = fields.get("id").map_or(fields.loc(), |node| node.loc);
+                Ok((agent, id_loc))
+            });
         let (agent, id_loc) = match agent {
             Ok(read) => read,
-            Err(problem) => {
-                problems.push(problem);
+            Err(found) => {
+                problems.extend(found);
                 all_read = false;
                 continue;
             }
@@ -233,30 +235,57 @@ fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
     Ok(())
 }
 
-fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Problem> {
+/// One agent, with a problem for each of its fields that cannot be used.
+fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Vec<Problem>> {
     KeyTable::of(Section::Agent).check(agent, notes);
+    let mut found = Gathered::default();
+    let id = found.take(agent_id(agent));
+    let name = id.as_deref().unwrap_or(&agent.path);
+    let backend = found.take(agent_backend(agent, name, notes));
+    let system_message = found.take(agent.string("system_message")).flatten();
+    let voting_sensitivity = found
+        .take(modes::voting_sensitivity(agent, notes))
+        .flatten();
+    let persona = found
+        .take(agent.string("persona"))
+        .flatten()
+        .filter(|text| !text.trim().is_empty());
+    let (Some(id), Some(backend)) = (id, backend) else {
+        return Err(found.0);
+    };
+    found.finish(AgentConfig {
+        id: AgentId::new(id),
+        backend,
+        system_message,
+        voting_sensitivity,
+        persona,
+    })
+}
+
+fn agent_id(agent: &Fields<'_>) -> Result<String, Problem> {
     let id = agent.required_string("id", "my_agent")?;
     validate_agent_id(&id, agent.get("id").map_or(agent.loc(), |node| node.loc))?;
+    Ok(id)
+}
+
+/// The backend of the agent called `name` (its id, or its path when the id is unusable).
+fn agent_backend(
+    agent: &Fields<'_>,
+    name: &str,
+    notes: &mut Vec<Note>,
+) -> Result<BackendConfig, Problem> {
     let Some(backend_node) = agent.get("backend") else {
         return Err(agent.missing(
             "backend",
-            &format!("agent `{id}` has no `backend`"),
+            &format!("agent `{name}` has no `backend`"),
             "add `backend: {type: openai, model: gpt-5}` (or `type: scripted` offline)",
         ));
     };
     let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
     let backend = parse_backend(&backend_fields, notes)?;
-    super::super::server_tools::check(&id, &backend_fields, backend.kind)?;
-    super::super::server_tools::check_legacy_search(&id, &backend_fields, backend.kind)?;
-    Ok(AgentConfig {
-        id: AgentId::new(id),
-        backend,
-        system_message: agent.string("system_message")?,
-        voting_sensitivity: modes::voting_sensitivity(agent, notes)?,
-        persona: agent
-            .string("persona")?
-            .filter(|text| !text.trim().is_empty()),
-    })
+    super::super::server_tools::check(name, &backend_fields, backend.kind)?;
+    super::super::server_tools::check_legacy_search(name, &backend_fields, backend.kind)?;
+    Ok(backend)
 }
 
 fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {

@@ -117,3 +117,33 @@ fn a_vote_for_an_agent_that_failed_to_read_is_not_blamed() {
     assert!(error.also.is_empty(), "{error}");
     assert!(error.message.contains("tokens_per_second"), "{error}");
 }
+
+#[test]
+fn independent_fields_of_one_agent_or_orchestrator_are_reported_together() {
+    let agent = error(
+        "agents:\n  - id: \"a/b\"\n    system_message: [1]\n    backend:\n      type: scripted\n      \
+         fail: sometimes\n",
+    );
+    let lines: Vec<usize> = std::iter::once(&agent)
+        .chain(&agent.also)
+        .filter_map(|one| one.loc.map(|loc| loc.line))
+        .collect();
+    assert_eq!(lines, [2, 3, 6], "{agent}");
+    let orchestrator = error(
+        "agents:\n  - {id: a, backend: {type: scripted}}\norchestrator:\n  max_cost_usd: -1\n  \
+         skip_voting: maybe\n  coordination: {max_tasks_per_plan: 0}\n",
+    );
+    assert_eq!(orchestrator.also.len(), 2, "{orchestrator}");
+    assert!(
+        orchestrator.message.contains("max_cost_usd"),
+        "{orchestrator}"
+    );
+    assert!(
+        orchestrator.also[0].message.contains("skip_voting"),
+        "{orchestrator}"
+    );
+    assert!(
+        orchestrator.also[1].message.contains("max_tasks_per_plan"),
+        "{orchestrator}"
+    );
+}

@@ -64,10 +64,10 @@ pub fn parse(
         ));
     }
     let timeouts = section(&top, "timeout_settings", &mut problems, |fields| {
-        parse_timeouts(fields, &mut notes)
+        parse_timeouts(fields, &mut notes).map_err(|problem| vec![problem])
     });
     let ui = section(&top, "ui", &mut problems, |fields| {
-        parse_ui(fields, &mut notes)
+        parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
     });
     if !problems.is_empty() {
         problems.sort_by_key(|problem| problem.loc);
@@ -95,18 +95,36 @@ fn kept<T>(result: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T>
     result.map_err(|problem| problems.push(problem)).ok()
 }
 
-/// The top-level block `key` read by `read`; `None` when it is absent or has a problem.
+/// The top-level block `key` read by `read`; `None` when it is absent or has problems.
 fn section<T>(
     top: &Fields<'_>,
     key: &str,
     problems: &mut Vec<Problem>,
-    read: impl FnOnce(&Fields<'_>) -> Result<T, Problem>,
+    read: impl FnOnce(&Fields<'_>) -> Result<T, Vec<Problem>>,
 ) -> Option<T> {
     let node = top.get(key)?;
-    kept(
-        Fields::of(node, key).and_then(|fields| read(&fields)),
-        problems,
-    )
+    let fields = kept(Fields::of(node, key), problems)?;
+    read(&fields).map_err(|found| problems.extend(found)).ok()
+}
+
+/// The problems of a section's independent fields, gathered so that all are reported.
+#[derive(Default)]
+pub(super) struct Gathered(Vec<Problem>);
+
+impl Gathered {
+    /// The value, or `None` with its problem kept.
+    pub fn take<T>(&mut self, result: Result<T, Problem>) -> Option<T> {
+        kept(result, &mut self.0)
+    }
+
+    /// `value` if no problem was kept.
+    pub fn finish<T>(self, value: T) -> Result<T, Vec<Problem>> {
+        if self.0.is_empty() {
+            Ok(value)
+        } else {
+            Err(self.0)
+        }
+    }
 }
 
 pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> Note {

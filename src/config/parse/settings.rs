@@ -12,12 +12,13 @@ use super::super::schema::{
 use super::coordination::parse_coordination;
 use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
-use super::{Note, modes};
+use super::{Gathered, Note, modes};
 
+/// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(
     orchestrator: &Fields<'_>,
     notes: &mut Vec<Note>,
-) -> Result<OrchestratorConfig, Problem> {
+) -> Result<OrchestratorConfig, Vec<Problem>> {
     KeyTable::of(Section::Orchestrator).check(orchestrator, notes);
     if let Some(entry) = orchestrator
         .entries
@@ -32,6 +33,54 @@ pub(super) fn parse_orchestrator(
                 .into(),
         });
     }
+    let mut found = Gathered::default();
+    let flag = |found: &mut Gathered, key| found.take(orchestrator.bool(key)).flatten();
+    let text = |found: &mut Gathered, key| found.take(orchestrator.string(key)).flatten();
+    let config = OrchestratorConfig {
+        max_cost_usd: found.take(max_cost_usd(orchestrator)).flatten(),
+        voting_sensitivity: found
+            .take(modes::voting_sensitivity(orchestrator, notes))
+            .flatten()
+            .unwrap_or_default(),
+        answer_novelty_requirement: found
+            .take(orchestrator.choice(
+                "answer_novelty_requirement",
+                &Sensitivity::NAMES,
+                Sensitivity::from_name,
+            ))
+            .flatten()
+            .unwrap_or_default(),
+        max_new_answers_per_agent: found
+            .take(max_new_answers(orchestrator))
+            .flatten()
+            .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+        context_paths: found
+            .take(parse_context_paths(orchestrator, notes))
+            .unwrap_or_default(),
+        snapshot_storage: text(&mut found, "snapshot_storage"),
+        agent_temporary_workspace: text(&mut found, "agent_temporary_workspace"),
+        skip_voting: flag(&mut found, "skip_voting").unwrap_or(false),
+        disable_injection: flag(&mut found, "disable_injection").unwrap_or(false),
+        defer_voting_until_all_answered: flag(&mut found, "defer_voting_until_all_answered")
+            .unwrap_or(false),
+        skip_final_presentation: flag(&mut found, "skip_final_presentation").unwrap_or(false),
+        skip_coordination_rounds: flag(&mut found, "skip_coordination_rounds").unwrap_or(false),
+        debug_final_answer: text(&mut found, "debug_final_answer")
+            .filter(|text| !text.trim().is_empty()),
+        coordination: match orchestrator.get("coordination") {
+            Some(node) => found
+                .take(
+                    Fields::of(node, orchestrator.key_path("coordination"))
+                        .and_then(|fields| parse_coordination(&fields, notes)),
+                )
+                .unwrap_or_default(),
+            None => CoordinationConfig::default(),
+        },
+    };
+    found.finish(config)
+}
+
+fn max_new_answers(orchestrator: &Fields<'_>) -> Result<Option<u64>, Problem> {
     let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
     if max_answers == Some(0) {
         return Err(Problem::at(
@@ -42,6 +91,10 @@ pub(super) fn parse_orchestrator(
         )
         .help("use 1 or more, or remove it for no limit"));
     }
+    Ok(max_answers)
+}
+
+fn max_cost_usd(orchestrator: &Fields<'_>) -> Result<Option<f64>, Problem> {
     let max_cost_usd = orchestrator.number("max_cost_usd")?;
     if let Some(budget) = max_cost_usd
         && !(budget.is_finite() && budget > 0.0)
@@ -54,42 +107,7 @@ pub(super) fn parse_orchestrator(
         )
         .help("for example `max_cost_usd: 0.50`, or remove it for no budget"));
     }
-    Ok(OrchestratorConfig {
-        max_cost_usd,
-        voting_sensitivity: modes::voting_sensitivity(orchestrator, notes)?.unwrap_or_default(),
-        answer_novelty_requirement: orchestrator
-            .choice(
-                "answer_novelty_requirement",
-                &Sensitivity::NAMES,
-                Sensitivity::from_name,
-            )?
-            .unwrap_or_default(),
-        max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
-        context_paths: parse_context_paths(orchestrator, notes)?,
-        snapshot_storage: orchestrator.string("snapshot_storage")?,
-        agent_temporary_workspace: orchestrator.string("agent_temporary_workspace")?,
-        skip_voting: orchestrator.bool("skip_voting")?.unwrap_or(false),
-        disable_injection: orchestrator.bool("disable_injection")?.unwrap_or(false),
-        defer_voting_until_all_answered: orchestrator
-            .bool("defer_voting_until_all_answered")?
-            .unwrap_or(false),
-        skip_final_presentation: orchestrator
-            .bool("skip_final_presentation")?
-            .unwrap_or(false),
-        skip_coordination_rounds: orchestrator
-            .bool("skip_coordination_rounds")?
-            .unwrap_or(false),
-        debug_final_answer: orchestrator
-            .string("debug_final_answer")?
-            .filter(|text| !text.trim().is_empty()),
-        coordination: match orchestrator.get("coordination") {
-            Some(node) => parse_coordination(
-                &Fields::of(node, orchestrator.key_path("coordination"))?,
-                notes,
-            )?,
-            None => CoordinationConfig::default(),
-        },
-    })
+    Ok(max_cost_usd)
 }
 
 pub(super) fn parse_timeouts(
