@@ -46,7 +46,7 @@ fn three_independent_mistakes_are_reported_in_one_run() {
          help: valid values: lenient, balanced, strict, roi, roi_balanced, roi_conservative, \
          roi_aggressive, sequential, adversarial, consistency, diversity, reflective, checklist, \
          checklist_scored, checklist_gated\n\
-         3 problems in {path}; fix them all and check again with massgen --validate\n",
+         3 problems in {path}, each shown above: fix them all before the next run\n",
     );
 }
 

@@ -84,7 +84,7 @@ impl fmt::Display for ConfigError {
         if !self.also.is_empty() {
             write!(
                 f,
-                "\n{} problems in {}; fix them all and check again with massgen --validate",
+                "\n{} problems in {}, each shown above: fix them all before the next run",
                 self.also.len() + 1,
                 escape_for_terminal(&self.source_name)
             )?;

@@ -41,7 +41,7 @@ fn independent_mistakes_are_reported_together_in_file_order() {
     assert_eq!(shown.matches("\nerror: t.yaml:").count(), 2, "{shown}");
     assert!(
         shown.ends_with(
-            "\n3 problems in t.yaml; fix them all and check again with massgen --validate"
+            "\n3 problems in t.yaml, each shown above: fix them all before the next run"
         ),
         "{shown}"
     );
