@@ -46,18 +46,26 @@ impl Problem {
             message: self.message,
             help: self.help,
             also: Vec::new(),
+            total: 1,
         }
     }
 }
 
-/// Every problem found in one reading of a config, the first leading; `None` if there are
-/// none.
+/// The most errors one report shows: a config with thousands of mistakes (generated, or
+/// hostile) prints a screenful, not thousands of lines.
+pub const ERRORS_SHOWN: usize = 20;
+
+/// Every problem found in one reading of a config (the first [`ERRORS_SHOWN`] of them), the
+/// first leading; `None` if there are none.
 pub fn together(problems: Vec<Problem>, source: &str) -> Option<ConfigError> {
+    let total = problems.len();
     let mut problems = problems
         .into_iter()
+        .take(ERRORS_SHOWN)
         .map(|problem| problem.in_source(source));
     let mut first = problems.next()?;
     first.also = problems.collect();
+    first.total = total;
     Some(first)
 }
 
@@ -70,6 +78,8 @@ pub struct ConfigError {
     pub help: Option<String>,
     /// The other problems found in the same reading, each shown after its own `error: `.
     pub also: Vec<ConfigError>,
+    /// How many problems were found, shown or not.
+    pub total: usize,
 }
 
 impl fmt::Display for ConfigError {
@@ -81,12 +91,18 @@ impl fmt::Display for ConfigError {
         for other in &self.also {
             write!(f, "\nerror: {other}")?;
         }
-        if !self.also.is_empty() {
+        let (shown, source) = (self.also.len() + 1, escape_for_terminal(&self.source_name));
+        if self.total > shown {
             write!(
                 f,
-                "\n{} problems in {}, each shown above: fix them all before the next run",
-                self.also.len() + 1,
-                escape_for_terminal(&self.source_name)
+                "\n{} problems in {source}; the first {shown} are shown above: fix them and check \
+                 the config again for the rest",
+                thousands(self.total)
+            )?;
+        } else if shown > 1 {
+            write!(
+                f,
+                "\n{shown} problems in {source}, each shown above: fix them all before the next run"
             )?;
         }
         Ok(())
@@ -136,6 +152,22 @@ pub fn thousands(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_report_of_many_errors_shows_the_first_and_counts_all() {
+        let problems = (1..=25)
+            .map(|line| Problem::at(Location { line, column: 1 }, format!("bad {line}")))
+            .collect();
+        let error = together(problems, "c.yaml").unwrap();
+        let shown = error.to_string();
+        assert_eq!(shown.matches("c.yaml:").count(), ERRORS_SHOWN, "{shown}");
+        assert!(shown.contains("c.yaml:20:1: bad 20") && !shown.contains("bad 21"));
+        assert!(shown.ends_with(
+            "\n25 problems in c.yaml; the first 20 are shown above: fix them and check the \
+             config again for the rest"
+        ));
+        assert_eq!(together(Vec::new(), "c.yaml"), None);
+    }
 
     #[test]
     fn thousands_are_separated() {

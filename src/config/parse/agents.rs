@@ -241,7 +241,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
     let mut found = Gathered::default();
     let id = found.take(agent_id(agent));
     let name = id.as_deref().unwrap_or(&agent.path);
-    let backend = found.take(agent_backend(agent, name, notes));
+    let backend = found.take_all(agent_backend(agent, name, notes));
     let system_message = found.take(agent.string("system_message")).flatten();
     let voting_sensitivity = found
         .take(modes::voting_sensitivity(agent, notes))
@@ -273,18 +273,22 @@ fn agent_backend(
     agent: &Fields<'_>,
     name: &str,
     notes: &mut Vec<Note>,
-) -> Result<BackendConfig, Problem> {
+) -> Result<BackendConfig, Vec<Problem>> {
     let Some(backend_node) = agent.get("backend") else {
-        return Err(agent.missing(
+        return Err(vec![agent.missing(
             "backend",
             &format!("agent `{name}` has no `backend`"),
             "add `backend: {type: openai, model: gpt-5}` (or `type: scripted` offline)",
-        ));
+        )]);
     };
-    let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
+    let backend_fields =
+        Fields::of(backend_node, agent.key_path("backend")).map_err(|problem| vec![problem])?;
     let backend = parse_backend(&backend_fields, notes)?;
-    super::super::server_tools::check(name, &backend_fields, backend.kind)?;
-    super::super::server_tools::check_legacy_search(name, &backend_fields, backend.kind)?;
+    super::super::server_tools::check(name, &backend_fields, backend.kind)
+        .and_then(|()| {
+            super::super::server_tools::check_legacy_search(name, &backend_fields, backend.kind)
+        })
+        .map_err(|problem| vec![problem])?;
     Ok(backend)
 }
 

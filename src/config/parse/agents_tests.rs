@@ -147,3 +147,35 @@ fn independent_fields_of_one_agent_or_orchestrator_are_reported_together() {
         "{orchestrator}"
     );
 }
+
+#[test]
+fn independent_fields_of_one_backend_are_reported_together() {
+    let error = error(
+        "agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-5\n      \
+         temperature: warm\n      max_tokens: -1\n      base_url: \"ftp://x\"\n",
+    );
+    let lines: Vec<usize> = std::iter::once(&error)
+        .chain(&error.also)
+        .filter_map(|one| one.loc.map(|loc| loc.line))
+        .collect();
+    assert_eq!(lines, [6, 7, 8], "{error}");
+    let scripted = self::error(
+        "agents:\n  - id: a\n    backend:\n      type: scripted\n      modle: m\n      \
+         tokens_per_secnd: 1\n",
+    );
+    assert_eq!(scripted.also.len(), 1, "{scripted}");
+    assert!(
+        scripted
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`model`")
+    );
+    assert!(
+        scripted.also[0]
+            .help
+            .as_deref()
+            .unwrap_or_default()
+            .contains("`tokens_per_second`")
+    );
+}

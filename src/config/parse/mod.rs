@@ -71,6 +71,7 @@ pub fn parse(
     });
     if !problems.is_empty() {
         problems.sort_by_key(|problem| problem.loc);
+        problems.dedup();
         return Err(problems);
     }
     Ok((
@@ -115,6 +116,11 @@ impl Gathered {
     /// The value, or `None` with its problem kept.
     pub fn take<T>(&mut self, result: Result<T, Problem>) -> Option<T> {
         kept(result, &mut self.0)
+    }
+
+    /// The value, or `None` with its problems kept.
+    pub fn take_all<T>(&mut self, result: Result<T, Vec<Problem>>) -> Option<T> {
+        result.map_err(|found| self.0.extend(found)).ok()
     }
 
     /// `value` if no problem was kept.
