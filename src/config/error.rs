@@ -45,8 +45,7 @@ impl Problem {
             loc: self.loc,
             message: self.message,
             help: self.help,
-            also: Vec::new(),
-            total: 1,
+            more: None,
         }
     }
 }
@@ -64,8 +63,10 @@ pub fn together(problems: Vec<Problem>, source: &str) -> Option<ConfigError> {
         .take(ERRORS_SHOWN)
         .map(|problem| problem.in_source(source));
     let mut first = problems.next()?;
-    first.also = problems.collect();
-    first.total = total;
+    let also: Vec<ConfigError> = problems.collect();
+    if total > 1 {
+        first.more = Some(Box::new(More { also, total }));
+    }
     Some(first)
 }
 
@@ -76,10 +77,29 @@ pub struct ConfigError {
     pub loc: Option<Location>,
     pub message: String,
     pub help: Option<String>,
-    /// The other problems found in the same reading, each shown after its own `error: `.
-    pub also: Vec<ConfigError>,
+    /// The other problems found in the same reading, if any.
+    more: Option<Box<More>>,
+}
+
+/// The problems found with the first in one reading.
+#[derive(Clone, Debug, PartialEq)]
+struct More {
+    /// Shown after the first, each after its own `error: `.
+    also: Vec<ConfigError>,
     /// How many problems were found, shown or not.
-    pub total: usize,
+    total: usize,
+}
+
+impl ConfigError {
+    /// The other problems shown with this one.
+    pub fn others(&self) -> &[ConfigError] {
+        self.more.as_ref().map_or(&[], |more| &more.also)
+    }
+
+    /// How many problems the reading found, shown or not.
+    pub fn total(&self) -> usize {
+        self.more.as_ref().map_or(1, |more| more.total)
+    }
 }
 
 impl fmt::Display for ConfigError {
@@ -88,16 +108,19 @@ impl fmt::Display for ConfigError {
         if let Some(help) = &self.help {
             write!(f, "\n  help: {}", escape_for_terminal(help))?;
         }
-        for other in &self.also {
+        for other in self.others() {
             write!(f, "\nerror: {other}")?;
         }
-        let (shown, source) = (self.also.len() + 1, escape_for_terminal(&self.source_name));
-        if self.total > shown {
+        let (shown, source) = (
+            self.others().len() + 1,
+            escape_for_terminal(&self.source_name),
+        );
+        if self.total() > shown {
             write!(
                 f,
                 "\n{} problems in {source}; the first {shown} are shown above: fix them and check \
                  the config again for the rest",
-                thousands(self.total)
+                thousands(self.total())
             )?;
         } else if shown > 1 {
             write!(

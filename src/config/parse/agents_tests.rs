@@ -18,7 +18,7 @@ const THREE_MISTAKES: &str = "agents:\n  - id: a\n    backend:\n      type: scri
 #[test]
 fn independent_mistakes_are_reported_together_in_file_order() {
     let error = error(THREE_MISTAKES);
-    let all: Vec<&ConfigError> = std::iter::once(&error).chain(&error.also).collect();
+    let all: Vec<&ConfigError> = std::iter::once(&error).chain(error.others()).collect();
     assert_eq!(all.len(), 3, "{error}");
     assert_eq!(at(all[0]), Some((5, 26)), "{error}");
     assert!(
@@ -103,9 +103,13 @@ fn a_duplicate_id_and_another_agents_mistake_are_both_reported() {
         "agents:\n  - {id: a, backend: {type: scripted}}\n  - {id: a, backend: {type: scripted}}\n  \
          - {id: c, backend: {type: scripted, fail: sometimes}}\n",
     );
-    assert_eq!(error.also.len(), 1, "{error}");
+    assert_eq!(error.others().len(), 1, "{error}");
     assert!(error.message.contains("is used twice"), "{error}");
-    assert_eq!(at(&error.also[0]).map(|(line, _)| line), Some(4), "{error}");
+    assert_eq!(
+        at(&error.others()[0]).map(|(line, _)| line),
+        Some(4),
+        "{error}"
+    );
 }
 
 #[test]
@@ -114,7 +118,7 @@ fn a_vote_for_an_agent_that_failed_to_read_is_not_blamed() {
         "agents:\n  - {id: a, backend: {type: scripted, vote_for: b}}\n  \
          - {id: b, backend: {type: scripted, tokens_per_second: fast}}\n",
     );
-    assert!(error.also.is_empty(), "{error}");
+    assert!(error.others().is_empty(), "{error}");
     assert!(error.message.contains("tokens_per_second"), "{error}");
 }
 
@@ -125,7 +129,7 @@ fn independent_fields_of_one_agent_or_orchestrator_are_reported_together() {
          fail: sometimes\n",
     );
     let lines: Vec<usize> = std::iter::once(&agent)
-        .chain(&agent.also)
+        .chain(agent.others())
         .filter_map(|one| one.loc.map(|loc| loc.line))
         .collect();
     assert_eq!(lines, [2, 3, 6], "{agent}");
@@ -133,17 +137,19 @@ fn independent_fields_of_one_agent_or_orchestrator_are_reported_together() {
         "agents:\n  - {id: a, backend: {type: scripted}}\norchestrator:\n  max_cost_usd: -1\n  \
          skip_voting: maybe\n  coordination: {max_tasks_per_plan: 0}\n",
     );
-    assert_eq!(orchestrator.also.len(), 2, "{orchestrator}");
+    assert_eq!(orchestrator.others().len(), 2, "{orchestrator}");
     assert!(
         orchestrator.message.contains("max_cost_usd"),
         "{orchestrator}"
     );
     assert!(
-        orchestrator.also[0].message.contains("skip_voting"),
+        orchestrator.others()[0].message.contains("skip_voting"),
         "{orchestrator}"
     );
     assert!(
-        orchestrator.also[1].message.contains("max_tasks_per_plan"),
+        orchestrator.others()[1]
+            .message
+            .contains("max_tasks_per_plan"),
         "{orchestrator}"
     );
 }
@@ -155,7 +161,7 @@ fn independent_fields_of_one_backend_are_reported_together() {
          temperature: warm\n      max_tokens: -1\n      base_url: \"ftp://x\"\n",
     );
     let lines: Vec<usize> = std::iter::once(&error)
-        .chain(&error.also)
+        .chain(error.others())
         .filter_map(|one| one.loc.map(|loc| loc.line))
         .collect();
     assert_eq!(lines, [6, 7, 8], "{error}");
@@ -163,7 +169,7 @@ fn independent_fields_of_one_backend_are_reported_together() {
         "agents:\n  - id: a\n    backend:\n      type: scripted\n      modle: m\n      \
          tokens_per_secnd: 1\n",
     );
-    assert_eq!(scripted.also.len(), 1, "{scripted}");
+    assert_eq!(scripted.others().len(), 1, "{scripted}");
     assert!(
         scripted
             .help
@@ -172,7 +178,7 @@ fn independent_fields_of_one_backend_are_reported_together() {
             .contains("`model`")
     );
     assert!(
-        scripted.also[0]
+        scripted.others()[0]
             .help
             .as_deref()
             .unwrap_or_default()
