@@ -307,7 +307,3 @@ fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {
     }
     Ok(())
 }
-
-#[cfg(test)]
-#[path = "agents_tests.rs"]
-mod tests;

@@ -64,7 +64,7 @@ pub fn parse(
         ));
     }
     let timeouts = section(&top, "timeout_settings", &mut problems, |fields| {
-        parse_timeouts(fields, &mut notes).map_err(|problem| vec![problem])
+        parse_timeouts(fields, &mut notes)
     });
     let ui = section(&top, "ui", &mut problems, |fields| {
         parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
@@ -141,3 +141,6 @@ pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> N
         ignored: Some(path.to_string()),
     }
 }
+
+#[cfg(test)]
+mod together_tests;

@@ -113,39 +113,58 @@ fn max_cost_usd(orchestrator: &Fields<'_>) -> Result<Option<f64>, Problem> {
 pub(super) fn parse_timeouts(
     timeouts: &Fields<'_>,
     notes: &mut Vec<Note>,
-) -> Result<TimeoutConfig, Problem> {
+) -> Result<TimeoutConfig, Vec<Problem>> {
     KeyTable::of(Section::Timeouts).check(timeouts, notes);
+    let mut found = Gathered::default();
     let mut config = TimeoutConfig::default();
-    if let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? {
-        if !seconds.is_finite() || seconds <= 0.0 {
-            return Err(Problem::at(
-                timeouts
-                    .get("orchestrator_timeout_seconds")
-                    .map_or(timeouts.loc(), |node| node.loc),
-                "`timeout_settings.orchestrator_timeout_seconds` must be more than 0",
-            )
-            .help("the default is 1800 (30 minutes)"));
-        }
-        config.orchestrator = Duration::from_secs_f64(seconds.min(1e9));
+    if let Some(seconds) = found.take(orchestrator_timeout(timeouts)).flatten() {
+        config.orchestrator = seconds;
     }
-    config.initial_round = timeouts.seconds("initial_round_timeout_seconds", 600)?;
-    config.subsequent_round = timeouts.seconds("subsequent_round_timeout_seconds", 300)?;
-    if let Some(grace) = timeouts.number("round_timeout_grace_seconds")? {
-        if !grace.is_finite() || !(0.0..=86_400.0).contains(&grace) {
-            return Err(Problem::at(
-                timeouts
-                    .get("round_timeout_grace_seconds")
-                    .map_or(timeouts.loc(), |node| node.loc),
-                format!(
-                    "`timeout_settings.round_timeout_grace_seconds` is {grace}; give seconds \
-                     between 0 and 86400"
-                ),
-            )
-            .help("the default is 120"));
-        }
-        config.round_grace = Duration::from_secs_f64(grace);
+    config.initial_round = found
+        .take(timeouts.seconds("initial_round_timeout_seconds", 600))
+        .flatten();
+    config.subsequent_round = found
+        .take(timeouts.seconds("subsequent_round_timeout_seconds", 300))
+        .flatten();
+    if let Some(grace) = found.take(round_grace(timeouts)).flatten() {
+        config.round_grace = grace;
     }
-    Ok(config)
+    found.finish(config)
+}
+
+fn orchestrator_timeout(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
+    let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? else {
+        return Ok(None);
+    };
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(Problem::at(
+            timeouts
+                .get("orchestrator_timeout_seconds")
+                .map_or(timeouts.loc(), |node| node.loc),
+            "`timeout_settings.orchestrator_timeout_seconds` must be more than 0",
+        )
+        .help("the default is 1800 (30 minutes)"));
+    }
+    Ok(Some(Duration::from_secs_f64(seconds.min(1e9))))
+}
+
+fn round_grace(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
+    let Some(grace) = timeouts.number("round_timeout_grace_seconds")? else {
+        return Ok(None);
+    };
+    if !grace.is_finite() || !(0.0..=86_400.0).contains(&grace) {
+        return Err(Problem::at(
+            timeouts
+                .get("round_timeout_grace_seconds")
+                .map_or(timeouts.loc(), |node| node.loc),
+            format!(
+                "`timeout_settings.round_timeout_grace_seconds` is {grace}; give seconds \
+                 between 0 and 86400"
+            ),
+        )
+        .help("the default is 120"));
+    }
+    Ok(Some(Duration::from_secs_f64(grace)))
 }
 
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {

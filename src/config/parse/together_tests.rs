@@ -1,5 +1,5 @@
-//! Mistakes in several sections and agents reported together, and a missing `agents:` or
-//! required key named at the key that was meant to be it.
+//! Mistakes in several sections, agents and fields reported together, and a missing
+//! `agents:` or required key named at the key that was meant to be it.
 
 use crate::config::{ConfigError, Env, Location, from_text};
 
@@ -184,4 +184,14 @@ fn independent_fields_of_one_backend_are_reported_together() {
             .unwrap_or_default()
             .contains("`tokens_per_second`")
     );
+}
+
+#[test]
+fn every_bad_timeout_is_reported() {
+    let error = error(
+        "agents:\n  - {id: a, backend: {type: scripted}}\ntimeout_settings:\n  \
+         orchestrator_timeout_seconds: 0\n  initial_round_timeout_seconds: soon\n  \
+         round_timeout_grace_seconds: -5\n",
+    );
+    assert_eq!(error.total(), 3, "{error}");
 }
