@@ -6,6 +6,7 @@ use std::fmt;
 
 use crate::sanitize::escape_for_terminal;
 
+pub use super::suggest::did_you_mean;
 use super::yaml::Location;
 
 /// A problem found while reading a config, before the file name is attached.
@@ -44,8 +45,29 @@ impl Problem {
             loc: self.loc,
             message: self.message,
             help: self.help,
+            more: None,
         }
     }
+}
+
+/// The most errors one report shows: a config with thousands of mistakes (generated, or
+/// hostile) prints a screenful, not thousands of lines.
+pub const ERRORS_SHOWN: usize = 20;
+
+/// Every problem found in one reading of a config (the first [`ERRORS_SHOWN`] of them), the
+/// first leading; `None` if there are none.
+pub fn together(problems: Vec<Problem>, source: &str) -> Option<ConfigError> {
+    let total = problems.len();
+    let mut problems = problems
+        .into_iter()
+        .take(ERRORS_SHOWN)
+        .map(|problem| problem.in_source(source));
+    let mut first = problems.next()?;
+    let also: Vec<ConfigError> = problems.collect();
+    if total > 1 {
+        first.more = Some(Box::new(More { also, total }));
+    }
+    Some(first)
 }
 
 /// A config that cannot be used. Exit code 1.
@@ -55,6 +77,29 @@ pub struct ConfigError {
     pub loc: Option<Location>,
     pub message: String,
     pub help: Option<String>,
+    /// The other problems found in the same reading, if any.
+    more: Option<Box<More>>,
+}
+
+/// The problems found with the first in one reading.
+#[derive(Clone, Debug, PartialEq)]
+struct More {
+    /// Shown after the first, each after its own `error: `.
+    also: Vec<ConfigError>,
+    /// How many problems were found, shown or not.
+    total: usize,
+}
+
+impl ConfigError {
+    /// The other problems shown with this one.
+    pub fn others(&self) -> &[ConfigError] {
+        self.more.as_ref().map_or(&[], |more| &more.also)
+    }
+
+    /// How many problems the reading found, shown or not.
+    pub fn total(&self) -> usize {
+        self.more.as_ref().map_or(1, |more| more.total)
+    }
 }
 
 impl fmt::Display for ConfigError {
@@ -62,6 +107,26 @@ impl fmt::Display for ConfigError {
         write_located(f, &self.source_name, self.loc, &self.message)?;
         if let Some(help) = &self.help {
             write!(f, "\n  help: {}", escape_for_terminal(help))?;
+        }
+        for other in self.others() {
+            write!(f, "\nerror: {other}")?;
+        }
+        let (shown, source) = (
+            self.others().len() + 1,
+            escape_for_terminal(&self.source_name),
+        );
+        if self.total() > shown {
+            write!(
+                f,
+                "\n{} problems in {source}; the first {shown} are shown above: fix them and check \
+                 the config again for the rest",
+                thousands(self.total())
+            )?;
+        } else if shown > 1 {
+            write!(
+                f,
+                "\n{shown} problems in {source}, each shown above: fix them all before the next run"
+            )?;
         }
         Ok(())
     }
@@ -107,48 +172,24 @@ pub fn thousands(n: usize) -> String {
     out
 }
 
-/// The closest of `candidates` to `word`, if it is close enough to be a likely typo.
-pub fn did_you_mean<'a>(
-    word: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-) -> Option<&'a str> {
-    let word = word.to_ascii_lowercase();
-    candidates
-        .into_iter()
-        .map(|candidate| {
-            (
-                edit_distance(&word, &candidate.to_ascii_lowercase()),
-                candidate,
-            )
-        })
-        .filter(|(distance, candidate)| *distance <= (candidate.len() / 3).max(1))
-        .min_by_key(|(distance, _)| *distance)
-        .map(|(_, candidate)| candidate)
-}
-
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut previous: Vec<usize> = (0..=b.len()).collect();
-    for (i, a_char) in a.chars().enumerate() {
-        let mut current = vec![i + 1; b.len() + 1];
-        for (j, b_char) in b.iter().enumerate() {
-            let substitution = previous[j] + usize::from(a_char != *b_char);
-            current[j + 1] = substitution.min(previous[j + 1] + 1).min(current[j] + 1);
-        }
-        previous = current;
-    }
-    previous[b.len()]
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn suggests_close_names_only() {
-        assert_eq!(did_you_mean("opnai", ["openai", "claude"]), Some("openai"));
-        assert_eq!(did_you_mean("agnets", ["agent", "agents"]), Some("agents"));
-        assert_eq!(did_you_mean("banana", ["openai", "claude"]), None);
+    fn a_report_of_many_errors_shows_the_first_and_counts_all() {
+        let problems = (1..=25)
+            .map(|line| Problem::at(Location { line, column: 1 }, format!("bad {line}")))
+            .collect();
+        let error = together(problems, "c.yaml").unwrap();
+        let shown = error.to_string();
+        assert_eq!(shown.matches("c.yaml:").count(), ERRORS_SHOWN, "{shown}");
+        assert!(shown.contains("c.yaml:20:1: bad 20") && !shown.contains("bad 21"));
+        assert!(shown.ends_with(
+            "\n25 problems in c.yaml; the first 20 are shown above: fix them and check the \
+             config again for the rest"
+        ));
+        assert_eq!(together(Vec::new(), "c.yaml"), None);
     }
 
     #[test]

@@ -39,6 +39,8 @@ impl<'a> Fields<'a> {
 
     /// The value under `key`, unless it is absent or an explicit null.
     pub fn get(&self, key: &str) -> Option<&'a Node> {
+        #[cfg(test)]
+        reads::record(&self.path, key);
         self.node
             .get(key)
             .filter(|node| !matches!(node.value, Value::Null))
@@ -90,10 +92,31 @@ impl<'a> Fields<'a> {
                 format!("`{}` is empty", self.key_path(key)),
             )
             .help(format!("set it, for example `{key}: {example}`"))),
-            None => Err(
-                Problem::at(self.loc(), format!("`{}` is missing", self.key_path(key)))
-                    .help(format!("add `{key}: {example}` here")),
-            ),
+            None => Err(self.missing(
+                key,
+                &format!("`{}` is missing", self.key_path(key)),
+                &format!("add `{key}: {example}` here"),
+            )),
+        }
+    }
+
+    /// The problem of a required `key` that is absent: at the key that looks like a
+    /// misspelling of it when there is one (`modle:` for `model`), else at the mapping.
+    pub fn missing(&self, key: &str, message: &str, help: &str) -> Problem {
+        let misspelt = self
+            .entries
+            .iter()
+            .find(|entry| entry.key != key && did_you_mean(&entry.key, [key]).is_some());
+        match misspelt {
+            Some(entry) => Problem::at(
+                entry.key_loc,
+                format!(
+                    "{message}; `{}` looks like a misspelling of it",
+                    self.key_path(&entry.key)
+                ),
+            )
+            .help(format!("rename `{}:` to `{key}:`", entry.key)),
+            None => Problem::at(self.loc(), message).help(help),
         }
     }
 
@@ -321,5 +344,31 @@ fn not_a_mapping(node: &Node, path: &str) -> Problem {
                 node.type_name()
             ),
         )
+    }
+}
+
+/// Which keys the parser asks for, by mapping path: the key-table tests compare them with
+/// the tables.
+#[cfg(test)]
+pub mod reads {
+    use std::cell::RefCell;
+
+    thread_local! {
+        static READ: RefCell<Option<Vec<(String, String)>>> = const { RefCell::new(None) };
+    }
+
+    pub(super) fn record(path: &str, key: &str) {
+        READ.with(|read| {
+            if let Some(read) = read.borrow_mut().as_mut() {
+                read.push((path.to_string(), key.to_string()));
+            }
+        });
+    }
+
+    /// Every (path, key) `run` read on this thread.
+    pub fn during(run: impl FnOnce()) -> Vec<(String, String)> {
+        READ.with(|read| *read.borrow_mut() = Some(Vec::new()));
+        run();
+        READ.with(|read| read.borrow_mut().take().unwrap_or_default())
     }
 }

@@ -13,16 +13,6 @@ pub const TOP_LEVEL: &[&str] = &[
     "limits",
 ];
 
-/// massgen's own `limits:` block (not MassGen's).
-pub const LIMITS: &[&str] = &[
-    "max_agents",
-    "max_response_text_bytes",
-    "max_tool_arguments_bytes",
-    "max_tool_calls_per_response",
-    "max_error_body_bytes",
-    "max_sse_line_bytes",
-    "max_question_bytes",
-];
 /// Top-level keys MassGen reads (`memory`, `nlip`, …) or that its shipped configs write
 /// although MassGen ignores them too (`display`, `timeout`, `task`).
 pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &[

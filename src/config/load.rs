@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::Path;
 
 use super::env::{Env, UnsetVariable, expand};
-use super::error::{ConfigError, ConfigWarning, Problem};
+use super::error::{self, ConfigError, ConfigWarning, Problem};
 use super::grants;
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
@@ -86,8 +86,13 @@ fn from_text_under(
         authority,
         command_line: env.command_line_limits(),
     };
-    let (mut config, notes) =
-        parse(&root, source_name, rules).map_err(|problem| problem.in_source(source_name))?;
+    let (mut config, notes) = parse(&root, source_name, rules).map_err(|problems| {
+        error::together(problems, source_name).unwrap_or_else(|| {
+            Problem::nowhere("the config could not be read")
+                .help("check it with massgen --validate")
+                .in_source(source_name)
+        })
+    })?;
     config.granted_paths = grants::collect(&root, &config);
     let ignored: Vec<String> = notes
         .iter()

@@ -21,6 +21,7 @@ mod resolve;
 mod schema;
 mod scripted;
 mod server_tools;
+mod suggest;
 mod tools;
 mod yaml;
 mod yaml_flow;

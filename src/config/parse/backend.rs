@@ -2,16 +2,16 @@
 //! are sorted into request options in `request_options`.
 
 use super::super::backend_kind::BackendKind;
-use super::super::error::{Problem, did_you_mean};
+use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::keys;
 use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
 use super::super::server_tools;
-use super::request_options::{self, RequestOptions};
+use super::key_table::KeyTable;
+use super::request_options::RequestOptions;
 use super::tools::parse_tool_settings;
-use super::{Note, unsupported_note, web_search_options};
+use super::{Gathered, Note, unsupported_note, web_search_options};
 
 /// MassGen backend types that drive another agent program (a CLI or a framework) rather
 /// than a model API: massgen runs none of them.
@@ -27,7 +27,105 @@ const AGENT_WRAPPERS: [&str; 6] = [
 pub(super) fn parse_backend(
     backend: &Fields<'_>,
     notes: &mut Vec<Note>,
-) -> Result<BackendConfig, Problem> {
+) -> Result<BackendConfig, Vec<Problem>> {
+    let kind = backend_kind(backend).map_err(|problem| vec![problem])?;
+    let mut found = Gathered::default();
+    let scripted = if kind == BackendKind::Scripted {
+        found.take(scripted::parse(backend))
+    } else {
+        None
+    };
+    let model = found
+        .take(match model_rule(kind) {
+            ModelRule::Optional { default } => backend
+                .string("model")
+                .map(|model| model.unwrap_or_else(|| default.into())),
+            ModelRule::Required { example } => backend.required_string("model", example),
+        })
+        .unwrap_or_default();
+    let base_url = found
+        .take(backend.http_url("base_url").and_then(|url| match url {
+            Some(url) => Ok(Some(url)),
+            // MassGen's Azure backend also reads the endpoint from `azure_endpoint`.
+            None if kind == BackendKind::AzureOpenai => backend.http_url("azure_endpoint"),
+            None => Ok(None),
+        }))
+        .flatten();
+    let mut options = RequestOptions::default();
+    let table = KeyTable::backend(kind);
+    let server_tools = found.take(server_tools::parse(backend)).unwrap_or_default();
+    for entry in backend.entries {
+        let path = backend.key_path(&entry.key);
+        if table.accepts(&entry.key) {
+            continue;
+        } else if table.ignores(&entry.key) {
+            notes.push(unsupported_note(entry, &path, Section::Backend));
+        } else if kind == BackendKind::Scripted {
+            found.take::<()>(Err(table.reject(
+                entry,
+                format!("`{path}` is not an option of the scripted backend"),
+            )));
+        } else {
+            options.sort(kind, base_url.as_deref(), entry, &path, notes);
+        }
+    }
+    let mut search_options = serde_json::Map::new();
+    if kind != BackendKind::Scripted {
+        found.take(options.read_own_keys(kind, backend, notes));
+        search_options = found
+            .take(web_search_options::read(
+                kind,
+                base_url.as_deref(),
+                server_tools.web_search,
+                backend,
+                notes,
+            ))
+            .unwrap_or_default();
+    }
+    let organization = found.take(organization(kind, backend, notes)).flatten();
+    let temperature = found.take(backend.number("temperature")).flatten();
+    if let Some(value) = temperature
+        && !(0.0..=2.0).contains(&value)
+    {
+        notes.push(Note {
+            loc: backend.get("temperature").map(|node| node.loc),
+            message: format!(
+                "`{}` is {value}, outside 0.0–2.0; most providers will reject it",
+                backend.key_path("temperature")
+            ),
+            ignored: None,
+        });
+    }
+    options.check_thinking(kind, backend, temperature, notes);
+    let config = BackendConfig {
+        kind,
+        model,
+        api_key: found
+            .take(backend.string("api_key"))
+            .flatten()
+            .map(Secret::new),
+        base_url,
+        temperature,
+        max_tokens: found.take(backend.unsigned("max_tokens")).flatten(),
+        api_version: found.take(backend.string("api_version")).flatten(),
+        max_retries: found.take(max_retries(backend)).flatten(),
+        timeout: found.take(backend.seconds("timeout", 300)).flatten(),
+        passthrough: options.passthrough,
+        extra_body: options.extra_body,
+        betas: options.betas,
+        scripted,
+        tools: found
+            .take(parse_tool_settings(backend, notes))
+            .unwrap_or_default(),
+        server_tools,
+        organization,
+        search_options,
+    };
+    found.finish(config)
+}
+
+/// The backend's `type`: one massgen runs, or why not.
+fn backend_kind(backend: &Fields<'_>) -> Result<BackendKind, Problem> {
     let type_names: Vec<&str> = BackendKind::ALL
         .iter()
         .map(|kind| kind.name())
@@ -45,121 +143,15 @@ pub(super) fn parse_backend(
         )
         .help(format!("supported types: {}", type_names.join(", "))));
     }
-    let Some(kind) = backend.choice("type", &type_names, BackendKind::from_name)? else {
-        return Err(Problem::at(
-            backend.loc(),
-            format!("`{}` is missing", backend.key_path("type")),
-        )
-        .help(format!(
-            "add `type: openai` (one of {})",
-            type_names.join(", ")
-        )));
-    };
-    let scripted = if kind == BackendKind::Scripted {
-        Some(scripted::parse(backend)?)
-    } else {
-        None
-    };
-    let model = match model_rule(kind) {
-        ModelRule::Optional { default } => {
-            backend.string("model")?.unwrap_or_else(|| default.into())
-        }
-        ModelRule::Required { example } => backend.required_string("model", example)?,
-    };
-    let base_url = match backend.http_url("base_url")? {
-        Some(url) => Some(url),
-        // MassGen's Azure backend also reads the endpoint from `azure_endpoint`.
-        None if kind == BackendKind::AzureOpenai => backend.http_url("azure_endpoint")?,
-        None => None,
-    };
-    let mut options = RequestOptions::default();
-    let own: &[&str] = if kind == BackendKind::Scripted {
-        &[]
-    } else {
-        &request_options::KEYS
-    };
-    let known: Vec<&str> = keys::BACKEND_COMMON
-        .iter()
-        .chain(keys::BACKEND_TOOLS)
-        .chain(own)
-        .chain(&server_tools::KEYS)
-        .chain(&web_search_options::KEYS)
-        .chain(&["organization"])
-        .copied()
-        .collect();
-    let server_tools = server_tools::parse(backend)?;
-    for entry in backend.unknown(&known) {
-        let path = backend.key_path(&entry.key);
-        if keys::is_backend_unsupported(&entry.key) {
-            notes.push(unsupported_note(entry, &path, Section::Backend));
-        } else if kind == BackendKind::Scripted {
-            if !scripted::SCRIPTED_KEYS.contains(&entry.key.as_str()) {
-                let mut problem = Problem::at(
-                    entry.key_loc,
-                    format!("`{path}` is not an option of the scripted backend"),
-                );
-                let known = scripted::SCRIPTED_KEYS
-                    .iter()
-                    .chain(keys::BACKEND_COMMON)
-                    .copied();
-                problem = match did_you_mean(&entry.key, known) {
-                    Some(close) => problem.help(format!("did you mean `{close}`?")),
-                    None => problem.help(format!(
-                        "scripted options: {}",
-                        scripted::SCRIPTED_KEYS.join(", ")
-                    )),
-                };
-                return Err(problem);
-            }
-        } else if !(kind == BackendKind::AzureOpenai && entry.key == "azure_endpoint") {
-            options.sort(kind, base_url.as_deref(), entry, &path, notes);
-        }
-    }
-    let mut search_options = serde_json::Map::new();
-    if kind != BackendKind::Scripted {
-        options.read_own_keys(kind, backend, notes)?;
-        search_options = web_search_options::read(
-            kind,
-            base_url.as_deref(),
-            server_tools.web_search,
-            backend,
-            notes,
-        )?;
-    }
-    let organization = organization(kind, backend, notes)?;
-    let temperature = backend.number("temperature")?;
-    if let Some(value) = temperature
-        && !(0.0..=2.0).contains(&value)
-    {
-        notes.push(Note {
-            loc: backend.get("temperature").map(|node| node.loc),
-            message: format!(
-                "`{}` is {value}, outside 0.0–2.0; most providers will reject it",
-                backend.key_path("temperature")
-            ),
-            ignored: None,
-        });
-    }
-    options.check_thinking(kind, backend, temperature, notes);
-    Ok(BackendConfig {
-        kind,
-        model,
-        api_key: backend.string("api_key")?.map(Secret::new),
-        base_url,
-        temperature,
-        max_tokens: backend.unsigned("max_tokens")?,
-        api_version: backend.string("api_version")?,
-        max_retries: max_retries(backend)?,
-        timeout: backend.seconds("timeout", 300)?,
-        passthrough: options.passthrough,
-        extra_body: options.extra_body,
-        betas: options.betas,
-        scripted,
-        tools: parse_tool_settings(backend, notes)?,
-        server_tools,
-        organization,
-        search_options,
-    })
+    backend
+        .choice("type", &type_names, BackendKind::from_name)?
+        .ok_or_else(|| {
+            backend.missing(
+                "type",
+                &format!("`{}` is missing", backend.key_path("type")),
+                &format!("add `type: openai` (one of {})", type_names.join(", ")),
+            )
+        })
 }
 
 /// `organization`, which MassGen's OpenAI and Grok backends (its Responses backends) send as

@@ -3,22 +3,17 @@
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::keys;
 use super::super::schema::CoordinationConfig;
 use super::super::yaml::Value;
-use super::{Note, check_keys, modes};
+use super::key_table::KeyTable;
+use super::{Note, modes};
 use crate::protocol::BroadcastTarget;
 
 pub(super) fn parse_coordination(
     coordination: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<CoordinationConfig, Problem> {
-    check_keys(
-        coordination,
-        keys::COORDINATION,
-        (Section::Coordination, keys::COORDINATION_UNSUPPORTED),
-        notes,
-    );
+    KeyTable::of(Section::Coordination).check(coordination, notes);
     let defaults = CoordinationConfig::default();
     let max_tasks = coordination.unsigned("max_tasks_per_plan")?;
     if max_tasks == Some(0) {

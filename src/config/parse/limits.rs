@@ -6,10 +6,10 @@
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::keys;
 use super::super::limits::{CommandLineLimits, LIMITS, LimitAuthority, how_to_raise};
 use super::super::schema::LimitsConfig;
-use super::{Note, check_keys};
+use super::Note;
+use super::key_table::KeyTable;
 
 /// Who may raise limits and what the command line set: the rules a `limits:` block is
 /// read under.
@@ -28,7 +28,7 @@ pub(super) fn parse_limits(
 ) -> Result<LimitsConfig, Problem> {
     let mut config = LimitsConfig::default();
     if let Some(limits) = limits {
-        check_keys(limits, keys::LIMITS, (Section::Limits, &[]), notes);
+        KeyTable::of(Section::Limits).check(limits, notes);
         for limit in &LIMITS {
             let Some(value) = limits.unsigned(limit.name)? else {
                 continue;

@@ -2,8 +2,10 @@
 //! per key that massgen reads but does not act on yet. Backends are read in `backend`, the
 //! orchestrator, timeout and ui blocks in `settings`.
 
+mod agents;
 mod backend;
 mod coordination;
+mod key_table;
 mod limits;
 mod modes;
 mod request_options;
@@ -13,18 +15,12 @@ mod web_search_options;
 
 pub use limits::LimitRules;
 
-use std::collections::HashMap;
-
-use super::error::{Problem, did_you_mean, thousands};
+use super::error::Problem;
 use super::fields::Fields;
 use super::key_notes::{self, Section};
-use super::keys;
-use super::schema::{
-    AgentConfig, Config, LimitsConfig, OrchestratorConfig, TimeoutConfig, UiConfig,
-};
-use super::yaml::{Entry, Location, Node, Value};
-use crate::protocol::AgentId;
-use backend::parse_backend;
+use super::schema::{Config, OrchestratorConfig, UiConfig};
+use super::yaml::{Entry, Location, Node};
+use key_table::KeyTable;
 use settings::{parse_orchestrator, parse_timeouts, parse_ui};
 
 /// A warning before the file name is attached.
@@ -36,51 +32,58 @@ pub struct Note {
     pub ignored: Option<String>,
 }
 
-/// Reads the whole document. Stops at the first error.
+/// Reads the whole document. Each section (the limits, every agent, the orchestrator, the
+/// timeouts, the display) is read on its own, so every section's mistake is reported at
+/// once, in the order of the file.
 pub fn parse(
     root: &Node,
     source_name: &str,
     limit_rules: LimitRules<'_>,
-) -> Result<(Config, Vec<Note>), Problem> {
+) -> Result<(Config, Vec<Note>), Vec<Problem>> {
     let mut notes = Vec::new();
-    let top = Fields::of(root, "")?;
-    check_keys(
-        &top,
-        keys::TOP_LEVEL,
-        (Section::Top, keys::TOP_LEVEL_UNSUPPORTED),
-        &mut notes,
-    );
+    let mut problems = Vec::new();
+    let top = Fields::of(root, "").map_err(|problem| vec![problem])?;
+    KeyTable::of(Section::Top).check(&top, &mut notes);
     // Limits first: the agent count is checked before thousands of agents are read.
-    let limits_block = top
+    let limits = top
         .get("limits")
         .map(|node| Fields::of(node, "limits"))
-        .transpose()?;
-    let limits = limits::parse_limits(limits_block.as_ref(), limit_rules, &mut notes)?;
-    let agents = parse_agents(&top, &limits, &mut notes)?;
-    let orchestrator = match top.get("orchestrator") {
-        Some(node) => parse_orchestrator(&Fields::of(node, "orchestrator")?, &mut notes)?,
-        None => OrchestratorConfig::default(),
-    };
-    notes.extend(super::server_tools::gemini_notes(&agents, &orchestrator));
-    let agents = agents.into_iter().map(|(agent, _)| agent).collect();
-    let timeouts = match top.get("timeout_settings") {
-        Some(node) => parse_timeouts(&Fields::of(node, "timeout_settings")?, &mut notes)?,
-        None => TimeoutConfig::default(),
-    };
-    let ui = match top.get("ui") {
-        Some(node) => parse_ui(&Fields::of(node, "ui")?, &mut notes)?,
-        None => UiConfig {
-            display: None,
-            logging_enabled: true,
-        },
-    };
+        .transpose()
+        .and_then(|block| limits::parse_limits(block.as_ref(), limit_rules, &mut notes));
+    let limits = kept(limits, &mut problems).unwrap_or_default();
+    let agents = agents::parse_agents(&top, &limits, &mut notes, &mut problems);
+    let orchestrator = section(&top, "orchestrator", &mut problems, |fields| {
+        parse_orchestrator(fields, &mut notes)
+    });
+    if problems.is_empty() {
+        notes.extend(super::server_tools::gemini_notes(
+            &agents,
+            orchestrator
+                .as_ref()
+                .unwrap_or(&OrchestratorConfig::default()),
+        ));
+    }
+    let timeouts = section(&top, "timeout_settings", &mut problems, |fields| {
+        parse_timeouts(fields, &mut notes)
+    });
+    let ui = section(&top, "ui", &mut problems, |fields| {
+        parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
+    });
+    if !problems.is_empty() {
+        problems.sort_by_key(|problem| problem.loc);
+        problems.dedup();
+        return Err(problems);
+    }
     Ok((
         Config {
             source_name: source_name.to_string(),
-            agents,
-            orchestrator,
-            timeouts,
-            ui,
+            agents: agents.into_iter().map(|(agent, _)| agent).collect(),
+            orchestrator: orchestrator.unwrap_or_default(),
+            timeouts: timeouts.unwrap_or_default(),
+            ui: ui.unwrap_or(UiConfig {
+                display: None,
+                logging_enabled: true,
+            }),
             limits,
             granted_paths: Vec::new(),
         },
@@ -88,222 +91,44 @@ pub fn parse(
     ))
 }
 
-/// Each agent with its YAML node, in config order.
-fn parse_agents<'a>(
-    top: &Fields<'a>,
-    limits: &LimitsConfig,
-    notes: &mut Vec<Note>,
-) -> Result<Vec<(AgentConfig, &'a Node)>, Problem> {
-    for key in ["agent", "agents"] {
-        if let Some(entry) = top.entries.iter().find(|entry| entry.key == key)
-            && matches!(entry.value.value, Value::Null)
-        {
-            return Err(Problem::at(entry.key_loc, format!("`{key}` has no value"))
-                .help("list agents under it, each with `id` and `backend: {type, model}`"));
-        }
+/// The value, or `None` with its problem kept.
+fn kept<T>(result: Result<T, Problem>, problems: &mut Vec<Problem>) -> Option<T> {
+    result.map_err(|problem| problems.push(problem)).ok()
+}
+
+/// The top-level block `key` read by `read`; `None` when it is absent or has problems.
+fn section<T>(
+    top: &Fields<'_>,
+    key: &str,
+    problems: &mut Vec<Problem>,
+    read: impl FnOnce(&Fields<'_>) -> Result<T, Vec<Problem>>,
+) -> Option<T> {
+    let node = top.get(key)?;
+    let fields = kept(Fields::of(node, key), problems)?;
+    read(&fields).map_err(|found| problems.extend(found)).ok()
+}
+
+/// The problems of a section's independent fields, gathered so that all are reported.
+#[derive(Default)]
+pub(super) struct Gathered(Vec<Problem>);
+
+impl Gathered {
+    /// The value, or `None` with its problem kept.
+    pub fn take<T>(&mut self, result: Result<T, Problem>) -> Option<T> {
+        kept(result, &mut self.0)
     }
-    let (single, list) = (top.get("agent"), top.get("agents"));
-    let nodes: Vec<(String, &Node)> = match (single, list) {
-        (Some(_), Some(list)) => {
-            return Err(
-                Problem::at(list.loc, "a config has `agent` or `agents`, not both")
-                    .help("put every agent in the `agents:` list and remove `agent:`"),
-            );
-        }
-        (None, None) if looks_like_rate_limits(top) => {
-            return Err(Problem::at(
-                top.loc(),
-                "this looks like MassGen's rate-limits file (provider → model → rpm/tpm/rpd), \
-                 not an agent config",
-            )
-            .help(
-                "massgen runs configs with an `agents:` list (see massgen --list-examples); it \
-                 does not read rate-limit files, it retries rate-limited calls (`max_retries`)",
-            ));
-        }
-        (None, None) => {
-            return Err(Problem::at(top.loc(), "the config defines no agents")
-                .help("add an `agents:` list, each with `id` and `backend: {type, model}`"));
-        }
-        (Some(node), None) => vec![("agent".to_string(), node)],
-        (None, Some(node)) => match &node.value {
-            Value::Seq(items) if items.is_empty() => {
-                return Err(Problem::at(node.loc, "`agents` is an empty list")
-                    .help("add at least one agent with `id` and `backend: {type, model}`"));
-            }
-            Value::Seq(items) if items.len() as u64 > limits.max_agents => {
-                let loc = top
-                    .entries
-                    .iter()
-                    .find(|entry| entry.key == "agents")
-                    .map_or(node.loc, |entry| entry.key_loc);
-                return Err(Problem::at(
-                    loc,
-                    format!(
-                        "the config lists {} agents; at most {} run in one turn \
-                         (limits.max_agents)",
-                        thousands(items.len()),
-                        thousands(usize::try_from(limits.max_agents).unwrap_or(usize::MAX))
-                    ),
-                )
-                .help(format!(
-                    "remove agents (every agent is a model call per round, and reads every \
-                     other's answer); or {}",
-                    super::limits::how_to_raise("max_agents")
-                )));
-            }
-            Value::Seq(items) => items
-                .iter()
-                .enumerate()
-                .map(|(index, item)| (format!("agents[{index}]"), item))
-                .collect(),
-            Value::Map(_) => vec![("agents".to_string(), node)],
-            Value::Null | Value::Bool(_) | Value::Int(_) | Value::Float(_) | Value::Str(_) => {
-                return Err(top.wrong_type(
-                    "agents",
-                    node,
-                    "a list of agents",
-                    "agents: [{id: a, backend: {type: openai, model: gpt-5}}]",
-                ));
-            }
-        },
-    };
-    let mut first_seen: HashMap<AgentId, Location> = HashMap::new();
-    let mut agents = Vec::with_capacity(nodes.len());
-    for (path, node) in nodes {
-        let fields = Fields::of(node, path)?;
-        let agent = parse_agent(&fields, notes)?;
-        let id_loc = fields.get("id").map_or(fields.loc(), |node| node.loc);
-        if let Some(first) = first_seen.get(&agent.id) {
-            return Err(Problem::at(
-                id_loc,
-                format!(
-                    "agent id `{}` is used twice (first at line {})",
-                    agent.id, first.line
-                ),
-            )
-            .help("give every agent its own id"));
-        }
-        first_seen.insert(agent.id.clone(), id_loc);
-        agents.push((agent, node));
+
+    /// The value, or `None` with its problems kept.
+    pub fn take_all<T>(&mut self, result: Result<T, Vec<Problem>>) -> Option<T> {
+        result.map_err(|found| self.0.extend(found)).ok()
     }
-    check_vote_targets(&agents)?;
-    Ok(agents)
-}
 
-/// MassGen's `rate_limits.yaml`: every top-level value maps model names to mappings of
-/// `rpm` / `tpm` / `rpd`.
-fn looks_like_rate_limits(top: &Fields<'_>) -> bool {
-    let is_limits = |node: &Node| {
-        node.entries().is_some_and(|entries| {
-            entries
-                .iter()
-                .any(|entry| matches!(entry.key.as_str(), "rpm" | "tpm" | "rpd"))
-        })
-    };
-    !top.entries.is_empty()
-        && top.entries.iter().all(|provider| {
-            provider.value.entries().is_some_and(|models| {
-                !models.is_empty() && models.iter().all(|model| is_limits(&model.value))
-            })
-        })
-}
-
-/// A scripted `vote_for` must name an agent of this config.
-fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
-    for (agent, node) in agents {
-        let Some(target) = agent
-            .backend
-            .scripted
-            .as_ref()
-            .and_then(|s| s.vote_for.as_ref())
-        else {
-            continue;
-        };
-        if agents.iter().any(|(other, _)| &other.id == target) {
-            continue;
-        }
-        let loc = node
-            .get("backend")
-            .and_then(|backend| backend.get("vote_for"))
-            .map_or(node.loc, |value| value.loc);
-        let ids: Vec<&str> = agents.iter().map(|(other, _)| other.id.as_str()).collect();
-        return Err(Problem::at(
-            loc,
-            format!("`vote_for: {target}` names no agent of this config"),
-        )
-        .help(format!("agent ids here: {}", ids.join(", "))));
-    }
-    Ok(())
-}
-
-fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Problem> {
-    check_keys(
-        agent,
-        keys::AGENT,
-        (Section::Agent, keys::AGENT_UNSUPPORTED),
-        notes,
-    );
-    let id = agent.required_string("id", "my_agent")?;
-    validate_agent_id(&id, agent.get("id").map_or(agent.loc(), |node| node.loc))?;
-    let Some(backend_node) = agent.get("backend") else {
-        return Err(
-            Problem::at(agent.loc(), format!("agent `{id}` has no `backend`"))
-                .help("add `backend: {type: openai, model: gpt-5}` (or `type: scripted` offline)"),
-        );
-    };
-    let backend_fields = Fields::of(backend_node, agent.key_path("backend"))?;
-    let backend = parse_backend(&backend_fields, notes)?;
-    super::server_tools::check(&id, &backend_fields, backend.kind)?;
-    super::server_tools::check_legacy_search(&id, &backend_fields, backend.kind)?;
-    Ok(AgentConfig {
-        id: AgentId::new(id),
-        backend,
-        system_message: agent.string("system_message")?,
-        voting_sensitivity: modes::voting_sensitivity(agent, notes)?,
-        persona: agent
-            .string("persona")?
-            .filter(|text| !text.trim().is_empty()),
-    })
-}
-
-fn validate_agent_id(id: &str, loc: Location) -> Result<(), Problem> {
-    let bad = id.trim() != id
-        || id.contains(['/', '\\'])
-        || id == "."
-        || id == ".."
-        || id.chars().any(char::is_control);
-    if bad {
-        return Err(Problem::at(
-            loc,
-            format!("agent id \"{id}\" cannot be used in file names"),
-        )
-        .help("use letters, digits, `-` and `_`, like `agent_a`"));
-    }
-    Ok(())
-}
-
-/// One note per key that is known but not acted on (saying what MassGen would have done
-/// with it), or not known at all.
-pub(super) fn check_keys(
-    fields: &Fields<'_>,
-    supported: &[&str],
-    (section, unsupported): (Section, &[&str]),
-    notes: &mut Vec<Note>,
-) {
-    for entry in fields.unknown(supported) {
-        let path = fields.key_path(&entry.key);
-        if unsupported.contains(&entry.key.as_str()) {
-            notes.push(unsupported_note(entry, &path, section));
+    /// `value` if no problem was kept.
+    pub fn finish<T>(self, value: T) -> Result<T, Vec<Problem>> {
+        if self.0.is_empty() {
+            Ok(value)
         } else {
-            let suggestion = did_you_mean(&entry.key, supported.iter().copied())
-                .map(|close| format!("; did you mean `{close}`?"))
-                .unwrap_or_default();
-            notes.push(Note {
-                loc: Some(entry.key_loc),
-                message: format!("ignored: unknown key `{path}`{suggestion}"),
-                ignored: Some(path),
-            });
+            Err(self.0)
         }
     }
 }
@@ -316,3 +141,6 @@ pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> N
         ignored: Some(path.to_string()),
     }
 }
+
+#[cfg(test)]
+mod together_tests;

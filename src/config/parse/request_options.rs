@@ -3,11 +3,12 @@
 //! that is not sent.
 
 use super::super::backend_kind::BackendKind;
-use super::super::error::{Problem, did_you_mean};
+use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
 use super::super::provider_options::{self, Verdict};
 use super::super::yaml::Entry;
+use super::key_table::KeyTable;
 use super::{Note, unsupported_note};
 
 type JsonMap = serde_json::Map<String, serde_json::Value>;
@@ -54,12 +55,11 @@ impl RequestOptions {
             }
             Verdict::Unknown(api) => api,
         };
-        let suggestion = did_you_mean(
-            &entry.key,
-            provider_options::options_of(kind).iter().copied(),
-        )
-        .map(|close| format!(" (did you mean `{close}`?)"))
-        .unwrap_or_default();
+        let table = KeyTable::backend(kind);
+        let suggestion = table
+            .suggest(&entry.key, provider_options::options_of(kind))
+            .map(|close| format!(" (did you mean `{close}`?)"))
+            .unwrap_or_default();
         notes.push(ignored(
             entry,
             path,

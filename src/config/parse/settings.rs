@@ -10,21 +10,16 @@ use super::super::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
 use super::coordination::parse_coordination;
+use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
-use super::{Note, check_keys, modes};
+use super::{Gathered, Note, modes};
 
+/// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(
     orchestrator: &Fields<'_>,
     notes: &mut Vec<Note>,
-) -> Result<OrchestratorConfig, Problem> {
-    let mut known = keys::ORCHESTRATOR.to_vec();
-    known.push("timeout");
-    check_keys(
-        orchestrator,
-        &known,
-        (Section::Orchestrator, keys::ORCHESTRATOR_UNSUPPORTED),
-        notes,
-    );
+) -> Result<OrchestratorConfig, Vec<Problem>> {
+    KeyTable::of(Section::Orchestrator).check(orchestrator, notes);
     if let Some(entry) = orchestrator
         .entries
         .iter()
@@ -38,6 +33,54 @@ pub(super) fn parse_orchestrator(
                 .into(),
         });
     }
+    let mut found = Gathered::default();
+    let flag = |found: &mut Gathered, key| found.take(orchestrator.bool(key)).flatten();
+    let text = |found: &mut Gathered, key| found.take(orchestrator.string(key)).flatten();
+    let config = OrchestratorConfig {
+        max_cost_usd: found.take(max_cost_usd(orchestrator)).flatten(),
+        voting_sensitivity: found
+            .take(modes::voting_sensitivity(orchestrator, notes))
+            .flatten()
+            .unwrap_or_default(),
+        answer_novelty_requirement: found
+            .take(orchestrator.choice(
+                "answer_novelty_requirement",
+                &Sensitivity::NAMES,
+                Sensitivity::from_name,
+            ))
+            .flatten()
+            .unwrap_or_default(),
+        max_new_answers_per_agent: found
+            .take(max_new_answers(orchestrator))
+            .flatten()
+            .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+        context_paths: found
+            .take(parse_context_paths(orchestrator, notes))
+            .unwrap_or_default(),
+        snapshot_storage: text(&mut found, "snapshot_storage"),
+        agent_temporary_workspace: text(&mut found, "agent_temporary_workspace"),
+        skip_voting: flag(&mut found, "skip_voting").unwrap_or(false),
+        disable_injection: flag(&mut found, "disable_injection").unwrap_or(false),
+        defer_voting_until_all_answered: flag(&mut found, "defer_voting_until_all_answered")
+            .unwrap_or(false),
+        skip_final_presentation: flag(&mut found, "skip_final_presentation").unwrap_or(false),
+        skip_coordination_rounds: flag(&mut found, "skip_coordination_rounds").unwrap_or(false),
+        debug_final_answer: text(&mut found, "debug_final_answer")
+            .filter(|text| !text.trim().is_empty()),
+        coordination: match orchestrator.get("coordination") {
+            Some(node) => found
+                .take(
+                    Fields::of(node, orchestrator.key_path("coordination"))
+                        .and_then(|fields| parse_coordination(&fields, notes)),
+                )
+                .unwrap_or_default(),
+            None => CoordinationConfig::default(),
+        },
+    };
+    found.finish(config)
+}
+
+fn max_new_answers(orchestrator: &Fields<'_>) -> Result<Option<u64>, Problem> {
     let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
     if max_answers == Some(0) {
         return Err(Problem::at(
@@ -48,6 +91,10 @@ pub(super) fn parse_orchestrator(
         )
         .help("use 1 or more, or remove it for no limit"));
     }
+    Ok(max_answers)
+}
+
+fn max_cost_usd(orchestrator: &Fields<'_>) -> Result<Option<f64>, Problem> {
     let max_cost_usd = orchestrator.number("max_cost_usd")?;
     if let Some(budget) = max_cost_usd
         && !(budget.is_finite() && budget > 0.0)
@@ -60,89 +107,68 @@ pub(super) fn parse_orchestrator(
         )
         .help("for example `max_cost_usd: 0.50`, or remove it for no budget"));
     }
-    Ok(OrchestratorConfig {
-        max_cost_usd,
-        voting_sensitivity: modes::voting_sensitivity(orchestrator, notes)?.unwrap_or_default(),
-        answer_novelty_requirement: orchestrator
-            .choice(
-                "answer_novelty_requirement",
-                &Sensitivity::NAMES,
-                Sensitivity::from_name,
-            )?
-            .unwrap_or_default(),
-        max_new_answers_per_agent: max_answers.map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
-        context_paths: parse_context_paths(orchestrator, notes)?,
-        snapshot_storage: orchestrator.string("snapshot_storage")?,
-        agent_temporary_workspace: orchestrator.string("agent_temporary_workspace")?,
-        skip_voting: orchestrator.bool("skip_voting")?.unwrap_or(false),
-        disable_injection: orchestrator.bool("disable_injection")?.unwrap_or(false),
-        defer_voting_until_all_answered: orchestrator
-            .bool("defer_voting_until_all_answered")?
-            .unwrap_or(false),
-        skip_final_presentation: orchestrator
-            .bool("skip_final_presentation")?
-            .unwrap_or(false),
-        skip_coordination_rounds: orchestrator
-            .bool("skip_coordination_rounds")?
-            .unwrap_or(false),
-        debug_final_answer: orchestrator
-            .string("debug_final_answer")?
-            .filter(|text| !text.trim().is_empty()),
-        coordination: match orchestrator.get("coordination") {
-            Some(node) => parse_coordination(
-                &Fields::of(node, orchestrator.key_path("coordination"))?,
-                notes,
-            )?,
-            None => CoordinationConfig::default(),
-        },
-    })
+    Ok(max_cost_usd)
 }
 
 pub(super) fn parse_timeouts(
     timeouts: &Fields<'_>,
     notes: &mut Vec<Note>,
-) -> Result<TimeoutConfig, Problem> {
-    check_keys(
-        timeouts,
-        keys::TIMEOUTS,
-        (Section::Timeouts, keys::TIMEOUTS_UNSUPPORTED),
-        notes,
-    );
+) -> Result<TimeoutConfig, Vec<Problem>> {
+    KeyTable::of(Section::Timeouts).check(timeouts, notes);
+    let mut found = Gathered::default();
     let mut config = TimeoutConfig::default();
-    if let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? {
-        if !seconds.is_finite() || seconds <= 0.0 {
-            return Err(Problem::at(
-                timeouts
-                    .get("orchestrator_timeout_seconds")
-                    .map_or(timeouts.loc(), |node| node.loc),
-                "`timeout_settings.orchestrator_timeout_seconds` must be more than 0",
-            )
-            .help("the default is 1800 (30 minutes)"));
-        }
-        config.orchestrator = Duration::from_secs_f64(seconds.min(1e9));
+    if let Some(seconds) = found.take(orchestrator_timeout(timeouts)).flatten() {
+        config.orchestrator = seconds;
     }
-    config.initial_round = timeouts.seconds("initial_round_timeout_seconds", 600)?;
-    config.subsequent_round = timeouts.seconds("subsequent_round_timeout_seconds", 300)?;
-    if let Some(grace) = timeouts.number("round_timeout_grace_seconds")? {
-        if !grace.is_finite() || !(0.0..=86_400.0).contains(&grace) {
-            return Err(Problem::at(
-                timeouts
-                    .get("round_timeout_grace_seconds")
-                    .map_or(timeouts.loc(), |node| node.loc),
-                format!(
-                    "`timeout_settings.round_timeout_grace_seconds` is {grace}; give seconds \
-                     between 0 and 86400"
-                ),
-            )
-            .help("the default is 120"));
-        }
-        config.round_grace = Duration::from_secs_f64(grace);
+    config.initial_round = found
+        .take(timeouts.seconds("initial_round_timeout_seconds", 600))
+        .flatten();
+    config.subsequent_round = found
+        .take(timeouts.seconds("subsequent_round_timeout_seconds", 300))
+        .flatten();
+    if let Some(grace) = found.take(round_grace(timeouts)).flatten() {
+        config.round_grace = grace;
     }
-    Ok(config)
+    found.finish(config)
+}
+
+fn orchestrator_timeout(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
+    let Some(seconds) = timeouts.number("orchestrator_timeout_seconds")? else {
+        return Ok(None);
+    };
+    if !seconds.is_finite() || seconds <= 0.0 {
+        return Err(Problem::at(
+            timeouts
+                .get("orchestrator_timeout_seconds")
+                .map_or(timeouts.loc(), |node| node.loc),
+            "`timeout_settings.orchestrator_timeout_seconds` must be more than 0",
+        )
+        .help("the default is 1800 (30 minutes)"));
+    }
+    Ok(Some(Duration::from_secs_f64(seconds.min(1e9))))
+}
+
+fn round_grace(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
+    let Some(grace) = timeouts.number("round_timeout_grace_seconds")? else {
+        return Ok(None);
+    };
+    if !grace.is_finite() || !(0.0..=86_400.0).contains(&grace) {
+        return Err(Problem::at(
+            timeouts
+                .get("round_timeout_grace_seconds")
+                .map_or(timeouts.loc(), |node| node.loc),
+            format!(
+                "`timeout_settings.round_timeout_grace_seconds` is {grace}; give seconds \
+                 between 0 and 86400"
+            ),
+        )
+        .help("the default is 120"));
+    }
+    Ok(Some(Duration::from_secs_f64(grace)))
 }
 
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
-    check_keys(ui, keys::UI, (Section::Ui, keys::UI_UNSUPPORTED), notes);
+    KeyTable::of(Section::Ui).check(ui, notes);
     if let Some(node) = ui.get("display_type")
         && node
             .as_str()

@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::keys;
 use super::super::schema::Secret;
 use super::super::tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
     McpTransport, Permission, ToolSettings,
 };
 use super::super::yaml::{Node, Value};
-use super::{Note, check_keys};
+use super::Note;
+use super::key_table::KeyTable;
 
 pub(super) fn parse_tool_settings(
     backend: &Fields<'_>,
@@ -139,12 +139,7 @@ fn parse_server(
     server: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<McpServerConfig, Problem> {
-    check_keys(
-        server,
-        keys::MCP_SERVER,
-        (Section::McpServer, keys::MCP_SERVER_UNSUPPORTED),
-        notes,
-    );
+    KeyTable::of(Section::McpServer).check(server, notes);
     if name.trim().is_empty() || name.contains("__") {
         return Err(Problem::at(
             server.loc(),
@@ -257,12 +252,7 @@ pub(super) fn parse_context_paths(
                 });
             }
             let fields = Fields::of(item, format!("{path}[{index}]"))?;
-            check_keys(
-                &fields,
-                keys::CONTEXT_PATH,
-                (Section::ContextPath, &[]),
-                notes,
-            );
+            KeyTable::of(Section::ContextPath).check(&fields, notes);
             Ok(ContextPath {
                 path: PathBuf::from(fields.required_string("path", "./docs")?),
                 permission: fields
