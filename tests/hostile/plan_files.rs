@@ -212,12 +212,12 @@ fn a_plan_at_the_ceiling_is_checked_quickly() {
     ship_plan(&sandbox, json!([]), &tasks(1000, true));
     let started = Instant::now();
     let output = execute(&sandbox, &[], Duration::from_secs(120));
-    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
-    assert!(
-        text(&output.stdout).contains("executing plan"),
-        "{}",
-        describe(&output)
-    );
+    // The scripted agent works through a few of the 1,000 tasks in its reply budget: the
+    // plan ends partial, and a plan left unfinished exits 2.
+    assert_eq!(output.status.code(), Some(2), "{}", describe(&output));
+    let stdout = text(&output.stdout);
+    assert!(stdout.contains("executing plan"), "{}", describe(&output));
+    assert!(stdout.contains("partial"), "{}", describe(&output));
     assert!(
         started.elapsed() < Duration::from_secs(30),
         "{:?}",
