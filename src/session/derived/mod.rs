@@ -21,7 +21,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 pub use agents::DerivedFile;
-pub use coordination::coordination_events;
+pub use coordination::write_coordination_events;
 pub use metadata::execution_metadata;
 pub use metrics::{metrics_events, metrics_summary};
 pub use status::StatusTracker;
@@ -60,9 +60,7 @@ fn each_compacted(
     mut take: impl FnMut(&Path, &dyn Fn(&mut dyn Write) -> io::Result<()>) -> io::Result<()>,
 ) -> io::Result<usize> {
     let singles: [(&str, &Builder); 5] = [
-        ("coordination_events.json", &|events, out| {
-            pretty_json_to(&coordination_events(events), out)
-        }),
+        ("coordination_events.json", &write_coordination_events),
         ("metrics_summary.json", &|events, out| {
             pretty_json_to(&metrics_summary(events), out)
         }),
