@@ -126,7 +126,11 @@ fn start(binary: &Path, dir: &Path, agents: usize, display: &str, report: &Path)
     } else {
         (binary.into(), Vec::new())
     };
-    args.extend(knob("AGENTS_RSS_ARGS", "").split_whitespace().map(String::from));
+    args.extend(
+        knob("AGENTS_RSS_ARGS", "")
+            .split_whitespace()
+            .map(String::from),
+    );
     args.extend(
         [
             "--config",
@@ -196,10 +200,11 @@ fn measure(binary: &Path, yaml: &str, agents: usize, display: &str) -> Measured 
     let wrapper = running.pid();
     let started = Instant::now();
     let (mut hwm_kib, mut massgen, mut quitting, mut ok) = (0, None, false, false);
+    let logs = !knob("AGENTS_RSS_ARGS", "").contains("--no-logs");
     while started.elapsed() < LIMIT {
         std::thread::sleep(Duration::from_millis(20));
         if let Some(success) = running.exited() {
-            ok = success && turn_saved(&dir.path().join(".massgen"));
+            ok = success && (!logs || turn_saved(&dir.path().join(".massgen")));
             break;
         }
         if !quitting && turn_saved(&dir.path().join(".massgen")) {
@@ -257,8 +262,15 @@ fn main() {
     );
     println!(
         "{:>8}  {:<7} {:>6} {:>10} {:>11} {:>12} {:>7} {:>10} {:>8}",
-        "backend", "display", "agents", "peak MiB", "KiB/agent", "Δ KiB/agent", "calls",
-        "max req KiB", "turn s"
+        "backend",
+        "display",
+        "agents",
+        "peak MiB",
+        "KiB/agent",
+        "Δ KiB/agent",
+        "calls",
+        "max req KiB",
+        "turn s"
     );
     let mut over = 0;
     for backend in list("AGENTS_RSS_BACKENDS", "wire,scripted") {

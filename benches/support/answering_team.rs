@@ -14,9 +14,31 @@ use axum::response::Response;
 use serde_json::{Value, json};
 
 const WORDS: &[&str] = &[
-    " the", " cache", " keeps", " hot", " keys", " in", " memory", " and", " evicts", " by",
-    " age;", " a", " write-through", " layer", " trades", " latency", " for", " safety,",
-    " while", " sharding", " spreads", " load", " across", " nodes", " evenly.",
+    " the",
+    " cache",
+    " keeps",
+    " hot",
+    " keys",
+    " in",
+    " memory",
+    " and",
+    " evicts",
+    " by",
+    " age;",
+    " a",
+    " write-through",
+    " layer",
+    " trades",
+    " latency",
+    " for",
+    " safety,",
+    " while",
+    " sharding",
+    " spreads",
+    " load",
+    " across",
+    " nodes",
+    " evenly.",
 ];
 
 /// `tokens` words, one per token, as the answer text of `agent`.
@@ -58,8 +80,10 @@ fn finish(reason: &str) -> Bytes {
 }
 
 fn tool_call(name: &str, arguments: &Value) -> Bytes {
-    chunk(&json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
-        "function": {"name": name, "arguments": arguments.to_string()}}]}))
+    chunk(
+        &json!({"tool_calls": [{"index": 0, "id": "call_1", "type": "function",
+        "function": {"name": name, "arguments": arguments.to_string()}}]}),
+    )
 }
 
 /// An agent's first call with `new_answer` offered streams its answer token by token and
@@ -95,7 +119,10 @@ async fn reply(State(team): State<Team>, body: Bytes) -> Response {
         parts.push(finish("tool_calls"));
     } else {
         parts = vec![
-            tool_call("vote", &json!({"agent_id": "agent1", "reason": "most complete"})),
+            tool_call(
+                "vote",
+                &json!({"agent_id": "agent1", "reason": "most complete"}),
+            ),
             finish("tool_calls"),
         ];
     }
