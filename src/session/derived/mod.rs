@@ -100,4 +100,6 @@ pub fn final_status(events: &[Event]) -> serde_json::Value {
 }
 
 #[cfg(test)]
+mod large_team_tests;
+#[cfg(test)]
 mod tests;
