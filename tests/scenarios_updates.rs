@@ -203,7 +203,7 @@ agents:
     assert_eq!(stages, [RoundTimeStage::WrapUp, RoundTimeStage::Blocked]);
 
     let requests = scenario.requests_of("c");
-    let saw_notice = requests.iter().flat_map(|request| &request.messages).any(|message| {
+    let saw_notice = requests.iter().flat_map(|request| request.messages.iter()).any(|message| {
         matches!(message, Message::Tool { content, .. } if content.contains("PLEASE WRAP UP"))
     });
     assert!(saw_notice, "the notice reached c in a tool result");

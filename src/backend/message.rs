@@ -1,5 +1,7 @@
 //! Provider-neutral chat messages, tool specs and stream events.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::protocol::{ProviderToolCall, Usage};
@@ -116,7 +118,9 @@ impl Message {
 /// One model call's input.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ChatRequest {
-    pub messages: Vec<Message>,
+    /// Shared with the round that sends them, not copied: a coordination prompt carries
+    /// every peer's answer, and all of a large team's rounds start at once.
+    pub messages: Arc<Vec<Message>>,
     pub tools: Vec<ToolSpec>,
 }
 

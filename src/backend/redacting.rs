@@ -212,7 +212,7 @@ mod tests {
         ]));
         let backend = RedactingBackend::wrap(inner, &Redactor::new([KEY]));
         let mut stream = backend.stream(ChatRequest {
-            messages: vec![Message::user("hi")],
+            messages: vec![Message::user("hi")].into(),
             tools: Vec::new(),
         });
         let mut turn = TurnBuilder::default();
@@ -244,7 +244,7 @@ mod tests {
         let backend = RedactingBackend::wrap(inner, &Redactor::new([KEY]));
         let events: Vec<StreamEvent> = backend
             .stream(ChatRequest {
-                messages: Vec::new(),
+                messages: Vec::new().into(),
                 tools: Vec::new(),
             })
             .map(Result::unwrap)

@@ -49,12 +49,12 @@ impl AgentLink {
     /// One model call; text, reasoning and usage are forwarded as they stream in.
     pub async fn call_model(
         &self,
-        messages: &[Message],
+        messages: &Arc<Vec<Message>>,
         tools: &[ToolSpec],
         role: TextRole,
     ) -> Result<AssistantTurn, BackendError> {
         let request = ChatRequest {
-            messages: messages.to_vec(),
+            messages: Arc::clone(messages),
             tools: tools.to_vec(),
         };
         let mut stream = self.backend.stream(request);

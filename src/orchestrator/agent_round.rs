@@ -23,7 +23,9 @@ pub const MAX_TOOL_ROUNDS: u32 = 25;
 
 pub struct RoundTask {
     pub link: AgentLink,
-    pub messages: Vec<Message>,
+    /// Lent to each model call, not copied; changed between calls, when the call is over
+    /// and the round holds them alone (`Arc::make_mut` then copies nothing).
+    pub messages: Arc<Vec<Message>>,
     pub tools: Vec<ToolSpec>,
     pub vote_only: bool,
     /// The agent restarted: its task plan starts afresh before the first model call.
@@ -135,14 +137,16 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
     if time == ToolTime::Blocked {
         return refuse_tools(task, turn);
     }
-    task.link.run_tools(&mut task.messages, turn).await;
+    task.link
+        .run_tools(Arc::make_mut(&mut task.messages), turn)
+        .await;
     if time == ToolTime::WrapUp
         && let Some(limit) = task.clock.limit()
     {
         task.clock.mark_notified();
         let notice =
             updates::wrap_up_notice(task.round, task.clock.elapsed(), limit.soft, limit.grace);
-        append_to_last_tool_result(&mut task.messages, &notice);
+        append_to_last_tool_result(Arc::make_mut(&mut task.messages).as_mut_slice(), &notice);
         task.link.sink.event(EventMsg::RoundTimeLimitReached {
             stage: RoundTimeStage::WrapUp,
             elapsed_secs: task.clock.elapsed().as_secs(),
@@ -169,7 +173,7 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
         Some(RoundUpdate::Restart) => Step::Done(RoundEnd::NewAnswersSeen),
         Some(RoundUpdate::Inject { text, labels }) => {
             copy_peers_work(task).await;
-            append_to_last_tool_result(&mut task.messages, &text);
+            append_to_last_tool_result(Arc::make_mut(&mut task.messages).as_mut_slice(), &text);
             task.link.sink.event(EventMsg::UpdateInjected { labels });
             Step::Continue
         }
@@ -185,7 +189,7 @@ fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
             elapsed_secs: task.clock.elapsed().as_secs(),
         });
     }
-    task.messages.push(Message::Assistant {
+    Arc::make_mut(&mut task.messages).push(Message::Assistant {
         content: turn.text.clone(),
         tool_calls: turn.tool_calls.clone(),
         reasoning: turn.reasoning_blocks.clone(),
@@ -210,7 +214,7 @@ fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
             arguments: call.arguments.clone(),
             message: message.clone(),
         });
-        task.messages.push(Message::Tool {
+        Arc::make_mut(&mut task.messages).push(Message::Tool {
             call_id: call.id.clone(),
             name: call.name.clone(),
             content: message,
@@ -252,8 +256,8 @@ async fn copy_peers_work(task: &RoundTask) {
 /// Records a reply that made no workflow call and asks the model to make one, quoting
 /// `partial_text` back if there is any.
 fn nudge(task: &mut RoundTask, reply: &str, partial_text: &str) {
-    task.messages.push(Message::assistant(reply, Vec::new()));
-    task.messages.push(Message::user(enforcement_message(
+    Arc::make_mut(&mut task.messages).push(Message::assistant(reply, Vec::new()));
+    Arc::make_mut(&mut task.messages).push(Message::user(enforcement_message(
         task.vote_only,
         partial_text,
     )));
@@ -286,13 +290,13 @@ fn classify(turn: &AssistantTurn) -> Response {
 /// Checks the shape of the workflow calls, then lets the driver judge the one call.
 async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -> Step {
     let refuse = |task: &mut RoundTask, reason: EnforcementReason, message: String| {
-        task.messages.push(Message::Assistant {
+        Arc::make_mut(&mut task.messages).push(Message::Assistant {
             content: turn.text.clone(),
             tool_calls: calls.to_vec(),
             reasoning: turn.reasoning_blocks.clone(),
         });
         for call in calls {
-            task.messages.push(Message::Tool {
+            Arc::make_mut(&mut task.messages).push(Message::Tool {
                 call_id: call.id.clone(),
                 name: call.name.clone(),
                 content: message.clone(),

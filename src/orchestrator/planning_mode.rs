@@ -4,6 +4,7 @@
 //! presentation.
 
 use std::collections::BTreeSet;
+use std::sync::Arc;
 
 use super::agent_link::{AgentLink, TextRole};
 use crate::backend::Message;
@@ -117,7 +118,7 @@ pub fn parse_reply(reply: &str) -> Decision {
 
 /// Asks the agent behind `link` and reads its reply; a failed call blocks everything.
 pub async fn ask(link: &AgentLink, prompt: String) -> Decision {
-    let messages = vec![Message::user(prompt)];
+    let messages = Arc::new(vec![Message::user(prompt)]);
     let decision = match link.call_model(&messages, &[], TextRole::Quiet).await {
         Ok(turn) => parse_reply(&turn.text),
         Err(error) => {

@@ -18,7 +18,7 @@ const MAX_BAD_DECISIONS: u32 = 3;
 
 pub struct EvaluationTask {
     pub link: AgentLink,
-    pub messages: Vec<Message>,
+    pub messages: Arc<Vec<Message>>,
 }
 
 pub async fn run(mut task: EvaluationTask) -> PostEvaluationOutcome {
@@ -59,7 +59,9 @@ async fn evaluate(task: &mut EvaluationTask) -> PostEvaluationOutcome {
                     message: "it called neither `submit` nor `restart_orchestration`".into(),
                 };
             }
-            task.link.run_tools(&mut task.messages, &turn).await;
+            task.link
+                .run_tools(Arc::make_mut(&mut task.messages), &turn)
+                .await;
             continue;
         };
         match parse_decision(call) {
@@ -78,13 +80,13 @@ async fn evaluate(task: &mut EvaluationTask) -> PostEvaluationOutcome {
                 if bad_decisions >= MAX_BAD_DECISIONS {
                     return PostEvaluationOutcome::Failed { message };
                 }
-                task.messages.push(Message::Assistant {
+                Arc::make_mut(&mut task.messages).push(Message::Assistant {
                     content: turn.text.clone(),
                     tool_calls: turn.tool_calls.clone(),
                     reasoning: turn.reasoning_blocks.clone(),
                 });
                 for other in &turn.tool_calls {
-                    task.messages.push(Message::Tool {
+                    Arc::make_mut(&mut task.messages).push(Message::Tool {
                         call_id: other.id.clone(),
                         name: other.name.clone(),
                         content: message.clone(),

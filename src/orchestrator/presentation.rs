@@ -1,15 +1,15 @@
 //! The winner's final presentation: a separate model call without workflow tools.
 
-use super::agent_link::{AgentLink, TextRole};
-use super::agent_round::MAX_TOOL_ROUNDS;
 use std::sync::Arc;
 
+use super::agent_link::{AgentLink, TextRole};
+use super::agent_round::MAX_TOOL_ROUNDS;
 use crate::backend::Message;
 use crate::tools::ToolRouter;
 
 pub struct PresentationTask {
     pub link: AgentLink,
-    pub messages: Vec<Message>,
+    pub messages: Arc<Vec<Message>>,
 }
 
 /// The presented text, or why there is none.
@@ -48,7 +48,9 @@ async fn present(task: &mut PresentationTask) -> Result<String, String> {
                 Ok(turn.text)
             };
         }
-        task.link.run_tools(&mut task.messages, &turn).await;
+        task.link
+            .run_tools(Arc::make_mut(&mut task.messages), &turn)
+            .await;
     }
     Err(format!(
         "more than {MAX_TOOL_ROUNDS} tool round-trips during the presentation"

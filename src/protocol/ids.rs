@@ -54,20 +54,21 @@ impl fmt::Display for AnonId {
 }
 
 /// A label naming one answer: `agent2.1` is anonymous agent 2's first answer,
-/// `agent2.final` its final presentation.
+/// `agent2.final` its final presentation. Cheap to clone: every round's start lists the
+/// labels of all the answers it sees, so a large team's turn holds them by the thousand.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(transparent)]
-pub struct AnswerLabel(String);
+pub struct AnswerLabel(Arc<str>);
 
 impl AnswerLabel {
     /// The label of `anon`'s `ordinal`-th answer (1-based).
     pub fn answer(anon: &AnonId, ordinal: usize) -> Self {
-        Self(format!("{anon}.{ordinal}"))
+        Self(Arc::from(format!("{anon}.{ordinal}")))
     }
 
     /// The label of `anon`'s final presentation.
     pub fn final_presentation(anon: &AnonId) -> Self {
-        Self(format!("{anon}.final"))
+        Self(Arc::from(format!("{anon}.final")))
     }
 
     pub fn as_str(&self) -> &str {

@@ -1,7 +1,7 @@
 //! Durable file writes: a killed process never leaves a half-written file behind.
 
-use std::fs::{self, OpenOptions};
-use std::io::{self, Write};
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, BufWriter, Write};
 use std::path::Path;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -20,6 +20,23 @@ pub fn pretty_json(value: &serde_json::Value) -> Vec<u8> {
 /// planted beforehand (a symlink a repository ships as `.answer.txt.<pid>.tmp`) is removed,
 /// never written through.
 pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
+    atomically(path, |file| file.write_all(contents))
+}
+
+/// Like [`write_atomic`], for contents too large to hold: `write` streams them into the
+/// temporary file, through a buffer.
+pub fn write_atomic_with(
+    path: &Path,
+    write: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> io::Result<()> {
+    atomically(path, |file| {
+        let mut buffered = BufWriter::with_capacity(64 * 1024, file);
+        write(&mut buffered)?;
+        buffered.flush()
+    })
+}
+
+fn atomically(path: &Path, write: impl FnOnce(&mut File) -> io::Result<()>) -> io::Result<()> {
     let parent = path
         .parent()
         .filter(|parent| !parent.as_os_str().is_empty())
@@ -37,7 +54,7 @@ pub fn write_atomic(path: &Path, contents: &[u8]) -> io::Result<()> {
             .write(true)
             .create_new(true)
             .open(&temporary)?;
-        file.write_all(contents)?;
+        write(&mut file)?;
         file.sync_all()?;
         fs::rename(&temporary, path)
     })();

@@ -19,7 +19,7 @@ mod store;
 mod turn_links;
 mod votes;
 
-pub use atomic::{pretty_json, write_atomic};
+pub use atomic::{pretty_json, write_atomic, write_atomic_with};
 pub use event_lines::{EventLines, MAX_EVENT_LINE};
 pub use event_log::read_events;
 pub use lock::hold_session;

@@ -36,7 +36,7 @@ pub(crate) fn backend(kind: &str, base_url: &str, limits: &str, retries: u32) ->
 
 pub(crate) fn question() -> ChatRequest {
     ChatRequest {
-        messages: vec![Message::user("What is 2+2?")],
+        messages: vec![Message::user("What is 2+2?")].into(),
         tools: Vec::new(),
     }
 }

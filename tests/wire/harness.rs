@@ -85,7 +85,8 @@ pub fn question() -> ChatRequest {
         messages: vec![
             Message::system("You are helpful."),
             Message::user("What is 2+2?"),
-        ],
+        ]
+        .into(),
         tools: Vec::new(),
     }
 }
@@ -109,7 +110,7 @@ pub fn with_tools() -> ChatRequest {
 /// A conversation that already went through one tool round-trip.
 pub fn after_tool_call() -> ChatRequest {
     let mut request = with_tools();
-    request.messages.push(Message::Assistant {
+    std::sync::Arc::make_mut(&mut request.messages).push(Message::Assistant {
         content: "Let me check.".into(),
         tool_calls: vec![massgen::backend::ToolCall {
             id: "call_1".into(),
@@ -119,7 +120,7 @@ pub fn after_tool_call() -> ChatRequest {
         }],
         reasoning: Vec::new(),
     });
-    request.messages.push(Message::Tool {
+    std::sync::Arc::make_mut(&mut request.messages).push(Message::Tool {
         call_id: "call_1".into(),
         name: "get_weather".into(),
         content: "sunny, 21 C".into(),

@@ -168,7 +168,8 @@ mod tests {
                     content: result.into(),
                     is_error,
                 },
-            ],
+            ]
+            .into(),
             tools: vec![ToolSpec {
                 name: ASK_OTHERS.into(),
                 description: String::new(),
@@ -180,7 +181,7 @@ mod tests {
     #[test]
     fn asks_once_when_offered_and_configured() {
         let mut fresh = asked("", false);
-        fresh.messages.truncate(1);
+        std::sync::Arc::make_mut(&mut fresh.messages).truncate(1);
         let ask = structured();
         let call = call(&fresh, Some(&ask)).unwrap();
         assert_eq!((call.name.as_str(), &call.arguments), (ASK_OTHERS, &ask));
@@ -281,7 +282,7 @@ mod tests {
             );
         }
         let mut never = asked("", false);
-        never.messages.truncate(1);
+        std::sync::Arc::make_mut(&mut never.messages).truncate(1);
         assert_eq!(reply(&never, None), None, "nothing asked, nothing to tell");
     }
 }

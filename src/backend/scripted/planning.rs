@@ -162,13 +162,14 @@ mod tests {
             messages: vec![Message::user(
                 "<ORIGINAL MESSAGE># TASK PLANNING MODE\n\nUSER'S REQUEST:\nBuild a blog\
                  <END OF ORIGINAL MESSAGE>",
-            )],
+            )]
+            .into(),
             tools: vec![spec(WRITE_FILE), spec("vote")],
         }
     }
 
     fn write_result(request: &mut ChatRequest, id: &str, path: &str, is_error: bool) {
-        request.messages.push(Message::assistant(
+        std::sync::Arc::make_mut(&mut request.messages).push(Message::assistant(
             "",
             vec![ToolCall {
                 id: id.into(),
@@ -177,7 +178,7 @@ mod tests {
                 signature: None,
             }],
         ));
-        request.messages.push(Message::Tool {
+        std::sync::Arc::make_mut(&mut request.messages).push(Message::Tool {
             call_id: id.into(),
             name: WRITE_FILE.into(),
             content: if is_error { "denied" } else { "ok" }.into(),
@@ -190,7 +191,8 @@ mod tests {
         let mut request = ChatRequest {
             messages: vec![Message::user(
                 "…Respond:\nIRREVERSIBLE: YES/NO\nBLOCKED_TOOLS: …",
-            )],
+            )]
+            .into(),
             tools: vec![],
         };
         assert!(is_irreversibility_question(&request));
@@ -284,7 +286,8 @@ mod tests {
         let mut request = planning();
         request.messages = vec![Message::user(
             "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )];
+        )]
+        .into();
         assert_eq!(write_plan(&request, &[], "q"), None);
     }
 }

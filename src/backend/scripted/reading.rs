@@ -223,7 +223,8 @@ mod tests {
                      <CURRENT ANSWERS from the agents>\n<agent1> one\ntwo <end of agent1>\n\
                      <agent3> three <end of agent3>\n<END OF CURRENT ANSWERS>",
                 ),
-            ],
+            ]
+            .into(),
             tools: vec![],
         };
         assert_eq!(question(&request), "Why?");
@@ -241,7 +242,8 @@ mod tests {
         let ask = |prompt: &str| ChatRequest {
             messages: vec![Message::user(format!(
                 "<ORIGINAL MESSAGE>{prompt}<END OF ORIGINAL MESSAGE>"
-            ))],
+            ))]
+            .into(),
             tools: vec![],
         };
         let planning = ask("# TASK PLANNING MODE\n\nPlan well.\n\nUSER'S REQUEST:\nBuild a blog\n");
@@ -279,7 +281,8 @@ mod tests {
                 Message::assistant("", vec![call("b"), call("c")]),
                 result("b"),
                 result("c"),
-            ],
+            ]
+            .into(),
             tools: vec![],
         };
         let latest: Vec<&str> = latest_results(&request).iter().map(|r| r.call_id).collect();

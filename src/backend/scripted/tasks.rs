@@ -141,7 +141,8 @@ mod tests {
             messages: vec![Message::user(
                 "<ORIGINAL MESSAGE># PLAN EXECUTION MODE\n\n## Your Task\nBuild a blog\n\
                  <END OF ORIGINAL MESSAGE>",
-            )],
+            )]
+            .into(),
             tools: workflow.into_iter().chain(task_tools).collect(),
         }
     }
@@ -305,7 +306,8 @@ mod tests {
         let mut request = executing();
         request.messages = vec![Message::user(
             "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )];
+        )]
+        .into();
         assert_eq!(next(&request, "m"), None);
         let mut request = executing();
         for tool in &mut request.tools {

@@ -26,12 +26,11 @@ pub(super) fn reply_with(
             signature: None,
         })
         .collect();
-    request
-        .messages
+    std::sync::Arc::make_mut(&mut request.messages)
         .push(Message::assistant("", tool_calls.clone()));
     for (tool_call, call) in tool_calls.into_iter().zip(calls) {
         let (content, is_error) = answer(call);
-        request.messages.push(Message::Tool {
+        std::sync::Arc::make_mut(&mut request.messages).push(Message::Tool {
             call_id: tool_call.id,
             name: tool_call.name,
             content,
@@ -73,7 +72,8 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
     let presentation = ChatRequest {
         messages: vec![Message::user(
             "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )],
+        )]
+        .into(),
         tools: vec![],
     };
     assert_eq!(
@@ -100,7 +100,8 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
                 .to_string(),
                 is_error: false,
             },
-        ],
+        ]
+        .into(),
         tools: vec![ToolSpec {
             name: "vote".into(),
             description: String::new(),

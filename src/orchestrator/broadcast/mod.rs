@@ -10,6 +10,7 @@ pub use board::{Board, Reply, Request, human_summary};
 pub use tools::{BroadcastCall, is_broadcast_tool, parse, specs};
 
 use std::fmt::Write as _;
+use std::sync::Arc;
 
 use super::agent_link::{AgentLink, TextRole};
 use crate::backend::Message;
@@ -82,14 +83,14 @@ pub async fn peer_answer(
          your team. Answer directly and concisely from what you know; say so when you do not \
          know. Where the question offers options, name the one you recommend and why.",
     );
-    let messages = vec![
+    let messages = Arc::new(vec![
         Message::system(system),
         Message::user(format!(
             "**BROADCAST QUESTION FROM {}:**\n\n{}\nPlease provide your response:",
             asker_anon.to_ascii_uppercase(),
             question_text(questions)
         )),
-    ];
+    ]);
     match link.call_model(&messages, &[], TextRole::Quiet).await {
         Ok(turn) if !turn.text.trim().is_empty() => turn.text.trim().to_string(),
         Ok(_) => "[No response generated]".to_string(),

@@ -3,6 +3,8 @@
 //! the next attempt starts coordination afresh, logs to `attempt_N/`, and every agent
 //! reads the winner's feedback first.
 
+use std::sync::Arc;
+
 use tokio::sync::watch;
 use tokio::time::Instant;
 
@@ -72,7 +74,10 @@ impl Driver<'_> {
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
         let sink = link.sink.clone();
-        let task = EvaluationTask { link, messages };
+        let task = EvaluationTask {
+            link,
+            messages: Arc::new(messages),
+        };
         self.presentation = Some(Running::spawn(post_evaluation::run(task), move |result| {
             sink.evaluated(
                 result.unwrap_or_else(|message| PostEvaluationOutcome::Failed { message }),

@@ -1,6 +1,7 @@
 //! The end of a turn: the winner, the final presentation (or its fallback), timeout,
 //! cancellation and the closing `TurnFinished`.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -179,7 +180,10 @@ impl Driver<'_> {
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
         let sink = link.sink.clone();
-        let task = PresentationTask { link, messages };
+        let task = PresentationTask {
+            link,
+            messages: Arc::new(messages),
+        };
         self.presentation = Some(Running::spawn(presentation::run(task), move |result| {
             sink.presented(result.and_then(|presented| presented));
         }));

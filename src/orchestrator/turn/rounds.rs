@@ -65,7 +65,7 @@ impl Driver<'_> {
             let sink = link.sink.clone();
             let task = RoundTask {
                 link,
-                messages: prompts::round_messages(&self.prompt_context(index), &view),
+                messages: Arc::new(prompts::round_messages(&self.prompt_context(index), &view)),
                 tools,
                 vote_only: view.vote_only,
                 reset_plan,

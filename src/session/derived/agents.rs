@@ -4,6 +4,7 @@
 
 use std::borrow::Cow;
 use std::collections::BTreeMap;
+use std::io;
 use std::path::PathBuf;
 
 use serde_json::{Value, json};
@@ -15,12 +16,16 @@ use crate::session::pretty_json as pretty;
 /// A file to write: its path under the attempt directory, and its contents.
 pub type DerivedFile = (PathBuf, Vec<u8>);
 
-pub fn answers_and_votes(events: &[Event]) -> Vec<DerivedFile> {
+/// Hands each answer and vote file to `take` as it is built, so a large team's hundreds of
+/// votes are never all in memory; stops at the first failure.
+pub fn answers_and_votes(
+    events: &[Event],
+    mut take: impl FnMut(DerivedFile) -> io::Result<()>,
+) -> io::Result<()> {
     let mut roster: Vec<AgentInfo> = Vec::new();
     let mut question = String::new();
     let mut label_authors: BTreeMap<String, AgentId> = BTreeMap::new();
     let mut seen: BTreeMap<AgentId, (u32, Vec<String>)> = BTreeMap::new();
-    let mut files = Vec::new();
     for event in events {
         let agent = event.agent.as_ref();
         if let EventMsg::TurnStarted {
@@ -46,10 +51,10 @@ pub fn answers_and_votes(events: &[Event]) -> Vec<DerivedFile> {
             (&event.msg, agent)
         {
             label_authors.insert(label.to_string(), agent.clone());
-            files.push((
+            take((
                 agent_dir(agent, event).join("answer.txt"),
                 content.clone().into_bytes(),
-            ));
+            ))?;
         } else if let (
             EventMsg::VoteCast {
                 target,
@@ -98,10 +103,10 @@ pub fn answers_and_votes(events: &[Event]) -> Vec<DerivedFile> {
                     "current_task": question,
                 },
             });
-            files.push((agent_dir(agent, event).join("vote.json"), pretty(&vote)));
+            take((agent_dir(agent, event).join("vote.json"), pretty(&vote)))?;
         }
     }
-    files
+    Ok(())
 }
 
 /// `agent_outputs/agent_<id>.txt` (streamed text, answers and votes, in order) and

@@ -6,26 +6,64 @@
 //! read the same there. Each context also names the turn and the `events.jsonl` seq.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
 use crate::protocol::{AgentStatus, AnswerLabel, Event};
 
-pub fn coordination_events(events: &[Event]) -> Value {
+/// Writes the file to `out`, each entry as soon as no later event can change it: a large
+/// team's turn makes thousands, each listing the answers its agent saw, several times the
+/// file's size were they all held as JSON values. The bytes are `serde_json`'s pretty
+/// form of `{"events": [...], "session_metadata": {...}}`, as before.
+pub fn write_coordination_events(events: &[Event], out: &mut dyn Write) -> io::Result<()> {
     let mut tracker = Tracker::default();
+    let mut written = 0;
+    out.write_all(b"{\n  \"events\": [")?;
     for event in events {
         tracker.fold(event);
+        // The last entry stays: a restart that follows adds its agent to it.
+        let settled = tracker.entries.len().saturating_sub(1);
+        for entry in tracker.entries.drain(..settled) {
+            write_entry(out, &entry, written)?;
+            written += 1;
+        }
     }
-    json!({
-        "session_metadata": {
-            "user_prompt": tracker.question,
-            "agent_ids": tracker.agent_ids,
-            "start_time": events.first().map(unix_seconds),
-            "end_time": events.last().map(unix_seconds),
-            "final_winner": tracker.winner,
-        },
-        "events": tracker.entries,
-    })
+    for entry in std::mem::take(&mut tracker.entries) {
+        write_entry(out, &entry, written)?;
+        written += 1;
+    }
+    out.write_all(if written == 0 { b"]" } else { b"\n  ]" })?;
+    let metadata = json!({
+        "user_prompt": tracker.question,
+        "agent_ids": tracker.agent_ids,
+        "start_time": events.first().map(unix_seconds),
+        "end_time": events.last().map(unix_seconds),
+        "final_winner": tracker.winner,
+    });
+    out.write_all(b",\n  \"session_metadata\": ")?;
+    write_indented(out, &metadata, "  ")?;
+    out.write_all(b"\n}\n")
+}
+
+/// The `index`-th entry of the `events` array, at its depth in the pretty file.
+fn write_entry(out: &mut dyn Write, entry: &Value, index: usize) -> io::Result<()> {
+    out.write_all(if index == 0 { b"\n    " } else { b",\n    " })?;
+    write_indented(out, entry, "    ")
+}
+
+/// `value` pretty-printed, every line after the first indented by `indent` (a JSON string
+/// never holds a raw line break, so lines are the pretty form's own).
+fn write_indented(out: &mut dyn Write, value: &Value, indent: &str) -> io::Result<()> {
+    let text = serde_json::to_string_pretty(value)?;
+    for (index, line) in text.split('\n').enumerate() {
+        if index > 0 {
+            out.write_all(b"\n")?;
+            out.write_all(indent.as_bytes())?;
+        }
+        out.write_all(line.as_bytes())?;
+    }
+    Ok(())
 }
 
 pub fn unix_seconds(event: &Event) -> f64 {

@@ -17,29 +17,33 @@ mod table;
 mod table_cells;
 mod tool_runs;
 
-use std::io;
+use std::io::{self, Write};
+use std::path::Path;
 
 pub use agents::DerivedFile;
-pub use coordination::coordination_events;
+pub use coordination::write_coordination_events;
 pub use metadata::execution_metadata;
 pub use metrics::{metrics_events, metrics_summary};
 pub use status::StatusTracker;
 pub use stream::{read_compacted, write_derived};
+#[cfg(test)]
 pub use table::coordination_table;
+pub use table::write_coordination_table;
 
-use super::pretty_json;
 use crate::protocol::Event;
 
-/// Builds one derived file's contents from the turn's events.
-type Builder = dyn Fn(&[Event]) -> Vec<u8>;
+/// Writes one derived file's contents, built from the turn's events, to a writer.
+type Builder = dyn Fn(&[Event], &mut dyn Write) -> io::Result<()>;
 
 /// Every derived file of a turn, as (path relative to the attempt directory, contents),
 /// built in memory from every event.
 #[cfg(test)]
 pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
     let mut files = Vec::new();
-    let _ = each_compacted(events, |file| {
-        files.push(file);
+    let _ = each_compacted(events, |relative, write| {
+        let mut contents = Vec::new();
+        write(&mut contents)?;
+        files.push((relative.to_path_buf(), contents));
         Ok(())
     });
     files.extend(agents::outputs(events));
@@ -47,38 +51,44 @@ pub fn derive(events: &[Event]) -> Vec<DerivedFile> {
 }
 
 /// Builds the turn's derived files but `agent_outputs/` (which the end-of-turn pass
-/// streams) one at a time and hands each to `take` before the next is built, so only one
-/// file's contents is in memory at once (the metrics and coordination files of a long
-/// turn are hundreds of kilobytes each). `events` may be compacted (`stream.rs`).
+/// streams) one at a time and hands each, as a function writing its contents, to `take`
+/// before the next is built: only one file is in memory at once, and the coordination
+/// table, as wide as the team and as long as the turn (tens of megabytes for 96 agents),
+/// not even that. `events` may be compacted (`stream.rs`).
 fn each_compacted(
     events: &[Event],
-    mut take: impl FnMut(DerivedFile) -> io::Result<()>,
+    mut take: impl FnMut(&Path, &dyn Fn(&mut dyn Write) -> io::Result<()>) -> io::Result<()>,
 ) -> io::Result<usize> {
     let singles: [(&str, &Builder); 5] = [
-        ("coordination_events.json", &|events| {
-            pretty_json(&coordination_events(events))
+        ("coordination_events.json", &write_coordination_events),
+        ("metrics_summary.json", &|events, out| {
+            pretty_json_to(&metrics_summary(events), out)
         }),
-        ("metrics_summary.json", &|events| {
-            pretty_json(&metrics_summary(events))
+        ("metrics_events.json", &|events, out| {
+            pretty_json_to(&metrics_events(events), out)
         }),
-        ("metrics_events.json", &|events| {
-            pretty_json(&metrics_events(events))
+        ("status.json", &|events, out| {
+            pretty_json_to(&final_status(events), out)
         }),
-        ("status.json", &|events| pretty_json(&final_status(events))),
-        ("coordination_table.txt", &|events| {
-            coordination_table(events).into_bytes()
-        }),
+        ("coordination_table.txt", &write_coordination_table),
     ];
     let mut count = 0;
     for (name, build) in singles {
-        take((name.into(), build(events)))?;
+        take(Path::new(name), &|out| build(events, out))?;
         count += 1;
     }
-    for file in agents::answers_and_votes(events) {
-        take(file)?;
+    agents::answers_and_votes(events, |(relative, contents)| {
         count += 1;
-    }
+        take(&relative, &|out| out.write_all(&contents))
+    })?;
     Ok(count)
+}
+
+/// `value` as pretty JSON with a final newline (as [`crate::session::pretty_json`] gives it), written
+/// straight to `out`.
+fn pretty_json_to(value: &serde_json::Value, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, value)?;
+    out.write_all(b"\n")
 }
 
 /// `status.json` as the turn left it: stamped with the time of its last event.
@@ -89,5 +99,7 @@ pub fn final_status(events: &[Event]) -> serde_json::Value {
     StatusTracker::from_events(events).to_json(last)
 }
 
+#[cfg(test)]
+mod large_team_tests;
 #[cfg(test)]
 mod tests;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use super::agents::{final_presentation_path, output_path, output_piece};
 use crate::protocol::{AgentId, Event, EventMsg};
 use crate::session::event_log::each_event;
-use crate::session::write_atomic;
+use crate::session::{write_atomic, write_atomic_with};
 
 /// The turn's events with streamed text folded away (see [`Compactor`]): what every
 /// derived file but `agent_outputs/agent_<id>.txt`, and the session's record of the turn,
@@ -36,8 +36,8 @@ pub fn write_derived(attempt_dir: &Path) -> (Vec<Event>, io::Result<usize>) {
     }
     let events = compactor.finish();
     let streamed = outputs.finish();
-    let written = super::each_compacted(&events, |(relative, contents)| {
-        write_atomic(&attempt_dir.join(relative), &contents)
+    let written = super::each_compacted(&events, |relative, contents| {
+        write_atomic_with(&attempt_dir.join(relative), contents)
     });
     let written = match (written, streamed) {
         (Ok(compacted), Ok(streamed)) => Ok(compacted + streamed),

@@ -3,6 +3,8 @@
 //! question, one row per coordination event in its agent's column, and totals per agent;
 //! the winner and the outcome at the end.
 
+use std::io::{self, Write};
+
 use crate::protocol::symbols::{
     CONTEXT, ERROR, FINAL_ANSWER, NEW_ANSWER, REFUSED, RESTART, RESTART_DONE, RETRY, THINKING,
     UPDATE, VOTE, VOTE_IGNORED, WINNER,
@@ -18,12 +20,36 @@ use super::grid::Grid;
 
 const EVENT_WIDTH: usize = 8;
 const AGENT_WIDTH: usize = 30;
+
+/// The whole table as text.
+#[cfg(test)]
 pub fn coordination_table(events: &[Event]) -> String {
+    let mut text = Vec::new();
+    let _ = write_coordination_table(events, &mut text);
+    String::from_utf8_lossy(&text).into_owned()
+}
+
+/// Writes the table to `out`, a line at a time.
+pub fn write_coordination_table(events: &[Event], out: &mut dyn Write) -> io::Result<()> {
     let mut table = Table::default();
     for event in events {
         table.apply(event);
     }
-    table.render()
+    table.write(out)
+}
+
+/// Lines written out, each ended by a newline.
+struct Lines<'a>(&'a mut dyn Write);
+
+impl Lines<'_> {
+    fn one(&mut self, line: &str) -> io::Result<()> {
+        self.0.write_all(line.as_bytes())?;
+        self.0.write_all(b"\n")
+    }
+
+    fn all(&mut self, lines: Vec<String>) -> io::Result<()> {
+        lines.iter().try_for_each(|line| self.one(line))
+    }
 }
 
 #[derive(Default)]
@@ -102,33 +128,36 @@ impl Table {
 }
 
 impl Table {
-    fn render(&self) -> String {
+    /// Writes the table a line at a time: it is as wide as the team and as long as the
+    /// turn's events, tens of megabytes for a large team, so it is never held whole.
+    fn write(&self, out: &mut dyn Write) -> io::Result<()> {
         let grid = Grid::new(EVENT_WIDTH, self.columns.len(), AGENT_WIDTH);
-        let mut out = vec!["COORDINATION TABLE".to_string()];
-        out.extend(wrap(&legend(), grid.total_width()));
-        out.push(String::new());
-        out.push(grid.rule());
+        let rule = grid.rule();
+        let mut lines = Lines(out);
+        lines.one("COORDINATION TABLE")?;
+        lines.all(wrap(&legend(), grid.total_width()))?;
+        lines.one("")?;
+        lines.one(&rule)?;
         let names: Vec<Vec<String>> = self.columns.iter().map(Column::heading).collect();
-        out.extend(grid.row("Event", &names));
-        out.push(grid.rule());
-        out.extend(grid.spanning_row("USER", std::slice::from_ref(&self.question)));
-        out.push(grid.rule());
+        lines.all(grid.row("Event", &names))?;
+        lines.one(&rule)?;
+        lines.all(grid.spanning_row("USER", std::slice::from_ref(&self.question)))?;
+        lines.one(&rule)?;
         for (index, row) in self.rows.iter().enumerate() {
             let label = format!("E{}", index + 1);
-            out.extend(match row.column {
+            lines.all(match row.column {
                 Some(column) => grid.row(&label, &self.only_in(column, &row.lines)),
                 None => grid.spanning_row(&label, &row.lines),
-            });
-            out.push(grid.rule());
+            })?;
+            lines.one(&rule)?;
         }
         let tally = self.winner.as_ref().map(|(_, tally, _)| tally.as_slice());
-        out.extend(grid.row("Answers", &self.per_agent(Column::answers)));
-        out.extend(grid.row("Votes", &self.per_agent(|column| column.votes(tally))));
-        out.extend(grid.row("Restarts", &self.per_agent(Column::restarts)));
-        out.push(grid.rule());
-        out.push(String::new());
-        out.extend(self.summary());
-        out.join("\n") + "\n"
+        lines.all(grid.row("Answers", &self.per_agent(Column::answers)))?;
+        lines.all(grid.row("Votes", &self.per_agent(|column| column.votes(tally))))?;
+        lines.all(grid.row("Restarts", &self.per_agent(Column::restarts)))?;
+        lines.one(&rule)?;
+        lines.one("")?;
+        lines.all(self.summary())
     }
 
     /// One cell per agent, in column order.

@@ -205,3 +205,20 @@ fn execution_metadata_of_the_demo_config() {
         serde_json::to_string_pretty(&shown).unwrap()
     );
 }
+
+/// `coordination_events.json`, written an entry at a time, is byte for byte what
+/// `serde_json` makes of its whole value: with entries, with one, and with none.
+#[tokio::test(start_paused = true)]
+async fn coordination_events_stream_in_the_pretty_form_of_the_whole() {
+    let events = demo_turns(&["What is the capital of France?"]).await;
+    let turn: Vec<_> = events.into_iter().filter(|event| event.turn == 1).collect();
+    for events in [&turn[..], &turn[..1], &[]] {
+        let mut streamed = Vec::new();
+        super::write_coordination_events(events, &mut streamed).unwrap();
+        let whole: Value = serde_json::from_slice(&streamed).unwrap();
+        assert_eq!(
+            String::from_utf8(streamed).unwrap(),
+            String::from_utf8(crate::session::pretty_json(&whole)).unwrap()
+        );
+    }
+}

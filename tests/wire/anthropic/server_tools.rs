@@ -152,12 +152,12 @@ async fn searches_and_code_runs_become_tool_cards_and_are_sent_back() {
         [("toolu_01", "get_weather", "{\"city\": \"Paris\"}")]
     );
     let mut next = with_tools();
-    next.messages.push(Message::Assistant {
+    std::sync::Arc::make_mut(&mut next.messages).push(Message::Assistant {
         content: turn.text.clone(),
         tool_calls: turn.tool_calls.clone(),
         reasoning: turn.reasoning_blocks.clone(),
     });
-    next.messages.push(Message::Tool {
+    std::sync::Arc::make_mut(&mut next.messages).push(Message::Tool {
         call_id: "toolu_01".into(),
         name: "get_weather".into(),
         content: "sunny".into(),

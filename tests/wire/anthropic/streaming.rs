@@ -191,8 +191,7 @@ async fn assembles_parallel_tool_calls_including_one_without_input() {
 async fn replays_tool_calls_and_results_in_anthropic_format() {
     let (server, config) = CLAUDE.serve(vec![text_reply(&["ok"])]).await;
     let mut request = after_tool_call();
-    request
-        .messages
+    std::sync::Arc::make_mut(&mut request.messages)
         .push(massgen::backend::Message::user("Also, is it windy?"));
     let _ = turn(&backend(&config), request).await;
     let body = &server.requests()[0].body;
@@ -351,12 +350,12 @@ async fn signed_thinking_goes_back_unchanged_before_the_tool_calls() {
         ]
     );
     let mut next = with_tools();
-    next.messages.push(massgen::backend::Message::Assistant {
+    std::sync::Arc::make_mut(&mut next.messages).push(massgen::backend::Message::Assistant {
         content: turn.text.clone(),
         tool_calls: turn.tool_calls.clone(),
         reasoning: turn.reasoning_blocks.clone(),
     });
-    next.messages.push(massgen::backend::Message::Tool {
+    std::sync::Arc::make_mut(&mut next.messages).push(massgen::backend::Message::Tool {
         call_id: turn.tool_calls[0].id.clone(),
         name: "get_weather".into(),
         content: "sunny".into(),

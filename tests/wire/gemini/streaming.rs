@@ -200,7 +200,7 @@ async fn replays_function_calls_with_signatures_and_results_in_gemini_format() {
     let (server, config) = GEMINI.serve(vec![text_reply(&["ok"])]).await;
     let mut request = after_tool_call();
     if let Some(massgen::backend::Message::Assistant { tool_calls, .. }) =
-        request.messages.get_mut(2)
+        std::sync::Arc::make_mut(&mut request.messages).get_mut(2)
     {
         tool_calls[0].signature = Some(SIGNATURE.into());
     }

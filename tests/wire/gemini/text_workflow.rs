@@ -147,7 +147,7 @@ async fn post_evaluation_goes_as_text_and_submit_comes_back() {
 async fn earlier_workflow_calls_are_replayed_as_text() {
     let (server, config) = searching(vec![text_reply(&["hi"])]).await;
     let mut request = round();
-    request.messages.push(Message::Assistant {
+    std::sync::Arc::make_mut(&mut request.messages).push(Message::Assistant {
         content: String::new(),
         tool_calls: vec![ToolCall {
             id: "c1".into(),
@@ -157,7 +157,7 @@ async fn earlier_workflow_calls_are_replayed_as_text() {
         }],
         reasoning: Vec::new(),
     });
-    request.messages.push(Message::Tool {
+    std::sync::Arc::make_mut(&mut request.messages).push(Message::Tool {
         call_id: "c1".into(),
         name: "vote".into(),
         content: "Invalid agent_id 'agent3'. Valid agents: agent1, agent2".into(),

@@ -30,7 +30,7 @@ fn spec(name: &str) -> ToolSpec {
 fn round(user: &str, tools: &[&str]) -> ChatRequest {
     let workflow = ["new_answer", "vote"];
     ChatRequest {
-        messages: vec![Message::system("sys"), Message::user(user)],
+        messages: vec![Message::system("sys"), Message::user(user)].into(),
         tools: workflow
             .iter()
             .chain(tools)
@@ -105,7 +105,8 @@ fn the_irreversibility_question_gets_the_analysis_as_plain_text() {
     let question = ChatRequest {
         messages: vec![Message::user(
             "Is it irreversible?\nIRREVERSIBLE: YES/NO\nBLOCKED_TOOLS: …",
-        )],
+        )]
+        .into(),
         tools: vec![],
     };
     let agent = Agent::new(ScriptedOptions {
@@ -287,7 +288,8 @@ fn the_final_presentation_uses_the_remembered_reply() {
     let presentation = ChatRequest {
         messages: vec![Message::user(
             "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )],
+        )]
+        .into(),
         tools: vec![],
     };
     assert_eq!(

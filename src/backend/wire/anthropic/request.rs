@@ -232,7 +232,7 @@ mod tests {
         options.passthrough.insert("top_k".into(), json!(40));
         options.passthrough.insert("top_p".into(), json!(0.95));
         let request = ChatRequest {
-            messages: vec![Message::user("Hi")],
+            messages: vec![Message::user("Hi")].into(),
             tools: Vec::new(),
         };
         let plain = body(&options, &request);
@@ -269,7 +269,8 @@ mod tests {
                 tool_result("toolu_b", "no such city", true),
                 Message::user("And tomorrow?"),
                 Message::system("Answer in French."),
-            ],
+            ]
+            .into(),
             tools: Vec::new(),
         };
         let body = body(&options(), &request);
@@ -306,7 +307,8 @@ mod tests {
                     tool_calls: vec![call("toolu_c", "{\"city\": \"Par"), call("toolu_d", "[1]")],
                     reasoning: Vec::new(),
                 },
-            ],
+            ]
+            .into(),
             tools: vec![ToolSpec {
                 name: "noop".into(),
                 description: "Does nothing".into(),

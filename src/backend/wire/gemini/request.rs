@@ -190,7 +190,8 @@ mod tests {
                 result("a", "rain", false),
                 result("b", "city unknown", true),
                 Message::user("Thanks"),
-            ],
+            ]
+            .into(),
             tools: Vec::new(),
         };
         let body = body(&options(), &request);
@@ -242,7 +243,8 @@ mod tests {
                     content: "Vote recorded".into(),
                     is_error: false,
                 },
-            ],
+            ]
+            .into(),
             tools: vec![vote],
         }
     }

@@ -179,7 +179,7 @@ mod tests {
 
     fn request(tools: Vec<ToolSpec>) -> ChatRequest {
         ChatRequest {
-            messages: Vec::new(),
+            messages: Vec::new().into(),
             tools,
         }
     }

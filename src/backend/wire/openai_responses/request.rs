@@ -161,7 +161,8 @@ mod tests {
                 Message::system("Use tools."),
                 Message::user("Hi"),
                 Message::system("Now vote."),
-            ],
+            ]
+            .into(),
             tools: Vec::new(),
         };
         let body = body(&options(), &request);
@@ -179,7 +180,7 @@ mod tests {
     #[test]
     fn no_system_message_means_no_instructions() {
         let request = ChatRequest {
-            messages: vec![Message::user("Hi")],
+            messages: vec![Message::user("Hi")].into(),
             tools: Vec::new(),
         };
         assert!(body(&options(), &request).get("instructions").is_none());
@@ -197,7 +198,8 @@ mod tests {
                         call("call_b", ""),
                     ],
                 ),
-            ],
+            ]
+            .into(),
             tools: Vec::new(),
         };
         let input = &body(&options(), &request)["input"];
@@ -217,7 +219,8 @@ mod tests {
                 Message::user("Hi"),
                 Message::assistant("", Vec::new()),
                 Message::user("Again"),
-            ],
+            ]
+            .into(),
             tools: Vec::new(),
         };
         assert_eq!(
@@ -229,7 +232,7 @@ mod tests {
     #[test]
     fn reasoning_models_get_massgen_reasoning_defaults_under_the_config() {
         let request = ChatRequest {
-            messages: vec![Message::user("Hi")],
+            messages: vec![Message::user("Hi")].into(),
             tools: Vec::new(),
         };
         let reasoning = |model: &str, config: Option<Value>| {
@@ -270,7 +273,7 @@ mod tests {
         let body = body(
             &options,
             &ChatRequest {
-                messages: vec![Message::user("Hi")],
+                messages: vec![Message::user("Hi")].into(),
                 tools: Vec::new(),
             },
         );
