@@ -98,7 +98,8 @@ mod tests {
                     "<ORIGINAL MESSAGE> # PLAN EXECUTION MODE\n\n## Your Task\nBuild a blog\n\
                      <END OF ORIGINAL MESSAGE>",
                 ),
-            ],
+            ]
+            .into(),
             tools: [PLAN, "get_ready_tasks"]
                 .map(|tool| ToolSpec {
                     name: format!("{PREFIX}{tool}"),
@@ -154,7 +155,8 @@ mod tests {
     #[test]
     fn only_when_presenting_an_executed_plan() {
         let mut request = presenting("");
-        request.messages[1] = Message::user("<ORIGINAL MESSAGE> q <END OF ORIGINAL MESSAGE>");
+        std::sync::Arc::make_mut(&mut request.messages)[1] =
+            Message::user("<ORIGINAL MESSAGE> q <END OF ORIGINAL MESSAGE>");
         assert_eq!(check(&request), None, "not executing");
         let mut request = presenting("");
         request.tools.clear();

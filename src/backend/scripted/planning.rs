@@ -234,7 +234,8 @@ mod tests {
         request.messages = vec![Message::user(
             "<ORIGINAL MESSAGE># TASK PLANNING MODE\n## Planning Size\n\n- Depth: medium\n\
              - Target tasks: 20-50\n\nUSER'S REQUEST:\nBuild a blog<END OF ORIGINAL MESSAGE>",
-        )];
+        )]
+        .into();
         let call = write_plan(&request, &[], "Build a blog").unwrap();
         let content: Json =
             serde_json::from_str(call.arguments["content"].as_str().unwrap()).unwrap();

@@ -155,7 +155,8 @@ mod tests {
         ChatRequest {
             messages: vec![Message::user(format!(
                 "<ORIGINAL MESSAGE>{prompt}<END OF ORIGINAL MESSAGE>"
-            ))],
+            ))]
+            .into(),
             tools: vec![],
         }
     }
@@ -168,7 +169,7 @@ mod tests {
         assert_eq!(requested_tasks(&planning(PlanDepth::Deep, Some(30))), 30);
         assert_eq!(requested_tasks(&planning(PlanDepth::Shallow, Some(3))), 3);
         let no_target = ChatRequest {
-            messages: vec![Message::user("# TASK PLANNING MODE\nUSER'S REQUEST:\nq")],
+            messages: vec![Message::user("# TASK PLANNING MODE\nUSER'S REQUEST:\nq")].into(),
             tools: vec![],
         };
         assert_eq!(

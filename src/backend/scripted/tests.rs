@@ -116,7 +116,8 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
     let mut next_turn = presentation;
     next_turn.messages = vec![Message::user(
         "<ORIGINAL MESSAGE>another question<END OF ORIGINAL MESSAGE>",
-    )];
+    )]
+    .into();
     assert_eq!(
         text_of(&backend, next_turn).await,
         "We chose no reply.",
@@ -144,7 +145,8 @@ async fn with_reply_is_added_to_the_final_answer_only_once_someone_replied() {
     let presentation = ChatRequest {
         messages: vec![Message::user(
             "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )],
+        )]
+        .into(),
         tools: vec![],
     };
     assert_eq!(text_of(&backend, presentation.clone()).await, "The answer.");
