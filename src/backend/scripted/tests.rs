@@ -53,16 +53,11 @@ async fn text_of(backend: &ScriptedBackend, request: ChatRequest) -> String {
         .collect()
 }
 
-#[tokio::test]
-async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
+/// A scripted backend for agent `a` with `options`, and a presentation request for
+/// question `q` to ask it with.
+fn asking(options: ScriptedOptions) -> (ScriptedBackend, ChatRequest) {
     let id = AgentId::new("a");
     let mapping = AnonymousMapping::new([&id]);
-    let options = ScriptedOptions {
-        tokens_per_second: 0.0,
-        ask: Some(json!({"question": "Which colour?"})),
-        final_answer: Some("We chose {reply}.".into()),
-        ..ScriptedOptions::default()
-    };
     let backend = ScriptedBackend::new(
         "scripted".into(),
         options,
@@ -76,6 +71,18 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
         .into(),
         tools: vec![],
     };
+    (backend, presentation)
+}
+
+#[tokio::test]
+async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
+    let options = ScriptedOptions {
+        tokens_per_second: 0.0,
+        ask: Some(json!({"question": "Which colour?"})),
+        final_answer: Some("We chose {reply}.".into()),
+        ..ScriptedOptions::default()
+    };
+    let (backend, presentation) = asking(options);
     assert_eq!(
         text_of(&backend, presentation.clone()).await,
         "We chose no reply."
@@ -127,8 +134,6 @@ async fn the_reply_to_its_question_is_remembered_for_the_final_presentation() {
 
 #[tokio::test]
 async fn with_reply_is_added_to_the_final_answer_only_once_someone_replied() {
-    let id = AgentId::new("a");
-    let mapping = AnonymousMapping::new([&id]);
     let options = ScriptedOptions {
         tokens_per_second: 0.0,
         ask: Some(json!({"question": "Which colour?"})),
@@ -136,19 +141,7 @@ async fn with_reply_is_added_to_the_final_answer_only_once_someone_replied() {
         with_reply: Some("Painted {reply}, as you chose.".into()),
         ..ScriptedOptions::default()
     };
-    let backend = ScriptedBackend::new(
-        "scripted".into(),
-        options,
-        mapping.anon(&id).cloned(),
-        mapping,
-    );
-    let presentation = ChatRequest {
-        messages: vec![Message::user(
-            "<ORIGINAL MESSAGE>q<END OF ORIGINAL MESSAGE>",
-        )]
-        .into(),
-        tools: vec![],
-    };
+    let (backend, presentation) = asking(options);
     assert_eq!(text_of(&backend, presentation.clone()).await, "The answer.");
     let mut asked = presentation.clone();
     reply_with(
