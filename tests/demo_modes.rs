@@ -10,7 +10,7 @@ use massgen::protocol::{
     BroadcastTarget, Event, EventMsg, Mode, Op, PlanDepth, PlanStatus, QuestionReply, TaskStatus,
     TurnOptions,
 };
-use support::plans::{execute, metadata, plan_dirs, planning, plans};
+use support::plans::{execute, last_task_list, metadata, plan_dirs, planning, plans};
 use support::{Scenario, assert_completed, final_answer};
 
 /// The shipped demo config, as a newcomer runs it.
@@ -200,20 +200,4 @@ async fn the_users_answer_to_the_question_shows_and_shapes_the_answers() {
     }
     let (answer, _) = final_answer(&events).unwrap();
     assert!(answer.contains(uses_it), "{answer}");
-}
-
-fn last_task_list(events: &[Event], agent: &str) -> Vec<massgen::protocol::TaskView> {
-    events
-        .iter()
-        .rev()
-        .find_map(|event| match &event.msg {
-            EventMsg::TaskPlanChanged { tasks }
-                if event.agent.as_ref().is_some_and(|id| id.as_str() == agent)
-                    && !tasks.is_empty() =>
-            {
-                Some(tasks.clone())
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
 }

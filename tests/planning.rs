@@ -6,10 +6,10 @@
 
 mod support;
 
-use massgen::protocol::{
-    Event, EventMsg, Mode, PlanStatus, TaskStatus, TaskView, TurnOptions, TurnOutcome,
+use massgen::protocol::{EventMsg, Mode, PlanStatus, TaskStatus, TurnOptions, TurnOutcome};
+use support::plans::{
+    execute, last_task_list, metadata, plan_dirs, planning, plans, two_agents, walk,
 };
-use support::plans::{execute, metadata, plan_dirs, planning, plans, two_agents, walk};
 use support::{Scenario, assert_completed, outcome, transcript};
 
 #[tokio::test]
@@ -90,22 +90,6 @@ async fn a_planning_turn_leaves_a_whole_plan_and_execute_latest_carries_it_out()
             .content()
             .contains("Plan Execution Mode")
     );
-}
-
-fn last_task_list(events: &[Event], agent: &str) -> Vec<TaskView> {
-    events
-        .iter()
-        .rev()
-        .find_map(|event| match &event.msg {
-            EventMsg::TaskPlanChanged { tasks }
-                if event.agent.as_ref().is_some_and(|id| id.as_str() == agent)
-                    && !tasks.is_empty() =>
-            {
-                Some(tasks.clone())
-            }
-            _ => None,
-        })
-        .unwrap_or_default()
 }
 
 #[tokio::test]

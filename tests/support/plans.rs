@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use massgen::protocol::{Event, EventMsg, PlanStatus, TurnOptions};
+use massgen::protocol::{Event, EventMsg, PlanStatus, TaskView, TurnOptions};
 
 /// Two scripted agents with workspaces; `extra` is appended to each backend block and
 /// `orchestrator` to the orchestrator block.
@@ -79,4 +79,21 @@ pub fn walk(dir: &Path) -> Vec<PathBuf> {
         }
     }
     found
+}
+
+/// The newest non-empty task list `agent` reported.
+pub fn last_task_list(events: &[Event], agent: &str) -> Vec<TaskView> {
+    events
+        .iter()
+        .rev()
+        .find_map(|event| match &event.msg {
+            EventMsg::TaskPlanChanged { tasks }
+                if event.agent.as_ref().is_some_and(|id| id.as_str() == agent)
+                    && !tasks.is_empty() =>
+            {
+                Some(tasks.clone())
+            }
+            _ => None,
+        })
+        .unwrap_or_default()
 }
