@@ -49,6 +49,16 @@ pub fn key_lead(view: &View) -> &'static str {
     }
 }
 
+/// The welcome view's last line: how to ask, from where the keys go now.
+pub fn welcome_prompt(view: &View) -> &'static str {
+    match Focus::of(view) {
+        Focus::Composer | Focus::Completing | Focus::Modal => {
+            "Type a question below and press Enter."
+        }
+        Focus::Body => "Press i to type a question below, then Enter.",
+    }
+}
+
 /// A status bar hint that is never dropped for room.
 pub const KEEP: u8 = 0;
 

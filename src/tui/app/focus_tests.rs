@@ -287,6 +287,28 @@ fn the_cursor_shows_only_while_typing() {
 }
 
 #[test]
+fn the_welcome_view_says_how_to_ask_from_where_the_keys_go() {
+    let typing = App::new(agents());
+    assert!(
+        screen(&typing)
+            .iter()
+            .any(|row| row.contains("Type a question below and press Enter.")),
+        "{:#?}",
+        screen(&typing)
+    );
+    let mut body = pressed(typing, &[key(KeyCode::Esc)]);
+    let rows = screen(&body);
+    assert!(
+        rows.iter()
+            .any(|row| row.contains("Press i to type a question below, then Enter.")),
+        "{rows:#?}"
+    );
+    body.on_key(key(KeyCode::Char('i')));
+    assert!(body.view.composer_focused, "i goes back to typing");
+    assert_eq!(body.view.composer.text(), "", "and types nothing");
+}
+
+#[test]
 fn closing_a_view_leaves_nothing_typed_and_the_focus_where_it_was() {
     // Opened from the body: Esc closes it, the hinted `i` goes back to typing.
     let mut app = pressed(

@@ -155,7 +155,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     let buf = frame.buffer_mut();
     chrome::header(state, view, theme, header, buf);
     if state.turn == 0 {
-        welcome::render(state, theme, body, buf);
+        welcome::render(state, view, theme, body, buf);
     } else if final_shown {
         view.hits.borrow_mut().final_view = Some(body);
         final_view::render(state, view, theme, body, buf);

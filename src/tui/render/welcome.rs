@@ -6,12 +6,14 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
+use super::View;
 use super::format::plural;
 use crate::text::{display_width, pad_to};
+use crate::tui::focus;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 
-pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
+pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![
         Line::default(),
         Line::styled("◈ massgen", theme.accent()),
@@ -73,10 +75,7 @@ pub fn render(state: &UiState, theme: &Theme, area: Rect, buf: &mut Buffer) {
             theme.warn(),
         ));
     }
-    lines.push(Line::styled(
-        "Type a question below and press Enter.",
-        theme.text(),
-    ));
+    lines.push(Line::styled(focus::welcome_prompt(view), theme.text()));
     Paragraph::new(lines)
         .alignment(Alignment::Center)
         .wrap(Wrap { trim: false })

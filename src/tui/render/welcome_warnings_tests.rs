@@ -40,7 +40,7 @@ async fn two_config_warnings_show_on_the_welcome_view() {
         text.contains("unknown key `agents[0].sytem_message`"),
         "{text}"
     );
-    assert!(text.contains("Type a question below"), "{text}");
+    assert!(text.contains("type a question below"), "{text}");
     assert_snapshot!("welcome_two_warnings_120x30", screen);
 }
 
