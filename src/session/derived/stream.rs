@@ -2,12 +2,14 @@
 //! streamed goes straight to `agent_outputs/`, and only the events the other derived files
 //! read are kept, streamed text folded away, so a log of any length is never held whole.
 
+use std::collections::HashSet;
 use std::fs::File;
+use std::hash::Hash;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::agents::{final_presentation_path, output_path, output_piece};
-use crate::protocol::{AgentId, Event, EventMsg};
+use crate::protocol::{AgentId, AnswerLabel, Event, EventMsg};
 use crate::session::event_log::each_event;
 use crate::session::{write_atomic, write_atomic_with};
 
@@ -51,16 +53,21 @@ pub fn write_derived(attempt_dir: &Path) -> (Vec<Event>, io::Result<usize>) {
 /// it came and from whom: the first event of the turn, each agent's last activity. So in a
 /// run of consecutive deltas only the run's first and each agent's last are kept, in log
 /// order and with their text emptied; the run is at most one event per agent plus one.
+/// Agent ids and answer labels, read anew for every event (a large team's round lists
+/// every answer it sees), are shared between the kept events.
 #[derive(Default)]
 struct Compactor {
     kept: Vec<Event>,
     run_open: bool,
     /// Each agent's last delta in the open run, in log order.
     run_last: Vec<Event>,
+    agents: HashSet<AgentId>,
+    labels: HashSet<AnswerLabel>,
 }
 
 impl Compactor {
     fn push(&mut self, mut event: Event) {
+        self.share_names(&mut event);
         let Some(text) = streamed_text(&mut event.msg) else {
             self.close_run();
             self.kept.push(event);
@@ -82,6 +89,36 @@ impl Compactor {
         self.run_last.push(event);
     }
 
+    fn share_names(&mut self, event: &mut Event) {
+        if let Some(agent) = event.agent.as_mut() {
+            share(&mut self.agents, agent);
+        }
+        match &mut event.msg {
+            EventMsg::RoundStarted { answers_seen, .. } => {
+                for label in answers_seen {
+                    share(&mut self.labels, label);
+                }
+            }
+            EventMsg::AnswerSubmitted {
+                label, votes_reset, ..
+            } => {
+                share(&mut self.labels, label);
+                for agent in votes_reset.iter_mut().flatten() {
+                    share(&mut self.agents, agent);
+                }
+            }
+            EventMsg::VoteCast {
+                target,
+                target_label,
+                ..
+            } => {
+                share(&mut self.agents, target);
+                share(&mut self.labels, target_label);
+            }
+            _ => {}
+        }
+    }
+
     fn close_run(&mut self) {
         self.run_open = false;
         self.kept.append(&mut self.run_last);
@@ -90,6 +127,15 @@ impl Compactor {
     fn finish(mut self) -> Vec<Event> {
         self.close_run();
         self.kept
+    }
+}
+
+/// Makes `value` the copy of it in `shared` (cheap to clone), adding it there if new.
+fn share<T: Clone + Eq + Hash>(shared: &mut HashSet<T>, value: &mut T) {
+    if let Some(copy) = shared.get(value) {
+        *value = copy.clone();
+    } else {
+        shared.insert(value.clone());
     }
 }
 
