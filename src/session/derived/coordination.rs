@@ -10,6 +10,7 @@ use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
+use super::pretty::write_indented;
 use crate::protocol::{AgentStatus, AnswerLabel, Event};
 
 /// Writes the file to `out`, each entry as soon as no later event can change it: a large
@@ -50,20 +51,6 @@ pub fn write_coordination_events(events: &[Event], out: &mut dyn Write) -> io::R
 fn write_entry(out: &mut dyn Write, entry: &Value, index: usize) -> io::Result<()> {
     out.write_all(if index == 0 { b"\n    " } else { b",\n    " })?;
     write_indented(out, entry, "    ")
-}
-
-/// `value` pretty-printed, every line after the first indented by `indent` (a JSON string
-/// never holds a raw line break, so lines are the pretty form's own).
-fn write_indented(out: &mut dyn Write, value: &Value, indent: &str) -> io::Result<()> {
-    let text = serde_json::to_string_pretty(value)?;
-    for (index, line) in text.split('\n').enumerate() {
-        if index > 0 {
-            out.write_all(b"\n")?;
-            out.write_all(indent.as_bytes())?;
-        }
-        out.write_all(line.as_bytes())?;
-    }
-    Ok(())
 }
 
 pub fn unix_seconds(event: &Event) -> f64 {

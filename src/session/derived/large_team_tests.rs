@@ -3,7 +3,8 @@
 use std::io::{self, Write};
 
 use super::each_compacted;
-use crate::protocol::{AgentId, AgentInfo, AnswerLabel, Event, EventMsg, Mode};
+use crate::protocol::{AgentId, AgentInfo, AnswerLabel, CallTiming, Event, EventMsg, Mode, Usage};
+use crate::session::pretty_json;
 use crate::tui::test_support::event;
 
 const AGENTS: usize = 96;
@@ -40,20 +41,31 @@ fn large_turn() -> Vec<Event> {
                 time_limit: None,
             };
             events.push(event(seq, Some(info.id.as_str()), msg));
+            let usage = EventMsg::Usage {
+                usage: Usage::default(),
+                cost_usd: Some(0.5),
+                timing: Some(CallTiming {
+                    duration_ms: 1_200,
+                    ttft_ms: Some(300),
+                }),
+            };
+            events.push(event(seq + 1, Some(info.id.as_str()), usage));
         }
     }
     events
 }
 
-/// Counts what reaches it and remembers the largest single write.
+/// Keeps what reaches it and remembers the largest single write.
 #[derive(Default)]
 struct Sink {
+    bytes: Vec<u8>,
     total: usize,
     largest: usize,
 }
 
 impl Write for Sink {
     fn write(&mut self, bytes: &[u8]) -> io::Result<usize> {
+        self.bytes.extend_from_slice(bytes);
         self.total += bytes.len();
         self.largest = self.largest.max(bytes.len());
         Ok(bytes.len())
@@ -64,8 +76,8 @@ impl Write for Sink {
     }
 }
 
-#[test]
-fn a_large_teams_table_and_coordination_events_are_written_a_piece_at_a_time() {
+/// Each derived file of the large turn, as written to its writer.
+fn written_files() -> Vec<(String, Sink)> {
     let events = large_turn();
     let mut sinks = Vec::new();
     each_compacted(&events, |relative, write| {
@@ -75,6 +87,12 @@ fn a_large_teams_table_and_coordination_events_are_written_a_piece_at_a_time() {
         Ok(())
     })
     .unwrap();
+    sinks
+}
+
+#[test]
+fn a_large_teams_table_and_coordination_events_are_written_a_piece_at_a_time() {
+    let sinks = written_files();
     for (name, size) in [
         ("coordination_table.txt", 1_000_000),
         ("coordination_events.json", 200_000),
@@ -87,4 +105,46 @@ fn a_large_teams_table_and_coordination_events_are_written_a_piece_at_a_time() {
             sink.largest
         );
     }
+}
+
+/// The metrics files list every round (the summary twice: by agent and in turn order):
+/// each is written a member at a time, and its bytes are still `serde_json`'s pretty form
+/// of the whole document, as when it was built as one value.
+#[test]
+fn a_large_teams_metrics_files_are_written_a_piece_at_a_time_with_the_same_bytes() {
+    let sinks = written_files();
+    for name in ["metrics_summary.json", "metrics_events.json"] {
+        let (_, sink) = sinks.iter().find(|(path, _)| path == name).unwrap();
+        let rounds = AGENTS * ROUNDS as usize;
+        assert!(sink.total > rounds * 400, "{name}: {} bytes", sink.total);
+        assert!(
+            sink.largest < 16 * 1024,
+            "{name} was written whole: {} bytes at once",
+            sink.largest
+        );
+        let whole: serde_json::Value = serde_json::from_slice(&sink.bytes).unwrap();
+        let text = String::from_utf8(pretty_json(&whole)).unwrap();
+        assert_eq!(
+            String::from_utf8(sink.bytes.clone()).unwrap(),
+            text,
+            "{name}"
+        );
+    }
+    let (_, summary) = sinks
+        .iter()
+        .find(|(path, _)| path == "metrics_summary.json")
+        .unwrap();
+    let summary: serde_json::Value = serde_json::from_slice(&summary.bytes).unwrap();
+    assert_eq!(summary["agents"].as_object().unwrap().len(), AGENTS);
+    assert_eq!(
+        summary["rounds"]["by_round"].as_array().unwrap().len(),
+        AGENTS * ROUNDS as usize
+    );
+    assert_eq!(
+        summary["agents"]["a7"]["round_history"]
+            .as_array()
+            .unwrap()
+            .len(),
+        ROUNDS as usize
+    );
 }

@@ -5,10 +5,12 @@
 //! the same there.
 
 use std::collections::BTreeMap;
+use std::io::{self, Write};
 
 use serde_json::{Value, json};
 
 use super::coordination::unix;
+use super::pretty::{Piece, write_document};
 use super::rounds::{self, Round};
 use super::tool_runs::{self, ToolRun};
 use crate::protocol::{AgentId, Event, EventMsg, Spend};
@@ -78,40 +80,61 @@ fn generated_at(events: &[Event]) -> Option<f64> {
     events.last().map(|event| unix(event.at))
 }
 
-pub fn metrics_summary(events: &[Event]) -> Value {
+/// Writes `metrics_summary.json`: each agent's entry and each round are built and written
+/// one at a time (a large team's turn has thousands of rounds, each listed twice), the
+/// bytes `serde_json`'s pretty form of the whole.
+pub fn write_metrics_summary(events: &[Event], out: &mut dyn Write) -> io::Result<()> {
     let facts = turn_facts(events);
     let rounds = rounds::rounds(events);
     let runs = tool_runs::tool_runs(events);
     let mut total = Spend::default();
-    let mut per_agent = serde_json::Map::new();
-    for (id, figures) in &facts.agents {
+    for figures in facts.agents.values() {
         total += figures.spend;
-        per_agent.insert(id.to_string(), agent_json(id, figures, &rounds, &runs));
     }
-    json!({
-        "meta": {
-            "generated_at": generated_at(events),
-            "question": facts.question,
-            "num_agents": facts.agents.len(),
-            "winner": facts.winner,
-        },
-        "totals": {
-            "estimated_cost": total.cost_usd,
-            "agent_cost": total.cost_usd,
-            "subagent_cost": 0.0,
-            "cost_unknown": total.cost_unknown,
-            "input_tokens": total.usage.input_tokens,
-            "output_tokens": total.usage.output_tokens,
-            "reasoning_tokens": total.usage.reasoning_tokens,
-            "cached_input_tokens": total.usage.cached_input_tokens,
-            "token_source": total.usage.source(),
-        },
-        "agents": per_agent,
-        "tools": tool_runs::tools_summary(&runs),
-        "rounds": rounds::rounds_summary(&rounds),
-        "api_timing": rounds::api_timing(&rounds, &facts.backends),
-        "subagents": {"total_subagents": 0, "total_estimated_cost": 0.0, "subagents": []},
-    })
+    // `facts.agents` is sorted by id, as the map's keys are written.
+    let agents = facts.agents.iter().map(|(id, figures)| {
+        let entry = agent_json(id, figures, &rounds, &runs);
+        (id.to_string(), Piece::Whole(entry))
+    });
+    let summary = Piece::object(vec![
+        (
+            "meta",
+            Piece::Whole(json!({
+                "generated_at": generated_at(events),
+                "question": facts.question,
+                "num_agents": facts.agents.len(),
+                "winner": facts.winner,
+            })),
+        ),
+        (
+            "totals",
+            Piece::Whole(json!({
+                "estimated_cost": total.cost_usd,
+                "agent_cost": total.cost_usd,
+                "subagent_cost": 0.0,
+                "cost_unknown": total.cost_unknown,
+                "input_tokens": total.usage.input_tokens,
+                "output_tokens": total.usage.output_tokens,
+                "reasoning_tokens": total.usage.reasoning_tokens,
+                "cached_input_tokens": total.usage.cached_input_tokens,
+                "token_source": total.usage.source(),
+            })),
+        ),
+        ("agents", Piece::Object(Box::new(agents))),
+        ("tools", Piece::Whole(tool_runs::tools_summary(&runs))),
+        ("rounds", rounds::rounds_summary(&rounds)),
+        (
+            "api_timing",
+            Piece::Whole(rounds::api_timing(&rounds, &facts.backends)),
+        ),
+        (
+            "subagents",
+            Piece::Whole(
+                json!({"total_subagents": 0, "total_estimated_cost": 0.0, "subagents": []}),
+            ),
+        ),
+    ]);
+    write_document(out, summary)
 }
 
 /// One agent's entry: MassGen's `token_usage` (with its cost), `round_history` and
@@ -135,21 +158,28 @@ fn agent_json(id: &AgentId, figures: &AgentFigures, rounds: &[Round], runs: &[To
     })
 }
 
-/// `metrics_events.json`: every tool call and every round, one by one.
-pub fn metrics_events(events: &[Event]) -> Value {
+/// Writes `metrics_events.json`: every tool call and every round, one by one, each
+/// built as it is written.
+pub fn write_metrics_events(events: &[Event], out: &mut dyn Write) -> io::Result<()> {
     let facts = turn_facts(events);
-    json!({
-        "meta": {
-            "generated_at": generated_at(events),
-            "question": facts.question,
-        },
-        "tool_executions": tool_runs::tool_runs(events)
-            .iter()
-            .map(ToolRun::to_json)
-            .collect::<Vec<_>>(),
-        "round_completions": rounds::rounds(events)
-            .iter()
-            .map(Round::to_json)
-            .collect::<Vec<_>>(),
-    })
+    let runs = tool_runs::tool_runs(events);
+    let rounds = rounds::rounds(events);
+    let document = Piece::object(vec![
+        (
+            "meta",
+            Piece::Whole(json!({
+                "generated_at": generated_at(events),
+                "question": facts.question,
+            })),
+        ),
+        (
+            "tool_executions",
+            Piece::array(runs.iter().map(ToolRun::to_json)),
+        ),
+        (
+            "round_completions",
+            Piece::array(rounds.iter().map(Round::to_json)),
+        ),
+    ]);
+    write_document(out, document)
 }

@@ -10,6 +10,7 @@ mod coordination_entries;
 mod grid;
 mod metadata;
 mod metrics;
+mod pretty;
 mod rounds;
 mod status;
 mod stream;
@@ -23,7 +24,7 @@ use std::path::Path;
 pub use agents::DerivedFile;
 pub use coordination::write_coordination_events;
 pub use metadata::execution_metadata;
-pub use metrics::{metrics_events, metrics_summary};
+pub use metrics::{write_metrics_events, write_metrics_summary};
 pub use status::StatusTracker;
 pub use stream::{read_compacted, write_derived};
 #[cfg(test)]
@@ -61,12 +62,8 @@ fn each_compacted(
 ) -> io::Result<usize> {
     let singles: [(&str, &Builder); 5] = [
         ("coordination_events.json", &write_coordination_events),
-        ("metrics_summary.json", &|events, out| {
-            pretty_json_to(&metrics_summary(events), out)
-        }),
-        ("metrics_events.json", &|events, out| {
-            pretty_json_to(&metrics_events(events), out)
-        }),
+        ("metrics_summary.json", &write_metrics_summary),
+        ("metrics_events.json", &write_metrics_events),
         ("status.json", &|events, out| {
             pretty_json_to(&final_status(events), out)
         }),

@@ -13,6 +13,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
+use super::pretty::Piece;
 use crate::protocol::{AgentId, CallTiming, Event, EventMsg, Spend};
 
 pub(super) struct Round {
@@ -181,8 +182,8 @@ fn ends_every_round(msg: &EventMsg) -> Option<&'static str> {
     }
 }
 
-/// The `rounds` section: each round, and counts by outcome.
-pub fn rounds_summary(rounds: &[Round]) -> Value {
+/// The `rounds` section: each round (written as it is built), and counts by outcome.
+pub fn rounds_summary(rounds: &[Round]) -> Piece<'_> {
     let mut by_outcome: BTreeMap<&str, u32> = [
         "answer",
         "vote",
@@ -204,17 +205,26 @@ pub fn rounds_summary(rounds: &[Round]) -> Value {
     for round in rounds {
         total += round.spend;
     }
-    json!({
-        "total_rounds": rounds.len(),
-        "by_outcome": by_outcome,
-        "total_input_tokens": total.usage.input_tokens,
-        "total_output_tokens": total.usage.output_tokens,
-        "total_reasoning_tokens": total.usage.reasoning_tokens,
-        "total_estimated_cost": total.cost_usd,
-        "token_source": total.usage.source(),
-        "avg_context_usage_pct": 0.0,
-        "by_round": rounds.iter().map(Round::to_json).collect::<Vec<_>>(),
-    })
+    Piece::object(vec![
+        ("total_rounds", Piece::Whole(json!(rounds.len()))),
+        ("by_outcome", Piece::Whole(json!(by_outcome))),
+        (
+            "total_input_tokens",
+            Piece::Whole(json!(total.usage.input_tokens)),
+        ),
+        (
+            "total_output_tokens",
+            Piece::Whole(json!(total.usage.output_tokens)),
+        ),
+        (
+            "total_reasoning_tokens",
+            Piece::Whole(json!(total.usage.reasoning_tokens)),
+        ),
+        ("total_estimated_cost", Piece::Whole(json!(total.cost_usd))),
+        ("token_source", Piece::Whole(json!(total.usage.source()))),
+        ("avg_context_usage_pct", Piece::Whole(json!(0.0))),
+        ("by_round", Piece::array(rounds.iter().map(Round::to_json))),
+    ])
 }
 
 /// The `api_timing` section: every model call's duration and time to first output, in

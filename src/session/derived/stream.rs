@@ -2,12 +2,14 @@
 //! streamed goes straight to `agent_outputs/`, and only the events the other derived files
 //! read are kept, streamed text folded away, so a log of any length is never held whole.
 
+use std::collections::HashSet;
 use std::fs::File;
+use std::hash::Hash;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
 use super::agents::{final_presentation_path, output_path, output_piece};
-use crate::protocol::{AgentId, Event, EventMsg};
+use crate::protocol::{AgentId, AnswerLabel, Event, EventMsg};
 use crate::session::event_log::each_event;
 use crate::session::{write_atomic, write_atomic_with};
 
@@ -48,48 +50,97 @@ pub fn write_derived(attempt_dir: &Path) -> (Vec<Event>, io::Result<usize>) {
 
 /// Keeps a turn's events as the derived files need them. Streamed text (text, reasoning,
 /// the presentation) is read only for `agent_outputs/`; what the rest read of it is when
-/// it came and from whom: the first event of the turn, each agent's last activity. So in a
-/// run of consecutive deltas only the run's first and each agent's last are kept, in log
-/// order and with their text emptied; the run is at most one event per agent plus one.
+/// it came and from whom: the first event of the turn, each agent's last activity, the
+/// last event of the turn. So a delta is kept, its text emptied, only while it is its
+/// agent's latest event (or when it is the log's first): at most one per agent, put back
+/// in log order at the end. A large team's turn streams in short interleaved runs, so
+/// keeping every run's ends kept most of its deltas.
+/// Agent ids and answer labels, read anew for every event (a large team's round lists
+/// every answer it sees), are shared between the kept events.
 #[derive(Default)]
 struct Compactor {
     kept: Vec<Event>,
-    run_open: bool,
-    /// Each agent's last delta in the open run, in log order.
-    run_last: Vec<Event>,
+    /// Each agent's latest event when it is a delta, with where it goes in `kept` (the
+    /// length of `kept` when it came), in log order.
+    latest_deltas: Vec<(usize, Event)>,
+    agents: HashSet<AgentId>,
+    labels: HashSet<AnswerLabel>,
 }
 
 impl Compactor {
     fn push(&mut self, mut event: Event) {
-        let Some(text) = streamed_text(&mut event.msg) else {
-            self.close_run();
-            self.kept.push(event);
-            return;
-        };
-        *text = String::new();
-        if !self.run_open {
-            self.run_open = true;
-            self.kept.push(event);
-            return;
-        }
+        self.share_names(&mut event);
         if let Some(index) = self
-            .run_last
+            .latest_deltas
             .iter()
-            .position(|last| last.agent == event.agent)
+            .position(|(_, delta)| delta.agent == event.agent)
         {
-            self.run_last.remove(index);
+            self.latest_deltas.remove(index);
         }
-        self.run_last.push(event);
+        let first = self.kept.is_empty() && self.latest_deltas.is_empty();
+        match streamed_text(&mut event.msg) {
+            Some(text) if !first => {
+                *text = String::new();
+                self.latest_deltas.push((self.kept.len(), event));
+            }
+            Some(text) => {
+                *text = String::new();
+                self.kept.push(event);
+            }
+            None => self.kept.push(event),
+        }
     }
 
-    fn close_run(&mut self) {
-        self.run_open = false;
-        self.kept.append(&mut self.run_last);
+    fn share_names(&mut self, event: &mut Event) {
+        if let Some(agent) = event.agent.as_mut() {
+            share(&mut self.agents, agent);
+        }
+        match &mut event.msg {
+            EventMsg::RoundStarted { answers_seen, .. } => {
+                for label in answers_seen {
+                    share(&mut self.labels, label);
+                }
+            }
+            EventMsg::AnswerSubmitted {
+                label, votes_reset, ..
+            } => {
+                share(&mut self.labels, label);
+                for agent in votes_reset.iter_mut().flatten() {
+                    share(&mut self.agents, agent);
+                }
+            }
+            EventMsg::VoteCast {
+                target,
+                target_label,
+                ..
+            } => {
+                share(&mut self.agents, target);
+                share(&mut self.labels, target_label);
+            }
+            _ => {}
+        }
     }
 
-    fn finish(mut self) -> Vec<Event> {
-        self.close_run();
-        self.kept
+    fn finish(self) -> Vec<Event> {
+        let mut events = Vec::with_capacity(self.kept.len() + self.latest_deltas.len());
+        let mut deltas = self.latest_deltas.into_iter().peekable();
+        for (index, event) in self.kept.into_iter().enumerate() {
+            while let Some((_, delta)) = deltas.next_if(|(at, _)| *at <= index) {
+                events.push(delta);
+            }
+            events.push(event);
+        }
+        events.extend(deltas.map(|(_, delta)| delta));
+        events
+    }
+}
+
+/// Makes `value` the copy of it in `shared` (cheap to clone), adding it there if new.
+fn share<T: Clone + Eq + Hash>(shared: &mut HashSet<T>, value: &mut T) {
+    if let Some(copy) = shared.get(value) {
+        *value = copy.clone();
+    } else {
+        shared.insert(value.clone());
     }
 }
 

@@ -100,8 +100,9 @@ async fn written_files_land_beside_the_event_log() {
 }
 
 /// The end-of-turn pass (one streaming read, streamed text folded away) writes exactly the
-/// bytes the in-memory builders make from every event, times included.
-fn assert_streamed_as_built(events: &[Event]) {
+/// bytes the in-memory builders make from every event, times included; gives back the
+/// events it kept.
+fn assert_streamed_as_built(events: &[Event]) -> Vec<Event> {
     let dir = tempfile::tempdir().unwrap();
     let mut log = crate::session::TurnLog::open(dir.path().to_path_buf()).unwrap();
     for event in events {
@@ -131,6 +132,7 @@ fn assert_streamed_as_built(events: &[Event]) {
         .filter(|entry| entry.file_name().to_string_lossy().ends_with(".tmp"))
         .collect();
     assert!(leftovers.is_empty(), "{leftovers:?}");
+    compacted
 }
 
 #[tokio::test(start_paused = true)]
@@ -181,6 +183,51 @@ async fn the_streaming_pass_keeps_interleaved_agents_apart() {
         }
     }
     assert_streamed_as_built(&turn);
+}
+
+/// A large team streams in short runs, each agent's deltas between other news: the pass
+/// keeps a delta only while it is its agent's latest event, at most one per agent, and
+/// the files are still what the builders make of every event.
+#[tokio::test(start_paused = true)]
+async fn the_streaming_pass_keeps_one_delta_per_agent_of_interleaved_streams() {
+    use crate::protocol::{AgentId, EventMsg};
+    let events = demo_turns(&["q"]).await;
+    let mut turn: Vec<Event> = events.into_iter().filter(|event| event.turn == 1).collect();
+    let mut agents: Vec<AgentId> = turn
+        .iter()
+        .filter_map(|event| event.agent.clone())
+        .collect();
+    agents.sort();
+    agents.dedup();
+    let mut seq = turn.last().map_or(0, |event| event.seq);
+    let mut at = turn
+        .last()
+        .map_or(jiff::Timestamp::UNIX_EPOCH, |event| event.at);
+    let mut next = |agent: Option<&AgentId>, msg: EventMsg| {
+        seq += 1;
+        at += jiff::SignedDuration::from_millis(7);
+        Event {
+            seq,
+            at,
+            turn: 1,
+            agent: agent.cloned(),
+            msg,
+        }
+    };
+    for round in 0..50 {
+        for agent in &agents {
+            let text = format!("{agent} {round} ");
+            turn.push(next(Some(agent), EventMsg::TextDelta { text }));
+            let message = format!("news {round}");
+            turn.push(next(None, EventMsg::Warning { message }));
+        }
+    }
+    let compacted = assert_streamed_as_built(&turn);
+    let deltas = compacted
+        .iter()
+        .filter(|event| matches!(event.msg, EventMsg::TextDelta { .. }))
+        .count();
+    assert!(deltas <= agents.len(), "{deltas} deltas kept");
 }
 
 #[test]
