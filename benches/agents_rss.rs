@@ -18,20 +18,18 @@
 
 #[path = "support/answering_team.rs"]
 mod answering_team;
+#[path = "support/massgen_run.rs"]
+mod massgen_run;
 
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 use std::time::{Duration, Instant};
 
 use answering_team::{Served, Team, scripted_config, serve, wire_config};
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use massgen_run::{Running, memory_kib, timed_peak_kib, turn_saved};
 
 const TARGET_MIB: f64 = 100.0;
-/// GNU time: the child's maximum RSS, measured by the kernel, the end included.
-const TIME: &str = "/usr/bin/time";
 /// How long one turn may take before it counts as stuck.
 const LIMIT: Duration = Duration::from_secs(300);
 
@@ -47,90 +45,12 @@ fn list(name: &str, default: &str) -> Vec<String> {
         .collect()
 }
 
-/// `VmHWM` of `pid` in KiB.
-fn high_water_kib(pid: u32) -> Option<u64> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    status
-        .lines()
-        .find_map(|line| line.strip_prefix("VmHWM:"))
-        .and_then(|rest| rest.split_whitespace().next())
-        .and_then(|kib| kib.parse().ok())
-}
-
-/// The one child of `pid` (massgen under `/usr/bin/time`).
-fn child_of(pid: u32) -> Option<u32> {
-    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
-    children.split_whitespace().next()?.parse().ok()
-}
-
-/// The turn's logs are written: `execution_metadata.yaml` comes after the derived files.
-fn turn_saved(dir: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        entry.file_name() == "execution_metadata.yaml"
-            || entry.file_type().is_ok_and(|kind| kind.is_dir()) && turn_saved(&entry.path())
-    })
-}
-
-/// A running massgen: a plain child, or one in a pseudo-terminal whose output is drained.
-enum Running {
-    Piped(std::process::Child),
-    Pty(
-        Box<dyn portable_pty::Child + Send + Sync>,
-        Box<dyn Write + Send>,
-    ),
-}
-
-impl Running {
-    fn pid(&self) -> u32 {
-        match self {
-            Self::Piped(child) => child.id(),
-            Self::Pty(child, _) => child.process_id().unwrap(),
-        }
-    }
-
-    /// Whether it exited, and successfully.
-    fn exited(&mut self) -> Option<bool> {
-        match self {
-            Self::Piped(child) => child.try_wait().unwrap().map(|status| status.success()),
-            Self::Pty(child, _) => child.try_wait().unwrap().map(|status| status.success()),
-        }
-    }
-
-    fn kill(&mut self) {
-        match self {
-            Self::Piped(child) => drop(child.kill()),
-            Self::Pty(child, _) => drop(child.kill()),
-        }
-    }
-
-    /// The TUI stays open after its turn: Esc then `q` quits it.
-    fn quit_tui(&mut self) {
-        if let Self::Pty(_, keys) = self {
-            for key in [&b"\x1b"[..], b"q"] {
-                let _ = keys.write_all(key);
-                let _ = keys.flush();
-                std::thread::sleep(Duration::from_millis(300));
-            }
-        }
-    }
-}
-
+/// Starts one turn of `agents` agents with `team.yaml` in `dir`.
 fn start(binary: &Path, dir: &Path, agents: usize, display: &str, report: &Path) -> Running {
-    let (program, mut args): (PathBuf, Vec<String>) = if Path::new(TIME).exists() {
-        let report = report.display().to_string();
-        let args = ["-o", &report, "-f", "%M", &binary.display().to_string()].map(String::from);
-        (TIME.into(), args.to_vec())
-    } else {
-        (binary.into(), Vec::new())
-    };
-    args.extend(
-        knob("AGENTS_RSS_ARGS", "")
-            .split_whitespace()
-            .map(String::from),
-    );
+    let mut args: Vec<String> = knob("AGENTS_RSS_ARGS", "")
+        .split_whitespace()
+        .map(String::from)
+        .collect();
     args.extend(
         [
             "--config",
@@ -143,45 +63,7 @@ fn start(binary: &Path, dir: &Path, agents: usize, display: &str, report: &Path)
         ]
         .map(String::from),
     );
-    let home = dir.join("home");
-    if display == "tui" {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 140,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new(program);
-        command.args(&args);
-        command.cwd(dir);
-        command.env_clear();
-        command.env("HOME", &home);
-        command.env("PATH", std::env::var("PATH").unwrap_or_default());
-        command.env("TERM", "xterm-256color");
-        let child = pair.slave.spawn_command(command).unwrap();
-        drop(pair.slave);
-        let keys = pair.master.take_writer().unwrap();
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        std::thread::spawn(move || {
-            let _master = pair.master;
-            let mut sink = vec![0; 64 * 1024];
-            while matches!(reader.read(&mut sink), Ok(read) if read > 0) {}
-        });
-        return Running::Pty(child, keys);
-    }
-    let child = Command::new(program)
-        .args(&args)
-        .current_dir(dir)
-        .env("HOME", &home)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(dir.join("stderr.txt")).unwrap())
-        .spawn()
-        .unwrap();
-    Running::Piped(child)
+    Running::start(binary, dir, &args, display, report)
 }
 
 struct Measured {
@@ -197,7 +79,6 @@ fn measure(binary: &Path, yaml: &str, agents: usize, display: &str) -> Measured 
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     let report = dir.path().join("time.txt");
     let mut running = start(binary, dir.path(), agents, display, &report);
-    let wrapper = running.pid();
     let started = Instant::now();
     let (mut hwm_kib, mut massgen, mut quitting, mut ok) = (0, None, false, false);
     let logs = !knob("AGENTS_RSS_ARGS", "").contains("--no-logs");
@@ -211,18 +92,11 @@ fn measure(binary: &Path, yaml: &str, agents: usize, display: &str) -> Measured 
             quitting = true;
             running.quit_tui();
         }
-        let pid = *massgen.get_or_insert_with(|| {
-            if Path::new(TIME).exists() {
-                child_of(wrapper).unwrap_or(0)
-            } else {
-                wrapper
-            }
-        });
-        if pid == 0 {
-            massgen = None;
-            continue;
+        if massgen.is_none() {
+            massgen = running.massgen_pid();
         }
-        hwm_kib = high_water_kib(pid).map_or(hwm_kib, |hwm| hwm_kib.max(hwm));
+        let Some(pid) = massgen else { continue };
+        hwm_kib = memory_kib(pid).map_or(hwm_kib, |(_, hwm)| hwm_kib.max(hwm));
     }
     let seconds = started.elapsed().as_secs_f64();
     if !ok {
@@ -232,9 +106,7 @@ fn measure(binary: &Path, yaml: &str, agents: usize, display: &str) -> Measured 
             std::fs::read_to_string(dir.path().join("stderr.txt")).unwrap_or_default()
         );
     }
-    let timed_peak = std::fs::read_to_string(&report)
-        .ok()
-        .and_then(|text| text.lines().last()?.trim().parse::<u64>().ok());
+    let timed_peak = timed_peak_kib(&report);
     if std::env::var_os("AGENTS_RSS_KEEP").is_some() {
         eprintln!("{agents} agents, {display}: kept {}", dir.keep().display());
     }

@@ -14,22 +14,21 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss)]
 
+#[path = "support/massgen_run.rs"]
+mod massgen_run;
+
 use std::convert::Infallible;
-use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use futures::StreamExt;
-use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use massgen_run::{Running, memory_kib, timed_peak_kib, turn_saved};
 
 const MIB: f64 = 1024.0 * 1024.0;
 const TARGET_MIB: f64 = 200.0;
-/// GNU time: the child's maximum RSS, measured by the kernel, the end included.
-const TIME: &str = "/usr/bin/time";
 /// How long after the timeout the run may take to write its logs and exit.
 const GRACE: Duration = Duration::from_secs(240);
 
@@ -71,36 +70,6 @@ async fn endless(
         .unwrap()
 }
 
-/// `(VmRSS, VmHWM)` of `pid` in KiB.
-fn memory_kib(pid: u32) -> Option<(u64, u64)> {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-    let field = |name: &str| {
-        status
-            .lines()
-            .find_map(|line| line.strip_prefix(name))
-            .and_then(|rest| rest.split_whitespace().next())
-            .and_then(|kib| kib.parse().ok())
-    };
-    Some((field("VmRSS:")?, field("VmHWM:")?))
-}
-
-/// The one child of `pid` (massgen under `/usr/bin/time`).
-fn child_of(pid: u32) -> Option<u32> {
-    let children = std::fs::read_to_string(format!("/proc/{pid}/task/{pid}/children")).ok()?;
-    children.split_whitespace().next()?.parse().ok()
-}
-
-/// The turn's logs are written: `execution_metadata.yaml` comes after the derived files.
-fn turn_saved(dir: &Path) -> bool {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return false;
-    };
-    entries.flatten().any(|entry| {
-        entry.file_name() == "execution_metadata.yaml"
-            || entry.file_type().is_ok_and(|kind| kind.is_dir()) && turn_saved(&entry.path())
-    })
-}
-
 fn disk_bytes(dir: &Path) -> u64 {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return 0;
@@ -113,49 +82,6 @@ fn disk_bytes(dir: &Path) -> u64 {
             Ok(_) | Err(_) => 0,
         })
         .sum()
-}
-
-/// A running massgen: a plain child, or one in a pseudo-terminal whose output is drained.
-enum Running {
-    Piped(std::process::Child),
-    Pty(
-        Box<dyn portable_pty::Child + Send + Sync>,
-        Box<dyn std::io::Write + Send>,
-    ),
-}
-
-impl Running {
-    fn pid(&self) -> u32 {
-        match self {
-            Self::Piped(child) => child.id(),
-            Self::Pty(child, _) => child.process_id().unwrap(),
-        }
-    }
-
-    fn exited(&mut self) -> bool {
-        match self {
-            Self::Piped(child) => child.try_wait().unwrap().is_some(),
-            Self::Pty(child, _) => child.try_wait().unwrap().is_some(),
-        }
-    }
-
-    fn kill(&mut self) {
-        match self {
-            Self::Piped(child) => drop(child.kill()),
-            Self::Pty(child, _) => drop(child.kill()),
-        }
-    }
-
-    /// The TUI stays open after its turn: Esc then `q` quits it.
-    fn quit_tui(&mut self) {
-        if let Self::Pty(_, keys) = self {
-            for key in [&b"\x1b"[..], b"q"] {
-                let _ = keys.write_all(key);
-                let _ = keys.flush();
-                std::thread::sleep(Duration::from_millis(300));
-            }
-        }
-    }
 }
 
 struct Case {
@@ -185,63 +111,15 @@ fn config(agents: usize, address: std::net::SocketAddr, seconds: u64) -> String 
 }
 
 fn start(binary: &Path, dir: &Path, display: &str, report: &Path) -> Running {
-    let time = Path::new(TIME);
-    let (program, mut args): (PathBuf, Vec<String>) = if time.exists() {
-        let report = report.display().to_string();
-        let args = ["-o", &report, "-f", "%M", &binary.display().to_string()].map(String::from);
-        (time.into(), args.to_vec())
-    } else {
-        (binary.into(), Vec::new())
-    };
-    args.extend(
-        [
-            "--config",
-            "endless.yaml",
-            "--display",
-            display,
-            "Count forever.",
-        ]
-        .map(String::from),
-    );
-    let home = dir.join("home");
-    if display == "tui" {
-        let pair = native_pty_system()
-            .openpty(PtySize {
-                rows: 40,
-                cols: 140,
-                pixel_width: 0,
-                pixel_height: 0,
-            })
-            .unwrap();
-        let mut command = CommandBuilder::new(program);
-        command.args(&args);
-        command.cwd(dir);
-        command.env_clear();
-        command.env("HOME", &home);
-        command.env("PATH", std::env::var("PATH").unwrap_or_default());
-        command.env("TERM", "xterm-256color");
-        let child = pair.slave.spawn_command(command).unwrap();
-        drop(pair.slave);
-        let keys = pair.master.take_writer().unwrap();
-        let mut reader = pair.master.try_clone_reader().unwrap();
-        std::thread::spawn(move || {
-            let _master = pair.master;
-            let mut sink = vec![0; 64 * 1024];
-            while matches!(reader.read(&mut sink), Ok(read) if read > 0) {}
-        });
-        return Running::Pty(child, keys);
-    }
-    let child = Command::new(program)
-        .args(&args)
-        .current_dir(dir)
-        .env("HOME", &home)
-        .env("NO_COLOR", "1")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(std::fs::File::create(dir.join("stderr.txt")).unwrap())
-        .spawn()
-        .unwrap();
-    Running::Piped(child)
+    let args = [
+        "--config",
+        "endless.yaml",
+        "--display",
+        display,
+        "Count forever.",
+    ]
+    .map(String::from);
+    Running::start(binary, dir, &args, display, report)
 }
 
 fn measure(binary: &Path, case: &Case, address: std::net::SocketAddr, seconds: u64) -> Measured {
@@ -254,7 +132,6 @@ fn measure(binary: &Path, case: &Case, address: std::net::SocketAddr, seconds: u
     std::fs::create_dir_all(dir.path().join("home")).unwrap();
     let report = dir.path().join("time.txt");
     let mut running = start(binary, dir.path(), &case.display, &report);
-    let wrapper = running.pid();
     let started = Instant::now();
     let timeout = Duration::from_secs(seconds);
     let (mut streaming_kib, mut hwm_kib) = (0, 0);
@@ -263,7 +140,7 @@ fn measure(binary: &Path, case: &Case, address: std::net::SocketAddr, seconds: u
     let mut quitting = false;
     while started.elapsed() < timeout + GRACE {
         std::thread::sleep(Duration::from_millis(20));
-        if running.exited() {
+        if running.exited().is_some() {
             finished = true;
             break;
         }
@@ -271,17 +148,10 @@ fn measure(binary: &Path, case: &Case, address: std::net::SocketAddr, seconds: u
             quitting = true;
             running.quit_tui();
         }
-        let pid = *massgen.get_or_insert_with(|| {
-            if Path::new(TIME).exists() {
-                child_of(wrapper).unwrap_or(0)
-            } else {
-                wrapper
-            }
-        });
-        if pid == 0 {
-            massgen = None;
-            continue;
+        if massgen.is_none() {
+            massgen = running.massgen_pid();
         }
+        let Some(pid) = massgen else { continue };
         if let Some((rss, hwm)) = memory_kib(pid) {
             hwm_kib = hwm_kib.max(hwm);
             if started.elapsed() < timeout {
@@ -293,9 +163,7 @@ fn measure(binary: &Path, case: &Case, address: std::net::SocketAddr, seconds: u
     if !finished {
         running.kill();
     }
-    let timed_peak = std::fs::read_to_string(&report)
-        .ok()
-        .and_then(|text| text.lines().last()?.trim().parse::<u64>().ok());
+    let timed_peak = timed_peak_kib(&report);
     Measured {
         streaming_kib,
         peak_kib: timed_peak.unwrap_or(hwm_kib).max(hwm_kib),
