@@ -3,6 +3,7 @@
 
 mod agent_link;
 mod agent_round;
+mod agent_router;
 mod broadcast;
 mod call_meter;
 mod channel;
@@ -30,6 +31,7 @@ mod toolset;
 mod turn;
 mod turn_tools;
 
+pub use agent_router::AgentToolRouter;
 pub use replace_agents::{AgentsLoader, config_loader};
 pub use replay::{ReplayOptions, spawn_replay};
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};

@@ -6,13 +6,12 @@ use std::path::PathBuf;
 use std::sync::Arc;
 
 use super::emitter::Emitter;
-use super::runtime::roster;
 use super::toolset::{self, AgentTools, ToolSetup};
 use super::turn::RunContext;
 use crate::backend::{Backend, build_backends};
 use crate::config::draft::merge_agents;
 use crate::config::{Config, Env};
-use crate::protocol::EventMsg;
+use crate::protocol::{AgentInfo, EventMsg};
 
 /// Builds the agents of an edited config (YAML) for a run now using the given config: the
 /// config to run (the running one with the new agents) and one backend per agent, or the
@@ -70,6 +69,18 @@ pub(super) async fn replace(
     };
     tracing::info!(agents = roster.len(), "agents replaced");
     emitter.emit(None, EventMsg::AgentsReplaced { agents: roster });
+}
+
+/// The run's agents as events name them: each config agent with its backend's provider
+/// and model.
+pub(super) fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
+    AgentInfo::roster(config.agents.iter().zip(backends).map(|(agent, backend)| {
+        (
+            agent.id.clone(),
+            backend.provider().to_string(),
+            backend.model().to_string(),
+        )
+    }))
 }
 
 /// The loader of a run in `cwd` with `env`: the YAML is loaded and validated as a config

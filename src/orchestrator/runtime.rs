@@ -9,13 +9,14 @@ use tokio::task::JoinHandle;
 use super::emitter::Emitter;
 use super::override_after::{LastTurn, override_last};
 use super::prompts::HistoryEntry;
+use super::replace_agents::roster;
 use super::run_logs::Logs;
 use super::submit::{self, LogPlace, Submission};
 use super::toolset::{self, ToolSetup};
 use super::turn::{PlanTurn, RunContext, TurnRequest, run_turn};
 use crate::backend::Backend;
 use crate::config::Config;
-use crate::protocol::{AgentInfo, EventMsg, Mode, Op, TurnOptions, TurnOutcome};
+use crate::protocol::{EventMsg, Mode, Op, TurnOptions, TurnOutcome};
 use crate::redact::Redactor;
 use crate::session::{RunLogDir, SessionInfo, TurnEnding};
 
@@ -64,16 +65,6 @@ pub fn spawn(
         events: events_rx,
         task,
     }
-}
-
-pub(super) fn roster(config: &Config, backends: &[Arc<dyn Backend>]) -> Vec<AgentInfo> {
-    AgentInfo::roster(config.agents.iter().zip(backends).map(|(agent, backend)| {
-        (
-            agent.id.clone(),
-            backend.provider().to_string(),
-            backend.model().to_string(),
-        )
-    }))
 }
 
 async fn run(

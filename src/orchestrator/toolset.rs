@@ -9,12 +9,13 @@ use std::time::Duration;
 use futures::future::join_all;
 use tokio::sync::mpsc;
 
+use super::agent_router::AgentToolRouter;
 use super::emitter::Emitter;
 use crate::config::Config;
 use crate::mcp::McpServers;
 use crate::protocol::{AgentInfo, EventMsg, McpServerState};
 use crate::tools::builtin::is_builtin_server;
-use crate::tools::{AgentToolRouter, BuiltinTools, PathPolicy, ToolRouter};
+use crate::tools::{BuiltinTools, PathPolicy, ToolRouter};
 use crate::workspace::{ContextRootSpec, Workspaces};
 
 /// Where the agents' tools come from.

@@ -2,14 +2,12 @@
 //! the built-in file and command tools with their path permissions, and the
 //! [`ToolRouter`] that executes every other tool call.
 
-mod agent_router;
 pub mod builtin;
 pub mod permissions;
 pub mod post_evaluation;
 mod router;
 pub mod workflow;
 
-pub use agent_router::AgentToolRouter;
 pub use builtin::{BuiltinOutcome, BuiltinTools};
 pub use permissions::{Access, ContextRoot, PathPolicy, Refusal};
 pub use router::{NoTools, ToolOutcome, ToolResult, ToolRouter, unavailable};

@@ -10,6 +10,7 @@ mod format;
 pub mod grid;
 mod hits;
 mod inline;
+mod line_kind;
 mod mode_bar;
 mod notice;
 mod output;

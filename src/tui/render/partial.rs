@@ -5,7 +5,7 @@
 
 use ratatui::text::Line;
 
-use super::text::line_kind;
+use super::line_kind::line_kind;
 use super::wrap::{truncate, wrap_styled_last};
 use crate::tui::theme::Theme;
 

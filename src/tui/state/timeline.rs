@@ -3,11 +3,9 @@
 
 use jiff::Timestamp;
 
-use super::UiState;
-use super::timeline_entries::entry_for;
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, Event, PlanStatus, PostEvaluationOutcome,
-    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -196,38 +194,5 @@ pub fn preview(text: &str, max: usize) -> String {
         format!("{}…", cut.trim_end())
     } else {
         flat
-    }
-}
-
-impl UiState {
-    /// Adds `event`'s timeline entry, if it makes one, noting when it is planning's (the
-    /// coordination table's legend lists planning's symbols only then).
-    pub(super) fn push_entry(&mut self, event: &Event) {
-        let Some(mut entry) = entry_for(event) else {
-            return;
-        };
-        if let EntryKind::FinalDone {
-            fallback: true,
-            after_timeout,
-        } = &mut entry.kind
-        {
-            *after_timeout = self
-                .timeline
-                .iter()
-                .rev()
-                .take_while(|earlier| earlier.turn == entry.turn)
-                .find_map(|earlier| match earlier.kind {
-                    EntryKind::Timeout { scope, .. } => Some(scope),
-                    _ => None,
-                });
-        }
-        self.planning_in_timeline |= matches!(
-            entry.kind,
-            EntryKind::PlanningMode { .. }
-                | EntryKind::ToolBlocked { .. }
-                | EntryKind::QuestionAsked { .. }
-                | EntryKind::QuestionAnswered { .. }
-        );
-        self.timeline.push(entry);
     }
 }

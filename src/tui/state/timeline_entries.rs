@@ -1,7 +1,8 @@
-//! Which events become timeline entries, and what each entry records.
+//! Which events become timeline entries, what each entry records, and adding them to the
+//! state's timeline.
 
 use super::timeline::{Delivery, EntryKind, TimelineEntry, preview};
-use super::{display_tool_name, provider_tool_name};
+use super::{UiState, display_tool_name, provider_tool_name};
 use crate::protocol::{Event, EventMsg, McpServerState, PlanStatus};
 
 /// The timeline's record of `event`, if it is a coordination event.
@@ -251,5 +252,38 @@ fn entry(event: &Event, kind: EntryKind) -> TimelineEntry {
         turn: event.turn,
         agent: event.agent.clone(),
         kind,
+    }
+}
+
+impl UiState {
+    /// Adds `event`'s timeline entry, if it makes one, noting when it is planning's (the
+    /// coordination table's legend lists planning's symbols only then).
+    pub(super) fn push_entry(&mut self, event: &Event) {
+        let Some(mut entry) = entry_for(event) else {
+            return;
+        };
+        if let EntryKind::FinalDone {
+            fallback: true,
+            after_timeout,
+        } = &mut entry.kind
+        {
+            *after_timeout = self
+                .timeline
+                .iter()
+                .rev()
+                .take_while(|earlier| earlier.turn == entry.turn)
+                .find_map(|earlier| match earlier.kind {
+                    EntryKind::Timeout { scope, .. } => Some(scope),
+                    _ => None,
+                });
+        }
+        self.planning_in_timeline |= matches!(
+            entry.kind,
+            EntryKind::PlanningMode { .. }
+                | EntryKind::ToolBlocked { .. }
+                | EntryKind::QuestionAsked { .. }
+                | EntryKind::QuestionAnswered { .. }
+        );
+        self.timeline.push(entry);
     }
 }

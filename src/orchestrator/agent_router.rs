@@ -7,13 +7,13 @@ use std::sync::{Arc, Mutex};
 use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 
-use super::builtin::BuiltinTools;
-use super::permissions::{Access, PathPolicy, Refusal};
-use super::router::{ToolOutcome, ToolResult, ToolRouter, unavailable};
 use crate::backend::{ToolCall, ToolSpec};
 use crate::config::ToolSettings;
 use crate::mcp::McpServers;
 use crate::protocol::EventMsg;
+use crate::tools::{
+    Access, BuiltinTools, PathPolicy, Refusal, ToolOutcome, ToolResult, ToolRouter, unavailable,
+};
 use crate::workspace::ContextRootSpec;
 
 pub struct AgentToolRouter {
