@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use serde_json::{Value, json};
 use walkdir::WalkDir;
 
-use super::finalize::replace_dir;
+use super::tree::replace_dir;
 use super::metadata::{PlanMetadata, append_log};
 use super::{METADATA, ResolveError};
 use crate::bounded_file::{self, MIB};
