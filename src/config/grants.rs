@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::error::{ConfigError, Problem};
 use super::path_rules::{Grantor, Refusal, refusal, resolve};
 use super::schema::Config;
-use super::yaml::{Location, Node, Value};
+use crate::config::yaml_node::{Location, Node, Value};
 
 /// The flag that lets a run use paths outside the project.
 pub const ALLOW_FLAG: &str = "--allow-outside-project";

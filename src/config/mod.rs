@@ -26,6 +26,7 @@ mod tools;
 mod yaml;
 mod yaml_flow;
 mod yaml_keys;
+mod yaml_node;
 mod yaml_scalar;
 mod yaml_size;
 
@@ -52,7 +53,7 @@ pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,
 };
-pub use yaml::Location;
+pub use yaml_node::Location;
 pub use yaml_size::MAX_CONFIG_BYTES;
 
 /// `~/.config/massgen` on Linux (honours `XDG_CONFIG_HOME`), the platform's equivalent

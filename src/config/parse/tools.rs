@@ -11,9 +11,9 @@ use super::super::tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
     McpTransport, Permission, ToolSettings,
 };
-use super::super::yaml::{Node, Value};
 use super::Note;
 use super::key_table::KeyTable;
+use crate::config::yaml_node::{Node, Value};
 
 pub(super) fn parse_tool_settings(
     backend: &Fields<'_>,
