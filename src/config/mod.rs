@@ -6,6 +6,7 @@ mod env;
 mod error;
 pub mod examples;
 mod fields;
+mod granted;
 mod grants;
 mod key_notes;
 mod keys;
@@ -20,6 +21,7 @@ mod quick;
 mod resolve;
 mod schema;
 mod scripted;
+mod secret;
 mod server_tools;
 mod suggest;
 mod tools;
@@ -36,7 +38,8 @@ pub use backend_kind::BackendKind;
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
-pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};
+pub use granted::{GrantKind, GrantedPath};
+pub use grants::{ALLOW_FLAG, check as check_granted_paths};
 pub use limits::{CommandLineLimits, LimitAuthority};
 pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
@@ -45,9 +48,10 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
-    OrchestratorConfig, Secret, Sensitivity, TimeoutConfig, UiConfig,
+    OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
