@@ -1,7 +1,7 @@
 //! A YAML document as a tree of nodes that remember where they were written.
 //!
-//! The only file that knows about the YAML parser. Everything above it works on [`Node`](super::yaml_node::Node)s,
-//! so every config error can name a line and a column.
+//! The only file that knows about the YAML parser. Everything above it works on
+//! [`Node`](super::yaml_node::Node)s, so every config error can name a line and a column.
 
 use std::collections::HashMap;
 
