@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 
 use super::error::Problem;
 use super::limits::CommandLineLimits;
-use super::yaml::{Location, Node, Value};
 use super::yaml_size::MAX_CONFIG_BYTES;
+use crate::config::yaml_node::{Location, Node, Value};
 
 /// The largest `.env` file read: it holds a few keys.
 pub const MAX_DOTENV_BYTES: u64 = crate::bounded_file::MIB;

@@ -7,7 +7,7 @@ use std::fmt;
 use crate::sanitize::escape_for_terminal;
 
 pub use super::suggest::did_you_mean;
-use super::yaml::Location;
+use crate::config::yaml_node::Location;
 
 /// A problem found while reading a config, before the file name is attached.
 #[derive(Clone, Debug, PartialEq)]

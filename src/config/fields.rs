@@ -3,7 +3,7 @@
 use std::time::Duration;
 
 use super::error::{Problem, did_you_mean};
-use super::yaml::{Entry, Location, Node, Value};
+use crate::config::yaml_node::{Entry, Location, Node, Value};
 
 /// A mapping node being read, and the dotted path that leads to it (`agents[1].backend`).
 pub struct Fields<'a> {

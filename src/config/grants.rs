@@ -5,33 +5,13 @@
 use std::path::{Path, PathBuf};
 
 use super::error::{ConfigError, Problem};
+use super::granted::{GrantKind, GrantedPath};
 use super::path_rules::{Grantor, Refusal, refusal, resolve};
 use super::schema::Config;
-use super::yaml::{Location, Node, Value};
+use crate::config::yaml_node::{Node, Value};
 
 /// The flag that lets a run use paths outside the project.
 pub const ALLOW_FLAG: &str = "--allow-outside-project";
-
-/// One path a config hands to agents or to massgen's own directories.
-#[derive(Clone, Debug, PartialEq)]
-pub struct GrantedPath {
-    /// Its key path, like `agents[1].backend.cwd`.
-    pub key: String,
-    /// As written in the config.
-    pub written: String,
-    pub kind: GrantKind,
-    pub loc: Option<Location>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum GrantKind {
-    /// `cwd`: a bare name becomes `.massgen/workspaces/<name>_<id>`.
-    Workspace,
-    /// A context path: must exist.
-    Context,
-    /// `snapshot_storage` or `agent_temporary_workspace`: under `.massgen/` when relative.
-    MassgenDir,
-}
 
 /// Every granted path of `config`, with the location `root` gives it.
 pub fn collect(root: &Node, config: &Config) -> Vec<GrantedPath> {

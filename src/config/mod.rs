@@ -6,6 +6,7 @@ mod env;
 mod error;
 pub mod examples;
 mod fields;
+mod granted;
 mod grants;
 mod key_notes;
 mod keys;
@@ -20,12 +21,14 @@ mod quick;
 mod resolve;
 mod schema;
 mod scripted;
+mod secret;
 mod server_tools;
 mod suggest;
 mod tools;
 mod yaml;
 mod yaml_flow;
 mod yaml_keys;
+mod yaml_node;
 mod yaml_scalar;
 mod yaml_size;
 
@@ -35,7 +38,8 @@ pub use backend_kind::BackendKind;
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
-pub use grants::{ALLOW_FLAG, GrantKind, GrantedPath, check as check_granted_paths};
+pub use granted::{GrantKind, GrantedPath};
+pub use grants::{ALLOW_FLAG, check as check_granted_paths};
 pub use limits::{CommandLineLimits, LimitAuthority};
 pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
@@ -44,15 +48,16 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
-    OrchestratorConfig, Secret, Sensitivity, TimeoutConfig, UiConfig,
+    OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport, Permission, ToolSettings,
 };
-pub use yaml::Location;
+pub use yaml_node::Location;
 pub use yaml_size::MAX_CONFIG_BYTES;
 
 /// `~/.config/massgen` on Linux (honours `XDG_CONFIG_HOME`), the platform's equivalent

@@ -1,13 +1,13 @@
 //! The resolved config: what the rest of massgen reads after loading and validation.
 
-use std::fmt;
 use std::time::Duration;
 
 use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 
 use super::backend_kind::BackendKind;
-use super::grants::GrantedPath;
+use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
+use super::secret::Secret;
 use super::server_tools::ServerTools;
 use super::tools::{ContextPath, ToolSettings};
 
@@ -284,25 +284,4 @@ pub struct UiConfig {
     /// `None` when the config does not say.
     pub display: Option<DisplayKind>,
     pub logging_enabled: bool,
-}
-
-/// An API key: never printed, logged or serialised.
-#[derive(Clone, PartialEq, Eq)]
-pub struct Secret(String);
-
-impl Secret {
-    pub fn new(value: impl Into<String>) -> Self {
-        Self(value.into())
-    }
-
-    /// The key itself, for the one place that needs it: the request header.
-    pub fn expose(&self) -> &str {
-        &self.0
-    }
-}
-
-impl fmt::Debug for Secret {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str("Secret(***)")
-    }
 }

@@ -42,7 +42,7 @@ mod tests;
 
 use super::error::Problem;
 use super::fields::Fields;
-use super::yaml::Value;
+use crate::config::yaml_node::Value;
 use crate::protocol::AgentId;
 
 #[derive(Clone, Debug, PartialEq)]

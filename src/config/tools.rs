@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::schema::Secret;
+use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
 pub const DEFAULT_CONNECT_TIMEOUT: Duration = Duration::from_secs(30);

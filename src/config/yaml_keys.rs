@@ -1,6 +1,6 @@
 //! Mapping keys as PyYAML reads them: a key's text, and merge keys (`<<: *defaults`).
 
-use super::yaml::{Entry, Location, SYNTAX_HELP, SyntaxError, Value};
+use crate::config::yaml_node::{Entry, Location, SYNTAX_HELP, SyntaxError, Value};
 
 pub(super) fn key_text(key: Value, key_loc: Location) -> Result<String, SyntaxError> {
     Ok(match key {

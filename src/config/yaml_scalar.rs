@@ -4,7 +4,7 @@
 
 use saphyr_parser::{ScalarStyle, Tag};
 
-use super::yaml::Value;
+use crate::config::yaml_node::Value;
 
 /// The value of a scalar written as `text`, in `style`, with an optional `!!tag`. `None`
 /// when a core-schema tag does not fit the text (`!!int abc`).

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use saphyr_parser::{Event, Parser};
 
 use super::error::{Problem, thousands};
-use super::yaml::Location;
+use crate::config::yaml_node::Location;
 
 /// The largest config read, as a file and once aliases and `${VAR}`s are expanded: real
 /// configs are kilobytes; a bigger one is a mistake or an attack on memory (every unknown

@@ -13,6 +13,7 @@ mod parse;
 mod prompts;
 mod storage;
 mod task;
+mod task_de;
 mod tools;
 
 pub use context::{ungranted_context, ungranted_warning};

@@ -5,6 +5,7 @@
 mod finalize;
 mod metadata;
 mod saved;
+mod tree;
 
 use std::fs;
 use std::io;

@@ -3,10 +3,9 @@
 
 use std::collections::HashSet;
 
-use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde::{Serialize, Serializer};
 use serde_json::{Map, Value};
 
-use super::parse::{parse_document, task_from_object};
 use crate::protocol::{TaskPriority, TaskProgress, TaskStatus, TaskView};
 
 /// One task of a plan.
@@ -99,13 +98,6 @@ impl Serialize for Task {
     }
 }
 
-impl<'de> Deserialize<'de> for Task {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let object = Map::deserialize(deserializer)?;
-        task_from_object(object, 0).map_err(serde::de::Error::custom)
-    }
-}
-
 /// One task as the plan file (`plan.json`, `project_plan.json`) writes it: `depends_on`,
 /// and timestamps only when set.
 #[derive(Serialize)]
@@ -181,19 +173,6 @@ impl Serialize for TaskPlan {
             subagents: Map::new(),
         }
         .serialize(serializer)
-    }
-}
-
-impl<'de> Deserialize<'de> for TaskPlan {
-    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
-        let value = Value::deserialize(deserializer)?;
-        let document = parse_document(value).map_err(serde::de::Error::custom)?;
-        Ok(Self {
-            agent_id: document.agent_id.unwrap_or_default(),
-            tasks: document.tasks,
-            created_at: document.created_at.unwrap_or_default(),
-            updated_at: document.updated_at.unwrap_or_default(),
-        })
     }
 }
 

@@ -6,7 +6,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 pub use super::event_parts::{
-    AgentInfo, AgentStatus, EnforcementReason, McpServerState, PostEvaluationOutcome, ResumedTurn,
+    AgentInfo, AgentStatus, EnforcementReason, McpServerState, PostEvaluationOutcome,
     RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
@@ -25,6 +25,20 @@ pub struct Event {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub agent: Option<AgentId>,
     pub msg: EventMsg,
+}
+
+/// A turn of an earlier session, as front ends list it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ResumedTurn {
+    pub turn: u32,
+    pub question: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub winner: Option<AgentId>,
+    pub outcome: TurnOutcome,
+    /// The turn's recorded events without streamed text, so front ends can show it as
+    /// they showed it live; empty when its log is gone.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<Event>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,6 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::event::Event;
 use super::ids::{AgentId, AnonId, AnonymousMapping};
 
 /// An agent as the front ends present it.
@@ -52,20 +51,6 @@ pub enum McpServerState {
     Paused {
         retry_in_secs: u64,
     },
-}
-
-/// A turn of an earlier session, as front ends list it.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ResumedTurn {
-    pub turn: u32,
-    pub question: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub winner: Option<AgentId>,
-    pub outcome: TurnOutcome,
-    /// The turn's recorded events without streamed text, so front ends can show it as
-    /// they showed it live; empty when its log is gone.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub events: Vec<Event>,
 }
 
 /// What an agent is doing right now.

@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use super::SessionStore;
 use super::recorded::{RECORDED_MAX, recorded_turn};
 use super::state_files::{LISTED_MAX, METADATA_MAX, read_json_or_skip};
-use super::store::outcome_of_status;
+use super::store::{HISTORY_CLEARED_FILE, outcome_of_status};
 use crate::bounded_file::{self, MIB};
 use crate::protocol::{AgentId, EventMsg, ResumedTurn, TurnOutcome};
 
@@ -29,9 +29,6 @@ pub struct SessionInfo {
     /// cannot be continued.
     pub unreadable: Vec<String>,
 }
-
-/// The file a session keeps `/clear` in: the first turn of the history after it.
-pub const HISTORY_CLEARED_FILE: &str = "history_cleared.json";
 
 /// A recorded turn: what was asked and what became of it.
 #[derive(Clone, Debug, PartialEq)]

@@ -16,6 +16,9 @@ use super::turn_links::link_turn_files;
 use super::{pretty_json as pretty, write_atomic};
 use crate::protocol::{Event, EventMsg, TurnOutcome};
 
+/// The file a session keeps `/clear` in: the first turn of the history after it.
+pub const HISTORY_CLEARED_FILE: &str = "history_cleared.json";
+
 /// How a turn ended, as the orchestrator knows it: it outranks the turn's event log, which
 /// may have stopped early (a full disk) and would make a completed turn look cut off.
 #[derive(Clone, Debug, PartialEq)]
@@ -108,10 +111,7 @@ impl SessionStore {
             "history_from_turn": next_turn,
             "timestamp": jiff::Timestamp::now().to_string(),
         });
-        write_atomic(
-            &self.dir.join(super::resume::HISTORY_CLEARED_FILE),
-            &pretty(&cleared),
-        )
+        write_atomic(&self.dir.join(HISTORY_CLEARED_FILE), &pretty(&cleared))
     }
 
     /// Updates this session's entry in `~/.massgen/sessions.json`. A registry that cannot

@@ -7,10 +7,10 @@ use super::super::error::{Problem, thousands};
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
 use super::super::schema::{AgentConfig, BackendConfig, LimitsConfig};
-use super::super::yaml::{Location, Node, Value};
 use super::backend::parse_backend;
 use super::key_table::KeyTable;
 use super::{Gathered, Note, modes};
+use crate::config::yaml_node::{Location, Node, Value};
 use crate::protocol::AgentId;
 
 /// Each agent that could be read, with its YAML node, in config order; every problem found

@@ -5,13 +5,14 @@ use super::super::backend_kind::BackendKind;
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::schema::{BackendConfig, Secret};
 use super::super::scripted;
 use super::super::server_tools;
 use super::key_table::KeyTable;
 use super::request_options::RequestOptions;
 use super::tools::parse_tool_settings;
 use super::{Gathered, Note, unsupported_note, web_search_options};
+use crate::config::schema::BackendConfig;
+use crate::config::secret::Secret;
 
 /// MassGen backend types that drive another agent program (a CLI or a framework) rather
 /// than a model API: massgen runs none of them.

@@ -4,9 +4,9 @@ use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
 use super::super::schema::CoordinationConfig;
-use super::super::yaml::Value;
 use super::key_table::KeyTable;
 use super::{Note, modes};
+use crate::config::yaml_node::Value;
 use crate::protocol::BroadcastTarget;
 
 pub(super) fn parse_coordination(

@@ -7,9 +7,9 @@ use super::super::fields::Fields;
 use super::super::key_notes::Section;
 use super::super::scripted::SCRIPTED_KEYS;
 use super::super::server_tools;
-use super::super::yaml::Entry;
 use super::super::{keys, limits};
 use super::{Note, request_options, unsupported_note, web_search_options};
+use crate::config::yaml_node::Entry;
 
 /// What one section (a mapping of the config) reads.
 pub struct KeyTable {

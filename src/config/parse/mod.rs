@@ -19,7 +19,7 @@ use super::error::Problem;
 use super::fields::Fields;
 use super::key_notes::{self, Section};
 use super::schema::{Config, OrchestratorConfig, UiConfig};
-use super::yaml::{Entry, Location, Node};
+use crate::config::yaml_node::{Entry, Location, Node};
 use key_table::KeyTable;
 use settings::{parse_orchestrator, parse_timeouts, parse_ui};
 

@@ -7,9 +7,9 @@ use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
 use super::super::provider_options::{self, Verdict};
-use super::super::yaml::Entry;
 use super::key_table::KeyTable;
 use super::{Note, unsupported_note};
+use crate::config::yaml_node::Entry;
 
 type JsonMap = serde_json::Map<String, serde_json::Value>;
 

@@ -6,14 +6,14 @@ use std::path::PathBuf;
 use super::super::error::Problem;
 use super::super::fields::Fields;
 use super::super::key_notes::Section;
-use super::super::schema::Secret;
 use super::super::tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
     McpTransport, Permission, ToolSettings,
 };
-use super::super::yaml::{Node, Value};
 use super::Note;
 use super::key_table::KeyTable;
+use crate::config::secret::Secret;
+use crate::config::yaml_node::{Node, Value};
 
 pub(super) fn parse_tool_settings(
     backend: &Fields<'_>,

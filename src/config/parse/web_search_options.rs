@@ -8,8 +8,8 @@
 use super::super::backend_kind::BackendKind;
 use super::super::error::Problem;
 use super::super::fields::Fields;
-use super::super::yaml::Entry;
 use super::Note;
+use crate::config::yaml_node::Entry;
 
 type JsonMap = serde_json::Map<String, serde_json::Value>;
 

@@ -11,8 +11,8 @@ use serde_json::json;
 
 use super::super::error::Problem;
 use super::super::fields::Fields;
-use super::super::yaml::Value;
 use super::ScriptedToolCall;
+use crate::config::yaml_node::Value;
 
 /// One decision per check, in order; `None` = no decision at all.
 pub(super) fn parse_post_evaluation(

@@ -5,7 +5,7 @@ use serde_json::{Map, Value as Json, json};
 
 use super::super::error::{Problem, did_you_mean};
 use super::super::fields::Fields;
-use super::super::yaml::{Node, Value};
+use crate::config::yaml_node::{Node, Value};
 
 const PRIORITIES: [&str; 3] = ["low", "medium", "high"];
 const ASK_KEYS: [&str; 3] = ["question", "options", "multi_select"];

@@ -8,7 +8,7 @@
 use super::super::backend_kind::BackendKind;
 use super::super::parse::Note;
 use super::super::schema::{AgentConfig, OrchestratorConfig};
-use super::super::yaml::Node;
+use crate::config::yaml_node::Node;
 use crate::protocol::BroadcastTarget;
 
 /// One note per Gemini agent that loses a built-in tool on some calls; `agents` pairs each

@@ -3,7 +3,7 @@
 //! directory, and only then is the status set to `ready` — the commit point. A process
 //! killed at any step leaves the plan `planning`, which nothing lists or resolves.
 
-use std::fs::{self, File};
+use std::fs;
 use std::io;
 use std::path::{Path, PathBuf};
 
@@ -12,6 +12,7 @@ use walkdir::WalkDir;
 
 use super::SavedPlan;
 use super::saved::write_diff;
+use super::tree::{remove_file_if_present, remove_tree, swap_in, sync_dir, sync_tree};
 use crate::plan::diff::PlanDiff;
 use crate::plan::error::PlanError;
 use crate::plan::fault;
@@ -136,60 +137,6 @@ impl SavedPlan {
         let files = relative_files(&self.dir.join("workspace"));
         self.log("planning_finalized", json!({"workspace_files": files}))
             .map_err(io_step("append to execution_log.jsonl"))
-    }
-}
-
-/// Replaces `dest` with a copy of `source`, built in `scratch` and renamed into place.
-pub(super) fn replace_dir(source: &Path, dest: &Path, scratch: &Path) -> io::Result<()> {
-    remove_tree(scratch)?;
-    let staged = scratch.join("new");
-    fs::create_dir_all(&staged)?;
-    let result = copy_tree(source, &staged, DEFAULT_MAX_FILE_BYTES)
-        .and_then(|_| sync_tree(&staged))
-        .and_then(|()| swap_in(&staged, dest, &scratch.join("old")));
-    let _ = remove_tree(scratch);
-    result
-}
-
-/// Renames `staged` to `dest`, moving an existing `dest` to `retired` first.
-fn swap_in(staged: &Path, dest: &Path, retired: &Path) -> io::Result<()> {
-    if dest.exists() {
-        remove_tree(retired)?;
-        fs::rename(dest, retired)?;
-    }
-    fs::rename(staged, dest)
-}
-
-fn remove_tree(path: &Path) -> io::Result<()> {
-    match fs::remove_dir_all(path) {
-        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
-        Ok(()) | Err(_) => Ok(()),
-    }
-}
-
-fn remove_file_if_present(path: &Path) -> io::Result<()> {
-    match fs::remove_file(path) {
-        Err(error) if error.kind() != io::ErrorKind::NotFound => Err(error),
-        Ok(()) | Err(_) => Ok(()),
-    }
-}
-
-/// Flushes every file under `root` to disk, and the directories where the platform allows.
-fn sync_tree(root: &Path) -> io::Result<()> {
-    for entry in WalkDir::new(root).follow_links(false) {
-        let entry = entry.map_err(io::Error::other)?;
-        if entry.file_type().is_file() {
-            File::open(entry.path())?.sync_all()?;
-        } else if entry.file_type().is_dir() {
-            sync_dir(entry.path());
-        }
-    }
-    Ok(())
-}
-
-fn sync_dir(dir: &Path) {
-    if let Ok(handle) = File::open(dir) {
-        let _ = handle.sync_all();
     }
 }
 
