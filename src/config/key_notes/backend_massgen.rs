@@ -5,8 +5,8 @@
 
 use std::borrow::Cow;
 
-use super::super::keys;
 use super::orchestrator;
+use crate::config::keys;
 
 pub(super) fn backend(key: &str) -> Option<Cow<'static, str>> {
     if let Some(note) = own(key) {

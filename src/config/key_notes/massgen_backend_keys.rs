@@ -2,7 +2,7 @@
 //! requests, loaded one at a time on six backend types: each is acted on, sent, or noted
 //! with what MassGen would have done, never an "unknown key" or a bare "not supported yet".
 
-use super::super::keys;
+use crate::config::keys;
 use crate::config::{Env, from_text};
 
 /// Every backend key MassGen 0.1.97's backends read or keep out of the request: its
@@ -160,7 +160,7 @@ const BACKEND: &[&str] = &[
 fn read_by_massgen(key: &str) -> bool {
     keys::BACKEND_COMMON.contains(&key)
         || keys::BACKEND_TOOLS.contains(&key)
-        || super::super::server_tools::KEYS.contains(&key)
+        || crate::config::server_tools::KEYS.contains(&key)
 }
 
 /// A value the key's own reader takes, where massgen reads it.

@@ -6,7 +6,7 @@
 //! the removed `async_subagents` it still accepts) and `TimeoutConfig.yaml_timeout_keys()`,
 //! all in massgen/agent_config.py and massgen/config_validator.py.
 
-use super::super::keys;
+use crate::config::keys;
 use crate::config::{Env, from_text};
 
 /// `AgentConfig.orchestrator_runtime_keys()`: the direct fields, the boolean fields and

@@ -51,8 +51,8 @@ pub fn describe(section: Section, key: &str) -> Option<Cow<'static, str>> {
 
 #[cfg(test)]
 mod tests {
-    use super::super::keys;
     use super::*;
+    use crate::config::keys;
 
     fn assert_described(section: Section, names: &[&str]) {
         for key in names {
@@ -79,7 +79,7 @@ mod tests {
 
     #[test]
     fn every_massgen_key_of_a_backend_says_what_massgen_would_have_done() {
-        assert_described(Section::Backend, super::super::massgen_own::MASSGEN_OWN);
+        assert_described(Section::Backend, crate::config::massgen_own::MASSGEN_OWN);
         // A coordination setting written in a backend gets its home's note, and its home.
         let note = describe(Section::Backend, "use_two_tier_workspace").unwrap();
         assert!(

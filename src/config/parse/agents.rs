@@ -3,13 +3,13 @@
 
 use std::collections::HashMap;
 
-use super::super::error::{Problem, thousands};
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::schema::{AgentConfig, BackendConfig, LimitsConfig};
 use super::backend::parse_backend;
 use super::key_table::KeyTable;
 use super::{Gathered, Note, modes};
+use crate::config::error::{Problem, thousands};
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::schema::{AgentConfig, BackendConfig, LimitsConfig};
 use crate::config::yaml_node::{Location, Node, Value};
 use crate::protocol::AgentId;
 
@@ -127,7 +127,7 @@ fn agent_nodes<'a>(
                 .help(format!(
                     "remove agents (every agent is a model call per round, and reads every \
                      other's answer); or {}",
-                    super::super::limits::how_to_raise("max_agents")
+                    crate::config::limits::how_to_raise("max_agents")
                 )));
             }
             Value::Seq(items) => items
@@ -284,9 +284,9 @@ fn agent_backend(
     let backend_fields =
         Fields::of(backend_node, agent.key_path("backend")).map_err(|problem| vec![problem])?;
     let backend = parse_backend(&backend_fields, notes)?;
-    super::super::server_tools::check(name, &backend_fields, backend.kind)
+    crate::config::server_tools::check(name, &backend_fields, backend.kind)
         .and_then(|()| {
-            super::super::server_tools::check_legacy_search(name, &backend_fields, backend.kind)
+            crate::config::server_tools::check_legacy_search(name, &backend_fields, backend.kind)
         })
         .map_err(|problem| vec![problem])?;
     Ok(backend)

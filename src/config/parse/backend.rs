@@ -1,18 +1,18 @@
 //! One `backend:` block: its type, model, common keys, scripted options; the other keys
 //! are sorted into request options in `request_options`.
 
-use super::super::backend_kind::BackendKind;
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::scripted;
-use super::super::server_tools;
 use super::key_table::KeyTable;
 use super::request_options::RequestOptions;
 use super::tools::parse_tool_settings;
 use super::{Gathered, Note, unsupported_note, web_search_options};
+use crate::config::backend_kind::BackendKind;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
 use crate::config::schema::BackendConfig;
+use crate::config::scripted;
 use crate::config::secret::Secret;
+use crate::config::server_tools;
 
 /// MassGen backend types that drive another agent program (a CLI or a framework) rather
 /// than a model API: massgen runs none of them.

@@ -1,11 +1,11 @@
 //! The `orchestrator.coordination:` block: planning mode, task plans and broadcast.
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::schema::CoordinationConfig;
 use super::key_table::KeyTable;
 use super::{Note, modes};
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::schema::CoordinationConfig;
 use crate::config::yaml_node::Value;
 use crate::protocol::BroadcastTarget;
 

@@ -1,15 +1,15 @@
 //! The keys each config section accepts and the ones it knows but ignores: the one table
 //! the parser checks a mapping's keys against, suggests from, and lists in errors.
 
-use super::super::backend_kind::BackendKind;
-use super::super::error::{Problem, did_you_mean};
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::scripted::SCRIPTED_KEYS;
-use super::super::server_tools;
-use super::super::{keys, limits};
 use super::{Note, request_options, unsupported_note, web_search_options};
+use crate::config::backend_kind::BackendKind;
+use crate::config::error::{Problem, did_you_mean};
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::scripted::SCRIPTED_KEYS;
+use crate::config::server_tools;
 use crate::config::yaml_node::Entry;
+use crate::config::{keys, limits};
 
 /// What one section (a mapping of the config) reads.
 pub struct KeyTable {

@@ -3,11 +3,11 @@
 
 use std::collections::BTreeSet;
 
-use super::super::super::backend_kind::BackendKind;
-use super::super::super::fields::reads;
-use super::super::super::key_notes::Section;
-use super::super::super::provider_options;
 use super::KeyTable;
+use crate::config::backend_kind::BackendKind;
+use crate::config::fields::reads;
+use crate::config::key_notes::Section;
+use crate::config::provider_options;
 use crate::config::{Env, from_text};
 
 /// Reaches every reading path: a backend of each kind with stdio and http MCP servers,
@@ -103,7 +103,7 @@ fn every_key_the_parser_reads_is_listed_and_every_listed_key_is_read() {
     }
     // Read by walking the mapping's entries rather than asking for the key.
     let mut read_otherwise = vec!["organization"];
-    read_otherwise.extend(super::super::web_search_options::KEYS);
+    read_otherwise.extend(crate::config::parse::web_search_options::KEYS);
     for (section, agent, keys) in &seen {
         let (table, _) = table_of(&config, *section, *agent);
         for listed in &table.accepted {

@@ -3,13 +3,13 @@
 //! (up to the ceiling) only when it is kept in the user's own config directory. Values
 //! given with `--limit` win over the config's (see `config::limits`).
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::limits::{CommandLineLimits, LIMITS, LimitAuthority, how_to_raise};
-use super::super::schema::LimitsConfig;
 use super::Note;
 use super::key_table::KeyTable;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::limits::{CommandLineLimits, LIMITS, LimitAuthority, how_to_raise};
+use crate::config::schema::LimitsConfig;
 
 /// Who may raise limits and what the command line set: the rules a `limits:` block is
 /// read under.

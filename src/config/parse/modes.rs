@@ -2,10 +2,10 @@
 //! `plan_depth: dynamic`, …): accepted with a warning that says what the mode does in
 //! MassGen and which of massgen's modes is used instead, never an error.
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::schema::Sensitivity;
 use super::Note;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::schema::Sensitivity;
 use crate::protocol::PlanDepth;
 
 /// MassGen 0.1.9x voting modes: name, what MassGen does, massgen's closest mode.

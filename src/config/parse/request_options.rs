@@ -2,13 +2,13 @@
 //! `extra_body` merged into it, Anthropic's `betas` header, and one warning for each key
 //! that is not sent.
 
-use super::super::backend_kind::BackendKind;
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::provider_options::{self, Verdict};
 use super::key_table::KeyTable;
 use super::{Note, unsupported_note};
+use crate::config::backend_kind::BackendKind;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::provider_options::{self, Verdict};
 use crate::config::yaml_node::Entry;
 
 type JsonMap = serde_json::Map<String, serde_json::Value>;

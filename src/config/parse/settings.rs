@@ -2,17 +2,17 @@
 
 use std::time::Duration;
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::keys;
-use super::super::schema::{
-    CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
-};
 use super::coordination::parse_coordination;
 use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
 use super::{Gathered, Note, modes};
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::keys;
+use crate::config::schema::{
+    CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+};
 
 /// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(

@@ -3,16 +3,16 @@
 
 use std::path::PathBuf;
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
-use super::super::key_notes::Section;
-use super::super::tools::{
+use super::Note;
+use super::key_table::KeyTable;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::config::key_notes::Section;
+use crate::config::secret::Secret;
+use crate::config::tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
     McpTransport, Permission, ToolSettings,
 };
-use super::Note;
-use super::key_table::KeyTable;
-use crate::config::secret::Secret;
 use crate::config::yaml_node::{Node, Value};
 
 pub(super) fn parse_tool_settings(

@@ -5,10 +5,10 @@
 //! OpenAI, the documented option of its `web_search` tool (MassGen sends it there as a
 //! request field, which OpenAI refuses). Anywhere else each one is noted, not sent.
 
-use super::super::backend_kind::BackendKind;
-use super::super::error::Problem;
-use super::super::fields::Fields;
 use super::Note;
+use crate::config::backend_kind::BackendKind;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
 use crate::config::yaml_node::Entry;
 
 type JsonMap = serde_json::Map<String, serde_json::Value>;

@@ -9,9 +9,9 @@
 
 use serde_json::json;
 
-use super::super::error::Problem;
-use super::super::fields::Fields;
 use super::ScriptedToolCall;
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
 use crate::config::yaml_node::Value;
 
 /// One decision per check, in order; `None` = no decision at all.

@@ -3,8 +3,8 @@
 
 use serde_json::{Map, Value as Json, json};
 
-use super::super::error::{Problem, did_you_mean};
-use super::super::fields::Fields;
+use crate::config::error::{Problem, did_you_mean};
+use crate::config::fields::Fields;
 use crate::config::yaml_node::{Node, Value};
 
 const PRIORITIES: [&str; 3] = ["low", "medium", "high"];

@@ -5,9 +5,9 @@
 //! workflow tools goes without them (MassGen drops them silently). The warning names the
 //! agent, the tools and the functions that push them out, and which calls lose them.
 
-use super::super::backend_kind::BackendKind;
-use super::super::parse::Note;
-use super::super::schema::{AgentConfig, OrchestratorConfig};
+use crate::config::backend_kind::BackendKind;
+use crate::config::parse::Note;
+use crate::config::schema::{AgentConfig, OrchestratorConfig};
 use crate::config::yaml_node::Node;
 use crate::protocol::BroadcastTarget;
 

@@ -2,8 +2,8 @@
 
 use std::io::{self, Write};
 
-use super::super::lines::Channel;
 use super::PlainPrinter;
+use crate::headless::lines::Channel;
 use crate::protocol::AgentId;
 use crate::sanitize::sanitize_for_terminal;
 

@@ -22,7 +22,7 @@ impl<W: Write> PlainPrinter<W> {
     ) -> io::Result<()> {
         let line = self.style.dim(&format!(
             "↻ {}",
-            super::super::resumed_line(session_id, turns, history_from)
+            crate::headless::resumed_line(session_id, turns, history_from)
         ));
         self.note(&line)
     }

@@ -8,10 +8,10 @@ use std::sync::Arc;
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use super::super::coordination::Coordination;
-use super::super::post_evaluation::{self, EvaluationTask};
-use super::super::prompts::post_evaluation::{attempt_feedback, post_evaluation_messages};
 use super::{Driver, Phase, Running};
+use crate::orchestrator::coordination::Coordination;
+use crate::orchestrator::post_evaluation::{self, EvaluationTask};
+use crate::orchestrator::prompts::post_evaluation::{attempt_feedback, post_evaluation_messages};
 use crate::protocol::{AgentStatus, EventMsg, PostEvaluationOutcome};
 use crate::session::{TurnLog, derived};
 

@@ -5,8 +5,8 @@
 
 use std::collections::HashSet;
 
-use super::super::coordination::Candidates;
 use super::{Driver, Phase};
+use crate::orchestrator::coordination::Candidates;
 use crate::protocol::{AgentId, AgentStatus, EventMsg};
 use crate::session::format_usd;
 

@@ -6,10 +6,10 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::super::coordination::{Candidates, WinnerDecision};
-use super::super::presentation::{self, PresentationTask};
-use super::super::prompts::{self, Presentation};
 use super::{Driver, Phase, Running, TurnReport};
+use crate::orchestrator::coordination::{Candidates, WinnerDecision};
+use crate::orchestrator::presentation::{self, PresentationTask};
+use crate::orchestrator::prompts::{self, Presentation};
 use crate::protocol::{
     AgentId, AgentStatus, AnswerLabel, EventMsg, PostEvaluationOutcome, TimeoutScope, TurnOutcome,
 };

@@ -4,8 +4,8 @@
 
 use tokio::sync::mpsc;
 
-use super::super::planning_mode::{self, Decision};
 use super::{Driver, Phase};
+use crate::orchestrator::planning_mode::{self, Decision};
 use crate::protocol::{EventMsg, Op};
 
 impl Driver<'_> {

@@ -4,13 +4,13 @@
 
 use std::sync::{Arc, Mutex};
 
-use super::super::agent_link::AgentLink;
-use super::super::channel::AgentSink;
-use super::super::prompts::{FilesystemView, PromptContext};
-use super::super::task_tools::TaskPlanTools;
-use super::super::turn_tools::{Gate, TurnTools};
 use super::settings::TurnSettings;
 use super::{Driver, PlanTurn, RunContext};
+use crate::orchestrator::agent_link::AgentLink;
+use crate::orchestrator::channel::AgentSink;
+use crate::orchestrator::prompts::{FilesystemView, PromptContext};
+use crate::orchestrator::task_tools::TaskPlanTools;
+use crate::orchestrator::turn_tools::{Gate, TurnTools};
 use crate::protocol::{AgentId, TaskProgress};
 
 impl Driver<'_> {

@@ -6,8 +6,8 @@ use serde_json::{Value, json};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use super::super::broadcast::{self, BroadcastCall, Reply, human_summary};
 use super::{Driver, deadline_after};
+use crate::orchestrator::broadcast::{self, BroadcastCall, Reply, human_summary};
 use crate::protocol::{AgentId, BroadcastTarget, EventMsg, QuestionReply};
 
 type Waiter = oneshot::Sender<Result<Value, String>>;

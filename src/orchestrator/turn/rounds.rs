@@ -2,12 +2,12 @@
 
 use std::sync::Arc;
 
-use super::super::agent_round::{self, MAX_ATTEMPTS, RoundTask};
-use super::super::channel::{RoundEnd, RoundUpdate, Verdict};
-use super::super::coordination::{Update, VoteOutcome};
-use super::super::prompts;
-use super::super::round_clock::{RoundClock, RoundLimit};
 use super::{Driver, Phase, Running};
+use crate::orchestrator::agent_round::{self, MAX_ATTEMPTS, RoundTask};
+use crate::orchestrator::channel::{RoundEnd, RoundUpdate, Verdict};
+use crate::orchestrator::coordination::{Update, VoteOutcome};
+use crate::orchestrator::prompts;
+use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
 use crate::protocol::{AgentId, AgentStatus, EventMsg};
 use crate::tools::WorkflowCall;
 use crate::tools::workflow::workflow_tools;

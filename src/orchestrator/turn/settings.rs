@@ -4,10 +4,10 @@
 
 use std::time::Duration;
 
-use super::super::coordination::Rules;
-use super::super::planning_mode::DEFAULT_INSTRUCTION;
-use super::super::turn_tools::BroadcastSettings;
 use crate::config::Config;
+use crate::orchestrator::coordination::Rules;
+use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
+use crate::orchestrator::turn_tools::BroadcastSettings;
 use crate::protocol::{AgentId, BroadcastTarget, Mode, TurnOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

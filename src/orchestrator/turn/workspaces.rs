@@ -16,7 +16,7 @@ impl Driver<'_> {
         let Some(save) = workspaces.request_snapshot(index) else {
             return;
         };
-        let sink = super::super::channel::AgentSink::new(agent.clone(), self.tx.clone());
+        let sink = crate::orchestrator::channel::AgentSink::new(agent.clone(), self.tx.clone());
         tokio::spawn(async move {
             match save.await {
                 Ok(report) => sink.event(EventMsg::WorkspaceSnapshot {
