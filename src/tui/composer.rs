@@ -18,7 +18,7 @@ use ratatui::widgets::{Block, Borders, Widget};
 
 use self::edit::Draft;
 use self::layout::{Layout, cluster_width, drawn, part_width, parts};
-use super::render::truncate;
+use super::render::wrap::truncate;
 use super::theme::Theme;
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -63,7 +63,7 @@ impl Placeholder {
         let mut shown = parts.first().copied().unwrap_or_default().to_string();
         for part in parts.iter().skip(1) {
             let longer = format!("{shown} · {part}");
-            if super::render::display_width(&longer) > width {
+            if super::render::wrap::display_width(&longer) > width {
                 break;
             }
             shown = longer;

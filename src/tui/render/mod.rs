@@ -22,7 +22,7 @@ mod text;
 mod timeline;
 mod timeline_text;
 mod welcome;
-mod wrap;
+pub(crate) mod wrap;
 
 use std::cell::{Cell, RefCell};
 
