@@ -3,19 +3,9 @@
 
 use serde_json::{Value, json};
 
+use super::tests::{parsed, task};
 use super::*;
-use crate::plan::{MAX_PLAN_TASKS, PlanError, parse_plan};
-
-fn parsed(value: Value) -> Result<Vec<Task>, PlanError> {
-    parse_plan(&value.to_string())
-}
-
-fn task(id: &str, status: TaskStatus, depends_on: &[&str]) -> Task {
-    let mut task = Task::new(id, format!("do {id}"));
-    task.status = status;
-    task.depends_on = depends_on.iter().map(|id| (*id).to_string()).collect();
-    task
-}
+use crate::plan::{MAX_PLAN_TASKS, PlanError};
 
 #[test]
 fn plans_over_the_task_ceiling_are_refused_before_ids_are_assigned() {

@@ -5,11 +5,11 @@ use serde_json::{Value, json};
 use super::*;
 use crate::plan::{PlanError, diff, parse_plan, plan_file_bytes, validate};
 
-fn parsed(value: Value) -> Result<Vec<Task>, PlanError> {
+pub(super) fn parsed(value: Value) -> Result<Vec<Task>, PlanError> {
     parse_plan(&value.to_string())
 }
 
-fn task(id: &str, status: TaskStatus, depends_on: &[&str]) -> Task {
+pub(super) fn task(id: &str, status: TaskStatus, depends_on: &[&str]) -> Task {
     let mut task = Task::new(id, format!("do {id}"));
     task.status = status;
     task.depends_on = depends_on.iter().map(|id| (*id).to_string()).collect();

@@ -142,23 +142,35 @@ async fn the_streaming_pass_writes_what_the_builders_make_of_a_demo_turn() {
     assert_streamed_as_built(&turn);
 }
 
-#[tokio::test(start_paused = true)]
-async fn the_streaming_pass_keeps_interleaved_agents_apart() {
-    use crate::protocol::{AgentId, EventMsg};
+/// The first turn of a demo run, its agents, and the sequence number and time of its last
+/// event, for tests that append streams to it.
+async fn demo_turn_to_extend() -> (
+    Vec<Event>,
+    Vec<crate::protocol::AgentId>,
+    u64,
+    jiff::Timestamp,
+) {
     let events = demo_turns(&["q"]).await;
-    let mut turn: Vec<Event> = events.into_iter().filter(|event| event.turn == 1).collect();
-    // Deltas of every agent interleaved, white space first, ending the log.
-    let mut agents: Vec<AgentId> = turn
+    let turn: Vec<Event> = events.into_iter().filter(|event| event.turn == 1).collect();
+    let mut agents: Vec<_> = turn
         .iter()
         .filter_map(|event| event.agent.clone())
         .collect();
     agents.sort();
     agents.dedup();
-    assert!(agents.len() >= 3);
-    let mut seq = turn.last().map_or(0, |event| event.seq);
-    let mut at = turn
+    let seq = turn.last().map_or(0, |event| event.seq);
+    let at = turn
         .last()
         .map_or(jiff::Timestamp::UNIX_EPOCH, |event| event.at);
+    (turn, agents, seq, at)
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_streaming_pass_keeps_interleaved_agents_apart() {
+    use crate::protocol::EventMsg;
+    // Deltas of every agent interleaved, white space first, ending the log.
+    let (mut turn, agents, mut seq, mut at) = demo_turn_to_extend().await;
+    assert!(agents.len() >= 3);
     for round in 0..50 {
         for (index, agent) in agents.iter().enumerate().take(3) {
             seq += 1;
@@ -191,18 +203,7 @@ async fn the_streaming_pass_keeps_interleaved_agents_apart() {
 #[tokio::test(start_paused = true)]
 async fn the_streaming_pass_keeps_one_delta_per_agent_of_interleaved_streams() {
     use crate::protocol::{AgentId, EventMsg};
-    let events = demo_turns(&["q"]).await;
-    let mut turn: Vec<Event> = events.into_iter().filter(|event| event.turn == 1).collect();
-    let mut agents: Vec<AgentId> = turn
-        .iter()
-        .filter_map(|event| event.agent.clone())
-        .collect();
-    agents.sort();
-    agents.dedup();
-    let mut seq = turn.last().map_or(0, |event| event.seq);
-    let mut at = turn
-        .last()
-        .map_or(jiff::Timestamp::UNIX_EPOCH, |event| event.at);
+    let (mut turn, agents, mut seq, mut at) = demo_turn_to_extend().await;
     let mut next = |agent: Option<&AgentId>, msg: EventMsg| {
         seq += 1;
         at += jiff::SignedDuration::from_millis(7);
