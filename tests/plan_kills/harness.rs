@@ -131,12 +131,21 @@ pub(crate) fn listed(sandbox: &Sandbox) -> Vec<(String, PlanStatus)> {
         .collect()
 }
 
-/// Every `*.json` under `.massgen/` parses, and every line of every `*.jsonl` does.
+/// Every `*.json` under `.massgen/` parses, and every line of every `*.jsonl` does — except
+/// in the staging directory of a workspace copy (`.<name>.incoming`), which a kill may leave
+/// half-filled: it is renamed over its target only once whole, and cleared by the next copy.
 pub(crate) fn every_json_file_is_whole(sandbox: &Sandbox) -> usize {
     let mut checked = 0;
     for entry in walkdir::WalkDir::new(sandbox.massgen_dir()) {
         let entry = entry.unwrap();
         let path = entry.path();
+        let staged = path.components().any(|part| {
+            let name = part.as_os_str().to_string_lossy();
+            name.starts_with('.') && name.ends_with(".incoming")
+        });
+        if staged {
+            continue;
+        }
         let extension = path.extension().and_then(|ext| ext.to_str());
         if !entry.file_type().is_file() || !matches!(extension, Some("json" | "jsonl")) {
             continue;
