@@ -2,8 +2,8 @@
 """Prints the module map of ARCHITECTURE.md from the first sentence of each module's `//!`
 lines: every top-level module of `src/` and every part one level below it.
 
-Run from the repository root: `python3 scripts/module_map.py > /tmp/map.md`, then paste
-it between the map markers of ARCHITECTURE.md (`--check` exits 1 when they differ).
+Run from the repository root: `python3 scripts/module_map.py --write` puts it between the map
+markers of ARCHITECTURE.md; `--check` exits 1 when they differ; with neither it prints the map.
 """
 
 import os
@@ -68,15 +68,19 @@ def module_map(src):
 
 def main():
     generated = module_map("src")
-    if "--check" not in sys.argv:
+    if "--check" not in sys.argv and "--write" not in sys.argv:
         sys.stdout.write(generated)
         return 0
     with open("ARCHITECTURE.md", encoding="utf-8") as doc:
         text = doc.read()
     start = text.index("<!-- module map: begin -->\n") + len("<!-- module map: begin -->\n")
     end = text.index("<!-- module map: end -->")
+    if "--write" in sys.argv:
+        with open("ARCHITECTURE.md", "w", encoding="utf-8") as doc:
+            doc.write(text[:start] + generated + text[end:])
+        return 0
     if text[start:end].strip() != generated.strip():
-        print("ARCHITECTURE.md's module map is out of date: python3 scripts/module_map.py")
+        print("ARCHITECTURE.md's module map is out of date: python3 scripts/module_map.py --write")
         return 1
     return 0
 

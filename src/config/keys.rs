@@ -54,6 +54,10 @@ pub const BACKEND_COMMON: &[&str] = &[
     "timeout",
 ];
 
+/// Backend keys of every type but `scripted` that the request options read themselves
+/// rather than send as they are.
+pub const BACKEND_REQUEST: &[&str] = &["extra_body", "betas"];
+
 /// MassGen's tool keys that massgen acts on; never sent to a provider.
 pub const BACKEND_TOOLS: &[&str] = &[
     "cwd",

@@ -2,6 +2,13 @@
 //! per stream (agent and kind) with the end of each piece held back until it cannot be the
 //! start of a secret; any other event is redacted whole, and first releases what its
 //! agent's streams hold, so nothing is reordered.
+//!
+//! Text deltas were already redacted once, by `backend::redacting` as they left the agent's
+//! backend, and are redacted again here on purpose: the backend knows only its config's
+//! secrets (for what goes back into prompts and answers), while this redactor is the run's —
+//! on a terminal run every provider key set in the environment, so the key of an agent added
+//! later through `/agents`, or one a tool echoed from the environment, is caught too — and it
+//! is the one place every logged or shown event passes, whatever produced it.
 
 use std::collections::BTreeMap;
 

@@ -139,5 +139,4 @@ fn sweep(key: &str, leader: Option<i32>) {
 }
 
 #[cfg(target_os = "linux")]
-#[path = "proc_table.rs"]
 mod table;

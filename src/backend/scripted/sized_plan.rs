@@ -3,7 +3,7 @@
 
 use serde_json::{Value as Json, json};
 
-use super::planning::default_plan;
+use super::default_plan::{default_plan, quote};
 use super::reading;
 use crate::backend::{ChatRequest, Message};
 
@@ -112,7 +112,7 @@ pub fn plan_of(count: usize, question: &str) -> Vec<Json> {
         plan.truncate(count);
         return plan;
     }
-    let subject = super::planning::quote(question);
+    let subject = quote(question);
     let areas: Vec<String> = (0..count.div_ceil(STAGES.len()))
         .map(|index| {
             AREAS

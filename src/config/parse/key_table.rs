@@ -1,7 +1,7 @@
 //! The keys each config section accepts and the ones it knows but ignores: the one table
 //! the parser checks a mapping's keys against, suggests from, and lists in errors.
 
-use super::{Note, request_options, unsupported_note, web_search_options};
+use super::{Note, unsupported_note, web_search_options};
 use crate::config::backend_kind::BackendKind;
 use crate::config::error::{Problem, did_you_mean};
 use crate::config::fields::Fields;
@@ -64,10 +64,10 @@ impl KeyTable {
         match kind {
             BackendKind::Scripted => accepted.extend(SCRIPTED_KEYS),
             BackendKind::AzureOpenai => {
-                accepted.extend(request_options::KEYS);
+                accepted.extend(keys::BACKEND_REQUEST);
                 accepted.push("azure_endpoint");
             }
-            _ => accepted.extend(request_options::KEYS),
+            _ => accepted.extend(keys::BACKEND_REQUEST),
         }
         let ignored = keys::BACKEND_UNSUPPORTED
             .iter()

@@ -21,9 +21,6 @@ pub(super) struct RequestOptions {
     pub betas: Vec<String>,
 }
 
-/// Backend keys read here rather than sorted into options.
-pub(super) const KEYS: [&str; 2] = ["extra_body", "betas"];
-
 impl RequestOptions {
     /// Sorts one key that is not a common or tool key: a provider option is kept, anything
     /// else gets a note saying it is not sent.
