@@ -3,7 +3,7 @@
 //! and the agents made from them (or the offline scripted demo agents when none has).
 
 use super::provider::{self, BaseUrl};
-use crate::config::{AgentDraft, BackendKind, Env, draft};
+use crate::config::{AgentDraft, BackendKind, Env, draft, providers};
 
 /// The types offered in the agents view, in this order: hosted providers first, then local
 /// servers and the offline stand-in. (`kimi` is `moonshot`'s alias; `claude_code` and
@@ -32,57 +32,12 @@ pub const OFFERED: [BackendKind; 19] = [
 
 /// The model a new agent of `kind` starts with.
 pub fn default_model(kind: BackendKind) -> &'static str {
-    match kind {
-        BackendKind::Openai => "gpt-5-mini",
-        BackendKind::Claude => "claude-sonnet-4-5",
-        BackendKind::Gemini => "gemini-2.5-flash",
-        BackendKind::Grok => "grok-4-fast-reasoning",
-        BackendKind::AzureOpenai => "gpt-4o",
-        BackendKind::Zai => "glm-4.6",
-        BackendKind::Cerebras => "gpt-oss-120b",
-        BackendKind::Together => "meta-llama/Llama-3.3-70B-Instruct-Turbo",
-        BackendKind::Fireworks => "accounts/fireworks/models/deepseek-v3p1",
-        BackendKind::Groq => "llama-3.3-70b-versatile",
-        BackendKind::Openrouter => "openai/gpt-5-mini",
-        BackendKind::Moonshot | BackendKind::Kimi => "kimi-k2-turbo-preview",
-        BackendKind::Nebius => "meta-llama/Llama-3.3-70B-Instruct",
-        BackendKind::Poe => "Claude-Sonnet-4.5",
-        BackendKind::Qwen => "qwen-plus",
-        BackendKind::Chatcompletion | BackendKind::Lmstudio => "qwen/qwen3-4b",
-        BackendKind::Vllm | BackendKind::Sglang => "Qwen/Qwen3-8B",
-        BackendKind::Scripted => "scripted",
-        BackendKind::ClaudeCode => "claude-sonnet-4-5",
-        BackendKind::Ag2 => "gpt-4o",
-    }
+    providers::row(kind).catalog_model
 }
 
 /// The `base_url` written for types that have no default but one well-known address.
 pub fn known_base_url(kind: BackendKind) -> Option<&'static str> {
-    match kind {
-        BackendKind::Zai => Some("https://api.z.ai/api/paas/v4"),
-        BackendKind::Poe => Some("https://api.poe.com/v1"),
-        BackendKind::Scripted
-        | BackendKind::Openai
-        | BackendKind::Claude
-        | BackendKind::ClaudeCode
-        | BackendKind::Gemini
-        | BackendKind::Grok
-        | BackendKind::AzureOpenai
-        | BackendKind::Cerebras
-        | BackendKind::Together
-        | BackendKind::Fireworks
-        | BackendKind::Groq
-        | BackendKind::Openrouter
-        | BackendKind::Moonshot
-        | BackendKind::Kimi
-        | BackendKind::Nebius
-        | BackendKind::Qwen
-        | BackendKind::Chatcompletion
-        | BackendKind::Lmstudio
-        | BackendKind::Vllm
-        | BackendKind::Sglang
-        | BackendKind::Ag2 => None,
-    }
+    providers::row(kind).known_base_url
 }
 
 /// The variable holding `kind`'s key in `env`, if one is set (`None` also for types that

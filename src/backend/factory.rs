@@ -15,7 +15,9 @@ use super::wire::gemini::GeminiWire;
 use super::wire::openai_chat::ChatWire;
 use super::wire::openai_responses::ResponsesWire;
 use super::wire::{Auth, WireOptions};
-use crate::config::{AgentConfig, BackendConfig, BackendKind, Config, Env, LimitsConfig};
+use crate::config::{
+    AgentConfig, BackendConfig, BackendKind, Config, Env, LimitsConfig, providers,
+};
 use crate::protocol::{AgentId, AnonymousMapping};
 
 /// MassGen's HTTP read timeout: how long a response may stay silent.
@@ -69,7 +71,7 @@ fn build_one(
             mapping.clone(),
         )));
     }
-    if matches!(backend.kind, BackendKind::ClaudeCode | BackendKind::Ag2) {
+    if providers::row(backend.kind).wraps_agent {
         return Err(format!(
             "backend type `{}` is not supported by massgen-rs; use `claude` (the Anthropic API) \
              or another provider",

@@ -17,6 +17,7 @@ mod massgen_own;
 mod parse;
 mod path_rules;
 pub mod provider_options;
+pub mod providers;
 mod quick;
 mod resolve;
 mod schema;

@@ -4,6 +4,7 @@
 
 use super::backend_kind::BackendKind;
 use super::massgen_own::MASSGEN_OWN;
+use super::providers::{self, Protocol};
 
 /// The request format a backend type speaks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -17,29 +18,14 @@ pub enum Api {
 impl Api {
     /// `None` for backends that are not HTTP model APIs.
     pub fn of(kind: BackendKind) -> Option<Self> {
-        Some(match kind {
-            BackendKind::Openai => Self::Responses,
-            BackendKind::Claude => Self::Anthropic,
-            BackendKind::Gemini => Self::Gemini,
-            BackendKind::Grok
-            | BackendKind::AzureOpenai
-            | BackendKind::Zai
-            | BackendKind::Cerebras
-            | BackendKind::Together
-            | BackendKind::Fireworks
-            | BackendKind::Groq
-            | BackendKind::Openrouter
-            | BackendKind::Moonshot
-            | BackendKind::Kimi
-            | BackendKind::Nebius
-            | BackendKind::Poe
-            | BackendKind::Qwen
-            | BackendKind::Chatcompletion
-            | BackendKind::Lmstudio
-            | BackendKind::Vllm
-            | BackendKind::Sglang => Self::Chat,
-            BackendKind::Scripted | BackendKind::ClaudeCode | BackendKind::Ag2 => return None,
-        })
+        providers::row(kind)
+            .http
+            .map(|provider| match provider.protocol {
+                Protocol::OpenaiResponses => Self::Responses,
+                Protocol::OpenaiChat | Protocol::AzureChat => Self::Chat,
+                Protocol::Anthropic => Self::Anthropic,
+                Protocol::Gemini => Self::Gemini,
+            })
     }
 
     /// For messages: "the OpenAI Responses API".
@@ -141,9 +127,6 @@ const CHAT: &[&str] = &[
     "web_search_options",
 ];
 
-/// vLLM's and SGLang's sampling extras, which MassGen sends for them (as `extra_body`).
-const INFERENCE_SERVER: &[&str] = &["top_k", "repetition_penalty", "chat_template_kwargs"];
-
 /// Anthropic `POST /v1/messages` options (`max_tokens` and `temperature` are common keys;
 /// `betas` becomes the `anthropic-beta` header).
 const ANTHROPIC: &[&str] = &[
@@ -219,18 +202,13 @@ pub fn classify(kind: BackendKind, base_url: Option<&str>, key: &str) -> Verdict
     };
     let wanted = normalized(key);
     let listed = |list: &[&str]| list.iter().any(|name| normalized(name) == wanted);
-    let extra: &[&str] = match kind {
-        BackendKind::Vllm => INFERENCE_SERVER,
-        BackendKind::Sglang if key == "separate_reasoning" => &["separate_reasoning"],
-        BackendKind::Sglang => INFERENCE_SERVER,
-        // OpenRouter normalises reasoning across models under a top-level `reasoning`.
-        BackendKind::Openrouter => &["reasoning"],
-        BackendKind::Chatcompletion
-            if base_url.is_some_and(|url| url.to_ascii_lowercase().contains("openrouter.ai")) =>
-        {
-            &["reasoning"]
-        }
-        _ => &[],
+    // A `chatcompletion` server at OpenRouter takes OpenRouter's extras.
+    let extra = if kind == BackendKind::Chatcompletion
+        && base_url.is_some_and(|url| url.to_ascii_lowercase().contains("openrouter.ai"))
+    {
+        providers::row(BackendKind::Openrouter).extra_options
+    } else {
+        providers::row(kind).extra_options
     };
     // Gemini accepts lowerCamelCase as well; the others only their own spelling.
     let matches = |list: &[&str]| {

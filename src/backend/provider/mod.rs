@@ -1,200 +1,27 @@
-//! The provider table: for every backend `type`, its wire protocol, default base URL and
-//! API-key variables; and the resolution of one backend config into an [`Endpoint`].
+//! The resolution of one backend config into an [`Endpoint`]: base URL, API key and
+//! whether the server is local, over the provider table (`config::providers`).
 
 use std::net::IpAddr;
 
+use crate::config::providers;
+pub use crate::config::providers::{BaseUrl, Protocol, Provider};
 use crate::config::{BackendConfig, BackendKind, Env, Secret};
 
 /// Azure's `api-version` when neither the config's `api_version` nor
 /// `AZURE_OPENAI_API_VERSION` gives one: MassGen's default.
 pub const DEFAULT_AZURE_API_VERSION: &str = "2024-12-01-preview";
 
-/// The four wire protocols, plus Azure's flavour of Chat Completions.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Protocol {
-    OpenaiChat,
-    OpenaiResponses,
-    Anthropic,
-    Gemini,
-    AzureChat,
-}
-
-/// How a provider is reached.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Provider {
-    /// Shown in messages: "OpenAI", "Groq", ….
-    pub label: &'static str,
-    pub protocol: Protocol,
-    pub base_url: BaseUrl,
-    /// Variables tried in order for the key. Empty: a local server, no key needed.
-    pub key_vars: &'static [&'static str],
-}
-
-/// Where a provider is, unless the config says otherwise.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BaseUrl {
-    Default(&'static str),
-    /// No default: the config (or, for Azure, `AZURE_OPENAI_ENDPOINT`) must give `base_url`;
-    /// `hint` is added to the message that asks for it.
-    Required {
-        hint: &'static str,
-    },
-}
-
-const fn chat(
-    label: &'static str,
-    base_url: BaseUrl,
-    key_vars: &'static [&'static str],
-) -> Provider {
-    Provider {
-        label,
-        protocol: Protocol::OpenaiChat,
-        base_url,
-        key_vars,
-    }
-}
-
-/// The provider behind a backend type; `None` for types that are not HTTP providers
-/// (`scripted`, `claude_code`, `ag2`).
+/// The provider behind a backend type, from its row in the provider table; `None` for
+/// types that are not HTTP providers (`scripted`, `claude_code`, `ag2`).
 pub fn provider(kind: BackendKind) -> Option<Provider> {
-    Some(match kind {
-        BackendKind::Openai => Provider {
-            label: "OpenAI",
-            protocol: Protocol::OpenaiResponses,
-            base_url: BaseUrl::Default("https://api.openai.com/v1"),
-            key_vars: &["OPENAI_API_KEY"],
-        },
-        BackendKind::Claude => Provider {
-            label: "Anthropic",
-            protocol: Protocol::Anthropic,
-            base_url: BaseUrl::Default("https://api.anthropic.com"),
-            key_vars: &["ANTHROPIC_API_KEY"],
-        },
-        BackendKind::Gemini => Provider {
-            label: "Gemini",
-            protocol: Protocol::Gemini,
-            base_url: BaseUrl::Default("https://generativelanguage.googleapis.com"),
-            key_vars: &["GOOGLE_API_KEY", "GEMINI_API_KEY"],
-        },
-        BackendKind::AzureOpenai => Provider {
-            label: "Azure OpenAI",
-            protocol: Protocol::AzureChat,
-            base_url: BaseUrl::Required {
-                hint: " (or `azure_endpoint`): your resource, e.g. https://NAME.openai.azure.com; \
-                       or set AZURE_OPENAI_ENDPOINT in the environment or .env (and \
-                       AZURE_OPENAI_API_VERSION if the resource needs another version than \
-                       2024-12-01-preview)",
-            },
-            key_vars: &["AZURE_OPENAI_API_KEY"],
-        },
-        BackendKind::Grok => chat(
-            "xAI",
-            BaseUrl::Default("https://api.x.ai/v1"),
-            &["XAI_API_KEY"],
-        ),
-        BackendKind::Zai => chat(
-            "Z.ai",
-            BaseUrl::Required {
-                hint: " (https://api.z.ai/api/paas/v4 or https://open.bigmodel.cn/api/paas/v4)",
-            },
-            &["ZAI_API_KEY"],
-        ),
-        BackendKind::Cerebras => chat(
-            "Cerebras",
-            BaseUrl::Default("https://api.cerebras.ai/v1"),
-            &["CEREBRAS_API_KEY"],
-        ),
-        BackendKind::Together => chat(
-            "Together",
-            BaseUrl::Default("https://api.together.xyz/v1"),
-            &["TOGETHER_API_KEY"],
-        ),
-        BackendKind::Fireworks => chat(
-            "Fireworks",
-            BaseUrl::Default("https://api.fireworks.ai/inference/v1"),
-            &["FIREWORKS_API_KEY"],
-        ),
-        BackendKind::Groq => chat(
-            "Groq",
-            BaseUrl::Default("https://api.groq.com/openai/v1"),
-            &["GROQ_API_KEY"],
-        ),
-        BackendKind::Openrouter => chat(
-            "OpenRouter",
-            BaseUrl::Default("https://openrouter.ai/api/v1"),
-            &["OPENROUTER_API_KEY"],
-        ),
-        BackendKind::Moonshot | BackendKind::Kimi => chat(
-            "Moonshot",
-            BaseUrl::Default("https://api.moonshot.cn/v1"),
-            &["MOONSHOT_API_KEY", "KIMI_API_KEY"],
-        ),
-        BackendKind::Nebius => chat(
-            "Nebius",
-            BaseUrl::Default("https://api.studio.nebius.ai/v1"),
-            &["NEBIUS_API_KEY"],
-        ),
-        BackendKind::Poe => chat(
-            "Poe",
-            BaseUrl::Required {
-                hint: " (https://api.poe.com/v1)",
-            },
-            &["POE_API_KEY"],
-        ),
-        BackendKind::Qwen => chat(
-            "Qwen",
-            BaseUrl::Default("https://dashscope-intl.aliyuncs.com/compatible-mode/v1"),
-            &["QWEN_API_KEY"],
-        ),
-        BackendKind::Chatcompletion => chat(
-            "OpenAI-compatible server",
-            BaseUrl::Required {
-                hint: " (the server's OpenAI-style base, ending in /v1)",
-            },
-            &[],
-        ),
-        BackendKind::Lmstudio => chat(
-            "LM Studio",
-            BaseUrl::Default("http://localhost:1234/v1"),
-            &[],
-        ),
-        BackendKind::Vllm => chat("vLLM", BaseUrl::Default("http://localhost:8000/v1"), &[]),
-        BackendKind::Sglang => chat("SGLang", BaseUrl::Default("http://localhost:30000/v1"), &[]),
-        BackendKind::Scripted | BackendKind::ClaudeCode | BackendKind::Ag2 => return None,
-    })
+    providers::row(kind).http
 }
 
 /// `chatcompletion` servers get their key variable from the host, as MassGen does.
 fn key_vars_for_host(host: &str) -> &'static [&'static str] {
-    let host = host.to_ascii_lowercase();
-    let on = |domain: &str| host == domain || host.ends_with(&format!(".{domain}"));
-    if on("cerebras.ai") {
-        &["CEREBRAS_API_KEY"]
-    } else if on("together.xyz") || on("together.ai") {
-        &["TOGETHER_API_KEY"]
-    } else if on("fireworks.ai") {
-        &["FIREWORKS_API_KEY"]
-    } else if on("groq.com") {
-        &["GROQ_API_KEY"]
-    } else if on("nebius.com") || on("nebius.ai") {
-        &["NEBIUS_API_KEY"]
-    } else if on("openrouter.ai") {
-        &["OPENROUTER_API_KEY"]
-    } else if on("z.ai") || on("bigmodel.cn") {
-        &["ZAI_API_KEY"]
-    } else if on("moonshot.ai") || on("moonshot.cn") {
-        &["MOONSHOT_API_KEY", "KIMI_API_KEY"]
-    } else if on("poe.com") {
-        &["POE_API_KEY"]
-    } else if on("aliyuncs.com") {
-        &["QWEN_API_KEY"]
-    } else if on("openai.com") {
-        &["OPENAI_API_KEY"]
-    } else if on("x.ai") {
-        &["XAI_API_KEY"]
-    } else {
-        &[]
-    }
+    providers::kind_at_host(host)
+        .and_then(provider)
+        .map_or(&[], |provider| provider.key_vars)
 }
 
 /// Everything needed to call one agent's provider.
@@ -279,11 +106,7 @@ pub fn resolve(config: &BackendConfig, env: &Env) -> Result<Endpoint, EndpointEr
     } else {
         provider.key_vars
     };
-    let local = is_local_host(host)
-        || matches!(
-            kind,
-            BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang
-        );
+    let local = is_local_host(host) || providers::row(kind).local;
     let api_key = config
         .api_key
         .as_ref()

@@ -9,21 +9,23 @@ use crate::config::backend_kind::BackendKind;
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
+use crate::config::providers::{self, ConfigModel};
 use crate::config::schema::BackendConfig;
 use crate::config::scripted;
 use crate::config::secret::Secret;
 use crate::config::server_tools;
 
-/// MassGen backend types that drive another agent program (a CLI or a framework) rather
-/// than a model API: massgen runs none of them.
-const AGENT_WRAPPERS: [&str; 6] = [
-    "claude_code",
-    "codex",
-    "copilot",
-    "gemini_cli",
-    "antigravity_cli",
-    "ag2",
-];
+/// MassGen backend types that drive another agent program (a CLI) and have no
+/// [`BackendKind`]; the ones that have one say so in their provider row.
+const OTHER_AGENT_WRAPPERS: [&str; 4] = ["codex", "copilot", "gemini_cli", "antigravity_cli"];
+
+/// Whether `name`, exactly, is a MassGen type that wraps another agent program.
+fn wraps_agent(name: &str) -> bool {
+    OTHER_AGENT_WRAPPERS.contains(&name)
+        || BackendKind::ALL
+            .into_iter()
+            .any(|kind| providers::row(kind).wraps_agent && kind.name() == name)
+}
 
 pub(super) fn parse_backend(
     backend: &Fields<'_>,
@@ -37,11 +39,11 @@ pub(super) fn parse_backend(
         None
     };
     let model = found
-        .take(match model_rule(kind) {
-            ModelRule::Optional { default } => backend
+        .take(match providers::row(kind).config_model {
+            ConfigModel::Optional { default } => backend
                 .string("model")
                 .map(|model| model.unwrap_or_else(|| default.into())),
-            ModelRule::Required { example } => backend.required_string("model", example),
+            ConfigModel::Required { example } => backend.required_string("model", example),
         })
         .unwrap_or_default();
     let base_url = found
@@ -128,12 +130,12 @@ pub(super) fn parse_backend(
 /// The backend's `type`: one massgen runs, or why not.
 fn backend_kind(backend: &Fields<'_>) -> Result<BackendKind, Problem> {
     let type_names: Vec<&str> = BackendKind::ALL
-        .iter()
-        .map(|kind| kind.name())
-        .filter(|name| !AGENT_WRAPPERS.contains(name))
+        .into_iter()
+        .filter(|kind| !providers::row(*kind).wraps_agent)
+        .map(BackendKind::name)
         .collect();
     if let Some(name) = backend.string("type")?
-        && AGENT_WRAPPERS.contains(&name.trim().to_ascii_lowercase().as_str())
+        && wraps_agent(&name.trim().to_ascii_lowercase())
     {
         return Err(Problem::at(
             backend.get("type").map_or(backend.loc(), |node| node.loc),
@@ -170,7 +172,7 @@ fn organization(
         return Ok(None);
     };
     let path = backend.key_path("organization");
-    if !matches!(kind, BackendKind::Openai | BackendKind::Grok) {
+    if !providers::row(kind).sends_organization {
         notes.push(Note {
             loc: Some(entry.key_loc),
             message: format!(
@@ -189,43 +191,6 @@ fn organization(
             format!("`{path}` is not an organization id"),
         )
         .help("write the id from your OpenAI settings, e.g. `organization: org-AbC123`")),
-    }
-}
-
-enum ModelRule {
-    /// The backend has its own default (the scripted stand-in, Claude Code's CLI default,
-    /// AG2's `agent_config.llm_config`).
-    Optional { default: &'static str },
-    /// `model` must be set; `example` goes in the help.
-    Required { example: &'static str },
-}
-
-fn model_rule(kind: BackendKind) -> ModelRule {
-    let required = |example| ModelRule::Required { example };
-    match kind {
-        BackendKind::Scripted => ModelRule::Optional {
-            default: "scripted",
-        },
-        BackendKind::ClaudeCode | BackendKind::Ag2 => ModelRule::Optional { default: "default" },
-        BackendKind::Openai | BackendKind::AzureOpenai => required("gpt-5"),
-        BackendKind::Claude => required("claude-sonnet-4-5"),
-        BackendKind::Gemini => required("gemini-2.5-flash"),
-        BackendKind::Grok => required("grok-4"),
-        BackendKind::Zai
-        | BackendKind::Cerebras
-        | BackendKind::Together
-        | BackendKind::Fireworks
-        | BackendKind::Groq
-        | BackendKind::Openrouter
-        | BackendKind::Moonshot
-        | BackendKind::Kimi
-        | BackendKind::Nebius
-        | BackendKind::Poe
-        | BackendKind::Qwen
-        | BackendKind::Chatcompletion
-        | BackendKind::Lmstudio
-        | BackendKind::Vllm
-        | BackendKind::Sglang => required("<model name>"),
     }
 }
 

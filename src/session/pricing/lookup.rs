@@ -1,23 +1,9 @@
-//! Which table rows a `(backend type, model name)` pair may mean: provider routes and name variants.
+//! Which table rows a model name may mean: the providers a gateway searches and name variants.
 
-use crate::config::BackendKind;
-
-// LiteLLM provider ids, as in the `provider` field of `assets/pricing.json`.
-const OPENAI: &str = "openai";
-const ANTHROPIC: &str = "anthropic";
-const GEMINI: &str = "gemini";
-const VERTEX: &str = "vertex_ai-language-models";
-const XAI: &str = "xai";
-const DEEPSEEK: &str = "deepseek";
-const ZAI: &str = "zai";
-const MOONSHOT: &str = "moonshot";
-const DASHSCOPE: &str = "dashscope";
-const GROQ: &str = "groq";
-const CEREBRAS: &str = "cerebras";
-const TOGETHER: &str = "together_ai";
-const FIREWORKS: &str = "fireworks_ai";
-const NEBIUS: &str = "nebius";
-const OPENROUTER: &str = "openrouter";
+use crate::config::providers::litellm::{
+    ANTHROPIC, CEREBRAS, DASHSCOPE, DEEPSEEK, FIREWORKS, GEMINI, GROQ, MOONSHOT, NEBIUS, OPENAI,
+    OPENROUTER, TOGETHER, VERTEX, XAI, ZAI,
+};
 
 /// Every provider in the table: model vendors first, then hosts of open models.
 const ALL: [&str; 15] = [
@@ -44,52 +30,6 @@ const LITELLM_PREFIXES: [&str; 16] = [
     "openrouter",
     "azure",
 ];
-
-/// Where to look up a backend's models.
-pub(super) enum Route {
-    /// The offline `scripted` backend: no charge, unless it is named after a listed model.
-    Free,
-    /// Local servers (`lmstudio`, `vllm`, `sglang`): what a model run on your own hardware
-    /// costs is not known, so it is reported as unknown, never as $0.
-    Unknown,
-    /// The backend serves exactly these LiteLLM providers' models (searched in order).
-    Providers(&'static [&'static str]),
-    /// A gateway or generic endpoint serving anyone's models: search every provider,
-    /// `first` ones first, then the vendor named by a `vendor/model` prefix. With
-    /// `variants`, a `:suffix` names an OpenRouter variant (`:free` costs nothing).
-    Gateway {
-        first: &'static [&'static str],
-        variants: bool,
-    },
-}
-
-pub(super) fn route(kind: BackendKind) -> Route {
-    match kind {
-        BackendKind::Scripted => Route::Free,
-        BackendKind::Lmstudio | BackendKind::Vllm | BackendKind::Sglang => Route::Unknown,
-        // Azure deployment names are user-chosen; most are named after the OpenAI model.
-        BackendKind::Openai | BackendKind::AzureOpenai => Route::Providers(&[OPENAI]),
-        BackendKind::Claude | BackendKind::ClaudeCode => Route::Providers(&[ANTHROPIC]),
-        BackendKind::Gemini => Route::Providers(&[GEMINI, VERTEX]),
-        BackendKind::Grok => Route::Providers(&[XAI]),
-        BackendKind::Zai => Route::Providers(&[ZAI]),
-        BackendKind::Cerebras => Route::Providers(&[CEREBRAS]),
-        BackendKind::Together => Route::Providers(&[TOGETHER]),
-        BackendKind::Fireworks => Route::Providers(&[FIREWORKS]),
-        BackendKind::Groq => Route::Providers(&[GROQ]),
-        BackendKind::Moonshot | BackendKind::Kimi => Route::Providers(&[MOONSHOT]),
-        BackendKind::Nebius => Route::Providers(&[NEBIUS]),
-        BackendKind::Qwen => Route::Providers(&[DASHSCOPE]),
-        BackendKind::Openrouter => Route::Gateway {
-            first: &[OPENROUTER],
-            variants: true,
-        },
-        BackendKind::Poe | BackendKind::Chatcompletion | BackendKind::Ag2 => Route::Gateway {
-            first: &[],
-            variants: false,
-        },
-    }
-}
 
 /// The providers a gateway model name is searched in, most likely first.
 pub(super) fn gateway_providers(first: &[&'static str], model: &str) -> Vec<&'static str> {
@@ -213,4 +153,25 @@ fn strip_short_date_suffix(name: &str) -> Option<&str> {
     let (head, tail) = name.rsplit_once('-')?;
     let short = tail.len() == 4 && tail.bytes().all(|b| b.is_ascii_digit());
     Some(head).filter(|head| short && !head.is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ALL;
+    use crate::config::BackendKind;
+    use crate::config::providers::{self, PricingRoute};
+
+    #[test]
+    fn every_pricing_route_names_providers_of_the_table() {
+        for kind in BackendKind::ALL {
+            let named: &[&str] = match providers::row(kind).pricing {
+                PricingRoute::Providers(named) => named,
+                PricingRoute::Gateway { first, .. } => first,
+                PricingRoute::Free | PricingRoute::Unknown => &[],
+            };
+            for provider in named {
+                assert!(ALL.contains(provider), "{kind}: {provider}");
+            }
+        }
+    }
 }

@@ -16,9 +16,9 @@ use std::sync::{Mutex, OnceLock, PoisonError};
 use serde::{Deserialize, Serialize};
 
 use crate::config::BackendKind;
+use crate::config::providers::PricingRoute;
 use crate::protocol::Usage;
 
-use lookup::Route;
 pub use table::PricingSource;
 
 /// One model's prices, in USD per million tokens.
@@ -134,15 +134,15 @@ pub fn price_for(provider: BackendKind, model: &str) -> Option<ModelPrice> {
 
 /// [`price_for`], read from the shipped table.
 fn find(provider: BackendKind, model: &str) -> Option<ModelPrice> {
-    let (providers, strip_vendor, model) = match lookup::route(provider) {
+    let (providers, strip_vendor, model) = match crate::config::providers::row(provider).pricing {
         // A scripted agent named after a real model is priced like it (to rehearse costs
         // and budgets offline); any other scripted agent is free.
-        Route::Free => {
+        PricingRoute::Free => {
             return find(BackendKind::Chatcompletion, model).or(Some(FREE));
         }
-        Route::Unknown => return None,
-        Route::Providers(providers) => (providers.to_vec(), false, model),
-        Route::Gateway { first, variants } => {
+        PricingRoute::Unknown => return None,
+        PricingRoute::Providers(providers) => (providers.to_vec(), false, model),
+        PricingRoute::Gateway { first, variants } => {
             let (name, variant) = if variants {
                 lookup::split_variant(model)
             } else {

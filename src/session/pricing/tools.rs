@@ -5,43 +5,13 @@
 //! is an upper bound for them.
 
 use crate::config::BackendKind;
+use crate::config::providers::{self, ToolBiller as Biller};
 use crate::protocol::Usage;
 
-/// The providers that bill their own tools; no other backend type runs any.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Biller {
-    OpenAi,
-    Anthropic,
-    Google,
-    Xai,
-}
-
+/// Who bills `provider`'s server-side tools, from its row in the provider table; no other
+/// backend type runs any.
 fn biller(provider: BackendKind) -> Option<Biller> {
-    match provider {
-        BackendKind::Openai => Some(Biller::OpenAi),
-        BackendKind::Claude => Some(Biller::Anthropic),
-        BackendKind::Gemini => Some(Biller::Google),
-        BackendKind::Grok => Some(Biller::Xai),
-        BackendKind::Scripted
-        | BackendKind::ClaudeCode
-        | BackendKind::AzureOpenai
-        | BackendKind::Zai
-        | BackendKind::Cerebras
-        | BackendKind::Together
-        | BackendKind::Fireworks
-        | BackendKind::Groq
-        | BackendKind::Openrouter
-        | BackendKind::Moonshot
-        | BackendKind::Kimi
-        | BackendKind::Nebius
-        | BackendKind::Poe
-        | BackendKind::Qwen
-        | BackendKind::Chatcompletion
-        | BackendKind::Lmstudio
-        | BackendKind::Vllm
-        | BackendKind::Sglang
-        | BackendKind::Ag2 => None,
-    }
+    providers::row(provider).tool_biller
 }
 
 /// USD for the provider-run tools of one call's `usage` on a `provider` backend.
