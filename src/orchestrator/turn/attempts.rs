@@ -73,7 +73,7 @@ impl Driver<'_> {
         let mut link = self.agent_link(&winner, index);
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
-        let sink = link.sink.clone();
+        let sink = link.sink().clone();
         let task = EvaluationTask {
             link,
             messages: Arc::new(messages),

@@ -179,7 +179,7 @@ impl Driver<'_> {
         // The presenter asks nobody and planning mode never blocks it.
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
-        let sink = link.sink.clone();
+        let sink = link.sink().clone();
         let task = PresentationTask {
             link,
             messages: Arc::new(messages),

@@ -33,8 +33,8 @@ impl Driver<'_> {
             .collect();
         let isolated = self.run.workspaces.is_some();
         let prompt = planning_mode::analysis_prompt(&self.request.prompt, &tools, isolated);
-        let link = self.agent_link(&analyst, index);
-        let asking = planning_mode::ask(&link, prompt);
+        let model = self.model_link(&analyst, index);
+        let asking = planning_mode::ask(&model, prompt);
         tokio::pin!(asking);
         let deadline = self.deadline;
         let decision = loop {

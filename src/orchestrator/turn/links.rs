@@ -2,12 +2,13 @@
 //! context their prompts are built from, and their turn tools (task plan, broadcast,
 //! planning mode's gate).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use super::settings::TurnSettings;
 use super::{Driver, PlanTurn, RunContext};
 use crate::orchestrator::agent_link::AgentLink;
 use crate::orchestrator::channel::AgentSink;
+use crate::orchestrator::model_call::ModelLink;
 use crate::orchestrator::prompts::{FilesystemView, PromptContext};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
@@ -69,13 +70,19 @@ impl Driver<'_> {
     /// What an agent's task (round or presentation) needs, for the agent at `index`.
     pub(super) fn agent_link(&self, agent: &AgentId, index: usize) -> AgentLink {
         AgentLink {
-            sink: AgentSink::new(agent.clone(), self.tx.clone()),
-            backend: Arc::clone(&self.run.backends[index]),
+            model: self.model_link(agent, index),
             router: Arc::clone(&self.run.routers[index]),
             inbox: self.inbox.clone(),
             turn_tools: self.turn_tools.get(index).cloned().unwrap_or_default(),
-            spent: Mutex::default(),
         }
+    }
+
+    /// What a side call to the model of the agent at `index` needs (no tools).
+    pub(super) fn model_link(&self, agent: &AgentId, index: usize) -> ModelLink {
+        ModelLink::new(
+            AgentSink::new(agent.clone(), self.tx.clone()),
+            Arc::clone(&self.run.backends[index]),
+        )
     }
 
     /// The agent's task-plan tools this turn, if it has any.

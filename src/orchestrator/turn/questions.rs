@@ -128,7 +128,7 @@ impl Driver<'_> {
         let Some(index) = self.agent_index(peer) else {
             return;
         };
-        let link = self.agent_link(peer, index);
+        let model = self.model_link(peer, index);
         let system = self.system_messages[index].clone();
         let (request_id, asker_anon, questions) = (
             request_id.to_string(),
@@ -138,8 +138,8 @@ impl Driver<'_> {
         self.side_calls.retain(|call| !call.is_finished());
         self.side_calls.push(tokio::spawn(async move {
             let answer =
-                broadcast::peer_answer(&link, system.as_deref(), &asker_anon, &questions).await;
-            link.sink.peer_replied(request_id, answer);
+                broadcast::peer_answer(&model, system.as_deref(), &asker_anon, &questions).await;
+            model.sink.peer_replied(request_id, answer);
         }));
     }
 

@@ -62,7 +62,7 @@ impl Driver<'_> {
                 .filter(|_| view.round > 1 && !self.executes_plan())
                 .cloned();
             let link = self.agent_link(&agent, index);
-            let sink = link.sink.clone();
+            let sink = link.sink().clone();
             let task = RoundTask {
                 link,
                 messages: Arc::new(prompts::round_messages(&self.prompt_context(index), &view)),
