@@ -5,8 +5,9 @@ use std::sync::Arc;
 
 use tokio::sync::watch;
 
-use super::agent_link::{AgentLink, TextRole};
+use super::agent_link::AgentLink;
 use super::channel::{RoundEnd, RoundUpdate, Verdict};
+use super::model_call::TextRole;
 use super::prompts::{enforcement_message, updates};
 use super::round_clock::{RoundClock, ToolTime};
 use super::task_tools::TaskPlanTools;
@@ -56,11 +57,11 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
     copy_peers_work(&task).await;
     if let Some(tools) = task.reset_plan.take() {
         for event in tools.reset(None).await {
-            task.link.sink.event(event);
+            task.link.sink().event(event);
         }
     }
     let end = attempts(&mut task).await;
-    task.link.report_spent();
+    task.link.model.report_spent();
     end
 }
 
@@ -70,6 +71,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
     loop {
         let turn = match task
             .link
+            .model
             .call_model(&task.messages, &task.tools, TextRole::Coordination)
             .await
         {
@@ -111,7 +113,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
                 // Like MassGen, each new attempt first checks for answers that arrived
                 // meanwhile; the agent restarts with them instead of retrying blind.
                 if task.answers_version.has_changed().unwrap_or(false)
-                    && task.link.sink.check_update(false).await == Some(RoundUpdate::Restart)
+                    && task.link.sink().check_update(false).await == Some(RoundUpdate::Restart)
                 {
                     return RoundEnd::NewAnswersSeen;
                 }
@@ -119,7 +121,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
                     return RoundEnd::Exhausted { reason, detail };
                 }
                 attempt += 1;
-                task.link.sink.event(EventMsg::EnforcementRetry {
+                task.link.sink().event(EventMsg::EnforcementRetry {
                     attempt,
                     max_attempts: MAX_ATTEMPTS,
                     reason,
@@ -147,7 +149,7 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
         let notice =
             updates::wrap_up_notice(task.round, task.clock.elapsed(), limit.soft, limit.grace);
         append_to_last_tool_result(Arc::make_mut(&mut task.messages).as_mut_slice(), &notice);
-        task.link.sink.event(EventMsg::RoundTimeLimitReached {
+        task.link.sink().event(EventMsg::RoundTimeLimitReached {
             stage: RoundTimeStage::WrapUp,
             elapsed_secs: task.clock.elapsed().as_secs(),
         });
@@ -164,7 +166,7 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
     task.answers_version.borrow_and_update();
     match task
         .link
-        .sink
+        .sink()
         .check_update(task.clock.allows_injection())
         .await
     {
@@ -174,7 +176,7 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
         Some(RoundUpdate::Inject { text, labels }) => {
             copy_peers_work(task).await;
             append_to_last_tool_result(Arc::make_mut(&mut task.messages).as_mut_slice(), &text);
-            task.link.sink.event(EventMsg::UpdateInjected { labels });
+            task.link.sink().event(EventMsg::UpdateInjected { labels });
             Step::Continue
         }
     }
@@ -184,7 +186,7 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
 /// ends.
 fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
     if task.clock.denials() == 0 {
-        task.link.sink.event(EventMsg::RoundTimeLimitReached {
+        task.link.sink().event(EventMsg::RoundTimeLimitReached {
             stage: RoundTimeStage::Blocked,
             elapsed_secs: task.clock.elapsed().as_secs(),
         });
@@ -208,7 +210,7 @@ fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
             grace,
             task.clock.denials(),
         );
-        task.link.sink.event(EventMsg::ToolBlocked {
+        task.link.sink().event(EventMsg::ToolBlocked {
             call_id: call.id.clone(),
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
@@ -245,7 +247,7 @@ async fn copy_peers_work(task: &RoundTask) {
     if let Some((workspaces, index)) = task.workspace.clone()
         && let Err(error) = workspaces.prepare_round(index).await
     {
-        task.link.sink.event(EventMsg::Warning {
+        task.link.sink().event(EventMsg::Warning {
             message: format!(
                 "peers' work could not be copied into the temporary workspace: {error}"
             ),
@@ -320,7 +322,7 @@ async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -
         Err(message) => return refuse(task, EnforcementReason::InvalidArguments, message),
     };
     let is_vote = matches!(parsed, WorkflowCall::Vote { .. });
-    match task.link.sink.propose(parsed).await {
+    match task.link.sink().propose(parsed).await {
         None => Step::Done(RoundEnd::Cancelled),
         Some(Verdict::Accepted) if is_vote => Step::Done(RoundEnd::Voted),
         Some(Verdict::Accepted) => Step::Done(RoundEnd::Answered),

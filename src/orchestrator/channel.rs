@@ -7,7 +7,8 @@ use std::sync::Arc;
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
-use super::broadcast::BroadcastCall;
+use super::broadcast::tools::BroadcastCall;
+use super::event_queue::streamed_text;
 use crate::protocol::{AgentId, EnforcementReason, EventMsg};
 use crate::tools::WorkflowCall;
 
@@ -159,7 +160,7 @@ impl AgentSink {
     /// Forwards a streamed delta once the driver has room for it (see
     /// [`STREAMED_BYTES_IN_FLIGHT`]).
     pub async fn stream(&self, msg: EventMsg) {
-        let text = crate::orchestrator::event_queue::streamed_text(&msg).map_or(0, str::len);
+        let text = streamed_text(&msg).map_or(0, str::len);
         let weight = (text + size_of::<TaskMsg>()).min(STREAMED_BYTES_IN_FLIGHT as usize);
         let weight = u32::try_from(weight).unwrap_or(STREAMED_BYTES_IN_FLIGHT);
         let Ok(held) = Arc::clone(&self.tx.streamed)

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::sync::Arc;
 
-use super::agent_link::{AgentLink, TextRole};
+use super::model_call::{ModelLink, TextRole};
 use crate::backend::Message;
 
 /// MassGen's default `planning_mode_instruction`.
@@ -116,17 +116,17 @@ pub fn parse_reply(reply: &str) -> Decision {
     }
 }
 
-/// Asks the agent behind `link` and reads its reply; a failed call blocks everything.
-pub async fn ask(link: &AgentLink, prompt: String) -> Decision {
+/// Asks the agent behind `model` and reads its reply; a failed call blocks everything.
+pub async fn ask(model: &ModelLink, prompt: String) -> Decision {
     let messages = Arc::new(vec![Message::user(prompt)]);
-    let decision = match link.call_model(&messages, &[], TextRole::Quiet).await {
+    let decision = match model.call_model(&messages, &[], TextRole::Quiet).await {
         Ok(turn) => parse_reply(&turn.text),
         Err(error) => {
             tracing::warn!(%error, "planning mode: the analysis call failed; every MCP tool is blocked");
             Decision::block_everything()
         }
     };
-    link.report_spent();
+    model.report_spent();
     decision
 }
 

@@ -4,8 +4,9 @@
 
 use std::sync::Arc;
 
-use super::agent_link::{AgentLink, TextRole};
+use super::agent_link::AgentLink;
 use super::agent_round::MAX_TOOL_ROUNDS;
+use super::model_call::TextRole;
 use super::presentation::Presenting;
 use crate::backend::Message;
 use crate::protocol::PostEvaluationOutcome;
@@ -27,7 +28,7 @@ pub async fn run(mut task: EvaluationTask) -> PostEvaluationOutcome {
     router.set_presenting(true);
     let _presenting = Presenting(router);
     let outcome = evaluate(&mut task).await;
-    task.link.report_spent();
+    task.link.model.report_spent();
     outcome
 }
 
@@ -39,6 +40,7 @@ async fn evaluate(task: &mut EvaluationTask) -> PostEvaluationOutcome {
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = match task
             .link
+            .model
             .call_model(&task.messages, &tools, TextRole::Quiet)
             .await
         {

@@ -2,8 +2,9 @@
 
 use std::sync::Arc;
 
-use super::agent_link::{AgentLink, TextRole};
+use super::agent_link::AgentLink;
 use super::agent_round::MAX_TOOL_ROUNDS;
+use super::model_call::TextRole;
 use crate::backend::Message;
 use crate::tools::ToolRouter;
 
@@ -19,7 +20,7 @@ pub async fn run(mut task: PresentationTask) -> Result<String, String> {
     // Write access to context paths ends with the presentation, even a cancelled one.
     let _presenting = Presenting(router);
     let presented = present(&mut task).await;
-    task.link.report_spent();
+    task.link.model.report_spent();
     presented
 }
 
@@ -38,6 +39,7 @@ async fn present(task: &mut PresentationTask) -> Result<String, String> {
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = task
             .link
+            .model
             .call_model(&task.messages, &tools, TextRole::FinalPresentation)
             .await
             .map_err(|error| error.to_string())?;

@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, PoisonError, RwLock};
 
-use super::broadcast::{self, BroadcastCall};
+use super::broadcast::tools::{self as broadcast, BroadcastCall};
 use super::channel::AgentSink;
 use super::planning_mode::{self, Decision};
 use super::task_tools::TaskPlanTools;

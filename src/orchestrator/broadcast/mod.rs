@@ -4,16 +4,16 @@
 //! model (MassGen's "shadow agent"), so the peer's own work is never interrupted.
 
 mod board;
-mod tools;
+pub mod tools;
 
 pub use board::{Board, Reply, Request, human_summary};
-pub use tools::{BroadcastCall, is_broadcast_tool, parse, specs};
+pub use tools::{BroadcastCall, is_broadcast_tool};
 
 use std::fmt::Write as _;
 use std::sync::Arc;
 
-use super::agent_link::{AgentLink, TextRole};
 use crate::backend::Message;
+use crate::orchestrator::model_call::{ModelLink, TextRole};
 use crate::protocol::{BroadcastTarget, Question};
 
 /// The system-prompt section for agents that may ask.
@@ -69,7 +69,7 @@ fn question_text(questions: &[Question]) -> String {
 /// A peer's reply to `questions` asked by `asker_anon`: one call to the peer's model with
 /// its own system message and no tools.
 pub async fn peer_answer(
-    link: &AgentLink,
+    model: &ModelLink,
     system_message: Option<&str>,
     asker_anon: &str,
     questions: &[Question],
@@ -91,7 +91,7 @@ pub async fn peer_answer(
             question_text(questions)
         )),
     ]);
-    match link.call_model(&messages, &[], TextRole::Quiet).await {
+    match model.call_model(&messages, &[], TextRole::Quiet).await {
         Ok(turn) if !turn.text.trim().is_empty() => turn.text.trim().to_string(),
         Ok(_) => "[No response generated]".to_string(),
         Err(error) => format!("[Error generating response: {error}]"),

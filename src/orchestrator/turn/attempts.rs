@@ -5,7 +5,6 @@
 
 use std::sync::Arc;
 
-use tokio::sync::watch;
 use tokio::time::Instant;
 
 use super::{Driver, Phase, Running};
@@ -22,13 +21,49 @@ pub(super) struct Restart {
     previous_answer: String,
 }
 
+/// This turn's attempt (1 until the winner sends an answer back) and how many it may have
+/// (`1 + coordination.max_orchestration_restarts`).
+pub(super) struct Attempts {
+    number: u32,
+    max: u32,
+    /// `<PREVIOUS ATTEMPT FEEDBACK>` for every round of a later attempt.
+    pub(super) feedback: Option<String>,
+    /// The winner sent the answer back; the next attempt starts once the event loop turns.
+    pub(super) pending_restart: Option<Restart>,
+}
+
+impl Attempts {
+    pub(super) fn new(max_restarts: u32) -> Self {
+        Self {
+            number: 1,
+            max: max_restarts.saturating_add(1),
+            feedback: None,
+            pending_restart: None,
+        }
+    }
+
+    fn another_allowed(&self) -> bool {
+        self.number < self.max
+    }
+
+    /// Counts the next attempt, whose rounds read the winner's feedback first.
+    fn begin_next(&mut self, restart: &Restart) {
+        self.number += 1;
+        self.feedback = Some(attempt_feedback(
+            &restart.reason,
+            &restart.instructions,
+            Some(&restart.previous_answer),
+        ));
+    }
+}
+
 impl Driver<'_> {
     /// The winner checks its answer when another attempt could still follow, and the turn
     /// was neither cut short by its timeout or budget nor cancelled.
     pub(super) fn post_evaluation_due(&self) -> bool {
-        self.attempt < self.max_attempts
-            && !self.timed_out
-            && self.outcome.is_none()
+        self.attempts.another_allowed()
+            && !self.ending.timed_out
+            && self.ending.outcome.is_none()
             && !self.budget.is_reached()
     }
 
@@ -55,8 +90,8 @@ impl Driver<'_> {
         self.emit(
             Some(&winner),
             EventMsg::PostEvaluationStarted {
-                attempt: self.attempt,
-                max_attempts: self.max_attempts,
+                attempt: self.attempts.number,
+                max_attempts: self.attempts.max,
             },
         );
         // `debug_final_answer` replaces the answer judged on the first attempt, to
@@ -67,13 +102,13 @@ impl Driver<'_> {
             .orchestrator
             .debug_final_answer
             .clone()
-            .filter(|_| self.attempt == 1)
+            .filter(|_| self.attempts.number == 1)
             .unwrap_or(content);
         let messages = post_evaluation_messages(&self.prompt_context(index), &judged);
         let mut link = self.agent_link(&winner, index);
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
-        let sink = link.sink.clone();
+        let sink = link.sink().clone();
         let task = EvaluationTask {
             link,
             messages: Arc::new(messages),
@@ -109,7 +144,7 @@ impl Driver<'_> {
             } => {
                 self.phase = Phase::Done;
                 self.status(&winner, AgentStatus::Restarting);
-                self.pending_restart = Some(Restart {
+                self.attempts.pending_restart = Some(Restart {
                     reason,
                     instructions,
                     previous_answer: content,
@@ -124,35 +159,26 @@ impl Driver<'_> {
     /// Starts the next attempt from nothing: no answers, votes or winner; a fresh
     /// orchestrator timeout; the winner's feedback in front of every round's message.
     pub(super) async fn begin_next_attempt(&mut self, restart: Restart) {
-        self.attempt += 1;
+        self.attempts.begin_next(&restart);
         self.rotate_log().await;
         self.emit(
             None,
             EventMsg::OrchestrationRestarted {
-                attempt: self.attempt,
-                max_attempts: self.max_attempts,
-                reason: restart.reason.clone(),
-                instructions: restart.instructions.clone(),
+                attempt: self.attempts.number,
+                max_attempts: self.attempts.max,
+                reason: restart.reason,
+                instructions: restart.instructions,
                 log_dir: self.emitter.log().map(|log| log.dir().to_path_buf()),
             },
         );
-        self.attempt_feedback = Some(attempt_feedback(
-            &restart.reason,
-            &restart.instructions,
-            Some(&restart.previous_answer),
-        ));
         self.coordination = Coordination::among(
             self.coordination.mapping().clone(),
             self.settings.participants.clone(),
             self.settings.rules,
         );
         self.stop_rounds();
-        self.last_end.clear();
-        self.answers_version = watch::channel(0).0;
-        self.answer_progress.clear();
-        self.winner = None;
-        self.final_answer = None;
-        self.presented_live = false;
+        self.rounds.clear_for_next_attempt();
+        self.ending.clear_for_next_attempt();
         self.deadline = super::deadline_after(Instant::now(), self.timeout());
         self.phase = Phase::Coordinating;
         for agent in self.coordination.agents().to_vec() {
@@ -169,7 +195,7 @@ impl Driver<'_> {
         };
         let next = previous
             .dir()
-            .with_file_name(format!("attempt_{}", self.attempt));
+            .with_file_name(format!("attempt_{}", self.attempts.number));
         let previous = previous.close().await;
         let opened = tokio::task::spawn_blocking(move || {
             if let (_, Err(error)) = derived::write_derived(&previous) {

@@ -7,6 +7,7 @@ use std::collections::HashSet;
 
 use super::{Driver, Phase};
 use crate::orchestrator::coordination::Candidates;
+use crate::orchestrator::emitter::Emitter;
 use crate::protocol::{AgentId, AgentStatus, EventMsg};
 use crate::session::format_usd;
 
@@ -20,6 +21,39 @@ pub(super) struct Budget {
 
 impl Budget {
     pub(super) fn is_reached(&self) -> bool {
+        self.reached
+    }
+
+    /// Counts one call's cost against `limit`; true when this call reached it. A call of
+    /// unknown price is named once per agent.
+    fn count(
+        &mut self,
+        agent: &AgentId,
+        cost_usd: Option<f64>,
+        limit: f64,
+        emitter: &mut Emitter,
+    ) -> bool {
+        if self.reached {
+            return false;
+        }
+        match cost_usd {
+            Some(cost) => self.spent_usd += cost,
+            None => {
+                if self.unpriced.insert(agent.clone()) {
+                    emitter.emit(
+                        None,
+                        EventMsg::Warning {
+                            message: format!(
+                                "the cost budget cannot count {agent}'s calls: its model's \
+                                 price is unknown"
+                            ),
+                        },
+                    );
+                }
+                return false;
+            }
+        }
+        self.reached = self.spent_usd >= limit;
         self.reached
     }
 }
@@ -40,28 +74,7 @@ impl Driver<'_> {
         let Some(limit) = self.run.config.orchestrator.max_cost_usd else {
             return;
         };
-        if self.budget.reached {
-            return;
-        }
-        match cost_usd {
-            Some(cost) => self.budget.spent_usd += cost,
-            None => {
-                if self.budget.unpriced.insert(agent.clone()) {
-                    self.emit(
-                        None,
-                        EventMsg::Warning {
-                            message: format!(
-                                "the cost budget cannot count {agent}'s calls: its model's \
-                                 price is unknown"
-                            ),
-                        },
-                    );
-                }
-                return;
-            }
-        }
-        if self.budget.spent_usd >= limit {
-            self.budget.reached = true;
+        if self.budget.count(agent, cost_usd, limit, self.emitter) {
             self.on_budget(limit);
         }
     }

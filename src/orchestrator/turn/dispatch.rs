@@ -1,42 +1,27 @@
 //! What the driver does with each message from an agent task and each op from the front
-//! end while a turn runs.
+//! end while a turn runs: one named handler each.
+
+use tokio::sync::OwnedSemaphorePermit;
+use tokio::sync::oneshot;
 
 use super::{Driver, budget};
-use crate::orchestrator::channel::TaskMsg;
-use crate::protocol::{EventMsg, Op};
+use crate::orchestrator::channel::{RoundUpdate, TaskMsg, Verdict};
+use crate::protocol::{AgentId, EventMsg, Op, PostEvaluationOutcome};
+use crate::tools::WorkflowCall;
 
 impl Driver<'_> {
     pub(super) fn handle(&mut self, msg: TaskMsg) {
         match msg {
-            TaskMsg::Event { agent, msg, held } => {
-                let cost = budget::call_cost(&msg);
-                self.emit(Some(&agent), msg);
-                // Logged and queued for the front end: the agent may stream on.
-                drop(held);
-                if let Some(cost) = cost {
-                    self.count_spend(&agent, cost);
-                }
-            }
-            TaskMsg::Propose { agent, call, reply } => {
-                let verdict = self.judge(&agent, call);
-                let _ = reply.send(verdict);
-                self.start_due_rounds();
-            }
+            TaskMsg::Event { agent, msg, held } => self.on_agent_event(&agent, msg, held),
+            TaskMsg::Propose { agent, call, reply } => self.on_proposal(&agent, call, reply),
             TaskMsg::RoundFinished { agent, end } => self.on_round_finished(agent, end),
             TaskMsg::CheckUpdate {
                 agent,
                 inject_allowed,
                 reply,
-            } => {
-                let update = self.check_update(&agent, inject_allowed);
-                let _ = reply.send(update);
-            }
+            } => self.on_update_check(&agent, inject_allowed, reply),
             TaskMsg::Presented { result } => self.on_presented(result),
-            TaskMsg::Evaluated { outcome } => {
-                if self.presentation.take().is_some() {
-                    self.on_evaluated(outcome);
-                }
-            }
+            TaskMsg::Evaluated { outcome } => self.on_evaluation_ended(outcome),
             TaskMsg::Broadcast { agent, call, reply } => self.on_broadcast(&agent, call, reply),
             TaskMsg::PeerReplied {
                 request_id,
@@ -56,35 +41,81 @@ impl Driver<'_> {
                 request_id,
                 replies,
             }) => self.on_human_answer(&request_id, &replies),
-            Some(Op::InjectHumanInput { text }) => {
-                self.inbox.push(text.clone());
-                self.emit(None, EventMsg::HumanInputQueued { text });
+            Some(Op::InjectHumanInput { text }) => self.queue_human_input(text),
+            Some(Op::Submit { .. }) => {
+                self.refuse("a turn is already running; wait for it to finish or cancel it");
             }
-            Some(Op::Submit { .. }) => self.emit(
-                None,
-                EventMsg::Warning {
-                    message: "a turn is already running; wait for it to finish or cancel it".into(),
-                },
-            ),
-            Some(Op::ClearHistory) => self.emit(
-                None,
-                EventMsg::Warning {
-                    message: "the history cannot be cleared while a turn runs; cancel it first"
-                        .into(),
-                },
-            ),
-            Some(Op::ReplaceAgents { .. }) => self.emit(
-                None,
-                EventMsg::Warning {
-                    message: "the agents cannot be changed while a turn runs; wait for it to \
-                              finish or cancel it, then apply them again"
-                        .into(),
-                },
-            ),
-            Some(Op::Shutdown) | None => {
-                self.shutdown = true;
-                self.cancel();
+            Some(Op::ClearHistory) => {
+                self.refuse("the history cannot be cleared while a turn runs; cancel it first")
             }
+            Some(Op::ReplaceAgents { .. }) => self.refuse(
+                "the agents cannot be changed while a turn runs; wait for it to finish or \
+                 cancel it, then apply them again",
+            ),
+            Some(Op::Shutdown) | None => self.shut_down(),
         }
+    }
+
+    fn on_agent_event(
+        &mut self,
+        agent: &AgentId,
+        msg: EventMsg,
+        held: Option<OwnedSemaphorePermit>,
+    ) {
+        let cost = budget::call_cost(&msg);
+        self.emit(Some(agent), msg);
+        // Logged and queued for the front end: the agent may stream on.
+        drop(held);
+        if let Some(cost) = cost {
+            self.count_spend(agent, cost);
+        }
+    }
+
+    fn on_proposal(
+        &mut self,
+        agent: &AgentId,
+        call: WorkflowCall,
+        reply: oneshot::Sender<Verdict>,
+    ) {
+        let verdict = self.judge(agent, call);
+        let _ = reply.send(verdict);
+        self.start_due_rounds();
+    }
+
+    fn on_update_check(
+        &mut self,
+        agent: &AgentId,
+        inject_allowed: bool,
+        reply: oneshot::Sender<RoundUpdate>,
+    ) {
+        let update = self.check_update(agent, inject_allowed);
+        let _ = reply.send(update);
+    }
+
+    /// The winner's check ended; unless it was stopped meanwhile.
+    fn on_evaluation_ended(&mut self, outcome: PostEvaluationOutcome) {
+        if self.presentation.take().is_some() {
+            self.on_evaluated(outcome);
+        }
+    }
+
+    fn queue_human_input(&mut self, text: String) {
+        self.task_kit.inbox.push(text.clone());
+        self.emit(None, EventMsg::HumanInputQueued { text });
+    }
+
+    /// An op that cannot be carried out while a turn runs.
+    fn refuse(&mut self, message: &str) {
+        self.emit(
+            None,
+            EventMsg::Warning {
+                message: message.into(),
+            },
+        );
+    }
+
+    fn shut_down(&mut self) {
+        self.ending.shutdown = true;
+        self.cancel();
     }
 }

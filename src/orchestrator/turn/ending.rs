@@ -13,17 +13,53 @@ use crate::orchestrator::prompts::{self, Presentation};
 use crate::protocol::{
     AgentId, AgentStatus, AnswerLabel, EventMsg, PostEvaluationOutcome, TimeoutScope, TurnOutcome,
 };
-use crate::session::write_atomic;
 
 /// The least time a winner gets to present, even when coordination ended near the deadline.
 const PRESENTATION_GRACE: Duration = Duration::from_secs(30);
+
+/// How the turn is ending, as far as it has got: the winner and the final answer, and
+/// whether it was cancelled, timed out or asked to shut down.
+#[derive(Default)]
+pub(super) struct Ending {
+    pub(super) winner: Option<AgentId>,
+    pub(super) final_answer: Option<String>,
+    /// The winner's presentation call produced the final answer (not its stored answer).
+    pub(super) presented_live: bool,
+    /// How the turn ended when that was decided outright (cancelled).
+    pub(super) outcome: Option<TurnOutcome>,
+    pub(super) timed_out: bool,
+    /// The front end asked to stop the runtime during this turn.
+    pub(super) shutdown: bool,
+    /// The plan a planning turn left ready, when one did.
+    pub(super) ready_plan: Option<String>,
+}
+
+impl Ending {
+    /// How the turn ends: as recorded (cancelled), else by its timeout and final answer.
+    pub(super) fn outcome(&self) -> TurnOutcome {
+        self.outcome.unwrap_or(if self.timed_out {
+            TurnOutcome::TimedOut
+        } else if self.final_answer.is_some() {
+            TurnOutcome::Completed
+        } else {
+            TurnOutcome::Failed
+        })
+    }
+
+    /// Forgets the attempt's winner and final answer for the next one.
+    pub(super) fn clear_for_next_attempt(&mut self) {
+        self.winner = None;
+        self.final_answer = None;
+        self.presented_live = false;
+    }
+}
 
 impl Driver<'_> {
     pub(super) fn cancel(&mut self) {
         let mut interrupted = self.stop_rounds();
         if let Some(running) = self.presentation.take() {
             running.stop();
-            interrupted.extend(self.winner.clone());
+            interrupted.extend(self.ending.winner.clone());
         }
         self.emit(None, EventMsg::Cancelled);
         for agent in self.coordination.agents().to_vec() {
@@ -31,13 +67,13 @@ impl Driver<'_> {
                 self.status(&agent, AgentStatus::Cancelled);
             }
         }
-        self.outcome = Some(TurnOutcome::Cancelled);
+        self.ending.outcome = Some(TurnOutcome::Cancelled);
         self.phase = Phase::Done;
     }
 
     pub(super) fn on_timeout(&mut self) {
         let seconds = self.timeout().as_secs();
-        self.timed_out = true;
+        self.ending.timed_out = true;
         self.emit(
             None,
             EventMsg::Timeout {
@@ -109,7 +145,7 @@ impl Driver<'_> {
             self.phase = Phase::Done;
             return;
         };
-        self.winner = Some(winner.clone());
+        self.ending.winner = Some(winner.clone());
         self.emit(
             Some(&winner),
             EventMsg::WinnerSelected {
@@ -153,7 +189,8 @@ impl Driver<'_> {
     fn presentation_must_write(&self) -> bool {
         self.coordination.agents().len() > 1
             && self
-                .context_paths
+                .task_kit
+                .context_paths()
                 .iter()
                 .any(|path| path.permission == crate::config::Permission::Write)
     }
@@ -179,7 +216,7 @@ impl Driver<'_> {
         // The presenter asks nobody and planning mode never blocks it.
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
-        let sink = link.sink.clone();
+        let sink = link.sink().clone();
         let task = PresentationTask {
             link,
             messages: Arc::new(messages),
@@ -195,7 +232,7 @@ impl Driver<'_> {
         }
         match result {
             Ok(content) => {
-                self.presented_live = true;
+                self.ending.presented_live = true;
                 self.complete_presentation(content, false);
             }
             Err(reason) => {
@@ -289,45 +326,7 @@ impl Driver<'_> {
             },
         );
         self.status(&winner, AgentStatus::Done);
-        self.final_answer = Some(content);
-    }
-
-    /// Writes `final/<winner>/answer.txt` on the blocking pool: the write ends with an
-    /// `fsync` (milliseconds) that must not stall the async workers.
-    pub(super) async fn save_final_answer(&mut self) {
-        let (Some(log), Some(winner), Some(content)) =
-            (self.emitter.log(), &self.winner, &self.final_answer)
-        else {
-            return;
-        };
-        let path = log.final_answer_path(winner);
-        let content = content.clone();
-        let saved = tokio::task::spawn_blocking(move || write_atomic(&path, content.as_bytes()))
-            .await
-            .unwrap_or_else(|error| Err(std::io::Error::other(error)));
-        match saved {
-            Ok(()) => {}
-            Err(error) if self.emitter.log_failed() => {
-                tracing::warn!(%error, "the final answer was not saved either");
-            }
-            Err(error) => self.emit(
-                None,
-                EventMsg::Warning {
-                    message: format!("could not save the final answer: {error}"),
-                },
-            ),
-        }
-    }
-
-    /// How the turn ends: as recorded (cancelled), else by its timeout and final answer.
-    pub(super) fn outcome(&self) -> TurnOutcome {
-        self.outcome.unwrap_or(if self.timed_out {
-            TurnOutcome::TimedOut
-        } else if self.final_answer.is_some() {
-            TurnOutcome::Completed
-        } else {
-            TurnOutcome::Failed
-        })
+        self.ending.final_answer = Some(content);
     }
 
     pub(super) fn finish(mut self) -> TurnReport {
@@ -335,9 +334,10 @@ impl Driver<'_> {
         if let Some(running) = self.presentation.take() {
             running.stop();
         }
-        let outcome = self.outcome();
+        let outcome = self.ending.outcome();
         let duration_ms = u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX);
         let winner = self
+            .ending
             .winner
             .clone()
             .filter(|_| outcome != TurnOutcome::Cancelled);
@@ -351,10 +351,10 @@ impl Driver<'_> {
         );
         TurnReport {
             winner,
-            final_answer: self.final_answer,
-            ready_plan: self.ready_plan,
+            final_answer: self.ending.final_answer,
+            ready_plan: self.ending.ready_plan,
             outcome,
-            shutdown: self.shutdown,
+            shutdown: self.ending.shutdown,
             answers: self.coordination.all_answers(),
         }
     }

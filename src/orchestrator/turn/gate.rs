@@ -2,11 +2,29 @@
 //! does) is asked whether the request involves irreversible MCP operations; the answer
 //! decides which tools the gate blocks until the final presentation.
 
+use std::sync::Arc;
+
 use tokio::sync::mpsc;
 
 use super::{Driver, Phase};
 use crate::orchestrator::planning_mode::{self, Decision};
+use crate::orchestrator::turn_tools::Gate;
 use crate::protocol::{EventMsg, Op};
+
+/// Planning mode's gate, shared with every agent's turn tools.
+#[derive(Default)]
+pub(super) struct PlanningGate {
+    pub(super) shared: Arc<Gate>,
+    /// The gate blocks tools this turn (the decision was irreversible).
+    pub(super) active: bool,
+}
+
+impl PlanningGate {
+    fn apply(&mut self, decision: Decision) {
+        self.active = decision.irreversible;
+        self.shared.set(decision);
+    }
+}
 
 impl Driver<'_> {
     /// Asks, if planning mode is on. Ops that arrive meanwhile are handled; returns false
@@ -33,8 +51,8 @@ impl Driver<'_> {
             .collect();
         let isolated = self.run.workspaces.is_some();
         let prompt = planning_mode::analysis_prompt(&self.request.prompt, &tools, isolated);
-        let link = self.agent_link(&analyst, index);
-        let asking = planning_mode::ask(&link, prompt);
+        let model = self.model_link(&analyst, index);
+        let asking = planning_mode::ask(&model, prompt);
         tokio::pin!(asking);
         let deadline = self.deadline;
         let decision = loop {
@@ -52,12 +70,11 @@ impl Driver<'_> {
                 }
             }
         };
-        self.apply(&analyst, decision);
+        self.decide(&analyst, decision);
         true
     }
 
-    fn apply(&mut self, analyst: &crate::protocol::AgentId, decision: Decision) {
-        self.gated = decision.irreversible;
+    fn decide(&mut self, analyst: &crate::protocol::AgentId, decision: Decision) {
         self.emit(
             Some(analyst),
             EventMsg::PlanningModeDecided {
@@ -65,7 +82,7 @@ impl Driver<'_> {
                 blocked_tools: decision.blocked_tools.iter().cloned().collect(),
             },
         );
-        self.gate.set(decision);
+        self.planning_gate.apply(decision);
     }
 }
 

@@ -2,16 +2,75 @@
 //! context their prompts are built from, and their turn tools (task plan, broadcast,
 //! planning mode's gate).
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
+use super::gate::PlanningGate;
 use super::settings::TurnSettings;
-use super::{Driver, PlanTurn, RunContext};
+use super::{Driver, PlanTurn, RunContext, TurnRequest, plan};
 use crate::orchestrator::agent_link::AgentLink;
 use crate::orchestrator::channel::AgentSink;
+use crate::orchestrator::inbox::HumanInbox;
+use crate::orchestrator::model_call::ModelLink;
 use crate::orchestrator::prompts::{FilesystemView, PromptContext};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
 use crate::protocol::{AgentId, TaskProgress};
+use crate::workspace::ContextRootSpec;
+
+/// What the turn hands its agents' tasks, settled when it starts.
+pub(super) struct TaskKit {
+    /// The config's context paths and those attached to the question.
+    context_paths: Vec<ContextRootSpec>,
+    /// Each agent's system message for this turn (its own, plus plan-execution guidance).
+    system_messages: Vec<Option<String>>,
+    /// Each agent's turn tools, config order (empty for agents not taking part).
+    pub(super) turn_tools: Vec<TurnTools>,
+    /// Human input typed during the turn, for every agent's next tool result.
+    pub(super) inbox: HumanInbox,
+}
+
+impl TaskKit {
+    pub(super) fn new(
+        run: &RunContext,
+        request: &TurnRequest,
+        settings: &TurnSettings,
+        planning_gate: &PlanningGate,
+    ) -> Self {
+        let context_paths = run
+            .workspaces
+            .iter()
+            .flat_map(|workspaces| workspaces.layout().context.iter().cloned())
+            .chain(request.attached.iter().cloned())
+            .collect();
+        let system_messages = run
+            .config
+            .agents
+            .iter()
+            .map(|agent| {
+                plan::system_message(agent.system_message.as_deref(), request.plan.as_ref())
+            })
+            .collect();
+        Self {
+            context_paths,
+            system_messages,
+            turn_tools: build_turn_tools(
+                run,
+                settings,
+                &planning_gate.shared,
+                request.plan.as_ref(),
+            ),
+            inbox: HumanInbox::default(),
+        }
+    }
+
+    pub(super) fn context_paths(&self) -> &[ContextRootSpec] {
+        &self.context_paths
+    }
+
+    pub(super) fn system_message(&self, index: usize) -> Option<&str> {
+        self.system_messages[index].as_deref()
+    }
+}
 
 impl Driver<'_> {
     pub(super) fn prompt_context(&self, agent_index: usize) -> PromptContext<'_> {
@@ -19,14 +78,15 @@ impl Driver<'_> {
         PromptContext {
             question: &self.request.prompt,
             history: &self.request.history,
-            system_message: self.system_messages[agent_index].as_deref(),
+            system_message: self.task_kit.system_message(agent_index),
             persona: config.agents[agent_index].persona.as_deref(),
             own_anon: self
                 .coordination
                 .mapping()
                 .anon(&config.agents[agent_index].id),
             planning_instruction: self
-                .gated
+                .planning_gate
+                .active
                 .then_some(self.settings.planning_instruction.as_str()),
             broadcast: self.settings.broadcast,
             voting_sensitivity: config.agents[agent_index]
@@ -39,7 +99,7 @@ impl Driver<'_> {
                 Some(FilesystemView {
                     workspace: &dirs.workspace,
                     temp: &dirs.temp,
-                    context: &self.context_paths,
+                    context: self.task_kit.context_paths(),
                     peers: workspaces
                         .peers()
                         .map(|(anon, dirs)| (anon, dirs.workspace.as_path()))
@@ -47,13 +107,14 @@ impl Driver<'_> {
                 })
             }),
             progress: self.progress_of_answers(),
-            attempt_feedback: self.attempt_feedback.as_deref(),
+            attempt_feedback: self.attempts.feedback.as_deref(),
         }
     }
 
     /// The task progress each agent with an answer had when that answer was accepted.
     fn progress_of_answers(&self) -> Vec<(String, TaskProgress)> {
         let mut progress: Vec<(String, TaskProgress)> = self
+            .rounds
             .answer_progress
             .iter()
             .filter(|(_, progress)| progress.total > 0)
@@ -69,24 +130,35 @@ impl Driver<'_> {
     /// What an agent's task (round or presentation) needs, for the agent at `index`.
     pub(super) fn agent_link(&self, agent: &AgentId, index: usize) -> AgentLink {
         AgentLink {
-            sink: AgentSink::new(agent.clone(), self.tx.clone()),
-            backend: Arc::clone(&self.run.backends[index]),
+            model: self.model_link(agent, index),
             router: Arc::clone(&self.run.routers[index]),
-            inbox: self.inbox.clone(),
-            turn_tools: self.turn_tools.get(index).cloned().unwrap_or_default(),
-            spent: Mutex::default(),
+            inbox: self.task_kit.inbox.clone(),
+            turn_tools: self
+                .task_kit
+                .turn_tools
+                .get(index)
+                .cloned()
+                .unwrap_or_default(),
         }
+    }
+
+    /// What a side call to the model of the agent at `index` needs (no tools).
+    pub(super) fn model_link(&self, agent: &AgentId, index: usize) -> ModelLink {
+        ModelLink::new(
+            AgentSink::new(agent.clone(), self.tx.clone()),
+            Arc::clone(&self.run.backends[index]),
+        )
     }
 
     /// The agent's task-plan tools this turn, if it has any.
     pub(super) fn task_plan(&self, index: usize) -> Option<&Arc<TaskPlanTools>> {
-        self.turn_tools.get(index)?.task_plan.as_ref()
+        self.task_kit.turn_tools.get(index)?.task_plan.as_ref()
     }
 }
 
 /// Each participant's task-plan tools (in its workspace's `tasks/plan.json` in filesystem
 /// mode), broadcast tools and the planning-mode gate; nothing for the others.
-pub(super) fn build_turn_tools(
+fn build_turn_tools(
     run: &RunContext,
     settings: &TurnSettings,
     gate: &Arc<Gate>,

@@ -1,8 +1,10 @@
 //! One turn: agent rounds run in parallel until coordination settles, then the winner
 //! presents. This file holds the driver and its event loop; `settings` decides how the turn
-//! runs, `rounds` starts and judges agent rounds, `questions` answers `ask_others`,
-//! `plan` makes and carries out saved plans, `ending` handles winners, presentation,
-//! timeout, cancel and the finish.
+//! runs, `rounds` starts and judges agent rounds (their bookkeeping is `round_book`),
+//! `questions` answers `ask_others`, `plan` makes and carries out saved plans, `ending`
+//! handles winners, presentation, timeout, cancel and the finish. The driver's state is
+//! grouped by the file that changes it: `links` (what agents' tasks are handed), `gate`,
+//! `round_book`, `questions`, `budget`, `attempts` and `ending` each own one part.
 
 mod attempts;
 mod budget;
@@ -13,38 +15,39 @@ mod links;
 mod override_final;
 mod plan;
 mod questions;
+mod round_book;
 mod rounds;
+mod running;
 pub mod settings;
 mod workspaces;
 
-use std::any::Any;
-use std::collections::HashMap;
-use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
 use std::time::Duration;
 
-use futures::FutureExt;
-use tokio::sync::{mpsc, watch};
-use tokio::task::JoinHandle;
+use tokio::sync::mpsc;
 use tokio::time::{Instant, sleep_until};
-use tokio_util::sync::CancellationToken;
 
-use super::broadcast::Board;
-use super::channel::{RoundEnd, TaskMsg, TaskSender, task_channel};
+use super::channel::{TaskMsg, TaskSender, task_channel};
 use super::coordination::Coordination;
 use super::emitter::Emitter;
-use super::inbox::HumanInbox;
 use super::prompts::HistoryEntry;
-use super::turn_tools::{Gate, TurnTools};
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
     AgentId, AgentInfo, AgentStatus, AnonymousMapping, AnswerLabel, EventMsg, Mode, Op,
-    TaskProgress, TurnOptions, TurnOutcome,
+    TurnOptions, TurnOutcome,
 };
 use crate::tools::ToolRouter;
 use crate::workspace::{ContextRootSpec, Workspaces};
+use attempts::Attempts;
+use budget::Budget;
+use ending::Ending;
+use gate::PlanningGate;
+use links::TaskKit;
 pub use plan::{PlanTurn, list as list_plans};
+use questions::Questions;
+use round_book::RoundBook;
+use running::Running;
 use settings::TurnSettings;
 
 /// What every turn of a run shares.
@@ -105,53 +108,11 @@ pub async fn run_turn(
     Driver::new(run, request, emitter).run(ops).await
 }
 
-struct Running {
-    cancel: CancellationToken,
-    handle: JoinHandle<()>,
-}
-
-impl Running {
-    /// Runs `work` on its own task and hands its result to `on_end`. A panic inside `work`
-    /// arrives as `Err(message)`, so the driver always hears back; a cancelled task reports
-    /// nothing.
-    fn spawn<T, F>(work: F, on_end: impl FnOnce(Result<T, String>) + Send + 'static) -> Self
-    where
-        F: Future<Output = T> + Send + 'static,
-        T: Send + 'static,
-    {
-        let cancel = CancellationToken::new();
-        let token = cancel.clone();
-        let handle = tokio::spawn(async move {
-            tokio::select! {
-                result = AssertUnwindSafe(work).catch_unwind() => {
-                    on_end(result.map_err(|panic| panic_message(panic.as_ref())));
-                }
-                () = token.cancelled() => {}
-            }
-        });
-        Self { cancel, handle }
-    }
-
-    fn stop(self) {
-        self.cancel.cancel();
-        self.handle.abort();
-    }
-}
-
 /// `from + duration`, or a year from `from` if that does not fit in an `Instant`.
 fn deadline_after(from: Instant, duration: Duration) -> Instant {
     from.checked_add(duration)
         .or_else(|| from.checked_add(Duration::from_secs(365 * 24 * 3600)))
         .unwrap_or(from)
-}
-
-fn panic_message(panic: &(dyn Any + Send)) -> String {
-    let detail = panic
-        .downcast_ref::<&str>()
-        .map(|text| (*text).to_string())
-        .or_else(|| panic.downcast_ref::<String>().cloned())
-        .unwrap_or_else(|| "unknown cause".into());
-    format!("internal error (a bug in massgen, please report it): {detail}")
 }
 
 enum Phase {
@@ -177,77 +138,33 @@ struct Driver<'a> {
     run: &'a RunContext,
     request: TurnRequest,
     emitter: &'a mut Emitter,
+    settings: TurnSettings,
     coordination: Coordination,
     tx: TaskSender,
     rx: mpsc::UnboundedReceiver<TaskMsg>,
-    answers_version: watch::Sender<u64>,
-    rounds: HashMap<AgentId, Running>,
-    presentation: Option<Running>,
-    last_end: HashMap<AgentId, RoundEnd>,
-    inbox: HumanInbox,
     phase: Phase,
-    outcome: Option<TurnOutcome>,
-    timed_out: bool,
-    final_answer: Option<String>,
-    winner: Option<AgentId>,
-    shutdown: bool,
+    /// The winner's presentation or check, while it runs.
+    presentation: Option<Running>,
     started: Instant,
     /// When the orchestrator timeout fires.
     deadline: Instant,
-    /// The config's context paths and those attached to the question.
-    context_paths: Vec<ContextRootSpec>,
-    settings: TurnSettings,
-    /// Each agent's turn tools, config order (empty for agents not taking part).
-    turn_tools: Vec<TurnTools>,
-    gate: Arc<Gate>,
-    /// Planning mode blocks tools this turn (the decision was irreversible).
-    gated: bool,
-    /// Each agent's system message for this turn (its own, plus plan-execution guidance).
-    system_messages: Vec<Option<String>>,
-    board: Board,
-    /// Agents' tool calls waiting for a question to close.
-    waiting: HashMap<String, Vec<tokio::sync::oneshot::Sender<Result<serde_json::Value, String>>>>,
-    /// Peers answering questions in side calls; stopped when the turn ends.
-    side_calls: Vec<JoinHandle<()>>,
-    /// Each agent's task progress when its latest answer was accepted.
-    answer_progress: HashMap<AgentId, TaskProgress>,
-    ready_plan: Option<String>,
-    /// The winner's presentation call produced the final answer (not its stored answer).
-    presented_live: bool,
-    budget: budget::Budget,
-    /// This turn's attempt (1 until the winner sends an answer back) and how many it may
-    /// have (`1 + coordination.max_orchestration_restarts`).
-    attempt: u32,
-    max_attempts: u32,
-    /// `<PREVIOUS ATTEMPT FEEDBACK>` for every round of a later attempt.
-    attempt_feedback: Option<String>,
-    /// The winner sent the answer back; the next attempt starts once the event loop turns.
-    pending_restart: Option<attempts::Restart>,
+    task_kit: TaskKit,
+    planning_gate: PlanningGate,
+    rounds: RoundBook,
+    questions: Questions,
+    budget: Budget,
+    attempts: Attempts,
+    ending: Ending,
 }
 
 impl<'a> Driver<'a> {
     fn new(run: &'a RunContext, request: TurnRequest, emitter: &'a mut Emitter) -> Self {
-        let context_paths = run
-            .workspaces
-            .iter()
-            .flat_map(|workspaces| workspaces.layout().context.iter().cloned())
-            .chain(request.attached.iter().cloned())
-            .collect();
         let settings = settings::resolve(&run.config, request.mode, &request.options, run.human);
-        let gate = Arc::new(Gate::default());
-        let turn_tools = links::build_turn_tools(run, &settings, &gate, request.plan.as_ref());
-        let system_messages = run
-            .config
-            .agents
-            .iter()
-            .map(|agent| {
-                plan::system_message(agent.system_message.as_deref(), request.plan.as_ref())
-            })
-            .collect();
+        let planning_gate = PlanningGate::default();
+        let task_kit = TaskKit::new(run, &request, &settings, &planning_gate);
         let (tx, rx) = task_channel();
         Self {
             run,
-            context_paths,
             request,
             emitter,
             coordination: Coordination::among(
@@ -255,42 +172,25 @@ impl<'a> Driver<'a> {
                 settings.participants.clone(),
                 settings.rules,
             ),
+            settings,
             tx,
             rx,
-            answers_version: watch::channel(0).0,
-            rounds: HashMap::new(),
-            presentation: None,
-            last_end: HashMap::new(),
-            inbox: HumanInbox::default(),
             phase: Phase::Coordinating,
-            outcome: None,
-            timed_out: false,
-            final_answer: None,
-            winner: None,
-            shutdown: false,
+            presentation: None,
             started: Instant::now(),
             deadline: deadline_after(Instant::now(), run.config.timeouts.orchestrator),
-            settings,
-            turn_tools,
-            gate,
-            gated: false,
-            system_messages,
-            board: Board::default(),
-            waiting: HashMap::new(),
-            side_calls: Vec::new(),
-            answer_progress: HashMap::new(),
-            ready_plan: None,
-            presented_live: false,
-            budget: budget::Budget::default(),
-            attempt: 1,
-            max_attempts: run
-                .config
-                .orchestrator
-                .coordination
-                .max_orchestration_restarts
-                .saturating_add(1),
-            attempt_feedback: None,
-            pending_restart: None,
+            task_kit,
+            planning_gate,
+            rounds: RoundBook::default(),
+            questions: Questions::default(),
+            budget: Budget::default(),
+            attempts: Attempts::new(
+                run.config
+                    .orchestrator
+                    .coordination
+                    .max_orchestration_restarts,
+            ),
+            ending: Ending::default(),
         }
     }
 
@@ -332,7 +232,7 @@ impl<'a> Driver<'a> {
             }
         }
         loop {
-            if let Some(restart) = self.pending_restart.take() {
+            if let Some(restart) = self.attempts.pending_restart.take() {
                 self.begin_next_attempt(restart).await;
             }
             if matches!(self.phase, Phase::Coordinating) && self.coordination.is_settled() {
@@ -347,7 +247,7 @@ impl<'a> Driver<'a> {
                 Phase::Done => break,
             };
             let coordinating = presentation_deadline.is_none();
-            let question_deadline = self.board.next_deadline();
+            let question_deadline = self.questions.next_deadline();
             let front_end_keeps_up = self.emitter.has_room();
             tokio::select! {
                 Some(msg) = self.rx.recv(), if front_end_keeps_up => self.handle(msg),
@@ -363,7 +263,7 @@ impl<'a> Driver<'a> {
         self.close_questions();
         self.save_final_answer().await;
         self.save_final_workspace().await;
-        if self.outcome() != TurnOutcome::Completed {
+        if self.ending.outcome() != TurnOutcome::Completed {
             self.save_partial_workspaces().await;
         }
         self.conclude_plan().await;

@@ -29,7 +29,7 @@ impl Driver<'_> {
         if let Some(running) = self.presentation.take() {
             running.stop();
         }
-        let previous = self.winner.replace(author.clone());
+        let previous = self.ending.winner.replace(author.clone());
         if let Some(previous) = previous.filter(|previous| previous != &author) {
             self.status(&previous, AgentStatus::Done);
         }

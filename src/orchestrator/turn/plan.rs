@@ -106,9 +106,9 @@ impl Driver<'_> {
         let Some(turn) = self.request.plan.take() else {
             return;
         };
-        let outcome = self.outcome();
+        let outcome = self.ending.outcome();
         let winner_workspace = self.plan_source().await;
-        let answered = self.final_answer.is_some();
+        let answered = self.ending.final_answer.is_some();
         let concluded = tokio::task::spawn_blocking(move || {
             conclude(turn, outcome, answered, winner_workspace.as_deref())
         })
@@ -129,7 +129,7 @@ impl Driver<'_> {
             self.emit(None, EventMsg::Warning { message });
         }
         if info.status == crate::protocol::PlanStatus::Ready {
-            self.ready_plan = Some(info.id.clone());
+            self.ending.ready_plan = Some(info.id.clone());
         }
         self.emit(None, EventMsg::PlanUpdated { plan: info });
     }
@@ -138,9 +138,9 @@ impl Driver<'_> {
     /// it presented, else the snapshot behind its winning answer — after a timeout or
     /// with refine off its workspace may hold later, unfinished work.
     async fn plan_source(&self) -> Option<PathBuf> {
-        let index = self.agent_index(self.winner.as_ref()?)?;
+        let index = self.agent_index(self.ending.winner.as_ref()?)?;
         let workspaces = self.run.workspaces.as_ref()?;
-        if !self.presented_live
+        if !self.ending.presented_live
             && let Some(snapshot) = workspaces.latest_snapshot(index).await
         {
             return Some(snapshot);

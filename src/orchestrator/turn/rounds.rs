@@ -19,7 +19,7 @@ impl Driver<'_> {
             return;
         }
         for agent in self.coordination.agents().to_vec() {
-            if self.rounds.contains_key(&agent) || !self.coordination.needs_round(&agent) {
+            if self.rounds.running.contains_key(&agent) || !self.coordination.needs_round(&agent) {
                 continue;
             }
             let Some(index) = self.agent_index(&agent) else {
@@ -29,7 +29,7 @@ impl Driver<'_> {
                 continue;
             };
             if view.round > 1 {
-                let reason = restart_reason(self.last_end.get(&agent)).to_string();
+                let reason = restart_reason(self.rounds.last_end.get(&agent)).to_string();
                 self.emit(
                     Some(&agent),
                     EventMsg::AgentRestarted {
@@ -53,7 +53,7 @@ impl Driver<'_> {
                 },
             );
             let mut tools = workflow_tools(&view.vote_options, view.vote_only);
-            tools.extend(self.turn_tools[index].specs(view.vote_only));
+            tools.extend(self.task_kit.turn_tools[index].specs(view.vote_only));
             tools.extend(self.run.routers[index].tools());
             // A restarted agent starts its task plan afresh, as in MassGen; an agent
             // carrying out a saved plan keeps its progress.
@@ -62,14 +62,14 @@ impl Driver<'_> {
                 .filter(|_| view.round > 1 && !self.executes_plan())
                 .cloned();
             let link = self.agent_link(&agent, index);
-            let sink = link.sink.clone();
+            let sink = link.sink().clone();
             let task = RoundTask {
                 link,
                 messages: Arc::new(prompts::round_messages(&self.prompt_context(index), &view)),
                 tools,
                 vote_only: view.vote_only,
                 reset_plan,
-                answers_version: self.answers_version.subscribe(),
+                answers_version: self.rounds.answers_version.subscribe(),
                 workspace: self
                     .run
                     .workspaces
@@ -81,7 +81,7 @@ impl Driver<'_> {
             let running = Running::spawn(agent_round::run(task), move |result| {
                 sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
             });
-            self.rounds.insert(agent, running);
+            self.rounds.running.insert(agent, running);
         }
     }
 
@@ -118,7 +118,7 @@ impl Driver<'_> {
     }
 
     pub(super) fn judge(&mut self, agent: &AgentId, call: WorkflowCall) -> Verdict {
-        if !self.rounds.contains_key(agent) || !matches!(self.phase, Phase::Coordinating) {
+        if !self.rounds.running.contains_key(agent) || !matches!(self.phase, Phase::Coordinating) {
             return Verdict::Ignored;
         }
         match call {
@@ -141,10 +141,12 @@ impl Driver<'_> {
                             .and_then(|index| self.task_plan(index))
                             .map(|tools| tools.progress())
                         {
-                            self.answer_progress.insert(agent.clone(), progress);
+                            self.rounds.answer_progress.insert(agent.clone(), progress);
                         }
                         if !self.settings.rules.disable_injection {
-                            self.answers_version.send_modify(|version| *version += 1);
+                            self.rounds
+                                .answers_version
+                                .send_modify(|version| *version += 1);
                         }
                         Verdict::Accepted
                     }
@@ -195,7 +197,7 @@ impl Driver<'_> {
     }
 
     pub(super) fn on_round_finished(&mut self, agent: AgentId, end: RoundEnd) {
-        if self.rounds.remove(&agent).is_none() {
+        if self.rounds.running.remove(&agent).is_none() {
             return;
         }
         self.coordination.end_round(&agent);
@@ -227,7 +229,7 @@ impl Driver<'_> {
             RoundEnd::NewAnswersSeen => self.status(&agent, AgentStatus::Restarting),
             RoundEnd::Answered | RoundEnd::Voted | RoundEnd::VoteIgnored | RoundEnd::Cancelled => {}
         }
-        self.last_end.insert(agent, end);
+        self.rounds.last_end.insert(agent, end);
         self.start_due_rounds();
     }
 
@@ -238,8 +240,8 @@ impl Driver<'_> {
     }
 
     pub(super) fn stop_rounds(&mut self) -> Vec<AgentId> {
-        let stopped: Vec<AgentId> = self.rounds.keys().cloned().collect();
-        for (agent, running) in self.rounds.drain() {
+        let stopped: Vec<AgentId> = self.rounds.running.keys().cloned().collect();
+        for (agent, running) in self.rounds.running.drain() {
             running.stop();
             self.coordination.end_round(&agent);
         }

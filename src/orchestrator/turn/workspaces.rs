@@ -1,9 +1,11 @@
 //! The turn's workspace moments: saving an agent's workspace when its answer is accepted,
-//! and copying the winner's into the log when the turn ends — or, when it ends without a
-//! winner's answer (cancelled, timed out, failed), every agent's, so no work is lost.
+//! and when the turn ends, keeping the final answer and the winner's workspace in the log —
+//! or, when it ends without a winner's answer (cancelled, timed out, failed), every agent's
+//! workspace, so no work is lost.
 
 use super::Driver;
 use crate::protocol::{AgentId, EventMsg};
+use crate::session::write_atomic;
 
 impl Driver<'_> {
     /// Saves the agent's workspace in the background; rounds that start meanwhile wait
@@ -31,11 +33,42 @@ impl Driver<'_> {
         });
     }
 
+    /// Writes `final/<winner>/answer.txt` on the blocking pool: the write ends with an
+    /// `fsync` (milliseconds) that must not stall the async workers.
+    pub(super) async fn save_final_answer(&mut self) {
+        let (Some(log), Some(winner), Some(content)) = (
+            self.emitter.log(),
+            &self.ending.winner,
+            &self.ending.final_answer,
+        ) else {
+            return;
+        };
+        let path = log.final_answer_path(winner);
+        let content = content.clone();
+        let saved = tokio::task::spawn_blocking(move || write_atomic(&path, content.as_bytes()))
+            .await
+            .unwrap_or_else(|error| Err(std::io::Error::other(error)));
+        match saved {
+            Ok(()) => {}
+            Err(error) if self.emitter.log_failed() => {
+                tracing::warn!(%error, "the final answer was not saved either");
+            }
+            Err(error) => self.emit(
+                None,
+                EventMsg::Warning {
+                    message: format!("could not save the final answer: {error}"),
+                },
+            ),
+        }
+    }
+
     /// Copies the winner's workspace to `final/<winner>/workspace/` in the turn's log.
     pub(super) async fn save_final_workspace(&mut self) {
-        let (Some(workspaces), Some(winner), Some(log)) =
-            (&self.run.workspaces, &self.winner, self.emitter.log())
-        else {
+        let (Some(workspaces), Some(winner), Some(log)) = (
+            &self.run.workspaces,
+            &self.ending.winner,
+            self.emitter.log(),
+        ) else {
             return;
         };
         let Some(index) = self.agent_index(winner) else {
