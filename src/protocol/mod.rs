@@ -4,6 +4,7 @@
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
 mod event;
+mod event_kind;
 mod event_parts;
 mod ids;
 mod lossy_path;
@@ -18,6 +19,9 @@ pub use event::{
     AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState,
     PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,
     VoteCount, WinnerBasis,
+};
+pub(crate) use event_kind::{
+    run_events, stream_deltas, tool_calls, usage_events, workspace_events,
 };
 pub use ids::{AgentId, AnonId, AnonymousMapping, AnswerLabel};
 pub use op::{ContextPath, Mode, Op};

@@ -1,5 +1,6 @@
-//! The plain display's lines about updates and attempts: peers' answers injected
-//! mid-round, round time limits, the winner's check of its answer and the restart banner.
+//! The plain display's lines about updates and attempts: an agent restarting, peers'
+//! answers and the user's text reaching it mid-round, round time limits, the winner's
+//! check of its answer and the restart banner.
 
 use std::io::{self, Write};
 
@@ -8,6 +9,18 @@ use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, RoundTimeStag
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
+    pub(super) fn restarted_line(
+        &mut self,
+        agent: &AgentId,
+        round: u32,
+        reason: &str,
+    ) -> io::Result<()> {
+        let line = self
+            .style
+            .dim(&format!("↻ round {round}: {}", clean(reason)));
+        self.agent_line(agent, &line)
+    }
+
     pub(super) fn update_line(
         &mut self,
         agent: &AgentId,
@@ -19,6 +32,19 @@ impl<W: Write> PlainPrinter<W> {
             labels.join(", ")
         ));
         self.agent_line(agent, &line)
+    }
+
+    /// The user's text, queued during the turn, waits for each agent's next tool result.
+    pub(super) fn input_queued_note(&mut self, text: &str) -> io::Result<()> {
+        self.note(
+            &self
+                .style
+                .dim(&format!("» queued for the agents: {}", clean(text))),
+        )
+    }
+
+    pub(super) fn input_received_line(&mut self, agent: &AgentId) -> io::Result<()> {
+        self.agent_line(agent, &self.style.dim("» received your input"))
     }
 
     pub(super) fn round_time_line(

@@ -3,11 +3,14 @@
 //! Agents' streamed text is printed a whole line at a time, prefixed with the agent's name
 //! (`stream`); the turn's heading, winner, final answer and closing line are in `turn`.
 
+mod answers;
 mod attempts;
+mod cut_short;
 mod plan;
 mod provider_tool;
 mod servers;
 mod stream;
+mod tool_calls;
 mod turn;
 
 use std::collections::HashMap;
@@ -17,9 +20,10 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::{AgentId, AgentInfo, Event, EventMsg, Spend, TimeoutScope};
+use crate::protocol::{
+    AgentId, AgentInfo, Event, EventMsg, Spend, run_events, usage_events, workspace_events,
+};
 use crate::sanitize::sanitize_for_terminal as clean;
-use crate::session::format_usd;
 
 pub struct PlainPrinter<W: Write> {
     out: W,
@@ -97,9 +101,9 @@ impl<W: Write> PlainPrinter<W> {
         writeln!(self.out, "{line}")
     }
 
+    /// Prints what `event` shows. Events about an agent print only when they name it.
     fn handle_full(&mut self, event: &Event) -> io::Result<()> {
-        let agent = event.agent.as_ref();
-        match (&event.msg, agent) {
+        match (&event.msg, event.agent.as_ref()) {
             (
                 EventMsg::TurnStarted {
                     question,
@@ -121,20 +125,14 @@ impl<W: Write> PlainPrinter<W> {
                 self.stream(agent, text, Channel::Reasoning)
             }
             (EventMsg::AgentRestarted { round, reason }, Some(agent)) => {
-                let line = self
-                    .style
-                    .dim(&format!("↻ round {round}: {}", clean(reason)));
-                self.agent_line(agent, &line)
+                self.restarted_line(agent, *round, reason)
             }
             (
                 EventMsg::ToolCallBegin {
                     tool, arguments, ..
                 },
                 Some(agent),
-            ) => {
-                let line = format!("⚙ {} {}", clean(tool), preview(arguments, 80));
-                self.agent_line(agent, &line)
-            }
+            ) => self.tool_started_line(agent, tool, arguments),
             (
                 EventMsg::ToolCallEnd {
                     tool,
@@ -144,24 +142,10 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 Some(agent),
-            ) => {
-                let line = if *ok {
-                    self.style
-                        .good(&format!("✓ {} ({duration_ms} ms)", clean(tool)))
-                } else {
-                    self.style
-                        .bad(&format!("✗ {}: {}", clean(tool), preview(output, 100)))
-                };
-                self.agent_line(agent, &line)
-            }
+            ) => self.tool_finished_line(agent, tool, *ok, output, *duration_ms),
             (EventMsg::ProviderTool(call), Some(agent)) => self.provider_tool(agent, call),
             (EventMsg::AnswerSubmitted { label, content, .. }, Some(agent)) => {
-                let line = format!(
-                    "{} {}",
-                    self.style.good(&format!("✔ answer {label}:")),
-                    preview(content, 90)
-                );
-                self.agent_line(agent, &line)
+                self.answer_line(agent, label, content)
             }
             (
                 EventMsg::VoteCast {
@@ -171,21 +155,9 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 Some(agent),
-            ) => {
-                let line = format!(
-                    "☑ votes for {} ({target_label}): {}",
-                    self.name(target),
-                    clean(reason)
-                );
-                self.agent_line(agent, &line)
-            }
+            ) => self.vote_line(agent, target, target_label, reason),
             (EventMsg::VoteIgnored { target, why, .. }, Some(agent)) => {
-                let line = self.style.dim(&format!(
-                    "⊘ vote for {} ignored: {}",
-                    clean(target.as_str()),
-                    clean(why)
-                ));
-                self.agent_line(agent, &line)
+                self.vote_ignored_line(agent, target, why)
             }
             (
                 EventMsg::Retrying {
@@ -195,15 +167,7 @@ impl<W: Write> PlainPrinter<W> {
                     reason,
                 },
                 Some(agent),
-            ) => {
-                #[allow(clippy::cast_precision_loss)]
-                let seconds = *delay_ms as f64 / 1000.0;
-                let line = self.style.warn(&format!(
-                    "⟳ {}, retrying in {seconds:.1} s ({attempt}/{max_retries})",
-                    clean(reason)
-                ));
-                self.agent_line(agent, &line)
-            }
+            ) => self.retrying_line(agent, *attempt, *max_retries, *delay_ms, reason),
             (
                 EventMsg::EnforcementRetry {
                     attempt,
@@ -212,37 +176,18 @@ impl<W: Write> PlainPrinter<W> {
                     ..
                 },
                 Some(agent),
-            ) => {
-                let line = self.style.warn(&format!(
-                    "⟳ attempt {attempt}/{max_attempts}: {}",
-                    preview(detail, 100)
-                ));
-                self.agent_line(agent, &line)
-            }
-            (EventMsg::AgentError { message }, Some(agent)) => {
-                let line = self.style.bad(&format!("✗ error: {}", clean(message)));
-                self.agent_line(agent, &line)
-            }
+            ) => self.enforcement_line(agent, *attempt, *max_attempts, detail),
+            (EventMsg::AgentError { message }, Some(agent)) => self.error_line(agent, message),
             (EventMsg::McpServerStatus { server, state }, Some(agent)) => {
                 self.server_line(agent, server, state)
             }
             (EventMsg::ToolRefused { tool, path, reason }, Some(agent)) => {
                 self.refused_line(agent, tool, path, reason)
             }
-            (EventMsg::AgentKilled { reason }, Some(agent)) => {
-                let line = self
-                    .style
-                    .bad(&format!("✗ out of this turn: {}", clean(reason)));
-                self.agent_line(agent, &line)
-            }
-            (EventMsg::HumanInputDelivered { .. }, Some(agent)) => {
-                self.agent_line(agent, &self.style.dim("» received your input"))
-            }
+            (EventMsg::AgentKilled { reason }, Some(agent)) => self.killed_line(agent, reason),
+            (EventMsg::HumanInputDelivered { .. }, Some(agent)) => self.input_received_line(agent),
             (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
-            (EventMsg::FinalOverridden { label, agent, .. }, _) => {
-                let line = format!("👤 override: final answer is {label} ({agent})");
-                self.note(&self.style.bold(&line))
-            }
+            (EventMsg::FinalOverridden { label, agent, .. }, _) => self.override_note(label, agent),
             (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
                 self.round_time_line(agent, *stage)
             }
@@ -271,8 +216,7 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.winner_line(winner, winner_anon, tally, *basis),
             (EventMsg::FinalPresentationStarted { label }, Some(agent)) => {
-                self.final_started(agent, label);
-                Ok(())
+                self.final_started(agent, label)
             }
             (EventMsg::FinalPresentationDelta { text }, _) => self.final_delta(text),
             (
@@ -281,31 +225,14 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => self.final_done(content, *fallback),
-            (EventMsg::Timeout { scope, seconds }, _) => {
-                let what = match scope {
-                    TimeoutScope::Orchestrator => "coordination",
-                    TimeoutScope::Presentation => "the final presentation",
-                };
-                let line = self
-                    .style
-                    .warn(&format!("⏱ {what} timed out after {seconds} s"));
-                self.note(&line)
-            }
+            (EventMsg::Timeout { scope, seconds }, _) => self.timeout_note(*scope, *seconds),
             (
                 EventMsg::BudgetReached {
                     budget_usd,
                     spent_usd,
                 },
                 _,
-            ) => {
-                let line = self.style.warn(&format!(
-                    "💰 cost budget of {} reached ({} spent): no new model calls; the best \
-                     answer so far is presented",
-                    format_usd(*budget_usd),
-                    format_usd(*spent_usd)
-                ));
-                self.note(&line)
-            }
+            ) => self.budget_note(*budget_usd, *spent_usd),
             (EventMsg::Cancelled, _) => self.note(&self.style.warn("✗ cancelled")),
             (
                 EventMsg::SessionResumed {
@@ -316,9 +243,7 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => self.resumed_line(session_id, turns.len(), *history_from),
-            (EventMsg::Warning { message }, _) => {
-                self.note(&self.style.warn(&format!("! {}", clean(message))))
-            }
+            (EventMsg::Warning { message }, _) => self.warning_note(message),
             (
                 EventMsg::PlanningModeDecided {
                     irreversible,
@@ -346,11 +271,7 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => self.timed_out_line(agent, *responses),
             (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
-            (EventMsg::HumanInputQueued { text }, _) => self.note(
-                &self
-                    .style
-                    .dim(&format!("» queued for the agents: {}", clean(text))),
-            ),
+            (EventMsg::HumanInputQueued { text }, _) => self.input_queued_note(text),
             (
                 EventMsg::TurnFinished {
                     outcome,
@@ -359,47 +280,17 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => self.finish_line(*outcome, *duration_ms),
+            (_, None) => Ok(()),
             (
-                EventMsg::RunStarted { .. }
-                | EventMsg::RunFinished
-                | EventMsg::AgentsReplaced { .. }
-                | EventMsg::HistoryCleared
+                run_events!()
+                | usage_events!()
+                | workspace_events!()
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::RoundStarted { .. }
-                | EventMsg::Usage { .. }
-                | EventMsg::TextDelta { .. }
-                | EventMsg::ReasoningDelta { .. }
-                | EventMsg::AgentRestarted { .. }
-                | EventMsg::UpdateInjected { .. }
-                | EventMsg::RoundTimeLimitReached { .. }
-                | EventMsg::PostEvaluationStarted { .. }
-                | EventMsg::PostEvaluationFinished { .. }
-                | EventMsg::ToolCallBegin { .. }
-                | EventMsg::ToolCallEnd { .. }
-                | EventMsg::ProviderTool(_)
-                | EventMsg::AnswerSubmitted { .. }
-                | EventMsg::VoteCast { .. }
-                | EventMsg::VoteIgnored { .. }
-                | EventMsg::EnforcementRetry { .. }
-                | EventMsg::Retrying { .. }
-                | EventMsg::RoundUsage { .. }
-                | EventMsg::AgentError { .. }
-                | EventMsg::AgentKilled { .. }
-                | EventMsg::HumanInputDelivered { .. }
-                | EventMsg::FinalPresentationStarted { .. }
-                | EventMsg::WorkspaceSnapshot { .. }
-                | EventMsg::WorkspaceAssigned { .. }
-                | EventMsg::McpServerStatus { .. }
-                | EventMsg::ToolRefused { .. }
-                | EventMsg::ReplayStarted { .. }
-                | EventMsg::ReplayFinished { .. }
-                | EventMsg::ToolBlocked { .. }
-                | EventMsg::TaskPlanChanged { .. }
-                | EventMsg::BroadcastAsked { .. }
-                | EventMsg::BroadcastAnswered { .. }
-                | EventMsg::BroadcastClosed { .. }
-                | EventMsg::PlansListed { .. },
-                _,
+                | EventMsg::BroadcastClosed {
+                    timed_out: false, ..
+                },
+                Some(_),
             ) => Ok(()),
         }
     }

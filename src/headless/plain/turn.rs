@@ -103,12 +103,13 @@ impl<W: Write> PlainPrinter<W> {
     }
 
     /// The heading waits for the first text, so the winner's last reasoning comes first.
-    pub(super) fn final_started(&mut self, agent: &AgentId, label: &AnswerLabel) {
+    pub(super) fn final_started(&mut self, agent: &AgentId, label: &AnswerLabel) -> io::Result<()> {
         self.final_streamed = false;
         self.pending_heading = Some(
             self.style
                 .bold(&format!("── Final answer · {agent} ({label}) ──")),
         );
+        Ok(())
     }
 
     pub(super) fn final_delta(&mut self, text: &str) -> io::Result<()> {

@@ -121,7 +121,8 @@ impl Tracker {
     /// MassGen writes one `restart_triggered` per new answer, by the agent that gave it,
     /// naming every agent it restarts; massgen's events name each restarted agent, so they
     /// are gathered into the entry of the answer that caused them.
-    pub fn restart(&mut self, event: &Event, agent: &str, reason: &str) {
+    pub fn restart(&mut self, event: &Event, agent: Option<&str>, reason: &str) {
+        let Some(agent) = agent else { return };
         let trigger = self
             .last_author
             .clone()
