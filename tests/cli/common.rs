@@ -1,4 +1,4 @@
-//! Helpers shared by the `tests/cli_*.rs` files: a scripted one-agent config, running the binary, and assertions on its output.
+//! Helpers shared by the modules of `tests/cli/` (and `tests/third_party_mock/`): a scripted one-agent config, running the binary, and assertions on its output.
 
 #![allow(dead_code)]
 

@@ -1,4 +1,4 @@
-//! Helpers shared by the `config_errors_*` tests: `--validate` and a real run of a config in the sandbox, and the checks of a config error report.
+//! Helpers shared by the modules of `tests/config_errors/`: `--validate` and a real run of a config in the sandbox, and the checks of a config error report.
 
 #![allow(dead_code)]
 

@@ -1,9 +1,8 @@
 //! MassGen coordination keys set in YAML change what happens: task-plan tools offered and
 //! kept on disk, the question limit, and voting deferred until everyone answered. (Keys
-//! tested elsewhere: planning mode in `planning_mode.rs`, broadcast and its timeout in
-//! `broadcast.rs`, restarts in `scenarios_post_evaluation.rs`, injection and round time
-//! limits in `scenarios_updates.rs`, novelty, answer limits and presets in
-//! `scenarios_coordination.rs`.)
+//! tested elsewhere: planning mode in `tests/plan/planning_mode.rs`, broadcast and its
+//! timeout in `broadcast.rs`, restarts in `post_evaluation.rs`, injection and round time
+//! limits in `updates.rs`, novelty, answer limits and presets in `coordination.rs`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 

@@ -2,7 +2,7 @@
 //! timeout and waiting, deferred and skipped voting, the skipped presentation and planning
 //! mode's instruction. Each test runs the turn with and without the key, so it fails if
 //! the key is ignored. (Task-plan tools and their filesystem mode are in
-//! `scenarios_coordination_keys.rs`.)
+//! `coordination_keys.rs`.)
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
