@@ -1,11 +1,12 @@
 //! Scenario tests of config planning mode (`coordination.enable_planning_mode`): one agent
 //! judges whether the question is irreversible, and the MCP tools it names (or all of
-//! them) are blocked until the winner presents.
+//! them) are blocked until the winner presents; `planning_mode_instruction` replaces the
+//! default instruction in the system prompt.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support::plans::{two_agents, walk};
-use crate::support::{Scenario, outcome};
+use crate::support::{Scenario, assert_completed, outcome, run_once};
 use massgen::protocol::{Event, EventMsg, Mode, TurnOptions, TurnOutcome};
 
 /// `(tool, ok)` of every tool call that ran, and the tools planning mode blocked.
@@ -125,4 +126,42 @@ async fn nothing_irreversible_blocks_nothing() {
         assert!(blocked.is_empty(), "{agent}: {blocked:?}");
         assert!(ran.iter().all(|(_, ok)| *ok) && ran.len() >= 2, "{ran:?}");
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn planning_mode_instruction_replaces_the_default_in_the_system_prompt() {
+    async fn system_prompt(coordination: &str) -> String {
+        let yaml = format!(
+            "agents:\n\
+             \x20 - {{id: a, backend: {{type: scripted, tokens_per_second: 0, answer: mine,\n\
+             \x20     planning_analysis: \"IRREVERSIBLE: YES\\nBLOCKED_TOOLS:\"}}}}\n\
+             \x20 - {{id: b, backend: {{type: scripted, tokens_per_second: 0, answer: theirs, vote_for: a,\n\
+             \x20     planning_analysis: \"IRREVERSIBLE: YES\\nBLOCKED_TOOLS:\"}}}}\n\
+             orchestrator:\n  coordination: {coordination}\n"
+        );
+        let (events, scenario) = run_once(&yaml, "Delete the old records").await;
+        assert_completed(&events);
+        let round = scenario
+            .requests_of("b")
+            .into_iter()
+            .find(|request| request.tools.iter().any(|tool| tool.name == "vote"))
+            .unwrap();
+        round.messages[0].content().to_string()
+    }
+    let custom = system_prompt(
+        "{enable_planning_mode: true, planning_mode_instruction: Describe the deletions only.}",
+    )
+    .await;
+    assert!(custom.contains("Describe the deletions only."), "{custom}");
+    assert!(
+        !custom.contains("without actually executing actions"),
+        "{custom}"
+    );
+
+    let default = system_prompt("{enable_planning_mode: true}").await;
+    assert!(
+        default.contains("without actually executing actions"),
+        "{default}"
+    );
+    assert!(!default.contains("Describe the deletions only."));
 }

@@ -12,7 +12,6 @@ mod agents_replace;
 mod broadcast;
 mod coordination;
 mod coordination_keys;
-mod coordination_keys_more;
 mod failures;
 mod final_override;
 mod history;

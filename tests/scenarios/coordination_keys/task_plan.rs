@@ -1,35 +1,14 @@
-//! MassGen coordination keys set in YAML change what happens: task-plan tools offered and
-//! kept on disk, the question limit, and voting deferred until everyone answered. (Keys
-//! tested elsewhere: planning mode in `tests/plan/planning_mode.rs`, broadcast and its
-//! timeout in `broadcast.rs`, restarts in `post_evaluation.rs`, injection and round time
-//! limits in `updates.rs`, novelty, answer limits and presets in `coordination.rs`.)
+//! The task-plan keys: `enable_agent_task_planning` offers the task-plan tools,
+//! `task_planning_filesystem_mode` keeps the plan on disk, `max_tasks_per_plan` refuses a
+//! longer plan.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::path::{Path, PathBuf};
 
-use crate::support::{Scenario, assert_completed, run_once, transcript};
+use crate::coordination_keys::common::{count, tool_ends, two_agents};
+use crate::support::{Scenario, assert_completed, run_once};
 use massgen::protocol::{EventMsg, Mode, TurnOptions};
-
-fn two_agents(extra_a: &str, orchestrator: &str) -> String {
-    format!(
-        r#"
-agents:
-  - id: a
-    backend:
-      type: scripted
-      tokens_per_second: 0
-      first_token_ms: 100
-      answer: "Answer from a"
-      vote_for: a
-{extra_a}
-  - id: b
-    backend: {{type: scripted, tokens_per_second: 0, first_token_ms: 1000, answer: "Answer from b", vote_for: a}}
-orchestrator:
-{orchestrator}
-"#
-    )
-}
 
 fn offered_tools(scenario: &Scenario, agent: &str) -> Vec<String> {
     scenario.requests_of(agent)[0]
@@ -115,58 +94,44 @@ async fn task_planning_filesystem_mode_keeps_the_plan_in_the_workspace() {
     );
 }
 
-#[tokio::test(start_paused = true)]
-async fn max_broadcasts_per_agent_refuses_a_question_past_the_limit() {
-    // a asks in every round; only its first question is taken.
-    let asks_twice = r#"      tool_calls: [{name: ask_others, arguments: {question: "Which format?", wait: false}}]
-      tool_call_rounds: 2"#;
-    let yaml = two_agents(
-        asks_twice,
-        "  coordination: {broadcast: agents, max_broadcasts_per_agent: 1}",
-    );
-    let (events, _scenario) = run_once(&yaml, "q").await;
-    let outputs: Vec<String> = events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::ToolCallEnd { tool, output, .. } if tool == "ask_others" => {
-                Some(output.clone())
-            }
-            _ => None,
-        })
-        .collect();
-    assert!(outputs.len() >= 2, "{outputs:?}");
-    assert!(outputs[0].contains("pending"), "{}", outputs[0]);
-    assert!(
-        outputs[1].contains("You have asked 1 questions this turn, the most allowed"),
-        "{}",
-        outputs[1]
-    );
+/// One scripted agent `a` (with a workspace when `cwd`) that makes `tool_calls` before
+/// answering; `coordination` is the orchestrator's `coordination:` flow mapping.
+fn planner(tool_calls: &str, cwd: bool, coordination: &str) -> String {
+    let cwd = if cwd { ", cwd: workspace" } else { "" };
+    format!(
+        "agent:\n  id: a\n  backend: {{type: scripted, tokens_per_second: 0{cwd}, answer: done,\n\
+         \x20   tool_calls: {tool_calls}}}\n\
+         orchestrator:\n  coordination: {coordination}\n"
+    )
 }
 
 #[tokio::test(start_paused = true)]
-async fn defer_voting_until_all_answered_holds_the_vote_until_everyone_answered() {
-    let position = |lines: &[String], wanted: &str| {
-        lines
-            .iter()
-            .position(|line| line == wanted)
-            .unwrap_or_else(|| panic!("{wanted} in {lines:#?}"))
-    };
-    let deferred = two_agents(
-        "",
-        "  max_new_answers_per_agent: 1\n  defer_voting_until_all_answered: true",
+async fn max_tasks_per_plan_refuses_a_longer_plan() {
+    let create_three = "[{name: mcp__planning_a__create_task_plan, arguments: {tasks: [{description: One}, {description: Two}, {description: Three}]}}]";
+    let yaml = planner(
+        create_three,
+        false,
+        "{enable_agent_task_planning: true, max_tasks_per_plan: 2}",
     );
-    let (events, _scenario) = run_once(&deferred, "q").await;
-    let lines = transcript(&events);
+    let (events, _scenario) = run_once(&yaml, "q").await;
+    assert_completed(&events);
+    let ends = tool_ends(&events, "a");
+    assert_eq!(ends.len(), 1, "{ends:?}");
+    let (_, ok, output) = &ends[0];
+    assert!(!ok, "{output}");
     assert!(
-        position(&lines, "b answers agent2.1") < position(&lines, "a votes a (agent1.1)"),
-        "{lines:#?}"
+        output.contains("3 tasks, more than the limit of 2"),
+        "{output}"
+    );
+    assert_eq!(
+        count(&events, |msg| matches!(
+            msg,
+            EventMsg::TaskPlanChanged { .. }
+        )),
+        0
     );
 
-    let eager = two_agents("", "  max_new_answers_per_agent: 1");
-    let (events, _scenario) = run_once(&eager, "q").await;
-    let lines = transcript(&events);
-    assert!(
-        position(&lines, "a votes a (agent1.1)") < position(&lines, "b answers agent2.1"),
-        "without the key a votes before b answers: {lines:#?}"
-    );
+    let yaml = planner(create_three, false, "{enable_agent_task_planning: true}");
+    let (events, _scenario) = run_once(&yaml, "q").await;
+    assert!(tool_ends(&events, "a")[0].1);
 }
