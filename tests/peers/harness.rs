@@ -1,5 +1,5 @@
 //! Finds the MCP test peers installed in this folder and describes them as
-//! `McpServerConfig`s; starts the streamable-HTTP one. Used by `tests/mcp.rs`.
+//! `McpServerConfig`s; starts the streamable-HTTP one. Used by `tests/tools/`.
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};

@@ -1,4 +1,4 @@
-"""A small MCP server for tests/mcp.rs, built on the Python `mcp` package (v2).
+"""A small MCP server for tests/tools/mcp.rs, built on the Python `mcp` package (v2).
 
 Usage: mcp_peer.py stdio | mcp_peer.py http PORT
 """

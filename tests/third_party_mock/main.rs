@@ -7,7 +7,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-#[path = "../cli_common/mod.rs"]
+#[path = "../cli/common.rs"]
 mod cli_common;
 #[path = "../peers/harness.rs"]
 #[allow(dead_code)]

@@ -10,8 +10,8 @@ use massgen::protocol::{
 };
 use serde_json::{Value, json};
 
-use super::support::{Scenario, outcome, transcript};
 use super::*;
+use crate::support::{Scenario, outcome, transcript};
 
 const PLANNING: &str = "# TASK PLANNING MODE";
 const EXECUTION: &str = "# PLAN EXECUTION MODE";

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use massgen::protocol::{AgentId, Event, EventMsg, Mode, TurnOptions, TurnOutcome};
 use serde_json::{Value, json};
 
-use super::support::{Scenario, outcome, transcript, winner};
 use super::*;
+use crate::support::{Scenario, outcome, transcript, winner};
 
 const ANALYSIS: &str = "IRREVERSIBLE: YES/NO";
 const BLOCKED: &str = "blocked during coordination";

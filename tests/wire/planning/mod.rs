@@ -14,9 +14,6 @@ use serde_json::{Value, json};
 
 use crate::mock_llm::{MockLlm, Recorded, Reply, data, typed};
 
-#[path = "../../support/mod.rs"]
-mod support;
-
 mod flows;
 mod gating;
 

@@ -1,0 +1,26 @@
+//! The `massgen` command line through the real binary: automation output, configs and
+//! quick setup, `--continue`, the offline demo, errors and exit codes, `--generate-config`,
+//! `--local`, `massgen logs`, plan flags, restarts and sessions read from standard input.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+#[path = "../support/mock_llm.rs"]
+mod mock_llm;
+
+mod common;
+
+mod automation;
+mod config;
+mod continue_flag;
+mod demo;
+mod errors;
+mod generate_config;
+mod local;
+mod logs;
+mod logs_summary_votes;
+mod plan;
+mod restarts;
+mod sessions;

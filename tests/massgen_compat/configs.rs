@@ -1,0 +1,221 @@
+//! Every config MassGen ships (the `massgen/configs/` of the wheel pinned in
+//! tests/peers/massgen-wheel.pin, unpacked by `.ci/run`) through `massgen --validate`:
+//! a config of model-API backends validates, one with an agent-CLI backend is refused
+//! naming the type and the supported ones, and MassGen's rate-limits file is named as such.
+//! No key of a shipped config is "unknown" or merely "not supported yet": each one massgen
+//! does not act on is named with what MassGen would have done.
+//! Without the wheel this test skips, except with CI=true, where it fails.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use crate::support::sandbox::{Sandbox, text};
+use massgen::config::{Env, GrantKind, from_file};
+
+/// MassGen's backend types that wrap another agent program.
+const AGENT_CLIS: [&str; 6] = [
+    "claude_code",
+    "codex",
+    "copilot",
+    "gemini_cli",
+    "antigravity_cli",
+    "ag2",
+];
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Expect {
+    Valid,
+    AgentCli,
+    NotAnAgentConfig,
+}
+
+fn configs_dir() -> Option<PathBuf> {
+    let dir =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/massgen-wheel/massgen/configs");
+    if dir.is_dir() {
+        return Some(dir);
+    }
+    let why = format!(
+        "{} is missing: .ci/run unpacks it from `pip download --no-deps massgen==$(cat \
+         tests/peers/massgen-wheel.pin)`",
+        dir.display()
+    );
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{why}");
+    eprintln!("skipping: {why}");
+    None
+}
+
+fn yaml_files(dir: &Path, found: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            yaml_files(&path, found);
+        } else if path
+            .extension()
+            .is_some_and(|ext| ext == "yaml" || ext == "yml")
+        {
+            found.push(path);
+        }
+    }
+}
+
+/// What the config's text says it is, read without massgen's loader: an agent-CLI
+/// backend type on an uncommented line, no `agents:`/`agent:` at all, or neither.
+fn expectation(text: &str) -> Expect {
+    let code_lines = || {
+        text.lines()
+            .map(|line| line.split(" #").next().unwrap_or_default())
+            .filter(|line| !line.trim_start().starts_with('#'))
+    };
+    let uses_cli = code_lines().any(|line| {
+        line.trim()
+            .strip_prefix("type:")
+            .map(|value| value.trim().trim_matches(['"', '\'']))
+            .is_some_and(|value| AGENT_CLIS.contains(&value))
+    });
+    let has_agents = code_lines().any(|line| {
+        let line = line.trim_start();
+        line.starts_with("agents:") || line.starts_with("agent:")
+    });
+    if uses_cli {
+        Expect::AgentCli
+    } else if has_agents {
+        Expect::Valid
+    } else {
+        Expect::NotAnAgentConfig
+    }
+}
+
+/// The wheel leaves out massgen/configs/resources and the docs the configs grant as
+/// context paths; a run would refuse a missing one, so they are created (empty) here, as
+/// files when the name ends in an extension.
+fn create_context_paths(sandbox: &Sandbox, configs: &[PathBuf]) {
+    for config in configs {
+        let Ok(loaded) = from_file(config, &Env::default()) else {
+            continue;
+        };
+        for granted in &loaded.config.granted_paths {
+            if granted.kind != GrantKind::Context || Path::new(&granted.written).is_absolute() {
+                continue;
+            }
+            let path = sandbox.root.join(&granted.written);
+            // `styles.css` is a file, `v0.0.21-example` a directory.
+            let is_file = !granted.written.ends_with('/')
+                && path.extension().is_some_and(|ext| {
+                    let ext = ext.to_string_lossy();
+                    (1..=4).contains(&ext.len()) && ext.chars().all(|c| c.is_ascii_alphanumeric())
+                });
+            if is_file {
+                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+                if !path.exists() {
+                    std::fs::write(&path, "").unwrap();
+                }
+            } else {
+                std::fs::create_dir_all(&path).unwrap();
+            }
+        }
+    }
+}
+
+fn check(config: &Path, expect: Expect, output: &Output) -> Result<(), String> {
+    let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
+    let code = output.status.code();
+    let ok = match expect {
+        // Every key MassGen ships is acted on or named with what MassGen would have done.
+        Expect::Valid => {
+            code == Some(0)
+                && stdout.starts_with("✓ ")
+                && !stderr.contains("unknown key")
+                && !stderr.contains("not supported yet")
+        }
+        Expect::AgentCli => {
+            code == Some(1)
+                && AGENT_CLIS.iter().any(|cli| {
+                    stderr.contains(&format!(
+                        "backend type `{cli}` is not supported by massgen (it wraps an external \
+                         agent CLI)"
+                    ))
+                })
+                && stderr.contains("supported types: scripted, openai, claude, gemini")
+        }
+        Expect::NotAnAgentConfig => {
+            code == Some(1)
+                && stderr.contains("this looks like MassGen's rate-limits file")
+                && stderr.contains("not an agent config")
+        }
+    };
+    if ok {
+        Ok(())
+    } else {
+        Err(format!(
+            "{} (expected {expect:?}): exit {code:?}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
+            config.display()
+        ))
+    }
+}
+
+#[test]
+fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
+    let Some(dir) = configs_dir() else {
+        return;
+    };
+    let mut configs = Vec::new();
+    yaml_files(&dir, &mut configs);
+    configs.sort();
+    assert!(!configs.is_empty(), "no configs under {}", dir.display());
+    let sandbox = Sandbox::new();
+    create_context_paths(&sandbox, &configs);
+
+    let expected: Vec<Expect> = configs
+        .iter()
+        .map(|config| expectation(&std::fs::read_to_string(config).unwrap()))
+        .collect();
+    let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
+    let chunk = configs.len().div_ceil(threads);
+    let failures: Vec<String> = std::thread::scope(|scope| {
+        let handles: Vec<_> = configs
+            .chunks(chunk)
+            .zip(expected.chunks(chunk))
+            .map(|(configs, expected)| {
+                let sandbox = &sandbox;
+                scope.spawn(move || {
+                    configs
+                        .iter()
+                        .zip(expected)
+                        .filter_map(|(config, expect)| {
+                            let output = sandbox
+                                .massgen()
+                                .arg("--validate")
+                                .arg(config)
+                                .output()
+                                .unwrap();
+                            check(config, *expect, &output).err()
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .flat_map(|handle| handle.join().unwrap())
+            .collect()
+    });
+    let count = |kind| expected.iter().filter(|expect| **expect == kind).count();
+    eprintln!(
+        "MassGen's {} shipped configs: {} validate, {} refused as agent-CLI configs, {} refused \
+         as not an agent config",
+        configs.len(),
+        count(Expect::Valid),
+        count(Expect::AgentCli),
+        count(Expect::NotAnAgentConfig)
+    );
+    assert!(
+        failures.is_empty(),
+        "{} of {} configs did not come out as expected:\n\n{}",
+        failures.len(),
+        configs.len(),
+        failures.join("\n\n")
+    );
+}

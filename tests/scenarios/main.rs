@@ -1,0 +1,20 @@
+//! Whole turns with scripted agents run offline through the orchestrator: answers, votes
+//! and the winner, coordination keys, failures, history, the user's override, questions
+//! to peers, post-evaluation, how turns end and how agents learn of each other's answers.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+mod agent_prompts;
+mod agents_replace;
+mod broadcast;
+mod coordination;
+mod coordination_keys;
+mod failures;
+mod final_override;
+mod history;
+mod post_evaluation;
+mod turn_endings;
+mod updates;

@@ -1,0 +1,14 @@
+//! Tools: MCP against real servers (the test peers in `tests/peers/`), whole turns where
+//! scripted agents use their tools, and tools a provider ran itself.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[path = "../support/mod.rs"]
+mod support;
+
+#[path = "../peers/harness.rs"]
+mod harness;
+
+mod mcp;
+mod provider;
+mod scenarios;
