@@ -160,6 +160,7 @@ impl Driver<'_> {
                         target,
                         target_anon,
                         target_label,
+                        standing,
                     }) => {
                         self.emit(
                             Some(agent),
@@ -168,6 +169,7 @@ impl Driver<'_> {
                                 target_anon,
                                 target_label,
                                 reason,
+                                standing: Some(standing),
                             },
                         );
                         self.status(agent, AgentStatus::Voted);

@@ -189,6 +189,7 @@ fn a_long_reason_is_cut_to_a_hundred_characters() {
             target_label: AnswerLabel::answer(&anon, 1),
             target_anon: anon,
             reason: "é".repeat(150),
+            standing: None,
         },
     ));
     let status = tracker.to_json(now());
