@@ -3,9 +3,7 @@
 //! resets the vote standing then, and the votes settle on `author`'s second answer, 2–0;
 //! and a hand-made one, where an answer resets only some of the votes.
 
-use crate::protocol::{
-    AgentId, AgentInfo, AnonId, AnswerLabel, Event, EventMsg, Mode, VoteCount,
-};
+use crate::protocol::{AgentId, AgentInfo, AnonId, AnswerLabel, Event, EventMsg, Mode, VoteCount};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{event, fold, timed_turns};
 
@@ -109,15 +107,17 @@ pub fn partial_reset() -> Vec<Event> {
     .collect()
 }
 
-/// `events` as a log from before votes carried the standing tally: written out, the
-/// `standing` of every vote taken off, and read back.
-pub fn without_standing(events: &[Event]) -> Vec<Event> {
+/// `events` as a log from before massgen recorded the fields `keys` (`standing`,
+/// `votes_reset`): written out, those taken off every event, and read back.
+pub fn without(events: &[Event], keys: &[&str]) -> Vec<Event> {
     events
         .iter()
         .map(|event| {
             let mut line = serde_json::to_value(event).unwrap();
             if let Some(msg) = line["msg"].as_object_mut() {
-                msg.remove("standing");
+                for key in keys {
+                    msg.remove(*key);
+                }
             }
             serde_json::from_value(line).unwrap()
         })

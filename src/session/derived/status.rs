@@ -10,9 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
-use crate::protocol::{
-    AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend, VoteCount,
-};
+use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend, VoteCount};
 
 /// Characters of a vote's reason and of the final answer kept in the file.
 const REASON_PREVIEW: usize = 100;

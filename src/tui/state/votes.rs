@@ -136,3 +136,7 @@ impl VoteTally {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "votes_tests.rs"]
+mod tests;
