@@ -7,8 +7,10 @@ use crate::tui::state::UiState;
 use crate::tui::test_support::fold;
 use crate::tui::test_votes;
 
-/// Each bar's candidate, votes and lead, and the standing votes with their voters.
-fn shown(state: &UiState) -> (Vec<(String, u32, bool)>, usize, Vec<(String, String)>) {
+/// Each bar's candidate, votes and lead; how many votes stand; (voter, target) of each.
+type Shown = (Vec<(String, u32, bool)>, usize, Vec<(String, String)>);
+
+fn shown(state: &UiState) -> Shown {
     let bars = state.votes.bars();
     let votes = state.votes.votes.iter();
     (
