@@ -140,8 +140,10 @@ impl StatusTracker {
         } = msg
         {
             self.voting_started = true;
-            *self.recounted.entry(target_label.to_string()).or_default() += 1;
             self.standing.clone_from(standing);
+            if standing.is_none() {
+                *self.recounted.entry(target_label.to_string()).or_default() += 1;
+            }
         } else if let (EventMsg::AgentKilled { .. }, Some(agent)) = (msg, &event.agent) {
             self.withdraw(std::slice::from_ref(agent));
         }
