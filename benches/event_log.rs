@@ -82,6 +82,7 @@ fn other_events(index: usize, agent: &AgentInfo, peer: &AgentInfo) -> Vec<EventM
             target_anon: peer.anon_id.clone(),
             target_label: AnswerLabel::answer(&peer.anon_id, 1),
             reason: "the most complete answer".into(),
+            standing: None,
         });
     }
     msgs

@@ -70,6 +70,7 @@ fn state_with_history(lines: usize) -> UiState {
                 target_anon: target.anon_id.clone(),
                 target_label: AnswerLabel::answer(&target.anon_id, 1),
                 reason: "most complete".into(),
+                standing: None,
             }
         };
         state.apply(&event(seq, Some(agent), msg));

@@ -189,6 +189,11 @@ pub enum EventMsg {
         target_anon: AnonId,
         target_label: AnswerLabel,
         reason: String,
+        /// The votes that stand once this one counts, every candidate with an answer in
+        /// config order, as coordination counts them. `None` in logs written before
+        /// massgen recorded it, where front ends count the votes themselves.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        standing: Option<Vec<VoteCount>>,
     },
     /// A vote arrived after newer answers the voter had not seen, so it does not count.
     VoteIgnored {

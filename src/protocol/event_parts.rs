@@ -105,7 +105,7 @@ pub enum WinnerBasis {
     FirstAnswer,
 }
 
-/// One candidate's votes in the final tally.
+/// One candidate's votes in a tally: the final one, or the one standing after a vote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VoteCount {
     pub agent: AgentId,
@@ -115,6 +115,17 @@ pub struct VoteCount {
     /// massgen recorded it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub voters: Vec<AgentId>,
+}
+
+impl VoteCount {
+    /// Takes back the votes of the `voters` that coordination said no longer count (a
+    /// newer answer reset them, or the voter was dropped).
+    pub fn withdraw(&mut self, voters: &[AgentId]) {
+        let before = self.voters.len();
+        self.voters.retain(|voter| !voters.contains(voter));
+        let withdrawn = u32::try_from(before - self.voters.len()).unwrap_or(u32::MAX);
+        self.votes = self.votes.saturating_sub(withdrawn);
+    }
 }
 
 /// Which clock ran out.

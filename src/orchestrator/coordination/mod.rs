@@ -5,7 +5,9 @@
 //! vote can never leak into the tally. The winner decision is in `outcome`.
 
 use crate::config::Sensitivity;
-use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason};
+use crate::protocol::{
+    AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason, VoteCount,
+};
 
 use super::novelty;
 
@@ -92,6 +94,8 @@ pub enum VoteOutcome {
         target: AgentId,
         target_anon: AnonId,
         target_label: AnswerLabel,
+        /// The votes that stand with this one counted.
+        standing: Vec<VoteCount>,
     },
     /// The voter had not seen the newest answers; the vote does not count.
     Ignored { target: AgentId },
@@ -372,6 +376,7 @@ impl Coordination {
             target,
             target_anon: chosen.anon.clone(),
             target_label: chosen.label.clone(),
+            standing: self.standing_tally(),
         })
     }
 

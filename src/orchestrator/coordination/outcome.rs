@@ -43,29 +43,13 @@ impl Coordination {
             Candidates::PreferLive if live.is_empty() => with_answers.clone(),
             Candidates::PreferLive => live,
         };
-        let voters_for = |index: usize| -> Vec<AgentId> {
-            let id = &self.order[index];
-            self.order
+        let tally = self.standing_tally();
+        let votes_for = |index: usize| -> u32 {
+            tally
                 .iter()
-                .zip(&self.states)
-                .filter(|(_, state)| state.vote.as_ref().is_some_and(|vote| &vote.target == id))
-                .map(|(voter, _)| voter.clone())
-                .collect()
+                .find(|count| count.agent == self.order[index])
+                .map_or(0, |count| count.votes)
         };
-        let votes_for =
-            |index: usize| -> u32 { u32::try_from(voters_for(index).len()).unwrap_or(u32::MAX) };
-        let tally: Vec<VoteCount> = with_answers
-            .iter()
-            .map(|&index| {
-                let voters = voters_for(index);
-                VoteCount {
-                    agent: self.order[index].clone(),
-                    anon_id: self.states[index].anon.clone(),
-                    votes: u32::try_from(voters.len()).unwrap_or(u32::MAX),
-                    voters,
-                }
-            })
-            .collect();
         let best = candidates.iter().map(|&index| votes_for(index)).max()?;
         let leaders: Vec<usize> = candidates
             .iter()
@@ -86,6 +70,36 @@ impl Coordination {
             is_tie,
             basis,
         })
+    }
+
+    /// The votes that count now: every agent with an answer (config order), with who
+    /// votes for it. The final tally when coordination ends; sent with every vote before.
+    pub fn standing_tally(&self) -> Vec<VoteCount> {
+        self.order
+            .iter()
+            .zip(&self.states)
+            .filter(|(_, state)| !state.answers.is_empty())
+            .map(|(candidate, state)| {
+                let voters: Vec<AgentId> = self
+                    .order
+                    .iter()
+                    .zip(&self.states)
+                    .filter(|(_, voter)| {
+                        voter
+                            .vote
+                            .as_ref()
+                            .is_some_and(|vote| &vote.target == candidate)
+                    })
+                    .map(|(voter, _)| voter.clone())
+                    .collect();
+                VoteCount {
+                    agent: candidate.clone(),
+                    anon_id: state.anon.clone(),
+                    votes: u32::try_from(voters.len()).unwrap_or(u32::MAX),
+                    voters,
+                }
+            })
+            .collect()
     }
 
     /// Every answer of the turn (superseded ones too): label, author and text, config order.

@@ -361,3 +361,34 @@ fn participants_keep_the_rosters_anonymous_ids() {
     ));
     assert!(c.submit_vote(&id("c"), "agent1", "not here").is_err());
 }
+
+#[test]
+fn every_vote_carries_the_tally_standing_with_it_and_the_winner_gets_the_same() {
+    let mut c = coordination(&["a", "b", "c"]);
+    answer(&mut c, "a", "answer a");
+    answer(&mut c, "b", "a different answer b");
+    let standing = |outcome: VoteOutcome| match outcome {
+        VoteOutcome::Accepted { standing, .. } => standing
+            .into_iter()
+            .map(|count| (count.agent, count.votes, count.voters))
+            .collect::<Vec<_>>(),
+        VoteOutcome::Ignored { .. } => panic!("the vote was ignored"),
+    };
+    assert_eq!(
+        standing(vote(&mut c, "c", "agent2")),
+        [(id("a"), 0, vec![]), (id("b"), 1, ids(&["c"]))]
+    );
+    vote(&mut c, "b", "agent2");
+    let last = standing(vote(&mut c, "a", "agent1"));
+    assert_eq!(
+        last,
+        [(id("a"), 1, ids(&["a"])), (id("b"), 2, ids(&["b", "c"]))]
+    );
+    let decision = c.decide_winner(Candidates::AllAnswers).unwrap();
+    let tally: Vec<_> = decision
+        .tally
+        .into_iter()
+        .map(|count| (count.agent, count.votes, count.voters))
+        .collect();
+    assert_eq!(tally, last);
+}

@@ -162,6 +162,7 @@ impl Driver<'_> {
                         target,
                         target_anon,
                         target_label,
+                        standing,
                     }) => {
                         self.emit(
                             Some(agent),
@@ -170,6 +171,7 @@ impl Driver<'_> {
                                 target_anon,
                                 target_label,
                                 reason,
+                                standing: Some(standing),
                             },
                         );
                         self.status(agent, AgentStatus::Voted);

@@ -61,6 +61,7 @@ pub fn answers_and_votes(
                 target_anon,
                 target_label,
                 reason,
+                ..
             },
             Some(agent),
         ) = (&event.msg, agent)

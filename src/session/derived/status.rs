@@ -10,7 +10,7 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
-use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend};
+use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend, VoteCount};
 
 /// Characters of a vote's reason and of the final answer kept in the file.
 const REASON_PREVIEW: usize = 100;
@@ -28,8 +28,13 @@ pub struct StatusTracker {
     start: Option<Timestamp>,
     /// In config order.
     agents: Vec<(AgentId, AgentState)>,
-    /// Votes that still count, by the label voted for.
-    votes: BTreeMap<String, u32>,
+    /// The votes that stand, as coordination counted them with the latest vote, less those
+    /// it reset or dropped since. `None` before the first vote, and in logs from before
+    /// votes carried it.
+    standing: Option<Vec<VoteCount>>,
+    /// Votes by the label voted for, counted here, for logs whose votes carry no standing
+    /// tally: every vote adds one, every answer clears them all.
+    recounted: BTreeMap<String, u32>,
     voting_started: bool,
     winner: Option<AgentId>,
     presenting: bool,
@@ -117,19 +122,68 @@ impl StatusTracker {
         } = msg
         {
             self.spend.add(*usage, *cost_usd);
-        } else if let EventMsg::AnswerSubmitted { .. } = msg {
-            // A new answer clears every vote.
-            self.votes.clear();
-            for (_, agent) in &mut self.agents {
-                agent.vote = None;
+        } else if let EventMsg::AnswerSubmitted { votes_reset, .. } = msg {
+            self.recounted.clear();
+            match votes_reset {
+                Some(voters) => self.withdraw(voters),
+                None => {
+                    self.standing = None;
+                    for (_, agent) in &mut self.agents {
+                        agent.vote = None;
+                    }
+                }
             }
-        } else if let EventMsg::VoteCast { target_label, .. } = msg {
+        } else if let EventMsg::VoteCast {
+            target_label,
+            standing,
+            ..
+        } = msg
+        {
             self.voting_started = true;
-            *self.votes.entry(target_label.to_string()).or_default() += 1;
+            self.standing.clone_from(standing);
+            if standing.is_none() {
+                *self.recounted.entry(target_label.to_string()).or_default() += 1;
+            }
+        } else if let (EventMsg::AgentKilled { .. }, Some(agent)) = (msg, &event.agent) {
+            self.withdraw(std::slice::from_ref(agent));
         }
         if let Some(agent) = event.agent.as_ref().and_then(|id| self.agent_mut(id)) {
             agent.apply(event);
         }
+    }
+
+    /// The `voters`' votes no longer count: coordination reset them or dropped the voter.
+    fn withdraw(&mut self, voters: &[AgentId]) {
+        for (id, agent) in &mut self.agents {
+            if voters.contains(id) {
+                agent.vote = None;
+            }
+        }
+        for count in self.standing.iter_mut().flatten() {
+            count.withdraw(voters);
+        }
+    }
+
+    /// The standing votes by answer label: coordination's tally under each candidate's
+    /// latest answer (a vote is for an agent, and an agent stands by its latest answer),
+    /// or as counted here for an older log.
+    fn votes(&self) -> BTreeMap<String, u32> {
+        let Some(standing) = &self.standing else {
+            return self.recounted.clone();
+        };
+        standing
+            .iter()
+            .filter(|count| count.votes > 0)
+            .map(|count| {
+                let label = self
+                    .agents
+                    .iter()
+                    .find(|(id, _)| id == &count.agent)
+                    .and_then(|(_, agent)| agent.latest_label.clone())
+                    .unwrap_or_else(|| count.anon_id.to_string());
+                (label, count.votes)
+            })
+            .collect()
     }
 
     /// The file's contents as of `now`.
@@ -159,7 +213,7 @@ impl StatusTracker {
             },
             "agents": agents,
             "results": {
-                "votes": self.votes,
+                "votes": self.votes(),
                 "winner": self.winner,
                 "final_answer_preview": self
                     .final_answer

@@ -5,6 +5,7 @@ use jiff::{SignedDuration, Timestamp};
 use super::*;
 use crate::protocol::{AgentInfo, AnonId, AnonymousMapping, AnswerLabel, Mode};
 use crate::tui::test_support::{demo_turns, event};
+use crate::tui::test_votes;
 
 /// The tracker after the demo turn's events up to and including the first `stop` one.
 async fn until(stop: fn(&EventMsg) -> bool) -> (StatusTracker, Vec<Event>) {
@@ -189,6 +190,7 @@ fn a_long_reason_is_cut_to_a_hundred_characters() {
             target_label: AnswerLabel::answer(&anon, 1),
             target_anon: anon,
             reason: "é".repeat(150),
+            standing: None,
         },
     ));
     let status = tracker.to_json(now());
@@ -196,4 +198,47 @@ fn a_long_reason_is_cut_to_a_hundred_characters() {
         .as_str()
         .unwrap();
     assert_eq!(reason.chars().count(), 100);
+}
+
+/// The `results` and `agents` of `status.json` after `events`.
+fn votes_shown(events: &[Event]) -> (Value, Value) {
+    let status = StatusTracker::from_events(events).to_json(now());
+    (status["results"].clone(), status["agents"].clone())
+}
+
+#[test]
+fn an_answer_takes_away_only_the_votes_coordination_says_it_reset() {
+    let events = test_votes::partial_reset();
+    // c's answer resets a's vote for b; c's own vote for a stands.
+    let (results, agents) = votes_shown(&events[..6]);
+    assert_eq!(results["votes"], json!({"agent1.1": 1}));
+    assert_eq!(agents["a"]["vote_cast"], Value::Null);
+    assert_eq!(agents["c"]["vote_cast"]["voted_for_label"], "agent1.1");
+    // b votes for a as well, then is dropped, and its vote with it.
+    assert_eq!(votes_shown(&events[..7]).0["votes"], json!({"agent1.1": 2}));
+    let (results, agents) = votes_shown(&events);
+    assert_eq!(results["votes"], json!({"agent1.1": 1}));
+    assert_eq!(agents["b"]["vote_cast"], Value::Null);
+    assert_eq!(agents["c"]["vote_cast"]["voted_for_agent"], "a");
+}
+
+#[tokio::test(start_paused = true)]
+async fn logs_from_before_votes_carried_the_tally_show_the_same_votes() {
+    let events = test_votes::events().await;
+    let standing = |events: &[Event]| {
+        events.iter().any(
+            |event| matches!(&event.msg, EventMsg::VoteCast { standing, .. } if standing.is_some()),
+        )
+    };
+    assert!(standing(&events));
+    let no_tally = test_votes::without(&events, &["standing"]);
+    let oldest = test_votes::without(&events, &["standing", "votes_reset"]);
+    assert!(!standing(&no_tally) && !standing(&oldest));
+    for end in 1..=events.len() {
+        let shown = votes_shown(&events[..end]);
+        assert_eq!(votes_shown(&no_tally[..end]), shown, "after event {end}");
+        assert_eq!(votes_shown(&oldest[..end]), shown, "after event {end}");
+    }
+    let (results, _) = votes_shown(&events);
+    assert_eq!(results["votes"], json!({"agent1.2": 2}));
 }

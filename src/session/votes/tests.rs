@@ -29,6 +29,7 @@ fn vote(target: &str, ordinal: usize) -> EventMsg {
         target_anon: anon(target),
         target_label: label(target, ordinal),
         reason: format!("{target} is best"),
+        standing: None,
     }
 }
 

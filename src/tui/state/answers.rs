@@ -2,7 +2,7 @@
 //! the phase the status bar shows.
 
 use super::{CardItem, Phase, UiState};
-use crate::protocol::{AgentId, AnswerLabel};
+use crate::protocol::{AgentId, AnswerLabel, VoteCount};
 
 impl UiState {
     pub(super) fn answer_submitted(
@@ -39,9 +39,10 @@ impl UiState {
         target: &AgentId,
         target_label: &AnswerLabel,
         reason: &str,
+        standing: Option<&[VoteCount]>,
     ) {
         if let Some(voter) = agent {
-            self.votes.vote(voter, target, reason);
+            self.votes.vote(voter, target, reason, standing);
             if self.phase != Phase::Idle {
                 self.phase = Phase::Voting;
             }

@@ -295,8 +295,9 @@ impl UiState {
                 target,
                 target_label,
                 reason,
+                standing,
                 ..
-            } => self.vote_cast(agent, target, target_label, reason),
+            } => self.vote_cast(agent, target, target_label, reason, standing.as_deref()),
             EventMsg::VoteIgnored { target, why, .. } => {
                 if let Some(card) = self.agent_mut(agent) {
                     card.items.push(CardItem::VoteIgnored {
@@ -351,6 +352,9 @@ impl UiState {
                 }
             }
             EventMsg::AgentKilled { reason } => {
+                if let Some(voter) = agent {
+                    self.votes.withdraw(std::slice::from_ref(voter));
+                }
                 if let Some(card) = self.agent_mut(agent) {
                     card.status = AgentStatus::Error;
                     card.items

@@ -62,6 +62,7 @@ fn vote(seq: u64, voter: &str, target: &str, target_anon: &str) -> Event {
             target_anon: anon_id(target_anon),
             target_label: AnswerLabel::answer(&anon_id(target_anon), 1),
             reason: "best".into(),
+            standing: None,
         },
     )
 }

@@ -1,5 +1,6 @@
-//! The live vote tally: who currently votes for whom. A new answer voids the votes it names
-//! as reset; the winner's final tally replaces the live one.
+//! The live vote tally: who currently votes for whom, and the standing tally coordination
+//! sends with every vote. A new answer voids the votes it names as reset, a dropped agent's
+//! vote goes with it; the winner's final tally replaces the live one.
 
 use crate::protocol::{AgentId, VoteCount};
 
@@ -9,6 +10,10 @@ pub struct VoteTally {
     pub candidates: Vec<AgentId>,
     /// Standing votes: (voter, target, reason).
     pub votes: Vec<(AgentId, AgentId, String)>,
+    /// Coordination's count of the standing votes, from the latest vote, less the votes
+    /// reset or dropped since. `None` in logs from before votes carried it: the bars then
+    /// count `votes`.
+    pub standing: Option<Vec<VoteCount>>,
     /// Set once the winner is chosen.
     pub final_tally: Option<Vec<VoteCount>>,
 }
@@ -41,15 +46,34 @@ impl VoteTally {
             });
         }
         match votes_reset {
-            Some(voters) => self.votes.retain(|(voter, _, _)| !voters.contains(voter)),
-            None => self.votes.clear(),
+            Some(voters) => self.withdraw(voters),
+            None => {
+                self.votes.clear();
+                self.standing = None;
+            }
         }
     }
 
-    pub fn vote(&mut self, voter: &AgentId, target: &AgentId, reason: &str) {
+    /// A vote, with the tally coordination counted with it (`None` in an older log).
+    pub fn vote(
+        &mut self,
+        voter: &AgentId,
+        target: &AgentId,
+        reason: &str,
+        standing: Option<&[VoteCount]>,
+    ) {
         self.votes.retain(|(existing, _, _)| existing != voter);
         self.votes
             .push((voter.clone(), target.clone(), reason.to_string()));
+        self.standing = standing.map(<[VoteCount]>::to_vec);
+    }
+
+    /// The `voters`' votes no longer count: coordination reset them or dropped the voter.
+    pub fn withdraw(&mut self, voters: &[AgentId]) {
+        self.votes.retain(|(voter, _, _)| !voters.contains(voter));
+        for count in self.standing.iter_mut().flatten() {
+            count.withdraw(voters);
+        }
     }
 
     /// Bars in candidate order, from the final tally once there is one.
@@ -62,14 +86,7 @@ impl VoteTally {
             None => self
                 .candidates
                 .iter()
-                .map(|candidate| {
-                    let votes = self
-                        .votes
-                        .iter()
-                        .filter(|(_, target, _)| target == candidate)
-                        .count();
-                    (candidate.clone(), u32::try_from(votes).unwrap_or(u32::MAX))
-                })
+                .map(|candidate| (candidate.clone(), self.votes_for(candidate)))
                 .collect(),
         };
         let most = counts.iter().map(|(_, votes)| *votes).max().unwrap_or(0);
@@ -91,7 +108,35 @@ impl VoteTally {
         most > 0 && bars.iter().filter(|bar| bar.votes == most).count() > 1
     }
 
+    /// How many votes stand: coordination's count, or the votes seen in an older log.
     pub fn standing_votes(&self) -> usize {
-        self.votes.len()
+        match &self.standing {
+            Some(tally) => tally
+                .iter()
+                .map(|count| usize::try_from(count.votes).unwrap_or(usize::MAX))
+                .sum(),
+            None => self.votes.len(),
+        }
+    }
+
+    /// `candidate`'s standing votes: from coordination's tally, else counted from `votes`.
+    fn votes_for(&self, candidate: &AgentId) -> u32 {
+        match &self.standing {
+            Some(tally) => tally
+                .iter()
+                .find(|count| &count.agent == candidate)
+                .map_or(0, |count| count.votes),
+            None => u32::try_from(
+                self.votes
+                    .iter()
+                    .filter(|(_, target, _)| target == candidate)
+                    .count(),
+            )
+            .unwrap_or(u32::MAX),
+        }
     }
 }
+
+#[cfg(test)]
+#[path = "votes_tests.rs"]
+mod tests;
