@@ -7,17 +7,22 @@ pub fn did_you_mean<'a>(
     candidates: impl IntoIterator<Item = &'a str>,
 ) -> Option<&'a str> {
     let typed = normalized(word);
+    let typed_chars = typed.chars().count();
     let squashed = squash(&typed);
     candidates
         .into_iter()
         .filter_map(|candidate| {
             let known = normalized(candidate);
+            let known_chars = known.chars().count();
+            let allowed = (known_chars / 3).max(1);
             let distance = if squash(&known) == squashed {
                 0
+            } else if known_chars.abs_diff(typed_chars) > allowed {
+                // Every edit changes the length by one at most: too far apart to be a typo.
+                return None;
             } else {
                 edit_distance(&typed, &known)
             };
-            let allowed = (known.chars().count() / 3).max(1);
             (distance <= allowed).then_some((distance, candidate))
         })
         .min_by_key(|(distance, _)| *distance)
@@ -37,20 +42,23 @@ fn squash(word: &str) -> String {
 /// Edits (insert, delete, substitute, swap two neighbours) that turn `a` into `b`.
 fn edit_distance(a: &str, b: &str) -> usize {
     let (a, b): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
-    let mut rows = vec![(0..=b.len()).collect::<Vec<usize>>()];
+    // Three rows of the table are enough: a swap looks two rows back.
+    let mut before: Vec<usize> = vec![0; b.len() + 1];
+    let mut above: Vec<usize> = (0..=b.len()).collect();
+    let mut row = vec![0; b.len() + 1];
     for i in 1..=a.len() {
-        let mut row = vec![i; b.len() + 1];
+        row[0] = i;
         for j in 1..=b.len() {
             let cost = usize::from(a[i - 1] != b[j - 1]);
-            let above = &rows[i - 1];
             row[j] = (above[j] + 1).min(row[j - 1] + 1).min(above[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
-                row[j] = row[j].min(rows[i - 2][j - 2] + 1);
+                row[j] = row[j].min(before[j - 2] + 1);
             }
         }
-        rows.push(row);
+        std::mem::swap(&mut before, &mut above);
+        std::mem::swap(&mut above, &mut row);
     }
-    rows[a.len()][b.len()]
+    above[b.len()]
 }
 
 #[cfg(test)]
@@ -86,6 +94,16 @@ mod tests {
         assert_eq!(did_you_mean("banana", ["openai", "claude"]), None);
         assert_eq!(did_you_mean("xy", ["id"]), None);
         assert_eq!(did_you_mean("opnai", ["openai", "claude"]), Some("openai"));
+    }
+
+    #[test]
+    fn distances_count_each_edit_once() {
+        assert_eq!(edit_distance("kitten", "sitting"), 3);
+        assert_eq!(edit_distance("ab", "ba"), 1);
+        assert_eq!(edit_distance("abcd", "badc"), 2);
+        assert_eq!(edit_distance("", "abc"), 3);
+        assert_eq!(edit_distance("abc", ""), 3);
+        assert_eq!(edit_distance("same", "same"), 0);
     }
 
     #[test]
