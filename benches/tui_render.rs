@@ -14,10 +14,12 @@ use jiff::Timestamp;
 use massgen::protocol::{
     AgentInfo, AnswerLabel, Event, EventMsg, TaskPriority, TaskStatus, TaskView,
 };
-use massgen::tui::modal::{Modal, ModalKind, TaskSource};
-use massgen::tui::render::{View, render};
+use massgen::tui::choices::NextQuestion;
+use massgen::tui::frame::render;
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
+use massgen::tui::view::View;
+use massgen::tui::view::{Modal, ModalKind, TaskSource};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -116,7 +118,7 @@ fn frame_times(state: &UiState, modals: Vec<Modal>) -> Vec<Duration> {
     for _ in 0..FRAMES {
         let started = Instant::now();
         terminal
-            .draw(|frame| render(state, &view, &theme, frame))
+            .draw(|frame| render(state, &view, &NextQuestion::default(), &theme, frame))
             .unwrap();
         times.push(started.elapsed());
     }

@@ -17,9 +17,11 @@ use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use massgen::protocol::{AgentId, AgentInfo, Event, EventMsg};
-use massgen::tui::render::{View, render};
+use massgen::tui::choices::NextQuestion;
+use massgen::tui::frame::render;
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
+use massgen::tui::view::View;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
@@ -134,7 +136,15 @@ fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
     for _ in 0..40 {
         stream.step();
         terminal
-            .draw(|frame| render(&stream.state, &view, &theme, frame))
+            .draw(|frame| {
+                render(
+                    &stream.state,
+                    &view,
+                    &NextQuestion::default(),
+                    &theme,
+                    frame,
+                )
+            })
             .unwrap();
     }
     written.0.set(0);
@@ -145,7 +155,15 @@ fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
         fold += started.elapsed();
         let started = Instant::now();
         terminal
-            .draw(|frame| render(&stream.state, &view, &theme, frame))
+            .draw(|frame| {
+                render(
+                    &stream.state,
+                    &view,
+                    &NextQuestion::default(),
+                    &theme,
+                    frame,
+                )
+            })
             .unwrap();
         draw.push(started.elapsed());
     }

@@ -11,7 +11,7 @@ use insta::assert_snapshot;
 use massgen::protocol::{EventMsg, Op, TurnOutcome};
 use massgen::session::find_session;
 use massgen::tui::app::App;
-use massgen::tui::modal::ModalKind;
+use massgen::tui::view::ModalKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 use support::{Scenario, outcome};
@@ -185,7 +185,9 @@ fn asked_of_a(run: &Scenario, question: &str) -> String {
 fn draw(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| massgen::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            massgen::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..height)

@@ -7,12 +7,12 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::focus::Focus;
-use super::modal::ModalKind;
-use super::render::View;
-use super::state::UiState;
-use super::theme::Theme;
 use crate::protocol::{AgentInfo, Event, EventMsg, Op, TurnOutcome};
+use crate::tui::choices::NextQuestion;
+use crate::tui::focus::Focus;
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+use crate::tui::view::{ModalKind, View};
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,6 +47,8 @@ pub enum Effect {
 pub struct App {
     pub state: UiState,
     pub view: View,
+    /// The plan mode and choices the next question is asked with (the mode bar shows them).
+    pub next: NextQuestion,
     /// Dark or light (Ctrl+T); plain under `NO_COLOR`.
     pub theme: Theme,
     /// Submitted questions, oldest first, for Up/Down.

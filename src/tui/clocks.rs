@@ -232,7 +232,7 @@ mod tests {
                 .chars()
                 .take(160)
                 .collect::<String>();
-            let shown = format!("⏱ {}", crate::tui::render::duration(took_secs));
+            let shown = format!("⏱ {}", crate::tui::render::format::duration(took_secs));
             assert!(header.contains(&shown), "{shown} in {header}");
         }
     }

@@ -4,9 +4,8 @@
 //! shown in (`app/focus_tests.rs` presses every one); a key of the body shown while the
 //! composer has focus is led by `Esc → `, the key that leaves the composer.
 
-use super::modal::ModalKind;
-use super::render::View;
-use super::state::UiState;
+use crate::tui::state::UiState;
+use crate::tui::view::{ModalKind, View};
 
 /// Where the next key goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

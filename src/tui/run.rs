@@ -14,11 +14,12 @@ use tokio::time::{Instant, sleep_until};
 
 use super::agents_io;
 use super::app::{App, Effect};
+use super::choices::{Choices, NextQuestion};
 use super::clocks::{SPINNER_TICK, moving, update_clocks};
 use super::composer::Composer;
+use super::frame::render;
 use super::open::{copy_to_clipboard, open_in_desktop};
 use super::pacer::FramePacer;
-use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use crate::orchestrator::OrchestratorHandle;
@@ -115,11 +116,13 @@ async fn event_loop(
         .allowing_outside_project(options.allow_outside_project);
     app.theme = Theme::from_env();
     app.view.composer = Composer::new(&app.theme);
-    app.view.mode = options.mode;
+    app.next = NextQuestion {
+        mode: options.mode,
+        choices: Choices::from_options(&options.turn),
+    };
     app.view.budget_usd = options.budget_usd;
     app.view.notice = options.notice;
     app.state.startup_warnings = options.warnings;
-    app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
     app = app.with_agent_drafts(options.agents.clone());
     if let Some(intro) = options.quickstart {
         app.open_quickstart(options.agents, intro);
@@ -134,7 +137,7 @@ async fn event_loop(
             text,
             mode: options.mode,
             context_paths: Vec::new(),
-            options: app.view.choices.options(options.mode),
+            options: app.next.choices.options(options.mode),
         };
         let _ = handle.ops.send(submit).await;
     }
@@ -168,7 +171,7 @@ async fn event_loop(
             let drawing = Instant::now();
             let drawn = guard
                 .terminal
-                .draw(|frame| render(&app.state, &app.view, &app.theme, frame));
+                .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame));
             if let Err(error) = drawn {
                 // The terminal is gone (a hang-up not yet seen) or unusable: as a hang-up.
                 tracing::warn!(%error, "cannot draw; ending the session");

@@ -7,11 +7,11 @@ use crossterm::event::KeyEvent;
 use super::{App, Effect};
 use crate::config::{AgentDraft, BackendKind};
 use crate::protocol::{AgentInfo, Op};
-use crate::tui::agents_io::SaveOutcome;
-use crate::tui::modal::ModalKind;
 #[cfg(test)]
-use crate::tui::modal::agents_form::Stage;
-use crate::tui::modal::agents_form::{AgentsAction, AgentsForm};
+use crate::tui::agents_form::Stage;
+use crate::tui::agents_form::{AgentsAction, AgentsForm};
+use crate::tui::agents_io::SaveOutcome;
+use crate::tui::view::ModalKind;
 
 /// The notice while the runtime takes the agents applied.
 const APPLYING: &str = "applying the agents…";
@@ -151,10 +151,10 @@ impl App {
             let ids: Vec<String> = agents.iter().map(|agent| agent.id.to_string()).collect();
             self.view.notice = Some(format!("the next turn runs with {}", ids.join(", ")));
         }
-        if let Some(single) = &self.view.choices.single
+        if let Some(single) = &self.next.choices.single
             && !agents.iter().any(|agent| &agent.id == single)
         {
-            self.view.choices.single = None;
+            self.next.choices.single = None;
         }
     }
 

@@ -8,10 +8,10 @@ use crossterm::event::KeyCode;
 use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::*;
 use crate::config::{AgentDraft, BackendKind};
+use crate::tui::agents_form::Stage;
 use crate::tui::agents_io::SaveOutcome;
-use crate::tui::modal::ModalKind;
-use crate::tui::modal::agents_form::Stage;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 fn command(app: &mut App, text: &str) -> Vec<Effect> {
     app.view.composer_focused = true;
@@ -47,12 +47,12 @@ fn slash_agents_opens_the_view_and_slash_single_cycles_the_agent_mode() {
     assert!(command(&mut app, "/agents").is_empty());
     assert_eq!(top_modal(&app), Some(ModalKind::Agents));
     assert_eq!(drafts(&app).len(), 2);
-    assert_eq!(app.view.choices.single, None);
+    assert_eq!(app.next.choices.single, None);
     press(&mut app, &[KeyCode::Esc]);
     assert_eq!(top_modal(&app), None);
     command(&mut app, "/single");
     assert_eq!(
-        app.view.choices.single,
+        app.next.choices.single,
         Some(crate::protocol::AgentId::new("a"))
     );
     assert_eq!(top_modal(&app), None);

@@ -8,10 +8,11 @@ use insta::assert_snapshot;
 use super::tests::{key, top_modal, type_text};
 use super::*;
 use crate::protocol::{AgentId, AnswerLabel};
-use crate::tui::modal::{self, ModalKind};
+use crate::tui::modal;
 use crate::tui::render::tests::{draw, screen_text};
 use crate::tui::state::{FinalAnswer, TurnRecord};
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::ModalKind;
 
 const FIRST: &str = "First question?";
 const SECOND: &str = "Second question?";

@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 
 use super::tests::{agents, finish_turn, key, start_turn, top_modal, type_text};
 use super::*;
-use crate::tui::modal::ModalKind;
+use crate::tui::view::ModalKind;
 
 fn sends_question(effects: &[Effect]) -> bool {
     effects

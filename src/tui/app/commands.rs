@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::final_view::FOLLOW_THE_END;
 use super::{App, Effect};
 use crate::protocol::Op;
-use crate::tui::modal::{self, Modal, ModalKind};
+use crate::tui::modal;
+use crate::tui::view::{Modal, ModalKind};
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
@@ -245,7 +246,7 @@ impl App {
             KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
             KeyCode::Home => top.scroll = 0,
             KeyCode::Left | KeyCode::Right => {
-                if let Some((selected, choices)) = top.kind.selection(&self.state) {
+                if let Some((selected, choices)) = modal::selection(&mut top.kind, &self.state) {
                     *selected = if key.code == KeyCode::Left {
                         selected.saturating_sub(1)
                     } else {

@@ -8,7 +8,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::{App, Effect, commands};
 use crate::tui::complete::{self, PopupKind};
 use crate::tui::composer::ComposerKey;
-use crate::tui::modal::ModalKind;
+use crate::tui::view::ModalKind;
 
 impl App {
     pub(super) fn composer_key(&mut self, key: KeyEvent) -> Vec<Effect> {

@@ -4,7 +4,7 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::App;
 use crate::tui::files::{self, FileListing, FilesSource};
-use crate::tui::modal::ModalKind;
+use crate::tui::view::ModalKind;
 
 impl App {
     pub(super) fn open_files(&mut self) {

@@ -39,7 +39,7 @@ impl App {
         self.view.notice = Some(format!(
             "copied the final answer ({}) to the clipboard (OSC 52; a terminal that \
              does not allow it ignores this)",
-            crate::tui::render::plural(lines, "line")
+            crate::tui::render::format::plural(lines, "line")
         ));
         vec![Effect::Copy(text)]
     }

@@ -77,7 +77,7 @@ fn states() -> Vec<(&'static str, App)> {
     type_text(&mut completing, "/hel");
     assert!(completing.view.popup.is_some());
     let mut planning = done.clone();
-    planning.view.mode = Mode::Planning;
+    planning.next.mode = Mode::Planning;
     let welcome = App::new(agents());
     let mut replay = done.clone();
     replay.state.replay = Some(crate::tui::state::ReplayState {
@@ -118,7 +118,9 @@ fn states() -> Vec<(&'static str, App)> {
 fn screen(app: &App) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal
-        .draw(|frame| crate::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            crate::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let buffer = terminal.backend().buffer().clone();
     (0..HEIGHT)
@@ -263,7 +265,9 @@ fn the_hints_each_focus_shows() {
 fn cursor_cells(app: &App) -> usize {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal
-        .draw(|frame| crate::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            crate::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let area = app.view.hits.borrow().composer.unwrap();
     let buffer = terminal.backend().buffer();

@@ -9,8 +9,9 @@ use ratatui::layout::Rect;
 use super::App;
 use super::tests::key;
 use crate::protocol::{AgentId, AgentInfo, EventMsg, Mode, TurnOutcome};
-use crate::tui::render::{HitMap, render};
+use crate::tui::frame::render;
 use crate::tui::test_support::{event, scripted_turns};
+use crate::tui::view::HitMap;
 
 fn roster(count: usize) -> Vec<AgentInfo> {
     AgentInfo::roster((1..=count).map(|n| {
@@ -44,7 +45,7 @@ fn running() -> App {
 fn frame(app: &App, width: u16, height: u16) -> HitMap {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     app.view.hits.borrow().clone()
 }
@@ -122,7 +123,7 @@ fn the_status_bar_says_what_g_does() {
     let hints = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         let buffer = terminal.backend().buffer();
         (0..200)
@@ -148,7 +149,7 @@ fn focus_keys_move_between_cells() {
     let focused_corner = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         let buffer = terminal.backend().buffer().clone();
         let hits = app.view.hits.borrow().clone();

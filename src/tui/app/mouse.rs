@@ -6,9 +6,10 @@
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::App;
-use crate::tui::modal::{self, ModalKind};
-use crate::tui::render::Hit;
+use crate::tui::modal;
 use crate::tui::state::EntryKind;
+use crate::tui::view::Hit;
+use crate::tui::view::ModalKind;
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: usize = 3;

@@ -9,10 +9,13 @@ use ratatui::style::Modifier;
 
 use super::App;
 use super::tests::{key, top_modal};
-use crate::tui::modal::{self, ModalKind};
-use crate::tui::render::{Hit, HitMap, render};
+use crate::tui::frame::render;
+use crate::tui::modal;
 use crate::tui::state::EntryKind;
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::Hit;
+use crate::tui::view::HitMap;
+use crate::tui::view::ModalKind;
 
 const FRANCE: &str = "What is the capital of France?";
 
@@ -30,7 +33,7 @@ async fn finished() -> App {
 fn frame(app: &App, width: u16, height: u16) -> HitMap {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     app.view.hits.borrow().clone()
 }
@@ -136,7 +139,7 @@ async fn a_timeline_row_is_selected_then_opens_its_answer() {
     assert!(top_modal(&app).is_none(), "one click only selects");
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     let cell = &terminal.backend().buffer()[(row.x + 20, row.y)];
     assert!(

@@ -8,8 +8,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::replay::REPLAY_CHOICES;
 use super::{App, Effect};
 use crate::protocol::{AgentId, Mode, Op, PlanStatus, TurnOutcome};
-use crate::tui::modal::{ModalKind, TaskSource, latest_runnable, listed_plan, selector_row};
-use crate::tui::render::short_plan_id;
+use crate::tui::modal::{latest_runnable, listed_plan, selector_row};
+use crate::tui::render::format::short_plan_id;
+use crate::tui::view::{ModalKind, TaskSource};
 
 /// Why Shift+Tab does nothing while a turn runs.
 pub const MODE_LOCKED: &str =
@@ -55,13 +56,13 @@ impl App {
         }
         self.view.notice = None;
         self.close_plan_modals();
-        self.view.mode = match self.view.mode {
+        self.next.mode = match self.next.mode {
             Mode::Normal => Mode::Planning,
             Mode::Planning => Mode::Execute,
             Mode::Execute => Mode::Normal,
         };
-        if self.view.mode == Mode::Execute {
-            self.view.choices.plan = None;
+        if self.next.mode == Mode::Execute {
+            self.next.choices.plan = None;
             return self.open_plan_selector();
         }
         Vec::new()
@@ -78,7 +79,7 @@ impl App {
             .iter()
             .map(|card| card.info.id.clone())
             .collect();
-        self.view.choices.next_agent(&agents);
+        self.next.choices.next_agent(&agents);
     }
 
     /// `R`: refinement on or off.
@@ -86,7 +87,7 @@ impl App {
         if self.choices_locked(REFINE_LOCKED) {
             return;
         }
-        self.view.choices.refine = !self.view.choices.refine;
+        self.next.choices.refine = !self.next.choices.refine;
     }
 
     /// `P`: the planning options in Planning (the approval of the plan the last planning
@@ -96,7 +97,7 @@ impl App {
             self.view.notice = Some(REPLAY_CHOICES.into());
             return Vec::new();
         }
-        match self.view.mode {
+        match self.next.mode {
             Mode::Normal => {
                 self.view.notice = Some(
                     "P opens the planning options in Planning and the plan selector in \
@@ -135,7 +136,7 @@ impl App {
     }
 
     fn open_plan_selector(&mut self) -> Vec<Effect> {
-        let selected = selector_row(&self.state, self.view.choices.plan.as_deref());
+        let selected = selector_row(&self.state, self.next.choices.plan.as_deref());
         self.open(ModalKind::PlanSelector { selected });
         self.view.plans_loading = true;
         vec![Effect::Send(Op::ListPlans)]
@@ -187,7 +188,7 @@ impl App {
             KeyCode::Down => *row = (*row + 1).min(crate::tui::choices::OPTION_ROWS - 1),
             KeyCode::Left | KeyCode::Right => {
                 let row = *row;
-                self.view.choices.step(row, key.code == KeyCode::Right);
+                self.next.choices.step(row, key.code == KeyCode::Right);
             }
             KeyCode::Enter | KeyCode::Esc | KeyCode::Char('q' | 'P') => {
                 self.view.modals.pop();
@@ -203,13 +204,13 @@ impl App {
             (KeyCode::Enter, Some(id)) => {
                 self.view.modals.pop();
                 self.awaiting_approval = None;
-                self.view.mode = Mode::Execute;
-                self.view.choices.plan = Some(id);
+                self.next.mode = Mode::Execute;
+                self.next.choices.plan = Some(id);
                 Some(vec![Effect::Send(Op::Submit {
                     text: String::new(),
                     mode: Mode::Execute,
                     context_paths: Vec::new(),
-                    options: self.view.choices.options(Mode::Execute),
+                    options: self.next.choices.options(Mode::Execute),
                 })])
             }
             (KeyCode::Esc | KeyCode::Char('q'), id) => {
@@ -257,7 +258,7 @@ impl App {
                 let label = plan
                     .as_deref()
                     .map_or_else(|| "the latest plan".to_string(), |id| short_plan_id(id, 18));
-                self.view.choices.plan = plan;
+                self.next.choices.plan = plan;
                 self.view.modals.pop();
                 self.view.composer_focused = true;
                 self.view.notice = Some(format!(
@@ -340,8 +341,8 @@ impl App {
             TurnOutcome::Failed => "ended (failed)".to_string(),
         };
         self.close_plan_modals();
-        self.view.mode = Mode::Normal;
-        self.view.choices.plan = None;
+        self.next.mode = Mode::Normal;
+        self.next.choices.plan = None;
         self.view.notice = Some(format!("plan {id} {ended}: back to Normal mode"));
     }
 
@@ -356,7 +357,7 @@ impl App {
                 if let ModalKind::PlanSelector { selected } = modal.kind {
                     // Before the first listing, the selector stands on the chosen plan.
                     match &self.state.plans {
-                        None => self.view.choices.plan.clone(),
+                        None => self.next.choices.plan.clone(),
                         Some(_) => selected.checked_sub(1).and_then(id),
                     }
                 } else if let ModalKind::TaskPlan {

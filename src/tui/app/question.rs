@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect};
 use crate::protocol::{Event, EventMsg, Op};
-use crate::tui::modal::ModalKind;
 use crate::tui::question::QuestionForm;
+use crate::tui::view::ModalKind;
 
 impl App {
     /// After each event: close the modal of a question that no longer waits (saying it

@@ -9,9 +9,9 @@ use super::{App, Effect};
 use crate::protocol::{
     BroadcastTarget, EventMsg, Mode, Op, PlanStatus, QuestionReply, TurnOptions,
 };
-use crate::tui::modal::ModalKind;
 use crate::tui::test_plans::{PLAN_ID, asked, closed, plan, questions, tasks_fresh, turn_started};
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn a_question_is_answered_with_the_chosen_ids_and_the_text_typed() {

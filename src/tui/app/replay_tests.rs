@@ -103,8 +103,8 @@ fn mode_agents_refinement_and_plans_stay_as_recorded() {
             assert_eq!(notice(&app), super::replay::REPLAY_CHOICES, "{pressed:?}");
         }
     }
-    assert_eq!(app.view.mode, Mode::Normal);
-    assert_eq!(app.view.choices, crate::tui::choices::Choices::default());
+    assert_eq!(app.next.mode, Mode::Normal);
+    assert_eq!(app.next.choices, crate::tui::choices::Choices::default());
     assert!(app.view.modals.is_empty());
     let kept = app.keep_replay_effects(vec![Effect::Send(Op::ListPlans)]);
     assert!(kept.is_empty(), "the plans are never listed in a replay");

@@ -11,7 +11,7 @@ impl App {
     /// In Execute mode an empty Enter runs the chosen plan as it is.
     pub(super) fn submit(&mut self) -> Vec<Effect> {
         let text = self.view.composer.text().trim().to_string();
-        let run_plan = self.view.mode == Mode::Execute && !self.state.is_running();
+        let run_plan = self.next.mode == Mode::Execute && !self.state.is_running();
         if text.is_empty() && !run_plan {
             return Vec::new();
         }
@@ -45,9 +45,9 @@ impl App {
         self.view.context.attached.clone_from(&parsed.paths);
         vec![Effect::Send(Op::Submit {
             text: parsed.text,
-            mode: self.view.mode,
+            mode: self.next.mode,
             context_paths: parsed.paths,
-            options: self.view.choices.options(self.view.mode),
+            options: self.next.choices.options(self.next.mode),
         })]
     }
 

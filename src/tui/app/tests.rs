@@ -8,8 +8,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::interrupt::{NOTICE_TTL, QUIT_WINDOW};
 use super::*;
 use crate::protocol::{AgentId, EventMsg, Mode, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 pub(super) fn agents() -> Vec<AgentInfo> {
     AgentInfo::roster(
@@ -62,7 +62,7 @@ pub(super) fn top_modal(app: &App) -> Option<ModalKind> {
 fn enter_submits_the_question_with_the_chosen_mode() {
     let mut app = App::new(agents());
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
-    assert_eq!(app.view.mode, Mode::Planning);
+    assert_eq!(app.next.mode, Mode::Planning);
     type_text(&mut app, "Why?");
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::SHIFT));
     type_text(&mut app, "Really");
@@ -99,7 +99,7 @@ fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
         })]
     );
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(app.view.notice.as_deref(), Some(super::plan::MODE_LOCKED));
 }
 

@@ -6,8 +6,8 @@ use crossterm::event::KeyCode;
 use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::*;
 use crate::protocol::{AgentId, EventMsg, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn the_winners_card_gets_the_focus_when_the_turn_ends() {

@@ -8,9 +8,9 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::tests::{agents, finish_turn, key, start_turn, top_modal, type_text};
 use super::{App, Effect};
 use crate::protocol::{Event, EventMsg, Op};
-use crate::tui::modal::ModalKind;
-use crate::tui::render::render;
+use crate::tui::frame::render;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn single_keys_act_once_the_composer_is_left() {
@@ -176,7 +176,7 @@ fn a_paused_card_keeps_its_view_while_output_streams_on() {
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut screen = |app: &App| {
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         format!("{:?}", terminal.backend())
     };
@@ -276,7 +276,7 @@ fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_direct
     app.on_key(key(KeyCode::Down));
     let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     let screen = format!("{:?}", terminal.backend());
     assert!(screen.contains("Files of a · workspace"), "{screen}");
@@ -393,7 +393,7 @@ fn escape_sequences_and_bidi_overrides_from_a_model_reach_no_cell() {
     ));
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();

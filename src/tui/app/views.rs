@@ -7,8 +7,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::{App, Effect};
 use crate::protocol::{ContextPath, Op};
 use crate::tui::export;
-use crate::tui::modal::{self, CwdMode, ModalKind};
+use crate::tui::modal;
 use crate::tui::state::Phase;
+use crate::tui::view::{CwdMode, ModalKind};
 use crate::workspace::ParsedPrompt;
 
 /// What Ctrl+O says before voting is done.

@@ -10,9 +10,9 @@ use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::views::OVERRIDE_NOT_YET;
 use super::{App, Effect, commands};
 use crate::protocol::{ContextPath, Event, EventMsg, Op};
-use crate::tui::modal::{CwdMode, ModalKind};
 use crate::tui::render::tests::{FRANCE, draw, screen_text};
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::{CwdMode, ModalKind};
 
 fn ctrl(ch: char) -> KeyEvent {
     KeyEvent::new(KeyCode::Char(ch), KeyModifiers::CONTROL)

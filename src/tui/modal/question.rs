@@ -8,9 +8,11 @@ use ratatui::text::{Line, Span};
 
 use crate::protocol::Question;
 use crate::tui::question::{Answer, QuestionForm};
-use crate::tui::render::{View, display_width, duration, plural, truncate, wrap};
+use crate::tui::render::format::{duration, plural};
+use crate::tui::render::wrap::{display_width, truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// Why a required question was not sent on.
 const MISSING: &str = "choose an option or type an answer; Esc skips";

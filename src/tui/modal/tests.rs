@@ -2,7 +2,6 @@
 //! some at 40×12 too (through `render::tests`, where the snapshots live).
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::render::tests::{
     FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text, tiny_size,
 };
@@ -11,6 +10,7 @@ use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
     resumed, run_started, tool_begin, tool_end,
 };
+use crate::tui::view::ModalKind;
 
 #[tokio::test(start_paused = true)]
 async fn every_modal_over_a_finished_turn() {
@@ -201,7 +201,7 @@ fn help_fits_its_width_and_keeps_every_word() {
             .map(|line| {
                 let shown = line.to_string();
                 assert!(
-                    crate::tui::render::display_width(&shown) <= width,
+                    crate::tui::render::wrap::display_width(&shown) <= width,
                     "`{shown}` is wider than {width}"
                 );
                 shown

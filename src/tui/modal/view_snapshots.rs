@@ -7,11 +7,11 @@ use insta::assert_snapshot;
 
 use crate::config::{ContextPath, Permission};
 use crate::protocol::{ContextPath as Attached, EventMsg};
-use crate::tui::modal::{ContextInfo, CwdMode, ModalKind};
-use crate::tui::render::View;
 use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{apply_as, demo_turns, fold, tool_end};
+use crate::tui::view::View;
+use crate::tui::view::{ContextInfo, CwdMode, ModalKind};
 
 fn three_sizes(name: &str, state: &UiState, view: &View) {
     both_sizes(name, state, view);

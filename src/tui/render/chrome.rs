@@ -8,7 +8,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::View;
 use super::format::{cost, duration, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::Mode;
@@ -16,6 +15,7 @@ use crate::session::format_usd;
 use crate::tui::focus;
 use crate::tui::state::{ReplayState, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let spend = state.session_usage();

@@ -6,13 +6,14 @@ use insta::assert_snapshot;
 
 use super::tests::{FRANCE, draw, view};
 use crate::tui::test_support::{demo_turns, fold};
+use crate::tui::view::View;
 
 const DRAFT: &str = "Compare the three answers above and tell me which one explains \
 the history of Paris best, then list what each of them left out, with the sources they \
 cite, and finally suggest a follow-up question 🇫🇷 that would settle it.";
 
 /// A view whose composer holds `text`, the cursor moved by `keys`.
-fn with_draft(text: &str, keys: &[KeyCode]) -> super::View {
+fn with_draft(text: &str, keys: &[KeyCode]) -> View {
     let mut view = view();
     view.composer_focused = true;
     view.composer.insert(text);

@@ -7,12 +7,12 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
-use super::View;
 use super::text::block_lines;
 use crate::protocol::TurnOutcome;
 use crate::tui::focus;
 use crate::tui::state::{PresentedAnswer, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// Whether the body shows the final view: chosen, and there is a final answer to show.
 pub fn shown(state: &UiState, view: &View) -> bool {

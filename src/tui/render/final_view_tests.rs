@@ -2,8 +2,9 @@
 //! its top; small terminals and `z` give the cards the timeline's rows.
 
 use super::tests::{both_sizes, draw, screen_text, tiny_size, view};
-use super::*;
+use crate::tui::state::UiState;
 use crate::tui::test_support::{demo_until, first_answer, fold, scripted_turns};
+use crate::tui::view::View;
 
 const MARKDOWN_ANSWER: &str = "## Paris\\n\\nThe capital of France is **Paris**, on the Seine.\\n\\n\
 - population: about 2.1 million\\n- region: Île-de-France\\n\\n```python\\nprint('Paris')\\n```\\n\\n\

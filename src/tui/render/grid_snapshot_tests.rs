@@ -4,11 +4,14 @@
 
 use insta::assert_snapshot;
 
-use super::grid::{READABLE_HEIGHT, READABLE_WIDTH};
+use super::grid::{self, READABLE_HEIGHT, READABLE_WIDTH};
 use super::tests::{draw, view};
-use super::*;
+use ratatui::layout::Rect;
+
 use crate::protocol::{AgentId, AgentInfo, EventMsg, Mode};
+use crate::tui::state::UiState;
 use crate::tui::test_support::{event, first_vote, fold, fold_until, scripted_turns};
+use crate::tui::view::View;
 
 /// The events of a turn of `count` scripted agents, each answering in a few sentences.
 async fn turn_of(count: usize) -> Vec<crate::protocol::Event> {

@@ -4,11 +4,14 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 
+use super::notice;
 use super::tests::{FRANCE, both_sizes, draw, tiny_size, view};
-use super::*;
+use super::wrap::display_width;
 use crate::protocol::EventMsg;
 use crate::tui::app::App;
+use crate::tui::state::UiState;
 use crate::tui::test_support::{demo_turns, event};
+use crate::tui::view::View;
 
 /// The notice `y` leaves over a finished demo turn, with the final view it looks at.
 async fn copied() -> (UiState, View) {

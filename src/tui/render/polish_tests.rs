@@ -8,15 +8,16 @@ use insta::assert_snapshot;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 
+use super::output::{Paint, tail_lines};
 use super::tests::{FRANCE, draw, modal_view, screen_text, view};
-use super::{Paint, View, tail_lines};
 use crate::protocol::{AgentStatus, AnswerLabel, EventMsg, TurnOutcome};
 use crate::tui::complete::suggest;
-use crate::tui::modal::ModalKind;
 use crate::tui::slash::SLASH_COMMANDS;
 use crate::tui::state::UiState;
 use crate::tui::test_support::{apply_as, demo_turns, demo_until, event, fold, run_started};
 use crate::tui::theme::Theme;
+use crate::tui::view::ModalKind;
+use crate::tui::view::View;
 
 /// The screen's rows, each as the cells show it (a wide character's hidden half dropped).
 fn rows(backend: &TestBackend) -> Vec<String> {
@@ -82,7 +83,11 @@ async fn a_thought_too_long_for_the_card_loses_its_start_only() {
     let lines = card_text(&state, 0, 40, false);
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(lines[0].starts_with("💭 …"), "{lines:?}");
-    assert!(lines.iter().all(|line| super::display_width(line) <= 40));
+    assert!(
+        lines
+            .iter()
+            .all(|line| super::wrap::display_width(line) <= 40)
+    );
     let shown = lines.join(" ");
     let words = shown.trim_start_matches("💭 …");
     assert!(long.ends_with(words), "a suffix of the thought: {words}");

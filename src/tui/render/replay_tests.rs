@@ -4,13 +4,13 @@
 use insta::assert_snapshot;
 
 use super::tests::{FRANCE, draw, view};
-use super::*;
 use crate::config;
 use crate::orchestrator::{ReplayOptions, spawn_replay};
 use crate::protocol::{EventMsg, Op};
 use crate::session::load_recording;
 use crate::tui::app::App;
 use crate::tui::test_support::logged_turns;
+use crate::tui::view::View;
 
 /// The only session under `massgen_dir`.
 fn the_session(massgen_dir: &std::path::Path) -> std::path::PathBuf {

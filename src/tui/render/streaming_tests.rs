@@ -7,11 +7,11 @@ use ratatui::text::Line;
 
 use super::tests::{FRANCE, both_sizes, draw, screen_text, small_size, tiny_size, view};
 use super::text::block_lines;
-use super::*;
 use crate::protocol::{AgentStatus, AnswerLabel, EventMsg};
 use crate::tui::state::{TextBlock, UiState};
 use crate::tui::test_support::{apply_as, demo_until};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// The pieces generated texts are made of: prose with inline markdown, CJK and a long word,
 /// list items, a quote, headings, a rule, a blank line and fenced code (its lines shorter

@@ -5,14 +5,16 @@ use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::*;
-use crate::protocol::{AgentId, Event, EventMsg, Usage};
-use crate::tui::modal::{Modal, ModalKind};
+use crate::protocol::{AgentId, Event, EventMsg, Mode, Usage};
+use crate::tui::choices::NextQuestion;
+use crate::tui::frame::render;
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, first_answer, first_vote, fold, fold_until, resume,
     run_started, scripted_turns, tool_begin, tool_end,
 };
+use crate::tui::theme::Theme;
+use crate::tui::view::{Modal, ModalKind, View};
 
 pub(crate) const FRANCE: &str = "What is the capital of France?";
 pub(crate) const WEB_SEARCH: &str = "mcp__search__web_search";
@@ -33,9 +35,20 @@ pub(crate) fn modal_view(kind: ModalKind) -> View {
 }
 
 pub(crate) fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
+    draw_with(state, view, &NextQuestion::default(), width, height)
+}
+
+/// [`draw`] with the app's mode and choices for the next question.
+pub(crate) fn draw_with(
+    state: &UiState,
+    view: &View,
+    next: &NextQuestion,
+    width: u16,
+    height: u16,
+) -> TestBackend {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(state, view, &Theme::default(), frame))
+        .draw(|frame| render(state, view, next, &Theme::default(), frame))
         .unwrap();
     terminal.backend().clone()
 }
@@ -53,8 +66,19 @@ pub(crate) fn screen_text(backend: &TestBackend) -> String {
 /// Snapshots of the screen at both sizes. Every snapshot is taken in this file, so that the
 /// modal tests' snapshots keep their names and place.
 pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
-    assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));
-    assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
+    both_sizes_with(name, state, view, &NextQuestion::default());
+}
+
+/// [`both_sizes`] with the app's mode and choices for the next question.
+pub(crate) fn both_sizes_with(name: &str, state: &UiState, view: &View, next: &NextQuestion) {
+    assert_snapshot!(
+        format!("{name}_80x24"),
+        draw_with(state, view, next, 80, 24)
+    );
+    assert_snapshot!(
+        format!("{name}_160x48"),
+        draw_with(state, view, next, 160, 48)
+    );
 }
 
 /// A snapshot at 40×12, named and placed as `both_sizes` names them.
@@ -145,7 +169,11 @@ async fn the_mode_bar_in_each_mode_and_a_refusal() {
     let state = demo_until("q", run_started).await;
     for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
         let name = format!("mode_{mode:?}").to_lowercase();
-        both_sizes(&name, &state, &View { mode, ..view() });
+        let next = NextQuestion {
+            mode,
+            ..NextQuestion::default()
+        };
+        both_sizes_with(&name, &state, &view(), &next);
     }
     let refused = View {
         notice: Some(
