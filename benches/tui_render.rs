@@ -107,12 +107,10 @@ fn deep_plan(count: usize, done: usize) -> Vec<TaskView> {
 
 fn frame_times(state: &UiState, modals: Vec<Modal>) -> Vec<Duration> {
     let theme = Theme::default();
-    let view = View {
-        elapsed_secs: Some(75),
-        agent_elapsed_secs: vec![Some(70); 3],
-        modals,
-        ..View::default()
-    };
+    let mut view = View::default();
+    view.clocks.elapsed_secs = Some(75);
+    view.clocks.agent_elapsed_secs = vec![Some(70); 3];
+    view.modals.stack = modals;
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut times = Vec::with_capacity(FRAMES);
     for _ in 0..FRAMES {

@@ -118,11 +118,9 @@ impl Write for Counted {
 fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
     let mut stream = Stream::new(agents);
     let theme = Theme::default();
-    let view = View {
-        elapsed_secs: Some(12),
-        agent_elapsed_secs: vec![Some(12); agents],
-        ..View::default()
-    };
+    let mut view = View::default();
+    view.clocks.elapsed_secs = Some(12);
+    view.clocks.agent_elapsed_secs = vec![Some(12); agents];
     let area = Rect::new(0, 0, cols, rows);
     let written = Counted::default();
     let mut terminal = Terminal::with_options(

@@ -95,7 +95,7 @@ async fn a_continued_session_adds_a_fourth_turn_with_history_and_inspect_shows_a
         app.on_key(KeyEvent::new(key, KeyModifiers::NONE));
     }
     assert_eq!(
-        app.view.modals.last().map(|modal| modal.kind),
+        app.view.modals.top(),
         Some(ModalKind::Turns { selected: 0 })
     );
     let screen = draw(&app, 160, 48);

@@ -22,7 +22,7 @@ const MIN_HEIGHT_WITH_TIMELINE: u16 = 18;
 pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     let final_shown = final_view::shown(state, view);
-    let bottom_height = if state.turn == 0 || view.maximized || final_shown {
+    let bottom_height = if state.turn == 0 || view.cards.maximized || final_shown {
         0
     } else if area.height >= 30 {
         10
@@ -37,7 +37,7 @@ pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, 
         Constraint::Fill(1),
         Constraint::Length(bottom_height),
         Constraint::Length(bar.height),
-        Constraint::Length(view.composer.height(area.width, area.height)),
+        Constraint::Length(view.input.composer.height(area.width, area.height)),
         Constraint::Length(1),
     ])
     .areas(area);
@@ -64,9 +64,9 @@ pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, 
             TimelineView {
                 state,
                 theme,
-                scroll: view.timeline_scroll,
-                focused: view.timeline_focused,
-                selected: view.timeline_selected,
+                scroll: view.timeline.scroll,
+                focused: view.timeline.focused,
+                selected: view.timeline.selected,
                 hits: Some(&view.hits),
             },
             timeline,
@@ -76,7 +76,7 @@ pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, 
     }
     let buf = frame.buffer_mut();
     mode_bar::mode_bar(state, view, next, &bar, theme, mode, buf);
-    let placeholder = if !view.composer_focused {
+    let placeholder = if !view.input.focused {
         Placeholder::Unfocused
     } else if state.replay.is_some() {
         Placeholder::Replay
@@ -86,12 +86,13 @@ pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, 
         Placeholder::Ask
     };
     frame.render_widget(
-        view.composer
-            .widget(view.composer_focused, placeholder, theme),
+        view.input
+            .composer
+            .widget(view.input.focused, placeholder, theme),
         composer,
     );
     status_bar::render(state, view, theme, status, frame.buffer_mut());
-    if let Some(completions) = &view.popup {
+    if let Some(completions) = &view.input.popup {
         popup::render(completions, theme, composer, frame);
     }
     modal::render(view, state, next, theme, frame, mode);
@@ -104,22 +105,22 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
     let card = |index: usize| CardView {
         card: &state.agents[index],
         index,
-        focused: index == view.focused,
+        focused: index == view.cards.focused,
         theme,
-        elapsed_secs: view.agent_elapsed_secs.get(index).copied().flatten(),
-        round_left: view.agent_round_left.get(index).copied().flatten(),
-        spinner: view.spinner,
-        expanded: view.reasoning_expanded,
-        zoomed: view.maximized,
-        scroll_max: (index == view.focused).then_some(&view.card_scroll_max),
-        scroll: if index == view.focused {
-            view.card_scroll
+        elapsed_secs: view.clocks.agent_elapsed_secs.get(index).copied().flatten(),
+        round_left: view.clocks.agent_round_left.get(index).copied().flatten(),
+        spinner: view.clocks.spinner,
+        expanded: view.cards.reasoning_expanded,
+        zoomed: view.cards.maximized,
+        scroll_max: (index == view.cards.focused).then_some(&view.cards.scroll_max),
+        scroll: if index == view.cards.focused {
+            view.cards.scroll
         } else {
             0
         },
-        pause: view.card_pause.filter(|_| index == view.focused),
+        pause: view.cards.pause.filter(|_| index == view.cards.focused),
     };
-    let all = (!view.maximized && !view.single_card)
+    let all = (!view.cards.maximized && !view.cards.single)
         .then(|| grid::arrange(state.agents.len(), area))
         .flatten();
     if let Some(cells) = all {
@@ -131,9 +132,12 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
         let [tabs, body] =
             Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(area);
         chrome::tabs(state, view, theme, tabs, frame.buffer_mut());
-        if view.focused < state.agents.len() {
-            frame.render_widget(card(view.focused), body);
-            view.hits.borrow_mut().cards.push((view.focused, body));
+        if view.cards.focused < state.agents.len() {
+            frame.render_widget(card(view.cards.focused), body);
+            view.hits
+                .borrow_mut()
+                .cards
+                .push((view.cards.focused, body));
         }
     }
 }

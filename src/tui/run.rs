@@ -115,7 +115,7 @@ async fn event_loop(
         .with_context_paths(options.context_paths)
         .allowing_outside_project(options.allow_outside_project);
     app.theme = Theme::from_env();
-    app.view.composer = Composer::new(&app.theme);
+    app.view.input.composer = Composer::new(&app.theme);
     app.next = NextQuestion {
         mode: options.mode,
         choices: Choices::from_options(&options.turn),
@@ -165,7 +165,7 @@ async fn event_loop(
                 app.on_event(&event);
             }
             update_clocks(&mut app);
-            app.view.spinner = spinner_frame(now.duration_since(started));
+            app.view.clocks.spinner = spinner_frame(now.duration_since(started));
             // The frame's cost is the drawing: folding the news takes as long however
             // often frames come.
             let drawing = Instant::now();
@@ -365,7 +365,7 @@ mod tests {
         };
         app.on_event(&later(85, warning));
         update_clocks(&mut app);
-        assert_eq!(app.view.elapsed_secs, Some(75));
+        assert_eq!(app.view.clocks.elapsed_secs, Some(75));
     }
 
     #[tokio::test(start_paused = true)]

@@ -69,7 +69,7 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
     let mut app = running();
     assert!(all_cards(&frame(&app, 200, 50), 6), "a grid at 200×50");
     app.on_key(key(KeyCode::Char('g')));
-    assert!(app.view.single_card);
+    assert!(app.view.cards.single);
     assert!(!all_cards(&frame(&app, 200, 50), 6), "one card and tabs");
     assert!(!all_cards(&frame(&app, 300, 80), 6), "a resize keeps it");
     app.on_event(&event(
@@ -81,7 +81,7 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
             duration_ms: 10,
         },
     ));
-    assert!(app.view.single_card, "kept when the turn ends");
+    assert!(app.view.cards.single, "kept when the turn ends");
     app.on_event(&event(
         10,
         None,
@@ -93,9 +93,9 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
             log_dir: None,
         },
     ));
-    assert!(app.view.single_card, "kept when the next turn starts");
+    assert!(app.view.cards.single, "kept when the next turn starts");
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.single_card);
+    assert!(!app.view.cards.single);
     assert!(all_cards(&frame(&app, 200, 50), 6));
     // Too small for the grid: tabs, and `g` says why nothing changed.
     assert!(!all_cards(&frame(&app, 80, 24), 6));
@@ -113,7 +113,7 @@ fn g_from_a_zoomed_card_shows_them_all() {
     app.on_key(key(KeyCode::Char('z')));
     assert!(!all_cards(&frame(&app, 200, 50), 6));
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.maximized && !app.view.single_card);
+    assert!(!app.view.cards.maximized && !app.view.cards.single);
     assert!(all_cards(&frame(&app, 200, 50), 6));
 }
 
@@ -166,12 +166,15 @@ fn focus_keys_move_between_cells() {
     );
     app.on_key(key(KeyCode::Tab));
     app.on_key(key(KeyCode::Right));
-    assert_eq!(app.view.focused, 2);
+    assert_eq!(app.view.cards.focused, 2);
     assert_eq!(focused_corner(&app), [2]);
     app.on_key(key(KeyCode::Char('6')));
-    assert_eq!(app.view.focused, 5);
+    assert_eq!(app.view.cards.focused, 5);
     app.on_key(key(KeyCode::Right));
-    assert_eq!(app.view.focused, 0, "round from the last cell to the first");
+    assert_eq!(
+        app.view.cards.focused, 0,
+        "round from the last cell to the first"
+    );
     app.on_key(key(KeyCode::Left));
     assert_eq!(focused_corner(&app), [5]);
     assert!(all_cards(&frame(&app, 200, 50), 6), "still the grid");
@@ -204,13 +207,13 @@ fn clicks_and_the_wheel_move_between_cells() {
     // Cells of the second row lie below those of the first.
     assert!(cell(4).y > cell(1).y);
     assert!(app.on_mouse(at(MouseEventKind::Down(MouseButton::Left), cell(4))));
-    assert_eq!(app.view.focused, 4);
+    assert_eq!(app.view.cards.focused, 4);
     assert!(app.on_mouse(at(MouseEventKind::ScrollUp, cell(1))));
     assert_eq!(
-        app.view.focused, 1,
+        app.view.cards.focused, 1,
         "the wheel scrolls the cell under the pointer"
     );
-    assert_eq!(app.view.card_scroll, 3);
+    assert_eq!(app.view.cards.scroll, 3);
     assert!(all_cards(&frame(&app, 200, 50), 6));
 }
 
@@ -228,7 +231,7 @@ async fn after_a_turn_f_goes_from_the_final_view_back_to_the_grid() {
         app.on_event(&event);
     }
     assert!(
-        app.view.final_view,
+        app.view.final_view.shown,
         "the final view opens when the turn ends"
     );
     let hits = frame(&app, 200, 50);
@@ -239,12 +242,12 @@ async fn after_a_turn_f_goes_from_the_final_view_back_to_the_grid() {
     // With one card chosen, the final view gives way to one card; `g` there shows all.
     app.on_key(key(KeyCode::Char('g')));
     app.on_key(key(KeyCode::Char('f')));
-    assert!(app.view.final_view);
+    assert!(app.view.final_view.shown);
     app.on_key(key(KeyCode::Char('f')));
     assert!(!all_cards(&frame(&app, 200, 50), 6));
     app.on_key(key(KeyCode::Char('f')));
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     assert!(
         all_cards(&frame(&app, 200, 50), 6),
         "g from the final view: the grid"

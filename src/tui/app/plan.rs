@@ -38,7 +38,7 @@ impl App {
     /// The plan views go with the mode they belong to (an unapproved plan stays saved:
     /// the selector offers it).
     fn close_plan_modals(&mut self) {
-        self.view.modals.retain(|modal| {
+        self.view.modals.stack.retain(|modal| {
             !matches!(
                 modal.kind,
                 ModalKind::PlanOptions { .. }
@@ -121,7 +121,7 @@ impl App {
     /// `T`: the focused agent's task plan.
     pub(super) fn open_tasks(&mut self) {
         self.open(ModalKind::TaskPlan {
-            source: TaskSource::Agent(self.view.focused),
+            source: TaskSource::Agent(self.view.cards.focused),
         });
     }
 
@@ -138,13 +138,13 @@ impl App {
     fn open_plan_selector(&mut self) -> Vec<Effect> {
         let selected = selector_row(&self.state, self.next.choices.plan.as_deref());
         self.open(ModalKind::PlanSelector { selected });
-        self.view.plans_loading = true;
+        self.view.modals.plans_loading = true;
         vec![Effect::Send(Op::ListPlans)]
     }
 
     /// Keys of the plan modals; `None` when the key is not theirs (scrolling, say).
     pub(super) fn plan_modal_key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
-        let top = self.view.modals.last()?.kind;
+        let top = self.view.modals.top()?;
         match top {
             ModalKind::PlanOptions { .. } => {
                 self.options_key(key);
@@ -177,7 +177,7 @@ impl App {
 
     /// ↑↓ choose the row, ← → change its value, Enter or Esc close.
     fn options_key(&mut self, key: KeyEvent) {
-        let Some(top) = self.view.modals.last_mut() else {
+        let Some(top) = self.view.modals.top_mut() else {
             return;
         };
         let ModalKind::PlanOptions { row } = &mut top.kind else {
@@ -191,7 +191,7 @@ impl App {
                 self.next.choices.step(row, key.code == KeyCode::Right);
             }
             KeyCode::Enter | KeyCode::Esc | KeyCode::Char('q' | 'P') => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
             }
             _ => {}
         }
@@ -202,7 +202,7 @@ impl App {
         let id = self.state.plan.as_ref().map(|plan| plan.info.id.clone());
         match (key.code, id) {
             (KeyCode::Enter, Some(id)) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 self.awaiting_approval = None;
                 self.next.mode = Mode::Execute;
                 self.next.choices.plan = Some(id);
@@ -214,7 +214,7 @@ impl App {
                 })])
             }
             (KeyCode::Esc | KeyCode::Char('q'), id) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 // Kept for later: Execute offers it, and `P` is the options' again.
                 self.awaiting_approval = None;
                 if let Some(id) = id {
@@ -225,7 +225,7 @@ impl App {
                 Some(Vec::new())
             }
             (KeyCode::Enter, None) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 Some(Vec::new())
             }
             _ => None,
@@ -249,7 +249,7 @@ impl App {
                 } else {
                     (selected + 1).min(rows - 1)
                 };
-                if let Some(top) = self.view.modals.last_mut() {
+                if let Some(top) = self.view.modals.top_mut() {
                     top.kind = ModalKind::PlanSelector { selected: next };
                 }
             }
@@ -259,8 +259,8 @@ impl App {
                     .as_deref()
                     .map_or_else(|| "the latest plan".to_string(), |id| short_plan_id(id, 18));
                 self.next.choices.plan = plan;
-                self.view.modals.pop();
-                self.view.composer_focused = true;
+                self.view.modals.close_top();
+                self.view.input.focused = true;
                 self.view.notice = Some(format!(
                     "Enter runs {label}; anything typed first goes with it as instructions"
                 ));
@@ -277,7 +277,7 @@ impl App {
                 }
             }
             KeyCode::Esc | KeyCode::Char('q') => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
             }
             _ => return None,
         }
@@ -298,7 +298,7 @@ impl App {
         match plan.info.status {
             PlanStatus::Ready if !self.state.turn_options.auto_execute => {
                 self.awaiting_approval = Some(id.clone());
-                if self.view.composer.is_empty() {
+                if self.view.input.composer.is_empty() {
                     self.open(ModalKind::PlanApproval);
                 } else {
                     self.view.notice = Some(format!(
@@ -352,6 +352,7 @@ impl App {
         let id = |at: usize| listed_plan(&self.state, at).map(|plan| plan.info.id.clone());
         self.view
             .modals
+            .stack
             .iter()
             .map(|modal| {
                 if let ModalKind::PlanSelector { selected } = modal.kind {
@@ -372,9 +373,11 @@ impl App {
             .collect()
     }
 
-    /// After a new listing: the plan modals stay on the plans they showed.
-    pub(super) fn keep_shown_plans(&mut self, shown: &[Option<String>]) {
-        for (modal, id) in self.view.modals.iter_mut().zip(shown) {
+    /// A new listing came: the plan modals stay on the plans they showed (`shown`, from
+    /// `shown_plans` before it replaced the old one).
+    pub(super) fn plans_listed(&mut self, shown: &[Option<String>]) {
+        self.view.modals.plans_loading = false;
+        for (modal, id) in self.view.modals.stack.iter_mut().zip(shown) {
             let at = |id: &str| {
                 self.state
                     .plans

@@ -115,8 +115,8 @@ fn a_plan_ready_while_a_question_is_typed_waits_for_p() {
         ))
     );
     type_text(&mut app, "P");
-    assert_eq!(app.view.composer.text(), "and the testsP");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "and the testsP");
+    app.view.input.composer.clear();
     type_text(&mut app, "/plan");
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), Some(ModalKind::PlanApproval));
@@ -132,7 +132,7 @@ fn a_plan_ready_while_a_question_is_typed_waits_for_p() {
 
     // Approved through `P`: executed at once.
     turn(&mut app, 4, Mode::Planning, TurnOptions::default());
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(&mut app, "x");
     plan_updated(&mut app, 5, PlanStatus::Ready);
     finish(&mut app, 6);

@@ -22,7 +22,7 @@ fn shift(app: &mut App, ch: char) -> Vec<Effect> {
 }
 
 fn submitted(app: &mut App, text: &str) -> Vec<Effect> {
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(app, text);
     app.on_key(key(KeyCode::Enter))
 }
@@ -64,7 +64,7 @@ fn shift_tab_cycles_the_plan_mode_and_is_refused_during_a_turn_with_the_reason()
         top_modal(&app),
         Some(ModalKind::PlanSelector { selected: 0 })
     );
-    assert!(app.view.plans_loading);
+    assert!(app.view.modals.plans_loading);
     assert!(back_tab(&mut app).is_empty());
     assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(top_modal(&app), None, "leaving Execute closes the selector");
@@ -121,8 +121,8 @@ fn p_opens_the_planning_options_whose_values_go_with_a_planning_question() {
     let mut app = App::new(agents());
     shift(&mut app, 'P');
     assert_eq!(top_modal(&app), None, "P is a letter in the composer");
-    assert_eq!(app.view.composer.text(), "P");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "P");
+    app.view.input.composer.clear();
     app.on_key(key(KeyCode::Esc));
     shift(&mut app, 'P');
     assert!(app.view.notice.as_deref().unwrap().starts_with("P opens"));
@@ -242,7 +242,7 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
             plans: listed_plans(),
         },
     ));
-    assert!(!app.view.plans_loading);
+    assert!(!app.view.modals.plans_loading);
     for _ in 0..2 {
         app.on_key(key(KeyCode::Down));
     }
@@ -260,7 +260,7 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
     app.on_key(key(KeyCode::Esc));
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), None);
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.focused);
     let second = "plan_20261122_101500_654321".to_string();
     let options = TurnOptions {
         plan: Some(second.clone()),
@@ -286,8 +286,8 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
         "an empty Enter in Execute runs the plan as it is"
     );
     shift(&mut app, 'P');
-    assert_eq!(app.view.composer.text(), "P");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "P");
+    app.view.input.composer.clear();
     app.on_key(key(KeyCode::Esc));
     assert_eq!(shift(&mut app, 'P'), [Effect::Send(Op::ListPlans)]);
     assert_eq!(

@@ -37,7 +37,7 @@ fn ctrl_c() -> KeyEvent {
 fn a_replay_starts_on_single_keys_and_q_quits_while_the_turn_plays() {
     let mut app = replaying(false);
     assert!(app.is_replay());
-    assert!(!app.view.composer_focused);
+    assert!(!app.view.input.focused);
     assert!(app.state.is_running());
     assert_eq!(app.on_key(key(KeyCode::Char('q'))), vec![Effect::Quit]);
 }

@@ -12,10 +12,9 @@ use crate::tui::test_support::{demo_until, run_started};
 use crate::tui::view::View;
 
 fn with_form(form: AgentsForm) -> View {
-    View {
-        agents: Some(form),
-        ..modal_view(ModalKind::Agents)
-    }
+    let mut view = modal_view(ModalKind::Agents);
+    view.modals.agents = Some(form);
+    view
 }
 
 fn quickstart() -> AgentsForm {

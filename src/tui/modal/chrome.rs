@@ -75,7 +75,7 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
         ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
         ModalKind::Override { .. } => " ← → choose · Enter: final answer · Esc cancel ",
-        ModalKind::Agents => agents::hint(view.agents.as_ref()),
+        ModalKind::Agents => agents::hint(view.modals.agents.as_ref()),
         ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Costs

@@ -46,7 +46,7 @@ pub fn page(
         }
         // The listing the app read when the browser's choice changed.
         ModalKind::Files { selected, .. } => {
-            return super::files::page(&view.files, selected, theme, width, scroll, height);
+            return super::files::page(&view.modals.files, selected, theme, width, scroll, height);
         }
         ModalKind::PlanApproval => {
             return super::plans::approval(state, theme, width, scroll, height);
@@ -61,7 +61,7 @@ pub fn page(
         }
         ModalKind::Help => super::help::help_lines(theme, width),
         ModalKind::Agents => {
-            return super::agents::page(view.agents.as_ref(), theme, width, height);
+            return super::agents::page(view.modals.agents.as_ref(), theme, width, height);
         }
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),

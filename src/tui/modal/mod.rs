@@ -58,7 +58,7 @@ pub fn render(
     frame: &mut Frame,
     mode_bar: Rect,
 ) {
-    let Some(modal) = view.modals.last() else {
+    let Some(modal) = view.modals.stack.last() else {
         return;
     };
     let mut area = frame_for(modal.kind, frame.area(), mode_bar);
@@ -79,7 +79,7 @@ pub fn render(
         usize::from(inner.width),
         height,
     );
-    view.modal_scroll_max.set(furthest);
+    view.modals.scroll_max.set(furthest);
     if fits_content(modal.kind) && lines.len() < height {
         // A short question or plan list gets a frame its size, still centred.
         let shrunk = u16::try_from(lines.len()).unwrap_or(inner.height) + 2;

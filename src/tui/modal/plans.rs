@@ -119,7 +119,7 @@ pub fn selector(
     width: usize,
     selected: usize,
 ) -> Vec<Line<'static>> {
-    let plans = match (&state.plans, view.plans_loading) {
+    let plans = match (&state.plans, view.modals.plans_loading) {
         (_, true) | (None, false) => {
             return vec![Line::styled("Loading plans…", theme.dim())];
         }

@@ -151,7 +151,7 @@ async fn inspect_details_a_resumed_turn_down_to_its_votes_final_answer_and_cost(
     let state = continued_session().await;
     let mut view = modal_view(ModalKind::Turns { selected: 0 });
     both_sizes("modal_inspect_resumed", &state, &view);
-    view.modals[0].scroll = usize::MAX;
+    view.modals.stack[0].scroll = usize::MAX;
     both_sizes("modal_inspect_resumed_end", &state, &view);
 }
 
@@ -182,7 +182,7 @@ async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
     let mut state = continued_session().await;
     state.turns[0].agents[1].spend.cost_unknown = true;
     let mut view = modal_view(ModalKind::Turns { selected: 0 });
-    view.modals[0].scroll = usize::MAX;
+    view.modals.stack[0].scroll = usize::MAX;
     let screen = format!("{:?}", draw(&state, &view, 160, 48));
     let scholar = screen
         .lines()

@@ -48,7 +48,7 @@ async fn metrics_per_agent_and_per_tool() {
     three_sizes("modal_metrics", &state, &view);
     // At 40×12 the per-tool figures are below the agents': scrolled to the end, they show.
     let mut scrolled = view.clone();
-    scrolled.modals[0].scroll = usize::MAX;
+    scrolled.modals.stack[0].scroll = usize::MAX;
     let tools = screen_text(&draw(&state, &scrolled, 40, 12));
     for wanted in [
         "mcp__search__web_search",

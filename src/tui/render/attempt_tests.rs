@@ -48,7 +48,7 @@ async fn an_injected_update_and_the_round_time_left_show_on_the_card() {
         "the grace counts from the notice"
     );
     let mut view = view();
-    view.agent_round_left = vec![
+    view.clocks.agent_round_left = vec![
         None,
         Some(RoundTimeLeft::Left(272)),
         Some(RoundTimeLeft::WrapUp(75)),

@@ -15,10 +15,12 @@ cite, and finally suggest a follow-up question 🇫🇷 that would settle it.";
 /// A view whose composer holds `text`, the cursor moved by `keys`.
 fn with_draft(text: &str, keys: &[KeyCode]) -> View {
     let mut view = view();
-    view.composer_focused = true;
-    view.composer.insert(text);
+    view.input.focused = true;
+    view.input.composer.insert(text);
     for code in keys {
-        view.composer.key(KeyEvent::new(*code, KeyModifiers::NONE));
+        view.input
+            .composer
+            .key(KeyEvent::new(*code, KeyModifiers::NONE));
     }
     view
 }
@@ -47,7 +49,8 @@ async fn a_draft_past_the_limit_scrolls_to_the_cursor() {
     // Up from the end: the view follows the cursor to the draft's top.
     let mut top = end;
     for _ in 0..40 {
-        top.composer
+        top.input
+            .composer
             .key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
         draw(&state, &top, 80, 24);
     }

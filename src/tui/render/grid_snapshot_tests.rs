@@ -28,11 +28,10 @@ async fn turn_of(count: usize) -> Vec<crate::protocol::Event> {
 }
 
 fn many_view(count: usize, focused: usize) -> View {
-    View {
-        focused,
-        agent_elapsed_secs: vec![Some(7); count],
-        ..view()
-    }
+    let mut view = view();
+    view.cards.focused = focused;
+    view.clocks.agent_elapsed_secs = vec![Some(7); count];
+    view
 }
 
 #[tokio::test(start_paused = true)]
@@ -41,10 +40,8 @@ async fn six_agents_in_a_grid() {
     let view = many_view(6, 4);
     assert_snapshot!("grid6_200x50", draw(&state, &view, 200, 50));
     assert_snapshot!("grid6_160x48", draw(&state, &view, 160, 48));
-    let one = View {
-        single_card: true,
-        ..view
-    };
+    let mut one = view;
+    one.cards.single = true;
     assert_snapshot!("grid6_single_card_200x50", draw(&state, &one, 200, 50));
 }
 
@@ -54,10 +51,8 @@ async fn nine_agents_in_a_grid() {
     let view = many_view(9, 7);
     assert_snapshot!("grid9_200x50", draw(&state, &view, 200, 50));
     assert_snapshot!("grid9_160x48", draw(&state, &view, 160, 48));
-    let one = View {
-        single_card: true,
-        ..view
-    };
+    let mut one = view;
+    one.cards.single = true;
     assert_snapshot!("grid9_single_card_160x48", draw(&state, &one, 160, 48));
 }
 

@@ -38,6 +38,8 @@ mod final_view_tests;
 #[cfg(test)]
 mod grid_snapshot_tests;
 #[cfg(test)]
+mod header_tests;
+#[cfg(test)]
 mod input_tests;
 #[cfg(test)]
 mod label_tests;

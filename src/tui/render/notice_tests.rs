@@ -27,11 +27,9 @@ async fn copied() -> (UiState, View) {
         notice.as_deref().is_some_and(|text| text.len() > 100),
         "a long notice: {notice:?}"
     );
-    let view = View {
-        notice,
-        final_view: app.view.final_view,
-        ..view()
-    };
+    let mut view = view();
+    view.notice = notice;
+    view.final_view.shown = app.view.final_view.shown;
     (app.state, view)
 }
 

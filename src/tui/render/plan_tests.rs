@@ -16,7 +16,7 @@ use crate::tui::test_plans::{
     PLAN_ID, asked, listed_plans, plan, questions, task, tasks_fresh, tasks_mid_execution,
 };
 use crate::tui::test_support::{apply_as, demo_turns, demo_until, first_answer, fold, run_started};
-use crate::tui::view::{ModalKind, TaskSource, View};
+use crate::tui::view::{ModalKind, TaskSource};
 
 #[tokio::test(start_paused = true)]
 async fn the_mode_bar_with_one_agent_refinement_off_and_a_chosen_plan() {
@@ -82,10 +82,8 @@ async fn the_plan_selector_with_plans_empty_and_loading() {
         ..NextQuestion::default()
     };
     let selector = |selected| modal_view(ModalKind::PlanSelector { selected });
-    let loading = View {
-        plans_loading: true,
-        ..selector(0)
-    };
+    let mut loading = selector(0);
+    loading.modals.plans_loading = true;
     let screen = format!("{:?}", draw_with(&state, &loading, &execute, 80, 24));
     assert!(screen.contains("Loading plans…"), "{screen}");
     apply_as(&mut state, 0, [EventMsg::PlansListed { plans: Vec::new() }]);
@@ -164,10 +162,11 @@ async fn the_question_modal_with_options_and_with_free_text() {
         form.type_char(first, ch);
     }
     form.cursor = 1;
-    let open = |form: QuestionForm| View {
-        question: Some(form),
-        question_secs_left: Some(272),
-        ..modal_view(ModalKind::Question)
+    let open = |form: QuestionForm| {
+        let mut view = modal_view(ModalKind::Question);
+        view.modals.question = Some(form);
+        view.clocks.question_secs_left = Some(272);
+        view
     };
     both_sizes("question_options", &state, &open(form.clone()));
     form.next(2);
@@ -255,11 +254,9 @@ async fn a_required_question_left_unanswered_shows_a_hint() {
     );
     let mut form = QuestionForm::new(&state.questions[0]);
     form.missing = true;
-    let view = View {
-        question: Some(form),
-        question_secs_left: Some(272),
-        ..modal_view(ModalKind::Question)
-    };
+    let mut view = modal_view(ModalKind::Question);
+    view.modals.question = Some(form);
+    view.clocks.question_secs_left = Some(272);
     small_size("question_required_hint", &state, &view);
 }
 

@@ -194,8 +194,8 @@ fn hints(state: &UiState, view: &View) -> Vec<Piece> {
         view,
         super::grid::hint(
             state.agents.len(),
-            view.single_card,
-            view.maximized,
+            view.cards.single,
+            view.cards.maximized,
             view.hits.borrow().cards_body,
         ),
     )

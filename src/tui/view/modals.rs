@@ -1,8 +1,54 @@
-//! The stack of open modals as the view holds it: which view each modal shows
-//! ([`ModalKind`], with the item it has chosen) and how far it is scrolled. What a modal
-//! draws, and how many items it can step through, are `tui::modal`'s.
+//! The open modals as the view holds them: the stack (which view each modal shows, with
+//! the item it has chosen, and how far it is scrolled) and what the modals show beyond the
+//! folded state (the question and agents forms, the workspace listing, whether the saved
+//! plans are loading). What a modal draws, and how many items it can step through, are
+//! `tui::modal`'s.
 
-use crate::tui::files::FilesSource;
+use std::cell::Cell;
+
+use crate::tui::agents_form::AgentsForm;
+use crate::tui::files::{FileListing, FilesSource};
+use crate::tui::question::QuestionForm;
+
+#[derive(Clone, Debug, Default)]
+pub struct Modals {
+    /// Open modals, the top one last.
+    pub stack: Vec<Modal>,
+    /// The furthest the top modal can scroll, as the last frame found.
+    pub scroll_max: Cell<usize>,
+    /// The open question modal's form.
+    pub question: Option<QuestionForm>,
+    /// The agents view's form while it is open.
+    pub agents: Option<AgentsForm>,
+    /// What the workspace browser shows, read when it opened or its choice changed.
+    pub files: FileListing,
+    /// The saved plans were asked for and the listing has not come yet.
+    pub plans_loading: bool,
+}
+
+impl Modals {
+    /// The view the top modal shows, if one is open.
+    pub fn top(&self) -> Option<ModalKind> {
+        self.stack.last().map(|modal| modal.kind)
+    }
+
+    pub fn top_mut(&mut self) -> Option<&mut Modal> {
+        self.stack.last_mut()
+    }
+
+    pub fn open(&mut self, kind: ModalKind) {
+        self.stack.push(Modal::new(kind));
+    }
+
+    /// `Esc`: the top modal closes; the one under it, if any, is on top again.
+    pub fn close_top(&mut self) {
+        self.stack.pop();
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.stack.is_empty()
+    }
+}
 
 /// Which view a modal shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
