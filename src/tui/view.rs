@@ -23,6 +23,7 @@ pub use input::Input;
 pub use modals::{Modal, ModalKind, Modals, TaskSource};
 pub use timeline::TimelinePane;
 
+/// What the user chose to look at, in parts.
 #[derive(Clone, Debug, Default)]
 pub struct View {
     pub cards: Cards,

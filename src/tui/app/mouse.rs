@@ -8,8 +8,7 @@ use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 use super::App;
 use crate::tui::modal;
 use crate::tui::state::EntryKind;
-use crate::tui::view::Hit;
-use crate::tui::view::ModalKind;
+use crate::tui::view::{Hit, ModalKind};
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: usize = 3;

@@ -13,9 +13,7 @@ use crate::tui::frame::render;
 use crate::tui::modal;
 use crate::tui::state::EntryKind;
 use crate::tui::test_support::demo_turns;
-use crate::tui::view::Hit;
-use crate::tui::view::HitMap;
-use crate::tui::view::ModalKind;
+use crate::tui::view::{Hit, HitMap, ModalKind};
 
 const FRANCE: &str = "What is the capital of France?";
 

@@ -10,8 +10,7 @@ use crate::protocol::{ContextPath as Attached, EventMsg};
 use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{apply_as, demo_turns, fold, tool_end};
-use crate::tui::view::View;
-use crate::tui::view::{ContextInfo, CwdMode, ModalKind};
+use crate::tui::view::{ContextInfo, CwdMode, ModalKind, View};
 
 fn three_sizes(name: &str, state: &UiState, view: &View) {
     both_sizes(name, state, view);
