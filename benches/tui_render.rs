@@ -14,10 +14,12 @@ use jiff::Timestamp;
 use massgen::protocol::{
     AgentInfo, AnswerLabel, Event, EventMsg, TaskPriority, TaskStatus, TaskView,
 };
-use massgen::tui::modal::{Modal, ModalKind, TaskSource};
-use massgen::tui::render::{View, render};
+use massgen::tui::choices::NextQuestion;
+use massgen::tui::frame::render;
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
+use massgen::tui::view::View;
+use massgen::tui::view::{Modal, ModalKind, TaskSource};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -106,18 +108,16 @@ fn deep_plan(count: usize, done: usize) -> Vec<TaskView> {
 
 fn frame_times(state: &UiState, modals: Vec<Modal>) -> Vec<Duration> {
     let theme = Theme::default();
-    let view = View {
-        elapsed_secs: Some(75),
-        agent_elapsed_secs: vec![Some(70); 3],
-        modals,
-        ..View::default()
-    };
+    let mut view = View::default();
+    view.clocks.elapsed_secs = Some(75);
+    view.clocks.agent_elapsed_secs = vec![Some(70); 3];
+    view.modals.stack = modals;
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut times = Vec::with_capacity(FRAMES);
     for _ in 0..FRAMES {
         let started = Instant::now();
         terminal
-            .draw(|frame| render(state, &view, &theme, frame))
+            .draw(|frame| render(state, &view, &NextQuestion::default(), &theme, frame))
             .unwrap();
         times.push(started.elapsed());
     }

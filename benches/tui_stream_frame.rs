@@ -17,9 +17,11 @@ use std::time::{Duration, Instant};
 
 use jiff::Timestamp;
 use massgen::protocol::{AgentId, AgentInfo, Event, EventMsg};
-use massgen::tui::render::{View, render};
+use massgen::tui::choices::NextQuestion;
+use massgen::tui::frame::render;
 use massgen::tui::state::UiState;
 use massgen::tui::theme::Theme;
+use massgen::tui::view::View;
 use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use ratatui::layout::Rect;
@@ -116,11 +118,9 @@ impl Write for Counted {
 fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
     let mut stream = Stream::new(agents);
     let theme = Theme::default();
-    let view = View {
-        elapsed_secs: Some(12),
-        agent_elapsed_secs: vec![Some(12); agents],
-        ..View::default()
-    };
+    let mut view = View::default();
+    view.clocks.elapsed_secs = Some(12);
+    view.clocks.agent_elapsed_secs = vec![Some(12); agents];
     let area = Rect::new(0, 0, cols, rows);
     let written = Counted::default();
     let mut terminal = Terminal::with_options(
@@ -134,7 +134,15 @@ fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
     for _ in 0..40 {
         stream.step();
         terminal
-            .draw(|frame| render(&stream.state, &view, &theme, frame))
+            .draw(|frame| {
+                render(
+                    &stream.state,
+                    &view,
+                    &NextQuestion::default(),
+                    &theme,
+                    frame,
+                )
+            })
             .unwrap();
     }
     written.0.set(0);
@@ -145,7 +153,15 @@ fn run(agents: usize, cols: u16, rows: u16, frames: usize) {
         fold += started.elapsed();
         let started = Instant::now();
         terminal
-            .draw(|frame| render(&stream.state, &view, &theme, frame))
+            .draw(|frame| {
+                render(
+                    &stream.state,
+                    &view,
+                    &NextQuestion::default(),
+                    &theme,
+                    frame,
+                )
+            })
             .unwrap();
         draw.push(started.elapsed());
     }

@@ -16,9 +16,11 @@ use massgen::config::{self, Env};
 use massgen::orchestrator::{self, RuntimeOptions, ToolSetup};
 use massgen::protocol::{Event, EventMsg};
 use massgen::tools::NoTools;
-use massgen::tui::render::{View, render};
+use massgen::tui::choices::NextQuestion;
+use massgen::tui::frame::render;
 use massgen::tui::state::{CodeLines, UiState, highlight_tables_loaded};
 use massgen::tui::theme::Theme;
+use massgen::tui::view::View;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -107,7 +109,15 @@ async fn big_tables_load_only_when_first_needed() {
     }
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal
-        .draw(|frame| render(&state, &View::default(), &Theme::default(), frame))
+        .draw(|frame| {
+            render(
+                &state,
+                &View::default(),
+                &NextQuestion::default(),
+                &Theme::default(),
+                frame,
+            )
+        })
         .unwrap();
     assert_eq!(
         loaded(),

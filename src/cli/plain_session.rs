@@ -276,7 +276,7 @@ impl Questions {
         let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(timeout_secs);
         eprintln!(
             "\nmassgen: an agent asks you ({} to answer; an empty line skips):",
-            crate::tui::render::duration(timeout_secs)
+            crate::tui::render::format::duration(timeout_secs)
         );
         let mut replies = Vec::new();
         for (index, question) in asked.iter().enumerate() {

@@ -7,12 +7,16 @@ use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use std::path::PathBuf;
 use std::time::Instant;
 
-use super::focus::Focus;
-use super::modal::ModalKind;
-use super::render::View;
-use super::state::UiState;
-use super::theme::Theme;
-use crate::protocol::{AgentInfo, Event, EventMsg, Op, TurnOutcome};
+use crate::protocol::{AgentInfo, Event, EventMsg, Op};
+use crate::tui::choices::NextQuestion;
+use crate::tui::focus::Focus;
+use crate::tui::state::UiState;
+use crate::tui::theme::Theme;
+use crate::tui::view::{ModalKind, View};
+use endings::Endings;
+use history::History;
+use interrupt::{Interrupt, NoticeTimer};
+use roster::Roster;
 
 /// What the loop must do after an input.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,58 +51,43 @@ pub enum Effect {
 pub struct App {
     pub state: UiState,
     pub view: View,
+    /// The plan mode and choices the next question is asked with (the mode bar shows them).
+    pub next: NextQuestion,
     /// Dark or light (Ctrl+T); plain under `NO_COLOR`.
     pub theme: Theme,
-    /// Submitted questions, oldest first, for Up/Down.
-    history: Vec<String>,
-    /// Where Up/Down is in `history` (`None` = editing a new entry).
-    history_at: Option<usize>,
-    /// The draft being written when Up first recalled history; Down past the newest entry
-    /// brings it back.
-    draft: Option<String>,
-    /// Where `@path` completion looks.
+    place: Workplace,
+    /// Submitted questions for Up/Down.
+    history: History,
+    interrupt: Interrupt,
+    notice_timer: NoticeTimer,
+    /// A destructive command (`/clear`) was typed once; typing it again confirms it.
+    confirm_pending: Option<String>,
+    /// Questions answered (or skipped) whose closing the runtime has not reported yet.
+    answered: Vec<String>,
+    endings: Endings,
+    /// The plan the last planning turn made, ready and not yet approved or kept (`P`
+    /// opens its approval in Planning).
+    awaiting_approval: Option<String>,
+    roster: Roster,
+}
+
+/// Where the session runs, as the command line and the config set it.
+#[derive(Clone, Debug, Default)]
+struct Workplace {
+    /// Where `@path` completion looks and attachments are taken from.
     cwd: PathBuf,
     /// `--allow-outside-project`: `@path` may attach `/`, the home directory or a system
     /// directory.
     allow_outside_project: bool,
-    /// When Ctrl+C last cancelled the turn or asked to quit: a second press within
-    /// `QUIT_WINDOW` quits.
-    interrupt_armed: Option<Instant>,
-    /// The notice on screen and since when, so it can go away after `NOTICE_TTL`.
-    notice_shown: Option<(String, Instant)>,
-    /// A cancel was sent and the turn has not ended yet: another Ctrl+C quits.
-    cancel_pending: bool,
-    /// A destructive command (`/clear`) was typed once; typing it again confirms it.
-    confirm_pending: Option<String>,
+    /// The config file `/config` opens.
     config_file: Option<PathBuf>,
-    /// Questions answered (or skipped) whose closing the runtime has not reported yet.
-    answered: Vec<String>,
-    /// How each live turn of this session ended: outcome, and whether a final answer was
-    /// presented (for the exit code; a replay's turns are not counted).
-    turn_endings: Vec<(TurnOutcome, bool)>,
-    /// The newest final answer of a live turn, as presented or as the user chose it
-    /// (`--output-file` gets it when the session ends).
-    latest_answer: Option<String>,
-    /// The plan the last planning turn made, ready and not yet approved or kept (`P`
-    /// opens its approval in Planning).
-    awaiting_approval: Option<String>,
-    /// The run's agents as the agents view starts from them.
-    agent_drafts: Vec<crate::config::AgentDraft>,
-    /// The agents sent with `Op::ReplaceAgents`, until the runtime says it took them.
-    applying_agents: Option<Vec<crate::config::AgentDraft>>,
 }
 
 impl App {
     pub fn new(agents: Vec<AgentInfo>) -> Self {
         Self {
             state: UiState::new(agents),
-            view: View {
-                composer_focused: true,
-                // Until a frame has measured the content, scrolling is not limited.
-                card_scroll_max: std::cell::Cell::new(usize::MAX),
-                modal_scroll_max: std::cell::Cell::new(usize::MAX),
-                ..View::default()
-            },
+            view: View::new(),
             ..Self::default()
         }
     }
@@ -122,53 +111,23 @@ impl App {
         };
         self.state.apply(event);
         // A paused timeline stays where it is; the count of newer entries grows.
-        if self.view.timeline_scroll > 0 {
-            self.view.timeline_scroll += self.state.timeline.len() - entries;
-        }
+        self.view
+            .timeline
+            .keep_place(self.state.timeline.len() - entries);
         // A closed question's notice first: the end of the turn has more to say.
         self.sync_question(event);
-        if let EventMsg::FinalPresentationDone { content, .. }
-        | EventMsg::FinalOverridden { content, .. } = &event.msg
-            && !self.is_replay()
-        {
-            self.latest_answer = Some(content.clone());
-        }
+        self.keep_final_answer(&event.msg);
         if matches!(event.msg, EventMsg::ReplayStarted { .. }) {
-            // A replay is watched, not asked: single keys (`?`, `n`, `q`) from the start.
-            self.view.composer_focused = false;
-            self.view.popup = None;
+            self.replay_started();
         } else if matches!(event.msg, EventMsg::TurnStarted { .. }) {
-            self.view.final_view = false;
-            self.set_card_scroll(0);
-            self.view.timeline_scroll = 0;
-            self.awaiting_approval = None;
+            self.turn_started();
         } else if let EventMsg::TurnFinished {
             outcome, winner, ..
         } = &event.msg
         {
-            self.cancel_pending = false;
-            if !self.is_replay() {
-                let presented = self.state.final_answer().is_some_and(|answer| answer.done);
-                self.turn_endings.push((*outcome, presented));
-            }
-            if let Some(text) = undelivered {
-                self.view.notice = Some(format!(
-                    "not delivered, the agents finished first: {text} (Up brings it back)"
-                ));
-            }
-            // The final answer is on the winner's card: show it.
-            if let Some(index) = winner.as_ref().and_then(|id| self.state.agent_index(id)) {
-                self.focus(index);
-            }
-            // …and fills the body, read from its top.
-            if self.state.final_answer().is_some_and(|answer| answer.done) {
-                self.show_final();
-            }
-            self.offer_plan();
-            self.end_execution(*outcome);
+            self.turn_finished(*outcome, winner.as_ref(), undelivered);
         } else if listing {
-            self.view.plans_loading = false;
-            self.keep_shown_plans(&shown);
+            self.plans_listed(&shown);
         } else if let EventMsg::AgentsReplaced { agents } = &event.msg {
             self.agents_replaced(agents);
         } else if let EventMsg::Warning { message } = &event.msg {
@@ -182,19 +141,9 @@ impl App {
             self.view.notice = Some(notice.clone());
         }
         let count = self.state.agents.len();
-        if self.view.focused >= count {
-            self.view.focused = count.saturating_sub(1);
+        if self.view.cards.focused >= count {
+            self.view.cards.focused = count.saturating_sub(1);
         }
-    }
-
-    /// How each live turn of the session ended (see `turn_endings`).
-    pub fn turn_endings(&self) -> &[(TurnOutcome, bool)] {
-        &self.turn_endings
-    }
-
-    /// The newest final answer of a live turn (see `latest_answer`).
-    pub fn latest_answer(&self) -> Option<&str> {
-        self.latest_answer.as_deref()
     }
 
     /// Pasted text goes into the composer as it is, newlines included (or into the open
@@ -204,19 +153,19 @@ impl App {
             self.agents_paste(text);
             return;
         }
-        if self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question) {
+        if self.view.modals.top() == Some(ModalKind::Question) {
             self.question_paste(text);
             return;
         }
-        self.view.composer_focused = true;
-        self.view.composer.insert(text);
+        self.view.input.focused = true;
+        self.view.input.composer.insert(text);
         self.refresh_popup();
     }
 
     /// The config file `/config` opens and `/status` names.
     pub fn with_config_file(mut self, path: Option<PathBuf>) -> Self {
         self.view.context.config_file.clone_from(&path);
-        self.config_file = path;
+        self.place.config_file = path;
         self
     }
 
@@ -224,7 +173,7 @@ impl App {
     pub fn with_cwd(mut self, cwd: PathBuf) -> Self {
         self.view.context.cwd.clone_from(&cwd);
         self.view.context.home = std::env::var_os("HOME").map(PathBuf::from);
-        self.cwd = cwd;
+        self.place.cwd = cwd;
         self
     }
 
@@ -236,7 +185,7 @@ impl App {
 
     /// `@path` may attach what a run refuses without `--allow-outside-project`.
     pub fn allowing_outside_project(mut self, allow: bool) -> Self {
-        self.allow_outside_project = allow;
+        self.place.allow_outside_project = allow;
         self
     }
 
@@ -259,15 +208,14 @@ impl App {
         }
         if ctrl && key.code == KeyCode::Char('t') {
             self.theme = self.theme.toggled();
-            self.view.composer.restyle(&self.theme);
+            self.view.input.composer.restyle(&self.theme);
             return Vec::new();
         }
         if ctrl && let Some(effects) = self.view_ctrl_key(key.code) {
             return effects;
         }
-        self.interrupt_armed = None;
-        let question_open =
-            self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Question);
+        self.interrupt.disarm();
+        let question_open = self.view.modals.top() == Some(ModalKind::Question);
         if key.code == KeyCode::BackTab {
             if question_open {
                 self.question_back();
@@ -289,18 +237,61 @@ impl App {
             Focus::Body => self.command_key(key),
         }
     }
+
+    /// Ctrl+C: cancel the running turn (what the agents did is saved), else clear the
+    /// composer, else ask to quit; a second press within `QUIT_WINDOW` quits.
+    fn interrupt(&mut self) -> Vec<Effect> {
+        let now = Instant::now();
+        if self.interrupt.second_press(now) {
+            return vec![Effect::Quit];
+        }
+        if self.state.is_running() {
+            self.interrupt.arm(now);
+            if self.interrupt.cancel_pending {
+                self.view.notice = Some("still cancelling… Ctrl+C again quits".into());
+                return Vec::new();
+            }
+            self.interrupt.cancel_pending = true;
+            self.view.notice =
+                Some("cancelling the turn; its work is saved (Ctrl+C again quits)".into());
+            return vec![Effect::Send(Op::Cancel)];
+        }
+        if !self.view.input.composer.is_empty() {
+            // Cleared text stays one Up away.
+            let text = self.view.input.composer.text();
+            self.history.remember(text);
+            self.view.input.composer.clear();
+            self.view.input.popup = None;
+            self.history.leave();
+            self.view.notice = Some("cleared (Up brings it back)".into());
+            return Vec::new();
+        }
+        self.interrupt.arm(now);
+        self.view.notice = Some("press Ctrl+C again to quit".into());
+        Vec::new()
+    }
+
+    /// Notices go away after `NOTICE_TTL`; true when one just did. The time left until
+    /// the one on screen goes, if any, is when the screen must be drawn again.
+    pub fn expire_notice(&mut self, now: Instant) -> (bool, Option<Instant>) {
+        self.notice_timer.expire(&mut self.view.notice, now)
+    }
 }
 
 mod agents;
 #[cfg(test)]
 mod agents_tests;
+mod body_keys;
 #[cfg(test)]
 mod chosen_answer_tests;
 #[cfg(test)]
 mod command_tests;
 mod commands;
 mod composer_keys;
+mod endings;
 mod files;
+#[cfg(test)]
+mod files_tests;
 mod final_view;
 #[cfg(test)]
 mod final_view_tests;
@@ -327,10 +318,12 @@ mod question_tests;
 mod replay;
 #[cfg(test)]
 mod replay_tests;
+mod roster;
 mod scroll;
 mod submit;
 #[cfg(test)]
 mod tests;
+mod turn_end;
 #[cfg(test)]
 mod turn_end_tests;
 #[cfg(test)]

@@ -1,12 +1,21 @@
-//! What the mode bar and the planning options hold for the next question (the plan mode
-//! itself is the view's `mode`): plan depth, whom agents may ask, auto-execution, the plan
-//! Execute runs, one agent or all, refinement; and the `TurnOptions` every submit carries.
+//! What the mode bar and the planning options hold for the next question, as the app
+//! owns it and hands it to each frame: the plan mode, plan depth, whom agents may ask,
+//! auto-execution, the plan Execute runs, one agent or all, refinement; and the
+//! `TurnOptions` every submit carries.
 
 use crate::protocol::{AgentId, BroadcastTarget, Mode, PlanDepth, TurnOptions};
 
 /// The planning options popover's rows.
 pub const OPTION_ROWS: usize = 3;
 
+/// The next question's plan mode (Shift+Tab) and its choices.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NextQuestion {
+    pub mode: Mode,
+    pub choices: Choices,
+}
+
+/// Depth, feedback, auto-execution, plan, agents and refinement for the next question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choices {
     pub depth: PlanDepth,

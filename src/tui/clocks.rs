@@ -56,12 +56,12 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
         .as_ref()
         .map_or(wall, |replay| replay.clock);
     let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
-    app.view.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
+    app.view.clocks.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
         (_, true) => app.state.turn_started_at.map(since),
         (Some(done), false) => Some(done.duration_ms / 1000),
         (None, false) => None,
     };
-    app.view.question_secs_left = app.view.question.as_ref().and_then(|form| {
+    app.view.clocks.question_secs_left = app.view.modals.question.as_ref().and_then(|form| {
         let pending = app
             .state
             .questions
@@ -70,13 +70,13 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
         Some(pending.timeout_secs.saturating_sub(since(pending.asked_at)))
     });
     if app.state.is_running() {
-        app.view.agent_elapsed_secs = app
+        app.view.clocks.agent_elapsed_secs = app
             .state
             .agents
             .iter()
             .map(|card| card.started_at.map(since))
             .collect();
-        app.view.agent_round_left = app
+        app.view.clocks.agent_round_left = app
             .state
             .agents
             .iter()
@@ -87,7 +87,7 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
             })
             .collect();
     } else {
-        app.view.agent_round_left.clear();
+        app.view.clocks.agent_round_left.clear();
     }
 }
 
@@ -105,7 +105,7 @@ pub fn moving(app: &App, spinner_origin: Instant, now: Instant) -> Vec<Cadence> 
     }
     let wall = Timestamp::now();
     let second_from = |start: Timestamp| Cadence::new(instant_of(start, wall, now), SECOND);
-    if let Some(form) = &app.view.question
+    if let Some(form) = &app.view.modals.question
         && let Some(pending) = app
             .state
             .questions
@@ -213,9 +213,13 @@ mod tests {
         }
         assert!(app.state.is_running());
         update_clocks_at(&mut app, started_at + SignedDuration::from_secs(4));
-        assert_eq!(app.view.elapsed_secs, Some(4));
+        assert_eq!(app.view.clocks.elapsed_secs, Some(4));
         update_clocks_at(&mut app, started_at + SignedDuration::from_secs(9));
-        assert_eq!(app.view.elapsed_secs, Some(9), "it runs with the turn");
+        assert_eq!(
+            app.view.clocks.elapsed_secs,
+            Some(9),
+            "it runs with the turn"
+        );
 
         for event in &events[finished..] {
             app.on_event(event);
@@ -224,7 +228,7 @@ mod tests {
         for later in [0, 1, 61, 3_600] {
             update_clocks_at(&mut app, finished_at + SignedDuration::from_secs(later));
             assert_eq!(
-                app.view.elapsed_secs,
+                app.view.clocks.elapsed_secs,
                 Some(took_secs),
                 "{later} s after the end"
             );
@@ -232,7 +236,7 @@ mod tests {
                 .chars()
                 .take(160)
                 .collect::<String>();
-            let shown = format!("⏱ {}", crate::tui::render::duration(took_secs));
+            let shown = format!("⏱ {}", crate::tui::render::format::duration(took_secs));
             assert!(header.contains(&shown), "{shown} in {header}");
         }
     }

@@ -4,9 +4,8 @@
 //! shown in (`app/focus_tests.rs` presses every one); a key of the body shown while the
 //! composer has focus is led by `Esc → `, the key that leaves the composer.
 
-use super::modal::ModalKind;
-use super::render::View;
-use super::state::UiState;
+use crate::tui::state::UiState;
+use crate::tui::view::{ModalKind, View};
 
 /// Where the next key goes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -26,9 +25,9 @@ impl Focus {
     pub fn of(view: &View) -> Self {
         if !view.modals.is_empty() {
             Self::Modal
-        } else if view.composer_focused && view.popup.is_some() {
+        } else if view.input.focused && view.input.popup.is_some() {
             Self::Completing
-        } else if view.composer_focused {
+        } else if view.input.focused {
             Self::Composer
         } else {
             Self::Body
@@ -71,7 +70,7 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
     } else {
         ("Ctrl+C: quit", KEEP)
     };
-    let empty = view.composer.is_empty();
+    let empty = view.input.composer.is_empty();
     let replay = state.replay.is_some();
     let with = |hints: &[(&'static str, u8, bool)]| {
         hints
@@ -118,12 +117,12 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
 /// A modal's own footer says what its keys do; the status bar says how to leave it and
 /// where the keys go then.
 fn modal_hints(view: &View, interrupt: (&'static str, u8)) -> Vec<(&'static str, u8)> {
-    let top = view.modals.last().map(|modal| modal.kind);
+    let top = view.modals.top();
     // A question and the agents view give Esc their own meaning (their footers say it).
     if matches!(top, Some(ModalKind::Question | ModalKind::Agents)) {
         return vec![interrupt];
     }
-    let close = if view.composer_focused {
+    let close = if view.input.focused {
         "Esc: close, back to typing"
     } else {
         "Esc: close"
@@ -151,7 +150,7 @@ fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
             ("t timeline", 5),
             ("q: quit", KEEP),
         ],
-        () if view.final_view && state.final_answer().is_some() => &[
+        () if view.final_view.shown && state.final_answer().is_some() => &[
             ("f: cards", 3),
             ("y: copy", 4),
             ("↑↓ scroll", 5),

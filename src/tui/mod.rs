@@ -2,6 +2,7 @@
 //! orchestrator's events, pure rendering, the composer, modals, key handling and the app
 //! loop.
 
+pub mod agents_form;
 mod agents_io;
 pub mod app;
 pub mod choices;
@@ -11,6 +12,7 @@ pub mod composer;
 pub mod export;
 pub mod files;
 pub mod focus;
+pub mod frame;
 pub mod modal;
 mod open;
 mod pacer;
@@ -28,5 +30,6 @@ pub(crate) mod test_support;
 #[cfg(test)]
 pub(crate) mod test_votes;
 pub mod theme;
+pub mod view;
 
 pub use run::{SessionEnd, TuiOptions, run};

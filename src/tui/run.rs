@@ -14,11 +14,12 @@ use tokio::time::{Instant, sleep_until};
 
 use super::agents_io;
 use super::app::{App, Effect};
+use super::choices::{Choices, NextQuestion};
 use super::clocks::{SPINNER_TICK, moving, update_clocks};
 use super::composer::Composer;
+use super::frame::render;
 use super::open::{copy_to_clipboard, open_in_desktop};
 use super::pacer::FramePacer;
-use super::render::render;
 use super::terminal::TerminalGuard;
 use super::theme::Theme;
 use crate::orchestrator::OrchestratorHandle;
@@ -114,12 +115,14 @@ async fn event_loop(
         .with_context_paths(options.context_paths)
         .allowing_outside_project(options.allow_outside_project);
     app.theme = Theme::from_env();
-    app.view.composer = Composer::new(&app.theme);
-    app.view.mode = options.mode;
+    app.view.input.composer = Composer::new(&app.theme);
+    app.next = NextQuestion {
+        mode: options.mode,
+        choices: Choices::from_options(&options.turn),
+    };
     app.view.budget_usd = options.budget_usd;
     app.view.notice = options.notice;
     app.state.startup_warnings = options.warnings;
-    app.view.choices = crate::tui::choices::Choices::from_options(&options.turn);
     app = app.with_agent_drafts(options.agents.clone());
     if let Some(intro) = options.quickstart {
         app.open_quickstart(options.agents, intro);
@@ -134,7 +137,7 @@ async fn event_loop(
             text,
             mode: options.mode,
             context_paths: Vec::new(),
-            options: app.view.choices.options(options.mode),
+            options: app.next.choices.options(options.mode),
         };
         let _ = handle.ops.send(submit).await;
     }
@@ -162,13 +165,13 @@ async fn event_loop(
                 app.on_event(&event);
             }
             update_clocks(&mut app);
-            app.view.spinner = spinner_frame(now.duration_since(started));
+            app.view.clocks.spinner = spinner_frame(now.duration_since(started));
             // The frame's cost is the drawing: folding the news takes as long however
             // often frames come.
             let drawing = Instant::now();
             let drawn = guard
                 .terminal
-                .draw(|frame| render(&app.state, &app.view, &app.theme, frame));
+                .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame));
             if let Err(error) = drawn {
                 // The terminal is gone (a hang-up not yet seen) or unusable: as a hang-up.
                 tracing::warn!(%error, "cannot draw; ending the session");
@@ -362,7 +365,7 @@ mod tests {
         };
         app.on_event(&later(85, warning));
         update_clocks(&mut app);
-        assert_eq!(app.view.elapsed_secs, Some(75));
+        assert_eq!(app.view.clocks.elapsed_secs, Some(75));
     }
 
     #[tokio::test(start_paused = true)]

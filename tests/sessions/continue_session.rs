@@ -10,7 +10,7 @@ use insta::assert_snapshot;
 use massgen::protocol::{EventMsg, Op, TurnOutcome};
 use massgen::session::find_session;
 use massgen::tui::app::App;
-use massgen::tui::modal::ModalKind;
+use massgen::tui::view::ModalKind;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
@@ -93,7 +93,7 @@ async fn a_continued_session_adds_a_fourth_turn_with_history_and_inspect_shows_a
         app.on_key(KeyEvent::new(key, KeyModifiers::NONE));
     }
     assert_eq!(
-        app.view.modals.last().map(|modal| modal.kind),
+        app.view.modals.top(),
         Some(ModalKind::Turns { selected: 0 })
     );
     let screen = draw(&app, 160, 48);
@@ -183,7 +183,9 @@ fn asked_of_a(run: &Scenario, question: &str) -> String {
 fn draw(app: &App, width: u16, height: u16) -> String {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| massgen::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            massgen::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let buffer = terminal.backend().buffer();
     (0..height)

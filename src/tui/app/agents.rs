@@ -4,14 +4,15 @@
 
 use crossterm::event::KeyEvent;
 
+use super::roster::Roster;
 use super::{App, Effect};
 use crate::config::{AgentDraft, BackendKind};
 use crate::protocol::{AgentInfo, Op};
-use crate::tui::agents_io::SaveOutcome;
-use crate::tui::modal::ModalKind;
 #[cfg(test)]
-use crate::tui::modal::agents_form::Stage;
-use crate::tui::modal::agents_form::{AgentsAction, AgentsForm};
+use crate::tui::agents_form::Stage;
+use crate::tui::agents_form::{AgentsAction, AgentsForm};
+use crate::tui::agents_io::SaveOutcome;
+use crate::tui::view::ModalKind;
 
 /// The notice while the runtime takes the agents applied.
 const APPLYING: &str = "applying the agents…";
@@ -19,7 +20,7 @@ const APPLYING: &str = "applying the agents…";
 impl App {
     /// The agents the run has now, as the agents view starts from them.
     pub fn with_agent_drafts(mut self, drafts: Vec<AgentDraft>) -> Self {
-        self.agent_drafts = drafts;
+        self.roster = Roster::new(drafts);
         self
     }
 
@@ -34,16 +35,16 @@ impl App {
                 Some("a turn is running: /agents changes the agents once it ends".into());
             return;
         }
-        let drafts = if self.agent_drafts.is_empty() {
+        let drafts = if self.roster.drafts().is_empty() {
             self.state
                 .agents
                 .iter()
                 .map(|card| draft_of(&card.info))
                 .collect()
         } else {
-            self.agent_drafts.clone()
+            self.roster.drafts().to_vec()
         };
-        self.view.agents = Some(AgentsForm::new(drafts));
+        self.view.modals.agents = Some(AgentsForm::new(drafts));
         self.open(ModalKind::Agents);
     }
 
@@ -53,14 +54,14 @@ impl App {
         let mut form = AgentsForm::new(drafts);
         form.quickstart = true;
         form.intro = Some(intro);
-        self.view.agents = Some(form);
-        self.view.modals.clear();
+        self.view.modals.agents = Some(form);
+        self.view.modals.stack.clear();
         self.open(ModalKind::Agents);
     }
 
     pub(super) fn agents_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(form) = self.view.agents.as_mut() else {
-            self.view.modals.pop();
+        let Some(form) = self.view.modals.agents.as_mut() else {
+            self.view.modals.close_top();
             return Vec::new();
         };
         match form.key(key) {
@@ -81,7 +82,7 @@ impl App {
 
     /// Text pasted while the agents view is open goes into its text field.
     pub(super) fn agents_paste(&mut self, text: &str) {
-        if let Some(form) = self.view.agents.as_mut() {
+        if let Some(form) = self.view.modals.agents.as_mut() {
             form.paste(text);
         }
     }
@@ -89,38 +90,38 @@ impl App {
     /// The next turns run with the form's agents: sent to the runtime, the view closed.
     fn apply_agents(&mut self) -> Vec<Effect> {
         if self.state.is_running() {
-            if let Some(form) = self.view.agents.as_mut() {
+            if let Some(form) = self.view.modals.agents.as_mut() {
                 form.note = Some("a turn is running: apply them once it ends".into());
             }
             return Vec::new();
         }
-        let Some(form) = self.view.agents.take() else {
+        let Some(form) = self.view.modals.agents.take() else {
             return Vec::new();
         };
         self.close_agents();
         self.view.notice = Some(APPLYING.into());
         let yaml = form.yaml();
-        self.applying_agents = Some(form.drafts);
+        self.roster.apply(form.drafts);
         vec![Effect::Send(Op::ReplaceAgents { yaml })]
     }
 
     fn close_agents(&mut self) {
-        self.view.agents = None;
-        if self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Agents) {
-            self.view.modals.pop();
+        self.view.modals.agents = None;
+        if self.view.modals.top() == Some(ModalKind::Agents) {
+            self.view.modals.close_top();
         }
     }
 
     /// `kind`'s model list came (or why it did not).
     pub fn models_listed(&mut self, kind: BackendKind, result: Result<Vec<String>, String>) {
-        if let Some(form) = self.view.agents.as_mut() {
+        if let Some(form) = self.view.modals.agents.as_mut() {
             form.listed(kind, result);
         }
     }
 
     /// A save of the agents view ended; in quickstart a save also starts the session.
     pub fn agents_saved(&mut self, path: &str, outcome: SaveOutcome) -> Vec<Effect> {
-        let Some(form) = self.view.agents.as_mut() else {
+        let Some(form) = self.view.modals.agents.as_mut() else {
             return Vec::new();
         };
         match outcome {
@@ -130,7 +131,7 @@ impl App {
                 form.saved(path, Ok(()));
                 if form.quickstart {
                     // `/config` opens the file the session now runs from.
-                    self.config_file = Some(path.into());
+                    self.place.config_file = Some(path.into());
                     let effects = self.apply_agents();
                     self.view.notice = Some(format!(
                         "saved {path}: ask your question (next time `massgen` starts with it)"
@@ -144,36 +145,34 @@ impl App {
 
     /// The runtime took the agents last applied.
     pub(super) fn agents_replaced(&mut self, agents: &[AgentInfo]) {
-        if let Some(drafts) = self.applying_agents.take() {
-            self.agent_drafts = drafts;
-        }
+        self.roster.taken();
         if self.view.notice.as_deref() == Some(APPLYING) {
             let ids: Vec<String> = agents.iter().map(|agent| agent.id.to_string()).collect();
             self.view.notice = Some(format!("the next turn runs with {}", ids.join(", ")));
         }
-        if let Some(single) = &self.view.choices.single
+        if let Some(single) = &self.next.choices.single
             && !agents.iter().any(|agent| &agent.id == single)
         {
-            self.view.choices.single = None;
+            self.next.choices.single = None;
         }
     }
 
     /// The runtime refused the agents last applied: its warning says why.
     pub(super) fn agents_refused(&mut self, message: &str) {
-        if self.applying_agents.take().is_some() {
+        if self.roster.refused() {
             self.view.notice = Some(message.to_string());
         }
     }
 
     /// Whether the agents view is on top and takes the keys.
     pub(super) fn agents_open(&self) -> bool {
-        self.view.modals.last().map(|modal| modal.kind) == Some(ModalKind::Agents)
+        self.view.modals.top() == Some(ModalKind::Agents)
     }
 
     /// The step the agents view is on, if open (tests).
     #[cfg(test)]
     pub(super) fn agents_stage(&self) -> Option<&Stage> {
-        self.view.agents.as_ref().map(|form| &form.stage)
+        self.view.modals.agents.as_ref().map(|form| &form.stage)
     }
 }
 

@@ -8,13 +8,13 @@ use crossterm::event::KeyCode;
 use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::*;
 use crate::config::{AgentDraft, BackendKind};
+use crate::tui::agents_form::Stage;
 use crate::tui::agents_io::SaveOutcome;
-use crate::tui::modal::ModalKind;
-use crate::tui::modal::agents_form::Stage;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 fn command(app: &mut App, text: &str) -> Vec<Effect> {
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(app, text);
     app.on_key(key(KeyCode::Enter))
 }
@@ -27,7 +27,12 @@ fn press(app: &mut App, codes: &[KeyCode]) -> Vec<Effect> {
 }
 
 fn drafts(app: &App) -> Vec<(String, BackendKind, String)> {
-    let form = app.view.agents.as_ref().expect("the agents view is open");
+    let form = app
+        .view
+        .modals
+        .agents
+        .as_ref()
+        .expect("the agents view is open");
     form.drafts
         .iter()
         .map(|d| (d.id.clone(), d.kind, d.model.clone()))
@@ -47,12 +52,12 @@ fn slash_agents_opens_the_view_and_slash_single_cycles_the_agent_mode() {
     assert!(command(&mut app, "/agents").is_empty());
     assert_eq!(top_modal(&app), Some(ModalKind::Agents));
     assert_eq!(drafts(&app).len(), 2);
-    assert_eq!(app.view.choices.single, None);
+    assert_eq!(app.next.choices.single, None);
     press(&mut app, &[KeyCode::Esc]);
     assert_eq!(top_modal(&app), None);
     command(&mut app, "/single");
     assert_eq!(
-        app.view.choices.single,
+        app.next.choices.single,
         Some(crate::protocol::AgentId::new("a"))
     );
     assert_eq!(top_modal(&app), None);
@@ -78,7 +83,15 @@ fn agents_are_added_removed_and_the_last_one_kept() {
     assert_eq!(ids, ["a", "agent"]);
     press(&mut app, &[KeyCode::Char('d'), KeyCode::Char('d')]);
     assert_eq!(drafts(&app).len(), 1, "a run needs one agent");
-    let note = app.view.agents.as_ref().unwrap().note.clone().unwrap();
+    let note = app
+        .view
+        .modals
+        .agents
+        .as_ref()
+        .unwrap()
+        .note
+        .clone()
+        .unwrap();
     assert!(note.contains("needs an agent"), "{note}");
 }
 
@@ -117,7 +130,7 @@ fn type_then_model_from_the_fetched_list_then_system_message() {
     press(&mut app, &[KeyCode::Enter]);
     type_text(&mut app, "Be brief.");
     press(&mut app, &[KeyCode::Enter, KeyCode::Esc]);
-    let form = app.view.agents.as_ref().unwrap();
+    let form = app.view.modals.agents.as_ref().unwrap();
     assert_eq!(form.drafts[0].system_message.as_deref(), Some("Be brief."));
     assert!(form.changed);
 }
@@ -291,12 +304,12 @@ fn pasted_text_goes_into_the_open_field() {
     );
     app.on_paste("Line one\nline two");
     press(&mut app, &[KeyCode::Enter]);
-    let form = app.view.agents.as_ref().unwrap();
+    let form = app.view.modals.agents.as_ref().unwrap();
     assert_eq!(
         form.drafts[0].system_message.as_deref(),
         Some("Line one line two")
     );
-    assert!(app.view.composer.is_empty());
+    assert!(app.view.input.composer.is_empty());
 }
 
 #[test]
@@ -328,6 +341,6 @@ fn a_new_base_url_is_kept_and_the_model_list_fetched_from_it() {
             base_url: Some("http://gpu-box:8000/v1".into())
         }]
     );
-    let form = app.view.agents.as_ref().unwrap();
+    let form = app.view.modals.agents.as_ref().unwrap();
     assert!(form.yaml().contains("base_url: \"http://gpu-box:8000/v1\""));
 }

@@ -8,10 +8,11 @@ use insta::assert_snapshot;
 use super::tests::{key, top_modal, type_text};
 use super::*;
 use crate::protocol::{AgentId, AnswerLabel};
-use crate::tui::modal::{self, ModalKind};
+use crate::tui::modal;
 use crate::tui::render::tests::{draw, screen_text};
 use crate::tui::state::{FinalAnswer, TurnRecord};
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::ModalKind;
 
 const FIRST: &str = "First question?";
 const SECOND: &str = "Second question?";
@@ -76,7 +77,7 @@ async fn inspect_opens_on_the_chosen_answer_and_crowns_only_it() {
     command(&mut app, "/inspect");
     assert_eq!(top_modal(&app), Some(ModalKind::Turns { selected: 1 }));
     assert!(
-        app.view.modals[0].scroll > 0,
+        app.view.modals.stack[0].scroll > 0,
         "scrolled down to it at 80×24"
     );
     let rows = modal_rows(&app, 80, 24);
@@ -90,7 +91,7 @@ async fn inspect_opens_on_the_chosen_answer_and_crowns_only_it() {
         ratatui::layout::Rect::new(0, 0, 80, 24),
         1,
     );
-    assert_eq!(app.view.modals[0].scroll, all);
+    assert_eq!(app.view.modals.stack[0].scroll, all);
     assert_snapshot!(
         "inspect_opened_on_the_chosen_80x24",
         draw(&app.state, &app.view, 80, 24)
@@ -101,11 +102,11 @@ async fn inspect_opens_on_the_chosen_answer_and_crowns_only_it() {
     let rows = modal_rows(&app, 80, 24);
     assert!(rows[0].starts_with("scholar · agent2.2 🏆"), "{rows:#?}");
     // Every 🏆 of the detail, read from its top: one, on the chosen answer.
-    app.view.modals[0].scroll = 0;
+    app.view.modals.stack[0].scroll = 0;
     let mut text = String::new();
     for _ in 0..40 {
         text.push_str(&modal_rows(&app, 80, 24).join("\n"));
-        app.view.modals[0].scroll += 18;
+        app.view.modals.stack[0].scroll += 18;
     }
     let detail: Vec<&str> = text.lines().filter(|row| row.contains('🏆')).collect();
     assert!(
@@ -120,7 +121,7 @@ async fn inspect_opens_on_the_chosen_answer_and_crowns_only_it() {
 async fn on_a_tall_screen_inspect_opens_at_the_top_with_the_chosen_answer_in_view() {
     let mut app = after(&[FIRST, SECOND], 160, 48).await;
     command(&mut app, "/inspect");
-    assert_eq!(app.view.modals[0].scroll, 0);
+    assert_eq!(app.view.modals.stack[0].scroll, 0);
     let rows = modal_rows(&app, 160, 48);
     assert!(rows[0].starts_with("← → choose a turn"), "{rows:#?}");
     assert!(

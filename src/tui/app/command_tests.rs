@@ -6,7 +6,7 @@ use crossterm::event::KeyCode;
 
 use super::tests::{agents, finish_turn, key, start_turn, top_modal, type_text};
 use super::*;
-use crate::tui::modal::ModalKind;
+use crate::tui::view::ModalKind;
 
 fn sends_question(effects: &[Effect]) -> bool {
     effects
@@ -18,10 +18,10 @@ fn sends_question(effects: &[Effect]) -> bool {
 fn slash_after_esc_starts_a_command_instead_of_being_lost() {
     let mut app = App::new(agents());
     app.on_key(key(KeyCode::Esc));
-    assert!(!app.view.composer_focused);
+    assert!(!app.view.input.focused);
     app.on_key(key(KeyCode::Char('/')));
-    assert!(app.view.composer_focused);
-    assert_eq!(app.view.composer.text(), "/");
+    assert!(app.view.input.focused);
+    assert_eq!(app.view.input.composer.text(), "/");
     type_text(&mut app, "help");
     let effects = app.on_key(key(KeyCode::Enter));
     assert!(!sends_question(&effects), "{effects:?}");
@@ -33,10 +33,10 @@ fn question_mark_in_an_empty_composer_opens_help_and_types_elsewhere() {
     let mut app = App::new(agents());
     app.on_key(key(KeyCode::Char('?')));
     assert_eq!(top_modal(&app), Some(ModalKind::Help));
-    assert!(app.view.composer.is_empty());
+    assert!(app.view.input.composer.is_empty());
     app.on_key(key(KeyCode::Esc));
     type_text(&mut app, "why?");
-    assert_eq!(app.view.composer.text(), "why?");
+    assert_eq!(app.view.input.composer.text(), "why?");
 }
 
 #[test]
@@ -48,7 +48,7 @@ fn an_exact_alias_runs_as_typed_whatever_completion_suggests() {
     ] {
         let mut app = App::new(agents());
         type_text(&mut app, alias);
-        assert!(app.view.popup.is_some(), "{alias} has suggestions");
+        assert!(app.view.input.popup.is_some(), "{alias} has suggestions");
         let effects = app.on_key(key(KeyCode::Enter));
         assert!(effects.is_empty(), "{alias}: {effects:?}");
         assert_eq!(top_modal(&app), Some(modal), "{alias}");

@@ -1,12 +1,12 @@
-//! The app's commands: slash commands typed in the composer, single keys once the composer
-//! is left, and the keys of an open modal.
+//! The app's commands: slash commands typed in the composer, and the keys of an open
+//! modal (single keys once the composer is left are `body_keys.rs`'s).
 
 use crossterm::event::{KeyCode, KeyEvent};
 
-use super::final_view::FOLLOW_THE_END;
 use super::{App, Effect};
 use crate::protocol::Op;
-use crate::tui::modal::{self, Modal, ModalKind};
+use crate::tui::modal;
+use crate::tui::view::ModalKind;
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
@@ -79,23 +79,8 @@ impl App {
             "table" | "r" => self.open(ModalKind::Coordination),
             // Mid-turn, quitting cancels the turn: typed twice, as Ctrl+C is pressed twice
             // (once is enough when the turn is being cancelled already).
-            "quit" | "exit" | "q"
-                if self.state.is_running()
-                    && !self.cancel_pending
-                    && !self.is_replay()
-                    && !confirmed =>
-            {
-                self.view.notice = Some(format!(
-                    "a turn is running: /{name} again cancels it (its work is saved) and quits"
-                ));
-                self.confirm_pending = Some("quit".to_string());
-            }
-            "quit" | "exit" | "q" => return vec![Effect::Quit],
-            "cancel" if self.state.is_running() => {
-                self.cancel_pending = true;
-                return vec![Effect::Send(Op::Cancel)];
-            }
-            "cancel" => self.view.notice = Some("no turn is running".into()),
+            "quit" | "exit" | "q" => return self.quit(name, confirmed),
+            "cancel" => return self.cancel(),
 
             "status" => self.open(ModalKind::Status),
             "mcp" | "p" => self.open(ModalKind::Servers),
@@ -117,43 +102,80 @@ impl App {
             "metrics" | "m" => self.open(ModalKind::Metrics),
             "history" => self.open(ModalKind::History),
             "export" => {
-                let arguments: Vec<&str> = command.split_whitespace().skip(1).collect();
-                return self.export(&arguments);
+                return self.export(&command.split_whitespace().skip(1).collect::<Vec<_>>());
             }
-            "clear" | "reset" if self.state.is_running() => {
-                self.view.notice = Some("a turn is running: /cancel it first".into());
-            }
-            "clear" | "reset" if !confirmed && !self.is_replay() => {
-                self.view.notice = Some(format!(
-                    "/{name} forgets this conversation (its turns stay in the session): \
-                     type /{name} again to confirm"
-                ));
-                self.confirm_pending = Some(name.to_string());
-            }
-            "clear" | "reset" => {
-                self.set_card_scroll(0);
-                self.view.timeline_scroll = 0;
-                return vec![Effect::Send(Op::ClearHistory)];
-            }
-            "config" => match &self.config_file {
-                Some(path) => return vec![Effect::OpenFile(path.clone())],
-                None => {
-                    self.view.notice = Some(
-                        "this session has no config file (the built-in demo, an @examples \
-                         config or --model)"
-                            .into(),
-                    );
-                }
-            },
-            other => {
-                self.view.notice = Some(format!("unknown command /{other}: /help lists them"));
-            }
+            "clear" | "reset" => return self.clear(name, confirmed),
+            "config" => return self.open_config(),
+            other => self.unknown_command(other),
         }
         Vec::new()
     }
 
+    /// `/quit`: mid-turn it cancels the turn, typed twice as Ctrl+C is pressed twice (once
+    /// is enough when the turn is being cancelled already).
+    fn quit(&mut self, name: &str, confirmed: bool) -> Vec<Effect> {
+        if self.state.is_running()
+            && !self.interrupt.cancel_pending
+            && !self.is_replay()
+            && !confirmed
+        {
+            self.view.notice = Some(format!(
+                "a turn is running: /{name} again cancels it (its work is saved) and quits"
+            ));
+            self.confirm_pending = Some("quit".to_string());
+            return Vec::new();
+        }
+        vec![Effect::Quit]
+    }
+
+    /// `/cancel`: the running turn (what the agents did is saved).
+    fn cancel(&mut self) -> Vec<Effect> {
+        if !self.state.is_running() {
+            self.view.notice = Some("no turn is running".into());
+            return Vec::new();
+        }
+        self.interrupt.cancel_pending = true;
+        vec![Effect::Send(Op::Cancel)]
+    }
+
+    /// `/clear` (`/reset`): between turns and typed twice, the conversation is forgotten
+    /// (its turns stay in the session).
+    fn clear(&mut self, name: &str, confirmed: bool) -> Vec<Effect> {
+        if self.state.is_running() {
+            self.view.notice = Some("a turn is running: /cancel it first".into());
+            return Vec::new();
+        }
+        if !confirmed && !self.is_replay() {
+            self.view.notice = Some(format!(
+                "/{name} forgets this conversation (its turns stay in the session): \
+                 type /{name} again to confirm"
+            ));
+            self.confirm_pending = Some(name.to_string());
+            return Vec::new();
+        }
+        self.follow_newest();
+        vec![Effect::Send(Op::ClearHistory)]
+    }
+
+    /// `/config`: the session's config file in the desktop's application.
+    fn open_config(&mut self) -> Vec<Effect> {
+        if let Some(path) = &self.place.config_file {
+            return vec![Effect::OpenFile(path.clone())];
+        }
+        self.view.notice = Some(
+            "this session has no config file (the built-in demo, an @examples config or \
+             --model)"
+                .into(),
+        );
+        Vec::new()
+    }
+
+    fn unknown_command(&mut self, name: &str) {
+        self.view.notice = Some(format!("unknown command /{name}: /help lists them"));
+    }
+
     pub(super) fn open(&mut self, kind: ModalKind) {
-        self.view.modals.push(Modal::new(kind));
+        self.view.modals.open(kind);
     }
 
     /// `/inspect` (the newest turn chosen), `/inspect all`, or `/inspect N` (turn N).
@@ -193,7 +215,7 @@ impl App {
         let Some(screen) = self.view.hits.borrow().screen else {
             return;
         };
-        if let Some(top) = self.view.modals.last_mut()
+        if let Some(top) = self.view.modals.top_mut()
             && let ModalKind::Turns { selected } = top.kind
         {
             top.scroll = modal::inspect_scroll(&self.state, &self.theme, screen, selected);
@@ -231,13 +253,13 @@ impl App {
         if self.files_key(key) {
             return Vec::new();
         }
-        let max_scroll = self.view.modal_scroll_max.get();
-        let Some(top) = self.view.modals.last_mut() else {
+        let max_scroll = self.view.modals.scroll_max.get();
+        let Some(top) = self.view.modals.top_mut() else {
             return Vec::new();
         };
         match key.code {
             KeyCode::Esc | KeyCode::Char('q') => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
             }
             KeyCode::Down => top.scroll = (top.scroll + 1).min(max_scroll),
             KeyCode::Up => top.scroll = top.scroll.saturating_sub(1),
@@ -245,7 +267,7 @@ impl App {
             KeyCode::PageUp => top.scroll = top.scroll.saturating_sub(10),
             KeyCode::Home => top.scroll = 0,
             KeyCode::Left | KeyCode::Right => {
-                if let Some((selected, choices)) = top.kind.selection(&self.state) {
+                if let Some((selected, choices)) = modal::selection(&mut top.kind, &self.state) {
                     *selected = if key.code == KeyCode::Left {
                         selected.saturating_sub(1)
                     } else {
@@ -258,100 +280,5 @@ impl App {
             _ => {}
         }
         Vec::new()
-    }
-
-    /// Single keys, with the composer left (Esc).
-    pub(super) fn command_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let count = self.state.agents.len();
-        match key.code {
-            KeyCode::Char('i') => self.view.composer_focused = true,
-            // `/` starts a command: it goes into the composer, never lost.
-            KeyCode::Char('/') => {
-                self.view.composer_focused = true;
-                self.view.composer.set_text("/");
-                return self.composer_changed();
-            }
-            KeyCode::Char('q') if !self.state.is_running() || self.is_replay() => {
-                return vec![Effect::Quit];
-            }
-            KeyCode::Char('n' | ' ') => return self.step(),
-            KeyCode::Char('q') => {
-                self.view.notice = Some("a turn is running: Ctrl+C cancels it".into());
-            }
-            KeyCode::Tab | KeyCode::Right if count > 0 => {
-                self.view.final_view = false;
-                self.focus((self.view.focused + 1) % count);
-            }
-            KeyCode::Left if count > 0 => {
-                self.view.final_view = false;
-                self.focus((self.view.focused + count - 1) % count);
-            }
-            KeyCode::Char(digit @ '1'..='9') => {
-                let index = usize::from(digit as u8 - b'1');
-                if index < count {
-                    self.view.final_view = false;
-                    self.focus(index);
-                }
-            }
-            KeyCode::Char('z') if self.view.final_view => {
-                self.view.final_view = false;
-                self.view.maximized = true;
-            }
-            KeyCode::Char('z') => self.view.maximized = !self.view.maximized,
-            KeyCode::Char('g') => self.toggle_grid(),
-            KeyCode::Char('f') => self.toggle_final(),
-            KeyCode::Char('y') => return self.copy_final(),
-            KeyCode::Char('p') => self.view.timeline_focused = !self.view.timeline_focused,
-            KeyCode::Char('e') => self.view.reasoning_expanded = !self.view.reasoning_expanded,
-            KeyCode::Char('A') => self.cycle_agents(),
-            KeyCode::Char('R') => self.toggle_refine(),
-            KeyCode::Char('P') => return self.plan_key(),
-            KeyCode::Char('T') => self.open_tasks(),
-            KeyCode::Char('?') => self.open(ModalKind::Help),
-            KeyCode::Char('v') => self.open(ModalKind::Votes),
-            KeyCode::Char('c') => self.open(ModalKind::Costs),
-            KeyCode::Char('a') => self.open_answers(),
-            KeyCode::Char('t') => self.open(ModalKind::Timeline),
-            KeyCode::Char('s') => self.open(ModalKind::Status),
-            KeyCode::Char('m') => self.open(ModalKind::Servers),
-            KeyCode::Char('w') => self.open_files(),
-            KeyCode::Char('r') => self.open(ModalKind::Coordination),
-            KeyCode::Char('M') => self.open(ModalKind::Metrics),
-            KeyCode::Char('h') => self.open(ModalKind::History),
-            KeyCode::Char('d') => {
-                let agent = self.view.focused;
-                let count = modal::tool_count(&self.state, agent);
-                self.open(ModalKind::Tools {
-                    agent,
-                    selected: count.saturating_sub(1),
-                });
-            }
-            KeyCode::Char('o') => self.open(ModalKind::AgentOutput {
-                agent: self.view.focused,
-            }),
-            KeyCode::Up => self.scroll_up(1),
-            KeyCode::PageUp => self.scroll_up(10),
-            KeyCode::Down => self.scroll_down(1),
-            KeyCode::PageDown => self.scroll_down(10),
-            KeyCode::Home if self.view.final_view => self.view.final_scroll = 0,
-            KeyCode::End if self.view.final_view => self.view.final_scroll = FOLLOW_THE_END,
-            KeyCode::End => {
-                self.set_card_scroll(0);
-                self.view.timeline_scroll = 0;
-            }
-            // The timeline row a click selected: its answer, vote or agent's output.
-            KeyCode::Enter if self.view.timeline_focused => {
-                self.open_timeline_entry();
-            }
-            _ => {}
-        }
-        Vec::new()
-    }
-
-    pub(super) fn focus(&mut self, index: usize) {
-        if index != self.view.focused {
-            self.view.focused = index;
-            self.set_card_scroll(0);
-        }
     }
 }

@@ -4,12 +4,12 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::App;
 use crate::tui::files::{self, FileListing, FilesSource};
-use crate::tui::modal::ModalKind;
+use crate::tui::view::ModalKind;
 
 impl App {
     pub(super) fn open_files(&mut self) {
         self.open(ModalKind::Files {
-            agent: self.view.focused,
+            agent: self.view.cards.focused,
             source: FilesSource::Workspace,
             selected: 0,
         });
@@ -19,7 +19,8 @@ impl App {
     /// Keys of an open workspace browser; `false` when the key is not its own.
     pub(super) fn files_key(&mut self, key: KeyEvent) -> bool {
         let agents = self.state.agents.len().max(1);
-        let Some(top) = self.view.modals.last_mut() else {
+        let entries = self.view.modals.files.entries.len();
+        let Some(top) = self.view.modals.top_mut() else {
             return false;
         };
         let ModalKind::Files {
@@ -30,7 +31,6 @@ impl App {
         else {
             return false;
         };
-        let entries = self.view.files.entries.len();
         match key.code {
             KeyCode::Left => *agent = (*agent + agents - 1) % agents,
             KeyCode::Right => *agent = (*agent + 1) % agents,
@@ -53,12 +53,12 @@ impl App {
             agent,
             source,
             selected,
-        }) = self.view.modals.last().map(|modal| modal.kind)
+        }) = self.view.modals.top()
         else {
             return;
         };
         let Some(card) = self.state.agents.get(agent) else {
-            self.view.files = FileListing::note("no agent");
+            self.view.modals.files = FileListing::note("no agent");
             return;
         };
         let Some(dirs) = self
@@ -67,7 +67,7 @@ impl App {
             .iter()
             .find(|dirs| dirs.agent == card.info.id)
         else {
-            self.view.files = FileListing::note(format!(
+            self.view.modals.files = FileListing::note(format!(
                 "{} has no workspace: give its backend a `cwd` in the config",
                 card.info.id
             ));
@@ -84,13 +84,13 @@ impl App {
                         log.join("final").join(winner.as_str()).join("workspace")
                     }
                     (Some(_), Some(winner)) => {
-                        self.view.files = FileListing::note(format!(
+                        self.view.modals.files = FileListing::note(format!(
                             "only the winner's final workspace is kept; this turn's winner is {winner}"
                         ));
                         return;
                     }
                     (None, _) | (_, None) => {
-                        self.view.files = FileListing::note(
+                        self.view.modals.files = FileListing::note(
                             "no final workspace yet: it is saved in the log when a turn ends",
                         );
                         return;
@@ -98,6 +98,6 @@ impl App {
                 }
             }
         };
-        self.view.files = files::list(&root, selected);
+        self.view.modals.files = files::list(&root, selected);
     }
 }

@@ -3,15 +3,11 @@
 
 use super::{App, Effect};
 
-/// The final view's scroll that stays at the end while the presentation streams: the
-/// renderer clamps it to the last page.
-pub(super) const FOLLOW_THE_END: usize = usize::MAX;
-
 impl App {
     /// `f`: the final answer in the body, or back to the cards.
     pub(super) fn toggle_final(&mut self) {
-        if self.view.final_view {
-            self.view.final_view = false;
+        if self.view.final_view.shown {
+            self.view.final_view.shown = false;
         } else {
             self.show_final();
         }
@@ -24,8 +20,7 @@ impl App {
                 Some("no final answer yet: the winner presents it when voting ends".into());
             return;
         }
-        self.view.final_view = true;
-        self.view.final_scroll = 0;
+        self.view.final_view.show();
     }
 
     /// `y`: the final answer to the clipboard, through the terminal (OSC 52).
@@ -39,22 +34,8 @@ impl App {
         self.view.notice = Some(format!(
             "copied the final answer ({}) to the clipboard (OSC 52; a terminal that \
              does not allow it ignores this)",
-            crate::tui::render::plural(lines, "line")
+            crate::tui::render::format::plural(lines, "line")
         ));
         vec![Effect::Copy(text)]
-    }
-
-    /// Moves the final view towards the answer's top (`up`) or its end; reaching the end
-    /// follows it as the presentation grows.
-    pub(super) fn scroll_final(&mut self, up: bool, lines: usize) {
-        let furthest = self.view.final_scroll_max.get();
-        let scroll = self.view.final_scroll.min(furthest);
-        self.view.final_scroll = if up {
-            scroll.saturating_sub(lines)
-        } else if scroll + lines >= furthest {
-            FOLLOW_THE_END
-        } else {
-            scroll + lines
-        };
     }
 }

@@ -3,11 +3,11 @@
 
 use crossterm::event::KeyCode;
 
-use super::final_view::FOLLOW_THE_END;
 use super::tests::{agents, key, start_turn, type_text};
 use super::*;
 use crate::protocol::{AgentId, AnswerLabel, EventMsg, TurnOutcome};
 use crate::tui::test_support::event;
+use crate::tui::view::FOLLOW_THE_END;
 
 fn label() -> AnswerLabel {
     serde_json::from_value(serde_json::json!("agent3.final")).unwrap()
@@ -50,14 +50,14 @@ fn finished(app: &mut App, seq: u64) {
 fn a_finished_turn_shows_its_final_answer_from_the_top_and_the_next_turn_shows_cards() {
     let mut app = App::new(agents());
     presented(&mut app);
-    assert!(!app.view.final_view, "not while the turn runs");
-    app.view.final_scroll = 7;
+    assert!(!app.view.final_view.shown, "not while the turn runs");
+    app.view.final_view.scroll = 7;
     finished(&mut app, 4);
-    assert!(app.view.final_view);
-    assert_eq!(app.view.final_scroll, 0);
-    assert_eq!(app.view.focused, 2);
+    assert!(app.view.final_view.shown);
+    assert_eq!(app.view.final_view.scroll, 0);
+    assert_eq!(app.view.cards.focused, 2);
     start_turn(&mut app);
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
 }
 
 #[test]
@@ -65,10 +65,10 @@ fn a_turn_without_a_final_answer_keeps_the_cards() {
     let mut app = App::new(agents());
     start_turn(&mut app);
     super::tests::finish_turn(&mut app, 2, 10);
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     app.on_key(key(KeyCode::Esc));
     app.on_key(key(KeyCode::Char('f')));
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     assert!(
         app.view
             .notice
@@ -87,19 +87,19 @@ fn f_toggles_the_view_and_focusing_a_card_leaves_it() {
     finished(&mut app, 4);
     app.on_key(key(KeyCode::Esc));
     app.on_key(key(KeyCode::Char('f')));
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     app.on_key(key(KeyCode::Char('f')));
-    assert!(app.view.final_view);
+    assert!(app.view.final_view.shown);
     app.on_key(key(KeyCode::Char('1')));
-    assert!(!app.view.final_view);
-    assert_eq!(app.view.focused, 0);
+    assert!(!app.view.final_view.shown);
+    assert_eq!(app.view.cards.focused, 0);
     app.on_key(key(KeyCode::Char('f')));
     app.on_key(key(KeyCode::Tab));
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     // `z` from the final view maximizes the card instead.
     app.on_key(key(KeyCode::Char('f')));
     app.on_key(key(KeyCode::Char('z')));
-    assert!(!app.view.final_view && app.view.maximized);
+    assert!(!app.view.final_view.shown && app.view.cards.maximized);
 }
 
 #[test]
@@ -130,10 +130,10 @@ fn slash_final_opens_the_view_after_cards_were_chosen() {
     let mut app = App::new(agents());
     presented(&mut app);
     finished(&mut app, 4);
-    app.view.final_view = false;
+    app.view.final_view.shown = false;
     type_text(&mut app, "/final");
     app.on_key(key(KeyCode::Enter));
-    assert!(app.view.final_view);
+    assert!(app.view.final_view.shown);
 }
 
 #[test]
@@ -142,27 +142,35 @@ fn arrows_scroll_the_answer_within_what_the_last_frame_allowed() {
     presented(&mut app);
     finished(&mut app, 4);
     app.on_key(key(KeyCode::Esc));
-    app.view.final_scroll_max.set(3);
+    app.view.final_view.scroll_max.set(3);
     app.on_key(key(KeyCode::Down));
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.final_scroll, 2);
+    assert_eq!(app.view.final_view.scroll, 2);
     app.on_key(key(KeyCode::PageDown));
-    let shown_top = |app: &App| app.view.final_scroll.min(app.view.final_scroll_max.get());
+    let shown_top = |app: &App| {
+        app.view
+            .final_view
+            .scroll
+            .min(app.view.final_view.scroll_max.get())
+    };
     assert_eq!(shown_top(&app), 3, "never past the end");
     assert_eq!(
-        app.view.final_scroll, FOLLOW_THE_END,
+        app.view.final_view.scroll, FOLLOW_THE_END,
         "at the end, it follows"
     );
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.final_scroll, 2);
+    assert_eq!(app.view.final_view.scroll, 2);
     app.on_key(key(KeyCode::Home));
-    assert_eq!(app.view.final_scroll, 0);
+    assert_eq!(app.view.final_view.scroll, 0);
     app.on_key(key(KeyCode::End));
     assert_eq!(shown_top(&app), 3);
-    assert_eq!(app.view.card_scroll, 0, "the cards did not move");
+    assert_eq!(app.view.cards.scroll, 0, "the cards did not move");
     // The presentation grows: the view stays on its end.
-    app.view.final_scroll_max.set(9);
+    app.view.final_view.scroll_max.set(9);
     assert_eq!(shown_top(&app), 9);
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.final_scroll, 8, "up from the end is one line up");
+    assert_eq!(
+        app.view.final_view.scroll, 8,
+        "up from the end is one line up"
+    );
 }

@@ -53,7 +53,7 @@ fn after_a_turn() -> App {
             duration_ms: 10,
         },
     ));
-    assert!(app.view.final_view && app.view.composer_focused);
+    assert!(app.view.final_view.shown && app.view.input.focused);
     app
 }
 
@@ -75,9 +75,9 @@ fn states() -> Vec<(&'static str, App)> {
     type_text(&mut typed, "and Lyon?");
     let mut completing = done.clone();
     type_text(&mut completing, "/hel");
-    assert!(completing.view.popup.is_some());
+    assert!(completing.view.input.popup.is_some());
     let mut planning = done.clone();
-    planning.view.mode = Mode::Planning;
+    planning.next.mode = Mode::Planning;
     let welcome = App::new(agents());
     let mut replay = done.clone();
     replay.state.replay = Some(crate::tui::state::ReplayState {
@@ -118,7 +118,9 @@ fn states() -> Vec<(&'static str, App)> {
 fn screen(app: &App) -> Vec<String> {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal
-        .draw(|frame| crate::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            crate::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let buffer = terminal.backend().buffer().clone();
     (0..HEIGHT)
@@ -218,10 +220,10 @@ fn every_hinted_key_does_what_it_says_and_none_types_into_the_composer() {
         for (place, row) in hints {
             for (hint, lead, hinted) in hinted_keys(&row) {
                 let mut app = pressed(app.clone(), &lead);
-                let text = app.view.composer.text();
+                let text = app.view.input.composer.text();
                 let before = format!("{app:?}");
                 let effects = app.on_key(hinted);
-                let after = app.view.composer.text();
+                let after = app.view.input.composer.text();
                 let context = format!("{state}: {place} {row:?}: {hint:?}");
                 if hinted.code == KeyCode::Char('/') {
                     assert_eq!(after, "/", "{context} starts a command");
@@ -263,7 +265,9 @@ fn the_hints_each_focus_shows() {
 fn cursor_cells(app: &App) -> usize {
     let mut terminal = Terminal::new(TestBackend::new(WIDTH, HEIGHT)).unwrap();
     terminal
-        .draw(|frame| crate::tui::render::render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| {
+            crate::tui::frame::render(&app.state, &app.view, &app.next, &app.theme, frame)
+        })
         .unwrap();
     let area = app.view.hits.borrow().composer.unwrap();
     let buffer = terminal.backend().buffer();
@@ -304,8 +308,8 @@ fn the_welcome_view_says_how_to_ask_from_where_the_keys_go() {
         "{rows:#?}"
     );
     body.on_key(key(KeyCode::Char('i')));
-    assert!(body.view.composer_focused, "i goes back to typing");
-    assert_eq!(body.view.composer.text(), "", "and types nothing");
+    assert!(body.view.input.focused, "i goes back to typing");
+    assert_eq!(body.view.input.composer.text(), "", "and types nothing");
 }
 
 #[test]
@@ -316,12 +320,12 @@ fn closing_a_view_leaves_nothing_typed_and_the_focus_where_it_was() {
         &[key(KeyCode::Esc), key(KeyCode::Char('v'))],
     );
     app.on_key(key(KeyCode::Esc));
-    assert!(app.view.modals.is_empty() && !app.view.composer_focused);
+    assert!(app.view.modals.is_empty() && !app.view.input.focused);
     let status = screen(&app).pop().unwrap();
     assert!(status.contains("i: type"), "{status}");
     app.on_key(key(KeyCode::Char('i')));
-    assert!(app.view.composer_focused);
-    assert_eq!(app.view.composer.text(), "");
+    assert!(app.view.input.focused);
+    assert_eq!(app.view.input.composer.text(), "");
     // Opened while typing: the status bar says Esc goes back to typing, and then shows no `i`.
     let mut app = pressed(after_a_turn(), &[key(KeyCode::Char('?'))]);
     let status = screen(&app).pop().unwrap();
@@ -333,7 +337,7 @@ fn closing_a_view_leaves_nothing_typed_and_the_focus_where_it_was() {
         "typing: no `i` hinted\n{}",
         rows.join("\n")
     );
-    assert_eq!(app.view.composer.text(), "");
+    assert_eq!(app.view.input.composer.text(), "");
 }
 
 #[test]
@@ -341,10 +345,10 @@ fn page_keys_scroll_the_final_view_while_typing() {
     let mut app = after_a_turn();
     screen(&app);
     app.on_key(key(KeyCode::PageDown));
-    assert_eq!(app.view.final_scroll, 10);
+    assert_eq!(app.view.final_view.scroll, 10);
     app.on_key(key(KeyCode::PageUp));
-    assert_eq!(app.view.final_scroll, 0);
-    assert!(app.view.composer_focused && app.view.composer.is_empty());
+    assert_eq!(app.view.final_view.scroll, 0);
+    assert!(app.view.input.focused && app.view.input.composer.is_empty());
 }
 
 #[test]

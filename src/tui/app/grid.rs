@@ -10,14 +10,14 @@ impl App {
     /// between all of them and one. Says so when the terminal is too small for them all.
     pub(super) fn toggle_grid(&mut self) {
         let view = &mut self.view;
-        if view.final_view || view.maximized {
-            view.final_view = false;
-            view.maximized = false;
-            view.single_card = false;
+        if view.final_view.shown || view.cards.maximized {
+            view.final_view.shown = false;
+            view.cards.maximized = false;
+            view.cards.single = false;
         } else {
-            view.single_card = !view.single_card;
+            view.cards.single = !view.cards.single;
         }
-        if view.single_card {
+        if view.cards.single {
             return;
         }
         // The body the last frame had for the cards (or the final view in their place).

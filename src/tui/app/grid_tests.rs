@@ -9,8 +9,9 @@ use ratatui::layout::Rect;
 use super::App;
 use super::tests::key;
 use crate::protocol::{AgentId, AgentInfo, EventMsg, Mode, TurnOutcome};
-use crate::tui::render::{HitMap, render};
+use crate::tui::frame::render;
 use crate::tui::test_support::{event, scripted_turns};
+use crate::tui::view::HitMap;
 
 fn roster(count: usize) -> Vec<AgentInfo> {
     AgentInfo::roster((1..=count).map(|n| {
@@ -44,7 +45,7 @@ fn running() -> App {
 fn frame(app: &App, width: u16, height: u16) -> HitMap {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     app.view.hits.borrow().clone()
 }
@@ -68,7 +69,7 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
     let mut app = running();
     assert!(all_cards(&frame(&app, 200, 50), 6), "a grid at 200×50");
     app.on_key(key(KeyCode::Char('g')));
-    assert!(app.view.single_card);
+    assert!(app.view.cards.single);
     assert!(!all_cards(&frame(&app, 200, 50), 6), "one card and tabs");
     assert!(!all_cards(&frame(&app, 300, 80), 6), "a resize keeps it");
     app.on_event(&event(
@@ -80,7 +81,7 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
             duration_ms: 10,
         },
     ));
-    assert!(app.view.single_card, "kept when the turn ends");
+    assert!(app.view.cards.single, "kept when the turn ends");
     app.on_event(&event(
         10,
         None,
@@ -92,9 +93,9 @@ fn g_toggles_the_grid_and_the_choice_lasts_across_turns_and_resizes() {
             log_dir: None,
         },
     ));
-    assert!(app.view.single_card, "kept when the next turn starts");
+    assert!(app.view.cards.single, "kept when the next turn starts");
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.single_card);
+    assert!(!app.view.cards.single);
     assert!(all_cards(&frame(&app, 200, 50), 6));
     // Too small for the grid: tabs, and `g` says why nothing changed.
     assert!(!all_cards(&frame(&app, 80, 24), 6));
@@ -112,7 +113,7 @@ fn g_from_a_zoomed_card_shows_them_all() {
     app.on_key(key(KeyCode::Char('z')));
     assert!(!all_cards(&frame(&app, 200, 50), 6));
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.maximized && !app.view.single_card);
+    assert!(!app.view.cards.maximized && !app.view.cards.single);
     assert!(all_cards(&frame(&app, 200, 50), 6));
 }
 
@@ -122,7 +123,7 @@ fn the_status_bar_says_what_g_does() {
     let hints = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         let buffer = terminal.backend().buffer();
         (0..200)
@@ -148,7 +149,7 @@ fn focus_keys_move_between_cells() {
     let focused_corner = |app: &App| {
         let mut terminal = Terminal::new(TestBackend::new(200, 50)).unwrap();
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         let buffer = terminal.backend().buffer().clone();
         let hits = app.view.hits.borrow().clone();
@@ -165,12 +166,15 @@ fn focus_keys_move_between_cells() {
     );
     app.on_key(key(KeyCode::Tab));
     app.on_key(key(KeyCode::Right));
-    assert_eq!(app.view.focused, 2);
+    assert_eq!(app.view.cards.focused, 2);
     assert_eq!(focused_corner(&app), [2]);
     app.on_key(key(KeyCode::Char('6')));
-    assert_eq!(app.view.focused, 5);
+    assert_eq!(app.view.cards.focused, 5);
     app.on_key(key(KeyCode::Right));
-    assert_eq!(app.view.focused, 0, "round from the last cell to the first");
+    assert_eq!(
+        app.view.cards.focused, 0,
+        "round from the last cell to the first"
+    );
     app.on_key(key(KeyCode::Left));
     assert_eq!(focused_corner(&app), [5]);
     assert!(all_cards(&frame(&app, 200, 50), 6), "still the grid");
@@ -203,13 +207,13 @@ fn clicks_and_the_wheel_move_between_cells() {
     // Cells of the second row lie below those of the first.
     assert!(cell(4).y > cell(1).y);
     assert!(app.on_mouse(at(MouseEventKind::Down(MouseButton::Left), cell(4))));
-    assert_eq!(app.view.focused, 4);
+    assert_eq!(app.view.cards.focused, 4);
     assert!(app.on_mouse(at(MouseEventKind::ScrollUp, cell(1))));
     assert_eq!(
-        app.view.focused, 1,
+        app.view.cards.focused, 1,
         "the wheel scrolls the cell under the pointer"
     );
-    assert_eq!(app.view.card_scroll, 3);
+    assert_eq!(app.view.cards.scroll, 3);
     assert!(all_cards(&frame(&app, 200, 50), 6));
 }
 
@@ -227,7 +231,7 @@ async fn after_a_turn_f_goes_from_the_final_view_back_to_the_grid() {
         app.on_event(&event);
     }
     assert!(
-        app.view.final_view,
+        app.view.final_view.shown,
         "the final view opens when the turn ends"
     );
     let hits = frame(&app, 200, 50);
@@ -238,12 +242,12 @@ async fn after_a_turn_f_goes_from_the_final_view_back_to_the_grid() {
     // With one card chosen, the final view gives way to one card; `g` there shows all.
     app.on_key(key(KeyCode::Char('g')));
     app.on_key(key(KeyCode::Char('f')));
-    assert!(app.view.final_view);
+    assert!(app.view.final_view.shown);
     app.on_key(key(KeyCode::Char('f')));
     assert!(!all_cards(&frame(&app, 200, 50), 6));
     app.on_key(key(KeyCode::Char('f')));
     app.on_key(key(KeyCode::Char('g')));
-    assert!(!app.view.final_view);
+    assert!(!app.view.final_view.shown);
     assert!(
         all_cards(&frame(&app, 200, 50), 6),
         "g from the final view: the grid"

@@ -1,63 +1,57 @@
-//! Up/Down through earlier questions: which presses walk the history rather than move the
-//! cursor, and the draft kept while walking. A recalled question is not typed text, so it
-//! never opens a completion popup (the caller closes it).
+//! The questions asked, for Up/Down: where Up/Down is among them, and the draft kept while
+//! walking them (the keys that walk them are `composer_keys.rs`'s).
 
-use crossterm::event::KeyCode;
+/// Submitted questions, and where Up/Down is among them.
+#[derive(Clone, Debug, Default)]
+pub(super) struct History {
+    /// Oldest first.
+    entries: Vec<String>,
+    /// Where Up/Down is in `entries` (`None` = editing a new entry).
+    at: Option<usize>,
+    /// The draft being written when Up first recalled history; Down past the newest entry
+    /// brings it back.
+    draft: Option<String>,
+}
 
-use super::App;
-
-impl App {
+impl History {
+    /// Adds `text`, unless it repeats the newest entry.
     pub(super) fn remember(&mut self, text: String) {
-        if self.history.last() != Some(&text) {
-            self.history.push(text);
+        if self.entries.last() != Some(&text) {
+            self.entries.push(text);
         }
     }
 
-    /// Whether Up or Down (`code`) walks the history: always from a recalled question left
-    /// as it was with the cursor at its start or end (one line or several), else from one
-    /// line of text with the cursor on the row the key leaves.
-    pub(super) fn walks_history(&self, code: KeyCode) -> bool {
-        let composer = &self.view.composer;
-        if self.showing_recall() && composer.cursor_at_either_end() {
-            return true;
-        }
-        let single_line = composer.line_count() <= 1;
-        match code {
-            KeyCode::Up => single_line && composer.on_first_row(),
-            KeyCode::Down => single_line && composer.on_last_row(),
-            _ => false,
-        }
+    /// What is typed next is a new entry, not a recalled one.
+    pub(super) fn leave(&mut self) {
+        self.at = None;
     }
 
-    /// The composer holds the recalled question unedited.
-    fn showing_recall(&self) -> bool {
-        self.history_at
-            .and_then(|at| self.history.get(at))
-            .is_some_and(|recalled| *recalled == self.view.composer.text())
+    /// The entry Up/Down last recalled, if walking.
+    pub(super) fn recalled(&self) -> Option<&str> {
+        self.at
+            .and_then(|at| self.entries.get(at))
+            .map(String::as_str)
     }
 
-    /// Up (`step < 0`) and Down through earlier questions; the draft being written is kept
-    /// and comes back after the newest entry.
-    pub(super) fn recall(&mut self, step: isize) {
-        if self.history.is_empty() {
-            return;
-        }
-        let last = self.history.len() - 1;
-        let next = match (self.history_at, step < 0) {
+    /// One step up (`step < 0`) or down from where Up/Down is, with `typed` in the
+    /// composer: the text to show there, or `None` when the step goes nowhere. The draft
+    /// is kept on the first step up and comes back after the newest entry.
+    pub(super) fn step(&mut self, step: isize, typed: String) -> Option<String> {
+        let last = self.entries.len().checked_sub(1)?;
+        let next = match (self.at, step < 0) {
             (None, true) => {
-                self.draft = Some(self.view.composer.text());
+                self.draft = Some(typed);
                 Some(last)
             }
-            (None, false) => return,
+            (None, false) => return None,
             (Some(at), true) => Some(at.saturating_sub(1)),
             (Some(at), false) if at < last => Some(at + 1),
             (Some(_), false) => None,
         };
-        self.history_at = next;
-        let text = match next {
-            Some(at) => self.history.get(at).cloned().unwrap_or_default(),
+        self.at = next;
+        Some(match next {
+            Some(at) => self.entries.get(at).cloned().unwrap_or_default(),
             None => self.draft.take().unwrap_or_default(),
-        };
-        self.view.composer.set_text(&text);
+        })
     }
 }

@@ -28,7 +28,10 @@ fn ask(app: &mut App, question: &str) {
 /// Presses `code` and returns what the composer then holds and whether a popup shows.
 fn press(app: &mut App, code: KeyCode) -> (String, bool) {
     app.on_key(key(code));
-    (app.view.composer.text(), app.view.popup.is_some())
+    (
+        app.view.input.composer.text(),
+        app.view.input.popup.is_some(),
+    )
 }
 
 #[test]
@@ -36,7 +39,10 @@ fn a_recalled_path_question_opens_no_popup_and_up_down_keep_walking() {
     let (mut app, _dir) = app_with_readme();
     ask(&mut app, "first question");
     type_text(&mut app, "explain @README.md");
-    assert!(app.view.popup.is_some(), "typing the path completes it");
+    assert!(
+        app.view.input.popup.is_some(),
+        "typing the path completes it"
+    );
     assert!(app.on_key(key(KeyCode::Enter)).len() == 1, "Enter sends it");
     type_text(&mut app, "draft");
 
@@ -61,11 +67,14 @@ fn a_recalled_path_question_opens_no_popup_and_up_down_keep_walking() {
 fn a_recalled_command_opens_no_popup() {
     let (mut app, _dir) = app_with_readme();
     type_text(&mut app, "/vo");
-    assert!(app.view.popup.is_some());
+    assert!(app.view.input.popup.is_some());
     // Ctrl+C clears the composer, its popup with it, and keeps the text one Up away.
     app.on_key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL));
     assert_eq!(
-        (app.view.composer.text(), app.view.popup.is_some()),
+        (
+            app.view.input.composer.text(),
+            app.view.input.popup.is_some()
+        ),
         (String::new(), false)
     );
     ask(&mut app, "a question");
@@ -91,16 +100,19 @@ fn a_recalled_multi_line_question_is_walked_past_and_can_still_be_edited() {
     app.on_key(key(KeyCode::Left));
     assert_eq!(press(&mut app, KeyCode::Up), (recalled, false));
     type_text(&mut app, "!");
-    assert_eq!(app.view.composer.text(), "line one!\nexplain @README.md");
+    assert_eq!(
+        app.view.input.composer.text(),
+        "line one!\nexplain @README.md"
+    );
 }
 
 #[test]
 fn a_dismissed_popup_stays_closed_until_the_text_changes() {
     let (mut app, _dir) = app_with_readme();
     type_text(&mut app, "look at @");
-    assert!(app.view.popup.is_some());
+    assert!(app.view.input.popup.is_some());
     app.on_key(key(KeyCode::Esc));
-    assert!(app.view.composer_focused, "Esc closed the popup only");
+    assert!(app.view.input.focused, "Esc closed the popup only");
     assert_eq!(press(&mut app, KeyCode::Left), ("look at @".into(), false));
     assert_eq!(press(&mut app, KeyCode::End), ("look at @".into(), false));
     assert_eq!(

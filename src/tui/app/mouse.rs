@@ -6,9 +6,9 @@
 use crossterm::event::{MouseButton, MouseEvent, MouseEventKind};
 
 use super::App;
-use crate::tui::modal::{self, ModalKind};
-use crate::tui::render::Hit;
+use crate::tui::modal;
 use crate::tui::state::EntryKind;
+use crate::tui::view::{Hit, ModalKind};
 
 /// Lines one wheel notch scrolls.
 const WHEEL_LINES: usize = 3;
@@ -36,13 +36,13 @@ impl App {
     fn wheel(&mut self, hit: Option<Hit>, up: bool) -> bool {
         if self.view.modals.is_empty() {
             match hit {
-                Some(Hit::Timeline | Hit::TimelineRow(_)) => self.view.timeline_focused = true,
+                Some(Hit::Timeline | Hit::TimelineRow(_)) => self.view.timeline.focused = true,
                 Some(Hit::Card(index)) => {
-                    self.view.timeline_focused = false;
-                    self.focus(index);
+                    self.view.timeline.focused = false;
+                    self.view.cards.focus(index);
                 }
                 // The final view scrolls as its own pane (`scroll_up` knows it).
-                Some(Hit::FinalView) => self.view.timeline_focused = false,
+                Some(Hit::FinalView) => self.view.timeline.focused = false,
                 Some(Hit::Composer | Hit::Modal) | None => return false,
             }
         }
@@ -60,29 +60,29 @@ impl App {
         }
         match hit {
             Some(Hit::Card(index)) => {
-                self.focus(index);
-                self.view.timeline_focused = false;
-                self.view.timeline_selected = None;
-                self.view.composer_focused = false;
-                self.view.popup = None;
+                self.view.cards.focus(index);
+                self.view.timeline.focused = false;
+                self.view.timeline.selected = None;
+                self.view.input.focused = false;
+                self.view.input.popup = None;
             }
             Some(Hit::TimelineRow(entry)) => {
-                self.view.timeline_focused = true;
-                self.view.composer_focused = false;
-                self.view.popup = None;
-                if self.view.timeline_selected == Some(entry) {
+                self.view.timeline.focused = true;
+                self.view.input.focused = false;
+                self.view.input.popup = None;
+                if self.view.timeline.selected == Some(entry) {
                     self.open_timeline_entry();
                 } else {
-                    self.view.timeline_selected = Some(entry);
+                    self.view.timeline.selected = Some(entry);
                 }
             }
             Some(Hit::Timeline) => {
-                self.view.timeline_focused = true;
-                self.view.composer_focused = false;
+                self.view.timeline.focused = true;
+                self.view.input.focused = false;
             }
             Some(Hit::Composer) => {
-                self.view.composer_focused = true;
-                self.view.timeline_selected = None;
+                self.view.input.focused = true;
+                self.view.timeline.selected = None;
             }
             Some(Hit::Modal | Hit::FinalView) | None => return false,
         }
@@ -95,10 +95,11 @@ impl App {
     pub(super) fn open_timeline_entry(&mut self) -> bool {
         let Some(entry) = self
             .view
-            .timeline_selected
+            .timeline
+            .selected
             .and_then(|index| self.state.timeline.get(index))
         else {
-            self.view.timeline_selected = None;
+            self.view.timeline.selected = None;
             return false;
         };
         let agent = entry

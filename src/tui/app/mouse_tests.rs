@@ -9,10 +9,11 @@ use ratatui::style::Modifier;
 
 use super::App;
 use super::tests::{key, top_modal};
-use crate::tui::modal::{self, ModalKind};
-use crate::tui::render::{Hit, HitMap, render};
+use crate::tui::frame::render;
+use crate::tui::modal;
 use crate::tui::state::EntryKind;
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::{Hit, HitMap, ModalKind};
 
 const FRANCE: &str = "What is the capital of France?";
 
@@ -22,7 +23,7 @@ async fn finished() -> App {
     for event in demo_turns(&[FRANCE]).await {
         app.on_event(&event);
     }
-    app.view.final_view = false;
+    app.view.final_view.shown = false;
     app
 }
 
@@ -30,7 +31,7 @@ async fn finished() -> App {
 fn frame(app: &App, width: u16, height: u16) -> HitMap {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     app.view.hits.borrow().clone()
 }
@@ -79,15 +80,12 @@ async fn a_click_on_a_card_focuses_it_and_leaves_the_composer() {
     let hits = frame(&app, 160, 48);
     assert_eq!(hits.cards.len(), 3, "side by side at 160 columns");
     assert!(app.on_mouse(click(card(&hits, 2))));
-    assert_eq!(app.view.focused, 2);
-    assert!(
-        !app.view.composer_focused,
-        "single keys now act on the card"
-    );
+    assert_eq!(app.view.cards.focused, 2);
+    assert!(!app.view.input.focused, "single keys now act on the card");
     assert!(app.on_mouse(click(hits.composer.unwrap())));
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.focused);
     assert!(app.on_mouse(click(card(&hits, 0))));
-    assert_eq!(app.view.focused, 0);
+    assert_eq!(app.view.cards.focused, 0);
 }
 
 #[tokio::test(start_paused = true)]
@@ -96,17 +94,17 @@ async fn the_wheel_scrolls_the_pane_under_the_pointer() {
     let hits = frame(&app, 80, 24);
     // At 80 columns: tabs, then the focused card (the winner's) below them.
     let (shown, body) = *hits.cards.last().unwrap();
-    assert_eq!(shown, app.view.focused);
+    assert_eq!(shown, app.view.cards.focused);
     let pane = hits.timeline.unwrap();
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, pane)));
-    assert_eq!(app.view.timeline_scroll, 3);
-    assert_eq!(app.view.card_scroll, 0, "the card did not move");
+    assert_eq!(app.view.timeline.scroll, 3);
+    assert_eq!(app.view.cards.scroll, 0, "the card did not move");
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollDown, pane)));
-    assert_eq!(app.view.timeline_scroll, 0);
+    assert_eq!(app.view.timeline.scroll, 0);
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, body)));
-    assert_eq!(app.view.card_scroll, 3);
-    assert_eq!(app.view.focused, shown);
-    assert_eq!(app.view.timeline_scroll, 0, "the timeline did not move");
+    assert_eq!(app.view.cards.scroll, 3);
+    assert_eq!(app.view.cards.focused, shown);
+    assert_eq!(app.view.timeline.scroll, 0, "the timeline did not move");
     assert!(
         !app.on_mouse(mouse(MouseEventKind::ScrollUp, hits.composer.unwrap())),
         "nothing to scroll in a short draft"
@@ -121,10 +119,10 @@ async fn with_a_modal_open_the_wheel_scrolls_it_and_clicks_go_nowhere() {
     let area = hits.modal.unwrap();
     assert_eq!(hits.at(area.x + 1, area.y + 1), Some(Hit::Modal));
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, area)));
-    assert_eq!(app.view.modals.last().unwrap().scroll, 3);
-    let focused = app.view.focused;
+    assert_eq!(app.view.modals.stack.last().unwrap().scroll, 3);
+    let focused = app.view.cards.focused;
     assert!(!app.on_mouse(click(card(&hits, hits.cards[0].0))));
-    assert_eq!(app.view.focused, focused);
+    assert_eq!(app.view.cards.focused, focused);
 }
 
 #[tokio::test(start_paused = true)]
@@ -132,11 +130,11 @@ async fn a_timeline_row_is_selected_then_opens_its_answer() {
     let mut app = finished().await;
     let (row, entry) = timeline_row(&mut app, |kind| matches!(kind, EntryKind::Answer { .. }));
     assert!(app.on_mouse(click(row)));
-    assert_eq!(app.view.timeline_selected, Some(entry));
+    assert_eq!(app.view.timeline.selected, Some(entry));
     assert!(top_modal(&app).is_none(), "one click only selects");
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     let cell = &terminal.backend().buffer()[(row.x + 20, row.y)];
     assert!(
@@ -178,7 +176,7 @@ async fn at_80_columns_a_click_on_a_tab_focuses_its_agent() {
     let (_, third) = hits.cards[2];
     assert_eq!(third.height, 1, "a tab is one row");
     assert!(app.on_mouse(click(third)));
-    assert_eq!(app.view.focused, 2);
+    assert_eq!(app.view.cards.focused, 2);
     let hits = frame(&app, 80, 24);
     let (shown, _) = hits.cards[3];
     assert_eq!(shown, 2, "the card shown is the clicked tab's");
@@ -187,18 +185,18 @@ async fn at_80_columns_a_click_on_a_tab_focuses_its_agent() {
 #[tokio::test(start_paused = true)]
 async fn the_wheel_scrolls_the_final_view_under_the_pointer() {
     let mut app = finished().await;
-    app.view.final_view = true;
+    app.view.final_view.shown = true;
     let hits = frame(&app, 40, 12);
     let body = hits.final_view.expect("the final view is drawn");
     assert!(hits.cards.is_empty(), "no card is drawn under it");
     assert!(
-        app.view.final_scroll_max.get() > 0,
+        app.view.final_view.scroll_max.get() > 0,
         "the answer is longer than 40×12"
     );
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollDown, body)));
-    assert_eq!(app.view.final_scroll, 3);
+    assert_eq!(app.view.final_view.scroll, 3);
     assert!(app.on_mouse(mouse(MouseEventKind::ScrollUp, body)));
-    assert_eq!(app.view.final_scroll, 0);
+    assert_eq!(app.view.final_view.scroll, 0);
     assert!(
         !app.on_mouse(click(body)),
         "a click on the answer does nothing"

@@ -8,8 +8,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::replay::REPLAY_CHOICES;
 use super::{App, Effect};
 use crate::protocol::{AgentId, Mode, Op, PlanStatus, TurnOutcome};
-use crate::tui::modal::{ModalKind, TaskSource, latest_runnable, listed_plan, selector_row};
-use crate::tui::render::short_plan_id;
+use crate::tui::modal::{latest_runnable, listed_plan, selector_row};
+use crate::tui::render::format::short_plan_id;
+use crate::tui::view::{ModalKind, TaskSource};
 
 /// Why Shift+Tab does nothing while a turn runs.
 pub const MODE_LOCKED: &str =
@@ -37,7 +38,7 @@ impl App {
     /// The plan views go with the mode they belong to (an unapproved plan stays saved:
     /// the selector offers it).
     fn close_plan_modals(&mut self) {
-        self.view.modals.retain(|modal| {
+        self.view.modals.stack.retain(|modal| {
             !matches!(
                 modal.kind,
                 ModalKind::PlanOptions { .. }
@@ -55,13 +56,13 @@ impl App {
         }
         self.view.notice = None;
         self.close_plan_modals();
-        self.view.mode = match self.view.mode {
+        self.next.mode = match self.next.mode {
             Mode::Normal => Mode::Planning,
             Mode::Planning => Mode::Execute,
             Mode::Execute => Mode::Normal,
         };
-        if self.view.mode == Mode::Execute {
-            self.view.choices.plan = None;
+        if self.next.mode == Mode::Execute {
+            self.next.choices.plan = None;
             return self.open_plan_selector();
         }
         Vec::new()
@@ -78,7 +79,7 @@ impl App {
             .iter()
             .map(|card| card.info.id.clone())
             .collect();
-        self.view.choices.next_agent(&agents);
+        self.next.choices.next_agent(&agents);
     }
 
     /// `R`: refinement on or off.
@@ -86,7 +87,7 @@ impl App {
         if self.choices_locked(REFINE_LOCKED) {
             return;
         }
-        self.view.choices.refine = !self.view.choices.refine;
+        self.next.choices.refine = !self.next.choices.refine;
     }
 
     /// `P`: the planning options in Planning (the approval of the plan the last planning
@@ -96,7 +97,7 @@ impl App {
             self.view.notice = Some(REPLAY_CHOICES.into());
             return Vec::new();
         }
-        match self.view.mode {
+        match self.next.mode {
             Mode::Normal => {
                 self.view.notice = Some(
                     "P opens the planning options in Planning and the plan selector in \
@@ -120,7 +121,7 @@ impl App {
     /// `T`: the focused agent's task plan.
     pub(super) fn open_tasks(&mut self) {
         self.open(ModalKind::TaskPlan {
-            source: TaskSource::Agent(self.view.focused),
+            source: TaskSource::Agent(self.view.cards.focused),
         });
     }
 
@@ -135,15 +136,15 @@ impl App {
     }
 
     fn open_plan_selector(&mut self) -> Vec<Effect> {
-        let selected = selector_row(&self.state, self.view.choices.plan.as_deref());
+        let selected = selector_row(&self.state, self.next.choices.plan.as_deref());
         self.open(ModalKind::PlanSelector { selected });
-        self.view.plans_loading = true;
+        self.view.modals.plans_loading = true;
         vec![Effect::Send(Op::ListPlans)]
     }
 
     /// Keys of the plan modals; `None` when the key is not theirs (scrolling, say).
     pub(super) fn plan_modal_key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
-        let top = self.view.modals.last()?.kind;
+        let top = self.view.modals.top()?;
         match top {
             ModalKind::PlanOptions { .. } => {
                 self.options_key(key);
@@ -176,7 +177,7 @@ impl App {
 
     /// ↑↓ choose the row, ← → change its value, Enter or Esc close.
     fn options_key(&mut self, key: KeyEvent) {
-        let Some(top) = self.view.modals.last_mut() else {
+        let Some(top) = self.view.modals.top_mut() else {
             return;
         };
         let ModalKind::PlanOptions { row } = &mut top.kind else {
@@ -187,10 +188,10 @@ impl App {
             KeyCode::Down => *row = (*row + 1).min(crate::tui::choices::OPTION_ROWS - 1),
             KeyCode::Left | KeyCode::Right => {
                 let row = *row;
-                self.view.choices.step(row, key.code == KeyCode::Right);
+                self.next.choices.step(row, key.code == KeyCode::Right);
             }
             KeyCode::Enter | KeyCode::Esc | KeyCode::Char('q' | 'P') => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
             }
             _ => {}
         }
@@ -201,19 +202,19 @@ impl App {
         let id = self.state.plan.as_ref().map(|plan| plan.info.id.clone());
         match (key.code, id) {
             (KeyCode::Enter, Some(id)) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 self.awaiting_approval = None;
-                self.view.mode = Mode::Execute;
-                self.view.choices.plan = Some(id);
+                self.next.mode = Mode::Execute;
+                self.next.choices.plan = Some(id);
                 Some(vec![Effect::Send(Op::Submit {
                     text: String::new(),
                     mode: Mode::Execute,
                     context_paths: Vec::new(),
-                    options: self.view.choices.options(Mode::Execute),
+                    options: self.next.choices.options(Mode::Execute),
                 })])
             }
             (KeyCode::Esc | KeyCode::Char('q'), id) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 // Kept for later: Execute offers it, and `P` is the options' again.
                 self.awaiting_approval = None;
                 if let Some(id) = id {
@@ -224,7 +225,7 @@ impl App {
                 Some(Vec::new())
             }
             (KeyCode::Enter, None) => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
                 Some(Vec::new())
             }
             _ => None,
@@ -248,7 +249,7 @@ impl App {
                 } else {
                     (selected + 1).min(rows - 1)
                 };
-                if let Some(top) = self.view.modals.last_mut() {
+                if let Some(top) = self.view.modals.top_mut() {
                     top.kind = ModalKind::PlanSelector { selected: next };
                 }
             }
@@ -257,9 +258,9 @@ impl App {
                 let label = plan
                     .as_deref()
                     .map_or_else(|| "the latest plan".to_string(), |id| short_plan_id(id, 18));
-                self.view.choices.plan = plan;
-                self.view.modals.pop();
-                self.view.composer_focused = true;
+                self.next.choices.plan = plan;
+                self.view.modals.close_top();
+                self.view.input.focused = true;
                 self.view.notice = Some(format!(
                     "Enter runs {label}; anything typed first goes with it as instructions"
                 ));
@@ -276,7 +277,7 @@ impl App {
                 }
             }
             KeyCode::Esc | KeyCode::Char('q') => {
-                self.view.modals.pop();
+                self.view.modals.close_top();
             }
             _ => return None,
         }
@@ -297,7 +298,7 @@ impl App {
         match plan.info.status {
             PlanStatus::Ready if !self.state.turn_options.auto_execute => {
                 self.awaiting_approval = Some(id.clone());
-                if self.view.composer.is_empty() {
+                if self.view.input.composer.is_empty() {
                     self.open(ModalKind::PlanApproval);
                 } else {
                     self.view.notice = Some(format!(
@@ -340,8 +341,8 @@ impl App {
             TurnOutcome::Failed => "ended (failed)".to_string(),
         };
         self.close_plan_modals();
-        self.view.mode = Mode::Normal;
-        self.view.choices.plan = None;
+        self.next.mode = Mode::Normal;
+        self.next.choices.plan = None;
         self.view.notice = Some(format!("plan {id} {ended}: back to Normal mode"));
     }
 
@@ -351,12 +352,13 @@ impl App {
         let id = |at: usize| listed_plan(&self.state, at).map(|plan| plan.info.id.clone());
         self.view
             .modals
+            .stack
             .iter()
             .map(|modal| {
                 if let ModalKind::PlanSelector { selected } = modal.kind {
                     // Before the first listing, the selector stands on the chosen plan.
                     match &self.state.plans {
-                        None => self.view.choices.plan.clone(),
+                        None => self.next.choices.plan.clone(),
                         Some(_) => selected.checked_sub(1).and_then(id),
                     }
                 } else if let ModalKind::TaskPlan {
@@ -371,9 +373,11 @@ impl App {
             .collect()
     }
 
-    /// After a new listing: the plan modals stay on the plans they showed.
-    pub(super) fn keep_shown_plans(&mut self, shown: &[Option<String>]) {
-        for (modal, id) in self.view.modals.iter_mut().zip(shown) {
+    /// A new listing came: the plan modals stay on the plans they showed (`shown`, from
+    /// `shown_plans` before it replaced the old one).
+    pub(super) fn plans_listed(&mut self, shown: &[Option<String>]) {
+        self.view.modals.plans_loading = false;
+        for (modal, id) in self.view.modals.stack.iter_mut().zip(shown) {
             let at = |id: &str| {
                 self.state
                     .plans

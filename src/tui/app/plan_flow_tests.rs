@@ -8,9 +8,9 @@ use super::plan_tests::{back_tab, finish};
 use super::tests::{agents, key, top_modal, type_text};
 use super::{App, Effect};
 use crate::protocol::{EventMsg, Mode, Op, PlanInfo, PlanStatus, TurnOptions, TurnOutcome};
-use crate::tui::modal::{ModalKind, TaskSource};
 use crate::tui::test_plans::{PLAN_ID, listed_plans, plan, tasks_fresh, turn_started};
 use crate::tui::test_support::event;
+use crate::tui::view::{ModalKind, TaskSource};
 
 const SECOND: &str = "plan_20261122_101500_654321";
 
@@ -55,8 +55,8 @@ fn after_an_approved_plan_runs_the_next_question_is_a_normal_one() {
     turn(&mut app, 4, Mode::Execute, running);
     plan_updated(&mut app, 5, PlanStatus::Completed);
     finish(&mut app, 6);
-    assert_eq!(app.view.mode, Mode::Normal);
-    assert_eq!(app.view.choices.plan, None);
+    assert_eq!(app.next.mode, Mode::Normal);
+    assert_eq!(app.next.choices.plan, None);
     assert_eq!(
         app.view.notice,
         Some(format!("plan {PLAN_ID} done: back to Normal mode"))
@@ -79,7 +79,7 @@ fn an_auto_executed_plan_that_is_cancelled_also_ends_in_normal_mode() {
     turn(&mut app, 1, Mode::Planning, auto);
     plan_updated(&mut app, 2, PlanStatus::Ready);
     finish(&mut app, 3);
-    assert_eq!((top_modal(&app), app.view.mode), (None, Mode::Planning));
+    assert_eq!((top_modal(&app), app.next.mode), (None, Mode::Planning));
     turn(&mut app, 4, Mode::Execute, TurnOptions::default());
     app.on_event(&event(
         5,
@@ -90,7 +90,7 @@ fn an_auto_executed_plan_that_is_cancelled_also_ends_in_normal_mode() {
             duration_ms: 10,
         },
     ));
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(
         app.view.notice,
         Some(format!(
@@ -115,8 +115,8 @@ fn a_plan_ready_while_a_question_is_typed_waits_for_p() {
         ))
     );
     type_text(&mut app, "P");
-    assert_eq!(app.view.composer.text(), "and the testsP");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "and the testsP");
+    app.view.input.composer.clear();
     type_text(&mut app, "/plan");
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), Some(ModalKind::PlanApproval));
@@ -132,7 +132,7 @@ fn a_plan_ready_while_a_question_is_typed_waits_for_p() {
 
     // Approved through `P`: executed at once.
     turn(&mut app, 4, Mode::Planning, TurnOptions::default());
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(&mut app, "x");
     plan_updated(&mut app, 5, PlanStatus::Ready);
     finish(&mut app, 6);
@@ -155,7 +155,7 @@ fn the_selector_keeps_the_chosen_plan_by_id_when_a_listing_comes_later() {
     app.on_key(key(KeyCode::Down));
     app.on_key(key(KeyCode::Down));
     app.on_key(key(KeyCode::Enter));
-    assert_eq!(app.view.choices.plan.as_deref(), Some(SECOND));
+    assert_eq!(app.next.choices.plan.as_deref(), Some(SECOND));
     app.on_key(key(KeyCode::Esc));
     assert_eq!(shift(&mut app, 'P'), [Effect::Send(Op::ListPlans)]);
     assert_eq!(
@@ -178,7 +178,7 @@ fn the_selector_keeps_the_chosen_plan_by_id_when_a_listing_comes_later() {
         Some(ModalKind::PlanSelector { selected: 3 })
     );
     app.on_key(key(KeyCode::Enter));
-    assert_eq!(app.view.choices.plan.as_deref(), Some(SECOND));
+    assert_eq!(app.next.choices.plan.as_deref(), Some(SECOND));
 }
 
 #[test]
@@ -230,7 +230,7 @@ fn an_execution_that_leaves_tasks_open_ends_partial_not_done() {
     info.outcome = Some(crate::protocol::PlanOutcome::of(&tasks));
     app.on_event(&event(2, None, EventMsg::PlanUpdated { plan: info }));
     finish(&mut app, 3);
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(
         app.view.notice,
         Some(format!(

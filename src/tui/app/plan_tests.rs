@@ -9,9 +9,9 @@ use super::{App, Effect};
 use crate::protocol::{
     AgentId, BroadcastTarget, EventMsg, Mode, Op, PlanDepth, PlanStatus, TurnOptions, TurnOutcome,
 };
-use crate::tui::modal::{ModalKind, TaskSource};
 use crate::tui::test_plans::{PLAN_ID, listed_plans, plan, tasks_fresh, turn_started};
 use crate::tui::test_support::event;
+use crate::tui::view::{ModalKind, TaskSource};
 
 pub(super) fn back_tab(app: &mut App) -> Vec<Effect> {
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT))
@@ -22,7 +22,7 @@ fn shift(app: &mut App, ch: char) -> Vec<Effect> {
 }
 
 fn submitted(app: &mut App, text: &str) -> Vec<Effect> {
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(app, text);
     app.on_key(key(KeyCode::Enter))
 }
@@ -57,21 +57,21 @@ fn planned(status: PlanStatus, options: TurnOptions) -> App {
 fn shift_tab_cycles_the_plan_mode_and_is_refused_during_a_turn_with_the_reason() {
     let mut app = App::new(agents());
     assert!(back_tab(&mut app).is_empty());
-    assert_eq!(app.view.mode, Mode::Planning);
+    assert_eq!(app.next.mode, Mode::Planning);
     assert_eq!(back_tab(&mut app), [Effect::Send(Op::ListPlans)]);
-    assert_eq!(app.view.mode, Mode::Execute);
+    assert_eq!(app.next.mode, Mode::Execute);
     assert_eq!(
         top_modal(&app),
         Some(ModalKind::PlanSelector { selected: 0 })
     );
-    assert!(app.view.plans_loading);
+    assert!(app.view.modals.plans_loading);
     assert!(back_tab(&mut app).is_empty());
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(top_modal(&app), None, "leaving Execute closes the selector");
 
     start_turn(&mut app);
     back_tab(&mut app);
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(app.view.notice.as_deref(), Some(MODE_LOCKED));
     app.on_key(key(KeyCode::Esc));
     for (ch, what) in [('A', "agent mode"), ('R', "refinement")] {
@@ -83,7 +83,7 @@ fn shift_tab_cycles_the_plan_mode_and_is_refused_during_a_turn_with_the_reason()
             ))
         );
     }
-    assert_eq!(app.view.choices, crate::tui::choices::Choices::default());
+    assert_eq!(app.next.choices, crate::tui::choices::Choices::default());
 }
 
 #[test]
@@ -91,11 +91,11 @@ fn a_and_r_choose_the_agents_and_refinement_sent_with_the_question() {
     let mut app = App::new(agents());
     app.on_key(key(KeyCode::Esc));
     shift(&mut app, 'A');
-    assert_eq!(app.view.choices.single, Some(AgentId::new("a")));
+    assert_eq!(app.next.choices.single, Some(AgentId::new("a")));
     shift(&mut app, 'A');
-    assert_eq!(app.view.choices.single, Some(AgentId::new("b")));
+    assert_eq!(app.next.choices.single, Some(AgentId::new("b")));
     shift(&mut app, 'R');
-    assert!(!app.view.choices.refine);
+    assert!(!app.next.choices.refine);
     assert_eq!(
         submitted(&mut app, "Why?"),
         [Effect::Send(Op::Submit {
@@ -112,8 +112,8 @@ fn a_and_r_choose_the_agents_and_refinement_sent_with_the_question() {
     for command in ["/single", "/single", "/refine"] {
         submitted(&mut app, command);
     }
-    assert_eq!(app.view.choices.single, None, "c, then every agent again");
-    assert!(app.view.choices.refine);
+    assert_eq!(app.next.choices.single, None, "c, then every agent again");
+    assert!(app.next.choices.refine);
 }
 
 #[test]
@@ -121,8 +121,8 @@ fn p_opens_the_planning_options_whose_values_go_with_a_planning_question() {
     let mut app = App::new(agents());
     shift(&mut app, 'P');
     assert_eq!(top_modal(&app), None, "P is a letter in the composer");
-    assert_eq!(app.view.composer.text(), "P");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "P");
+    app.view.input.composer.clear();
     app.on_key(key(KeyCode::Esc));
     shift(&mut app, 'P');
     assert!(app.view.notice.as_deref().unwrap().starts_with("P opens"));
@@ -200,8 +200,8 @@ fn an_approved_plan_is_executed_at_once_with_the_exact_submit() {
         })]
     );
     assert_eq!(top_modal(&app), None);
-    assert_eq!(app.view.mode, Mode::Execute);
-    assert_eq!(app.view.choices.plan.as_deref(), Some(PLAN_ID));
+    assert_eq!(app.next.mode, Mode::Execute);
+    assert_eq!(app.next.choices.plan.as_deref(), Some(PLAN_ID));
 }
 
 #[test]
@@ -215,7 +215,7 @@ fn a_plan_kept_for_later_says_how_to_run_it_and_others_are_not_offered() {
             "plan {PLAN_ID} kept: Shift+Tab to Execute runs it later"
         ))
     );
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
 
     let auto = TurnOptions {
         auto_execute: true,
@@ -242,7 +242,7 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
             plans: listed_plans(),
         },
     ));
-    assert!(!app.view.plans_loading);
+    assert!(!app.view.modals.plans_loading);
     for _ in 0..2 {
         app.on_key(key(KeyCode::Down));
     }
@@ -260,7 +260,7 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
     app.on_key(key(KeyCode::Esc));
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), None);
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.focused);
     let second = "plan_20261122_101500_654321".to_string();
     let options = TurnOptions {
         plan: Some(second.clone()),
@@ -286,8 +286,8 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
         "an empty Enter in Execute runs the plan as it is"
     );
     shift(&mut app, 'P');
-    assert_eq!(app.view.composer.text(), "P");
-    app.view.composer.clear();
+    assert_eq!(app.view.input.composer.text(), "P");
+    app.view.input.composer.clear();
     app.on_key(key(KeyCode::Esc));
     assert_eq!(shift(&mut app, 'P'), [Effect::Send(Op::ListPlans)]);
     assert_eq!(
@@ -296,5 +296,5 @@ fn the_selector_picks_a_plan_that_the_next_enter_runs_with_instructions() {
         "the chosen plan is highlighted again"
     );
     app.on_key(key(KeyCode::Esc));
-    assert_eq!(app.view.choices.plan, Some(second), "Esc keeps the choice");
+    assert_eq!(app.next.choices.plan, Some(second), "Esc keeps the choice");
 }

@@ -6,8 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent};
 
 use super::{App, Effect};
 use crate::protocol::{Event, EventMsg, Op};
-use crate::tui::modal::ModalKind;
 use crate::tui::question::QuestionForm;
+use crate::tui::view::ModalKind;
 
 impl App {
     /// After each event: close the modal of a question that no longer waits (saying it
@@ -16,7 +16,7 @@ impl App {
         let waiting = &self.state.questions;
         self.answered
             .retain(|id| waiting.iter().any(|pending| &pending.request_id == id));
-        if let Some(form) = &self.view.question {
+        if let Some(form) = &self.view.modals.question {
             if waiting
                 .iter()
                 .any(|pending| pending.request_id == form.request_id)
@@ -40,7 +40,7 @@ impl App {
     }
 
     fn open_next_question(&mut self) {
-        if self.is_replay() || self.view.question.is_some() {
+        if self.is_replay() || self.view.modals.question.is_some() {
             return;
         }
         let next = self
@@ -49,15 +49,16 @@ impl App {
             .iter()
             .find(|pending| !self.answered.contains(&pending.request_id));
         if let Some(pending) = next {
-            self.view.question = Some(QuestionForm::new(pending));
+            self.view.modals.question = Some(QuestionForm::new(pending));
             self.open(ModalKind::Question);
         }
     }
 
     fn close_question(&mut self) {
-        self.view.question = None;
+        self.view.modals.question = None;
         self.view
             .modals
+            .stack
             .retain(|modal| modal.kind != ModalKind::Question);
     }
 
@@ -66,7 +67,7 @@ impl App {
     /// option of a single-select question with nothing chosen), a required question left
     /// unanswered stays with a hint, Esc skips the request.
     pub(super) fn question_key(&mut self, key: KeyEvent) -> Vec<Effect> {
-        let Some(form) = self.view.question.as_mut() else {
+        let Some(form) = self.view.modals.question.as_mut() else {
             self.close_question();
             return Vec::new();
         };
@@ -117,7 +118,7 @@ impl App {
 
     /// Pasted text goes to the open question's text field, on one line.
     pub(super) fn question_paste(&mut self, text: &str) {
-        let Some(form) = self.view.question.as_mut() else {
+        let Some(form) = self.view.modals.question.as_mut() else {
             return;
         };
         let question = self
@@ -136,7 +137,7 @@ impl App {
 
     /// Shift+Tab in the question modal: the previous question.
     pub(super) fn question_back(&mut self) {
-        if let Some(form) = self.view.question.as_mut() {
+        if let Some(form) = self.view.modals.question.as_mut() {
             form.missing = false;
             form.previous();
         }
@@ -144,7 +145,7 @@ impl App {
 
     /// Sends the replies (none: skipped), closes the modal and opens the next question.
     fn answer(&mut self, replies: Vec<crate::protocol::QuestionReply>) -> Vec<Effect> {
-        let Some(form) = self.view.question.take() else {
+        let Some(form) = self.view.modals.question.take() else {
             return Vec::new();
         };
         self.close_question();

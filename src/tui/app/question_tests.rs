@@ -9,9 +9,9 @@ use super::{App, Effect};
 use crate::protocol::{
     BroadcastTarget, EventMsg, Mode, Op, PlanStatus, QuestionReply, TurnOptions,
 };
-use crate::tui::modal::ModalKind;
 use crate::tui::test_plans::{PLAN_ID, asked, closed, plan, questions, tasks_fresh, turn_started};
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn a_question_is_answered_with_the_chosen_ids_and_the_text_typed() {
@@ -28,7 +28,10 @@ fn a_question_is_answered_with_the_chosen_ids_and_the_text_typed() {
     app.on_key(key(KeyCode::Backspace));
     assert!(app.on_key(key(KeyCode::Tab)).is_empty());
     back_tab(&mut app);
-    assert_eq!(app.view.question.as_ref().map(|form| form.index), Some(0));
+    assert_eq!(
+        app.view.modals.question.as_ref().map(|form| form.index),
+        Some(0)
+    );
     app.on_key(key(KeyCode::Enter));
     type_text(&mut app, "paging");
     assert_eq!(
@@ -48,7 +51,7 @@ fn a_question_is_answered_with_the_chosen_ids_and_the_text_typed() {
         })]
     );
     assert_eq!(top_modal(&app), None);
-    assert!(app.view.question.is_none());
+    assert!(app.view.modals.question.is_none());
     app.on_event(&event(3, Some("b"), closed("r1", false)));
     assert_eq!(top_modal(&app), None, "answered questions do not come back");
 }
@@ -69,7 +72,7 @@ fn esc_skips_a_question_and_the_next_one_in_the_queue_opens() {
         Some("b"),
         asked("r2", BroadcastTarget::Human, questions()),
     ));
-    assert_eq!(app.view.modals.len(), 2, "on top of the open votes");
+    assert_eq!(app.view.modals.stack.len(), 2, "on top of the open votes");
     assert_eq!(
         app.on_key(key(KeyCode::Esc)),
         [Effect::Send(Op::AnswerQuestion {
@@ -78,7 +81,7 @@ fn esc_skips_a_question_and_the_next_one_in_the_queue_opens() {
         })]
     );
     assert_eq!(top_modal(&app), Some(ModalKind::Question));
-    assert_eq!(app.view.question.as_ref().unwrap().request_id, "r2");
+    assert_eq!(app.view.modals.question.as_ref().unwrap().request_id, "r2");
     app.on_key(key(KeyCode::Esc));
     assert_eq!(top_modal(&app), Some(ModalKind::Votes));
 }
@@ -100,15 +103,15 @@ fn a_question_that_times_out_closes_with_a_notice_and_agents_questions_open_noth
     ));
     type_text(&mut app, "half an answ");
     app.on_paste("er\nover two lines");
-    let typed = &app.view.question.as_ref().unwrap().answers[0].text;
+    let typed = &app.view.modals.question.as_ref().unwrap().answers[0].text;
     assert_eq!(
         typed, "half an answer over two lines",
         "a paste joins its lines"
     );
-    assert!(app.view.composer.is_empty());
+    assert!(app.view.input.composer.is_empty());
     app.on_event(&event(4, Some("a"), closed("r1", true)));
     assert_eq!(top_modal(&app), None);
-    assert!(app.view.question.is_none());
+    assert!(app.view.modals.question.is_none());
     assert_eq!(app.view.notice.as_deref(), Some("the question timed out"));
 }
 
@@ -154,7 +157,7 @@ fn enter_takes_the_highlighted_option_and_a_required_question_waits_for_an_answe
     ));
     app.on_key(key(KeyCode::Down));
     assert!(app.on_key(key(KeyCode::Enter)).is_empty());
-    let form = app.view.question.as_ref().unwrap();
+    let form = app.view.modals.question.as_ref().unwrap();
     assert_eq!(
         (form.index, form.answers[0].chosen.clone()),
         (1, vec![false, true, false])
@@ -163,10 +166,10 @@ fn enter_takes_the_highlighted_option_and_a_required_question_waits_for_an_answe
         app.on_key(key(KeyCode::Enter)).is_empty(),
         "required: not sent"
     );
-    assert!(app.view.question.as_ref().unwrap().missing);
+    assert!(app.view.modals.question.as_ref().unwrap().missing);
     assert_eq!(top_modal(&app), Some(ModalKind::Question));
     type_text(&mut app, "tags");
-    assert!(!app.view.question.as_ref().unwrap().missing);
+    assert!(!app.view.modals.question.as_ref().unwrap().missing);
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),
         [Effect::Send(Op::AnswerQuestion {

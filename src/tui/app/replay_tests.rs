@@ -37,7 +37,7 @@ fn ctrl_c() -> KeyEvent {
 fn a_replay_starts_on_single_keys_and_q_quits_while_the_turn_plays() {
     let mut app = replaying(false);
     assert!(app.is_replay());
-    assert!(!app.view.composer_focused);
+    assert!(!app.view.input.focused);
     assert!(app.state.is_running());
     assert_eq!(app.on_key(key(KeyCode::Char('q'))), vec![Effect::Quit]);
 }
@@ -103,8 +103,8 @@ fn mode_agents_refinement_and_plans_stay_as_recorded() {
             assert_eq!(notice(&app), super::replay::REPLAY_CHOICES, "{pressed:?}");
         }
     }
-    assert_eq!(app.view.mode, Mode::Normal);
-    assert_eq!(app.view.choices, crate::tui::choices::Choices::default());
+    assert_eq!(app.next.mode, Mode::Normal);
+    assert_eq!(app.next.choices, crate::tui::choices::Choices::default());
     assert!(app.view.modals.is_empty());
     let kept = app.keep_replay_effects(vec![Effect::Send(Op::ListPlans)]);
     assert!(kept.is_empty(), "the plans are never listed in a replay");

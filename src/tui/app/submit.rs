@@ -10,54 +10,58 @@ impl App {
     /// Enter: a slash command, else a question when idle, else human input for the agents.
     /// In Execute mode an empty Enter runs the chosen plan as it is.
     pub(super) fn submit(&mut self) -> Vec<Effect> {
-        let text = self.view.composer.text().trim().to_string();
-        let run_plan = self.view.mode == Mode::Execute && !self.state.is_running();
+        let text = self.view.input.composer.text().trim().to_string();
+        let run_plan = self.next.mode == Mode::Execute && !self.state.is_running();
         if text.is_empty() && !run_plan {
             return Vec::new();
         }
-        self.view.composer.clear();
-        self.history_at = None;
+        self.view.input.composer.clear();
+        self.history.leave();
         if let Some(command) = text.strip_prefix('/') {
             return self.command(command.trim());
         }
         if !text.is_empty() {
-            self.remember(text.clone());
+            self.history.remember(text.clone());
         }
         if self.state.is_running() {
             return vec![Effect::Send(Op::InjectHumanInput { text })];
         }
-        let mut parsed = parse_prompt(&text, &self.cwd);
+        let mut parsed = parse_prompt(&text, &self.place.cwd);
         if !parsed.missing.is_empty() {
-            self.view.composer.set_text(&text);
+            self.view.input.composer.set_text(&text);
             self.view.notice = Some(format!(
                 "not found: @{} (paths are taken from {})",
                 parsed.missing.join(", @"),
-                self.cwd.display()
+                self.place.cwd.display()
             ));
             return Vec::new();
         }
         self.attach_cwd(&mut parsed);
         if let Some(notice) = self.refused_attachment(&parsed) {
-            self.view.composer.set_text(&text);
+            self.view.input.composer.set_text(&text);
             self.view.notice = Some(notice);
             return Vec::new();
         }
         self.view.context.attached.clone_from(&parsed.paths);
         vec![Effect::Send(Op::Submit {
             text: parsed.text,
-            mode: self.view.mode,
+            mode: self.next.mode,
             context_paths: parsed.paths,
-            options: self.view.choices.options(self.view.mode),
+            options: self.next.choices.options(self.next.mode),
         })]
     }
 
     /// Why an `@path` of `parsed` is not attached: the same rule as for a question given
     /// on the command line.
     fn refused_attachment(&self, parsed: &ParsedPrompt) -> Option<String> {
-        if self.allow_outside_project {
+        if self.place.allow_outside_project {
             return None;
         }
-        let project = self.cwd.canonicalize().unwrap_or_else(|_| self.cwd.clone());
+        let project = self
+            .place
+            .cwd
+            .canonicalize()
+            .unwrap_or_else(|_| self.place.cwd.clone());
         parsed.paths.iter().find_map(|attached| {
             let refused = refusal(&attached.path, &project, Grantor::Attachment)?;
             Some(format!(

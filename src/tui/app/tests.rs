@@ -8,8 +8,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use super::interrupt::{NOTICE_TTL, QUIT_WINDOW};
 use super::*;
 use crate::protocol::{AgentId, EventMsg, Mode, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 pub(super) fn agents() -> Vec<AgentInfo> {
     AgentInfo::roster(
@@ -55,14 +55,14 @@ pub(super) fn finish_turn(app: &mut App, seq: u64, duration_ms: u64) {
 
 /// The kind of the modal on top, if one is open.
 pub(super) fn top_modal(app: &App) -> Option<ModalKind> {
-    app.view.modals.last().map(|modal| modal.kind)
+    app.view.modals.top()
 }
 
 #[test]
 fn enter_submits_the_question_with_the_chosen_mode() {
     let mut app = App::new(agents());
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
-    assert_eq!(app.view.mode, Mode::Planning);
+    assert_eq!(app.next.mode, Mode::Planning);
     type_text(&mut app, "Why?");
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::SHIFT));
     type_text(&mut app, "Really");
@@ -80,7 +80,7 @@ fn enter_submits_the_question_with_the_chosen_mode() {
             context_paths: Vec::new(),
         })]
     );
-    assert!(app.view.composer.is_empty());
+    assert!(app.view.input.composer.is_empty());
     assert!(
         app.on_key(key(KeyCode::Enter)).is_empty(),
         "empty text is not sent"
@@ -99,7 +99,7 @@ fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
         })]
     );
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));
-    assert_eq!(app.view.mode, Mode::Normal);
+    assert_eq!(app.next.mode, Mode::Normal);
     assert_eq!(app.view.notice.as_deref(), Some(super::plan::MODE_LOCKED));
 }
 
@@ -114,14 +114,14 @@ fn ctrl_c_cancels_a_running_turn_at_once_and_a_second_press_within_2_s_quits() {
         [Effect::Send(Op::Cancel)],
         "one press cancels, whatever the composer holds"
     );
-    assert_eq!(app.view.composer.text(), "draft", "the draft is kept");
+    assert_eq!(app.view.input.composer.text(), "draft", "the draft is kept");
     assert_eq!(app.on_key(ctrl_c), [Effect::Quit]);
 
     // Past the window, a second press does not quit; a third one soon after does.
     let mut slow = App::new(agents());
     start_turn(&mut slow);
     assert_eq!(slow.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
-    slow.interrupt_armed = Some(Instant::now() - QUIT_WINDOW);
+    slow.interrupt.arm(Instant::now() - QUIT_WINDOW);
     assert!(slow.on_key(ctrl_c).is_empty());
     assert_eq!(slow.on_key(ctrl_c), [Effect::Quit]);
 
@@ -129,10 +129,10 @@ fn ctrl_c_cancels_a_running_turn_at_once_and_a_second_press_within_2_s_quits() {
     let mut idle = App::new(agents());
     type_text(&mut idle, "draft");
     assert!(idle.on_key(ctrl_c).is_empty());
-    assert!(idle.view.composer.is_empty());
+    assert!(idle.view.input.composer.is_empty());
     idle.on_key(key(KeyCode::Up));
     assert_eq!(
-        idle.view.composer.text(),
+        idle.view.input.composer.text(),
         "draft",
         "cleared text is not lost"
     );
@@ -180,15 +180,15 @@ fn up_and_down_walk_the_history() {
         app.on_key(key(KeyCode::Enter));
     }
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer.text(), "second");
+    assert_eq!(app.view.input.composer.text(), "second");
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer.text(), "first");
+    assert_eq!(app.view.input.composer.text(), "first");
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer.text(), "first");
+    assert_eq!(app.view.input.composer.text(), "first");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer.text(), "second");
+    assert_eq!(app.view.input.composer.text(), "second");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer.text(), "");
+    assert_eq!(app.view.input.composer.text(), "");
 }
 
 #[test]
@@ -198,8 +198,8 @@ fn q_does_not_quit_during_a_turn_and_paste_keeps_newlines() {
     app.on_key(key(KeyCode::Esc));
     assert!(app.on_key(key(KeyCode::Char('q'))).is_empty());
     app.on_paste("line one\r\nline two");
-    assert!(app.view.composer_focused);
-    assert_eq!(app.view.composer.text(), "line one\nline two");
+    assert!(app.view.input.focused);
+    assert_eq!(app.view.input.composer.text(), "line one\nline two");
 }
 
 #[test]
@@ -208,17 +208,17 @@ fn the_composer_edits_at_the_cursor_and_keeps_up_down_for_multi_line_text() {
     type_text(&mut app, "helo");
     app.on_key(key(KeyCode::Left));
     type_text(&mut app, "l");
-    assert_eq!(app.view.composer.text(), "hello");
+    assert_eq!(app.view.input.composer.text(), "hello");
     app.on_key(key(KeyCode::End));
     app.on_key(KeyEvent::new(KeyCode::Enter, KeyModifiers::ALT));
     type_text(&mut app, "world");
-    assert_eq!(app.view.composer.text(), "hello\nworld");
+    assert_eq!(app.view.input.composer.text(), "hello\nworld");
     // With several lines, Up moves the cursor instead of recalling history.
     app.on_key(key(KeyCode::Up));
     type_text(&mut app, "!");
-    assert_eq!(app.view.composer.text(), "hello!\nworld");
+    assert_eq!(app.view.input.composer.text(), "hello!\nworld");
     app.on_key(key(KeyCode::Backspace));
-    assert_eq!(app.view.composer.text(), "hello\nworld");
+    assert_eq!(app.view.input.composer.text(), "hello\nworld");
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),
         [Effect::Send(Op::Submit {
@@ -237,18 +237,18 @@ fn history_keeps_the_draft_and_down_never_erases_it() {
     app.on_key(key(KeyCode::Enter));
     type_text(&mut app, "draft");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer.text(), "draft");
+    assert_eq!(app.view.input.composer.text(), "draft");
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer.text(), "old question");
+    assert_eq!(app.view.input.composer.text(), "old question");
     app.on_key(key(KeyCode::Down));
-    assert_eq!(app.view.composer.text(), "draft");
+    assert_eq!(app.view.input.composer.text(), "draft");
 }
 
 #[test]
 fn pasted_carriage_returns_become_line_breaks() {
     let mut app = App::new(agents());
     app.on_paste("one\rtwo\r\nthree");
-    assert_eq!(app.view.composer.text(), "one\ntwo\nthree");
+    assert_eq!(app.view.input.composer.text(), "one\ntwo\nthree");
 }
 
 #[test]
@@ -285,29 +285,33 @@ fn slash_and_path_popups_complete_with_tab_and_enter() {
     std::fs::write(dir.path().join("README.md"), "").unwrap();
     let mut app = App::new(agents()).with_cwd(dir.path().to_path_buf());
     type_text(&mut app, "/vo");
-    let popup = app.view.popup.clone().unwrap();
+    let popup = app.view.input.popup.clone().unwrap();
     assert_eq!(popup.items, ["/vote"]);
     // Enter takes the command suggestion first, then runs it.
     assert!(app.on_key(key(KeyCode::Enter)).is_empty());
-    assert_eq!(app.view.composer.text(), "/vote ");
-    assert!(app.view.popup.is_none());
+    assert_eq!(app.view.input.composer.text(), "/vote ");
+    assert!(app.view.input.popup.is_none());
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), Some(ModalKind::Votes));
     app.on_key(key(KeyCode::Esc));
 
     type_text(&mut app, "summarise @rea");
     assert_eq!(
-        app.view.popup.as_ref().map(|popup| popup.items.clone()),
+        app.view
+            .input
+            .popup
+            .as_ref()
+            .map(|popup| popup.items.clone()),
         Some(vec!["@README.md".to_string()])
     );
     app.on_key(key(KeyCode::Tab));
-    assert_eq!(app.view.composer.text(), "summarise @README.md ");
+    assert_eq!(app.view.input.composer.text(), "summarise @README.md ");
     // Esc closes a popup without leaving the composer.
     type_text(&mut app, "@");
-    assert!(app.view.popup.is_some());
+    assert!(app.view.input.popup.is_some());
     app.on_key(key(KeyCode::Esc));
-    assert!(app.view.popup.is_none());
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.popup.is_none());
+    assert!(app.view.input.focused);
 }
 
 #[test]
@@ -335,7 +339,7 @@ fn attached_paths_travel_with_the_question_and_missing_ones_are_refused() {
     type_text(&mut app, "Fix @nothing.rs");
     assert!(app.on_key(key(KeyCode::Enter)).is_empty());
     assert_eq!(
-        app.view.composer.text(),
+        app.view.input.composer.text(),
         "Fix @nothing.rs",
         "the text is kept"
     );
@@ -354,7 +358,7 @@ fn an_attached_system_directory_is_refused_unless_outside_is_allowed() {
     type_text(&mut app, "Summarise @/etc");
     assert!(app.on_key(key(KeyCode::Enter)).is_empty());
     assert_eq!(
-        app.view.composer.text(),
+        app.view.input.composer.text(),
         "Summarise @/etc",
         "the text is kept"
     );

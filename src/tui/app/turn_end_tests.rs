@@ -6,14 +6,14 @@ use crossterm::event::KeyCode;
 use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::*;
 use crate::protocol::{AgentId, EventMsg, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn the_winners_card_gets_the_focus_when_the_turn_ends() {
     let mut app = App::new(agents());
     start_turn(&mut app);
-    assert_eq!(app.view.focused, 0);
+    assert_eq!(app.view.cards.focused, 0);
     app.on_event(&event(
         2,
         None,
@@ -23,7 +23,7 @@ fn the_winners_card_gets_the_focus_when_the_turn_ends() {
             duration_ms: 10,
         },
     ));
-    assert_eq!(app.view.focused, 2, "c's card, with the final answer");
+    assert_eq!(app.view.cards.focused, 2, "c's card, with the final answer");
 }
 
 #[test]
@@ -108,5 +108,5 @@ fn input_the_agents_never_received_is_named_when_the_turn_ends_and_kept() {
         } if text == "hurry up"
     )));
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.composer.text(), "hurry up");
+    assert_eq!(app.view.input.composer.text(), "hurry up");
 }

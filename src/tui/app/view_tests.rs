@@ -1,5 +1,5 @@
 //! Looking around: focus and single keys, modals and slash commands, scrolling and pausing,
-//! the theme, the workspace browser.
+//! the theme.
 
 use std::path::PathBuf;
 
@@ -7,34 +7,34 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::tests::{agents, finish_turn, key, start_turn, top_modal, type_text};
 use super::{App, Effect};
-use crate::protocol::{Event, EventMsg, Op};
-use crate::tui::modal::ModalKind;
-use crate::tui::render::render;
+use crate::protocol::{EventMsg, Op};
+use crate::tui::frame::render;
 use crate::tui::test_support::event;
+use crate::tui::view::ModalKind;
 
 #[test]
 fn single_keys_act_once_the_composer_is_left() {
     let mut app = App::new(agents());
     app.on_key(key(KeyCode::Esc));
-    assert!(!app.view.composer_focused);
+    assert!(!app.view.input.focused);
     app.on_key(key(KeyCode::Tab));
-    assert_eq!(app.view.focused, 1);
+    assert_eq!(app.view.cards.focused, 1);
     app.on_key(key(KeyCode::Char('3')));
-    assert_eq!(app.view.focused, 2);
+    assert_eq!(app.view.cards.focused, 2);
     app.on_key(key(KeyCode::Right));
-    assert_eq!(app.view.focused, 0);
+    assert_eq!(app.view.cards.focused, 0);
     app.on_key(key(KeyCode::Left));
-    assert_eq!(app.view.focused, 2);
+    assert_eq!(app.view.cards.focused, 2);
     app.on_key(key(KeyCode::Char('9')));
-    assert_eq!(app.view.focused, 2, "no ninth agent");
+    assert_eq!(app.view.cards.focused, 2, "no ninth agent");
     app.on_key(key(KeyCode::Char('z')));
-    assert!(app.view.maximized);
+    assert!(app.view.cards.maximized);
     app.on_key(key(KeyCode::PageUp));
-    assert_eq!(app.view.card_scroll, 10);
+    assert_eq!(app.view.cards.scroll, 10);
     app.on_key(key(KeyCode::End));
-    assert_eq!(app.view.card_scroll, 0);
+    assert_eq!(app.view.cards.scroll, 0);
     app.on_key(key(KeyCode::Char('i')));
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.focused);
     app.on_key(key(KeyCode::Esc));
     assert_eq!(app.on_key(key(KeyCode::Char('q'))), [Effect::Quit]);
 }
@@ -47,10 +47,10 @@ fn single_keys_and_slash_commands_open_modals_and_esc_closes_the_top() {
     assert_eq!(top_modal(&app), Some(ModalKind::Votes));
     // Keys go to the modal: the composer is untouched, Esc closes it.
     app.on_key(key(KeyCode::PageDown));
-    assert_eq!(app.view.modals[0].scroll, 10);
+    assert_eq!(app.view.modals.stack[0].scroll, 10);
     app.on_key(key(KeyCode::Esc));
     assert!(app.view.modals.is_empty());
-    assert!(app.view.composer_focused);
+    assert!(app.view.input.focused);
     app.on_key(key(KeyCode::Esc));
     for (ch, kind) in [
         ('?', ModalKind::Help),
@@ -117,24 +117,24 @@ fn a_paused_timeline_stays_put_and_counts_what_is_new() {
     }
     app.on_key(key(KeyCode::Esc));
     app.on_key(key(KeyCode::Char('p')));
-    assert!(app.view.timeline_focused);
+    assert!(app.view.timeline.focused);
     app.on_key(key(KeyCode::Up));
-    assert_eq!(app.view.timeline_scroll, 1);
+    assert_eq!(app.view.timeline.scroll, 1);
     app.on_event(&warn(6));
     app.on_event(&warn(7));
     assert_eq!(
-        app.view.timeline_scroll, 3,
+        app.view.timeline.scroll, 3,
         "two new entries below the view"
     );
     app.on_key(key(KeyCode::PageUp));
     assert_eq!(
-        app.view.timeline_scroll, 6,
+        app.view.timeline.scroll, 6,
         "no further than the first entry"
     );
     app.on_key(key(KeyCode::End));
-    assert_eq!(app.view.timeline_scroll, 0);
+    assert_eq!(app.view.timeline.scroll, 0);
     app.on_event(&warn(8));
-    assert_eq!(app.view.timeline_scroll, 0, "following again");
+    assert_eq!(app.view.timeline.scroll, 0, "following again");
 }
 
 #[test]
@@ -146,7 +146,7 @@ fn ctrl_t_switches_between_dark_and_light() {
     let ctrl_t = KeyEvent::new(KeyCode::Char('t'), KeyModifiers::CONTROL);
     app.on_key(ctrl_t);
     assert_eq!(app.theme.kind, ThemeKind::Light);
-    assert!(app.view.composer.is_empty(), "the key is not typed");
+    assert!(app.view.input.composer.is_empty(), "the key is not typed");
     app.on_key(ctrl_t);
     assert_eq!(app.theme.kind, ThemeKind::Dark);
     app.theme = crate::tui::theme::Theme::new(ThemeKind::Plain);
@@ -176,7 +176,7 @@ fn a_paused_card_keeps_its_view_while_output_streams_on() {
     let mut terminal = Terminal::new(TestBackend::new(160, 48)).unwrap();
     let mut screen = |app: &App| {
         terminal
-            .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+            .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
             .unwrap();
         format!("{:?}", terminal.backend())
     };
@@ -244,81 +244,13 @@ fn config_opens_the_config_file_or_says_there_is_none() {
 }
 
 #[test]
-fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_directory() {
-    use crate::tui::files::FilesSource;
-    use ratatui::Terminal;
-    use ratatui::backend::TestBackend;
-
-    let dir = tempfile::tempdir().unwrap();
-    let workspace = dir.path().join("ws");
-    std::fs::create_dir_all(workspace.join("src")).unwrap();
-    std::fs::write(
-        workspace.join("src/lib.rs"),
-        "pub fn answer() -> u32 { 42 }\n",
-    )
-    .unwrap();
-    let mut app = App::new(agents());
-    app.on_event(&Event {
-        turn: 0,
-        ..event(
-            1,
-            Some("a"),
-            EventMsg::WorkspaceAssigned {
-                workspace: workspace.clone(),
-                temp: dir.path().join("temp"),
-                snapshot: dir.path().join("snap"),
-            },
-        )
-    });
-    app.on_key(key(KeyCode::Esc));
-    app.on_key(key(KeyCode::Char('w')));
-    assert_eq!(app.view.files.entries.len(), 2);
-    app.on_key(key(KeyCode::Down));
-    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
-    terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
-        .unwrap();
-    let screen = format!("{:?}", terminal.backend());
-    assert!(screen.contains("Files of a · workspace"), "{screen}");
-    assert!(screen.contains("lib.rs"), "{screen}");
-    assert!(screen.contains("pub fn answer() -> u32 { 42 }"), "{screen}");
-
-    app.on_key(key(KeyCode::Tab));
-    assert!(matches!(
-        top_modal(&app),
-        Some(ModalKind::Files {
-            source: FilesSource::Snapshot,
-            selected: 0,
-            ..
-        })
-    ));
-    assert!(
-        app.view
-            .files
-            .note
-            .as_deref()
-            .is_some_and(|note| note.ends_with("does not exist yet"))
-    );
-    app.on_key(key(KeyCode::Right));
-    assert!(
-        app.view
-            .files
-            .note
-            .as_deref()
-            .is_some_and(|note| note.starts_with("b has no workspace"))
-    );
-    app.on_key(key(KeyCode::Esc));
-    assert!(app.view.modals.is_empty());
-}
-
-#[test]
 fn inspect_opens_a_chosen_turn_and_events_the_last_turns() {
     let mut app = App::new(agents());
     let run = |app: &mut App, typed: &str| {
         type_text(app, typed);
         app.on_key(key(KeyCode::Enter));
         let opened = top_modal(app);
-        app.view.modals.clear();
+        app.view.modals.stack.clear();
         opened
     };
     assert_eq!(run(&mut app, "/inspect 1"), None);
@@ -393,7 +325,7 @@ fn escape_sequences_and_bidi_overrides_from_a_model_reach_no_cell() {
     ));
     let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
     terminal
-        .draw(|frame| render(&app.state, &app.view, &app.theme, frame))
+        .draw(|frame| render(&app.state, &app.view, &app.next, &app.theme, frame))
         .unwrap();
     let buffer = terminal.backend().buffer();
     let shown: String = buffer.content().iter().map(|cell| cell.symbol()).collect();

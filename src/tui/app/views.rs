@@ -7,8 +7,9 @@ use crossterm::event::{KeyCode, KeyEvent};
 use super::{App, Effect};
 use crate::protocol::{ContextPath, Op};
 use crate::tui::export;
-use crate::tui::modal::{self, CwdMode, ModalKind};
+use crate::tui::modal;
 use crate::tui::state::Phase;
+use crate::tui::view::{CwdMode, ModalKind};
 use crate::workspace::ParsedPrompt;
 
 /// What Ctrl+O says before voting is done.
@@ -53,6 +54,7 @@ impl App {
         } else {
             self.view
                 .modals
+                .stack
                 .retain(|modal| !matches!(modal.kind, ModalKind::Override { .. }));
             let selected = modal::first_override_choice(&self.state);
             self.open(ModalKind::Override { selected });
@@ -64,7 +66,7 @@ impl App {
         if key.code != KeyCode::Enter {
             return None;
         }
-        self.view.modals.pop();
+        self.view.modals.close_top();
         if !self.override_ready() {
             self.view.notice = Some(OVERRIDE_NOT_YET.into());
             return Some(Vec::new());
@@ -96,7 +98,7 @@ impl App {
             CwdMode::Read => false,
             CwdMode::Write => true,
         };
-        let cwd = self.cwd.clone();
+        let cwd = self.place.cwd.clone();
         match parsed
             .paths
             .iter_mut()
@@ -131,8 +133,8 @@ impl App {
             return Vec::new();
         };
         let path = path.map_or_else(
-            || export::default_path(&self.cwd, record.turn),
-            |path| self.cwd.join(path),
+            || export::default_path(&self.place.cwd, record.turn),
+            |path| self.place.cwd.join(path),
         );
         vec![Effect::Export {
             turn: record.turn,

@@ -10,9 +10,9 @@ use super::tests::{agents, key, start_turn, top_modal, type_text};
 use super::views::OVERRIDE_NOT_YET;
 use super::{App, Effect, commands};
 use crate::protocol::{ContextPath, Event, EventMsg, Op};
-use crate::tui::modal::{CwdMode, ModalKind};
 use crate::tui::render::tests::{FRANCE, draw, screen_text};
 use crate::tui::test_support::demo_turns;
+use crate::tui::view::{CwdMode, ModalKind};
 
 fn ctrl(ch: char) -> KeyEvent {
     KeyEvent::new(KeyCode::Char(ch), KeyModifiers::CONTROL)
@@ -53,7 +53,7 @@ async fn ctrl_o_while_presenting_opens_the_override_on_the_winning_answer() {
         .position(|event| matches!(event.msg, EventMsg::FinalPresentationStarted { .. }))
         .unwrap();
     let mut app = app_after(&events[..=presenting]);
-    assert!(app.view.composer_focused, "Ctrl+O works from the composer");
+    assert!(app.view.input.focused, "Ctrl+O works from the composer");
     app.on_key(ctrl('o'));
     let Some(ModalKind::Override { selected }) = top_modal(&app) else {
         panic!("no override view: {:?}", app.view.notice);
@@ -120,15 +120,15 @@ async fn an_override_after_the_turn_is_the_final_answer_everywhere() {
         final_view.contains("Final answer · scout"),
         "the final view shows the chosen answer: {final_view}"
     );
-    view.final_view = false;
-    view.timeline_focused = true;
+    view.final_view.shown = false;
+    view.timeline.focused = true;
     let screen = screen_text(&draw(&app.state, &view, 160, 48));
     assert!(
         screen.contains(&format!("override: final answer is {label} (scout)")),
         "{screen}"
     );
     // `/history` shows the chosen answer as the turn's final answer.
-    app.view.composer_focused = true;
+    app.view.input.focused = true;
     type_text(&mut app, "/history");
     app.on_key(key(KeyCode::Enter));
     assert_eq!(top_modal(&app), Some(ModalKind::History));
@@ -185,7 +185,7 @@ fn ctrl_p_keeps_the_refusal_rules_of_at_paths() {
     assert!(app.on_key(key(KeyCode::Enter)).is_empty());
     let notice = app.view.notice.clone().unwrap();
     assert!(notice.starts_with("@/ "), "{notice}");
-    assert_eq!(app.view.composer.text(), "Why?");
+    assert_eq!(app.view.input.composer.text(), "Why?");
 }
 
 #[test]
@@ -210,7 +210,7 @@ fn metrics_history_and_context_open_by_key_and_command() {
         app.on_key(key(KeyCode::Enter));
         assert_eq!(top_modal(&app), Some(kind), "{command}");
         app.on_key(key(KeyCode::Esc));
-        assert!(app.view.composer_focused);
+        assert!(app.view.input.focused);
     }
     app.on_key(key(KeyCode::Esc));
     for (ch, kind) in [('M', ModalKind::Metrics), ('h', ModalKind::History)] {

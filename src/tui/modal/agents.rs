@@ -4,9 +4,10 @@
 
 use ratatui::text::{Line, Span};
 
-use super::agents_form::{AGENT_ROWS, AgentsForm, ModelList, Stage};
 use crate::backend::catalog;
-use crate::tui::render::{display_width, plural, truncate};
+use crate::tui::agents_form::{AGENT_ROWS, AgentsForm, ModelList, Stage};
+use crate::tui::render::format::plural;
+use crate::tui::render::wrap::{display_width, truncate};
 use crate::tui::theme::Theme;
 
 /// Choice rows shown at once; the list scrolls with the highlight.

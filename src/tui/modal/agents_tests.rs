@@ -4,18 +4,17 @@
 use insta::assert_snapshot;
 
 use super::ModalKind;
-use super::agents_form::{AgentsForm, Stage};
 use crate::backend::catalog::demo_drafts;
 use crate::config::BackendKind;
-use crate::tui::render::View;
+use crate::tui::agents_form::{AgentsForm, Stage};
 use crate::tui::render::tests::{FRANCE, both_sizes, draw, modal_view, screen_text};
 use crate::tui::test_support::{demo_until, run_started};
+use crate::tui::view::View;
 
 fn with_form(form: AgentsForm) -> View {
-    View {
-        agents: Some(form),
-        ..modal_view(ModalKind::Agents)
-    }
+    let mut view = modal_view(ModalKind::Agents);
+    view.modals.agents = Some(form);
+    view
 }
 
 fn quickstart() -> AgentsForm {

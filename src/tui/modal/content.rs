@@ -5,26 +5,32 @@
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::ModalKind;
+use super::chrome::window;
 use super::grid::coordination;
-use super::window;
 use crate::protocol::AnswerLabel;
-use crate::tui::render::{Paint, View, entry_line, markdown_lines, tail_lines, wrap};
+use crate::tui::choices::NextQuestion;
+use crate::tui::render::format::plural;
+use crate::tui::render::output::{Paint, tail_lines};
+use crate::tui::render::text::markdown_lines;
+use crate::tui::render::timeline::entry_line;
+use crate::tui::render::wrap::wrap;
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::{Modal, ModalKind, View};
 
-/// The lines a modal shows from line `scroll` on, at most `height` of them, and the furthest
-/// it can scroll. The timeline and the coordination table format only the lines on screen,
-/// however long the timeline is.
+/// The lines `modal` shows from the line it is scrolled to on, at most `height` of them,
+/// and the furthest it can scroll. The timeline and the coordination table format only the
+/// lines on screen, however long the timeline is.
 pub fn page(
-    kind: ModalKind,
+    modal: Modal,
     state: &UiState,
     view: &View,
+    next: &NextQuestion,
     theme: &Theme,
     width: usize,
-    scroll: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
+    let Modal { kind, scroll } = modal;
     let mut lines = match kind {
         ModalKind::Timeline => {
             let total = state.timeline.len();
@@ -40,7 +46,7 @@ pub fn page(
         }
         // The listing the app read when the browser's choice changed.
         ModalKind::Files { selected, .. } => {
-            return super::files::page(&view.files, selected, theme, width, scroll, height);
+            return super::files::page(&view.modals.files, selected, theme, width, scroll, height);
         }
         ModalKind::PlanApproval => {
             return super::plans::approval(state, theme, width, scroll, height);
@@ -49,13 +55,13 @@ pub fn page(
             return super::tasks::page(state, source, theme, width, scroll, height);
         }
         ModalKind::Question => return super::question::page(state, view, theme, width, height),
-        ModalKind::PlanOptions { row } => super::plans::options(view, theme, row),
+        ModalKind::PlanOptions { row } => super::plans::options(&next.choices, theme, row),
         ModalKind::PlanSelector { selected } => {
             super::plans::selector(state, view, theme, width, selected)
         }
         ModalKind::Help => super::help::help_lines(theme, width),
         ModalKind::Agents => {
-            return super::agents::page(view.agents.as_ref(), theme, width, height);
+            return super::agents::page(view.modals.agents.as_ref(), theme, width, height);
         }
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
@@ -217,7 +223,7 @@ fn answers_view(
     }
     let mut lines = vec![Line::from(tabs), Line::default()];
     let (index, label, content) = &all[selected];
-    let author = super::agent_name(state, *index);
+    let author = super::chrome::agent_name(state, *index);
     lines.push(Line::styled(
         format!("{label} by {author}"),
         theme.agent(*index).add_modifier(Modifier::BOLD),
@@ -253,7 +259,7 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
                     card.info.model,
                     card.status,
                     card.round,
-                    crate::tui::render::plural(card.answers as usize, "answer")
+                    plural(card.answers as usize, "answer")
                 ),
                 theme.text(),
             ),
@@ -264,7 +270,7 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         lines.push(Line::styled(
             format!(
                 "{} when the run started:",
-                crate::tui::render::plural(state.startup_warnings.len(), "warning")
+                plural(state.startup_warnings.len(), "warning")
             ),
             theme.warn(),
         ));

@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::Line;
 
 use crate::protocol::Spend;
-use crate::tui::render::cost;
+use crate::tui::render::format::cost;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 

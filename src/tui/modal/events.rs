@@ -6,7 +6,9 @@ use jiff::Timestamp;
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use crate::tui::render::{describe, seconds, truncate};
+use crate::tui::render::format::seconds;
+use crate::tui::render::timeline_text::describe;
+use crate::tui::render::wrap::truncate;
 use crate::tui::state::{EntryKind, TimelineEntry, UiState};
 use crate::tui::theme::Theme;
 

@@ -4,7 +4,8 @@
 use ratatui::text::Line;
 
 use crate::tui::files::FileListing;
-use crate::tui::render::{bytes, truncate};
+use crate::tui::render::format::bytes;
+use crate::tui::render::wrap::truncate;
 use crate::tui::theme::Theme;
 
 /// The page, and how far its file preview can scroll.

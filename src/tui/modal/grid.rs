@@ -6,12 +6,13 @@ use std::fmt::{self, Display};
 use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
-use super::window;
+use super::chrome::window;
 use crate::protocol::symbols::{
     BLOCKED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY,
     RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
-use crate::tui::render::{display_width, seconds, truncate, wrap};
+use crate::tui::render::format::seconds;
+use crate::tui::render::wrap::{display_width, truncate, wrap};
 use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
 use crate::tui::theme::Theme;
 
@@ -141,8 +142,8 @@ fn totals(state: &UiState, theme: &Theme, cell: usize) -> Line<'static> {
             pad(
                 &format!(
                     "{}, {}",
-                    crate::tui::render::plural(card.answers as usize, "answer"),
-                    crate::tui::render::plural(votes, "vote")
+                    crate::tui::render::format::plural(card.answers as usize, "answer"),
+                    crate::tui::render::format::plural(votes, "vote")
                 ),
                 cell,
             ),

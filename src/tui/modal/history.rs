@@ -4,7 +4,8 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{display_width, markdown_lines, wrap};
+use crate::tui::render::text::markdown_lines;
+use crate::tui::render::wrap::{display_width, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 

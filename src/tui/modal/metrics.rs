@@ -5,7 +5,8 @@
 use ratatui::style::Modifier;
 use ratatui::text::Line;
 
-use crate::tui::render::{plural, seconds, tokens, truncate, wrap};
+use crate::tui::render::format::{plural, seconds, tokens};
+use crate::tui::render::wrap::{truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
 

@@ -5,7 +5,7 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::AnswerLabel;
-use crate::tui::render::wrap;
+use crate::tui::render::wrap::wrap;
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 
@@ -73,7 +73,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
     lines.push(Line::from(tabs));
     lines.push(Line::default());
     let (index, label, content) = &all[selected];
-    let author = super::agent_name(state, *index);
+    let author = super::chrome::agent_name(state, *index);
     lines.push(Line::styled(
         format!("{label} by {author}"),
         theme.agent(*index).add_modifier(Modifier::BOLD),

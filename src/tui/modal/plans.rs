@@ -6,20 +6,23 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::SELECTOR_PLANS;
+use super::plan_list::{SELECTOR_PLANS, latest_runnable, selector_rows};
 use super::tasks::{description_style, icon, windowed};
 use crate::protocol::{PlanOutcome, PlanStatus, TaskPriority, TaskView};
-use crate::tui::render::{View, display_width, short_plan_id, truncate, wrap};
+use crate::tui::choices::Choices;
+use crate::tui::render::format::short_plan_id;
+use crate::tui::render::wrap::{display_width, truncate, wrap};
 use crate::tui::state::{SavedPlan, UiState, preview};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// Characters of the prompt the selector's details show.
 const PROMPT_CHARS: usize = 100;
 
 /// `Plan depth:      ◂ Medium (20-50 tasks) ▸`, one line per option, the chosen row
 /// reversed.
-pub fn options(view: &View, theme: &Theme, row: usize) -> Vec<Line<'static>> {
-    view.choices
+pub fn options(choices: &Choices, theme: &Theme, row: usize) -> Vec<Line<'static>> {
+    choices
         .option_rows()
         .iter()
         .enumerate()
@@ -116,7 +119,7 @@ pub fn selector(
     width: usize,
     selected: usize,
 ) -> Vec<Line<'static>> {
-    let plans = match (&state.plans, view.plans_loading) {
+    let plans = match (&state.plans, view.modals.plans_loading) {
         (_, true) | (None, false) => {
             return vec![Line::styled("Loading plans…", theme.dim())];
         }
@@ -259,47 +262,4 @@ fn status_style(status: PlanStatus, theme: &Theme) -> Style {
         PlanStatus::Partial => theme.warn().add_modifier(Modifier::BOLD),
         PlanStatus::Failed => theme.bad(),
     }
-}
-
-/// Rows of the plan selector: "Latest (auto)" and the newest plans listed.
-pub fn selector_rows(state: &UiState) -> usize {
-    1 + state
-        .plans
-        .as_ref()
-        .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
-}
-
-/// The selector's row of the plan `id` ("Latest (auto)", row 0, for `None` or a plan it
-/// does not list).
-pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
-    id.and_then(|id| {
-        state
-            .plans
-            .iter()
-            .flatten()
-            .take(SELECTOR_PLANS)
-            .position(|plan| plan.info.id == id)
-    })
-    .map_or(0, |at| at + 1)
-}
-
-/// The index of the listed plan `latest` runs: the newest one ready, executing, partial
-/// or completed (the runtime passes over failed plans and plans still being made).
-pub fn latest_runnable(state: &UiState) -> Option<usize> {
-    state
-        .plans
-        .as_ref()?
-        .iter()
-        .position(|plan| match plan.info.status {
-            PlanStatus::Ready
-            | PlanStatus::Executing
-            | PlanStatus::Partial
-            | PlanStatus::Completed => true,
-            PlanStatus::Planning | PlanStatus::Failed => false,
-        })
-}
-
-/// The listed plan at `index`, newest first.
-pub fn listed_plan(state: &UiState, index: usize) -> Option<&crate::tui::state::SavedPlan> {
-    state.plans.as_ref()?.get(index)
 }

@@ -8,16 +8,18 @@ use ratatui::text::{Line, Span};
 
 use crate::protocol::Question;
 use crate::tui::question::{Answer, QuestionForm};
-use crate::tui::render::{View, display_width, duration, plural, truncate, wrap};
+use crate::tui::render::format::{duration, plural};
+use crate::tui::render::wrap::{display_width, truncate, wrap};
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// Why a required question was not sent on.
 const MISSING: &str = "choose an option or type an answer; Esc skips";
 
 /// Whether the open question is the last of its request (Enter sends the replies).
 pub fn on_last(state: &UiState, view: &View) -> bool {
-    view.question.as_ref().is_some_and(|form| {
+    view.modals.question.as_ref().is_some_and(|form| {
         state
             .questions
             .iter()
@@ -35,7 +37,7 @@ pub fn page(
     width: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    let pending = view.question.as_ref().and_then(|form| {
+    let pending = view.modals.question.as_ref().and_then(|form| {
         state
             .questions
             .iter()
@@ -90,7 +92,10 @@ pub fn page(
         focus = lines.len();
         lines.push(Line::styled(truncate(MISSING, width), theme.warn()));
     }
-    let secs = view.question_secs_left.unwrap_or(pending.timeout_secs);
+    let secs = view
+        .clocks
+        .question_secs_left
+        .unwrap_or(pending.timeout_secs);
     let more = if waiting > 0 {
         format!(" · {} waiting", plural(waiting, "more question"))
     } else {

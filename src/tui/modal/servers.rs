@@ -5,7 +5,8 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use crate::protocol::McpServerState;
-use crate::tui::render::{plural, wrap};
+use crate::tui::render::format::plural;
+use crate::tui::render::wrap::wrap;
 use crate::tui::state::{CardItem, ToolState, UiState};
 use crate::tui::theme::Theme;
 

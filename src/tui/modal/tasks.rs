@@ -5,11 +5,13 @@
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 
-use super::{TaskSource, listed_plan, window};
+use super::chrome::window;
+use super::plan_list::listed_plan;
 use crate::protocol::{TaskPriority, TaskProgress, TaskStatus, TaskView};
-use crate::tui::render::{display_width, truncate};
+use crate::tui::render::wrap::{display_width, truncate};
 use crate::tui::state::{TaskTree, TreeRow, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::TaskSource;
 
 /// Widest progress bar.
 const BAR_WIDTH: usize = 60;

@@ -2,7 +2,6 @@
 //! some at 40×12 too (through `render::tests`, where the snapshots live).
 
 use crate::protocol::{Event, EventMsg, TurnOutcome};
-use crate::tui::modal::ModalKind;
 use crate::tui::render::tests::{
     FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text, tiny_size,
 };
@@ -11,6 +10,7 @@ use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, evenly_timed, first_answer, fold, fold_until, resume,
     resumed, run_started, tool_begin, tool_end,
 };
+use crate::tui::view::ModalKind;
 
 #[tokio::test(start_paused = true)]
 async fn every_modal_over_a_finished_turn() {
@@ -151,7 +151,7 @@ async fn inspect_details_a_resumed_turn_down_to_its_votes_final_answer_and_cost(
     let state = continued_session().await;
     let mut view = modal_view(ModalKind::Turns { selected: 0 });
     both_sizes("modal_inspect_resumed", &state, &view);
-    view.modals[0].scroll = usize::MAX;
+    view.modals.stack[0].scroll = usize::MAX;
     both_sizes("modal_inspect_resumed_end", &state, &view);
 }
 
@@ -182,7 +182,7 @@ async fn a_cost_without_a_price_shows_as_unknown_in_the_turn_detail() {
     let mut state = continued_session().await;
     state.turns[0].agents[1].spend.cost_unknown = true;
     let mut view = modal_view(ModalKind::Turns { selected: 0 });
-    view.modals[0].scroll = usize::MAX;
+    view.modals.stack[0].scroll = usize::MAX;
     let screen = format!("{:?}", draw(&state, &view, 160, 48));
     let scholar = screen
         .lines()
@@ -201,7 +201,7 @@ fn help_fits_its_width_and_keeps_every_word() {
             .map(|line| {
                 let shown = line.to_string();
                 assert!(
-                    crate::tui::render::display_width(&shown) <= width,
+                    crate::tui::render::wrap::display_width(&shown) <= width,
                     "`{shown}` is wider than {width}"
                 );
                 shown

@@ -9,11 +9,15 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders};
 
+use super::chrome::frame_for;
 use super::costs::{usage_header, usage_row};
 use crate::protocol::{AgentId, TurnOutcome};
-use crate::tui::render::{cost, markdown_lines, seconds, truncate, wrap};
+use crate::tui::render::format::{cost, seconds};
+use crate::tui::render::text::markdown_lines;
+use crate::tui::render::wrap::{truncate, wrap};
 use crate::tui::state::{TurnRecord, UiState, VoteGroup};
 use crate::tui::theme::Theme;
+use crate::tui::view::ModalKind;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> Vec<Line<'static>> {
     page(state, theme, width, selected).0
@@ -22,11 +26,10 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize, selected: usize) -> V
 /// How far down `/inspect` opens on turn `selected` on a `screen` this size: on the answer
 /// the turn chose.
 pub fn inspect_scroll(state: &UiState, theme: &Theme, screen: Rect, selected: usize) -> usize {
-    let kind = super::ModalKind::Turns { selected };
-    let inner =
-        Block::new()
-            .borders(Borders::ALL)
-            .inner(super::frame_for(kind, screen, Rect::default()));
+    let kind = ModalKind::Turns { selected };
+    let inner = Block::new()
+        .borders(Borders::ALL)
+        .inner(frame_for(kind, screen, Rect::default()));
     opening_scroll(
         state,
         theme,

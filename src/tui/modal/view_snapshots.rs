@@ -7,11 +7,10 @@ use insta::assert_snapshot;
 
 use crate::config::{ContextPath, Permission};
 use crate::protocol::{ContextPath as Attached, EventMsg};
-use crate::tui::modal::{ContextInfo, CwdMode, ModalKind};
-use crate::tui::render::View;
 use crate::tui::render::tests::{FRANCE, WEB_SEARCH, both_sizes, draw, modal_view, screen_text};
 use crate::tui::state::UiState;
 use crate::tui::test_support::{apply_as, demo_turns, fold, tool_end};
+use crate::tui::view::{ContextInfo, CwdMode, ModalKind, View};
 
 fn three_sizes(name: &str, state: &UiState, view: &View) {
     both_sizes(name, state, view);
@@ -48,7 +47,7 @@ async fn metrics_per_agent_and_per_tool() {
     three_sizes("modal_metrics", &state, &view);
     // At 40×12 the per-tool figures are below the agents': scrolled to the end, they show.
     let mut scrolled = view.clone();
-    scrolled.modals[0].scroll = usize::MAX;
+    scrolled.modals.stack[0].scroll = usize::MAX;
     let tools = screen_text(&draw(&state, &scrolled, 40, 12));
     for wanted in [
         "mcp__search__web_search",

@@ -48,7 +48,7 @@ async fn an_injected_update_and_the_round_time_left_show_on_the_card() {
         "the grace counts from the notice"
     );
     let mut view = view();
-    view.agent_round_left = vec![
+    view.clocks.agent_round_left = vec![
         None,
         Some(RoundTimeLeft::Left(272)),
         Some(RoundTimeLeft::WrapUp(75)),
@@ -103,10 +103,10 @@ async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
 
 #[tokio::test(start_paused = true)]
 async fn a_stored_answer_after_a_timeout_is_said_to_be_for_the_timeout_in_the_timeline() {
-    use crate::tui::modal::ModalKind;
     use crate::tui::render::tests::modal_view;
-    use crate::tui::render::{TimelineView, entry_line};
+    use crate::tui::render::timeline::{TimelineView, entry_line};
     use crate::tui::theme::Theme;
+    use crate::tui::view::ModalKind;
     use ratatui::widgets::Widget;
 
     let example = crate::config::examples::find("scripted/timeout").unwrap();

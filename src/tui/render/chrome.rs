@@ -8,7 +8,6 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::View;
 use super::format::{cost, duration, short_plan_id, status_icon, total_tokens};
 use super::wrap::{display_width, truncate, truncate_start};
 use crate::protocol::Mode;
@@ -16,10 +15,11 @@ use crate::session::format_usd;
 use crate::tui::focus;
 use crate::tui::state::{ReplayState, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let spend = state.session_usage();
-    let time = match (state.turn, view.elapsed_secs) {
+    let time = match (state.turn, view.clocks.elapsed_secs) {
         (1.., Some(secs)) => format!("⏱ {}  ", duration(secs)),
         (0, _) | (_, None) => String::new(),
     };
@@ -98,12 +98,12 @@ pub fn tabs(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut B
     for (index, card) in state.agents.iter().enumerate() {
         let label = format!(
             " {} {}:{} {} ",
-            status_icon(card.status, card.won(), view.spinner),
+            status_icon(card.status, card.won(), view.clocks.spinner),
             index + 1,
             card.info.id,
             card.short_model()
         );
-        let style = if index == view.focused {
+        let style = if index == view.cards.focused {
             theme
                 .agent(index)
                 .add_modifier(Modifier::REVERSED | Modifier::BOLD)

@@ -6,18 +6,21 @@ use insta::assert_snapshot;
 
 use super::tests::{FRANCE, draw, view};
 use crate::tui::test_support::{demo_turns, fold};
+use crate::tui::view::View;
 
 const DRAFT: &str = "Compare the three answers above and tell me which one explains \
 the history of Paris best, then list what each of them left out, with the sources they \
 cite, and finally suggest a follow-up question 🇫🇷 that would settle it.";
 
 /// A view whose composer holds `text`, the cursor moved by `keys`.
-fn with_draft(text: &str, keys: &[KeyCode]) -> super::View {
+fn with_draft(text: &str, keys: &[KeyCode]) -> View {
     let mut view = view();
-    view.composer_focused = true;
-    view.composer.insert(text);
+    view.input.focused = true;
+    view.input.composer.insert(text);
     for code in keys {
-        view.composer.key(KeyEvent::new(*code, KeyModifiers::NONE));
+        view.input
+            .composer
+            .key(KeyEvent::new(*code, KeyModifiers::NONE));
     }
     view
 }
@@ -46,7 +49,8 @@ async fn a_draft_past_the_limit_scrolls_to_the_cursor() {
     // Up from the end: the view follows the cursor to the draft's top.
     let mut top = end;
     for _ in 0..40 {
-        top.composer
+        top.input
+            .composer
             .key(KeyEvent::new(KeyCode::Up, KeyModifiers::NONE));
         draw(&state, &top, 80, 24);
     }

@@ -7,16 +7,16 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, BorderType, Borders, Paragraph, Widget};
 
-use super::View;
 use super::text::block_lines;
 use crate::protocol::TurnOutcome;
 use crate::tui::focus;
 use crate::tui::state::{PresentedAnswer, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 /// Whether the body shows the final view: chosen, and there is a final answer to show.
 pub fn shown(state: &UiState, view: &View) -> bool {
-    view.final_view && state.final_answer().is_some()
+    view.final_view.shown && state.final_answer().is_some()
 }
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
@@ -46,8 +46,8 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
     let lines = answer_lines(&answer, usize::from(inner.width.max(1)), theme);
     let height = usize::from(inner.height);
     let furthest = lines.len().saturating_sub(height);
-    view.final_scroll_max.set(furthest);
-    let top = view.final_scroll.min(furthest);
+    view.final_view.scroll_max.set(furthest);
+    let top = view.final_view.scroll.min(furthest);
     let mut block = block;
     if let Some(hints) = focus::final_view_hint(view, area.width >= 60) {
         block = block.title_bottom(Line::styled(hints, theme.dim()).right_aligned());

@@ -2,8 +2,9 @@
 //! its top; small terminals and `z` give the cards the timeline's rows.
 
 use super::tests::{both_sizes, draw, screen_text, tiny_size, view};
-use super::*;
+use crate::tui::state::UiState;
 use crate::tui::test_support::{demo_until, first_answer, fold, scripted_turns};
+use crate::tui::view::View;
 
 const MARKDOWN_ANSWER: &str = "## Paris\\n\\nThe capital of France is **Paris**, on the Seine.\\n\\n\
 - population: about 2.1 million\\n- region: Île-de-France\\n\\n```python\\nprint('Paris')\\n```\\n\\n\
@@ -19,11 +20,10 @@ async fn finished_with_markdown() -> UiState {
 }
 
 fn final_view(scroll: usize) -> View {
-    View {
-        final_view: true,
-        final_scroll: scroll,
-        ..view()
-    }
+    let mut view = view();
+    view.final_view.shown = true;
+    view.final_view.scroll = scroll;
+    view
 }
 
 #[tokio::test(start_paused = true)]
@@ -52,7 +52,7 @@ async fn the_final_view_scrolls_and_never_past_its_end() {
     let view = final_view(usize::MAX);
     let bottom = screen_text(&draw(&state, &view, 80, 24));
     assert!(bottom.contains("the end"), "{bottom}");
-    assert!(view.final_scroll_max.get() > 0);
+    assert!(view.final_view.scroll_max.get() > 0);
     assert!(
         bottom.contains(" of "),
         "the position is shown when it scrolls"
@@ -81,10 +81,8 @@ async fn z_gives_the_card_the_timelines_rows_at_80_columns() {
     let state = demo_until("What is the capital of France?", first_answer).await;
     let normal = screen_text(&draw(&state, &view(), 80, 24));
     assert!(normal.contains("Timeline"));
-    let maximized = View {
-        maximized: true,
-        ..view()
-    };
+    let mut maximized = view();
+    maximized.cards.maximized = true;
     let screen = screen_text(&draw(&state, &maximized, 80, 24));
     assert!(!screen.contains("Timeline"), "{screen}");
 }

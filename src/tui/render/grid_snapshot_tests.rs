@@ -4,11 +4,14 @@
 
 use insta::assert_snapshot;
 
-use super::grid::{READABLE_HEIGHT, READABLE_WIDTH};
+use super::grid::{self, READABLE_HEIGHT, READABLE_WIDTH};
 use super::tests::{draw, view};
-use super::*;
+use ratatui::layout::Rect;
+
 use crate::protocol::{AgentId, AgentInfo, EventMsg, Mode};
+use crate::tui::state::UiState;
 use crate::tui::test_support::{event, first_vote, fold, fold_until, scripted_turns};
+use crate::tui::view::View;
 
 /// The events of a turn of `count` scripted agents, each answering in a few sentences.
 async fn turn_of(count: usize) -> Vec<crate::protocol::Event> {
@@ -25,11 +28,10 @@ async fn turn_of(count: usize) -> Vec<crate::protocol::Event> {
 }
 
 fn many_view(count: usize, focused: usize) -> View {
-    View {
-        focused,
-        agent_elapsed_secs: vec![Some(7); count],
-        ..view()
-    }
+    let mut view = view();
+    view.cards.focused = focused;
+    view.clocks.agent_elapsed_secs = vec![Some(7); count];
+    view
 }
 
 #[tokio::test(start_paused = true)]
@@ -38,10 +40,8 @@ async fn six_agents_in_a_grid() {
     let view = many_view(6, 4);
     assert_snapshot!("grid6_200x50", draw(&state, &view, 200, 50));
     assert_snapshot!("grid6_160x48", draw(&state, &view, 160, 48));
-    let one = View {
-        single_card: true,
-        ..view
-    };
+    let mut one = view;
+    one.cards.single = true;
     assert_snapshot!("grid6_single_card_200x50", draw(&state, &one, 200, 50));
 }
 
@@ -51,10 +51,8 @@ async fn nine_agents_in_a_grid() {
     let view = many_view(9, 7);
     assert_snapshot!("grid9_200x50", draw(&state, &view, 200, 50));
     assert_snapshot!("grid9_160x48", draw(&state, &view, 160, 48));
-    let one = View {
-        single_card: true,
-        ..view
-    };
+    let mut one = view;
+    one.cards.single = true;
     assert_snapshot!("grid9_single_card_160x48", draw(&state, &one, 160, 48));
 }
 

@@ -2,9 +2,9 @@
 
 use super::tests::{FRANCE, draw, modal_view, screen_text, view};
 use crate::protocol::EventMsg;
-use crate::tui::modal::ModalKind;
-use crate::tui::render::tokens;
+use crate::tui::render::format::tokens;
 use crate::tui::test_support::{apply_as, demo_until, first_answer};
+use crate::tui::view::ModalKind;
 
 #[tokio::test(start_paused = true)]
 async fn one_answer_and_one_file_are_singular() {

@@ -9,15 +9,16 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::View;
 use super::chrome::{replay_bar, replay_fixed};
 use super::format::short_plan_id;
 use super::notice;
 use super::wrap::display_width;
 use crate::protocol::Mode;
+use crate::tui::choices::NextQuestion;
 use crate::tui::focus;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 use ratatui::style::Style;
 
 /// How much a bar spells out, widest first.
@@ -68,7 +69,13 @@ pub struct BarLayout {
 }
 
 /// The bar's layout at `width` on a screen `screen_height` rows tall.
-pub fn layout(state: &UiState, view: &View, width: u16, screen_height: u16) -> BarLayout {
+pub fn layout(
+    state: &UiState,
+    view: &View,
+    next: &NextQuestion,
+    width: u16,
+    screen_height: u16,
+) -> BarLayout {
     let width = usize::from(width);
     let compact = TIERS[TIERS.len() - 1];
     let mut layout = BarLayout {
@@ -90,7 +97,7 @@ pub fn layout(state: &UiState, view: &View, width: u16, screen_height: u16) -> B
         }
         return layout;
     }
-    let bar = BarContent::of(state, view);
+    let bar = BarContent::of(state, view, next);
     let widths = TIERS.map(|tier| bar.width(tier));
     let widest = |room: usize| {
         TIERS
@@ -125,6 +132,7 @@ impl BarLayout {
 pub fn mode_bar(
     state: &UiState,
     view: &View,
+    next: &NextQuestion,
     layout: &BarLayout,
     theme: &Theme,
     area: Rect,
@@ -135,7 +143,7 @@ pub fn mode_bar(
     let inline = view.notice.as_deref().filter(|_| layout.inline);
     lines.push(match &state.replay {
         Some(replay) => replay_bar(replay, view, inline, theme, area.width),
-        None => bar_line(state, view, layout, theme, area.width),
+        None => bar_line(state, view, next, layout, theme, area.width),
     });
     Paragraph::new(lines).render(area, buf);
 }
@@ -145,11 +153,12 @@ pub fn mode_bar(
 fn bar_line(
     state: &UiState,
     view: &View,
+    next: &NextQuestion,
     layout: &BarLayout,
     theme: &Theme,
     width: u16,
 ) -> Line<'static> {
-    let bar = BarContent::of(state, view);
+    let bar = BarContent::of(state, view, next);
     let mut spans = Vec::new();
     bar.pieces(layout.tier, &mut |text, role| {
         spans.push(Span::styled(text.to_string(), role.style(theme)));
@@ -203,18 +212,18 @@ struct BarContent<'a> {
 }
 
 impl<'a> BarContent<'a> {
-    fn of(state: &'a UiState, view: &'a View) -> Self {
+    fn of(state: &'a UiState, view: &'a View, next: &'a NextQuestion) -> Self {
         let (mode, plan) = if state.is_running() {
             let plan = state.turn_options.plan.as_deref();
             (state.mode, plan.filter(|plan| *plan != "latest"))
         } else {
-            (view.mode, view.choices.plan.as_deref())
+            (next.mode, next.choices.plan.as_deref())
         };
         Self {
             mode,
             plan,
-            single: view.choices.single.as_ref().map(|agent| agent.as_str()),
-            refine: view.choices.refine,
+            single: next.choices.single.as_ref().map(|agent| agent.as_str()),
+            refine: next.choices.refine,
             view,
         }
     }
@@ -302,11 +311,19 @@ mod tests {
     use crate::tui::test_support::event;
 
     /// Draws the bar alone and returns its line.
-    fn drawn(state: &UiState, view: &View, width: u16) -> (BarLayout, String) {
-        let layout = layout(state, view, width, 24);
+    fn drawn(state: &UiState, view: &View, next: &NextQuestion, width: u16) -> (BarLayout, String) {
+        let layout = layout(state, view, next, width, 24);
         let area = Rect::new(0, 0, width, layout.height);
         let mut buf = Buffer::empty(area);
-        mode_bar(state, view, &layout, &Theme::default(), area, &mut buf);
+        mode_bar(
+            state,
+            view,
+            next,
+            &layout,
+            &Theme::default(),
+            area,
+            &mut buf,
+        );
         let last = (0..width)
             .map(|x| buf[(x, layout.height - 1)].symbol().to_string())
             .collect::<String>();
@@ -317,16 +334,16 @@ mod tests {
     fn the_measured_width_is_the_drawn_width_at_every_tier() {
         let state = UiState::default();
         for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
-            let view = View {
+            let view = View::default();
+            let next = NextQuestion {
                 mode,
                 choices: Choices {
                     single: Some(AgentId::new("scholar")),
                     plan: Some("plan_20261124_174012_123456".into()),
                     ..Choices::default()
                 },
-                ..View::default()
             };
-            let bar = BarContent::of(&state, &view);
+            let bar = BarContent::of(&state, &view, &next);
             for tier in TIERS {
                 let mut spans = Vec::new();
                 bar.pieces(tier, &mut |text, _| spans.push(text.to_string()));
@@ -352,11 +369,14 @@ mod tests {
             ),
         ));
         let view = View {
-            mode: Mode::Planning,
             notice: Some("a short notice".into()),
             ..View::default()
         };
-        let (layout, line) = drawn(&state, &view, 120);
+        let next = NextQuestion {
+            mode: Mode::Planning,
+            ..NextQuestion::default()
+        };
+        let (layout, line) = drawn(&state, &view, &next, 120);
         assert_eq!(
             (layout.tier, layout.inline, layout.height),
             (TIERS[0], true, 1)
@@ -364,7 +384,7 @@ mod tests {
         assert!(line.contains("○ Planning ◉ Executing"), "{line}");
         assert!(line.contains("plan_1"), "the running plan: {line}");
         assert!(line.contains("a short notice"), "{line}");
-        let (layout, line) = drawn(&state, &view, 60);
+        let (layout, line) = drawn(&state, &view, &next, 60);
         assert!(line.contains("◉ Exec"), "{line}");
         assert_eq!(
             (layout.inline, layout.height, layout.notice_lines.len()),

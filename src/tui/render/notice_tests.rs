@@ -4,11 +4,14 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::backend::TestBackend;
 
+use super::notice;
 use super::tests::{FRANCE, both_sizes, draw, tiny_size, view};
-use super::*;
+use super::wrap::display_width;
 use crate::protocol::EventMsg;
 use crate::tui::app::App;
+use crate::tui::state::UiState;
 use crate::tui::test_support::{demo_turns, event};
+use crate::tui::view::View;
 
 /// The notice `y` leaves over a finished demo turn, with the final view it looks at.
 async fn copied() -> (UiState, View) {
@@ -24,11 +27,9 @@ async fn copied() -> (UiState, View) {
         notice.as_deref().is_some_and(|text| text.len() > 100),
         "a long notice: {notice:?}"
     );
-    let view = View {
-        notice,
-        final_view: app.view.final_view,
-        ..view()
-    };
+    let mut view = view();
+    view.notice = notice;
+    view.final_view.shown = app.view.final_view.shown;
     (app.state, view)
 }
 

@@ -7,10 +7,10 @@ use super::tests::{FRANCE, both_sizes, draw, modal_view, screen_text, view};
 use crate::protocol::{
     EventMsg, Mode, PlanOutcome, PlanStatus, TaskPriority, TaskStatus, TaskView, TurnOptions,
 };
-use crate::tui::modal::{ModalKind, TaskSource};
 use crate::tui::state::UiState;
 use crate::tui::test_plans::{PLAN_ID, plan, task};
 use crate::tui::test_support::{apply_as, demo_turns, event, fold};
+use crate::tui::view::{ModalKind, TaskSource};
 
 /// How execution left the plan: t1 verified, t2 blocked, t3 waiting on it.
 fn left_open() -> Vec<TaskView> {

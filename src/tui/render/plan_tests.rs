@@ -3,57 +3,56 @@
 //! selector, the task-plan view, the question modal, and a card with a task plan and a
 //! blocked call.
 
-use super::View;
-use super::tests::{FRANCE, both_sizes, draw, modal_view, small_size, view};
+use super::tests::{
+    FRANCE, both_sizes, both_sizes_with, draw, draw_with, modal_view, small_size, view,
+};
 use crate::protocol::{
     AgentId, BroadcastTarget, EventMsg, Mode, PlanDepth, PlanStatus, TurnOptions,
 };
-use crate::tui::choices::Choices;
-use crate::tui::modal::{ModalKind, TaskSource};
+use crate::tui::choices::{Choices, NextQuestion};
 use crate::tui::question::QuestionForm;
 use crate::tui::state::UiState;
 use crate::tui::test_plans::{
     PLAN_ID, asked, listed_plans, plan, questions, task, tasks_fresh, tasks_mid_execution,
 };
 use crate::tui::test_support::{apply_as, demo_turns, demo_until, first_answer, fold, run_started};
+use crate::tui::view::{ModalKind, TaskSource};
 
 #[tokio::test(start_paused = true)]
 async fn the_mode_bar_with_one_agent_refinement_off_and_a_chosen_plan() {
     let state = demo_until("q", run_started).await;
-    let single = View {
+    let single = NextQuestion {
         mode: Mode::Planning,
         choices: Choices {
             single: Some(AgentId::new("scout")),
             refine: false,
             ..Choices::default()
         },
-        ..view()
     };
-    both_sizes("mode_planning_single_refine_off", &state, &single);
-    let chosen = View {
+    both_sizes_with("mode_planning_single_refine_off", &state, &view(), &single);
+    let chosen = NextQuestion {
         mode: Mode::Execute,
         choices: Choices {
             plan: Some(PLAN_ID.into()),
             single: Some(AgentId::new("scholar")),
             ..Choices::default()
         },
-        ..view()
     };
-    both_sizes("mode_execute_chosen_plan", &state, &chosen);
+    both_sizes_with("mode_execute_chosen_plan", &state, &view(), &chosen);
 }
 
 #[tokio::test(start_paused = true)]
 async fn the_planning_options_popover_sits_above_the_mode_bar() {
     let state = demo_until("q", run_started).await;
-    let view = View {
+    let next = NextQuestion {
         mode: Mode::Planning,
         choices: Choices {
             depth: PlanDepth::Deep,
             ..Choices::default()
         },
-        ..modal_view(ModalKind::PlanOptions { row: 1 })
     };
-    both_sizes("plan_options", &state, &view);
+    let view = modal_view(ModalKind::PlanOptions { row: 1 });
+    both_sizes_with("plan_options", &state, &view, &next);
 }
 
 /// A finished demo turn, as if it had been a planning turn that made `PLAN_ID`.
@@ -78,18 +77,17 @@ async fn the_approval_lists_every_task_with_its_figures() {
 #[tokio::test(start_paused = true)]
 async fn the_plan_selector_with_plans_empty_and_loading() {
     let mut state = demo_until("q", run_started).await;
-    let selector = |selected| View {
+    let execute = NextQuestion {
         mode: Mode::Execute,
-        ..modal_view(ModalKind::PlanSelector { selected })
+        ..NextQuestion::default()
     };
-    let loading = View {
-        plans_loading: true,
-        ..selector(0)
-    };
-    let screen = format!("{:?}", draw(&state, &loading, 80, 24));
+    let selector = |selected| modal_view(ModalKind::PlanSelector { selected });
+    let mut loading = selector(0);
+    loading.modals.plans_loading = true;
+    let screen = format!("{:?}", draw_with(&state, &loading, &execute, 80, 24));
     assert!(screen.contains("Loading plans…"), "{screen}");
     apply_as(&mut state, 0, [EventMsg::PlansListed { plans: Vec::new() }]);
-    both_sizes("plan_selector_empty", &state, &selector(0));
+    both_sizes_with("plan_selector_empty", &state, &selector(0), &execute);
     apply_as(
         &mut state,
         0,
@@ -97,8 +95,8 @@ async fn the_plan_selector_with_plans_empty_and_loading() {
             plans: listed_plans(),
         }],
     );
-    both_sizes("plan_selector", &state, &selector(2));
-    let latest = format!("{:?}", draw(&state, &selector(0), 160, 48));
+    both_sizes_with("plan_selector", &state, &selector(2), &execute);
+    let latest = format!("{:?}", draw_with(&state, &selector(0), &execute, 160, 48));
     assert!(
         latest.contains("Latest runs: plan_20261124_174012_123456"),
         "{latest}"
@@ -164,10 +162,11 @@ async fn the_question_modal_with_options_and_with_free_text() {
         form.type_char(first, ch);
     }
     form.cursor = 1;
-    let open = |form: QuestionForm| View {
-        question: Some(form),
-        question_secs_left: Some(272),
-        ..modal_view(ModalKind::Question)
+    let open = |form: QuestionForm| {
+        let mut view = modal_view(ModalKind::Question);
+        view.modals.question = Some(form);
+        view.clocks.question_secs_left = Some(272);
+        view
     };
     both_sizes("question_options", &state, &open(form.clone()));
     form.next(2);
@@ -222,14 +221,15 @@ async fn planning_events_reach_the_coordination_table_and_the_event_list() {
 #[tokio::test(start_paused = true)]
 async fn latest_in_the_selector_is_the_plan_latest_runs_or_none() {
     let mut state = demo_until("q", run_started).await;
-    let latest = View {
+    let execute = NextQuestion {
         mode: Mode::Execute,
-        ..modal_view(ModalKind::PlanSelector { selected: 0 })
+        ..NextQuestion::default()
     };
+    let latest = modal_view(ModalKind::PlanSelector { selected: 0 });
     let mut plans = listed_plans();
     plans.rotate_left(2);
     apply_as(&mut state, 0, [EventMsg::PlansListed { plans }]);
-    let screen = format!("{:?}", draw(&state, &latest, 160, 48));
+    let screen = format!("{:?}", draw_with(&state, &latest, &execute, 160, 48));
     assert!(
         screen.contains("Latest runs: plan_20261124_174012_123456"),
         "the failed newest plan is passed over: {screen}"
@@ -239,7 +239,7 @@ async fn latest_in_the_selector_is_the_plan_latest_runs_or_none() {
         .filter(|plan| plan.status == PlanStatus::Failed)
         .collect();
     apply_as(&mut state, 0, [EventMsg::PlansListed { plans: failed }]);
-    let screen = format!("{:?}", draw(&state, &latest, 160, 48));
+    let screen = format!("{:?}", draw_with(&state, &latest, &execute, 160, 48));
     assert!(screen.contains("no plan can be executed yet"), "{screen}");
     assert!(!screen.contains("v: view the full plan"), "{screen}");
 }
@@ -254,11 +254,9 @@ async fn a_required_question_left_unanswered_shows_a_hint() {
     );
     let mut form = QuestionForm::new(&state.questions[0]);
     form.missing = true;
-    let view = View {
-        question: Some(form),
-        question_secs_left: Some(272),
-        ..modal_view(ModalKind::Question)
-    };
+    let mut view = modal_view(ModalKind::Question);
+    view.modals.question = Some(form);
+    view.clocks.question_secs_left = Some(272);
     small_size("question_required_hint", &state, &view);
 }
 

@@ -8,15 +8,15 @@ use insta::assert_snapshot;
 use ratatui::backend::TestBackend;
 use ratatui::style::Modifier;
 
+use super::output::{Paint, tail_lines};
 use super::tests::{FRANCE, draw, modal_view, screen_text, view};
-use super::{Paint, View, tail_lines};
 use crate::protocol::{AgentStatus, AnswerLabel, EventMsg, TurnOutcome};
 use crate::tui::complete::suggest;
-use crate::tui::modal::ModalKind;
 use crate::tui::slash::SLASH_COMMANDS;
 use crate::tui::state::UiState;
 use crate::tui::test_support::{apply_as, demo_turns, demo_until, event, fold, run_started};
 use crate::tui::theme::Theme;
+use crate::tui::view::ModalKind;
 
 /// The screen's rows, each as the cells show it (a wide character's hidden half dropped).
 fn rows(backend: &TestBackend) -> Vec<String> {
@@ -82,7 +82,11 @@ async fn a_thought_too_long_for_the_card_loses_its_start_only() {
     let lines = card_text(&state, 0, 40, false);
     assert_eq!(lines.len(), 3, "{lines:?}");
     assert!(lines[0].starts_with("💭 …"), "{lines:?}");
-    assert!(lines.iter().all(|line| super::display_width(line) <= 40));
+    assert!(
+        lines
+            .iter()
+            .all(|line| super::wrap::display_width(line) <= 40)
+    );
     let shown = lines.join(" ");
     let words = shown.trim_start_matches("💭 …");
     assert!(long.ends_with(words), "a suffix of the thought: {words}");
@@ -163,10 +167,8 @@ async fn answers_in_cards_keep_their_markdown() {
             "Sources: the usual atlases.",
         ]
     );
-    let zoomed = View {
-        maximized: true,
-        ..view()
-    };
+    let mut zoomed = view();
+    zoomed.cards.maximized = true;
     let screen = screen_text(&draw(&state, &zoomed, 80, 24));
     assert!(screen.contains("• Seat of the government"), "{screen}");
     assert!(!screen.contains("- **Capital**"), "{screen}");
@@ -261,10 +263,8 @@ async fn history_follows_the_turn_number_without_a_gap() {
 async fn slash_completions_say_what_each_command_does() {
     let state = demo_until(FRANCE, run_started).await;
     let popup = suggest("/e", std::path::Path::new(".")).unwrap();
-    let shown = View {
-        popup: Some(popup),
-        ..view()
-    };
+    let mut shown = view();
+    shown.input.popup = Some(popup);
     let backend = draw(&state, &shown, 100, 30);
     let screen = rows(&backend);
     for command in ["/exit", "/events", "/export"] {
@@ -361,10 +361,8 @@ async fn cancelled_during_the_final_answer_the_status_bar_says_so() {
         "the card no longer claims it: {title}"
     );
     assert_snapshot!("cancelled_presenting_160x48", backend);
-    let final_view = View {
-        final_view: true,
-        ..view()
-    };
+    let mut final_view = view();
+    final_view.final_view.shown = true;
     let shown = screen_text(&draw(&state, &final_view, 100, 30));
     assert!(shown.contains("cancelled, incomplete"), "{shown}");
     assert!(!shown.contains("presenting…"), "{shown}");

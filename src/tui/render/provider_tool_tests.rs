@@ -3,9 +3,9 @@
 
 use super::tests::{FRANCE, both_sizes, draw, modal_view, view};
 use crate::protocol::{EventMsg, ProviderToolCall, Source};
-use crate::tui::modal::ModalKind;
 use crate::tui::state::{CardItem, ToolState};
 use crate::tui::test_support::{apply_as, demo_until, first_answer};
+use crate::tui::view::ModalKind;
 
 fn searched() -> EventMsg {
     EventMsg::ProviderTool(ProviderToolCall {

@@ -4,7 +4,6 @@
 use insta::assert_snapshot;
 
 use super::tests::{FRANCE, draw, view};
-use super::*;
 use crate::config;
 use crate::orchestrator::{ReplayOptions, spawn_replay};
 use crate::protocol::{EventMsg, Op};
@@ -81,7 +80,8 @@ async fn a_replayed_turn_ends_on_the_screen_of_the_live_run() {
 
     let winner = live.state.winner.clone().unwrap();
     let focused = live.state.agent_index(&winner).unwrap();
-    let fixed = View { focused, ..view() };
+    let mut fixed = view();
+    fixed.cards.focused = focused;
     let mut without_bar = replay.state.clone();
     assert!(without_bar.replay.take().is_some_and(|bar| bar.finished));
     for (width, height) in [(80, 24), (160, 48)] {
@@ -93,10 +93,8 @@ async fn a_replayed_turn_ends_on_the_screen_of_the_live_run() {
         );
         assert_snapshot!(format!("replayed_turn_{width}x{height}"), live_screen);
     }
-    let keys = View {
-        composer_focused: replay.view.composer_focused,
-        ..fixed
-    };
+    let mut keys = fixed;
+    keys.input.focused = replay.view.input.focused;
     let mut state = replay.state;
     if let Some(bar) = state.replay.as_mut() {
         bar.source = "/home/user/project/.massgen/sessions/session_20260101_120000".into();

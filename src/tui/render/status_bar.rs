@@ -7,12 +7,12 @@ use ratatui::layout::Rect;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget};
 
-use super::View;
 use super::format::plural;
 use super::wrap::{display_width, truncate};
 use crate::protocol::{McpServerState, Mode, TurnOutcome};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 use crate::tui::focus::{self, KEEP};
 
@@ -194,8 +194,8 @@ fn hints(state: &UiState, view: &View) -> Vec<Piece> {
         view,
         super::grid::hint(
             state.agents.len(),
-            view.single_card,
-            view.maximized,
+            view.cards.single,
+            view.cards.maximized,
             view.hits.borrow().cards_body,
         ),
     )

@@ -69,14 +69,10 @@ async fn screens() -> Vec<(&'static str, UiState, View, &'static str)> {
         finished: true,
         clock: jiff::Timestamp::UNIX_EPOCH,
     });
-    let typing = View {
-        composer_focused: true,
-        ..view()
-    };
-    let final_view = View {
-        final_view: true,
-        ..view()
-    };
+    let mut typing = view();
+    typing.input.focused = true;
+    let mut final_view = view();
+    final_view.final_view.shown = true;
     vec![
         ("welcome", welcome, typing.clone(), "Ctrl+C: quit"),
         (
@@ -127,12 +123,10 @@ async fn a_wider_bar_shows_more_hints() {
         assert!(count(100) <= count(160), "{name}");
     }
     let state = demo_until(FRANCE, first_answer).await;
-    let mut typing = View {
-        composer_focused: true,
-        ..view()
-    };
+    let mut typing = view();
+    typing.input.focused = true;
     // Enter sends only what is typed.
-    typing.composer.insert("use sources");
+    typing.input.composer.insert("use sources");
     let wide = status_row(&state, &typing, 160);
     assert!(wide.contains("Enter: send to the agents"), "{wide:?}");
     assert!(wide.contains("3 agents | 1 answer"), "{wide:?}");
@@ -189,10 +183,8 @@ fn a_piece_with_a_shorter_form_shrinks_before_it_goes() {
 async fn while_a_turn_runs_the_empty_composer_says_enter_sends_to_the_agents() {
     let idle = demo_until("q", run_started).await;
     let running = demo_until(FRANCE, first_answer).await;
-    let typing = View {
-        composer_focused: true,
-        ..view()
-    };
+    let mut typing = view();
+    typing.input.focused = true;
     let screen =
         |state: &UiState| crate::tui::render::tests::screen_text(&draw(state, &typing, 80, 24));
     assert!(screen(&idle).contains("│ Ask a question · Enter to submit"));

@@ -7,7 +7,6 @@ use ratatui::text::Line;
 
 use super::tests::{FRANCE, both_sizes, draw, screen_text, small_size, tiny_size, view};
 use super::text::block_lines;
-use super::*;
 use crate::protocol::{AgentStatus, AnswerLabel, EventMsg};
 use crate::tui::state::{TextBlock, UiState};
 use crate::tui::test_support::{apply_as, demo_until};
@@ -225,7 +224,8 @@ async fn half_streamed_paragraphs_are_on_screen_in_their_cards() {
     both_sizes("half_streamed", &state, &view());
     // 80×24 shows the focused card only: each of the three in turn.
     for (focused, word) in words.into_iter().enumerate() {
-        let view = View { focused, ..view() };
+        let mut view = view();
+        view.cards.focused = focused;
         let screen = screen_text(&draw(&state, &view, 80, 24));
         assert!(screen.contains(word), "{word} at 80x24: {screen}");
         if focused > 0 {
@@ -253,10 +253,8 @@ async fn the_final_view_shows_the_presentation_growing() {
             },
         ],
     );
-    let final_view = View {
-        final_view: true,
-        ..view()
-    };
+    let mut final_view = view();
+    final_view.final_view.shown = true;
     for (width, height) in [(80, 24), (160, 48)] {
         let screen = screen_text(&draw(&state, &final_view, width, height));
         assert!(screen.contains("with its sub"), "{screen}");
@@ -267,11 +265,9 @@ async fn the_final_view_shows_the_presentation_growing() {
 
     // Followed from its end (End, or scrolled to the bottom), a presentation taller than the
     // view keeps its newest words on screen as it grows.
-    let following = View {
-        final_view: true,
-        final_scroll: usize::MAX,
-        ..view()
-    };
+    let mut following = view();
+    following.final_view.shown = true;
+    following.final_view.scroll = usize::MAX;
     let long: String = (1..=60)
         .map(|n| format!("Line {n} of the answer.\n"))
         .collect();

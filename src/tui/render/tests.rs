@@ -5,37 +5,48 @@ use insta::assert_snapshot;
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
 
-use super::*;
-use crate::protocol::{AgentId, Event, EventMsg, Usage};
-use crate::tui::modal::{Modal, ModalKind};
+use crate::protocol::{AgentId, Event, EventMsg, Mode, Usage};
+use crate::tui::choices::NextQuestion;
+use crate::tui::frame::render;
 use crate::tui::state::UiState;
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, first_answer, first_vote, fold, fold_until, resume,
     run_started, scripted_turns, tool_begin, tool_end,
 };
+use crate::tui::theme::Theme;
+use crate::tui::view::{ModalKind, View};
 
 pub(crate) const FRANCE: &str = "What is the capital of France?";
 pub(crate) const WEB_SEARCH: &str = "mcp__search__web_search";
 
 pub(crate) fn view() -> View {
-    View {
-        elapsed_secs: Some(42),
-        agent_elapsed_secs: vec![Some(40), Some(41), Some(39)],
-        ..View::default()
-    }
+    let mut view = View::default();
+    view.clocks.elapsed_secs = Some(42);
+    view.clocks.agent_elapsed_secs = vec![Some(40), Some(41), Some(39)];
+    view
 }
 
 pub(crate) fn modal_view(kind: ModalKind) -> View {
-    View {
-        modals: vec![Modal::new(kind)],
-        ..view()
-    }
+    let mut view = view();
+    view.modals.open(kind);
+    view
 }
 
 pub(crate) fn draw(state: &UiState, view: &View, width: u16, height: u16) -> TestBackend {
+    draw_with(state, view, &NextQuestion::default(), width, height)
+}
+
+/// [`draw`] with the app's mode and choices for the next question.
+pub(crate) fn draw_with(
+    state: &UiState,
+    view: &View,
+    next: &NextQuestion,
+    width: u16,
+    height: u16,
+) -> TestBackend {
     let mut terminal = Terminal::new(TestBackend::new(width, height)).unwrap();
     terminal
-        .draw(|frame| render(state, view, &Theme::default(), frame))
+        .draw(|frame| render(state, view, next, &Theme::default(), frame))
         .unwrap();
     terminal.backend().clone()
 }
@@ -53,8 +64,19 @@ pub(crate) fn screen_text(backend: &TestBackend) -> String {
 /// Snapshots of the screen at both sizes. Every snapshot is taken in this file, so that the
 /// modal tests' snapshots keep their names and place.
 pub(crate) fn both_sizes(name: &str, state: &UiState, view: &View) {
-    assert_snapshot!(format!("{name}_80x24"), draw(state, view, 80, 24));
-    assert_snapshot!(format!("{name}_160x48"), draw(state, view, 160, 48));
+    both_sizes_with(name, state, view, &NextQuestion::default());
+}
+
+/// [`both_sizes`] with the app's mode and choices for the next question.
+pub(crate) fn both_sizes_with(name: &str, state: &UiState, view: &View, next: &NextQuestion) {
+    assert_snapshot!(
+        format!("{name}_80x24"),
+        draw_with(state, view, next, 80, 24)
+    );
+    assert_snapshot!(
+        format!("{name}_160x48"),
+        draw_with(state, view, next, 160, 48)
+    );
 }
 
 /// A snapshot at 40×12, named and placed as `both_sizes` names them.
@@ -100,23 +122,23 @@ async fn the_winner_presents_its_final_answer() {
     let state = fold(&demo_turns(&[FRANCE]).await);
     let winner = state.winner.clone().unwrap();
     let focused = state.agent_index(&winner).unwrap();
-    both_sizes("winner", &state, &View { focused, ..view() });
+    both_sizes("winner", &state, &{
+        let mut view = view();
+        view.cards.focused = focused;
+        view
+    });
 }
 
 #[tokio::test(start_paused = true)]
 async fn narrow_terminals_get_tabs_and_one_focused_card() {
     let state = demo_until(FRANCE, first_vote).await;
-    let view = View {
-        focused: 1,
-        ..view()
-    };
+    let mut view = view();
+    view.cards.focused = 1;
     assert_snapshot!("tabs_100x30", draw(&state, &view, 100, 30));
     assert_snapshot!("tabs_80x24", draw(&state, &view, 80, 24));
-    let maximized = View {
-        maximized: true,
-        focused: 2,
-        ..view.clone()
-    };
+    let mut maximized = view.clone();
+    maximized.cards.maximized = true;
+    maximized.cards.focused = 2;
     assert_snapshot!("maximized_160x48", draw(&state, &maximized, 160, 48));
 }
 
@@ -131,12 +153,10 @@ async fn five_agents_get_tabs_when_one_card_is_chosen() {
         .collect::<String>();
     let events = scripted_turns(&format!("agents:\n{yaml}"), &["Five views?"]).await;
     let state = fold_until(&events, first_vote);
-    let view = View {
-        focused: 3,
-        agent_elapsed_secs: vec![Some(7); 5],
-        single_card: true,
-        ..view()
-    };
+    let mut view = view();
+    view.cards.focused = 3;
+    view.clocks.agent_elapsed_secs = vec![Some(7); 5];
+    view.cards.single = true;
     assert_snapshot!("tabs_160x48", draw(&state, &view, 160, 48));
 }
 
@@ -145,7 +165,11 @@ async fn the_mode_bar_in_each_mode_and_a_refusal() {
     let state = demo_until("q", run_started).await;
     for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
         let name = format!("mode_{mode:?}").to_lowercase();
-        both_sizes(&name, &state, &View { mode, ..view() });
+        let next = NextQuestion {
+            mode,
+            ..NextQuestion::default()
+        };
+        both_sizes_with(&name, &state, &view(), &next);
     }
     let refused = View {
         notice: Some(
@@ -187,29 +211,24 @@ async fn an_agent_error_shows_on_its_card() {
             },
         ],
     );
-    both_sizes(
-        "error",
-        &state,
-        &View {
-            focused: 2,
-            ..view()
-        },
-    );
+    both_sizes("error", &state, &{
+        let mut view = view();
+        view.cards.focused = 2;
+        view
+    });
 }
 
 #[tokio::test(start_paused = true)]
 async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
     let state = demo_until(FRANCE, first_vote).await;
-    let far = View {
-        card_scroll: 10_000,
-        ..view()
-    };
+    let mut far = view();
+    far.cards.scroll = 10_000;
     let screen = format!("{:?}", draw(&state, &far, 80, 24));
     assert!(screen.contains("round 1"), "{screen}");
     assert!(
-        far.card_scroll_max.get() < 100,
+        far.cards.scroll_max.get() < 100,
         "the furthest scroll is measured: {}",
-        far.card_scroll_max.get()
+        far.cards.scroll_max.get()
     );
 }
 
@@ -217,8 +236,8 @@ async fn scrolling_past_the_top_of_a_card_shows_its_top_not_a_blank() {
 async fn the_slash_command_popup_sits_above_the_composer() {
     let state = demo_until("q", run_started).await;
     let mut view = view();
-    view.composer.set_text("/");
-    view.popup = crate::tui::complete::suggest("/", std::path::Path::new("."));
+    view.input.composer.set_text("/");
+    view.input.popup = crate::tui::complete::suggest("/", std::path::Path::new("."));
     assert_snapshot!("popup_commands_80x24", draw(&state, &view, 80, 24));
 }
 
@@ -245,10 +264,8 @@ async fn runs_of_calls_to_one_server_fold_and_reasoning_expands() {
         "{collapsed}"
     );
     assert!(!collapsed.contains("First I will search."), "{collapsed}");
-    let expanded = View {
-        reasoning_expanded: true,
-        ..view()
-    };
+    let mut expanded = view();
+    expanded.cards.reasoning_expanded = true;
     assert_snapshot!(
         "batched_tools_expanded_160x48",
         draw(&state, &expanded, 160, 48)
@@ -369,56 +386,4 @@ async fn a_continued_session_lists_its_earlier_turns() {
     let screen = format!("{:?}", draw(&state, &inspect, 80, 24));
     assert!(screen.contains("First question?"), "{screen}");
     assert!(screen.contains("Second, cancel"), "{screen}");
-}
-
-#[tokio::test(start_paused = true)]
-async fn estimated_token_counts_are_marked_on_the_card_and_in_the_header() {
-    let mut state = demo_until(FRANCE, first_answer).await;
-    let before = format!("{:?}", draw(&state, &view(), 160, 48));
-    assert!(!before.contains('~'), "{before}");
-    apply_as(
-        &mut state,
-        0,
-        [EventMsg::Usage {
-            usage: Usage {
-                input_tokens: 300,
-                output_tokens: 40,
-                estimated: true,
-                ..Usage::default()
-            },
-            cost_usd: Some(0.0),
-            timing: None,
-        }],
-    );
-    let screen = format!("{:?}", draw(&state, &view(), 160, 48));
-    assert_eq!(
-        screen.matches(" tok").count(),
-        before.matches(" tok").count()
-    );
-    assert!(
-        screen.matches("~").count() >= 2,
-        "the card and the session total: {screen}"
-    );
-}
-
-#[tokio::test(start_paused = true)]
-async fn the_header_shows_the_turns_spend_against_its_budget() {
-    let state = fold(&demo_turns(&[FRANCE]).await);
-    let view = View {
-        budget_usd: Some(0.5),
-        ..view()
-    };
-    let header = |view: &View| -> String {
-        let backend = draw(&state, view, 160, 48);
-        let buffer = backend.buffer();
-        (0..buffer.area.width)
-            .map(|x| buffer[(x, 0)].symbol().to_string())
-            .collect()
-    };
-    let shown = header(&view);
-    assert!(shown.contains("budget $0/$0.50"), "{shown}");
-    assert!(
-        !header(&View::default()).contains("budget"),
-        "no budget, no mention"
-    );
 }

@@ -22,7 +22,7 @@ pub struct TimelineView<'a> {
     /// The entry a click selected, drawn highlighted.
     pub selected: Option<usize>,
     /// Where each row and the pane were drawn, for the mouse.
-    pub hits: Option<&'a std::cell::RefCell<super::HitMap>>,
+    pub hits: Option<&'a std::cell::RefCell<crate::tui::view::HitMap>>,
 }
 
 impl Widget for TimelineView<'_> {

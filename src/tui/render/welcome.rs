@@ -6,12 +6,12 @@ use ratatui::layout::{Alignment, Rect};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Widget, Wrap};
 
-use super::View;
 use super::format::plural;
 use crate::text::{display_width, pad_to};
 use crate::tui::focus;
 use crate::tui::state::UiState;
 use crate::tui::theme::Theme;
+use crate::tui::view::View;
 
 pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let mut lines = vec![

@@ -63,7 +63,7 @@ async fn continuing_another_configs_session_warns_on_the_welcome_view_and_in_a_n
         "{text}"
     );
     assert_snapshot!("continued_other_config_80x24", screen);
-    let noticed = crate::tui::render::View {
+    let noticed = crate::tui::view::View {
         notice: app.view.notice.clone(),
         ..view()
     };

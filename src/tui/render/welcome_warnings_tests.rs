@@ -61,7 +61,7 @@ async fn many_warnings_show_the_first_and_point_to_status() {
     assert!(text.contains("… and 4 more"), "{text}");
     let status = screen_text(&draw(
         &app.state,
-        &super::tests::modal_view(crate::tui::modal::ModalKind::Status),
+        &super::tests::modal_view(crate::tui::view::ModalKind::Status),
         120,
         40,
     ));

@@ -3,7 +3,7 @@
 
 use super::*;
 use crate::protocol::{BroadcastTarget, PlanStatus, TurnOptions};
-use crate::tui::render::describe;
+use crate::tui::render::timeline_text::describe;
 use crate::tui::test_plans::{
     PLAN_ID, asked, closed, listed_plans, plan, questions, tasks_mid_execution, turn_started,
 };
