@@ -45,7 +45,7 @@ pub fn approval(
     scroll: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    let Some(plan) = &state.plan else {
+    let Some(plan) = &state.planning.plan else {
         return (vec![Line::styled("No plan to approve.", theme.dim())], 0);
     };
     let tasks = &plan.info.tasks;
@@ -116,7 +116,7 @@ pub fn selector(
     width: usize,
     selected: usize,
 ) -> Vec<Line<'static>> {
-    let plans = match (&state.plans, view.plans_loading) {
+    let plans = match (&state.planning.plans, view.plans_loading) {
         (_, true) | (None, false) => {
             return vec![Line::styled("Loading plans…", theme.dim())];
         }
@@ -264,6 +264,7 @@ fn status_style(status: PlanStatus, theme: &Theme) -> Style {
 /// Rows of the plan selector: "Latest (auto)" and the newest plans listed.
 pub fn selector_rows(state: &UiState) -> usize {
     1 + state
+        .planning
         .plans
         .as_ref()
         .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
@@ -274,6 +275,7 @@ pub fn selector_rows(state: &UiState) -> usize {
 pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
     id.and_then(|id| {
         state
+            .planning
             .plans
             .iter()
             .flatten()
@@ -287,6 +289,7 @@ pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
 /// or completed (the runtime passes over failed plans and plans still being made).
 pub fn latest_runnable(state: &UiState) -> Option<usize> {
     state
+        .planning
         .plans
         .as_ref()?
         .iter()
@@ -301,5 +304,5 @@ pub fn latest_runnable(state: &UiState) -> Option<usize> {
 
 /// The listed plan at `index`, newest first.
 pub fn listed_plan(state: &UiState, index: usize) -> Option<&crate::tui::state::SavedPlan> {
-    state.plans.as_ref()?.get(index)
+    state.planning.plans.as_ref()?.get(index)
 }

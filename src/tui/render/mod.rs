@@ -129,7 +129,7 @@ pub struct View {
 pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     let final_shown = final_view::shown(state, view);
-    let bottom_height = if state.turn == 0 || view.maximized || final_shown {
+    let bottom_height = if state.turn.number == 0 || view.maximized || final_shown {
         0
     } else if area.height >= 30 {
         10
@@ -155,7 +155,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, frame: &mut Frame) {
     });
     let buf = frame.buffer_mut();
     chrome::header(state, view, theme, header, buf);
-    if state.turn == 0 {
+    if state.turn.number == 0 {
         welcome::render(state, view, theme, body, buf);
     } else if final_shown {
         view.hits.borrow_mut().final_view = Some(body);

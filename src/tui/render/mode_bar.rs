@@ -205,8 +205,8 @@ struct BarContent<'a> {
 impl<'a> BarContent<'a> {
     fn of(state: &'a UiState, view: &'a View) -> Self {
         let (mode, plan) = if state.is_running() {
-            let plan = state.turn_options.plan.as_deref();
-            (state.mode, plan.filter(|plan| *plan != "latest"))
+            let plan = state.turn.options.plan.as_deref();
+            (state.turn.mode, plan.filter(|plan| *plan != "latest"))
         } else {
             (view.mode, view.choices.plan.as_deref())
         };
