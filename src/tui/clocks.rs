@@ -57,13 +57,14 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
         .map_or(wall, |replay| replay.clock);
     let since = |start: Timestamp| u64::try_from(now.duration_since(start).as_secs()).unwrap_or(0);
     app.view.clocks.elapsed_secs = match (app.state.turns.last(), app.state.is_running()) {
-        (_, true) => app.state.turn_started_at.map(since),
+        (_, true) => app.state.turn.started_at.map(since),
         (Some(done), false) => Some(done.duration_ms / 1000),
         (None, false) => None,
     };
     app.view.clocks.question_secs_left = app.view.modals.question.as_ref().and_then(|form| {
         let pending = app
             .state
+            .planning
             .questions
             .iter()
             .find(|pending| pending.request_id == form.request_id)?;
@@ -108,6 +109,7 @@ pub fn moving(app: &App, spinner_origin: Instant, now: Instant) -> Vec<Cadence> 
     if let Some(form) = &app.view.modals.question
         && let Some(pending) = app
             .state
+            .planning
             .questions
             .iter()
             .find(|pending| pending.request_id == form.request_id)
@@ -117,7 +119,7 @@ pub fn moving(app: &App, spinner_origin: Instant, now: Instant) -> Vec<Cadence> 
     if !app.state.is_running() {
         return moving;
     }
-    moving.extend(app.state.turn_started_at.map(second_from));
+    moving.extend(app.state.turn.started_at.map(second_from));
     for card in &app.state.agents {
         moving.extend(card.started_at.map(second_from));
         if let Some(clock) = card.round_clock.filter(|_| is_in_round(card.status)) {

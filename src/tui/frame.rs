@@ -22,7 +22,7 @@ const MIN_HEIGHT_WITH_TIMELINE: u16 = 18;
 pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, frame: &mut Frame) {
     let area = frame.area();
     let final_shown = final_view::shown(state, view);
-    let bottom_height = if state.turn == 0 || view.cards.maximized || final_shown {
+    let bottom_height = if state.turn.number == 0 || view.cards.maximized || final_shown {
         0
     } else if area.height >= 30 {
         10
@@ -48,7 +48,7 @@ pub fn render(state: &UiState, view: &View, next: &NextQuestion, theme: &Theme, 
     });
     let buf = frame.buffer_mut();
     chrome::header(state, view, theme, header, buf);
-    if state.turn == 0 {
+    if state.turn.number == 0 {
         welcome::render(state, view, theme, body, buf);
     } else if final_shown {
         view.hits.borrow_mut().final_view = Some(body);

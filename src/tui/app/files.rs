@@ -63,6 +63,7 @@ impl App {
         };
         let Some(dirs) = self
             .state
+            .tools
             .workspaces
             .iter()
             .find(|dirs| dirs.agent == card.info.id)
@@ -78,8 +79,8 @@ impl App {
             FilesSource::Snapshot => dirs.snapshot.clone(),
             FilesSource::Peers => dirs.temp.clone(),
             FilesSource::Final => {
-                let winner = self.state.winner.as_ref();
-                match (&self.state.log_dir, winner) {
+                let winner = self.state.turn.winner.as_ref();
+                match (&self.state.turn.log_dir, winner) {
                     (Some(log), Some(winner)) if winner == &card.info.id => {
                         log.join("final").join(winner.as_str()).join("workspace")
                     }

@@ -129,6 +129,7 @@ impl App {
     fn approvable(&self) -> Option<&str> {
         let waiting = self.awaiting_approval.as_deref()?;
         self.state
+            .planning
             .plan
             .as_ref()
             .filter(|plan| plan.info.id == waiting && plan.info.status == PlanStatus::Ready)
@@ -199,7 +200,12 @@ impl App {
 
     /// Enter executes the plan now; Esc keeps it for later.
     fn approval_key(&mut self, key: KeyEvent) -> Option<Vec<Effect>> {
-        let id = self.state.plan.as_ref().map(|plan| plan.info.id.clone());
+        let id = self
+            .state
+            .planning
+            .plan
+            .as_ref()
+            .map(|plan| plan.info.id.clone());
         match (key.code, id) {
             (KeyCode::Enter, Some(id)) => {
                 self.view.modals.close_top();
@@ -288,15 +294,15 @@ impl App {
     /// a replay), or why it failed. The approval does not open over a question being
     /// typed: a notice says how to open it.
     pub(super) fn offer_plan(&mut self) {
-        if self.is_replay() || self.state.mode != Mode::Planning {
+        if self.is_replay() || self.state.turn.mode != Mode::Planning {
             return;
         }
-        let Some(plan) = &self.state.plan else {
+        let Some(plan) = &self.state.planning.plan else {
             return;
         };
         let id = plan.info.id.clone();
         match plan.info.status {
-            PlanStatus::Ready if !self.state.turn_options.auto_execute => {
+            PlanStatus::Ready if !self.state.turn.options.auto_execute => {
                 self.awaiting_approval = Some(id.clone());
                 if self.view.input.composer.is_empty() {
                     self.open(ModalKind::PlanApproval);
@@ -323,13 +329,13 @@ impl App {
     /// After an execute turn (not a replay's): back to Normal, so the next question is
     /// not the plan run again.
     pub(super) fn end_execution(&mut self, outcome: TurnOutcome) {
-        if self.is_replay() || self.state.mode != Mode::Execute {
+        if self.is_replay() || self.state.turn.mode != Mode::Execute {
             return;
         }
-        let plan = self.state.plan.as_ref().map(|plan| &plan.info);
+        let plan = self.state.planning.plan.as_ref().map(|plan| &plan.info);
         let id = plan
             .map(|plan| plan.id.clone())
-            .or_else(|| self.state.turn_options.plan.clone())
+            .or_else(|| self.state.turn.options.plan.clone())
             .unwrap_or_else(|| "latest".into());
         let ended = match outcome {
             TurnOutcome::Completed => match plan.and_then(|plan| plan.outcome.as_ref()) {
@@ -357,7 +363,7 @@ impl App {
             .map(|modal| {
                 if let ModalKind::PlanSelector { selected } = modal.kind {
                     // Before the first listing, the selector stands on the chosen plan.
-                    match &self.state.plans {
+                    match &self.state.planning.plans {
                         None => self.next.choices.plan.clone(),
                         Some(_) => selected.checked_sub(1).and_then(id),
                     }
@@ -380,6 +386,7 @@ impl App {
         for (modal, id) in self.view.modals.stack.iter_mut().zip(shown) {
             let at = |id: &str| {
                 self.state
+                    .planning
                     .plans
                     .iter()
                     .flatten()

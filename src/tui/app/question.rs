@@ -13,7 +13,7 @@ impl App {
     /// After each event: close the modal of a question that no longer waits (saying it
     /// timed out or was closed), and open the next waiting one.
     pub(super) fn sync_question(&mut self, event: &Event) {
-        let waiting = &self.state.questions;
+        let waiting = &self.state.planning.questions;
         self.answered
             .retain(|id| waiting.iter().any(|pending| &pending.request_id == id));
         if let Some(form) = &self.view.modals.question {
@@ -45,6 +45,7 @@ impl App {
         }
         let next = self
             .state
+            .planning
             .questions
             .iter()
             .find(|pending| !self.answered.contains(&pending.request_id));
@@ -73,6 +74,7 @@ impl App {
         };
         let Some(pending) = self
             .state
+            .planning
             .questions
             .iter()
             .find(|pending| pending.request_id == form.request_id)
@@ -123,6 +125,7 @@ impl App {
         };
         let question = self
             .state
+            .planning
             .questions
             .iter()
             .find(|pending| pending.request_id == form.request_id)

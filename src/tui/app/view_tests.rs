@@ -218,7 +218,7 @@ fn clear_forgets_the_history_only_between_turns_and_shows_the_welcome_view() {
         [Effect::Send(Op::ClearHistory)]
     );
     app.on_event(&event(3, None, EventMsg::HistoryCleared));
-    assert_eq!(app.state.turn, 0, "back to the welcome view");
+    assert_eq!(app.state.turn.number, 0, "back to the welcome view");
     assert_eq!(app.state.turns.len(), 1, "/inspect keeps the finished turn");
 }
 

@@ -35,13 +35,12 @@ impl App {
     /// conversation's last).
     fn override_ready(&self) -> bool {
         let state = &self.state;
-        state.winner.is_some()
-            && match state.phase {
+        state.turn.winner.is_some()
+            && match state.turn.phase {
                 Phase::Presenting => true,
-                Phase::Idle => state
-                    .turns
-                    .last()
-                    .is_some_and(|record| record.turn == state.turn && record.winner.is_some()),
+                Phase::Idle => state.turns.last().is_some_and(|record| {
+                    record.turn == state.turn.number && record.winner.is_some()
+                }),
                 Phase::Coordinating | Phase::Voting => false,
             }
     }

@@ -58,7 +58,7 @@ async fn ctrl_o_while_presenting_opens_the_override_on_the_winning_answer() {
     let Some(ModalKind::Override { selected }) = top_modal(&app) else {
         panic!("no override view: {:?}", app.view.notice);
     };
-    let winner = app.state.winner.clone().unwrap();
+    let winner = app.state.turn.winner.clone().unwrap();
     let chosen = crate::tui::modal::override_choice(&app.state, selected).unwrap();
     let author = app.state.agents.iter().find(|card| {
         card.items.iter().any(|item| {
@@ -113,7 +113,7 @@ async fn an_override_after_the_turn_is_the_final_answer_everywhere() {
     assert_eq!(record.winner.as_ref(), Some(&scout));
     assert_eq!(record.final_answer.as_ref().unwrap().content, content);
     assert!(app.state.agents[0].is_winner);
-    assert_eq!(app.state.winner.as_ref(), Some(&scout));
+    assert_eq!(app.state.turn.winner.as_ref(), Some(&scout));
     let mut view = app.view.clone();
     let final_view = screen_text(&draw(&app.state, &view, 160, 48));
     assert!(

@@ -134,7 +134,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             ));
         }
     }
-    if let Some(winner) = &state.winner {
+    if let Some(winner) = &state.turn.winner {
         lines.push(Line::default());
         lines.push(Line::styled(format!("🏆 winner: {winner}"), theme.winner()));
     }
@@ -238,8 +238,8 @@ fn status(state: &UiState, theme: &Theme) -> Vec<Line<'static>> {
         Line::styled(
             format!(
                 "phase: {:?} · turn {} · {} finished",
-                state.phase,
-                state.turn,
+                state.turn.phase,
+                state.turn.number,
                 state.turns.len()
             ),
             theme.text(),

@@ -58,11 +58,11 @@ pub fn lines(
             theme.dim(),
         ));
     }
-    if !state.workspaces.is_empty() {
+    if !state.tools.workspaces.is_empty() {
         lines.push(Line::default());
         lines.push(heading("Each agent's own directories"));
     }
-    for dirs in &state.workspaces {
+    for dirs in &state.tools.workspaces {
         let index = state.agent_index(&dirs.agent).unwrap_or(0);
         lines.push(Line::styled(
             truncate(&dirs.agent.to_string(), width),

@@ -49,7 +49,7 @@ fn turn_lines(
     let mut entries: Vec<&TimelineEntry> = state
         .timeline
         .iter()
-        .chain(&state.tool_log)
+        .chain(&state.timeline.tool_log)
         .filter(|entry| entry.turn == turn)
         .collect();
     entries.sort_by_key(|entry| entry.seq);

@@ -71,7 +71,7 @@ fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'sta
         ));
     }
     // Planning symbols join the legend only when a turn used them.
-    let planning = if state.planning_in_timeline {
+    let planning = if state.timeline.planning {
         format!(
             "  {PLANNING_MODE} planning mode  {BLOCKED} blocked  {QUESTION} question  {REPLY} reply"
         )
@@ -92,7 +92,7 @@ fn head(state: &UiState, theme: &Theme, width: usize, cell: usize) -> [Line<'sta
                 &format!(
                     "{:<EVENT_WIDTH$}{}",
                     "USER",
-                    state.question.replace('\n', " ")
+                    state.turn.question.replace('\n', " ")
                 ),
                 width,
             ),

@@ -10,6 +10,7 @@ pub const SELECTOR_PLANS: usize = 5;
 /// Rows of the plan selector: "Latest (auto)" and the newest plans listed.
 pub fn selector_rows(state: &UiState) -> usize {
     1 + state
+        .planning
         .plans
         .as_ref()
         .map_or(0, |plans| plans.len().min(SELECTOR_PLANS))
@@ -20,6 +21,7 @@ pub fn selector_rows(state: &UiState) -> usize {
 pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
     id.and_then(|id| {
         state
+            .planning
             .plans
             .iter()
             .flatten()
@@ -33,6 +35,7 @@ pub fn selector_row(state: &UiState, id: Option<&str>) -> usize {
 /// or completed (the runtime passes over failed plans and plans still being made).
 pub fn latest_runnable(state: &UiState) -> Option<usize> {
     state
+        .planning
         .plans
         .as_ref()?
         .iter()
@@ -47,5 +50,5 @@ pub fn latest_runnable(state: &UiState) -> Option<usize> {
 
 /// The listed plan at `index`, newest first.
 pub fn listed_plan(state: &UiState, index: usize) -> Option<&SavedPlan> {
-    state.plans.as_ref()?.get(index)
+    state.planning.plans.as_ref()?.get(index)
 }

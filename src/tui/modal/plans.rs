@@ -48,7 +48,7 @@ pub fn approval(
     scroll: usize,
     height: usize,
 ) -> (Vec<Line<'static>>, usize) {
-    let Some(plan) = &state.plan else {
+    let Some(plan) = &state.planning.plan else {
         return (vec![Line::styled("No plan to approve.", theme.dim())], 0);
     };
     let tasks = &plan.info.tasks;
@@ -119,7 +119,7 @@ pub fn selector(
     width: usize,
     selected: usize,
 ) -> Vec<Line<'static>> {
-    let plans = match (&state.plans, view.modals.plans_loading) {
+    let plans = match (&state.planning.plans, view.modals.plans_loading) {
         (_, true) | (None, false) => {
             return vec![Line::styled("Loading plans…", theme.dim())];
         }

@@ -21,6 +21,7 @@ const MISSING: &str = "choose an option or type an answer; Esc skips";
 pub fn on_last(state: &UiState, view: &View) -> bool {
     view.modals.question.as_ref().is_some_and(|form| {
         state
+            .planning
             .questions
             .iter()
             .find(|pending| pending.request_id == form.request_id)
@@ -39,6 +40,7 @@ pub fn page(
 ) -> (Vec<Line<'static>>, usize) {
     let pending = view.modals.question.as_ref().and_then(|form| {
         state
+            .planning
             .questions
             .iter()
             .position(|pending| pending.request_id == form.request_id)
@@ -53,8 +55,8 @@ pub fn page(
             0,
         );
     };
-    let pending = &state.questions[at];
-    let waiting = state.questions.len() - 1;
+    let pending = &state.planning.questions[at];
+    let waiting = state.planning.questions.len() - 1;
     let Some(question) = pending.questions.get(form.index) else {
         let nothing = "The agent asked nothing: Enter or Esc closes this.";
         return (vec![Line::styled(nothing, theme.dim())], 0);

@@ -11,7 +11,7 @@ use crate::tui::state::{CardItem, ToolState, UiState};
 use crate::tui::theme::Theme;
 
 pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
-    if state.servers.is_empty() {
+    if state.tools.servers.is_empty() {
         return vec![Line::styled(
             "No MCP servers: add `mcp_servers` to an agent's backend in the config.",
             theme.dim(),
@@ -20,6 +20,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
     let mut lines = Vec::new();
     for (index, card) in state.agents.iter().enumerate() {
         let rows: Vec<_> = state
+            .tools
             .servers
             .iter()
             .filter(|row| row.agent == card.info.id)

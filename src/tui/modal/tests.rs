@@ -139,8 +139,8 @@ async fn continued_session() -> UiState {
                     tool_end("c1", WEB_SEARCH, false, "timed out after 30 s", 30_000),
                 ],
             );
-            state.tool_log.last_mut().unwrap().seq = event.seq;
-            state.tool_log.last_mut().unwrap().turn = event.turn;
+            state.timeline.tool_log.last_mut().unwrap().seq = event.seq;
+            state.timeline.tool_log.last_mut().unwrap().turn = event.turn;
         }
     }
     state

@@ -90,8 +90,8 @@ async fn an_orchestration_restart_shows_its_banner_and_the_attempt() {
             log_dir: None,
         },
     ));
-    assert_eq!(state.attempt, Some((2, 3)));
-    assert!(state.winner.is_none());
+    assert_eq!(state.turn.attempt, Some((2, 3)));
+    assert!(state.turn.winner.is_none());
     let screen = screen_text(&draw(&state, &view(), 160, 48));
     assert!(
         screen.contains("ORCHESTRATION RESTART (attempt 2/3)"),

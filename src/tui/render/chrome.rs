@@ -19,11 +19,11 @@ use crate::tui::view::View;
 
 pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut Buffer) {
     let spend = state.session_usage();
-    let time = match (state.turn, view.clocks.elapsed_secs) {
+    let time = match (state.turn.number, view.clocks.elapsed_secs) {
         (1.., Some(secs)) => format!("⏱ {}  ", duration(secs)),
         (0, _) | (_, None) => String::new(),
     };
-    let budget = match (view.budget_usd, state.turn) {
+    let budget = match (view.budget_usd, state.turn.number) {
         (Some(budget), 1..) => format!(
             "  budget {}/{}",
             cost(&state.turn_usage()),
@@ -37,7 +37,7 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         total_tokens(&spend.usage),
         cost(&spend)
     );
-    let figures = if state.turn == 0 {
+    let figures = if state.turn.number == 0 {
         session
     } else {
         let turn = state.turn_usage();
@@ -48,20 +48,24 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         )
     };
     let right = format!(" {time}{figures}{budget} ");
-    let left = if state.turn == 0 {
+    let left = if state.turn.number == 0 {
         " ◈ massgen".to_string()
     } else {
-        let attempt = match state.attempt {
+        let attempt = match state.turn.attempt {
             Some((attempt, max_attempts)) if attempt > 1 => {
                 format!(" · attempt {attempt}/{max_attempts}")
             }
             Some(_) | None => String::new(),
         };
-        format!(" ◈ Turn {}{}{attempt} ", state.turn, turn_mode(state))
+        format!(
+            " ◈ Turn {}{}{attempt} ",
+            state.turn.number,
+            turn_mode(state)
+        )
     };
     let room =
         usize::from(area.width).saturating_sub(display_width(&left) + display_width(&right) + 1);
-    let question = truncate(&state.question.replace('\n', " "), room);
+    let question = truncate(&state.turn.question.replace('\n', " "), room);
     let padding = room.saturating_sub(display_width(&question));
     Paragraph::new(Line::from(vec![
         Span::styled(left, theme.accent()),
@@ -74,16 +78,21 @@ pub fn header(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
 
 /// ` · Planning ·`, ` · Executing plan_20261124_1740… ·`; nothing for a normal turn.
 fn turn_mode(state: &UiState) -> String {
-    match state.mode {
+    match state.turn.mode {
         Mode::Normal => String::new(),
         Mode::Planning => " · Planning ·".into(),
         Mode::Execute => {
             let asked = state
-                .turn_options
+                .turn
+                .options
                 .plan
                 .as_deref()
                 .filter(|plan| *plan != "latest");
-            let known = state.plan.as_ref().map(|plan| plan.info.id.as_str());
+            let known = state
+                .planning
+                .plan
+                .as_ref()
+                .map(|plan| plan.info.id.as_str());
             match asked.or(known) {
                 Some(id) => format!(" · Executing {} ·", short_plan_id(id, 18)),
                 None => " · Executing the latest plan ·".into(),

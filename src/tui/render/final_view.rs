@@ -30,7 +30,7 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         .unwrap_or_default();
     let style = theme.agent(answer.agent);
     // Unfinished: still coming, or cut off when the turn ended (cancelled, most often).
-    let progress = match (answer.done, state.outcome) {
+    let progress = match (answer.done, state.turn.outcome) {
         (true, _) => "",
         (false, None) => " · presenting…",
         (false, Some(TurnOutcome::Cancelled)) => " · cancelled, incomplete",

@@ -70,7 +70,7 @@ async fn five_agents_in_a_grid_and_tabs_when_small() {
 #[tokio::test(start_paused = true)]
 async fn the_winner_is_marked_in_its_cell() {
     let state = fold(&turn_of(6).await);
-    let winner = state.winner.clone().unwrap();
+    let winner = state.turn.winner.clone().unwrap();
     let index = state.agent_index(&winner).unwrap();
     let view = many_view(6, index);
     let backend = draw(&state, &view, 200, 50);

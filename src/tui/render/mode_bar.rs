@@ -214,8 +214,8 @@ struct BarContent<'a> {
 impl<'a> BarContent<'a> {
     fn of(state: &'a UiState, view: &'a View, next: &'a NextQuestion) -> Self {
         let (mode, plan) = if state.is_running() {
-            let plan = state.turn_options.plan.as_deref();
-            (state.mode, plan.filter(|plan| *plan != "latest"))
+            let plan = state.turn.options.plan.as_deref();
+            (state.turn.mode, plan.filter(|plan| *plan != "latest"))
         } else {
             (next.mode, next.choices.plan.as_deref())
         };

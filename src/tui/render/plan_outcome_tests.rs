@@ -48,8 +48,8 @@ async fn executed(status: PlanStatus, tasks: Vec<TaskView>) -> UiState {
         .position(|event| matches!(event.msg, EventMsg::TurnFinished { .. }))
         .unwrap_or(events.len());
     let mut state = fold(&events[..end]);
-    state.mode = Mode::Execute;
-    state.turn_options = TurnOptions {
+    state.turn.mode = Mode::Execute;
+    state.turn.options = TurnOptions {
         plan: Some(PLAN_ID.into()),
         ..TurnOptions::default()
     };

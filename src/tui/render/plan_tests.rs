@@ -58,7 +58,7 @@ async fn the_planning_options_popover_sits_above_the_mode_bar() {
 /// A finished demo turn, as if it had been a planning turn that made `PLAN_ID`.
 async fn planned() -> UiState {
     let mut state = fold(&demo_turns(&[FRANCE]).await);
-    state.mode = Mode::Planning;
+    state.turn.mode = Mode::Planning;
     let info = plan(PLAN_ID, PlanStatus::Ready, tasks_fresh());
     apply_as(&mut state, 0, [EventMsg::PlanUpdated { plan: info }]);
     state
@@ -107,8 +107,8 @@ async fn the_plan_selector_with_plans_empty_and_loading() {
 /// through `tasks_mid_execution` and had a call blocked.
 async fn executing() -> UiState {
     let mut state = demo_until(FRANCE, first_answer).await;
-    state.mode = Mode::Execute;
-    state.turn_options = TurnOptions {
+    state.turn.mode = Mode::Execute;
+    state.turn.options = TurnOptions {
         plan: Some(PLAN_ID.into()),
         ..TurnOptions::default()
     };
@@ -153,7 +153,7 @@ async fn the_question_modal_with_options_and_with_free_text() {
         1,
         [asked("r1", BroadcastTarget::Human, questions())],
     );
-    let pending = state.questions[0].clone();
+    let pending = state.planning.questions[0].clone();
     let mut form = QuestionForm::new(&pending);
     let first = &pending.questions[0];
     form.move_cursor(first, true);
@@ -252,7 +252,7 @@ async fn a_required_question_left_unanswered_shows_a_hint() {
         1,
         [asked("r1", BroadcastTarget::Human, questions())],
     );
-    let mut form = QuestionForm::new(&state.questions[0]);
+    let mut form = QuestionForm::new(&state.planning.questions[0]);
     form.missing = true;
     let mut view = modal_view(ModalKind::Question);
     view.modals.question = Some(form);

@@ -316,7 +316,7 @@ async fn cancelled_while_presenting() -> UiState {
             break;
         }
     }
-    let winner = state.winner.clone().unwrap();
+    let winner = state.turn.winner.clone().unwrap();
     for (seq, agent, msg) in [
         (9_000, None, EventMsg::Cancelled),
         (

@@ -78,7 +78,7 @@ async fn a_replayed_turn_ends_on_the_screen_of_the_live_run() {
     }
     let replay = replayed(&the_session(&massgen_dir)).await;
 
-    let winner = live.state.winner.clone().unwrap();
+    let winner = live.state.turn.winner.clone().unwrap();
     let focused = live.state.agent_index(&winner).unwrap();
     let mut fixed = view();
     fixed.cards.focused = focused;

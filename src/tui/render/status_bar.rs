@@ -108,7 +108,7 @@ fn fit(mut left: Vec<Piece>, mut right: Vec<Piece>, width: u16) -> (String, Stri
 
 /// Phase, progress, running tools, queued input, MCP servers and the attached directory.
 fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
-    let phase = match (state.phase, state.mode) {
+    let phase = match (state.turn.phase, state.turn.mode) {
         (Phase::Idle, Mode::Normal | Mode::Planning | Mode::Execute) => "⏳ Idle",
         (Phase::Coordinating, Mode::Normal) => "🔄 Coordinating",
         (Phase::Voting, Mode::Normal) => "🗳 Voting",
@@ -163,8 +163,8 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
 /// How the turn ended (or who presents), as the turn's outcome says: a winner only when
 /// its final answer stands; `None` while agents still answer and vote.
 fn turn_result(state: &UiState) -> Option<String> {
-    let winner = state.winner.as_ref();
-    match (state.phase, state.outcome, winner) {
+    let winner = state.turn.winner.as_ref();
+    match (state.turn.phase, state.turn.outcome, winner) {
         (Phase::Presenting, _, Some(winner)) => Some(format!("🏆 {winner} wins")),
         (Phase::Idle, Some(TurnOutcome::Cancelled), Some(winner)) => {
             let finished = state.final_answer().is_some_and(|answer| answer.done);
@@ -211,11 +211,12 @@ fn hints(state: &UiState, view: &View) -> Vec<Piece> {
 
 /// `🔌 2 starting` while MCP servers start, then `🔌 3/4 up` (`m` tells more).
 fn mcp_summary(state: &UiState) -> Option<String> {
-    if state.servers.is_empty() {
+    if state.tools.servers.is_empty() {
         return None;
     }
     let count = |wanted: fn(&McpServerState) -> bool| {
         state
+            .tools
             .servers
             .iter()
             .filter(|row| wanted(&row.state))
@@ -226,7 +227,7 @@ fn mcp_summary(state: &UiState) -> Option<String> {
         return Some(format!("🔌 {starting} starting"));
     }
     let up = count(|state| matches!(state, McpServerState::Ready { .. }));
-    Some(format!("🔌 {up}/{} up", state.servers.len()))
+    Some(format!("🔌 {up}/{} up", state.tools.servers.len()))
 }
 
 #[cfg(test)]

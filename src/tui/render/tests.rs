@@ -120,7 +120,7 @@ async fn voting_shows_votes_in_the_timeline_and_the_tally() {
 #[tokio::test(start_paused = true)]
 async fn the_winner_presents_its_final_answer() {
     let state = fold(&demo_turns(&[FRANCE]).await);
-    let winner = state.winner.clone().unwrap();
+    let winner = state.turn.winner.clone().unwrap();
     let focused = state.agent_index(&winner).unwrap();
     both_sizes("winner", &state, &{
         let mut view = view();

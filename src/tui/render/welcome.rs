@@ -45,8 +45,8 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
         lines.push(Line::default());
     }
     let turns = state.turns.len();
-    if let (Some(session), false) = (&state.resumed, state.cleared) {
-        let remembered = match state.resumed_history_from {
+    if let (Some(session), false) = (&state.resumed, state.turn.cleared) {
+        let remembered = match session.history_from {
             Some(from) => {
                 let kept = state.turns.iter().filter(|turn| turn.turn >= from).count();
                 format!(
@@ -60,13 +60,13 @@ pub fn render(state: &UiState, view: &View, theme: &Theme, area: Rect, buf: &mut
             ),
         };
         lines.push(Line::styled(
-            format!("Continuing {session}: {remembered}"),
+            format!("Continuing {}: {remembered}", session.id),
             theme.accent(),
         ));
-        if let Some(notice) = &state.resumed_notice {
+        if let Some(notice) = &session.notice {
             lines.push(Line::styled(format!("⚠ {notice}"), theme.warn()));
         }
-    } else if state.cleared {
+    } else if state.turn.cleared {
         lines.push(Line::styled(
             format!(
                 "History cleared: the next question starts afresh (/inspect keeps {}).",

@@ -49,7 +49,13 @@ async fn continued(notice: Option<&str>) -> App {
 async fn continuing_another_configs_session_warns_on_the_welcome_view_and_in_a_notice() {
     let app = continued(Some(NOTICE)).await;
     assert_eq!(app.view.notice.as_deref(), Some(NOTICE));
-    assert_eq!(app.state.resumed_notice.as_deref(), Some(NOTICE));
+    assert_eq!(
+        app.state
+            .resumed
+            .as_ref()
+            .and_then(|session| session.notice.as_deref()),
+        Some(NOTICE)
+    );
     // The welcome line stays after the notice went away.
     let welcome = view();
     let screen = draw(&app.state, &welcome, 80, 24);

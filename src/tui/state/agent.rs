@@ -1,166 +1,18 @@
 //! One agent's card: who it is, what it is doing, what it has used, and everything it
-//! produced this turn as an ordered list of items (text, reasoning, tools, markers).
+//! produced this turn as an ordered list of items, changed as its agent's news arrives.
 
 use jiff::Timestamp;
 
-use super::code::CodeLines;
+use super::attempts::{RoundClock, round_limit_notice};
+use super::items::{
+    CardItem, TextBlock, ToolCard, ToolState, display_tool_name, growing_text, kept_tail,
+    provider_tool_name,
+};
 use super::plan::TaskTree;
-use crate::protocol::{AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, Spend, TaskView};
-
-/// A tool call as its card shows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ToolCard {
-    pub call_id: String,
-    /// `server/tool` for MCP tools (`mcp__server__tool`), else the tool name.
-    pub name: String,
-    pub arguments: String,
-    pub state: ToolState,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ToolState {
-    Running,
-    Done {
-        ok: bool,
-        output: String,
-        duration_ms: u64,
-    },
-    /// The model's provider ran the tool on its own servers (web search, code
-    /// execution); `output` is what it printed and the sources it found.
-    Provider {
-        ok: bool,
-        output: String,
-    },
-    /// Planning mode kept the call from running.
-    Blocked {
-        message: String,
-    },
-}
-
-/// How much of one streamed item (text or reasoning) a card keeps: past twice this, the
-/// front is dropped down to it, so a model streaming without end costs the screen a
-/// bounded amount. The turn's log keeps every character.
-pub const KEPT_STREAMED_BYTES: usize = 256 * 1024;
-
-/// What stands where the front of a long streamed item was dropped.
-pub const DROPPED_NOTE: &str = "[… earlier text not kept here; the turn's log has all of it]\n";
-
-/// The last [`KEPT_STREAMED_BYTES`] of `text` (from a line start when one is near), after
-/// [`DROPPED_NOTE`], once `text` is over twice that; `None` while it is not.
-fn kept_tail(text: &str) -> Option<String> {
-    if text.len() <= 2 * KEPT_STREAMED_BYTES {
-        return None;
-    }
-    let mut start = text.len() - KEPT_STREAMED_BYTES;
-    while !text.is_char_boundary(start) {
-        start += 1;
-    }
-    if let Some(newline) = text[start..].find('\n').filter(|at| *at < 4096) {
-        start += newline + 1;
-    }
-    Some(format!("{DROPPED_NOTE}{}", &text[start..]))
-}
-
-/// Streamed text and the highlighting of its code blocks, kept as lines complete.
-#[derive(Clone, Debug, Default)]
-pub struct TextBlock {
-    pub text: String,
-    pub code: CodeLines,
-}
-
-impl TextBlock {
-    pub fn push(&mut self, text: &str) {
-        self.text.push_str(text);
-        self.code.update(&self.text);
-    }
-
-    /// Drops the front of text streamed past the card's bound ([`KEPT_STREAMED_BYTES`]);
-    /// highlighting starts over on what is kept.
-    fn keep_tail(&mut self) {
-        if let Some(tail) = kept_tail(&self.text) {
-            self.set(&tail);
-        }
-    }
-
-    /// Replaces the text (a final answer given whole); highlighting starts over.
-    pub fn set(&mut self, text: &str) {
-        *self = Self::from(text);
-    }
-}
-
-impl From<&str> for TextBlock {
-    fn from(text: &str) -> Self {
-        let mut block = Self::default();
-        block.push(text);
-        block
-    }
-}
-
-/// Two blocks are equal when their text is: the highlighting follows from it.
-impl PartialEq for TextBlock {
-    fn eq(&self, other: &Self) -> bool {
-        self.text == other.text
-    }
-}
-
-/// One piece of an agent's output, in the order it happened.
-#[derive(Clone, Debug, PartialEq)]
-pub enum CardItem {
-    /// Streamed answer text; consecutive deltas extend one item.
-    Text(TextBlock),
-    /// Streamed reasoning; shown collapsed to one line unless expanded.
-    Reasoning(String),
-    Tool(ToolCard),
-    /// A new round began (a restart after new answers, or the first round).
-    Round {
-        round: u32,
-        answers_seen: Vec<AnswerLabel>,
-    },
-    Answer {
-        label: AnswerLabel,
-        content: String,
-    },
-    Vote {
-        target_label: AnswerLabel,
-        target: String,
-        reason: String,
-    },
-    VoteIgnored {
-        target: String,
-        why: String,
-    },
-    Retry {
-        reason: String,
-        delay_ms: u64,
-        attempt: u32,
-        max_retries: u32,
-    },
-    Error(String),
-    Notice(String),
-    /// The workspace was saved after an answer.
-    Snapshot {
-        files: u64,
-        bytes: u64,
-        skipped: usize,
-    },
-    /// The winner's final answer, streamed.
-    Final {
-        label: AnswerLabel,
-        body: TextBlock,
-        done: bool,
-    },
-}
-
-impl CardItem {
-    /// The tool call, if the item is one.
-    pub fn tool(&self) -> Option<&ToolCard> {
-        if let Self::Tool(tool) = self {
-            Some(tool)
-        } else {
-            None
-        }
-    }
-}
+use crate::protocol::{
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, RoundTimeLimit, RoundTimeStage,
+    Spend, TaskView,
+};
 
 /// How far a card's output went when the user scrolled up: a paused card shows only this
 /// much, so new output cannot move what the user is reading.
@@ -193,7 +45,7 @@ pub struct AgentCard {
     /// The winner's: how the plan its work carried out ended (its tasks' final states).
     pub plan_outcome: Option<crate::protocol::PlanOutcome>,
     /// The running round's time limit, counted from its start.
-    pub round_clock: Option<super::RoundClock>,
+    pub round_clock: Option<RoundClock>,
 }
 
 impl AgentCard {
@@ -322,61 +174,206 @@ impl AgentCard {
     }
 }
 
-/// The text of an item that grows while it streams; empty for the others.
-pub fn growing_text(item: &CardItem) -> &str {
-    match item {
-        CardItem::Text(block) | CardItem::Final { body: block, .. } => &block.text,
-        CardItem::Reasoning(text) => text,
-        CardItem::Tool(_)
-        | CardItem::Round { .. }
-        | CardItem::Answer { .. }
-        | CardItem::Vote { .. }
-        | CardItem::VoteIgnored { .. }
-        | CardItem::Retry { .. }
-        | CardItem::Error(_)
-        | CardItem::Notice(_)
-        | CardItem::Snapshot { .. } => "",
+/// What the agent's news does to its card.
+impl AgentCard {
+    /// The agent's status changed; its first one starts the card's clock.
+    pub(super) fn set_status(&mut self, status: AgentStatus, at: Timestamp) {
+        self.status = status;
+        self.started_at.get_or_insert(at);
     }
-}
 
-/// A provider's own tool as its card names it: `web_search` → `provider/web_search`.
-pub fn provider_tool_name(name: &str) -> String {
-    format!("provider/{name}")
-}
-
-/// `mcp__server__tool` → `server/tool`; other names unchanged.
-pub fn display_tool_name(name: &str) -> String {
-    match name
-        .strip_prefix("mcp__")
-        .and_then(|rest| rest.split_once("__"))
-    {
-        Some((server, tool)) => format!("{server}/{tool}"),
-        None => name.to_string(),
+    /// A new round began at `at`, with the time limit it runs under.
+    pub(super) fn start_round(
+        &mut self,
+        round: u32,
+        answers_seen: &[AnswerLabel],
+        time_limit: Option<RoundTimeLimit>,
+        at: Timestamp,
+    ) {
+        self.round = round;
+        self.round_clock = time_limit.map(|limit| RoundClock::new(at, limit));
+        self.items.push(CardItem::Round {
+            round,
+            answers_seen: answers_seen.to_vec(),
+        });
     }
-}
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::AgentId;
+    /// The round's time limit reached `stage`: the clock follows, and the card says so.
+    pub(super) fn round_time_limit(&mut self, stage: RoundTimeStage, at: Timestamp) {
+        if let Some(clock) = self.round_clock.as_mut() {
+            clock.reached(stage, at);
+        }
+        self.notice(round_limit_notice(stage));
+    }
 
-    #[test]
-    fn a_card_keeps_the_tail_of_text_streamed_without_end() {
-        let info = AgentInfo::roster([(AgentId::new("a"), "p".to_string(), "m".to_string())]);
-        let mut card = AgentCard::new(info[0].clone());
-        for index in 0..200_000 {
-            card.push_text(&format!("w{index:07}"));
+    pub(super) fn begin_tool(&mut self, call_id: &str, tool: &str, arguments: &str) {
+        self.running_tools += 1;
+        self.items.push(CardItem::Tool(ToolCard {
+            call_id: call_id.to_string(),
+            name: display_tool_name(tool),
+            arguments: arguments.to_string(),
+            state: ToolState::Running,
+        }));
+    }
+
+    pub(super) fn end_tool(&mut self, call_id: &str, ok: bool, output: &str, duration_ms: u64) {
+        let finished = self.tool_mut(call_id).is_some_and(|tool| {
+            let was_running = tool.state == ToolState::Running;
+            tool.state = ToolState::Done {
+                ok,
+                output: output.to_string(),
+                duration_ms,
+            };
+            was_running
+        });
+        if finished {
+            self.running_tools = self.running_tools.saturating_sub(1);
         }
-        for _ in 0..200_000 {
-            card.push_reasoning("reasoned");
-        }
-        let [CardItem::Text(block), CardItem::Reasoning(reasoning)] = &card.items[..] else {
-            panic!("{} items", card.items.len());
+    }
+
+    /// A call planning mode kept from running: the running card of that call if there is
+    /// one, else a new card.
+    pub(super) fn block_tool(&mut self, call_id: &str, tool: &str, arguments: &str, message: &str) {
+        let blocked = ToolState::Blocked {
+            message: message.to_string(),
         };
-        for kept in [&block.text, reasoning] {
-            assert!(kept.len() <= 2 * KEPT_STREAMED_BYTES + DROPPED_NOTE.len());
-            assert!(kept.starts_with(DROPPED_NOTE));
+        if let Some(card) = self.tool_mut(call_id) {
+            let was_running = card.state == ToolState::Running;
+            card.state = blocked;
+            if was_running {
+                self.running_tools = self.running_tools.saturating_sub(1);
+            }
+            return;
         }
-        assert!(block.text.ends_with("w0199999"), "the newest text is shown");
+        self.items.push(CardItem::Tool(ToolCard {
+            call_id: call_id.to_string(),
+            name: display_tool_name(tool),
+            arguments: arguments.to_string(),
+            state: blocked,
+        }));
+    }
+
+    /// The agent's task plan changed.
+    pub(super) fn set_tasks(&mut self, tasks: &[TaskView]) {
+        self.task_tree = TaskTree::of(tasks);
+        tasks.clone_into(&mut self.tasks);
+    }
+
+    /// The workspace was saved after an answer.
+    pub(super) fn snapshot(&mut self, files: u64, bytes: u64, skipped: usize) {
+        self.items.push(CardItem::Snapshot {
+            files,
+            bytes,
+            skipped,
+        });
+    }
+
+    pub(super) fn answered(&mut self, label: &AnswerLabel, content: &str) {
+        self.answers += 1;
+        self.items.push(CardItem::Answer {
+            label: label.clone(),
+            content: content.to_string(),
+        });
+    }
+
+    pub(super) fn voted(&mut self, target: &AgentId, target_label: &AnswerLabel, reason: &str) {
+        self.items.push(CardItem::Vote {
+            target_label: target_label.clone(),
+            target: target.to_string(),
+            reason: reason.to_string(),
+        });
+    }
+
+    pub(super) fn vote_ignored(&mut self, target: &AgentId, why: &str) {
+        self.items.push(CardItem::VoteIgnored {
+            target: target.to_string(),
+            why: why.to_string(),
+        });
+    }
+
+    pub(super) fn retrying(&mut self, reason: &str, delay_ms: u64, attempt: u32, max_retries: u32) {
+        self.items.push(CardItem::Retry {
+            reason: reason.to_string(),
+            delay_ms,
+            attempt,
+            max_retries,
+        });
+    }
+
+    pub(super) fn failed(&mut self, message: &str) {
+        self.status = AgentStatus::Error;
+        self.items.push(CardItem::Error(message.to_string()));
+    }
+
+    /// Coordination dropped the agent.
+    pub(super) fn dropped(&mut self, reason: &str) {
+        self.status = AgentStatus::Error;
+        self.notice(format!("dropped: {reason}"));
+    }
+
+    pub(super) fn notice(&mut self, notice: String) {
+        self.items.push(CardItem::Notice(notice));
+    }
+
+    /// A new attempt: no longer the winner, no round running; what the last attempt
+    /// produced stays under a banner.
+    pub(super) fn restart_attempt(&mut self, attempt: u32, max_attempts: u32, reason: &str) {
+        self.is_winner = false;
+        self.round = 0;
+        self.round_clock = None;
+        self.notice(format!("── attempt {attempt}/{max_attempts}: {reason} ──"));
+    }
+
+    /// The final presentation began.
+    pub(super) fn start_final(&mut self, label: &AnswerLabel) {
+        self.items.push(CardItem::Final {
+            label: label.clone(),
+            body: TextBlock::default(),
+            done: false,
+        });
+    }
+
+    pub(super) fn push_final(&mut self, text: &str) {
+        if let Some((existing, _)) = self.final_mut() {
+            existing.push(text);
+        }
+    }
+
+    /// The answer as settled; it replaces what streamed when the two differ (a fallback).
+    pub(super) fn settle_final(&mut self, label: &AnswerLabel, content: &str) {
+        if let Some((body, done)) = self.final_mut() {
+            if body.text != content {
+                body.set(content);
+            }
+            *done = true;
+        } else {
+            self.items.push(CardItem::Final {
+                label: label.clone(),
+                body: TextBlock::from(content),
+                done: true,
+            });
+        }
+    }
+
+    /// The user chose `author`'s answer `label` as the final one. During the turn only
+    /// the interrupted presentation goes (the chosen answer arrives with
+    /// `FinalPresentationDone`); `after_turn`, the chosen answer replaces the final one.
+    pub(super) fn final_chosen(
+        &mut self,
+        author: &AgentId,
+        label: &AnswerLabel,
+        content: &str,
+        after_turn: bool,
+    ) {
+        self.items
+            .retain(|item| !matches!(item, CardItem::Final { done, .. } if after_turn || !done));
+        self.is_winner = &self.info.id == author;
+        if after_turn && self.is_winner {
+            self.items.push(CardItem::Final {
+                label: label.clone(),
+                body: TextBlock::from(content),
+                done: true,
+            });
+        }
     }
 }

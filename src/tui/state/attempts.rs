@@ -1,12 +1,10 @@
-//! News about how a round or an attempt goes: peers' answers injected mid-round, round time
-//! limits, the winner's check of its final answer and orchestration restarts.
+//! How a round or an attempt goes, as a card shows it: the round's time limit counted
+//! down, and the notices for peers' answers injected mid-round, the limit reached and the
+//! winner's check of its final answer.
 
 use jiff::Timestamp;
 
-use super::{CardItem, Phase, UiState, VoteTally};
-use crate::protocol::{
-    AgentId, AnswerLabel, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
-};
+use crate::protocol::{AnswerLabel, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage};
 
 /// A round with a time limit, as the card counts it down. The grace is counted from the
 /// moment the wrap-up notice reached the agent (with its next tool result), as the
@@ -69,90 +67,33 @@ impl RoundClock {
     }
 }
 
-impl UiState {
-    /// Peers' answers reached the agent mid-round.
-    pub(super) fn update_injected(&mut self, agent: Option<&AgentId>, labels: &[AnswerLabel]) {
-        let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
-        let notice = format!("📨 update received: {} (keeps working)", labels.join(", "));
-        self.notice(agent, notice);
-    }
+/// Peers' answers reached the agent mid-round, as its card says it.
+pub(super) fn injected_notice(labels: &[AnswerLabel]) -> String {
+    let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();
+    format!("📨 update received: {} (keeps working)", labels.join(", "))
+}
 
-    pub(super) fn round_time_limit(
-        &mut self,
-        agent: Option<&AgentId>,
-        stage: RoundTimeStage,
-        at: Timestamp,
-    ) {
-        if let Some(clock) = self
-            .agent_mut(agent)
-            .and_then(|card| card.round_clock.as_mut())
-        {
-            clock.reached(stage, at);
+/// The round's time limit reached `stage`, as the card says it.
+pub(super) fn round_limit_notice(stage: RoundTimeStage) -> String {
+    match stage {
+        RoundTimeStage::WrapUp => "⏱ round time limit: told to wrap up",
+        RoundTimeStage::Blocked => "⏱ round time limit passed: only vote and new_answer allowed",
+    }
+    .to_string()
+}
+
+/// The winner began checking its final answer.
+pub(super) const CHECKING_NOTICE: &str = "🔍 checking the final answer before it goes to you";
+
+/// How the winner's check of its final answer ended, as its card says it.
+pub(super) fn checked_notice(outcome: &PostEvaluationOutcome) -> String {
+    match outcome {
+        PostEvaluationOutcome::Submitted => "✓ final answer confirmed".into(),
+        PostEvaluationOutcome::RestartRequested { reason, .. } => {
+            format!("↻ asks for another attempt: {reason}")
         }
-        let notice = match stage {
-            RoundTimeStage::WrapUp => "⏱ round time limit: told to wrap up",
-            RoundTimeStage::Blocked => {
-                "⏱ round time limit passed: only vote and new_answer allowed"
-            }
-        };
-        self.notice(agent, notice.to_string());
-    }
-
-    pub(super) fn post_evaluation_started(
-        &mut self,
-        agent: Option<&AgentId>,
-        attempt: u32,
-        max_attempts: u32,
-    ) {
-        self.attempt = Some((attempt, max_attempts));
-        self.notice(
-            agent,
-            "🔍 checking the final answer before it goes to you".into(),
-        );
-    }
-
-    pub(super) fn post_evaluation_finished(
-        &mut self,
-        agent: Option<&AgentId>,
-        outcome: &PostEvaluationOutcome,
-    ) {
-        let notice = match outcome {
-            PostEvaluationOutcome::Submitted => "✓ final answer confirmed".into(),
-            PostEvaluationOutcome::RestartRequested { reason, .. } => {
-                format!("↻ asks for another attempt: {reason}")
-            }
-            PostEvaluationOutcome::Failed { message } => {
-                format!("the check failed ({message}); the answer stands")
-            }
-        };
-        self.notice(agent, notice);
-    }
-
-    fn notice(&mut self, agent: Option<&AgentId>, notice: String) {
-        let Some(agent) = agent else {
-            return;
-        };
-        if let Some(card) = self.agents.iter_mut().find(|card| &card.info.id == agent) {
-            card.items.push(CardItem::Notice(notice));
-        }
-    }
-
-    /// A new attempt: no winner and no votes; every card keeps what the last attempt
-    /// produced under a banner.
-    pub(super) fn restart_attempt(&mut self, attempt: u32, max_attempts: u32, reason: &str) {
-        self.attempt = Some((attempt, max_attempts));
-        self.winner = None;
-        self.votes = VoteTally::default();
-        if self.phase != Phase::Idle {
-            self.phase = Phase::Coordinating;
-        }
-        for card in &mut self.agents {
-            card.is_winner = false;
-            card.round = 0;
-            card.round_clock = None;
-            card.items.push(CardItem::Notice(format!(
-                "── attempt {attempt}/{max_attempts}: {reason} ──"
-            )));
+        PostEvaluationOutcome::Failed { message } => {
+            format!("the check failed ({message}); the answer stands")
         }
     }
 }

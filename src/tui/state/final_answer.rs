@@ -1,50 +1,8 @@
-//! The winner's final answer on its card: started, streamed, settled.
+//! The turn's final answer as the final view shows it: the winner's presentation, started,
+//! streamed or settled on its card.
 
-use super::{AgentCard, CardItem, FinalAnswer, Phase, TextBlock, UiState};
-use crate::protocol::{AgentId, AnswerLabel};
-
-impl UiState {
-    pub(super) fn final_started(&mut self, agent: Option<&AgentId>, label: &AnswerLabel) {
-        self.phase = Phase::Presenting;
-        if let Some(card) = self.agent_mut(agent) {
-            card.items.push(CardItem::Final {
-                label: label.clone(),
-                body: TextBlock::default(),
-                done: false,
-            });
-        }
-    }
-
-    pub(super) fn final_delta(&mut self, agent: Option<&AgentId>, text: &str) {
-        if let Some((existing, _)) = self.agent_mut(agent).and_then(AgentCard::final_mut) {
-            existing.push(text);
-        }
-    }
-
-    /// The answer as settled; it replaces what streamed when the two differ (a fallback).
-    pub(super) fn final_done(
-        &mut self,
-        agent: Option<&AgentId>,
-        label: &AnswerLabel,
-        content: &str,
-    ) {
-        let Some(card) = self.agent_mut(agent) else {
-            return;
-        };
-        if let Some((body, done)) = card.final_mut() {
-            if body.text != content {
-                body.set(content);
-            }
-            *done = true;
-        } else {
-            card.items.push(CardItem::Final {
-                label: label.clone(),
-                body: TextBlock::from(content),
-                done: true,
-            });
-        }
-    }
-}
+use super::{AgentCard, CardItem, TextBlock};
+use crate::protocol::AnswerLabel;
 
 /// The turn's final answer as the final view shows it.
 pub struct PresentedAnswer<'a> {
@@ -56,10 +14,10 @@ pub struct PresentedAnswer<'a> {
     pub done: bool,
 }
 
-impl UiState {
-    /// The final answer of this turn: the winner's presentation, else the newest one any
-    /// card holds (it is being presented).
-    pub fn final_answer(&self) -> Option<PresentedAnswer<'_>> {
+impl<'a> PresentedAnswer<'a> {
+    /// The final answer on `cards`: the winner's presentation, else the newest one any card
+    /// holds (it is being presented).
+    pub(super) fn of(cards: &'a [AgentCard]) -> Option<Self> {
         fn latest((agent, card): (usize, &AgentCard)) -> Option<PresentedAnswer<'_>> {
             card.items.iter().rev().find_map(|item| {
                 if let CardItem::Final { label, body, done } = item {
@@ -74,60 +32,11 @@ impl UiState {
                 }
             })
         }
-        self.agents
+        cards
             .iter()
             .enumerate()
             .filter(|(_, card)| card.is_winner)
             .find_map(latest)
-            .or_else(|| self.agents.iter().enumerate().find_map(latest))
-    }
-}
-
-impl UiState {
-    /// The user chose the answer `label` by `author` as the final answer. During the turn
-    /// the interrupted presentation goes and `author` becomes the winner (its card gets the
-    /// final answer when `FinalPresentationDone` follows); after the turn, the turn's record
-    /// holds the chosen answer.
-    pub(super) fn final_overridden(
-        &mut self,
-        turn: u32,
-        label: &AnswerLabel,
-        author: &AgentId,
-        content: &str,
-    ) {
-        let chosen = FinalAnswer {
-            agent: author.clone(),
-            label: label.clone(),
-            content: content.to_string(),
-        };
-        let ended = self
-            .turns
-            .iter_mut()
-            .rev()
-            .find(|record| record.turn == turn && turn != 0);
-        let after_turn = ended.is_some();
-        if let Some(record) = ended {
-            record.winner = Some(author.clone());
-            record.final_answer = Some(chosen);
-        }
-        if turn != self.turn {
-            return;
-        }
-        for card in &mut self.agents {
-            // During the turn only the interrupted presentation goes; the chosen answer
-            // arrives with `FinalPresentationDone`.
-            card.items.retain(
-                |item| !matches!(item, CardItem::Final { done, .. } if after_turn || !done),
-            );
-            card.is_winner = &card.info.id == author;
-            if after_turn && card.is_winner {
-                card.items.push(CardItem::Final {
-                    label: label.clone(),
-                    body: TextBlock::from(content),
-                    done: true,
-                });
-            }
-        }
-        self.winner = Some(author.clone());
+            .or_else(|| cards.iter().enumerate().find_map(latest))
     }
 }

@@ -2,7 +2,7 @@
 //! next tool result, dropped once every agent still working has it. Its timeline row says
 //! where it stands: queued, delivered (to whom), or not delivered when the turn ended first.
 
-use super::{CardItem, Delivery, EntryKind, TimelineEntry, UiState};
+use super::{AgentCard, Delivery, EntryKind, Timeline, TimelineEntry};
 use crate::protocol::{AgentId, AgentStatus, Event};
 
 /// Text the user typed during a turn, waiting for each agent's next tool result.
@@ -12,32 +12,49 @@ pub struct QueuedInput {
     pub delivered_to: Vec<AgentId>,
 }
 
-impl UiState {
-    pub(super) fn queue_input(&mut self, text: &str) {
-        self.queued_input.push(QueuedInput {
+/// The human input not yet delivered to every agent, oldest first.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputQueue {
+    queued: Vec<QueuedInput>,
+}
+
+impl InputQueue {
+    pub fn is_empty(&self) -> bool {
+        self.queued.is_empty()
+    }
+
+    pub fn len(&self) -> usize {
+        self.queued.len()
+    }
+
+    pub fn iter(&self) -> std::slice::Iter<'_, QueuedInput> {
+        self.queued.iter()
+    }
+
+    pub(super) fn queue(&mut self, text: &str) {
+        self.queued.push(QueuedInput {
             text: text.to_string(),
             delivered_to: Vec::new(),
         });
     }
 
-    pub(super) fn input_delivered(&mut self, agent: Option<&AgentId>, text: &str) {
-        if let Some(card) = self.agent_mut(agent) {
-            card.items
-                .push(CardItem::Notice(format!("human input: {text}")));
-        }
-        let Some(agent) = agent else {
-            return;
-        };
-        if let Some(queued) = self
-            .queued_input
-            .iter_mut()
-            .find(|queued| queued.text == text)
+    /// `agent` received `text` with a tool result during turn `turn`.
+    pub(super) fn delivered(
+        &mut self,
+        agent: &AgentId,
+        text: &str,
+        timeline: &mut Timeline,
+        turn: u32,
+    ) {
+        if let Some(queued) = self.queued.iter_mut().find(|queued| queued.text == text)
             && !queued.delivered_to.contains(agent)
         {
             queued.delivered_to.push(agent.clone());
         }
-        if let Some(delivery) = self.input_row(text, |delivery| delivery != &Delivery::NotDelivered)
-        {
+        let row = input_row(timeline, turn, text, |delivery| {
+            delivery != &Delivery::NotDelivered
+        });
+        if let Some(delivery) = row {
             match delivery {
                 Delivery::Queued => *delivery = Delivery::Delivered(vec![agent.clone()]),
                 Delivery::Delivered(to) => {
@@ -50,63 +67,36 @@ impl UiState {
         }
     }
 
-    /// The newest timeline row of this turn for input `text` whose delivery `wanted`.
-    fn input_row(
-        &mut self,
-        text: &str,
-        wanted: impl Fn(&Delivery) -> bool,
-    ) -> Option<&mut Delivery> {
-        let turn = self.turn;
-        self.timeline
-            .iter_mut()
-            .rev()
-            .take_while(|entry| entry.turn == turn)
-            .find_map(|entry| {
-                if let EntryKind::HumanInput {
-                    text: queued,
-                    delivery,
-                } = &mut entry.kind
-                    && queued == text
-                    && wanted(delivery)
-                {
-                    Some(delivery)
-                } else {
-                    None
-                }
-            })
-    }
-
     /// Drops queued input every agent still working has received.
-    pub(super) fn settle_queued_input(&mut self) {
-        let active: Vec<&AgentId> = self
-            .agents
+    pub(super) fn settle(&mut self, cards: &[AgentCard]) {
+        let active: Vec<&AgentId> = cards
             .iter()
             .filter(|card| !matches!(card.status, AgentStatus::Error | AgentStatus::Done))
             .map(|card| &card.info.id)
             .collect();
-        self.queued_input.retain(|queued| {
+        self.queued.retain(|queued| {
             !active
                 .iter()
                 .all(|agent| queued.delivered_to.contains(agent))
         });
     }
 
-    /// The turn ended with input no agent received (none made another tool call): its
-    /// timeline row says so, once per text, before the queue is emptied.
-    pub(super) fn note_undelivered_input(&mut self, event: &Event) {
-        let undelivered: Vec<String> = self
-            .queued_input
-            .iter()
-            .filter(|queued| queued.delivered_to.is_empty())
-            .map(|queued| queued.text.clone())
-            .collect();
-        for text in undelivered {
-            if let Some(delivery) = self.input_row(&text, |delivery| delivery == &Delivery::Queued)
-            {
+    /// Turn `turn` ended (with `event`): input no agent received (none made another tool
+    /// call) has its timeline row say so, once per text, and the queue empties.
+    pub(super) fn turn_ended(&mut self, turn: u32, event: &Event, timeline: &mut Timeline) {
+        let undelivered = self
+            .queued
+            .drain(..)
+            .filter(|queued| queued.delivered_to.is_empty());
+        for QueuedInput { text, .. } in undelivered {
+            let row = input_row(timeline, turn, &text, |delivery| {
+                delivery == &Delivery::Queued
+            });
+            if let Some(delivery) = row {
                 *delivery = Delivery::NotDelivered;
                 continue;
             }
-            self.timeline.push(TimelineEntry {
+            timeline.push(TimelineEntry {
                 seq: event.seq,
                 at: event.at,
                 turn: event.turn,
@@ -118,4 +108,39 @@ impl UiState {
             });
         }
     }
+
+    pub(super) fn clear(&mut self) {
+        self.queued.clear();
+    }
+}
+
+impl<'a> IntoIterator for &'a InputQueue {
+    type Item = &'a QueuedInput;
+    type IntoIter = std::slice::Iter<'a, QueuedInput>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.queued.iter()
+    }
+}
+
+/// The newest timeline row of turn `turn` for input `text` whose delivery `wanted`.
+fn input_row<'a>(
+    timeline: &'a mut Timeline,
+    turn: u32,
+    text: &str,
+    wanted: impl Fn(&Delivery) -> bool,
+) -> Option<&'a mut Delivery> {
+    timeline.turn_mut(turn).find_map(|entry| {
+        if let EntryKind::HumanInput {
+            text: queued,
+            delivery,
+        } = &mut entry.kind
+            && queued == text
+            && wanted(delivery)
+        {
+            Some(delivery)
+        } else {
+            None
+        }
+    })
 }

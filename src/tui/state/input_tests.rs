@@ -3,6 +3,7 @@
 
 use super::tests::{info, started};
 use super::*;
+use crate::protocol::{EventMsg, TurnOutcome};
 use crate::tui::test_support::event;
 
 fn queued(seq: u64, text: &str) -> Event {

@@ -7,11 +7,10 @@ use std::collections::HashMap;
 
 use jiff::Timestamp;
 
-use super::{CardItem, ToolCard, ToolState, UiState, display_tool_name, preview};
+use super::preview;
 use crate::protocol::symbols::{QUESTION, REPLY};
 use crate::protocol::{
-    AgentId, BroadcastTarget, Event, EventMsg, PlanInfo, PlanStatus, Question, TaskProgress,
-    TaskView, current_task,
+    AgentId, BroadcastTarget, PlanInfo, PlanStatus, Question, TaskProgress, TaskView, current_task,
 };
 
 /// A task list in the order the task-plan view shows it, with its counts and current task.
@@ -125,83 +124,50 @@ pub struct PendingQuestion {
     pub asked_at: Timestamp,
 }
 
-impl UiState {
-    /// Blocked calls, task plans, questions and saved plans (planning mode's decision
-    /// only makes a timeline entry).
-    pub(super) fn fold_plan(&mut self, event: &Event) {
-        let agent = event.agent.as_ref();
-        if let EventMsg::BroadcastAnswered { from, answer, .. } = &event.msg
-            && let Some(card) = self.agent_mut(agent)
-        {
-            card.items
-                .push(CardItem::Notice(answered(from.as_ref(), answer)));
+/// The plans and questions of the session.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Planning {
+    /// The plan of the running (or last) planning or execute turn.
+    pub plan: Option<SavedPlan>,
+    /// The saved plans as last listed, newest first (`None` until a listing came).
+    pub plans: Option<Vec<SavedPlan>>,
+    /// Agents' questions to the user still waiting for an answer, oldest first.
+    pub questions: Vec<PendingQuestion>,
+}
+
+impl Planning {
+    /// A question to the user waits for an answer (once, however often it is announced).
+    pub(super) fn asked(&mut self, question: PendingQuestion) {
+        let known = self
+            .questions
+            .iter()
+            .any(|pending| pending.request_id == question.request_id);
+        if !known {
+            self.questions.push(question);
         }
-        if let EventMsg::ToolBlocked {
-            call_id,
-            tool,
-            arguments,
-            message,
-        } = &event.msg
-            && let Some(card) = self.agent_mut(agent)
+    }
+
+    /// The question `request_id` was answered by the user, or closed.
+    pub(super) fn settled(&mut self, request_id: &str) {
+        self.questions
+            .retain(|pending| pending.request_id != request_id);
+    }
+
+    /// A saved plan changed: the turn's plan, and its row in the listing.
+    pub(super) fn plan_updated(&mut self, plan: &PlanInfo) {
+        if let Some(listed) = self
+            .plans
+            .iter_mut()
+            .flatten()
+            .find(|listed| listed.info.id == plan.id)
         {
-            card.block_tool(call_id, tool, arguments, message);
-        } else if let EventMsg::TaskPlanChanged { tasks } = &event.msg
-            && let Some(card) = self.agent_mut(agent)
-        {
-            card.task_tree = TaskTree::of(tasks);
-            card.tasks.clone_from(tasks);
-        } else if let EventMsg::BroadcastAsked {
-            request_id,
-            target,
-            questions,
-            timeout_secs,
-            ..
-        } = &event.msg
-        {
-            if let Some(card) = self.agent_mut(agent) {
-                let line = asked(*target, &first_question(questions), questions.len());
-                card.items.push(CardItem::Notice(line));
-            }
-            let known = self
-                .questions
-                .iter()
-                .any(|pending| &pending.request_id == request_id);
-            if *target == BroadcastTarget::Human && !known {
-                self.questions.push(PendingQuestion {
-                    request_id: request_id.clone(),
-                    asker: agent.cloned(),
-                    questions: questions.clone(),
-                    timeout_secs: *timeout_secs,
-                    asked_at: event.at,
-                });
-            }
-        } else if let EventMsg::BroadcastAnswered {
-            request_id,
-            from: None,
-            ..
+            *listed = SavedPlan::new(plan.clone());
         }
-        | EventMsg::BroadcastClosed { request_id, .. } = &event.msg
-        {
-            self.questions
-                .retain(|pending| &pending.request_id != request_id);
-        } else if let EventMsg::PlanUpdated { plan } = &event.msg {
-            if let Some(outcome) = &plan.outcome {
-                for card in self.agents.iter_mut().filter(|card| card.is_winner) {
-                    card.plan_outcome = Some(outcome.clone());
-                }
-            }
-            if let Some(listed) = self
-                .plans
-                .iter_mut()
-                .flatten()
-                .find(|listed| listed.info.id == plan.id)
-            {
-                *listed = SavedPlan::new(plan.clone());
-            }
-            self.plan = Some(SavedPlan::new(plan.clone()));
-        } else if let EventMsg::PlansListed { plans } = &event.msg {
-            self.plans = Some(plans.iter().cloned().map(SavedPlan::new).collect());
-        }
+        self.plan = Some(SavedPlan::new(plan.clone()));
+    }
+
+    pub(super) fn listed(&mut self, plans: &[PlanInfo]) {
+        self.plans = Some(plans.iter().cloned().map(SavedPlan::new).collect());
     }
 }
 
@@ -236,28 +202,4 @@ pub(super) fn first_question(questions: &[Question]) -> String {
     questions
         .first()
         .map_or_else(String::new, |question| preview(&question.text, 120))
-}
-
-impl super::AgentCard {
-    /// A call planning mode kept from running: the running card of that call if there is
-    /// one, else a new card.
-    fn block_tool(&mut self, call_id: &str, tool: &str, arguments: &str, message: &str) {
-        let blocked = ToolState::Blocked {
-            message: message.to_string(),
-        };
-        if let Some(card) = self.tool_mut(call_id) {
-            let was_running = card.state == ToolState::Running;
-            card.state = blocked;
-            if was_running {
-                self.running_tools = self.running_tools.saturating_sub(1);
-            }
-            return;
-        }
-        self.items.push(CardItem::Tool(ToolCard {
-            call_id: call_id.to_string(),
-            name: display_tool_name(tool),
-            arguments: arguments.to_string(),
-            state: blocked,
-        }));
-    }
 }

@@ -2,7 +2,7 @@
 //! mode's decision, questions to the user, saved plans and their listing.
 
 use super::*;
-use crate::protocol::{BroadcastTarget, PlanStatus, TurnOptions};
+use crate::protocol::{BroadcastTarget, EventMsg, Mode, PlanStatus, TurnOptions, TurnOutcome};
 use crate::tui::render::timeline_text::describe;
 use crate::tui::test_plans::{
     PLAN_ID, asked, closed, listed_plans, plan, questions, tasks_mid_execution, turn_started,
@@ -187,12 +187,13 @@ fn questions_to_the_user_wait_until_answered_or_closed() {
         asked("r3", BroadcastTarget::Agents, questions()),
     ));
     let waiting: Vec<&str> = state
+        .planning
         .questions
         .iter()
         .map(|pending| pending.request_id.as_str())
         .collect();
     assert_eq!(waiting, ["r1", "r2"], "only the user's questions wait");
-    assert_eq!(state.questions[0].asker, Some(AgentId::new("a")));
+    assert_eq!(state.planning.questions[0].asker, Some(AgentId::new("a")));
     assert_eq!(
         last_entry(&state),
         "📣 asks the agents: Which database should the notes service use? (+1 more)"
@@ -219,9 +220,9 @@ fn questions_to_the_user_wait_until_answered_or_closed() {
         "the asker's card shows the answer under its question: {:?}",
         state.agents[0].items.last()
     );
-    assert_eq!(state.questions.len(), 1);
+    assert_eq!(state.planning.questions.len(), 1);
     state.apply(&event(6, Some("b"), closed("r2", true)));
-    assert!(state.questions.is_empty());
+    assert!(state.planning.questions.is_empty());
     assert_eq!(last_entry(&state), "⏱ the question timed out (0 replies)");
     state.apply(&event(
         7,
@@ -238,7 +239,7 @@ fn questions_to_the_user_wait_until_answered_or_closed() {
         },
     ));
     assert!(
-        state.questions.is_empty(),
+        state.planning.questions.is_empty(),
         "nobody waits once the turn is over"
     );
 }
@@ -250,7 +251,7 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
         ..TurnOptions::default()
     };
     let mut state = running(Mode::Planning, options.clone());
-    assert_eq!(state.turn_options, options);
+    assert_eq!(state.turn.options, options);
     state.apply(&event(
         2,
         None,
@@ -269,10 +270,10 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
         last_entry(&state),
         format!("📋 plan {PLAN_ID} ready: 7 tasks")
     );
-    let current = state.plan.as_ref().unwrap();
+    let current = state.planning.plan.as_ref().unwrap();
     assert_eq!(current.info.status, PlanStatus::Ready);
     assert_eq!(current.tree.rows.len(), 7);
-    let listed = &state.plans.as_ref().unwrap()[0];
+    let listed = &state.planning.plans.as_ref().unwrap()[0];
     assert_eq!(listed.info.tasks.len(), 7, "the listing follows the update");
 
     let mut failed = plan(PLAN_ID, PlanStatus::Failed, Vec::new());
@@ -295,7 +296,7 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
         turn_started(Mode::Execute, TurnOptions::default(), roster()),
     ));
     assert!(
-        state.plan.is_some(),
+        state.planning.plan.is_some(),
         "an execute turn keeps it until its own update"
     );
     state.apply(&event(
@@ -303,9 +304,9 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
         None,
         turn_started(Mode::Planning, TurnOptions::default(), roster()),
     ));
-    assert!(state.plan.is_none());
+    assert!(state.planning.plan.is_none());
     assert_eq!(
-        state.plans.as_ref().map(Vec::len),
+        state.planning.plans.as_ref().map(Vec::len),
         Some(3),
         "the listing stays"
     );
@@ -315,7 +316,7 @@ fn the_turn_plan_follows_its_updates_and_a_new_planning_turn_forgets_it() {
 fn a_planning_entry_is_noted_once_folded_for_the_tables_legend() {
     let mut state = running(Mode::Planning, TurnOptions::default());
     state.apply(&event(2, Some("a"), tool_begin("c1", "read_file", "{}")));
-    assert!(!state.planning_in_timeline);
+    assert!(!state.timeline.planning);
     state.apply(&event(
         3,
         Some("a"),
@@ -326,5 +327,5 @@ fn a_planning_entry_is_noted_once_folded_for_the_tables_legend() {
             message: "irreversible".into(),
         },
     ));
-    assert!(state.planning_in_timeline);
+    assert!(state.timeline.planning);
 }

@@ -2,7 +2,7 @@
 //! and per agent the answers, votes with reasons, tokens and cost, plus the final answer.
 //! Live turns are recorded from their cards when they end; resumed ones from their log.
 
-use super::{AgentCard, CardItem, UiState};
+use super::{AgentCard, CardItem};
 use crate::protocol::{AgentId, AnswerLabel, Spend, TurnOutcome};
 use crate::session::{VoteFate, VoteLedger};
 
@@ -132,53 +132,79 @@ fn final_answer(card: &AgentCard) -> Option<FinalAnswer> {
     })
 }
 
-impl UiState {
-    /// The record the running (or last) turn leaves, ended as given.
-    pub(super) fn record(
-        &self,
+impl TurnRecord {
+    /// The record a turn leaves, ended as given, from its `cards` and its votes as
+    /// `ledger` has them.
+    pub(super) fn ended(
         turn: u32,
+        question: &str,
         outcome: TurnOutcome,
         winner: Option<&AgentId>,
         duration_ms: u64,
-    ) -> TurnRecord {
-        TurnRecord {
+        cards: &[AgentCard],
+        ledger: &VoteLedger,
+    ) -> Self {
+        Self {
             turn,
-            question: self.question.clone(),
+            question: question.to_string(),
             outcome,
             winner: winner.cloned(),
             duration_ms,
-            spend: self.turn_usage(),
-            agents: self
-                .agents
+            spend: cards_spend(cards),
+            agents: cards
                 .iter()
-                .map(|card| AgentTurn::from_card(card, &self.vote_ledger))
+                .map(|card| AgentTurn::from_card(card, ledger))
                 .collect(),
-            final_answer: self.agents.iter().find_map(final_answer),
+            final_answer: cards.iter().find_map(final_answer),
         }
     }
 
-    /// Tokens and cost per agent over the whole session (finished turns plus the running
-    /// one), agents in the order they first appear.
-    pub fn session_usage_by_agent(&self) -> Vec<(AgentId, Spend)> {
-        let finished = self
-            .turns
-            .iter()
-            .flat_map(|turn| &turn.agents)
-            .map(|part| (&part.id, part.spend));
-        let running = self
-            .agents
-            .iter()
-            .filter(|_| self.outcome.is_none())
-            .map(|card| (&card.info.id, card.spend));
-        let mut totals: Vec<(AgentId, Spend)> = Vec::new();
-        for (id, spend) in finished.chain(running) {
-            match totals.iter_mut().find(|(known, _)| known == id) {
-                Some((_, total)) => *total += spend,
-                None => totals.push((id.clone(), spend)),
-            }
-        }
-        totals
+    /// The user chose `chosen` as the turn's final answer after it ended.
+    pub(super) fn choose_final(&mut self, chosen: FinalAnswer) {
+        self.winner = Some(chosen.agent.clone());
+        self.final_answer = Some(chosen);
     }
+}
+
+/// Tokens and cost of `cards` together.
+pub(super) fn cards_spend(cards: &[AgentCard]) -> Spend {
+    let mut total = Spend::default();
+    for card in cards {
+        total += card.spend;
+    }
+    total
+}
+
+/// Tokens and cost per agent over finished turns `records` plus the `running` cards,
+/// agents in the order they first appear.
+pub(super) fn usage_by_agent(
+    records: &[TurnRecord],
+    running: &[AgentCard],
+) -> Vec<(AgentId, Spend)> {
+    let finished = records
+        .iter()
+        .flat_map(|turn| &turn.agents)
+        .map(|part| (&part.id, part.spend));
+    let running = running.iter().map(|card| (&card.info.id, card.spend));
+    let mut totals: Vec<(AgentId, Spend)> = Vec::new();
+    for (id, spend) in finished.chain(running) {
+        match totals.iter_mut().find(|(known, _)| known == id) {
+            Some((_, total)) => *total += spend,
+            None => totals.push((id.clone(), spend)),
+        }
+    }
+    totals
+}
+
+/// The earlier session this run goes on with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ResumedSession {
+    pub id: String,
+    /// The first turn of its history, when it was cleared after turn 1.
+    pub history_from: Option<u32>,
+    /// Why it was taken: no earlier session ran this config, so `--continue` went on with
+    /// the newest one.
+    pub notice: Option<String>,
 }
 
 /// Votes that fared alike, as `/inspect` and `/export` list them.

@@ -5,8 +5,6 @@ use std::path::{Path, PathBuf};
 
 use jiff::Timestamp;
 
-use super::UiState;
-
 #[derive(Clone, Debug, PartialEq)]
 pub struct ReplayState {
     /// The path the recorded events were read from.
@@ -21,27 +19,15 @@ pub struct ReplayState {
     pub clock: Timestamp,
 }
 
-impl UiState {
-    pub(super) fn start_replay(&mut self, at: Timestamp, source: &Path, speed: f64, step: bool) {
-        self.replay = Some(ReplayState {
+impl ReplayState {
+    /// A replay of the events recorded at `source` starts; its clock at `at`.
+    pub(super) fn new(at: Timestamp, source: &Path, speed: f64, step: bool) -> Self {
+        Self {
             source: source.to_path_buf(),
             speed,
             step,
             finished: false,
             clock: at,
-        });
-    }
-
-    pub(super) fn finish_replay(&mut self) {
-        if let Some(replay) = self.replay.as_mut() {
-            replay.finished = true;
-        }
-    }
-
-    /// A replay's clock is the time of the newest event it played.
-    pub(super) fn tick_replay_clock(&mut self, at: Timestamp) {
-        if let Some(replay) = self.replay.as_mut() {
-            replay.clock = at;
         }
     }
 }

@@ -3,7 +3,7 @@
 //! log is gone or torn keeps what the session recorded.
 
 use super::*;
-use crate::protocol::{ResumedTurn, TurnOutcome};
+use crate::protocol::{EventMsg, Mode, ResumedTurn, TurnOutcome};
 use crate::tui::test_support::{
     apply_as, demo_turns, demo_until, event, fold, resume, resumed, run_started, tool_begin,
     tool_end,
@@ -64,9 +64,9 @@ async fn a_resumed_turn_reads_as_it_did_live_and_leaves_the_cards_alone() {
     assert!(!presented.content.is_empty());
 
     assert_eq!(state.timeline, live.timeline, "the turn's timeline entries");
-    assert_eq!(state.tool_log, live.tool_log);
+    assert_eq!(state.timeline.tool_log, live.timeline.tool_log);
     assert!(matches!(
-        &state.tool_log[..],
+        &state.timeline.tool_log[..],
         [TimelineEntry {
             kind: EntryKind::ToolCall {
                 ok: false,
@@ -77,7 +77,7 @@ async fn a_resumed_turn_reads_as_it_did_live_and_leaves_the_cards_alone() {
         }]
     ));
     assert_eq!(state.agents, cards, "the cards are untouched");
-    assert_eq!((state.turn, state.phase), (0, Phase::Idle));
+    assert_eq!((state.turn.number, state.turn.phase), (0, Phase::Idle));
     assert_eq!(state.session_usage(), live.session_usage());
 }
 

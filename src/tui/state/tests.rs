@@ -2,7 +2,9 @@
 //! with scripted agents, and hand-made edge cases.
 
 use super::*;
-use crate::protocol::{AnonId, AnonymousMapping, AnswerLabel, Spend, Usage};
+use crate::protocol::{
+    AnonId, AnonymousMapping, AnswerLabel, EventMsg, Mode, Spend, TurnOutcome, Usage,
+};
 use crate::tui::test_support::{demo_turns, event, fold, tool_begin, tool_end};
 
 /// `agent1`, `agent2`, `agent3` as the anonymous ids of `a`, `b`, `c`.
@@ -71,12 +73,12 @@ fn vote(seq: u64, voter: &str, target: &str, target_anon: &str) -> Event {
 async fn a_whole_demo_turn_ends_idle_with_a_winner_and_its_final_answer() {
     let events = demo_turns(&["What is the capital of France?"]).await;
     let state = fold(&events);
-    assert_eq!(state.phase, Phase::Idle);
-    assert_eq!(state.outcome, Some(TurnOutcome::Completed));
-    assert_eq!(state.turn, 1);
-    assert_eq!(state.question, "What is the capital of France?");
+    assert_eq!(state.turn.phase, Phase::Idle);
+    assert_eq!(state.turn.outcome, Some(TurnOutcome::Completed));
+    assert_eq!(state.turn.number, 1);
+    assert_eq!(state.turn.question, "What is the capital of France?");
     assert_eq!(state.agents.len(), 3);
-    let winner = state.winner.clone().unwrap();
+    let winner = state.turn.winner.clone().unwrap();
     let card = state.agent(&winner).unwrap();
     assert!(card.is_winner);
     let presented = events
@@ -142,8 +144,8 @@ async fn mid_turn_the_phase_follows_answers_votes_and_presentation() {
     let mut phases = Vec::new();
     for event in &events {
         state.apply(event);
-        if phases.last() != Some(&state.phase) {
-            phases.push(state.phase);
+        if phases.last() != Some(&state.turn.phase) {
+            phases.push(state.turn.phase);
         }
     }
     assert_eq!(phases[..2], [Phase::Idle, Phase::Coordinating]);
@@ -157,8 +159,8 @@ async fn mid_turn_the_phase_follows_answers_votes_and_presentation() {
 async fn a_second_turn_starts_fresh_cards_and_keeps_the_first_in_the_record() {
     let events = demo_turns(&["First?", "Second?"]).await;
     let state = fold(&events);
-    assert_eq!(state.turn, 2);
-    assert_eq!(state.question, "Second?");
+    assert_eq!(state.turn.number, 2);
+    assert_eq!(state.turn.question, "Second?");
     assert_eq!(state.turns.len(), 2);
     assert_eq!(state.turns[0].question, "First?");
     // Card items belong to the second turn only: exactly one final presentation in all.
@@ -185,7 +187,7 @@ fn a_new_answer_voids_standing_votes_and_ties_have_no_leader() {
     ];
     let mut state = UiState::default();
     state.apply(&started(&agents));
-    assert_eq!(state.mode, Mode::Planning);
+    assert_eq!(state.turn.mode, Mode::Planning);
     state.apply(&answer(1, "b", "agent2"));
     state.apply(&answer(2, "a", "agent1"));
     assert_eq!(
@@ -194,7 +196,7 @@ fn a_new_answer_voids_standing_votes_and_ties_have_no_leader() {
     );
     state.apply(&vote(3, "a", "b", "agent2"));
     state.apply(&vote(4, "c", "a", "agent1"));
-    assert_eq!(state.phase, Phase::Voting);
+    assert_eq!(state.turn.phase, Phase::Voting);
     assert!(state.votes.is_tie());
     assert!(state.votes.bars().iter().all(|bar| !bar.leader));
     // c changes its mind: b leads alone.
@@ -203,7 +205,7 @@ fn a_new_answer_voids_standing_votes_and_ties_have_no_leader() {
     assert_eq!((bars[1].votes, bars[1].leader), (2, true));
     state.apply(&answer(6, "c", "agent3"));
     assert_eq!(state.votes.standing_votes(), 0);
-    assert_eq!(state.phase, Phase::Coordinating);
+    assert_eq!(state.turn.phase, Phase::Coordinating);
     assert_eq!(state.votes.candidates.len(), 3);
 }
 

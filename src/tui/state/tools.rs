@@ -1,11 +1,10 @@
 //! What the UI keeps of the agents' tools: their MCP servers (for the status view; they
-//! live for the whole run, across turns), their workspace directories, refused calls and
-//! saved snapshots.
+//! live for the whole run, across turns), their workspace directories, and how a refused
+//! call reads.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
-use super::{CardItem, UiState};
-use crate::protocol::{AgentId, Event, EventMsg, McpServerState};
+use crate::protocol::{AgentId, McpServerState};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerRow {
@@ -23,44 +22,45 @@ pub struct WorkspaceDirs {
     pub snapshot: PathBuf,
 }
 
-impl UiState {
-    pub(super) fn fold_tools(&mut self, event: &Event) {
-        let agent = event.agent.as_ref();
-        if let EventMsg::WorkspaceAssigned {
-            workspace,
-            temp,
-            snapshot,
-        } = &event.msg
-            && let Some(agent) = agent
+/// The agents' MCP servers and workspace directories.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AgentTools {
+    /// Every agent's MCP servers, newest state each.
+    pub servers: Vec<ServerRow>,
+    /// The agents' workspace directories, for the workspace browser.
+    pub workspaces: Vec<WorkspaceDirs>,
+}
+
+impl AgentTools {
+    pub(super) fn assign_workspace(
+        &mut self,
+        agent: &AgentId,
+        workspace: &Path,
+        temp: &Path,
+        snapshot: &Path,
+    ) {
+        self.workspaces.retain(|dirs| &dirs.agent != agent);
+        self.workspaces.push(WorkspaceDirs {
+            agent: agent.clone(),
+            workspace: workspace.to_path_buf(),
+            temp: temp.to_path_buf(),
+            snapshot: snapshot.to_path_buf(),
+        });
+    }
+
+    /// Records the newest state of `agent`'s `server`, keeping first-seen order.
+    pub(super) fn server_status(&mut self, agent: &AgentId, server: &str, state: &McpServerState) {
+        match self
+            .servers
+            .iter_mut()
+            .find(|row| &row.agent == agent && row.server == server)
         {
-            self.workspaces.retain(|dirs| &dirs.agent != agent);
-            self.workspaces.push(WorkspaceDirs {
+            Some(row) => row.state = state.clone(),
+            None => self.servers.push(ServerRow {
                 agent: agent.clone(),
-                workspace: workspace.clone(),
-                temp: temp.clone(),
-                snapshot: snapshot.clone(),
-            });
-        } else if let EventMsg::McpServerStatus { server, state } = &event.msg
-            && let Some(agent) = agent
-        {
-            update(&mut self.servers, agent, server, state);
-        } else if let EventMsg::ToolRefused { tool, path, reason } = &event.msg
-            && let Some(card) = self.agent_mut(agent)
-        {
-            card.items
-                .push(CardItem::Notice(refusal(tool, path, reason)));
-        } else if let EventMsg::WorkspaceSnapshot {
-            files,
-            bytes,
-            skipped,
-        } = &event.msg
-            && let Some(card) = self.agent_mut(agent)
-        {
-            card.items.push(CardItem::Snapshot {
-                files: *files,
-                bytes: *bytes,
-                skipped: skipped.len(),
-            });
+                server: server.to_string(),
+                state: state.clone(),
+            }),
         }
     }
 }
@@ -68,19 +68,4 @@ impl UiState {
 /// A refused tool call as the card and the timeline say it.
 pub fn refusal(tool: &str, path: &str, reason: &str) -> String {
     format!("⛔ {tool} refused for {path}: {reason}")
-}
-
-/// Records the newest state of `agent`'s `server`, keeping first-seen order.
-fn update(rows: &mut Vec<ServerRow>, agent: &AgentId, server: &str, state: &McpServerState) {
-    match rows
-        .iter_mut()
-        .find(|row| &row.agent == agent && row.server == server)
-    {
-        Some(row) => row.state = state.clone(),
-        None => rows.push(ServerRow {
-            agent: agent.clone(),
-            server: server.to_string(),
-            state: state.clone(),
-        }),
-    }
 }

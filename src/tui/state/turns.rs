@@ -1,136 +1,108 @@
-//! The turns of the session: a turn starting and ending, the session's totals, turns
-//! resumed from an earlier session, and `/clear`.
+//! The running (or last) turn as the header and status bar show it: its number, question
+//! and mode, where it is, its attempt, winner and outcome, and where its log goes.
 
 use std::path::PathBuf;
 
 use jiff::Timestamp;
 
-use super::{Phase, UiState, VoteTally};
-use crate::protocol::{AgentId, AgentInfo, Event, Mode, ResumedTurn, Spend, TurnOutcome};
-use crate::session::VoteLedger;
+use crate::protocol::{AgentId, Mode, TurnOptions, TurnOutcome};
 
-impl UiState {
-    /// Tokens and cost of the running (or last) turn over every agent.
-    pub fn turn_usage(&self) -> Spend {
-        let mut total = Spend::default();
-        for card in &self.agents {
-            total += card.spend;
-        }
-        total
+/// Where the turn is.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Phase {
+    /// No turn running: the welcome view, or a finished turn awaiting the next question.
+    #[default]
+    Idle,
+    /// Agents are answering.
+    Coordinating,
+    /// At least one vote stands for the current answers.
+    Voting,
+    /// The winner is presenting the final answer.
+    Presenting,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct TurnState {
+    /// 0 before the first turn and after `/clear`.
+    pub number: u32,
+    pub question: String,
+    pub mode: Mode,
+    /// How the turn was asked to run.
+    pub options: TurnOptions,
+    pub phase: Phase,
+    pub started_at: Option<Timestamp>,
+    pub winner: Option<AgentId>,
+    pub outcome: Option<TurnOutcome>,
+    /// The attempt and how many it may have, once the winner checked its answer or sent
+    /// it back (`coordination.max_orchestration_restarts`).
+    pub attempt: Option<(u32, u32)>,
+    /// The turn's log directory.
+    pub log_dir: Option<PathBuf>,
+    /// `/clear` emptied the panels (the welcome view says so).
+    pub cleared: bool,
+}
+
+impl TurnState {
+    pub fn is_running(&self) -> bool {
+        self.phase != Phase::Idle
     }
 
-    /// Tokens and cost of the whole session: finished turns plus the running one.
-    pub fn session_usage(&self) -> Spend {
-        let mut total = if self.outcome.is_none() {
-            self.turn_usage()
-        } else {
-            Spend::default()
-        };
-        for turn in &self.turns {
-            total += turn.spend;
-        }
-        total
-    }
-
-    /// Turns of an earlier session, each folded from its recorded events on a scratch
-    /// state, so it looks in the timeline, `/inspect` and `/cost` as it did live. The
-    /// cards stay as they are. A turn without its log keeps what the session recorded.
-    pub(super) fn resume(&mut self, session_id: &str, turns: &[ResumedTurn]) {
-        self.resumed = Some(session_id.to_string());
-        let roster: Vec<AgentInfo> = self.agents.iter().map(|card| card.info.clone()).collect();
-        for past in turns {
-            let mut replay = UiState::new(roster.clone());
-            for event in &past.events {
-                replay.apply(event);
-            }
-            let mut record = replay.turns.pop().unwrap_or_else(|| {
-                replay.record(
-                    past.turn,
-                    past.outcome,
-                    past.winner.as_ref(),
-                    span_ms(&past.events),
-                )
-            });
-            record.turn = past.turn;
-            record.question.clone_from(&past.question);
-            self.timeline.append(&mut replay.timeline);
-            self.planning_in_timeline |= replay.planning_in_timeline;
-            self.tool_log.append(&mut replay.tool_log);
-            self.turns.push(record);
-        }
-    }
-
-    pub(super) fn start_turn(
+    /// A new turn begins: nothing of the last one stays.
+    pub(super) fn start(
         &mut self,
-        turn: u32,
+        number: u32,
         at: Timestamp,
         question: &str,
         mode: Mode,
-        agents: &[AgentInfo],
+        options: &TurnOptions,
         log_dir: Option<&PathBuf>,
     ) {
-        self.log_dir = log_dir.cloned();
-        self.cleared = false;
-        self.set_roster(agents);
-        self.empty_panels();
-        self.turn = turn;
-        question.clone_into(&mut self.question);
-        self.mode = mode;
-        if mode == Mode::Planning {
-            // A new plan is being made; the last one stays listed.
-            self.plan = None;
-        }
-        self.phase = Phase::Coordinating;
-        self.turn_started_at = Some(at);
-        self.attempt = None;
+        *self = Self {
+            number,
+            question: question.to_string(),
+            mode,
+            options: options.clone(),
+            phase: Phase::Coordinating,
+            started_at: Some(at),
+            winner: None,
+            outcome: None,
+            attempt: None,
+            log_dir: log_dir.cloned(),
+            cleared: false,
+        };
     }
 
-    pub(super) fn finish_turn(
-        &mut self,
-        turn: u32,
-        outcome: TurnOutcome,
-        winner: Option<&AgentId>,
-        duration_ms: u64,
-    ) {
-        let record = self.record(turn, outcome, winner, duration_ms);
-        self.turns.push(record);
+    pub(super) fn finish(&mut self, outcome: TurnOutcome) {
         self.outcome = Some(outcome);
         self.phase = Phase::Idle;
-        self.queued_input.clear();
-        // Nobody waits for an answer once the turn is over.
-        self.questions.clear();
     }
 
-    /// Back to the welcome view after `/clear`: the panels empty, finished turns kept for
-    /// `/inspect` and the session totals.
+    /// Back to the welcome view after `/clear`.
     pub(super) fn start_afresh(&mut self) {
-        self.empty_panels();
-        self.turn = 0;
+        self.number = 0;
         self.question.clear();
         self.phase = Phase::Idle;
-        self.turn_started_at = None;
+        self.started_at = None;
+        self.winner = None;
+        self.outcome = None;
         self.cleared = true;
     }
 
-    /// Fresh cards for the same agents; no winner, outcome, votes or queued input.
-    fn empty_panels(&mut self) {
-        for card in &mut self.agents {
-            card.reset_for_turn();
+    /// Moves to `phase`, unless no turn runs: a stray event after the turn ended must not
+    /// make the app think one runs.
+    pub(super) fn move_to(&mut self, phase: Phase) {
+        if self.is_running() {
+            self.phase = phase;
         }
-        self.winner = None;
-        self.outcome = None;
-        self.votes = VoteTally::default();
-        self.vote_ledger = VoteLedger::default();
-        self.queued_input.clear();
     }
-}
 
-/// Milliseconds from the first to the last of `events`: how long a turn without its
-/// ending ran.
-fn span_ms(events: &[Event]) -> u64 {
-    let (Some(first), Some(last)) = (events.first(), events.last()) else {
-        return 0;
-    };
-    let span = last.at.duration_since(first.at);
-    u64::try_from(span.as_millis()).unwrap_or(0)
+    /// A new attempt: no winner; its log goes to `log_dir` when it names one.
+    pub(super) fn restart(&mut self, attempt: u32, max_attempts: u32, log_dir: Option<&PathBuf>) {
+        if log_dir.is_some() {
+            self.log_dir = log_dir.cloned();
+        }
+        self.attempt = Some((attempt, max_attempts));
+        self.winner = None;
+        self.move_to(Phase::Coordinating);
+    }
 }

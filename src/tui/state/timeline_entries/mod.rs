@@ -1,4 +1,4 @@
-//! Which events become timeline entries, and adding them to the state's timeline. What
+//! Which events become timeline entries, and the timeline that holds them. What
 //! each entry records is written in the part of its kind of event: the turn, answers,
 //! cut short, planning.
 
@@ -7,15 +7,17 @@ mod cut_short;
 mod planning;
 mod turn;
 
+use std::ops::Deref;
+
 use super::timeline::{EntryKind, TimelineEntry};
-use super::{UiState, display_tool_name, provider_tool_name};
+use super::{display_tool_name, provider_tool_name};
 use crate::protocol::{
     Event, EventMsg, McpServerState, PlanStatus, run_events, stream_deltas, tool_calls,
     usage_events, workspace_events,
 };
 
 /// The timeline's record of `event`, if it is a coordination event.
-pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
+fn entry_for(event: &Event) -> Option<TimelineEntry> {
     let kind = match &event.msg {
         EventMsg::TurnStarted { question, .. } => turn::started(event.turn, question),
         EventMsg::TurnFinished {
@@ -122,7 +124,7 @@ pub(super) fn entry_for(event: &Event) -> Option<TimelineEntry> {
 }
 
 /// The record of `event` if it is a finished tool call.
-pub(super) fn tool_call_entry(event: &Event) -> Option<TimelineEntry> {
+fn tool_call_entry(event: &Event) -> Option<TimelineEntry> {
     let kind = if let EventMsg::ToolCallEnd {
         tool,
         ok,
@@ -157,10 +159,47 @@ fn entry(event: &Event, kind: EntryKind) -> TimelineEntry {
     }
 }
 
-impl UiState {
+/// The coordination timeline of the session, and its finished tool calls apart. It reads
+/// as the slice of its entries; only the fold adds to it.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Timeline {
+    entries: Vec<TimelineEntry>,
+    /// The timeline holds a planning entry (blocked call, question, …).
+    pub planning: bool,
+    /// Every finished tool call of the session, as `/events` lists them.
+    pub tool_log: Vec<TimelineEntry>,
+}
+
+impl Deref for Timeline {
+    type Target = [TimelineEntry];
+
+    fn deref(&self) -> &[TimelineEntry] {
+        &self.entries
+    }
+}
+
+impl<'a> IntoIterator for &'a Timeline {
+    type Item = &'a TimelineEntry;
+    type IntoIter = std::slice::Iter<'a, TimelineEntry>;
+
+    fn into_iter(self) -> Self::IntoIter {
+        self.entries.iter()
+    }
+}
+
+impl Timeline {
+    /// Adds `event`'s timeline entry, if it makes one, and its tool call record, if it
+    /// finished one.
+    pub(super) fn fold(&mut self, event: &Event) {
+        self.push_entry(event);
+        if let Some(entry) = tool_call_entry(event) {
+            self.tool_log.push(entry);
+        }
+    }
+
     /// Adds `event`'s timeline entry, if it makes one, noting when it is planning's (the
     /// coordination table's legend lists planning's symbols only then).
-    pub(super) fn push_entry(&mut self, event: &Event) {
+    fn push_entry(&mut self, event: &Event) {
         let Some(mut entry) = entry_for(event) else {
             return;
         };
@@ -170,7 +209,7 @@ impl UiState {
         } = &mut entry.kind
         {
             *after_timeout = self
-                .timeline
+                .entries
                 .iter()
                 .rev()
                 .take_while(|earlier| earlier.turn == entry.turn)
@@ -179,13 +218,33 @@ impl UiState {
                     _ => None,
                 });
         }
-        self.planning_in_timeline |= matches!(
+        self.planning |= matches!(
             entry.kind,
             EntryKind::PlanningMode { .. }
                 | EntryKind::ToolBlocked { .. }
                 | EntryKind::QuestionAsked { .. }
                 | EntryKind::QuestionAnswered { .. }
         );
-        self.timeline.push(entry);
+        self.entries.push(entry);
+    }
+
+    /// An entry made apart from an event's own (the fate of queued input).
+    pub(super) fn push(&mut self, entry: TimelineEntry) {
+        self.entries.push(entry);
+    }
+
+    /// The entries of turn `turn` at the end of the timeline, newest first.
+    pub(super) fn turn_mut(&mut self, turn: u32) -> impl Iterator<Item = &mut TimelineEntry> {
+        self.entries
+            .iter_mut()
+            .rev()
+            .take_while(move |entry| entry.turn == turn)
+    }
+
+    /// Takes in the timeline of turns folded apart (a resumed session's).
+    pub(super) fn append(&mut self, other: &mut Self) {
+        self.entries.append(&mut other.entries);
+        self.planning |= other.planning;
+        self.tool_log.append(&mut other.tool_log);
     }
 }

@@ -2,7 +2,7 @@
 //! questions broadcast with `ask_others` and their replies, and saved plans changing status.
 
 use crate::protocol::{AgentId, BroadcastTarget, PlanInfo, Question};
-use crate::tui::state::agent::display_tool_name;
+use crate::tui::state::items::display_tool_name;
 use crate::tui::state::plan::first_question;
 use crate::tui::state::timeline::{EntryKind, preview};
 
