@@ -8,7 +8,7 @@ use std::io::{self, Write};
 use std::path::Path;
 
 use tracing_appender::non_blocking::{NonBlockingBuilder, WorkerGuard};
-use tracing_subscriber::EnvFilter;
+use tracing_subscriber::filter::Targets;
 use tracing_subscriber::fmt::MakeWriter;
 use tracing_subscriber::layer::SubscriberExt;
 use tracing_subscriber::util::SubscriberInitExt;
@@ -50,7 +50,7 @@ pub fn init(
     } else {
         "warn,massgen=info"
     };
-    let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default));
+    let filter = log_filter(std::env::var("RUST_LOG").ok().as_deref(), default);
     let (file, guard) = match run_dir {
         Some(dir) => {
             let appender = tracing_appender::rolling::never(dir, log_file_name(debug));
@@ -74,6 +74,15 @@ pub fn init(
         .try_init()
         .ok()?;
     guard
+}
+
+/// `RUST_LOG`'s `target=level` list (or a bare level), as `tracing` reads it; unset, empty
+/// or not such a list, the `default`.
+fn log_filter(rust_log: Option<&str>, default: &str) -> Targets {
+    rust_log
+        .filter(|directives| !directives.trim().is_empty())
+        .and_then(|directives| directives.parse().ok())
+        .unwrap_or_else(|| default.parse().unwrap_or_default())
 }
 
 /// A writer maker whose writers replace secrets. The formatter hands each event over in
@@ -127,6 +136,25 @@ impl<W: Write> Write for RedactingWriter<'_, W> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use tracing::Level;
+
+    #[test]
+    fn rust_log_sets_levels_by_target_or_falls_back_to_the_default() {
+        let default = "warn,massgen=info";
+        let from = |rust_log| log_filter(rust_log, default);
+        assert!(from(None).would_enable("massgen::cli", &Level::INFO));
+        assert!(!from(None).would_enable("massgen::cli", &Level::DEBUG));
+        assert!(!from(None).would_enable("reqwest", &Level::INFO));
+        let debug = from(Some("massgen=debug,rmcp=trace"));
+        assert!(debug.would_enable("massgen::tui", &Level::DEBUG));
+        assert!(debug.would_enable("rmcp::service", &Level::TRACE));
+        assert!(!debug.would_enable("hyper", &Level::ERROR));
+        assert!(from(Some("trace")).would_enable("anything", &Level::TRACE));
+        for unusable in [Some(""), Some("  "), Some("massgen=loud")] {
+            assert!(!from(unusable).would_enable("massgen::cli", &Level::DEBUG));
+            assert!(from(unusable).would_enable("massgen::cli", &Level::INFO));
+        }
+    }
 
     #[test]
     fn written_lines_lose_their_secrets() {
