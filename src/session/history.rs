@@ -162,7 +162,7 @@ mod tests {
             std::fs::write(turn.join("metadata.json"), r#"{"task": "q"}"#).unwrap();
             std::fs::write(turn.join("answer.txt"), "a".repeat(*bytes)).unwrap();
         }
-        super::super::list_sessions(dir).unwrap().remove(0)
+        crate::session::list_sessions(dir).unwrap().remove(0)
     }
 
     #[test]

@@ -120,7 +120,7 @@ mod tests {
             })
             .collect();
         let call = check(&request).expect("looks at the plan first");
-        super::super::tests::reply_with(&mut request, &[call], |_| {
+        crate::backend::scripted::tests::reply_with(&mut request, &[call], |_| {
             (
                 json!({"plan": {"tasks": tasks}, "summary": {}}).to_string(),
                 false,

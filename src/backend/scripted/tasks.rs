@@ -147,7 +147,7 @@ mod tests {
         }
     }
 
-    use super::super::tests::reply_with;
+    use crate::backend::scripted::tests::reply_with;
 
     fn ready(ids: &[&str]) -> (String, bool) {
         let tasks: Vec<Json> = ids.iter().map(|id| json!({"id": id})).collect();

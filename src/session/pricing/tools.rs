@@ -149,7 +149,7 @@ mod tests {
         ));
     }
 
-    fn usd(estimate: super::super::CostEstimate) -> f64 {
+    fn usd(estimate: crate::session::pricing::CostEstimate) -> f64 {
         estimate.usd().unwrap_or_else(|| panic!("price unknown"))
     }
 
@@ -168,14 +168,14 @@ mod tests {
             x_searches: 2,
             ..tokens
         };
-        let plain = usd(super::super::estimate(
+        let plain = usd(crate::session::pricing::estimate(
             BackendKind::Grok,
             "grok-4.20",
             &tokens,
         ));
         // Two X search calls at $5 per 1,000.
         assert_close(
-            usd(super::super::estimate(
+            usd(crate::session::pricing::estimate(
                 BackendKind::Grok,
                 "grok-4.20",
                 &searched,
@@ -195,22 +195,22 @@ mod tests {
             code_runs: 2,
             ..tokens
         };
-        let plain = usd(super::super::estimate(
+        let plain = usd(crate::session::pricing::estimate(
             BackendKind::Openai,
             "gpt-5",
             &tokens,
         ));
         assert_close(
-            usd(super::super::estimate(BackendKind::Openai, "gpt-5", &ran)),
+            usd(crate::session::pricing::estimate(BackendKind::Openai, "gpt-5", &ran)),
             plain + 0.03,
         );
-        let plain = usd(super::super::estimate(
+        let plain = usd(crate::session::pricing::estimate(
             BackendKind::Claude,
             "claude-sonnet-4-5",
             &tokens,
         ));
         assert_close(
-            usd(super::super::estimate(
+            usd(crate::session::pricing::estimate(
                 BackendKind::Claude,
                 "claude-sonnet-4-5",
                 &ran,

@@ -86,7 +86,7 @@ fn play(
     let Action::CallTools(calls) = action else {
         panic!("expected tool calls, got {action:?}");
     };
-    super::super::tests::reply_with(request, calls, answer);
+    crate::backend::scripted::tests::reply_with(request, calls, answer);
 }
 
 fn ok(_: &ScriptedToolCall) -> (String, bool) {
