@@ -84,6 +84,7 @@ pub fn web_search_cost(provider: BackendKind, model: &str, searches: u64) -> f64
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::session::pricing::{CostEstimate, estimate};
 
     #[test]
     fn searches_are_priced_as_each_provider_publishes() {
@@ -149,7 +150,7 @@ mod tests {
         ));
     }
 
-    fn usd(estimate: crate::session::pricing::CostEstimate) -> f64 {
+    fn usd(estimate: CostEstimate) -> f64 {
         estimate.usd().unwrap_or_else(|| panic!("price unknown"))
     }
 
@@ -168,18 +169,10 @@ mod tests {
             x_searches: 2,
             ..tokens
         };
-        let plain = usd(crate::session::pricing::estimate(
-            BackendKind::Grok,
-            "grok-4.20",
-            &tokens,
-        ));
+        let plain = usd(estimate(BackendKind::Grok, "grok-4.20", &tokens));
         // Two X search calls at $5 per 1,000.
         assert_close(
-            usd(crate::session::pricing::estimate(
-                BackendKind::Grok,
-                "grok-4.20",
-                &searched,
-            )),
+            usd(estimate(BackendKind::Grok, "grok-4.20", &searched)),
             plain + 0.01,
         );
     }
@@ -195,26 +188,14 @@ mod tests {
             code_runs: 2,
             ..tokens
         };
-        let plain = usd(crate::session::pricing::estimate(
-            BackendKind::Openai,
-            "gpt-5",
-            &tokens,
-        ));
+        let plain = usd(estimate(BackendKind::Openai, "gpt-5", &tokens));
         assert_close(
-            usd(crate::session::pricing::estimate(BackendKind::Openai, "gpt-5", &ran)),
+            usd(estimate(BackendKind::Openai, "gpt-5", &ran)),
             plain + 0.03,
         );
-        let plain = usd(crate::session::pricing::estimate(
-            BackendKind::Claude,
-            "claude-sonnet-4-5",
-            &tokens,
-        ));
+        let plain = usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &tokens));
         assert_close(
-            usd(crate::session::pricing::estimate(
-                BackendKind::Claude,
-                "claude-sonnet-4-5",
-                &ran,
-            )),
+            usd(estimate(BackendKind::Claude, "claude-sonnet-4-5", &ran)),
             plain + 0.05 / 12.0,
         );
     }
