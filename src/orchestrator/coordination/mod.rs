@@ -4,31 +4,17 @@
 //! answers into events. It is the single source of truth for votes, so an ignored or reset
 //! vote can never leak into the tally. The winner decision is in `outcome`.
 
-use crate::config::Sensitivity;
-use crate::protocol::{
-    AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason, VoteCount,
-};
+use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason};
 
 use super::novelty;
 
 mod outcome;
+mod terms;
 mod updates;
 
 pub use outcome::{Candidates, Feedback, WinnerDecision};
+pub use terms::{AcceptedAnswer, Rejection, RoundView, Rules, VisibleAnswer, VoteOutcome};
 pub use updates::{FreshAnswer, Update};
-
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Rules {
-    /// After this many answers an agent may only vote.
-    pub max_new_answers_per_agent: Option<u32>,
-    pub novelty: Sensitivity,
-    /// Coordination ends once every live agent has answered; nobody votes.
-    pub skip_voting: bool,
-    /// A new answer neither restarts nor informs the other agents.
-    pub disable_injection: bool,
-    /// An agent that may only vote waits until every live agent has an answer.
-    pub defer_voting: bool,
-}
 
 #[derive(Clone, Debug, PartialEq)]
 struct Vote {
@@ -51,54 +37,6 @@ struct AgentState {
     updates: u32,
     /// How many answers of each agent (config order) this agent has seen.
     seen: Vec<usize>,
-}
-
-/// An answer as an agent sees it at the start of a round.
-#[derive(Clone, Debug, PartialEq)]
-pub struct VisibleAnswer {
-    pub anon: AnonId,
-    pub label: AnswerLabel,
-    pub content: String,
-}
-
-/// What one round starts from.
-#[derive(Clone, Debug, PartialEq)]
-pub struct RoundView {
-    pub round: u32,
-    /// Every agent's latest answer, in anonymous order.
-    pub answers: Vec<VisibleAnswer>,
-    /// The ids `vote` accepts.
-    pub vote_options: Vec<AnonId>,
-    /// The agent used up its answers and may only vote.
-    pub vote_only: bool,
-}
-
-/// Why a workflow call was refused; the message goes back to the model.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Rejection {
-    pub reason: EnforcementReason,
-    pub message: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub struct AcceptedAnswer {
-    pub label: AnswerLabel,
-    pub anon: AnonId,
-    /// Agents whose accepted votes this answer cleared.
-    pub votes_reset: Vec<AgentId>,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-pub enum VoteOutcome {
-    Accepted {
-        target: AgentId,
-        target_anon: AnonId,
-        target_label: AnswerLabel,
-        /// The votes that stand with this one counted.
-        standing: Vec<VoteCount>,
-    },
-    /// The voter had not seen the newest answers; the vote does not count.
-    Ignored { target: AgentId },
 }
 
 #[derive(Clone, Debug)]

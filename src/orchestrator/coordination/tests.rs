@@ -1,6 +1,7 @@
 //! Unit tests of the coordination state machine.
 
 use super::*;
+use crate::config::Sensitivity;
 use crate::protocol::WinnerBasis;
 
 fn ids(names: &[&str]) -> Vec<AgentId> {
