@@ -84,8 +84,12 @@ const VALIDATE_WARNINGS_SHOWN: usize = 200;
 /// paths and endpoints — and says what a run would refuse. Exit 1 if it would refuse.
 pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exit {
     let loaded = config::choose(Some(target), cwd).and_then(|choice| choice.load(env));
-    let (config, warnings) = match loaded {
-        Ok(loaded) => loaded.into_checked(),
+    let (config, warnings, keys) = match loaded {
+        Ok(loaded) => {
+            let keys = loaded.keys.clone();
+            let (config, warnings) = loaded.into_checked();
+            (config, warnings, keys)
+        }
         Err(error) => {
             eprintln!("error: {error}");
             return Exit::Config;
@@ -152,11 +156,12 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
         })
         .collect();
     stdout::write(&format!(
-        "✓ {} is valid: {} agent{}: {}{}\n",
+        "✓ {} is valid: {} agent{}: {}; {}{}\n",
         config.source_name,
         agents.len(),
         if agents.len() == 1 { "" } else { "s" },
         agents.join(", "),
+        keys.summary(),
         if warnings.is_empty() {
             String::new()
         } else {

@@ -6,6 +6,7 @@ use std::path::Path;
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{self, ConfigError, ConfigWarning, Problem};
 use super::grants;
+use super::key_count::{KeyCount, is_within};
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
 use super::schema::Config;
@@ -19,6 +20,8 @@ pub struct Loaded {
     pub config: Config,
     pub warnings: Vec<ConfigWarning>,
     pub unset: Vec<UnsetVariable>,
+    /// The config's keys: how many massgen acts on, which it ignores.
+    pub keys: KeyCount,
 }
 
 impl Loaded {
@@ -119,6 +122,7 @@ fn from_text_under(
     let (unneeded, unset): (Vec<_>, Vec<_>) = unset
         .into_iter()
         .partition(|variable| ignored.iter().any(|path| is_within(&variable.path, path)));
+    let keys = KeyCount::of(&root, &ignored);
     warnings.extend(unneeded.into_iter().map(|variable| ConfigWarning {
         source_name: source_name.to_string(),
         loc: Some(variable.loc),
@@ -131,13 +135,8 @@ fn from_text_under(
         config,
         warnings,
         unset,
+        keys,
     })
-}
-
-/// Whether the key path `path` is `ancestor` or lies inside it.
-fn is_within(path: &str, ancestor: &str) -> bool {
-    path.strip_prefix(ancestor)
-        .is_some_and(|rest| rest.is_empty() || rest.starts_with('.') || rest.starts_with('['))
 }
 
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {

@@ -145,3 +145,36 @@ fn unset_variable_is_a_warning_for_validate_and_an_error_for_a_run() {
     assert_eq!(text(&fixed.stdout), "key is from-dotenv\n", "{info}");
     assert!(fixed.stderr.is_empty(), "{info}");
 }
+
+#[test]
+fn validate_counts_the_keys_it_honours_and_ignores() {
+    let sandbox = Sandbox::new();
+    let ignoring = sandbox.write(
+        "ignoring.yaml",
+        "agents:\n  - id: a\n    backend:\n      type: openai\n      model: gpt-4o\n      \
+         websocket_mode: true\n    memory: {enabled: true}\nui:\n  display_type: simple\n",
+    );
+    let validate = sandbox.validate("ignoring.yaml");
+    let info = describe("massgen --validate ignoring.yaml", &validate);
+    assert_eq!(validate.status.code(), Some(0), "{info}");
+    // agents, ui; id, backend, memory; type, model, websocket_mode; display_type
+    // — memory's own keys are inside an ignored block and not counted.
+    assert!(
+        text(&validate.stdout).contains(&format!(
+            "✓ {} is valid: 1 agent: a (openai/gpt-4o); 7 keys honoured, 2 ignored (2 warnings)",
+            ignoring.display()
+        )),
+        "{info}"
+    );
+
+    sandbox.write(
+        "clean.yaml",
+        "agent:\n  id: a\n  backend: {type: scripted}\n",
+    );
+    let validate = sandbox.validate("clean.yaml");
+    let info = describe("massgen --validate clean.yaml", &validate);
+    assert!(
+        text(&validate.stdout).ends_with("(scripted/scripted); all 4 keys honoured\n"),
+        "{info}"
+    );
+}

@@ -4,6 +4,9 @@
 //! naming the type and the supported ones, and MassGen's rate-limits file is named as such.
 //! No key of a shipped config is "unknown" or merely "not supported yet": each one massgen
 //! does not act on is named with what MassGen would have done.
+//! The configs are validated from a root laid out like the wheel's (its `massgen/` package
+//! beside the context paths the configs name), as a MassGen user runs them, and the number
+//! that load with no ignored key is pinned: [`CONFIGS_RUNNING_AS_WRITTEN`].
 //! Without the wheel this test skips, except with CI=true, where it fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -23,6 +26,10 @@ const AGENT_CLIS: [&str; 6] = [
     "antigravity_cli",
     "ag2",
 ];
+
+/// How many of the wheel's configs load with no ignored key. A change that makes more of
+/// them run as written raises it; one that makes fewer fails here.
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 73;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
@@ -119,7 +126,8 @@ fn create_context_paths(sandbox: &Sandbox, configs: &[PathBuf]) {
     }
 }
 
-fn check(config: &Path, expect: Expect, output: &Output) -> Result<(), String> {
+/// `Ok(true)` when the config loaded with no ignored key.
+fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String> {
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
     let code = output.status.code();
     let ok = match expect {
@@ -147,7 +155,7 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<(), String> {
         }
     };
     if ok {
-        Ok(())
+        Ok(expect == Expect::Valid && !stderr.contains("ignored: "))
     } else {
         Err(format!(
             "{} (expected {expect:?}): exit {code:?}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
@@ -166,6 +174,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     configs.sort();
     assert!(!configs.is_empty(), "no configs under {}", dir.display());
     let sandbox = Sandbox::new();
+    lay_out_like_the_wheel(&sandbox, &dir);
     create_context_paths(&sandbox, &configs);
 
     let expected: Vec<Expect> = configs
@@ -174,7 +183,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         .collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     let chunk = configs.len().div_ceil(threads);
-    let failures: Vec<String> = std::thread::scope(|scope| {
+    let outcomes: Vec<Result<bool, String>> = std::thread::scope(|scope| {
         let handles: Vec<_> = configs
             .chunks(chunk)
             .zip(expected.chunks(chunk))
@@ -184,14 +193,14 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
                     configs
                         .iter()
                         .zip(expected)
-                        .filter_map(|(config, expect)| {
+                        .map(|(config, expect)| {
                             let output = sandbox
                                 .massgen()
                                 .arg("--validate")
                                 .arg(config)
                                 .output()
                                 .unwrap();
-                            check(config, *expect, &output).err()
+                            check(config, *expect, &output)
                         })
                         .collect::<Vec<_>>()
                 })
@@ -202,10 +211,18 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
             .flat_map(|handle| handle.join().unwrap())
             .collect()
     });
+    let failures: Vec<&String> = outcomes
+        .iter()
+        .filter_map(|outcome| outcome.as_ref().err())
+        .collect();
+    let as_written = outcomes
+        .iter()
+        .filter(|outcome| matches!(outcome, Ok(true)))
+        .count();
     let count = |kind| expected.iter().filter(|expect| **expect == kind).count();
     eprintln!(
-        "MassGen's {} shipped configs: {} validate, {} refused as agent-CLI configs, {} refused \
-         as not an agent config",
+        "MassGen's {} shipped configs: {} validate ({as_written} with no ignored key), {} \
+         refused as agent-CLI configs, {} refused as not an agent config",
         configs.len(),
         count(Expect::Valid),
         count(Expect::AgentCli),
@@ -216,6 +233,29 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         "{} of {} configs did not come out as expected:\n\n{}",
         failures.len(),
         configs.len(),
-        failures.join("\n\n")
+        failures
+            .iter()
+            .map(|failure| failure.as_str())
+            .collect::<Vec<_>>()
+            .join("\n\n")
     );
+    assert_eq!(
+        as_written, CONFIGS_RUNNING_AS_WRITTEN,
+        "configs that load with no ignored key: {as_written}, pinned {CONFIGS_RUNNING_AS_WRITTEN}"
+    );
+}
+
+/// The sandbox's root as the wheel's: `massgen/` holds the wheel's package directories
+/// (the custom tools' `massgen/tool/…` files) beside `massgen/configs/resources`, which the
+/// wheel leaves out and [`create_context_paths`] makes.
+fn lay_out_like_the_wheel(sandbox: &Sandbox, configs_dir: &Path) {
+    let package = configs_dir.parent().unwrap();
+    let laid_out = sandbox.root.join("massgen");
+    std::fs::create_dir_all(laid_out.join("configs")).unwrap();
+    for entry in std::fs::read_dir(package).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_name() != "configs" {
+            std::os::unix::fs::symlink(entry.path(), laid_out.join(entry.file_name())).unwrap();
+        }
+    }
 }
