@@ -70,6 +70,10 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "command_line_blocked_commands",
     "command_line_network",
     "exclude_file_operation_mcps",
+    "concurrent_tool_execution",
+    "max_concurrent_tools",
+    "debug_delay_seconds",
+    "debug_delay_after_n_tools",
 ];
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
@@ -80,7 +84,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_file_generation",
     "enable_video_generation",
     "enable_multimodal_tools",
-    "concurrent_tool_execution",
     "disallowed_tools",
     "custom_tools",
     "custom_tools_path",

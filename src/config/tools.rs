@@ -28,6 +28,35 @@ pub struct ToolSettings {
     pub command_line: Option<CommandLineConfig>,
     /// `exclude_file_operation_mcps: true` turns the copy/delete/compare tools off.
     pub exclude_file_operations: bool,
+    /// How the tool calls of one reply run.
+    pub execution: ToolExecution,
+}
+
+/// How the tool calls of one model reply run: one after another, or at once
+/// (`concurrent_tool_execution: true`, at most `max_concurrent_tools`, default 10), and
+/// MassGen's timing aid `debug_delay_seconds`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ToolExecution {
+    /// At most this many calls of one reply run at once; 1 runs them in order.
+    pub max_at_once: usize,
+    /// A pause the agent makes once, after its n-th tool call of the run.
+    pub debug_delay: Option<DebugDelay>,
+}
+
+impl Default for ToolExecution {
+    fn default() -> Self {
+        Self {
+            max_at_once: 1,
+            debug_delay: None,
+        }
+    }
+}
+
+/// `debug_delay_seconds` after `debug_delay_after_n_tools` (default 3) tool calls.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct DebugDelay {
+    pub pause: Duration,
+    pub after_calls: u32,
 }
 
 impl ToolSettings {

@@ -3,13 +3,18 @@
 
 use std::fmt::Write as _;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Instant;
+
+use futures::StreamExt;
+use futures::stream::FuturesOrdered;
 
 use super::channel::AgentSink;
 use super::inbox::HumanInbox;
 use super::model_call::ModelLink;
 use super::turn_tools::TurnTools;
-use crate::backend::{AssistantTurn, Message};
+use crate::backend::{AssistantTurn, Message, ToolCall};
+use crate::config::ToolExecution;
 use crate::protocol::{AgentStatus, EventMsg};
 use crate::tools::{ToolResult, ToolRouter};
 
@@ -20,6 +25,10 @@ pub struct AgentLink {
     pub inbox: HumanInbox,
     /// The turn's task-plan and broadcast tools, and planning mode's gate.
     pub turn_tools: TurnTools,
+    /// How the calls of one reply run (the agent's `concurrent_tool_execution`, …).
+    pub execution: ToolExecution,
+    /// The agent's tool calls so far in this run, for its debug delay.
+    pub tool_calls_made: Arc<AtomicU32>,
 }
 
 impl AgentLink {
@@ -27,8 +36,10 @@ impl AgentLink {
         &self.model.sink
     }
 
-    /// Records `turn` in `messages`, runs its tool calls one after another and appends their
-    /// results. Human input waiting for this agent is appended to the first result.
+    /// Records `turn` in `messages`, runs its tool calls — one after another, or as many at
+    /// once as the agent's config allows — and appends their results in the order the
+    /// model made the calls. Human input waiting for this agent is appended to the first
+    /// result.
     pub async fn run_tools(&self, messages: &mut Vec<Message>, turn: &AssistantTurn) {
         messages.push(Message::Assistant {
             content: turn.text.clone(),
@@ -37,55 +48,90 @@ impl AgentLink {
         });
         self.model.status(AgentStatus::Tool);
         let first_result = messages.len();
-        for call in &turn.tool_calls {
-            if let Some(message) = self.turn_tools.blocked(&call.name) {
-                self.sink().event(EventMsg::ToolBlocked {
-                    call_id: call.id.clone(),
-                    tool: call.name.clone(),
-                    arguments: call.arguments.clone(),
-                    message: message.clone(),
-                });
-                messages.push(Message::Tool {
-                    call_id: call.id.clone(),
-                    name: call.name.clone(),
-                    content: message,
-                    is_error: true,
-                });
-                continue;
+        let at_once = self.execution.max_at_once.max(1);
+        let mut waiting = turn.tool_calls.iter();
+        let mut running = FuturesOrdered::new();
+        loop {
+            while running.len() < at_once {
+                let Some(call) = waiting.next() else {
+                    break;
+                };
+                running.push_back(self.run_one(call));
             }
-            self.sink().event(EventMsg::ToolCallBegin {
-                call_id: call.id.clone(),
-                tool: call.name.clone(),
-                arguments: call.arguments.clone(),
-            });
-            let started = Instant::now();
-            let ToolResult { outcome, events } = match self.turn_tools.call(call, self.sink()).await
-            {
-                Some(result) => result,
-                None => self.router.call(call.clone()).await,
+            let Some(result) = running.next().await else {
+                break;
             };
-            for event in events {
-                self.sink().event(event);
-            }
-            self.sink().event(EventMsg::ToolCallEnd {
-                call_id: call.id.clone(),
-                tool: call.name.clone(),
-                ok: outcome.ok,
-                output: outcome.output.clone(),
-                duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
-            });
-            messages.push(Message::Tool {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                content: outcome.output,
-                is_error: !outcome.ok,
-            });
+            messages.push(result);
         }
         if let Some(Message::Tool { content, .. }) = messages.get_mut(first_result) {
             for text in self.inbox.take_for(self.sink().agent()) {
                 let _ = write!(content, "\n[Human Input]: {text}\n");
                 self.sink().event(EventMsg::HumanInputDelivered { text });
             }
+        }
+    }
+
+    async fn run_one(&self, call: &ToolCall) -> Message {
+        if let Some(message) = self.turn_tools.blocked(&call.name) {
+            self.sink().event(EventMsg::ToolBlocked {
+                call_id: call.id.clone(),
+                tool: call.name.clone(),
+                arguments: call.arguments.clone(),
+                message: message.clone(),
+            });
+            return Message::Tool {
+                call_id: call.id.clone(),
+                name: call.name.clone(),
+                content: message,
+                is_error: true,
+            };
+        }
+        self.sink().event(EventMsg::ToolCallBegin {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+        });
+        let started = Instant::now();
+        let ToolResult { outcome, events } = match self.turn_tools.call(call, self.sink()).await {
+            Some(result) => result,
+            None => self.router.call(call.clone()).await,
+        };
+        for event in events {
+            self.sink().event(event);
+        }
+        self.sink().event(EventMsg::ToolCallEnd {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            ok: outcome.ok,
+            output: outcome.output.clone(),
+            duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        });
+        self.debug_pause().await;
+        Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: outcome.output,
+            is_error: !outcome.ok,
+        }
+    }
+
+    /// MassGen's `debug_delay_seconds`: the agent pauses once in the run, right after its
+    /// `debug_delay_after_n_tools`-th tool call, so peers' answers can arrive meanwhile.
+    async fn debug_pause(&self) {
+        let Some(delay) = self.execution.debug_delay else {
+            return;
+        };
+        let made = self
+            .tool_calls_made
+            .fetch_add(1, Ordering::SeqCst)
+            .saturating_add(1);
+        if made == delay.after_calls.max(1) {
+            tracing::info!(
+                agent = %self.sink().agent(),
+                seconds = delay.pause.as_secs_f64(),
+                "debug delay after {made} tool calls"
+            );
+            tokio::time::sleep(delay.pause).await;
         }
     }
 }

@@ -66,6 +66,7 @@ pub(super) async fn replace(
         roster: roster.clone(),
         project_dir: context.project_dir.clone(),
         human: context.human,
+        tool_calls_made: roster.iter().map(|_| Arc::default()).collect(),
     };
     tracing::info!(agents = roster.len(), "agents replaced");
     emitter.emit(None, EventMsg::AgentsReplaced { agents: roster });

@@ -94,6 +94,7 @@ async fn run(
         roster,
         project_dir,
         human: options.human,
+        tool_calls_made: agent_tools.routers.iter().map(|_| Arc::default()).collect(),
     };
     let mut logs = Logs::new(
         options.logs,

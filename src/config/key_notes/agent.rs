@@ -82,10 +82,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would give the agent tools that generate or read images, audio, video or \
              files; massgen has no multimodal tools"
         }
-        "concurrent_tool_execution" => {
-            "MassGen would run this agent's tool calls in parallel; massgen runs them one after \
-             another"
-        }
         "disallowed_tools" => {
             "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
              `exclude_tools`"
@@ -128,10 +124,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
         "permissions" => {
             "MassGen would check each tool call against these allow/deny rules; massgen grants \
              paths with `context_paths` and commands with the `command_line_*` lists"
-        }
-        "debug_delay_seconds" | "debug_delay_after_n_tools" => {
-            "MassGen would pause this agent after a number of tool calls, to test timing; \
-             massgen does not (the scripted backend's `first_token_ms` does that offline)"
         }
         "enable_tool_search" | "tool_search_variant" => {
             "MassGen would let Claude search a deferred tool list instead of loading every \

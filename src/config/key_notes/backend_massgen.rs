@@ -67,10 +67,6 @@ fn own(key: &str) -> Option<&'static str> {
             "MassGen sets it itself to name the Docker containers of parallel runs; massgen \
              runs no Docker containers"
         }
-        "max_concurrent_tools" => {
-            "MassGen would run at most this many of this agent's tool calls at once (with \
-             `concurrent_tool_execution`); massgen runs them one after another"
-        }
         "agent_id" | "session_id" | "filesystem_session_id" | "session_storage_base" => {
             "MassGen sets it itself when the run starts (the agent's id, its session, where \
              sessions are kept), replacing what the config says; massgen ignores it too"

@@ -10,6 +10,7 @@ mod limits;
 mod modes;
 mod request_options;
 mod settings;
+mod tool_execution;
 mod tools;
 mod web_search_options;
 

@@ -139,6 +139,18 @@ impl Driver<'_> {
                 .get(index)
                 .cloned()
                 .unwrap_or_default(),
+            execution: self
+                .run
+                .config
+                .agents
+                .get(index)
+                .map(|config| config.backend.tools.execution)
+                .unwrap_or_default(),
+            tool_calls_made: self
+                .run
+                .tool_calls_made
+                .get(index)
+                .map_or_else(Arc::default, Arc::clone),
         }
     }
 

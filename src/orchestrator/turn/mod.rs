@@ -65,6 +65,8 @@ pub struct RunContext {
     pub project_dir: Option<std::path::PathBuf>,
     /// Someone can answer agents' questions (a terminal, not automation).
     pub human: bool,
+    /// One per agent, config order: its tool calls so far in the run (its debug delay).
+    pub tool_calls_made: Vec<Arc<std::sync::atomic::AtomicU32>>,
 }
 
 pub struct TurnRequest {
