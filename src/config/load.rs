@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{self, ConfigError, ConfigWarning, Problem};
-use super::grants;
+use super::{docker_fallback, grants, mcp_registry};
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
 use super::schema::Config;
@@ -94,6 +94,7 @@ fn from_text_under(
         })
     })?;
     config.granted_paths = grants::collect(&root, &config);
+    mcp_registry::merge_into(&mut config, env);
     let ignored: Vec<String> = notes
         .iter()
         .filter_map(|note| note.ignored.clone())
@@ -106,6 +107,15 @@ fn from_text_under(
             message: note.message,
         })
         .collect();
+    warnings.extend(
+        docker_fallback::warnings(&config, env)
+            .into_iter()
+            .map(|(loc, message)| ConfigWarning {
+                source_name: source_name.to_string(),
+                loc,
+                message,
+            }),
+    );
     if let Some(loc) = document.duplicate_key {
         warnings.push(ConfigWarning {
             source_name: source_name.to_string(),

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::command_mode::ExecutionMode;
 use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
@@ -28,6 +29,9 @@ pub struct ToolSettings {
     pub command_line: Option<CommandLineConfig>,
     /// `exclude_file_operation_mcps: true` turns the copy/delete/compare tools off.
     pub exclude_file_operations: bool,
+    /// `auto_discover_custom_tools: true`: MassGen's registry servers join `mcp_servers`
+    /// when the config is loaded (`mcp_registry`).
+    pub auto_discover: bool,
 }
 
 impl ToolSettings {
@@ -96,6 +100,8 @@ pub struct CommandLineConfig {
     /// `command_line_network` (default true): commands may open TCP connections and
     /// listen; false denies both where the OS sandbox can (Linux Landlock ABI 4 or newer).
     pub network: bool,
+    /// `command_line_execution_mode`: where commands run.
+    pub mode: ExecutionMode,
 }
 
 impl Default for CommandLineConfig {
@@ -105,6 +111,7 @@ impl Default for CommandLineConfig {
             blocked_commands: Vec::new(),
             timeout: DEFAULT_COMMAND_TIMEOUT,
             network: true,
+            mode: ExecutionMode::Local,
         }
     }
 }
