@@ -5,11 +5,11 @@ use std::path::Path;
 
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{self, ConfigError, ConfigWarning, Problem};
-use super::{docker_fallback, grants, mcp_registry};
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
 use super::schema::Config;
 use super::yaml_size::MAX_CONFIG_BYTES;
+use super::{docker_fallback, grants, mcp_registry};
 use super::{yaml, yaml_size};
 
 /// A config that parsed and validated. Unset `${VAR}`s are kept apart: running needs them,

@@ -70,9 +70,7 @@ pub fn available(env: &Env) -> Vec<McpServerConfig> {
         .filter_map(|entry| {
             let key = match entry.key {
                 Key::Optional(name) => value(name).map(|secret| (name, secret)),
-                Key::RequiredEnv(name) | Key::RequiredBearer(name) => {
-                    Some((name, value(name)?))
-                }
+                Key::RequiredEnv(name) | Key::RequiredBearer(name) => Some((name, value(name)?)),
             };
             let transport = if entry.command.is_empty() {
                 let headers = key
@@ -157,10 +155,19 @@ mod tests {
     fn without_keys_only_the_keyless_server_joins() {
         let found = servers(DISCOVERING, &[]);
         assert_eq!(names(&found), ["context7"]);
-        let McpTransport::Stdio { command, args, env, .. } = &found[0].transport else {
+        let McpTransport::Stdio {
+            command, args, env, ..
+        } = &found[0].transport
+        else {
             panic!("{:?}", found[0].transport);
         };
-        assert_eq!((command.as_str(), args.as_slice()), ("npx", &["-y".to_string(), "@upstash/context7-mcp".into()][..]));
+        assert_eq!(
+            (command.as_str(), args.as_slice()),
+            (
+                "npx",
+                &["-y".to_string(), "@upstash/context7-mcp".into()][..]
+            )
+        );
         assert!(env.is_empty());
     }
 
@@ -168,13 +175,23 @@ mod tests {
     fn a_set_key_brings_its_server_with_the_key() {
         let found = servers(
             DISCOVERING,
-            &[("BRAVE_API_KEY", "brave-secret"), ("PARALLEL_API_KEY", "p-secret"), ("EXA_API_KEY", " ")],
+            &[
+                ("BRAVE_API_KEY", "brave-secret"),
+                ("PARALLEL_API_KEY", "p-secret"),
+                ("EXA_API_KEY", " "),
+            ],
         );
-        assert_eq!(names(&found), ["context7", "brave_search", "parallel_search"]);
+        assert_eq!(
+            names(&found),
+            ["context7", "brave_search", "parallel_search"]
+        );
         let McpTransport::Stdio { env, .. } = &found[1].transport else {
             panic!("{:?}", found[1].transport);
         };
-        assert_eq!((env[0].0.as_str(), env[0].1.expose()), ("BRAVE_API_KEY", "brave-secret"));
+        assert_eq!(
+            (env[0].0.as_str(), env[0].1.expose()),
+            ("BRAVE_API_KEY", "brave-secret")
+        );
         let McpTransport::StreamableHttp { headers, .. } = &found[2].transport else {
             panic!("{:?}", found[2].transport);
         };
@@ -188,7 +205,9 @@ mod tests {
         );
         let found = servers(&own, &[]);
         assert_eq!(names(&found), ["context7"]);
-        assert!(matches!(&found[0].transport, McpTransport::Stdio { command, .. } if command == "uvx"));
+        assert!(
+            matches!(&found[0].transport, McpTransport::Stdio { command, .. } if command == "uvx")
+        );
         let plain = "agent:\n  id: a\n  backend:\n    type: scripted\n";
         assert!(servers(plain, &[("BRAVE_API_KEY", "k")]).is_empty());
     }

@@ -30,6 +30,7 @@ mod secret;
 mod server_tools;
 mod suggest;
 mod tools;
+mod url_policy;
 mod yaml;
 mod yaml_flow;
 mod yaml_keys;

@@ -98,7 +98,7 @@ mod tests {
             describe(Section::Backend, "command_line_mcp_config")
                 .is_some_and(|note| note.contains("command execution"))
         );
-        assert_eq!(describe(Section::Backend, "command_line_docker_image"), None);
+        assert!(!keys::is_backend_unsupported("command_line_docker_image"));
         assert_eq!(describe(Section::Coordination, "no_such_key"), None);
     }
 }

@@ -26,7 +26,9 @@ pub(super) fn command_line(
         &ExecutionMode::NAMES,
         |name| {
             let name = name.trim().to_ascii_lowercase();
-            ExecutionMode::NAMES.contains(&name.as_str()).then_some(name)
+            ExecutionMode::NAMES
+                .contains(&name.as_str())
+                .then_some(name)
         },
     )?;
     // MassGen checks both modes' settings whichever mode runs.
@@ -297,3 +299,7 @@ fn unknown_keys(fields: &Fields<'_>, known: &[&str], notes: &mut Vec<Note>) {
         });
     }
 }
+
+#[cfg(test)]
+#[path = "command_line_tests.rs"]
+mod tests;

@@ -7,6 +7,7 @@ use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::mcp_security::{Level, Policy};
 use crate::config::tools::McpTransport;
+use crate::config::url_policy::UrlRules;
 use crate::config::yaml_node::Value;
 
 const KEYS: [&str; 7] = [
@@ -76,10 +77,12 @@ fn policy(security: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Policy, Proble
         level,
         allowed_executables: security.strings("allowed_executables")?,
         env_level: level,
-        allowed_hostnames: security.strings("allowed_hostnames")?,
-        resolve_dns: security.bool("resolve_dns")?.unwrap_or(false),
-        allow_private_ips: security.bool("allow_private_ips")?.unwrap_or(false),
-        allow_localhost: security.bool("allow_localhost")?.unwrap_or(false),
+        url: UrlRules {
+            allowed_hostnames: security.strings("allowed_hostnames")?,
+            resolve_dns: security.bool("resolve_dns")?.unwrap_or(false),
+            allow_private_ips: security.bool("allow_private_ips")?.unwrap_or(false),
+            allow_localhost: security.bool("allow_localhost")?.unwrap_or(false),
+        },
         ..Policy::default()
     };
     if let Some(node) = security.get("env") {
@@ -89,10 +92,12 @@ fn policy(security: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Policy, Proble
             policy.env_level = self::level(&env, notes)?;
         }
         policy.env_allowlist = env
-            .choice("mode", &["denylist", "allowlist"], |mode| match mode.trim() {
-                "denylist" => Some(false),
-                "allowlist" => Some(true),
-                _ => None,
+            .choice("mode", &["denylist", "allowlist"], |mode| {
+                match mode.trim() {
+                    "denylist" => Some(false),
+                    "allowlist" => Some(true),
+                    _ => None,
+                }
             })?
             .unwrap_or(false);
         policy.allowed_vars = env.strings("allowed_vars")?;

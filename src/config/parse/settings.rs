@@ -170,9 +170,10 @@ fn round_grace(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
     KeyTable::of(Section::Ui).check(ui, notes);
     // `display_type` is MassGen's key; `type` is what many of its shipped configs write.
+    let by_type = display_kind(ui, "type", notes)?;
     let display = match display_kind(ui, "display_type", notes)? {
         Some(display) => display,
-        None => display_kind(ui, "type", notes)?.flatten(),
+        None => by_type.flatten(),
     };
     Ok(UiConfig {
         display,
@@ -231,3 +232,7 @@ fn display_kind(
     })?;
     Ok(display.map(Some))
 }
+
+#[cfg(test)]
+#[path = "display_tests.rs"]
+mod display_tests;

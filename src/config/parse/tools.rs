@@ -11,8 +11,8 @@ use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::secret::Secret;
 use crate::config::tools::{
-    ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
-    McpTransport, Permission, ToolSettings,
+    ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport,
+    Permission, ToolSettings,
 };
 use crate::config::yaml_node::{Node, Value};
 
@@ -37,9 +37,7 @@ pub(super) fn parse_tool_settings(
         exclude_file_operations: backend
             .bool("exclude_file_operation_mcps")?
             .unwrap_or(false),
-        auto_discover: backend
-            .bool("auto_discover_custom_tools")?
-            .unwrap_or(false),
+        auto_discover: backend.bool("auto_discover_custom_tools")?.unwrap_or(false),
     })
 }
 

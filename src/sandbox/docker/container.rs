@@ -67,7 +67,11 @@ pub async fn start(
         let args = spec::exec_args(&container.name, &container.workspace, &command);
         match docker(&args, &[], INSTALL_TIMEOUT).await {
             Ok(output) if output.status.success() => {}
-            Ok(output) => failed.push(format!("`{}`: {}", command.join(" "), last_line(&output.stderr))),
+            Ok(output) => failed.push(format!(
+                "`{}`: {}",
+                command.join(" "),
+                last_line(&output.stderr)
+            )),
             Err(error) => failed.push(format!("`{}`: {error}", command.join(" "))),
         }
     }
@@ -100,7 +104,11 @@ impl Container {
     /// Starts `argv` in `cwd` inside the container, its output piped.
     pub fn exec(&self, cwd: &Path, argv: &[String]) -> std::io::Result<Exec> {
         let child = tokio::process::Command::new(PROGRAM)
-            .args(spec::exec_args(&self.name, &cwd.display().to_string(), argv))
+            .args(spec::exec_args(
+                &self.name,
+                &cwd.display().to_string(),
+                argv,
+            ))
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
@@ -190,7 +198,11 @@ fn remove_now(name: &str) {
 }
 
 /// Runs the docker client with `args`, `env` added to its environment, within `timeout`.
-async fn docker(args: &[String], env: &[(String, String)], timeout: Duration) -> Result<Output, String> {
+async fn docker(
+    args: &[String],
+    env: &[(String, String)],
+    timeout: Duration,
+) -> Result<Output, String> {
     let output = tokio::process::Command::new(PROGRAM)
         .args(args)
         .envs(env.iter().map(|(name, value)| (name, value)))
@@ -200,7 +212,10 @@ async fn docker(args: &[String], env: &[(String, String)], timeout: Duration) ->
     match tokio::time::timeout(timeout, output).await {
         Ok(Ok(output)) => Ok(output),
         Ok(Err(error)) => Err(format!("the docker client could not run: {error}")),
-        Err(_) => Err(format!("docker did not answer within {} s", timeout.as_secs())),
+        Err(_) => Err(format!(
+            "docker did not answer within {} s",
+            timeout.as_secs()
+        )),
     }
 }
 

@@ -41,7 +41,11 @@ pub fn container_spec(
         for kind in &settings.credentials.mount {
             let host = home.join(kind.home_path());
             if host.exists() {
-                add(&host, &Path::new(CONTAINER_HOME).join(kind.home_path()), true);
+                add(
+                    &host,
+                    &Path::new(CONTAINER_HOME).join(kind.home_path()),
+                    true,
+                );
             } else {
                 tracing::warn!(path = %host.display(), "docker credential mount not found; skipped");
             }

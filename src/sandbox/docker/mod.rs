@@ -70,7 +70,13 @@ pub fn container_name(workspace: &std::path::Path) -> String {
         .map(|name| name.to_string_lossy().into_owned())
         .unwrap_or_default()
         .chars()
-        .map(|ch| if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' { ch } else { '_' })
+        .map(|ch| {
+            if ch.is_ascii_alphanumeric() || ch == '_' || ch == '-' {
+                ch
+            } else {
+                '_'
+            }
+        })
         .collect();
     format!("massgen-{agent}-{instance}")
 }

@@ -66,12 +66,12 @@ impl CommandRunner {
                 executor.adjust(&mut prepared.plan);
                 Ok(prepared)
             })
-                .await
-                .unwrap_or_else(|error| {
-                    Err(ToolError::Failed(format!(
-                        "The command could not be prepared ({error})."
-                    )))
-                })?
+            .await
+            .unwrap_or_else(|error| {
+                Err(ToolError::Failed(format!(
+                    "The command could not be prepared ({error})."
+                )))
+            })?
         };
         execute(&self.executor, prepared).await
     }

@@ -89,7 +89,10 @@ impl Executor {
             .chain(launch.args)
             .collect();
         let exec = running.exec(&launch.cwd, &argv).map_err(|error| {
-            format!("the docker client could not run `{}`: {error}", argv.join(" "))
+            format!(
+                "the docker client could not run `{}`: {error}",
+                argv.join(" ")
+            )
         })?;
         Ok((Started::Docker(exec), notice))
     }
@@ -132,8 +135,12 @@ async fn ensure(
 fn srt_plan(srt: &SrtSettings, plan: &mut Plan) {
     plan.network = false;
     let resolved = |path: &PathBuf| path.canonicalize().unwrap_or_else(|_| path.clone());
-    plan.readable
-        .extend(srt.allow_read.iter().chain(&srt.allow_unix_sockets).map(resolved));
+    plan.readable.extend(
+        srt.allow_read
+            .iter()
+            .chain(&srt.allow_unix_sockets)
+            .map(resolved),
+    );
     plan.deny_read = srt.deny_read.iter().map(resolved).collect();
     if srt.read_mode == SrtReadMode::Open {
         plan.read_everything = true;
@@ -142,8 +149,11 @@ fn srt_plan(srt: &SrtSettings, plan: &mut Plan) {
             plan.deny_read
                 .extend(SRT_SECRET_HOME_PATHS.iter().map(|path| home.join(path)));
         }
-        plan.deny_read
-            .extend(SRT_SECRET_PATHS.iter().map(|path| Path::new(path).to_path_buf()));
+        plan.deny_read.extend(
+            SRT_SECRET_PATHS
+                .iter()
+                .map(|path| Path::new(path).to_path_buf()),
+        );
     }
 }
 
@@ -165,7 +175,10 @@ mod tests {
         };
         Executor::new(ExecutionMode::Srt(srt)).adjust(&mut plan);
         assert!(!plan.network && plan.read_everything);
-        assert_eq!(plan.readable, [PathBuf::from("/data/x"), "/run/a.sock".into()]);
+        assert_eq!(
+            plan.readable,
+            [PathBuf::from("/data/x"), "/run/a.sock".into()]
+        );
         assert!(plan.deny_read.contains(&"/etc/hidden".into()));
         assert!(plan.deny_read.contains(&"/etc/shadow".into()));
         let mut confined = Plan {
