@@ -39,7 +39,10 @@ mod tests {
         #[cfg(unix)]
         std::os::unix::fs::symlink("/", root.join("a/link")).unwrap();
         assert_eq!(without(&root, &[]), [root.clone()]);
-        assert_eq!(without(&root.join("b"), &[root.join("a")]), [root.join("b")]);
+        assert_eq!(
+            without(&root.join("b"), &[root.join("a")]),
+            [root.join("b")]
+        );
         assert!(without(&root, &[root.clone()]).is_empty());
         let mut granted = without(&root, &[root.join("a/secret")]);
         granted.sort();
