@@ -1,6 +1,6 @@
-//! Which front end a run uses: `--display` wins; else the config's `ui.display_type`; else
-//! the full-screen TUI when both standard input and output are terminals, plain lines
-//! otherwise (pipes, redirects, CI).
+//! Which front end a run uses: `--display` wins; else the config's `ui.display_type` (or
+//! `ui.type`, or a top-level `display.type`); else the full-screen TUI when both standard
+//! input and output are terminals, plain lines otherwise (pipes, redirects, CI).
 
 use super::args::DisplayArg;
 use crate::config::DisplayKind;

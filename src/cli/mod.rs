@@ -89,7 +89,9 @@ pub fn run(args: Args) -> Exit {
         }
     };
     let (env, mut env_warnings) = Env::load(&cwd);
-    let env = env.with_command_line_limits(command_line_limits);
+    let env = env
+        .with_command_line_limits(command_line_limits)
+        .with_docker_probe(crate::sandbox::docker::daemon_answers);
     // A session shows these with the config's warnings on whichever display it runs
     // (setup::report_warnings); the commands that start none print them now.
     let starts_session = args.command.is_none()

@@ -23,6 +23,9 @@ pub struct Env {
     process: HashMap<String, String>,
     dotenv: HashMap<String, String>,
     command_line_limits: CommandLineLimits,
+    /// Whether a Docker daemon answers, asked only of a config that runs commands in
+    /// Docker; unset, none is assumed.
+    docker_probe: Option<fn() -> bool>,
 }
 
 /// A `${VAR}` whose variable is not set anywhere. It is left in the text as written.
@@ -49,6 +52,7 @@ impl Env {
                 .collect(),
             dotenv: HashMap::new(),
             command_line_limits: CommandLineLimits::default(),
+            docker_probe: None,
         };
         let mut warnings = Vec::new();
         for file in dotenv_files(cwd) {
@@ -103,7 +107,19 @@ impl Env {
                 .collect(),
             dotenv: HashMap::new(),
             command_line_limits: CommandLineLimits::default(),
+            docker_probe: None,
         }
+    }
+
+    /// This environment with a way to ask whether a Docker daemon answers.
+    pub fn with_docker_probe(mut self, probe: fn() -> bool) -> Self {
+        self.docker_probe = Some(probe);
+        self
+    }
+
+    /// Whether a Docker daemon answers (false when no probe was given).
+    pub fn docker_answers(&self) -> bool {
+        self.docker_probe.is_some_and(|probe| probe())
     }
 
     /// Some `*_API_KEY` variable is set, in the process or a `.env` file.

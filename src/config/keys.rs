@@ -11,16 +11,16 @@ pub const TOP_LEVEL: &[&str] = &[
     "timeout_settings",
     "ui",
     "limits",
+    "display",
 ];
 
 /// Top-level keys MassGen reads (`memory`, `nlip`, …) or that its shipped configs write
-/// although MassGen ignores them too (`display`, `timeout`, `task`).
+/// although MassGen ignores them too (`timeout`, `task`).
 pub const TOP_LEVEL_UNSUPPORTED: &[&str] = &[
     "memory",
     "filesystem_memory",
     "rate_limits",
     "nlip",
-    "display",
     "timeout",
     "task",
 ];
@@ -69,11 +69,24 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "command_line_allowed_commands",
     "command_line_blocked_commands",
     "command_line_network",
+    "command_line_docker_image",
+    "command_line_docker_network_mode",
+    "command_line_docker_memory_limit",
+    "command_line_docker_cpu_limit",
+    "command_line_docker_enable_sudo",
+    "command_line_docker_credentials",
+    "command_line_docker_packages",
+    "command_line_srt_read_mode",
+    "command_line_srt_allow_read",
+    "command_line_srt_deny_read",
+    "command_line_srt_allow_unix_sockets",
+    "command_line_srt_network_allowed_domains",
     "exclude_file_operation_mcps",
     "concurrent_tool_execution",
     "max_concurrent_tools",
     "debug_delay_seconds",
     "debug_delay_after_n_tools",
+    "auto_discover_custom_tools",
 ];
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
@@ -87,7 +100,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "disallowed_tools",
     "custom_tools",
     "custom_tools_path",
-    "auto_discover_custom_tools",
     "exclude_custom_tools",
     "enable_code_based_tools",
     "direct_mcp_servers",
@@ -120,8 +132,9 @@ pub const MCP_SERVER: &[&str] = &[
     "connect_timeout",
     "allowed_tools",
     "exclude_tools",
+    "security",
 ];
-pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "security", "defer_loading"];
+pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "defer_loading"];
 
 /// Keys of one `context_paths` entry.
 pub const CONTEXT_PATH: &[&str] = &["path", "permission", "protected_paths"];
@@ -284,14 +297,13 @@ pub const TIMEOUTS: &[&str] = &[
 ];
 pub const TIMEOUTS_UNSUPPORTED: &[&str] = &["agent_timeout_seconds"];
 
-pub const UI: &[&str] = &["display_type", "logging_enabled"];
+pub const UI: &[&str] = &["display_type", "type", "logging_enabled"];
 pub const UI_UNSUPPORTED: &[&str] = &[
     "theme",
     "display_kwargs",
     "automation_mode",
     "skip_agent_selector",
     "use_orchestrator_for_single_agent",
-    "type",
 ];
 
 pub const DISPLAY_TYPES: [&str; 7] = [

@@ -5,12 +5,12 @@ use std::path::Path;
 
 use super::env::{Env, UnsetVariable, expand};
 use super::error::{self, ConfigError, ConfigWarning, Problem};
-use super::grants;
 use super::key_count::{KeyCount, is_within};
 use super::limits::LimitAuthority;
 use super::parse::{LimitRules, parse};
 use super::schema::Config;
 use super::yaml_size::MAX_CONFIG_BYTES;
+use super::{docker_fallback, grants, mcp_registry};
 use super::{yaml, yaml_size};
 
 /// A config that parsed and validated. Unset `${VAR}`s are kept apart: running needs them,
@@ -97,6 +97,7 @@ fn from_text_under(
         })
     })?;
     config.granted_paths = grants::collect(&root, &config);
+    mcp_registry::merge_into(&mut config, env);
     let ignored: Vec<String> = notes
         .iter()
         .filter_map(|note| note.ignored.clone())
@@ -109,6 +110,15 @@ fn from_text_under(
             message: note.message,
         })
         .collect();
+    warnings.extend(
+        docker_fallback::warnings(&config, env)
+            .into_iter()
+            .map(|(loc, message)| ConfigWarning {
+                source_name: source_name.to_string(),
+                loc,
+                message,
+            }),
+    );
     if let Some(loc) = document.duplicate_key {
         warnings.push(ConfigWarning {
             source_name: source_name.to_string(),

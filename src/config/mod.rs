@@ -1,6 +1,8 @@
 //! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
 
 mod backend_kind;
+mod command_mode;
+mod docker_fallback;
 pub mod draft;
 mod env;
 mod error;
@@ -15,6 +17,8 @@ pub mod limits;
 mod load;
 mod masked_url;
 mod massgen_own;
+mod mcp_registry;
+mod mcp_security;
 mod parse;
 mod path_rules;
 pub mod provider_options;
@@ -27,6 +31,7 @@ mod secret;
 mod server_tools;
 mod suggest;
 mod tools;
+mod url_policy;
 mod yaml;
 mod yaml_flow;
 mod yaml_keys;
@@ -37,6 +42,11 @@ mod yaml_size;
 use std::path::PathBuf;
 
 pub use backend_kind::BackendKind;
+pub use command_mode::{
+    CredentialMount, DEFAULT_DOCKER_IMAGE, DockerCredentials, DockerNetwork, DockerPackages,
+    DockerSettings, ExecutionMode, ExtraMount, SRT_SECRET_HOME_PATHS, SRT_SECRET_PATHS,
+    SrtReadMode, SrtSettings,
+};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};

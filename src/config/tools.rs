@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::command_mode::ExecutionMode;
 use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
@@ -30,6 +31,9 @@ pub struct ToolSettings {
     pub exclude_file_operations: bool,
     /// How the tool calls of one reply run.
     pub execution: ToolExecution,
+    /// `auto_discover_custom_tools: true`: MassGen's registry servers join `mcp_servers`
+    /// when the config is loaded (`mcp_registry`).
+    pub auto_discover: bool,
 }
 
 /// How the tool calls of one model reply run: one after another, or at once
@@ -125,6 +129,8 @@ pub struct CommandLineConfig {
     /// `command_line_network` (default true): commands may open TCP connections and
     /// listen; false denies both where the OS sandbox can (Linux Landlock ABI 4 or newer).
     pub network: bool,
+    /// `command_line_execution_mode`: where commands run.
+    pub mode: ExecutionMode,
 }
 
 impl Default for CommandLineConfig {
@@ -134,6 +140,7 @@ impl Default for CommandLineConfig {
             blocked_commands: Vec::new(),
             timeout: DEFAULT_COMMAND_TIMEOUT,
             network: true,
+            mode: ExecutionMode::Local,
         }
     }
 }

@@ -16,7 +16,7 @@ const FS_ABI: ABI = ABI::V7;
 /// Network rights: TCP from ABI 4, and UDP too where the kernel has ABI 10.
 const NET_ABI: ABI = ABI::V10;
 
-/// Read and execute: what programs need to start and run. Not `/home`, `/root`, `/tmp`,
+/// Read and execute: what programs need to start and run (less the plan's `deny_read`). Not `/home`, `/root`, `/tmp`,
 /// `/var` or `/run`. `/proc` is readable: in a command's own PID namespace that is its
 /// namespace's `/proc`, mounted before these rules are made. Landlock keeps ptrace and
 /// `/proc/PID/mem` of processes outside the sandbox out of reach, not their `environ`.
@@ -60,7 +60,19 @@ pub(super) fn restrict_this_thread(plan: &Plan, tmp: &Path) -> Result<Confinemen
         ruleset = ruleset.handle_access(AccessNet::from_all(NET_ABI))?;
     }
     let mut created = ruleset.create()?;
-    let system = SYSTEM_READ.iter().map(|path| (PathBuf::from(path), read));
+    let (roots, holes) = if plan.read_everything {
+        // Devices are granted one by one below: not the user's terminal.
+        let mut holes = plan.deny_read.clone();
+        holes.push(PathBuf::from("/dev"));
+        (vec![PathBuf::from("/")], holes)
+    } else {
+        let roots = SYSTEM_READ.iter().map(PathBuf::from).collect();
+        (roots, plan.deny_read.clone())
+    };
+    let system = roots
+        .iter()
+        .flat_map(|root| super::carve::without(root, &holes))
+        .map(|path| (path, read));
     let devices = DEVICES.iter().map(|path| (PathBuf::from(path), device));
     let readable = plan.readable.iter().map(|path| (path.clone(), read));
     let writable = std::iter::once(&plan.workspace)

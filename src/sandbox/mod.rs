@@ -31,7 +31,10 @@
 
 #[cfg(target_os = "linux")]
 mod capabilities;
+#[cfg(target_os = "linux")]
+mod carve;
 pub mod check;
+pub mod docker;
 #[cfg(target_os = "linux")]
 mod helper;
 #[cfg(target_os = "linux")]
@@ -49,7 +52,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 pub use launch::{Launch, LaunchError, Running, launch};
 pub use namespace::{helper_program, set_helper_program};
-pub use procs::{end_all_commands, end_commands_in};
+pub use procs::end_commands_in;
+
+/// Ends every command of this process and removes the Docker containers it started: when
+/// massgen exits.
+pub fn end_all_commands() {
+    procs::end_all_commands();
+    docker::remove_all();
+}
 
 /// Runs the sandbox helper when this process was started as one (argv\[1\] names a helper
 /// mode) and returns its exit code; `None` otherwise. `main` calls it before anything else.
@@ -72,8 +82,13 @@ pub struct Plan {
     pub readable: Vec<PathBuf>,
     /// Also written: context paths while the policy allows writing them.
     pub writable: Vec<PathBuf>,
-    /// TCP allowed (`command_line_network`, default true).
+    /// TCP allowed (`command_line_network`, default true; never under srt).
     pub network: bool,
+    /// Everything readable but [`Plan::deny_read`] (srt's `open` read mode), not only the
+    /// system directories and the paths above.
+    pub read_everything: bool,
+    /// Never readable, even inside a readable system directory (srt's `deny_read`).
+    pub deny_read: Vec<PathBuf>,
 }
 
 /// Whether commands are confined: on unless the user turned it off.

@@ -26,6 +26,9 @@ pub(super) fn encode(plan: &Plan, tmp: &std::path::Path, argv: &[String]) -> Vec
     args.extend(plan.readable.iter().map(OsString::from));
     args.push(plan.writable.len().to_string().into());
     args.extend(plan.writable.iter().map(OsString::from));
+    args.push(if plan.read_everything { "1" } else { "0" }.into());
+    args.push(plan.deny_read.len().to_string().into());
+    args.extend(plan.deny_read.iter().map(OsString::from));
     args.extend(argv.iter().map(OsString::from));
     args
 }
@@ -48,6 +51,8 @@ pub(super) fn decode(args: Vec<OsString>) -> Option<Request> {
     };
     let readable = paths(&mut args)?;
     let writable = paths(&mut args)?;
+    let read_everything = args.next()? == "1";
+    let deny_read = paths(&mut args)?;
     let program = args.next()?;
     Some(Request {
         plan: Plan {
@@ -55,6 +60,8 @@ pub(super) fn decode(args: Vec<OsString>) -> Option<Request> {
             readable,
             writable,
             network,
+            read_everything,
+            deny_read,
         },
         tmp,
         program,
@@ -236,6 +243,8 @@ mod tests {
             readable: vec!["/r1".into(), "/r 2".into()],
             writable: vec!["/x".into()],
             network: false,
+            read_everything: true,
+            deny_read: vec!["/d 1".into()],
         };
         let argv = ["sh".to_string(), "-c".into(), "echo 1 -- 2".into()];
         let request = decode(encode(&plan, "/t".as_ref(), &argv)).unwrap();

@@ -19,6 +19,7 @@ use serde_json::json;
 use super::support::sandbox::{Sandbox, text};
 
 mod detached;
+mod modes;
 
 const PYTHON: &str = "/usr/bin/python3";
 

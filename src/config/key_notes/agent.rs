@@ -18,10 +18,6 @@ pub(super) fn top(key: &str) -> Option<&'static str> {
             "MassGen would route tool calls through its NLIP (natural-language interaction \
              protocol) router; massgen calls tools directly"
         }
-        "display" => {
-            "MassGen 0.1.97 does not read a top-level `display` block either; massgen picks the \
-             display from `ui.display_type`"
-        }
         "timeout" => {
             "MassGen 0.1.97 does not read a top-level `timeout` block either; massgen (like \
              MassGen) reads `timeout_settings.orchestrator_timeout_seconds`"
@@ -61,12 +57,6 @@ pub(super) fn agent(key: &str) -> Option<&'static str> {
 }
 
 pub(super) fn backend(key: &str) -> Option<&'static str> {
-    if key.starts_with("command_line_docker") {
-        return Some(
-            "MassGen would run this agent's commands in a Docker container with these settings; \
-             massgen runs them in its own sandbox (`command_line_execution_mode`)",
-        );
-    }
     if key.starts_with("command_line_") {
         return Some(
             "MassGen would use it to configure command execution; massgen reads only the \
@@ -86,7 +76,7 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
              `exclude_tools`"
         }
-        "custom_tools" | "custom_tools_path" | "auto_discover_custom_tools" => {
+        "custom_tools" | "custom_tools_path" => {
             "MassGen would load Python functions as extra tools; massgen runs no Python tools \
              (serve them over MCP with `mcp_servers` instead)"
         }
@@ -147,10 +137,6 @@ pub(super) fn mcp_server(key: &str) -> Option<&'static str> {
             "MassGen would wait this long for an HTTP MCP server's streamed reply; massgen uses \
              the server's `timeout`"
         }
-        "security" => {
-            "MassGen would apply its MCP security checks with these settings; massgen checks \
-             commands and arguments its own way"
-        }
         "defer_loading" => {
             "MassGen would let Claude load this server's tools on demand (tool search); massgen \
              lists every tool up front"
@@ -175,10 +161,6 @@ pub(super) fn ui(key: &str) -> Option<&'static str> {
         "use_orchestrator_for_single_agent" => {
             "MassGen would choose whether a single agent goes through the orchestrator; massgen \
              always runs it through the orchestrator (MassGen's default)"
-        }
-        "type" => {
-            "MassGen reads the display from `ui.display_type`, not `ui.type`; massgen does the \
-             same, so this key changes nothing in either"
         }
         _ => return None,
     })

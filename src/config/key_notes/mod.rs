@@ -93,11 +93,12 @@ mod tests {
     }
 
     #[test]
-    fn a_docker_key_of_the_command_line_family_is_described() {
+    fn a_command_line_key_massgen_does_not_read_is_described() {
         assert!(
-            describe(Section::Backend, "command_line_docker_image")
-                .is_some_and(|note| note.contains("Docker"))
+            describe(Section::Backend, "command_line_mcp_config")
+                .is_some_and(|note| note.contains("command execution"))
         );
+        assert!(!keys::is_backend_unsupported("command_line_docker_image"));
         assert_eq!(describe(Section::Coordination, "no_such_key"), None);
     }
 }

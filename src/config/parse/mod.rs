@@ -4,11 +4,13 @@
 
 mod agents;
 mod backend;
+mod command_line;
 mod coordination;
 mod key_table;
 mod limits;
 mod modes;
 mod request_options;
+mod server_security;
 mod settings;
 mod tool_execution;
 mod tools;
@@ -22,7 +24,7 @@ use super::key_notes::{self, Section};
 use super::schema::{Config, OrchestratorConfig, UiConfig};
 use crate::config::yaml_node::{Entry, Location, Node};
 use key_table::KeyTable;
-use settings::{parse_orchestrator, parse_timeouts, parse_ui};
+use settings::{parse_display, parse_orchestrator, parse_timeouts, parse_ui};
 
 /// A warning before the file name is attached.
 #[derive(Clone, Debug, PartialEq)]
@@ -70,6 +72,11 @@ pub fn parse(
     let ui = section(&top, "ui", &mut problems, |fields| {
         parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
     });
+    // `ui` chooses the display first; a top-level `display: {type: …}` otherwise.
+    let display = section(&top, "display", &mut problems, |fields| {
+        parse_display(fields, &mut notes).map_err(|problem| vec![problem])
+    })
+    .flatten();
     if !problems.is_empty() {
         problems.sort_by_key(|problem| problem.loc);
         problems.dedup();
@@ -81,10 +88,14 @@ pub fn parse(
             agents: agents.into_iter().map(|(agent, _)| agent).collect(),
             orchestrator: orchestrator.unwrap_or_default(),
             timeouts: timeouts.unwrap_or_default(),
-            ui: ui.unwrap_or(UiConfig {
-                display: None,
-                logging_enabled: true,
-            }),
+            ui: {
+                let mut ui = ui.unwrap_or(UiConfig {
+                    display: None,
+                    logging_enabled: true,
+                });
+                ui.display = ui.display.or(display);
+                ui
+            },
             limits,
             granted_paths: Vec::new(),
         },

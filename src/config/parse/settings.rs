@@ -169,24 +169,58 @@ fn round_grace(timeouts: &Fields<'_>) -> Result<Option<Duration>, Problem> {
 
 pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfig, Problem> {
     KeyTable::of(Section::Ui).check(ui, notes);
-    if let Some(node) = ui.get("display_type")
+    // `display_type` is MassGen's key; `type` is what many of its shipped configs write.
+    let by_type = display_kind(ui, "type", notes)?;
+    let display = match display_kind(ui, "display_type", notes)? {
+        Some(display) => display,
+        None => by_type.flatten(),
+    };
+    Ok(UiConfig {
+        display,
+        logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
+    })
+}
+
+/// The top-level `display: {type: …}` block some MassGen configs write.
+pub(super) fn parse_display(
+    display: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<Option<DisplayKind>, Problem> {
+    for entry in display.unknown(&["type"]) {
+        let path = display.key_path(&entry.key);
+        notes.push(Note {
+            loc: Some(entry.key_loc),
+            message: format!("ignored: unknown key `{path}`; the display is chosen by `type`"),
+            ignored: Some(path),
+        });
+    }
+    Ok(display_kind(display, "type", notes)?.flatten())
+}
+
+/// The display `key` names: `None` when it is absent, `Some(None)` for `web` (noted: the
+/// terminal display is used).
+fn display_kind(
+    fields: &Fields<'_>,
+    key: &str,
+    notes: &mut Vec<Note>,
+) -> Result<Option<Option<DisplayKind>>, Problem> {
+    if let Some(node) = fields.get(key)
         && node
             .as_str()
             .is_some_and(|name| name.trim().eq_ignore_ascii_case("web"))
     {
+        let path = fields.key_path(key);
         notes.push(Note {
             loc: Some(node.loc),
-            message: "ignored: ui.display_type: web — the browser UI is not supported yet; the \
-                      terminal display is used"
-                .into(),
-            ignored: Some("ui.display_type".into()),
+            message: format!(
+                "ignored: {path}: web — the browser UI is not supported yet; the terminal \
+                 display is used"
+            ),
+            ignored: Some(path),
         });
-        return Ok(UiConfig {
-            display: None,
-            logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
-        });
+        return Ok(Some(None));
     }
-    let display = ui.choice("display_type", &keys::DISPLAY_TYPES, |name| {
+    let display = fields.choice(key, &keys::DISPLAY_TYPES, |name| {
         match name.trim().to_ascii_lowercase().as_str() {
             "textual_terminal" | "rich_terminal" | "textual" | "rich" | "tui" => {
                 Some(DisplayKind::Tui)
@@ -196,8 +230,9 @@ pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfi
             _ => None,
         }
     })?;
-    Ok(UiConfig {
-        display,
-        logging_enabled: ui.bool("logging_enabled")?.unwrap_or(true),
-    })
+    Ok(display.map(Some))
 }
+
+#[cfg(test)]
+#[path = "display_tests.rs"]
+mod display_tests;

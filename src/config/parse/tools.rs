@@ -1,5 +1,6 @@
-//! A backend's tool keys (`cwd`, `mcp_servers` in list or mapping form, allow and exclude
-//! lists, the command line) and the orchestrator's `context_paths`.
+//! A backend's tool keys (`cwd`, `mcp_servers` in list or mapping form with their
+//! `security`, allow and exclude lists, `auto_discover_custom_tools`) and the
+//! orchestrator's `context_paths`. The command line is read in `command_line`.
 
 use std::path::PathBuf;
 
@@ -10,8 +11,8 @@ use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::secret::Secret;
 use crate::config::tools::{
-    CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig,
-    McpTransport, Permission, ToolSettings,
+    ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport,
+    Permission, ToolSettings,
 };
 use crate::config::yaml_node::{Node, Value};
 
@@ -32,61 +33,13 @@ pub(super) fn parse_tool_settings(
         mcp_servers,
         exclude_tools: backend.strings("exclude_tools")?,
         allowed_tools,
-        command_line: command_line(backend, notes)?,
+        command_line: super::command_line::command_line(backend, notes)?,
         exclude_file_operations: backend
             .bool("exclude_file_operation_mcps")?
             .unwrap_or(false),
         execution: super::tool_execution::parse_tool_execution(backend)?,
+        auto_discover: backend.bool("auto_discover_custom_tools")?.unwrap_or(false),
     })
-}
-
-fn command_line(
-    backend: &Fields<'_>,
-    notes: &mut Vec<Note>,
-) -> Result<Option<CommandLineConfig>, Problem> {
-    if backend.bool("enable_mcp_command_line")? != Some(true) {
-        return Ok(None);
-    }
-    if let Some(mode) = backend.string("command_line_execution_mode")?
-        && mode != "local"
-    {
-        // Running locally what the user meant to isolate in a container would be worse
-        // than not running it.
-        notes.push(Note {
-            loc: backend
-                .get("command_line_execution_mode")
-                .map(|node| node.loc),
-            message: format!(
-                "ignored: {} — only `local` is supported yet, so execute_command is off for \
-                 this agent",
-                backend.key_path("command_line_execution_mode")
-            ),
-            ignored: Some(backend.key_path("command_line_execution_mode")),
-        });
-        return Ok(None);
-    }
-    let patterns = |key: &str| -> Result<Vec<String>, Problem> {
-        let patterns = backend.strings(key)?;
-        for pattern in &patterns {
-            if let Err(error) = regex::Regex::new(pattern) {
-                return Err(Problem::at(
-                    backend.get(key).map_or(backend.loc(), |node| node.loc),
-                    format!(
-                        "`{}` holds an invalid pattern \"{pattern}\": {error}",
-                        backend.key_path(key)
-                    ),
-                )
-                .help("give regular expressions, like `^git .*` or `^ls`"));
-            }
-        }
-        Ok(patterns)
-    };
-    Ok(Some(CommandLineConfig {
-        allowed_commands: patterns("command_line_allowed_commands")?,
-        blocked_commands: patterns("command_line_blocked_commands")?,
-        network: backend.bool("command_line_network")?.unwrap_or(true),
-        ..CommandLineConfig::default()
-    }))
 }
 
 /// The list form `[{name, type, …}]` or the mapping form `{name: {type, …}}`.
@@ -162,6 +115,7 @@ fn parse_server(
             .help("use `type: stdio` (command, args) or `type: streamable-http` (url)"));
         }
     };
+    super::server_security::check(server, &transport, notes)?;
     let allowed_tools = server
         .get("allowed_tools")
         .map(|_| server.strings("allowed_tools"))

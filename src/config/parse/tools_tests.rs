@@ -64,20 +64,76 @@ fn tool_filters_command_line_and_workspace() {
 }
 
 #[test]
-fn docker_command_lines_are_turned_off_with_a_warning() {
+fn a_security_block_refuses_what_its_level_forbids_at_load() {
+    let command = error(&format!(
+        "{HEAD}    mcp_servers:\n      - name: repo\n        command: git\n        \
+         security: {{level: strict}}\n"
+    ));
+    assert!(
+        command.contains("t.yaml:7:18")
+            && command.contains("`agent.backend.mcp_servers[0].command` is refused by its \
+                                 `security` block: level `strict` does not allow the executable `git`")
+            && command.contains("allowed_executables"),
+        "{command}"
+    );
+    let moderate = load(&format!(
+        "{HEAD}    mcp_servers:\n      - {{name: repo, command: git, security: {{level: moderate}}}}\n"
+    ));
+    assert_eq!(moderate.agents[0].backend.tools.mcp_servers.len(), 1);
+    let url = error(&format!(
+        "{HEAD}    mcp_servers:\n      - name: web\n        type: streamable-http\n        \
+         url: http://localhost:8000/mcp\n        security: {{level: permissive}}\n"
+    ));
+    assert!(
+        url.contains("mcp_servers[0].url` is refused") && url.contains("allow_localhost: true"),
+        "{url}"
+    );
+    let allowed = load(&format!(
+        "{HEAD}    mcp_servers:\n      - name: web\n        type: streamable-http\n        \
+         url: http://localhost:8000/mcp\n        security: {{allow_localhost: true, \
+         allow_private_ips: true}}\n"
+    ));
+    assert_eq!(allowed.agents[0].backend.tools.mcp_servers.len(), 1);
+    let env = error(&format!(
+        "{HEAD}    mcp_servers:\n      - {{name: s, command: npx, env: {{PATH: /bin}}, \
+         security: {{level: strict}}}}\n"
+    ));
+    assert!(env.contains("`PATH` is denied"), "{env}");
+    // Without a block, massgen leaves the server as the user wrote it.
+    let unchecked = load(&format!(
+        "{HEAD}    mcp_servers: [{{name: repo, command: git}}]\n"
+    ));
+    assert_eq!(unchecked.agents[0].backend.tools.mcp_servers.len(), 1);
+}
+
+#[test]
+fn an_unknown_security_level_checks_as_strict_with_a_warning() {
     let loaded = from_text(
         &format!(
-            "{HEAD}    enable_mcp_command_line: true\n    command_line_execution_mode: docker\n"
+            "{HEAD}    mcp_servers:\n      - {{name: s, command: npx, security: {{level: high, \
+             sandbox: on}}}}\n"
         ),
         "t.yaml",
         &Env::default(),
     )
     .unwrap();
-    assert!(loaded.config.agents[0].backend.tools.command_line.is_none());
+    let messages: Vec<&str> = loaded.warnings.iter().map(|w| w.message.as_str()).collect();
     assert!(
-        loaded.warnings[0]
-            .message
-            .contains("only `local` is supported yet")
+        messages
+            .iter()
+            .any(|m| m.contains("security.level: high` is not a level MassGen knows")),
+        "{messages:?}"
+    );
+    assert!(
+        messages
+            .iter()
+            .any(|m| m.contains("unknown key `agent.backend.mcp_servers[0].security.sandbox`")),
+        "{messages:?}"
+    );
+    assert!(
+        !messages
+            .iter()
+            .any(|m| m.contains("ignored: agent.backend.mcp_servers[0].security "))
     );
 }
 

@@ -3,6 +3,7 @@
 //! a timeout that kills it with everything it started, and capped output.
 
 mod capture;
+mod mode;
 mod screen;
 
 use std::ffi::OsString;
@@ -15,10 +16,11 @@ use tokio::io::AsyncRead;
 
 use super::args::{Args, ToolError, ToolResult};
 use crate::config::CommandLineConfig;
-use crate::sandbox::{self, Launch, LaunchError, Mode, Plan};
+use crate::sandbox::{Launch, Plan};
 use crate::tools::permissions::{Access, PathPolicy, Refusal};
 
 use capture::Capped;
+use mode::Executor;
 use screen::Screen;
 
 /// How long to keep reading output after the process group is gone.
@@ -29,6 +31,7 @@ pub(super) struct CommandRunner {
     screen: Screen,
     timeout: Duration,
     network: bool,
+    executor: Arc<Executor>,
 }
 
 /// What runs, where, with which environment.
@@ -46,6 +49,7 @@ impl CommandRunner {
             screen: Screen::new(&config.allowed_commands, &config.blocked_commands),
             timeout: config.timeout,
             network: config.network,
+            executor: Arc::new(Executor::new(config.mode.clone())),
         }
     }
 
@@ -56,15 +60,20 @@ impl CommandRunner {
             let screen = self.screen.clone();
             let limit = self.timeout;
             let network = self.network;
-            tokio::task::spawn_blocking(move || prepare(&screen, limit, network, &policy, &args))
-                .await
-                .unwrap_or_else(|error| {
-                    Err(ToolError::Failed(format!(
-                        "The command could not be prepared ({error})."
-                    )))
-                })?
+            let executor = Arc::clone(&self.executor);
+            tokio::task::spawn_blocking(move || {
+                let mut prepared = prepare(&screen, limit, network, &policy, &args)?;
+                executor.adjust(&mut prepared.plan);
+                Ok(prepared)
+            })
+            .await
+            .unwrap_or_else(|error| {
+                Err(ToolError::Failed(format!(
+                    "The command could not be prepared ({error})."
+                )))
+            })?
         };
-        execute(prepared).await
+        execute(&self.executor, prepared).await
     }
 }
 
@@ -171,7 +180,7 @@ fn environment(workspace: &Path) -> Vec<(&'static str, OsString)> {
     env
 }
 
-async fn execute(prepared: Prepared) -> ToolResult {
+async fn execute(executor: &Executor, prepared: Prepared) -> ToolResult {
     let Prepared {
         argv,
         cwd,
@@ -191,11 +200,11 @@ async fn execute(prepared: Prepared) -> ToolResult {
     };
     let started = Instant::now();
     // Dropped when the call is cancelled: the command and all it started are killed.
-    let mut running = sandbox::launch(launch, plan, Mode::from_env())
+    let (mut running, notice) = executor
+        .start(launch, plan)
         .await
-        .map_err(|error| ToolError::Failed(launch_error(&error)))?;
-    let notice = running.notice.take();
-    let child = &mut running.child;
+        .map_err(ToolError::Failed)?;
+    let child = running.child();
     let stdout = Arc::new(Mutex::new(Capped::default()));
     let stderr = Arc::new(Mutex::new(Capped::default()));
     let readers = [
@@ -210,7 +219,7 @@ async fn execute(prepared: Prepared) -> ToolResult {
     ];
     let status = tokio::time::timeout(timeout, child.wait()).await;
     // Whatever it left behind, in its group or not, goes now.
-    running.end();
+    running.end().await;
     let status = match status {
         Ok(Ok(status)) => Some(status),
         Ok(Err(error)) => {
@@ -220,7 +229,7 @@ async fn execute(prepared: Prepared) -> ToolResult {
         }
         Err(_) => {
             // It was killed above; reap it.
-            let _ = running.child.wait().await;
+            let _ = running.child().wait().await;
             None
         }
     };
@@ -290,9 +299,4 @@ fn describe(status: ExitStatus) -> String {
         return format!("killed by signal {signal}");
     }
     "exit code: unknown".to_string()
-}
-
-/// The launch failure as the model reads it.
-fn launch_error(error: &LaunchError) -> String {
-    error.to_string()
 }
