@@ -70,6 +70,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "command_line_blocked_commands",
     "command_line_network",
     "exclude_file_operation_mcps",
+    "custom_tools",
 ];
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
@@ -82,7 +83,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_multimodal_tools",
     "concurrent_tool_execution",
     "disallowed_tools",
-    "custom_tools",
     "custom_tools_path",
     "auto_discover_custom_tools",
     "exclude_custom_tools",

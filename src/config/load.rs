@@ -57,7 +57,7 @@ impl Loaded {
 /// A config from text that is not a file in the user's config directory (a shipped
 /// example, `--local`'s, an edited view): it may lower limits, not raise them.
 pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, ConfigError> {
-    from_text_under(text, source_name, env, LimitAuthority::LowerOnly)
+    from_text_under(text, source_name, env, LimitAuthority::LowerOnly, None)
 }
 
 fn from_text_under(
@@ -65,6 +65,7 @@ fn from_text_under(
     source_name: &str,
     env: &Env,
     authority: LimitAuthority,
+    config_dir: Option<&Path>,
 ) -> Result<Loaded, ConfigError> {
     yaml_size::check(text).map_err(|problem| problem.in_source(source_name))?;
     let document = yaml::parse(text).map_err(|error| {
@@ -94,6 +95,15 @@ fn from_text_under(
         })
     })?;
     config.granted_paths = grants::collect(&root, &config);
+    let cwd = std::env::current_dir().ok();
+    super::custom_tools::resolve_paths(
+        config
+            .agents
+            .iter_mut()
+            .flat_map(|agent| agent.backend.tools.custom_tools.iter_mut()),
+        cwd.as_deref(),
+        config_dir,
+    );
     let ignored: Vec<String> = notes
         .iter()
         .filter_map(|note| note.ignored.clone())
@@ -143,7 +153,13 @@ fn is_within(path: &str, ancestor: &str) -> bool {
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
     let source_name = path.display().to_string();
     let text = read_config(path).map_err(|problem| problem.in_source(&source_name))?;
-    from_text_under(&text, &source_name, env, LimitAuthority::of_file(path))
+    from_text_under(
+        &text,
+        &source_name,
+        env,
+        LimitAuthority::of_file(path),
+        path.parent(),
+    )
 }
 
 /// The file's text: a regular file of at most [`MAX_CONFIG_BYTES`], in UTF-8.

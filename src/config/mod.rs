@@ -1,6 +1,7 @@
 //! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
 
 mod backend_kind;
+mod custom_tools;
 pub mod draft;
 mod env;
 mod error;
@@ -36,6 +37,7 @@ mod yaml_size;
 use std::path::PathBuf;
 
 pub use backend_kind::BackendKind;
+pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};

@@ -4,6 +4,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
+use super::custom_tools::CustomToolConfig;
 use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
@@ -28,6 +29,8 @@ pub struct ToolSettings {
     pub command_line: Option<CommandLineConfig>,
     /// `exclude_file_operation_mcps: true` turns the copy/delete/compare tools off.
     pub exclude_file_operations: bool,
+    /// `custom_tools`: Python functions offered as `custom_tool__<name>`.
+    pub custom_tools: Vec<CustomToolConfig>,
 }
 
 impl ToolSettings {

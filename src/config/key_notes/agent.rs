@@ -90,7 +90,7 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
              `exclude_tools`"
         }
-        "custom_tools" | "custom_tools_path" | "auto_discover_custom_tools" => {
+        "custom_tools_path" | "auto_discover_custom_tools" => {
             "MassGen would load Python functions as extra tools; massgen runs no Python tools \
              (serve them over MCP with `mcp_servers` instead)"
         }

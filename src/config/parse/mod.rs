@@ -5,6 +5,7 @@
 mod agents;
 mod backend;
 mod coordination;
+mod custom_tools;
 mod key_table;
 mod limits;
 mod modes;

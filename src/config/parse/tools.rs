@@ -36,6 +36,7 @@ pub(super) fn parse_tool_settings(
         exclude_file_operations: backend
             .bool("exclude_file_operation_mcps")?
             .unwrap_or(false),
+        custom_tools: super::custom_tools::parse_custom_tools(backend, notes)?,
     })
 }
 
