@@ -57,7 +57,8 @@ def inspect_tools(request):
 
 
 def problem(tool, level, message, help_text):
-    return {"tool": tool["offered"], "level": level, "message": message, "help": help_text}
+    return {"index": tool.get("index"), "tool": tool["offered"], "level": level,
+            "message": message, "help": help_text}
 
 
 def inspect_tool(tool):
