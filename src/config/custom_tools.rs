@@ -3,6 +3,7 @@
 //! relative to the current directory, then the config file's.
 
 use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// The prefix of every custom tool's offered name, as MassGen names them.
 pub const CUSTOM_TOOL_PREFIX: &str = "custom_tool__";
@@ -28,6 +29,8 @@ pub struct CustomToolConfig {
     pub preset_args: serde_json::Map<String, serde_json::Value>,
     /// `category` (shown where MCP tools show their server); `default` when absent.
     pub category: String,
+    /// `timeout` (seconds, massgen's own key): one call's limit; MCP's default otherwise.
+    pub timeout: Duration,
 }
 
 impl CustomToolConfig {
@@ -88,6 +91,7 @@ mod tests {
             description: None,
             preset_args: serde_json::Map::new(),
             category: "default".into(),
+            timeout: Duration::from_secs(30),
         }
     }
 

@@ -5,10 +5,11 @@
 use super::Note;
 use crate::config::custom_tools::CustomToolConfig;
 use crate::config::error::Problem;
+use crate::config::tools::DEFAULT_CALL_TIMEOUT;
 use crate::config::fields::Fields;
 use crate::config::yaml_node::{Node, Value};
 
-const KNOWN: [&str; 7] = [
+const KNOWN: [&str; 8] = [
     "path",
     "function",
     "func",
@@ -16,6 +17,7 @@ const KNOWN: [&str; 7] = [
     "description",
     "preset_args",
     "category",
+    "timeout",
 ];
 
 const EXAMPLE: &str =
@@ -106,6 +108,9 @@ fn parse_entry(entry: &Fields<'_>) -> Result<Vec<CustomToolConfig>, Problem> {
     let category = entry
         .string("category")?
         .unwrap_or_else(|| "default".to_string());
+    let timeout = entry
+        .seconds("timeout", 30)?
+        .unwrap_or(DEFAULT_CALL_TIMEOUT);
     Ok(functions
         .into_iter()
         .zip(names.into_iter().zip(descriptions.into_iter().zip(presets)))
@@ -118,6 +123,7 @@ fn parse_entry(entry: &Fields<'_>) -> Result<Vec<CustomToolConfig>, Problem> {
             description,
             preset_args: preset.unwrap_or_default(),
             category: category.clone(),
+            timeout,
         })
         .collect())
 }

@@ -34,16 +34,14 @@ pub struct AgentSetup {
     pub policy: Option<Arc<PathPolicy>>,
     /// TCP allowed (the agent's `command_line_network`, default true).
     pub network: bool,
-    /// One call's limit.
-    pub timeout: Duration,
 }
 
 /// One agent's custom tools and their worker.
 pub struct CustomTools {
     specs: Vec<ToolSpec>,
     categories: HashMap<String, String>,
+    timeouts: HashMap<String, Duration>,
     spec: Spec,
-    timeout: Duration,
     /// `None` after a crash, a timeout or a cancelled call: the next call starts another.
     worker: tokio::sync::Mutex<Option<Worker>>,
     _scripts: Scripts,
@@ -119,11 +117,15 @@ impl CustomTools {
             .iter()
             .map(|tool| (tool.offered_name(), tool.category.clone()))
             .collect();
+        let timeouts = tools
+            .iter()
+            .map(|tool| (tool.offered_name(), tool.timeout))
+            .collect();
         Ok(Self {
             specs,
             categories,
+            timeouts,
             spec,
-            timeout: setup.timeout,
             worker: tokio::sync::Mutex::new(Some(worker)),
             _scripts: scripts,
         })
@@ -157,7 +159,12 @@ impl CustomTools {
                 Err(message) => return failed(format!("Tool `{name}` could not run: {message}.")),
             },
         };
-        match tokio::time::timeout(self.timeout, worker.call(name, arguments)).await {
+        let timeout = self
+            .timeouts
+            .get(name)
+            .copied()
+            .unwrap_or(crate::config::DEFAULT_CALL_TIMEOUT);
+        match tokio::time::timeout(timeout, worker.call(name, arguments)).await {
             Ok(Ok(Reply::Done(output))) => {
                 *slot = Some(worker);
                 ToolOutcome { ok: true, output }
@@ -174,7 +181,7 @@ impl CustomTools {
                 worker.stop();
                 failed(format!(
                     "Tool `{name}` timed out after {} s and was stopped with everything it started. Try a smaller request or another way.",
-                    self.timeout.as_secs()
+                    timeout.as_secs()
                 ))
             }
         }
