@@ -285,3 +285,47 @@ async fn a_tool_that_does_not_import_stops_the_run_from_starting() {
     assert!(matches!(events.last().unwrap().msg, EventMsg::RunFinished));
     assert!(!events.iter().any(|event| matches!(event.msg, EventMsg::TurnStarted { .. })));
 }
+
+/// MassGen's own `ToolManager._extract_tool_schema` (pydantic and docstring_parser, from
+/// the unpacked wheel) gives the schemas the worker offers without them.
+#[test]
+fn the_worker_offers_the_schemas_massgens_tool_manager_builds() {
+    let Some(python) = crate::harness::venv_program("python") else {
+        return;
+    };
+    let Some(wheel) = crate::harness::peer("massgen-wheel/massgen/tool/_manager.py") else {
+        return;
+    };
+    let wheel_root = wheel.ancestors().nth(3).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let fixtures = root.join("tests/fixtures/custom_tools");
+    let targets = [
+        format!(
+            "{}:two_num_tool",
+            wheel_root.join("massgen/tool/_basic/_two_num_tool.py").display()
+        ),
+        format!("{}:search_files", fixtures.join("google_rich.py").display()),
+        format!("{}:no_docstring", fixtures.join("google_rich.py").display()),
+        format!("{}:convert", fixtures.join("rest_numpy.py").display()),
+        format!("{}:summarize", fixtures.join("rest_numpy.py").display()),
+    ];
+    let output = std::process::Command::new(python)
+        .arg(root.join("tests/peers/custom_tool_oracle.py"))
+        .arg(wheel_root)
+        .arg(root.join("assets/python"))
+        .args(&targets)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    if output.status.code() == Some(3) {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "pydantic and docstring_parser must be in tests/peers/.venv: {stdout}"
+        );
+        eprintln!("skipping: {stdout}");
+        return;
+    }
+    assert!(output.status.success(), "{stdout}\n{stderr}");
+    assert_eq!(stdout.matches("same: ").count(), targets.len(), "{stdout}");
+}
