@@ -140,7 +140,10 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
     }
     let inspection = super::setup::inspect_custom_tools(&config);
     for warning in &inspection.warnings {
-        eprintln!("warning: {}", escape_for_terminal(&redactor.redact(warning)));
+        eprintln!(
+            "warning: {}",
+            escape_for_terminal(&redactor.redact(warning))
+        );
     }
     for error in &inspection.errors {
         eprintln!("error: {}", escape_for_terminal(&redactor.redact(error)));

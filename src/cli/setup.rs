@@ -323,7 +323,9 @@ fn finish(
     };
     let inspection = inspect_custom_tools(&config);
     if !inspection.errors.is_empty() {
-        return Err(redactor.redact(&inspection.errors.join("\nerror: ")).into_owned());
+        return Err(redactor
+            .redact(&inspection.errors.join("\nerror: "))
+            .into_owned());
     }
     let backends = build_backends(&config, env).map_err(|error| {
         let error = error.to_string();
@@ -336,7 +338,11 @@ fn finish(
     let warnings = inspection
         .warnings
         .iter()
-        .map(|warning| redactor.redact(&crate::sanitize::escape_for_terminal(warning)).into_owned())
+        .map(|warning| {
+            redactor
+                .redact(&crate::sanitize::escape_for_terminal(warning))
+                .into_owned()
+        })
         .collect();
     Ok(Prepared {
         config: Arc::new(config),

@@ -102,7 +102,7 @@ mod tests {
         std::fs::write(config.path().join("only_there.py"), "").unwrap();
         std::fs::write(config.path().join("both.py"), "").unwrap();
         std::fs::write(cwd.path().join("both.py"), "").unwrap();
-        let mut tools = vec![tool("only_there.py"), tool("both.py"), tool("massgen/x.py")];
+        let mut tools = [tool("only_there.py"), tool("both.py"), tool("massgen/x.py")];
         resolve_paths(tools.iter_mut(), Some(cwd.path()), Some(config.path()));
         assert_eq!(tools[0].path, Some(config.path().join("only_there.py")));
         assert_eq!(tools[1].path, Some(cwd.path().join("both.py")));

@@ -89,7 +89,11 @@ fn config(file: &Path, entries: &str, calls: &str, workspace: bool) -> String {
     format!(
         "agent:\n  id: a\n  backend:\n    type: scripted\n    tokens_per_second: 0\n{}    \
          answer: done\n    custom_tools:\n{entries}    tool_calls:\n{calls}",
-        if workspace { "    cwd: workspace\n" } else { "" }
+        if workspace {
+            "    cwd: workspace\n"
+        } else {
+            ""
+        }
     )
 }
 
@@ -158,10 +162,16 @@ async fn a_list_of_functions_is_offered_under_its_new_names() {
     );
     let (events, scenario) = run(dir, &yaml).await;
     let tools = offered(&scenario);
-    let plus = tools.iter().find(|tool| tool.name == "custom_tool__plus").unwrap();
+    let plus = tools
+        .iter()
+        .find(|tool| tool.name == "custom_tool__plus")
+        .unwrap();
     assert_eq!(plus.description, "Plus");
     assert!(!tools.iter().any(|tool| tool.name == "custom_tool__add"));
-    let outputs: Vec<String> = results(&events).into_iter().map(|(_, _, output)| output).collect();
+    let outputs: Vec<String> = results(&events)
+        .into_iter()
+        .map(|(_, _, output)| output)
+        .collect();
     assert_eq!(outputs, ["add=7", "sub=4"]);
 }
 
@@ -197,7 +207,10 @@ async fn an_async_generator_streams_blocks_into_the_result_and_context_params_ar
         false,
     );
     let (events, scenario) = run(dir, &yaml).await;
-    let outputs: Vec<String> = results(&events).into_iter().map(|(_, _, output)| output).collect();
+    let outputs: Vec<String> = results(&events)
+        .into_iter()
+        .map(|(_, _, output)| output)
+        .collect();
     // Log blocks are streamed, not kept in the result.
     assert_eq!(outputs[0], "3 2 1 ");
     assert!(outputs[1].starts_with("hi a on "), "{outputs:?}");
@@ -239,7 +252,10 @@ async fn a_worker_killed_mid_call_fails_that_call_and_the_next_call_works() {
     let (events, _scenario) = run(dir, &yaml).await;
     let results = results(&events);
     assert!(!results[0].1);
-    assert!(results[0].2.contains("the Python tool worker stopped"), "{results:?}");
+    assert!(
+        results[0].2.contains("the Python tool worker stopped"),
+        "{results:?}"
+    );
     assert_eq!((results[1].1, results[1].2.as_str()), (true, "still alive"));
 }
 
@@ -265,8 +281,17 @@ async fn a_call_past_its_timeout_is_stopped_and_the_next_call_works() {
 async fn a_tool_that_does_not_import_stops_the_run_from_starting() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("broken.py");
-    std::fs::write(&file, "import no_such_module_massgen_test\n\ndef f():\n    pass\n").unwrap();
-    let yaml = config(&file, "      - {path: FILE, function: f}\n", "      []\n", false);
+    std::fs::write(
+        &file,
+        "import no_such_module_massgen_test\n\ndef f():\n    pass\n",
+    )
+    .unwrap();
+    let yaml = config(
+        &file,
+        "      - {path: FILE, function: f}\n",
+        "      []\n",
+        false,
+    );
     let mut scenario = Scenario::start_with_tools(dir, &yaml);
     let mut events = Vec::new();
     while let Some(event) = scenario.handle.events.recv().await {
@@ -279,11 +304,24 @@ async fn a_tool_that_does_not_import_stops_the_run_from_starting() {
             _ => None,
         })
         .expect("an AgentError");
-    assert!(error.contains("custom tool `custom_tool__f` could not be loaded"), "{error}");
-    assert!(error.contains("No module named 'no_such_module_massgen_test'"), "{error}");
-    assert!(error.contains("-m pip install no_such_module_massgen_test"), "{error}");
+    assert!(
+        error.contains("custom tool `custom_tool__f` could not be loaded"),
+        "{error}"
+    );
+    assert!(
+        error.contains("No module named 'no_such_module_massgen_test'"),
+        "{error}"
+    );
+    assert!(
+        error.contains("-m pip install no_such_module_massgen_test"),
+        "{error}"
+    );
     assert!(matches!(events.last().unwrap().msg, EventMsg::RunFinished));
-    assert!(!events.iter().any(|event| matches!(event.msg, EventMsg::TurnStarted { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::TurnStarted { .. }))
+    );
 }
 
 /// MassGen's own `ToolManager._extract_tool_schema` (pydantic and docstring_parser, from
@@ -302,7 +340,9 @@ fn the_worker_offers_the_schemas_massgens_tool_manager_builds() {
     let targets = [
         format!(
             "{}:two_num_tool",
-            wheel_root.join("massgen/tool/_basic/_two_num_tool.py").display()
+            wheel_root
+                .join("massgen/tool/_basic/_two_num_tool.py")
+                .display()
         ),
         format!("{}:search_files", fixtures.join("google_rich.py").display()),
         format!("{}:no_docstring", fixtures.join("google_rich.py").display()),

@@ -33,22 +33,38 @@ fn peer(relative: &str) -> Option<std::path::PathBuf> {
 
 fn anthropic_tool(name: &str, input: &Value) -> Reply {
     Reply::sse(&[
-        typed(&json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 10, "output_tokens": 1}}})),
-        typed(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": format!("toolu_{name}"), "name": name, "input": {}}})),
-        typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}})),
+        typed(
+            &json!({"type": "message_start", "message": {"id": "msg_1", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        ),
+        typed(
+            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "tool_use", "id": format!("toolu_{name}"), "name": name, "input": {}}}),
+        ),
+        typed(
+            &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "input_json_delta", "partial_json": input.to_string()}}),
+        ),
         typed(&json!({"type": "content_block_stop", "index": 0})),
-        typed(&json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 5}})),
+        typed(
+            &json!({"type": "message_delta", "delta": {"stop_reason": "tool_use"}, "usage": {"output_tokens": 5}}),
+        ),
         typed(&json!({"type": "message_stop"})),
     ])
 }
 
 fn anthropic_text(text: &str) -> Reply {
     Reply::sse(&[
-        typed(&json!({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 10, "output_tokens": 1}}})),
-        typed(&json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}})),
-        typed(&json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}})),
+        typed(
+            &json!({"type": "message_start", "message": {"id": "msg_2", "type": "message", "role": "assistant", "content": [], "usage": {"input_tokens": 10, "output_tokens": 1}}}),
+        ),
+        typed(
+            &json!({"type": "content_block_start", "index": 0, "content_block": {"type": "text", "text": ""}}),
+        ),
+        typed(
+            &json!({"type": "content_block_delta", "index": 0, "delta": {"type": "text_delta", "text": text}}),
+        ),
         typed(&json!({"type": "content_block_stop", "index": 0})),
-        typed(&json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}})),
+        typed(
+            &json!({"type": "message_delta", "delta": {"stop_reason": "end_turn"}, "usage": {"output_tokens": 5}}),
+        ),
         typed(&json!({"type": "message_stop"})),
     ])
 }
@@ -63,8 +79,14 @@ fn claude(request: &Recorded) -> Reply {
     if !body.contains(SUM) {
         return anthropic_tool("custom_tool__two_num_tool", &json!({"x": 123, "y": 456}));
     }
-    if body.contains("\"vote\"") && body.contains("agent1") && body.contains(&format!("Answer: {SUM}")) {
-        return anthropic_tool("vote", &json!({"agent_id": "agent1", "reason": "it is right"}));
+    if body.contains("\"vote\"")
+        && body.contains("agent1")
+        && body.contains(&format!("Answer: {SUM}"))
+    {
+        return anthropic_tool(
+            "vote",
+            &json!({"agent_id": "agent1", "reason": "it is right"}),
+        );
     }
     anthropic_tool("new_answer", &json!({"content": format!("Answer: {SUM}.")}))
 }
@@ -87,7 +109,10 @@ async fn massgens_custom_tool_example_calls_two_num_tool_and_the_sum_reaches_the
             mock.base_url
         ),
     );
-    assert!(yaml.contains(&mock.base_url), "the example changed shape:\n{yaml}");
+    assert!(
+        yaml.contains(&mock.base_url),
+        "the example changed shape:\n{yaml}"
+    );
     // The example's `path: massgen/tool/...` is relative to the wheel's root: a config
     // beside a `massgen` that is the wheel's finds it there.
     let dir = tempfile::tempdir().unwrap();
@@ -118,12 +143,20 @@ async fn massgens_custom_tool_example_calls_two_num_tool_and_the_sum_reaches_the
         },
     );
     let events = handle.run_turn("whats the sum of 123 and 456?").await;
-    assert_eq!(outcome(&events), TurnOutcome::Completed, "{:#?}", transcript(&events));
+    assert_eq!(
+        outcome(&events),
+        TurnOutcome::Completed,
+        "{:#?}",
+        transcript(&events)
+    );
     let requests = mock.requests();
     let offered = requests[0].body.to_string();
     assert!(offered.contains("custom_tool__two_num_tool"), "{offered}");
     assert!(offered.contains("Add two numbers together."), "{offered}");
     let next = requests[1].body.to_string();
     assert!(next.contains("tool_result"), "{next}");
-    assert!(next.contains(SUM), "the tool's result reaches the model: {next}");
+    assert!(
+        next.contains(SUM),
+        "the tool's result reaches the model: {next}"
+    );
 }

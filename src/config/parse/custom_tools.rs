@@ -5,8 +5,8 @@
 use super::Note;
 use crate::config::custom_tools::CustomToolConfig;
 use crate::config::error::Problem;
-use crate::config::tools::DEFAULT_CALL_TIMEOUT;
 use crate::config::fields::Fields;
+use crate::config::tools::DEFAULT_CALL_TIMEOUT;
 use crate::config::yaml_node::{Node, Value};
 
 const KNOWN: [&str; 8] = [
@@ -114,17 +114,19 @@ fn parse_entry(entry: &Fields<'_>) -> Result<Vec<CustomToolConfig>, Problem> {
     Ok(functions
         .into_iter()
         .zip(names.into_iter().zip(descriptions.into_iter().zip(presets)))
-        .map(|(function, (name, (description, preset)))| CustomToolConfig {
-            entry: entry.path.clone(),
-            written_path: written_path.clone(),
-            path: None,
-            function,
-            name,
-            description,
-            preset_args: preset.unwrap_or_default(),
-            category: category.clone(),
-            timeout,
-        })
+        .map(
+            |(function, (name, (description, preset)))| CustomToolConfig {
+                entry: entry.path.clone(),
+                written_path: written_path.clone(),
+                path: None,
+                function,
+                name,
+                description,
+                preset_args: preset.unwrap_or_default(),
+                category: category.clone(),
+                timeout,
+            },
+        )
         .collect())
 }
 

@@ -43,15 +43,20 @@ fn one_function_and_lists_with_renames_read_as_one_tool_per_function() {
 fn an_entry_without_a_function_is_an_error_at_the_entry() {
     let message = error("      - path: t.py\n        name: x\n");
     assert!(message.contains("t.yaml:6"), "{message}");
-    assert!(message.contains("custom_tools[0]` names no `function`"), "{message}");
-    assert!(message.contains("help: name the Python function"), "{message}");
+    assert!(
+        message.contains("custom_tools[0]` names no `function`"),
+        "{message}"
+    );
+    assert!(
+        message.contains("help: name the Python function"),
+        "{message}"
+    );
 }
 
 #[test]
 fn a_list_of_the_wrong_length_is_an_error_naming_both_counts() {
-    let message = error(
-        "      - path: t.py\n        function: [a, b, c]\n        description: [one, two]\n",
-    );
+    let message =
+        error("      - path: t.py\n        function: [a, b, c]\n        description: [one, two]\n");
     assert!(message.contains("t.yaml:8"), "{message}");
     assert!(
         message.contains("`agent.backend.custom_tools[0].description` is a list of 2 but `function` names 3 functions"),
@@ -63,13 +68,19 @@ fn a_list_of_the_wrong_length_is_an_error_naming_both_counts() {
 #[test]
 fn preset_args_must_be_a_mapping() {
     let message = error("      - {path: t.py, function: f, preset_args: [1, 2]}\n");
-    assert!(message.contains("is a list of 2 but `function` names 1"), "{message}");
+    assert!(
+        message.contains("is a list of 2 but `function` names 1"),
+        "{message}"
+    );
     let message = error("      - {path: t.py, function: f, preset_args: fast}\n");
     assert!(
         message.contains("`agent.backend.custom_tools[0].preset_args` must be a mapping"),
         "{message}"
     );
-    assert!(message.contains("preset_args: {unit: celsius}"), "{message}");
+    assert!(
+        message.contains("preset_args: {unit: celsius}"),
+        "{message}"
+    );
 }
 
 #[test]
@@ -78,10 +89,17 @@ fn bad_shapes_and_repeated_names_are_errors() {
     assert!(message.contains("must name Python functions"), "{message}");
     let message = error("      - {path: t.py, function: []}\n");
     assert!(message.contains("an empty list"), "{message}");
-    let message = error("      - {path: a.py, function: f}\n      - {path: b.py, function: g, name: f}\n");
-    assert!(message.contains("offers `custom_tool__f` again"), "{message}");
+    let message =
+        error("      - {path: a.py, function: f}\n      - {path: b.py, function: g, name: f}\n");
+    assert!(
+        message.contains("offers `custom_tool__f` again"),
+        "{message}"
+    );
     let message = from_text(
-        &format!("{}    custom_tools: tools.py\n", &HEAD[..HEAD.len() - "    custom_tools:\n".len()]),
+        &format!(
+            "{}    custom_tools: tools.py\n",
+            &HEAD[..HEAD.len() - "    custom_tools:\n".len()]
+        ),
         "t.yaml",
         &Env::default(),
     )
@@ -100,7 +118,9 @@ fn custom_tools_is_acted_on_not_ignored() {
     .unwrap();
     let warnings: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
     assert!(
-        !warnings.iter().any(|warning| warning.contains("ignored: agent.backend.custom_tools ")),
+        !warnings
+            .iter()
+            .any(|warning| warning.contains("ignored: agent.backend.custom_tools ")),
         "{warnings:?}"
     );
     assert!(

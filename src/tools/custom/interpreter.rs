@@ -136,7 +136,11 @@ pub async fn find(scripts: &Scripts) -> Result<Interpreter, String> {
 
 /// Runs the worker script in `mode` with `args`, unconfined: only for modes that run no
 /// tool code (`probe`, `inspect`). Its standard output, or why there is none.
-pub async fn run_quick(program: &Path, scripts: &Scripts, args: &[&str]) -> Result<Vec<u8>, String> {
+pub async fn run_quick(
+    program: &Path,
+    scripts: &Scripts,
+    args: &[&str],
+) -> Result<Vec<u8>, String> {
     let shown = program.display().to_string();
     let mut command = tokio::process::Command::new(program);
     command

@@ -15,8 +15,8 @@ use std::time::Duration;
 use crate::backend::ToolSpec;
 use crate::config::CustomToolConfig;
 use crate::sandbox::Plan;
-use crate::tools::permissions::{Access, PathPolicy};
 use crate::tools::ToolOutcome;
+use crate::tools::permissions::{Access, PathPolicy};
 
 pub use inspect::{Inspection, inspect, tools_of};
 pub use interpreter::PYTHON_VARIABLE;
@@ -148,7 +148,11 @@ impl CustomTools {
     pub async fn call(&self, name: &str, arguments_json: &str) -> ToolOutcome {
         let arguments = match arguments_of(arguments_json) {
             Ok(arguments) => arguments,
-            Err(problem) => return failed(format!("The arguments for `{name}` are not usable: {problem}. Send one JSON object that matches the tool's schema.")),
+            Err(problem) => {
+                return failed(format!(
+                    "The arguments for `{name}` are not usable: {problem}. Send one JSON object that matches the tool's schema."
+                ));
+            }
         };
         let mut slot = self.worker.lock().await;
         // Taken out for the call: a cancelled call drops (so kills) it.
@@ -175,7 +179,9 @@ impl CustomTools {
             }
             Ok(Err(message)) => {
                 worker.stop();
-                failed(format!("Tool `{name}` failed: {message}. The worker starts again for the next call."))
+                failed(format!(
+                    "Tool `{name}` failed: {message}. The worker starts again for the next call."
+                ))
             }
             Err(_elapsed) => {
                 worker.stop();
@@ -213,9 +219,12 @@ impl CustomTools {
 /// `execute_command` gets them; else a scratch directory beside the scripts.
 fn place(setup: &AgentSetup, scripts: &Scripts) -> Result<(PathBuf, Plan, Option<String>), String> {
     if let Some(policy) = &setup.policy {
-        let workspace = policy
-            .check(".", Access::Read)
-            .map_err(|refusal| format!("agent `{}`: its workspace is not usable: {}", setup.agent_id, refusal.reason))?;
+        let workspace = policy.check(".", Access::Read).map_err(|refusal| {
+            format!(
+                "agent `{}`: its workspace is not usable: {}",
+                setup.agent_id, refusal.reason
+            )
+        })?;
         let mut plan = Plan {
             workspace: workspace.clone(),
             network: setup.network,
@@ -249,7 +258,10 @@ fn spec_of(loaded: &Loaded) -> ToolSpec {
     let function = &loaded.schema["function"];
     ToolSpec {
         name: loaded.offered.clone(),
-        description: function["description"].as_str().unwrap_or_default().to_string(),
+        description: function["description"]
+            .as_str()
+            .unwrap_or_default()
+            .to_string(),
         parameters: function["parameters"].clone(),
     }
 }
@@ -308,7 +320,10 @@ mod tests {
 
     #[test]
     fn a_missing_module_is_named_for_pip() {
-        assert_eq!(missing_module("ModuleNotFoundError: No module named 'yaml.x'"), Some("yaml"));
+        assert_eq!(
+            missing_module("ModuleNotFoundError: No module named 'yaml.x'"),
+            Some("yaml")
+        );
         assert_eq!(missing_module("ValueError: bad"), None);
     }
 

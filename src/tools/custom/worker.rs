@@ -83,7 +83,11 @@ impl Worker {
     pub async fn start(spec: &Spec) -> Result<(Self, Vec<Loaded>), String> {
         let launch = Launch {
             program: spec.program.display().to_string(),
-            args: vec!["-B".into(), spec.script.display().to_string(), "serve".into()],
+            args: vec![
+                "-B".into(),
+                spec.script.display().to_string(),
+                "serve".into(),
+            ],
             cwd: spec.cwd.clone(),
             env: spec.env.clone(),
         };
@@ -115,10 +119,15 @@ impl Worker {
     }
 
     /// Runs one call; `Err` when the worker died or broke the protocol.
-    pub async fn call(&mut self, name: &str, arguments: serde_json::Value) -> Result<Reply, String> {
+    pub async fn call(
+        &mut self,
+        name: &str,
+        arguments: serde_json::Value,
+    ) -> Result<Reply, String> {
         self.next_id += 1;
         let id = self.next_id;
-        let request = serde_json::json!({"op": "call", "id": id, "name": name, "arguments": arguments});
+        let request =
+            serde_json::json!({"op": "call", "id": id, "name": name, "arguments": arguments});
         self.send(&request).await?;
         loop {
             let line = self.line().await?;
@@ -176,13 +185,10 @@ impl Worker {
     }
 
     fn gone(&mut self) -> String {
-        let status = self
-            .running
-            .child
-            .try_wait()
-            .ok()
-            .flatten()
-            .map_or_else(|| "its output ended".to_string(), |status| status.to_string());
+        let status = self.running.child.try_wait().ok().flatten().map_or_else(
+            || "its output ended".to_string(),
+            |status| status.to_string(),
+        );
         let tail = self.stderr_tail();
         if tail.is_empty() {
             format!("the Python tool worker stopped ({status})")
@@ -236,7 +242,8 @@ async fn read_bounded_line(
 async fn keep_tail(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<Vec<String>>>) {
     let mut reader = BufReader::new(stderr);
     while let Ok(Some(line)) = read_bounded_line(&mut reader, 64 * 1024).await {
-        let text = crate::sanitize::escape_for_terminal(&String::from_utf8_lossy(&line)).into_owned();
+        let text =
+            crate::sanitize::escape_for_terminal(&String::from_utf8_lossy(&line)).into_owned();
         tracing::debug!(line = %text, "python tool worker stderr");
         if let Ok(mut lines) = tail.lock() {
             if lines.len() == STDERR_LINES {
@@ -254,9 +261,18 @@ mod tests {
     #[tokio::test]
     async fn lines_are_read_whole_and_bounded() {
         let mut reader = BufReader::new(&b"{\"a\":1}\nsecond\nlast"[..]);
-        assert_eq!(read_bounded_line(&mut reader, 100).await.unwrap().unwrap(), b"{\"a\":1}");
-        assert_eq!(read_bounded_line(&mut reader, 100).await.unwrap().unwrap(), b"second");
-        assert_eq!(read_bounded_line(&mut reader, 100).await.unwrap().unwrap(), b"last");
+        assert_eq!(
+            read_bounded_line(&mut reader, 100).await.unwrap().unwrap(),
+            b"{\"a\":1}"
+        );
+        assert_eq!(
+            read_bounded_line(&mut reader, 100).await.unwrap().unwrap(),
+            b"second"
+        );
+        assert_eq!(
+            read_bounded_line(&mut reader, 100).await.unwrap().unwrap(),
+            b"last"
+        );
         assert!(read_bounded_line(&mut reader, 100).await.unwrap().is_none());
         let mut long = BufReader::new(&b"0123456789\n"[..]);
         assert!(read_bounded_line(&mut long, 5).await.is_err());
