@@ -142,7 +142,17 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
             }
         }
     }
-    if endpoint_errors > 0 {
+    let inspection = super::setup::inspect_custom_tools(&config);
+    for warning in &inspection.warnings {
+        eprintln!(
+            "warning: {}",
+            escape_for_terminal(&redactor.redact(warning))
+        );
+    }
+    for error in &inspection.errors {
+        eprintln!("error: {}", escape_for_terminal(&redactor.redact(error)));
+    }
+    if endpoint_errors > 0 || !inspection.errors.is_empty() {
         return Exit::Config;
     }
     let agents: Vec<String> = config

@@ -149,6 +149,25 @@ pub fn local_models_hint(env: &Env) -> Option<String> {
     ))
 }
 
+/// The check of `config`'s custom tools that runs none of them (see
+/// [`crate::tools::custom::inspect`]); nothing to say when it has none.
+pub fn inspect_custom_tools(config: &Config) -> crate::tools::custom::Inspection {
+    use crate::tools::custom::{Inspection, inspect, tools_of};
+    if tools_of(config).is_empty() {
+        return Inspection::default();
+    }
+    match tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+    {
+        Ok(runtime) => runtime.block_on(inspect(config)),
+        Err(error) => Inspection {
+            errors: vec![format!("cannot start the async runtime: {error}")],
+            warnings: Vec::new(),
+        },
+    }
+}
+
 /// Warnings a run prints before it summarises the rest.
 const RUN_WARNINGS_SHOWN: usize = 20;
 
@@ -261,6 +280,7 @@ pub fn prepare(
         Ok(mut prepared) => {
             prepared.is_demo = is_demo;
             prepared.config_file = config_file;
+            lines.append(&mut prepared.warnings);
             prepared.warnings = lines;
             prepared.warnings_hint = hint;
             Ok(prepared)
@@ -301,6 +321,12 @@ fn finish(
     } else {
         None
     };
+    let inspection = inspect_custom_tools(&config);
+    if !inspection.errors.is_empty() {
+        return Err(redactor
+            .redact(&inspection.errors.join("\nerror: "))
+            .into_owned());
+    }
     let backends = build_backends(&config, env).map_err(|error| {
         let error = error.to_string();
         format!(
@@ -309,6 +335,15 @@ fn finish(
             redactor.redact(&error)
         )
     })?;
+    let warnings = inspection
+        .warnings
+        .iter()
+        .map(|warning| {
+            redactor
+                .redact(&crate::sanitize::escape_for_terminal(warning))
+                .into_owned()
+        })
+        .collect();
     Ok(Prepared {
         config: Arc::new(config),
         backends,
@@ -321,7 +356,7 @@ fn finish(
         env: env.clone(),
         allow_outside: args.allow_outside_project,
         quickstart: None,
-        warnings: Vec::new(),
+        warnings,
         warnings_hint: String::new(),
     })
 }

@@ -87,6 +87,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "debug_delay_seconds",
     "debug_delay_after_n_tools",
     "auto_discover_custom_tools",
+    "custom_tools",
 ];
 
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
@@ -98,7 +99,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_video_generation",
     "enable_multimodal_tools",
     "disallowed_tools",
-    "custom_tools",
     "custom_tools_path",
     "exclude_custom_tools",
     "enable_code_based_tools",

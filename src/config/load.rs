@@ -60,7 +60,7 @@ impl Loaded {
 /// A config from text that is not a file in the user's config directory (a shipped
 /// example, `--local`'s, an edited view): it may lower limits, not raise them.
 pub fn from_text(text: &str, source_name: &str, env: &Env) -> Result<Loaded, ConfigError> {
-    from_text_under(text, source_name, env, LimitAuthority::LowerOnly)
+    from_text_under(text, source_name, env, LimitAuthority::LowerOnly, None)
 }
 
 fn from_text_under(
@@ -68,6 +68,7 @@ fn from_text_under(
     source_name: &str,
     env: &Env,
     authority: LimitAuthority,
+    config_dir: Option<&Path>,
 ) -> Result<Loaded, ConfigError> {
     yaml_size::check(text).map_err(|problem| problem.in_source(source_name))?;
     let document = yaml::parse(text).map_err(|error| {
@@ -97,6 +98,15 @@ fn from_text_under(
         })
     })?;
     config.granted_paths = grants::collect(&root, &config);
+    let cwd = std::env::current_dir().ok();
+    super::custom_tools::resolve_paths(
+        config
+            .agents
+            .iter_mut()
+            .flat_map(|agent| agent.backend.tools.custom_tools.iter_mut()),
+        cwd.as_deref(),
+        config_dir,
+    );
     mcp_registry::merge_into(&mut config, env);
     let ignored: Vec<String> = notes
         .iter()
@@ -152,7 +162,13 @@ fn from_text_under(
 pub fn from_file(path: &Path, env: &Env) -> Result<Loaded, ConfigError> {
     let source_name = path.display().to_string();
     let text = read_config(path).map_err(|problem| problem.in_source(&source_name))?;
-    from_text_under(&text, &source_name, env, LimitAuthority::of_file(path))
+    from_text_under(
+        &text,
+        &source_name,
+        env,
+        LimitAuthority::of_file(path),
+        path.parent(),
+    )
 }
 
 /// The file's text: a regular file of at most [`MAX_CONFIG_BYTES`], in UTF-8.
@@ -199,7 +215,7 @@ mod tests {
 
     #[test]
     fn unset_variables_in_ignored_blocks_only_warn() {
-        let yaml = "agents:\n  - id: a\n    backend:\n      type: scripted\n      custom_tools:\n        \
+        let yaml = "agents:\n  - id: a\n    backend:\n      type: scripted\n      direct_mcp_servers:\n        \
                     - {name: s, env: {KEY: \"${UNSET_IN_IGNORED_BLOCK}\"}}\n      api_key: \"${UNSET_USED}\"\n";
         let loaded = from_text(yaml, "t.yaml", &Env::default()).unwrap();
         assert_eq!(loaded.unset.len(), 1);
@@ -210,7 +226,7 @@ mod tests {
                 .iter()
                 .any(|w| w.message.contains("UNSET_IN_IGNORED_BLOCK")
                     && w.message
-                        .contains("agents[0].backend.custom_tools[0].env.KEY")),
+                        .contains("agents[0].backend.direct_mcp_servers[0].env.KEY")),
             "{:?}",
             loaded.warnings
         );

@@ -2,6 +2,7 @@
 
 mod backend_kind;
 mod command_mode;
+mod custom_tools;
 mod docker_fallback;
 pub mod draft;
 mod env;
@@ -47,6 +48,7 @@ pub use command_mode::{
     DockerSettings, ExecutionMode, ExtraMount, SRT_SECRET_HOME_PATHS, SRT_SECRET_PATHS,
     SrtReadMode, SrtSettings,
 };
+pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use super::command_mode::ExecutionMode;
+use super::custom_tools::CustomToolConfig;
 use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
@@ -34,6 +35,8 @@ pub struct ToolSettings {
     /// `auto_discover_custom_tools: true`: MassGen's registry servers join `mcp_servers`
     /// when the config is loaded (`mcp_registry`).
     pub auto_discover: bool,
+    /// `custom_tools`: Python functions offered as `custom_tool__<name>`.
+    pub custom_tools: Vec<CustomToolConfig>,
 }
 
 /// How the tool calls of one model reply run: one after another, or at once

@@ -1,6 +1,7 @@
-//! One agent's tool router: its built-in file and command tools (when it has a workspace)
-//! and its MCP servers, filtered by the backend's allow and exclude lists. Refused paths
-//! and MCP servers pausing or coming back are passed on as events with the result.
+//! One agent's tool router: its built-in file and command tools (when it has a workspace),
+//! its MCP servers and its Python custom tools, filtered by the backend's allow and exclude
+//! lists. Refused paths and MCP servers pausing or coming back are passed on as events
+//! with the result.
 
 use std::sync::{Arc, Mutex};
 
@@ -11,6 +12,7 @@ use crate::backend::{ToolCall, ToolSpec};
 use crate::config::ToolSettings;
 use crate::mcp::McpServers;
 use crate::protocol::EventMsg;
+use crate::tools::custom::CustomTools;
 use crate::tools::{
     Access, BuiltinTools, PathPolicy, Refusal, ToolOutcome, ToolResult, ToolRouter, unavailable,
 };
@@ -20,6 +22,7 @@ pub struct AgentToolRouter {
     settings: ToolSettings,
     builtin: Option<Arc<BuiltinTools>>,
     mcp: Option<Arc<McpServers>>,
+    custom: Option<Arc<CustomTools>>,
     /// MCP state changes reported since the last call.
     notices: Arc<Mutex<mpsc::UnboundedReceiver<EventMsg>>>,
 }
@@ -36,8 +39,15 @@ impl AgentToolRouter {
             settings,
             builtin: builtin.map(Arc::new),
             mcp,
+            custom: None,
             notices: Arc::new(Mutex::new(notices)),
         }
+    }
+
+    /// Offers the agent's Python custom tools too, after the built-in and MCP tools.
+    pub fn with_custom(mut self, custom: Option<Arc<CustomTools>>) -> Self {
+        self.custom = custom;
+        self
     }
 
     /// The events that arrived since the last call (MCP servers pausing, recovering).
@@ -50,10 +60,11 @@ impl ToolRouter for AgentToolRouter {
     fn tools(&self) -> Vec<ToolSpec> {
         let builtin = self.builtin.iter().flat_map(|tools| tools.specs());
         let mcp = self.mcp.iter().flat_map(|servers| servers.tools());
+        let custom = self.custom.iter().flat_map(|tools| tools.specs());
         let mut offered: Vec<ToolSpec> = Vec::new();
         // A user server named like a built-in one (`filesystem`) is hidden behind it:
         // providers refuse two tools of one name.
-        for spec in builtin.chain(mcp) {
+        for spec in builtin.chain(mcp).chain(custom) {
             if self.settings.offers(&spec.name)
                 && !offered.iter().any(|seen| seen.name == spec.name)
             {
@@ -73,6 +84,10 @@ impl ToolRouter for AgentToolRouter {
             .mcp
             .clone()
             .filter(|servers| offered && servers.handles(&call.name));
+        let custom = self
+            .custom
+            .clone()
+            .filter(|tools| offered && tools.handles(&call.name));
         let notices = Arc::clone(&self.notices);
         let policy = self
             .builtin
@@ -95,6 +110,8 @@ impl ToolRouter for AgentToolRouter {
                     }
                     None => (servers.call(&call.name, &call.arguments).await, None),
                 }
+            } else if let Some(tools) = custom {
+                (tools.call(&call.name, &call.arguments).await, None)
             } else {
                 (unavailable(&call.name), None)
             };

@@ -58,6 +58,9 @@ pub(super) async fn replace(
     let roster = roster(&config, &backends);
     tools.shutdown().await;
     *tools = toolset::prepare(setup, &config, &roster, emitter).await;
+    for (agent, message) in std::mem::take(&mut tools.failed) {
+        emitter.emit(Some(&agent), EventMsg::AgentError { message });
+    }
     *context = RunContext {
         config: Arc::new(config),
         backends,

@@ -86,6 +86,16 @@ async fn run(
         ToolSetup::Shared(_) => None,
     };
     let mut agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
+    if !agent_tools.failed.is_empty() {
+        // A tool the config promised the model is missing: the run does not start.
+        for (agent, message) in std::mem::take(&mut agent_tools.failed) {
+            tracing::error!(agent = %agent, "{message}");
+            emitter.emit(Some(&agent), EventMsg::AgentError { message });
+        }
+        agent_tools.shutdown().await;
+        emitter.emit(None, EventMsg::RunFinished);
+        return;
+    }
     let mut context = RunContext {
         config,
         backends,

@@ -13,8 +13,9 @@ use super::agent_router::AgentToolRouter;
 use super::emitter::Emitter;
 use crate::config::Config;
 use crate::mcp::McpServers;
-use crate::protocol::{AgentInfo, EventMsg, McpServerState};
+use crate::protocol::{AgentId, AgentInfo, EventMsg, McpServerState};
 use crate::tools::builtin::is_builtin_server;
+use crate::tools::custom::{AgentSetup, CustomTools};
 use crate::tools::{BuiltinTools, PathPolicy, ToolRouter};
 use crate::workspace::{ContextRootSpec, Workspaces};
 
@@ -32,11 +33,16 @@ pub struct AgentTools {
     pub workspaces: Option<Arc<Workspaces>>,
     /// Every agent's running MCP servers, to stop when the run ends.
     pub mcp: Vec<Arc<McpServers>>,
+    /// Every agent's Python tool worker, to stop when the run ends.
+    pub custom: Vec<Arc<CustomTools>>,
+    /// Agents whose custom tools could not be loaded, with why: the run does not start.
+    pub failed: Vec<(AgentId, String)>,
 }
 
 impl AgentTools {
     pub async fn shutdown(&self) {
         join_all(self.mcp.iter().map(|servers| servers.shutdown())).await;
+        join_all(self.custom.iter().map(|tools| tools.shutdown())).await;
     }
 }
 
@@ -71,6 +77,8 @@ pub async fn prepare(
             routers: vec![router; config.agents.len()],
             workspaces: None,
             mcp: Vec::new(),
+            custom: Vec::new(),
+            failed: Vec::new(),
         },
         ToolSetup::FromConfig { project_dir } => {
             let workspaces = create_workspaces(&project_dir, config, roster, emitter);
@@ -79,39 +87,83 @@ pub async fn prepare(
             let context: Vec<ContextRootSpec> = workspaces
                 .as_ref()
                 .map_or_else(Vec::new, |ws| ws.layout().context.clone());
+            let policies: Vec<Option<Arc<PathPolicy>>> = (0..config.agents.len())
+                .map(|index| {
+                    let dirs = workspaces.as_ref().and_then(|ws| ws.dirs(index))?;
+                    Some(Arc::new(PathPolicy::new(
+                        dirs.workspace.clone(),
+                        vec![dirs.temp.clone()],
+                        context.clone(),
+                    )))
+                })
+                .collect();
+            let (custom, failed) = start_custom(config, roster, &policies).await;
             let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
-            for ((index, agent), (servers, notices)) in config
+            for (((agent, policy), tools), (servers, notices)) in config
                 .agents
                 .iter()
-                .enumerate()
+                .zip(&policies)
+                .zip(&custom)
                 .zip(mcp.iter().zip(receivers))
             {
                 let settings = &agent.backend.tools;
-                let builtin = workspaces
+                let builtin = policy
                     .as_ref()
-                    .and_then(|ws| ws.dirs(index))
-                    .map(|dirs| {
-                        let policy = PathPolicy::new(
-                            dirs.workspace.clone(),
-                            vec![dirs.temp.clone()],
-                            context.clone(),
-                        );
-                        BuiltinTools::new(Arc::new(policy), settings)
-                    });
-                routers.push(Arc::new(AgentToolRouter::new(
-                    settings.clone(),
-                    builtin,
-                    servers.clone(),
-                    notices,
-                )));
+                    .map(|policy| BuiltinTools::new(Arc::clone(policy), settings));
+                routers.push(Arc::new(
+                    AgentToolRouter::new(settings.clone(), builtin, servers.clone(), notices)
+                        .with_custom(tools.clone()),
+                ));
             }
             AgentTools {
                 routers,
                 workspaces,
                 mcp: mcp.into_iter().flatten().collect(),
+                custom: custom.into_iter().flatten().collect(),
+                failed,
             }
         }
     }
+}
+
+/// Starts every agent's Python tool worker at once; the agents whose tools did not load,
+/// with why.
+async fn start_custom(
+    config: &Config,
+    roster: &[AgentInfo],
+    policies: &[Option<Arc<PathPolicy>>],
+) -> (Vec<Option<Arc<CustomTools>>>, Vec<(AgentId, String)>) {
+    let starts = config.agents.iter().zip(policies).map(|(agent, policy)| {
+        let info = roster.iter().find(|info| info.id == agent.id);
+        let tools = &agent.backend.tools;
+        let setup = AgentSetup {
+            agent_id: agent.id.to_string(),
+            backend_name: info.map_or_else(String::new, |info| info.backend.clone()),
+            backend_type: agent.backend.kind.to_string(),
+            model: agent.backend.model.clone(),
+            policy: policy.clone(),
+            network: tools.command_line.as_ref().is_none_or(|line| line.network),
+        };
+        async move {
+            if tools.custom_tools.is_empty() {
+                return None;
+            }
+            Some(CustomTools::start(&tools.custom_tools, setup).await)
+        }
+    });
+    let mut failed = Vec::new();
+    let mut custom = Vec::with_capacity(config.agents.len());
+    for (agent, started) in config.agents.iter().zip(join_all(starts).await) {
+        custom.push(match started {
+            Some(Ok(tools)) => Some(Arc::new(tools)),
+            Some(Err(message)) => {
+                failed.push((agent.id.clone(), message));
+                None
+            }
+            None => None,
+        });
+    }
+    (custom, failed)
 }
 
 /// A server named like a built-in one has its same-named tools hidden behind the built-in

@@ -96,6 +96,30 @@ impl Drop for Running {
 /// its environment; in its own PID namespace where this machine allows (see
 /// [`super::namespace`]). Needs a tokio runtime.
 pub async fn launch(launch: Launch, plan: Plan, mode: Mode) -> Result<Running, LaunchError> {
+    start_confined(launch, plan, mode, Stdin::Null).await
+}
+
+impl Launch {
+    /// As [`launch`], with stdin piped too (a worker that takes requests on it). Never in
+    /// a PID namespace of its own: the namespace helper takes its stdin to report on.
+    pub async fn start_piped(self, plan: Plan, mode: Mode) -> Result<Running, LaunchError> {
+        start_confined(self, plan, mode, Stdin::Piped).await
+    }
+}
+
+/// Where a command's standard input comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Stdin {
+    Null,
+    Piped,
+}
+
+async fn start_confined(
+    launch: Launch,
+    plan: Plan,
+    mode: Mode,
+    stdin: Stdin,
+) -> Result<Running, LaunchError> {
     let key = procs::new_key();
     let tmp = std::env::temp_dir().join(format!("massgen-cmd-{key}"));
     make_private_dir(&tmp).map_err(|error| LaunchError::TempDir {
@@ -109,7 +133,7 @@ pub async fn launch(launch: Launch, plan: Plan, mode: Mode) -> Result<Running, L
         .spawn(move || {
             // Everything below runs on this thread only, which ends right after.
             let _runtime = handle.enter();
-            let started = start(&launch, &plan, mode, key, tmp.clone());
+            let started = start(&launch, &plan, (mode, stdin), key, tmp.clone());
             if started.is_err() {
                 let _ = std::fs::remove_dir_all(&tmp);
             }
@@ -132,12 +156,17 @@ pub async fn launch(launch: Launch, plan: Plan, mode: Mode) -> Result<Running, L
 fn start(
     launch: &Launch,
     plan: &Plan,
-    mode: Mode,
+    (mode, stdin): (Mode, Stdin),
     key: String,
     tmp: PathBuf,
 ) -> Result<Running, LaunchError> {
     let why_not = match mode {
         Mode::Off => format!("{}=off is set", super::ENV_SWITCH),
+        Mode::Auto if stdin == Stdin::Piped => {
+            "it takes requests on its standard input, which the namespace helper keeps for \
+             itself"
+                .to_string()
+        }
         Mode::Auto => match in_namespace(launch, plan, &key, &tmp) {
             Ok((child, confinement)) => {
                 return Ok(Running::new(
@@ -159,7 +188,10 @@ fn start(
         Mode::Auto => confine(plan, &tmp).map_err(LaunchError::Sandbox)?,
     };
     let mut command = base(launch.program.as_ref(), launch, &tmp, &key);
-    command.args(&launch.args).stdin(Stdio::null());
+    command.args(&launch.args).stdin(match stdin {
+        Stdin::Null => Stdio::null(),
+        Stdin::Piped => Stdio::piped(),
+    });
     let child = spawn(command, &key, plan)
         .map_err(|error| spawn_error(launch.program.clone(), launch, &error))?;
     let isolation = Isolation::Shared { reason: why_not };

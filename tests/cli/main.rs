@@ -15,6 +15,7 @@ mod common;
 mod automation;
 mod config;
 mod continue_flag;
+mod custom_tools;
 mod demo;
 mod errors;
 mod generate_config;

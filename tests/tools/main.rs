@@ -9,6 +9,7 @@ mod support;
 #[path = "../peers/harness.rs"]
 mod harness;
 
+mod custom;
 mod execution;
 mod mcp;
 mod provider;

@@ -76,9 +76,9 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
              `exclude_tools`"
         }
-        "custom_tools" | "custom_tools_path" => {
-            "MassGen would load Python functions as extra tools; massgen runs no Python tools \
-             (serve them over MCP with `mcp_servers` instead)"
+        "custom_tools_path" => {
+            "MassGen would copy this directory of tools into the workspace for its code-based \
+             tools; massgen offers Python tools listed under `custom_tools`"
         }
         "exclude_custom_tools" => {
             "MassGen would hide these of its built-in custom tools; massgen has none to hide"

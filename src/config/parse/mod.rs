@@ -6,6 +6,7 @@ mod agents;
 mod backend;
 mod command_line;
 mod coordination;
+mod custom_tools;
 mod key_table;
 mod limits;
 mod modes;

@@ -39,6 +39,7 @@ pub(super) fn parse_tool_settings(
             .unwrap_or(false),
         execution: super::tool_execution::parse_tool_execution(backend)?,
         auto_discover: backend.bool("auto_discover_custom_tools")?.unwrap_or(false),
+        custom_tools: super::custom_tools::parse_custom_tools(backend, notes)?,
     })
 }
 

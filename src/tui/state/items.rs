@@ -181,8 +181,12 @@ pub fn provider_tool_name(name: &str) -> String {
     format!("provider/{name}")
 }
 
-/// `mcp__server__tool` → `server/tool`; other names unchanged.
+/// `mcp__server__tool` → `server/tool`, a Python custom tool `custom_tool__name` →
+/// `custom/name`; other names unchanged.
 pub fn display_tool_name(name: &str) -> String {
+    if let Some(tool) = name.strip_prefix(crate::config::CUSTOM_TOOL_PREFIX) {
+        return format!("custom/{tool}");
+    }
     match name
         .strip_prefix("mcp__")
         .and_then(|rest| rest.split_once("__"))
@@ -197,6 +201,16 @@ mod tests {
     use super::*;
     use crate::protocol::{AgentId, AgentInfo};
     use crate::tui::state::AgentCard;
+
+    #[test]
+    fn mcp_and_custom_tools_are_named_by_where_they_come_from() {
+        assert_eq!(display_tool_name("mcp__search__fetch"), "search/fetch");
+        assert_eq!(
+            display_tool_name("custom_tool__two_num_tool"),
+            "custom/two_num_tool"
+        );
+        assert_eq!(display_tool_name("new_answer"), "new_answer");
+    }
 
     #[test]
     fn a_card_keeps_the_tail_of_text_streamed_without_end() {
