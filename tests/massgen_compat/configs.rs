@@ -167,7 +167,7 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String>
         }
     };
     if ok {
-        Ok(expect == Expect::Valid && !stderr.contains("ignored: "))
+        Ok(expect == Expect::Valid && code == Some(0) && !stderr.contains("ignored: "))
     } else {
         Err(format!(
             "{} (expected {expect:?}): exit {code:?}\n--- stdout:\n{stdout}\n--- stderr:\n{stderr}",
@@ -188,13 +188,6 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     let sandbox = Sandbox::new();
     lay_out_like_the_wheel(&sandbox, &dir);
     create_context_paths(&sandbox, &configs);
-    // Run as from the wheel's root: the custom tools' `path: massgen/tool/...` is there.
-    std::fs::create_dir_all(sandbox.root.join("massgen")).unwrap();
-    std::os::unix::fs::symlink(
-        dir.parent().unwrap().join("tool"),
-        sandbox.root.join("massgen/tool"),
-    )
-    .unwrap();
 
     let expected: Vec<Expect> = configs
         .iter()
