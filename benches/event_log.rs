@@ -49,6 +49,7 @@ fn other_events(index: usize, agent: &AgentInfo, peer: &AgentInfo) -> Vec<EventM
             call_id: call_id.clone(),
             tool: "mcp__search__web_search".into(),
             arguments: r#"{"query":"cache eviction policies"}"#.into(),
+            category: None,
         });
         msgs.push(EventMsg::ToolCallEnd {
             call_id,
@@ -56,6 +57,7 @@ fn other_events(index: usize, agent: &AgentInfo, peer: &AgentInfo) -> Vec<EventM
             ok: true,
             output: "LRU, LFU and ARC compared; ARC adapts to the workload.".into(),
             duration_ms: 320,
+            category: None,
         });
         msgs.push(EventMsg::Usage {
             usage: Usage {

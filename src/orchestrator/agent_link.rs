@@ -86,10 +86,12 @@ impl AgentLink {
                 is_error: true,
             };
         }
+        let category = self.router.category(&call.name);
         self.sink().event(EventMsg::ToolCallBegin {
             call_id: call.id.clone(),
             tool: call.name.clone(),
             arguments: call.arguments.clone(),
+            category: category.clone(),
         });
         let started = Instant::now();
         let ToolResult { outcome, events } = match self.turn_tools.call(call, self.sink()).await {
@@ -105,6 +107,7 @@ impl AgentLink {
             ok: outcome.ok,
             output: outcome.output.clone(),
             duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+            category,
         });
         self.debug_pause().await;
         Message::Tool {

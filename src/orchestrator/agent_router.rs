@@ -128,6 +128,15 @@ impl ToolRouter for AgentToolRouter {
         })
     }
 
+    fn category(&self, tool: &str) -> Option<String> {
+        self.settings
+            .custom_tools
+            .iter()
+            .find(|custom| custom.offered_name() == tool)
+            .map(|custom| custom.category.clone())
+            .filter(|category| category != "default")
+    }
+
     fn set_turn_context(&self, attached: &[ContextRootSpec]) {
         if let Some(tools) = &self.builtin {
             tools.policy().set_turn_context(attached.to_vec());

@@ -133,6 +133,10 @@ pub enum EventMsg {
         call_id: String,
         tool: String,
         arguments: String,
+        /// A custom tool's `category` from its config, shown where an MCP tool shows its
+        /// server; `None` for other tools and the `default` category.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<String>,
     },
     /// One of the agent's MCP servers changed state (starting, ready, failed, paused).
     McpServerStatus {
@@ -172,6 +176,9 @@ pub enum EventMsg {
         ok: bool,
         output: String,
         duration_ms: u64,
+        /// As in `ToolCallBegin`.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        category: Option<String>,
     },
     /// An answer was accepted.
     AnswerSubmitted {

@@ -164,6 +164,7 @@ mod tests {
                     ok: true,
                     output: "a long file".into(),
                     duration_ms: 30,
+                    category: None,
                 },
             ),
             event(3, EventMsg::Cancelled),

@@ -38,6 +38,12 @@ pub trait ToolRouter: Send + Sync {
     /// Runs one call. Never fails: problems become an error outcome the model can read.
     fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult>;
 
+    /// The `category` of the custom tool named `tool` (not `default`); `None` for others.
+    fn category(&self, tool: &str) -> Option<String> {
+        let _ = tool;
+        None
+    }
+
     /// The agent starts (`true`) or ends its final presentation as the winner: the only
     /// time context paths with `permission: write` may be written.
     fn set_presenting(&self, presenting: bool) {

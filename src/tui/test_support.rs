@@ -136,6 +136,7 @@ pub fn tool_begin(call_id: &str, tool: &str, arguments: &str) -> EventMsg {
         call_id: call_id.into(),
         tool: tool.into(),
         arguments: arguments.into(),
+        category: None,
     }
 }
 
@@ -146,6 +147,7 @@ pub fn tool_end(call_id: &str, tool: &str, ok: bool, output: &str, duration_ms: 
         ok,
         output: output.into(),
         duration_ms,
+        category: None,
     }
 }
 

@@ -149,6 +149,17 @@ async fn a_path_and_one_function_is_offered_with_its_schema_and_called() {
             "The sum of 123 and 456 is 579".to_string()
         )]
     );
+    // Its category goes with the call, for cards and the timeline to show.
+    let categories: Vec<Option<&str>> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::ToolCallBegin { category, .. } | EventMsg::ToolCallEnd { category, .. } => {
+                Some(category.as_deref())
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(categories, [Some("math"), Some("math")]);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

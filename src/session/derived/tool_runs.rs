@@ -75,6 +75,7 @@ pub(super) fn tool_runs(events: &[Event]) -> Vec<ToolRun> {
             ok,
             output,
             duration_ms,
+            ..
         } = msg
         {
             let (start, input_chars) = begun.remove(call_id.as_str()).unwrap_or((event.at, 0));

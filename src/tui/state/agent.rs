@@ -206,11 +206,12 @@ impl AgentCard {
         self.notice(round_limit_notice(stage));
     }
 
-    pub(super) fn begin_tool(&mut self, call_id: &str, tool: &str, arguments: &str) {
+    /// A tool call started; `shown` is its name as cards show it (`display_tool_name`).
+    pub(super) fn begin_tool(&mut self, call_id: &str, shown: &str, arguments: &str) {
         self.running_tools += 1;
         self.items.push(CardItem::Tool(ToolCard {
             call_id: call_id.to_string(),
-            name: display_tool_name(tool),
+            name: shown.to_string(),
             arguments: arguments.to_string(),
             state: ToolState::Running,
         }));
@@ -247,7 +248,7 @@ impl AgentCard {
         }
         self.items.push(CardItem::Tool(ToolCard {
             call_id: call_id.to_string(),
-            name: display_tool_name(tool),
+            name: display_tool_name(tool, None),
             arguments: arguments.to_string(),
             state: blocked,
         }));

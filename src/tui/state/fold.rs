@@ -3,7 +3,7 @@
 //! that spans several (`coordination`, `turn_flow`).
 
 use super::attempts::{checked_notice, injected_notice};
-use super::{AgentCard, ReplayState, UiState, refusal};
+use super::{AgentCard, ReplayState, UiState, display_tool_name, refusal};
 use crate::protocol::{AgentId, Event, EventMsg};
 
 impl UiState {
@@ -50,7 +50,14 @@ impl UiState {
                 call_id,
                 tool,
                 arguments,
-            } => self.card(agent, |card| card.begin_tool(call_id, tool, arguments)),
+                category,
+            } => self.card(agent, |card| {
+                card.begin_tool(
+                    call_id,
+                    &display_tool_name(tool, category.as_deref()),
+                    arguments,
+                )
+            }),
             EventMsg::ProviderTool(call) => self.card(agent, |card| card.push_provider_tool(call)),
             EventMsg::ToolCallEnd {
                 call_id,

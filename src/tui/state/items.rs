@@ -181,11 +181,13 @@ pub fn provider_tool_name(name: &str) -> String {
     format!("provider/{name}")
 }
 
-/// `mcp__server__tool` → `server/tool`, a Python custom tool `custom_tool__name` →
-/// `custom/name`; other names unchanged.
-pub fn display_tool_name(name: &str) -> String {
+/// `mcp__server__tool` → `server/tool`; a Python custom tool `custom_tool__name` →
+/// `category/name` as an MCP tool shows its server, `custom/name` in the `default`
+/// category; other names unchanged.
+pub fn display_tool_name(name: &str, category: Option<&str>) -> String {
     if let Some(tool) = name.strip_prefix(crate::config::CUSTOM_TOOL_PREFIX) {
-        return format!("custom/{tool}");
+        let category = category.filter(|category| !category.is_empty() && *category != "default");
+        return format!("{}/{tool}", category.unwrap_or("custom"));
     }
     match name
         .strip_prefix("mcp__")
@@ -204,12 +206,23 @@ mod tests {
 
     #[test]
     fn mcp_and_custom_tools_are_named_by_where_they_come_from() {
-        assert_eq!(display_tool_name("mcp__search__fetch"), "search/fetch");
         assert_eq!(
-            display_tool_name("custom_tool__two_num_tool"),
+            display_tool_name("mcp__search__fetch", None),
+            "search/fetch"
+        );
+        assert_eq!(
+            display_tool_name("custom_tool__two_num_tool", None),
             "custom/two_num_tool"
         );
-        assert_eq!(display_tool_name("new_answer"), "new_answer");
+        assert_eq!(
+            display_tool_name("custom_tool__two_num_tool", Some("math")),
+            "math/two_num_tool"
+        );
+        assert_eq!(
+            display_tool_name("custom_tool__two_num_tool", Some("default")),
+            "custom/two_num_tool"
+        );
+        assert_eq!(display_tool_name("new_answer", None), "new_answer");
     }
 
     #[test]

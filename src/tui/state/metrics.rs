@@ -154,6 +154,7 @@ mod tests {
             ok,
             output: String::new(),
             duration_ms,
+            category: None,
         }
     }
 

@@ -232,6 +232,29 @@ fn tool_calls_show_running_then_done_with_mcp_names_shortened() {
 }
 
 #[test]
+fn a_custom_tool_shows_its_category_where_an_mcp_tool_shows_its_server() {
+    let mut state = UiState::default();
+    state.apply(&started(&[info("a", "agent1")]));
+    let begin = |call_id: &str, category: Option<&str>| EventMsg::ToolCallBegin {
+        call_id: call_id.into(),
+        tool: "custom_tool__two_num_tool".into(),
+        arguments: "{}".into(),
+        category: category.map(str::to_string),
+    };
+    state.apply(&event(1, Some("a"), begin("c1", Some("math"))));
+    state.apply(&event(2, Some("a"), begin("c2", None)));
+    let names: Vec<&str> = state.agents[0]
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            CardItem::Tool(tool) => Some(tool.name.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(names, ["math/two_num_tool", "custom/two_num_tool"]);
+}
+
+#[test]
 fn streamed_text_and_reasoning_extend_their_items_until_something_else_comes() {
     let mut state = UiState::default();
     state.apply(&started(&[info("a", "agent1")]));

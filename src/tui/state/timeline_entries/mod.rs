@@ -129,11 +129,12 @@ fn tool_call_entry(event: &Event) -> Option<TimelineEntry> {
         tool,
         ok,
         duration_ms,
+        category,
         ..
     } = &event.msg
     {
         EntryKind::ToolCall {
-            tool: display_tool_name(tool),
+            tool: display_tool_name(tool, category.as_deref()),
             ok: *ok,
             duration_ms: *duration_ms,
         }

@@ -15,7 +15,7 @@ pub(super) fn planning_mode(irreversible: bool, blocked_tools: &[String]) -> Ent
 
 pub(super) fn blocked(tool: &str) -> EntryKind {
     EntryKind::ToolBlocked {
-        tool: display_tool_name(tool),
+        tool: display_tool_name(tool, None),
     }
 }
 
