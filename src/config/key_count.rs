@@ -2,7 +2,7 @@
 //!
 //! The keys counted are those of the config's sections — the top level, each agent, its
 //! backend and MCP servers, the orchestrator, its coordination block and context paths, the
-//! timeouts, the display and the limits. A key is ignored when the loader said so (a note
+//! timeouts, the display (`ui`, or a top-level `display`) and the limits. A key is ignored when the loader said so (a note
 //! naming its path); a key inside an ignored block is not counted again.
 
 use std::collections::HashSet;
@@ -90,7 +90,7 @@ fn section_keys(root: &Node, keys: &mut Vec<String>) {
             }
         }
     }
-    for section in ["timeout_settings", "ui", "limits"] {
+    for section in ["timeout_settings", "ui", "display", "limits"] {
         if let Some(node) = top.get(section) {
             mapping_keys(node, section, keys);
         }

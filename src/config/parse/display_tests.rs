@@ -51,9 +51,18 @@ fn bad_display_names_are_errors_and_other_display_keys_warn() {
     assert!(
         warnings
             .iter()
-            .any(|w| w.contains("unknown key `display.theme`")),
+            .any(|w| w.contains("ignored: display.theme")),
         "{warnings:?}"
     );
+    // The block reads like `ui`: its `logging_enabled` is honoured too.
+    let loaded = from_text(
+        &format!("{AGENT}display: {{type: simple, logging_enabled: false}}\n"),
+        "t.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    assert!(!loaded.config.ui.logging_enabled);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
     let (kind, warnings) = display("ui: {type: web}\n");
     assert_eq!(kind, None);
     assert!(

@@ -25,7 +25,7 @@ use super::key_notes::{self, Section};
 use super::schema::{Config, OrchestratorConfig, UiConfig};
 use crate::config::yaml_node::{Entry, Location, Node};
 use key_table::KeyTable;
-use settings::{parse_display, parse_orchestrator, parse_timeouts, parse_ui};
+use settings::{parse_orchestrator, parse_timeouts, parse_ui};
 
 /// A warning before the file name is attached.
 #[derive(Clone, Debug, PartialEq)]
@@ -73,11 +73,11 @@ pub fn parse(
     let ui = section(&top, "ui", &mut problems, |fields| {
         parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
     });
-    // `ui` chooses the display first; a top-level `display: {type: …}` otherwise.
+    // A top-level `display:` block, which some MassGen configs write, reads like `ui`;
+    // where both say something, `ui` wins.
     let display = section(&top, "display", &mut problems, |fields| {
-        parse_display(fields, &mut notes).map_err(|problem| vec![problem])
-    })
-    .flatten();
+        parse_ui(fields, &mut notes).map_err(|problem| vec![problem])
+    });
     if !problems.is_empty() {
         problems.sort_by_key(|problem| problem.loc);
         problems.dedup();
@@ -89,13 +89,16 @@ pub fn parse(
             agents: agents.into_iter().map(|(agent, _)| agent).collect(),
             orchestrator: orchestrator.unwrap_or_default(),
             timeouts: timeouts.unwrap_or_default(),
-            ui: {
-                let mut ui = ui.unwrap_or(UiConfig {
+            ui: match (ui, display) {
+                (Some(mut ui), Some(display)) => {
+                    ui.display = ui.display.or(display.display);
+                    ui
+                }
+                (Some(ui), None) | (None, Some(ui)) => ui,
+                (None, None) => UiConfig {
                     display: None,
                     logging_enabled: true,
-                });
-                ui.display = ui.display.or(display);
-                ui
+                },
             },
             limits,
             granted_paths: Vec::new(),

@@ -181,22 +181,6 @@ pub(super) fn parse_ui(ui: &Fields<'_>, notes: &mut Vec<Note>) -> Result<UiConfi
     })
 }
 
-/// The top-level `display: {type: …}` block some MassGen configs write.
-pub(super) fn parse_display(
-    display: &Fields<'_>,
-    notes: &mut Vec<Note>,
-) -> Result<Option<DisplayKind>, Problem> {
-    for entry in display.unknown(&["type"]) {
-        let path = display.key_path(&entry.key);
-        notes.push(Note {
-            loc: Some(entry.key_loc),
-            message: format!("ignored: unknown key `{path}`; the display is chosen by `type`"),
-            ignored: Some(path),
-        });
-    }
-    Ok(display_kind(display, "type", notes)?.flatten())
-}
-
 /// The display `key` names: `None` when it is absent, `Some(None)` for `web` (noted: the
 /// terminal display is used).
 fn display_kind(
