@@ -143,14 +143,12 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
         }
     }
     let inspection = super::setup::inspect_custom_tools(&config);
+    // Their quoted parts are escaped where they are written (`tools::custom::inspect`).
     for warning in &inspection.warnings {
-        eprintln!(
-            "warning: {}",
-            escape_for_terminal(&redactor.redact(warning))
-        );
+        eprintln!("warning: {}", redactor.redact(warning));
     }
     for error in &inspection.errors {
-        eprintln!("error: {}", escape_for_terminal(&redactor.redact(error)));
+        eprintln!("error: {}", redactor.redact(error));
     }
     if endpoint_errors > 0 || !inspection.errors.is_empty() {
         return Exit::Config;

@@ -338,11 +338,7 @@ fn finish(
     let warnings = inspection
         .warnings
         .iter()
-        .map(|warning| {
-            redactor
-                .redact(&crate::sanitize::escape_for_terminal(warning))
-                .into_owned()
-        })
+        .map(|warning| redactor.redact(warning).into_owned())
         .collect();
     Ok(Prepared {
         config: Arc::new(config),

@@ -4,9 +4,12 @@
 //! naming the type and the supported ones, and MassGen's rate-limits file is named as such.
 //! No key of a shipped config is "unknown" or merely "not supported yet": each one massgen
 //! does not act on is named with what MassGen would have done.
-//! The configs are validated from a root laid out like the wheel's (its `massgen/` package
-//! beside the context paths the configs name), as a MassGen user runs them, and the number
-//! that load with no ignored key is pinned: [`CONFIGS_RUNNING_AS_WRITTEN`].
+//! The configs are validated as a MassGen user runs them: from a root laid out like the
+//! wheel's (its `massgen/` package beside the context paths the configs name), with the
+//! `massgen` package installed for the Python that runs custom tools (`.ci/run` installs it
+//! without its dependencies into tests/peers/massgen-wheel/package; `--validate` only looks
+//! it up, never imports it). The number that load with no ignored key is pinned:
+//! [`CONFIGS_RUNNING_AS_WRITTEN`].
 //! Without the wheel this test skips, except with CI=true, where it fails.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -29,14 +32,21 @@ const AGENT_CLIS: [&str; 6] = [
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 73;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 151;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
     Valid,
     AgentCli,
     NotAnAgentConfig,
+    /// MassGen's error-handling examples name a custom tool function that does not exist
+    /// (`wrong_two_num_tool`); MassGen logs it and runs without the tool, massgen refuses
+    /// the config naming it.
+    MissingToolFunction,
 }
+
+/// The function MassGen's error-handling examples name on purpose.
+const MISSING_FUNCTION: &str = "wrong_two_num_tool";
 
 fn configs_dir() -> Option<PathBuf> {
     let dir =
@@ -69,7 +79,8 @@ fn yaml_files(dir: &Path, found: &mut Vec<PathBuf>) {
 }
 
 /// What the config's text says it is, read without massgen's loader: an agent-CLI
-/// backend type on an uncommented line, no `agents:`/`agent:` at all, or neither.
+/// backend type on an uncommented line, a custom tool whose function does not exist, no
+/// `agents:`/`agent:` at all, or none of these.
 fn expectation(text: &str) -> Expect {
     let code_lines = || {
         text.lines()
@@ -86,8 +97,12 @@ fn expectation(text: &str) -> Expect {
         let line = line.trim_start();
         line.starts_with("agents:") || line.starts_with("agent:")
     });
+    let names_missing_function = code_lines()
+        .any(|line| line.trim_start().starts_with("function:") && line.contains(MISSING_FUNCTION));
     if uses_cli {
         Expect::AgentCli
+    } else if names_missing_function {
+        Expect::MissingToolFunction
     } else if has_agents {
         Expect::Valid
     } else {
@@ -133,20 +148,8 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String>
     let ok = match expect {
         // Every key MassGen ships is acted on or named with what MassGen would have done.
         Expect::Valid => {
-            let errors: Vec<&str> = stderr
-                .lines()
-                .filter(|line| line.starts_with("error: "))
-                .collect();
-            // MassGen's own custom tools (an entry without `path`) need the massgen package,
-            // which the test's Python does not have: the one honest refusal of a config
-            // that is otherwise valid.
-            let needs_massgen = code == Some(1)
-                && !errors.is_empty()
-                && errors
-                    .iter()
-                    .all(|line| line.contains("the massgen package is not installed"))
-                && stderr.contains("pip install massgen");
-            (code == Some(0) && stdout.starts_with("✓ ") || needs_massgen)
+            code == Some(0)
+                && stdout.starts_with("✓ ")
                 && !stderr.contains("unknown key")
                 && !stderr.contains("not supported yet")
         }
@@ -159,6 +162,13 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String>
                     ))
                 })
                 && stderr.contains("supported types: scripted, openai, claude, gemini")
+        }
+        Expect::MissingToolFunction => {
+            code == Some(1)
+                && stderr.lines().any(|line| {
+                    line.starts_with("error: ") && line.contains(&format!("`{MISSING_FUNCTION}`"))
+                })
+                && stderr.contains("  help: ")
         }
         Expect::NotAnAgentConfig => {
             code == Some(1)
@@ -185,6 +195,13 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     yaml_files(&dir, &mut configs);
     configs.sort();
     assert!(!configs.is_empty(), "no configs under {}", dir.display());
+    let package = dir.parent().unwrap().parent().unwrap().join("package");
+    assert!(
+        package.join("massgen/__init__.py").is_file(),
+        "{} is missing: .ci/run installs the massgen package there",
+        package.display()
+    );
+    let package = package.as_path();
     let sandbox = Sandbox::new();
     lay_out_like_the_wheel(&sandbox, &dir);
     create_context_paths(&sandbox, &configs);
@@ -208,6 +225,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
                         .map(|(config, expect)| {
                             let output = sandbox
                                 .massgen()
+                                .env("PYTHONPATH", package)
                                 .arg("--validate")
                                 .arg(config)
                                 .output()
@@ -234,10 +252,12 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     let count = |kind| expected.iter().filter(|expect| **expect == kind).count();
     eprintln!(
         "MassGen's {} shipped configs: {} validate ({as_written} with no ignored key), {} \
-         refused as agent-CLI configs, {} refused as not an agent config",
+         refused as agent-CLI configs, {} for a custom tool function that does not exist, {} \
+         as not an agent config",
         configs.len(),
         count(Expect::Valid),
         count(Expect::AgentCli),
+        count(Expect::MissingToolFunction),
         count(Expect::NotAnAgentConfig)
     );
     assert!(

@@ -6,6 +6,7 @@ use serde::Deserialize;
 
 use super::interpreter::{self, Scripts};
 use crate::config::{Config, CustomToolConfig};
+use crate::sanitize::escape_for_terminal;
 
 /// What the check found: errors stop a run; warnings say what will stop it at start.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -104,9 +105,12 @@ pub async fn inspect(config: &Config) -> Inspection {
             .index
             .and_then(|index| tools.get(index))
             .map_or_else(String::new, |(_, tool)| format!(" ({})", tool.entry));
+        // The message and help quote Python's words and the config's: each is kept on one
+        // line, escaped, and only the line between them is massgen's.
         let line = format!(
             "agent `{agent}`{entry}: {}\n  help: {}",
-            problem.message, problem.help
+            escape_for_terminal(&problem.message),
+            escape_for_terminal(&problem.help)
         );
         if problem.level == "error" {
             inspection.errors.push(line);
