@@ -64,13 +64,18 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
         );
     }
     Some(match key {
-        "enable_image_generation"
-        | "enable_audio_generation"
-        | "enable_file_generation"
-        | "enable_video_generation"
-        | "enable_multimodal_tools" => {
-            "MassGen would give the agent tools that generate or read images, audio, video or \
-             files; massgen has no multimodal tools"
+        "enable_image_generation" | "enable_audio_generation" | "enable_video_generation" => {
+            "MassGen 0.1.97 does nothing with it: the workspace tools it once turned on \
+             (`generate_and_store_image_…`, `…_audio_…`) are gone from its workspace tools \
+             server; massgen adds none either (generate media with a custom tool)"
+        }
+        "enable_file_generation" => {
+            "MassGen would add steps for its `text_to_file_generation` tool to the final \
+             presentation's prompt; massgen's presentation prompt has none"
+        }
+        "enable_multimodal_tools" => {
+            "MassGen would give the agent tools that read and generate images, audio, video \
+             and files (`read_media`, `generate_media`); massgen has no multimodal tools yet"
         }
         "disallowed_tools" => {
             "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
