@@ -225,21 +225,7 @@ fn place(setup: &AgentSetup, scripts: &Scripts) -> Result<(PathBuf, Plan, Option
                 setup.agent_id, refusal.reason
             )
         })?;
-        let mut plan = Plan {
-            workspace: workspace.clone(),
-            network: setup.network,
-            ..Plan::default()
-        };
-        for (root, writable) in policy.sandbox_roots() {
-            if root == workspace {
-                continue;
-            }
-            if writable {
-                plan.writable.push(root);
-            } else {
-                plan.readable.push(root);
-            }
-        }
+        let plan = policy.sandbox_plan(&workspace, setup.network);
         let shown = workspace.display().to_string();
         return Ok((workspace, plan, Some(shown)));
     }

@@ -150,6 +150,28 @@ impl PathPolicy {
             .collect()
     }
 
+    /// What a process the agent starts in `workspace` may touch now: the workspace, the
+    /// other roots read or written as [`sandbox_roots`](Self::sandbox_roots) says, and the
+    /// network if `network`.
+    pub fn sandbox_plan(&self, workspace: &Path, network: bool) -> crate::sandbox::Plan {
+        let mut plan = crate::sandbox::Plan {
+            workspace: workspace.to_path_buf(),
+            network,
+            ..crate::sandbox::Plan::default()
+        };
+        for (root, writable) in self.sandbox_roots() {
+            if root == workspace {
+                continue;
+            }
+            if writable {
+                plan.writable.push(root);
+            } else {
+                plan.readable.push(root);
+            }
+        }
+        plan
+    }
+
     /// The roots as they are on disk now. A tool that checks several paths before it acts
     /// checks them all through one of these, so the roots are resolved once per call.
     pub(crate) fn on_disk(&self) -> OnDisk<'_> {

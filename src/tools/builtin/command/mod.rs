@@ -134,21 +134,7 @@ fn prepare(
         }
     };
     screen::check_paths(&roots, &argv, &cwd)?;
-    let mut plan = Plan {
-        workspace: workspace.clone(),
-        network,
-        ..Plan::default()
-    };
-    for (root, writable) in policy.sandbox_roots() {
-        if root == workspace {
-            continue;
-        }
-        if writable {
-            plan.writable.push(root);
-        } else {
-            plan.readable.push(root);
-        }
-    }
+    let plan = policy.sandbox_plan(&workspace, network);
     Ok(Prepared {
         argv,
         cwd,
