@@ -292,11 +292,7 @@ fn unknown_keys(fields: &Fields<'_>, known: &[&str], notes: &mut Vec<Note>) {
         let suggestion = did_you_mean(&entry.key, known.iter().copied())
             .map(|close| format!("; did you mean `{close}`?"))
             .unwrap_or_default();
-        notes.push(Note {
-            loc: Some(entry.key_loc),
-            message: format!("ignored: unknown key `{path}`{suggestion}"),
-            ignored: Some(path),
-        });
+        notes.push(super::unknown_key_note(entry, path, &suggestion));
     }
 }
 

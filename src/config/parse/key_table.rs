@@ -122,11 +122,7 @@ impl KeyTable {
                 .suggest(key, &[])
                 .map(|close| format!("; did you mean `{close}`?"))
                 .unwrap_or_default();
-            notes.push(Note {
-                loc: Some(entry.key_loc),
-                message: format!("ignored: unknown key `{path}`{suggestion}"),
-                ignored: Some(path),
-            });
+            notes.push(super::unknown_key_note(entry, path, &suggestion));
         }
     }
 

@@ -149,6 +149,15 @@ impl Gathered {
     }
 }
 
+/// "ignored: unknown key `path`" and what may help (`; did you mean `x`?`), at the key.
+pub(super) fn unknown_key_note(entry: &Entry, path: String, help: &str) -> Note {
+    Note {
+        loc: Some(entry.key_loc),
+        message: format!("ignored: unknown key `{path}`{help}"),
+        ignored: Some(path),
+    }
+}
+
 pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> Note {
     let what = key_notes::describe(section, &entry.key).unwrap_or("not supported yet".into());
     Note {

@@ -129,13 +129,10 @@ fn level(fields: &Fields<'_>, notes: &mut Vec<Note>) -> Result<Level, Problem> {
 fn unknown(fields: &Fields<'_>, known: &[&str], notes: &mut Vec<Note>) {
     for entry in fields.unknown(known) {
         let path = fields.key_path(&entry.key);
-        notes.push(Note {
-            loc: Some(entry.key_loc),
-            message: format!(
-                "ignored: unknown key `{path}`; keys here: {}",
-                known.join(", ")
-            ),
-            ignored: Some(path),
-        });
+        notes.push(super::unknown_key_note(
+            entry,
+            path,
+            &format!("; keys here: {}", known.join(", ")),
+        ));
     }
 }
