@@ -115,6 +115,7 @@ pub fn http_backend_limited(
         include_tool_results: config.kind != BackendKind::Grok,
         organization: config.organization.clone(),
         search_options: config.search_options.clone(),
+        strict_tools: config.tools.strict_tools.clone(),
     };
     let key = endpoint.api_key.clone();
     let base = endpoint.base_url.as_str();

@@ -31,6 +31,8 @@ pub struct CustomToolConfig {
     pub category: String,
     /// `timeout` (seconds, massgen's own key): one call's limit; MCP's default otherwise.
     pub timeout: Duration,
+    /// `strict: false` keeps it out of `enable_strict_tool_use`.
+    pub strict: bool,
 }
 
 impl CustomToolConfig {
@@ -92,6 +94,7 @@ mod tests {
             preset_args: serde_json::Map::new(),
             category: "default".into(),
             timeout: Duration::from_secs(30),
+            strict: true,
         }
     }
 

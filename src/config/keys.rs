@@ -133,6 +133,7 @@ pub const MCP_SERVER: &[&str] = &[
     "allowed_tools",
     "exclude_tools",
     "security",
+    "strict",
 ];
 pub const MCP_SERVER_UNSUPPORTED: &[&str] = &["http_read_timeout", "defer_loading"];
 

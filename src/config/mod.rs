@@ -70,8 +70,8 @@ pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{
     CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
-    DEFAULT_CONNECT_TIMEOUT, DebugDelay, McpServerConfig, McpTransport, Permission, ToolExecution,
-    ToolSettings,
+    DEFAULT_CONNECT_TIMEOUT, DebugDelay, McpServerConfig, McpTransport, Permission, StrictTools,
+    ToolExecution, ToolSettings,
 };
 pub use yaml_node::Location;
 pub use yaml_size::MAX_CONFIG_BYTES;

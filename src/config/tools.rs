@@ -37,6 +37,29 @@ pub struct ToolSettings {
     pub auto_discover: bool,
     /// `custom_tools`: Python functions offered as `custom_tool__<name>`.
     pub custom_tools: Vec<CustomToolConfig>,
+    /// `enable_strict_tool_use` (Claude).
+    pub strict_tools: StrictTools,
+}
+
+/// `enable_strict_tool_use: true` (Claude): the agent's tools go with `strict: true`, so
+/// the model's arguments always match their schemas, except the tools of a custom-tool
+/// entry or an MCP server that says `strict: false`.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StrictTools {
+    pub enabled: bool,
+    /// Tools sent without `strict`: full names, or a server's `mcp__<server>__` prefix.
+    pub opted_out: Vec<String>,
+}
+
+impl StrictTools {
+    /// Whether the tool named `name` goes with `strict: true`.
+    pub fn applies_to(&self, name: &str) -> bool {
+        self.enabled
+            && !self
+                .opted_out
+                .iter()
+                .any(|out| name == out || (out.ends_with("__") && name.starts_with(out.as_str())))
+    }
 }
 
 /// How the tool calls of one model reply run: one after another, or at once

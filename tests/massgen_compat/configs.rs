@@ -32,7 +32,7 @@ const AGENT_CLIS: [&str; 6] = [
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 151;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 152;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {

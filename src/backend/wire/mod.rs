@@ -16,7 +16,7 @@ use serde::de::{Deserialize, Deserializer, IgnoredAny, SeqAccess, Visitor};
 use crate::backend::http::{Flow, SseEvent, WireDecoder};
 #[cfg(test)]
 use crate::backend::{BackendError, StreamEvent};
-use crate::config::{Secret, ServerTools};
+use crate::config::{Secret, ServerTools, StrictTools};
 
 /// The per-agent request settings every protocol maps into its own body.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -41,6 +41,8 @@ pub struct WireOptions {
     pub organization: Option<String>,
     /// The web search's tuning: OpenRouter's plugin settings and `search_context_size`.
     pub search_options: serde_json::Map<String, serde_json::Value>,
+    /// Claude's strict tool use (`enable_strict_tool_use`).
+    pub strict_tools: StrictTools,
 }
 
 impl WireOptions {

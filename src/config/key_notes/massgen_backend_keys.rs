@@ -171,6 +171,7 @@ fn sample(key: &str) -> &'static str {
         "max_results" => "3",
         "search_prompt" => "'Sources:'",
         "search_context_size" => "low",
+        "enable_strict_tool_use" => "true",
         _ => "{}",
     }
 }
@@ -205,7 +206,8 @@ fn every_backend_key_massgen_documents_is_acted_on_or_explained() {
             let config = &loaded.config.agents[0].backend;
             let taken = config.passthrough.contains_key(*key)
                 || config.search_options.contains_key(*key)
-                || (*key == "organization" && config.organization.is_some());
+                || (*key == "organization" && config.organization.is_some())
+                || (*key == "enable_strict_tool_use" && config.tools.strict_tools.enabled);
             let vague = said.iter().any(|message| {
                 message.contains("unknown key") || message.contains("not supported yet")
             });

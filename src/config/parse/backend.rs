@@ -118,7 +118,7 @@ pub(super) fn parse_backend(
         betas: options.betas,
         scripted,
         tools: found
-            .take(parse_tool_settings(backend, notes))
+            .take(parse_tool_settings(backend, kind, notes))
             .unwrap_or_default(),
         server_tools,
         organization,

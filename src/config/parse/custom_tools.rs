@@ -9,7 +9,8 @@ use crate::config::fields::Fields;
 use crate::config::tools::DEFAULT_CALL_TIMEOUT;
 use crate::config::yaml_node::{Node, Value};
 
-const KNOWN: [&str; 8] = [
+const KNOWN: [&str; 9] = [
+    "strict",
     "path",
     "function",
     "func",
@@ -38,13 +39,15 @@ pub(super) fn parse_custom_tools(
     for (index, item) in items.iter().enumerate() {
         let entry = Fields::of(item, format!("{path}[{index}]"))?;
         for unknown in entry.unknown(&KNOWN) {
+            let what = if unknown.key == "default_params" {
+                "MassGen 0.1.97 does not read it either; give fixed arguments as `preset_args`"
+                    .to_string()
+            } else {
+                format!("a custom tool takes {}", KNOWN.join(", "))
+            };
             notes.push(Note {
                 loc: Some(unknown.key_loc),
-                message: format!(
-                    "ignored: {} — a custom tool takes {}",
-                    entry.key_path(&unknown.key),
-                    KNOWN.join(", ")
-                ),
+                message: format!("ignored: {} — {what}", entry.key_path(&unknown.key)),
                 ignored: Some(entry.key_path(&unknown.key)),
             });
         }
@@ -111,6 +114,7 @@ fn parse_entry(entry: &Fields<'_>) -> Result<Vec<CustomToolConfig>, Problem> {
     let timeout = entry
         .seconds("timeout", 30)?
         .unwrap_or(DEFAULT_CALL_TIMEOUT);
+    let strict = entry.bool("strict")?.unwrap_or(true);
     Ok(functions
         .into_iter()
         .zip(names.into_iter().zip(descriptions.into_iter().zip(presets)))
@@ -125,6 +129,7 @@ fn parse_entry(entry: &Fields<'_>) -> Result<Vec<CustomToolConfig>, Problem> {
                 preset_args: preset.unwrap_or_default(),
                 category: category.clone(),
                 timeout,
+                strict,
             },
         )
         .collect())

@@ -63,6 +63,10 @@ impl KeyTable {
             .collect();
         match kind {
             BackendKind::Scripted => accepted.extend(SCRIPTED_KEYS),
+            BackendKind::Claude => {
+                accepted.extend(keys::BACKEND_REQUEST);
+                accepted.push("enable_strict_tool_use");
+            }
             BackendKind::AzureOpenai => {
                 accepted.extend(keys::BACKEND_REQUEST);
                 accepted.push("azure_endpoint");

@@ -20,9 +20,15 @@ fn full_config() -> String {
         if matches!(kind, BackendKind::ClaudeCode | BackendKind::Ag2) {
             continue;
         }
+        // Claude's strict tools read the servers' `strict`.
+        let strict = if *kind == BackendKind::Claude {
+            "      enable_strict_tool_use: true\n"
+        } else {
+            ""
+        };
         yaml.push_str(&format!(
             "  - id: a{index}\n    backend:\n      type: {}\n      model: m\n      \
-             enable_mcp_command_line: true\n{servers}",
+             enable_mcp_command_line: true\n{strict}{servers}",
             kind.name()
         ));
     }

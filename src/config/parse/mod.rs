@@ -13,6 +13,7 @@ mod modes;
 mod request_options;
 mod server_security;
 mod settings;
+mod strict_tools;
 mod tool_execution;
 mod tools;
 mod web_search_options;

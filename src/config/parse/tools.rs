@@ -6,18 +6,20 @@ use std::path::PathBuf;
 
 use super::Note;
 use super::key_table::KeyTable;
+use crate::config::backend_kind::BackendKind;
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::secret::Secret;
 use crate::config::tools::{
     ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_CONNECT_TIMEOUT, McpServerConfig, McpTransport,
-    Permission, ToolSettings,
+    Permission, StrictTools, ToolSettings,
 };
 use crate::config::yaml_node::{Node, Value};
 
 pub(super) fn parse_tool_settings(
     backend: &Fields<'_>,
+    kind: BackendKind,
     notes: &mut Vec<Note>,
 ) -> Result<ToolSettings, Problem> {
     let mcp_servers = match backend.get("mcp_servers") {
@@ -28,6 +30,7 @@ pub(super) fn parse_tool_settings(
         .get("allowed_tools")
         .map(|_| backend.strings("allowed_tools"))
         .transpose()?;
+    let custom_tools = super::custom_tools::parse_custom_tools(backend, notes)?;
     Ok(ToolSettings {
         cwd: backend.string("cwd")?.filter(|cwd| !cwd.trim().is_empty()),
         mcp_servers,
@@ -39,7 +42,13 @@ pub(super) fn parse_tool_settings(
             .unwrap_or(false),
         execution: super::tool_execution::parse_tool_execution(backend)?,
         auto_discover: backend.bool("auto_discover_custom_tools")?.unwrap_or(false),
-        custom_tools: super::custom_tools::parse_custom_tools(backend, notes)?,
+        // MassGen reads it for Claude only; elsewhere its note says so.
+        strict_tools: if kind == BackendKind::Claude {
+            super::strict_tools::parse_strict_tools(backend, &custom_tools)?
+        } else {
+            StrictTools::default()
+        },
+        custom_tools,
     })
 }
 

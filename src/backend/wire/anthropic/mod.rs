@@ -5,6 +5,7 @@
 mod decode;
 mod request;
 mod server_tools;
+mod strict;
 
 pub use decode::AnthropicDecoder;
 
@@ -42,8 +43,8 @@ impl AnthropicWire {
 }
 
 impl AnthropicWire {
-    /// The `anthropic-beta` header: the config's `betas` (well-formed names only) and the
-    /// server tools' beta, each once, comma-joined.
+    /// The `anthropic-beta` header: the config's `betas` (well-formed names only), the
+    /// server tools' beta and strict tools', each once, comma-joined.
     fn beta_header(&self) -> Option<String> {
         let mut betas: Vec<&str> = Vec::new();
         let configured = self
@@ -52,7 +53,11 @@ impl AnthropicWire {
             .iter()
             .map(|beta| beta.trim())
             .filter(|beta| !beta.is_empty() && beta.bytes().all(|byte| byte.is_ascii_graphic()));
-        for beta in configured.chain(server_tools::beta(self.options.server_tools)) {
+        let strict = strict::on(&self.options).then_some(strict::BETA);
+        for beta in configured
+            .chain(server_tools::beta(self.options.server_tools))
+            .chain(strict)
+        {
             if !betas.contains(&beta) {
                 betas.push(beta);
             }

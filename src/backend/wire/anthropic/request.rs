@@ -20,7 +20,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
     body.insert("messages".into(), Value::Array(messages(&request.messages)));
     body.insert("stream".into(), json!(true));
     if !request.tools.is_empty() {
-        let tools: Vec<Value> = request
+        let mut tools: Vec<Value> = request
             .tools
             .iter()
             .map(|tool| {
@@ -36,6 +36,7 @@ pub fn body(options: &WireOptions, request: &ChatRequest) -> Value {
                 })
             })
             .collect();
+        super::strict::apply(options, &mut tools);
         body.insert("tools".into(), Value::Array(tools));
     }
     if let Some(temperature) = options.temperature {
