@@ -125,8 +125,8 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
              tool; massgen sends every tool with each request"
         }
         "enable_strict_tool_use" => {
-            "MassGen would ask Claude for tool arguments that match their schemas exactly; \
-             massgen checks the arguments itself and tells the model what was wrong"
+            "MassGen reads it for Claude backends only (strict tool schemas); massgen does the \
+             same, so on this backend it changes nothing"
         }
         "enable_programmatic_flow" => {
             "MassGen would let Claude call tools from code it runs in Anthropic's code \
