@@ -17,7 +17,7 @@ const ERROR_MESSAGE_CHARS: usize = 500;
 pub(super) struct ToolRun {
     pub tool: String,
     /// MassGen's kinds: `mcp` (an MCP server's), `provider` (the model provider's own),
-    /// `custom` (massgen's built-in tools).
+    /// `custom` (massgen's built-in tools and Python custom tools).
     pub tool_type: &'static str,
     pub call_id: String,
     pub agent: AgentId,
