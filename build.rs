@@ -1,11 +1,16 @@
 //! Embeds every file under `configs/` into the binary, so `--config @examples/NAME` works
-//! from an installed binary with no source tree around it.
+//! from an installed binary with no source tree around it, and writes the code highlighter's
+//! tables (`build/highlight.rs`): a subset of syntect's syntaxes and one theme.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::{env, fs};
 
-fn main() {
+#[path = "build/highlight.rs"]
+mod highlight;
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    highlight::write_tables(&PathBuf::from(env::var("OUT_DIR")?))?;
     // Release binaries link position-dependent (issue 17's footprint): no dynamic
     // relocations to store (0.5 MB) or apply at every start. Debug and test builds link as
     // before.
@@ -42,6 +47,7 @@ fn main() {
             target.display()
         );
     }
+    Ok(())
 }
 
 fn collect(dir: &Path, files: &mut Vec<PathBuf>) {
