@@ -13,8 +13,8 @@ Of the splits into two lower-rank tokens, the one with the smallest A + B is kep
 compressible). The numbers are written as six planes of one byte each, N bytes a plane
 (N = number of tokens): A's low, middle and high bytes, then B's; zlib level 9 compresses
 that to 0.73 MB (the tokens' own bytes, length-prefixed, compress to 1.05 MB).
-src/backend/tokens.rs inflates it and rebuilds the tokens on the first estimate, and a test
-there checks every token against tiktoken-rs's own table.
+src/backend/o200k.rs inflates it and rebuilds the tokens on the first estimate, and a test
+(src/backend/o200k_tests.rs) checks every token against tiktoken-rs's own table.
 
     python3 scripts/o200k_table.py ~/.cargo/registry/src/*/tiktoken-rs-*/assets/o200k_base.tiktoken
 """

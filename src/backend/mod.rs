@@ -8,6 +8,7 @@ pub mod http;
 pub mod local_discovery;
 mod message;
 pub mod models;
+mod o200k;
 pub mod provider;
 mod redacting;
 pub mod scripted;

@@ -5,28 +5,17 @@
 
 use std::sync::OnceLock;
 
-use rustc_hash::FxHashMap;
-use tiktoken_rs::{CoreBPE, O200K_BASE_PAT_STR, Rank};
-
 use super::message::{Message, ReasoningBlock, ToolSpec};
+use super::o200k::Encoder;
 use crate::protocol::Usage;
 
 /// What chat formats add around each message (role markers, separators).
 const PER_MESSAGE_OVERHEAD: u64 = 4;
 
-/// The o200k tokens in rank order, each as a byte or as two tokens of lower rank whose
-/// bytes it joins, zlib-compressed (0.73 MB; tiktoken's base64 text of the same table is
-/// 3.6 MB, the tokens' own bytes compress to 1.05 MB). Written by `scripts/o200k_table.py`,
-/// whose docstring gives the format; [`o200k_tokens`] reads it.
-const O200K_TABLE: &[u8] = include_bytes!("../../assets/o200k_base.zlib");
-
-/// o200k's special tokens, as tiktoken defines them.
-const O200K_SPECIAL: [(&str, Rank); 2] = [("<|endoftext|>", 199_999), ("<|endofprompt|>", 200_018)];
-
-/// The tokenizer (40 MB once built), built from [`O200K_TABLE`] on the first estimate, never
-/// at start-up: most providers report usage, so most runs never need it. `None` if the
-/// table could not be read (a broken build); estimates then fall back to four bytes a token.
-static TOKENIZER: OnceLock<Option<CoreBPE>> = OnceLock::new();
+/// The tokenizer, built from the packed o200k table on the first estimate, never at
+/// start-up: most providers report usage, so most runs never need it. `None` if the table
+/// could not be read (a broken build); estimates then fall back to four bytes a token.
+static TOKENIZER: OnceLock<Option<Encoder>> = OnceLock::new();
 
 /// Whether the tokenizer has been built in this process (the footprint test checks that
 /// `--help` and a demo turn do not build it).
@@ -34,59 +23,8 @@ pub fn tokenizer_loaded() -> bool {
     TOKENIZER.get().is_some()
 }
 
-/// The o200k tokens in rank order, read from the packed table: per rank, numbers A and B in
-/// six byte planes (A's low, middle, high bytes, then B's). A == rank: the byte B; A < rank:
-/// token A followed by token B (B < rank). `None` if the table is malformed.
-fn o200k_tokens() -> Option<Vec<Vec<u8>>> {
-    let table = miniz_oxide::inflate::decompress_to_vec_zlib(O200K_TABLE).ok()?;
-    if table.len() % 6 != 0 {
-        return None;
-    }
-    let planes: Vec<&[u8]> = table.chunks_exact(table.len() / 6).collect();
-    let number = |first: usize, rank: usize| -> Option<usize> {
-        let byte = |plane: usize| {
-            planes
-                .get(first + plane)?
-                .get(rank)
-                .map(|b| usize::from(*b))
-        };
-        Some(byte(0)? | byte(1)? << 8 | byte(2)? << 16)
-    };
-    let count = table.len() / 6;
-    let mut tokens: Vec<Vec<u8>> = Vec::with_capacity(count);
-    for rank in 0..count {
-        let (first, second) = (number(0, rank)?, number(3, rank)?);
-        let token = if first == rank {
-            vec![u8::try_from(second).ok()?]
-        } else {
-            let (head, tail) = (tokens.get(first)?, tokens.get(second)?);
-            [head.as_slice(), tail.as_slice()].concat()
-        };
-        tokens.push(token);
-    }
-    Some(tokens)
-}
-
-/// The ranks of the o200k tokens; `None` if the packed table is malformed.
-fn o200k_encoder() -> Option<FxHashMap<Vec<u8>, Rank>> {
-    let tokens = o200k_tokens()?;
-    let mut encoder = FxHashMap::with_capacity_and_hasher(tokens.len(), Default::default());
-    for (rank, token) in tokens.into_iter().enumerate() {
-        encoder.insert(token, Rank::try_from(rank).ok()?);
-    }
-    Some(encoder)
-}
-
-fn tokenizer() -> Option<&'static CoreBPE> {
-    TOKENIZER
-        .get_or_init(|| {
-            let special = O200K_SPECIAL
-                .iter()
-                .map(|(name, rank)| ((*name).to_string(), *rank))
-                .collect();
-            CoreBPE::new(o200k_encoder()?, special, O200K_BASE_PAT_STR).ok()
-        })
-        .as_ref()
+fn tokenizer() -> Option<&'static Encoder> {
+    TOKENIZER.get_or_init(Encoder::o200k).as_ref()
 }
 
 /// Text is counted in pieces of at most this many bytes, cut before a white-space
@@ -102,9 +40,7 @@ pub fn count(text: &str) -> u64 {
         return 0;
     }
     match tokenizer() {
-        Some(bpe) => pieces(text)
-            .map(|piece| bpe.count_ordinary(piece) as u64)
-            .sum(),
+        Some(encoder) => pieces(text).map(|piece| encoder.count(piece) as u64).sum(),
         None => text.len().div_ceil(4) as u64,
     }
 }
@@ -206,30 +142,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_packed_table_is_tiktokens_o200k_token_for_token() {
-        let ours = tokenizer().unwrap();
-        let theirs = tiktoken_rs::o200k_base_singleton();
-        let encoder = o200k_encoder().unwrap();
-        assert_eq!(encoder.len(), 199_998);
-        for (token, rank) in &encoder {
-            assert_eq!(
-                &theirs.decode_bytes(&[*rank]).unwrap(),
-                token,
-                "rank {rank}"
-            );
-        }
-        let text = "Fn main() { println!(\"héllo, 世界 🌍\"); } // 12345 tokens\n\n  it's";
-        assert_eq!(ours.encode_ordinary(text), theirs.encode_ordinary(text));
-        assert_eq!(
-            ours.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>"),
-            theirs.encode_with_special_tokens("a<|endoftext|>b<|endofprompt|>")
-        );
-    }
-
-    #[test]
     fn long_text_is_counted_in_pieces_cut_before_white_space() {
         let prose = "The quick brown fox jumps over the lazy dog. ".repeat(400);
-        let whole = tokenizer().unwrap().count_ordinary(&prose) as u64;
+        let whole = tokenizer().unwrap().count(&prose) as u64;
         assert_eq!(
             count(&prose),
             whole,

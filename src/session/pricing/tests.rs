@@ -44,8 +44,16 @@ fn assert_close(actual: f64, expected: f64) {
 }
 
 #[test]
+fn the_packed_table_is_assets_pricing_json() {
+    assert_eq!(
+        embedded_text(),
+        include_str!("../../../assets/pricing.json")
+    );
+}
+
+#[test]
 fn the_shipped_table_parses_and_is_sane() {
-    let table = PriceTable::parse(embedded_text()).unwrap();
+    let table = PriceTable::parse(&embedded_text()).unwrap();
     assert!((500..3000).contains(&table.len()), "{} models", table.len());
     assert_eq!(table::shipped(|_, _| true).len(), table.len());
     let source = pricing_source().unwrap();
@@ -370,11 +378,11 @@ fn name_variants() {
 
 #[test]
 fn an_index_of_a_few_names_prices_them_as_the_whole_index_does() {
-    let whole = PriceTable::parse(embedded_text()).unwrap();
+    let text = embedded_text();
+    let whole = PriceTable::parse(&text).unwrap();
     let mut checked = 0;
     for (provider, name) in whole.keys().into_iter().step_by(23) {
-        let few =
-            PriceTable::parse_for(embedded_text(), |p, n| p == provider && n == name).unwrap();
+        let few = PriceTable::parse_for(&text, |p, n| p == provider && n == name).unwrap();
         assert_eq!(
             few.get(&provider, &name),
             whole.get(&provider, &name),

@@ -10,19 +10,19 @@ use std::time::Duration;
 /// Names the interpreter custom tools run with.
 pub const PYTHON_VARIABLE: &str = "MASSGEN_PYTHON";
 
-/// The worker, in three files so that each stays readable.
-const SCRIPTS: [(&str, &str); 3] = [
+/// The worker, in three files so that each stays readable, zlib-packed by build.rs.
+const SCRIPTS: [(&str, &[u8]); 3] = [
     (
         WORKER_SCRIPT,
-        include_str!("../../../assets/python/massgen_tool_worker.py"),
+        include_bytes!(concat!(env!("OUT_DIR"), "/massgen_tool_worker.py.zlib")),
     ),
     (
         "massgen_tool_inspect.py",
-        include_str!("../../../assets/python/massgen_tool_inspect.py"),
+        include_bytes!(concat!(env!("OUT_DIR"), "/massgen_tool_inspect.py.zlib")),
     ),
     (
         "massgen_tool_schema.py",
-        include_str!("../../../assets/python/massgen_tool_schema.py"),
+        include_bytes!(concat!(env!("OUT_DIR"), "/massgen_tool_schema.py.zlib")),
     ),
 ];
 const WORKER_SCRIPT: &str = "massgen_tool_worker.py";
@@ -54,7 +54,9 @@ impl Scripts {
             match builder.create(&dir) {
                 Ok(()) => {
                     let scripts = Self { dir };
-                    for (name, text) in SCRIPTS {
+                    for (name, packed) in SCRIPTS {
+                        let text = miniz_oxide::inflate::decompress_to_vec_zlib(packed)
+                            .map_err(|_| format!("{name} in this binary is damaged"))?;
                         std::fs::write(scripts.dir.join(name), text).map_err(|error| {
                             format!("cannot write the Python tool worker: {error}")
                         })?;
@@ -204,4 +206,24 @@ pub fn environment() -> Vec<(&'static str, OsString)> {
     env.push(("PYTHONDONTWRITEBYTECODE", "1".into()));
     env.push(("PYTHONIOENCODING", "utf-8".into()));
     env
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_worker_is_written_as_its_assets_read() {
+        let scripts = Scripts::write().unwrap();
+        let assets = [
+            include_str!("../../../assets/python/massgen_tool_worker.py"),
+            include_str!("../../../assets/python/massgen_tool_inspect.py"),
+            include_str!("../../../assets/python/massgen_tool_schema.py"),
+        ];
+        for ((name, _), asset) in SCRIPTS.iter().zip(assets) {
+            let written = std::fs::read_to_string(scripts.dir().join(name)).unwrap();
+            assert_eq!(written, asset, "{name}");
+        }
+        assert!(scripts.worker().ends_with(WORKER_SCRIPT));
+    }
 }

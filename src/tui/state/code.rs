@@ -4,15 +4,22 @@
 use std::fmt;
 use std::sync::OnceLock;
 
-use syntect::highlighting::{HighlightIterator, HighlightState, Highlighter, Theme, ThemeSet};
+use syntect::dumps::{from_reader, from_uncompressed_data};
+use syntect::highlighting::{HighlightIterator, HighlightState, Highlighter, Theme};
 use syntect::parsing::{ParseState, ScopeStack, SyntaxSet};
 
 /// One highlighted piece of a code line: its colour and text.
 pub type CodeSpan = ((u8, u8, u8), String);
 
-/// syntect's syntax definitions and theme (5 MB once decoded), decoded on first use
-/// (the first line inside a code block), never at start-up.
-static SYNTAXES: OnceLock<SyntaxSet> = OnceLock::new();
+/// The syntaxes of syntect's default set that answers' code blocks use, written by build.rs
+/// (build/highlight.rs), and the theme their colours come from.
+const SYNTAX_TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/syntaxes.packdump"));
+const THEME_TABLE: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/theme.themedump"));
+
+/// The syntax definitions and theme (megabytes once decoded), decoded on first use (the
+/// first line inside a code block), never at start-up. `None` if a table could not be read (a
+/// broken build): code blocks are then drawn uncoloured.
+static SYNTAXES: OnceLock<Option<SyntaxSet>> = OnceLock::new();
 static THEME: OnceLock<Option<Theme>> = OnceLock::new();
 
 /// Whether the highlighting tables have been loaded in this process: they must not be until
@@ -21,17 +28,14 @@ pub fn highlight_tables_loaded() -> bool {
     SYNTAXES.get().is_some() || THEME.get().is_some()
 }
 
-fn syntaxes() -> &'static SyntaxSet {
-    SYNTAXES.get_or_init(SyntaxSet::load_defaults_newlines)
+fn syntaxes() -> Option<&'static SyntaxSet> {
+    SYNTAXES
+        .get_or_init(|| from_uncompressed_data(SYNTAX_TABLE).ok())
+        .as_ref()
 }
 
 fn theme() -> Option<&'static Theme> {
-    THEME
-        .get_or_init(|| {
-            let mut themes = ThemeSet::load_defaults().themes;
-            themes.remove("base16-ocean.dark")
-        })
-        .as_ref()
+    THEME.get_or_init(|| from_reader(THEME_TABLE).ok()).as_ref()
 }
 
 /// The highlighted lines of one text, as far as its complete lines go.
@@ -95,7 +99,7 @@ impl CodeLines {
         let (parse, highlight) = self.block.as_mut()?;
         let theme = theme()?;
         let with_newline = format!("{line}\n");
-        let ops = parse.parse_line(&with_newline, syntaxes()).ok()?;
+        let ops = parse.parse_line(&with_newline, syntaxes()?).ok()?;
         let highlighter = Highlighter::new(theme);
         let spans = HighlightIterator::new(highlight, &ops, &with_newline, &highlighter)
             .map(|(style, piece)| {
@@ -113,7 +117,7 @@ impl CodeLines {
 
 fn start_block(language: &str) -> Option<(ParseState, HighlightState)> {
     let theme = theme()?;
-    let set = syntaxes();
+    let set = syntaxes()?;
     let syntax = set
         .find_syntax_by_token(language)
         .unwrap_or_else(|| set.find_syntax_plain_text());
@@ -152,6 +156,108 @@ mod tests {
         let mut code = CodeLines::default();
         code.update("```nosuchlang\nsome code\n```\n");
         assert!(code.lines[1].is_some());
+    }
+
+    /// A code block in each language kept (by a name or extension agents write after the
+    /// fence), with the constructs that reach into other syntaxes: embedded CSS and script,
+    /// regular expressions, SQL strings, doc comments, shell commands.
+    const KEPT_LANGUAGES: &[(&str, &str)] = &[
+        (
+            "rust",
+            "/// Doc.\nfn main() { let x: u8 = 1; println!(\"{x}\"); }",
+        ),
+        (
+            "python",
+            "import re\nr = re.compile(r'a+(b)')\nq = \"SELECT * FROM t\"\ndef f(): pass",
+        ),
+        (
+            "js",
+            "const re = /a+b/g;\nfunction f(x) { return `t${x}`; }",
+        ),
+        ("json", "{\"a\": [1, true, null]}"),
+        ("yaml", "key: value\nlist:\n  - 1"),
+        ("bash", "for f in *.rs; do echo \"$f\" | grep -c x; done"),
+        ("sh", "export A=1\ncd /tmp && ls"),
+        ("bat", "@echo off\nset A=1"),
+        ("c", "#include <stdio.h>\nint main(void) { return 0; }"),
+        ("cpp", "template <typename T> class A { public: T x; };"),
+        ("cs", "public class A { public int X { get; set; } }"),
+        ("go", "package main\nfunc main() { fmt.Println(1) }"),
+        (
+            "java",
+            "/** Doc {@link A}. */\npublic class A { int x = 1; }",
+        ),
+        ("markdown", "# Title\n*em* `code` <b>html</b>"),
+        (
+            "html",
+            "<style>a { color: red; }</style>\n<script>var a = 1;</script>\n<p class=\"x\">t</p>",
+        ),
+        ("css", "a:hover { color: #fff; }"),
+        ("sql", "SELECT a FROM t WHERE b = 'c';"),
+        ("diff", "--- a\n+++ b\n@@ -1 +1 @@\n-x\n+y"),
+        ("makefile", "all: build\n\tcargo build --release"),
+        ("ruby", "def f(x) = x.map { |y| y * 2 }\nputs \"#{f}\""),
+        ("php", "<p><?php echo \"SELECT 1\"; $a = [1]; ?></p>"),
+        ("lua", "local function f(x) return x end"),
+        ("perl", "my $x = qr/a+/; print \"$x\\n\";"),
+        ("r", "f <- function(x) { x + 1 }"),
+        ("haskell", "main :: IO ()\nmain = print (1 :: Int)"),
+        ("scala", "object A { def f(x: Int): Int = x }"),
+        ("m", "@interface A : NSObject\n@end"),
+        ("xml", "<?xml version=\"1.0\"?><a b=\"c\"/>"),
+        (
+            "latex",
+            "\\section{A} $x^2$\n\\begin{minted}{python}\nx = 1\n\\end{minted}",
+        ),
+        ("txt", "plain"),
+    ];
+
+    fn scopes(
+        set: &SyntaxSet,
+        token: &str,
+        code: &str,
+    ) -> Vec<Vec<(usize, syntect::parsing::ScopeStackOp)>> {
+        let syntax = set.find_syntax_by_token(token).unwrap();
+        let mut state = ParseState::new(syntax);
+        code.lines()
+            .map(|line| state.parse_line(&format!("{line}\n"), set).unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn the_kept_languages_highlight_as_in_syntects_full_set() {
+        let ours = syntaxes().unwrap();
+        let full = SyntaxSet::load_defaults_newlines();
+        assert!(ours.syntaxes().len() < full.syntaxes().len());
+        for (token, code) in KEPT_LANGUAGES {
+            let name = &ours.find_syntax_by_token(token).unwrap().name;
+            assert_eq!(name, &full.find_syntax_by_token(token).unwrap().name);
+            assert!(*token == "txt" || name != "Plain Text", "{token}");
+            assert_eq!(
+                scopes(ours, token, code),
+                scopes(&full, token, code),
+                "{token}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_dropped_language_is_plain_text_and_an_embed_of_one_still_parses() {
+        let ours = syntaxes().unwrap();
+        assert!(ours.find_syntax_by_token("matlab").is_none());
+        let mut code = CodeLines::default();
+        code.update("```matlab\nx = [1 2];\n```\n");
+        assert_eq!(
+            code.lines[1].as_ref().unwrap().len(),
+            1,
+            "one uncoloured span"
+        );
+        let minted = "\\begin{minted}{lisp}\n(defun f (x) x)\n\\end{minted}\n\\section{B}";
+        let lines = scopes(ours, "latex", minted);
+        let full = scopes(&SyntaxSet::load_defaults_newlines(), "latex", minted);
+        assert_eq!(lines.len(), 4);
+        assert!(!lines[3].is_empty());
+        assert_eq!(lines[3], full[3], "LaTeX resumes after the Lisp block");
     }
 
     #[test]
