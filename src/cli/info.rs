@@ -170,14 +170,9 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
         if agents.len() == 1 { "" } else { "s" },
         agents.join(", "),
         keys.summary(),
-        if warnings.is_empty() {
-            String::new()
-        } else {
-            format!(
-                " ({} warning{})",
-                warnings.len(),
-                if warnings.len() == 1 { "" } else { "s" }
-            )
+        match warnings.len() + inspection.warnings.len() {
+            0 => String::new(),
+            count => format!(" ({})", crate::text::plural(count, "warning")),
         }
     ));
     Exit::Success

@@ -97,3 +97,44 @@ fn own_tools_load_from_an_installed_massgen_package() {
         describe(&ran)
     );
 }
+
+#[test]
+fn a_tool_importing_a_missing_module_is_one_warning_and_the_summary_counts_it() {
+    let sandbox = Sandbox::new();
+    sandbox.write(
+        "scrape.py",
+        "import not_a_module_massgen_knows\n\n\
+         def fetch(url: str):\n    \"\"\"Fetch a page.\"\"\"\n\n\
+         def render(url: str):\n    \"\"\"Render a page.\"\"\"\n",
+    );
+    sandbox.write(
+        "tools.yaml",
+        "agent:\n  id: solo\n  backend:\n    type: scripted\n    custom_tools:\n      \
+         - {path: scrape.py, function: [fetch, render]}\n",
+    );
+    let validated = sandbox
+        .massgen()
+        .env("MASSGEN_PYTHON", python())
+        .args(["--validate", "tools.yaml"])
+        .output()
+        .unwrap();
+    assert_code(&validated, 0);
+    let stderr = text(&validated.stderr);
+    let warnings: Vec<&str> = stderr
+        .lines()
+        .filter(|line| line.starts_with("warning: "))
+        .collect();
+    assert_eq!(warnings.len(), 1, "{}", describe(&validated));
+    assert!(
+        warnings[0].contains(
+            "`custom_tool__fetch` (and `custom_tool__render`) imports `not_a_module_massgen_knows`"
+        ),
+        "{}",
+        describe(&validated)
+    );
+    assert!(
+        text(&validated.stdout).ends_with("(1 warning)\n"),
+        "{}",
+        describe(&validated)
+    );
+}

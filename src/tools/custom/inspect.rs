@@ -37,6 +37,57 @@ struct Problem {
     help: String,
 }
 
+/// One problem of one tool, placed.
+#[derive(Debug, PartialEq)]
+struct Found {
+    agent: String,
+    entry: String,
+    /// The tool's offered name, when the problem is one tool's.
+    tool: Option<String>,
+    error: bool,
+    message: String,
+    help: String,
+}
+
+/// The problems in order, those that differ only in the tool they name (the functions of
+/// one entry, all importing one missing module) said once: "`a` (and `b`, `c`) imports …".
+fn grouped(found: impl Iterator<Item = Found>) -> Vec<Found> {
+    let mut said: Vec<(Found, String, Vec<String>)> = Vec::new();
+    for found in found {
+        let pattern = match &found.tool {
+            Some(tool) => found.message.replacen(&format!("`{tool}`"), "`{}`", 1),
+            None => found.message.clone(),
+        };
+        let same = said.iter_mut().find(|(earlier, earlier_pattern, _)| {
+            found.tool.is_some()
+                && *earlier_pattern == pattern
+                && (&earlier.agent, &earlier.entry, earlier.error, &earlier.help)
+                    == (&found.agent, &found.entry, found.error, &found.help)
+        });
+        match (same, found.tool.clone()) {
+            (Some((_, _, others)), Some(tool)) => others.push(tool),
+            _ => said.push((found, pattern, Vec::new())),
+        }
+    }
+    said.into_iter()
+        .map(|(mut found, _, others)| {
+            if let (Some(tool), false) = (&found.tool, others.is_empty()) {
+                let also = others
+                    .iter()
+                    .map(|other| format!("`{other}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                found.message = found.message.replacen(
+                    &format!("`{tool}`"),
+                    &format!("`{tool}` (and {also})"),
+                    1,
+                );
+            }
+            found
+        })
+        .collect()
+}
+
 /// Every agent's custom tools, with their agent, in config order.
 pub fn tools_of(config: &Config) -> Vec<(&str, &CustomToolConfig)> {
     config
@@ -96,27 +147,71 @@ pub async fn inspect(config: &Config) -> Inspection {
         }
     };
     let mut inspection = Inspection::default();
-    for problem in report.problems {
-        let agent = problem
-            .index
-            .and_then(|index| tools.get(index))
-            .map_or("?", |(agent, _)| *agent);
-        let entry = problem
-            .index
-            .and_then(|index| tools.get(index))
-            .map_or_else(String::new, |(_, tool)| format!(" ({})", tool.entry));
+    let found = report.problems.into_iter().map(|problem| {
+        let tool = problem.index.and_then(|index| tools.get(index));
+        Found {
+            agent: tool.map_or("?".to_string(), |(agent, _)| agent.to_string()),
+            entry: tool.map_or_else(String::new, |(_, tool)| format!(" ({})", tool.entry)),
+            tool: tool.map(|(_, tool)| tool.offered_name()),
+            error: problem.level == "error",
+            message: problem.message,
+            help: problem.help,
+        }
+    });
+    for found in grouped(found) {
         // The message and help quote Python's words and the config's: each is kept on one
         // line, escaped, and only the line between them is massgen's.
         let line = format!(
-            "agent `{agent}`{entry}: {}\n  help: {}",
-            escape_for_terminal(&problem.message),
-            escape_for_terminal(&problem.help)
+            "agent `{}`{}: {}\n  help: {}",
+            found.agent,
+            found.entry,
+            escape_for_terminal(&found.message),
+            escape_for_terminal(&found.help)
         );
-        if problem.level == "error" {
+        if found.error {
             inspection.errors.push(line);
         } else {
             inspection.warnings.push(line);
         }
     }
     inspection
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn found(tool: &str, message: &str) -> Found {
+        Found {
+            agent: "a".into(),
+            entry: " (custom_tools[0])".into(),
+            tool: Some(tool.into()),
+            error: false,
+            message: message.replace("{}", tool),
+            help: "pip install httpx".into(),
+        }
+    }
+
+    #[test]
+    fn the_tools_of_one_entry_missing_one_module_are_named_in_one_warning() {
+        let missing = "`{}` imports `httpx`, which python3 cannot find";
+        let said = grouped(
+            [
+                found("custom_tool__md", missing),
+                found("custom_tool__html", missing),
+                found("custom_tool__pdf", "`{}` is not defined in t.py"),
+                found("custom_tool__js", missing),
+            ]
+            .into_iter(),
+        );
+        let messages: Vec<&str> = said.iter().map(|found| found.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "`custom_tool__md` (and `custom_tool__html`, `custom_tool__js`) imports `httpx`, \
+                 which python3 cannot find",
+                "`custom_tool__pdf` is not defined in t.py",
+            ]
+        );
+    }
 }
