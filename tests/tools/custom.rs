@@ -7,6 +7,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::scenarios::tool_results as results;
 use crate::support::{Scenario, outcome};
 use massgen::protocol::{Event, EventMsg, TurnOutcome};
 
@@ -95,18 +96,6 @@ fn config(file: &Path, entries: &str, calls: &str, workspace: bool) -> String {
             ""
         }
     )
-}
-
-fn results(events: &[Event]) -> Vec<(String, bool, String)> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::ToolCallEnd {
-                tool, ok, output, ..
-            } => Some((tool.clone(), *ok, output.clone())),
-            _ => None,
-        })
-        .collect()
 }
 
 async fn run(dir: tempfile::TempDir, yaml: &str) -> (Vec<Event>, Scenario) {

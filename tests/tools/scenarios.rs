@@ -19,7 +19,7 @@ fn folder_with(dir: &tempfile::TempDir, name: &str, file: &str, content: &str) -
 }
 
 /// Every tool call's `(tool, ok, output)`, in order.
-fn tool_results(events: &[massgen::protocol::Event]) -> Vec<(String, bool, String)> {
+pub(crate) fn tool_results(events: &[massgen::protocol::Event]) -> Vec<(String, bool, String)> {
     events
         .iter()
         .filter_map(|event| match &event.msg {
