@@ -6,7 +6,6 @@ mod client;
 pub mod naming;
 mod rmcp_client;
 mod servers;
-mod stderr_tail;
 
 pub use client::{CallResult, McpClient, McpError, RemoteTool, describe_binary};
 pub use rmcp_client::{RmcpClient, connect};

@@ -20,8 +20,8 @@ use rmcp::{Peer, RoleClient, ServiceError, ServiceExt};
 use super::client::{
     CallResult, McpClient, McpError, RemoteTool, describe_binary, last_output_note,
 };
-use super::stderr_tail::StderrTail;
 use crate::config::{McpServerConfig, McpTransport, Secret};
+use crate::stderr_tail::StderrTail;
 
 /// Variables a stdio server gets from massgen's environment (the MCP SDKs' defaults, plus
 /// what Node and Python need to find their installs).
@@ -40,6 +40,8 @@ const INHERITED_ENV: [&str; 10] = [
 
 /// How long to let the server finish its session before it is stopped.
 const CLOSE_GRACE: Duration = Duration::from_secs(5);
+/// Lines of a server's stderr kept to explain why it stopped.
+const STDERR_LINES: usize = 5;
 
 /// Connects to the server `config` describes, as any [`McpClient`].
 pub fn connect(
@@ -109,9 +111,12 @@ impl RmcpClient {
             .stderr(Stdio::piped())
             .spawn()
             .map_err(|error| spawn_error(describe_spawn_error(&error)))?;
-        let tail = StderrTail::default();
+        let tail = StderrTail::new(STDERR_LINES);
         if let Some(stderr) = stderr {
-            tokio::spawn(tail.clone().drain(server.to_owned(), stderr));
+            let server = server.to_owned();
+            tokio::spawn(tail.clone().drain(stderr, move |line| {
+                tracing::debug!(target: "massgen::mcp", server = %server, "{line}");
+            }));
         }
         match client_config().serve(transport).await {
             Ok(service) => Ok(Self::new(service, Some(tail))),

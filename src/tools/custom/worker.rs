@@ -3,13 +3,14 @@
 //! stdout); its stderr (the tools' own prints) is kept as a short tail for messages.
 
 use std::path::PathBuf;
-use std::sync::{Arc, Mutex};
 
 use serde::Deserialize;
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncWriteExt, BufReader};
 use tokio::process::{ChildStdin, ChildStdout};
 
 use crate::sandbox::{Launch, Mode, Plan, Running};
+use crate::sanitize::escape_for_terminal;
+use crate::stderr_tail::StderrTail;
 
 /// The longest line the worker may send (a reply holds the whole result).
 const MAX_LINE: usize = 4 * 1024 * 1024;
@@ -74,7 +75,7 @@ pub struct Worker {
     running: Running,
     stdin: ChildStdin,
     stdout: BufReader<ChildStdout>,
-    stderr: Arc<Mutex<Vec<String>>>,
+    stderr: StderrTail,
     next_id: u64,
 }
 
@@ -102,8 +103,10 @@ impl Worker {
         ) else {
             return Err("the Python tool worker started without its pipes".into());
         };
-        let tail = Arc::new(Mutex::new(Vec::new()));
-        tokio::spawn(keep_tail(stderr, Arc::clone(&tail)));
+        let tail = StderrTail::new(STDERR_LINES);
+        tokio::spawn(tail.clone().drain(stderr, |line| {
+            tracing::debug!(line = %escape_for_terminal(line), "python tool worker stderr");
+        }));
         let mut worker = Self {
             running,
             stdin,
@@ -156,10 +159,7 @@ impl Worker {
 
     /// The last lines the worker wrote to stderr.
     pub fn stderr_tail(&self) -> String {
-        self.stderr
-            .lock()
-            .map(|lines| lines.join("\n"))
-            .unwrap_or_default()
+        escape_lines(&self.stderr.lines())
     }
 
     /// Kills the worker and everything it started.
@@ -239,19 +239,13 @@ async fn read_bounded_line(
     }
 }
 
-async fn keep_tail(stderr: tokio::process::ChildStderr, tail: Arc<Mutex<Vec<String>>>) {
-    let mut reader = BufReader::new(stderr);
-    while let Ok(Some(line)) = read_bounded_line(&mut reader, 64 * 1024).await {
-        let text =
-            crate::sanitize::escape_for_terminal(&String::from_utf8_lossy(&line)).into_owned();
-        tracing::debug!(line = %text, "python tool worker stderr");
-        if let Ok(mut lines) = tail.lock() {
-            if lines.len() == STDERR_LINES {
-                lines.remove(0);
-            }
-            lines.push(text.chars().take(2000).collect());
-        }
-    }
+/// Lines a child wrote, each escaped for the terminal (it may hold control bytes).
+fn escape_lines(lines: &[String]) -> String {
+    lines
+        .iter()
+        .map(|line| escape_for_terminal(line).into_owned())
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 #[cfg(test)]

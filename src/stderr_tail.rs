@@ -1,5 +1,6 @@
-//! The last lines an MCP server wrote to stderr, kept to explain why it stopped while the
-//! rest goes to the debug log.
+//! The last lines a child process (an MCP server, the Python tool worker) wrote to stderr,
+//! kept to explain why it stopped; every line also goes to the caller (its debug log), and
+//! the pipe is drained so it never fills and blocks the child.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
@@ -9,21 +10,29 @@ use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
 use tokio_util::sync::CancellationToken;
 
-/// Lines of a server's stderr kept to explain why it stopped.
-const TAIL_LINES: usize = 5;
-/// Longer stderr lines are cut (a server may write megabytes without a newline).
+/// Longer stderr lines are cut (a child may write megabytes without a newline).
 const MAX_LINE: usize = 2000;
 
-/// The server's last stderr lines, kept while the rest goes to the debug log.
-#[derive(Clone, Default)]
-pub(super) struct StderrTail {
+/// A child's last stderr lines.
+#[derive(Clone)]
+pub struct StderrTail {
     lines: Arc<Mutex<VecDeque<String>>>,
+    keep: usize,
     ended: CancellationToken,
 }
 
 impl StderrTail {
-    /// Reads stderr to its end so the pipe never fills and blocks the server.
-    pub(super) async fn drain(self, server: String, stderr: ChildStderr) {
+    /// Keeps the last `keep` non-empty lines.
+    pub fn new(keep: usize) -> Self {
+        Self {
+            lines: Arc::default(),
+            keep: keep.max(1),
+            ended: CancellationToken::new(),
+        }
+    }
+
+    /// Reads stderr to its end, handing each non-empty line to `each_line` too.
+    pub async fn drain(self, stderr: ChildStderr, each_line: impl Fn(&str)) {
         let mut reader = BufReader::new(stderr);
         let mut buf = Vec::new();
         loop {
@@ -36,9 +45,9 @@ impl StderrTail {
             if line.is_empty() {
                 continue;
             }
-            tracing::debug!(target: "massgen::mcp", server = %server, "{line}");
+            each_line(&line);
             let mut lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
-            if lines.len() == TAIL_LINES {
+            if lines.len() == self.keep {
                 lines.pop_front();
             }
             lines.push_back(line);
@@ -46,8 +55,14 @@ impl StderrTail {
         self.ended.cancel();
     }
 
-    /// The last line, after giving a server that is exiting a moment to finish writing.
-    pub(super) async fn last_line_after_exit(&self) -> Option<String> {
+    /// The lines kept so far, oldest first.
+    pub fn lines(&self) -> Vec<String> {
+        let lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
+        lines.iter().cloned().collect()
+    }
+
+    /// The last line, after giving a child that is exiting a moment to finish writing.
+    pub async fn last_line_after_exit(&self) -> Option<String> {
         let _ = tokio::time::timeout(Duration::from_millis(500), self.ended.cancelled()).await;
         let lines = self.lines.lock().unwrap_or_else(PoisonError::into_inner);
         lines.back().cloned()
