@@ -1,6 +1,7 @@
 //! Model backends: one trait with one required method, `stream()`, and the offline
 //! `scripted` stand-in. Real provider wire protocols plug in behind the same trait.
 
+pub mod agent_cli;
 pub mod catalog;
 mod error;
 mod factory;
