@@ -2,6 +2,7 @@
 //! `mcp__<server>__<tool>`, filters, timeouts and the circuit breaker.
 
 pub mod breaker;
+pub mod bridge;
 mod client;
 pub mod naming;
 mod rmcp_client;
