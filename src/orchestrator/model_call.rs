@@ -50,6 +50,11 @@ impl ModelLink {
         }
     }
 
+    /// The agent's backend (an agent CLI's is asked for its own loop of tool calls).
+    pub fn backend(&self) -> Arc<dyn Backend> {
+        Arc::clone(&self.backend)
+    }
+
     /// One model call; text, reasoning and usage are forwarded as they stream in.
     pub async fn call_model(
         &self,

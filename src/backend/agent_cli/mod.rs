@@ -9,3 +9,4 @@ pub mod process;
 pub mod session;
 
 pub use backend::{CliBackend, CliSetup};
+pub mod found;
