@@ -39,8 +39,16 @@ pub type EventStream = BoxStream<'static, Result<StreamEvent, BackendError>>;
 /// A backend whose model runs its own loop of tool calls, reaching massgen's tools
 /// through a bridge (see `mcp::bridge`).
 pub trait AgentLoop: Send + Sync {
-    /// The bridge the next calls use; `None` detaches it.
-    fn attach_bridge(&self, address: Option<agent_cli::dialect::BridgeAddress>);
+    /// What the next calls use; `None` detaches it.
+    fn attach(&self, context: Option<LoopContext>);
+}
+
+/// What an agent's own loop is given for a call: the bridge to massgen's tools, and where
+/// it runs and what it may touch (`None`: an agent without a workspace).
+#[derive(Clone, Debug)]
+pub struct LoopContext {
+    pub bridge: agent_cli::dialect::BridgeAddress,
+    pub confinement: Option<crate::sandbox::Plan>,
 }
 
 pub trait Backend: Send + Sync {

@@ -15,13 +15,29 @@ use super::event::{BRIDGE_SERVER, CliEvent};
 use super::process::{CliProcess, Start};
 use super::session::{self, LastSession};
 use crate::backend::{
-    AgentLoop, Backend, BackendError, ChatRequest, EventStream, FinishReason, Message, StreamEvent,
+    AgentLoop, Backend, BackendError, ChatRequest, EventStream, FinishReason, LoopContext, Message,
+    StreamEvent,
 };
 use crate::config::BackendKind;
 use crate::protocol::{ProviderToolCall, Usage};
+use crate::sandbox::Plan;
 
 /// A tool card shows at most this much of a CLI tool's output.
 const MAX_TOOL_OUTPUT: usize = 16 * 1024;
+
+/// Where the CLI runs and what it may write: the agent's workspace and the paths its
+/// policy grants now, or, for an agent without a workspace, a `work` directory in the
+/// CLI's home; its home too, always; everything readable.
+fn confinement(plan: Option<Plan>, setup: &CliSetup) -> Plan {
+    let mut plan = plan.unwrap_or_else(|| Plan {
+        workspace: setup.home.join("work"),
+        ..Plan::default()
+    });
+    plan.writable.push(setup.home.clone());
+    plan.network = true;
+    plan.read_everything = true;
+    plan
+}
 
 /// Where and how the agent's CLI runs.
 pub struct CliSetup {
@@ -29,7 +45,7 @@ pub struct CliSetup {
     pub kind: BackendKind,
     pub model: String,
     pub program: PathBuf,
-    pub cwd: PathBuf,
+    /// A directory of the agent's own for the CLI's config and sessions.
     pub home: PathBuf,
     pub options: CliOptions,
     pub base_url: Option<String>,
@@ -41,7 +57,7 @@ pub struct CliSetup {
 
 pub struct CliBackend {
     setup: Arc<CliSetup>,
-    bridge: Mutex<Option<BridgeAddress>>,
+    context: Mutex<Option<LoopContext>>,
     last: Arc<Mutex<LastSession>>,
 }
 
@@ -49,15 +65,15 @@ impl CliBackend {
     pub fn new(setup: CliSetup) -> Self {
         Self {
             setup: Arc::new(setup),
-            bridge: Mutex::new(None),
+            context: Mutex::new(None),
             last: Arc::default(),
         }
     }
 }
 
 impl AgentLoop for CliBackend {
-    fn attach_bridge(&self, address: Option<BridgeAddress>) {
-        *self.bridge.lock().unwrap_or_else(PoisonError::into_inner) = address;
+    fn attach(&self, context: Option<LoopContext>) {
+        *self.context.lock().unwrap_or_else(PoisonError::into_inner) = context;
     }
 }
 
@@ -91,20 +107,25 @@ impl Backend for CliBackend {
             system_prompt.push_str("\n\n");
             system_prompt.push_str(setup.system_extra.trim());
         }
-        let bridge = self
-            .bridge
+        let context = self
+            .context
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .clone()
-            .unwrap_or_else(|| BridgeAddress {
+            .clone();
+        let bridge = context.as_ref().map_or_else(
+            || BridgeAddress {
                 url: String::new(),
                 token: String::new(),
-            });
+            },
+            |context| context.bridge.clone(),
+        );
+        let confinement = confinement(context.and_then(|context| context.confinement), setup);
+        let cwd = confinement.workspace.clone();
         let model =
             Some(setup.model.as_str()).filter(|model| !model.is_empty() && *model != "default");
         let launch = Launch {
             model,
-            cwd: &setup.cwd,
+            cwd: &cwd,
             home: &setup.home,
             system_prompt: &system_prompt,
             prompt: &opening.prompt,
@@ -124,6 +145,7 @@ impl Backend for CliBackend {
         );
         let run = Run {
             setup: Arc::clone(setup),
+            confinement,
             plan: Some(plan),
             process: None,
             parser: setup.dialect.parser(),
@@ -148,6 +170,7 @@ type Item = Result<StreamEvent, BackendError>;
 /// One start of the CLI, read as a stream.
 struct Run {
     setup: Arc<CliSetup>,
+    confinement: Plan,
     plan: Option<super::dialect::CommandPlan>,
     process: Option<CliProcess>,
     parser: Box<dyn LineParser>,
@@ -198,7 +221,7 @@ impl Run {
         let setup = &self.setup;
         let start = Start {
             program: &setup.program,
-            cwd: &setup.cwd,
+            confinement: self.confinement.clone(),
             home: &setup.home,
             env: setup.env.clone(),
             label: setup.label.clone(),

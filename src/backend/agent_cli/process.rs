@@ -22,7 +22,8 @@ const STDERR_KEPT: usize = 20;
 /// What one start needs besides the dialect's plan.
 pub struct Start<'a> {
     pub program: &'a Path,
-    pub cwd: &'a Path,
+    /// Where it runs (`workspace`) and what it may touch.
+    pub confinement: Plan,
     pub home: &'a Path,
     /// The environment the CLI gets (the user's, less other providers' keys).
     pub env: Vec<(String, OsString)>,
@@ -39,8 +40,10 @@ pub struct CliProcess {
 
 impl CliProcess {
     pub async fn start(start: Start<'_>, plan: &CommandPlan) -> Result<Self, String> {
-        std::fs::create_dir_all(start.home)
-            .map_err(|error| format!("cannot make {}: {error}", start.home.display()))?;
+        for dir in [start.home, start.confinement.workspace.as_path()] {
+            std::fs::create_dir_all(dir)
+                .map_err(|error| format!("cannot make {}: {error}", dir.display()))?;
+        }
         for (path, content) in &plan.files {
             write_file(path, content)?;
         }
@@ -53,19 +56,12 @@ impl CliProcess {
         let launch = sandbox::Launch {
             program: start.program.display().to_string(),
             args: plan.args.clone(),
-            cwd: start.cwd.to_path_buf(),
+            cwd: start.confinement.workspace.clone(),
             env: Vec::new(),
             extra_env: env,
         };
-        let confine = Plan {
-            workspace: start.cwd.to_path_buf(),
-            writable: vec![start.home.to_path_buf()],
-            network: true,
-            read_everything: true,
-            ..Plan::default()
-        };
         let mut running = launch
-            .start_piped(confine, Mode::from_env())
+            .start_piped(start.confinement, Mode::from_env())
             .await
             .map_err(|error| error.to_string())?;
         if let Some(mut stdin) = running.child.stdin.take() {

@@ -7,7 +7,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use futures::future::BoxFuture;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::backend::{AgentLoop, ToolCall, ToolSpec};
+use crate::backend::{AgentLoop, LoopContext, ToolCall, ToolSpec};
 use crate::mcp::bridge::{self, BridgeReply, BridgeServer, BridgeTools};
 
 /// One call the CLI made, waiting for its reply.
@@ -25,14 +25,16 @@ pub struct OpenBridge<'a> {
 
 impl Drop for OpenBridge<'_> {
     fn drop(&mut self) {
-        self.agent_loop.attach_bridge(None);
+        self.agent_loop.attach(None);
     }
 }
 
-/// Serves `tools` to the CLI behind `agent_loop` until the returned bridge is dropped.
+/// Serves `tools` to the CLI behind `agent_loop`, confined to `confinement`, until the
+/// returned bridge is dropped.
 pub async fn open<'a>(
     agent_loop: &'a dyn AgentLoop,
     tools: Vec<ToolSpec>,
+    confinement: Option<crate::sandbox::Plan>,
 ) -> std::io::Result<OpenBridge<'a>> {
     let (sender, calls) = mpsc::channel(4);
     let server = bridge::serve(Arc::new(Forwarding {
@@ -41,7 +43,10 @@ pub async fn open<'a>(
         next_id: AtomicU64::new(1),
     }))
     .await?;
-    agent_loop.attach_bridge(Some(server.address.clone()));
+    agent_loop.attach(Some(LoopContext {
+        bridge: server.address.clone(),
+        confinement,
+    }));
     Ok(OpenBridge {
         calls,
         agent_loop,

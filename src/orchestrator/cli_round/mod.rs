@@ -24,7 +24,8 @@ use crate::protocol::{EnforcementReason, EventMsg};
 /// The round of an agent whose backend runs its own loop.
 pub async fn attempts(task: &mut RoundTask, agent_loop: &dyn AgentLoop) -> RoundEnd {
     let tools = bridged_tools(&task.tools);
-    let mut open = match bridge::open(agent_loop, tools).await {
+    let confinement = task.link.router.process_plan(true);
+    let mut open = match bridge::open(agent_loop, tools, confinement).await {
         Ok(open) => open,
         Err(error) => {
             return RoundEnd::Failed {

@@ -19,7 +19,8 @@ pub async fn call(
     tools: &[ToolSpec],
     role: TextRole,
 ) -> Result<AssistantTurn, BackendError> {
-    let mut open = bridge::open(agent_loop, super::names::bridged_tools(tools))
+    let confinement = link.router.process_plan(true);
+    let mut open = bridge::open(agent_loop, super::names::bridged_tools(tools), confinement)
         .await
         .map_err(|error| BackendError::Failed {
             message: format!("the tool bridge for the agent's CLI could not start: {error}"),
