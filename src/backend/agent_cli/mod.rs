@@ -4,3 +4,4 @@
 
 pub mod dialect;
 pub mod event;
+pub mod gemini_cli;
