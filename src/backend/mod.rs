@@ -36,6 +36,13 @@ pub use turn::{AssistantTurn, TurnBuilder};
 /// What a backend yields: events as they arrive, or an error that ends the stream.
 pub type EventStream = BoxStream<'static, Result<StreamEvent, BackendError>>;
 
+/// A backend whose model runs its own loop of tool calls, reaching massgen's tools
+/// through a bridge (see `mcp::bridge`).
+pub trait AgentLoop: Send + Sync {
+    /// The bridge the next calls use; `None` detaches it.
+    fn attach_bridge(&self, address: Option<agent_cli::dialect::BridgeAddress>);
+}
+
 pub trait Backend: Send + Sync {
     /// The backend type from the config, which decides pricing.
     fn kind(&self) -> BackendKind;
@@ -49,6 +56,12 @@ pub trait Backend: Send + Sync {
     /// Whether the model runs on the user's own machine or network, and so costs nothing.
     fn is_local(&self) -> bool {
         false
+    }
+
+    /// For a backend that runs its own agent loop (an agent CLI): how the orchestrator
+    /// hands it the bridge to the agent's tools. `None` for model APIs.
+    fn agent_loop(&self) -> Option<&dyn AgentLoop> {
+        None
     }
 
     /// Starts one model call. Events arrive as the provider sends them; the stream ends

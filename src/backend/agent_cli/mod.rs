@@ -2,6 +2,11 @@
 //! the agent's workspace; their JSON streams become stream events, and massgen's tools reach
 //! them through a loopback MCP bridge.
 
+mod backend;
 pub mod dialect;
 pub mod event;
 pub mod gemini_cli;
+pub mod process;
+pub mod session;
+
+pub use backend::{CliBackend, CliSetup};
