@@ -57,6 +57,11 @@ impl ModelRequest {
             .collect()
     }
 
+    /// Whether the request offers the function `name`.
+    pub fn offers(&self, name: &str) -> bool {
+        self.tool_names().iter().any(|offered| offered == name)
+    }
+
     /// How many tool results (`functionResponse` parts) the conversation holds.
     pub fn tool_results(&self) -> usize {
         self.parts()

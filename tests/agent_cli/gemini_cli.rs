@@ -112,7 +112,6 @@ impl Run {
 fn gemini() -> Option<PathBuf> {
     harness::peer("node_modules/.bin/gemini")
 }
-
 /// What differs between the tests' starts.
 struct Start<'a> {
     prompt: &'a str,
@@ -170,12 +169,14 @@ async fn run(program: &Path, fake: &FakeModel, agent: &Agent, start: Start<'_>) 
     }
     let mut child = command.spawn().unwrap();
     let group = child.id().unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    stdin
-        .write_all(plan.stdin.unwrap_or_default().as_bytes())
+    let prompt = plan.stdin.unwrap_or_default();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(prompt.as_bytes())
         .await
         .unwrap();
-    drop(stdin);
     let output = tokio::time::timeout(RUN_LIMIT, child.wait_with_output()).await;
     kill_group(group);
     let output = output
@@ -224,27 +225,16 @@ async fn text_streams_with_the_session_and_the_usage_the_server_billed() {
         "the reply streams in the server's two chunks"
     );
     let requests = fake.requests();
-    assert_eq!(requests.len(), 1);
-    assert!(
-        fake.side_requests().is_empty(),
-        "{:?}",
-        fake.side_requests()
-    );
+    assert_eq!((requests.len(), fake.side_requests().len()), (1, 0));
     let request = &requests[0];
     assert_eq!(
         request.path,
         format!("/v1beta/models/{MODEL}:streamGenerateContent?alt=sse")
     );
     assert_eq!(request.header("x-goog-api-key"), Some(API_KEY));
-    assert!(
-        request.body["systemInstruction"]
-            .to_string()
-            .contains(SYSTEM_PROMPT)
-    );
-    assert_eq!(
-        request.user_texts().last().map(String::as_str),
-        Some("Say hello.")
-    );
+    let system = request.body["systemInstruction"].to_string();
+    assert!(system.contains(SYSTEM_PROMPT), "{system}");
+    assert_eq!(request.user_texts().last().unwrap(), "Say hello.");
     let (prompt, reply) = fake.billed();
     let usage = run.events.iter().find_map(|event| match event {
         CliEvent::Usage { usage, total, .. } => Some((*usage, *total)),
@@ -270,21 +260,15 @@ async fn its_own_shell_tool_runs_in_the_workspace() {
     assert!(run.status.success(), "{}", run.stderr);
     let made = std::fs::read_to_string(agent.cwd.path().join("made.txt")).unwrap();
     assert_eq!(made, "made\n");
-    let leftovers: Vec<_> = std::fs::read_dir(agent.cwd.path())
-        .unwrap()
-        .map(|entry| entry.unwrap().file_name())
-        .collect();
+    let entries = std::fs::read_dir(agent.cwd.path()).unwrap();
+    let names: Vec<_> = entries.map(|entry| entry.unwrap().file_name()).collect();
     assert_eq!(
-        leftovers,
+        names,
         ["made.txt"],
         "the CLI keeps its state out of the workspace"
     );
     let requests = fake.requests();
-    assert!(
-        requests[0]
-            .tool_names()
-            .contains(&"run_shell_command".to_owned())
-    );
+    assert!(requests[0].offers("run_shell_command"));
     assert_eq!(requests[1].tool_results(), 1);
     assert!(run.events.iter().any(|event| matches!(
         event,
@@ -309,13 +293,10 @@ async fn a_bridge_tool_is_called_with_the_bridges_token_and_events_come_in_order
         calls,
         [("vote".to_owned(), json!({ "agent_id": "agent_b" }))]
     );
-    let offered = fake.requests()[0].tool_names();
-    assert!(
-        offered.contains(&"mcp_massgen_vote".to_owned()),
-        "{offered:?}"
-    );
-    assert!(offered.contains(&"mcp_massgen_new_answer".to_owned()));
-    assert!(!offered.contains(&"google_web_search".to_owned()));
+    let first = &fake.requests()[0];
+    assert!(first.offers("mcp_massgen_vote"), "{:?}", first.tool_names());
+    assert!(first.offers("mcp_massgen_new_answer"));
+    assert!(!first.offers("google_web_search"));
     let kinds: Vec<String> = run
         .events
         .iter()
