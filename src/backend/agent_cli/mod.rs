@@ -5,6 +5,7 @@
 mod backend;
 pub mod dialect;
 pub mod event;
+pub mod gemini_cli;
 pub mod process;
 pub mod session;
 

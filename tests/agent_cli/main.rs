@@ -1,0 +1,12 @@
+//! Agent CLIs run for real (the pinned CLIs in `tests/peers/node_modules`) against in-test
+//! model servers speaking each CLI's provider protocol, with massgen's tool bridge as their
+//! MCP server.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+#[allow(dead_code)]
+#[path = "../peers/harness.rs"]
+mod harness;
+
+mod fake_gemini_cli;
+mod gemini_cli;
