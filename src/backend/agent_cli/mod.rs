@@ -2,5 +2,6 @@
 //! the agent's workspace; their JSON streams become stream events, and massgen's tools reach
 //! them through a loopback MCP bridge.
 
+pub mod claude_code;
 pub mod dialect;
 pub mod event;
