@@ -6,7 +6,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
+use tokio::io::{AsyncBufRead, AsyncBufReadExt, BufReader};
 use tokio::process::ChildStderr;
 use tokio_util::sync::CancellationToken;
 
@@ -37,7 +37,7 @@ impl StderrTail {
         let mut buf = Vec::new();
         loop {
             buf.clear();
-            match read_line_capped(&mut reader, &mut buf).await {
+            match read_line_capped(&mut reader, &mut buf, MAX_LINE).await {
                 Ok(0) | Err(_) => break,
                 Ok(_) => {}
             }
@@ -69,10 +69,11 @@ impl StderrTail {
     }
 }
 
-/// Reads up to a newline, keeping at most [`MAX_LINE`] bytes of it; returns bytes consumed.
-async fn read_line_capped(
-    reader: &mut BufReader<ChildStderr>,
+/// Reads up to a newline, keeping at most `max` bytes of it; returns bytes consumed.
+pub async fn read_line_capped<R: AsyncBufRead + Unpin>(
+    reader: &mut R,
     buf: &mut Vec<u8>,
+    max: usize,
 ) -> std::io::Result<usize> {
     let mut consumed = 0;
     loop {
@@ -84,7 +85,7 @@ async fn read_line_capped(
             Some(end) => (&available[..=end], true),
             None => (available, false),
         };
-        let room = MAX_LINE.saturating_sub(buf.len());
+        let room = max.saturating_sub(buf.len());
         buf.extend_from_slice(&chunk[..chunk.len().min(room)]);
         let used = chunk.len();
         reader.consume(used);

@@ -168,6 +168,9 @@ pub enum StreamEvent {
         item: serde_json::Value,
     },
     Usage(Usage),
+    /// What the call cost in US dollars, as the provider's own client computed it (an agent
+    /// CLI's report); preferred to the price table's estimate.
+    ReportedCost(f64),
     Finish(FinishReason),
     /// The call failed in a retryable way and starts again after `delay`; everything
     /// streamed so far by this call is void.

@@ -48,6 +48,10 @@ impl Backend for RedactingBackend {
         self.inner.is_local()
     }
 
+    fn agent_loop(&self) -> Option<&dyn super::AgentLoop> {
+        self.inner.agent_loop()
+    }
+
     fn stream(&self, request: ChatRequest) -> EventStream {
         let mut holds = Holds::new(self.redactor.clone());
         self.inner
@@ -134,6 +138,7 @@ impl Holds {
             | StreamEvent::RedactedReasoning(_)
             | StreamEvent::ToolCallSignature { .. }
             | StreamEvent::Usage(_)
+            | StreamEvent::ReportedCost(_)
             | StreamEvent::Finish(_)) => {
                 let mut out: Vec<Item> = self.release().into_iter().map(Ok).collect();
                 out.push(Ok(other));

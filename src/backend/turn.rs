@@ -28,6 +28,7 @@ pub struct TurnBuilder {
     calls: BTreeMap<usize, ToolCall>,
     usage: Usage,
     reported: bool,
+    reported_cost: Option<f64>,
     /// The provider's own tool calls billed per call, counted from their cards (the
     /// providers report no such count in their usage).
     tool_calls: ToolCalls,
@@ -117,9 +118,15 @@ impl TurnBuilder {
                 self.usage = *usage;
                 self.reported = true;
             }
+            StreamEvent::ReportedCost(usd) => self.reported_cost = Some(*usd),
             StreamEvent::Finish(reason) => self.finish = Some(reason.clone()),
             StreamEvent::Retry { .. } => *self = Self::default(),
         }
+    }
+
+    /// The cost the provider's own client reported for this call, if it did.
+    pub fn reported_cost(&self) -> Option<f64> {
+        self.reported_cost
     }
 
     /// The usage the provider reported for this call, if it did.

@@ -130,6 +130,22 @@ impl Env {
             .any(|(name, value)| name.ends_with("_API_KEY") && !value.trim().is_empty())
     }
 
+    /// Every variable, the process's winning over `.env` files'.
+    pub fn variables(&self) -> Vec<(&str, &str)> {
+        let mut all: Vec<(&str, &str)> = self
+            .process
+            .iter()
+            .map(|(name, value)| (name.as_str(), value.as_str()))
+            .collect();
+        all.extend(
+            self.dotenv
+                .iter()
+                .filter(|(name, _)| !self.process.contains_key(*name))
+                .map(|(name, value)| (name.as_str(), value.as_str())),
+        );
+        all
+    }
+
     pub fn get(&self, name: &str) -> Option<&str> {
         self.process
             .get(name)

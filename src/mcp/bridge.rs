@@ -132,9 +132,7 @@ fn json_response(value: Value) -> Response {
 /// The reply to one JSON-RPC message; none for a notification or a response.
 async fn answer(shared: &Shared, message: Value) -> Option<Value> {
     let id = message.get("id").cloned()?;
-    let Some(method) = message.get("method").and_then(Value::as_str) else {
-        return None;
-    };
+    let method = message.get("method").and_then(Value::as_str)?;
     let params = message.get("params").cloned().unwrap_or(Value::Null);
     let result = match method {
         "initialize" => Ok(initialize(&params)),

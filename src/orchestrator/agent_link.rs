@@ -71,6 +71,26 @@ impl AgentLink {
         }
     }
 
+    /// Runs one call an agent CLI made through its bridge: its result text, with human
+    /// input waiting for the agent appended, and whether it failed.
+    pub async fn run_bridged(&self, call: &ToolCall) -> (String, bool) {
+        self.model.status(AgentStatus::Tool);
+        let Message::Tool {
+            mut content,
+            is_error,
+            ..
+        } = self.run_one(call).await
+        else {
+            return (String::new(), true);
+        };
+        for text in self.inbox.take_for(self.sink().agent()) {
+            let _ = write!(content, "\n[Human Input]: {text}\n");
+            self.sink().event(EventMsg::HumanInputDelivered { text });
+        }
+        self.model.status(AgentStatus::Thinking);
+        (content, is_error)
+    }
+
     async fn run_one(&self, call: &ToolCall) -> Message {
         if let Some(message) = self.turn_tools.blocked(&call.name) {
             self.sink().event(EventMsg::ToolBlocked {

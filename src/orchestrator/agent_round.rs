@@ -3,42 +3,15 @@
 
 use std::sync::Arc;
 
-use tokio::sync::watch;
-
-use super::agent_link::AgentLink;
 use super::channel::{RoundEnd, RoundUpdate, Verdict};
 use super::model_call::TextRole;
 use super::prompts::{enforcement_message, updates};
-use super::round_clock::{RoundClock, ToolTime};
-use super::task_tools::TaskPlanTools;
-use crate::backend::{AssistantTurn, Message, ToolCall, ToolSpec};
+use super::round_clock::ToolTime;
+use crate::backend::{AssistantTurn, Message, ToolCall};
 use crate::protocol::{EnforcementReason, EventMsg, RoundTimeStage};
 use crate::tools::workflow::{self, WorkflowCall};
-use crate::workspace::Workspaces;
 
-/// Attempts per round before the agent is dropped for the turn (MassGen: 3).
-pub const MAX_ATTEMPTS: u32 = 3;
-
-/// Tool round-trips allowed within one attempt before it counts as a failed attempt.
-pub const MAX_TOOL_ROUNDS: u32 = 25;
-
-pub struct RoundTask {
-    pub link: AgentLink,
-    /// Lent to each model call, not copied; changed between calls, when the call is over
-    /// and the round holds them alone (`Arc::make_mut` then copies nothing).
-    pub messages: Arc<Vec<Message>>,
-    pub tools: Vec<ToolSpec>,
-    pub vote_only: bool,
-    /// The agent restarted: its task plan starts afresh before the first model call.
-    pub reset_plan: Option<Arc<TaskPlanTools>>,
-    /// Bumped by the driver on every accepted answer.
-    pub answers_version: watch::Receiver<u64>,
-    /// The run's workspaces and this agent's place in them: peers' snapshots are copied
-    /// in before the first model call, and again when their answers are injected.
-    pub workspace: Option<(Arc<Workspaces>, usize)>,
-    pub round: u32,
-    pub clock: RoundClock,
-}
+pub use super::round_task::{MAX_ATTEMPTS, MAX_TOOL_ROUNDS, RoundTask};
 
 /// What to do after one model response.
 enum Step {
@@ -60,7 +33,11 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
             task.link.sink().event(event);
         }
     }
-    let end = attempts(&mut task).await;
+    let backend = task.link.model.backend();
+    let end = match backend.agent_loop() {
+        Some(agent_loop) => super::cli_round::attempts(&mut task, agent_loop).await,
+        None => attempts(&mut task).await,
+    };
     task.link.model.report_spent();
     end
 }

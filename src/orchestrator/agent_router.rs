@@ -143,6 +143,11 @@ impl ToolRouter for AgentToolRouter {
         }
     }
 
+    fn process_plan(&self, network: bool) -> Option<crate::sandbox::Plan> {
+        let policy = self.builtin.as_ref()?.policy();
+        Some(policy.sandbox_plan(policy.workspace(), network))
+    }
+
     fn set_presenting(&self, presenting: bool) {
         if let Some(tools) = &self.builtin {
             tools.policy().set_context_writes(presenting);

@@ -50,6 +50,11 @@ impl ModelLink {
         }
     }
 
+    /// The agent's backend (an agent CLI's is asked for its own loop of tool calls).
+    pub fn backend(&self) -> Arc<dyn Backend> {
+        Arc::clone(&self.backend)
+    }
+
     /// One model call; text, reasoning and usage are forwarded as they stream in.
     pub async fn call_model(
         &self,
@@ -62,8 +67,8 @@ impl ModelLink {
             tools: tools.to_vec(),
         };
         let mut stream = self.backend.stream(request);
-        let mut meter = CallMeter::start(messages, tools, |usage, timing| {
-            self.record_usage(usage, timing);
+        let mut meter = CallMeter::start(messages, tools, |usage, cost, timing| {
+            self.record_usage(usage, cost, timing);
         });
         let mut streaming = false;
         if role == TextRole::Coordination {
@@ -114,6 +119,7 @@ impl ModelLink {
                     }
                 }
                 StreamEvent::Usage(_)
+                | StreamEvent::ReportedCost(_)
                 | StreamEvent::ProviderBlock { .. }
                 | StreamEvent::ToolCallStart { .. }
                 | StreamEvent::ToolCallArgsDelta { .. }
@@ -126,10 +132,11 @@ impl ModelLink {
         meter.finish()
     }
 
-    fn record_usage(&self, usage: Usage, timing: CallTiming) {
+    fn record_usage(&self, usage: Usage, reported_cost: Option<f64>, timing: CallTiming) {
         // A server on this machine may be a proxy to a paid API: its model's price is
         // looked up like any other, and is unknown rather than $0 when not found.
-        let cost_usd = session::estimate(self.backend.kind(), self.backend.model(), &usage).usd();
+        let cost_usd = reported_cost
+            .or_else(|| session::estimate(self.backend.kind(), self.backend.model(), &usage).usd());
         if let Ok(mut spent) = self.spent.lock() {
             spent.spend.add(usage, cost_usd);
             spent.calls += 1;
@@ -160,7 +167,7 @@ impl ModelLink {
 
 /// Measures one call and hands its usage and timing to `record`, once: when the call
 /// finishes, or when the meter is dropped mid-stream.
-struct CallMeter<'a, R: FnOnce(Usage, CallTiming)> {
+struct CallMeter<'a, R: FnOnce(Usage, Option<f64>, CallTiming)> {
     messages: &'a [Message],
     tools: &'a [ToolSpec],
     builder: TurnBuilder,
@@ -170,7 +177,7 @@ struct CallMeter<'a, R: FnOnce(Usage, CallTiming)> {
     record: Option<R>,
 }
 
-impl<'a, R: FnOnce(Usage, CallTiming)> CallMeter<'a, R> {
+impl<'a, R: FnOnce(Usage, Option<f64>, CallTiming)> CallMeter<'a, R> {
     fn start(messages: &'a [Message], tools: &'a [ToolSpec], record: R) -> Self {
         Self {
             messages,
@@ -218,6 +225,7 @@ impl<'a, R: FnOnce(Usage, CallTiming)> CallMeter<'a, R> {
         let millis = |duration: Duration| u64::try_from(duration.as_millis()).unwrap_or(u64::MAX);
         record(
             usage,
+            self.builder.reported_cost(),
             CallTiming {
                 duration_ms: millis(self.started.elapsed()),
                 ttft_ms: self.first_output.map(millis),
@@ -226,7 +234,7 @@ impl<'a, R: FnOnce(Usage, CallTiming)> CallMeter<'a, R> {
     }
 }
 
-impl<R: FnOnce(Usage, CallTiming)> Drop for CallMeter<'_, R> {
+impl<R: FnOnce(Usage, Option<f64>, CallTiming)> Drop for CallMeter<'_, R> {
     fn drop(&mut self) {
         self.report();
     }

@@ -4,6 +4,7 @@ use std::sync::Arc;
 
 use super::agent_link::AgentLink;
 use super::agent_round::MAX_TOOL_ROUNDS;
+use super::cli_round::plain;
 use super::model_call::TextRole;
 use crate::backend::Message;
 use crate::tools::ToolRouter;
@@ -36,6 +37,19 @@ impl Drop for Presenting {
 async fn present(task: &mut PresentationTask) -> Result<String, String> {
     let mut tools = task.link.turn_tools.specs(true);
     tools.extend(task.link.router.tools());
+    let backend = task.link.model.backend();
+    if let Some(agent_loop) = backend.agent_loop() {
+        let turn = plain::call(
+            &task.link,
+            agent_loop,
+            &task.messages,
+            &tools,
+            TextRole::FinalPresentation,
+        )
+        .await
+        .map_err(|error| error.to_string())?;
+        return presented_text(turn.text);
+    }
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = task
             .link
@@ -44,11 +58,7 @@ async fn present(task: &mut PresentationTask) -> Result<String, String> {
             .await
             .map_err(|error| error.to_string())?;
         if turn.tool_calls.is_empty() {
-            return if turn.text.trim().is_empty() {
-                Err("the model returned an empty presentation".into())
-            } else {
-                Ok(turn.text)
-            };
+            return presented_text(turn.text);
         }
         task.link
             .run_tools(Arc::make_mut(&mut task.messages), &turn)
@@ -57,4 +67,12 @@ async fn present(task: &mut PresentationTask) -> Result<String, String> {
     Err(format!(
         "more than {MAX_TOOL_ROUNDS} tool round-trips during the presentation"
     ))
+}
+
+fn presented_text(text: String) -> Result<String, String> {
+    if text.trim().is_empty() {
+        Err("the model returned an empty presentation".into())
+    } else {
+        Ok(text)
+    }
 }

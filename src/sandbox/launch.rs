@@ -14,6 +14,8 @@ pub struct Launch {
     pub args: Vec<String>,
     pub cwd: PathBuf,
     pub env: Vec<(&'static str, OsString)>,
+    /// More variables, named at run time (an agent CLI's own settings).
+    pub extra_env: Vec<(String, OsString)>,
 }
 
 #[derive(Debug, thiserror::Error)]
@@ -322,6 +324,7 @@ fn base(
         .current_dir(&launch.cwd)
         .env_clear()
         .envs(launch.env.iter().map(|(name, value)| (*name, value)))
+        .envs(launch.extra_env.iter().map(|(name, value)| (name, value)))
         .env("TMPDIR", tmp)
         .env(procs::MARKER, key)
         .stdout(Stdio::piped())

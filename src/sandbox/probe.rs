@@ -118,6 +118,7 @@ async fn probe_in(
         ],
         cwd: workspace.clone(),
         env: vec![("PATH", "/usr/bin:/bin".into())],
+        extra_env: Vec::new(),
     };
     let plan = Plan {
         workspace,

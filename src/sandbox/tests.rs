@@ -59,6 +59,7 @@ async fn confining_a_command_leaves_massgen_unrestricted() {
         args: vec![path.display().to_string()],
         cwd: workspace.clone(),
         env: vec![("PATH", "/usr/bin:/bin".into())],
+        extra_env: Vec::new(),
     };
     let mut running = launch(launch_touch(&target), plan.clone(), Mode::Auto)
         .await

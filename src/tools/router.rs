@@ -44,6 +44,14 @@ pub trait ToolRouter: Send + Sync {
         None
     }
 
+    /// What a program the agent runs itself (an agent CLI) may touch now: its workspace
+    /// (where it runs) and the paths the agent may read or write; `None` without a
+    /// workspace.
+    fn process_plan(&self, network: bool) -> Option<crate::sandbox::Plan> {
+        let _ = network;
+        None
+    }
+
     /// The agent starts (`true`) or ends its final presentation as the winner: the only
     /// time context paths with `permission: write` may be written.
     fn set_presenting(&self, presenting: bool) {

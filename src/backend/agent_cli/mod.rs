@@ -2,6 +2,12 @@
 //! the agent's workspace; their JSON streams become stream events, and massgen's tools reach
 //! them through a loopback MCP bridge.
 
+mod backend;
 pub mod claude_code;
 pub mod dialect;
 pub mod event;
+pub mod process;
+pub mod session;
+
+pub use backend::{CliBackend, CliSetup};
+pub mod found;

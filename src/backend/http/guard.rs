@@ -98,7 +98,10 @@ impl Tally {
                     self.text = self.text.saturating_add(item.to_string().len());
                 }
                 StreamEvent::ToolCallStart { .. } => self.calls += 1,
-                StreamEvent::Usage(_) | StreamEvent::Finish(_) | StreamEvent::Retry { .. } => {}
+                StreamEvent::Usage(_)
+                | StreamEvent::ReportedCost(_)
+                | StreamEvent::Finish(_)
+                | StreamEvent::Retry { .. } => {}
             }
         }
         let over = |what: String, key: &str| BackendError::OverLimit {

@@ -1,6 +1,7 @@
 //! The messages agents receive: the coordination system prompt, the tagged user message
 //! with the current answers, enforcement nudges, and the final-presentation call.
 
+use crate::backend::agent_cli::session::{HISTORY_CLOSE, HISTORY_OPEN};
 use std::fmt::Write as _;
 
 use crate::backend::Message;
@@ -235,7 +236,7 @@ pub(super) fn history_block(history: &[HistoryEntry]) -> String {
     if history.is_empty() {
         return String::new();
     }
-    let mut block = String::from("<CONVERSATION_HISTORY>\n");
+    let mut block = String::from(HISTORY_OPEN);
     for entry in history {
         let _ = write!(
             block,
@@ -243,7 +244,7 @@ pub(super) fn history_block(history: &[HistoryEntry]) -> String {
             entry.question, entry.answer
         );
     }
-    block.push_str("<END OF CONVERSATION_HISTORY>\n\n");
+    block.push_str(HISTORY_CLOSE);
     block
 }
 

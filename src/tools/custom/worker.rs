@@ -91,6 +91,7 @@ impl Worker {
             ],
             cwd: spec.cwd.clone(),
             env: spec.env.clone(),
+            extra_env: Vec::new(),
         };
         let mut running = launch
             .start_piped(spec.plan.clone(), Mode::from_env())

@@ -150,6 +150,11 @@ impl PathPolicy {
             .collect()
     }
 
+    /// The agent's workspace.
+    pub fn workspace(&self) -> &Path {
+        &self.workspace
+    }
+
     /// What a process the agent starts in `workspace` may touch now: the workspace, the
     /// other roots read or written as [`sandbox_roots`](Self::sandbox_roots) says, and the
     /// network if `network`.

@@ -183,6 +183,7 @@ async fn execute(executor: &Executor, prepared: Prepared) -> ToolResult {
         args: rest.to_vec(),
         cwd: cwd.clone(),
         env,
+        extra_env: Vec::new(),
     };
     let started = Instant::now();
     // Dropped when the call is cancelled: the command and all it started are killed.

@@ -1,0 +1,36 @@
+//! What one agent round is given: its link to the world, its messages and tools, the
+//! answers version it watches, its workspace and its clock; and the round's limits.
+
+use std::sync::Arc;
+
+use tokio::sync::watch;
+
+use super::agent_link::AgentLink;
+use super::round_clock::RoundClock;
+use super::task_tools::TaskPlanTools;
+use crate::backend::{Message, ToolSpec};
+use crate::workspace::Workspaces;
+
+/// Attempts per round before the agent is dropped for the turn (MassGen: 3).
+pub const MAX_ATTEMPTS: u32 = 3;
+
+/// Tool round-trips allowed within one attempt before it counts as a failed attempt.
+pub const MAX_TOOL_ROUNDS: u32 = 25;
+
+pub struct RoundTask {
+    pub link: AgentLink,
+    /// Lent to each model call, not copied; changed between calls, when the call is over
+    /// and the round holds them alone (`Arc::make_mut` then copies nothing).
+    pub messages: Arc<Vec<Message>>,
+    pub tools: Vec<ToolSpec>,
+    pub vote_only: bool,
+    /// The agent restarted: its task plan starts afresh before the first model call.
+    pub reset_plan: Option<Arc<TaskPlanTools>>,
+    /// Bumped by the driver on every accepted answer.
+    pub answers_version: watch::Receiver<u64>,
+    /// The run's workspaces and this agent's place in them: peers' snapshots are copied
+    /// in before the first model call, and again when their answers are injected.
+    pub workspace: Option<(Arc<Workspaces>, usize)>,
+    pub round: u32,
+    pub clock: RoundClock,
+}
