@@ -8,5 +8,7 @@
 #[path = "../peers/harness.rs"]
 mod harness;
 
+mod claude_code;
+mod fake_claude_code;
 mod fake_gemini_cli;
 mod gemini_cli;
