@@ -164,3 +164,7 @@ pub(super) fn other_key(
         .unwrap_or_default();
     unknown_key_note(entry, path.to_string(), &suggestion)
 }
+
+#[cfg(test)]
+#[path = "agent_cli_tests.rs"]
+mod tests;
