@@ -48,7 +48,9 @@ pub enum Thinking {
     /// The model decides how long to think (MassGen's default).
     Adaptive,
     /// Thinking with a token budget.
-    Enabled { budget_tokens: u64 },
+    Enabled {
+        budget_tokens: u64,
+    },
     Disabled,
 }
 

@@ -44,13 +44,16 @@ pub(super) fn parse(
             settings.disallowed_tools = found
                 .take(backend.strings("disallowed_tools"))
                 .unwrap_or_default();
-            let max_thinking = found.take(backend.unsigned("max_thinking_tokens")).flatten();
+            let max_thinking = found
+                .take(backend.unsigned("max_thinking_tokens"))
+                .flatten();
             let mut reasoning = found
                 .take(reasoning(backend, &CLAUDE_CODE_EFFORTS, false))
                 .unwrap_or_default();
             // MassGen's older spelling, read when `reasoning` says nothing of thinking.
             if reasoning.thinking.is_none() {
-                reasoning.thinking = max_thinking.map(|budget_tokens| Thinking::Enabled { budget_tokens });
+                reasoning.thinking =
+                    max_thinking.map(|budget_tokens| Thinking::Enabled { budget_tokens });
             }
             settings.reasoning = reasoning;
         }
@@ -74,11 +77,7 @@ pub(super) fn parse(
 
 /// `reasoning:`, a mapping: Claude Code's `type` (with `budget_tokens`) or Codex's
 /// `summary` (`codex`), and `effort` from `efforts`.
-fn reasoning(
-    backend: &Fields<'_>,
-    efforts: &[&str],
-    codex: bool,
-) -> Result<CliReasoning, Problem> {
+fn reasoning(backend: &Fields<'_>, efforts: &[&str], codex: bool) -> Result<CliReasoning, Problem> {
     let Some(node) = backend.get("reasoning") else {
         return Ok(CliReasoning::default());
     };
@@ -97,7 +96,10 @@ fn reasoning(
     if let Some(entry) = fields.unknown(own).next() {
         return Err(Problem::at(
             entry.key_loc,
-            format!("`{}` is not a reasoning setting", fields.key_path(&entry.key)),
+            format!(
+                "`{}` is not a reasoning setting",
+                fields.key_path(&entry.key)
+            ),
         )
         .help(format!("settings here: {}", own.join(", "))));
     }
@@ -136,12 +138,7 @@ fn effort(fields: &Fields<'_>, key: &str, values: &[&str]) -> Result<Option<Stri
 /// The note for a key a CLI `kind`'s backend neither acts on nor lists as ignored: what
 /// MassGen would do with it if a note says so, else that it is a model API's request
 /// option the CLI takes none of, else that it is unknown.
-pub(super) fn other_key(
-    kind: BackendKind,
-    table: &KeyTable,
-    entry: &Entry,
-    path: &str,
-) -> Note {
+pub(super) fn other_key(kind: BackendKind, table: &KeyTable, entry: &Entry, path: &str) -> Note {
     if key_notes::describe(Section::Backend, &entry.key).is_some() {
         return unsupported_note(entry, path, Section::Backend);
     }

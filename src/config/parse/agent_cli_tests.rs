@@ -192,10 +192,13 @@ fn bad_values_are_refused_at_their_place_with_help() {
 #[test]
 fn a_key_the_cli_does_not_take_is_noted_with_what_massgen_does() {
     // Claude Code's keys on Codex.
-    let noted = warnings("    type: codex\n    permission_mode: plan\n    max_thinking_tokens: 5\n");
+    let noted =
+        warnings("    type: codex\n    permission_mode: plan\n    max_thinking_tokens: 5\n");
     assert!(
-        noted[0].contains("ignored: agent.backend.permission_mode — MassGen passes it to the \
-                           Claude Code CLI only"),
+        noted[0].contains(
+            "ignored: agent.backend.permission_mode — MassGen passes it to the \
+                           Claude Code CLI only"
+        ),
         "{noted:?}"
     );
     assert_eq!(noted.len(), 2, "{noted:?}");
@@ -203,13 +206,17 @@ fn a_key_the_cli_does_not_take_is_noted_with_what_massgen_does() {
     let noted = warnings("    type: gemini_cli\n    reasoning: {effort: high}\n    top_p: 0.5\n");
     assert_eq!(noted.len(), 2, "{noted:?}");
     assert!(
-        noted.iter().all(|note| note.contains("a request option of model APIs")),
+        noted
+            .iter()
+            .all(|note| note.contains("a request option of model APIs")),
         "{noted:?}"
     );
     // A typo.
     let noted = warnings("    type: claude_code\n    permision_mode: plan\n");
     assert!(
-        noted[0].contains("unknown key `agent.backend.permision_mode`; did you mean `permission_mode`?"),
+        noted[0].contains(
+            "unknown key `agent.backend.permision_mode`; did you mean `permission_mode`?"
+        ),
         "{noted:?}"
     );
     // MassGen's code-based tools, as on every backend.
@@ -237,7 +244,10 @@ fn agent_programs_massgen_does_not_run_are_refused_with_their_reason() {
     for (kind, reason) in [
         ("copilot", "GitHub's own Copilot service"),
         ("antigravity_cli", "Google's own Antigravity service"),
-        ("ag2", "AG2 agents are Python objects of the autogen framework"),
+        (
+            "ag2",
+            "AG2 agents are Python objects of the autogen framework",
+        ),
     ] {
         let error = error(&format!("    type: {kind}\n"));
         assert!(
@@ -246,9 +256,15 @@ fn agent_programs_massgen_does_not_run_are_refused_with_their_reason() {
             )) && error.contains(reason),
             "{error}"
         );
-        let help = error.split("help: supported types: ").nth(1).unwrap_or_default();
+        let help = error
+            .split("help: supported types: ")
+            .nth(1)
+            .unwrap_or_default();
         for supported in ["claude_code", "codex", "gemini_cli", "openai", "claude"] {
-            assert!(help.split(", ").any(|name| name.trim() == supported), "{error}");
+            assert!(
+                help.split(", ").any(|name| name.trim() == supported),
+                "{error}"
+            );
         }
         assert!(!help.contains("ag2"), "{error}");
     }

@@ -3,12 +3,15 @@
 //! options, the server tools it bills and its pricing route. Config checks, backends,
 //! the catalog and pricing all read it.
 
+mod refusals;
 mod row;
 #[cfg(test)]
 mod tests;
 
 pub use row::litellm;
-pub use row::{AgentProgram, BaseUrl, ConfigModel, PricingRoute, Protocol, Provider, ProviderRow, ToolBiller};
+pub use row::{
+    AgentProgram, BaseUrl, ConfigModel, PricingRoute, Protocol, Provider, ProviderRow, ToolBiller,
+};
 
 use crate::config::backend_kind::BackendKind;
 use litellm::{
@@ -40,30 +43,13 @@ const ANY_MODEL: ConfigModel = ConfigModel::Required {
 /// An agent CLI's `model` when the config names none: the CLI's own choice.
 const CLI_PICKS: ConfigModel = ConfigModel::Optional { default: "default" };
 
-const AG2_REASON: &str = "AG2 agents are Python objects of the autogen framework, not a model \
-                          API or an agent CLI; use an API backend such as `openai` or `claude` \
-                          with the same model";
-
-/// MassGen's agent-CLI types massgen does not run, with why.
-const REFUSED_CLIS: [(&str, &str); 2] = [
-    (
-        "copilot",
-        "the GitHub Copilot CLI needs GitHub's own Copilot service and cannot be pointed at \
-         another provider URL, so massgen cannot test it; use `claude_code`, `codex` or \
-         `gemini_cli`, or an API backend",
-    ),
-    (
-        "antigravity_cli",
-        "the Antigravity CLI needs Google's own Antigravity service and cannot be pointed at \
-         another provider URL, so massgen cannot test it; use `gemini_cli`, `claude_code` or \
-         `codex`, or an API backend",
-    ),
-];
-
 /// Why massgen refuses the MassGen backend type `name` (written exactly, lower case), if it
 /// is one it refuses: an agent program it does not run.
 pub fn refused_type(name: &str) -> Option<&'static str> {
-    if let Some((_, reason)) = REFUSED_CLIS.iter().find(|(refused, _)| *refused == name) {
+    if let Some((_, reason)) = refusals::REFUSED_CLIS
+        .iter()
+        .find(|(refused, _)| *refused == name)
+    {
         return Some(reason);
     }
     BackendKind::ALL
@@ -389,7 +375,7 @@ pub fn row(kind: BackendKind) -> &'static ProviderRow {
             ..NOTHING_ELSE
         },
         BackendKind::Ag2 => &ProviderRow {
-            agent: AgentProgram::Refused(AG2_REASON),
+            agent: AgentProgram::Refused(refusals::AG2),
             config_model: ConfigModel::Optional { default: "default" },
             catalog_model: "gpt-4o",
             pricing: ANY_VENDOR,

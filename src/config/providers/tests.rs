@@ -162,5 +162,8 @@ fn the_agent_clis_are_priced_as_their_vendors_apis() {
         row(BackendKind::Codex).pricing,
         PricingRoute::Providers(&[OPENAI])
     );
-    assert_eq!(row(BackendKind::GeminiCli).pricing, row(BackendKind::Gemini).pricing);
+    assert_eq!(
+        row(BackendKind::GeminiCli).pricing,
+        row(BackendKind::Gemini).pricing
+    );
 }
