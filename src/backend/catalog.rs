@@ -6,7 +6,7 @@ use super::provider::{self, BaseUrl};
 use crate::config::{AgentDraft, BackendKind, Env, draft, providers};
 
 /// The types offered in the agents view, in this order: hosted providers first, then local
-/// servers and the offline stand-in. (`kimi` is `moonshot`'s alias; `claude_code` and
+/// servers and the offline stand-in. (`kimi` is `moonshot`'s alias; the agent CLIs and
 /// `ag2` are not model providers.)
 pub const OFFERED: [BackendKind; 19] = [
     BackendKind::Openai,

@@ -17,6 +17,7 @@ use super::wire::openai_responses::ResponsesWire;
 use super::wire::{Auth, WireOptions};
 use crate::config::{
     AgentConfig, BackendConfig, BackendKind, Config, Env, LimitsConfig, providers,
+    providers::AgentProgram,
 };
 use crate::protocol::{AgentId, AnonymousMapping};
 
@@ -71,12 +72,20 @@ fn build_one(
             mapping.clone(),
         )));
     }
-    if providers::row(backend.kind).wraps_agent {
-        return Err(format!(
-            "backend type `{}` is not supported by massgen-rs; use `claude` (the Anthropic API) \
-             or another provider",
-            backend.kind
-        ));
+    match providers::row(backend.kind).agent {
+        AgentProgram::None => {}
+        AgentProgram::Cli => {
+            return Err(format!(
+                "backend type `{}`: agent CLI backends are wired by the lead",
+                backend.kind
+            ));
+        }
+        AgentProgram::Refused(reason) => {
+            return Err(format!(
+                "backend type `{}` is not supported by massgen ({reason})",
+                backend.kind
+            ));
+        }
     }
     let endpoint = provider::resolve(backend, env).map_err(|error| error.to_string())?;
     let client = client.clone()?;

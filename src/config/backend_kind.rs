@@ -2,13 +2,17 @@
 
 use std::fmt;
 
-/// Every backend type MassGen v0.1.45 accepts, plus our offline `scripted` stand-in.
+/// Every backend type MassGen accepts that massgen knows (the agent CLIs `copilot` and
+/// `antigravity_cli` are refused by name in `providers`), plus our offline `scripted`
+/// stand-in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum BackendKind {
     Scripted,
     Openai,
     Claude,
     ClaudeCode,
+    Codex,
+    GeminiCli,
     Gemini,
     Grok,
     AzureOpenai,
@@ -31,11 +35,13 @@ pub enum BackendKind {
 }
 
 impl BackendKind {
-    pub const ALL: [BackendKind; 23] = [
+    pub const ALL: [BackendKind; 25] = [
         Self::Scripted,
         Self::Openai,
         Self::Claude,
         Self::ClaudeCode,
+        Self::Codex,
+        Self::GeminiCli,
         Self::Gemini,
         Self::Grok,
         Self::AzureOpenai,
@@ -64,6 +70,8 @@ impl BackendKind {
             Self::Openai => "openai",
             Self::Claude => "claude",
             Self::ClaudeCode => "claude_code",
+            Self::Codex => "codex",
+            Self::GeminiCli => "gemini_cli",
             Self::Gemini => "gemini",
             Self::Grok => "grok",
             Self::AzureOpenai => "azure_openai",

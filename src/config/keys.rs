@@ -4,6 +4,8 @@
 //! notes live in `key_notes`); a key in neither list gets "ignored: unknown key" with a
 //! suggestion. Neither stops a run, so real MassGen configs always load.
 
+use crate::config::backend_kind::BackendKind;
+
 pub const TOP_LEVEL: &[&str] = &[
     "agent",
     "agents",
@@ -90,6 +92,29 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "custom_tools",
 ];
 
+/// The keys an agent CLI's backend acts on beyond the shared ones (`allowed_tools` and
+/// `enable_web_search` among them), by CLI; `config::agent_cli` says what each does.
+pub fn agent_cli(kind: BackendKind) -> &'static [&'static str] {
+    match kind {
+        BackendKind::ClaudeCode => &[
+            "system_prompt",
+            "append_system_prompt",
+            "permission_mode",
+            "disallowed_tools",
+            "max_thinking_tokens",
+            "reasoning",
+        ],
+        BackendKind::Codex => &[
+            "system_prompt",
+            "append_system_prompt",
+            "reasoning",
+            "model_reasoning_effort",
+        ],
+        BackendKind::GeminiCli => &["system_prompt", "append_system_prompt"],
+        _ => &[],
+    }
+}
+
 /// MassGen's own backend keys (tools, filesystem, frameworks) not acted on yet; they are
 /// never sent to a provider.
 pub const BACKEND_UNSUPPORTED: &[&str] = &[
@@ -107,6 +132,7 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "permission_mode",
     "max_thinking_tokens",
     "system_prompt",
+    "append_system_prompt",
     "use_default_prompt",
     "agent_config",
     "api_version",

@@ -1,5 +1,6 @@
 //! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
 
+pub mod agent_cli;
 mod backend_kind;
 mod command_mode;
 mod custom_tools;
@@ -42,6 +43,7 @@ mod yaml_size;
 
 use std::path::PathBuf;
 
+pub use agent_cli::AgentCliSettings;
 pub use backend_kind::BackendKind;
 pub use command_mode::{
     CredentialMount, DEFAULT_DOCKER_IMAGE, DockerCredentials, DockerNetwork, DockerPackages,

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
 
+use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
 use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
@@ -74,6 +75,9 @@ pub struct BackendConfig {
     /// `max_results`, `search_prompt` and `search_context_size`, OpenAI's
     /// `search_context_size` (see `parse::web_search_options`).
     pub search_options: serde_json::Map<String, serde_json::Value>,
+    /// Set for the agent CLIs (`claude_code`, `codex`, `gemini_cli`) only: the keys the
+    /// CLI reads beyond the shared ones.
+    pub agent_cli: Option<AgentCliSettings>,
 }
 
 impl BackendConfig {
@@ -97,6 +101,7 @@ impl BackendConfig {
             server_tools: ServerTools::default(),
             organization: None,
             search_options: serde_json::Map::new(),
+            agent_cli: None,
         }
     }
 }

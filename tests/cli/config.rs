@@ -225,18 +225,15 @@ fn user_config_is_used_and_the_project_config_wins_over_it() {
     assert_stdout_contains(&output, "agents: solo (scripted)");
 }
 
-/// MassGen's agent-CLI backends are refused by `--validate` exactly as a run refuses them,
-/// never reported as typos.
+/// The agent programs massgen does not run are refused by `--validate` exactly as a run
+/// refuses them, with their reason and never as typos; the agent CLIs massgen runs validate.
 #[test]
-fn agent_cli_backends_are_refused_by_validate_and_run_alike() {
+fn refused_agent_programs_are_refused_by_validate_and_run_alike() {
     let sandbox = Sandbox::new();
-    for kind in [
-        "claude_code",
-        "codex",
-        "copilot",
-        "gemini_cli",
-        "antigravity_cli",
-        "ag2",
+    for (kind, reason) in [
+        ("copilot", "GitHub's own Copilot service"),
+        ("antigravity_cli", "Google's own Antigravity service"),
+        ("ag2", "Python objects of the autogen framework"),
     ] {
         sandbox.write(
             "cc.yaml",
@@ -250,12 +247,27 @@ fn agent_cli_backends_are_refused_by_validate_and_run_alike() {
             assert_code(&output, 1);
             assert_stderr_contains(
                 &output,
-                &format!(
-                    "backend type `{kind}` is not supported by massgen (it wraps an external agent CLI)"
-                ),
+                &format!("backend type `{kind}` is not supported by massgen ("),
             );
-            assert_stderr_contains(&output, "supported types: scripted, openai, claude, gemini");
+            assert_stderr_contains(&output, reason);
+            assert_stderr_contains(
+                &output,
+                "supported types: scripted, openai, claude, claude_code, codex, gemini_cli, gemini",
+            );
             assert!(!text(&output.stderr).contains("did you mean"), "{args:?}");
         }
+    }
+    for kind in ["claude_code", "codex", "gemini_cli"] {
+        sandbox.write(
+            "cc.yaml",
+            &format!(
+                "agents:\n  - id: coder\n    backend: {{type: {kind}, cwd: workspace, \
+                 system_prompt: be brief}}\n"
+            ),
+        );
+        let output = sandbox.run(&["--validate", "cc.yaml"]);
+        assert_code(&output, 0);
+        assert_stdout_contains(&output, &format!("coder ({kind}/default)"));
+        assert!(!text(&output.stderr).contains("ignored"), "{kind}");
     }
 }

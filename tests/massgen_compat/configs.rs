@@ -1,7 +1,9 @@
 //! Every config MassGen ships (the `massgen/configs/` of the wheel pinned in
 //! tests/peers/massgen-wheel.pin, unpacked by `.ci/run`) through `massgen --validate`:
-//! a config of model-API backends validates, one with an agent-CLI backend is refused
-//! naming the type and the supported ones, and MassGen's rate-limits file is named as such.
+//! a config of model-API and agent-CLI backends (`claude_code`, `codex`, `gemini_cli`)
+//! validates, one with an agent program massgen does not run (`copilot`, `antigravity_cli`,
+//! `ag2`) is refused naming the type, its reason and the supported types, and MassGen's
+//! rate-limits file is named as such.
 //! No key of a shipped config is "unknown" or merely "not supported yet": each one massgen
 //! does not act on is named with what MassGen would have done.
 //! The configs are validated as a MassGen user runs them: from a root laid out like the
@@ -20,24 +22,29 @@ use std::process::Output;
 use crate::support::sandbox::{Sandbox, text};
 use massgen::config::{Env, GrantKind, from_file};
 
-/// MassGen's backend types that wrap another agent program.
-const AGENT_CLIS: [&str; 6] = [
-    "claude_code",
-    "codex",
-    "copilot",
-    "gemini_cli",
-    "antigravity_cli",
-    "ag2",
+/// MassGen's agent-CLI backend types massgen runs.
+const AGENT_CLIS: [&str; 3] = ["claude_code", "codex", "gemini_cli"];
+
+/// MassGen's agent programs massgen refuses, each with words of its reason.
+const REFUSED_AGENTS: [(&str, &str); 3] = [
+    ("copilot", "GitHub's own Copilot service"),
+    ("antigravity_cli", "Google's own Antigravity service"),
+    ("ag2", "Python objects of the autogen framework"),
 ];
+
+/// How many of the configs with an agent program (the six types above) validate. A change
+/// that makes more of them load raises it; one that makes fewer fails here.
+const AGENT_CONFIGS_VALIDATING: usize = 48;
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 152;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 176;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
     Valid,
-    AgentCli,
+    /// An agent's backend is an agent program massgen does not run.
+    RefusedAgent,
     NotAnAgentConfig,
     /// MassGen's error-handling examples name a custom tool function that does not exist
     /// (`wrong_two_num_tool`); MassGen logs it and runs without the tool, massgen refuses
@@ -78,29 +85,43 @@ fn yaml_files(dir: &Path, found: &mut Vec<PathBuf>) {
     }
 }
 
-/// What the config's text says it is, read without massgen's loader: an agent-CLI
-/// backend type on an uncommented line, a custom tool whose function does not exist, no
-/// `agents:`/`agent:` at all, or none of these.
+/// The backend types on the config's uncommented `type:` lines.
+fn backend_types(text: &str) -> Vec<&str> {
+    text.lines()
+        .map(|line| line.split(" #").next().unwrap_or_default())
+        .filter(|line| !line.trim_start().starts_with('#'))
+        .filter_map(|line| line.trim().strip_prefix("type:"))
+        .map(|value| value.trim().trim_matches(['"', '\'']))
+        .collect()
+}
+
+/// Whether the config names an agent program: an agent CLI or a refused one.
+fn names_agent_program(text: &str) -> bool {
+    backend_types(text).iter().any(|kind| {
+        AGENT_CLIS.contains(kind) || REFUSED_AGENTS.iter().any(|(refused, _)| refused == kind)
+    })
+}
+
+/// What the config's text says it is, read without massgen's loader: a refused agent
+/// program as a backend type on an uncommented line, a custom tool whose function does not
+/// exist, no `agents:`/`agent:` at all, or none of these.
 fn expectation(text: &str) -> Expect {
     let code_lines = || {
         text.lines()
             .map(|line| line.split(" #").next().unwrap_or_default())
             .filter(|line| !line.trim_start().starts_with('#'))
     };
-    let uses_cli = code_lines().any(|line| {
-        line.trim()
-            .strip_prefix("type:")
-            .map(|value| value.trim().trim_matches(['"', '\'']))
-            .is_some_and(|value| AGENT_CLIS.contains(&value))
-    });
+    let refused = backend_types(text)
+        .iter()
+        .any(|kind| REFUSED_AGENTS.iter().any(|(refused, _)| refused == kind));
     let has_agents = code_lines().any(|line| {
         let line = line.trim_start();
         line.starts_with("agents:") || line.starts_with("agent:")
     });
     let names_missing_function = code_lines()
         .any(|line| line.trim_start().starts_with("function:") && line.contains(MISSING_FUNCTION));
-    if uses_cli {
-        Expect::AgentCli
+    if refused {
+        Expect::RefusedAgent
     } else if names_missing_function {
         Expect::MissingToolFunction
     } else if has_agents {
@@ -153,15 +174,17 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String>
                 && !stderr.contains("unknown key")
                 && !stderr.contains("not supported yet")
         }
-        Expect::AgentCli => {
+        Expect::RefusedAgent => {
             code == Some(1)
-                && AGENT_CLIS.iter().any(|cli| {
+                && REFUSED_AGENTS.iter().any(|(refused, reason)| {
                     stderr.contains(&format!(
-                        "backend type `{cli}` is not supported by massgen (it wraps an external \
-                         agent CLI)"
-                    ))
+                        "backend type `{refused}` is not supported by massgen ("
+                    )) && stderr.contains(reason)
                 })
-                && stderr.contains("supported types: scripted, openai, claude, gemini")
+                && stderr.contains(
+                    "supported types: scripted, openai, claude, claude_code, codex, gemini_cli, \
+                     gemini",
+                )
         }
         Expect::MissingToolFunction => {
             code == Some(1)
@@ -206,13 +229,14 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     lay_out_like_the_wheel(&sandbox, &dir);
     create_context_paths(&sandbox, &configs);
 
-    let expected: Vec<Expect> = configs
+    let texts: Vec<String> = configs
         .iter()
-        .map(|config| expectation(&std::fs::read_to_string(config).unwrap()))
+        .map(|config| std::fs::read_to_string(config).unwrap())
         .collect();
+    let expected: Vec<Expect> = texts.iter().map(|text| expectation(text)).collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     let chunk = configs.len().div_ceil(threads);
-    let outcomes: Vec<Result<bool, String>> = std::thread::scope(|scope| {
+    let outputs: Vec<Output> = std::thread::scope(|scope| {
         let handles: Vec<_> = configs
             .chunks(chunk)
             .zip(expected.chunks(chunk))
@@ -222,15 +246,14 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
                     configs
                         .iter()
                         .zip(expected)
-                        .map(|(config, expect)| {
-                            let output = sandbox
+                        .map(|(config, _)| {
+                            sandbox
                                 .massgen()
                                 .env("PYTHONPATH", package)
                                 .arg("--validate")
                                 .arg(config)
                                 .output()
-                                .unwrap();
-                            check(config, *expect, &output)
+                                .unwrap()
                         })
                         .collect::<Vec<_>>()
                 })
@@ -241,6 +264,13 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
             .flat_map(|handle| handle.join().unwrap())
             .collect()
     });
+    let outcomes: Vec<Result<bool, String>> = configs
+        .iter()
+        .zip(&expected)
+        .zip(&outputs)
+        .map(|((config, expect), output)| check(config, *expect, output))
+        .collect();
+    report_agent_configs(&configs, &texts, &outputs);
     let failures: Vec<&String> = outcomes
         .iter()
         .filter_map(|outcome| outcome.as_ref().err())
@@ -252,11 +282,11 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     let count = |kind| expected.iter().filter(|expect| **expect == kind).count();
     eprintln!(
         "MassGen's {} shipped configs: {} validate ({as_written} with no ignored key), {} \
-         refused as agent-CLI configs, {} for a custom tool function that does not exist, {} \
+         refused for an agent program massgen does not run, {} for a custom tool function that does not exist, {} \
          as not an agent config",
         configs.len(),
         count(Expect::Valid),
-        count(Expect::AgentCli),
+        count(Expect::RefusedAgent),
         count(Expect::MissingToolFunction),
         count(Expect::NotAnAgentConfig)
     );
@@ -274,6 +304,46 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     assert_eq!(
         as_written, CONFIGS_RUNNING_AS_WRITTEN,
         "configs that load with no ignored key: {as_written}, pinned {CONFIGS_RUNNING_AS_WRITTEN}"
+    );
+}
+
+/// Prints how the configs naming an agent program fare (how many validate, which of their
+/// agents' keys are still ignored and why) and checks the number that validate against
+/// [`AGENT_CONFIGS_VALIDATING`].
+fn report_agent_configs(configs: &[PathBuf], texts: &[String], outputs: &[Output]) {
+    let mut total = 0;
+    let mut validating = 0;
+    let mut ignored: std::collections::BTreeMap<String, usize> = Default::default();
+    for ((config, source), output) in configs.iter().zip(texts).zip(outputs) {
+        if !names_agent_program(source) {
+            continue;
+        }
+        total += 1;
+        if output.status.code() != Some(0) {
+            eprintln!("agent config refused: {}", config.display());
+            continue;
+        }
+        validating += 1;
+        for line in text(&output.stderr).lines() {
+            // `…: ignored: agents[0].backend.KEY — why` counted by KEY and why.
+            if let Some((_, what)) = line.split_once(": ignored: ") {
+                let (path, why) = what.split_once(" — ").unwrap_or((what, ""));
+                if !path.starts_with("agent") {
+                    continue;
+                }
+                let key = path.rsplit('.').next().unwrap_or(path);
+                *ignored.entry(format!("{key} — {why}")).or_default() += 1;
+            }
+        }
+    }
+    eprintln!("{validating} of the {total} configs naming an agent program validate");
+    for (what, times) in &ignored {
+        eprintln!("  ignored ×{times}: {what}");
+    }
+    assert_eq!(
+        validating, AGENT_CONFIGS_VALIDATING,
+        "configs naming an agent program that validate: {validating}, pinned \
+         {AGENT_CONFIGS_VALIDATING}"
     );
 }
 

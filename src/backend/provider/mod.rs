@@ -12,7 +12,7 @@ use crate::config::{BackendConfig, BackendKind, Env, Secret};
 pub const DEFAULT_AZURE_API_VERSION: &str = "2024-12-01-preview";
 
 /// The provider behind a backend type, from its row in the provider table; `None` for
-/// types that are not HTTP providers (`scripted`, `claude_code`, `ag2`).
+/// types that are not HTTP providers (`scripted`, the agent CLIs, `ag2`).
 pub fn provider(kind: BackendKind) -> Option<Provider> {
     providers::row(kind).http
 }

@@ -199,6 +199,8 @@ fn non_http_types_have_no_provider() {
     for kind in [
         BackendKind::Scripted,
         BackendKind::ClaudeCode,
+        BackendKind::Codex,
+        BackendKind::GeminiCli,
         BackendKind::Ag2,
     ] {
         assert_eq!(provider(kind), None);
@@ -206,7 +208,11 @@ fn non_http_types_have_no_provider() {
     for kind in BackendKind::ALL {
         if !matches!(
             kind,
-            BackendKind::Scripted | BackendKind::ClaudeCode | BackendKind::Ag2
+            BackendKind::Scripted
+                | BackendKind::ClaudeCode
+                | BackendKind::Codex
+                | BackendKind::GeminiCli
+                | BackendKind::Ag2
         ) {
             assert!(provider(kind).is_some(), "{kind}");
         }

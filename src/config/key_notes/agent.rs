@@ -49,8 +49,8 @@ pub(super) fn agent(key: &str) -> Option<&'static str> {
              subagents"
         }
         "append_system_prompt" => {
-            "MassGen passes it to the Claude Code CLI backend only; massgen runs no agent CLI, \
-             put the text in `system_message`"
+            "MassGen reads it inside `backend:` only (as the agent's instructions) and ignores \
+             it written on the agent; massgen does the same: put the text in `system_message`"
         }
         _ => return None,
     })
@@ -78,8 +78,8 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
              and files (`read_media`, `generate_media`); massgen has no multimodal tools yet"
         }
         "disallowed_tools" => {
-            "MassGen passes it to the Claude Code CLI only; massgen filters tools with \
-             `exclude_tools`"
+            "MassGen passes it to the Claude Code CLI only; massgen does too, so on another \
+             backend type it changes nothing (filter MCP tools with `exclude_tools`)"
         }
         "custom_tools_path" => {
             "MassGen would copy this directory of tools into the workspace for its code-based \
@@ -92,9 +92,19 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would expose MCP tools as Python code files the agent imports and runs; \
              massgen calls MCP tools directly"
         }
-        "permission_mode" | "max_thinking_tokens" | "system_prompt" | "use_default_prompt" => {
-            "MassGen passes it to an agent CLI backend (Claude Code, Codex); massgen runs no \
-             agent CLI"
+        "permission_mode" | "max_thinking_tokens" => {
+            "MassGen passes it to the Claude Code CLI only; massgen does too, so on another \
+             backend type it changes nothing"
+        }
+        "system_prompt" | "append_system_prompt" => {
+            "MassGen's validator refuses it in a backend (\"use `system_message`\"); its agent \
+             CLIs read it as the agent's instructions, and so does massgen for `claude_code`, \
+             `codex` and `gemini_cli` only: on this backend type put the text in the agent's \
+             `system_message`"
+        }
+        "use_default_prompt" => {
+            "MassGen would start Claude Code from the CLI's own coding system prompt and append \
+             its instructions; massgen gives the CLI massgen's instructions only"
         }
         "agent_config" => {
             "MassGen passes it to the AG2 framework backend; massgen runs no AG2 agents"

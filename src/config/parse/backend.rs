@@ -9,29 +9,18 @@ use crate::config::backend_kind::BackendKind;
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
-use crate::config::providers::{self, ConfigModel};
+use crate::config::providers::{self, AgentProgram, ConfigModel};
 use crate::config::schema::BackendConfig;
 use crate::config::scripted;
 use crate::config::secret::Secret;
-use crate::config::server_tools;
-
-/// MassGen backend types that drive another agent program (a CLI) and have no
-/// [`BackendKind`]; the ones that have one say so in their provider row.
-const OTHER_AGENT_WRAPPERS: [&str; 4] = ["codex", "copilot", "gemini_cli", "antigravity_cli"];
-
-/// Whether `name`, exactly, is a MassGen type that wraps another agent program.
-fn wraps_agent(name: &str) -> bool {
-    OTHER_AGENT_WRAPPERS.contains(&name)
-        || BackendKind::ALL
-            .into_iter()
-            .any(|kind| providers::row(kind).wraps_agent && kind.name() == name)
-}
+use crate::config::server_tools::{self, ServerTools};
 
 pub(super) fn parse_backend(
     backend: &Fields<'_>,
     notes: &mut Vec<Note>,
 ) -> Result<BackendConfig, Vec<Problem>> {
     let kind = backend_kind(backend).map_err(|problem| vec![problem])?;
+    let runs_cli = providers::row(kind).agent == AgentProgram::Cli;
     let mut found = Gathered::default();
     let scripted = if kind == BackendKind::Scripted {
         found.take(scripted::parse(backend))
@@ -63,6 +52,8 @@ pub(super) fn parse_backend(
             continue;
         } else if table.ignores(&entry.key) {
             notes.push(unsupported_note(entry, &path, Section::Backend));
+        } else if runs_cli {
+            notes.push(super::agent_cli::other_key(kind, &table, entry, &path));
         } else if kind == BackendKind::Scripted {
             found.take::<()>(Err(table.reject(
                 entry,
@@ -73,7 +64,7 @@ pub(super) fn parse_backend(
         }
     }
     let mut search_options = serde_json::Map::new();
-    if kind != BackendKind::Scripted {
+    if providers::row(kind).http.is_some() {
         found.take(options.read_own_keys(kind, backend, notes));
         search_options = found
             .take(web_search_options::read(
@@ -100,6 +91,18 @@ pub(super) fn parse_backend(
         });
     }
     options.check_thinking(kind, backend, temperature, notes);
+    let mut tools = found
+        .take(parse_tool_settings(backend, kind, notes))
+        .unwrap_or_default();
+    let (server_tools, agent_cli) = if runs_cli {
+        // The CLI's own tools: its web search is its own, not a provider's server tool,
+        // and `allowed_tools` names the CLI's tools rather than filtering MCP tools.
+        tools.allowed_tools = None;
+        let cli = super::agent_cli::parse(kind, backend, server_tools.web_search);
+        (ServerTools::default(), found.take_all(cli))
+    } else {
+        (server_tools, None)
+    };
     let config = BackendConfig {
         kind,
         model,
@@ -117,12 +120,11 @@ pub(super) fn parse_backend(
         extra_body: options.extra_body,
         betas: options.betas,
         scripted,
-        tools: found
-            .take(parse_tool_settings(backend, kind, notes))
-            .unwrap_or_default(),
+        tools,
         server_tools,
         organization,
         search_options,
+        agent_cli,
     };
     found.finish(config)
 }
@@ -131,16 +133,16 @@ pub(super) fn parse_backend(
 fn backend_kind(backend: &Fields<'_>) -> Result<BackendKind, Problem> {
     let type_names: Vec<&str> = BackendKind::ALL
         .into_iter()
-        .filter(|kind| !providers::row(*kind).wraps_agent)
+        .filter(|kind| !matches!(providers::row(*kind).agent, AgentProgram::Refused(_)))
         .map(BackendKind::name)
         .collect();
     if let Some(name) = backend.string("type")?
-        && wraps_agent(&name.trim().to_ascii_lowercase())
+        && let Some(reason) = providers::refused_type(&name.trim().to_ascii_lowercase())
     {
         return Err(Problem::at(
             backend.get("type").map_or(backend.loc(), |node| node.loc),
             format!(
-                "backend type `{}` is not supported by massgen (it wraps an external agent CLI)",
+                "backend type `{}` is not supported by massgen ({reason})",
                 name.trim()
             ),
         )

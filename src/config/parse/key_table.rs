@@ -6,6 +6,7 @@ use crate::config::backend_kind::BackendKind;
 use crate::config::error::{Problem, did_you_mean};
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
+use crate::config::providers::{self, AgentProgram};
 use crate::config::scripted::SCRIPTED_KEYS;
 use crate::config::server_tools;
 use crate::config::yaml_node::Entry;
@@ -51,16 +52,21 @@ impl KeyTable {
     }
 
     /// A `kind` backend's own keys. A backend of a model API also sends the provider's
-    /// request options (`provider_options`); they are sorted there, not listed here.
+    /// request options (`provider_options`); they are sorted there, not listed here. An
+    /// agent CLI takes its own keys (`keys::agent_cli`) and no request options.
     pub fn backend(kind: BackendKind) -> Self {
         let mut accepted: Vec<&'static str> = keys::BACKEND_COMMON
             .iter()
             .chain(keys::BACKEND_TOOLS)
             .chain(&server_tools::KEYS)
-            .chain(&web_search_options::KEYS)
             .chain(&["organization"])
             .copied()
             .collect();
+        if providers::row(kind).agent == AgentProgram::Cli {
+            accepted.extend(keys::agent_cli(kind));
+            return Self::backend_with(accepted);
+        }
+        accepted.extend(web_search_options::KEYS);
         match kind {
             BackendKind::Scripted => accepted.extend(SCRIPTED_KEYS),
             BackendKind::Claude => {
@@ -73,6 +79,11 @@ impl KeyTable {
             }
             _ => accepted.extend(keys::BACKEND_REQUEST),
         }
+        Self::backend_with(accepted)
+    }
+
+    /// A backend's table accepting `accepted` and ignoring MassGen's other backend keys.
+    fn backend_with(accepted: Vec<&'static str>) -> Self {
         let ignored = keys::BACKEND_UNSUPPORTED
             .iter()
             .copied()

@@ -17,7 +17,7 @@ fn full_config() -> String {
                    - {name: web, type: http, url: \"http://localhost:9/mcp\"}\n";
     let mut yaml = String::from("agents:\n");
     for (index, kind) in BackendKind::ALL.iter().enumerate() {
-        if matches!(kind, BackendKind::ClaudeCode | BackendKind::Ag2) {
+        if *kind == BackendKind::Ag2 {
             continue;
         }
         // Claude's strict tools read the servers' `strict`.

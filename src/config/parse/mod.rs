@@ -2,6 +2,7 @@
 //! per key that massgen reads but does not act on yet. Backends are read in `backend`, the
 //! orchestrator, timeout and ui blocks in `settings`.
 
+mod agent_cli;
 mod agents;
 mod backend;
 mod command_line;

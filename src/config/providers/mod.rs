@@ -3,12 +3,15 @@
 //! options, the server tools it bills and its pricing route. Config checks, backends,
 //! the catalog and pricing all read it.
 
+mod refusals;
 mod row;
 #[cfg(test)]
 mod tests;
 
 pub use row::litellm;
-pub use row::{BaseUrl, ConfigModel, PricingRoute, Protocol, Provider, ProviderRow, ToolBiller};
+pub use row::{
+    AgentProgram, BaseUrl, ConfigModel, PricingRoute, Protocol, Provider, ProviderRow, ToolBiller,
+};
 
 use crate::config::backend_kind::BackendKind;
 use litellm::{
@@ -22,7 +25,7 @@ const NOTHING_ELSE: ProviderRow = ProviderRow {
     http: None,
     hosts: &[],
     local: false,
-    wraps_agent: false,
+    agent: AgentProgram::None,
     config_model: ANY_MODEL,
     catalog_model: "",
     known_base_url: None,
@@ -36,6 +39,27 @@ const NOTHING_ELSE: ProviderRow = ProviderRow {
 const ANY_MODEL: ConfigModel = ConfigModel::Required {
     example: "<model name>",
 };
+
+/// An agent CLI's `model` when the config names none: the CLI's own choice.
+const CLI_PICKS: ConfigModel = ConfigModel::Optional { default: "default" };
+
+/// Why massgen refuses the MassGen backend type `name` (written exactly, lower case), if it
+/// is one it refuses: an agent program it does not run.
+pub fn refused_type(name: &str) -> Option<&'static str> {
+    if let Some((_, reason)) = refusals::REFUSED_CLIS
+        .iter()
+        .find(|(refused, _)| *refused == name)
+    {
+        return Some(reason);
+    }
+    BackendKind::ALL
+        .into_iter()
+        .filter(|kind| kind.name() == name)
+        .find_map(|kind| match row(kind).agent {
+            AgentProgram::Refused(reason) => Some(reason),
+            AgentProgram::None | AgentProgram::Cli => None,
+        })
+}
 
 /// A generic endpoint serving anyone's models, priced by whichever vendor lists the name.
 const ANY_VENDOR: PricingRoute = PricingRoute::Gateway {
@@ -88,11 +112,27 @@ pub fn row(kind: BackendKind) -> &'static ProviderRow {
             pricing: PricingRoute::Providers(&[ANTHROPIC]),
             ..NOTHING_ELSE
         },
+        // The agent CLIs: `default` lets the CLI pick its model; usage is priced as the
+        // vendor's API prices it.
         BackendKind::ClaudeCode => &ProviderRow {
-            wraps_agent: true,
-            config_model: ConfigModel::Optional { default: "default" },
+            agent: AgentProgram::Cli,
+            config_model: CLI_PICKS,
             catalog_model: "claude-sonnet-4-5",
             pricing: PricingRoute::Providers(&[ANTHROPIC]),
+            ..NOTHING_ELSE
+        },
+        BackendKind::Codex => &ProviderRow {
+            agent: AgentProgram::Cli,
+            config_model: CLI_PICKS,
+            catalog_model: "gpt-5-codex",
+            pricing: PricingRoute::Providers(&[OPENAI]),
+            ..NOTHING_ELSE
+        },
+        BackendKind::GeminiCli => &ProviderRow {
+            agent: AgentProgram::Cli,
+            config_model: CLI_PICKS,
+            catalog_model: "gemini-2.5-pro",
+            pricing: PricingRoute::Providers(&[GEMINI, VERTEX]),
             ..NOTHING_ELSE
         },
         BackendKind::Gemini => &ProviderRow {
@@ -335,7 +375,7 @@ pub fn row(kind: BackendKind) -> &'static ProviderRow {
             ..NOTHING_ELSE
         },
         BackendKind::Ag2 => &ProviderRow {
-            wraps_agent: true,
+            agent: AgentProgram::Refused(refusals::AG2),
             config_model: ConfigModel::Optional { default: "default" },
             catalog_model: "gpt-4o",
             pricing: ANY_VENDOR,

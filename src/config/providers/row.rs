@@ -43,6 +43,18 @@ pub enum ConfigModel {
     Required { example: &'static str },
 }
 
+/// What a backend type is beyond a model API.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AgentProgram {
+    /// A model API (or the offline stand-in): massgen makes the calls itself.
+    None,
+    /// Another vendor's coding agent CLI, which massgen runs as a child process in the
+    /// agent's workspace (`claude_code`, `codex`, `gemini_cli`).
+    Cli,
+    /// An agent program massgen does not run; the reason says why and what to use instead.
+    Refused(&'static str),
+}
+
 /// The providers that bill their own server-side tools (web search, X search, code).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ToolBiller {
@@ -100,9 +112,9 @@ pub struct ProviderRow {
     pub hosts: &'static [&'static str],
     /// A server on the user's machine: no key needed, no known price.
     pub local: bool,
-    /// A MassGen type that drives another agent program (a CLI or a framework) rather than
-    /// a model API: massgen runs none of them.
-    pub wraps_agent: bool,
+    /// Whether the type drives another agent program rather than a model API, and whether
+    /// massgen runs it.
+    pub agent: AgentProgram,
     /// `model` in the config: a default, or required.
     pub config_model: ConfigModel,
     /// The model a new agent of this type starts with (agents view, quickstart).

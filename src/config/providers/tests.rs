@@ -52,7 +52,7 @@ fn only_http_providers_take_keys_options_and_tools() {
                 "{kind}"
             );
         }
-        if row.wraps_agent {
+        if row.agent != AgentProgram::None {
             assert!(row.http.is_none(), "{kind}");
             assert!(
                 matches!(row.config_model, ConfigModel::Optional { .. }),
@@ -69,6 +69,8 @@ fn only_http_providers_take_keys_options_and_tools() {
         [
             BackendKind::Scripted,
             BackendKind::ClaudeCode,
+            BackendKind::Codex,
+            BackendKind::GeminiCli,
             BackendKind::Ag2
         ]
     );
@@ -120,4 +122,48 @@ fn the_default_base_urls_hosts_are_the_rows_own() {
             assert_eq!(row(found), row(kind), "{kind} at {host}");
         }
     }
+}
+
+#[test]
+fn agent_programs_are_run_or_refused_with_a_reason() {
+    let clis: Vec<BackendKind> = BackendKind::ALL
+        .into_iter()
+        .filter(|kind| row(*kind).agent == AgentProgram::Cli)
+        .collect();
+    assert_eq!(
+        clis,
+        [
+            BackendKind::ClaudeCode,
+            BackendKind::Codex,
+            BackendKind::GeminiCli
+        ]
+    );
+    for (name, says) in [
+        ("copilot", "GitHub's own Copilot service"),
+        ("antigravity_cli", "Google's own Antigravity service"),
+        ("ag2", "Python objects of the autogen framework"),
+    ] {
+        let reason = refused_type(name).unwrap_or_else(|| panic!("{name} is not refused"));
+        assert!(reason.contains(says), "{name}: {reason}");
+    }
+    for kind in clis {
+        assert_eq!(refused_type(kind.name()), None, "{kind}");
+    }
+    assert_eq!(refused_type("claude"), None);
+}
+
+#[test]
+fn the_agent_clis_are_priced_as_their_vendors_apis() {
+    assert_eq!(
+        row(BackendKind::ClaudeCode).pricing,
+        PricingRoute::Providers(&[ANTHROPIC])
+    );
+    assert_eq!(
+        row(BackendKind::Codex).pricing,
+        PricingRoute::Providers(&[OPENAI])
+    );
+    assert_eq!(
+        row(BackendKind::GeminiCli).pricing,
+        row(BackendKind::Gemini).pricing
+    );
 }

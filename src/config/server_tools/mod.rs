@@ -51,6 +51,10 @@ fn backends_with(key: &str) -> &'static [BackendKind] {
             BackendKind::Gemini,
             BackendKind::Grok,
             BackendKind::Openrouter,
+            // The agent CLIs search with their own tools (Claude Code's WebSearch).
+            BackendKind::ClaudeCode,
+            BackendKind::Codex,
+            BackendKind::GeminiCli,
         ],
         "enable_x_search" => &[BackendKind::Grok],
         "enable_code_execution" => &[
