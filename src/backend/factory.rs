@@ -75,10 +75,8 @@ fn build_one(
     match providers::row(backend.kind).agent {
         AgentProgram::None => {}
         AgentProgram::Cli => {
-            return Err(format!(
-                "backend type `{}`: agent CLI backends are wired by the lead",
-                backend.kind
-            ));
+            return super::agent_cli::build::build(agent, env)
+                .map(|backend| Arc::new(backend) as Arc<dyn Backend>);
         }
         AgentProgram::Refused(reason) => {
             return Err(format!(

@@ -107,6 +107,23 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
     }
     let mut endpoint_errors = refused.len();
     for agent in &config.agents {
+        match crate::backend::agent_cli::build::check(agent, env) {
+            Ok(None) => {}
+            Ok(Some(note)) => eprintln!(
+                "note: agent `{}`: {}; a run stops until it is fixed",
+                agent.id,
+                escape_for_terminal(&note)
+            ),
+            Err(problem) => {
+                endpoint_errors += 1;
+                eprintln!(
+                    "error: {}: agent `{}`: {}",
+                    escape_for_terminal(&config.source_name),
+                    agent.id,
+                    escape_for_terminal(&redactor.redact(&problem))
+                );
+            }
+        }
         if provider::provider(agent.backend.kind).is_none() {
             continue;
         }

@@ -43,7 +43,7 @@ mod yaml_size;
 
 use std::path::PathBuf;
 
-pub use agent_cli::AgentCliSettings;
+pub use agent_cli::{AgentCliSettings, Thinking};
 pub use backend_kind::BackendKind;
 pub use command_mode::{
     CredentialMount, DEFAULT_DOCKER_IMAGE, DockerCredentials, DockerNetwork, DockerPackages,

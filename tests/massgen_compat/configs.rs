@@ -225,6 +225,18 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         package.display()
     );
     let package = package.as_path();
+    // The agent CLIs the configs name are checked on PATH: the pinned ones are put there.
+    let clis = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node_modules/.bin");
+    assert!(
+        clis.join("claude").exists() || std::env::var("CI").as_deref() != Ok("true"),
+        "{} is missing: .ci/run installs the agent CLIs there",
+        clis.display()
+    );
+    let path = std::env::join_paths(std::iter::once(clis).chain(std::env::split_paths(
+        &std::env::var_os("PATH").unwrap_or_default(),
+    )))
+    .unwrap();
+    let path = &path;
     let sandbox = Sandbox::new();
     lay_out_like_the_wheel(&sandbox, &dir);
     create_context_paths(&sandbox, &configs);
@@ -250,6 +262,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
                             sandbox
                                 .massgen()
                                 .env("PYTHONPATH", package)
+                                .env("PATH", &path)
                                 .arg("--validate")
                                 .arg(config)
                                 .output()

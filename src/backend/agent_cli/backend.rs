@@ -28,15 +28,31 @@ const MAX_TOOL_OUTPUT: usize = 16 * 1024;
 /// Where the CLI runs and what it may write: the agent's workspace and the paths its
 /// policy grants now, or, for an agent without a workspace, a `work` directory in the
 /// CLI's home; its home too, always; everything readable.
-fn confinement(plan: Option<Plan>, setup: &CliSetup) -> Plan {
+fn confinement(plan: Option<Plan>, home: &std::path::Path) -> Plan {
     let mut plan = plan.unwrap_or_else(|| Plan {
-        workspace: setup.home.join("work"),
+        workspace: home.join("work"),
         ..Plan::default()
     });
-    plan.writable.push(setup.home.clone());
+    plan.writable.push(home.to_path_buf());
     plan.network = true;
     plan.read_everything = true;
     plan
+}
+
+/// The CLI's home for this start (see [`CliSetup::home`]).
+fn home(plan: Option<&Plan>, setup: &CliSetup) -> PathBuf {
+    if let Some(home) = &setup.home {
+        return home.clone();
+    }
+    let name = setup
+        .label
+        .replace(|c: char| !c.is_ascii_alphanumeric() && c != '-', "_");
+    match plan.and_then(|plan| plan.workspace.parent()) {
+        Some(parent) => parent.join(".agent_cli").join(name),
+        None => {
+            std::env::temp_dir().join(format!("massgen-agent-cli-{}-{name}", std::process::id()))
+        }
+    }
 }
 
 /// Where and how the agent's CLI runs.
@@ -45,8 +61,9 @@ pub struct CliSetup {
     pub kind: BackendKind,
     pub model: String,
     pub program: PathBuf,
-    /// A directory of the agent's own for the CLI's config and sessions.
-    pub home: PathBuf,
+    /// A directory of the agent's own for the CLI's config and sessions; by default
+    /// `.agent_cli/<agent>` beside its workspace (in the system temp dir without one).
+    pub home: Option<PathBuf>,
     pub options: CliOptions,
     pub base_url: Option<String>,
     /// The config's own system text, after massgen's.
@@ -119,14 +136,16 @@ impl Backend for CliBackend {
             },
             |context| context.bridge.clone(),
         );
-        let confinement = confinement(context.and_then(|context| context.confinement), setup);
+        let plan = context.and_then(|context| context.confinement);
+        let home = home(plan.as_ref(), setup);
+        let confinement = confinement(plan, &home);
         let cwd = confinement.workspace.clone();
         let model =
             Some(setup.model.as_str()).filter(|model| !model.is_empty() && *model != "default");
         let launch = Launch {
             model,
             cwd: &cwd,
-            home: &setup.home,
+            home: &home,
             system_prompt: &system_prompt,
             prompt: &opening.prompt,
             resume: opening.resume.as_deref(),
@@ -145,6 +164,7 @@ impl Backend for CliBackend {
         );
         let run = Run {
             setup: Arc::clone(setup),
+            home,
             confinement,
             plan: Some(plan),
             process: None,
@@ -170,6 +190,7 @@ type Item = Result<StreamEvent, BackendError>;
 /// One start of the CLI, read as a stream.
 struct Run {
     setup: Arc<CliSetup>,
+    home: PathBuf,
     confinement: Plan,
     plan: Option<super::dialect::CommandPlan>,
     process: Option<CliProcess>,
@@ -222,7 +243,7 @@ impl Run {
         let start = Start {
             program: &setup.program,
             confinement: self.confinement.clone(),
-            home: &setup.home,
+            home: &self.home,
             env: setup.env.clone(),
             label: setup.label.clone(),
         };

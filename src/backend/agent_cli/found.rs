@@ -1,6 +1,6 @@
 //! Finding an agent CLI before it is used: on PATH, at a version massgen supports, and
-//! logged in (an API key in the environment or the CLI's own login). Each failure says how
-//! to fix it.
+//! signed in (an API key in the environment or the config, or the CLI's own login). Each
+//! failure says how to fix it.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -47,18 +47,25 @@ pub fn find(dialect: &dyn Dialect, env: &Env) -> Result<FoundCli, String> {
             supported(dialect)
         ));
     }
+    Ok(FoundCli { program, version })
+}
+
+/// Why the CLI could not sign in to its provider: no key variable set and no login of its
+/// own; `None` when it can.
+pub fn login_problem(dialect: &dyn Dialect, env: &Env) -> Option<String> {
     let keyed = dialect
         .key_variables()
         .iter()
         .any(|variable| env.get(variable).is_some());
     let home = env.get("HOME").map(PathBuf::from);
-    if !keyed && !home.is_some_and(|home| dialect.logged_in(&home)) {
-        return Err(format!(
-            "`{name}` is not logged in: set {} or run `{name}` once to log in",
-            dialect.key_variables().join(" or ")
-        ));
+    if keyed || home.is_some_and(|home| dialect.logged_in(&home)) {
+        return None;
     }
-    Ok(FoundCli { program, version })
+    Some(format!(
+        "`{}` is not logged in: set {} (or `api_key` in the config), or log in with the CLI itself",
+        dialect.program(),
+        dialect.key_variables().join(" or ")
+    ))
 }
 
 fn supported(dialect: &dyn Dialect) -> String {

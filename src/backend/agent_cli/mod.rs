@@ -3,6 +3,7 @@
 //! them through a loopback MCP bridge.
 
 mod backend;
+pub mod build;
 pub mod claude_code;
 pub mod dialect;
 pub mod event;
