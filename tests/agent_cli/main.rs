@@ -8,7 +8,13 @@
 #[path = "../peers/harness.rs"]
 mod harness;
 
+#[allow(dead_code)]
+#[path = "../support/mod.rs"]
+mod support;
+
 mod claude_code;
+mod claude_code_turn;
 mod fake_claude_code;
 mod fake_gemini_cli;
 mod gemini_cli;
+mod turn;

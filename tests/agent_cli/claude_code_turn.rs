@@ -1,0 +1,128 @@
+//! A whole turn with a Claude Code agent (the real `claude`, through massgen's backend)
+//! beside a scripted API agent, against the fake Anthropic server.
+
+use crate::fake_claude_code::{FakeModel, ModelRequest, Step};
+use crate::harness;
+use crate::turn::{self, Move};
+
+/// The messages since the latest one carrying massgen's round prompt, as text, and the
+/// tool results among them; the system prompt counts as part of every window.
+fn window(request: &ModelRequest) -> (String, usize) {
+    let messages = request.body["messages"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let start = messages
+        .iter()
+        .rposition(|message| {
+            message["role"] == "user" && message.to_string().contains("<ORIGINAL MESSAGE>")
+        })
+        .unwrap_or(0);
+    let recent = &messages[start..];
+    let results = recent
+        .iter()
+        .filter_map(|message| message["content"].as_array())
+        .flatten()
+        .filter(|block| block["type"] == "tool_result")
+        .count();
+    let text = format!(
+        "{}{}",
+        request.body["system"],
+        serde_json::Value::Array(recent.to_vec())
+    );
+    (text, results)
+}
+
+fn step(request: &ModelRequest) -> Step {
+    let (window, tool_results) = window(request);
+    match turn::decide(&window, tool_results) {
+        Move::Shell => Step::Call {
+            tool: "Bash".into(),
+            arguments: serde_json::json!({"command": "echo shell-ok > shell.txt"}),
+        },
+        Move::Echo => Step::Call {
+            tool: "echo".into(),
+            arguments: turn::echo_arguments(),
+        },
+        Move::Answer => Step::Call {
+            tool: "new_answer".into(),
+            arguments: turn::answer_arguments(&window),
+        },
+        Move::Vote => Step::Call {
+            tool: "vote".into(),
+            arguments: turn::vote_arguments(),
+        },
+        Move::Present => Step::Text(turn::PRESENTED.into()),
+        Move::Done => Step::Text("done.".into()),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claude_code_agent_answers_votes_and_presents_beside_an_api_agent() {
+    let Some(_claude) = harness::peer("node_modules/.bin/claude") else {
+        return;
+    };
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let fake = FakeModel::with_policy(step);
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "      model: claude-sonnet-4-5\n      base_url: {}\n      api_key: sk-ant-test-0000",
+        fake.base_url
+    );
+    let yaml = turn::config_yaml("claude_code", &extra, &everything);
+    let project_dir = project.path().to_path_buf();
+    let mut scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
+    let events = turn::ask(&mut scenario, "What is 6 times 7?").await;
+    turn::assert_whole_turn(&events, "Bash", &project_dir);
+    turn::assert_costed(&events);
+
+    // Turn 2 resumes the session the CLI last ran in (its presentation's): the request
+    // continues that conversation, and massgen's new prompt carries no turn-1 history.
+    let turn_one = fake.conversation();
+    let last = turn_one.last().unwrap();
+    let events = turn::ask(&mut scenario, "What is 6 times 8?").await;
+    crate::support::assert_completed(&events);
+    let turn_two = fake.conversation();
+    let first = &turn_two[turn_one.len()];
+    assert_eq!(
+        first.header("x-claude-code-session-id"),
+        last.header("x-claude-code-session-id"),
+        "turn 2 did not resume the CLI's session"
+    );
+    let before = last.body["messages"].as_array().unwrap();
+    let now = first.body["messages"].as_array().unwrap();
+    assert!(now.len() > before.len(), "{now:#?}");
+    let prompt = now.last().unwrap().to_string();
+    assert!(prompt.contains("What is 6 times 8?"), "{prompt}");
+    assert!(
+        !prompt.contains("What is 6 times 7?"),
+        "massgen resent turn 1 in its prompt: {prompt}"
+    );
+    turn::assert_logged(scenario).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cancelling_mid_turn_leaves_no_cli_process_behind() {
+    let Some(_claude) = harness::peer("node_modules/.bin/claude") else {
+        return;
+    };
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let fake = FakeModel::with_policy(|_| Step::Call {
+        tool: "Bash".into(),
+        arguments: serde_json::json!({"command": "python3 -c \"import time; time.sleep(61.25)\""}),
+    });
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "      model: claude-sonnet-4-5\n      base_url: {}\n      api_key: sk-ant-test-0000",
+        fake.base_url
+    );
+    let yaml = turn::config_yaml("claude_code", &extra, &everything);
+    let scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
+    turn::cancel_while_running(scenario, "time.sleep(61.25)").await;
+}
