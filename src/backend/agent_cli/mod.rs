@@ -3,6 +3,7 @@
 //! them through a loopback MCP bridge.
 
 mod backend;
+pub mod codex;
 pub mod dialect;
 pub mod event;
 pub mod process;
