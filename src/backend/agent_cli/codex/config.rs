@@ -17,7 +17,10 @@ pub const BRIDGE_TOKEN_VARIABLE: &str = "MASSGEN_BRIDGE_TOKEN";
 pub const PROVIDER: &str = "massgen";
 
 /// How the CLI's own tools may act, from the config's `permission_mode` (Claude Code's
-/// words) or `approval_mode` (MassGen's Codex words).
+/// words) or `approval_mode` (MassGen's Codex words). Codex's own sandbox (bubblewrap) cannot
+/// start inside massgen's Landlock confinement ("setting up uid map: Permission denied"), so
+/// it is used only when massgen's sandbox is off; otherwise massgen confines Codex and
+/// everything it runs as one, and Codex's own sandbox stays off.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Access {
     /// Codex's own sandbox: writes to the workspace only (the default).
@@ -41,11 +44,11 @@ impl Access {
         }
     }
 
-    fn sandbox_mode(self) -> &'static str {
+    fn sandbox_mode(self, own_sandbox: bool) -> &'static str {
         match self {
-            Self::Workspace => "workspace-write",
-            Self::ReadOnly => "read-only",
-            Self::Full | Self::Bypass => "danger-full-access",
+            Self::Workspace if own_sandbox => "workspace-write",
+            Self::ReadOnly if own_sandbox => "read-only",
+            _ => "danger-full-access",
         }
     }
 }
@@ -71,8 +74,9 @@ fn switched_off(disallowed: &[String]) -> Switched {
     off
 }
 
-/// The whole `config.toml` for one start.
-pub fn config_toml(launch: &Launch<'_>) -> String {
+/// The whole `config.toml` for one start; `own_sandbox` when Codex confines its commands
+/// itself (massgen's sandbox is off).
+pub fn config_toml(launch: &Launch<'_>, own_sandbox: bool) -> String {
     let options = launch.options;
     let access = Access::from_mode(options.permission_mode.as_deref());
     let off = switched_off(&options.disallowed_tools);
@@ -90,7 +94,7 @@ pub fn config_toml(launch: &Launch<'_>) -> String {
         line("model_reasoning_effort", effort);
     }
     line("approval_policy", "never");
-    line("sandbox_mode", access.sandbox_mode());
+    line("sandbox_mode", access.sandbox_mode(own_sandbox));
     let search = options.web_search && !off.web_search;
     line("web_search", if search { "live" } else { "disabled" });
     if !launch.system_prompt.trim().is_empty() {

@@ -11,6 +11,7 @@ use std::sync::Arc;
 use self::config::{Access, BRIDGE_TOKEN_VARIABLE, config_toml};
 use self::parser::{CodexParser, SessionTotals};
 use crate::backend::agent_cli::dialect::{CommandPlan, Dialect, Launch, LineParser};
+use crate::sandbox;
 
 /// The Codex CLI's login file, in its home (`~/.codex`, or `CODEX_HOME`). massgen runs
 /// Codex with a home of the agent's own, so a user's login is copied there.
@@ -70,33 +71,42 @@ impl Dialect for Codex {
     }
 
     fn command(&self, launch: &Launch<'_>) -> CommandPlan {
-        let mut args = vec!["exec".to_string()];
-        if launch.resume.is_some() {
-            args.push("resume".into());
-        }
-        args.extend(["--json", "--skip-git-repo-check"].map(String::from));
-        if Access::from_mode(launch.options.permission_mode.as_deref()) == Access::Bypass {
-            args.push("--dangerously-bypass-approvals-and-sandbox".into());
-        }
-        match launch.resume {
-            Some(session) => args.push(session.to_string()),
-            None => args.extend(["--cd".to_string(), launch.cwd.display().to_string()]),
-        }
-        args.push("-".into());
-        CommandPlan {
-            args,
-            env: vec![
-                ("CODEX_HOME".into(), launch.home.display().to_string()),
-                (BRIDGE_TOKEN_VARIABLE.into(), launch.bridge.token.clone()),
-                ("NO_COLOR".into(), "1".into()),
-            ],
-            files: vec![(launch.home.join("config.toml"), config_toml(launch))],
-            stdin: Some(launch.prompt.to_string()),
-        }
+        command(launch, sandbox::Mode::from_env() == sandbox::Mode::Off)
     }
 
     fn parser(&self) -> Box<dyn LineParser> {
         Box::new(CodexParser::new(Arc::clone(&self.totals)))
+    }
+}
+
+/// The command for one start; `own_sandbox` when massgen's sandbox is off and Codex's own
+/// confines the commands it runs.
+fn command(launch: &Launch<'_>, own_sandbox: bool) -> CommandPlan {
+    let mut args = vec!["exec".to_string()];
+    if launch.resume.is_some() {
+        args.push("resume".into());
+    }
+    args.extend(["--json", "--skip-git-repo-check"].map(String::from));
+    if Access::from_mode(launch.options.permission_mode.as_deref()) == Access::Bypass {
+        args.push("--dangerously-bypass-approvals-and-sandbox".into());
+    }
+    match launch.resume {
+        Some(session) => args.push(session.to_string()),
+        None => args.extend(["--cd".to_string(), launch.cwd.display().to_string()]),
+    }
+    args.push("-".into());
+    CommandPlan {
+        args,
+        env: vec![
+            ("CODEX_HOME".into(), launch.home.display().to_string()),
+            (BRIDGE_TOKEN_VARIABLE.into(), launch.bridge.token.clone()),
+            ("NO_COLOR".into(), "1".into()),
+        ],
+        files: vec![(
+            launch.home.join("config.toml"),
+            config_toml(launch, own_sandbox),
+        )],
+        stdin: Some(launch.prompt.to_string()),
     }
 }
 

@@ -225,7 +225,7 @@ fn a_first_start_runs_exec_in_the_workspace_with_the_prompt_on_stdin() {
         token: "secret".into(),
     };
     let options = CliOptions::default();
-    let plan = Codex::new().command(&launch(&options, &bridge, None));
+    let plan = super::command(&launch(&options, &bridge, None), false);
     assert_eq!(
         plan.args,
         [
@@ -256,7 +256,7 @@ fn a_first_start_runs_exec_in_the_workspace_with_the_prompt_on_stdin() {
         "model_provider = \"massgen\"",
         "model = \"gpt-5.5\"",
         "approval_policy = \"never\"",
-        "sandbox_mode = \"workspace-write\"",
+        "sandbox_mode = \"danger-full-access\"",
         "web_search = \"disabled\"",
         "developer_instructions = \"You are agent_a.\\nVote with \\\"vote\\\".\"",
         "base_url = \"http://127.0.0.1:9/v1\"",
@@ -285,7 +285,7 @@ fn a_resumed_start_names_the_session_and_options_change_the_config() {
         disallowed_tools: vec!["Bash".into()],
         ..CliOptions::default()
     };
-    let plan = Codex::new().command(&launch(&options, &bridge, Some("thread-1")));
+    let plan = super::command(&launch(&options, &bridge, Some("thread-1")), true);
     assert_eq!(
         plan.args,
         [
@@ -311,6 +311,34 @@ fn a_resumed_start_names_the_session_and_options_change_the_config() {
         );
     }
     assert!(!config.contains("[mcp_servers"), "no bridge, no server");
+}
+
+#[test]
+fn codex_confines_its_commands_itself_only_when_massgen_does_not() {
+    let bridge = BridgeAddress {
+        url: String::new(),
+        token: String::new(),
+    };
+    for (mode, own, sandbox) in [
+        (None, true, "workspace-write"),
+        (Some("plan"), true, "read-only"),
+        (Some("full-access"), true, "danger-full-access"),
+        (None, false, "danger-full-access"),
+        (Some("plan"), false, "danger-full-access"),
+    ] {
+        let options = CliOptions {
+            permission_mode: mode.map(str::to_string),
+            ..CliOptions::default()
+        };
+        let plan = super::command(&launch(&options, &bridge, None), own);
+        let expected = format!("sandbox_mode = \"{sandbox}\"");
+        assert!(
+            plan.files[0].1.contains(&expected),
+            "{mode:?} {own}: {}",
+            plan.files[0].1
+        );
+        assert!(!plan.args.iter().any(|arg| arg.starts_with("--dangerously")));
+    }
 }
 
 #[test]
