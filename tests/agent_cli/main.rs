@@ -1,5 +1,6 @@
-//! Agent CLIs run for real (the pinned npm packages in `tests/peers/node_modules`), each
-//! against an in-test model server speaking its provider's protocol.
+//! Agent CLIs run for real (the pinned CLIs in `tests/peers/node_modules`) against in-test
+//! model servers speaking each CLI's provider protocol, with massgen's tool bridge as their
+//! MCP server.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -7,5 +8,9 @@
 #[path = "../peers/harness.rs"]
 mod harness;
 
+mod claude_code;
 mod codex;
+mod fake_claude_code;
 mod fake_codex;
+mod fake_gemini_cli;
+mod gemini_cli;

@@ -43,6 +43,9 @@ impl Backend for Wrapped {
     fn model(&self) -> &str {
         self.inner.model()
     }
+    fn agent_loop(&self) -> Option<&dyn massgen::backend::AgentLoop> {
+        self.inner.agent_loop()
+    }
     fn stream(&self, request: ChatRequest) -> EventStream {
         self.requests.lock().unwrap().push(request.clone());
         match &self.presentation {

@@ -3,9 +3,11 @@
 //! them through a loopback MCP bridge.
 
 mod backend;
+pub mod claude_code;
 pub mod codex;
 pub mod dialect;
 pub mod event;
+pub mod gemini_cli;
 pub mod process;
 pub mod session;
 
