@@ -14,7 +14,9 @@ mod support;
 
 mod claude_code;
 mod claude_code_turn;
+mod codex;
 mod fake_claude_code;
+mod fake_codex;
 mod fake_gemini_cli;
 mod gemini_cli;
 mod turn;

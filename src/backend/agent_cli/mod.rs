@@ -5,6 +5,7 @@
 mod backend;
 pub mod build;
 pub mod claude_code;
+pub mod codex;
 pub mod dialect;
 pub mod event;
 pub mod gemini_cli;
