@@ -5,37 +5,13 @@ use crate::fake_claude_code::{FakeModel, ModelRequest, Step};
 use crate::harness;
 use crate::turn::{self, Move};
 
-/// The messages since the latest one carrying massgen's round prompt, as text, and the
-/// tool results among them; the system prompt counts as part of every window.
-fn window(request: &ModelRequest) -> (String, usize) {
+fn step(request: &ModelRequest) -> Step {
     let messages = request.body["messages"]
         .as_array()
         .cloned()
         .unwrap_or_default();
-    let start = messages
-        .iter()
-        .rposition(|message| {
-            message["role"] == "user" && message.to_string().contains("<ORIGINAL MESSAGE>")
-        })
-        .unwrap_or(0);
-    let recent = &messages[start..];
-    let results = recent
-        .iter()
-        .filter_map(|message| message["content"].as_array())
-        .flatten()
-        .filter(|block| block["type"] == "tool_result")
-        .count();
-    let text = format!(
-        "{}{}",
-        request.body["system"],
-        serde_json::Value::Array(recent.to_vec())
-    );
-    (text, results)
-}
-
-fn step(request: &ModelRequest) -> Step {
-    let (window, tool_results) = window(request);
-    match turn::decide(&window, tool_results) {
+    let window = turn::window_of(&messages);
+    match turn::decide(&window) {
         Move::Shell => Step::Call {
             tool: "Bash".into(),
             arguments: serde_json::json!({"command": "echo shell-ok > shell.txt"}),

@@ -8,15 +8,17 @@
 #[path = "../peers/harness.rs"]
 mod harness;
 
-#[allow(dead_code)]
 #[path = "../support/mod.rs"]
 mod support;
 
 mod claude_code;
 mod claude_code_turn;
 mod codex;
+mod codex_turn;
 mod fake_claude_code;
 mod fake_codex;
 mod fake_gemini_cli;
 mod gemini_cli;
+mod gemini_cli_turn;
 mod turn;
+mod validate;

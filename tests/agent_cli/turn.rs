@@ -25,10 +25,11 @@ pub const TURN_LIMIT: Duration = Duration::from_secs(240);
 pub const ANSWER_MARK: &str = "CLI-ANSWER-42";
 pub const PRESENTED: &str = "Presented by the CLI: 6 times 7 is 42.";
 
-/// What the in-test model decides, from the request it got: present when asked to;
-/// before its answer, run the shell, then the MCP `echo` tool, then `new_answer`; after
-/// it, vote for its own answer (agent1). `tool_results` counts this start's tool results,
-/// `has` finds text anywhere in the request, `presenting` says it is the presentation.
+/// What the model decides, from the request it got: present when asked to; stop once its
+/// workflow call was recorded; vote for its own answer (agent1) once it is among the
+/// current answers; before that, run the shell, then the MCP `echo` tool, then answer.
+/// `window` is the conversation since massgen's latest round prompt, as text (a resumed
+/// session holds earlier turns before it).
 pub enum Move {
     Shell,
     Echo,
@@ -38,23 +39,52 @@ pub enum Move {
     Done,
 }
 
-pub fn decide(window: &str, tool_results: usize) -> Move {
-    if window.contains("selected as the winning presenter") {
-        return Move::Present;
+pub fn decide(window: &str) -> Move {
+    if window.contains("VOTING RESULTS:") {
+        Move::Present
+    } else if window.contains("Your work for this round is done") {
+        Move::Done
+    } else if window.contains(&answer_mark(window)) {
+        Move::Vote
+    } else if !window.contains("shell-ok") {
+        Move::Shell
+    } else if !window.contains("echo-from-the-cli") {
+        Move::Echo
+    } else {
+        Move::Answer
     }
-    if window.contains(&answer_mark(window)) {
-        // Its own answer is among the current answers (or it just gave it).
-        return if tool_results == 0 {
-            Move::Vote
-        } else {
-            Move::Done
-        };
-    }
-    match tool_results {
-        0 => Move::Shell,
-        1 => Move::Echo,
-        2 => Move::Answer,
-        _ => Move::Done,
+}
+
+/// The items of a conversation from the last one carrying massgen's round prompt on, as
+/// text.
+pub fn window_of(items: &[serde_json::Value]) -> String {
+    let start = items
+        .iter()
+        .rposition(|item| item.to_string().contains("<ORIGINAL MESSAGE>"))
+        .unwrap_or(0);
+    serde_json::Value::Array(items[start..].to_vec()).to_string()
+}
+
+/// What the model does next, in provider-neutral form: call a tool (named as massgen or
+/// the CLI names it) or say something.
+pub enum Act {
+    Call(String, serde_json::Value),
+    Say(String),
+}
+
+/// [`decide`] as an act, with the CLI's own shell tool and the name of its command
+/// argument.
+pub fn act(window: &str, shell_tool: &str, command_key: &str) -> Act {
+    match decide(window) {
+        Move::Shell => Act::Call(
+            shell_tool.into(),
+            json!({ command_key: "echo shell-ok > shell.txt" }),
+        ),
+        Move::Echo => Act::Call("echo".into(), echo_arguments()),
+        Move::Answer => Act::Call("new_answer".into(), answer_arguments(window)),
+        Move::Vote => Act::Call("vote".into(), vote_arguments()),
+        Move::Present => Act::Say(PRESENTED.into()),
+        Move::Done => Act::Say("done.".into()),
     }
 }
 

@@ -262,7 +262,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
                             sandbox
                                 .massgen()
                                 .env("PYTHONPATH", package)
-                                .env("PATH", &path)
+                                .env("PATH", path)
                                 .arg("--validate")
                                 .arg(config)
                                 .output()

@@ -70,6 +70,9 @@ pub struct CliSetup {
     pub system_extra: String,
     pub env: Vec<(String, OsString)>,
     pub label: String,
+    /// Files copied into the home before each start (a login the CLI reads only there):
+    /// name in the home, and where it is copied from.
+    pub seed_files: Vec<(String, PathBuf)>,
 }
 
 pub struct CliBackend {
@@ -140,6 +143,14 @@ impl Backend for CliBackend {
         let home = home(plan.as_ref(), setup);
         let confinement = confinement(plan, &home);
         let cwd = confinement.workspace.clone();
+        let prompt = if opening.system_changed && !setup.dialect.takes_system_prompt_on_resume() {
+            format!(
+                "<SYSTEM INSTRUCTIONS for this turn, replacing earlier ones>\n{system_prompt}\n</SYSTEM INSTRUCTIONS>\n\n{}",
+                opening.prompt
+            )
+        } else {
+            opening.prompt.clone()
+        };
         let model =
             Some(setup.model.as_str()).filter(|model| !model.is_empty() && *model != "default");
         let launch = Launch {
@@ -147,7 +158,7 @@ impl Backend for CliBackend {
             cwd: &cwd,
             home: &home,
             system_prompt: &system_prompt,
-            prompt: &opening.prompt,
+            prompt: &prompt,
             resume: opening.resume.as_deref(),
             bridge: &bridge,
             options: &setup.options,
@@ -240,6 +251,15 @@ impl Run {
             return;
         };
         let setup = &self.setup;
+        for (name, source) in &setup.seed_files {
+            let _ = std::fs::create_dir_all(&self.home);
+            if let Err(error) = std::fs::copy(source, self.home.join(name)) {
+                tracing::warn!(
+                    "could not copy {} into the CLI's home: {error}",
+                    source.display()
+                );
+            }
+        }
         let start = Start {
             program: &setup.program,
             confinement: self.confinement.clone(),

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::backend::{CliBackend, CliSetup};
 use super::claude_code::ClaudeCode;
+use super::codex::{Codex, LOGIN_FILE};
 use super::dialect::{CliOptions, Dialect};
 use super::found;
 use super::gemini_cli::GeminiCli;
@@ -16,6 +17,7 @@ pub fn dialect(kind: BackendKind) -> Option<Arc<dyn Dialect>> {
     match kind {
         BackendKind::ClaudeCode => Some(Arc::new(ClaudeCode)),
         BackendKind::GeminiCli => Some(Arc::new(GeminiCli)),
+        BackendKind::Codex => Some(Arc::new(Codex::new())),
         _ => None,
     }
 }
@@ -45,6 +47,7 @@ pub fn build(agent: &AgentConfig, env: &Env) -> Result<CliBackend, String> {
         system_extra: settings.instructions().unwrap_or_default().to_string(),
         env: child_env(env, backend, dialect.as_ref()),
         label: format!("{} {}", agent.id, dialect.program()),
+        seed_files: seed_files(backend.kind, &keyed),
         dialect,
     }))
 }
@@ -71,6 +74,14 @@ fn keyed_env(env: &Env, backend: &crate::config::BackendConfig, dialect: &dyn Di
     if let (Some(key), Some(variable)) = (&backend.api_key, dialect.key_variables().first()) {
         pairs.retain(|(name, _)| name != variable);
         pairs.push(((*variable).to_string(), key.expose().to_string()));
+    }
+    // `codex exec` reads its key from CODEX_API_KEY only; MassGen users set OPENAI_API_KEY.
+    if backend.kind == BackendKind::Codex
+        && env.get("CODEX_API_KEY").is_none()
+        && backend.api_key.is_none()
+        && let Some(key) = env.get("OPENAI_API_KEY")
+    {
+        pairs.push(("CODEX_API_KEY".into(), key.to_string()));
     }
     Env::from_pairs(
         pairs
@@ -99,6 +110,25 @@ fn child_env(
         .filter(|(name, _)| !foreign.contains(name))
         .map(|(name, value)| (name.to_string(), OsString::from(value)))
         .collect()
+}
+
+/// Files copied into the CLI's home before each start: Codex's own login, which it reads
+/// only from its home (the agent's, not the user's), when no key is set.
+fn seed_files(kind: BackendKind, env: &Env) -> Vec<(String, std::path::PathBuf)> {
+    let keyed = ["CODEX_API_KEY", "OPENAI_API_KEY"]
+        .iter()
+        .any(|variable| env.get(variable).is_some());
+    match (kind, env.get("HOME")) {
+        (BackendKind::Codex, Some(home)) if !keyed => {
+            let login = Codex::user_login(std::path::Path::new(home));
+            if login.is_file() {
+                vec![(LOGIN_FILE.to_string(), login)]
+            } else {
+                Vec::new()
+            }
+        }
+        _ => Vec::new(),
+    }
 }
 
 fn options(settings: &AgentCliSettings) -> CliOptions {

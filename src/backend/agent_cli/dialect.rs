@@ -90,6 +90,11 @@ pub trait Dialect: Send + Sync {
     fn logged_in(&self, user_home: &Path) -> bool;
     /// The command for one start.
     fn command(&self, launch: &Launch<'_>) -> CommandPlan;
+    /// Whether a resumed session takes the system prompt of the new start; a CLI that keeps
+    /// its session's first one is told a changed prompt at the top of the user prompt.
+    fn takes_system_prompt_on_resume(&self) -> bool {
+        true
+    }
     /// A fresh reader for one start's stdout.
     fn parser(&self) -> Box<dyn LineParser>;
 }

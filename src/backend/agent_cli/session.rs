@@ -24,6 +24,8 @@ pub struct Opening {
     pub resume: Option<String>,
     pub system_prompt: String,
     pub prompt: String,
+    /// A resumed session last ran with another system prompt.
+    pub system_changed: bool,
 }
 
 /// Decides how a start with `messages` begins after `last`.
@@ -33,6 +35,7 @@ pub fn opening(last: &LastSession, messages: &[Message]) -> Opening {
         if messages.len() > before.len() && messages[..before.len()] == before[..] {
             return Opening {
                 resume: Some(id.clone()),
+                system_changed: system_text(before) != system_prompt,
                 system_prompt,
                 prompt: user_text(&messages[before.len()..]),
             };
@@ -43,6 +46,7 @@ pub fn opening(last: &LastSession, messages: &[Message]) -> Opening {
         {
             return Opening {
                 resume: Some(id.clone()),
+                system_changed: system_text(before) != system_prompt,
                 system_prompt,
                 prompt: without_history(&user_text(messages)),
             };
@@ -52,6 +56,7 @@ pub fn opening(last: &LastSession, messages: &[Message]) -> Opening {
         resume: None,
         system_prompt,
         prompt: user_text(messages),
+        system_changed: false,
     }
 }
 

@@ -62,6 +62,11 @@ impl Dialect for Codex {
 
     /// `codex exec` reads `CODEX_API_KEY`; `OPENAI_API_KEY` works once handed to it under
     /// that name.
+    /// `codex exec resume` keeps the session's first `developer_instructions`.
+    fn takes_system_prompt_on_resume(&self) -> bool {
+        false
+    }
+
     fn key_variables(&self) -> &'static [&'static str] {
         &["CODEX_API_KEY", "OPENAI_API_KEY"]
     }
