@@ -257,6 +257,23 @@ fn refused_agent_programs_are_refused_by_validate_and_run_alike() {
             assert!(!text(&output.stderr).contains("did you mean"), "{args:?}");
         }
     }
+    // The three agent CLIs validate when installed (the pinned ones, put on PATH); a
+    // missing one is refused (tests/agent_cli/validate.rs).
+    let clis =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/node_modules/.bin");
+    if !clis.join("claude").exists() {
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{} is missing",
+            clis.display()
+        );
+        return;
+    }
+    let path = format!(
+        "{}:{}",
+        clis.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
     for kind in ["claude_code", "codex", "gemini_cli"] {
         sandbox.write(
             "cc.yaml",
@@ -265,7 +282,12 @@ fn refused_agent_programs_are_refused_by_validate_and_run_alike() {
                  system_prompt: be brief}}\n"
             ),
         );
-        let output = sandbox.run(&["--validate", "cc.yaml"]);
+        let output = sandbox
+            .massgen()
+            .env("PATH", &path)
+            .args(["--validate", "cc.yaml"])
+            .output()
+            .unwrap();
         assert_code(&output, 0);
         assert_stdout_contains(&output, &format!("coder ({kind}/default)"));
         assert!(!text(&output.stderr).contains("ignored"), "{kind}");

@@ -236,4 +236,6 @@ fn path_text(path: &Path) -> String {
 }
 
 #[cfg(test)]
+mod command_tests;
+#[cfg(test)]
 mod tests;
