@@ -3,7 +3,7 @@
 
 use crate::fake_claude_code::{FakeModel, ModelRequest, Step};
 use crate::harness;
-use crate::turn::{self, Move};
+use crate::turn::{self, Act, Move};
 
 fn step(request: &ModelRequest) -> Step {
     let messages = request.body["messages"]
@@ -101,4 +101,70 @@ async fn cancelling_mid_turn_leaves_no_cli_process_behind() {
     let yaml = turn::config_yaml("claude_code", &extra, &everything);
     let scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
     turn::cancel_while_running(scenario, "time.sleep(61.25)").await;
+}
+
+/// With `enable_mcp_command_line`, Claude Code's own Bash is off and its commands run
+/// through massgen's `execute_command`, served on the bridge.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_mcp_command_line_commands_run_through_massgens_tool() {
+    let Some(_claude) = harness::peer("node_modules/.bin/claude") else {
+        return;
+    };
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let fake = FakeModel::with_policy(|request| {
+        let messages = request.body["messages"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        match turn::act(&turn::window_of(&messages), "execute_command", "command") {
+            // massgen's command tool runs without a shell: no `>`.
+            Act::Call(tool, _) if tool == "execute_command" => Step::Call {
+                tool,
+                arguments: serde_json::json!({"command": "mkdir shell-ok"}),
+            },
+            Act::Call(tool, arguments) => Step::Call { tool, arguments },
+            Act::Say(text) => Step::Text(text),
+        }
+    });
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "      model: claude-sonnet-4-5\n      base_url: {}\n      api_key: sk-ant-test-0000\n      enable_mcp_command_line: true",
+        fake.base_url
+    );
+    let yaml = turn::config_yaml("claude_code", &extra, &everything);
+    let project_dir = project.path().to_path_buf();
+    let mut scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
+    let events = turn::ask(&mut scenario, "What is 6 times 7?").await;
+    crate::support::assert_completed(&events);
+    let first = &fake.conversation()[0];
+    assert!(
+        !first.tool_names().iter().any(|name| name == "Bash"),
+        "Bash is still offered: {:?}",
+        first.tool_names()
+    );
+    let ends: Vec<String> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            massgen::protocol::EventMsg::ToolCallEnd {
+                tool, ok, output, ..
+            } => Some(format!("{tool} {ok} {output}")),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        ends.iter()
+            .any(|end| end.starts_with("mcp__command_line__execute_command true")),
+        "{ends:#?} {:?}",
+        first.tool_names()
+    );
+    let workspace = std::fs::read_dir(project_dir.join(".massgen/workspaces"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| path.to_string_lossy().contains("cli_workspace"))
+        .unwrap();
+    assert!(workspace.join("shell-ok").is_dir());
 }

@@ -37,6 +37,13 @@ pub fn build(agent: &AgentConfig, env: &Env) -> Result<CliBackend, String> {
     let mut options = options(&settings);
     // MassGen leaves the Gemini CLI's own search on.
     options.web_search |= backend.kind == BackendKind::GeminiCli;
+    // With `enable_mcp_command_line` commands go through massgen's `execute_command`
+    // (its sandbox or Docker), and the CLI's own shell is off, as in MassGen.
+    if backend.tools.command_line.is_some() {
+        options
+            .disallowed_tools
+            .push(own_shell(backend.kind).to_string());
+    }
     Ok(CliBackend::new(CliSetup {
         kind: backend.kind,
         model: backend.model.clone(),
@@ -62,6 +69,15 @@ pub fn check(agent: &AgentConfig, env: &Env) -> Result<Option<String>, String> {
     let keyed = keyed_env(env, &agent.backend, dialect.as_ref());
     found::find(dialect.as_ref(), &keyed)?;
     Ok(found::login_problem(dialect.as_ref(), &keyed))
+}
+
+/// The CLI's own shell tool, as its `disallowed_tools` names it.
+fn own_shell(kind: BackendKind) -> &'static str {
+    match kind {
+        BackendKind::Codex => "shell",
+        BackendKind::GeminiCli => "run_shell_command",
+        _ => "Bash",
+    }
 }
 
 /// `env` with the config's `api_key` set as the CLI's first key variable.

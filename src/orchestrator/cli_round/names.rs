@@ -3,7 +3,7 @@
 use crate::backend::ToolSpec;
 
 /// The tools the CLI reaches through the bridge: all of the agent's but massgen's built-in
-/// file and command tools (the CLI has its own), MCP tools without the `mcp__` prefix
+/// file tools (the CLI has its own), MCP tools without the `mcp__` prefix
 /// (the CLI adds its own for the bridge).
 pub fn bridged_tools(tools: &[ToolSpec]) -> Vec<ToolSpec> {
     tools
@@ -16,11 +16,18 @@ pub fn bridged_tools(tools: &[ToolSpec]) -> Vec<ToolSpec> {
         .collect()
 }
 
+/// massgen's built-in file tools; its command tool is served when the config offers it
+/// (`enable_mcp_command_line`: the CLI's own shell is then off, so commands run where
+/// massgen's command mode says, Docker included).
 fn is_builtin_file_tool(name: &str) -> bool {
     name.strip_prefix("mcp__")
         .and_then(|rest| rest.split_once("__"))
-        .is_some_and(|(server, _)| crate::tools::builtin::is_builtin_server(server))
+        .is_some_and(|(server, _)| {
+            crate::tools::builtin::is_builtin_server(server) && server != COMMAND_SERVER
+        })
 }
+
+const COMMAND_SERVER: &str = "command_line";
 
 fn served_name(name: &str) -> &str {
     name.strip_prefix("mcp__").unwrap_or(name)
