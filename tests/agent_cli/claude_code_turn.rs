@@ -168,3 +168,47 @@ async fn with_mcp_command_line_commands_run_through_massgens_tool() {
         .unwrap();
     assert!(workspace.join("shell-ok").is_dir());
 }
+
+/// A CLI busy in its own tool past its round's limit and grace is stopped, process group
+/// and all, and the turn goes on without it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_round_time_limit_stops_a_busy_cli() {
+    let Some(_claude) = harness::peer("node_modules/.bin/claude") else {
+        return;
+    };
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let fake = FakeModel::with_policy(|_| Step::Call {
+        tool: "Bash".into(),
+        arguments: serde_json::json!({"command": "python3 -c \"import time; time.sleep(63.5)\""}),
+    });
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "      model: claude-sonnet-4-5\n      base_url: {}\n      api_key: sk-ant-test-0000",
+        fake.base_url
+    );
+    let yaml = format!(
+        "{}timeout_settings:\n  initial_round_timeout_seconds: 3\n  \
+         subsequent_round_timeout_seconds: 3\n  round_timeout_grace_seconds: 1\n",
+        turn::config_yaml("claude_code", &extra, &everything)
+    );
+    let mut scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
+    let started = std::time::Instant::now();
+    let events = turn::ask(&mut scenario, "Take your time.").await;
+    assert!(started.elapsed() < std::time::Duration::from_secs(60));
+    assert!(
+        events.iter().any(|event| matches!(&event.msg,
+            massgen::protocol::EventMsg::RoundTimeLimitReached {
+                stage: massgen::protocol::RoundTimeStage::Blocked, ..
+            } if event.agent.as_ref().is_some_and(|agent| agent.as_str() == "cli"))),
+        "{:#?}",
+        crate::support::transcript(&events)
+    );
+    assert_eq!(crate::support::winner(&events).as_deref(), Some("api"));
+    assert!(
+        turn::processes_running("time.sleep(63.5)").is_empty(),
+        "the CLI's command outlived its round"
+    );
+}

@@ -72,9 +72,12 @@ impl<'a> Served<'a> {
 
     /// Serves calls until the round must end, and says how it ends.
     pub async fn serve(&mut self, calls: &mut mpsc::Receiver<BridgeCall>) -> RoundEnd {
-        let hard_limit = self.clock.limit().map(|limit| {
-            (limit.soft + limit.grace + WIND_DOWN).saturating_sub(self.clock.elapsed())
-        });
+        // Past its limit and grace the CLI is stopped: it may be deep in a tool of its own
+        // and never call one of massgen's to be refused.
+        let hard_limit = self
+            .clock
+            .limit()
+            .map(|limit| (limit.soft + limit.grace).saturating_sub(self.clock.elapsed()));
         let hard_stop = sleep_or_never(hard_limit);
         tokio::pin!(hard_stop);
         loop {
