@@ -199,3 +199,21 @@ fn without_a_model_or_base_url_the_cli_picks_its_own() {
             .any(|(name, _)| name == "ANTHROPIC_BASE_URL")
     );
 }
+
+#[test]
+fn a_start_without_a_bridge_names_no_mcp_server() {
+    let options = CliOptions::default();
+    let bridge = BridgeAddress {
+        url: String::new(),
+        token: String::new(),
+    };
+    let plan = ClaudeCode.command(&launch(&options, &bridge, None));
+    let (mcp, _) = files();
+    let config = plan
+        .files
+        .iter()
+        .find(|(path, _)| path.to_string_lossy() == mcp)
+        .map(|(_, text)| text.clone())
+        .unwrap();
+    assert_eq!(config, r#"{"mcpServers":{}}"#);
+}

@@ -180,8 +180,12 @@ impl Dialect for ClaudeCode {
     }
 }
 
-/// `--mcp-config`'s JSON: the bridge as an HTTP server with its bearer token.
+/// `--mcp-config`'s JSON: the bridge as an HTTP server with its bearer token; no server
+/// for a start without a bridge (a side question with no tools).
 fn bridge_config(launch: &Launch<'_>) -> String {
+    if launch.bridge.url.is_empty() {
+        return json!({ "mcpServers": {} }).to_string();
+    }
     json!({
         "mcpServers": {
             BRIDGE_SERVER: {

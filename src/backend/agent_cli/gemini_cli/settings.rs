@@ -68,13 +68,21 @@ pub fn settings(auth: Auth, bridge: &BridgeAddress, options: &CliOptions) -> Val
         "ide": { "enabled": false },
         "model": { "disableLoopDetection": true },
         "tools": tools,
-        "mcpServers": {
-            BRIDGE_SERVER: {
-                "httpUrl": bridge.url,
-                "headers": { "Authorization": format!("Bearer {}", bridge.token) },
-                "trust": true,
-            }
-        },
+        "mcpServers": servers(bridge),
+    })
+}
+
+/// The bridge as the CLI's one MCP server; none for a start without a bridge.
+fn servers(bridge: &BridgeAddress) -> Value {
+    if bridge.url.is_empty() {
+        return json!({});
+    }
+    json!({
+        BRIDGE_SERVER: {
+            "httpUrl": bridge.url,
+            "headers": { "Authorization": format!("Bearer {}", bridge.token) },
+            "trust": true,
+        }
     })
 }
 

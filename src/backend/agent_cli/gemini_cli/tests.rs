@@ -383,3 +383,24 @@ fn a_prompt_that_looks_like_a_slash_command_is_sent_as_text() {
     assert_eq!(plan.stdin.as_deref(), Some(" /quit now"));
     assert!(!plan.args.contains(&"--model".to_owned()));
 }
+
+#[test]
+fn settings_name_the_bridge_only_when_there_is_one() {
+    use crate::backend::agent_cli::dialect::{BridgeAddress, CliOptions};
+    let options = CliOptions::default();
+    let bridge = BridgeAddress {
+        url: "http://127.0.0.1:7/mcp".into(),
+        token: "t0k".into(),
+    };
+    let with = super::settings::settings(super::Auth::ApiKey, &bridge, &options);
+    assert_eq!(
+        with["mcpServers"]["massgen"]["httpUrl"],
+        "http://127.0.0.1:7/mcp"
+    );
+    let none = BridgeAddress {
+        url: String::new(),
+        token: String::new(),
+    };
+    let without = super::settings::settings(super::Auth::ApiKey, &none, &options);
+    assert_eq!(without["mcpServers"], serde_json::json!({}));
+}
