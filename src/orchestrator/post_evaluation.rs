@@ -6,9 +6,11 @@ use std::sync::Arc;
 
 use super::agent_link::AgentLink;
 use super::agent_round::MAX_TOOL_ROUNDS;
+use super::cli_round::plain;
 use super::model_call::TextRole;
 use super::presentation::Presenting;
 use crate::backend::Message;
+use crate::mcp::bridge::BridgeReply;
 use crate::protocol::PostEvaluationOutcome;
 use crate::tools::post_evaluation::{
     Decision, is_post_evaluation_tool, parse_decision, post_evaluation_tools,
@@ -36,6 +38,10 @@ async fn evaluate(task: &mut EvaluationTask) -> PostEvaluationOutcome {
     let mut tools = post_evaluation_tools();
     tools.extend(task.link.turn_tools.specs(true));
     tools.extend(task.link.router.tools());
+    let backend = task.link.model.backend();
+    if let Some(agent_loop) = backend.agent_loop() {
+        return evaluate_in_cli(task, agent_loop, &tools).await;
+    }
     let mut bad_decisions = 0;
     for _ in 0..=MAX_TOOL_ROUNDS {
         let turn = match task
@@ -100,5 +106,64 @@ async fn evaluate(task: &mut EvaluationTask) -> PostEvaluationOutcome {
     }
     PostEvaluationOutcome::Failed {
         message: format!("more than {MAX_TOOL_ROUNDS} tool round-trips without a decision"),
+    }
+}
+
+/// The check by an agent CLI: its decision arrives through the bridge and is taken here;
+/// the first well-formed one counts.
+async fn evaluate_in_cli(
+    task: &EvaluationTask,
+    agent_loop: &dyn crate::backend::AgentLoop,
+    tools: &[crate::backend::ToolSpec],
+) -> PostEvaluationOutcome {
+    let decided: std::sync::Mutex<Option<Decision>> = std::sync::Mutex::new(None);
+    let intercept = |call: &crate::backend::ToolCall| {
+        if !is_post_evaluation_tool(&call.name) {
+            return None;
+        }
+        Some(match parse_decision(call) {
+            Ok(decision) => {
+                if let Ok(mut slot) = decided.lock() {
+                    slot.get_or_insert(decision);
+                }
+                BridgeReply {
+                    text: "Recorded. End your turn now.".into(),
+                    is_error: false,
+                }
+            }
+            Err(message) => BridgeReply {
+                text: message,
+                is_error: true,
+            },
+        })
+    };
+    let called = plain::call(
+        &task.link,
+        agent_loop,
+        &task.messages,
+        tools,
+        TextRole::Quiet,
+        &intercept,
+    )
+    .await;
+    let decision = decided.lock().ok().and_then(|mut slot| slot.take());
+    match (decision, called) {
+        (Some(Decision::Submit), _) => PostEvaluationOutcome::Submitted,
+        (
+            Some(Decision::Restart {
+                reason,
+                instructions,
+            }),
+            _,
+        ) => PostEvaluationOutcome::RestartRequested {
+            reason,
+            instructions,
+        },
+        (None, Err(error)) => PostEvaluationOutcome::Failed {
+            message: error.to_string(),
+        },
+        (None, Ok(_)) => PostEvaluationOutcome::Failed {
+            message: "it called neither `submit` nor `restart_orchestration`".into(),
+        },
     }
 }

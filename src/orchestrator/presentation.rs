@@ -45,6 +45,7 @@ async fn present(task: &mut PresentationTask) -> Result<String, String> {
             &task.messages,
             &tools,
             TextRole::FinalPresentation,
+            &|_| None,
         )
         .await
         .map_err(|error| error.to_string())?;

@@ -212,3 +212,55 @@ async fn the_round_time_limit_stops_a_busy_cli() {
         "the CLI's command outlived its round"
     );
 }
+
+/// The winner's check of its answer (post-evaluation), by a Claude Code agent: its
+/// `submit` arrives through the bridge and counts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_claude_code_winner_submits_its_checked_answer_through_the_bridge() {
+    let Some(_claude) = harness::peer("node_modules/.bin/claude") else {
+        return;
+    };
+    let Some(everything) = harness::peer("node_modules/.bin/mcp-server-everything") else {
+        return;
+    };
+    let fake = FakeModel::with_policy(|request| {
+        if request
+            .tool_names()
+            .iter()
+            .any(|name| name == "mcp__massgen__submit")
+        {
+            return if request.tool_results() == 0 {
+                Step::Call {
+                    tool: "submit".into(),
+                    arguments: serde_json::json!({"confirmed": true}),
+                }
+            } else {
+                Step::Text("Checked.".into())
+            };
+        }
+        step(request)
+    });
+    let project = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let extra = format!(
+        "      model: claude-sonnet-4-5\n      base_url: {}\n      api_key: sk-ant-test-0000",
+        fake.base_url
+    );
+    let yaml = turn::config_yaml("claude_code", &extra, &everything).replace(
+        "orchestrator:\n",
+        "orchestrator:\n  coordination: {max_orchestration_restarts: 1}\n",
+    );
+    let mut scenario = turn::start(project, &yaml, &turn::env_for(home.path()));
+    let events = turn::ask(&mut scenario, "What is 6 times 7?").await;
+    crate::support::assert_completed(&events);
+    assert!(
+        events.iter().any(|event| matches!(
+            &event.msg,
+            massgen::protocol::EventMsg::PostEvaluationFinished {
+                outcome: massgen::protocol::PostEvaluationOutcome::Submitted
+            }
+        )),
+        "{:#?}",
+        crate::support::transcript(&events)
+    );
+}
