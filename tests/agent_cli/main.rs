@@ -20,5 +20,6 @@ mod fake_codex;
 mod fake_gemini_cli;
 mod gemini_cli;
 mod gemini_cli_turn;
+mod script;
 mod turn;
 mod validate;

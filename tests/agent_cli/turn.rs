@@ -12,7 +12,6 @@ use massgen::backend::build_backends;
 use massgen::config::Env;
 use massgen::orchestrator::{self, RuntimeOptions, ToolSetup};
 use massgen::protocol::{Event, EventMsg, Mode, TurnOptions};
-use serde_json::json;
 
 use crate::harness;
 use crate::support::{self, Scenario};
@@ -20,96 +19,7 @@ use crate::support::{self, Scenario};
 /// The longest a whole turn may take before the test fails.
 pub const TURN_LIMIT: Duration = Duration::from_secs(240);
 
-/// What the CLI writes in its answer; seeing it among the current answers means it has
-/// answered.
-pub const ANSWER_MARK: &str = "CLI-ANSWER-42";
-pub const PRESENTED: &str = "Presented by the CLI: 6 times 7 is 42.";
-
-/// What the model decides, from the request it got: present when asked to; stop once its
-/// workflow call was recorded; vote for its own answer (agent1) once it is among the
-/// current answers; before that, run the shell, then the MCP `echo` tool, then answer.
-/// `window` is the conversation since massgen's latest round prompt, as text (a resumed
-/// session holds earlier turns before it).
-pub enum Move {
-    Shell,
-    Echo,
-    Answer,
-    Vote,
-    Present,
-    Done,
-}
-
-pub fn decide(window: &str) -> Move {
-    if window.contains("VOTING RESULTS:") {
-        Move::Present
-    } else if window.contains("Your work for this round is done") {
-        Move::Done
-    } else if window.contains(&answer_mark(window)) {
-        Move::Vote
-    } else if !window.contains("shell-ok") {
-        Move::Shell
-    } else if !window.contains("echo-from-the-cli") {
-        Move::Echo
-    } else {
-        Move::Answer
-    }
-}
-
-/// The items of a conversation from the last one carrying massgen's round prompt on, as
-/// text.
-pub fn window_of(items: &[serde_json::Value]) -> String {
-    let start = items
-        .iter()
-        .rposition(|item| item.to_string().contains("<ORIGINAL MESSAGE>"))
-        .unwrap_or(0);
-    serde_json::Value::Array(items[start..].to_vec()).to_string()
-}
-
-/// What the model does next, in provider-neutral form: call a tool (named as massgen or
-/// the CLI names it) or say something.
-pub enum Act {
-    Call(String, serde_json::Value),
-    Say(String),
-}
-
-/// [`decide`] as an act, with the CLI's own shell tool and the name of its command
-/// argument.
-pub fn act(window: &str, shell_tool: &str, command_key: &str) -> Act {
-    match decide(window) {
-        Move::Shell => Act::Call(
-            shell_tool.into(),
-            json!({ command_key: "echo shell-ok > shell.txt" }),
-        ),
-        Move::Echo => Act::Call("echo".into(), echo_arguments()),
-        Move::Answer => Act::Call("new_answer".into(), answer_arguments(window)),
-        Move::Vote => Act::Call("vote".into(), vote_arguments()),
-        Move::Present => Act::Say(PRESENTED.into()),
-        Move::Done => Act::Say("done.".into()),
-    }
-}
-
-pub fn vote_arguments() -> serde_json::Value {
-    json!({"agent_id": "agent1", "reason": "it ran the shell and the echo tool"})
-}
-
-/// The answer names the question it answers, so a later turn's rounds tell it apart.
-pub fn answer_mark(window: &str) -> String {
-    let question = window
-        .split("<ORIGINAL MESSAGE>")
-        .nth(1)
-        .and_then(|rest| rest.split("<END OF ORIGINAL MESSAGE>").next())
-        .unwrap_or_default()
-        .trim();
-    format!("{ANSWER_MARK} for [{question}]")
-}
-
-pub fn answer_arguments(window: &str) -> serde_json::Value {
-    json!({"content": format!("{}: 42.", answer_mark(window))})
-}
-
-pub fn echo_arguments() -> serde_json::Value {
-    json!({"message": "echo-from-the-cli"})
-}
+pub use crate::script::{Act, PRESENTED, act, window_of};
 
 /// A project with a `cli` agent of `backend_type` (its `extra` backend lines) and a
 /// scripted `api` agent that answers and then votes for `cli`.
@@ -151,6 +61,95 @@ pub fn env_for(home: &Path) -> Env {
     let path = path.to_string_lossy().into_owned();
     let home = home.display().to_string();
     Env::from_pairs([("PATH", path.as_str()), ("HOME", home.as_str())])
+}
+
+/// One agent CLI as a test project names it.
+pub struct Cli {
+    pub backend_type: &'static str,
+    pub program: &'static str,
+    pub model: &'static str,
+    pub api_key: &'static str,
+}
+
+pub const CLAUDE_CODE: Cli = Cli {
+    backend_type: "claude_code",
+    program: "claude",
+    model: "claude-sonnet-4-5",
+    api_key: "sk-ant-test-0000",
+};
+pub const CODEX: Cli = Cli {
+    backend_type: "codex",
+    program: "codex",
+    model: "gpt-4.1",
+    api_key: "sk-test-codex-0000",
+};
+pub const GEMINI_CLI: Cli = Cli {
+    backend_type: "gemini_cli",
+    program: "gemini",
+    model: "gemini-2.5-flash",
+    api_key: "test-gemini-key-0000",
+};
+
+/// What a test adds to the project's config: lines of the CLI's backend block, lines of
+/// the `orchestrator:` block (indented), top-level sections.
+#[derive(Default)]
+pub struct Extra {
+    pub backend: &'static str,
+    pub orchestrator: &'static str,
+    pub top: &'static str,
+}
+
+/// A running project: a `cli` agent of one CLI against a fake model server, beside the
+/// scripted `api` agent, with a stand-in user home.
+pub struct Project {
+    pub scenario: Scenario,
+    pub dir: PathBuf,
+    _home: tempfile::TempDir,
+}
+
+impl Project {
+    /// `None` (the test skips) when the CLI or the MCP peer is not installed.
+    pub fn start(cli: &Cli, base_url: &str, extra: &Extra) -> Option<Self> {
+        harness::peer(&format!("node_modules/.bin/{}", cli.program))?;
+        let everything = harness::peer("node_modules/.bin/mcp-server-everything")?;
+        let extra_lines = format!(
+            "      model: {}\n      base_url: {base_url}\n      api_key: {}",
+            cli.model, cli.api_key
+        );
+        let more = extra;
+        let mut extra = extra_lines;
+        for line in more.backend.lines() {
+            extra.push_str(&format!("\n      {line}"));
+        }
+        let yaml = format!(
+            "{}{}",
+            config_yaml(cli.backend_type, &extra, &everything).replace(
+                "orchestrator:\n",
+                &format!("orchestrator:\n{}", more.orchestrator)
+            ),
+            more.top
+        );
+        let project = tempfile::tempdir().unwrap();
+        let home = tempfile::tempdir().unwrap();
+        let dir = project.path().to_path_buf();
+        let scenario = start(project, &yaml, &env_for(home.path()));
+        Some(Self {
+            scenario,
+            dir,
+            _home: home,
+        })
+    }
+
+    pub async fn ask(&mut self, question: &str) -> Vec<Event> {
+        ask(&mut self.scenario, question).await
+    }
+}
+
+/// Cancels a turn while the CLI runs `marker`; see [`cancel_while_running`].
+pub async fn cancel_test(cli: &Cli, base_url: &str, marker: &str) {
+    if let Some(project) = Project::start(cli, base_url, &Extra::default()) {
+        cancel_while_running(project.scenario, marker).await;
+    }
 }
 
 /// Starts massgen's runtime over `yaml` in `project`, with the agents' tools and logs.
@@ -240,16 +239,7 @@ pub fn assert_whole_turn(events: &[Event], shell_tool: &str, project: &Path) -> 
             EventMsg::Usage { usage, .. } if usage.input_tokens > 0 && usage.output_tokens > 0)),
         "no usage reported for the CLI"
     );
-    let workspaces = project.join(".massgen/workspaces");
-    let workspace = std::fs::read_dir(&workspaces)
-        .unwrap()
-        .flatten()
-        .map(|entry| entry.path())
-        .find(|path| {
-            path.file_name()
-                .is_some_and(|name| name.to_string_lossy().starts_with("cli_workspace"))
-        })
-        .expect("no CLI workspace");
+    let workspace = cli_workspace(project);
     assert_eq!(
         std::fs::read_to_string(workspace.join("shell.txt"))
             .unwrap_or_default()
@@ -350,4 +340,26 @@ pub async fn cancel_while_running(mut scenario: Scenario, marker: &str) {
         );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// The CLI agent's workspace under the project.
+pub fn cli_workspace(project: &Path) -> PathBuf {
+    std::fs::read_dir(project.join(".massgen/workspaces"))
+        .unwrap()
+        .flatten()
+        .map(|entry| entry.path())
+        .find(|path| {
+            path.file_name()
+                .is_some_and(|name| name.to_string_lossy().starts_with("cli_workspace"))
+        })
+        .expect("no CLI workspace")
+}
+
+/// Turn 2's prompt, as massgen gave it to a resumed session: the new question only.
+pub fn assert_new_prompt_only(prompt: &str) {
+    assert!(prompt.contains("What is 6 times 8?"), "{prompt}");
+    assert!(
+        !prompt.contains("What is 6 times 7?"),
+        "massgen resent turn 1 in its prompt: {prompt}"
+    );
 }
