@@ -141,7 +141,11 @@ impl HttpConnection {
         let status = response.status();
         if !status.is_success() {
             let body = read_body(response).await.unwrap_or_default();
-            return Err(status_error(status, &String::from_utf8_lossy(&body), had_session));
+            return Err(status_error(
+                status,
+                &String::from_utf8_lossy(&body),
+                had_session,
+            ));
         }
         if !had_session && let Some(session) = response.headers().get(SESSION_ID) {
             *lock(&self.session) = Some(session.clone());
@@ -181,9 +185,10 @@ impl HttpConnection {
     /// The answer when `message` is the response to `id`; server requests are answered.
     async fn handle(&self, message: Value, id: u64) -> Option<Result<Value, McpError>> {
         match jsonrpc::classify(message) {
-            Incoming::Response { id: answered, outcome } if answered == id => {
-                Some(outcome.map_err(|error| McpError::Protocol(error.message)))
-            }
+            Incoming::Response {
+                id: answered,
+                outcome,
+            } if answered == id => Some(outcome.map_err(|error| McpError::Protocol(error.message))),
             Incoming::Response { id: other, .. } => {
                 tracing::debug!(target: "massgen::mcp", other, "a response to another request");
                 None
@@ -208,7 +213,9 @@ fn status_error(status: StatusCode, body: &str, had_session: bool) -> McpError {
         false => format!("HTTP {status}: {quoted}"),
     };
     if status == StatusCode::NOT_FOUND && had_session {
-        McpError::Connect(format!("the server no longer knows this session ({detail})"))
+        McpError::Connect(format!(
+            "the server no longer knows this session ({detail})"
+        ))
     } else if status.is_server_error() || status == StatusCode::NOT_FOUND {
         McpError::Connect(detail)
     } else {

@@ -52,7 +52,10 @@ async fn handle(
     let id = message["id"].clone();
     match message["method"].as_str() {
         Some("initialize") => (
-            [(SESSION_ID, "session-7"), ("content-type", "application/json")],
+            [
+                (SESSION_ID, "session-7"),
+                ("content-type", "application/json"),
+            ],
             json!({"jsonrpc": "2.0", "id": id,
                 "result": {"protocolVersion": "2025-03-26", "capabilities": {}}})
             .to_string(),
@@ -96,7 +99,10 @@ async fn the_session_id_and_version_follow_initialize_and_close_deletes_the_sess
     let result = connection.request("initialize", json!({})).await.unwrap();
     assert_eq!(result["protocolVersion"], "2025-03-26");
     connection.set_protocol_version("2025-03-26");
-    connection.notify("notifications/initialized").await.unwrap();
+    connection
+        .notify("notifications/initialized")
+        .await
+        .unwrap();
     connection.close().await;
     assert_eq!(
         connection.request("tools/list", json!({})).await,
@@ -107,8 +113,14 @@ async fn the_session_id_and_version_follow_initialize_and_close_deletes_the_sess
     let version = Some("2025-03-26".to_string());
     assert_eq!((seen[0].1.clone(), seen[0].2.clone()), (None, None));
     assert_eq!(seen[1].3["method"], "notifications/initialized");
-    assert_eq!((seen[1].1.clone(), seen[1].2.clone()), (session.clone(), version));
-    assert_eq!((seen[2].0.clone(), seen[2].1.clone()), (Method::DELETE, session));
+    assert_eq!(
+        (seen[1].1.clone(), seen[1].2.clone()),
+        (session.clone(), version)
+    );
+    assert_eq!(
+        (seen[2].0.clone(), seen[2].1.clone()),
+        (Method::DELETE, session)
+    );
     assert_eq!(seen.len(), 3);
 }
 
@@ -148,7 +160,9 @@ async fn failed_statuses_read_as_refusals_or_lost_sessions() {
     let connection = HttpConnection::new(&url, &[]).unwrap();
     assert_eq!(
         connection.request("refused", json!({})).await,
-        Err(McpError::Protocol("HTTP 400 Bad Request: bad params".into()))
+        Err(McpError::Protocol(
+            "HTTP 400 Bad Request: bad params".into()
+        ))
     );
     connection.request("initialize", json!({})).await.unwrap();
     assert_eq!(

@@ -48,7 +48,9 @@ async fn a_request_sent_as_one_line_gets_the_response_with_its_id() {
     assert_eq!(request["jsonrpc"], "2.0");
     let id = &request["id"];
     server
-        .say(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#))
+        .say(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"tools":[]}}}}"#
+        ))
         .await;
     let (answer, _connection) = call.await.unwrap();
     assert_eq!(answer, Ok(json!({"tools": []})));
@@ -73,9 +75,14 @@ async fn a_server_request_is_answered_while_ours_waits() {
         json!({"jsonrpc": "2.0", "id": "s1", "result": {}})
     );
     let refused = server.next().await;
-    assert_eq!((refused["id"].clone(), refused["error"]["code"].clone()), (json!("s2"), json!(-32601)));
+    assert_eq!(
+        (refused["id"].clone(), refused["error"]["code"].clone()),
+        (json!("s2"), json!(-32601))
+    );
     server
-        .say(&format!(r#"{{"jsonrpc":"2.0","id":{id},"result":{{"ok":true}}}}"#))
+        .say(&format!(
+            r#"{{"jsonrpc":"2.0","id":{id},"result":{{"ok":true}}}}"#
+        ))
         .await;
     assert_eq!(call.await.unwrap(), Ok(json!({"ok": true})));
 }
@@ -99,9 +106,11 @@ async fn an_oversized_line_is_skipped_and_the_next_one_read() {
 #[tokio::test]
 async fn a_dropped_call_leaves_the_connection_working() {
     let (connection, mut server) = connected(MAX_LINE);
-    let abandoned =
-        tokio::time::timeout(Duration::from_millis(50), connection.request("slow", json!({})))
-            .await;
+    let abandoned = tokio::time::timeout(
+        Duration::from_millis(50),
+        connection.request("slow", json!({})),
+    )
+    .await;
     assert!(abandoned.is_err(), "nobody answered yet");
     let slow_id = server.next().await["id"].clone();
     let connection = Arc::new(connection);
@@ -111,10 +120,14 @@ async fn a_dropped_call_leaves_the_connection_working() {
     };
     let fast_id = server.next().await["id"].clone();
     server
-        .say(&format!(r#"{{"jsonrpc":"2.0","id":{slow_id},"result":"late"}}"#))
+        .say(&format!(
+            r#"{{"jsonrpc":"2.0","id":{slow_id},"result":"late"}}"#
+        ))
         .await;
     server
-        .say(&format!(r#"{{"jsonrpc":"2.0","id":{fast_id},"result":"fast"}}"#))
+        .say(&format!(
+            r#"{{"jsonrpc":"2.0","id":{fast_id},"result":"fast"}}"#
+        ))
         .await;
     assert_eq!(next.await.unwrap(), Ok(json!("fast")));
 }
@@ -145,6 +158,12 @@ async fn errors_are_protocol_errors_and_a_hang_up_closes_the_session() {
     drop(server);
     let closed = McpError::Closed { last_output: None };
     assert_eq!(hung.await.unwrap(), Err(closed.clone()));
-    assert_eq!(connection.request("tools/list", json!({})).await, Err(closed.clone()));
-    assert_eq!(connection.notify("notifications/initialized").await, Err(closed));
+    assert_eq!(
+        connection.request("tools/list", json!({})).await,
+        Err(closed.clone())
+    );
+    assert_eq!(
+        connection.notify("notifications/initialized").await,
+        Err(closed)
+    );
 }

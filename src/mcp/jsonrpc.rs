@@ -176,8 +176,14 @@ mod tests {
     fn notifications_and_unreadable_messages_are_ignored() {
         let progress = json!({"jsonrpc": "2.0", "method": "notifications/progress"});
         assert_eq!(classify(progress), Incoming::Ignored);
-        assert_eq!(classify(json!({"id": null, "result": 1})), Incoming::Ignored);
-        assert_eq!(classify(json!({"id": {"x": 1}, "result": 1})), Incoming::Ignored);
+        assert_eq!(
+            classify(json!({"id": null, "result": 1})),
+            Incoming::Ignored
+        );
+        assert_eq!(
+            classify(json!({"id": {"x": 1}, "result": 1})),
+            Incoming::Ignored
+        );
         assert_eq!(split_batch(json!([1, 2])).len(), 2);
         assert_eq!(split_batch(json!({"id": 1})).len(), 1);
     }

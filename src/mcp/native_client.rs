@@ -7,8 +7,8 @@ use futures::future::BoxFuture;
 use serde_json::{Value, json};
 
 use crate::config::{McpServerConfig, McpTransport};
-use crate::mcp::client::{CallResult, McpClient, McpError, RemoteTool, describe_binary};
 use crate::mcp::client::last_output_note;
+use crate::mcp::client::{CallResult, McpClient, McpError, RemoteTool, describe_binary};
 use crate::mcp::client_http::HttpConnection;
 use crate::mcp::client_stdio::StdioConnection;
 use crate::mcp::jsonrpc;

@@ -29,7 +29,9 @@ fn scripted(answer: Answer) -> (StdioConnection, Arc<Mutex<Vec<Value>>>) {
                 return;
             };
             let reply = json!({"jsonrpc": "2.0", "id": id, "result": result});
-            says.write_all(format!("{reply}\n").as_bytes()).await.unwrap();
+            says.write_all(format!("{reply}\n").as_bytes())
+                .await
+                .unwrap();
         }
     });
     (StdioConnection::over(client_in, client_out, MAX_LINE), log)
