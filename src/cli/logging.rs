@@ -145,9 +145,9 @@ mod tests {
         assert!(from(None).would_enable("massgen::cli", &Level::INFO));
         assert!(!from(None).would_enable("massgen::cli", &Level::DEBUG));
         assert!(!from(None).would_enable("reqwest", &Level::INFO));
-        let debug = from(Some("massgen=debug,rmcp=trace"));
+        let debug = from(Some("massgen=debug,massgen::mcp::jsonrpc=trace"));
         assert!(debug.would_enable("massgen::tui", &Level::DEBUG));
-        assert!(debug.would_enable("rmcp::service", &Level::TRACE));
+        assert!(debug.would_enable("massgen::mcp::jsonrpc", &Level::TRACE));
         assert!(!debug.would_enable("hyper", &Level::ERROR));
         assert!(from(Some("trace")).would_enable("anything", &Level::TRACE));
         for unusable in [Some(""), Some("  "), Some("massgen=loud")] {

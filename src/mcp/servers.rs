@@ -19,7 +19,7 @@ use crate::tools::ToolOutcome;
 /// Where server state changes go: `(server name, new state)`.
 pub type Report = Arc<dyn Fn(&str, McpServerState) + Send + Sync>;
 
-/// Opens a session with one server (rmcp's in production, fakes in tests).
+/// Opens a session with one server (massgen's own client in production, fakes in tests).
 pub type Connector = Arc<
     dyn Fn(McpServerConfig) -> BoxFuture<'static, Result<Arc<dyn McpClient>, McpError>>
         + Send
@@ -68,7 +68,7 @@ impl McpServers {
         Self::start_with(
             configs,
             Arc::new(report),
-            Arc::new(super::rmcp_client::connect),
+            Arc::new(super::native_client::connect),
         )
         .await
     }

@@ -1,4 +1,4 @@
-//! The bridge against the rmcp client massgen uses for MCP servers, and raw requests.
+//! The bridge against the client massgen uses for MCP servers, and raw requests.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -9,7 +9,7 @@ use serde_json::{Value, json};
 use super::{BridgeReply, BridgeTools, serve};
 use crate::backend::ToolSpec;
 use crate::config::{McpServerConfig, McpTransport, Secret};
-use crate::mcp::{McpClient, RmcpClient};
+use crate::mcp::{McpClient, NativeClient};
 
 struct Echo;
 
@@ -52,7 +52,7 @@ fn config(url: &str, token: &str) -> McpServerConfig {
 #[tokio::test]
 async fn an_mcp_client_with_the_token_lists_and_calls_the_tools() {
     let bridge = serve(Arc::new(Echo)).await.unwrap();
-    let client = RmcpClient::connect(&config(&bridge.address.url, &bridge.address.token))
+    let client = NativeClient::connect(&config(&bridge.address.url, &bridge.address.token))
         .await
         .unwrap();
     let tools = client.list_tools().await.unwrap();
@@ -91,7 +91,7 @@ async fn a_request_without_the_token_is_refused() {
         .unwrap();
     assert_eq!(anonymous.status(), 401);
     assert!(
-        RmcpClient::connect(&config(&bridge.address.url, "wrong"))
+        NativeClient::connect(&config(&bridge.address.url, "wrong"))
             .await
             .is_err()
     );
