@@ -49,6 +49,18 @@ fn agent_secrets(agent: &AgentConfig, env: &Env, secrets: &mut Vec<String>) {
     if let Some(base_url) = &backend.base_url {
         url_secrets(base_url, secrets);
     }
+    // An agent CLI reads its key from the environment itself (and its shell could print
+    // it): every variable it may sign in with is a secret.
+    if let Some(dialect) = super::agent_cli::build::dialect(backend.kind) {
+        secrets.extend(
+            dialect
+                .key_variables()
+                .iter()
+                .chain(&["CODEX_API_KEY", "OPENAI_API_KEY"])
+                .filter_map(|variable| env.get(variable))
+                .map(str::to_string),
+        );
+    }
     for server in &backend.tools.mcp_servers {
         match &server.transport {
             McpTransport::Stdio { env, .. } => {
@@ -135,6 +147,24 @@ fn key_like(value: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_agent_clis_keys_in_the_environment_are_secrets() {
+        let yaml = "agents:\n  - id: a\n    backend: {type: claude_code}\n  - id: b\n    backend: {type: codex}\n";
+        let config = crate::config::from_text(yaml, "t.yaml", &Env::default())
+            .unwrap()
+            .into_runnable()
+            .unwrap()
+            .0;
+        let env = Env::from_pairs([
+            ("ANTHROPIC_API_KEY", "sk-ant-secret-1"),
+            ("CLAUDE_CODE_OAUTH_TOKEN", "oauth-secret-2"),
+            ("OPENAI_API_KEY", "sk-openai-secret-3"),
+        ]);
+        let redactor = redactor_for(&config, &env);
+        let shown = redactor.redact("sk-ant-secret-1 oauth-secret-2 sk-openai-secret-3");
+        assert!(!shown.contains("secret"), "{shown}");
+    }
 
     #[test]
     fn url_user_info_and_credential_parameters() {
