@@ -233,12 +233,12 @@ pub const COORDINATION: &[&str] = &[
     "max_broadcasts_per_agent",
     "broadcast_wait_by_default",
     "max_orchestration_restarts",
+    "enable_memory_filesystem_mode",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "broadcast_sensitivity",
     "response_depth",
-    "enable_memory_filesystem_mode",
     "compression_target_ratio",
     "use_skills",
     "massgen_skills",

@@ -192,6 +192,10 @@ pub struct CoordinationConfig {
     /// `max_orchestration_restarts` (default 0): how many times the winner may send the
     /// turn back for another attempt after checking its final answer.
     pub max_orchestration_restarts: u32,
+    /// `enable_memory_filesystem_mode`: agents keep Markdown memories in `memory/short_term/`
+    /// and `memory/long_term/` of their workspaces, shown in their prompts and carried to
+    /// the next turn through the winner's workspace.
+    pub enable_memory_filesystem_mode: bool,
 }
 
 impl Default for CoordinationConfig {
@@ -208,6 +212,7 @@ impl Default for CoordinationConfig {
             max_broadcasts_per_agent: 10,
             broadcast_wait_by_default: true,
             max_orchestration_restarts: 0,
+            enable_memory_filesystem_mode: false,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use super::channel::{RoundEnd, RoundUpdate, Verdict};
 use super::model_call::TextRole;
-use super::prompts::{enforcement_message, updates};
+use super::prompts::{enforcement_message, memory, updates};
 use super::round_clock::ToolTime;
 use crate::backend::{AssistantTurn, Message, ToolCall};
 use crate::protocol::{EnforcementReason, EventMsg, RoundTimeStage};
@@ -28,6 +28,9 @@ enum Step {
 pub async fn run(mut task: RoundTask) -> RoundEnd {
     // Waits for the snapshot of the agent's last answer first: the plan file is part of it.
     copy_peers_work(&task).await;
+    if task.memory {
+        show_memories(&mut task).await;
+    }
     if let Some(tools) = task.reset_plan.take() {
         for event in tools.reset(None).await {
             task.link.sink().event(event);
@@ -229,6 +232,21 @@ async fn copy_peers_work(task: &RoundTask) {
                 "peers' work could not be copied into the temporary workspace: {error}"
             ),
         });
+    }
+}
+
+/// Adds the memory section (own and peers' memories) to the round's system prompt.
+async fn show_memories(task: &mut RoundTask) {
+    let Some((workspaces, index)) = task.workspace.clone() else {
+        return;
+    };
+    match workspaces.memory_view(index).await {
+        Ok(view) => {
+            memory::add_to_system_prompt(Arc::make_mut(&mut task.messages).as_mut_slice(), &view);
+        }
+        Err(error) => task.link.sink().event(EventMsg::Warning {
+            message: format!("the memory files could not be read: {error}"),
+        }),
     }
 }
 

@@ -31,6 +31,9 @@ pub struct RoundTask {
     /// The run's workspaces and this agent's place in them: peers' snapshots are copied
     /// in before the first model call, and again when their answers are injected.
     pub workspace: Option<(Arc<Workspaces>, usize)>,
+    /// Filesystem memory mode: the memory section is added to the system prompt once the
+    /// peers' work is copied in.
+    pub memory: bool,
     pub round: u32,
     pub clock: RoundClock,
 }

@@ -277,6 +277,11 @@ impl TurnState<'_> {
             &context.routers,
             context.workspaces.as_ref(),
             &prepared.attached,
+            context
+                .config
+                .orchestrator
+                .coordination
+                .enable_memory_filesystem_mode,
         )
         .await;
         let log = self.logs.open_turn(self.number, self.emitter).await;

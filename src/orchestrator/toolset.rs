@@ -46,12 +46,14 @@ impl AgentTools {
     }
 }
 
-/// Readies every agent's tools for a new turn: the paths attached to its question, and no
-/// snapshots from the turn before.
+/// Readies every agent's tools for a new turn: the paths attached to its question, no
+/// snapshots from the turn before, and in memory mode (`memory`) the memory directories
+/// with the last turn's merged memories.
 pub async fn begin_turn(
     routers: &[Arc<dyn ToolRouter>],
     workspaces: Option<&Arc<Workspaces>>,
     attached: &[ContextRootSpec],
+    memory: bool,
 ) {
     for router in routers {
         router.set_turn_context(attached);
@@ -60,6 +62,12 @@ pub async fn begin_turn(
         && let Err(error) = Arc::clone(workspaces).clear_snapshots().await
     {
         tracing::warn!(%error, "the previous turn's snapshots could not be cleared");
+    }
+    if memory
+        && let Some(workspaces) = workspaces
+        && let Err(error) = Arc::clone(workspaces).begin_memory_turn().await
+    {
+        tracing::warn!(%error, "the memory directories could not be prepared");
     }
 }
 

@@ -6,6 +6,7 @@
 pub mod beneath;
 mod copy;
 mod layout;
+pub mod memory;
 mod prompt_paths;
 
 use std::io;
@@ -32,9 +33,13 @@ pub struct Workspaces {
     layout: Layout,
     agents: Vec<AgentSlot>,
     max_file_bytes: u64,
+    /// The agent whose workspace holds the last turn's merged memories (its winner).
+    memory_source: std::sync::Mutex<Option<usize>>,
 }
 
 struct AgentSlot {
+    /// The agent's real id (MassGen names it in merged memories).
+    id: String,
     /// Anonymous name of the agent's copy in its peers' temporary workspaces.
     anon: String,
     dirs: Option<AgentDirs>,
@@ -63,6 +68,7 @@ impl Workspaces {
                 remove_tree(&dirs.snapshot)?;
             }
             agents.push(AgentSlot {
+                id: info.id.to_string(),
                 anon: info.anon_id.to_string(),
                 dirs,
                 requested: AtomicU64::new(0),
@@ -74,6 +80,7 @@ impl Workspaces {
             layout,
             agents,
             max_file_bytes: DEFAULT_MAX_FILE_BYTES,
+            memory_source: std::sync::Mutex::new(None),
         })
     }
 
@@ -229,6 +236,92 @@ impl Workspaces {
         };
         let max = self.max_file_bytes;
         blocking(move || replace_tree(&workspace, &to, max).map(Some)).await
+    }
+}
+
+/// Memory files an agent sees in its round: its own, and every agent's in its temporary
+/// workspace (anonymous name, name order), as MassGen shows them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct MemoryView {
+    pub own: Vec<memory::MemoryFile>,
+    pub peers: Vec<(String, Vec<memory::MemoryFile>)>,
+}
+
+impl Workspaces {
+    /// A turn starts in memory mode: every workspace gets `memory/short_term/` and
+    /// `memory/long_term/`, and the last turn's winner's memories (merged from every agent)
+    /// are copied into every other agent's workspace.
+    pub async fn begin_memory_turn(self: Arc<Self>) -> io::Result<()> {
+        let source = self
+            .memory_source
+            .lock()
+            .map_or(None, |source| *source)
+            .and_then(|index| self.dirs(index).map(|dirs| (index, dirs.workspace.clone())));
+        let targets: Vec<(usize, PathBuf)> = self
+            .agents
+            .iter()
+            .enumerate()
+            .filter_map(|(index, slot)| Some((index, slot.dirs.as_ref()?.workspace.clone())))
+            .collect();
+        blocking(move || {
+            for (index, workspace) in &targets {
+                memory::create_dirs(workspace)?;
+                if let Some((source, from)) = &source
+                    && source != index
+                {
+                    memory::restore(from, workspace)?;
+                }
+            }
+            Ok(())
+        })
+        .await
+    }
+
+    /// MassGen's merge before the final presentation: every other agent's memories go into
+    /// the winner's workspace, which the next turn starts from. Returns how many files.
+    pub async fn merge_memories(self: Arc<Self>, winner: usize) -> io::Result<usize> {
+        let Some(to) = self.dirs(winner).map(|dirs| dirs.workspace.clone()) else {
+            return Ok(0);
+        };
+        if let Ok(mut source) = self.memory_source.lock() {
+            *source = Some(winner);
+        }
+        let peers: Vec<(String, PathBuf)> = self
+            .agents
+            .iter()
+            .enumerate()
+            .filter(|(index, _)| *index != winner)
+            .filter_map(|(_, slot)| Some((slot.id.clone(), slot.dirs.as_ref()?.workspace.clone())))
+            .collect();
+        blocking(move || {
+            let mut merged = 0;
+            for (peer, from) in &peers {
+                merged += memory::merge_into(&to, peer, from)?;
+            }
+            Ok(merged)
+        })
+        .await
+    }
+
+    /// The memories the agent's round is shown: call after [`Workspaces::prepare_round`].
+    pub async fn memory_view(self: Arc<Self>, agent: usize) -> io::Result<MemoryView> {
+        let Some(dirs) = self.dirs(agent).cloned() else {
+            return Ok(MemoryView::default());
+        };
+        let mut anons: Vec<String> = self.peers().map(|(anon, _)| anon.to_string()).collect();
+        anons.sort();
+        blocking(move || {
+            let own = memory::read_all(&dirs.workspace)?;
+            let mut peers = Vec::new();
+            for anon in anons {
+                let files = memory::read_all(&dirs.temp.join(&anon))?;
+                if !files.is_empty() {
+                    peers.push((anon, files));
+                }
+            }
+            Ok(MemoryView { own, peers })
+        })
+        .await
     }
 }
 

@@ -105,9 +105,9 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would tell agents answering `ask_others` how elaborate to be; massgen \
              leaves the depth to them"
         }
-        "enable_memory_filesystem_mode" | "compression_target_ratio" => {
-            "MassGen would keep agent memories as Markdown files in memory/ and inject them into \
-             prompts (and compress long contexts); massgen keeps no memory files"
+        "compression_target_ratio" => {
+            "MassGen would compress long agent contexts to this ratio; massgen sends the \
+             whole context"
         }
         "use_skills" | "massgen_skills" | "skills_directory" | "load_previous_session_skills" => {
             "MassGen would list the skills in .agent/skills (and earlier sessions') in each \

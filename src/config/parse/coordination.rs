@@ -1,4 +1,5 @@
-//! The `orchestrator.coordination:` block: planning mode, task plans and broadcast.
+//! The `orchestrator.coordination:` block: planning mode, task plans, broadcast and
+//! filesystem memory.
 
 use super::key_table::KeyTable;
 use super::{Note, modes};
@@ -50,6 +51,9 @@ pub(super) fn parse_coordination(
         max_orchestration_restarts: coordination
             .unsigned("max_orchestration_restarts")?
             .map_or(defaults.max_orchestration_restarts, saturate),
+        enable_memory_filesystem_mode: coordination
+            .bool("enable_memory_filesystem_mode")?
+            .unwrap_or(defaults.enable_memory_filesystem_mode),
     })
 }
 

@@ -154,3 +154,37 @@ fn massgen_rate_limits_file_is_named_not_called_agentless() {
         .to_string();
     assert!(other.contains("the config defines no agents"), "{other}");
 }
+
+#[test]
+fn enable_memory_filesystem_mode_is_acted_on_and_checked() {
+    let on =
+        format!("{AGENT}orchestrator:\n  coordination: {{enable_memory_filesystem_mode: true}}\n");
+    let loaded = from_text(&on, "t.yaml", &Env::default()).unwrap();
+    assert!(
+        loaded
+            .config
+            .orchestrator
+            .coordination
+            .enable_memory_filesystem_mode
+    );
+    assert!(
+        !warnings(&on)
+            .iter()
+            .any(|warning| warning.contains("enable_memory_filesystem_mode")),
+        "no longer ignored"
+    );
+    let off = from_text(AGENT, "t.yaml", &Env::default()).unwrap();
+    assert!(
+        !off.config
+            .orchestrator
+            .coordination
+            .enable_memory_filesystem_mode
+    );
+    let wrong =
+        format!("{AGENT}orchestrator:\n  coordination: {{enable_memory_filesystem_mode: [yes]}}\n");
+    let error = from_text(&wrong, "t.yaml", &Env::default())
+        .err()
+        .unwrap()
+        .to_string();
+    assert!(error.contains("enable_memory_filesystem_mode"), "{error}");
+}

@@ -13,6 +13,7 @@ use super::coordination::{Feedback, RoundView};
 use super::turn_tools::BroadcastSettings;
 
 mod filesystem;
+pub mod memory;
 pub mod post_evaluation;
 pub mod updates;
 
@@ -42,6 +43,9 @@ pub struct PromptContext<'a> {
     pub today: &'a str,
     /// The agent's workspace and the paths it may read, when it has a workspace.
     pub filesystem: Option<FilesystemView<'a>>,
+    /// Filesystem memory mode, for an agent with a workspace: the presenter consolidates
+    /// the memories (the rounds' memory section is added once their peers' work is copied).
+    pub memory: bool,
     /// Planning mode blocks tools this turn: what agents are told to do instead.
     pub planning_instruction: Option<&'a str>,
     /// Agents may ask with `ask_others`.
@@ -303,6 +307,10 @@ pub fn presentation_messages(
     if let Some(filesystem) = &context.filesystem {
         system.push_str("\n\n");
         system.push_str(&filesystem_instructions(filesystem, true));
+    }
+    if context.memory {
+        system.push_str("\n\n");
+        system.push_str(memory::PRESENTER_INSTRUCTIONS);
     }
 
     let mut user = history_block(context.history);

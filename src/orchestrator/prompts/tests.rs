@@ -20,6 +20,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         novelty: Sensitivity::Balanced,
         today: "2026-11-22",
         filesystem: None,
+        memory: false,
         planning_instruction: None,
         broadcast: None,
         progress: Vec::new(),

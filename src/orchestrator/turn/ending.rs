@@ -32,6 +32,8 @@ pub(super) struct Ending {
     pub(super) shutdown: bool,
     /// The plan a planning turn left ready, when one did.
     pub(super) ready_plan: Option<String>,
+    /// Memory mode: the agents' memories were merged into the winner's workspace.
+    pub(super) memory_merged: bool,
 }
 
 impl Ending {
@@ -221,7 +223,15 @@ impl Driver<'_> {
             link,
             messages: Arc::new(messages),
         };
-        self.presentation = Some(Running::spawn(presentation::run(task), move |result| {
+        let merge = self.memory_merge(winner);
+        self.ending.memory_merged |= merge.is_some();
+        let work = async move {
+            if let Some(merge) = merge {
+                merge.await;
+            }
+            presentation::run(task).await
+        };
+        self.presentation = Some(Running::spawn(work, move |result| {
             sink.presented(result.and_then(|presented| presented));
         }));
     }

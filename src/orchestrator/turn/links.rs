@@ -106,6 +106,15 @@ impl Driver<'_> {
                         .collect(),
                 })
             }),
+            memory: config
+                .orchestrator
+                .coordination
+                .enable_memory_filesystem_mode
+                && self
+                    .run
+                    .workspaces
+                    .as_ref()
+                    .is_some_and(|workspaces| workspaces.dirs(agent_index).is_some()),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
         }

@@ -264,6 +264,7 @@ impl<'a> Driver<'a> {
         }
         self.close_questions();
         self.save_final_answer().await;
+        self.merge_memories_if_pending().await;
         self.save_final_workspace().await;
         if self.ending.outcome() != TurnOutcome::Completed {
             self.save_partial_workspaces().await;

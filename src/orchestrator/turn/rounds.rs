@@ -63,9 +63,12 @@ impl Driver<'_> {
                 .cloned();
             let link = self.agent_link(&agent, index);
             let sink = link.sink().clone();
+            let context = self.prompt_context(index);
+            let memory = context.memory;
             let task = RoundTask {
                 link,
-                messages: Arc::new(prompts::round_messages(&self.prompt_context(index), &view)),
+                messages: Arc::new(prompts::round_messages(&context, &view)),
+                memory,
                 tools,
                 vote_only: view.vote_only,
                 reset_plan,

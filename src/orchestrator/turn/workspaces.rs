@@ -1,7 +1,8 @@
 //! The turn's workspace moments: saving an agent's workspace when its answer is accepted,
 //! and when the turn ends, keeping the final answer and the winner's workspace in the log —
 //! or, when it ends without a winner's answer (cancelled, timed out, failed), every agent's
-//! workspace, so no work is lost.
+//! workspace, so no work is lost. In memory mode, every agent's memories are merged into
+//! the winner's workspace before it presents.
 
 use super::Driver;
 use crate::protocol::{AgentId, EventMsg};
@@ -31,6 +32,50 @@ impl Driver<'_> {
                 }),
             }
         });
+    }
+
+    /// In memory mode, merges every other agent's memories into the winner's workspace
+    /// (MassGen does so before the final presentation); `None` when there is nothing to do.
+    pub(super) fn memory_merge(
+        &self,
+        winner: &AgentId,
+    ) -> Option<impl Future<Output = ()> + Send + 'static> {
+        if !self
+            .run
+            .config
+            .orchestrator
+            .coordination
+            .enable_memory_filesystem_mode
+        {
+            return None;
+        }
+        let workspaces = std::sync::Arc::clone(self.run.workspaces.as_ref()?);
+        let index = self.agent_index(winner)?;
+        workspaces.dirs(index)?;
+        let sink = crate::orchestrator::channel::AgentSink::new(winner.clone(), self.tx.clone());
+        Some(async move {
+            if let Err(error) = workspaces.merge_memories(index).await {
+                sink.event(EventMsg::Warning {
+                    message: format!("the agents' memories could not be merged: {error}"),
+                });
+            }
+        })
+    }
+
+    /// Merges the memories at the end of the turn, unless the presentation already did.
+    pub(super) async fn merge_memories_if_pending(&mut self) {
+        if self.ending.memory_merged {
+            return;
+        }
+        let merge = self
+            .ending
+            .winner
+            .as_ref()
+            .and_then(|winner| self.memory_merge(winner));
+        if let Some(merge) = merge {
+            self.ending.memory_merged = true;
+            merge.await;
+        }
     }
 
     /// Writes `final/<winner>/answer.txt` on the blocking pool: the write ends with an

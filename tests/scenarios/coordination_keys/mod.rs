@@ -7,5 +7,6 @@
 mod common;
 
 mod broadcasts;
+mod memory;
 mod task_plan;
 mod voting;
