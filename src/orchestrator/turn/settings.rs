@@ -70,6 +70,18 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
         defer_voting: orchestrator.defer_voting_until_all_answered || (refine_off && !single),
     };
+    if coordination.enable_memory_filesystem_mode
+        && !config
+            .agents
+            .iter()
+            .any(|agent| agent.backend.tools.cwd.is_some())
+    {
+        notes.push(
+            "`enable_memory_filesystem_mode` keeps memories in the agents' workspaces, but no \
+             agent has one (`cwd`), so no memories are kept"
+                .into(),
+        );
+    }
     let plan_mode = matches!(mode, Mode::Planning | Mode::Execute);
     let task_planning =
         (coordination.enable_agent_task_planning || plan_mode).then_some(TaskPlanning {

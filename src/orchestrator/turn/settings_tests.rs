@@ -127,3 +127,19 @@ fn planning_mode_uses_the_configured_instruction() {
     assert!(settings.planning_mode);
     assert_eq!(settings.planning_instruction, "Only plan.");
 }
+
+#[test]
+fn memory_mode_without_workspaces_is_noted() {
+    let memory = "  coordination: {enable_memory_filesystem_mode: true}\n";
+    let settings = resolve(&config(memory), Mode::Normal, &TurnOptions::default(), true);
+    assert!(
+        settings
+            .notes
+            .iter()
+            .any(|note| note.contains("no memories are kept")),
+        "{:?}",
+        settings.notes
+    );
+    let off = resolve(&config(""), Mode::Normal, &TurnOptions::default(), true);
+    assert!(off.notes.is_empty(), "{:?}", off.notes);
+}
