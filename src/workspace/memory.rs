@@ -84,25 +84,10 @@ pub fn create_dirs(workspace: &Path) -> io::Result<()> {
 /// Every memory file under `root/memory/`, short-term first, each tier by name. A missing
 /// directory has none; links, non-Markdown and oversized files are left out.
 pub fn read_all(root: &Path) -> io::Result<Vec<MemoryFile>> {
-    let root = match beneath::open_dir(root) {
-        Ok(root) => root,
-        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(error) => return Err(error),
-    };
     let mut files = Vec::new();
-    for tier in Tier::ALL {
-        let Some(dir) = open_tier(&root, tier)? else {
-            continue;
-        };
-        let mut names: Vec<String> = beneath::entries(dir.as_fd())?
-            .into_iter()
-            .filter(|(_, kind)| *kind == Kind::File)
-            .filter_map(|(name, _)| name.into_string().ok())
-            .filter(|name| name.len() > 3 && name.ends_with(".md"))
-            .collect();
-        names.sort();
+    for_each_tier(root, |tier, dir, names| {
         for file_name in names {
-            if let Some(text) = read_bounded(&dir, &file_name)? {
+            if let Some(text) = read_bounded(dir, &file_name)? {
                 files.push(MemoryFile {
                     tier,
                     name: file_name.trim_end_matches(".md").to_string(),
@@ -110,8 +95,49 @@ pub fn read_all(root: &Path) -> io::Result<Vec<MemoryFile>> {
                 });
             }
         }
-    }
+        Ok(())
+    })?;
     Ok(files)
+}
+
+/// The memory files under `root/memory/` as `memory/<tier>/<name>.md`, in [`read_all`]'s
+/// order, without reading them.
+pub fn list(root: &Path) -> io::Result<Vec<String>> {
+    let mut listed = Vec::new();
+    for_each_tier(root, |tier, _, names| {
+        listed.extend(
+            names
+                .into_iter()
+                .map(|name| format!("{MEMORY_DIR}/{}/{name}", tier.dir_name())),
+        );
+        Ok(())
+    })?;
+    Ok(listed)
+}
+
+/// Calls `visit` with each existing tier directory and its `*.md` regular files by name.
+fn for_each_tier(
+    root: &Path,
+    mut visit: impl FnMut(Tier, &OwnedFd, Vec<String>) -> io::Result<()>,
+) -> io::Result<()> {
+    let root = match beneath::open_dir(root) {
+        Ok(root) => root,
+        Err(error) if error.kind() == io::ErrorKind::NotFound => return Ok(()),
+        Err(error) => return Err(error),
+    };
+    for tier in Tier::ALL {
+        let Some(dir) = open_tier(&root, tier)? else {
+            continue;
+        };
+        let names: Vec<String> = beneath::entries(dir.as_fd())?
+            .into_iter()
+            .filter(|(_, kind)| *kind == Kind::File)
+            .filter_map(|(name, _)| name.into_string().ok())
+            .filter(|name| name.len() > 3 && name.ends_with(".md"))
+            .collect();
+        visit(tier, &dir, names)?;
+    }
+    Ok(())
 }
 
 /// MassGen's restore from the previous turn: copies every memory file of `from` into

@@ -39,6 +39,14 @@ fn read_all_lists_markdown_by_tier_and_name() {
         ]
     );
     assert!(read_all(&dir.path().join("missing")).unwrap().is_empty());
+    assert_eq!(
+        list(dir.path()).unwrap(),
+        [
+            "memory/short_term/alpha.md",
+            "memory/short_term/zeta.md",
+            "memory/long_term/analysis.md"
+        ]
+    );
 }
 
 #[test]

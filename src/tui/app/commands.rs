@@ -98,7 +98,10 @@ impl App {
             "refine" => self.toggle_refine(),
             "final" | "f" => self.show_final(),
             "copy" => return self.copy_final(),
-            "context" => self.open(ModalKind::Context),
+            "context" => {
+                self.list_memories();
+                self.open(ModalKind::Context);
+            }
             "metrics" | "m" => self.open(ModalKind::Metrics),
             "history" => self.open(ModalKind::History),
             "export" => {
@@ -172,6 +175,20 @@ impl App {
 
     fn unknown_command(&mut self, name: &str) {
         self.view.notice = Some(format!("unknown command /{name}: /help lists them"));
+    }
+
+    /// Lists each agent's memory files for `/context` (filesystem memory mode).
+    fn list_memories(&mut self) {
+        self.view.context.memories = self
+            .state
+            .tools
+            .workspaces
+            .iter()
+            .filter_map(|dirs| {
+                let files = crate::workspace::memory::list(&dirs.workspace).ok()?;
+                (!files.is_empty()).then(|| (dirs.agent.clone(), files))
+            })
+            .collect();
     }
 
     pub(super) fn open(&mut self, kind: ModalKind) {

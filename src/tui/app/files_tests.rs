@@ -1,5 +1,5 @@
 //! The workspace browser (`w`): an agent's files listed and previewed, ← → the agent,
-//! Tab the directory, Esc closes it.
+//! Tab the directory, Esc closes it; `/context` lists the agents' memory files.
 
 use crossterm::event::KeyCode;
 
@@ -78,4 +78,37 @@ fn the_workspace_browser_lists_files_previews_them_and_switches_agent_and_direct
     );
     app.on_key(key(KeyCode::Esc));
     assert!(app.view.modals.is_empty());
+}
+
+#[test]
+fn context_lists_each_agents_memory_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let workspace = dir.path().join("ws");
+    std::fs::create_dir_all(workspace.join("memory/short_term")).unwrap();
+    std::fs::create_dir_all(workspace.join("memory/long_term")).unwrap();
+    std::fs::write(workspace.join("memory/short_term/user_prefs.md"), "tabs").unwrap();
+    std::fs::write(workspace.join("memory/long_term/analysis.md"), "deep").unwrap();
+    let mut app = App::new(agents());
+    app.on_event(&Event {
+        turn: 0,
+        ..event(
+            1,
+            Some("a"),
+            EventMsg::WorkspaceAssigned {
+                workspace: workspace.clone(),
+                temp: dir.path().join("temp"),
+                snapshot: dir.path().join("snap"),
+            },
+        )
+    });
+    app.command("context");
+    assert_eq!(top_modal(&app), Some(ModalKind::Context));
+    let screen = crate::tui::render::tests::screen_text(&crate::tui::render::tests::draw(
+        &app.state, &app.view, 160, 48,
+    ));
+    assert!(
+        screen.contains("memory     memory/short_term/user_prefs.md"),
+        "{screen}"
+    );
+    assert!(screen.contains("memory/long_term/analysis.md"), "{screen}");
 }

@@ -1,6 +1,6 @@
 //! `/context`: the paths agents may read or write — the config's context paths (shared by
 //! every agent), this turn's `@path` attachments and the current directory when Ctrl+P
-//! attaches it — and how to change each.
+//! attaches it — and how to change each; each agent's directories with its memory files.
 
 use std::path::Path;
 
@@ -70,6 +70,15 @@ pub fn lines(
         ));
         lines.push(row(&dirs.workspace, "read+write"));
         lines.push(row(&dirs.temp, "read"));
+        let memories = info
+            .memories
+            .iter()
+            .find(|(agent, _)| agent == &dirs.agent)
+            .map(|(_, files)| files.as_slice())
+            .unwrap_or_default();
+        for file in memories {
+            lines.push(row(Path::new(file), "memory"));
+        }
     }
     lines.push(Line::default());
     lines.push(heading("Attached to the last question (@path)"));

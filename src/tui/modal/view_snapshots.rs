@@ -114,6 +114,7 @@ async fn context_shows_config_paths_attachments_and_the_cwd_toggle() {
         cwd: PathBuf::from("/work/proj"),
         home: Some(PathBuf::from("/work")),
         cwd_mode: CwdMode::Read,
+        memories: Vec::new(),
     };
     let screen = screen_text(&draw(&state, &view, 160, 48));
     assert!(screen.contains("~/proj [read]"), "{screen}");

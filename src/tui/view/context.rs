@@ -1,10 +1,12 @@
 //! What `/context` shows beyond the folded state: the config's context paths and file,
 //! the last question's `@path` attachments, the current directory and whether Ctrl+P
-//! attaches it to each question (with the status bar's badge for it).
+//! attaches it to each question (with the status bar's badge for it), and the agents'
+//! memory files.
 
 use std::path::PathBuf;
 
 use crate::config::ContextPath;
+use crate::protocol::AgentId;
 
 /// Whether each question gets the current directory attached (Ctrl+P cycles it).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -51,6 +53,9 @@ pub struct ContextInfo {
     /// The user's home directory, shortened to `~` in the badge.
     pub home: Option<PathBuf>,
     pub cwd_mode: CwdMode,
+    /// Each agent's memory files (`memory/short_term/…`, `memory/long_term/…` in its
+    /// workspace), listed when `/context` opens.
+    pub memories: Vec<(AgentId, Vec<String>)>,
 }
 
 impl ContextInfo {
