@@ -233,6 +233,9 @@ pub const COORDINATION: &[&str] = &[
     "max_broadcasts_per_agent",
     "broadcast_wait_by_default",
     "max_orchestration_restarts",
+    "use_skills",
+    "skills_directory",
+    "load_previous_session_skills",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -240,10 +243,7 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "response_depth",
     "enable_memory_filesystem_mode",
     "compression_target_ratio",
-    "use_skills",
     "massgen_skills",
-    "skills_directory",
-    "load_previous_session_skills",
     "persona_generator",
     "enable_subagents",
     "subagent_default_timeout",

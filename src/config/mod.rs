@@ -10,6 +10,7 @@ mod env;
 mod error;
 pub mod examples;
 mod fields;
+mod front_matter;
 mod granted;
 mod grants;
 mod key_count;
@@ -65,8 +66,9 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
-    OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+    OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
+pub use front_matter::{FrontMatter, parse_front_matter};
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;
 pub use server_tools::ServerTools;

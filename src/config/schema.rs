@@ -1,5 +1,6 @@
 //! The resolved config: what the rest of massgen reads after loading and validation.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
@@ -192,7 +193,25 @@ pub struct CoordinationConfig {
     /// `max_orchestration_restarts` (default 0): how many times the winner may send the
     /// turn back for another attempt after checking its final answer.
     pub max_orchestration_restarts: u32,
+    /// `use_skills: true`: where agents' skills come from. `None` = no skills.
+    pub skills: Option<SkillsConfig>,
 }
+
+/// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
+/// readable with its file tools.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillsConfig {
+    /// `skills_directory` as written (default `.agent/skills`), taken from the project dir.
+    pub directory: PathBuf,
+    /// The user's skills folder (`~/.agent/skills`, where openskills installs).
+    pub user_directory: Option<PathBuf>,
+    /// `load_previous_session_skills`: also the skills earlier runs' agents wrote
+    /// (`tasks/evolving_skill/SKILL.md` in their final workspaces).
+    pub load_previous_sessions: bool,
+}
+
+/// MassGen's `skills_directory` default.
+pub const DEFAULT_SKILLS_DIRECTORY: &str = ".agent/skills";
 
 impl Default for CoordinationConfig {
     fn default() -> Self {
@@ -208,6 +227,7 @@ impl Default for CoordinationConfig {
             max_broadcasts_per_agent: 10,
             broadcast_wait_by_default: true,
             max_orchestration_restarts: 0,
+            skills: None,
         }
     }
 }

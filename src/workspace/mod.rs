@@ -7,6 +7,7 @@ pub mod beneath;
 mod copy;
 mod layout;
 mod prompt_paths;
+pub mod skills;
 
 use std::io;
 use std::path::{Path, PathBuf};
