@@ -15,7 +15,10 @@ pub struct FrontMatter {
 /// The front matter at the top of `text`, as MassGen finds it: `---` on the first line,
 /// YAML up to the next `---` line.
 pub fn parse_front_matter(text: &str) -> Result<FrontMatter, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text).replace("\r\n", "\n");
+    let text = text
+        .strip_prefix('\u{feff}')
+        .unwrap_or(text)
+        .replace("\r\n", "\n");
     let Some(rest) = text.strip_prefix("---\n") else {
         return Err("no YAML front matter: the file must start with a `---` line".into());
     };

@@ -55,6 +55,7 @@ pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
+pub use front_matter::{FrontMatter, parse_front_matter};
 pub use granted::{GrantKind, GrantedPath};
 pub use grants::{ALLOW_FLAG, check as check_granted_paths};
 pub use key_count::KeyCount;
@@ -68,7 +69,6 @@ pub use schema::{
     AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
     OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
-pub use front_matter::{FrontMatter, parse_front_matter};
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;
 pub use server_tools::ServerTools;

@@ -68,7 +68,11 @@ pub fn discover(project_dir: &Path, logs_dir: &Path, config: &SkillsConfig) -> S
         for (run, file) in previous_session_skill_files(logs_dir) {
             if let Some(dir) = file.parent() {
                 let before = catalog.skills.len();
-                catalog.add(format!("session-{run}"), &file, SkillSource::PreviousSession);
+                catalog.add(
+                    format!("session-{run}"),
+                    &file,
+                    SkillSource::PreviousSession,
+                );
                 if catalog.skills.len() > before {
                     catalog.roots.push(dir.to_path_buf());
                 }
@@ -148,9 +152,9 @@ fn previous_session_skill_files(logs_dir: &Path) -> Vec<(String, PathBuf)> {
             .map(|name| name.to_string_lossy().into_owned())
             .unwrap_or_default();
         for turn in children(&run, "turn_") {
-            let last_attempt = children(&turn, "attempt_").into_iter().max_by_key(|dir| {
-                number_after(dir, "attempt_").unwrap_or(0)
-            });
+            let last_attempt = children(&turn, "attempt_")
+                .into_iter()
+                .max_by_key(|dir| number_after(dir, "attempt_").unwrap_or(0));
             let Some(attempt) = last_attempt else {
                 continue;
             };

@@ -27,10 +27,22 @@ fn project_and_user_skills_are_listed_and_the_first_of_a_name_wins() {
     let project = tempfile::tempdir().unwrap();
     let home = tempfile::tempdir().unwrap();
     let skills = project.path().join(".agent/skills");
-    write_skill(&skills, "pdf", "---\nname: pdf\ndescription: PDF tools\n---\n");
+    write_skill(
+        &skills,
+        "pdf",
+        "---\nname: pdf\ndescription: PDF tools\n---\n",
+    );
     write_skill(&skills, "unnamed", "---\ndescription: no name given\n---\n");
-    write_skill(home.path(), "PDF-copy", "---\nname: PDF\ndescription: shadowed\n---\n");
-    write_skill(home.path(), "xlsx", "---\nname: xlsx\ndescription: sheets\n---\n");
+    write_skill(
+        home.path(),
+        "PDF-copy",
+        "---\nname: PDF\ndescription: shadowed\n---\n",
+    );
+    write_skill(
+        home.path(),
+        "xlsx",
+        "---\nname: xlsx\ndescription: sheets\n---\n",
+    );
     std::fs::create_dir_all(skills.join("no-skill-file")).unwrap();
 
     let catalog = discover(
@@ -41,7 +53,13 @@ fn project_and_user_skills_are_listed_and_the_first_of_a_name_wins() {
     let listed: Vec<(&str, &str, SkillSource)> = catalog
         .skills
         .iter()
-        .map(|skill| (skill.name.as_str(), skill.description.as_str(), skill.source))
+        .map(|skill| {
+            (
+                skill.name.as_str(),
+                skill.description.as_str(),
+                skill.source,
+            )
+        })
         .collect();
     assert_eq!(
         listed,
@@ -94,5 +112,8 @@ fn previous_session_skills_come_from_the_last_attempt_only_when_asked() {
     assert_eq!(on.skills[0].description, "learned last time");
     assert_eq!(on.skills[0].source, SkillSource::PreviousSession);
     assert!(on.skills[0].file.to_string_lossy().contains("attempt_2"));
-    assert_eq!(on.roots, [on.skills[0].file.parent().unwrap().to_path_buf()]);
+    assert_eq!(
+        on.roots,
+        [on.skills[0].file.parent().unwrap().to_path_buf()]
+    );
 }

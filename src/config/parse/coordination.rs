@@ -60,7 +60,10 @@ pub(super) fn parse_coordination(
 /// `use_skills`, `skills_directory` and `load_previous_session_skills`.
 fn skills(coordination: &Fields<'_>) -> Result<Option<SkillsConfig>, Problem> {
     let directory = coordination.string("skills_directory")?;
-    if directory.as_deref().is_some_and(|dir| dir.trim().is_empty()) {
+    if directory
+        .as_deref()
+        .is_some_and(|dir| dir.trim().is_empty())
+    {
         return Err(Problem::at(
             coordination
                 .get("skills_directory")
@@ -78,7 +81,12 @@ fn skills(coordination: &Fields<'_>) -> Result<Option<SkillsConfig>, Problem> {
         return Ok(None);
     }
     Ok(Some(SkillsConfig {
-        directory: PathBuf::from(directory.as_deref().unwrap_or(DEFAULT_SKILLS_DIRECTORY).trim()),
+        directory: PathBuf::from(
+            directory
+                .as_deref()
+                .unwrap_or(DEFAULT_SKILLS_DIRECTORY)
+                .trim(),
+        ),
         user_directory: home_dir().map(|home| home.join(".agent").join("skills")),
         load_previous_sessions,
     }))

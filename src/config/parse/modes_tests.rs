@@ -180,7 +180,11 @@ fn skills_keys_are_read_with_massgens_default_directory() {
     assert!(chosen.load_previous_sessions);
     assert_eq!(config("{skills_directory: my/skills}"), None);
 
-    let empty = format!("{AGENT}orchestrator:\n  coordination: {{use_skills: true, skills_directory: ''}}\n");
-    let error = from_text(&empty, "t.yaml", &Env::default()).unwrap_err().to_string();
+    let empty = format!(
+        "{AGENT}orchestrator:\n  coordination: {{use_skills: true, skills_directory: ''}}\n"
+    );
+    let error = from_text(&empty, "t.yaml", &Env::default())
+        .unwrap_err()
+        .to_string();
     assert!(error.contains("skills_directory` is empty"), "{error}");
 }

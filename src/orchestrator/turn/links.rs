@@ -106,11 +106,9 @@ impl Driver<'_> {
                         .collect(),
                 })
             }),
-            skills: self
-                .run
-                .workspaces
-                .as_ref()
-                .map_or(&[], |workspaces| workspaces.layout().skills.skills.as_slice()),
+            skills: self.run.workspaces.as_ref().map_or(&[], |workspaces| {
+                workspaces.layout().skills.skills.as_slice()
+            }),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
         }
