@@ -234,16 +234,16 @@ pub const COORDINATION: &[&str] = &[
     "broadcast_wait_by_default",
     "max_orchestration_restarts",
     "enable_memory_filesystem_mode",
+    "use_skills",
+    "skills_directory",
+    "load_previous_session_skills",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "broadcast_sensitivity",
     "response_depth",
     "compression_target_ratio",
-    "use_skills",
     "massgen_skills",
-    "skills_directory",
-    "load_previous_session_skills",
     "persona_generator",
     "enable_subagents",
     "subagent_default_timeout",

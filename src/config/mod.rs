@@ -10,6 +10,7 @@ mod env;
 mod error;
 pub mod examples;
 mod fields;
+mod front_matter;
 mod granted;
 mod grants;
 mod key_count;
@@ -54,6 +55,7 @@ pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
 pub use error::{ConfigError, ConfigWarning, thousands};
+pub use front_matter::{FrontMatter, parse_front_matter};
 pub use granted::{GrantKind, GrantedPath};
 pub use grants::{ALLOW_FLAG, check as check_granted_paths};
 pub use key_count::KeyCount;
@@ -65,7 +67,7 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, Config, CoordinationConfig, DisplayKind, LimitsConfig,
-    OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+    OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;

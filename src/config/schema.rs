@@ -1,5 +1,6 @@
 //! The resolved config: what the rest of massgen reads after loading and validation.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
@@ -196,7 +197,25 @@ pub struct CoordinationConfig {
     /// and `memory/long_term/` of their workspaces, shown in their prompts and carried to
     /// the next turn through the winner's workspace.
     pub enable_memory_filesystem_mode: bool,
+    /// `use_skills: true`: where agents' skills come from. `None` = no skills.
+    pub skills: Option<SkillsConfig>,
 }
+
+/// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
+/// readable with its file tools.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SkillsConfig {
+    /// `skills_directory` as written (default `.agent/skills`), taken from the project dir.
+    pub directory: PathBuf,
+    /// The user's skills folder (`~/.agent/skills`, where openskills installs).
+    pub user_directory: Option<PathBuf>,
+    /// `load_previous_session_skills`: also the skills earlier runs' agents wrote
+    /// (`tasks/evolving_skill/SKILL.md` in their final workspaces).
+    pub load_previous_sessions: bool,
+}
+
+/// MassGen's `skills_directory` default.
+pub const DEFAULT_SKILLS_DIRECTORY: &str = ".agent/skills";
 
 impl Default for CoordinationConfig {
     fn default() -> Self {
@@ -213,6 +232,7 @@ impl Default for CoordinationConfig {
             broadcast_wait_by_default: true,
             max_orchestration_restarts: 0,
             enable_memory_filesystem_mode: false,
+            skills: None,
         }
     }
 }

@@ -211,10 +211,45 @@ fn create_workspaces(
         .iter()
         .any(|agent| agent.backend.tools.cwd.is_some())
     {
+        if config.orchestrator.coordination.skills.is_some() {
+            emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: "use_skills: no agent has a workspace (`cwd`) and file tools to \
+                              read skills with, so agents are not told about them"
+                        .into(),
+                },
+            );
+        }
         return None;
     }
     match Workspaces::create(project_dir, config, roster) {
         Ok(workspaces) => {
+            if let Some(skills) = &config.orchestrator.coordination.skills
+                && workspaces.layout().skills.skills.is_empty()
+            {
+                emitter.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "use_skills: no skills found (no */SKILL.md in {} or ~/.agent/skills)",
+                            project_dir.join(&skills.directory).display()
+                        ),
+                    },
+                );
+            }
+            for problem in &workspaces.layout().skills.problems {
+                emitter.emit(
+                    None,
+                    EventMsg::Warning {
+                        message: format!(
+                            "skill left out: {}: {}",
+                            problem.file.display(),
+                            problem.reason
+                        ),
+                    },
+                );
+            }
             for (index, agent) in config.agents.iter().enumerate() {
                 if let Some(dirs) = workspaces.dirs(index) {
                     emitter.emit(

@@ -1,5 +1,6 @@
 //! Where workspaces, snapshots, temporary workspaces and context paths are on disk, as
-//! MassGen lays them out under the project's `.massgen/` directory.
+//! MassGen lays them out under the project's `.massgen/` directory, with the skills agents
+//! may read.
 
 use std::collections::hash_map::RandomState;
 use std::hash::BuildHasher;
@@ -8,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use crate::config::{OrchestratorConfig, Permission};
 use crate::protocol::{AgentId, ContextPath};
+use crate::workspace::skills::{SkillCatalog, discover};
 
 /// One agent's directories.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +54,9 @@ pub struct Layout {
     pub snapshot_root: PathBuf,
     pub temp_root: PathBuf,
     pub context: Vec<ContextRootSpec>,
+    /// `use_skills`: the skills agents are told about; their directories are in `context`
+    /// (read only), as MassGen grants them.
+    pub skills: SkillCatalog,
 }
 
 impl Layout {
@@ -65,7 +70,7 @@ impl Layout {
                 massgen_dir.join(chosen.trim_start_matches(".massgen/"))
             }
         };
-        let context = orchestrator
+        let mut context: Vec<ContextRootSpec> = orchestrator
             .context_paths
             .iter()
             .map(|context| {
@@ -81,6 +86,17 @@ impl Layout {
                 }
             })
             .collect();
+        let skills = orchestrator
+            .coordination
+            .skills
+            .as_ref()
+            .map(|config| discover(project_dir, &massgen_dir.join("massgen_logs"), config))
+            .unwrap_or_default();
+        context.extend(skills.roots.iter().map(|root| ContextRootSpec {
+            path: root.clone(),
+            permission: Permission::Read,
+            protected: Vec::new(),
+        }));
         Self {
             project_dir: project_dir.to_path_buf(),
             workspaces_root: massgen_dir.join("workspaces"),
@@ -88,6 +104,7 @@ impl Layout {
             temp_root: under_massgen(&orchestrator.agent_temporary_workspace, "temp_workspaces"),
             massgen_dir,
             context,
+            skills,
         }
     }
 

@@ -8,6 +8,7 @@ mod copy;
 mod layout;
 pub mod memory;
 mod prompt_paths;
+pub mod skills;
 
 use std::io;
 use std::path::{Path, PathBuf};

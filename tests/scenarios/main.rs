@@ -16,5 +16,6 @@ mod failures;
 mod final_override;
 mod history;
 mod post_evaluation;
+mod skills;
 mod turn_endings;
 mod updates;

@@ -185,6 +185,11 @@ impl Scenario {
         Self::start_in(dir, yaml, true, None, false)
     }
 
+    /// As `start_with_tools`, with a config the test has adjusted after loading it.
+    pub fn start_with_tools_config(dir: tempfile::TempDir, config: Config) -> Self {
+        Self::start_config(dir, config, true, None, false)
+    }
+
     fn start_in(
         dir: tempfile::TempDir,
         yaml: &str,
@@ -192,7 +197,16 @@ impl Scenario {
         resume: Option<massgen::session::SessionInfo>,
         human: bool,
     ) -> Self {
-        let config = load(yaml);
+        Self::start_config(dir, load(yaml), tools, resume, human)
+    }
+
+    fn start_config(
+        dir: tempfile::TempDir,
+        config: Config,
+        tools: bool,
+        resume: Option<massgen::session::SessionInfo>,
+        human: bool,
+    ) -> Self {
         let mut requests = Vec::new();
         let backends: Vec<Arc<dyn Backend>> =
             build_backends(&config, &massgen::config::Env::default())

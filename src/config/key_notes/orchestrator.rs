@@ -78,7 +78,7 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
         }
         "skills_directory" => {
             "MassGen reads the skills directory from `orchestrator.coordination`, not here, so \
-             MassGen ignores it too; massgen has no skills"
+             MassGen ignores it too; so does massgen: move it under `coordination`"
         }
         "max_orchestration_restarts" => {
             "MassGen 0.1.97 accepts it here but reads it only under `orchestrator.coordination`, \
@@ -109,9 +109,9 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would compress long agent contexts to this ratio; massgen sends the \
              whole context"
         }
-        "use_skills" | "massgen_skills" | "skills_directory" | "load_previous_session_skills" => {
-            "MassGen would list the skills in .agent/skills (and earlier sessions') in each \
-             agent's system prompt; massgen has no skills"
+        "massgen_skills" => {
+            "MassGen would also give agents the skills bundled with MassGen (these names only); \
+             massgen bundles none and lists the skills in `skills_directory` and ~/.agent/skills"
         }
         "persona_generator" => {
             "MassGen would have a model write a different persona for each agent before the \

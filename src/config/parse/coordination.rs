@@ -1,12 +1,15 @@
-//! The `orchestrator.coordination:` block: planning mode, task plans, broadcast and
-//! filesystem memory.
+//! The `orchestrator.coordination:` block: planning mode, task plans, broadcast,
+//! filesystem memory and skills.
 
 use super::key_table::KeyTable;
 use super::{Note, modes};
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
-use crate::config::schema::CoordinationConfig;
+use std::path::PathBuf;
+
+use crate::config::path_rules::home_dir;
+use crate::config::schema::{CoordinationConfig, DEFAULT_SKILLS_DIRECTORY, SkillsConfig};
 use crate::config::yaml_node::Value;
 use crate::protocol::BroadcastTarget;
 
@@ -54,7 +57,43 @@ pub(super) fn parse_coordination(
         enable_memory_filesystem_mode: coordination
             .bool("enable_memory_filesystem_mode")?
             .unwrap_or(defaults.enable_memory_filesystem_mode),
+        skills: skills(coordination)?,
     })
+}
+
+/// `use_skills`, `skills_directory` and `load_previous_session_skills`.
+fn skills(coordination: &Fields<'_>) -> Result<Option<SkillsConfig>, Problem> {
+    let directory = coordination.string("skills_directory")?;
+    if directory
+        .as_deref()
+        .is_some_and(|dir| dir.trim().is_empty())
+    {
+        return Err(Problem::at(
+            coordination
+                .get("skills_directory")
+                .map_or(coordination.loc(), |node| node.loc),
+            format!("`{}` is empty", coordination.key_path("skills_directory")),
+        )
+        .help(format!(
+            "name the folder holding your skills (MassGen's default is {DEFAULT_SKILLS_DIRECTORY})"
+        )));
+    }
+    let load_previous_sessions = coordination
+        .bool("load_previous_session_skills")?
+        .unwrap_or(false);
+    if !coordination.bool("use_skills")?.unwrap_or(false) {
+        return Ok(None);
+    }
+    Ok(Some(SkillsConfig {
+        directory: PathBuf::from(
+            directory
+                .as_deref()
+                .unwrap_or(DEFAULT_SKILLS_DIRECTORY)
+                .trim(),
+        ),
+        user_directory: home_dir().map(|home| home.join(".agent").join("skills")),
+        load_previous_sessions,
+    }))
 }
 
 /// `broadcast: false | "agents" | "human"` (MassGen writes the off value as a YAML boolean).

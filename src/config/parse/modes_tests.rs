@@ -121,13 +121,14 @@ fn dynamic_plan_depth_runs_as_medium_with_a_warning() {
 #[test]
 fn unsupported_keys_say_what_massgen_would_have_done() {
     let yaml = format!(
-        "{AGENT}orchestrator:\n  coordination:\n    use_skills: true\n    fast_iteration_mode: true\n"
+        "{AGENT}orchestrator:\n  coordination:\n    massgen_skills: [pdf]\n    fast_iteration_mode: true\n"
     );
     let messages = warnings(&yaml);
     assert_eq!(
         messages[0],
-        "ignored: orchestrator.coordination.use_skills — MassGen would list the skills in \
-         .agent/skills (and earlier sessions') in each agent's system prompt; massgen has no skills"
+        "ignored: orchestrator.coordination.massgen_skills — MassGen would also give agents the \
+         skills bundled with MassGen (these names only); massgen bundles none and lists the \
+         skills in `skills_directory` and ~/.agent/skills"
     );
     assert!(
         messages[1].starts_with(
@@ -187,4 +188,37 @@ fn enable_memory_filesystem_mode_is_acted_on_and_checked() {
         .unwrap()
         .to_string();
     assert!(error.contains("enable_memory_filesystem_mode"), "{error}");
+}
+
+#[test]
+fn skills_keys_are_read_with_massgens_default_directory() {
+    let config = |coordination: &str| {
+        let yaml = format!("{AGENT}orchestrator:\n  coordination: {coordination}\n");
+        let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+        assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+        loaded.config.orchestrator.coordination.skills
+    };
+    let default = config("{use_skills: true}").unwrap();
+    assert_eq!(default.directory, std::path::Path::new(".agent/skills"));
+    assert!(!default.load_previous_sessions);
+    assert!(
+        default
+            .user_directory
+            .is_some_and(|dir| dir.ends_with(".agent/skills"))
+    );
+    let chosen = config(
+        "{use_skills: true, skills_directory: my/skills, load_previous_session_skills: true}",
+    )
+    .unwrap();
+    assert_eq!(chosen.directory, std::path::Path::new("my/skills"));
+    assert!(chosen.load_previous_sessions);
+    assert_eq!(config("{skills_directory: my/skills}"), None);
+
+    let empty = format!(
+        "{AGENT}orchestrator:\n  coordination: {{use_skills: true, skills_directory: ''}}\n"
+    );
+    let error = from_text(&empty, "t.yaml", &Env::default())
+        .unwrap_err()
+        .to_string();
+    assert!(error.contains("skills_directory` is empty"), "{error}");
 }

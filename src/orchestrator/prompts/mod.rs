@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use crate::backend::Message;
 use crate::config::Sensitivity;
 use crate::protocol::{AgentId, AnonId, TaskProgress};
+use crate::workspace::skills::Skill;
 
 use super::broadcast;
 use super::coordination::{Feedback, RoundView};
@@ -15,10 +16,12 @@ use super::turn_tools::BroadcastSettings;
 mod filesystem;
 pub mod memory;
 pub mod post_evaluation;
+mod skills;
 pub mod updates;
 
 pub use filesystem::FilesystemView;
 use filesystem::filesystem_instructions;
+use skills::skills_instructions;
 
 /// A finished earlier turn of this conversation.
 #[derive(Clone, Debug, PartialEq)]
@@ -46,6 +49,8 @@ pub struct PromptContext<'a> {
     /// Filesystem memory mode, for an agent with a workspace: the presenter consolidates
     /// the memories (the rounds' memory section is added once their peers' work is copied).
     pub memory: bool,
+    /// `use_skills`: the skills the agent can read with its file tools.
+    pub skills: &'a [Skill],
     /// Planning mode blocks tools this turn: what agents are told to do instead.
     pub planning_instruction: Option<&'a str>,
     /// Agents may ask with `ask_others`.
@@ -98,6 +103,14 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         "critical",
         &coordination,
     );
+    if !context.skills.is_empty() {
+        section(
+            &mut prompt,
+            "skills",
+            "critical",
+            &skills_instructions(context.skills),
+        );
+    }
     section(&mut prompt, "core_behaviors", "critical", CORE_BEHAVIORS);
     if let Some(settings) = context.broadcast.filter(|_| !vote_only) {
         section(

@@ -21,6 +21,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         today: "2026-11-22",
         filesystem: None,
         memory: false,
+        skills: &[],
         planning_instruction: None,
         broadcast: None,
         progress: Vec::new(),
@@ -199,4 +200,30 @@ fn a_persona_comes_before_the_system_message_and_softens_once_peers_answered() {
         identity_of(&context, &own_only),
         "<agent_identity priority=\"critical\">\nYou are a cautious auditor.\n"
     );
+}
+
+#[test]
+fn the_system_prompt_lists_each_skill_with_the_file_to_read() {
+    use crate::workspace::skills::{Skill, SkillSource};
+    let skills = [Skill {
+        name: "pdf".into(),
+        description: "Fill PDF forms".into(),
+        source: SkillSource::User,
+        file: "/home/u/.agent/skills/pdf/SKILL.md".into(),
+    }];
+    let view = second_round_seeing(&[]);
+    let without = coordination_system_prompt(&context(&[]), &view);
+    assert!(!without.contains("<skills"), "{without}");
+    let mut with_skills = context(&[]);
+    with_skills.skills = &skills;
+    let prompt = coordination_system_prompt(&with_skills, &view);
+    assert!(
+        prompt.contains(
+            "<skill>\n<name>pdf</name>\n<description>Fill PDF forms</description>\n\
+             <location>user</location>\n<file>/home/u/.agent/skills/pdf/SKILL.md</file>\n</skill>"
+        ),
+        "{prompt}"
+    );
+    let skills_at = prompt.find("<skills").unwrap();
+    assert!(skills_at < prompt.find("<core_behaviors").unwrap());
 }

@@ -115,6 +115,9 @@ impl Driver<'_> {
                     .workspaces
                     .as_ref()
                     .is_some_and(|workspaces| workspaces.dirs(agent_index).is_some()),
+            skills: self.run.workspaces.as_ref().map_or(&[], |workspaces| {
+                workspaces.layout().skills.skills.as_slice()
+            }),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
         }

@@ -4,7 +4,7 @@
 //! restarts in `post_evaluation.rs`, injection and round time limits in `updates.rs`,
 //! novelty, answer limits and presets in `coordination.rs`.)
 
-mod common;
+pub mod common;
 
 mod broadcasts;
 mod memory;
