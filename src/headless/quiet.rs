@@ -129,6 +129,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::ToolRefused { .. }
             | EventMsg::WorkspaceSnapshot { .. }
             | EventMsg::WorkspaceAssigned { .. }
+            | EventMsg::SkillsListed { .. }
             | EventMsg::ReplayStarted { .. }
             | EventMsg::ReplayFinished { .. } => {}
         }

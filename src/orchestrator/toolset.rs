@@ -11,9 +11,9 @@ use tokio::sync::mpsc;
 
 use super::agent_router::AgentToolRouter;
 use super::emitter::Emitter;
-use crate::config::Config;
+use crate::config::{Config, SkillsConfig};
 use crate::mcp::McpServers;
-use crate::protocol::{AgentId, AgentInfo, EventMsg, McpServerState};
+use crate::protocol::{AgentId, AgentInfo, EventMsg, McpServerState, SkillInfo};
 use crate::tools::builtin::is_builtin_server;
 use crate::tools::custom::{AgentSetup, CustomTools};
 use crate::tools::{BuiltinTools, PathPolicy, ToolRouter};
@@ -225,6 +225,9 @@ fn create_workspaces(
     }
     match Workspaces::create(project_dir, config, roster) {
         Ok(workspaces) => {
+            if let Some(skills) = &config.orchestrator.coordination.skills {
+                emitter.emit(None, skills_listed(project_dir, skills, &workspaces));
+            }
             if let Some(skills) = &config.orchestrator.coordination.skills
                 && workspaces.layout().skills.skills.is_empty()
             {
@@ -276,6 +279,32 @@ fn create_workspaces(
             );
             None
         }
+    }
+}
+
+/// The skills agents are told about, for the front ends' `/skills`.
+fn skills_listed(project_dir: &Path, skills: &SkillsConfig, workspaces: &Workspaces) -> EventMsg {
+    let mut searched = vec![project_dir.join(&skills.directory).display().to_string()];
+    searched.extend(
+        skills
+            .user_directory
+            .iter()
+            .map(|dir| dir.display().to_string()),
+    );
+    EventMsg::SkillsListed {
+        skills: workspaces
+            .layout()
+            .skills
+            .skills
+            .iter()
+            .map(|skill| SkillInfo {
+                name: skill.name.clone(),
+                description: skill.description.clone(),
+                source: skill.source,
+                file: skill.file.clone(),
+            })
+            .collect(),
+        searched,
     }
 }
 

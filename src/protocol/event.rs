@@ -13,6 +13,7 @@ use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
 use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};
 use super::provider_tool::ProviderToolCall;
+use super::skill::SkillInfo;
 use super::usage::{CallTiming, Usage};
 
 /// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
@@ -137,6 +138,12 @@ pub enum EventMsg {
         /// server; `None` for other tools and the `default` category.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         category: Option<String>,
+    },
+    /// `use_skills` is on: the skills agents are told about, found in `searched` (the
+    /// directories looked in, as shown). Sent once at run start; never when skills are off.
+    SkillsListed {
+        skills: Vec<SkillInfo>,
+        searched: Vec<String>,
     },
     /// One of the agent's MCP servers changed state (starting, ready, failed, paused).
     McpServerStatus {

@@ -3,7 +3,8 @@
 //! to a group is passed over by every `match` that names the group.
 
 /// The run's own events, outside any turn's story: the run starting and stopping, the
-/// agents replaced, the history cleared, a replay starting and ending, the saved plans listed.
+/// agents replaced, the history cleared, a replay starting and ending, the saved plans and the
+/// skills listed.
 macro_rules! run_events {
     () => {
         $crate::protocol::EventMsg::RunStarted { .. }
@@ -13,6 +14,7 @@ macro_rules! run_events {
             | $crate::protocol::EventMsg::ReplayStarted { .. }
             | $crate::protocol::EventMsg::ReplayFinished { .. }
             | $crate::protocol::EventMsg::PlansListed { .. }
+            | $crate::protocol::EventMsg::SkillsListed { .. }
     };
 }
 

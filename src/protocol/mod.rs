@@ -12,6 +12,7 @@ mod op;
 mod plan;
 mod plan_outcome;
 mod provider_tool;
+mod skill;
 pub mod symbols;
 mod usage;
 
@@ -31,4 +32,5 @@ pub use plan::{
 };
 pub use plan_outcome::{OpenTask, PlanOutcome};
 pub use provider_tool::{ProviderToolCall, Source};
+pub use skill::{SkillInfo, SkillSource};
 pub use usage::{CallTiming, Spend, Usage};

@@ -83,6 +83,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::ReplayFinished { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::WorkspaceAssigned { .. }
+        | EventMsg::SkillsListed { .. }
         | EventMsg::WorkspaceSnapshot { .. }
         | EventMsg::PlansListed { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,

@@ -30,7 +30,7 @@ const fn command(
 }
 
 /// In the order completion offers them.
-pub const SLASH_COMMANDS: [SlashCommand; 29] = [
+pub const SLASH_COMMANDS: [SlashCommand; 30] = [
     command("/help", &["h", "?"], "", "every key and command"),
     command(
         "/quit",
@@ -139,6 +139,12 @@ pub const SLASH_COMMANDS: [SlashCommand; 29] = [
         &[],
         "",
         "copy the final answer to the clipboard (OSC 52)",
+    ),
+    command(
+        "/skills",
+        &[],
+        "",
+        "the skills agents are told about: name, description, source, SKILL.md",
     ),
 ];
 

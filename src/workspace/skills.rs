@@ -5,29 +5,9 @@
 use std::path::{Path, PathBuf};
 
 use crate::config::{SkillsConfig, parse_front_matter};
+pub use crate::protocol::SkillSource;
 
 pub const SKILL_FILE: &str = "SKILL.md";
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum SkillSource {
-    /// `skills_directory`.
-    Project,
-    /// `~/.agent/skills`.
-    User,
-    /// An earlier run's `tasks/evolving_skill/`.
-    PreviousSession,
-}
-
-impl SkillSource {
-    /// MassGen's word for it, shown to agents as the skill's `location`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Self::Project => "project",
-            Self::User => "user",
-            Self::PreviousSession => "previous_session",
-        }
-    }
-}
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Skill {

@@ -133,3 +133,40 @@ async fn previous_session_skills_are_listed_and_readable_when_asked() {
     assert!(ok, "{output}");
     assert!(output.contains("Group by area."), "{output}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_run_lists_its_skills_for_front_ends_only_when_skills_are_on() {
+    let listed = |events: &[massgen::protocol::Event]| {
+        events.iter().find_map(|event| match &event.msg {
+            EventMsg::SkillsListed { skills, searched } => Some((skills.clone(), searched.clone())),
+            _ => None,
+        })
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_skill(&dir.path().join("team-skills/pdf"), "pdf", "x");
+    let yaml = reader(&file, "{use_skills: true, skills_directory: team-skills}");
+    let mut config = load(&yaml);
+    if let Some(skills) = &mut config.orchestrator.coordination.skills {
+        skills.user_directory = None;
+    }
+    let mut scenario = Scenario::start_with_tools_config(dir, config);
+    let events = scenario
+        .submit("q", Mode::Normal, TurnOptions::default())
+        .await;
+    let (skills, searched) = listed(&events).expect("the skills are listed");
+    assert_eq!(skills.len(), 1, "{skills:?}");
+    assert_eq!(skills[0].name, "pdf");
+    assert_eq!(skills[0].description, "How to pdf well");
+    assert_eq!(skills[0].source, massgen::protocol::SkillSource::Project);
+    assert_eq!(skills[0].file, file);
+    assert_eq!(searched.len(), 1, "{searched:?}");
+    assert!(searched[0].ends_with("team-skills"), "{searched:?}");
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = write_skill(&dir.path().join("team-skills/pdf"), "pdf", "x");
+    let mut scenario = Scenario::start_with_tools(dir, &reader(&file, "{}"));
+    let events = scenario
+        .submit("q", Mode::Normal, TurnOptions::default())
+        .await;
+    assert_eq!(listed(&events), None, "skills are off");
+}

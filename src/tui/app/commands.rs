@@ -10,7 +10,7 @@ use crate::tui::view::ModalKind;
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 42] = [
+pub(super) const COMMAND_NAMES: [&str; 43] = [
     "help",
     "h",
     "?",
@@ -23,6 +23,7 @@ pub(super) const COMMAND_NAMES: [&str; 42] = [
     "status",
     "mcp",
     "p",
+    "skills",
     "workspace",
     "w",
     "files",
@@ -84,6 +85,7 @@ impl App {
 
             "status" => self.open(ModalKind::Status),
             "mcp" | "p" => self.open(ModalKind::Servers),
+            "skills" => self.open(ModalKind::Skills),
             "workspace" | "w" | "files" => self.open_files(),
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),

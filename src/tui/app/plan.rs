@@ -166,6 +166,7 @@ impl App {
             | ModalKind::Turns { .. }
             | ModalKind::Events { .. }
             | ModalKind::Servers
+            | ModalKind::Skills
             | ModalKind::Files { .. }
             | ModalKind::TaskPlan { .. }
             | ModalKind::Question

@@ -25,6 +25,7 @@ pub fn title(kind: ModalKind, state: &UiState) -> String {
         }
         ModalKind::Status => " System status ".into(),
         ModalKind::Servers => " MCP servers ".into(),
+        ModalKind::Skills => " Skills ".into(),
         ModalKind::Files { agent, source, .. } => format!(
             " Files of {} · {} ",
             agent_name(state, agent),
@@ -84,6 +85,7 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         | ModalKind::Status
         | ModalKind::Coordination
         | ModalKind::Servers
+        | ModalKind::Skills
         | ModalKind::TaskPlan { .. }
         | ModalKind::Events { .. }
         | ModalKind::Context
@@ -132,6 +134,7 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         | ModalKind::Turns { .. }
         | ModalKind::Events { .. }
         | ModalKind::Servers
+        | ModalKind::Skills
         | ModalKind::Files { .. }
         | ModalKind::PlanApproval
         | ModalKind::TaskPlan { .. }

@@ -78,6 +78,7 @@ pub fn page(
         }),
         ModalKind::Status => status(state, theme),
         ModalKind::Servers => super::servers::lines(state, theme, width),
+        ModalKind::Skills => super::skills::lines(state, theme, width),
         ModalKind::Turns { selected } => super::turns::lines(state, theme, width, selected),
         ModalKind::Events { turns } => super::events::lines(state, theme, width, turns),
         ModalKind::Tools { agent, selected } => {

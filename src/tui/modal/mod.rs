@@ -23,6 +23,9 @@ mod plan_list;
 mod plans;
 mod question;
 mod servers;
+mod skills;
+#[cfg(test)]
+mod skills_tests;
 mod tasks;
 #[cfg(test)]
 mod tests;
@@ -111,6 +114,7 @@ pub fn selection<'a>(kind: &'a mut ModalKind, state: &UiState) -> Option<(&'a mu
         | ModalKind::AgentOutput { .. }
         | ModalKind::Status
         | ModalKind::Servers
+        | ModalKind::Skills
         | ModalKind::Files { .. }
         | ModalKind::Coordination
         | ModalKind::Events { .. }

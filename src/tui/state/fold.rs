@@ -3,7 +3,7 @@
 //! that spans several (`coordination`, `turn_flow`).
 
 use super::attempts::{checked_notice, injected_notice};
-use super::{AgentCard, ReplayState, UiState, display_tool_name, refusal};
+use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
 use crate::protocol::{AgentId, Event, EventMsg};
 
 impl UiState {
@@ -136,6 +136,12 @@ impl UiState {
                 snapshot,
             } => self.workspace_assigned(agent, workspace, temp, snapshot),
             EventMsg::McpServerStatus { server, state } => self.server_status(agent, server, state),
+            EventMsg::SkillsListed { skills, searched } => {
+                self.tools.skills = Some(ListedSkills {
+                    skills: skills.clone(),
+                    searched: searched.clone(),
+                })
+            }
             EventMsg::ToolRefused { tool, path, reason } => {
                 self.card(agent, |card| card.notice(refusal(tool, path, reason)))
             }

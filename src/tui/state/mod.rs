@@ -42,7 +42,7 @@ pub use record::{AgentTurn, CastVote, FinalAnswer, ResumedSession, TurnRecord, V
 pub use replay::ReplayState;
 pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use timeline_entries::Timeline;
-pub use tools::{AgentTools, ServerRow, WorkspaceDirs, refusal};
+pub use tools::{AgentTools, ListedSkills, ServerRow, WorkspaceDirs, refusal};
 pub use turns::{Phase, TurnState};
 pub use votes::{Bar, VoteTally};
 

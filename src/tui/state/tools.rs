@@ -1,10 +1,10 @@
 //! What the UI keeps of the agents' tools: their MCP servers (for the status view; they
-//! live for the whole run, across turns), their workspace directories, and how a refused
-//! call reads.
+//! live for the whole run, across turns), their workspace directories, their skills, and how
+//! a refused call reads.
 
 use std::path::{Path, PathBuf};
 
-use crate::protocol::{AgentId, McpServerState};
+use crate::protocol::{AgentId, McpServerState, SkillInfo};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ServerRow {
@@ -29,6 +29,15 @@ pub struct AgentTools {
     pub servers: Vec<ServerRow>,
     /// The agents' workspace directories, for the workspace browser.
     pub workspaces: Vec<WorkspaceDirs>,
+    /// `use_skills`: what the run listed (`/skills`); `None` while skills are off.
+    pub skills: Option<ListedSkills>,
+}
+
+/// The skills agents are told about, and the directories looked in for them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ListedSkills {
+    pub skills: Vec<SkillInfo>,
+    pub searched: Vec<String>,
 }
 
 impl AgentTools {

@@ -83,6 +83,8 @@ pub enum ModalKind {
     },
     /// Every agent's MCP servers.
     Servers,
+    /// `/skills`: the skills agents are told about.
+    Skills,
     /// An agent's files: ← → agent, Tab which directory, ↑ ↓ file.
     Files {
         agent: usize,
