@@ -19,12 +19,9 @@ use axum::http::{HeaderMap, Method, Uri};
 use axum::response::Response;
 use serde_json::{Value, json};
 
-/// What the model does in reply to one main-conversation request.
-#[derive(Clone, Debug)]
-pub enum Step {
-    Text(String),
-    Call { tool: String, arguments: Value },
-}
+use crate::fake_script::offered_name;
+
+pub use crate::fake_script::Step;
 
 /// One request as the server saw it.
 #[derive(Clone, Debug)]
@@ -99,14 +96,7 @@ impl Drop for FakeModel {
 impl FakeModel {
     /// Plays `steps` in order, then answers "done.".
     pub fn start(steps: Vec<Step>) -> Self {
-        let steps = Mutex::new(steps.into_iter());
-        Self::with_policy(move |_| {
-            steps
-                .lock()
-                .unwrap()
-                .next()
-                .unwrap_or_else(|| Step::Text("done.".into()))
-        })
+        Self::with_policy(crate::fake_script::played(steps))
     }
 
     /// Decides each main-conversation reply from its request. Call inside a tokio runtime.
@@ -116,14 +106,8 @@ impl FakeModel {
             requests: Arc::default(),
         };
         let requests = Arc::clone(&shared.requests);
-        let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-        listener.set_nonblocking(true).unwrap();
-        let address = listener.local_addr().unwrap();
-        let listener = tokio::net::TcpListener::from_std(listener).unwrap();
-        let app = axum::Router::new().fallback(handle).with_state(shared);
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app).await.unwrap();
-        });
+        let (address, server) =
+            crate::fake_script::serve(axum::Router::new().fallback(handle).with_state(shared));
         Self {
             base_url: format!("http://{address}"),
             requests,
@@ -242,19 +226,6 @@ fn stream(request: &ModelRequest, step: &Step, input_tokens: u64) -> (Response, 
         .body(Body::from(body))
         .unwrap();
     (response, output_tokens)
-}
-
-/// The offered tool `tool` names: itself, or an MCP tool ending in `__tool` or `_tool`.
-fn offered_name(offered: &[String], tool: &str) -> String {
-    offered
-        .iter()
-        .find(|name| {
-            *name == tool
-                || name.ends_with(&format!("__{tool}"))
-                || name.ends_with(&format!("_{tool}"))
-        })
-        .cloned()
-        .unwrap_or_else(|| tool.to_owned())
 }
 
 /// A side request's short answer, streamed or whole as the request asks.

@@ -25,18 +25,15 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::Response;
 use serde_json::{Value, json};
 
+use crate::fake_script::matches;
+
 /// Tokens every answer reports: input (of which cached), output (of which reasoning).
 pub const INPUT_TOKENS: u64 = 100;
 pub const CACHED_TOKENS: u64 = 10;
 pub const OUTPUT_TOKENS: u64 = 20;
 pub const REASONING_TOKENS: u64 = 5;
 
-/// What the model does for one request.
-#[derive(Clone, Debug)]
-pub enum Step {
-    Text(String),
-    Call { tool: String, arguments: Value },
-}
+pub use crate::fake_script::Step;
 
 /// One request of the main conversation.
 #[derive(Clone, Debug)]
@@ -126,12 +123,6 @@ struct Offered {
     custom: bool,
 }
 
-fn matches(offered: &str, tool: &str) -> bool {
-    offered == tool
-        || offered.ends_with(&format!("__{tool}"))
-        || offered.ends_with(&format!("_{tool}"))
-}
-
 type Policy = dyn Fn(&ModelRequest) -> Step + Send + Sync;
 
 enum Source {
@@ -180,14 +171,11 @@ impl FakeModel {
             side: Arc::default(),
             count: Arc::default(),
         };
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let app = axum::Router::new()
-            .fallback(handle)
-            .with_state(shared.clone());
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app).await.unwrap();
-        });
+        let (address, server) = crate::fake_script::serve(
+            axum::Router::new()
+                .fallback(handle)
+                .with_state(shared.clone()),
+        );
         Self {
             base_url: format!("http://{address}/v1"),
             shared,

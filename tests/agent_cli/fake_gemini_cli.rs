@@ -21,12 +21,9 @@ use axum::http::{HeaderMap, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 
-/// One model turn of the script.
-#[derive(Clone, Debug)]
-pub enum Step {
-    Text(String),
-    Call { tool: String, arguments: Value },
-}
+use crate::fake_script::offered_name;
+
+pub use crate::fake_script::Step;
 
 /// One request as the server saw it, with the tokens it was billed.
 #[derive(Clone, Debug)]
@@ -124,15 +121,7 @@ impl Drop for FakeModel {
 impl FakeModel {
     /// Plays `steps`, one per main-conversation request, then answers "done.".
     pub async fn start(steps: Vec<Step>) -> Self {
-        let steps = Mutex::new(steps.into_iter());
-        Self::with_policy(move |_| {
-            steps
-                .lock()
-                .unwrap()
-                .next()
-                .unwrap_or_else(|| Step::Text("done.".into()))
-        })
-        .await
+        Self::with_policy(crate::fake_script::played(steps)).await
     }
 
     /// Answers each main-conversation request with what `policy` decides from it.
@@ -145,12 +134,8 @@ impl FakeModel {
             side: Arc::default(),
         };
         let (main, side) = (Arc::clone(&shared.main), Arc::clone(&shared.side));
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-        let address = listener.local_addr().unwrap();
-        let app = axum::Router::new().fallback(handle).with_state(shared);
-        let server = tokio::spawn(async move {
-            axum::serve(listener, app).await.unwrap();
-        });
+        let (address, server) =
+            crate::fake_script::serve(axum::Router::new().fallback(handle).with_state(shared));
         Self {
             base_url: format!("http://{address}"),
             main,
@@ -267,20 +252,6 @@ fn stream_reply(request: &ModelRequest, step: &Step) -> (String, u64) {
         .map(|(index, parts)| format!("data: {}\r\n\r\n", chunk(parts, index == last, &request)))
         .collect();
     (body, tokens)
-}
-
-/// The offered tool `tool` names: the same name, or one ending in `__tool` or `_tool`
-/// (`mcp_massgen_vote` for `vote`).
-fn offered_name(offered: &[String], tool: &str) -> String {
-    offered
-        .iter()
-        .find(|name| {
-            *name == tool
-                || name.ends_with(&format!("__{tool}"))
-                || name.ends_with(&format!("_{tool}"))
-        })
-        .cloned()
-        .unwrap_or_else(|| tool.to_owned())
 }
 
 /// One `GenerateContentResponse`, with the request's usage.

@@ -18,6 +18,7 @@ mod codex_turn;
 mod fake_claude_code;
 mod fake_codex;
 mod fake_gemini_cli;
+mod fake_script;
 mod gemini_cli;
 mod gemini_cli_turn;
 mod script;
