@@ -12,10 +12,12 @@ use futures::stream::FuturesOrdered;
 use super::channel::AgentSink;
 use super::inbox::HumanInbox;
 use super::model_call::ModelLink;
+use super::prompts::updates;
+use super::round_clock::RoundClock;
 use super::turn_tools::TurnTools;
 use crate::backend::{AssistantTurn, Message, ToolCall};
 use crate::config::ToolExecution;
-use crate::protocol::{AgentStatus, EventMsg};
+use crate::protocol::{AgentStatus, EventMsg, RoundTimeStage};
 use crate::tools::{ToolResult, ToolRouter};
 
 pub struct AgentLink {
@@ -69,6 +71,29 @@ impl AgentLink {
                 self.sink().event(EventMsg::HumanInputDelivered { text });
             }
         }
+    }
+
+    /// Refuses `call`, made past the round's time limit and grace: the first refusal is
+    /// reported as the limit reached, each as a blocked tool. The message for the model,
+    /// and whether this refusal ends the round.
+    pub fn refuse_past_limit(&self, clock: &mut RoundClock, call: &ToolCall) -> (String, bool) {
+        if clock.denials() == 0 {
+            self.sink().event(EventMsg::RoundTimeLimitReached {
+                stage: RoundTimeStage::Blocked,
+                elapsed_secs: clock.elapsed().as_secs(),
+            });
+        }
+        let ended = clock.deny();
+        let grace = clock.limit().map(|limit| limit.grace).unwrap_or_default();
+        let message =
+            updates::hard_block_message(&call.name, clock.since_notice(), grace, clock.denials());
+        self.sink().event(EventMsg::ToolBlocked {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+            message: message.clone(),
+        });
+        (message, ended)
     }
 
     /// Runs one call an agent CLI made through its bridge: its result text, with human

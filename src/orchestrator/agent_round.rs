@@ -165,37 +165,15 @@ async fn run_tools_in_time(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
 /// Past the grace period every tool call is refused; after too many in a row the round
 /// ends.
 fn refuse_tools(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
-    if task.clock.denials() == 0 {
-        task.link.sink().event(EventMsg::RoundTimeLimitReached {
-            stage: RoundTimeStage::Blocked,
-            elapsed_secs: task.clock.elapsed().as_secs(),
-        });
-    }
     Arc::make_mut(&mut task.messages).push(Message::Assistant {
         content: turn.text.clone(),
         tool_calls: turn.tool_calls.clone(),
         reasoning: turn.reasoning_blocks.clone(),
     });
-    let grace = task
-        .clock
-        .limit()
-        .map(|limit| limit.grace)
-        .unwrap_or_default();
     let mut ended = false;
     for call in &turn.tool_calls {
-        ended |= task.clock.deny();
-        let message = updates::hard_block_message(
-            &call.name,
-            task.clock.since_notice(),
-            grace,
-            task.clock.denials(),
-        );
-        task.link.sink().event(EventMsg::ToolBlocked {
-            call_id: call.id.clone(),
-            tool: call.name.clone(),
-            arguments: call.arguments.clone(),
-            message: message.clone(),
-        });
+        let (message, last) = task.link.refuse_past_limit(&mut task.clock, call);
+        ended |= last;
         Arc::make_mut(&mut task.messages).push(Message::Tool {
             call_id: call.id.clone(),
             name: call.name.clone(),

@@ -256,30 +256,7 @@ impl<'a> Served<'a> {
     }
 
     fn refuse(&mut self, call: &ToolCall) -> Handled {
-        if self.clock.denials() == 0 {
-            self.link.sink().event(EventMsg::RoundTimeLimitReached {
-                stage: RoundTimeStage::Blocked,
-                elapsed_secs: self.clock.elapsed().as_secs(),
-            });
-        }
-        let ended = self.clock.deny();
-        let grace = self
-            .clock
-            .limit()
-            .map(|limit| limit.grace)
-            .unwrap_or_default();
-        let message = updates::hard_block_message(
-            &call.name,
-            self.clock.since_notice(),
-            grace,
-            self.clock.denials(),
-        );
-        self.link.sink().event(EventMsg::ToolBlocked {
-            call_id: call.id.clone(),
-            tool: call.name.clone(),
-            arguments: call.arguments.clone(),
-            message: message.clone(),
-        });
+        let (message, ended) = self.link.refuse_past_limit(self.clock, call);
         Handled {
             reply: BridgeReply {
                 text: message,
