@@ -90,6 +90,9 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "debug_delay_after_n_tools",
     "auto_discover_custom_tools",
     "custom_tools",
+    "enable_code_based_tools",
+    "direct_mcp_servers",
+    "shared_tools_directory",
 ];
 
 /// The keys an agent CLI's backend acts on beyond the shared ones (`allowed_tools` and
@@ -126,9 +129,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "disallowed_tools",
     "custom_tools_path",
     "exclude_custom_tools",
-    "enable_code_based_tools",
-    "direct_mcp_servers",
-    "shared_tools_directory",
     "permission_mode",
     "max_thinking_tokens",
     "system_prompt",

@@ -215,7 +215,7 @@ mod tests {
 
     #[test]
     fn unset_variables_in_ignored_blocks_only_warn() {
-        let yaml = "agents:\n  - id: a\n    backend:\n      type: scripted\n      direct_mcp_servers:\n        \
+        let yaml = "agents:\n  - id: a\n    backend:\n      type: scripted\n      agent_config:\n        \
                     - {name: s, env: {KEY: \"${UNSET_IN_IGNORED_BLOCK}\"}}\n      api_key: \"${UNSET_USED}\"\n";
         let loaded = from_text(yaml, "t.yaml", &Env::default()).unwrap();
         assert_eq!(loaded.unset.len(), 1);
@@ -226,7 +226,7 @@ mod tests {
                 .iter()
                 .any(|w| w.message.contains("UNSET_IN_IGNORED_BLOCK")
                     && w.message
-                        .contains("agents[0].backend.direct_mcp_servers[0].env.KEY")),
+                        .contains("agents[0].backend.agent_config[0].env.KEY")),
             "{:?}",
             loaded.warnings
         );

@@ -73,7 +73,7 @@ pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCa
 pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{
-    CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
+    CodeBasedTools, CommandLineConfig, ContextPath, DEFAULT_CALL_TIMEOUT, DEFAULT_COMMAND_TIMEOUT,
     DEFAULT_CONNECT_TIMEOUT, DebugDelay, McpServerConfig, McpTransport, Permission, StrictTools,
     ToolExecution, ToolSettings,
 };

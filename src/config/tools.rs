@@ -39,6 +39,20 @@ pub struct ToolSettings {
     pub custom_tools: Vec<CustomToolConfig>,
     /// `enable_strict_tool_use` (Claude).
     pub strict_tools: StrictTools,
+    /// `enable_code_based_tools: true`: the MCP servers' tools are also written as Python
+    /// files in the workspace (or `shared_tools_directory`), and only `direct_mcp_servers`
+    /// stay direct tools.
+    pub code_based: Option<CodeBasedTools>,
+}
+
+/// MassGen's code-based tools (`enable_code_based_tools`) as a backend configures them.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CodeBasedTools {
+    /// `direct_mcp_servers`: servers whose tools stay direct tools and get no code files.
+    pub direct_servers: Vec<String>,
+    /// `shared_tools_directory`: where the code files go for every agent (relative to the
+    /// project directory), instead of each workspace.
+    pub shared_directory: Option<String>,
 }
 
 /// `enable_strict_tool_use: true` (Claude): the agent's tools go with `strict: true`, so

@@ -6,6 +6,8 @@ pub mod bridge;
 mod client;
 mod client_http;
 mod client_stdio;
+mod code_files;
+pub mod code_tools;
 mod jsonrpc;
 pub mod naming;
 mod native_client;

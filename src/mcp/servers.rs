@@ -117,6 +117,19 @@ impl McpServers {
             .collect()
     }
 
+    /// Each started server's name with its offered tools: the tool's own name and its
+    /// spec under the full name.
+    pub fn tools_by_server(&self) -> Vec<(String, Vec<(String, ToolSpec)>)> {
+        let tools_of = |server: &Server| {
+            let tools = server.tools.iter().filter_map(|spec| {
+                let (_, tool) = self.names.resolve(&spec.name)?;
+                Some((tool.to_string(), spec.clone()))
+            });
+            (server.config.name.clone(), tools.collect())
+        };
+        self.servers.iter().map(tools_of).collect()
+    }
+
     /// Whether `full_name` is one of [`Self::tools`].
     pub fn handles(&self, full_name: &str) -> bool {
         self.route(full_name).is_some()

@@ -23,6 +23,8 @@ pub struct AgentToolRouter {
     builtin: Option<Arc<BuiltinTools>>,
     mcp: Option<Arc<McpServers>>,
     custom: Option<Arc<CustomTools>>,
+    /// MCP tools reached through the agent's code only (`enable_code_based_tools`).
+    code_only: Vec<String>,
     /// MCP state changes reported since the last call.
     notices: Arc<Mutex<mpsc::UnboundedReceiver<EventMsg>>>,
 }
@@ -40,6 +42,7 @@ impl AgentToolRouter {
             builtin: builtin.map(Arc::new),
             mcp,
             custom: None,
+            code_only: Vec::new(),
             notices: Arc::new(Mutex::new(notices)),
         }
     }
@@ -47,6 +50,12 @@ impl AgentToolRouter {
     /// Offers the agent's Python custom tools too, after the built-in and MCP tools.
     pub fn with_custom(mut self, custom: Option<Arc<CustomTools>>) -> Self {
         self.custom = custom;
+        self
+    }
+
+    /// Stops offering these MCP tools (full names) directly: the agent calls them from code.
+    pub fn with_code_only(mut self, code_only: Option<Vec<String>>) -> Self {
+        self.code_only = code_only.unwrap_or_default();
         self
     }
 
@@ -59,7 +68,11 @@ impl AgentToolRouter {
 impl ToolRouter for AgentToolRouter {
     fn tools(&self) -> Vec<ToolSpec> {
         let builtin = self.builtin.iter().flat_map(|tools| tools.specs());
-        let mcp = self.mcp.iter().flat_map(|servers| servers.tools());
+        let mcp = self
+            .mcp
+            .iter()
+            .flat_map(|servers| servers.tools())
+            .filter(|spec| !self.code_only.contains(&spec.name));
         let custom = self.custom.iter().flat_map(|tools| tools.specs());
         let mut offered: Vec<ToolSpec> = Vec::new();
         // A user server named like a built-in one (`filesystem`) is hidden behind it:
@@ -80,10 +93,9 @@ impl ToolRouter for AgentToolRouter {
             .builtin
             .clone()
             .filter(|tools| offered && tools.handles(&call.name));
-        let mcp = self
-            .mcp
-            .clone()
-            .filter(|servers| offered && servers.handles(&call.name));
+        let mcp = self.mcp.clone().filter(|servers| {
+            offered && servers.handles(&call.name) && !self.code_only.contains(&call.name)
+        });
         let custom = self
             .custom
             .clone()

@@ -7,6 +7,7 @@ mod agent_router;
 mod broadcast;
 mod channel;
 mod cli_round;
+mod code_tools_setup;
 pub mod coordination;
 mod emitter;
 pub mod event_queue;

@@ -66,6 +66,7 @@ pub(super) async fn replace(
         backends,
         routers: tools.routers.clone(),
         workspaces: tools.workspaces.clone(),
+        code_tools: tools.code_tools.clone(),
         roster: roster.clone(),
         project_dir: context.project_dir.clone(),
         human: context.human,

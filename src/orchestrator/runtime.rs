@@ -101,6 +101,7 @@ async fn run(
         backends,
         routers: agent_tools.routers.clone(),
         workspaces: agent_tools.workspaces.clone(),
+        code_tools: agent_tools.code_tools.clone(),
         roster,
         project_dir,
         human: options.human,

@@ -10,9 +10,11 @@ use futures::future::join_all;
 use tokio::sync::mpsc;
 
 use super::agent_router::AgentToolRouter;
+use super::code_tools_setup::{set_up_all, shared_base};
 use super::emitter::Emitter;
 use crate::config::{Config, SkillsConfig};
 use crate::mcp::McpServers;
+use crate::mcp::code_tools::CodeTools;
 use crate::protocol::{AgentId, AgentInfo, EventMsg, McpServerState, SkillInfo};
 use crate::tools::builtin::is_builtin_server;
 use crate::tools::custom::{AgentSetup, CustomTools};
@@ -37,6 +39,8 @@ pub struct AgentTools {
     pub custom: Vec<Arc<CustomTools>>,
     /// Agents whose custom tools could not be loaded, with why: the run does not start.
     pub failed: Vec<(AgentId, String)>,
+    /// One per agent, config order: its code-based tools (their bridge lives as long).
+    pub code_tools: Vec<Option<Arc<CodeTools>>>,
 }
 
 impl AgentTools {
@@ -87,6 +91,7 @@ pub async fn prepare(
             mcp: Vec::new(),
             custom: Vec::new(),
             failed: Vec::new(),
+            code_tools: vec![None; config.agents.len()],
         },
         ToolSetup::FromConfig { project_dir } => {
             let workspaces = create_workspaces(&project_dir, config, roster, emitter);
@@ -98,21 +103,27 @@ pub async fn prepare(
             let policies: Vec<Option<Arc<PathPolicy>>> = (0..config.agents.len())
                 .map(|index| {
                     let dirs = workspaces.as_ref().and_then(|ws| ws.dirs(index))?;
+                    let shared_tools = shared_base(&project_dir, &config.agents[index]);
                     Some(Arc::new(PathPolicy::new(
                         dirs.workspace.clone(),
-                        vec![dirs.temp.clone()],
+                        std::iter::once(dirs.temp.clone())
+                            .chain(shared_tools)
+                            .collect(),
                         context.clone(),
                     )))
                 })
                 .collect();
+            let code_tools =
+                set_up_all(&project_dir, config, workspaces.as_ref(), &mcp, emitter).await;
             let (custom, failed) = start_custom(config, roster, &policies).await;
             let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
-            for (((agent, policy), tools), (servers, notices)) in config
+            for ((((agent, policy), tools), (servers, notices)), code) in config
                 .agents
                 .iter()
                 .zip(&policies)
                 .zip(&custom)
                 .zip(mcp.iter().zip(receivers))
+                .zip(&code_tools)
             {
                 let settings = &agent.backend.tools;
                 let builtin = policy
@@ -120,7 +131,8 @@ pub async fn prepare(
                     .map(|policy| BuiltinTools::new(Arc::clone(policy), settings));
                 routers.push(Arc::new(
                     AgentToolRouter::new(settings.clone(), builtin, servers.clone(), notices)
-                        .with_custom(tools.clone()),
+                        .with_custom(tools.clone())
+                        .with_code_only(code.as_ref().map(|code| code.code_only.clone())),
                 ));
             }
             AgentTools {
@@ -129,6 +141,7 @@ pub async fn prepare(
                 mcp: mcp.into_iter().flatten().collect(),
                 custom: custom.into_iter().flatten().collect(),
                 failed,
+                code_tools,
             }
         }
     }

@@ -88,10 +88,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
         "exclude_custom_tools" => {
             "MassGen would hide these of its built-in custom tools; massgen has none to hide"
         }
-        "enable_code_based_tools" | "shared_tools_directory" | "direct_mcp_servers" => {
-            "MassGen would expose MCP tools as Python code files the agent imports and runs; \
-             massgen calls MCP tools directly"
-        }
         "permission_mode" | "max_thinking_tokens" => {
             "MassGen passes it to the Claude Code CLI only; massgen does too, so on another \
              backend type it changes nothing"

@@ -219,9 +219,9 @@ fn a_key_the_cli_does_not_take_is_noted_with_what_massgen_does() {
         ),
         "{noted:?}"
     );
-    // MassGen's code-based tools, as on every backend.
-    let noted = warnings("    type: codex\n    enable_code_based_tools: true\n");
-    assert!(noted[0].contains("Python code files"), "{noted:?}");
+    // A MassGen tool key massgen does not act on, as on every backend.
+    let noted = warnings("    type: codex\n    custom_tools_path: tools\n");
+    assert!(noted[0].contains("copy this directory"), "{noted:?}");
     // The keys a CLI takes are counted honoured.
     let keys = loaded(
         "    type: claude_code\n    cwd: ws\n    permission_mode: plan\n    system_prompt: s\n",

@@ -49,6 +49,7 @@ pub(super) fn parse_tool_settings(
             StrictTools::default()
         },
         custom_tools,
+        code_based: super::code_based_tools::parse_code_based_tools(backend)?,
     })
 }
 

@@ -13,6 +13,7 @@ use super::broadcast;
 use super::coordination::{Feedback, RoundView};
 use super::turn_tools::BroadcastSettings;
 
+mod code_tools;
 mod filesystem;
 pub mod memory;
 pub mod post_evaluation;
@@ -22,6 +23,8 @@ pub mod updates;
 pub use filesystem::FilesystemView;
 use filesystem::filesystem_instructions;
 use skills::skills_instructions;
+
+use crate::mcp::code_tools::CodeTools;
 
 /// A finished earlier turn of this conversation.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +52,8 @@ pub struct PromptContext<'a> {
     /// Filesystem memory mode, for an agent with a workspace: the presenter consolidates
     /// the memories (the rounds' memory section is added once their peers' work is copied).
     pub memory: bool,
+    /// `enable_code_based_tools`: where the agent's MCP tools are as Python modules.
+    pub code_tools: Option<&'a CodeTools>,
     /// `use_skills`: the skills the agent can read with its file tools.
     pub skills: &'a [Skill],
     /// Planning mode blocks tools this turn: what agents are told to do instead.
@@ -126,6 +131,15 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
             "filesystem",
             "high",
             &filesystem_instructions(filesystem, false),
+        );
+    }
+    if let Some(code) = context.code_tools {
+        let workspace = context.filesystem.as_ref().map(|view| view.workspace);
+        section(
+            &mut prompt,
+            "code_based_tools",
+            "medium",
+            &code_tools::code_tools_instructions(code, workspace),
         );
     }
     if let Some(instruction) = context.planning_instruction {

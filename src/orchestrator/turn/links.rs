@@ -115,6 +115,11 @@ impl Driver<'_> {
                     .workspaces
                     .as_ref()
                     .is_some_and(|workspaces| workspaces.dirs(agent_index).is_some()),
+            code_tools: self
+                .run
+                .code_tools
+                .get(agent_index)
+                .and_then(Option::as_deref),
             skills: self.run.workspaces.as_ref().map_or(&[], |workspaces| {
                 workspaces.layout().skills.skills.as_slice()
             }),

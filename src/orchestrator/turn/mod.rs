@@ -65,6 +65,8 @@ pub struct RunContext {
     pub project_dir: Option<std::path::PathBuf>,
     /// Someone can answer agents' questions (a terminal, not automation).
     pub human: bool,
+    /// One per agent, config order: its code-based tools (`enable_code_based_tools`).
+    pub code_tools: Vec<Option<Arc<crate::mcp::code_tools::CodeTools>>>,
     /// One per agent, config order: its tool calls so far in the run (its debug delay).
     pub tool_calls_made: Vec<Arc<std::sync::atomic::AtomicU32>>,
 }
