@@ -9,6 +9,7 @@ mod support;
 #[path = "../peers/harness.rs"]
 mod harness;
 
+mod code_tools;
 mod custom;
 mod execution;
 mod mcp;
