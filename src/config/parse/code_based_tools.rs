@@ -47,3 +47,7 @@ fn blank(backend: &Fields<'_>, key: &str, what: &str, help: &str) -> Problem {
     }
     .help(help)
 }
+
+#[cfg(test)]
+#[path = "code_based_tools_tests.rs"]
+mod tests;
