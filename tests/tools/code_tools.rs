@@ -113,6 +113,14 @@ agents:
         system.contains(&format!("{}/\n├── servers/", workspace.display())),
         "{system}"
     );
+    // The presenter is told too, as MassGen tells it.
+    let requests = scenario.requests_of("solo");
+    let presenting = requests.last().unwrap().messages[0].content();
+    assert!(presenting.contains("winning presenter"), "{presenting}");
+    assert!(
+        presenting.contains("## Available Tools (Code-Based Access)"),
+        "{presenting}"
+    );
     scenario.handle.shutdown().await;
 }
 

@@ -335,6 +335,11 @@ pub fn presentation_messages(
         system.push_str("\n\n");
         system.push_str(&filesystem_instructions(filesystem, true));
     }
+    if let Some(code) = context.code_tools {
+        let workspace = context.filesystem.as_ref().map(|view| view.workspace);
+        system.push_str("\n\n");
+        system.push_str(&code_tools::code_tools_instructions(code, workspace));
+    }
     if context.memory {
         system.push_str("\n\n");
         system.push_str(memory::PRESENTER_INSTRUCTIONS);
