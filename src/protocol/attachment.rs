@@ -3,7 +3,7 @@
 //! bytes or a URL. Serialized, an attachment keeps its name, media type, size and URL,
 //! never its bytes, so logs and session files hold no base64 blob.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use base64::Engine as _;
@@ -44,6 +44,9 @@ pub struct Attachment {
     /// Set for an attachment the provider fetches itself.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The local file it was read from; agent CLIs are pointed to it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub path: Option<PathBuf>,
     /// The file's content; never serialized.
     #[serde(skip)]
     bytes: Option<Arc<[u8]>>,
@@ -67,6 +70,7 @@ impl Attachment {
             kind,
             size: bytes.len() as u64,
             url: None,
+            path: None,
             bytes: Some(Arc::from(bytes)),
         })
     }
@@ -86,6 +90,7 @@ impl Attachment {
             kind,
             size: 0,
             url: Some(url),
+            path: None,
             bytes: None,
         }
     }
@@ -97,7 +102,10 @@ impl Attachment {
             || path.display().to_string(),
             |name| name.to_string_lossy().into(),
         );
-        Ok(Self::inline(name, bytes))
+        Ok(Self::inline(name, bytes).map(|attachment| Self {
+            path: Some(path.to_path_buf()),
+            ..attachment
+        }))
     }
 
     /// The content as it is sent: bytes, or the URL. An attachment read back from a log

@@ -4,10 +4,12 @@
 //! over the provider's limit is refused before any request is sent.
 
 use massgen::backend::{ChatRequest, Message};
-use massgen::protocol::{Attachment, MediaKind};
+use massgen::protocol::{Attachment, MediaKind, Mode, Op, TurnOptions, TurnOutcome};
+use massgen::workspace::parse_prompt;
 use serde_json::{Value, json};
 
 use crate::harness::{Protocol, backend, collect, turn};
+use crate::support::{Scenario, outcome};
 
 const PNG: &[u8] = b"\x89PNG\r\n\x1a\npixels";
 const PDF: &[u8] = b"%PDF-1.7\nreport";
@@ -125,4 +127,76 @@ async fn an_image_over_the_providers_limit_is_refused_before_sending() {
     assert!(error.contains("huge.png is 6.0 MB"), "{error}");
     assert!(error.contains("up to 5.0 MB"), "{error}");
     assert!(server.requests().is_empty(), "no request may be sent");
+}
+
+#[tokio::test]
+async fn an_at_path_image_in_the_question_reaches_the_model() {
+    let claude =
+        crate::multi_protocol::model(crate::multi_protocol::Wire::Anthropic, "claude").await;
+    let yaml = format!(
+        "agents:\n  - id: beta\n    backend: {{type: claude, model: claude-sonnet-4-5, \
+         api_key: sk-ant-test, base_url: \"{}\"}}\n",
+        claude.base_url
+    );
+    let mut scenario = Scenario::start(&yaml);
+    std::fs::write(scenario.dir.path().join("pic.png"), PNG).unwrap();
+    let parsed = parse_prompt("What is in @pic.png?", scenario.dir.path());
+    assert_eq!(parsed.paths.len(), 1);
+    let submit = Op::Submit {
+        text: parsed.text,
+        mode: Mode::Normal,
+        context_paths: parsed.paths,
+        options: TurnOptions::default(),
+    };
+    scenario.handle.ops.send(submit).await.unwrap();
+    let events = scenario.handle.finish_turn().await;
+
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    let image = json!({"type": "image", "source":
+        {"type": "base64", "media_type": "image/png", "data": PNG_BASE64}});
+    let requests = claude.requests();
+    assert!(!requests.is_empty());
+    for request in requests {
+        let user = &request.body["messages"][0];
+        assert_eq!(
+            user["content"][0], image,
+            "every call carries the image: {user}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn an_at_path_image_too_large_for_an_agent_is_refused_before_the_turn() {
+    let claude =
+        crate::multi_protocol::model(crate::multi_protocol::Wire::Anthropic, "claude").await;
+    let yaml = format!(
+        "agents:\n  - id: beta\n    backend: {{type: claude, model: claude-sonnet-4-5, \
+         api_key: sk-ant-test, base_url: \"{}\"}}\n",
+        claude.base_url
+    );
+    let mut scenario = Scenario::start(&yaml);
+    let mut big = PNG.to_vec();
+    big.resize(6 * 1024 * 1024, 0);
+    std::fs::write(scenario.dir.path().join("big.png"), big).unwrap();
+    let parsed = parse_prompt("What is in @big.png?", scenario.dir.path());
+    let submit = Op::Submit {
+        text: parsed.text,
+        mode: Mode::Normal,
+        context_paths: parsed.paths,
+        options: TurnOptions::default(),
+    };
+    scenario.handle.ops.send(submit).await.unwrap();
+    let events = scenario.handle.finish_turn().await;
+
+    let said: Vec<String> = events
+        .iter()
+        .map(|event| format!("{:?}", event.msg))
+        .collect();
+    assert!(
+        said.iter()
+            .any(|text| text.contains("agent beta: big.png is 6.0 MB")
+                && text.contains("up to 5.0 MB")),
+        "{said:#?}"
+    );
+    assert!(claude.requests().is_empty(), "no request may be sent");
 }

@@ -11,6 +11,7 @@ use crate::workspace::ContextRootSpec;
 
 fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
     PromptContext {
+        attachments: &[],
         question: "What is the capital of France?",
         history,
         system_message: Some("You are terse."),

@@ -77,6 +77,7 @@ impl Driver<'_> {
         let config = &self.run.config;
         PromptContext {
             question: &self.request.prompt,
+            attachments: &self.request.attachments,
             history: &self.request.history,
             system_message: self.task_kit.system_message(agent_index),
             persona: config.agents[agent_index].persona.as_deref(),
