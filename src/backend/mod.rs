@@ -2,7 +2,6 @@
 //! `scripted` stand-in. Real provider wire protocols plug in behind the same trait.
 
 pub mod agent_cli;
-pub mod attachment_limits;
 pub mod catalog;
 mod error;
 mod factory;

@@ -6,8 +6,8 @@
 use std::io::Read as _;
 use std::path::Path;
 
-use crate::backend::attachment_limits::{MEDIA_MAX_FILE_SIZE, refusal};
 use crate::config::Config;
+use crate::config::attachment_limits::{MEDIA_MAX_FILE_SIZE, refusal};
 use crate::config::provider_options::Api;
 use crate::protocol::{Attachment, ContextPath, MediaKind, sniff};
 
@@ -46,15 +46,20 @@ fn read_one(path: &Path) -> Result<Option<Attachment>, String> {
     Attachment::read(path).map_err(cannot)
 }
 
-/// Why some agent's API cannot take `attachments`, naming the agent; agent CLIs read the
-/// files themselves and the offline backend ignores them.
+/// Why some agent's API cannot take `attachments` with its own `upload_files`, naming the
+/// agent; agent CLIs read the files themselves and the offline backend ignores them.
 pub fn refused(config: &Config, attachments: &[Attachment]) -> Option<String> {
     if attachments.is_empty() {
         return None;
     }
     config.agents.iter().find_map(|agent| {
         let api = Api::of(agent.backend.kind)?;
-        let why = refusal(attachments, api)?;
+        let all: Vec<Attachment> = attachments
+            .iter()
+            .chain(&agent.backend.upload_files)
+            .cloned()
+            .collect();
+        let why = refusal(&all, api)?;
         Some(format!("agent {}: {why}", agent.id))
     })
 }

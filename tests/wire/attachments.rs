@@ -130,13 +130,17 @@ async fn an_image_over_the_providers_limit_is_refused_before_sending() {
 }
 
 #[tokio::test]
-async fn an_at_path_image_in_the_question_reaches_the_model() {
+async fn an_at_path_image_and_the_configs_upload_files_reach_the_model() {
     let claude =
         crate::multi_protocol::model(crate::multi_protocol::Wire::Anthropic, "claude").await;
+    let uploads = tempfile::tempdir().unwrap();
+    std::fs::write(uploads.path().join("report.pdf"), PDF).unwrap();
     let yaml = format!(
         "agents:\n  - id: beta\n    backend: {{type: claude, model: claude-sonnet-4-5, \
-         api_key: sk-ant-test, base_url: \"{}\"}}\n",
-        claude.base_url
+         api_key: sk-ant-test, base_url: \"{}\", cwd: \"{}\", \
+         upload_files: [{{file_path: report.pdf}}]}}\n",
+        claude.base_url,
+        uploads.path().display()
     );
     let mut scenario = Scenario::start(&yaml);
     std::fs::write(scenario.dir.path().join("pic.png"), PNG).unwrap();
@@ -154,6 +158,8 @@ async fn an_at_path_image_in_the_question_reaches_the_model() {
     assert_eq!(outcome(&events), TurnOutcome::Completed);
     let image = json!({"type": "image", "source":
         {"type": "base64", "media_type": "image/png", "data": PNG_BASE64}});
+    let document = json!({"type": "document", "source":
+        {"type": "base64", "media_type": "application/pdf", "data": PDF_BASE64}});
     let requests = claude.requests();
     assert!(!requests.is_empty());
     for request in requests {
@@ -162,6 +168,7 @@ async fn an_at_path_image_in_the_question_reaches_the_model() {
             user["content"][0], image,
             "every call carries the image: {user}"
         );
+        assert_eq!(user["content"][1], document, "and the uploaded PDF: {user}");
     }
 }
 

@@ -81,12 +81,16 @@ fn user_text(messages: &[Message]) -> String {
         })
         .flatten()
         .filter_map(|attachment| {
-            let path = attachment.path.as_ref()?;
-            Some(format!("- {} ({})", path.display(), attachment.media_type))
+            let place = match (&attachment.path, &attachment.url) {
+                (Some(path), _) => path.display().to_string(),
+                (None, Some(url)) => url.clone(),
+                (None, None) => return None,
+            };
+            Some(format!("- {place} ({})", attachment.media_type))
         })
         .collect();
     if !paths.is_empty() {
-        text.push_str("\n\nFiles attached to this message (open them from these paths):\n");
+        text.push_str("\n\nFiles attached to this message (open them from these paths or URLs):\n");
         text.push_str(&paths.join("\n"));
     }
     text

@@ -255,7 +255,7 @@ impl HttpCall {
             .iter()
             .find_map(|message| match message {
                 Message::User { attachments, .. } => {
-                    crate::backend::attachment_limits::refusal(attachments, self.wire.api())
+                    crate::config::attachment_limits::refusal(attachments, self.wire.api())
                 }
                 _ => None,
             })

@@ -96,7 +96,7 @@ fn attached_files_are_named_by_path_for_the_cli_to_read() {
     assert_eq!(
         prompt,
         format!(
-            "What is shown?\n\nFiles attached to this message (open them from these paths):\n\
+            "What is shown?\n\nFiles attached to this message (open them from these paths or URLs):\n\
              - {} (image/png)",
             photo.display()
         )

@@ -3,7 +3,7 @@
 //! (Anthropic 5 MB per image, OpenAI 20 MB per image, PDFs 32 MB, Gemini 20 MB inline per
 //! request). Checked before any request is sent, so the user learns which file is refused.
 
-use crate::config::provider_options::Api;
+use super::provider_options::Api;
 use crate::protocol::{Attachment, MediaKind};
 
 const MB: u64 = 1024 * 1024;
@@ -44,7 +44,7 @@ fn refusal_of(attachment: &Attachment, api: Api) -> Option<String> {
     let Some(limit) = provider_limit(attachment.kind, api) else {
         return Some(format!(
             "{name}: {} does not take {noun}s in a message (massgen sends images and PDFs \
-             to every API, audio to the Chat Completions API, video to Gemini)",
+             to every API, WAV and MP3 audio to the Chat Completions API and Gemini)",
             api.name()
         ));
     };
@@ -79,9 +79,10 @@ fn provider_limit(kind: MediaKind, api: Api) -> Option<u64> {
         (Api::Chat | Api::Responses, MediaKind::Image) => Some(20 * MB),
         (Api::Anthropic | Api::Chat | Api::Responses, MediaKind::Pdf) => Some(32 * MB),
         (Api::Chat, MediaKind::Audio) => Some(MEDIA_MAX_FILE_SIZE),
-        (Api::Gemini, _) => Some(GEMINI_INLINE_TOTAL),
-        (Api::Anthropic | Api::Responses, MediaKind::Audio)
-        | (Api::Anthropic | Api::Chat | Api::Responses, MediaKind::Video) => None,
+        (Api::Gemini, MediaKind::Image | MediaKind::Pdf | MediaKind::Audio) => {
+            Some(GEMINI_INLINE_TOTAL)
+        }
+        (Api::Anthropic | Api::Responses, MediaKind::Audio) | (_, MediaKind::Video) => None,
     }
 }
 
