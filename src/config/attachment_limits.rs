@@ -50,7 +50,7 @@ fn refusal_of(attachment: &Attachment, api: Api) -> Option<String> {
     };
     if attachment.url.is_some() && !takes_url(attachment.kind, api) {
         return Some(format!(
-            "{name}: {} takes a {noun} only as the file's bytes, not as a URL — download it \
+            "{name}: {} takes {noun}s only as the file's bytes, not as a URL — download it \
              and give its local path",
             api.name()
         ));
