@@ -135,6 +135,14 @@ impl Attachment {
     }
 }
 
+/// The attachments that have content to send: one read back from a log holds neither
+/// bytes nor a URL and is left out.
+pub fn sendable(attachments: &[Attachment]) -> impl Iterator<Item = &Attachment> {
+    attachments
+        .iter()
+        .filter(|attachment| attachment.content().is_some())
+}
+
 /// The kind and media type of `bytes` by their magic numbers.
 pub fn sniff(bytes: &[u8]) -> Option<(MediaKind, &'static str)> {
     let found = if bytes.starts_with(b"\x89PNG\r\n\x1a\n") {
@@ -200,6 +208,16 @@ mod tests {
         assert!(json.contains("\"media_type\":\"image/gif\""), "{json}");
         assert!(json.contains("\"size\":20"), "{json}");
         assert!(!json.contains("R0lGODlh"), "no base64 in {json}");
+    }
+
+    #[test]
+    fn an_attachment_read_back_from_a_log_is_not_sent() {
+        let logged = Attachment::inline("a.gif", b"GIF89a".to_vec())
+            .and_then(|a| serde_json::to_string(&a).ok())
+            .and_then(|json| serde_json::from_str::<Attachment>(&json).ok());
+        let logged = logged.into_iter().collect::<Vec<_>>();
+        assert_eq!(logged.len(), 1);
+        assert_eq!(sendable(&logged).count(), 0);
     }
 
     #[test]

@@ -17,7 +17,9 @@ mod skill;
 pub mod symbols;
 mod usage;
 
-pub use attachment::{Attachment, AttachmentContent, MediaKind, media_type_of_name, sniff};
+pub use attachment::{
+    Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
+};
 pub use event::{
     AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState,
     PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,

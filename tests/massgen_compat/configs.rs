@@ -172,37 +172,6 @@ fn create_context_paths(sandbox: &Sandbox, configs: &[PathBuf]) {
     }
 }
 
-/// The wheel leaves out the images its `upload_files` examples send
-/// (massgen/configs/resources/…); a run reads them, so a small JPEG stands in for each.
-fn create_upload_files(sandbox: &Sandbox, texts: &[String]) {
-    const JPEG: &[u8] = b"\xFF\xD8\xFF\xE0\0\x10JFIF\0";
-    for text in texts {
-        for line in text
-            .lines()
-            .filter(|line| !line.trim_start().starts_with('#'))
-        {
-            let Some(written) = line
-                .trim_start()
-                .trim_start_matches("- ")
-                .strip_prefix("image_path:")
-            else {
-                continue;
-            };
-            let written = written
-                .split(" #")
-                .next()
-                .unwrap_or_default()
-                .trim()
-                .trim_matches('"');
-            if written.starts_with("massgen/") {
-                let path = sandbox.root.join(written);
-                std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-                std::fs::write(&path, JPEG).unwrap();
-            }
-        }
-    }
-}
-
 /// `Ok(true)` when the config loaded with no ignored key.
 fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String> {
     let (stdout, stderr) = (text(&output.stdout), text(&output.stderr));
@@ -295,7 +264,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         .iter()
         .map(|config| std::fs::read_to_string(config).unwrap())
         .collect();
-    create_upload_files(&sandbox, &texts);
+    crate::upload_files::create(&sandbox, &texts);
     let expected: Vec<Expect> = texts.iter().map(|text| expectation(text)).collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     let chunk = configs.len().div_ceil(threads);

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::backend::wire::WireOptions;
 use crate::backend::{ChatRequest, Message, ReasoningBlock, ToolCall};
-use crate::protocol::{Attachment, AttachmentContent, MediaKind};
+use crate::protocol::{Attachment, AttachmentContent, MediaKind, sendable};
 
 /// `max_tokens` when the config sets none (the API has no default).
 pub const DEFAULT_MAX_TOKENS: u64 = 8192;
@@ -145,8 +145,7 @@ fn messages(messages: &[Message]) -> Vec<Value> {
                 attachments,
             } => (
                 "user",
-                attachments
-                    .iter()
+                sendable(attachments)
                     .map(attachment_block)
                     .chain(text_block(content))
                     .collect(),

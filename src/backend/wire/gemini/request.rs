@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use super::{options, text_reply, text_workflow};
 use crate::backend::wire::{WireOptions, strip_schema_keys};
 use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
-use crate::protocol::{Attachment, AttachmentContent};
+use crate::protocol::{Attachment, AttachmentContent, sendable};
 
 /// JSON-schema keys that Gemini's function declarations reject.
 const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
@@ -104,7 +104,7 @@ fn contents(messages: &[Message], as_text: bool) -> (Vec<Value>, Vec<Value>) {
                 attachments,
             } => {
                 let parts: Vec<Value> = std::iter::once(json!({ "text": content }))
-                    .chain(attachments.iter().map(attachment_part))
+                    .chain(sendable(attachments).map(attachment_part))
                     .collect();
                 contents.push(json!({"role": "user", "parts": parts}));
             }

@@ -13,7 +13,7 @@ pub use decode::{ChatDecoder, finish_reason};
 use super::{Auth, WireOptions, sse_post};
 use crate::backend::http::{CallSite, Misroute, Wire, WireDecoder};
 use crate::backend::{ChatRequest, Message};
-use crate::protocol::{Attachment, MediaKind};
+use crate::protocol::{Attachment, MediaKind, sendable};
 
 pub struct ChatWire {
     site: CallSite,
@@ -136,7 +136,7 @@ fn messages(messages: &[Message]) -> Value {
                 } if !attachments.is_empty() => json!({
                     "role": "user",
                     "content": std::iter::once(json!({"type": "text", "text": content}))
-                        .chain(attachments.iter().map(attachment_part))
+                        .chain(sendable(attachments).map(attachment_part))
                         .collect::<Vec<_>>(),
                 }),
                 Message::User { content, .. } => json!({"role": "user", "content": content}),

@@ -6,7 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::backend::wire::WireOptions;
 use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
-use crate::protocol::{Attachment, AttachmentContent, MediaKind};
+use crate::protocol::{Attachment, AttachmentContent, MediaKind, sendable};
 
 /// The JSON body for one streamed call.
 ///
@@ -115,7 +115,7 @@ fn input(messages: &[Message]) -> Value {
             } => items.push(json!({
                 "role": "user",
                 "content": std::iter::once(json!({"type": "input_text", "text": content}))
-                    .chain(attachments.iter().map(attachment_part))
+                    .chain(sendable(attachments).map(attachment_part))
                     .collect::<Vec<_>>(),
             })),
             Message::Assistant {
