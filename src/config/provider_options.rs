@@ -306,7 +306,6 @@ mod tests {
     #[test]
     fn massgen_keys_are_never_sent() {
         for key in [
-            "upload_files",
             "websocket_mode",
             "enable_tool_search",
             "_internal",
