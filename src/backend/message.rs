@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use crate::protocol::{ProviderToolCall, Usage};
+use crate::protocol::{Attachment, ProviderToolCall, Usage};
 
 /// A tool offered to the model; `parameters` is a JSON schema.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -63,6 +63,9 @@ pub enum Message {
     },
     User {
         content: String,
+        /// Images and files sent with the text (the question's `@path`s, `upload_files`).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        attachments: Vec<Attachment>,
     },
     Assistant {
         content: String,
@@ -90,8 +93,14 @@ impl Message {
     }
 
     pub fn user(content: impl Into<String>) -> Self {
+        Self::user_with(content, Vec::new())
+    }
+
+    /// A user message carrying images or files beside its text.
+    pub fn user_with(content: impl Into<String>, attachments: Vec<Attachment>) -> Self {
         Self::User {
             content: content.into(),
+            attachments,
         }
     }
 
@@ -108,7 +117,7 @@ impl Message {
     pub fn content(&self) -> &str {
         match self {
             Self::System { content }
-            | Self::User { content }
+            | Self::User { content, .. }
             | Self::Assistant { content, .. }
             | Self::Tool { content, .. } => content,
         }

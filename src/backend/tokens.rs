@@ -95,7 +95,7 @@ pub fn count_prompt(messages: &[Message], tools: &[ToolSpec]) -> u64 {
 
 fn count_message(message: &Message) -> u64 {
     match message {
-        Message::System { content } | Message::User { content } => count(content),
+        Message::System { content } | Message::User { content, .. } => count(content),
         Message::Assistant {
             content,
             tool_calls,

@@ -54,6 +54,7 @@ pub const BACKEND_COMMON: &[&str] = &[
     "api_version",
     "max_retries",
     "timeout",
+    "upload_files",
 ];
 
 /// Backend keys of every type but `scripted` that the request options read themselves

@@ -49,7 +49,6 @@ pub(super) const MASSGEN_OWN: &[&str] = &[
     "fairness_lead_cap_answers",
     "max_midstream_injections_per_round",
     "websocket_mode",
-    "upload_files",
     "azure_endpoint",
     "enable_programmatic_flow",
     "enable_tool_search",

@@ -1,6 +1,7 @@
 //! MassGen-compatible configuration: finding, loading, expanding and validating YAML.
 
 pub mod agent_cli;
+pub mod attachment_limits;
 mod backend_kind;
 mod command_mode;
 mod custom_tools;

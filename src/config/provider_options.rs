@@ -305,12 +305,7 @@ mod tests {
 
     #[test]
     fn massgen_keys_are_never_sent() {
-        for key in [
-            "upload_files",
-            "websocket_mode",
-            "enable_tool_search",
-            "_internal",
-        ] {
+        for key in ["websocket_mode", "enable_tool_search", "_internal"] {
             assert_eq!(classify(BackendKind::Claude, None, key), Verdict::MassGen);
         }
     }

@@ -79,6 +79,8 @@ pub struct BackendConfig {
     /// Set for the agent CLIs (`claude_code`, `codex`, `gemini_cli`) only: the keys the
     /// CLI reads beyond the shared ones.
     pub agent_cli: Option<AgentCliSettings>,
+    /// `upload_files`: images and files sent with the agent's question, read at load.
+    pub upload_files: Vec<crate::protocol::Attachment>,
 }
 
 impl BackendConfig {
@@ -103,6 +105,7 @@ impl BackendConfig {
             organization: None,
             search_options: serde_json::Map::new(),
             agent_cli: None,
+            upload_files: Vec::new(),
         }
     }
 }

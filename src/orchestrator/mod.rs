@@ -21,6 +21,7 @@ pub mod planning_mode;
 mod post_evaluation;
 mod presentation;
 pub mod prompts;
+mod question_attachments;
 mod redacting;
 mod replace_agents;
 pub mod replay;

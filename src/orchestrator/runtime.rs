@@ -306,6 +306,7 @@ impl TurnState<'_> {
             history: self.history.clone(),
             today: crate::local_time::now().date().to_string(),
             attached: prepared.attached,
+            attachments: prepared.attachments,
             notes: prepared.notes,
         };
         let report = run_turn(context, request, self.emitter, ops).await;

@@ -6,11 +6,12 @@
 
 use std::path::PathBuf;
 
+use super::question_attachments;
 use super::turn::settings::{self, TurnSettings};
 use super::turn::{PlanTurn, RunContext};
 use crate::config::Permission;
 use crate::plan::{self, NewPlan, PlanStore};
-use crate::protocol::{ContextPath, Mode, TurnOptions};
+use crate::protocol::{Attachment, ContextPath, Mode, TurnOptions};
 use crate::workspace::ContextRootSpec;
 
 /// A question as a front end submitted it.
@@ -28,6 +29,8 @@ pub struct Prepared {
     /// What agents read as the ORIGINAL MESSAGE.
     pub prompt: String,
     pub attached: Vec<ContextRootSpec>,
+    /// The images and PDFs among the `@path`s, sent with every agent's question.
+    pub attachments: Vec<Attachment>,
     pub plan: Option<PlanTurn>,
     /// Warnings about how the turn was prepared, shown once it has started.
     pub notes: Vec<String>,
@@ -50,17 +53,27 @@ pub async fn prepare(
         .iter()
         .map(ContextRootSpec::from)
         .collect();
-    match submission.mode {
+    let paths = submission.context_paths.clone();
+    let attachments = blocking(move || question_attachments::read(&paths)).await?;
+    if let Some(why) = question_attachments::refused(&run.config, &attachments) {
+        return Err(why);
+    }
+    let prepared = match submission.mode {
         Mode::Normal => Ok(Prepared {
             question: submission.text.clone(),
             prompt: submission.text.clone(),
             attached,
+            attachments: Vec::new(),
             plan: None,
             notes: Vec::new(),
         }),
         Mode::Planning => planning(run, submission, turn, logs, attached).await,
         Mode::Execute => execution(run, submission, logs, attached).await,
-    }
+    }?;
+    Ok(Prepared {
+        attachments,
+        ..prepared
+    })
 }
 
 fn massgen_dir(run: &RunContext) -> Result<PathBuf, String> {
@@ -108,6 +121,7 @@ async fn planning(
             None,
         ),
         attached,
+        attachments: Vec::new(),
         plan: Some(PlanTurn::Planning { plan }),
         notes: Vec::new(),
     })
@@ -179,6 +193,7 @@ async fn execution(
         question,
         prompt,
         attached,
+        attachments: Vec::new(),
         plan: Some(PlanTurn::Executing { plan, tasks }),
         notes,
     })

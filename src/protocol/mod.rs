@@ -3,6 +3,7 @@
 //! Plain serde data only. The orchestrator emits [`Event`]s; every front end, the session
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
+mod attachment;
 mod event;
 mod event_kind;
 mod event_parts;
@@ -16,6 +17,9 @@ mod skill;
 pub mod symbols;
 mod usage;
 
+pub use attachment::{
+    Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
+};
 pub use event::{
     AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState,
     PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,

@@ -38,7 +38,7 @@ const AGENT_CONFIGS_VALIDATING: usize = 48;
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 184;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 187;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
@@ -50,6 +50,10 @@ enum Expect {
     /// (`wrong_two_num_tool`); MassGen logs it and runs without the tool, massgen refuses
     /// the config naming it.
     MissingToolFunction,
+    /// An `upload_files` entry massgen cannot send: an audio URL (MassGen downloads it,
+    /// massgen sends audio only from a local file) or a video (`path-here` in the Qwen
+    /// example); the load names the entry, the API and how to fix it.
+    RefusedUpload,
 }
 
 /// The function MassGen's error-handling examples name on purpose.
@@ -120,8 +124,14 @@ fn expectation(text: &str) -> Expect {
     });
     let names_missing_function = code_lines()
         .any(|line| line.trim_start().starts_with("function:") && line.contains(MISSING_FUNCTION));
+    let refused_upload = code_lines().any(|line| {
+        let line = line.trim_start().trim_start_matches("- ");
+        line.starts_with("video_path:") || line.starts_with("audio_path: \"http")
+    });
     if refused {
         Expect::RefusedAgent
+    } else if refused_upload {
+        Expect::RefusedUpload
     } else if names_missing_function {
         Expect::MissingToolFunction
     } else if has_agents {
@@ -193,6 +203,15 @@ fn check(config: &Path, expect: Expect, output: &Output) -> Result<bool, String>
                 })
                 && stderr.contains("  help: ")
         }
+        Expect::RefusedUpload => {
+            code == Some(1)
+                && stderr.lines().any(|line| {
+                    line.starts_with("error: ")
+                        && line.contains(".upload_files[0]")
+                        && (line.contains("not as a URL") || line.contains("does not send video"))
+                })
+                && stderr.contains("  help: ")
+        }
         Expect::NotAnAgentConfig => {
             code == Some(1)
                 && stderr.contains("this looks like MassGen's rate-limits file")
@@ -245,6 +264,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         .iter()
         .map(|config| std::fs::read_to_string(config).unwrap())
         .collect();
+    crate::upload_files::create(&sandbox, &texts);
     let expected: Vec<Expect> = texts.iter().map(|text| expectation(text)).collect();
     let threads = std::thread::available_parallelism().map_or(2, |n| n.get().min(8));
     let chunk = configs.len().div_ceil(threads);
@@ -296,11 +316,12 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     eprintln!(
         "MassGen's {} shipped configs: {} validate ({as_written} with no ignored key), {} \
          refused for an agent program massgen does not run, {} for a custom tool function that does not exist, {} \
-         as not an agent config",
+         for an upload massgen cannot send, {} as not an agent config",
         configs.len(),
         count(Expect::Valid),
         count(Expect::RefusedAgent),
         count(Expect::MissingToolFunction),
+        count(Expect::RefusedUpload),
         count(Expect::NotAnAgentConfig)
     );
     assert!(

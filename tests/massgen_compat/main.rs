@@ -13,3 +13,4 @@ mod harness;
 
 mod configs;
 mod readers;
+mod upload_files;

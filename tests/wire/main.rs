@@ -11,6 +11,7 @@ mod support;
 mod mock_llm;
 
 mod anthropic;
+mod attachments;
 mod custom_tools;
 mod faults;
 mod gemini;

@@ -12,7 +12,7 @@ use massgen::protocol::{EventMsg, TurnOutcome};
 use serde_json::{Value, json};
 
 #[derive(Clone, Copy)]
-enum Wire {
+pub(crate) enum Wire {
     Chat,
     Anthropic,
     Gemini,
@@ -45,7 +45,7 @@ fn vote_targets(value: &Value) -> Option<Vec<String>> {
 
 /// A model that answers on its first call, votes for the first offered answer after that,
 /// and presents when no workflow tools are offered.
-async fn model(wire: Wire, name: &'static str) -> MockLlm {
+pub(crate) async fn model(wire: Wire, name: &'static str) -> MockLlm {
     let calls = AtomicUsize::new(0);
     MockLlm::with_responder(move |request: &Recorded| {
         let call = calls.fetch_add(1, Ordering::SeqCst);

@@ -68,10 +68,32 @@ fn system_text(messages: &[Message]) -> String {
 
 /// The user messages' text (a retry's nudge, a round's prompt), with any tool results the
 /// messages carry.
+/// Attached files are named by path: the CLI reads them with its own tools.
 fn user_text(messages: &[Message]) -> String {
-    texts(messages, |message| {
+    let mut text = texts(messages, |message| {
         matches!(message, Message::User { .. } | Message::Tool { .. })
-    })
+    });
+    let paths: Vec<String> = messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::User { attachments, .. } => Some(attachments),
+            _ => None,
+        })
+        .flatten()
+        .filter_map(|attachment| {
+            let place = match (&attachment.path, &attachment.url) {
+                (Some(path), _) => path.display().to_string(),
+                (None, Some(url)) => url.clone(),
+                (None, None) => return None,
+            };
+            Some(format!("- {place} ({})", attachment.media_type))
+        })
+        .collect();
+    if !paths.is_empty() {
+        text.push_str("\n\nFiles attached to this message (open them from these paths or URLs):\n");
+        text.push_str(&paths.join("\n"));
+    }
+    text
 }
 
 fn texts(messages: &[Message], wanted: impl Fn(&Message) -> bool) -> String {

@@ -12,7 +12,7 @@ use futures::stream::BoxStream;
 use super::guard::{self, End, StreamLimits, Tally};
 use super::{Flow, RetryPolicy, SseDecoder, Wire, WireDecoder};
 use super::{misroute, status};
-use crate::backend::{Backend, BackendError, ChatRequest, EventStream, StreamEvent};
+use crate::backend::{Backend, BackendError, ChatRequest, EventStream, Message, StreamEvent};
 use crate::config::{BackendKind, Secret};
 
 /// A backend that speaks one wire protocol to one HTTP endpoint.
@@ -248,7 +248,23 @@ impl HttpCall {
         }
     }
 
+    /// Why an attachment of the request cannot go to this API; checked before sending.
+    fn refused_attachments(&self) -> Option<String> {
+        self.request
+            .messages
+            .iter()
+            .find_map(|message| match message {
+                Message::User { attachments, .. } => {
+                    crate::config::attachment_limits::refusal(attachments, self.wire.api())
+                }
+                _ => None,
+            })
+    }
+
     async fn connect(&mut self) -> Result<(), BackendError> {
+        if let Some(message) = self.refused_attachments() {
+            return Err(BackendError::Failed { message });
+        }
         let send = self.wire.request(&self.client, &self.request).send();
         let response = match tokio::time::timeout(self.idle_timeout, send).await {
             Err(_) => return Err(self.timed_out()),

@@ -25,6 +25,9 @@ pub trait Wire: Send + Sync + 'static {
     /// Who is called, for error messages.
     fn site(&self) -> &CallSite;
 
+    /// The request format, for what attachments it carries and how large.
+    fn api(&self) -> crate::config::provider_options::Api;
+
     /// The HTTP request for one model call (URL, headers, JSON body).
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder;
 

@@ -71,7 +71,7 @@ fn plan_name(request: &ChatRequest) -> Option<&str> {
     const MARKER: &str = "plans/plan_";
     request.messages.iter().find_map(|message| {
         let text = match message {
-            Message::System { content } | Message::User { content } => content.as_str(),
+            Message::System { content } | Message::User { content, .. } => content.as_str(),
             Message::Assistant { .. } | Message::Tool { .. } => return None,
         };
         let start = text.find(MARKER)? + MARKER.len() - "plan_".len();

@@ -27,7 +27,7 @@ pub fn question(request: &ChatRequest) -> String {
         .messages
         .iter()
         .filter_map(|message| match message {
-            Message::User { content } => between(content, ORIGINAL_OPEN, ORIGINAL_CLOSE),
+            Message::User { content, .. } => between(content, ORIGINAL_OPEN, ORIGINAL_CLOSE),
             Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
         })
         .next()
@@ -53,7 +53,7 @@ fn unwrap_mode_prompt(text: &str) -> &str {
 /// Whether a user message contains `marker`.
 pub fn user_says(request: &ChatRequest, marker: &str) -> bool {
     request.messages.iter().any(|message| match message {
-        Message::User { content } => content.contains(marker),
+        Message::User { content, .. } => content.contains(marker),
         Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => false,
     })
 }
@@ -118,7 +118,7 @@ fn as_result(message: &Message) -> Option<ToolResult<'_>> {
 /// `(anon id, answer)` pairs from the CURRENT ANSWERS block.
 pub fn current_answers(request: &ChatRequest) -> Vec<(String, String)> {
     let Some(block) = request.messages.iter().find_map(|message| match message {
-        Message::User { content } => between(content, ANSWERS_OPEN, ANSWERS_CLOSE),
+        Message::User { content, .. } => between(content, ANSWERS_OPEN, ANSWERS_CLOSE),
         Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
     }) else {
         return Vec::new();

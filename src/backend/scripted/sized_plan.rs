@@ -77,7 +77,7 @@ pub fn requested_tasks(request: &ChatRequest) -> usize {
         .messages
         .iter()
         .find_map(|message| match message {
-            Message::User { content } if content.contains(reading::PLANNING_MODE) => {
+            Message::User { content, .. } if content.contains(reading::PLANNING_MODE) => {
                 Some(content.as_str())
             }
             Message::User { .. }

@@ -113,11 +113,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would throttle this agent to its rate-limits file; massgen does not \
              throttle, it retries rate-limited calls (`max_retries`)"
         }
-        "upload_files" => {
-            "MassGen would attach these files (images, audio, documents) to the agent's first \
-             message; massgen sends text only (grant files as `context_paths` to let agents \
-             read them)"
-        }
         "websocket_mode" => {
             "MassGen would talk to the OpenAI Responses API over a WebSocket; massgen streams \
              over HTTP (server-sent events)"

@@ -4,6 +4,7 @@
 use super::key_table::KeyTable;
 use super::request_options::RequestOptions;
 use super::tools::parse_tool_settings;
+use super::upload_files::parse_upload_files;
 use super::{Gathered, Note, unsupported_note, web_search_options};
 use crate::config::backend_kind::BackendKind;
 use crate::config::error::Problem;
@@ -103,6 +104,9 @@ pub(super) fn parse_backend(
     } else {
         (server_tools, None)
     };
+    let upload_files = found
+        .take(parse_upload_files(backend, kind, tools.cwd.as_deref()))
+        .unwrap_or_default();
     let config = BackendConfig {
         kind,
         model,
@@ -125,6 +129,7 @@ pub(super) fn parse_backend(
         organization,
         search_options,
         agent_cli,
+        upload_files,
     };
     found.finish(config)
 }

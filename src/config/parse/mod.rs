@@ -18,6 +18,7 @@ mod settings;
 mod strict_tools;
 mod tool_execution;
 mod tools;
+mod upload_files;
 mod web_search_options;
 
 pub use limits::LimitRules;

@@ -207,15 +207,12 @@ mod tests {
     fn massgen_keys_and_fields_massgen_sets_are_never_sent() {
         let (backend, warnings) = load(
             "      type: chatcompletion\n      model: m\n      base_url: http://localhost:1/v1\n      \
-             upload_files: [a]\n      n: 3\n      websocket_mode: true\n",
+             n: 3\n      websocket_mode: true\n",
         );
         assert!(backend.passthrough.is_empty());
         assert_eq!(
             warnings,
             [
-                "ignored: agents[0].backend.upload_files — MassGen would attach these files \
-                 (images, audio, documents) to the agent's first message; massgen sends text \
-                 only (grant files as `context_paths` to let agents read them)",
                 "ignored: agents[0].backend.n — massgen sets this field of the Chat Completions \
                  API itself",
                 "ignored: agents[0].backend.websocket_mode — MassGen would talk to the OpenAI \

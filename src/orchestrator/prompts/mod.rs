@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::Sensitivity;
-use crate::protocol::{AgentId, AnonId, TaskProgress};
+use crate::protocol::{AgentId, AnonId, Attachment, TaskProgress};
 use crate::workspace::skills::Skill;
 
 use super::broadcast;
@@ -36,6 +36,8 @@ pub struct HistoryEntry {
 /// What prompt building needs to know beyond the round itself.
 pub struct PromptContext<'a> {
     pub question: &'a str,
+    /// Images and files sent with the question (its `@path`s).
+    pub attachments: &'a [Attachment],
     pub history: &'a [HistoryEntry],
     pub system_message: Option<&'a str>,
     /// The agent's `persona`, put before its system message.
@@ -70,7 +72,10 @@ pub struct PromptContext<'a> {
 pub fn round_messages(context: &PromptContext<'_>, view: &RoundView) -> Vec<Message> {
     vec![
         Message::system(coordination_system_prompt(context, view)),
-        Message::user(round_user_message(context, view)),
+        Message::user_with(
+            round_user_message(context, view),
+            context.attachments.to_vec(),
+        ),
     ]
 }
 
@@ -379,7 +384,10 @@ pub fn presentation_messages(
         "\nPresent your final answer to the original message, building on the best of the \
          answers above.",
     );
-    vec![Message::system(system), Message::user(user)]
+    vec![
+        Message::system(system),
+        Message::user_with(user, context.attachments.to_vec()),
+    ]
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use crate::orchestrator::model_call::ModelLink;
 use crate::orchestrator::prompts::{FilesystemView, PromptContext};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
-use crate::protocol::{AgentId, TaskProgress};
+use crate::protocol::{AgentId, Attachment, TaskProgress};
 use crate::workspace::ContextRootSpec;
 
 /// What the turn hands its agents' tasks, settled when it starts.
@@ -23,6 +23,8 @@ pub(super) struct TaskKit {
     context_paths: Vec<ContextRootSpec>,
     /// Each agent's system message for this turn (its own, plus plan-execution guidance).
     system_messages: Vec<Option<String>>,
+    /// Each agent's attachments: the question's, then its backend's `upload_files`.
+    attachments: Vec<Vec<Attachment>>,
     /// Each agent's turn tools, config order (empty for agents not taking part).
     pub(super) turn_tools: Vec<TurnTools>,
     /// Human input typed during the turn, for every agent's next tool result.
@@ -50,9 +52,20 @@ impl TaskKit {
                 plan::system_message(agent.system_message.as_deref(), request.plan.as_ref())
             })
             .collect();
+        let attachments = run
+            .config
+            .agents
+            .iter()
+            .map(|agent| {
+                let mut attachments = request.attachments.clone();
+                attachments.extend(agent.backend.upload_files.iter().cloned());
+                attachments
+            })
+            .collect();
         Self {
             context_paths,
             system_messages,
+            attachments,
             turn_tools: build_turn_tools(
                 run,
                 settings,
@@ -70,6 +83,10 @@ impl TaskKit {
     pub(super) fn system_message(&self, index: usize) -> Option<&str> {
         self.system_messages[index].as_deref()
     }
+
+    pub(super) fn attachments(&self, index: usize) -> &[Attachment] {
+        &self.attachments[index]
+    }
 }
 
 impl Driver<'_> {
@@ -77,6 +94,7 @@ impl Driver<'_> {
         let config = &self.run.config;
         PromptContext {
             question: &self.request.prompt,
+            attachments: self.task_kit.attachments(agent_index),
             history: &self.request.history,
             system_message: self.task_kit.system_message(agent_index),
             persona: config.agents[agent_index].persona.as_deref(),

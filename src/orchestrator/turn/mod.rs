@@ -86,6 +86,8 @@ pub struct TurnRequest {
     pub today: String,
     /// Paths attached to the question (`@path`), beside the config's context paths.
     pub attached: Vec<ContextRootSpec>,
+    /// The images and PDFs among the `@path`s, sent with every agent's question.
+    pub attachments: Vec<crate::protocol::Attachment>,
     /// Warnings about how the question was prepared, shown once the turn has started.
     pub notes: Vec<String>,
 }

@@ -109,7 +109,7 @@ fn tool_calls(turn: &massgen::backend::AssistantTurn) -> Vec<(&str, &str, &str)>
         .collect()
 }
 
-const CLAUDE: Protocol = Protocol {
+pub(crate) const CLAUDE: Protocol = Protocol {
     kind: BackendKind::Claude,
     model: MODEL,
     path: "",

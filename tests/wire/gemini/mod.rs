@@ -106,7 +106,7 @@ fn error_reply(code: u16, status: &str, message: &str) -> Reply {
     Reply::status(code, &api_error(code, status, message).to_string())
 }
 
-const GEMINI: Protocol = Protocol {
+pub(crate) const GEMINI: Protocol = Protocol {
     kind: BackendKind::Gemini,
     model: MODEL,
     path: "",

@@ -56,7 +56,7 @@ fn text_reply(words: &[&str]) -> Reply {
     Reply::sse(&events)
 }
 
-const GROK: Protocol = Protocol {
+pub(crate) const GROK: Protocol = Protocol {
     kind: BackendKind::Grok,
     model: "grok-4",
     path: "/v1",

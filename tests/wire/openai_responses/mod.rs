@@ -209,7 +209,7 @@ fn text_reply(deltas: &[&str]) -> Reply {
     )
 }
 
-const OPENAI: Protocol = Protocol {
+pub(crate) const OPENAI: Protocol = Protocol {
     kind: BackendKind::Openai,
     model: "gpt-5",
     path: "/v1",

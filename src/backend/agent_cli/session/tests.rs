@@ -81,3 +81,24 @@ fn without_a_session_id_nothing_is_resumed() {
     assert_eq!(opened.resume, None);
     assert!(opened.prompt.contains("What is 2+2?"));
 }
+
+#[test]
+fn attached_files_are_named_by_path_for_the_cli_to_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let photo = dir.path().join("photo.png");
+    std::fs::write(&photo, b"\x89PNG\r\n\x1a\npixels").unwrap();
+    let attachment = crate::protocol::Attachment::read(&photo).unwrap().unwrap();
+    let messages = [
+        Message::system("sys"),
+        Message::user_with("What is shown?", vec![attachment]),
+    ];
+    let prompt = opening(&LastSession::default(), &messages).prompt;
+    assert_eq!(
+        prompt,
+        format!(
+            "What is shown?\n\nFiles attached to this message (open them from these paths or URLs):\n\
+             - {} (image/png)",
+            photo.display()
+        )
+    );
+}

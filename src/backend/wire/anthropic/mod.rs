@@ -80,6 +80,10 @@ impl Wire for AnthropicWire {
         &self.site
     }
 
+    fn api(&self) -> crate::config::provider_options::Api {
+        crate::config::provider_options::Api::Anthropic
+    }
+
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
         let builder = sse_post(client, &self.url, &self.auth, &self.body(request))
             .header("anthropic-version", ANTHROPIC_VERSION);

@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::backend::wire::WireOptions;
 use crate::backend::{ChatRequest, Message, ReasoningBlock, ToolCall};
+use crate::protocol::{Attachment, AttachmentContent, MediaKind, sendable};
 
 /// `max_tokens` when the config sets none (the API has no default).
 pub const DEFAULT_MAX_TOKENS: u64 = 8192;
@@ -114,6 +115,24 @@ fn thinking_block(block: &ReasoningBlock) -> Value {
     }
 }
 
+/// One attachment as an `image` or `document` block, its source base64 or a URL.
+fn attachment_block(attachment: &Attachment) -> Value {
+    let source = match attachment.content() {
+        Some(AttachmentContent::Url(url)) => json!({"type": "url", "url": url}),
+        _ => json!({
+            "type": "base64",
+            "media_type": attachment.media_type,
+            "data": attachment.base64().unwrap_or_default(),
+        }),
+    };
+    let kind = if attachment.kind == MediaKind::Image {
+        "image"
+    } else {
+        "document"
+    };
+    json!({"type": kind, "source": source})
+}
+
 /// The conversation as alternating `user` / `assistant` messages of content blocks.
 /// Consecutive tool results, and a user text after them, share one `user` message.
 fn messages(messages: &[Message]) -> Vec<Value> {
@@ -121,7 +140,16 @@ fn messages(messages: &[Message]) -> Vec<Value> {
     for message in messages {
         let (role, blocks) = match message {
             Message::System { .. } => continue,
-            Message::User { content } => ("user", text_block(content).into_iter().collect()),
+            Message::User {
+                content,
+                attachments,
+            } => (
+                "user",
+                sendable(attachments)
+                    .map(attachment_block)
+                    .chain(text_block(content))
+                    .collect(),
+            ),
             Message::Assistant {
                 content,
                 tool_calls,

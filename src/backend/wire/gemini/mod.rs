@@ -69,6 +69,10 @@ impl Wire for GeminiWire {
         &self.site
     }
 
+    fn api(&self) -> crate::config::provider_options::Api {
+        crate::config::provider_options::Api::Gemini
+    }
+
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
         sse_post(client, &self.url, &self.auth, &self.body(request))
     }

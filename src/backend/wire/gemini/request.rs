@@ -9,6 +9,7 @@ use serde_json::{Map, Value, json};
 use super::{options, text_reply, text_workflow};
 use crate::backend::wire::{WireOptions, strip_schema_keys};
 use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
+use crate::protocol::{Attachment, AttachmentContent, sendable};
 
 /// JSON-schema keys that Gemini's function declarations reject.
 const REJECTED_SCHEMA_KEYS: [&str; 2] = ["$schema", "additionalProperties"];
@@ -73,6 +74,20 @@ fn declaration(tool: &ToolSpec) -> Value {
     declaration
 }
 
+/// One attachment as `inline_data`, or `file_data` for a URL.
+fn attachment_part(attachment: &Attachment) -> Value {
+    match attachment.content() {
+        Some(AttachmentContent::Url(url)) => json!({"file_data": {
+            "mime_type": attachment.media_type,
+            "file_uri": url,
+        }}),
+        _ => json!({"inline_data": {
+            "mime_type": attachment.media_type,
+            "data": attachment.base64().unwrap_or_default(),
+        }}),
+    }
+}
+
 /// The system instruction's parts and the conversation's contents. Consecutive tool
 /// results become one `user` content, as Gemini expects the answers to one turn's calls.
 /// `as_text`: calls and results are text parts, as no function is declared.
@@ -84,8 +99,14 @@ fn contents(messages: &[Message], as_text: bool) -> (Vec<Value>, Vec<Value>) {
         let is_result = matches!(message, Message::Tool { .. });
         match message {
             Message::System { content } => system.push(json!({ "text": content })),
-            Message::User { content } => {
-                contents.push(json!({"role": "user", "parts": [{"text": content}]}));
+            Message::User {
+                content,
+                attachments,
+            } => {
+                let parts: Vec<Value> = std::iter::once(json!({ "text": content }))
+                    .chain(sendable(attachments).map(attachment_part))
+                    .collect();
+                contents.push(json!({"role": "user", "parts": parts}));
             }
             Message::Assistant {
                 content,

@@ -13,6 +13,7 @@ pub use decode::{ChatDecoder, finish_reason};
 use super::{Auth, WireOptions, sse_post};
 use crate::backend::http::{CallSite, Misroute, Wire, WireDecoder};
 use crate::backend::{ChatRequest, Message};
+use crate::protocol::{Attachment, MediaKind, sendable};
 
 pub struct ChatWire {
     site: CallSite,
@@ -129,7 +130,16 @@ fn messages(messages: &[Message]) -> Value {
             .iter()
             .map(|message| match message {
                 Message::System { content } => json!({"role": "system", "content": content}),
-                Message::User { content } => json!({"role": "user", "content": content}),
+                Message::User {
+                    content,
+                    attachments,
+                } if !attachments.is_empty() => json!({
+                    "role": "user",
+                    "content": std::iter::once(json!({"type": "text", "text": content}))
+                        .chain(sendable(attachments).map(attachment_part))
+                        .collect::<Vec<_>>(),
+                }),
+                Message::User { content, .. } => json!({"role": "user", "content": content}),
                 Message::Assistant {
                     content,
                     tool_calls,
@@ -161,9 +171,32 @@ fn messages(messages: &[Message]) -> Value {
     )
 }
 
+/// One attachment as a content part: `image_url` (data URL or URL), a PDF as `file`,
+/// WAV or MP3 as `input_audio`.
+fn attachment_part(attachment: &Attachment) -> Value {
+    match attachment.kind {
+        MediaKind::Pdf => json!({"type": "file", "file": {
+            "filename": attachment.name,
+            "file_data": attachment.data_url_or_url(),
+        }}),
+        MediaKind::Audio => json!({"type": "input_audio", "input_audio": {
+            "data": attachment.base64().unwrap_or_default(),
+            "format": if attachment.media_type == "audio/wav" { "wav" } else { "mp3" },
+        }}),
+        MediaKind::Image | MediaKind::Video => json!({
+            "type": "image_url",
+            "image_url": {"url": attachment.data_url_or_url()},
+        }),
+    }
+}
+
 impl Wire for ChatWire {
     fn site(&self) -> &CallSite {
         &self.site
+    }
+
+    fn api(&self) -> crate::config::provider_options::Api {
+        crate::config::provider_options::Api::Chat
     }
 
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {

@@ -48,6 +48,10 @@ impl Wire for ResponsesWire {
         &self.site
     }
 
+    fn api(&self) -> crate::config::provider_options::Api {
+        crate::config::provider_options::Api::Responses
+    }
+
     fn request(&self, client: &reqwest::Client, request: &ChatRequest) -> reqwest::RequestBuilder {
         self.options.organization_header(sse_post(
             client,

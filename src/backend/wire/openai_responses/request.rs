@@ -6,6 +6,7 @@ use serde_json::{Map, Value, json};
 
 use crate::backend::wire::WireOptions;
 use crate::backend::{ChatRequest, Message, ToolCall, ToolSpec};
+use crate::protocol::{Attachment, AttachmentContent, MediaKind, sendable};
 
 /// The JSON body for one streamed call.
 ///
@@ -84,6 +85,22 @@ fn tool(tool: &ToolSpec) -> Value {
     })
 }
 
+/// One attachment as an input part: `input_image`, or `input_file` (inline or by URL).
+fn attachment_part(attachment: &Attachment) -> Value {
+    match (attachment.kind, attachment.content()) {
+        (MediaKind::Image, _) => json!({
+            "type": "input_image",
+            "image_url": attachment.data_url_or_url(),
+        }),
+        (_, Some(AttachmentContent::Url(url))) => json!({"type": "input_file", "file_url": url}),
+        (_, _) => json!({
+            "type": "input_file",
+            "filename": attachment.name,
+            "file_data": attachment.data_url_or_url(),
+        }),
+    }
+}
+
 /// The conversation as input items.
 fn input(messages: &[Message]) -> Value {
     let mut items = Vec::with_capacity(messages.len());
@@ -92,9 +109,14 @@ fn input(messages: &[Message]) -> Value {
             Message::System { content } => {
                 items.push(json!({"role": "developer", "content": content}));
             }
-            Message::User { content } => items.push(json!({
+            Message::User {
+                content,
+                attachments,
+            } => items.push(json!({
                 "role": "user",
-                "content": [{"type": "input_text", "text": content}],
+                "content": std::iter::once(json!({"type": "input_text", "text": content}))
+                    .chain(sendable(attachments).map(attachment_part))
+                    .collect::<Vec<_>>(),
             })),
             Message::Assistant {
                 content,
