@@ -7,6 +7,8 @@ mod agent_router;
 mod broadcast;
 mod channel;
 mod cli_round;
+mod compression;
+mod context_budget;
 pub mod coordination;
 mod emitter;
 pub mod event_queue;

@@ -17,6 +17,9 @@ use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
+/// The context gauge turns to a warning at MassGen's compression threshold.
+const CONTEXT_WARN_PERCENT: u64 = 75;
+
 pub struct CardView<'a> {
     pub card: &'a AgentCard,
     /// The agent's place in config order, for its colour.
@@ -81,6 +84,14 @@ impl Widget for CardView<'_> {
                 RoundTimeLeft::Blocked => (" ⏱ tools blocked ".to_string(), theme.bad()),
             };
             footer_spans.push(Span::styled(text, style));
+        }
+        if let Some(gauge) = card.context {
+            let style = if gauge.percent() >= CONTEXT_WARN_PERCENT {
+                theme.warn()
+            } else {
+                theme.dim()
+            };
+            footer_spans.push(Span::styled(format!(" ctx {}% ", gauge.percent()), style));
         }
         footer_spans.push(Span::styled(
             format!(
