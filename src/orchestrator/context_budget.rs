@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use super::channel::AgentSink;
-use super::compression::{self, Keep};
+use crate::backend::compression::{self, Keep};
 use crate::backend::{Message, ReasoningBlock, ToolSpec, tokens};
 use crate::config::BackendConfig;
 use crate::protocol::{CompressionReason, EventMsg, Usage};

@@ -7,7 +7,6 @@ mod agent_router;
 mod broadcast;
 mod channel;
 mod cli_round;
-mod compression;
 mod context_budget;
 pub mod coordination;
 mod emitter;

@@ -2,7 +2,7 @@
 //! replaces the rest by a record cut to fit.
 
 use super::*;
-use crate::backend::ToolCall;
+use crate::backend::message::ToolCall;
 
 fn call(id: &str) -> ToolCall {
     ToolCall {
@@ -44,6 +44,13 @@ fn past_the_threshold_the_recent_messages_within_the_budget_stay() {
     };
     assert!(content.starts_with("Summarise the files.\n\n[CONTEXT RECOVERY"));
     assert!(content.contains("[Tool Call: read_file]"), "{content}");
+    assert!(
+        content.contains(&format!(
+            "{CALLS_MADE}read_file ({}).",
+            compressed.removed / 2
+        )),
+        "the count of calls survives the cut transcript: {content}"
+    );
     assert!(
         content.contains("[... truncated to fit context ...]"),
         "{content}"

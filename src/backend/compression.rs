@@ -5,7 +5,8 @@
 //! turns and tool results between are replaced by a record of them cut to fit; then the
 //! largest message is truncated if the whole still does not fit.
 
-use crate::backend::{Message, tokens};
+use crate::backend::message::Message;
+use crate::backend::tokens;
 
 /// Which recent messages stay as they were.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -29,6 +30,8 @@ pub struct Compressed {
 const MIN_TRUNCATED_TOKENS: u64 = 1000;
 /// MassGen's extra margin when truncating the largest message, in tokens.
 const TRUNCATION_MARGIN: u64 = 500;
+/// How the record lists the tool calls it replaced.
+pub const CALLS_MADE: &str = "Tool calls in them: ";
 const TRUNCATED_MARK: &str = "\n\n[... truncated to fit context ...]";
 
 /// Compresses `messages` so the recent ones in `keep` stay and everything fits in `fit`
@@ -142,10 +145,35 @@ fn record(removed: &[Message], budget: u64) -> String {
         "[CONTEXT RECOVERY - KEEP WORKING]\n\n\
          Your conversation outgrew your model's context window and was compressed: {} \
          earlier messages were replaced by the record below, cut to fit. Your files are as you \
-         left them. Continue from where you left off; do not start the task over.\n\n---\n\n{}",
+         left them. Continue from where you left off; do not start the task over.\n{}\n---\n\n{}",
         removed.len(),
+        calls_made(removed),
         truncate_to(&transcript, budget)
     )
+}
+
+/// `Tool calls in them: search (8), read_file (2).`, in the order first made, so the
+/// count survives a transcript cut short; empty when they made none.
+fn calls_made(removed: &[Message]) -> String {
+    let mut counts: Vec<(&str, usize)> = Vec::new();
+    for message in removed {
+        if let Message::Assistant { tool_calls, .. } = message {
+            for call in tool_calls {
+                match counts.iter_mut().find(|(name, _)| *name == call.name) {
+                    Some((_, count)) => *count += 1,
+                    None => counts.push((&call.name, 1)),
+                }
+            }
+        }
+    }
+    if counts.is_empty() {
+        return String::new();
+    }
+    let listed: Vec<String> = counts
+        .iter()
+        .map(|(name, count)| format!("{name} ({count})"))
+        .collect();
+    format!("{CALLS_MADE}{}.\n", listed.join(", "))
 }
 
 /// MassGen's last step: when the messages still exceed `fit`, the largest one is cut by
