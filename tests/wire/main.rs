@@ -11,6 +11,7 @@ mod support;
 mod mock_llm;
 
 mod anthropic;
+mod context_recovery;
 mod custom_tools;
 mod faults;
 mod gemini;
