@@ -17,7 +17,9 @@ use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
-/// The context gauge turns to a warning at MassGen's compression threshold.
+/// The context gauge shows once the window is half full (a card of a model with room to
+/// spare stays uncluttered), and turns to a warning at MassGen's compression threshold.
+const CONTEXT_SHOWN_PERCENT: u64 = 50;
 const CONTEXT_WARN_PERCENT: u64 = 75;
 
 pub struct CardView<'a> {
@@ -85,7 +87,10 @@ impl Widget for CardView<'_> {
             };
             footer_spans.push(Span::styled(text, style));
         }
-        if let Some(gauge) = card.context {
+        if let Some(gauge) = card
+            .context
+            .filter(|gauge| gauge.percent() >= CONTEXT_SHOWN_PERCENT)
+        {
             let style = if gauge.percent() >= CONTEXT_WARN_PERCENT {
                 theme.warn()
             } else {
