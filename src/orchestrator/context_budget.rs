@@ -214,3 +214,54 @@ fn message_bytes(message: &Message) -> usize {
         Message::Tool { name, content, .. } => name.len() + content.len(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::BackendKind;
+
+    #[test]
+    fn the_window_is_the_configs_then_the_model_tables_then_massgens_default() {
+        let listed = BackendConfig::new(BackendKind::Openai, "gpt-5");
+        assert_eq!(ContextBudget::for_backend(&listed, 0.2).window, 272_000);
+        let set = BackendConfig {
+            context_window: Some(32_768),
+            ..listed
+        };
+        assert_eq!(ContextBudget::for_backend(&set, 0.2).window, 32_768);
+        let unknown = BackendConfig::new(BackendKind::Vllm, "my-local-model");
+        assert_eq!(
+            ContextBudget::for_backend(&unknown, 0.2).window,
+            DEFAULT_WINDOW
+        );
+    }
+
+    #[test]
+    fn thresholds_follow_massgen() {
+        let budget = ContextBudget {
+            window: 100_000,
+            target_ratio: 0.2,
+        };
+        assert_eq!(budget.trigger(), 75_000);
+        assert_eq!(budget.target(), 20_000);
+        assert_eq!(budget.fit(), 100_000 - 4096 - 10_000);
+        let small = ContextBudget {
+            window: 4096,
+            target_ratio: 0.2,
+        };
+        assert_eq!(
+            small.fit(),
+            4096 - 1024 - 409,
+            "a small window keeps room to fit"
+        );
+    }
+
+    #[test]
+    fn the_byte_bound_is_never_below_the_token_count() {
+        let messages = vec![
+            Message::system("héllo wörld, ".repeat(50)),
+            Message::user("一二三四五六七八九十".repeat(20)),
+        ];
+        assert!(byte_bound(&messages, &[]) >= tokens::count_prompt(&messages, &[]));
+    }
+}
