@@ -32,6 +32,8 @@ const MIN_TRUNCATED_TOKENS: u64 = 1000;
 const TRUNCATION_MARGIN: u64 = 500;
 /// How the record lists the tool calls it replaced.
 pub const CALLS_MADE: &str = "Tool calls in them: ";
+/// MassGen's bound on the halvings that find where to cut.
+const HALVINGS: u32 = 10;
 const TRUNCATED_MARK: &str = "\n\n[... truncated to fit context ...]";
 
 /// Compresses `messages` so the recent ones in `keep` stay and everything fits in `fit`
@@ -208,13 +210,19 @@ fn truncate_largest(messages: &mut [Message], fit: u64) -> bool {
     true
 }
 
-/// `text` cut to at most `budget` tokens (found by halving, as MassGen does), marked as cut.
+/// `text` cut to at most `budget` tokens (found by halving, at most ten times, as MassGen
+/// does), marked as cut.
 pub fn truncate_to(text: &str, budget: u64) -> String {
     if tokens::count(text) <= budget {
         return text.to_string();
     }
-    let (mut low, mut high) = (0, text.len());
-    while low < high {
+    // A token is at least a byte: the first `budget` bytes always fit.
+    let mut low = floor_boundary(text, usize::try_from(budget).unwrap_or(usize::MAX));
+    let mut high = text.len();
+    for _ in 0..HALVINGS {
+        if low >= high {
+            break;
+        }
         let middle = floor_boundary(text, (low + high).div_ceil(2));
         if middle <= low {
             break;

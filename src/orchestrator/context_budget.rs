@@ -1,6 +1,7 @@
 //! An agent's context window during a round: its size (the backend's `context_window`,
 //! else the model table's, else MassGen's 128 000), how full the latest call left it
-//! (reported as `ContextUsage`), and the round's messages compressed past MassGen's 75 %
+//! (reported as `ContextUsage`; the scripted stand-in has no window unless its config sets
+//! one), and the round's messages compressed past MassGen's 75 %
 //! threshold or once after a provider's context-length error (reported as
 //! `ContextCompressed`).
 
@@ -9,7 +10,7 @@ use std::sync::Arc;
 use super::channel::AgentSink;
 use crate::backend::compression::{self, Keep};
 use crate::backend::{Message, ReasoningBlock, ToolSpec, tokens};
-use crate::config::BackendConfig;
+use crate::config::{BackendConfig, BackendKind};
 use crate::protocol::{CompressionReason, EventMsg, Usage};
 use crate::session;
 
@@ -30,16 +31,20 @@ pub struct ContextBudget {
 }
 
 impl ContextBudget {
-    pub fn for_backend(config: &BackendConfig, target_ratio: f64) -> Self {
+    /// `None` for the scripted stand-in unless its config sets a window: it has none.
+    pub fn for_backend(config: &BackendConfig, target_ratio: f64) -> Option<Self> {
+        if config.kind == BackendKind::Scripted && config.context_window.is_none() {
+            return None;
+        }
         let window = config
             .context_window
             .or_else(|| session::price_for(config.kind, &config.model)?.context_window)
             .filter(|window| *window > 0)
             .unwrap_or(DEFAULT_WINDOW);
-        Self {
+        Some(Self {
             window,
             target_ratio,
-        }
+        })
     }
 
     /// Tokens past which the conversation is compressed before the next call.
@@ -75,12 +80,13 @@ impl ContextBudget {
 /// prompt, a floor for the next one (messages only grow between compressions).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ContextTracker {
-    budget: ContextBudget,
+    /// `None`: the model has no window to track (the scripted stand-in).
+    budget: Option<ContextBudget>,
     last_prompt_tokens: u64,
 }
 
 impl ContextTracker {
-    pub fn new(budget: ContextBudget) -> Self {
+    pub fn new(budget: Option<ContextBudget>) -> Self {
         Self {
             budget,
             last_prompt_tokens: 0,
@@ -89,13 +95,16 @@ impl ContextTracker {
 
     /// Reports how full the latest call left the window.
     pub fn after_call(&mut self, sink: &AgentSink, usage: &Usage) {
+        let Some(budget) = self.budget else {
+            return;
+        };
         if usage.input_tokens == 0 {
             return;
         }
         self.last_prompt_tokens = usage.input_tokens;
         sink.event(EventMsg::ContextUsage {
             tokens: usage.input_tokens,
-            window: self.budget.window,
+            window: budget.window,
         });
     }
 
@@ -108,7 +117,10 @@ impl ContextTracker {
         messages: &mut Arc<Vec<Message>>,
         tools: &[ToolSpec],
     ) {
-        let trigger = self.budget.trigger();
+        let Some(budget) = self.budget else {
+            return;
+        };
+        let trigger = budget.trigger();
         if self.last_prompt_tokens < trigger && byte_bound(messages, tools) < trigger {
             return;
         }
@@ -116,7 +128,7 @@ impl ContextTracker {
         if used < trigger {
             return;
         }
-        let keep = Keep::Tokens(self.budget.target());
+        let keep = Keep::Tokens(budget.target());
         self.compress(
             sink,
             messages,
@@ -136,8 +148,11 @@ impl ContextTracker {
         messages: &mut Arc<Vec<Message>>,
         tools: &[ToolSpec],
     ) -> bool {
+        let Some(budget) = self.budget else {
+            return false;
+        };
         let used = tokens::count_prompt(messages, tools);
-        let keep = Keep::Share(self.budget.target_ratio);
+        let keep = Keep::Share(budget.target_ratio);
         self.compress(
             sink,
             messages,
@@ -157,8 +172,11 @@ impl ContextTracker {
         tokens_before: u64,
         reason: CompressionReason,
     ) -> bool {
+        let Some(budget) = self.budget else {
+            return false;
+        };
         let in_tools = tokens::count_prompt(&[], tools);
-        let fit = self.budget.fit().saturating_sub(in_tools);
+        let fit = budget.fit().saturating_sub(in_tools);
         let Some(compressed) = compression::compress(messages, keep, fit) else {
             return false;
         };
@@ -168,7 +186,7 @@ impl ContextTracker {
             reason,
             tokens_before,
             tokens_after: tokens::count_prompt(messages, tools),
-            window: self.budget.window,
+            window: budget.window,
             messages_removed: u32::try_from(compressed.removed).unwrap_or(u32::MAX),
         });
         true
@@ -218,22 +236,27 @@ fn message_bytes(message: &Message) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::BackendKind;
 
     #[test]
     fn the_window_is_the_configs_then_the_model_tables_then_massgens_default() {
         let listed = BackendConfig::new(BackendKind::Openai, "gpt-5");
-        assert_eq!(ContextBudget::for_backend(&listed, 0.2).window, 272_000);
+        let window =
+            |config: &BackendConfig| ContextBudget::for_backend(config, 0.2).map(|b| b.window);
+        assert_eq!(window(&listed), Some(272_000));
         let set = BackendConfig {
             context_window: Some(32_768),
             ..listed
         };
-        assert_eq!(ContextBudget::for_backend(&set, 0.2).window, 32_768);
+        assert_eq!(window(&set), Some(32_768));
         let unknown = BackendConfig::new(BackendKind::Vllm, "my-local-model");
-        assert_eq!(
-            ContextBudget::for_backend(&unknown, 0.2).window,
-            DEFAULT_WINDOW
-        );
+        assert_eq!(window(&unknown), Some(DEFAULT_WINDOW));
+        let scripted = BackendConfig::new(BackendKind::Scripted, "scripted");
+        assert_eq!(window(&scripted), None, "the stand-in has no window");
+        let windowed = BackendConfig {
+            context_window: Some(8192),
+            ..scripted
+        };
+        assert_eq!(window(&windowed), Some(8192));
     }
 
     #[test]
