@@ -3,6 +3,7 @@
 
 pub mod agent_cli;
 pub mod catalog;
+pub mod compression;
 mod error;
 mod factory;
 pub mod http;

@@ -55,6 +55,7 @@ pub const BACKEND_COMMON: &[&str] = &[
     "max_retries",
     "timeout",
     "upload_files",
+    "context_window",
 ];
 
 /// Backend keys of every type but `scripted` that the request options read themselves
@@ -238,12 +239,12 @@ pub const COORDINATION: &[&str] = &[
     "use_skills",
     "skills_directory",
     "load_previous_session_skills",
+    "compression_target_ratio",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "broadcast_sensitivity",
     "response_depth",
-    "compression_target_ratio",
     "massgen_skills",
     "persona_generator",
     "enable_subagents",

@@ -56,6 +56,9 @@ pub struct BackendConfig {
     pub max_retries: Option<u32>,
     /// Seconds to wait for a response to start, and then for each next chunk.
     pub timeout: Option<Duration>,
+    /// `context_window`: the model's window in tokens, when the model table's is wrong or
+    /// missing (a local model loaded with a smaller window).
+    pub context_window: Option<u64>,
     /// The provider's documented request options the config sets (`reasoning`, `text`,
     /// `top_p`, …), sent as they are; see `provider_options` for which keys qualify.
     pub passthrough: serde_json::Map<String, serde_json::Value>,
@@ -96,6 +99,7 @@ impl BackendConfig {
             api_version: None,
             max_retries: None,
             timeout: None,
+            context_window: None,
             passthrough: serde_json::Map::new(),
             extra_body: serde_json::Map::new(),
             betas: Vec::new(),
@@ -172,6 +176,9 @@ pub struct OrchestratorConfig {
     pub coordination: CoordinationConfig,
 }
 
+/// MassGen's `compression_target_ratio` default: keep a fifth of the conversation.
+pub const DEFAULT_COMPRESSION_TARGET_RATIO: f64 = 0.20;
+
 /// `orchestrator.coordination`: planning mode, task plans and broadcast.
 #[derive(Clone, Debug, PartialEq)]
 pub struct CoordinationConfig {
@@ -202,6 +209,9 @@ pub struct CoordinationConfig {
     pub enable_memory_filesystem_mode: bool,
     /// `use_skills: true`: where agents' skills come from. `None` = no skills.
     pub skills: Option<SkillsConfig>,
+    /// `compression_target_ratio` (MassGen's default 0.20): when an agent's context is
+    /// compressed, the share of its conversation kept as it was.
+    pub compression_target_ratio: f64,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -236,6 +246,7 @@ impl Default for CoordinationConfig {
             max_orchestration_restarts: 0,
             enable_memory_filesystem_mode: false,
             skills: None,
+            compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
         }
     }
 }

@@ -110,6 +110,8 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::UpdateInjected { .. }
             | EventMsg::FinalOverridden { .. }
             | EventMsg::RoundTimeLimitReached { .. }
+            | EventMsg::ContextUsage { .. }
+            | EventMsg::ContextCompressed { .. }
             | EventMsg::PostEvaluationStarted { .. }
             | EventMsg::PostEvaluationFinished { .. }
             | EventMsg::EnforcementRetry { .. }

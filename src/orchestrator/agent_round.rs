@@ -7,7 +7,7 @@ use super::channel::{RoundEnd, RoundUpdate, Verdict};
 use super::model_call::TextRole;
 use super::prompts::{enforcement_message, memory, updates};
 use super::round_clock::ToolTime;
-use crate::backend::{AssistantTurn, Message, ToolCall};
+use crate::backend::{AssistantTurn, BackendError, Message, ToolCall};
 use crate::protocol::{EnforcementReason, EventMsg, RoundTimeStage};
 use crate::tools::workflow::{self, WorkflowCall};
 
@@ -48,7 +48,10 @@ pub async fn run(mut task: RoundTask) -> RoundEnd {
 async fn attempts(task: &mut RoundTask) -> RoundEnd {
     let mut attempt = 1;
     let mut tool_rounds = 0;
+    let mut recovered = false;
     loop {
+        task.context
+            .before_call(task.link.sink(), &mut task.messages, &task.tools);
         let turn = match task
             .link
             .model
@@ -56,12 +59,22 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
             .await
         {
             Ok(turn) => turn,
+            // Like MassGen, one compression and one retry; a second refusal drops the agent.
+            Err(BackendError::ContextLength { .. })
+                if !std::mem::replace(&mut recovered, true)
+                    && task
+                        .context
+                        .recover(task.link.sink(), &mut task.messages, &task.tools) =>
+            {
+                continue;
+            }
             Err(error) => {
                 return RoundEnd::Failed {
                     message: error.to_string(),
                 };
             }
         };
+        task.context.after_call(task.link.sink(), &turn.usage);
         let step = match classify(&turn) {
             Response::Workflow(calls) => judge(task, &turn, &calls).await,
             Response::Tools if tool_rounds < MAX_TOOL_ROUNDS => {

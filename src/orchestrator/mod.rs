@@ -8,6 +8,7 @@ mod broadcast;
 mod channel;
 mod cli_round;
 mod code_tools_setup;
+mod context_budget;
 pub mod coordination;
 mod emitter;
 pub mod event_queue;

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio::sync::watch;
 
 use super::agent_link::AgentLink;
+use super::context_budget::ContextTracker;
 use super::round_clock::RoundClock;
 use super::task_tools::TaskPlanTools;
 use crate::backend::{Message, ToolSpec};
@@ -36,4 +37,7 @@ pub struct RoundTask {
     pub memory: bool,
     pub round: u32,
     pub clock: RoundClock,
+    /// The agent's context window: compressed past the threshold or after a
+    /// context-length error.
+    pub context: ContextTracker,
 }

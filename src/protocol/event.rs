@@ -6,8 +6,9 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 pub use super::event_parts::{
-    AgentInfo, AgentStatus, EnforcementReason, McpServerState, PostEvaluationOutcome,
-    RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, McpServerState,
+    PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount,
+    WinnerBasis, compression_line,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
@@ -107,6 +108,20 @@ pub enum EventMsg {
     RoundTimeLimitReached {
         stage: RoundTimeStage,
         elapsed_secs: u64,
+    },
+    /// How full the agent's context window is: the prompt tokens of its latest model call
+    /// (the provider's count, else an estimate) against its model's window.
+    ContextUsage { tokens: u64, window: u64 },
+    /// The agent's conversation was compressed to fit its model's context window: older
+    /// turns and tool results were replaced by a record of them (`coordination.
+    /// compression_target_ratio`); tokens are estimates of the whole prompt.
+    ContextCompressed {
+        reason: CompressionReason,
+        tokens_before: u64,
+        tokens_after: u64,
+        window: u64,
+        /// Messages replaced by the record.
+        messages_removed: u32,
     },
     /// The winner checks its final answer before it goes to the user
     /// (`coordination.max_orchestration_restarts`).

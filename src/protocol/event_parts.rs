@@ -155,6 +155,47 @@ pub enum RoundTimeStage {
     Blocked,
 }
 
+/// Why an agent's conversation was compressed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CompressionReason {
+    /// It filled its model's context window past the threshold (MassGen's 75 %).
+    Threshold,
+    /// The provider refused it as longer than the model's context window.
+    ProviderError,
+}
+
+impl CompressionReason {
+    /// "past 75 % of the window", "refused as too long".
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Threshold => "past 75% of the window",
+            Self::ProviderError => "the provider refused it as too long",
+        }
+    }
+}
+
+/// One line for a compression, as every display shows it: "context compressed (past 75%
+/// of the window): 9.8k → 2.1k tokens of 8.2k".
+pub fn compression_line(reason: CompressionReason, before: u64, after: u64, window: u64) -> String {
+    let short = |count: u64| {
+        #[allow(clippy::cast_precision_loss)]
+        let value = count as f64;
+        match count {
+            0..1_000 => count.to_string(),
+            1_000..1_000_000 => format!("{:.1}k", value / 1e3),
+            _ => format!("{:.1}M", value / 1e6),
+        }
+    };
+    format!(
+        "context compressed ({}): {} → {} tokens of {}",
+        reason.describe(),
+        short(before),
+        short(after),
+        short(window)
+    )
+}
+
 /// How the winner's check of its final answer ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]

@@ -21,9 +21,9 @@ pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };
 pub use event::{
-    AgentInfo, AgentStatus, EnforcementReason, Event, EventMsg, McpServerState,
+    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg, McpServerState,
     PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,
-    VoteCount, WinnerBasis,
+    VoteCount, WinnerBasis, compression_line,
 };
 pub(crate) use event_kind::{
     run_events, stream_deltas, tool_calls, usage_events, workspace_events,

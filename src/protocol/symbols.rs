@@ -27,6 +27,8 @@ pub const BLOCKED: &str = "🚫";
 pub const QUESTION: &str = "📣";
 /// A reply to a question.
 pub const REPLY: &str = "💬";
+/// An agent's context was compressed to fit its model's window (MassGen's 📦).
+pub const COMPRESSED: &str = "📦";
 /// A round ran past its time limit.
 pub const TIMER: &str = "⏱";
 /// The winner checks its final answer (post-evaluation).

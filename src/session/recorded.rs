@@ -106,6 +106,8 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::UpdateInjected { .. }
         | EventMsg::FinalOverridden { .. }
         | EventMsg::RoundTimeLimitReached { .. }
+        | EventMsg::ContextUsage { .. }
+        | EventMsg::ContextCompressed { .. }
         | EventMsg::PostEvaluationStarted { .. }
         | EventMsg::PostEvaluationFinished { .. }
         | EventMsg::OrchestrationRestarted { .. }

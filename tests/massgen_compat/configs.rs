@@ -38,7 +38,7 @@ const AGENT_CONFIGS_VALIDATING: usize = 48;
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 187;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 188;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {

@@ -10,6 +10,7 @@ mod support;
 mod agent_prompts;
 mod agents_replace;
 mod broadcast;
+mod context;
 mod coordination;
 mod coordination_keys;
 mod failures;

@@ -2,6 +2,7 @@
 //! retries, and the mapping of error replies. Each wire protocol supplies a [`Wire`].
 
 mod call;
+mod context_error;
 mod guard;
 pub mod misroute;
 pub mod retry;

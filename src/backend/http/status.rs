@@ -6,6 +6,7 @@ use std::time::Duration;
 use reqwest::header::HeaderMap;
 use serde_json::Value;
 
+use super::context_error;
 use crate::backend::BackendError;
 
 /// Who was called, for messages.
@@ -105,8 +106,7 @@ fn classify(
 ) -> BackendError {
     let provider = site.provider.clone();
     let lower = detail.to_ascii_lowercase();
-    // Only a refused request can be too long; a 429 may talk of tokens per minute.
-    if matches!(status, 400 | 413 | 422) && is_context_length(&lower) {
+    if context_error::is_context_length(status, &lower) {
         return BackendError::ContextLength {
             model: site.model.clone(),
             detail,
@@ -161,23 +161,6 @@ fn classify(
             },
         },
     }
-}
-
-fn is_context_length(lower: &str) -> bool {
-    [
-        "context_length_exceeded",
-        "context length",
-        "context window",
-        "maximum context",
-        "prompt is too long",
-        "input is too long",
-        "too many tokens",
-        "exceeds the maximum number of tokens",
-        "input token count",
-        "reduce the length",
-    ]
-    .iter()
-    .any(|marker| lower.contains(marker))
 }
 
 /// The provider's own words, from the usual error shapes: `{"error": {"message"}}`,

@@ -4,6 +4,7 @@
 //!
 //! These are the tags the orchestrator's prompts use; a scenario test fails if they drift.
 
+use crate::backend::compression::CALLS_MADE;
 use crate::backend::{ChatRequest, Message, ToolCall};
 
 const ORIGINAL_OPEN: &str = "<ORIGINAL MESSAGE>";
@@ -187,10 +188,27 @@ pub fn has_result_of(request: &ChatRequest, tool: &str) -> bool {
 }
 
 /// How many results of `tool` the conversation holds.
+/// Calls compressed out of the conversation count too: the record of them says how many.
 pub fn results_of(request: &ChatRequest, tool: &str) -> usize {
-    tool_results(request)
-        .filter(|result| result.name == tool)
-        .count()
+    let compressed: usize = request
+        .messages
+        .iter()
+        .filter_map(|message| match message {
+            Message::User { content } => Some(content),
+            Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
+        })
+        .flat_map(|content| content.lines())
+        .filter_map(|line| line.strip_prefix(CALLS_MADE))
+        .flat_map(|calls| calls.trim_end_matches('.').split(", "))
+        .filter_map(|call| {
+            let (name, count) = call.rsplit_once(" (")?;
+            (name == tool).then(|| count.trim_end_matches(')').parse::<usize>().ok())?
+        })
+        .sum();
+    compressed
+        + tool_results(request)
+            .filter(|result| result.name == tool)
+            .count()
 }
 
 /// The JSON object a tool result starts with. The orchestrator may append text to a

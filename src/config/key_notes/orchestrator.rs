@@ -105,10 +105,6 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would tell agents answering `ask_others` how elaborate to be; massgen \
              leaves the depth to them"
         }
-        "compression_target_ratio" => {
-            "MassGen would compress long agent contexts to this ratio; massgen sends the \
-             whole context"
-        }
         "massgen_skills" => {
             "MassGen would also give agents the skills bundled with MassGen (these names only); \
              massgen bundles none and lists the skills in `skills_directory` and ~/.agent/skills"

@@ -120,6 +120,7 @@ pub(super) fn parse_backend(
         api_version: found.take(backend.string("api_version")).flatten(),
         max_retries: found.take(max_retries(backend)).flatten(),
         timeout: found.take(backend.seconds("timeout", 300)).flatten(),
+        context_window: found.take(context_window(backend)).flatten(),
         passthrough: options.passthrough,
         extra_body: options.extra_body,
         betas: options.betas,
@@ -132,6 +133,24 @@ pub(super) fn parse_backend(
         upload_files,
     };
     found.finish(config)
+}
+
+/// `context_window`: a window of fewer than 1024 tokens is a typo, not a model.
+fn context_window(backend: &Fields<'_>) -> Result<Option<u64>, Problem> {
+    let window = backend.unsigned("context_window")?;
+    match window {
+        Some(tokens) if tokens < 1024 => Err(Problem::at(
+            backend
+                .get("context_window")
+                .map_or(backend.loc(), |node| node.loc),
+            format!(
+                "`{}` is {tokens}; give the model's window in tokens",
+                backend.key_path("context_window")
+            ),
+        )
+        .help("for example `context_window: 32768`")),
+        _ => Ok(window),
+    }
 }
 
 /// The backend's `type`: one massgen runs, or why not.

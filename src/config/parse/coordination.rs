@@ -58,6 +58,8 @@ pub(super) fn parse_coordination(
             .bool("enable_memory_filesystem_mode")?
             .unwrap_or(defaults.enable_memory_filesystem_mode),
         skills: skills(coordination)?,
+        compression_target_ratio: compression_target_ratio(coordination)?
+            .unwrap_or(defaults.compression_target_ratio),
     })
 }
 
@@ -94,6 +96,24 @@ fn skills(coordination: &Fields<'_>) -> Result<Option<SkillsConfig>, Problem> {
         user_directory: home_dir().map(|home| home.join(".agent").join("skills")),
         load_previous_sessions,
     }))
+}
+
+/// `compression_target_ratio`: a share of the conversation, above 0 and at most 1.
+fn compression_target_ratio(coordination: &Fields<'_>) -> Result<Option<f64>, Problem> {
+    let ratio = coordination.number("compression_target_ratio")?;
+    match ratio {
+        Some(value) if !(value > 0.0 && value <= 1.0) => Err(Problem::at(
+            coordination
+                .get("compression_target_ratio")
+                .map_or(coordination.loc(), |node| node.loc),
+            format!(
+                "`{}` is {value}; give the share of the conversation to keep, above 0 and at most 1",
+                coordination.key_path("compression_target_ratio")
+            ),
+        )
+        .help("MassGen's default is 0.20 (keep a fifth, summarise the rest)")),
+        _ => Ok(ratio),
+    }
 }
 
 /// `broadcast: false | "agents" | "human"` (MassGen writes the off value as a YAML boolean).

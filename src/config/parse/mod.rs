@@ -173,3 +173,6 @@ pub(super) fn unsupported_note(entry: &Entry, path: &str, section: Section) -> N
 
 #[cfg(test)]
 mod together_tests;
+
+#[cfg(test)]
+mod context_window_tests;

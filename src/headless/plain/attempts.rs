@@ -1,11 +1,15 @@
 //! The plain display's lines about updates and attempts: an agent restarting, peers'
 //! answers and the user's text reaching it mid-round, round time limits, the winner's
-//! check of its answer and the restart banner.
+//! check of its answer, a compressed context and the restart banner.
 
 use std::io::{self, Write};
 
 use super::PlainPrinter;
-use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, RoundTimeStage};
+use crate::protocol::symbols::COMPRESSED;
+use crate::protocol::{
+    AgentId, AnswerLabel, CompressionReason, PostEvaluationOutcome, RoundTimeStage,
+    compression_line,
+};
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
@@ -58,6 +62,21 @@ impl<W: Write> PlainPrinter<W> {
                 "⏱ round time limit passed: only `vote` and `new_answer` are allowed"
             }
         });
+        self.agent_line(agent, &line)
+    }
+
+    pub(super) fn compressed_line(
+        &mut self,
+        agent: &AgentId,
+        reason: CompressionReason,
+        before: u64,
+        after: u64,
+        window: u64,
+    ) -> io::Result<()> {
+        let line = self.style.warn(&format!(
+            "{COMPRESSED} {}",
+            compression_line(reason, before, after, window)
+        ));
         self.agent_line(agent, &line)
     }
 

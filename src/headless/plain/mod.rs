@@ -188,6 +188,16 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => self.input_received_line(agent),
             (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
             (EventMsg::FinalOverridden { label, agent, .. }, _) => self.override_note(label, agent),
+            (
+                EventMsg::ContextCompressed {
+                    reason,
+                    tokens_before,
+                    tokens_after,
+                    window,
+                    ..
+                },
+                Some(agent),
+            ) => self.compressed_line(agent, *reason, *tokens_before, *tokens_after, *window),
             (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
                 self.round_time_line(agent, *stage)
             }
@@ -286,6 +296,7 @@ impl<W: Write> PlainPrinter<W> {
                 | usage_events!()
                 | workspace_events!()
                 | EventMsg::AgentStatus { .. }
+                | EventMsg::ContextUsage { .. }
                 | EventMsg::RoundStarted { .. }
                 | EventMsg::BroadcastClosed {
                     timed_out: false, ..

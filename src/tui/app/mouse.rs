@@ -133,6 +133,7 @@ impl App {
             | EntryKind::Restarted { .. }
             | EntryKind::Injected { .. }
             | EntryKind::RoundTimeLimit { .. }
+            | EntryKind::Compressed { .. }
             | EntryKind::PostEvaluation { .. }
             | EntryKind::OrchestrationRestart { .. }
             | EntryKind::Enforcement { .. }

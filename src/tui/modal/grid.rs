@@ -8,8 +8,8 @@ use ratatui::text::{Line, Span};
 
 use super::chrome::window;
 use crate::protocol::symbols::{
-    BLOCKED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION, REFUSED, REPLY,
-    RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION,
+    REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};
@@ -175,6 +175,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
         EntryKind::Injected { .. } => CellText(UPDATE, " update", None),
         EntryKind::RoundTimeLimit { .. } => CellText(TIMER, " time limit", None),
+        EntryKind::Compressed { .. } => CellText(COMPRESSED, " compressed", None),
         EntryKind::PostEvaluation { .. } => CellText(EVALUATE, " check", None),
         EntryKind::OrchestrationRestart { attempt, .. } => {
             CellText(RESTART, " attempt", Some(attempt))

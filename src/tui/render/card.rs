@@ -17,6 +17,11 @@ use crate::protocol::{AgentStatus, Usage};
 use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
+/// The context gauge shows once the window is half full (a card of a model with room to
+/// spare stays uncluttered), and turns to a warning at MassGen's compression threshold.
+const CONTEXT_SHOWN_PERCENT: u64 = 50;
+const CONTEXT_WARN_PERCENT: u64 = 75;
+
 pub struct CardView<'a> {
     pub card: &'a AgentCard,
     /// The agent's place in config order, for its colour.
@@ -81,6 +86,17 @@ impl Widget for CardView<'_> {
                 RoundTimeLeft::Blocked => (" ⏱ tools blocked ".to_string(), theme.bad()),
             };
             footer_spans.push(Span::styled(text, style));
+        }
+        if let Some(gauge) = card
+            .context
+            .filter(|gauge| gauge.percent() >= CONTEXT_SHOWN_PERCENT)
+        {
+            let style = if gauge.percent() >= CONTEXT_WARN_PERCENT {
+                theme.warn()
+            } else {
+                theme.dim()
+            };
+            footer_spans.push(Span::styled(format!(" ctx {}% ", gauge.percent()), style));
         }
         footer_spans.push(Span::styled(
             format!(

@@ -34,6 +34,8 @@ mod attempt_tests;
 #[cfg(test)]
 mod composer_tests;
 #[cfg(test)]
+mod context_tests;
+#[cfg(test)]
 mod final_view_tests;
 #[cfg(test)]
 mod grid_snapshot_tests;

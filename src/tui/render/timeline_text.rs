@@ -2,7 +2,8 @@
 //! coordination event (turns, answers, votes, restarts, timeouts, plans, the winner).
 
 use super::format::{duration, plural, retrying, seconds};
-use crate::protocol::symbols::{BLOCKED, PLANNING_MODE, REPLY};
+use crate::protocol::compression_line;
+use crate::protocol::symbols::{BLOCKED, COMPRESSED, PLANNING_MODE, REPLY};
 use crate::protocol::{
     PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome,
     WinnerBasis,
@@ -36,6 +37,18 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                     "⏱ round time limit passed: only vote and new_answer allowed".to_string()
                 }
             },
+            theme.warn(),
+        ),
+        EntryKind::Compressed {
+            reason,
+            tokens_before,
+            tokens_after,
+            window,
+        } => (
+            format!(
+                "{COMPRESSED} {}",
+                compression_line(*reason, *tokens_before, *tokens_after, *window)
+            ),
             theme.warn(),
         ),
         EntryKind::PostEvaluation { outcome } => match outcome {

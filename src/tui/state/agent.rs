@@ -46,6 +46,26 @@ pub struct AgentCard {
     pub plan_outcome: Option<crate::protocol::PlanOutcome>,
     /// The running round's time limit, counted from its start.
     pub round_clock: Option<RoundClock>,
+    /// How full the agent's context window is, as its latest call or compression left it.
+    pub context: Option<ContextGauge>,
+}
+
+/// Tokens of the agent's context against its model's window.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ContextGauge {
+    pub tokens: u64,
+    pub window: u64,
+}
+
+impl ContextGauge {
+    pub fn new(tokens: u64, window: u64) -> Self {
+        Self { tokens, window }
+    }
+
+    /// The share used, in whole percent (over 100 when the prompt was refused as too long).
+    pub fn percent(self) -> u64 {
+        (self.tokens * 100).checked_div(self.window).unwrap_or(0)
+    }
 }
 
 impl AgentCard {
@@ -64,6 +84,7 @@ impl AgentCard {
             task_tree: TaskTree::default(),
             plan_outcome: None,
             round_clock: None,
+            context: None,
         }
     }
 

@@ -2,9 +2,10 @@
 //! part it concerns (the agent's card, the turn, the votes, the plans, …) or to a change
 //! that spans several (`coordination`, `turn_flow`).
 
+use super::agent::ContextGauge;
 use super::attempts::{checked_notice, injected_notice};
 use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
-use crate::protocol::{AgentId, Event, EventMsg};
+use crate::protocol::{AgentId, Event, EventMsg, compression_line};
 
 impl UiState {
     pub(super) fn fold(&mut self, event: &Event) {
@@ -87,6 +88,24 @@ impl UiState {
             EventMsg::UpdateInjected { labels } => {
                 self.card(agent, |card| card.notice(injected_notice(labels)))
             }
+            EventMsg::ContextUsage { tokens, window } => self.card(agent, |card| {
+                card.context = Some(ContextGauge::new(*tokens, *window));
+            }),
+            EventMsg::ContextCompressed {
+                reason,
+                tokens_before,
+                tokens_after,
+                window,
+                ..
+            } => self.card(agent, |card| {
+                card.context = Some(ContextGauge::new(*tokens_after, *window));
+                card.notice(compression_line(
+                    *reason,
+                    *tokens_before,
+                    *tokens_after,
+                    *window,
+                ));
+            }),
             EventMsg::RoundTimeLimitReached { stage, .. } => {
                 self.card(agent, |card| card.round_time_limit(*stage, at))
             }

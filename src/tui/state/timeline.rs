@@ -4,8 +4,8 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
-    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, CompressionReason, PlanStatus, PostEvaluationOutcome,
+    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -45,6 +45,13 @@ pub enum EntryKind {
     },
     RoundTimeLimit {
         stage: RoundTimeStage,
+    },
+    /// The agent's context was compressed to fit its model's window.
+    Compressed {
+        reason: CompressionReason,
+        tokens_before: u64,
+        tokens_after: u64,
+        window: u64,
     },
     /// The winner checks its final answer (`outcome` once it is known).
     PostEvaluation {

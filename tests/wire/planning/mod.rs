@@ -198,6 +198,8 @@ fn text(value: &Value) -> String {
 pub enum Act {
     Calls(Vec<(String, Value)>),
     Text(String),
+    /// The server refuses the request with this status and body.
+    Refuse(u16, String),
 }
 
 impl Act {
@@ -248,6 +250,7 @@ fn encode(wire: Wire, act: &Act, reply: usize) -> Reply {
     };
     let mut events = Vec::new();
     match (wire, act) {
+        (_, Act::Refuse(status, body)) => return Reply::status(*status, body),
         (Wire::Chat, Act::Calls(calls)) => {
             for (index, (name, arguments)) in calls.iter().enumerate() {
                 let [head, tail] = split(&arguments.to_string());

@@ -149,6 +149,8 @@ impl Tracker {
             | EventMsg::Retrying { .. }
             | EventMsg::HumanInputQueued { .. }
             | EventMsg::Warning { .. }
+            | EventMsg::ContextUsage { .. }
+            | EventMsg::ContextCompressed { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

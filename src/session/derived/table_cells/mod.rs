@@ -93,6 +93,8 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
             timed_out: false, ..
         }
         | EventMsg::TaskPlanChanged { .. }
+        | EventMsg::ContextUsage { .. }
+        | EventMsg::ContextCompressed { .. }
         | EventMsg::PlanUpdated { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::TurnStarted { .. }

@@ -55,6 +55,18 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::FinalOverridden { label, agent, .. } => answers::overridden(label, agent),
         EventMsg::FinalPresentationDone { fallback, .. } => answers::final_done(*fallback),
         EventMsg::RoundTimeLimitReached { stage, .. } => cut_short::round_time_limit(*stage),
+        EventMsg::ContextCompressed {
+            reason,
+            tokens_before,
+            tokens_after,
+            window,
+            ..
+        } => EntryKind::Compressed {
+            reason: *reason,
+            tokens_before: *tokens_before,
+            tokens_after: *tokens_after,
+            window: *window,
+        },
         EventMsg::EnforcementRetry {
             attempt,
             max_attempts,
@@ -117,6 +129,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             ..
         }
         | EventMsg::AgentStatus { .. }
+        | EventMsg::ContextUsage { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
