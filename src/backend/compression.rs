@@ -55,7 +55,7 @@ pub fn compress(messages: &[Message], keep: Keep, fit: u64) -> Option<Compressed
     if !removed.is_empty() {
         let record = record(removed, record_budget);
         match result.last_mut() {
-            Some(Message::User { content }) => {
+            Some(Message::User { content, .. }) => {
                 content.push_str("\n\n");
                 content.push_str(&record);
             }
@@ -124,7 +124,7 @@ fn record(removed: &[Message], budget: u64) -> String {
         .iter()
         .map(|message| match message {
             Message::System { content } => format!("[system]\n{content}"),
-            Message::User { content } => format!("[user]\n{content}"),
+            Message::User { content, .. } => format!("[user]\n{content}"),
             Message::Assistant {
                 content,
                 tool_calls,
@@ -202,7 +202,7 @@ fn truncate_largest(messages: &mut [Message], fit: u64) -> bool {
     }
     let content = match &mut messages[index] {
         Message::System { content }
-        | Message::User { content }
+        | Message::User { content, .. }
         | Message::Assistant { content, .. }
         | Message::Tool { content, .. } => content,
     };

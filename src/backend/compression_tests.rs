@@ -39,7 +39,7 @@ fn past_the_threshold_the_recent_messages_within_the_budget_stay() {
     let compressed = compress(&messages, Keep::Tokens(2000), 8000).unwrap();
     let kept = &compressed.messages;
     assert_eq!(kept[0], messages[0], "the system prompt stays");
-    let Message::User { content } = &kept[1] else {
+    let Message::User { content, .. } = &kept[1] else {
         panic!("the question stays second: {kept:?}");
     };
     assert!(content.starts_with("Summarise the files.\n\n[CONTEXT RECOVERY"));

@@ -228,7 +228,7 @@ fn message_bytes(message: &Message) -> usize {
                     })
                     .sum::<usize>()
         }
-        Message::System { content } | Message::User { content } => content.len(),
+        Message::System { content } | Message::User { content, .. } => content.len(),
         Message::Tool { name, content, .. } => name.len() + content.len(),
     }
 }

@@ -102,12 +102,12 @@ async fn a_long_conversation_is_compressed_past_the_threshold_and_the_agent_fini
         .iter()
         .find(|request| {
             request.messages.iter().any(|message| {
-                matches!(message, Message::User { content } if content.contains("[CONTEXT RECOVERY"))
+                matches!(message, Message::User { content, .. } if content.contains("[CONTEXT RECOVERY"))
             })
         })
         .expect("a request carried the record");
     assert!(matches!(compressed.messages[0], Message::System { .. }));
-    let Message::User { content } = &compressed.messages[1] else {
+    let Message::User { content, .. } = &compressed.messages[1] else {
         panic!("{:?}", compressed.messages[1]);
     };
     assert!(content.contains("Search a lot"), "the question stays");

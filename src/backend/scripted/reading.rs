@@ -194,7 +194,7 @@ pub fn results_of(request: &ChatRequest, tool: &str) -> usize {
         .messages
         .iter()
         .filter_map(|message| match message {
-            Message::User { content } => Some(content),
+            Message::User { content, .. } => Some(content),
             Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
         })
         .flat_map(|content| content.lines())
