@@ -9,6 +9,7 @@ pub use super::event_parts::{
     AgentInfo, AgentStatus, EnforcementReason, McpServerState, PostEvaluationOutcome,
     RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
+use super::attachment::Attachment;
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
 use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};
@@ -145,6 +146,10 @@ pub enum EventMsg {
         skills: Vec<SkillInfo>,
         searched: Vec<String>,
     },
+    /// The files attached to the agent's question this turn (the question's `@` images and
+    /// PDFs, then its `upload_files`): names, kinds and sizes, never their bytes. Sent once
+    /// per agent per turn, before its first round; never when it has none.
+    AttachmentsSent { attachments: Vec<Attachment> },
     /// One of the agent's MCP servers changed state (starting, ready, failed, paused).
     McpServerStatus {
         server: String,
