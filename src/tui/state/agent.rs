@@ -10,7 +10,7 @@ use super::items::{
 };
 use super::plan::TaskTree;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, RoundTimeLimit, RoundTimeStage,
+    AgentId, AgentInfo, AgentStatus, Attachment, AnswerLabel, ProviderToolCall, RoundTimeLimit, RoundTimeStage,
     Spend, TaskView,
 };
 
@@ -46,6 +46,8 @@ pub struct AgentCard {
     pub plan_outcome: Option<crate::protocol::PlanOutcome>,
     /// The running round's time limit, counted from its start.
     pub round_clock: Option<RoundClock>,
+    /// The files attached to the agent's question this turn.
+    pub attachments: Vec<Attachment>,
 }
 
 impl AgentCard {
@@ -64,6 +66,7 @@ impl AgentCard {
             task_tree: TaskTree::default(),
             plan_outcome: None,
             round_clock: None,
+            attachments: Vec::new(),
         }
     }
 

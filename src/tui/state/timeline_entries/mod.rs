@@ -117,6 +117,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             ..
         }
         | EventMsg::AgentStatus { .. }
+        | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
