@@ -72,7 +72,10 @@ mod tests {
 
     #[test]
     fn several_files_read_names_count_and_total_or_fold() {
-        let files = [png("a.png", 3 * 1024 * 1024), png("b.png", 1024 * 1024 + 209_716)];
+        let files = [
+            png("a.png", 3 * 1024 * 1024),
+            png("b.png", 1024 * 1024 + 209_716),
+        ];
         assert_eq!(describe(&files), "a.png, b.png · 2 files · 4.2 MiB");
         assert_eq!(folded(&files), "2 files · 4.2 MiB");
         assert_eq!(size_text(512), "512 B");

@@ -5,11 +5,11 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use super::attachment::Attachment;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, EnforcementReason, McpServerState, PostEvaluationOutcome,
     RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
-use super::attachment::Attachment;
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
 use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};

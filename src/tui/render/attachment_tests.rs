@@ -34,7 +34,10 @@ async fn the_card_shows_the_attached_files() {
     assert_eq!(state.agents[0].attachments.len(), 1);
     assert_eq!(state.agents[1].attachments, several);
     let screen = format!("{:?}", draw(&state, &view(), 160, 48));
-    assert!(screen.contains("📎 photo.png · image · 120 KiB"), "{screen}");
+    assert!(
+        screen.contains("📎 photo.png · image · 120 KiB"),
+        "{screen}"
+    );
     assert!(screen.contains("📎 3 files · 4.2 MiB"), "{screen}");
     both_sizes("attachment_card", &state, &view());
 }

@@ -10,8 +10,8 @@ use super::items::{
 };
 use super::plan::TaskTree;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, Attachment, AnswerLabel, ProviderToolCall, RoundTimeLimit, RoundTimeStage,
-    Spend, TaskView,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, Attachment, ProviderToolCall, RoundTimeLimit,
+    RoundTimeStage, Spend, TaskView,
 };
 
 /// How far a card's output went when the user scrolled up: a paused card shows only this
