@@ -159,6 +159,9 @@ pub fn validate(target: &str, cwd: &Path, env: &Env, allow_outside: bool) -> Exi
             }
         }
     }
+    for note in config::attachment_reach::notes(&config) {
+        eprintln!("note: {}", escape_for_terminal(&note));
+    }
     let inspection = super::setup::inspect_custom_tools(&config);
     // Their quoted parts are escaped where they are written (`tools::custom::inspect`).
     for warning in &inspection.warnings {

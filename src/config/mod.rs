@@ -2,6 +2,7 @@
 
 pub mod agent_cli;
 pub mod attachment_limits;
+pub mod attachment_reach;
 mod backend_kind;
 mod command_mode;
 mod custom_tools;

@@ -46,6 +46,7 @@ pub struct Attachment {
     pub url: Option<String>,
     /// The local file it was read from; agent CLIs are pointed to it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[serde(serialize_with = "super::lossy_path::option::serialize")]
     pub path: Option<PathBuf>,
     /// The file's content; never serialized.
     #[serde(skip)]

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use super::attachment::Attachment;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, McpServerState,
     PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount,
@@ -160,6 +161,10 @@ pub enum EventMsg {
         skills: Vec<SkillInfo>,
         searched: Vec<String>,
     },
+    /// The files attached to the agent's question this turn (the question's `@` images and
+    /// PDFs, then its `upload_files`): names, kinds and sizes, never their bytes. Sent once
+    /// per agent per turn, before its first round; never when it has none.
+    AttachmentsSent { attachments: Vec<Attachment> },
     /// One of the agent's MCP servers changed state (starting, ready, failed, paused).
     McpServerStatus {
         server: String,

@@ -4,6 +4,7 @@
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
 mod attachment;
+mod attachment_summary;
 mod event;
 mod event_kind;
 mod event_parts;
@@ -20,6 +21,7 @@ mod usage;
 pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };
+pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg, McpServerState,
     PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,

@@ -91,6 +91,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::TurnFinished { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::McpServerStatus { .. }
+        | EventMsg::AttachmentsSent { .. }
         | EventMsg::ToolRefused { .. }
         | EventMsg::AnswerSubmitted { .. }
         | EventMsg::VoteCast { .. }

@@ -9,6 +9,7 @@ mod support;
 
 mod common;
 
+mod attachments;
 mod backend;
 mod massgen;
 mod new_user;

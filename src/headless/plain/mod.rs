@@ -181,6 +181,9 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::McpServerStatus { server, state }, Some(agent)) => {
                 self.server_line(agent, server, state)
             }
+            (EventMsg::AttachmentsSent { attachments }, Some(agent)) => {
+                self.attachments_line(agent, attachments)
+            }
             (EventMsg::ToolRefused { tool, path, reason }, Some(agent)) => {
                 self.refused_line(agent, tool, path, reason)
             }

@@ -1,9 +1,10 @@
-//! The plain display's lines about an agent's MCP servers and refused tool calls.
+//! The plain display's lines about an agent's MCP servers, refused tool calls and the files
+//! attached to its question.
 
 use std::io::{self, Write};
 
 use super::PlainPrinter;
-use crate::protocol::{AgentId, McpServerState};
+use crate::protocol::{AgentId, Attachment, McpServerState, describe_attachments};
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
@@ -30,6 +31,18 @@ impl<W: Write> PlainPrinter<W> {
                 clean(server)
             )),
         };
+        self.agent_line(agent, &line)
+    }
+
+    /// `📎 photo.png · image · 120 KiB`: what the agent's question carries.
+    pub(super) fn attachments_line(
+        &mut self,
+        agent: &AgentId,
+        attachments: &[Attachment],
+    ) -> io::Result<()> {
+        let line = self
+            .style
+            .dim(&format!("📎 {}", clean(&describe_attachments(attachments))));
         self.agent_line(agent, &line)
     }
 

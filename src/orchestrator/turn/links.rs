@@ -14,7 +14,7 @@ use crate::orchestrator::model_call::ModelLink;
 use crate::orchestrator::prompts::{FilesystemView, PromptContext};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
-use crate::protocol::{AgentId, Attachment, TaskProgress};
+use crate::protocol::{AgentId, Attachment, EventMsg, TaskProgress};
 use crate::workspace::ContextRootSpec;
 
 /// What the turn hands its agents' tasks, settled when it starts.
@@ -143,6 +143,19 @@ impl Driver<'_> {
             }),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
+        }
+    }
+
+    /// Tells front ends which files each taking part agent's question carries this turn.
+    pub(super) fn announce_attachments(&mut self) {
+        for agent in self.coordination.agents().to_vec() {
+            let Some(index) = self.agent_index(&agent) else {
+                continue;
+            };
+            let attachments = self.task_kit.attachments(index).to_vec();
+            if !attachments.is_empty() {
+                self.emit(Some(&agent), EventMsg::AttachmentsSent { attachments });
+            }
         }
     }
 

@@ -229,6 +229,7 @@ impl<'a> Driver<'a> {
         for agent in self.coordination.agents().to_vec() {
             self.status(&agent, AgentStatus::Waiting);
         }
+        self.announce_attachments();
         self.begin_plan().await;
         if self.decide_planning_mode(ops).await {
             if self.run.config.orchestrator.skip_coordination_rounds {

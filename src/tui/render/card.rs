@@ -13,7 +13,7 @@ use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
 use super::paint;
 use super::wrap::{display_width, truncate};
-use crate::protocol::{AgentStatus, Usage};
+use crate::protocol::{AgentStatus, Usage, describe_attachments, folded_attachments};
 use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
@@ -120,6 +120,12 @@ impl Widget for CardView<'_> {
         let bottom: Vec<Line<'_>> = paused.into_iter().chain([footer]).collect();
         paint::frame(buf, area, &border, border_style, &[title], &bottom);
         let mut inner = paint::inside(area);
+        if !card.attachments.is_empty() && inner.height > 1 {
+            let [attached, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            attachment_line(card, theme, usize::from(attached.width)).render(attached, buf);
+            inner = rest;
+        }
         if !card.tasks.is_empty() && inner.height > 1 {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
@@ -150,6 +156,23 @@ impl Widget for CardView<'_> {
         lines.drain(..end.saturating_sub(height));
         paint::lines(buf, inner, &lines);
     }
+}
+
+/// `📎 photo.png · image · 120 KiB`: the files the agent's question carries; several show
+/// their names while they fit, else fold to `📎 3 files · 4.2 MiB`.
+fn attachment_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'static> {
+    const CLIP: &str = "📎 ";
+    let room = width.saturating_sub(display_width(CLIP));
+    let whole = describe_attachments(&card.attachments);
+    let text = if card.attachments.len() > 1 && display_width(&whole) > room {
+        folded_attachments(&card.attachments)
+    } else {
+        whole
+    };
+    Line::from(vec![
+        Span::styled(CLIP, theme.accent()),
+        Span::styled(truncate(&text, room), theme.dim()),
+    ])
 }
 
 /// `▸ 3/7 tasks · Draft the core module`: how far the agent's task plan is, and its current

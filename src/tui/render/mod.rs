@@ -30,6 +30,8 @@ pub(crate) mod wrap;
 pub const MIN_CARD_WIDTH: u16 = grid::READABLE_WIDTH;
 
 #[cfg(test)]
+mod attachment_tests;
+#[cfg(test)]
 mod attempt_tests;
 #[cfg(test)]
 mod composer_tests;

@@ -10,8 +10,8 @@ use super::items::{
 };
 use super::plan::TaskTree;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, ProviderToolCall, RoundTimeLimit, RoundTimeStage,
-    Spend, TaskView,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, Attachment, ProviderToolCall, RoundTimeLimit,
+    RoundTimeStage, Spend, TaskView,
 };
 
 /// How far a card's output went when the user scrolled up: a paused card shows only this
@@ -48,6 +48,8 @@ pub struct AgentCard {
     pub round_clock: Option<RoundClock>,
     /// How full the agent's context window is, as its latest call or compression left it.
     pub context: Option<ContextGauge>,
+    /// The files attached to the agent's question this turn.
+    pub attachments: Vec<Attachment>,
 }
 
 /// Tokens of the agent's context against its model's window.
@@ -85,6 +87,7 @@ impl AgentCard {
             plan_outcome: None,
             round_clock: None,
             context: None,
+            attachments: Vec::new(),
         }
     }
 

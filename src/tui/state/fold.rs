@@ -161,6 +161,9 @@ impl UiState {
                     searched: searched.clone(),
                 })
             }
+            EventMsg::AttachmentsSent { attachments } => {
+                self.card(agent, |card| attachments.clone_into(&mut card.attachments))
+            }
             EventMsg::ToolRefused { tool, path, reason } => {
                 self.card(agent, |card| card.notice(refusal(tool, path, reason)))
             }

@@ -144,6 +144,7 @@ impl Tracker {
             | tool_calls!()
             | EventMsg::SessionResumed { .. }
             | EventMsg::McpServerStatus { .. }
+            | EventMsg::AttachmentsSent { .. }
             | EventMsg::ToolRefused { .. }
             | EventMsg::EnforcementRetry { .. }
             | EventMsg::Retrying { .. }

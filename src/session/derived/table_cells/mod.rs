@@ -101,6 +101,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         | EventMsg::TurnFinished { .. }
         | EventMsg::AgentStatus { .. }
         | EventMsg::McpServerStatus { .. }
+        | EventMsg::AttachmentsSent { .. }
         | EventMsg::FinalPresentationStarted { .. }
         | EventMsg::HumanInputQueued { .. }
         | EventMsg::Warning { .. } => return None,

@@ -130,6 +130,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         }
         | EventMsg::AgentStatus { .. }
         | EventMsg::ContextUsage { .. }
+        | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
