@@ -11,11 +11,8 @@ use crate::workspace::ContextRootSpec;
 
 fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
     PromptContext {
-<<<<<<< HEAD
         code_tools: None,
-=======
         attachments: &[],
->>>>>>> h-att
         question: "What is the capital of France?",
         history,
         system_message: Some("You are terse."),
