@@ -20,3 +20,4 @@ mod multi_protocol;
 mod openai_chat;
 mod openai_responses;
 mod planning;
+mod read_media;

@@ -65,8 +65,7 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would switch between voting and decomposition (each agent solves a \
              subtask); massgen always coordinates by voting"
         }
-        "enable_multimodal_tools"
-        | "multimodal_config"
+        "multimodal_config"
         | "image_generation_backend"
         | "image_generation_model"
         | "video_generation_backend"
