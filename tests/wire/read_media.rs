@@ -62,7 +62,11 @@ async fn an_agents_read_media_call_sends_the_image_and_returns_the_models_text()
     let claude = claude().await;
     let workspace = tempfile::tempdir().unwrap();
     std::fs::write(workspace.path().join("shot.png"), PNG).unwrap();
-    std::fs::write(workspace.path().join("CONTEXT.md"), "A logo for a paint shop.").unwrap();
+    std::fs::write(
+        workspace.path().join("CONTEXT.md"),
+        "A logo for a paint shop.",
+    )
+    .unwrap();
     let yaml = format!(
         "agents:\n  - id: beta\n    backend: {{type: claude, model: claude-sonnet-4-5, \
          api_key: sk-ant-test, base_url: \"{}\", cwd: \"{}\"}}\n\
@@ -81,7 +85,9 @@ async fn an_agents_read_media_call_sends_the_image_and_returns_the_models_text()
     let offered = first["tools"].to_string();
     assert!(offered.contains("\"read_media\""), "{offered}");
     assert!(
-        first["system"].to_string().contains("evidence_based_verification"),
+        first["system"]
+            .to_string()
+            .contains("evidence_based_verification"),
         "the agent is told about read_media"
     );
     let asked: Vec<&Value> = requests
@@ -95,9 +101,16 @@ async fn an_agents_read_media_call_sends_the_image_and_returns_the_models_text()
         {"type": "base64", "media_type": "image/png", "data": PNG_BASE64}});
     assert_eq!(content[0], image, "{content}");
     let prompt = content[1]["text"].as_str().unwrap_or_default();
-    assert!(prompt.contains("[Task Context]\nA logo for a paint shop."), "{prompt}");
+    assert!(
+        prompt.contains("[Task Context]\nA logo for a paint shop."),
+        "{prompt}"
+    );
     assert!(prompt.contains("What colour is the shape?"), "{prompt}");
-    assert!(asked[0].get("tools").is_none_or(|tools| tools == &json!([])));
+    assert!(
+        asked[0]
+            .get("tools")
+            .is_none_or(|tools| tools == &json!([]))
+    );
     let answered = requests.iter().any(|request| {
         let body = request.body.to_string();
         !body.contains(REVIEWER) && body.contains("tool_result") && body.contains(SEEN)
@@ -109,7 +122,11 @@ async fn an_agents_read_media_call_sends_the_image_and_returns_the_models_text()
 async fn tool_over(workspace: &std::path::Path) -> (ReadMedia, MockLlm) {
     let protocol = &crate::anthropic::CLAUDE;
     let (server, config) = protocol.serve(vec![(protocol.text_reply)(&["seen"])]).await;
-    let policy = Arc::new(PathPolicy::new(workspace.to_path_buf(), Vec::new(), Vec::new()));
+    let policy = Arc::new(PathPolicy::new(
+        workspace.to_path_buf(),
+        Vec::new(),
+        Vec::new(),
+    ));
     (ReadMedia::new(backend(&config), policy), server)
 }
 
@@ -122,7 +139,10 @@ async fn refused(workspace: &std::path::Path, path: &str) -> (String, bool) {
     let error: Value = serde_json::from_str(&outcome.output).unwrap();
     assert_eq!(error["success"], json!(false));
     assert_eq!(error["operation"], json!("read_media"));
-    (error["error"].as_str().unwrap_or_default().to_string(), refusal.is_some())
+    (
+        error["error"].as_str().unwrap_or_default().to_string(),
+        refusal.is_some(),
+    )
 }
 
 #[tokio::test]
@@ -140,7 +160,10 @@ async fn a_file_that_is_no_media_is_refused() {
     let workspace = tempfile::tempdir().unwrap();
     std::fs::write(workspace.path().join("notes.png"), "plain text").unwrap();
     let (error, path_refused) = refused(workspace.path(), "notes.png").await;
-    assert!(error.contains("Unsupported file type: notes.png"), "{error}");
+    assert!(
+        error.contains("Unsupported file type: notes.png"),
+        "{error}"
+    );
     assert!(!path_refused);
 }
 
@@ -153,5 +176,8 @@ async fn a_kind_the_agents_api_cannot_take_names_what_would_work() {
         error.contains("voice.wav: the Anthropic Messages API does not take audio files"),
         "{error}"
     );
-    assert!(error.contains("to the Chat Completions API and Gemini"), "{error}");
+    assert!(
+        error.contains("to the Chat Completions API and Gemini"),
+        "{error}"
+    );
 }

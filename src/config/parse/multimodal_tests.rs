@@ -9,12 +9,17 @@ fn load(yaml: &str) -> Loaded {
 
 fn enabled(loaded: &Loaded) -> Vec<bool> {
     let agents = &loaded.config.agents;
-    agents.iter().map(|agent| agent.backend.tools.multimodal_tools).collect()
+    agents
+        .iter()
+        .map(|agent| agent.backend.tools.multimodal_tools)
+        .collect()
 }
 
 fn generate_media_warnings(loaded: &Loaded) -> usize {
     let warnings = loaded.warnings.iter();
-    warnings.filter(|warning| warning.message.contains("`generate_media`")).count()
+    warnings
+        .filter(|warning| warning.message.contains("`generate_media`"))
+        .count()
 }
 
 const TWO_AGENTS: &str = "agents:\n  - id: a\n    backend: {type: scripted, cwd: wa}\n  \
@@ -39,7 +44,11 @@ fn the_orchestrators_key_is_inherited_where_the_agent_says_nothing() {
     ));
     assert_eq!(enabled(&loaded), [true, false]);
     assert!(loaded.keys.ignored.is_empty(), "{:?}", loaded.keys);
-    assert_eq!(generate_media_warnings(&loaded), 1, "one warning for the whole config");
+    assert_eq!(
+        generate_media_warnings(&loaded),
+        1,
+        "one warning for the whole config"
+    );
 }
 
 #[test]

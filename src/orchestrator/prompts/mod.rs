@@ -15,8 +15,8 @@ use super::turn_tools::BroadcastSettings;
 
 mod code_tools;
 mod filesystem;
-mod multimodal;
 pub mod memory;
+mod multimodal;
 pub mod post_evaluation;
 mod skills;
 pub mod updates;

@@ -242,6 +242,9 @@ fn an_agent_with_read_media_is_told_how_to_verify_with_evidence() {
         ..context(&history)
     };
     let prompt = coordination_system_prompt(&with, &view);
-    assert!(prompt.contains("<evidence_based_verification priority=\"medium\">"), "{prompt}");
+    assert!(
+        prompt.contains("<evidence_based_verification priority=\"medium\">"),
+        "{prompt}"
+    );
     assert!(prompt.contains("read_media(inputs="), "{prompt}");
 }

@@ -83,8 +83,11 @@ impl Loaded {
         };
         let attachments = self.files.iter().map(|(_, _, file)| file.clone()).collect();
         let request = ChatRequest {
-            messages: vec![Message::system(REVIEWER), Message::user_with(text, attachments)]
-                .into(),
+            messages: vec![
+                Message::system(REVIEWER),
+                Message::user_with(text, attachments),
+            ]
+            .into(),
             tools: Vec::new(),
         };
         let api_error = |error: String| format!("API error ({}): {error}", backend.provider());

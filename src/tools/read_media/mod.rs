@@ -100,17 +100,17 @@ impl ReadMedia {
                 .map(|(index, input)| {
                     let asker = self.asker();
                     async move {
-                    match analyze(asker, input).await {
-                        Ok(analysis) => {
-                            let mut result = analysis.result();
-                            result["input_index"] = json!(index);
-                            (result, None)
+                        match analyze(asker, input).await {
+                            Ok(analysis) => {
+                                let mut result = analysis.result();
+                                result["input_index"] = json!(index);
+                                (result, None)
+                            }
+                            Err((error, refusal)) => (
+                                json!({"input_index": index, "success": false, "error": error}),
+                                refusal,
+                            ),
                         }
-                        Err((error, refusal)) => (
-                            json!({"input_index": index, "success": false, "error": error}),
-                            refusal,
-                        ),
-                    }
                     }
                 })
                 .buffered(request.concurrency)
@@ -135,7 +135,11 @@ impl ReadMedia {
     }
 
     fn asker(&self) -> Asker {
-        (Arc::clone(&self.backend), self.api, Arc::clone(&self.policy))
+        (
+            Arc::clone(&self.backend),
+            self.api,
+            Arc::clone(&self.policy),
+        )
     }
 }
 

@@ -22,7 +22,8 @@ pub struct MediaRequest {
     pub concurrency: usize,
 }
 
-const EXAMPLE: &str = r#"inputs=[{"files": {"image_0": "image.png"}, "prompt": "What is wrong with this layout?"}]"#;
+const EXAMPLE: &str =
+    r#"inputs=[{"files": {"image_0": "image.png"}, "prompt": "What is wrong with this layout?"}]"#;
 
 /// The call's inputs, or what is wrong with its arguments (said as MassGen says it).
 pub fn parse(arguments: &str) -> Result<MediaRequest, String> {
@@ -31,18 +32,26 @@ pub fn parse(arguments: &str) -> Result<MediaRequest, String> {
         Ok(_) | Err(_) => return Err(format!("arguments must be a JSON object, e.g. {EXAMPLE}")),
     };
     if arguments.contains_key("continue_from") {
-        return Err("massgen's read_media keeps no conversations: `continue_from` is not \
+        return Err(
+            "massgen's read_media keeps no conversations: `continue_from` is not \
                     supported; call it again with the files in `inputs`"
-            .into());
+                .into(),
+        );
     }
     let shared_prompt = text(arguments.get("prompt"));
     let inputs = match arguments.get("inputs") {
         None | Some(Value::Null) => return Err("Must provide 'inputs'".into()),
         Some(Value::String(raw)) => match serde_json::from_str::<Value>(raw.trim()) {
             Ok(Value::Array(items)) => items,
-            Ok(_) => return Err(format!("inputs JSON string must decode to an array, e.g. {EXAMPLE}")),
+            Ok(_) => {
+                return Err(format!(
+                    "inputs JSON string must decode to an array, e.g. {EXAMPLE}"
+                ));
+            }
             Err(error) => {
-                return Err(format!("inputs must be a valid JSON array string: {error}. Example: {EXAMPLE}"));
+                return Err(format!(
+                    "inputs must be a valid JSON array string: {error}. Example: {EXAMPLE}"
+                ));
             }
         },
         Some(Value::Array(items)) => items.clone(),
@@ -83,7 +92,10 @@ fn input(index: usize, item: &Value, shared_prompt: Option<&str>) -> Result<Medi
         (None, Some(Value::Array(paths))) => paths
             .iter()
             .enumerate()
-            .map(|(at, path)| path.as_str().map(|path| (format!("image_{at}"), path.to_string())))
+            .map(|(at, path)| {
+                path.as_str()
+                    .map(|path| (format!("image_{at}"), path.to_string()))
+            })
             .collect::<Option<_>>()
             .ok_or(format!("inputs[{index}]['file_paths'] must list paths"))?,
         (Some(_), _) => {
@@ -91,7 +103,11 @@ fn input(index: usize, item: &Value, shared_prompt: Option<&str>) -> Result<Medi
                 "inputs[{index}]['files'] must be a non-empty dict mapping names to paths"
             ));
         }
-        (None, _) => return Err(format!("inputs[{index}] missing required 'files' key. Use {EXAMPLE}")),
+        (None, _) => {
+            return Err(format!(
+                "inputs[{index}] missing required 'files' key. Use {EXAMPLE}"
+            ));
+        }
     };
     if files.is_empty() {
         return Err(format!(
@@ -118,24 +134,39 @@ mod tests {
 
     #[test]
     fn inputs_are_read_as_a_list_or_a_json_string_with_the_shared_prompt() {
-        let listed = parse(r#"{"inputs": [{"files": {"a": "a.png", "b": "b.png"}}], "prompt": "Compare"}"#);
-        let stringed = parse(r#"{"inputs": "[{\"files\": {\"a\": \"a.png\", \"b\": \"b.png\"}}]", "prompt": "Compare"}"#);
+        let listed =
+            parse(r#"{"inputs": [{"files": {"a": "a.png", "b": "b.png"}}], "prompt": "Compare"}"#);
+        let stringed = parse(
+            r#"{"inputs": "[{\"files\": {\"a\": \"a.png\", \"b\": \"b.png\"}}]", "prompt": "Compare"}"#,
+        );
         assert_eq!(listed, stringed);
         let request = listed.unwrap_or_else(|error| panic!("{error}"));
         assert_eq!(request.concurrency, 4);
         assert_eq!(request.inputs[0].prompt.as_deref(), Some("Compare"));
-        assert_eq!(request.inputs[0].files[1], ("b".to_string(), "b.png".to_string()));
+        assert_eq!(
+            request.inputs[0].files[1],
+            ("b".to_string(), "b.png".to_string())
+        );
     }
 
     #[test]
     fn file_paths_stand_for_files_and_missing_files_are_named() {
         let request = parse(r#"{"inputs": [{"file_paths": ["x.png"], "prompt": "What?"}]}"#);
         let files = request.map(|request| request.inputs[0].files.clone());
-        assert_eq!(files, Ok(vec![("image_0".to_string(), "x.png".to_string())]));
+        assert_eq!(
+            files,
+            Ok(vec![("image_0".to_string(), "x.png".to_string())])
+        );
         let missing = parse(r#"{"inputs": [{"image_path": "x.png"}]}"#).unwrap_err();
-        assert!(missing.contains("inputs[0] missing required 'files' key"), "{missing}");
+        assert!(
+            missing.contains("inputs[0] missing required 'files' key"),
+            "{missing}"
+        );
         assert_eq!(parse("{}").unwrap_err(), "Must provide 'inputs'");
         let follow_up = parse(r#"{"continue_from": "conv_1"}"#).unwrap_err();
-        assert!(follow_up.contains("`continue_from` is not supported"), "{follow_up}");
+        assert!(
+            follow_up.contains("`continue_from` is not supported"),
+            "{follow_up}"
+        );
     }
 }
