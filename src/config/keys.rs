@@ -95,6 +95,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "enable_code_based_tools",
     "direct_mcp_servers",
     "shared_tools_directory",
+    "enable_multimodal_tools",
 ];
 
 /// The keys an agent CLI's backend acts on beyond the shared ones (`allowed_tools` and
@@ -127,7 +128,6 @@ pub const BACKEND_UNSUPPORTED: &[&str] = &[
     "enable_audio_generation",
     "enable_file_generation",
     "enable_video_generation",
-    "enable_multimodal_tools",
     "disallowed_tools",
     "custom_tools_path",
     "exclude_custom_tools",
@@ -183,6 +183,7 @@ pub const ORCHESTRATOR: &[&str] = &[
     "max_cost_usd",
     "skip_coordination_rounds",
     "debug_final_answer",
+    "enable_multimodal_tools",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -206,7 +207,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "final_answer_strategy",
     "coordination_mode",
     "presenter_agent",
-    "enable_multimodal_tools",
     "multimodal_config",
     "image_generation_backend",
     "image_generation_model",

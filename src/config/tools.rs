@@ -43,6 +43,9 @@ pub struct ToolSettings {
     /// files in the workspace (or `shared_tools_directory`), and only `direct_mcp_servers`
     /// stay direct tools.
     pub code_based: Option<CodeBasedTools>,
+    /// `enable_multimodal_tools: true` (or the orchestrator's, inherited): the agent gets
+    /// MassGen's `read_media`, answered by its own model.
+    pub multimodal_tools: bool,
 }
 
 /// MassGen's code-based tools (`enable_code_based_tools`) as a backend configures them.

@@ -13,6 +13,7 @@ use crate::config::ToolSettings;
 use crate::mcp::McpServers;
 use crate::protocol::EventMsg;
 use crate::tools::custom::CustomTools;
+use crate::tools::read_media::{READ_MEDIA, ReadMedia};
 use crate::tools::{
     Access, BuiltinTools, PathPolicy, Refusal, ToolOutcome, ToolResult, ToolRouter, unavailable,
 };
@@ -25,6 +26,8 @@ pub struct AgentToolRouter {
     custom: Option<Arc<CustomTools>>,
     /// MCP tools reached through the agent's code only (`enable_code_based_tools`).
     code_only: Vec<String>,
+    /// MassGen's `read_media` (`enable_multimodal_tools`).
+    read_media: Option<Arc<ReadMedia>>,
     /// MCP state changes reported since the last call.
     notices: Arc<Mutex<mpsc::UnboundedReceiver<EventMsg>>>,
 }
@@ -43,6 +46,7 @@ impl AgentToolRouter {
             mcp,
             custom: None,
             code_only: Vec::new(),
+            read_media: None,
             notices: Arc::new(Mutex::new(notices)),
         }
     }
@@ -56,6 +60,12 @@ impl AgentToolRouter {
     /// Stops offering these MCP tools (full names) directly: the agent calls them from code.
     pub fn with_code_only(mut self, code_only: Option<Vec<String>>) -> Self {
         self.code_only = code_only.unwrap_or_default();
+        self
+    }
+
+    /// Offers MassGen's `read_media` too.
+    pub fn with_read_media(mut self, read_media: Option<ReadMedia>) -> Self {
+        self.read_media = read_media.map(Arc::new);
         self
     }
 
@@ -74,10 +84,11 @@ impl ToolRouter for AgentToolRouter {
             .flat_map(|servers| servers.tools())
             .filter(|spec| !self.code_only.contains(&spec.name));
         let custom = self.custom.iter().flat_map(|tools| tools.specs());
+        let read_media = self.read_media.iter().map(|_| ReadMedia::spec());
         let mut offered: Vec<ToolSpec> = Vec::new();
         // A user server named like a built-in one (`filesystem`) is hidden behind it:
         // providers refuse two tools of one name.
-        for spec in builtin.chain(mcp).chain(custom) {
+        for spec in builtin.chain(read_media).chain(mcp).chain(custom) {
             if self.settings.offers(&spec.name)
                 && !offered.iter().any(|seen| seen.name == spec.name)
             {
@@ -100,13 +111,19 @@ impl ToolRouter for AgentToolRouter {
             .custom
             .clone()
             .filter(|tools| offered && tools.handles(&call.name));
+        let read_media = self
+            .read_media
+            .clone()
+            .filter(|_| offered && call.name == READ_MEDIA);
         let notices = Arc::clone(&self.notices);
         let policy = self
             .builtin
             .as_ref()
             .map(|tools| Arc::clone(tools.policy()));
         Box::pin(async move {
-            let (outcome, refusal) = if let Some(tools) = builtin {
+            let (outcome, refusal) = if let Some(tool) = read_media {
+                tool.call(&call.arguments).await
+            } else if let Some(tools) = builtin {
                 let done = tools.call(&call.name, &call.arguments).await;
                 (done.outcome, done.refusal)
             } else if let Some(servers) = mcp {

@@ -57,7 +57,7 @@ pub(super) async fn replace(
     };
     let roster = roster(&config, &backends);
     tools.shutdown().await;
-    *tools = toolset::prepare(setup, &config, &roster, emitter).await;
+    *tools = toolset::prepare(setup, (&config, &backends), &roster, emitter).await;
     for (agent, message) in std::mem::take(&mut tools.failed) {
         emitter.emit(Some(&agent), EventMsg::AgentError { message });
     }

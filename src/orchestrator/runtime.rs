@@ -85,7 +85,8 @@ async fn run(
         ToolSetup::FromConfig { project_dir } => Some(project_dir.clone()),
         ToolSetup::Shared(_) => None,
     };
-    let mut agent_tools = toolset::prepare(tools, &config, &roster, &mut emitter).await;
+    let mut agent_tools =
+        toolset::prepare(tools, (&config, &backends), &roster, &mut emitter).await;
     if !agent_tools.failed.is_empty() {
         // A tool the config promised the model is missing: the run does not start.
         for (agent, message) in std::mem::take(&mut agent_tools.failed) {

@@ -12,12 +12,14 @@ use tokio::sync::mpsc;
 use super::agent_router::AgentToolRouter;
 use super::code_tools_setup::{set_up_all, shared_base};
 use super::emitter::Emitter;
-use crate::config::{Config, SkillsConfig};
+use crate::backend::Backend;
+use crate::config::{Config, SkillsConfig, ToolSettings};
 use crate::mcp::McpServers;
 use crate::mcp::code_tools::CodeTools;
 use crate::protocol::{AgentId, AgentInfo, EventMsg, McpServerState, SkillInfo};
 use crate::tools::builtin::is_builtin_server;
 use crate::tools::custom::{AgentSetup, CustomTools};
+use crate::tools::read_media::ReadMedia;
 use crate::tools::{BuiltinTools, PathPolicy, ToolRouter};
 use crate::workspace::{ContextRootSpec, Workspaces};
 
@@ -78,9 +80,10 @@ pub async fn begin_turn(
 /// How often MCP start-up progress is passed on while servers start.
 const PROGRESS_TICK: Duration = Duration::from_millis(50);
 
+/// `backends` (config order) answer their agents' `read_media`.
 pub async fn prepare(
     setup: ToolSetup,
-    config: &Config,
+    (config, backends): (&Config, &[Arc<dyn Backend>]),
     roster: &[AgentInfo],
     emitter: &mut Emitter,
 ) -> AgentTools {
@@ -117,9 +120,10 @@ pub async fn prepare(
                 set_up_all(&project_dir, config, workspaces.as_ref(), &mcp, emitter).await;
             let (custom, failed) = start_custom(config, roster, &policies).await;
             let mut routers: Vec<Arc<dyn ToolRouter>> = Vec::with_capacity(config.agents.len());
-            for ((((agent, policy), tools), (servers, notices)), code) in config
+            for (((((agent, backend), policy), tools), (servers, notices)), code) in config
                 .agents
                 .iter()
+                .zip(backends)
                 .zip(&policies)
                 .zip(&custom)
                 .zip(mcp.iter().zip(receivers))
@@ -132,7 +136,8 @@ pub async fn prepare(
                 routers.push(Arc::new(
                     AgentToolRouter::new(settings.clone(), builtin, servers.clone(), notices)
                         .with_custom(tools.clone())
-                        .with_code_only(code.as_ref().map(|code| code.code_only.clone())),
+                        .with_code_only(code.as_ref().map(|code| code.code_only.clone()))
+                        .with_read_media(read_media(settings, backend, policy.as_ref())),
                 ));
             }
             AgentTools {
@@ -145,6 +150,17 @@ pub async fn prepare(
             }
         }
     }
+}
+
+/// MassGen's `read_media` for an agent with `enable_multimodal_tools`, a workspace and a
+/// model to ask (an agent CLI's own loop reads files with its own tools).
+fn read_media(
+    settings: &ToolSettings,
+    backend: &Arc<dyn Backend>,
+    policy: Option<&Arc<PathPolicy>>,
+) -> Option<ReadMedia> {
+    let policy = policy.filter(|_| settings.multimodal_tools && backend.agent_loop().is_none())?;
+    Some(ReadMedia::new(Arc::clone(backend), Arc::clone(policy)))
 }
 
 /// Starts every agent's Python tool worker at once; the agents whose tools did not load,

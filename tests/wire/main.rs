@@ -21,3 +21,4 @@ mod multi_protocol;
 mod openai_chat;
 mod openai_responses;
 mod planning;
+mod read_media;

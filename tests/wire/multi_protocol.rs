@@ -19,7 +19,7 @@ pub(crate) enum Wire {
 }
 
 /// The anonymous ids the `vote` tool offers, wherever the protocol puts the schema.
-fn vote_targets(value: &Value) -> Option<Vec<String>> {
+pub(crate) fn vote_targets(value: &Value) -> Option<Vec<String>> {
     match value {
         Value::Object(map) => {
             if let Some(targets) = map
@@ -69,7 +69,7 @@ pub(crate) async fn model(wire: Wire, name: &'static str) -> MockLlm {
     .await
 }
 
-fn tool(wire: Wire, name: &str, arguments: &Value) -> Reply {
+pub(crate) fn tool(wire: Wire, name: &str, arguments: &Value) -> Reply {
     let arguments = arguments.to_string();
     let (head, tail) = arguments.split_at(arguments.len() / 2);
     Reply::sse(&match wire {
@@ -100,7 +100,7 @@ fn tool(wire: Wire, name: &str, arguments: &Value) -> Reply {
     })
 }
 
-fn text(wire: Wire, text: &str) -> Reply {
+pub(crate) fn text(wire: Wire, text: &str) -> Reply {
     let (head, tail) = text.split_at(text.len() / 2);
     Reply::sse(&match wire {
         Wire::Chat => vec![

@@ -73,10 +73,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would add steps for its `text_to_file_generation` tool to the final \
              presentation's prompt; massgen's presentation prompt has none"
         }
-        "enable_multimodal_tools" => {
-            "MassGen would give the agent tools that read and generate images, audio, video \
-             and files (`read_media`, `generate_media`); massgen has no multimodal tools yet"
-        }
         "disallowed_tools" => {
             "MassGen passes it to the Claude Code CLI only; massgen does too, so on another \
              backend type it changes nothing (filter MCP tools with `exclude_tools`)"

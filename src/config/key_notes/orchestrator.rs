@@ -65,16 +65,15 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would switch between voting and decomposition (each agent solves a \
              subtask); massgen always coordinates by voting"
         }
-        "enable_multimodal_tools"
-        | "multimodal_config"
+        "multimodal_config"
         | "image_generation_backend"
         | "image_generation_model"
         | "video_generation_backend"
         | "video_generation_model"
         | "audio_generation_backend"
         | "audio_generation_model" => {
-            "MassGen would give every agent tools that generate or read images, audio and video \
-             with these models; massgen has no multimodal tools"
+            "MassGen would pick the backends and models of its media tools with these; \
+             massgen's `read_media` asks the agent's own model, and massgen generates no media"
         }
         "skills_directory" => {
             "MassGen reads the skills directory from `orchestrator.coordination`, not here, so \

@@ -12,6 +12,7 @@ mod custom_tools;
 mod key_table;
 mod limits;
 mod modes;
+mod multimodal;
 mod request_options;
 mod server_security;
 mod settings;
@@ -59,7 +60,11 @@ pub fn parse(
         .transpose()
         .and_then(|block| limits::parse_limits(block.as_ref(), limit_rules, &mut notes));
     let limits = kept(limits, &mut problems).unwrap_or_default();
-    let agents = agents::parse_agents(&top, &limits, &mut notes, &mut problems);
+    let mut agents = agents::parse_agents(&top, &limits, &mut notes, &mut problems);
+    kept(
+        multimodal::inherit_multimodal_tools(&top, &mut agents, &mut notes),
+        &mut problems,
+    );
     let orchestrator = section(&top, "orchestrator", &mut problems, |fields| {
         parse_orchestrator(fields, &mut notes)
     });

@@ -16,6 +16,7 @@ use super::turn_tools::BroadcastSettings;
 mod code_tools;
 mod filesystem;
 pub mod memory;
+mod multimodal;
 pub mod post_evaluation;
 mod skills;
 pub mod updates;
@@ -56,6 +57,8 @@ pub struct PromptContext<'a> {
     pub memory: bool,
     /// `enable_code_based_tools`: where the agent's MCP tools are as Python modules.
     pub code_tools: Option<&'a CodeTools>,
+    /// `enable_multimodal_tools`: the agent has `read_media`.
+    pub multimodal: bool,
     /// `use_skills`: the skills the agent can read with its file tools.
     pub skills: &'a [Skill],
     /// Planning mode blocks tools this turn: what agents are told to do instead.
@@ -146,6 +149,10 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
             "medium",
             &code_tools::code_tools_instructions(code, workspace),
         );
+    }
+    if context.multimodal {
+        let text = multimodal::MULTIMODAL_INSTRUCTIONS;
+        section(&mut prompt, "evidence_based_verification", "medium", text);
     }
     if let Some(instruction) = context.planning_instruction {
         section(&mut prompt, "planning_mode", "medium", instruction.trim());

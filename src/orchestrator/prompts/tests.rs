@@ -12,6 +12,7 @@ use crate::workspace::ContextRootSpec;
 fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
     PromptContext {
         code_tools: None,
+        multimodal: false,
         attachments: &[],
         question: "What is the capital of France?",
         history,
@@ -228,4 +229,22 @@ fn the_system_prompt_lists_each_skill_with_the_file_to_read() {
     );
     let skills_at = prompt.find("<skills").unwrap();
     assert!(skills_at < prompt.find("<core_behaviors").unwrap());
+}
+
+#[test]
+fn an_agent_with_read_media_is_told_how_to_verify_with_evidence() {
+    let history = [];
+    let view = second_round_seeing(&[]);
+    let without = coordination_system_prompt(&context(&history), &view);
+    assert!(!without.contains("read_media"), "{without}");
+    let with = PromptContext {
+        multimodal: true,
+        ..context(&history)
+    };
+    let prompt = coordination_system_prompt(&with, &view);
+    assert!(
+        prompt.contains("<evidence_based_verification priority=\"medium\">"),
+        "{prompt}"
+    );
+    assert!(prompt.contains("read_media(inputs="), "{prompt}");
 }

@@ -133,6 +133,12 @@ impl Driver<'_> {
                     .workspaces
                     .as_ref()
                     .is_some_and(|workspaces| workspaces.dirs(agent_index).is_some()),
+            multimodal: config.agents[agent_index].backend.tools.multimodal_tools
+                && self
+                    .run
+                    .workspaces
+                    .as_ref()
+                    .is_some_and(|workspaces| workspaces.dirs(agent_index).is_some()),
             code_tools: self
                 .run
                 .code_tools
