@@ -2,8 +2,9 @@
 //! the system prompt and the question stay, the most recent messages stay (those within a
 //! token budget past the threshold, MassGen's `ContextCompressor`; a share of them after a
 //! provider's context-length error, its `compress_messages_for_recovery`), and the older
-//! turns and tool results between are replaced by a record of them cut to fit; then the
-//! largest message is truncated if the whole still does not fit.
+//! turns and tool results between are replaced by a record of them cut to fit (or, after
+//! an error, by the model's summary of them when it wrote one); then the largest message is
+//! truncated if the whole still does not fit.
 
 use crate::backend::message::Message;
 use crate::backend::tokens;
@@ -34,32 +35,54 @@ const TRUNCATION_MARGIN: u64 = 500;
 pub const CALLS_MADE: &str = "Tool calls in them: ";
 /// MassGen's bound on the halvings that find where to cut.
 const HALVINGS: u32 = 10;
+/// How the notice in place of the older messages starts.
+pub const RECOVERY_MARK: &str = "[CONTEXT RECOVERY - KEEP WORKING]";
 const TRUNCATED_MARK: &str = "\n\n[... truncated to fit context ...]";
 
+/// What takes the place of the older messages.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Replacement<'a> {
+    /// MassGen's transcript of them, cut to fit.
+    Transcript,
+    /// The model's own summary of them (after a context-length error).
+    Summary(&'a str),
+}
+
 /// Compresses `messages` so the recent ones in `keep` stay and everything fits in `fit`
-/// tokens; `None` when there was nothing to take out.
+/// tokens, the older ones replaced by their transcript; `None` when there was nothing to
+/// take out.
 pub fn compress(messages: &[Message], keep: Keep, fit: u64) -> Option<Compressed> {
-    let head_len = head_len(messages);
+    compress_replacing(messages, keep, fit, Replacement::Transcript)
+}
+
+/// [`compress`], the older messages replaced by `replacement`.
+pub fn compress_replacing(
+    messages: &[Message],
+    keep: Keep,
+    fit: u64,
+    replacement: Replacement<'_>,
+) -> Option<Compressed> {
+    let (head_len, start) = split(messages, keep);
     let (head, rest) = messages.split_at(head_len);
-    let head_tokens = count(head);
-    let (tail_budget, record_budget) = match keep {
-        Keep::Tokens(target) => (
-            (target / 4 * 3).saturating_sub(head_tokens),
-            (target / 4).max(MIN_TRUNCATED_TOKENS),
-        ),
-        Keep::Share(_) => (0, (fit / 4).max(MIN_TRUNCATED_TOKENS)),
-    };
-    let start = keep_from(rest, keep, tail_budget);
-    let (removed, recent) = rest.split_at(start);
+    let (removed, recent) = rest.split_at(start - head_len);
     let mut result = head.to_vec();
     if !removed.is_empty() {
-        let record = record(removed, record_budget);
+        let notice = match replacement {
+            Replacement::Transcript => {
+                let budget = match keep {
+                    Keep::Tokens(target) => (target / 4).max(MIN_TRUNCATED_TOKENS),
+                    Keep::Share(_) => (fit / 4).max(MIN_TRUNCATED_TOKENS),
+                };
+                record(removed, budget)
+            }
+            Replacement::Summary(summary) => summary_notice(removed, summary),
+        };
         match result.last_mut() {
             Some(Message::User { content, .. }) => {
                 content.push_str("\n\n");
-                content.push_str(&record);
+                content.push_str(&notice);
             }
-            _ => result.push(Message::user(record)),
+            _ => result.push(Message::user(notice)),
         }
     }
     result.extend_from_slice(recent);
@@ -68,6 +91,23 @@ pub fn compress(messages: &[Message], keep: Keep, fit: u64) -> Option<Compressed
         messages: result,
         removed: removed.len(),
     })
+}
+
+/// The older messages a compression keeping `keep` takes out.
+pub fn removed(messages: &[Message], keep: Keep) -> &[Message] {
+    let (head_len, start) = split(messages, keep);
+    &messages[head_len..start]
+}
+
+/// Where the older messages start (after the head) and where the kept ones start.
+fn split(messages: &[Message], keep: Keep) -> (usize, usize) {
+    let head_len = head_len(messages);
+    let (head, rest) = messages.split_at(head_len);
+    let tail_budget = match keep {
+        Keep::Tokens(target) => (target / 4 * 3).saturating_sub(count(head)),
+        Keep::Share(_) => 0,
+    };
+    (head_len, head_len + keep_from(rest, keep, tail_budget))
 }
 
 /// The leading system messages and the question (the first user message after them).
@@ -118,9 +158,38 @@ fn keep_from(rest: &[Message], keep: Keep, budget: u64) -> usize {
 }
 
 /// What the agent is told in place of the older messages: MassGen's recovery notice and
-/// its transcript of them (`[role]`, `[Tool Call: name]`, `[Tool Result]`), cut to `budget`.
+/// its transcript of them, cut to `budget`.
 fn record(removed: &[Message], budget: u64) -> String {
-    let transcript = removed
+    format!(
+        "{RECOVERY_MARK}\n\n\
+         Your conversation outgrew your model's context window and was compressed: {} \
+         earlier messages were replaced by the record below, cut to fit. Your files are as you \
+         left them. Continue from where you left off; do not start the task over.\n{}\n---\n\n{}",
+        removed.len(),
+        calls_made(removed),
+        truncate_to(&transcript(removed), budget)
+    )
+}
+
+/// The recovery notice around the model's summary of the older messages: keep working,
+/// the work is not done.
+fn summary_notice(removed: &[Message], summary: &str) -> String {
+    format!(
+        "{RECOVERY_MARK}\n\n\
+         Your conversation outgrew your model's context window and was compressed: {} \
+         earlier messages were replaced by the summary of your progress below, written by \
+         your model. Your files are as you left them. The task is not finished: keep working \
+         on what remains, and submit an answer only once it is complete.\n{}\n---\n\n{}\n\n---\n\n\
+         Continue working now, from where the summary leaves off.",
+        removed.len(),
+        calls_made(removed),
+        summary.trim()
+    )
+}
+
+/// MassGen's transcript of messages: `[role]`, `[Tool Call: name]`, `[Tool Result]`.
+pub fn transcript(messages: &[Message]) -> String {
+    messages
         .iter()
         .map(|message| match message {
             Message::System { content } => format!("[system]\n{content}"),
@@ -142,16 +211,7 @@ fn record(removed: &[Message], budget: u64) -> String {
             Message::Tool { content, .. } => format!("[Tool Result]\n{content}"),
         })
         .collect::<Vec<_>>()
-        .join("\n\n---\n\n");
-    format!(
-        "[CONTEXT RECOVERY - KEEP WORKING]\n\n\
-         Your conversation outgrew your model's context window and was compressed: {} \
-         earlier messages were replaced by the record below, cut to fit. Your files are as you \
-         left them. Continue from where you left off; do not start the task over.\n{}\n---\n\n{}",
-        removed.len(),
-        calls_made(removed),
-        truncate_to(&transcript, budget)
-    )
+        .join("\n\n---\n\n")
 }
 
 /// `Tool calls in them: search (8), read_file (2).`, in the order first made, so the

@@ -75,6 +75,32 @@ fn after_an_error_a_share_of_the_messages_stays() {
 }
 
 #[test]
+fn the_models_summary_can_take_the_removed_messages_place() {
+    let messages = conversation(10, 20);
+    let keep = Keep::Share(0.2);
+    let removed = removed(&messages, keep);
+    assert_eq!(removed, &messages[2..18], "what the summary is asked about");
+    let summary = "Files c0 to c7 were read; c8 and c9 remain.";
+    let compressed =
+        compress_replacing(&messages, keep, 100_000, Replacement::Summary(summary)).unwrap();
+    assert_eq!(compressed.removed, 16);
+    assert_eq!(&compressed.messages[2..], &messages[18..]);
+    let question = compressed.messages[1].content();
+    assert!(question.starts_with(&format!("Summarise the files.\n\n{RECOVERY_MARK}")));
+    assert!(question.contains(summary), "{question}");
+    assert!(question.contains(&format!("{CALLS_MADE}read_file (8).")));
+    assert!(
+        !question.contains("[Tool Result]"),
+        "no transcript: {question}"
+    );
+    assert!(
+        question
+            .trim_end()
+            .ends_with("Continue working now, from where the summary leaves off.")
+    );
+}
+
+#[test]
 fn a_share_never_starts_on_a_tool_result() {
     let messages = conversation(10, 20);
     // 20 * 0.15 = 3 would start on a result: its call comes along.

@@ -60,13 +60,19 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
         {
             Ok(turn) => turn,
             // Like MassGen, one compression and one retry; a second refusal drops the agent.
-            Err(BackendError::ContextLength { .. })
-                if !std::mem::replace(&mut recovered, true)
-                    && task
-                        .context
-                        .recover(task.link.sink(), &mut task.messages, &task.tools) =>
+            Err(error @ BackendError::ContextLength { .. })
+                if !std::mem::replace(&mut recovered, true) =>
             {
-                continue;
+                if task
+                    .context
+                    .recover(&task.link.model, &mut task.messages, &task.tools)
+                    .await
+                {
+                    continue;
+                }
+                return RoundEnd::Failed {
+                    message: error.to_string(),
+                };
             }
             Err(error) => {
                 return RoundEnd::Failed {

@@ -2,13 +2,15 @@
 //! else the model table's, else MassGen's 128 000), how full the latest call left it
 //! (reported as `ContextUsage`; the scripted stand-in has no window unless its config sets
 //! one), and the round's messages compressed past MassGen's 75 %
-//! threshold or once after a provider's context-length error (reported as
-//! `ContextCompressed`).
+//! threshold or once after a provider's context-length error, then with the model's summary
+//! of what it took out (reported as `ContextCompressed`).
 
 use std::sync::Arc;
 
 use super::channel::AgentSink;
-use crate::backend::compression::{self, Keep};
+use super::context_summary;
+use super::model_call::ModelLink;
+use crate::backend::compression::{self, Keep, Replacement};
 use crate::backend::{Message, ReasoningBlock, ToolSpec, tokens};
 use crate::config::{BackendConfig, BackendKind};
 use crate::protocol::{CompressionReason, EventMsg, Usage};
@@ -65,6 +67,15 @@ impl ContextBudget {
     )]
     fn target(&self) -> u64 {
         (self.window as f64 * self.target_ratio) as u64
+    }
+
+    /// Which recent messages stay: those within the target past the threshold, the
+    /// target's share of them after a provider's error (MassGen's recovery).
+    fn keep(&self, reason: CompressionReason) -> Keep {
+        match reason {
+            CompressionReason::Threshold => Keep::Tokens(self.target()),
+            CompressionReason::ProviderError => Keep::Share(self.target_ratio),
+        }
     }
 
     /// What a prompt may hold at most (MassGen's `_ensure_fits_context`: the window less the
@@ -128,23 +139,24 @@ impl ContextTracker {
         if used < trigger {
             return;
         }
-        let keep = Keep::Tokens(budget.target());
         self.compress(
             sink,
             messages,
             tools,
-            keep,
             used,
             CompressionReason::Threshold,
+            Replacement::Transcript,
         );
     }
 
     /// After the provider refused the prompt as too long: compresses it as MassGen's
-    /// recovery does, keeping `compression_target_ratio` of the messages. Whether there was
-    /// anything to compress (else retrying is pointless).
-    pub fn recover(
+    /// recovery does, keeping `compression_target_ratio` of the messages and putting the
+    /// model's summary of the others in their place (their transcript when it wrote none,
+    /// with a warning why). Whether there was anything to compress (else retrying is
+    /// pointless).
+    pub async fn recover(
         &mut self,
-        sink: &AgentSink,
+        model: &ModelLink,
         messages: &mut Arc<Vec<Message>>,
         tools: &[ToolSpec],
     ) -> bool {
@@ -152,14 +164,34 @@ impl ContextTracker {
             return false;
         };
         let used = tokens::count_prompt(messages, tools);
-        let keep = Keep::Share(budget.target_ratio);
+        let keep = budget.keep(CompressionReason::ProviderError);
+        let removed = compression::removed(messages, keep);
+        let summary = if removed.is_empty() {
+            None
+        } else {
+            match context_summary::summarize(model, removed, budget.window).await {
+                Ok(summary) => Some(summary),
+                Err(why) => {
+                    model.sink.event(EventMsg::Warning {
+                        message: format!(
+                            "the model's summary for recovering the context failed ({why}); \
+                             the transcript of the removed messages is used instead"
+                        ),
+                    });
+                    None
+                }
+            }
+        };
+        let replacement = summary
+            .as_deref()
+            .map_or(Replacement::Transcript, Replacement::Summary);
         self.compress(
-            sink,
+            &model.sink,
             messages,
             tools,
-            keep,
             used,
             CompressionReason::ProviderError,
+            replacement,
         )
     }
 
@@ -168,16 +200,18 @@ impl ContextTracker {
         sink: &AgentSink,
         messages: &mut Arc<Vec<Message>>,
         tools: &[ToolSpec],
-        keep: Keep,
         tokens_before: u64,
         reason: CompressionReason,
+        replacement: Replacement<'_>,
     ) -> bool {
         let Some(budget) = self.budget else {
             return false;
         };
         let in_tools = tokens::count_prompt(&[], tools);
         let fit = budget.fit().saturating_sub(in_tools);
-        let Some(compressed) = compression::compress(messages, keep, fit) else {
+        let keep = budget.keep(reason);
+        let Some(compressed) = compression::compress_replacing(messages, keep, fit, replacement)
+        else {
             return false;
         };
         *messages = Arc::new(compressed.messages);
@@ -188,6 +222,7 @@ impl ContextTracker {
             tokens_after: tokens::count_prompt(messages, tools),
             window: budget.window,
             messages_removed: u32::try_from(compressed.removed).unwrap_or(u32::MAX),
+            summarized: matches!(replacement, Replacement::Summary(_)) && compressed.removed > 0,
         });
         true
     }

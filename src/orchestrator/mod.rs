@@ -9,6 +9,7 @@ mod channel;
 mod cli_round;
 mod code_tools_setup;
 mod context_budget;
+mod context_summary;
 pub mod coordination;
 mod emitter;
 pub mod event_queue;

@@ -123,6 +123,9 @@ pub enum EventMsg {
         window: u64,
         /// Messages replaced by the record.
         messages_removed: u32,
+        /// The record is the model's own summary of them, not their transcript.
+        #[serde(default)]
+        summarized: bool,
     },
     /// The winner checks its final answer before it goes to the user
     /// (`coordination.max_orchestration_restarts`).

@@ -176,8 +176,15 @@ impl CompressionReason {
 }
 
 /// One line for a compression, as every display shows it: "context compressed (past 75%
-/// of the window): 9.8k → 2.1k tokens of 8.2k".
-pub fn compression_line(reason: CompressionReason, before: u64, after: u64, window: u64) -> String {
+/// of the window): 9.8k → 2.1k tokens of 8.2k", and ", model-summarized" when the
+/// model's summary replaced the older messages.
+pub fn compression_line(
+    reason: CompressionReason,
+    before: u64,
+    after: u64,
+    window: u64,
+    summarized: bool,
+) -> String {
     let short = |count: u64| {
         #[allow(clippy::cast_precision_loss)]
         let value = count as f64;
@@ -188,11 +195,12 @@ pub fn compression_line(reason: CompressionReason, before: u64, after: u64, wind
         }
     };
     format!(
-        "context compressed ({}): {} → {} tokens of {}",
+        "context compressed ({}): {} → {} tokens of {}{}",
         reason.describe(),
         short(before),
         short(after),
-        short(window)
+        short(window),
+        if summarized { ", model-summarized" } else { "" }
     )
 }
 

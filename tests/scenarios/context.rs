@@ -47,8 +47,10 @@ async fn a_long_conversation_is_compressed_past_the_threshold_and_the_agent_fini
                 tokens_after,
                 window,
                 messages_removed,
+                summarized,
             } => {
                 assert!(*messages_removed > 0);
+                assert!(!summarized, "past the threshold the transcript stays");
                 Some((*reason, *tokens_before, *tokens_after, *window))
             }
             _ => None,

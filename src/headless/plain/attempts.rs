@@ -72,10 +72,11 @@ impl<W: Write> PlainPrinter<W> {
         before: u64,
         after: u64,
         window: u64,
+        summarized: bool,
     ) -> io::Result<()> {
         let line = self.style.warn(&format!(
             "{COMPRESSED} {}",
-            compression_line(reason, before, after, window)
+            compression_line(reason, before, after, window, summarized)
         ));
         self.agent_line(agent, &line)
     }

@@ -197,10 +197,18 @@ impl<W: Write> PlainPrinter<W> {
                     tokens_before,
                     tokens_after,
                     window,
+                    summarized,
                     ..
                 },
                 Some(agent),
-            ) => self.compressed_line(agent, *reason, *tokens_before, *tokens_after, *window),
+            ) => self.compressed_line(
+                agent,
+                *reason,
+                *tokens_before,
+                *tokens_after,
+                *window,
+                *summarized,
+            ),
             (EventMsg::RoundTimeLimitReached { stage, .. }, Some(agent)) => {
                 self.round_time_line(agent, *stage)
             }

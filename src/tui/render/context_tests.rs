@@ -39,6 +39,7 @@ async fn the_card_shows_its_context_gauge_and_a_compression_in_the_timeline() {
                 tokens_after: 26_500,
                 window: 128_000,
                 messages_removed: 14,
+                summarized: false,
             },
         ],
     );
@@ -74,12 +75,17 @@ async fn the_card_shows_its_context_gauge_and_a_compression_in_the_timeline() {
                 tokens_after: 21_000,
                 window: 128_000,
                 messages_removed: 9,
+                summarized: true,
             },
         ],
     );
     let screen = screen_text(&draw(&state, &view(), 160, 48));
     assert!(
         screen.contains("context compressed (the provider refused it as too long)"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("tokens of 128.0k, model-summarized"),
         "{screen}"
     );
 }

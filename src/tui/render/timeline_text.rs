@@ -44,10 +44,11 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             tokens_before,
             tokens_after,
             window,
+            summarized,
         } => (
             format!(
                 "{COMPRESSED} {}",
-                compression_line(*reason, *tokens_before, *tokens_after, *window)
+                compression_line(*reason, *tokens_before, *tokens_after, *window, *summarized)
             ),
             theme.warn(),
         ),

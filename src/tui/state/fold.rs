@@ -96,6 +96,7 @@ impl UiState {
                 tokens_before,
                 tokens_after,
                 window,
+                summarized,
                 ..
             } => self.card(agent, |card| {
                 card.context = Some(ContextGauge::new(*tokens_after, *window));
@@ -104,6 +105,7 @@ impl UiState {
                     *tokens_before,
                     *tokens_after,
                     *window,
+                    *summarized,
                 ));
             }),
             EventMsg::RoundTimeLimitReached { stage, .. } => {

@@ -52,6 +52,8 @@ pub enum EntryKind {
         tokens_before: u64,
         tokens_after: u64,
         window: u64,
+        /// The model's summary replaced the older messages.
+        summarized: bool,
     },
     /// The winner checks its final answer (`outcome` once it is known).
     PostEvaluation {

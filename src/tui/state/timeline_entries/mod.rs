@@ -60,12 +60,14 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             tokens_before,
             tokens_after,
             window,
+            summarized,
             ..
         } => EntryKind::Compressed {
             reason: *reason,
             tokens_before: *tokens_before,
             tokens_after: *tokens_after,
             window: *window,
+            summarized: *summarized,
         },
         EventMsg::EnforcementRetry {
             attempt,
