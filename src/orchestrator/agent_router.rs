@@ -121,8 +121,11 @@ impl ToolRouter for AgentToolRouter {
             .as_ref()
             .map(|tools| Arc::clone(tools.policy()));
         Box::pin(async move {
+            let mut usage = Vec::new();
             let (outcome, refusal) = if let Some(tool) = read_media {
-                tool.call(&call.arguments).await
+                let done = tool.call(&call.arguments).await;
+                usage = done.usage;
+                (done.outcome, done.refusal)
             } else if let Some(tools) = builtin {
                 let done = tools.call(&call.name, &call.arguments).await;
                 (done.outcome, done.refusal)
@@ -153,6 +156,7 @@ impl ToolRouter for AgentToolRouter {
                 })
                 .collect();
             events.extend(take(&notices));
+            events.extend(usage);
             ToolResult { outcome, events }
         })
     }

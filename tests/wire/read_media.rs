@@ -6,7 +6,7 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use massgen::protocol::{Mode, TurnOptions, TurnOutcome};
+use massgen::protocol::{EventMsg, Mode, TurnOptions, TurnOutcome};
 use massgen::tools::PathPolicy;
 use massgen::tools::read_media::ReadMedia;
 use serde_json::{Value, json};
@@ -116,6 +116,15 @@ async fn an_agents_read_media_call_sends_the_image_and_returns_the_models_text()
         !body.contains(REVIEWER) && body.contains("tool_result") && body.contains(SEEN)
     });
     assert!(answered, "the model's text comes back as the tool result");
+    let metered = events
+        .iter()
+        .filter(|event| matches!(event.msg, EventMsg::Usage { .. }))
+        .count();
+    assert_eq!(
+        metered,
+        requests.len(),
+        "every model call, read_media's too, counts for the agent"
+    );
 }
 
 /// A `read_media` over `workspace` against a Claude server that must not be called.
@@ -133,7 +142,9 @@ async fn tool_over(workspace: &std::path::Path) -> (ReadMedia, MockLlm) {
 async fn refused(workspace: &std::path::Path, path: &str) -> (String, bool) {
     let (read_media, server) = tool_over(workspace).await;
     let arguments = json!({"inputs": [{"files": {"image_0": path}}]}).to_string();
-    let (outcome, refusal) = read_media.call(&arguments).await;
+    let done = read_media.call(&arguments).await;
+    let (outcome, refusal) = (done.outcome, done.refusal);
+    assert!(done.usage.is_empty(), "no call, nothing spent");
     assert!(!outcome.ok, "{}", outcome.output);
     assert!(server.requests().is_empty(), "no request may be sent");
     let error: Value = serde_json::from_str(&outcome.output).unwrap();

@@ -11,10 +11,11 @@ use futures::StreamExt as _;
 use serde_json::{Value, json};
 
 use super::request::MediaInput;
-use crate::backend::{Backend, ChatRequest, Message, StreamEvent};
+use crate::backend::{Backend, ChatRequest, Message, TurnBuilder, tokens};
 use crate::config::attachment_limits::{MEDIA_MAX_FILE_SIZE, refusal};
 use crate::config::provider_options::Api;
-use crate::protocol::{Attachment, MediaKind, sniff};
+use crate::protocol::{Attachment, CallTiming, EventMsg, MediaKind, sniff};
+use crate::session;
 use crate::tools::{Access, PathPolicy, Refusal};
 
 /// MassGen's `MEDIA_ANALYSIS_TIMEOUT`: ten minutes for one analysis.
@@ -43,6 +44,8 @@ pub struct Analysis {
     prompt: String,
     model: String,
     response: String,
+    /// The `Usage` event of the call that answered, so it counts for the agent.
+    pub usage: EventMsg,
 }
 
 impl Loaded {
@@ -91,7 +94,7 @@ impl Loaded {
             tools: Vec::new(),
         };
         let api_error = |error: String| format!("API error ({}): {error}", backend.provider());
-        let response = tokio::time::timeout(ANALYSIS_TIMEOUT, answer(backend, request))
+        let (response, usage) = tokio::time::timeout(ANALYSIS_TIMEOUT, answer(backend, request))
             .await
             .map_err(|_| api_error("no answer within 10 minutes".into()))?
             .map_err(api_error)?;
@@ -100,6 +103,7 @@ impl Loaded {
             loaded: self,
             prompt,
             response,
+            usage,
         })
     }
 
@@ -191,19 +195,35 @@ fn read(path: &Path, raw: &str) -> Result<Attachment, String> {
         .ok_or_else(|| format!("Unsupported file type: {raw}"))
 }
 
-/// The text of the model's answer to `request`.
-async fn answer(backend: &dyn Backend, request: ChatRequest) -> Result<String, String> {
+/// The text of the model's answer to `request`, and the call's `Usage` event: the
+/// provider's reported usage, else an estimate from the prompt and the text, priced as every
+/// model call is.
+async fn answer(backend: &dyn Backend, request: ChatRequest) -> Result<(String, EventMsg), String> {
+    let started = std::time::Instant::now();
+    let prompt_tokens = tokens::count_prompt(&request.messages, &request.tools);
     let mut stream = backend.stream(request);
-    let mut text = String::new();
+    let mut turn = TurnBuilder::default();
     while let Some(event) = stream.next().await {
-        match event.map_err(|error| error.to_string())? {
-            StreamEvent::TextDelta(delta) => text.push_str(&delta),
-            StreamEvent::Finish(_) => break,
-            _ => {}
-        }
+        turn.push(&event.map_err(|error| error.to_string())?);
     }
+    let usage = turn
+        .reported_usage()
+        .unwrap_or_else(|| turn.estimated_usage(prompt_tokens));
+    let cost_usd = turn
+        .reported_cost()
+        .or_else(|| session::estimate(backend.kind(), backend.model(), &usage).usd());
+    let text = turn.finish().map_err(|error| error.to_string())?.text;
     if text.trim().is_empty() {
         return Err("the model answered with no text".into());
     }
-    Ok(text)
+    let timing = CallTiming {
+        duration_ms: u64::try_from(started.elapsed().as_millis()).unwrap_or(u64::MAX),
+        ttft_ms: None,
+    };
+    let usage = EventMsg::Usage {
+        usage,
+        cost_usd,
+        timing: Some(timing),
+    };
+    Ok((text, usage))
 }

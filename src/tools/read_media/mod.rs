@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 
 use crate::backend::{Backend, ToolSpec};
 use crate::config::provider_options::Api;
+use crate::protocol::EventMsg;
 use crate::tools::{PathPolicy, Refusal, ToolOutcome};
 use ask::{Analysis, Loaded};
 use request::MediaInput;
@@ -82,20 +83,25 @@ impl ReadMedia {
         }
     }
 
-    /// Runs one call: the outcome, and the path refused if one was.
-    pub async fn call(&self, arguments: &str) -> (ToolOutcome, Option<Refusal>) {
+    /// Runs one call: the outcome, the path refused if one was, and the `Usage` events of
+    /// the model calls that answered.
+    pub async fn call(&self, arguments: &str) -> MediaCall {
         let request = match request::parse(arguments) {
             Ok(request) => request,
-            Err(error) => return (failure(&error), None),
+            Err(error) => return MediaCall::failed(failure(&error), None),
         };
         if let [only] = request.inputs.as_slice() {
             return match analyze(self.asker(), only.clone()).await {
-                Ok(analysis) => (success(analysis.result()), None),
-                Err((error, refusal)) => (failure(&error), refusal),
+                Ok(analysis) => MediaCall {
+                    outcome: success(analysis.result()),
+                    refusal: None,
+                    usage: vec![analysis.usage],
+                },
+                Err((error, refusal)) => MediaCall::failed(failure(&error), refusal),
             };
         }
         let total = request.inputs.len();
-        let results: Vec<(Value, Option<Refusal>)> =
+        let results: Vec<(Value, Option<Refusal>, Option<EventMsg>)> =
             futures::stream::iter(request.inputs.into_iter().enumerate())
                 .map(|(index, input)| {
                     let asker = self.asker();
@@ -104,11 +110,12 @@ impl ReadMedia {
                             Ok(analysis) => {
                                 let mut result = analysis.result();
                                 result["input_index"] = json!(index);
-                                (result, None)
+                                (result, None, Some(analysis.usage))
                             }
                             Err((error, refusal)) => (
                                 json!({"input_index": index, "success": false, "error": error}),
                                 refusal,
+                                None,
                             ),
                         }
                     }
@@ -118,10 +125,17 @@ impl ReadMedia {
                 .await;
         let succeeded = results
             .iter()
-            .filter(|(result, _)| result["success"] == json!(true))
+            .filter(|(result, _, _)| result["success"] == json!(true))
             .count();
-        let refusal = results.iter().find_map(|(_, refusal)| refusal.clone());
-        let results: Vec<Value> = results.into_iter().map(|(result, _)| result).collect();
+        let refusal = results.iter().find_map(|(_, refusal, _)| refusal.clone());
+        let mut usage = Vec::new();
+        let results: Vec<Value> = results
+            .into_iter()
+            .map(|(result, _, spent)| {
+                usage.extend(spent);
+                result
+            })
+            .collect();
         let body = json!({
             "success": succeeded > 0,
             "operation": READ_MEDIA,
@@ -131,7 +145,11 @@ impl ReadMedia {
             "failed": total - succeeded,
             "results": results,
         });
-        (outcome(succeeded > 0, &body), refusal)
+        MediaCall {
+            outcome: outcome(succeeded > 0, &body),
+            refusal,
+            usage,
+        }
     }
 
     fn asker(&self) -> Asker {
@@ -140,6 +158,25 @@ impl ReadMedia {
             self.api,
             Arc::clone(&self.policy),
         )
+    }
+}
+
+/// What one `read_media` call did.
+pub struct MediaCall {
+    pub outcome: ToolOutcome,
+    /// The path refused, if one was.
+    pub refusal: Option<Refusal>,
+    /// The `Usage` event of each model call that answered.
+    pub usage: Vec<EventMsg>,
+}
+
+impl MediaCall {
+    fn failed(outcome: ToolOutcome, refusal: Option<Refusal>) -> Self {
+        Self {
+            outcome,
+            refusal,
+            usage: Vec::new(),
+        }
     }
 }
 
