@@ -230,3 +230,7 @@ fn display_kind(
 #[cfg(test)]
 #[path = "display_tests.rs"]
 mod display_tests;
+
+#[cfg(test)]
+#[path = "final_answer_tests.rs"]
+mod final_answer_tests;
