@@ -203,7 +203,7 @@ impl Driver<'_> {
     }
 
     /// Several agents worked and a context path may be written: only a presentation can
-    /// write it, so refine-off's quick finish does not apply (as in MassGen).
+    /// write it, so `winner_reuse` does not apply (as in MassGen).
     fn presentation_must_write(&self) -> bool {
         self.coordination.agents().len() > 1
             && self

@@ -64,13 +64,15 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     } else {
         orchestrator.max_new_answers_per_agent
     };
-    let final_answer = orchestrator.final_answer_strategy.unwrap_or(
-        if orchestrator.skip_final_presentation || refine_off {
-            FinalAnswerStrategy::WinnerReuse
-        } else {
-            FinalAnswerStrategy::WinnerPresent
-        },
-    );
+    // Refine off is MassGen's quick mode: one agent's answer stands as it is; several
+    // agents' answers are synthesized by the winner.
+    let final_answer = match orchestrator.final_answer_strategy {
+        _ if refine_off && single => FinalAnswerStrategy::WinnerReuse,
+        _ if refine_off => FinalAnswerStrategy::Synthesize,
+        Some(strategy) => strategy,
+        None if orchestrator.skip_final_presentation => FinalAnswerStrategy::WinnerReuse,
+        None => FinalAnswerStrategy::WinnerPresent,
+    };
     let defer_voting = orchestrator.defer_voting_until_all_answered || (refine_off && !single);
     // MassGen: several agents with one answer each and no deferred vote synthesize as soon
     // as everyone has answered; a vote could not change what is synthesized.

@@ -57,7 +57,7 @@ fn refine_off_presets_follow_massgen() {
     assert_eq!(multi.rules.max_new_answers_per_agent, Some(1));
     assert!(multi.rules.disable_injection && multi.rules.defer_voting);
     assert!(!multi.rules.skip_voting);
-    assert_eq!(multi.final_answer, FinalAnswerStrategy::WinnerReuse);
+    assert_eq!(multi.final_answer, FinalAnswerStrategy::Synthesize);
 }
 
 #[test]
@@ -156,10 +156,10 @@ fn the_final_answer_strategy_is_the_configured_one_or_massgens_legacy_rule() {
         strategy("  skip_final_presentation: true\n", true),
         FinalAnswerStrategy::WinnerReuse
     );
-    assert_eq!(strategy("", false), FinalAnswerStrategy::WinnerReuse);
     assert_eq!(
         strategy("  final_answer_strategy: winner_present\n", false),
-        FinalAnswerStrategy::WinnerPresent
+        FinalAnswerStrategy::Synthesize,
+        "refine off synthesizes several agents' answers, as MassGen's quick mode"
     );
     assert_eq!(
         strategy(
