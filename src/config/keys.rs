@@ -184,6 +184,7 @@ pub const ORCHESTRATOR: &[&str] = &[
     "skip_coordination_rounds",
     "debug_final_answer",
     "enable_multimodal_tools",
+    "final_answer_strategy",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -204,7 +205,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "max_midstream_injections_per_round",
     "defer_peer_updates_until_restart",
     "allow_midstream_peer_updates_before_checklist_submit",
-    "final_answer_strategy",
     "coordination_mode",
     "presenter_agent",
     "multimodal_config",

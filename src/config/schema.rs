@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::protocol::{AgentId, BroadcastTarget, PlanDepth};
+use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
@@ -165,6 +165,9 @@ pub struct OrchestratorConfig {
     pub defer_voting_until_all_answered: bool,
     /// `skip_final_presentation`: the winner's answer is the final answer, no extra call.
     pub skip_final_presentation: bool,
+    /// `final_answer_strategy`; `None` leaves it to `skip_final_presentation` (MassGen's
+    /// legacy rule: `winner_reuse` when set, else `winner_present`).
+    pub final_answer_strategy: Option<FinalAnswerStrategy>,
     /// `max_cost_usd` (or `--max-cost`): once a turn has spent this much, no new model call
     /// starts and the best answer so far is presented. `None` = no budget.
     pub max_cost_usd: Option<f64>,

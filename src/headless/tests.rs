@@ -4,8 +4,8 @@ use std::io::{self, Write};
 
 use super::{Display, PlainPrinter, Printer, QuietPrinter, Style};
 use crate::protocol::{
-    AgentId, AgentInfo, AnswerLabel, Event, EventMsg, Mode, TurnOutcome, Usage, VoteCount,
-    WinnerBasis,
+    AgentId, AgentInfo, AnswerLabel, Event, EventMsg, FinalAnswerStrategy, Mode, TurnOutcome,
+    Usage, VoteCount, WinnerBasis,
 };
 
 fn event(seq: u64, agent: Option<&str>, msg: EventMsg) -> Event {
@@ -80,6 +80,7 @@ fn turn_events() -> Vec<Event> {
             Some("a"),
             EventMsg::FinalPresentationStarted {
                 label: AnswerLabel::final_presentation(&anon_a),
+                strategy: FinalAnswerStrategy::WinnerPresent,
             },
         ),
         event(

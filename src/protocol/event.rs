@@ -7,9 +7,9 @@ use serde::{Deserialize, Serialize};
 
 use super::attachment::Attachment;
 pub use super::event_parts::{
-    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, McpServerState,
-    PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount,
-    WinnerBasis, compression_line,
+    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
+    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope,
+    TurnOutcome, VoteCount, WinnerBasis, compression_line,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
@@ -283,8 +283,13 @@ pub enum EventMsg {
         is_tie: bool,
         basis: WinnerBasis,
     },
-    /// The winner starts presenting the final answer.
-    FinalPresentationStarted { label: AnswerLabel },
+    /// The winner starts presenting the final answer; `strategy` says how it is made
+    /// (logs written before massgen recorded it were all `winner_present`).
+    FinalPresentationStarted {
+        label: AnswerLabel,
+        #[serde(default)]
+        strategy: FinalAnswerStrategy,
+    },
     /// Streamed final-answer text.
     FinalPresentationDelta { text: String },
     /// The final answer is complete. `fallback` means it is the winner's stored answer

@@ -105,6 +105,38 @@ pub enum WinnerBasis {
     FirstAnswer,
 }
 
+/// How the final answer is made from the winner (`orchestrator.final_answer_strategy`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinalAnswerStrategy {
+    /// The winner's latest answer is the final answer; no presentation call.
+    WinnerReuse,
+    /// The winner presents a final answer built on its own.
+    #[default]
+    WinnerPresent,
+    /// The presenter merges the strongest parts of every agent's answer.
+    Synthesize,
+}
+
+impl FinalAnswerStrategy {
+    pub const ALL: [Self; 3] = [Self::WinnerReuse, Self::WinnerPresent, Self::Synthesize];
+
+    /// The name config files use.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::WinnerReuse => "winner_reuse",
+            Self::WinnerPresent => "winner_present",
+            Self::Synthesize => "synthesize",
+        }
+    }
+
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|strategy| strategy.as_str() == name)
+    }
+}
+
 /// One candidate's votes in a tally: the final one, or the one standing after a vote.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct VoteCount {

@@ -23,9 +23,9 @@ pub use attachment::{
 };
 pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
 pub use event::{
-    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg, McpServerState,
-    PostEvaluationOutcome, ResumedTurn, RoundTimeLimit, RoundTimeStage, TimeoutScope, TurnOutcome,
-    VoteCount, WinnerBasis, compression_line,
+    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,
+    FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, ResumedTurn, RoundTimeLimit,
+    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
 };
 pub(crate) use event_kind::{
     run_events, stream_deltas, tool_calls, usage_events, workspace_events,

@@ -206,7 +206,7 @@ async fn refine_off_with_one_agent_answers_once_with_no_vote_and_no_presentation
 }
 
 #[tokio::test]
-async fn refine_off_with_several_agents_answers_once_each_then_votes_without_restarts() {
+async fn refine_off_with_several_agents_answers_once_each_votes_then_synthesizes() {
     let mut scenario = Scenario::start(TWO);
     let options = TurnOptions {
         refine: false,
@@ -254,15 +254,24 @@ async fn refine_off_with_several_agents_answers_once_each_then_votes_without_res
         lines.contains(&"winner b by Votes".to_string()),
         "{lines:?}"
     );
+    // MassGen's quick mode: the winner synthesizes from every answer (a scripted presenter
+    // without `final_answer` writes the last of its `answers`).
     assert_eq!(
         crate::support::final_answer(&events),
-        Some(("b1".into(), false))
+        Some(("b2".into(), false))
     );
+    let requests = scenario.requests_of("b");
     assert_eq!(
-        scenario.requests_of("b").len(),
-        2,
-        "an answer round and a vote round; no presentation"
+        requests.len(),
+        3,
+        "an answer round, a vote round and the synthesis"
     );
+    let synthesis = requests[2].messages[1].content();
+    assert!(
+        synthesis.contains("a: \"a1\"") && synthesis.contains("b: \"b1\" (YOUR ANSWER)"),
+        "{synthesis}"
+    );
+    assert!(synthesis.contains("selected as the best by your peers"));
 }
 
 #[tokio::test]

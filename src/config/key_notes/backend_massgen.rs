@@ -103,6 +103,10 @@ fn own(key: &str) -> Option<&'static str> {
              and only keeps this copy out of the request; massgen acts on \
              `agents[i].voting_sensitivity`: move it there"
         }
+        "final_answer_strategy" => {
+            "MassGen reads it under `orchestrator`, not in a backend (here it only keeps it out \
+             of the request); massgen acts on `orchestrator.final_answer_strategy`: move it there"
+        }
         "azure_endpoint" => {
             "MassGen's `azure_openai` backend reads its endpoint from it; massgen does too, on \
              `azure_openai` only, so here it changes nothing"

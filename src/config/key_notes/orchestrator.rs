@@ -57,9 +57,9 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen reads orchestrator-level NLIP from `enable_nlip` and `nlip_config`, not \
              `nlip`, so MassGen ignores it too; massgen calls tools directly"
         }
-        "final_answer_strategy" | "presenter_agent" => {
-            "MassGen would choose how and by whom the final answer is presented; massgen has the \
-             winning agent present it"
+        "presenter_agent" => {
+            "MassGen would choose who presents the final answer; massgen has the winning agent \
+             present it"
         }
         "coordination_mode" => {
             "MassGen would switch between voting and decomposition (each agent solves a \

@@ -13,6 +13,7 @@ use crate::config::keys;
 use crate::config::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
+use crate::protocol::FinalAnswerStrategy;
 
 /// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(
@@ -64,6 +65,7 @@ pub(super) fn parse_orchestrator(
         defer_voting_until_all_answered: flag(&mut found, "defer_voting_until_all_answered")
             .unwrap_or(false),
         skip_final_presentation: flag(&mut found, "skip_final_presentation").unwrap_or(false),
+        final_answer_strategy: found.take(final_answer_strategy(orchestrator)).flatten(),
         skip_coordination_rounds: flag(&mut found, "skip_coordination_rounds").unwrap_or(false),
         debug_final_answer: text(&mut found, "debug_final_answer")
             .filter(|text| !text.trim().is_empty()),
@@ -78,6 +80,14 @@ pub(super) fn parse_orchestrator(
         },
     };
     found.finish(config)
+}
+
+/// `final_answer_strategy`; `null` is unset, as in MassGen.
+fn final_answer_strategy(
+    orchestrator: &Fields<'_>,
+) -> Result<Option<FinalAnswerStrategy>, Problem> {
+    let names = FinalAnswerStrategy::ALL.map(FinalAnswerStrategy::as_str);
+    orchestrator.choice("final_answer_strategy", &names, FinalAnswerStrategy::parse)
 }
 
 fn max_new_answers(orchestrator: &Fields<'_>) -> Result<Option<u64>, Problem> {
@@ -220,3 +230,7 @@ fn display_kind(
 #[cfg(test)]
 #[path = "display_tests.rs"]
 mod display_tests;
+
+#[cfg(test)]
+#[path = "final_answer_tests.rs"]
+mod final_answer_tests;

@@ -236,7 +236,7 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => self.winner_line(winner, winner_anon, tally, *basis),
-            (EventMsg::FinalPresentationStarted { label }, Some(agent)) => {
+            (EventMsg::FinalPresentationStarted { label, .. }, Some(agent)) => {
                 self.final_started(agent, label)
             }
             (EventMsg::FinalPresentationDelta { text }, _) => self.final_delta(text),

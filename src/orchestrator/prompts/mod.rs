@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::Sensitivity;
-use crate::protocol::{AgentId, AnonId, Attachment, TaskProgress};
+use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProgress};
 use crate::workspace::skills::Skill;
 
 use super::broadcast;
@@ -15,6 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod code_tools;
 mod filesystem;
+mod final_answer;
 pub mod memory;
 mod multimodal;
 pub mod post_evaluation;
@@ -322,6 +323,9 @@ pub struct Presentation<'a> {
     pub tie_broken: bool,
     /// Every agent's latest answer, real ids, config order.
     pub answers: &'a [(AgentId, &'a str)],
+    pub strategy: FinalAnswerStrategy,
+    /// Any agent voted before coordination ended.
+    pub voted: bool,
 }
 
 /// `[system, user]` for the winner's final presentation.
@@ -369,28 +373,33 @@ pub fn presentation_messages(
         .map(|(_, reason)| reason.as_str())
         .filter(|reason| !reason.trim().is_empty())
         .collect();
-    let _ = write!(user, "You received {} vote(s)", presentation.feedback.len());
-    if presentation.tie_broken {
-        user.push_str(" (tie-broken by registration order)");
-    }
-    if reasons.is_empty() {
-        user.push_str(".\n");
+    let (strategy, voted) = (presentation.strategy, presentation.voted);
+    if strategy == FinalAnswerStrategy::Synthesize && !voted {
+        user.push_str(final_answer::SYNTHESIS_WITHOUT_VOTES);
+        user.push('\n');
     } else {
-        let _ = writeln!(user, " with feedback: {}", reasons.join("; "));
+        let _ = write!(user, "You received {} vote(s)", presentation.feedback.len());
+        if presentation.tie_broken {
+            user.push_str(" (tie-broken by registration order)");
+        }
+        if reasons.is_empty() {
+            user.push_str(".\n");
+        } else {
+            let _ = writeln!(user, " with feedback: {}", reasons.join("; "));
+        }
     }
     user.push_str("\nAll answers provided during coordination:\n");
+    let mark_own = final_answer::marks_own_answer(strategy, voted);
     for (agent, answer) in presentation.answers {
-        let mine = if agent == presentation.winner {
+        let mine = if mark_own && agent == presentation.winner {
             " (YOUR ANSWER)"
         } else {
             ""
         };
         let _ = writeln!(user, "{agent}: \"{answer}\"{mine}");
     }
-    user.push_str(
-        "\nPresent your final answer to the original message, building on the best of the \
-         answers above.",
-    );
+    user.push('\n');
+    user.push_str(final_answer::instruction(strategy, voted));
     vec![
         Message::system(system),
         Message::user_with(user, context.attachments.to_vec()),

@@ -138,6 +138,8 @@ fn presentation_lists_votes_and_marks_the_winners_answer() {
             feedback: &feedback,
             tie_broken: true,
             answers: &answers,
+            strategy: FinalAnswerStrategy::WinnerPresent,
+            voted: true,
         },
     );
     let user = messages[1].content();
@@ -146,6 +148,31 @@ fn presentation_lists_votes_and_marks_the_winners_answer() {
     ));
     assert!(user.contains("a: \"A.\"\nb: \"B.\" (YOUR ANSWER)"));
     assert!(messages[0].content().contains("winning presenter"));
+}
+
+#[test]
+fn a_synthesis_without_votes_treats_every_answer_alike() {
+    let winner = AgentId::new("a");
+    let answers = vec![(winner.clone(), "A."), (AgentId::new("b"), "B.")];
+    let feedback = Vec::new();
+    let presentation = |voted| Presentation {
+        winner: &winner,
+        feedback: &feedback,
+        tie_broken: false,
+        answers: &answers,
+        strategy: FinalAnswerStrategy::Synthesize,
+        voted,
+    };
+    let unvoted = presentation_messages(&context(&[]), &presentation(false));
+    let user = unvoted[1].content();
+    assert!(user.contains("No voting round was run"));
+    assert!(!user.contains("YOUR ANSWER") && !user.contains("vote(s)"));
+    assert!(user.contains("a: \"A.\"\nb: \"B.\"\n"));
+    assert!(user.ends_with("rather than dropping either."));
+    let voted = presentation_messages(&context(&[]), &presentation(true));
+    let user = voted[1].content();
+    assert!(user.contains("You received 0 vote(s).") && user.contains("(YOUR ANSWER)"));
+    assert!(user.contains("selected as the best by your peers"));
 }
 
 #[test]

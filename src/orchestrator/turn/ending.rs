@@ -11,7 +11,8 @@ use crate::orchestrator::coordination::{Candidates, WinnerDecision};
 use crate::orchestrator::presentation::{self, PresentationTask};
 use crate::orchestrator::prompts::{self, Presentation};
 use crate::protocol::{
-    AgentId, AgentStatus, AnswerLabel, EventMsg, PostEvaluationOutcome, TimeoutScope, TurnOutcome,
+    AgentId, AgentStatus, AnswerLabel, EventMsg, FinalAnswerStrategy, PostEvaluationOutcome,
+    TimeoutScope, TurnOutcome,
 };
 
 /// The least time a winner gets to present, even when coordination ended near the deadline.
@@ -159,10 +160,12 @@ impl Driver<'_> {
             },
         );
         let label = AnswerLabel::final_presentation(&winner_anon);
+        let strategy = self.final_answer_strategy(stored_answer_only);
         self.emit(
             Some(&winner),
             EventMsg::FinalPresentationStarted {
                 label: label.clone(),
+                strategy,
             },
         );
         self.status(&winner, AgentStatus::Presenting);
@@ -173,21 +176,34 @@ impl Driver<'_> {
             deadline: self.presentation_deadline(),
         };
         let index = self.agent_index(&winner);
-        let quick = self.settings.skip_final_presentation && !self.presentation_must_write();
+        let reuse = strategy == FinalAnswerStrategy::WinnerReuse;
         match index {
             Some(index)
-                if !stored_answer_only && !quick && !self.coordination.is_killed(&winner) =>
+                if !stored_answer_only && !reuse && !self.coordination.is_killed(&winner) =>
             {
-                self.spawn_presentation(index, &winner, &decision);
+                self.spawn_presentation(index, &winner, &decision, strategy);
             }
-            // Refine off: the winner's answer is the final answer by design.
-            Some(_) if quick && !stored_answer_only => self.present_stored_answer_as(false),
+            // `winner_reuse`: the winner's answer is the final answer by design.
+            Some(_) if reuse && !stored_answer_only => self.present_stored_answer_as(false),
             _ => self.present_stored_answer(),
         }
     }
 
+    /// How this turn's final answer is made. `winner_reuse` presents after all when a
+    /// context path may be written (only a presentation can write it, as in MassGen); a
+    /// stored answer presented after a timeout is the winner's answer reused.
+    fn final_answer_strategy(&self, stored_answer_only: bool) -> FinalAnswerStrategy {
+        match self.settings.final_answer {
+            _ if stored_answer_only => FinalAnswerStrategy::WinnerReuse,
+            FinalAnswerStrategy::WinnerReuse if self.presentation_must_write() => {
+                FinalAnswerStrategy::WinnerPresent
+            }
+            strategy => strategy,
+        }
+    }
+
     /// Several agents worked and a context path may be written: only a presentation can
-    /// write it, so refine-off's quick finish does not apply (as in MassGen).
+    /// write it, so `winner_reuse` does not apply (as in MassGen).
     fn presentation_must_write(&self) -> bool {
         self.coordination.agents().len() > 1
             && self
@@ -202,6 +218,7 @@ impl Driver<'_> {
         index: usize,
         winner: &AgentId,
         decision: &WinnerDecision,
+        strategy: FinalAnswerStrategy,
     ) {
         let feedback = self.coordination.feedback_for(winner);
         let answers = self.coordination.latest_answers();
@@ -212,6 +229,8 @@ impl Driver<'_> {
                 feedback: &feedback,
                 tie_broken: decision.is_tie,
                 answers: &answers,
+                strategy,
+                voted: decision.tally.iter().any(|count| count.votes > 0),
             },
         );
         let mut link = self.agent_link(winner, index);

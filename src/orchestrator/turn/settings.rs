@@ -8,7 +8,7 @@ use crate::config::Config;
 use crate::orchestrator::coordination::Rules;
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
-use crate::protocol::{AgentId, BroadcastTarget, Mode, TurnOptions};
+use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, TurnOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskPlanning {
@@ -22,8 +22,9 @@ pub struct TurnSettings {
     /// The agents that work on this turn, config order.
     pub participants: Vec<AgentId>,
     pub rules: Rules,
-    /// The winner's answer is the final answer; no presentation call.
-    pub skip_final_presentation: bool,
+    /// How the final answer is made: reused as the winner wrote it, presented, or
+    /// synthesized from every answer.
+    pub final_answer: FinalAnswerStrategy,
     pub task_planning: Option<TaskPlanning>,
     pub broadcast: Option<BroadcastSettings>,
     pub broadcast_timeout: Duration,
@@ -63,12 +64,28 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     } else {
         orchestrator.max_new_answers_per_agent
     };
+    // Refine off is MassGen's quick mode: one agent's answer stands as it is; several
+    // agents' answers are synthesized by the winner.
+    let final_answer = match orchestrator.final_answer_strategy {
+        _ if refine_off && single => FinalAnswerStrategy::WinnerReuse,
+        _ if refine_off => FinalAnswerStrategy::Synthesize,
+        Some(strategy) => strategy,
+        None if orchestrator.skip_final_presentation => FinalAnswerStrategy::WinnerReuse,
+        None => FinalAnswerStrategy::WinnerPresent,
+    };
+    let defer_voting = orchestrator.defer_voting_until_all_answered || (refine_off && !single);
+    // MassGen: several agents with one answer each and no deferred vote synthesize as soon
+    // as everyone has answered; a vote could not change what is synthesized.
+    let synthesize_without_votes = final_answer == FinalAnswerStrategy::Synthesize
+        && !single
+        && !defer_voting
+        && max_new_answers_per_agent == Some(1);
     let rules = Rules {
         max_new_answers_per_agent,
         novelty: orchestrator.answer_novelty_requirement,
-        skip_voting: orchestrator.skip_voting || (refine_off && single),
+        skip_voting: orchestrator.skip_voting || (refine_off && single) || synthesize_without_votes,
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
-        defer_voting: orchestrator.defer_voting_until_all_answered || (refine_off && !single),
+        defer_voting,
     };
     if coordination.enable_memory_filesystem_mode
         && !config
@@ -118,7 +135,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     TurnSettings {
         participants,
         rules,
-        skip_final_presentation: orchestrator.skip_final_presentation || refine_off,
+        final_answer,
         task_planning,
         broadcast,
         broadcast_timeout: coordination.broadcast_timeout,

@@ -30,7 +30,7 @@ fn refine_on_keeps_the_config_rules() {
     assert_eq!(settings.participants.len(), 2);
     assert_eq!(settings.rules.max_new_answers_per_agent, Some(3));
     assert!(!settings.rules.skip_voting && !settings.rules.disable_injection);
-    assert!(!settings.skip_final_presentation);
+    assert_eq!(settings.final_answer, FinalAnswerStrategy::WinnerPresent);
     assert!(settings.task_planning.is_none() && settings.broadcast.is_none());
 }
 
@@ -44,7 +44,8 @@ fn refine_off_presets_follow_massgen() {
     );
     assert_eq!(single.participants, vec![AgentId::new("b")]);
     assert_eq!(single.rules.max_new_answers_per_agent, Some(1));
-    assert!(single.rules.skip_voting && single.skip_final_presentation);
+    assert!(single.rules.skip_voting);
+    assert_eq!(single.final_answer, FinalAnswerStrategy::WinnerReuse);
     assert!(!single.rules.disable_injection && !single.rules.defer_voting);
 
     let multi = resolve(
@@ -55,7 +56,8 @@ fn refine_off_presets_follow_massgen() {
     );
     assert_eq!(multi.rules.max_new_answers_per_agent, Some(1));
     assert!(multi.rules.disable_injection && multi.rules.defer_voting);
-    assert!(multi.skip_final_presentation && !multi.rules.skip_voting);
+    assert!(!multi.rules.skip_voting);
+    assert_eq!(multi.final_answer, FinalAnswerStrategy::Synthesize);
 }
 
 #[test]
@@ -142,4 +144,50 @@ fn memory_mode_without_workspaces_is_noted() {
     );
     let off = resolve(&config(""), Mode::Normal, &TurnOptions::default(), true);
     assert!(off.notes.is_empty(), "{:?}", off.notes);
+}
+
+#[test]
+fn the_final_answer_strategy_is_the_configured_one_or_massgens_legacy_rule() {
+    let strategy = |extra: &str, refine: bool| {
+        resolve(&config(extra), Mode::Normal, &options(refine, None), true).final_answer
+    };
+    assert_eq!(strategy("", true), FinalAnswerStrategy::WinnerPresent);
+    assert_eq!(
+        strategy("  skip_final_presentation: true\n", true),
+        FinalAnswerStrategy::WinnerReuse
+    );
+    assert_eq!(
+        strategy("  final_answer_strategy: winner_present\n", false),
+        FinalAnswerStrategy::Synthesize,
+        "refine off synthesizes several agents' answers, as MassGen's quick mode"
+    );
+    assert_eq!(
+        strategy(
+            "  skip_final_presentation: true\n  final_answer_strategy: synthesize\n",
+            true
+        ),
+        FinalAnswerStrategy::Synthesize
+    );
+}
+
+#[test]
+fn synthesize_skips_the_vote_only_for_one_answer_each_without_deferred_voting() {
+    let skips = |extra: &str, single: Option<&str>| {
+        resolve(
+            &config(&format!("  final_answer_strategy: synthesize\n{extra}")),
+            Mode::Normal,
+            &options(true, single),
+            true,
+        )
+        .rules
+        .skip_voting
+    };
+    assert!(skips("  max_new_answers_per_agent: 1\n", None));
+    assert!(!skips("", None));
+    assert!(!skips("  max_new_answers_per_agent: 2\n", None));
+    assert!(!skips(
+        "  max_new_answers_per_agent: 1\n  defer_voting_until_all_answered: true\n",
+        None
+    ));
+    assert!(!skips("  max_new_answers_per_agent: 1\n", Some("a")));
 }

@@ -5,7 +5,7 @@ use crossterm::event::KeyCode;
 
 use super::tests::{agents, key, start_turn, type_text};
 use super::*;
-use crate::protocol::{AgentId, AnswerLabel, EventMsg, TurnOutcome};
+use crate::protocol::{AgentId, AnswerLabel, EventMsg, FinalAnswerStrategy, TurnOutcome};
 use crate::tui::test_support::event;
 use crate::tui::view::FOLLOW_THE_END;
 
@@ -21,7 +21,10 @@ fn presented(app: &mut App) {
     app.on_event(&event(
         2,
         Some("c"),
-        EventMsg::FinalPresentationStarted { label: label() },
+        EventMsg::FinalPresentationStarted {
+            label: label(),
+            strategy: FinalAnswerStrategy::WinnerPresent,
+        },
     ));
     app.on_event(&event(
         3,

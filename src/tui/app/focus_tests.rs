@@ -11,7 +11,7 @@ use ratatui::style::Modifier;
 
 use super::tests::{agents, key, start_turn, type_text};
 use super::*;
-use crate::protocol::{AgentId, AnswerLabel, EventMsg, Mode, TurnOutcome};
+use crate::protocol::{AgentId, AnswerLabel, EventMsg, FinalAnswerStrategy, Mode, TurnOutcome};
 use crate::tui::test_support::event;
 
 const WIDTH: u16 = 160;
@@ -33,6 +33,7 @@ fn after_a_turn() -> App {
         Some("c"),
         EventMsg::FinalPresentationStarted {
             label: label.clone(),
+            strategy: FinalAnswerStrategy::WinnerPresent,
         },
     ));
     app.on_event(&event(

@@ -182,7 +182,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         }
         EntryKind::Error { .. } | EntryKind::Killed { .. } => CellText(ERROR, " error", None),
         EntryKind::Winner { .. } => CellText(WINNER, " winner", None),
-        EntryKind::Presenting { label } => CellText(FINAL_ANSWER, "", Some(label)),
+        EntryKind::Presenting { label, .. } => CellText(FINAL_ANSWER, "", Some(label)),
         EntryKind::Overridden { label, .. } => CellText("👤", " override", Some(label)),
         EntryKind::Enforcement { attempt, .. } => CellText(RETRY, " attempt", Some(attempt)),
         EntryKind::Retrying { .. } => CellText(RETRY, " retry", None),

@@ -7,7 +7,7 @@ use ratatui::text::Line;
 
 use super::tests::{FRANCE, both_sizes, draw, screen_text, small_size, tiny_size, view};
 use super::text::block_lines;
-use crate::protocol::{AgentStatus, AnswerLabel, EventMsg};
+use crate::protocol::{AgentStatus, AnswerLabel, EventMsg, FinalAnswerStrategy};
 use crate::tui::state::{TextBlock, UiState};
 use crate::tui::test_support::{apply_as, demo_until};
 use crate::tui::theme::Theme;
@@ -245,7 +245,10 @@ async fn the_final_view_shows_the_presentation_growing() {
             EventMsg::AgentStatus {
                 status: AgentStatus::Presenting,
             },
-            EventMsg::FinalPresentationStarted { label },
+            EventMsg::FinalPresentationStarted {
+                label,
+                strategy: FinalAnswerStrategy::WinnerPresent,
+            },
             EventMsg::FinalPresentationDelta {
                 text: "## Paris\n\nThe capital of France is **Paris**, a city of about two \
                        million people on the Seine; with its sub"

@@ -5,8 +5,8 @@ use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::compression_line;
 use crate::protocol::symbols::{BLOCKED, COMPRESSED, PLANNING_MODE, REPLY};
 use crate::protocol::{
-    PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome,
-    WinnerBasis,
+    FinalAnswerStrategy, PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
+    TimeoutScope, TurnOutcome, WinnerBasis,
 };
 use crate::tui::state::{Delivery, EntryKind, asked, refusal};
 use crate::tui::theme::Theme;
@@ -135,7 +135,14 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 theme.winner(),
             )
         }
-        EntryKind::Presenting { label } => (format!("🎯 presenting {label}"), theme.accent()),
+        EntryKind::Presenting { label, strategy } => {
+            let how = match strategy {
+                FinalAnswerStrategy::WinnerPresent => "",
+                FinalAnswerStrategy::WinnerReuse => " · the winner's answer as written",
+                FinalAnswerStrategy::Synthesize => " · synthesized from all answers",
+            };
+            (format!("🎯 presenting {label}{how}"), theme.accent())
+        }
         EntryKind::Overridden { label, agent } => (
             format!("👤 override: final answer is {label} ({agent})"),
             theme.winner(),

@@ -139,7 +139,7 @@ impl UiState {
                 usage, cost_usd, ..
             } => self.card(agent, |card| card.spend.add(*usage, *cost_usd)),
             EventMsg::WinnerSelected { winner, tally, .. } => self.winner_selected(winner, tally),
-            EventMsg::FinalPresentationStarted { label } => self.final_started(agent, label),
+            EventMsg::FinalPresentationStarted { label, .. } => self.final_started(agent, label),
             EventMsg::FinalPresentationDelta { text } => {
                 self.card(agent, |card| card.push_final(text))
             }

@@ -3,7 +3,8 @@
 
 use super::*;
 use crate::protocol::{
-    AnonId, AnonymousMapping, AnswerLabel, EventMsg, Mode, Spend, TurnOutcome, Usage,
+    AnonId, AnonymousMapping, AnswerLabel, EventMsg, FinalAnswerStrategy, Mode, Spend, TurnOutcome,
+    Usage,
 };
 use crate::tui::test_support::{demo_turns, event, fold, tool_begin, tool_end};
 
@@ -324,6 +325,38 @@ fn usage_adds_up_per_agent_with_unknown_prices_flagged() {
     assert_eq!(total.total(), 240);
     assert!((cost - 0.5).abs() < 1e-9);
     assert!(unknown);
+}
+
+#[test]
+fn the_timeline_says_how_the_final_answer_is_made() {
+    let agents = [info("a", "agent1"), info("b", "agent2")];
+    let presenting = |strategy| {
+        let mut state = UiState::default();
+        state.apply(&started(&agents));
+        state.apply(&answer(1, "a", "agent1"));
+        state.apply(&event(
+            2,
+            Some("a"),
+            EventMsg::FinalPresentationStarted {
+                label: AnswerLabel::final_presentation(&anon_id("agent1")),
+                strategy,
+            },
+        ));
+        let entry = state.timeline.last().unwrap();
+        crate::tui::render::timeline_text::describe(&entry.kind, &Default::default()).0
+    };
+    assert_eq!(
+        presenting(FinalAnswerStrategy::WinnerPresent),
+        "🎯 presenting agent1.final"
+    );
+    assert_eq!(
+        presenting(FinalAnswerStrategy::Synthesize),
+        "🎯 presenting agent1.final · synthesized from all answers"
+    );
+    assert_eq!(
+        presenting(FinalAnswerStrategy::WinnerReuse),
+        "🎯 presenting agent1.final · the winner's answer as written"
+    );
 }
 
 #[test]

@@ -4,8 +4,8 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, CompressionReason, PlanStatus, PostEvaluationOutcome,
-    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, CompressionReason, FinalAnswerStrategy, PlanStatus,
+    PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -103,6 +103,7 @@ pub enum EntryKind {
     },
     Presenting {
         label: AnswerLabel,
+        strategy: FinalAnswerStrategy,
     },
     /// The user chose `label` (by `agent`) as the final answer (`Ctrl+O`).
     Overridden {

@@ -7,6 +7,7 @@
 pub mod common;
 
 mod broadcasts;
+mod final_answer;
 mod memory;
 mod task_plan;
 mod voting;

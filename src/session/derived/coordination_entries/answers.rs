@@ -4,7 +4,8 @@
 use serde_json::{Value, json};
 
 use crate::protocol::{
-    AgentId, AgentStatus, AnswerLabel, Event, PostEvaluationOutcome, VoteCount, WinnerBasis,
+    AgentId, AgentStatus, AnswerLabel, Event, FinalAnswerStrategy, PostEvaluationOutcome,
+    VoteCount, WinnerBasis,
 };
 use crate::session::derived::coordination::Tracker;
 
@@ -109,13 +110,19 @@ impl Tracker {
         event: &Event,
         agent: Option<&str>,
         label: &AnswerLabel,
+        strategy: FinalAnswerStrategy,
     ) {
         let Some(agent) = agent else { return };
         let final_round = self.max_round() + 1;
         self.set_round(agent, final_round);
         self.status(event, agent, AgentStatus::Presenting);
         let details = format!("Starting final presentation round {final_round}");
-        let context = json!({"round_type": "final", "final_round": final_round, "label": label});
+        let context = json!({
+            "round_type": "final",
+            "final_round": final_round,
+            "label": label,
+            "final_answer_strategy": strategy,
+        });
         self.push(event, "final_round_start", Some(agent), details, context);
     }
 

@@ -68,8 +68,8 @@ impl Tracker {
                 basis,
                 ..
             } => self.winner_selected(event, winner, tally, *is_tie, *basis),
-            EventMsg::FinalPresentationStarted { label } => {
-                self.final_round_started(event, agent, label)
+            EventMsg::FinalPresentationStarted { label, strategy } => {
+                self.final_round_started(event, agent, label, *strategy)
             }
             EventMsg::FinalPresentationDone {
                 label, fallback, ..

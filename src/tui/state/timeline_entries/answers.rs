@@ -1,7 +1,9 @@
 //! The timeline entries of answers and votes, the winner, the winner's check of its answer
 //! and the final answer.
 
-use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, VoteCount, WinnerBasis};
+use crate::protocol::{
+    AgentId, AnswerLabel, FinalAnswerStrategy, PostEvaluationOutcome, VoteCount, WinnerBasis,
+};
 use crate::tui::state::timeline::{EntryKind, preview};
 
 pub(super) fn answer(label: &AnswerLabel, content: &str) -> EntryKind {
@@ -40,9 +42,10 @@ pub(super) fn checked(outcome: &PostEvaluationOutcome) -> EntryKind {
     }
 }
 
-pub(super) fn presenting(label: &AnswerLabel) -> EntryKind {
+pub(super) fn presenting(label: &AnswerLabel, strategy: FinalAnswerStrategy) -> EntryKind {
     EntryKind::Presenting {
         label: label.clone(),
+        strategy,
     }
 }
 

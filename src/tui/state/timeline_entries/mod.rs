@@ -51,7 +51,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         } => answers::winner(tally, *is_tie, *basis),
         EventMsg::PostEvaluationStarted { .. } => EntryKind::PostEvaluation { outcome: None },
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),
-        EventMsg::FinalPresentationStarted { label } => answers::presenting(label),
+        EventMsg::FinalPresentationStarted { label, strategy } => {
+            answers::presenting(label, *strategy)
+        }
         EventMsg::FinalOverridden { label, agent, .. } => answers::overridden(label, agent),
         EventMsg::FinalPresentationDone { fallback, .. } => answers::final_done(*fallback),
         EventMsg::RoundTimeLimitReached { stage, .. } => cut_short::round_time_limit(*stage),
