@@ -10,6 +10,7 @@ use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::keys;
+use crate::config::yaml_node::Value;
 use crate::config::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
@@ -51,7 +52,11 @@ pub(super) fn parse_orchestrator(
             .flatten()
             .unwrap_or_default(),
         max_new_answers_per_agent: found
-            .take(max_new_answers(orchestrator))
+            .take(max_new_answers(orchestrator, "max_new_answers_per_agent"))
+            .flatten()
+            .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+        max_new_answers_global: found
+            .take(max_new_answers(orchestrator, "max_new_answers_global"))
             .flatten()
             .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
         context_paths: found
@@ -80,14 +85,19 @@ pub(super) fn parse_orchestrator(
     found.finish(config)
 }
 
-fn max_new_answers(orchestrator: &Fields<'_>) -> Result<Option<u64>, Problem> {
-    let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
+/// `max_new_answers_per_agent` or `max_new_answers_global`: 1 or more, or null (no limit).
+fn max_new_answers(orchestrator: &Fields<'_>, key: &str) -> Result<Option<u64>, Problem> {
+    if orchestrator
+        .get(key)
+        .is_some_and(|node| matches!(node.value, Value::Null))
+    {
+        return Ok(None);
+    }
+    let max_answers = orchestrator.unsigned(key)?;
     if max_answers == Some(0) {
         return Err(Problem::at(
-            orchestrator
-                .get("max_new_answers_per_agent")
-                .map_or(orchestrator.loc(), |node| node.loc),
-            "`orchestrator.max_new_answers_per_agent` is 0, so no agent could ever answer",
+            orchestrator.get(key).map_or(orchestrator.loc(), |node| node.loc),
+            format!("`orchestrator.{key}` is 0, so no agent could ever answer"),
         )
         .help("use 1 or more, or remove it for no limit"));
     }

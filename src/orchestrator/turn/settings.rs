@@ -65,6 +65,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     };
     let rules = Rules {
         max_new_answers_per_agent,
+        max_new_answers_global: orchestrator.max_new_answers_global,
         novelty: orchestrator.answer_novelty_requirement,
         skip_voting: orchestrator.skip_voting || (refine_off && single),
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
