@@ -8,7 +8,7 @@ use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, Enforcemen
 
 use super::novelty;
 
-mod answer_order;
+pub mod answer_order;
 mod outcome;
 mod terms;
 mod updates;
@@ -150,12 +150,11 @@ impl Coordination {
         state.in_round = true;
         state.seen = seen;
         let round = state.rounds;
-        let own = state.anon.clone();
         let answers = self.visible_answers();
         Some(RoundView {
             round,
             vote_options: answers.iter().map(|answer| answer.anon.clone()).collect(),
-            answers: answer_order::for_voter(answers, &own),
+            answers,
             vote_only,
         })
     }

@@ -279,7 +279,7 @@ fn a_single_agent_may_vote_for_its_own_answer() {
 }
 
 #[test]
-fn round_views_show_latest_answers_with_the_voters_own_last() {
+fn round_views_show_latest_answers_in_anonymous_order() {
     let mut c = coordination(&["zed", "amy"]);
     answer(&mut c, "zed", "zed v1");
     answer(&mut c, "zed", "zed v2");
@@ -287,8 +287,8 @@ fn round_views_show_latest_answers_with_the_voters_own_last() {
     let view = c.begin_round(&id("zed")).unwrap();
     assert_eq!(view.round, 3);
     let labels: Vec<&str> = view.answers.iter().map(|a| a.label.as_str()).collect();
-    assert_eq!(labels, vec!["agent2.1", "agent1.2"]);
-    assert_eq!(view.answers[1].content, "zed v2");
+    assert_eq!(labels, vec!["agent1.2", "agent2.1"]);
+    assert_eq!(view.answers[0].content, "zed v2");
     let options: Vec<&str> = view.vote_options.iter().map(AnonId::as_str).collect();
     assert_eq!(options, vec!["agent1", "agent2"]);
 }
