@@ -230,3 +230,7 @@ fn display_kind(
 #[cfg(test)]
 #[path = "display_tests.rs"]
 mod display_tests;
+
+#[cfg(test)]
+#[path = "answer_limits_tests.rs"]
+mod answer_limits_tests;
