@@ -10,10 +10,10 @@ use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::keys;
-use crate::config::yaml_node::Value;
 use crate::config::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
+use crate::config::yaml_node::Value;
 
 /// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(
@@ -96,7 +96,9 @@ fn max_new_answers(orchestrator: &Fields<'_>, key: &str) -> Result<Option<u64>, 
     let max_answers = orchestrator.unsigned(key)?;
     if max_answers == Some(0) {
         return Err(Problem::at(
-            orchestrator.get(key).map_or(orchestrator.loc(), |node| node.loc),
+            orchestrator
+                .get(key)
+                .map_or(orchestrator.loc(), |node| node.loc),
             format!("`orchestrator.{key}` is 0, so no agent could ever answer"),
         )
         .help("use 1 or more, or remove it for no limit"));

@@ -27,11 +27,7 @@ pub fn for_voter(mut answers: Vec<VisibleAnswer>, own: &AnonId) -> Vec<VisibleAn
 
 /// The digits of an anonymous id read as a number (`agent3` → 3), 0 when it has none.
 fn own_number(own: &AnonId) -> usize {
-    let digits: String = own
-        .as_str()
-        .chars()
-        .filter(char::is_ascii_digit)
-        .collect();
+    let digits: String = own.as_str().chars().filter(char::is_ascii_digit).collect();
     digits.parse().unwrap_or(0)
 }
 
@@ -64,7 +60,10 @@ mod tests {
 
     fn anon(mapping: &AnonymousMapping, number: usize) -> AnonId {
         let real = AgentId::new(format!("a{number:02}"));
-        mapping.anon(&real).cloned().unwrap_or_else(|| unreachable!())
+        mapping
+            .anon(&real)
+            .cloned()
+            .unwrap_or_else(|| unreachable!())
     }
 
     #[test]

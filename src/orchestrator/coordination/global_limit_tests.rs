@@ -32,14 +32,12 @@ fn the_global_limit_counts_every_agents_answers_together() {
     // a used the team's two answers: b, which never answered, may only vote.
     let view = c.begin_round(&id("b")).unwrap_or_else(|| unreachable!());
     assert!(view.vote_only);
-    let rejection = c
-        .submit_answer(&id("b"), "an answer from b")
-        .unwrap_err();
+    let rejection = c.submit_answer(&id("b"), "an answer from b").unwrap_err();
     assert_eq!(rejection.reason, EnforcementReason::AnswerLimit);
     assert!(
-        rejection
-            .message
-            .starts_with("The global maximum of 2 new answer(s) has been reached across all agents"),
+        rejection.message.starts_with(
+            "The global maximum of 2 new answer(s) has been reached across all agents"
+        ),
         "{}",
         rejection.message
     );

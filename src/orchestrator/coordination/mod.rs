@@ -120,10 +120,12 @@ impl Coordination {
         if self.rules.skip_voting && !state.answers.is_empty() {
             return false;
         }
-        !(self.rules.defer_voting
+        // Once the team's answer budget is spent, nobody waits for answers that cannot come.
+        let waits_for_answers = self.rules.defer_voting
             && self.is_vote_only(index)
             && !self.global_limit_reached()
-            && !self.all_live_answered())
+            && !self.all_live_answered();
+        !waits_for_answers
     }
 
     fn all_live_answered(&self) -> bool {
@@ -381,8 +383,8 @@ impl Coordination {
 }
 
 #[cfg(test)]
+mod global_limit_tests;
+#[cfg(test)]
 mod tests;
 #[cfg(test)]
 mod updates_tests;
-#[cfg(test)]
-mod global_limit_tests;

@@ -35,7 +35,9 @@ fn answer_order_seen(scenario: &Scenario, agent: &str) -> Vec<String> {
         .expect("a coordination request");
     let user = request.messages[1].content();
     let start = user.find("<CURRENT ANSWERS").expect("answers block");
-    let end = user.find("<END OF CURRENT ANSWERS>").expect("answers block end");
+    let end = user
+        .find("<END OF CURRENT ANSWERS>")
+        .expect("answers block end");
     user[start..end]
         .lines()
         .skip(1)
@@ -48,12 +50,22 @@ fn answer_order_seen(scenario: &Scenario, agent: &str) -> Vec<String> {
 
 #[tokio::test(start_paused = true)]
 async fn each_voter_sees_the_answers_in_its_own_order_with_its_own_last() {
-    let yaml = three_voters("  max_new_answers_per_agent: 1\n  defer_voting_until_all_answered: true\n");
+    let yaml =
+        three_voters("  max_new_answers_per_agent: 1\n  defer_voting_until_all_answered: true\n");
     let (events, scenario) = run_once(&yaml, "q").await;
     assert_completed(&events);
-    assert_eq!(answer_order_seen(&scenario, "a"), ["agent2", "agent3", "agent1"]);
-    assert_eq!(answer_order_seen(&scenario, "b"), ["agent3", "agent1", "agent2"]);
-    assert_eq!(answer_order_seen(&scenario, "c"), ["agent1", "agent2", "agent3"]);
+    assert_eq!(
+        answer_order_seen(&scenario, "a"),
+        ["agent2", "agent3", "agent1"]
+    );
+    assert_eq!(
+        answer_order_seen(&scenario, "b"),
+        ["agent3", "agent1", "agent2"]
+    );
+    assert_eq!(
+        answer_order_seen(&scenario, "c"),
+        ["agent1", "agent2", "agent3"]
+    );
     // The round's event keeps listing what was seen in anonymous order.
     let lines = transcript(&events);
     assert!(
@@ -95,7 +107,9 @@ async fn equal_votes_go_to_the_first_agent_in_config_order() {
 #[tokio::test(start_paused = true)]
 async fn max_new_answers_global_caps_the_answers_of_all_agents_together() {
     let answers = |events: &[massgen::protocol::Event]| {
-        count(events, |msg| matches!(msg, EventMsg::AnswerSubmitted { .. }))
+        count(events, |msg| {
+            matches!(msg, EventMsg::AnswerSubmitted { .. })
+        })
     };
     let capped = three_voters("  max_new_answers_global: 2\n");
     let (events, scenario) = run_once(&capped, "q").await;
