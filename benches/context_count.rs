@@ -74,7 +74,11 @@ fn main() {
             (0..RUNS)
                 .map(|_| {
                     let started = Instant::now();
-                    black_box(compress(black_box(&messages), Keep::Tokens(25_600), 128_000));
+                    black_box(compress(
+                        black_box(&messages),
+                        Keep::Tokens(25_600),
+                        128_000,
+                    ));
                     started.elapsed()
                 })
                 .collect(),

@@ -150,6 +150,9 @@ pub struct OrchestratorConfig {
     pub answer_novelty_requirement: Sensitivity,
     /// After this many answers an agent may only vote. `None` = unlimited.
     pub max_new_answers_per_agent: Option<u32>,
+    /// `max_new_answers_global`: after this many answers from all agents together, every
+    /// agent may only vote. `None` = unlimited.
+    pub max_new_answers_global: Option<u32>,
     /// The user's files shown to every agent.
     pub context_paths: Vec<ContextPath>,
     /// Where each agent's latest workspace is kept (under `.massgen/` when relative).

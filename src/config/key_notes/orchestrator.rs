@@ -28,10 +28,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would use it as the quality bar (0–10) of its roi and checklist voting \
              modes; massgen's voting modes (lenient, balanced, strict) have no threshold"
         }
-        "max_new_answers_global" => {
-            "MassGen would stop accepting new answers from any agent after this many in total; \
-             massgen limits answers per agent only (`max_new_answers_per_agent`)"
-        }
         "checklist_require_gap_report"
         | "gap_report_mode"
         | "max_checklist_calls_per_round"
@@ -154,8 +150,8 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
              iteration on; massgen uses `answer_novelty_requirement` only"
         }
         "max_new_answers_global" => {
-            "MassGen reads this from `orchestrator`, not `orchestrator.coordination`; massgen \
-             limits answers per agent only (`max_new_answers_per_agent`)"
+            "MassGen reads this from `orchestrator`, not `orchestrator.coordination`, so \
+             MassGen ignores it here too; massgen ignores it (set it under `orchestrator`)"
         }
         "plan_target_steps" | "plan_target_chunks" => {
             "MassGen would aim task plans at this many steps or chunks; massgen sizes plans by \

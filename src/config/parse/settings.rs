@@ -13,6 +13,7 @@ use crate::config::keys;
 use crate::config::schema::{
     CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
 };
+use crate::config::yaml_node::Value;
 use crate::protocol::FinalAnswerStrategy;
 
 /// The `orchestrator:` block, with a problem for each field that cannot be used.
@@ -52,7 +53,11 @@ pub(super) fn parse_orchestrator(
             .flatten()
             .unwrap_or_default(),
         max_new_answers_per_agent: found
-            .take(max_new_answers(orchestrator))
+            .take(max_new_answers(orchestrator, "max_new_answers_per_agent"))
+            .flatten()
+            .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
+        max_new_answers_global: found
+            .take(max_new_answers(orchestrator, "max_new_answers_global"))
             .flatten()
             .map(|max| u32::try_from(max).unwrap_or(u32::MAX)),
         context_paths: found
@@ -90,14 +95,21 @@ fn final_answer_strategy(
     orchestrator.choice("final_answer_strategy", &names, FinalAnswerStrategy::parse)
 }
 
-fn max_new_answers(orchestrator: &Fields<'_>) -> Result<Option<u64>, Problem> {
-    let max_answers = orchestrator.unsigned("max_new_answers_per_agent")?;
+/// `max_new_answers_per_agent` or `max_new_answers_global`: 1 or more, or null (no limit).
+fn max_new_answers(orchestrator: &Fields<'_>, key: &str) -> Result<Option<u64>, Problem> {
+    if orchestrator
+        .get(key)
+        .is_some_and(|node| matches!(node.value, Value::Null))
+    {
+        return Ok(None);
+    }
+    let max_answers = orchestrator.unsigned(key)?;
     if max_answers == Some(0) {
         return Err(Problem::at(
             orchestrator
-                .get("max_new_answers_per_agent")
+                .get(key)
                 .map_or(orchestrator.loc(), |node| node.loc),
-            "`orchestrator.max_new_answers_per_agent` is 0, so no agent could ever answer",
+            format!("`orchestrator.{key}` is 0, so no agent could ever answer"),
         )
         .help("use 1 or more, or remove it for no limit"));
     }
@@ -230,6 +242,10 @@ fn display_kind(
 #[cfg(test)]
 #[path = "display_tests.rs"]
 mod display_tests;
+
+#[cfg(test)]
+#[path = "answer_limits_tests.rs"]
+mod answer_limits_tests;
 
 #[cfg(test)]
 #[path = "final_answer_tests.rs"]

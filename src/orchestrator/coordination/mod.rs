@@ -8,6 +8,7 @@ use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, Enforcemen
 
 use super::novelty;
 
+pub mod answer_order;
 mod outcome;
 mod terms;
 mod updates;
@@ -119,7 +120,12 @@ impl Coordination {
         if self.rules.skip_voting && !state.answers.is_empty() {
             return false;
         }
-        !(self.rules.defer_voting && self.is_vote_only(index) && !self.all_live_answered())
+        // Once the team's answer budget is spent, nobody waits for answers that cannot come.
+        let waits_for_answers = self.rules.defer_voting
+            && self.is_vote_only(index)
+            && !self.global_limit_reached()
+            && !self.all_live_answered();
+        !waits_for_answers
     }
 
     fn all_live_answered(&self) -> bool {
@@ -162,10 +168,20 @@ impl Coordination {
         }
     }
 
+    /// The agent used up its own answers, or the team used up `max_new_answers_global`.
     fn is_vote_only(&self, index: usize) -> bool {
         self.rules
             .max_new_answers_per_agent
             .is_some_and(|max| self.states[index].answers.len() >= max as usize)
+            || self.global_limit_reached()
+    }
+
+    /// Every agent's answers together reached `max_new_answers_global`.
+    fn global_limit_reached(&self) -> bool {
+        self.rules.max_new_answers_global.is_some_and(|max| {
+            let total: usize = self.states.iter().map(|state| state.answers.len()).sum();
+            total >= max as usize
+        })
     }
 
     fn visible_answers(&self) -> Vec<VisibleAnswer> {
@@ -196,6 +212,17 @@ impl Coordination {
                 message: format!("unknown agent {agent}"),
             });
         };
+        if let Some(max) = self.rules.max_new_answers_global
+            && self.global_limit_reached()
+        {
+            return Err(Rejection {
+                reason: EnforcementReason::AnswerLimit,
+                message: format!(
+                    "The global maximum of {max} new answer(s) has been reached across all \
+                     agents. Please vote for the best existing answer using the `vote` tool."
+                ),
+            });
+        }
         if let Some(max) = self.rules.max_new_answers_per_agent
             && self.is_vote_only(index)
         {
@@ -333,8 +360,10 @@ impl Coordination {
     pub fn is_settled(&self) -> bool {
         let skip_voting = self.rules.skip_voting;
         self.states.iter().all(|state| {
+            // Where nobody votes, an agent the global answer limit kept from answering
+            // is done once it votes.
             let done = if skip_voting {
-                !state.answers.is_empty()
+                !state.answers.is_empty() || state.vote.is_some()
             } else {
                 state.vote.is_some()
             };
@@ -353,6 +382,8 @@ impl Coordination {
     }
 }
 
+#[cfg(test)]
+mod global_limit_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

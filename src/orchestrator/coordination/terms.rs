@@ -8,6 +8,8 @@ use crate::protocol::{AgentId, AnonId, AnswerLabel, EnforcementReason, VoteCount
 pub struct Rules {
     /// After this many answers an agent may only vote.
     pub max_new_answers_per_agent: Option<u32>,
+    /// After this many answers from all agents together, every agent may only vote.
+    pub max_new_answers_global: Option<u32>,
     pub novelty: Sensitivity,
     /// Coordination ends once every live agent has answered; nobody votes.
     pub skip_voting: bool,

@@ -10,7 +10,7 @@ use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProg
 use crate::workspace::skills::Skill;
 
 use super::broadcast;
-use super::coordination::{Feedback, RoundView};
+use super::coordination::{Feedback, RoundView, answer_order};
 use super::turn_tools::BroadcastSettings;
 
 mod code_tools;
@@ -255,7 +255,11 @@ fn round_user_message(context: &PromptContext<'_>, view: &RoundView) -> String {
     if view.answers.is_empty() {
         message.push_str("(no answers available yet)\n");
     }
-    for answer in &view.answers {
+    let answers = match context.own_anon {
+        Some(own) => answer_order::for_voter(view.answers.clone(), own),
+        None => view.answers.clone(),
+    };
+    for answer in &answers {
         let content = match &context.filesystem {
             Some(filesystem) => filesystem.localise(&answer.content),
             None => answer.content.clone(),

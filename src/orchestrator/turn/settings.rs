@@ -82,6 +82,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         && max_new_answers_per_agent == Some(1);
     let rules = Rules {
         max_new_answers_per_agent,
+        max_new_answers_global: orchestrator.max_new_answers_global,
         novelty: orchestrator.answer_novelty_requirement,
         skip_voting: orchestrator.skip_voting || (refine_off && single) || synthesize_without_votes,
         disable_injection: orchestrator.disable_injection || (refine_off && !single),

@@ -6,6 +6,7 @@
 
 pub mod common;
 
+mod answer_order;
 mod broadcasts;
 mod final_answer;
 mod memory;
