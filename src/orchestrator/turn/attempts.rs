@@ -174,7 +174,7 @@ impl Driver<'_> {
         self.coordination = Coordination::among(
             self.coordination.mapping().clone(),
             self.settings.participants.clone(),
-            self.settings.rules,
+            self.settings.rules.clone(),
         );
         self.stop_rounds();
         self.rounds.clear_for_next_attempt();

@@ -4,8 +4,8 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, CompressionReason, PlanStatus, PostEvaluationOutcome,
-    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, ChecklistResult, CompressionReason, PlanStatus,
+    PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -52,6 +52,10 @@ pub enum EntryKind {
         tokens_before: u64,
         tokens_after: u64,
         window: u64,
+    },
+    /// Checklist-gated voting: the agent's scores and the gate's verdict.
+    Checklist {
+        result: ChecklistResult,
     },
     /// The winner checks its final answer (`outcome` once it is known).
     PostEvaluation {
