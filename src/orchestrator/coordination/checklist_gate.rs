@@ -80,6 +80,25 @@ impl ChecklistReply {
     }
 }
 
+/// Per-agent scores keyed by anonymous id (`agent2`, as agents see answers) are re-keyed
+/// by that agent's latest answer label (`agent2.1`, as MassGen keys them).
+pub(super) fn keyed_by_label(scores: &Value, seen: &[(&str, String)]) -> Value {
+    let Value::Object(entries) = scores else {
+        return scores.clone();
+    };
+    let keyed = entries
+        .iter()
+        .map(|(key, value)| {
+            let label = seen
+                .iter()
+                .find(|(anon, _)| anon == key)
+                .map_or_else(|| key.clone(), |(_, label)| label.clone());
+            (label, value.clone())
+        })
+        .collect();
+    Value::Object(keyed)
+}
+
 /// What the agent has when it calls `submit_checklist`.
 pub(super) struct Caller<'a> {
     pub own_answers: usize,

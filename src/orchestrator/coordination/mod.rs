@@ -352,13 +352,18 @@ impl Coordination {
         let Some(index) = self.index(agent) else {
             return ChecklistReply::Refused(format!("unknown agent {agent}"));
         };
-        let labels: Vec<String> = self.states[index]
+        let seen: Vec<(&str, String)> = self.states[index]
             .seen
             .iter()
             .zip(&self.states)
             .filter(|(count, _)| **count > 0)
-            .map(|(count, peer)| AnswerLabel::answer(&peer.anon, *count).to_string())
+            .map(|(count, peer)| {
+                let label = AnswerLabel::answer(&peer.anon, *count).to_string();
+                (peer.anon.as_str(), label)
+            })
             .collect();
+        let scores = checklist_gate::keyed_by_label(scores, &seen);
+        let labels: Vec<String> = seen.into_iter().map(|(_, label)| label).collect();
         let caller = Caller {
             own_answers: self.states[index].answers.len(),
             max_answers: self.rules.max_new_answers_per_agent,
@@ -368,7 +373,7 @@ impl Coordination {
             self.rules.checklist.as_ref(),
             &mut self.states[index].checklist,
             &caller,
-            scores,
+            &scores,
         )
     }
 

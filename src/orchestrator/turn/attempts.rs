@@ -108,6 +108,7 @@ impl Driver<'_> {
         let mut link = self.agent_link(&winner, index);
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
+        link.turn_tools.checklist = false;
         let sink = link.sink().clone();
         let task = EvaluationTask {
             link,
