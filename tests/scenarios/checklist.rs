@@ -155,3 +155,18 @@ agents:
     assert!(best.iter().all(|label| label == "agent1.1"), "{best:?}");
     assert!(!best.is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_runs_offline_to_a_winner() {
+    let yaml = include_str!("../../configs/scripted/checklist_gated.yaml");
+    let (events, _scenario) = run_once(yaml, "Plan a city break").await;
+    let lines = transcript(&events);
+    assert!(
+        lines.contains(&"analyst checklist new_answer".to_string()),
+        "{lines:?}"
+    );
+    assert!(lines.contains(&"analyst answers agent1.2".to_string()), "{lines:?}");
+    assert!(lines.contains(&"reviewer checklist vote".to_string()), "{lines:?}");
+    assert!(lines.contains(&"winner analyst by Votes".to_string()), "{lines:?}");
+    assert_eq!(lines.last().map(String::as_str), Some("turn Completed"));
+}
