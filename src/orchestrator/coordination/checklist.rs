@@ -148,7 +148,7 @@ fn criterion_id(index: usize) -> String {
 }
 
 /// A criterion's entry under its `E` id, or its legacy `T` id.
-fn entry<'a>(scores: &'a Map<String, Value>, index: usize) -> Option<&'a Value> {
+fn entry(scores: &Map<String, Value>, index: usize) -> Option<&Value> {
     scores
         .get(&criterion_id(index))
         .or_else(|| scores.get(&format!("T{}", index + 1)))
