@@ -165,8 +165,17 @@ async fn the_example_config_runs_offline_to_a_winner() {
         lines.contains(&"analyst checklist new_answer".to_string()),
         "{lines:?}"
     );
-    assert!(lines.contains(&"analyst answers agent1.2".to_string()), "{lines:?}");
-    assert!(lines.contains(&"reviewer checklist vote".to_string()), "{lines:?}");
-    assert!(lines.contains(&"winner analyst by Votes".to_string()), "{lines:?}");
+    assert!(
+        lines.contains(&"analyst answers agent1.2".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"reviewer checklist vote".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"winner analyst by Votes".to_string()),
+        "{lines:?}"
+    );
     assert_eq!(lines.last().map(String::as_str), Some("turn Completed"));
 }
