@@ -170,6 +170,9 @@ pub const CONTEXT_PATH: &[&str] = &["path", "permission", "protected_paths"];
 
 pub const ORCHESTRATOR: &[&str] = &[
     "voting_sensitivity",
+    "voting_threshold",
+    "max_checklist_calls_per_round",
+    "checklist_first_answer",
     "answer_novelty_requirement",
     "max_new_answers_per_agent",
     "max_new_answers_global",
@@ -195,11 +198,8 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "docker",
     "min_answers_before_voting",
     "memory",
-    "voting_threshold",
     "checklist_require_gap_report",
     "gap_report_mode",
-    "max_checklist_calls_per_round",
-    "checklist_first_answer",
     "fairness_enabled",
     "fairness_lead_cap_answers",
     "max_midstream_injections_per_round",

@@ -65,6 +65,7 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
             },
             system_message: setup.system_message.map(str::to_string),
             voting_sensitivity: None,
+            checklist_gated: None,
             persona: None,
         }],
         orchestrator: OrchestratorConfig::default(),

@@ -38,6 +38,9 @@ pub struct AgentConfig {
     /// `voting_sensitivity` for this agent's own evaluation prompt; `None` = the
     /// orchestrator's.
     pub voting_sensitivity: Option<Sensitivity>,
+    /// `voting_sensitivity: checklist_gated` (true) or another mode (false) for this agent;
+    /// `None` = as the orchestrator says.
+    pub checklist_gated: Option<bool>,
     /// `persona`: placed before the system message in this agent's coordination prompt.
     pub persona: Option<String>,
 }
@@ -180,6 +183,36 @@ pub struct OrchestratorConfig {
     /// attempt, to exercise orchestration restarts.
     pub debug_final_answer: Option<String>,
     pub coordination: CoordinationConfig,
+    /// `voting_sensitivity: checklist_gated` and its knobs.
+    pub checklist: ChecklistConfig,
+}
+
+/// Checklist-gated voting (MassGen 0.1.97): agents score the answers against criteria with
+/// `submit_checklist`, and vote only when the verdict allows it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ChecklistConfig {
+    /// `voting_sensitivity: checklist_gated` at the orchestrator: every agent is gated
+    /// unless its own `voting_sensitivity` says otherwise.
+    pub gated: bool,
+    /// `voting_threshold` (0–10, default 5): higher lets fewer criteria pass, at a lower
+    /// score.
+    pub voting_threshold: u32,
+    /// `max_checklist_calls_per_round` (default 1).
+    pub max_calls_per_round: u32,
+    /// `checklist_first_answer`: `submit_checklist` is allowed before an agent's first
+    /// answer.
+    pub first_answer: bool,
+}
+
+impl Default for ChecklistConfig {
+    fn default() -> Self {
+        Self {
+            gated: false,
+            voting_threshold: 5,
+            max_calls_per_round: 1,
+            first_answer: false,
+        }
+    }
 }
 
 /// MassGen's `compression_target_ratio` default: keep a fifth of the conversation.

@@ -33,6 +33,9 @@
 //!                                 # answers, final_answer and text may use {reply}
 //!   with_reply: "Delivered as you chose: {reply}."   # added to its answers and final
 //!                                 # answer once someone replied to its `ask` question
+//!   checklist:                    # checklist-gated voting: submit_checklist scores, one
+//!     - {E1: 9, E2: 8, E3: 6, E4: 7}   # per answer of its own; it answers again or votes
+//!                                 # as the verdict says
 //! ```
 
 mod evaluation;
@@ -80,6 +83,9 @@ pub struct ScriptedOptions {
     /// A paragraph added to its answers and final answer once its `ask` question got a
     /// reply, so the reply visibly shapes them; may use `{reply}`.
     pub with_reply: Option<String>,
+    /// Under checklist-gated voting, the `scores` of its `submit_checklist` calls: the
+    /// first while its first answer is its newest, and so on (the last one after that).
+    pub checklist: Vec<serde_json::Value>,
 }
 
 impl Default for ScriptedOptions {
@@ -104,6 +110,7 @@ impl Default for ScriptedOptions {
             plan: Vec::new(),
             ask: None,
             with_reply: None,
+            checklist: Vec::new(),
         }
     }
 }
@@ -154,7 +161,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 19] = [
+pub const SCRIPTED_KEYS: [&str; 20] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -174,6 +181,7 @@ pub const SCRIPTED_KEYS: [&str; 19] = [
     "plan",
     "ask",
     "with_reply",
+    "checklist",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -233,6 +241,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         plan: modes::parse_plan(backend)?,
         ask: modes::parse_ask(backend)?,
         with_reply: backend.string("with_reply")?,
+        checklist: modes::parse_checklist(backend)?,
     })
 }
 

@@ -132,6 +132,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::WorkspaceSnapshot { .. }
             | EventMsg::WorkspaceAssigned { .. }
             | EventMsg::SkillsListed { .. }
+            | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::AttachmentsSent { .. }
             | EventMsg::ReplayStarted { .. }
             | EventMsg::ReplayFinished { .. } => {}

@@ -8,6 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::broadcast::tools::BroadcastCall;
+use super::coordination::ChecklistReply;
 use super::event_queue::streamed_text;
 use crate::protocol::{AgentId, EnforcementReason, EventMsg};
 use crate::tools::WorkflowCall;
@@ -99,6 +100,12 @@ pub enum TaskMsg {
         agent: AgentId,
         call: BroadcastCall,
         reply: oneshot::Sender<Result<serde_json::Value, String>>,
+    },
+    /// A `submit_checklist` call's scores, for the driver to judge.
+    Checklist {
+        agent: AgentId,
+        scores: serde_json::Value,
+        reply: oneshot::Sender<ChecklistReply>,
     },
     /// A peer's side call answered a question.
     PeerReplied {
@@ -211,6 +218,18 @@ impl AgentSink {
             reply,
         })?;
         result.await.ok()
+    }
+
+    /// Hands a `submit_checklist` call to the driver and waits for its verdict; `None` if
+    /// the turn ended meanwhile.
+    pub async fn checklist(&self, scores: serde_json::Value) -> Option<ChecklistReply> {
+        let (reply, verdict) = oneshot::channel();
+        self.tx.send(TaskMsg::Checklist {
+            agent: self.agent.clone(),
+            scores,
+            reply,
+        })?;
+        verdict.await.ok()
     }
 
     /// A peer's answer to a question, from its side call.

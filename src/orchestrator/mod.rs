@@ -6,6 +6,7 @@ mod agent_round;
 mod agent_router;
 mod broadcast;
 mod channel;
+mod checklist_tool;
 mod cli_round;
 mod code_tools_setup;
 mod context_budget;

@@ -5,6 +5,8 @@ use std::sync::{Arc, PoisonError, RwLock};
 
 use super::broadcast::tools::{self as broadcast, BroadcastCall};
 use super::channel::AgentSink;
+use super::checklist_tool;
+use super::coordination::ChecklistReply;
 use super::planning_mode::{self, Decision};
 use super::task_tools::TaskPlanTools;
 use crate::backend::{ToolCall, ToolSpec};
@@ -41,6 +43,8 @@ pub struct TurnTools {
     pub broadcast: Option<BroadcastSettings>,
     /// `None` for the final presentation, which planning mode never blocks.
     pub gate: Option<Arc<Gate>>,
+    /// Checklist-gated voting: `submit_checklist`, judged by the turn driver.
+    pub checklist: bool,
 }
 
 impl TurnTools {
@@ -54,6 +58,10 @@ impl TurnTools {
             .unwrap_or_default();
         if let Some(settings) = self.broadcast.filter(|_| !vote_only) {
             specs.extend(broadcast::specs(settings.target, settings.wait_by_default));
+        }
+        // Out of answers, the agent could not act on a `new_answer` verdict: no gate.
+        if self.checklist && !vote_only {
+            specs.push(checklist_tool::spec());
         }
         specs
     }
@@ -83,6 +91,9 @@ impl TurnTools {
         {
             return Some(tools.call(&call.name, &call.arguments).await);
         }
+        if self.checklist && call.name == checklist_tool::SUBMIT_CHECKLIST {
+            return Some(submit_checklist(sink, &call.arguments).await);
+        }
         let settings = self
             .broadcast
             .filter(|_| broadcast::is_broadcast_tool(&call.name))?;
@@ -103,6 +114,25 @@ async fn ask(sink: &AgentSink, call: BroadcastCall) -> ToolResult {
         }),
         Some(Err(message)) => error(message),
         None => error("the turn ended before the question was answered".into()),
+    }
+}
+
+async fn submit_checklist(sink: &AgentSink, arguments: &str) -> ToolResult {
+    let scores = match checklist_tool::scores(arguments) {
+        Ok(scores) => scores,
+        Err(message) => {
+            return ToolResult::from(ToolOutcome {
+                ok: false,
+                output: serde_json::json!({ "error": message }).to_string(),
+            });
+        }
+    };
+    match sink.checklist(scores).await {
+        Some(reply) => ToolResult::from(ToolOutcome {
+            ok: matches!(reply, ChecklistReply::Accepted(_)),
+            output: reply.to_json().to_string(),
+        }),
+        None => error("the turn ended before the checklist was judged".into()),
     }
 }
 
@@ -134,6 +164,7 @@ mod tests {
             ))),
             broadcast: None,
             gate: Some(gate),
+            checklist: false,
         };
         assert_eq!(tools.blocked("mcp__planning_scout__get_task_plan"), None);
         assert!(tools.blocked("mcp__planning_api__post").is_some());

@@ -6,6 +6,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use super::attachment::Attachment;
+use super::checklist::ChecklistResult;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
     McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope,
@@ -158,6 +159,9 @@ pub enum EventMsg {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         category: Option<String>,
     },
+    /// Checklist-gated voting: the agent's `submit_checklist` was accepted, with these
+    /// scores and this verdict.
+    ChecklistSubmitted { result: ChecklistResult },
     /// `use_skills` is on: the skills agents are told about, found in `searched` (the
     /// directories looked in, as shown). Sent once at run start; never when skills are off.
     SkillsListed {

@@ -91,6 +91,9 @@ pub enum EnforcementReason {
     AnswerDuplicate,
     /// The tool-call budget of one attempt ran out.
     ToolLoop,
+    /// A `vote` under checklist-gated voting without a passing `submit_checklist` this
+    /// round.
+    ChecklistGate,
 }
 
 /// How a winner was chosen.

@@ -5,6 +5,7 @@
 
 mod attachment;
 mod attachment_summary;
+mod checklist;
 mod event;
 mod event_kind;
 mod event_parts;
@@ -22,6 +23,7 @@ pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };
 pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
+pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,
     FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, ResumedTurn, RoundTimeLimit,

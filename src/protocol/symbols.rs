@@ -33,3 +33,5 @@ pub const COMPRESSED: &str = "📦";
 pub const TIMER: &str = "⏱";
 /// The winner checks its final answer (post-evaluation).
 pub const EVALUATE: &str = "🔍";
+/// A `submit_checklist` accepted under checklist-gated voting.
+pub const CHECKLIST: &str = "☑";

@@ -96,6 +96,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::AnswerSubmitted { .. }
         | EventMsg::VoteCast { .. }
         | EventMsg::VoteIgnored { .. }
+        | EventMsg::ChecklistSubmitted { .. }
         | EventMsg::PlanningModeDecided { .. }
         | EventMsg::ToolBlocked { .. }
         | EventMsg::TaskPlanChanged { .. }

@@ -1,5 +1,5 @@
 //! Whole turns with scripted agents run offline through the orchestrator: answers, votes
-//! and the winner, coordination keys, failures, history, the user's override, questions
+//! and the winner, checklist-gated voting, coordination keys, failures, history, the user's override, questions
 //! to peers, post-evaluation, how turns end and how agents learn of each other's answers.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
@@ -11,6 +11,7 @@ mod agent_prompts;
 mod agents_replace;
 mod attachments;
 mod broadcast;
+mod checklist;
 mod context;
 mod coordination;
 mod coordination_keys;

@@ -330,6 +330,9 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
                     ..
                 } => format!("{who} votes {target} ({target_label})"),
                 EventMsg::VoteIgnored { target, .. } => format!("{who} vote for {target} ignored"),
+                EventMsg::ChecklistSubmitted { result } => {
+                    format!("{who} checklist {}", result.verdict.action())
+                }
                 EventMsg::EnforcementRetry {
                     attempt, reason, ..
                 } => format!("{who} retry {attempt} {reason:?}"),

@@ -12,6 +12,7 @@ mod mock_llm;
 
 mod anthropic;
 mod attachments;
+mod checklist;
 mod context_recovery;
 mod custom_tools;
 mod faults;

@@ -2,6 +2,7 @@
 //! prompt like a model would and streams its reply token by token at a set speed.
 
 mod ask;
+mod checklist;
 mod default_plan;
 mod plan;
 mod plan_report;

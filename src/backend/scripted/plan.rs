@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{ask, plan_report, planning, reading, tasks};
+use super::{ask, checklist, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -188,7 +188,18 @@ pub fn plan(context: &Context<'_>) -> Plan {
         }
     }
 
-    if let Some(answer) = next_answer.filter(|_| may_answer) {
+    let answer_index =
+        own_answer.and_then(|current| filled.iter().position(|answer| answer.trim() == current));
+    let checklist_step = checklist::step(request, options, answer_index);
+    if let Some(checklist::Step::Submit(call)) = checklist_step {
+        return Plan {
+            reasoning,
+            text: Some("Scoring the answers against the checklist.".into()),
+            action: Action::CallTools(vec![call]),
+        };
+    }
+    let verdict_says_vote = checklist_step == Some(checklist::Step::Vote);
+    if let Some(answer) = next_answer.filter(|_| may_answer && !verdict_says_vote) {
         return Plan {
             reasoning,
             text: options.text.as_deref().map(fill),

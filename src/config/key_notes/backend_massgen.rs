@@ -98,6 +98,11 @@ fn own(key: &str) -> Option<&'static str> {
             "MassGen would route this agent's tool calls through its NLIP router; massgen calls \
              tools directly"
         }
+        "voting_threshold" | "max_checklist_calls_per_round" | "checklist_first_answer" => {
+            "MassGen reads this checklist-gated voting setting under `orchestrator`, not in a \
+             backend (here it only keeps it out of the request); massgen acts on it under \
+             `orchestrator`: move it there"
+        }
         "voting_sensitivity" => {
             "MassGen reads an agent's voting sensitivity from `agents[i].voting_sensitivity` \
              and only keeps this copy out of the request; massgen acts on \

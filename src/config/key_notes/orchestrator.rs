@@ -24,17 +24,15 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would configure its persistent agent memory here; massgen keeps no memory \
              beyond the session's conversation"
         }
-        "voting_threshold" => {
-            "MassGen would use it as the quality bar (0–10) of its roi and checklist voting \
-             modes; massgen's voting modes (lenient, balanced, strict) have no threshold"
+        "checklist_require_gap_report" | "gap_report_mode" => {
+            "MassGen would make agents under `voting_sensitivity: checklist_gated` write a \
+             diagnostic gap report and pass its path to `submit_checklist`; massgen's checklist \
+             gate judges the scores alone"
         }
-        "checklist_require_gap_report"
-        | "gap_report_mode"
-        | "max_checklist_calls_per_round"
-        | "checklist_first_answer"
-        | "allow_midstream_peer_updates_before_checklist_submit" => {
-            "MassGen would use it in `voting_sensitivity: checklist_gated` (a scored checklist \
-             agents submit before they may vote); massgen has no checklist voting"
+        "allow_midstream_peer_updates_before_checklist_submit" => {
+            "MassGen would decide with it whether peers' new answers reach an agent under \
+             `voting_sensitivity: checklist_gated` before its checklist; massgen delivers them \
+             as it does in every mode"
         }
         "fairness_enabled" | "fairness_lead_cap_answers" => {
             "MassGen would keep any agent from getting more than a few answers ahead of the \

@@ -246,6 +246,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
     let voting_sensitivity = found
         .take(modes::voting_sensitivity(agent, notes))
         .flatten();
+    let checklist_gated = modes::checklist_gated(agent);
     let persona = found
         .take(agent.string("persona"))
         .flatten()
@@ -258,6 +259,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
         backend,
         system_message,
         voting_sensitivity,
+        checklist_gated,
         persona,
     })
 }

@@ -5,6 +5,7 @@
 mod agent_cli;
 mod agents;
 mod backend;
+mod checklist;
 mod code_based_tools;
 mod command_line;
 mod coordination;

@@ -1,6 +1,6 @@
-//! Mode values MassGen added after 0.1.45 (`voting_sensitivity: checklist_gated`,
-//! `plan_depth: dynamic`, …): accepted with a warning that says what the mode does in
-//! MassGen and which of massgen's modes is used instead, never an error.
+//! Mode values MassGen added after 0.1.45 (`voting_sensitivity: roi`, `plan_depth:
+//! dynamic`, …): accepted with a warning that says what the mode does in MassGen and which
+//! of massgen's modes is used instead, never an error. `checklist_gated` is acted on.
 
 use super::Note;
 use crate::config::error::Problem;
@@ -9,7 +9,7 @@ use crate::config::schema::Sensitivity;
 use crate::protocol::PlanDepth;
 
 /// MassGen 0.1.9x voting modes: name, what MassGen does, massgen's closest mode.
-const NEWER_VOTING_MODES: [(&str, &str, Sensitivity); 12] = [
+const NEWER_VOTING_MODES: [(&str, &str, Sensitivity); 11] = [
     (
         "roi",
         "agents rate every answer 1–10 per dimension and improve it while any dimension is \
@@ -70,12 +70,6 @@ const NEWER_VOTING_MODES: [(&str, &str, Sensitivity); 12] = [
         "agents score the answer 0–10 per checklist item and vote only above a threshold",
         Sensitivity::Strict,
     ),
-    (
-        "checklist_gated",
-        "agents must submit a scored checklist through a `submit_checklist` tool, and the \
-         orchestrator decides whether they may vote",
-        Sensitivity::Strict,
-    ),
 ];
 
 /// `voting_sensitivity` under `fields`: one of massgen's modes, or a newer MassGen mode
@@ -89,6 +83,10 @@ pub(super) fn voting_sensitivity(
         return Ok(None);
     };
     let name = text.trim().to_ascii_lowercase();
+    if name == CHECKLIST_GATED {
+        // The gate decides when the agent may vote; its prompt holds answers to a high bar.
+        return Ok(Some(Sensitivity::Strict));
+    }
     if let Some((mode, what, fallback)) =
         NEWER_VOTING_MODES.iter().find(|(mode, _, _)| *mode == name)
     {
@@ -105,7 +103,19 @@ pub(super) fn voting_sensitivity(
     }
     let mut names: Vec<&str> = Sensitivity::NAMES.to_vec();
     names.extend(NEWER_VOTING_MODES.iter().map(|(mode, _, _)| *mode));
+    names.push(CHECKLIST_GATED);
     fields.choice(KEY, &names, Sensitivity::from_name)
+}
+
+/// Checklist-gated voting: agents pass a scored checklist (`submit_checklist`) before they
+/// vote.
+pub(super) const CHECKLIST_GATED: &str = "checklist_gated";
+
+/// Whether `voting_sensitivity` under `fields` is `checklist_gated`; `None` when unset (a
+/// wrong value is reported by [`voting_sensitivity`]).
+pub(super) fn checklist_gated(fields: &Fields<'_>) -> Option<bool> {
+    let text = fields.string("voting_sensitivity").ok().flatten()?;
+    Some(text.trim().eq_ignore_ascii_case(CHECKLIST_GATED))
 }
 
 /// `plan_depth`: `dynamic` (MassGen lets the planner pick the depth) falls back to medium.

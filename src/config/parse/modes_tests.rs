@@ -1,4 +1,5 @@
-//! Newer MassGen mode values load with a warning naming the fallback; per-agent
+//! Newer MassGen mode values load with a warning naming the fallback (`checklist_gated`
+//! and its knobs are read); per-agent
 //! `voting_sensitivity` and `persona`; MassGen's rate-limits file is named as such.
 
 use crate::config::{Env, Sensitivity, from_text};
@@ -16,23 +17,56 @@ fn warnings(yaml: &str) -> Vec<String> {
 }
 
 #[test]
-fn checklist_gated_runs_as_strict_with_a_warning() {
+fn checklist_gated_loads_as_a_mode_of_its_own_with_massgens_defaults() {
     let yaml = format!("{AGENT}orchestrator:\n  voting_sensitivity: checklist_gated\n");
     let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let checklist = loaded.config.orchestrator.checklist;
+    assert!(checklist.gated);
     assert_eq!(
-        loaded.config.orchestrator.voting_sensitivity,
-        Sensitivity::Strict
+        (checklist.voting_threshold, checklist.max_calls_per_round),
+        (5, 1)
     );
-    let warning = &loaded.warnings[0];
-    assert_eq!(warning.loc.map(|loc| (loc.line, loc.column)), Some((5, 23)));
-    assert!(
-        warning.message.starts_with(
-            "orchestrator.voting_sensitivity: checklist_gated is a MassGen 0.1.9x mode (agents \
-             must submit a scored checklist"
-        ) && warning.message.ends_with("massgen uses `strict` instead"),
-        "{}",
-        warning.message
+    assert!(!checklist.first_answer);
+    assert_eq!(loaded.config.agents[0].checklist_gated, None);
+}
+
+#[test]
+fn checklist_knobs_and_a_per_agent_gate_are_read() {
+    let yaml = "agents:\n  - id: a\n    backend: {type: scripted}\n    voting_sensitivity: \
+                checklist_gated\n  - id: b\n    backend: {type: scripted}\n    \
+                voting_sensitivity: balanced\norchestrator:\n  voting_threshold: 3\n  \
+                max_checklist_calls_per_round: 2\n  checklist_first_answer: true\n";
+    let loaded = from_text(yaml, "t.yaml", &Env::default()).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let config = &loaded.config;
+    assert_eq!(config.agents[0].checklist_gated, Some(true));
+    assert_eq!(config.agents[1].checklist_gated, Some(false));
+    let checklist = config.orchestrator.checklist;
+    assert!(!checklist.gated);
+    assert_eq!(
+        (checklist.voting_threshold, checklist.max_calls_per_round),
+        (3, 2)
     );
+    assert!(checklist.first_answer);
+}
+
+#[test]
+fn checklist_knobs_out_of_range_are_errors_that_say_why() {
+    for (line, words) in [
+        ("voting_threshold: 70", "runs from 0 to 10"),
+        (
+            "max_checklist_calls_per_round: 0",
+            "no agent could submit its checklist",
+        ),
+        ("checklist_first_answer: maybe", "checklist_first_answer"),
+    ] {
+        let yaml = format!("{AGENT}orchestrator:\n  {line}\n");
+        let error = from_text(&yaml, "t.yaml", &Env::default())
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains(words), "{line}: {error}");
+    }
 }
 
 #[test]

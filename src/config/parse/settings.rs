@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use super::checklist;
 use super::coordination::parse_coordination;
 use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
@@ -74,6 +75,9 @@ pub(super) fn parse_orchestrator(
         skip_coordination_rounds: flag(&mut found, "skip_coordination_rounds").unwrap_or(false),
         debug_final_answer: text(&mut found, "debug_final_answer")
             .filter(|text| !text.trim().is_empty()),
+        checklist: found
+            .take(checklist::parse_checklist(orchestrator))
+            .unwrap_or_default(),
         coordination: match orchestrator.get("coordination") {
             Some(node) => found
                 .take(

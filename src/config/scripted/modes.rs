@@ -212,3 +212,23 @@ fn reject_unknown(fields: &Fields<'_>, known: &[&str]) -> Result<(), Problem> {
         None => problem.help(format!("keys here: {}", known.join(", "))),
     })
 }
+
+/// `checklist`: a list of score objects for `submit_checklist`.
+pub(super) fn parse_checklist(backend: &Fields<'_>) -> Result<Vec<Json>, Problem> {
+    let Some(node) = backend.get("checklist") else {
+        return Ok(Vec::new());
+    };
+    let example = "checklist: [{E1: 9, E2: 8, E3: 6, E4: 7}]";
+    let Value::Seq(items) = &node.value else {
+        return Err(backend.wrong_type("checklist", node, "a list of scores", example));
+    };
+    items
+        .iter()
+        .map(|item| match item.to_json() {
+            object @ Json::Object(_) => Ok(object),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) | Json::Array(_) => {
+                Err(backend.wrong_type("checklist", item, "a mapping of scores", example))
+            }
+        })
+        .collect()
+}

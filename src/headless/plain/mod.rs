@@ -20,6 +20,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
+use crate::protocol::symbols::CHECKLIST;
 use crate::protocol::{
     AgentId, AgentInfo, Event, EventMsg, Spend, run_events, usage_events, workspace_events,
 };
@@ -156,6 +157,12 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 Some(agent),
             ) => self.vote_line(agent, target, target_label, reason),
+            (EventMsg::ChecklistSubmitted { result }, Some(agent)) => {
+                let line = self
+                    .style
+                    .dim(&format!("{CHECKLIST} checklist: {}", result.summary()));
+                self.agent_line(agent, &line)
+            }
             (EventMsg::VoteIgnored { target, why, .. }, Some(agent)) => {
                 self.vote_ignored_line(agent, target, why)
             }

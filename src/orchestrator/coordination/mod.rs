@@ -4,15 +4,22 @@
 //! answers into events. It is the single source of truth for votes, so an ignored or reset
 //! vote can never leak into the tally. The winner decision is in `outcome`.
 
+use serde_json::Value;
+
 use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason};
 
 use super::novelty;
+use checklist_gate::{Caller, ChecklistState};
 
 pub mod answer_order;
+pub mod checklist;
+mod checklist_gate;
+pub mod criteria;
 mod outcome;
 mod terms;
 mod updates;
 
+pub use checklist_gate::{ChecklistReply, ChecklistRules};
 pub use outcome::{Candidates, Feedback, WinnerDecision};
 pub use terms::{AcceptedAnswer, Rejection, RoundView, Rules, VisibleAnswer, VoteOutcome};
 pub use updates::{FreshAnswer, Update};
@@ -38,6 +45,7 @@ struct AgentState {
     updates: u32,
     /// How many answers of each agent (config order) this agent has seen.
     seen: Vec<usize>,
+    checklist: ChecklistState,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +86,12 @@ impl Coordination {
                     in_round: false,
                     updates: 0,
                     seen: Vec::new(),
+                    checklist: ChecklistState::gated(
+                        rules
+                            .checklist
+                            .as_ref()
+                            .is_some_and(|checklist| checklist.gated.contains(&id)),
+                    ),
                 };
                 Some((id, state))
             })
@@ -151,6 +165,7 @@ impl Coordination {
         state.restart_pending = false;
         state.in_round = true;
         state.seen = seen;
+        state.checklist.reset();
         let round = state.rounds;
         let answers = self.visible_answers();
         Some(RoundView {
@@ -264,6 +279,7 @@ impl Coordination {
             }
         }
         self.states[index].answers.push(content.to_string());
+        self.states[index].checklist.reset();
         let votes_reset = self
             .order
             .iter()
@@ -329,6 +345,18 @@ impl Coordination {
             .real(chosen.anon.as_str())
             .cloned()
             .unwrap_or_else(|| voter.clone());
+        let state = &self.states[index];
+        if let Some(message) = checklist_gate::vote_refusal(
+            self.rules.checklist.as_ref(),
+            &state.checklist,
+            state.answers.len(),
+            self.is_vote_only(index),
+        ) {
+            return Err(Rejection {
+                reason: EnforcementReason::ChecklistGate,
+                message,
+            });
+        }
         if self.states[index].restart_pending {
             self.states[index].vote = None;
             return Ok(VoteOutcome::Ignored { target });
@@ -343,6 +371,37 @@ impl Coordination {
             target_label: chosen.label.clone(),
             standing: self.standing_tally(),
         })
+    }
+
+    /// Judges a `submit_checklist` call's `scores` against the answers the agent saw when
+    /// its round began.
+    pub fn submit_checklist(&mut self, agent: &AgentId, scores: &Value) -> ChecklistReply {
+        let Some(index) = self.index(agent) else {
+            return ChecklistReply::Refused(format!("unknown agent {agent}"));
+        };
+        let seen: Vec<(&str, String)> = self.states[index]
+            .seen
+            .iter()
+            .zip(&self.states)
+            .filter(|(count, _)| **count > 0)
+            .map(|(count, peer)| {
+                let label = AnswerLabel::answer(&peer.anon, *count).to_string();
+                (peer.anon.as_str(), label)
+            })
+            .collect();
+        let scores = checklist_gate::keyed_by_label(scores, &seen);
+        let labels: Vec<String> = seen.into_iter().map(|(_, label)| label).collect();
+        let caller = Caller {
+            own_answers: self.states[index].answers.len(),
+            max_answers: self.rules.max_new_answers_per_agent,
+            labels: &labels,
+        };
+        checklist_gate::submit(
+            self.rules.checklist.as_ref(),
+            &mut self.states[index].checklist,
+            &caller,
+            &scores,
+        )
     }
 
     /// The agent takes no further part in this turn. Its answers stay visible.

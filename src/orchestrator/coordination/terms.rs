@@ -4,7 +4,7 @@
 use crate::config::Sensitivity;
 use crate::protocol::{AgentId, AnonId, AnswerLabel, EnforcementReason, VoteCount};
 
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
+#[derive(Clone, Debug, Default, PartialEq)]
 pub struct Rules {
     /// After this many answers an agent may only vote.
     pub max_new_answers_per_agent: Option<u32>,
@@ -17,6 +17,8 @@ pub struct Rules {
     pub disable_injection: bool,
     /// An agent that may only vote waits until every live agent has an answer.
     pub defer_voting: bool,
+    /// Checklist-gated voting, when any agent is gated.
+    pub checklist: Option<super::checklist_gate::ChecklistRules>,
 }
 
 /// An answer as an agent sees it at the start of a round.

@@ -13,6 +13,7 @@ use super::broadcast;
 use super::coordination::{Feedback, RoundView, answer_order};
 use super::turn_tools::BroadcastSettings;
 
+mod checklist;
 mod code_tools;
 mod filesystem;
 mod final_answer;
@@ -48,6 +49,8 @@ pub struct PromptContext<'a> {
     pub own_anon: Option<&'a AnonId>,
     /// The agent's `voting_sensitivity`, or the orchestrator's.
     pub voting_sensitivity: Sensitivity,
+    /// Checklist-gated voting: the agent scores the answers with `submit_checklist`.
+    pub checklist_gated: bool,
     pub novelty: Sensitivity,
     /// Today's date as the agents should see it (`2026-11-22`).
     pub today: &'a str,
@@ -108,6 +111,8 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
     }
     let coordination = if vote_only {
         vote_only_instructions(context)
+    } else if context.checklist_gated {
+        evaluation_instructions(context) + &checklist::instructions()
     } else {
         evaluation_instructions(context)
     };

@@ -20,6 +20,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         persona: None,
         own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
+        checklist_gated: false,
         novelty: Sensitivity::Balanced,
         today: "2026-11-22",
         filesystem: None,
@@ -274,4 +275,24 @@ fn an_agent_with_read_media_is_told_how_to_verify_with_evidence() {
         "{prompt}"
     );
     assert!(prompt.contains("read_media(inputs="), "{prompt}");
+}
+
+#[test]
+fn a_gated_agent_is_told_the_criteria_and_the_checklist_before_voting() {
+    let view = second_round_seeing(&["Paris."]);
+    let plain = round_messages(&context(&[]), &view);
+    assert!(!plain[0].content().contains("submit_checklist"));
+    let gated = PromptContext {
+        checklist_gated: true,
+        ..context(&[])
+    };
+    let system = round_messages(&gated, &view)[0].content().to_string();
+    for words in [
+        "submit_checklist(scores=",
+        "E3 (primary). Depth in every part",
+        "E4 (standard). Intentional craft",
+        "A vote without a passing checklist this round is refused",
+    ] {
+        assert!(system.contains(words), "{words}");
+    }
 }

@@ -108,6 +108,7 @@ impl Driver<'_> {
         let mut link = self.agent_link(&winner, index);
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
+        link.turn_tools.checklist = false;
         let sink = link.sink().clone();
         let task = EvaluationTask {
             link,
@@ -174,7 +175,7 @@ impl Driver<'_> {
         self.coordination = Coordination::among(
             self.coordination.mapping().clone(),
             self.settings.participants.clone(),
-            self.settings.rules,
+            self.settings.rules.clone(),
         );
         self.stop_rounds();
         self.rounds.clear_for_next_attempt();

@@ -6,6 +6,7 @@ use tokio::sync::oneshot;
 
 use super::{Driver, budget};
 use crate::orchestrator::channel::{RoundUpdate, TaskMsg, Verdict};
+use crate::orchestrator::coordination::ChecklistReply;
 use crate::protocol::{AgentId, EventMsg, Op, PostEvaluationOutcome};
 use crate::tools::WorkflowCall;
 
@@ -23,6 +24,11 @@ impl Driver<'_> {
             TaskMsg::Presented { result } => self.on_presented(result),
             TaskMsg::Evaluated { outcome } => self.on_evaluation_ended(outcome),
             TaskMsg::Broadcast { agent, call, reply } => self.on_broadcast(&agent, call, reply),
+            TaskMsg::Checklist {
+                agent,
+                scores,
+                reply,
+            } => self.on_checklist(&agent, &scores, reply),
             TaskMsg::PeerReplied {
                 request_id,
                 from,
@@ -80,6 +86,25 @@ impl Driver<'_> {
         let verdict = self.judge(agent, call);
         let _ = reply.send(verdict);
         self.start_due_rounds();
+    }
+
+    /// Judges a `submit_checklist`; an accepted one is reported with its verdict.
+    fn on_checklist(
+        &mut self,
+        agent: &AgentId,
+        scores: &serde_json::Value,
+        reply: oneshot::Sender<ChecklistReply>,
+    ) {
+        let verdict = self.coordination.submit_checklist(agent, scores);
+        if let ChecklistReply::Accepted(result) = &verdict {
+            self.emit(
+                Some(agent),
+                EventMsg::ChecklistSubmitted {
+                    result: result.clone(),
+                },
+            );
+        }
+        let _ = reply.send(verdict);
     }
 
     fn on_update_check(

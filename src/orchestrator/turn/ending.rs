@@ -237,6 +237,7 @@ impl Driver<'_> {
         // The presenter asks nobody and planning mode never blocks it.
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
+        link.turn_tools.checklist = false;
         let sink = link.sink().clone();
         let task = PresentationTask {
             link,

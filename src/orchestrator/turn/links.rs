@@ -110,6 +110,12 @@ impl Driver<'_> {
             voting_sensitivity: config.agents[agent_index]
                 .voting_sensitivity
                 .unwrap_or(config.orchestrator.voting_sensitivity),
+            checklist_gated: self
+                .settings
+                .rules
+                .checklist
+                .as_ref()
+                .is_some_and(|checklist| checklist.gated.contains(&config.agents[agent_index].id)),
             novelty: config.orchestrator.answer_novelty_requirement,
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
@@ -254,6 +260,11 @@ fn build_turn_tools(
                 task_plan,
                 broadcast: settings.broadcast,
                 gate: Some(Arc::clone(gate)),
+                checklist: settings
+                    .rules
+                    .checklist
+                    .as_ref()
+                    .is_some_and(|checklist| checklist.gated.contains(&agent.id)),
             }
         })
         .collect()

@@ -176,7 +176,7 @@ impl<'a> Driver<'a> {
             coordination: Coordination::among(
                 AnonymousMapping::new(run.config.agents.iter().map(|agent| &agent.id)),
                 settings.participants.clone(),
-                settings.rules,
+                settings.rules.clone(),
             ),
             settings,
             tx,

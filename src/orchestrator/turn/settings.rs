@@ -5,7 +5,7 @@
 use std::time::Duration;
 
 use crate::config::Config;
-use crate::orchestrator::coordination::Rules;
+use crate::orchestrator::coordination::{ChecklistRules, Rules};
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
 use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, TurnOptions};
@@ -87,6 +87,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         skip_voting: orchestrator.skip_voting || (refine_off && single) || synthesize_without_votes,
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
         defer_voting,
+        checklist: checklist_rules(config),
     };
     if coordination.enable_memory_filesystem_mode
         && !config
@@ -148,6 +149,23 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
             .unwrap_or_else(|| DEFAULT_INSTRUCTION.to_string()),
         notes,
     }
+}
+
+/// The gated agents and the gate's knobs; `None` when no agent is gated.
+fn checklist_rules(config: &Config) -> Option<ChecklistRules> {
+    let checklist = config.orchestrator.checklist;
+    let gated: Vec<AgentId> = config
+        .agents
+        .iter()
+        .filter(|agent| agent.checklist_gated.unwrap_or(checklist.gated))
+        .map(|agent| agent.id.clone())
+        .collect();
+    (!gated.is_empty()).then(|| ChecklistRules {
+        voting_threshold: checklist.voting_threshold,
+        max_calls_per_round: checklist.max_calls_per_round,
+        first_answer: checklist.first_answer,
+        ..ChecklistRules::for_agents(gated)
+    })
 }
 
 fn names(ids: &[AgentId]) -> String {

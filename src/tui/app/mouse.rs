@@ -134,6 +134,7 @@ impl App {
             | EntryKind::Injected { .. }
             | EntryKind::RoundTimeLimit { .. }
             | EntryKind::Compressed { .. }
+            | EntryKind::Checklist { .. }
             | EntryKind::PostEvaluation { .. }
             | EntryKind::OrchestrationRestart { .. }
             | EntryKind::Enforcement { .. }

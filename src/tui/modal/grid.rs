@@ -7,9 +7,10 @@ use ratatui::style::Modifier;
 use ratatui::text::{Line, Span};
 
 use super::chrome::window;
+use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    BLOCKED, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE, QUESTION,
-    REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE,
+    QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};
@@ -172,6 +173,10 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Answer { label, .. } => CellText(NEW_ANSWER, "", Some(label)),
         EntryKind::Vote { target_label, .. } => CellText(VOTE, "", Some(target_label)),
         EntryKind::VoteIgnored { .. } => CellText(VOTE_IGNORED, " ignored", None),
+        EntryKind::Checklist { result } => match result.verdict {
+            ChecklistVerdict::Vote => CellText(CHECKLIST, " vote", None),
+            ChecklistVerdict::NewAnswer => CellText(CHECKLIST, " iterate", None),
+        },
         EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
         EntryKind::Injected { .. } => CellText(UPDATE, " update", None),
         EntryKind::RoundTimeLimit { .. } => CellText(TIMER, " time limit", None),

@@ -2,8 +2,9 @@
 //! coordination event (turns, answers, votes, restarts, timeouts, plans, the winner).
 
 use super::format::{duration, plural, retrying, seconds};
+use crate::protocol::ChecklistVerdict;
 use crate::protocol::compression_line;
-use crate::protocol::symbols::{BLOCKED, COMPRESSED, PLANNING_MODE, REPLY};
+use crate::protocol::symbols::{BLOCKED, CHECKLIST, COMPRESSED, PLANNING_MODE, REPLY};
 use crate::protocol::{
     FinalAnswerStrategy, PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
     TimeoutScope, TurnOutcome, WinnerBasis,
@@ -85,6 +86,13 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
         } => (
             format!("🗳 → {target} ({target_label}): {reason}"),
             theme.text(),
+        ),
+        EntryKind::Checklist { result } => (
+            format!("{CHECKLIST} checklist: {}", result.summary()),
+            match result.verdict {
+                ChecklistVerdict::Vote => theme.good(),
+                ChecklistVerdict::NewAnswer => theme.warn(),
+            },
         ),
         EntryKind::VoteIgnored { target, why } => {
             (format!("⊘ vote for {target} ignored: {why}"), theme.warn())

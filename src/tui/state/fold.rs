@@ -5,6 +5,7 @@
 use super::agent::ContextGauge;
 use super::attempts::{checked_notice, injected_notice};
 use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
+use crate::protocol::symbols::CHECKLIST;
 use crate::protocol::{AgentId, Event, EventMsg, compression_line};
 
 impl UiState {
@@ -82,6 +83,9 @@ impl UiState {
                 standing,
                 ..
             } => self.vote_cast(agent, target, target_label, reason, standing.as_deref()),
+            EventMsg::ChecklistSubmitted { result } => self.card(agent, |card| {
+                card.notice(format!("{CHECKLIST} checklist: {}", result.summary()))
+            }),
             EventMsg::VoteIgnored { target, why, .. } => {
                 self.card(agent, |card| card.vote_ignored(target, why))
             }

@@ -4,8 +4,9 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, CompressionReason, FinalAnswerStrategy, PlanStatus,
-    PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, ChecklistResult, CompressionReason, FinalAnswerStrategy,
+    PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount,
+    WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -54,6 +55,10 @@ pub enum EntryKind {
         window: u64,
         /// The model's summary replaced the older messages.
         summarized: bool,
+    },
+    /// Checklist-gated voting: the agent's scores and the gate's verdict.
+    Checklist {
+        result: ChecklistResult,
     },
     /// The winner checks its final answer (`outcome` once it is known).
     PostEvaluation {

@@ -152,6 +152,7 @@ impl Tracker {
             | EventMsg::Warning { .. }
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
+            | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

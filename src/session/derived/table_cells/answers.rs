@@ -2,8 +2,10 @@
 //! final answer.
 
 use super::{PREVIEW, flatten, votes_of};
+use crate::protocol::ChecklistResult;
 use crate::protocol::symbols::{
-    ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE, VOTE_IGNORED, WINNER,
+    CHECKLIST, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE, VOTE_IGNORED,
+    WINNER,
 };
 use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, TimeoutScope, VoteCount};
 use crate::text::truncate;
@@ -19,6 +21,13 @@ pub(super) fn vote(target: &AgentId, target_label: &AnswerLabel, reason: &str) -
     vec![
         format!("{VOTE} VOTE → {target} ({target_label})"),
         format!("{THINKING} {reason}"),
+    ]
+}
+
+pub(super) fn checklist(result: &ChecklistResult) -> Vec<String> {
+    vec![
+        format!("{CHECKLIST} CHECKLIST → {}", result.verdict.action()),
+        result.summary(),
     ]
 }
 

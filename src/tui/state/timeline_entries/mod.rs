@@ -49,6 +49,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             basis,
             ..
         } => answers::winner(tally, *is_tie, *basis),
+        EventMsg::ChecklistSubmitted { result } => EntryKind::Checklist {
+            result: result.clone(),
+        },
         EventMsg::PostEvaluationStarted { .. } => EntryKind::PostEvaluation { outcome: None },
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),
         EventMsg::FinalPresentationStarted { label, strategy } => {

@@ -1,0 +1,40 @@
+//! What agents under checklist-gated voting are told: score the answers against the
+//! criteria with `submit_checklist` before voting, and follow its verdict.
+
+use std::fmt::Write as _;
+
+use crate::orchestrator::coordination::criteria::{DEFAULT_CRITERIA, SCORE_ANCHORS};
+
+/// The checklist section added to a gated agent's coordination instructions.
+pub fn instructions() -> String {
+    let mut text = String::from(
+        "\n\nCHECKLIST-GATED VOTING. Before you may vote, score the current answers against \
+         these criteria, each 0–10, and submit the scores with `submit_checklist`:\n",
+    );
+    for criterion in DEFAULT_CRITERIA {
+        let _ = writeln!(
+            text,
+            "  {} ({}). {}  → ___/10",
+            criterion.id,
+            criterion.category.name(),
+            criterion.text
+        );
+    }
+    let _ = write!(
+        text,
+        "Calibrate your scores: {SCORE_ANCHORS}\n\
+         Score every agent's answer separately, keyed by its id from <CURRENT ANSWERS>, with \
+         a short reasoning for each score:\n\
+         submit_checklist(scores={{\"agent1\": {{\"E1\": {{\"score\": 7, \"reasoning\": \
+         \"…\"}}, \"E2\": …, \"E3\": …, \"E4\": …}}, \"agent2\": {{…}}}})\n\
+         With only your own answer to judge, flat scores will do: {{\"E1\": {{\"score\": 7, \
+         \"reasoning\": \"…\"}}, …}}.\n\
+         Rate honestly; the bar is hidden on purpose. The strongest answer's scores decide the \
+         verdict: `vote` — call `vote` for the answer with the strongest overall scores; \
+         `new_answer` — build an answer that fixes every failing criterion, drawing on the \
+         strongest parts of all answers, and submit it with `new_answer`. A vote without a \
+         passing checklist this round is refused. Your first round is for your own answer: the \
+         checklist starts once you have one."
+    );
+    text
+}
