@@ -186,6 +186,10 @@ pub const ORCHESTRATOR: &[&str] = &[
     "debug_final_answer",
     "enable_multimodal_tools",
     "final_answer_strategy",
+    "fairness_enabled",
+    "fairness_lead_cap_answers",
+    "max_midstream_injections_per_round",
+    "defer_peer_updates_until_restart",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -200,10 +204,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "gap_report_mode",
     "max_checklist_calls_per_round",
     "checklist_first_answer",
-    "fairness_enabled",
-    "fairness_lead_cap_answers",
-    "max_midstream_injections_per_round",
-    "defer_peer_updates_until_restart",
     "allow_midstream_peer_updates_before_checklist_submit",
     "coordination_mode",
     "presenter_agent",

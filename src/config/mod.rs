@@ -10,6 +10,7 @@ mod docker_fallback;
 pub mod draft;
 mod env;
 mod error;
+mod fairness;
 pub mod examples;
 mod fields;
 mod front_matter;
@@ -56,6 +57,7 @@ pub use command_mode::{
 pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
+pub use fairness::Fairness;
 pub use error::{ConfigError, ConfigWarning, thousands};
 pub use front_matter::{FrontMatter, parse_front_matter};
 pub use granted::{GrantKind, GrantedPath};

@@ -6,6 +6,7 @@ use std::time::Duration;
 use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
+use super::fairness::Fairness;
 use super::backend_kind::BackendKind;
 use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
@@ -179,6 +180,8 @@ pub struct OrchestratorConfig {
     /// `debug_final_answer` (debug): replaces the answer the winner checks after the first
     /// attempt, to exercise orchestration restarts.
     pub debug_final_answer: Option<String>,
+    /// The fairness lead cap and the peer-update knobs (MassGen's defaults when unset).
+    pub fairness: Fairness,
     pub coordination: CoordinationConfig,
 }
 

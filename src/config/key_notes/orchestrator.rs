@@ -36,15 +36,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would use it in `voting_sensitivity: checklist_gated` (a scored checklist \
              agents submit before they may vote); massgen has no checklist voting"
         }
-        "fairness_enabled" | "fairness_lead_cap_answers" => {
-            "MassGen would keep any agent from getting more than a few answers ahead of the \
-             slowest peer; massgen lets every agent answer at its own pace"
-        }
-        "max_midstream_injections_per_round" | "defer_peer_updates_until_restart" => {
-            "MassGen would cap or postpone the peers' answers appended to a running agent's tool \
-             results; massgen injects every update after the first (a restart) as MassGen 0.1.45 \
-             does, unless `disable_injection` is set"
-        }
         "type" | "max_turns" => {
             "MassGen 0.1.97 does not read this key either (a shipped config sets it); massgen \
              ignores it"

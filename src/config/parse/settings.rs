@@ -3,6 +3,7 @@
 use std::time::Duration;
 
 use super::coordination::parse_coordination;
+use super::fairness::parse_fairness;
 use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
 use super::{Gathered, Note, modes};
@@ -74,6 +75,7 @@ pub(super) fn parse_orchestrator(
         skip_coordination_rounds: flag(&mut found, "skip_coordination_rounds").unwrap_or(false),
         debug_final_answer: text(&mut found, "debug_final_answer")
             .filter(|text| !text.trim().is_empty()),
+        fairness: parse_fairness(orchestrator, &mut found),
         coordination: match orchestrator.get("coordination") {
             Some(node) => found
                 .take(

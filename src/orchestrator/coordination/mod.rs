@@ -9,6 +9,7 @@ use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, Enforcemen
 use super::novelty;
 
 pub mod answer_order;
+mod fairness;
 mod outcome;
 mod terms;
 mod updates;
@@ -38,6 +39,10 @@ struct AgentState {
     updates: u32,
     /// How many answers of each agent (config order) this agent has seen.
     seen: Vec<usize>,
+    /// Peers' answers injected into its current round.
+    injected_this_round: u32,
+    /// Where its latest answer comes in the turn's answers (1 = first); 0 = none yet.
+    answered_at: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -78,6 +83,8 @@ impl Coordination {
                     in_round: false,
                     updates: 0,
                     seen: Vec::new(),
+                    injected_this_round: 0,
+                    answered_at: 0,
                 };
                 Some((id, state))
             })
@@ -117,7 +124,7 @@ impl Coordination {
         if state.killed || state.in_round || state.vote.is_some() {
             return false;
         }
-        if self.rules.skip_voting && !state.answers.is_empty() {
+        if self.rules.skip_voting && !state.answers.is_empty() || self.paused_for_fairness(index) {
             return false;
         }
         // Once the team's answer budget is spent, nobody waits for answers that cannot come.
@@ -150,6 +157,7 @@ impl Coordination {
         state.rounds += 1;
         state.restart_pending = false;
         state.in_round = true;
+        state.injected_this_round = 0;
         state.seen = seen;
         let round = state.rounds;
         let answers = self.visible_answers();
@@ -234,6 +242,9 @@ impl Coordination {
                 ),
             });
         }
+        if let Some(refusal) = self.lead_cap_refusal(index) {
+            return Err(refusal);
+        }
         let content = content.trim();
         for existing in self.visible_answers() {
             if existing.content.trim() == content {
@@ -264,6 +275,7 @@ impl Coordination {
             }
         }
         self.states[index].answers.push(content.to_string());
+        self.states[index].answered_at = self.answer_counts().iter().sum();
         let votes_reset = self
             .order
             .iter()

@@ -1,7 +1,7 @@
 //! The terms of coordination: the rules it runs by, and what it answers when a round
 //! starts, an answer comes and a vote comes.
 
-use crate::config::Sensitivity;
+use crate::config::{Fairness, Sensitivity};
 use crate::protocol::{AgentId, AnonId, AnswerLabel, EnforcementReason, VoteCount};
 
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -17,6 +17,8 @@ pub struct Rules {
     pub disable_injection: bool,
     /// An agent that may only vote waits until every live agent has an answer.
     pub defer_voting: bool,
+    /// The lead cap and the peer-update knobs.
+    pub fairness: Fairness,
 }
 
 /// An answer as an agent sees it at the start of a round.

@@ -87,6 +87,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         skip_voting: orchestrator.skip_voting || (refine_off && single) || synthesize_without_votes,
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
         defer_voting,
+        fairness: orchestrator.fairness,
     };
     if coordination.enable_memory_filesystem_mode
         && !config

@@ -1,0 +1,50 @@
+//! MassGen's fairness and peer-update pressure knobs (`orchestrator.fairness_enabled`,
+//! `fairness_lead_cap_answers`, `max_midstream_injections_per_round`,
+//! `defer_peer_updates_until_restart`), with MassGen 0.1.97's defaults.
+
+/// How far one agent may run ahead of its peers, and how peers' answers reach it mid-round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fairness {
+    /// `fairness_enabled`: the lead cap and the injection cap apply.
+    pub enabled: bool,
+    /// `fairness_lead_cap_answers`: how many answers an agent may lead the slowest active
+    /// peer by (0 = lockstep).
+    pub lead_cap_answers: u32,
+    /// `max_midstream_injections_per_round`: peers' answers injected into one round, at most.
+    pub max_midstream_injections_per_round: u32,
+    /// `defer_peer_updates_until_restart`: peers' answers wait for the agent's next round.
+    pub defer_peer_updates_until_restart: bool,
+}
+
+impl Default for Fairness {
+    /// MassGen 0.1.97: on, a lead of 2 answers, 2 injections per round, no deferral.
+    fn default() -> Self {
+        Self {
+            enabled: true,
+            lead_cap_answers: 2,
+            max_midstream_injections_per_round: 2,
+            defer_peer_updates_until_restart: false,
+        }
+    }
+}
+
+impl Fairness {
+    /// Everything off: agents answer at their own pace and every update is injected.
+    pub const OFF: Self = Self {
+        enabled: false,
+        lead_cap_answers: 2,
+        max_midstream_injections_per_round: 2,
+        defer_peer_updates_until_restart: false,
+    };
+
+    /// The lead cap, when fairness is on.
+    pub fn lead_cap(self) -> Option<u32> {
+        self.enabled.then_some(self.lead_cap_answers)
+    }
+
+    /// The per-round injection cap, when fairness is on.
+    pub fn injection_cap(self) -> Option<u32> {
+        self.enabled
+            .then_some(self.max_midstream_injections_per_round)
+    }
+}
