@@ -1,6 +1,7 @@
-//! MassGen's fairness and peer-update pressure knobs (`orchestrator.fairness_enabled`,
+//! MassGen's fairness and pressure knobs (`orchestrator.fairness_enabled`,
 //! `fairness_lead_cap_answers`, `max_midstream_injections_per_round`,
-//! `defer_peer_updates_until_restart`), with MassGen 0.1.97's defaults.
+//! `defer_peer_updates_until_restart`, `orchestrator.coordination.novelty_injection`), with
+//! MassGen 0.1.97's defaults.
 
 /// How far one agent may run ahead of its peers, and how peers' answers reach it mid-round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -46,5 +47,30 @@ impl Fairness {
     pub fn injection_cap(self) -> Option<u32> {
         self.enabled
             .then_some(self.max_midstream_injections_per_round)
+    }
+}
+
+/// `novelty_injection`: how hard agents are pushed to question their approach rather than
+/// polish it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum NoveltyInjection {
+    #[default]
+    None,
+    Gentle,
+    Moderate,
+    Aggressive,
+}
+
+impl NoveltyInjection {
+    pub const NAMES: [&'static str; 4] = ["none", "gentle", "moderate", "aggressive"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "none" => Some(Self::None),
+            "gentle" => Some(Self::Gentle),
+            "moderate" => Some(Self::Moderate),
+            "aggressive" => Some(Self::Aggressive),
+            _ => None,
+        }
     }
 }

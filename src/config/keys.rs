@@ -240,6 +240,7 @@ pub const COORDINATION: &[&str] = &[
     "skills_directory",
     "load_previous_session_skills",
     "compression_target_ratio",
+    "novelty_injection",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -293,7 +294,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "evolving_criteria_min_high_score_count",
     "evolving_criteria_timeout",
     "enable_evaluator_personas",
-    "novelty_injection",
     "improvements",
     "checklist_criteria_preset",
     "checklist_criteria_inline",

@@ -6,8 +6,8 @@ use std::time::Duration;
 use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
-use super::fairness::Fairness;
 use super::backend_kind::BackendKind;
+use super::fairness::{Fairness, NoveltyInjection};
 use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
 use super::secret::Secret;
@@ -221,6 +221,8 @@ pub struct CoordinationConfig {
     /// `compression_target_ratio` (MassGen's default 0.20): when an agent's context is
     /// compressed, the share of its conversation kept as it was.
     pub compression_target_ratio: f64,
+    /// `novelty_injection`: pressure on agents to question their approach.
+    pub novelty_injection: NoveltyInjection,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -256,6 +258,7 @@ impl Default for CoordinationConfig {
             enable_memory_filesystem_mode: false,
             skills: None,
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
+            novelty_injection: NoveltyInjection::None,
         }
     }
 }

@@ -129,14 +129,12 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
         }
         "fairness_enabled" | "fairness_lead_cap_answers" | "max_midstream_injections_per_round" => {
             "MassGen reads this from `orchestrator`, not `orchestrator.coordination`, so \
-             MassGen ignores it here too; massgen ignores it"
+             MassGen ignores it here too; massgen ignores it (set it under `orchestrator`)"
         }
         "injection_strategy" => {
             "MassGen reads it under `background_subagents` only; massgen has no subagents"
         }
-        "enable_novelty_on_iteration"
-        | "enable_quality_rethink_on_iteration"
-        | "novelty_injection" => {
+        "enable_novelty_on_iteration" | "enable_quality_rethink_on_iteration" => {
             "MassGen would push agents toward novel or rethought answers from the second \
              iteration on; massgen uses `answer_novelty_requirement` only"
         }

@@ -45,11 +45,8 @@ fn count(orchestrator: &Fields<'_>, key: &str, least: u64) -> Result<Option<u32>
         "a positive whole number like 1 or 2"
     };
     let wrong = || {
-        Problem::at(
-            loc,
-            format!("`orchestrator.{key}` must be {valid}"),
-        )
-        .help(format!("for example `{key}: 2`"))
+        Problem::at(loc, format!("`orchestrator.{key}` must be {valid}"))
+            .help(format!("for example `{key}: 2`"))
     };
     let Some(number) = orchestrator.unsigned(key).map_err(|_| wrong())? else {
         return Ok(None);

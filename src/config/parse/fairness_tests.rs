@@ -84,3 +84,21 @@ fn wrong_values_are_errors_naming_the_valid_ones() {
         );
     }
 }
+
+#[test]
+fn novelty_injection_loads_as_a_coordination_key_and_names_its_levels_when_wrong() {
+    let yaml =
+        format!("{AGENT}orchestrator:\n  coordination:\n    novelty_injection: aggressive\n");
+    let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    assert_eq!(
+        loaded.config.orchestrator.coordination.novelty_injection,
+        crate::config::NoveltyInjection::Aggressive
+    );
+    let yaml = format!("{AGENT}orchestrator:\n  coordination:\n    novelty_injection: wild\n");
+    let error = from_text(&yaml, "t.yaml", &Env::default()).unwrap_err();
+    let shown = format!("{} {}", error.message, error.help.unwrap_or_default());
+    for level in ["none", "gentle", "moderate", "aggressive"] {
+        assert!(shown.contains(level), "{shown}");
+    }
+}

@@ -12,9 +12,7 @@ impl Coordination {
         self.states
             .iter()
             .enumerate()
-            .filter(move |(other, state)| {
-                *other != index && !state.killed && state.vote.is_none()
-            })
+            .filter(move |(other, state)| *other != index && !state.killed && state.vote.is_none())
             .map(|(other, _)| other)
     }
 

@@ -21,6 +21,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
         novelty: Sensitivity::Balanced,
+        novelty_injection: crate::config::NoveltyInjection::None,
         today: "2026-11-22",
         filesystem: None,
         memory: false,

@@ -111,6 +111,7 @@ impl Driver<'_> {
                 .voting_sensitivity
                 .unwrap_or(config.orchestrator.voting_sensitivity),
             novelty: config.orchestrator.answer_novelty_requirement,
+            novelty_injection: config.orchestrator.coordination.novelty_injection,
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
                 let dirs = workspaces.dirs(agent_index)?;

@@ -2,8 +2,10 @@
 //! answers (its round is not started, and a `new_answer` over the cap is refused),
 //! `max_midstream_injections_per_round` caps the peers' answers injected into one round,
 //! and `defer_peer_updates_until_restart` keeps them for the agent's next round.
+//! `novelty_injection: aggressive` asks restarted agents to question their approach.
 
 use crate::support::{assert_completed, run_once, transcript, transcript_of};
+use massgen::backend::Message;
 use massgen::protocol::EventMsg;
 
 /// a answers four times, fast; b answers once, slowly.
@@ -33,12 +35,18 @@ async fn the_lead_cap_holds_a_fast_agent_back_until_the_slow_one_answers() {
     let (events, _scenario) = run_once(&fast_and_slow(""), "q").await;
     let lines = transcript(&events);
     let b_answers = position(&lines, "b answers agent2.1");
-    assert!(position(&lines, "a answers agent1.2") < b_answers, "{lines:#?}");
+    assert!(
+        position(&lines, "a answers agent1.2") < b_answers,
+        "{lines:#?}"
+    );
     assert!(
         position(&lines, "a round 3 sees [agent1.2,agent2.1]") > b_answers,
         "a waits for b's answer before its third round: {lines:#?}"
     );
-    assert!(position(&lines, "a answers agent1.3") > b_answers, "{lines:#?}");
+    assert!(
+        position(&lines, "a answers agent1.3") > b_answers,
+        "{lines:#?}"
+    );
     assert_completed(&events);
 }
 
@@ -158,16 +166,57 @@ async fn a_refused_answer_is_an_enforcement_event() {
 
 #[tokio::test(start_paused = true)]
 async fn the_example_config_holds_eager_back_until_careful_answers() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/configs/scripted/fairness.yaml");
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/scripted/fairness.yaml"
+    );
     let yaml = std::fs::read_to_string(path).unwrap();
     let (events, _scenario) = run_once(&yaml, "q").await;
     assert_completed(&events);
     let lines = transcript(&events);
     let careful_answers = position(&lines, "careful answers agent2.1");
-    assert!(position(&lines, "eager answers agent1.1") < careful_answers, "{lines:#?}");
+    assert!(
+        position(&lines, "eager answers agent1.1") < careful_answers,
+        "{lines:#?}"
+    );
     let second = lines
         .iter()
         .position(|line| line.starts_with("eager round 2 "))
         .unwrap();
     assert!(second > careful_answers, "{lines:#?}");
+}
+
+/// Whether b's coordination rounds (repeats merged) was sent MassGen's novelty pressure.
+async fn pressed_rounds(coordination: &str) -> Vec<bool> {
+    let yaml = format!("{FOUR_AGENTS}orchestrator: {{coordination: {{{coordination}}}}}\n");
+    let (events, scenario) = run_once(&yaml, "q").await;
+    assert_completed(&events);
+    let mut pressed: Vec<bool> = scenario
+        .requests_of("b")
+        .iter()
+        .filter_map(|request| match request.messages.first()? {
+            Message::System { content } if content.contains("<massgen_coordination") => {
+                Some(content.contains("<novelty_pressure priority=\"medium\">\nBefore committing"))
+            }
+            _ => None,
+        })
+        .collect();
+    pressed.dedup();
+    pressed
+}
+
+#[tokio::test(start_paused = true)]
+async fn aggressive_novelty_injection_presses_agents_from_their_second_round() {
+    assert_eq!(
+        pressed_rounds("novelty_injection: aggressive").await,
+        [false, true],
+        "not in the first round, in every later one"
+    );
+    for level in ["none", "gentle", "moderate"] {
+        assert_eq!(
+            pressed_rounds(&format!("novelty_injection: {level}")).await,
+            [false],
+            "{level} acts on checklist convergence only"
+        );
+    }
 }
