@@ -30,14 +30,6 @@ impl Default for Fairness {
 }
 
 impl Fairness {
-    /// Everything off: agents answer at their own pace and every update is injected.
-    pub const OFF: Self = Self {
-        enabled: false,
-        lead_cap_answers: 2,
-        max_midstream_injections_per_round: 2,
-        defer_peer_updates_until_restart: false,
-    };
-
     /// The lead cap, when fairness is on.
     pub fn lead_cap(self) -> Option<u32> {
         self.enabled.then_some(self.lead_cap_answers)
