@@ -189,6 +189,10 @@ pub const ORCHESTRATOR: &[&str] = &[
     "debug_final_answer",
     "enable_multimodal_tools",
     "final_answer_strategy",
+    "fairness_enabled",
+    "fairness_lead_cap_answers",
+    "max_midstream_injections_per_round",
+    "defer_peer_updates_until_restart",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -200,10 +204,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "memory",
     "checklist_require_gap_report",
     "gap_report_mode",
-    "fairness_enabled",
-    "fairness_lead_cap_answers",
-    "max_midstream_injections_per_round",
-    "defer_peer_updates_until_restart",
     "allow_midstream_peer_updates_before_checklist_submit",
     "coordination_mode",
     "presenter_agent",
@@ -240,6 +240,7 @@ pub const COORDINATION: &[&str] = &[
     "skills_directory",
     "load_previous_session_skills",
     "compression_target_ratio",
+    "novelty_injection",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -293,7 +294,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "evolving_criteria_min_high_score_count",
     "evolving_criteria_timeout",
     "enable_evaluator_personas",
-    "novelty_injection",
     "improvements",
     "checklist_criteria_preset",
     "checklist_criteria_inline",

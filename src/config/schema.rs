@@ -7,6 +7,7 @@ use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
+use super::fairness::{Fairness, NoveltyInjection};
 use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
 use super::secret::Secret;
@@ -182,6 +183,8 @@ pub struct OrchestratorConfig {
     /// `debug_final_answer` (debug): replaces the answer the winner checks after the first
     /// attempt, to exercise orchestration restarts.
     pub debug_final_answer: Option<String>,
+    /// The fairness lead cap and the peer-update knobs (MassGen's defaults when unset).
+    pub fairness: Fairness,
     pub coordination: CoordinationConfig,
     /// `voting_sensitivity: checklist_gated` and its knobs.
     pub checklist: ChecklistConfig,
@@ -251,6 +254,8 @@ pub struct CoordinationConfig {
     /// `compression_target_ratio` (MassGen's default 0.20): when an agent's context is
     /// compressed, the share of its conversation kept as it was.
     pub compression_target_ratio: f64,
+    /// `novelty_injection`: pressure on agents to question their approach.
+    pub novelty_injection: NoveltyInjection,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -286,6 +291,7 @@ impl Default for CoordinationConfig {
             enable_memory_filesystem_mode: false,
             skills: None,
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
+            novelty_injection: NoveltyInjection::None,
         }
     }
 }

@@ -89,6 +89,8 @@ pub enum EnforcementReason {
     AnswerNotNovel,
     /// `new_answer` identical to an existing answer.
     AnswerDuplicate,
+    /// `new_answer` that would put the agent more than `fairness_lead_cap_answers` ahead.
+    FairnessLeadCap,
     /// The tool-call budget of one attempt ran out.
     ToolLoop,
     /// A `vote` under checklist-gated voting without a passing `submit_checklist` this

@@ -54,6 +54,20 @@ fn own(key: &str) -> Option<&'static str> {
              keeps it out of the request; massgen sizes task plans by \
              `orchestrator.coordination.plan_depth`"
         }
+        "fairness_enabled"
+        | "fairness_lead_cap_answers"
+        | "max_midstream_injections_per_round"
+        | "defer_peer_updates_until_restart" => {
+            "MassGen reads this setting under `orchestrator`, not in a backend (here it only \
+             keeps it out of the request); under `orchestrator`: massgen acts on it as MassGen \
+             does (the fairness lead cap and how peers' answers reach a running agent), so \
+             move it there"
+        }
+        "novelty_injection" => {
+            "MassGen reads this setting under `orchestrator.coordination`, not in a backend \
+             (here it only keeps it out of the request); massgen acts on \
+             `orchestrator.coordination.novelty_injection`: move it there"
+        }
         "plan_depth" => {
             "MassGen reads the plan depth under `orchestrator.coordination`, not in a backend; \
              massgen acts on `orchestrator.coordination.plan_depth`: move it there"

@@ -34,15 +34,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
              `voting_sensitivity: checklist_gated` before its checklist; massgen delivers them \
              as it does in every mode"
         }
-        "fairness_enabled" | "fairness_lead_cap_answers" => {
-            "MassGen would keep any agent from getting more than a few answers ahead of the \
-             slowest peer; massgen lets every agent answer at its own pace"
-        }
-        "max_midstream_injections_per_round" | "defer_peer_updates_until_restart" => {
-            "MassGen would cap or postpone the peers' answers appended to a running agent's tool \
-             results; massgen injects every update after the first (a restart) as MassGen 0.1.45 \
-             does, unless `disable_injection` is set"
-        }
         "type" | "max_turns" => {
             "MassGen 0.1.97 does not read this key either (a shipped config sets it); massgen \
              ignores it"
@@ -136,14 +127,12 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
         }
         "fairness_enabled" | "fairness_lead_cap_answers" | "max_midstream_injections_per_round" => {
             "MassGen reads this from `orchestrator`, not `orchestrator.coordination`, so \
-             MassGen ignores it here too; massgen ignores it"
+             MassGen ignores it here too; massgen ignores it (set it under `orchestrator`)"
         }
         "injection_strategy" => {
             "MassGen reads it under `background_subagents` only; massgen has no subagents"
         }
-        "enable_novelty_on_iteration"
-        | "enable_quality_rethink_on_iteration"
-        | "novelty_injection" => {
+        "enable_novelty_on_iteration" | "enable_quality_rethink_on_iteration" => {
             "MassGen would push agents toward novel or rethought answers from the second \
              iteration on; massgen uses `answer_novelty_requirement` only"
         }

@@ -4,6 +4,7 @@
 use super::key_table::KeyTable;
 use super::{Note, modes};
 use crate::config::error::Problem;
+use crate::config::fairness::NoveltyInjection;
 use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use std::path::PathBuf;
@@ -60,6 +61,13 @@ pub(super) fn parse_coordination(
         skills: skills(coordination)?,
         compression_target_ratio: compression_target_ratio(coordination)?
             .unwrap_or(defaults.compression_target_ratio),
+        novelty_injection: coordination
+            .choice(
+                "novelty_injection",
+                &NoveltyInjection::NAMES,
+                NoveltyInjection::from_name,
+            )?
+            .unwrap_or(defaults.novelty_injection),
     })
 }
 

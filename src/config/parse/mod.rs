@@ -10,6 +10,7 @@ mod code_based_tools;
 mod command_line;
 mod coordination;
 mod custom_tools;
+mod fairness;
 mod key_table;
 mod limits;
 mod modes;

@@ -4,6 +4,7 @@ use std::time::Duration;
 
 use super::checklist;
 use super::coordination::parse_coordination;
+use super::fairness::parse_fairness;
 use super::key_table::KeyTable;
 use super::tools::parse_context_paths;
 use super::{Gathered, Note, modes};
@@ -78,6 +79,7 @@ pub(super) fn parse_orchestrator(
         checklist: found
             .take(checklist::parse_checklist(orchestrator))
             .unwrap_or_default(),
+        fairness: parse_fairness(orchestrator, &mut found),
         coordination: match orchestrator.get("coordination") {
             Some(node) => found
                 .take(

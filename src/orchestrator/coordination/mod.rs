@@ -15,6 +15,7 @@ pub mod answer_order;
 pub mod checklist;
 mod checklist_gate;
 pub mod criteria;
+mod fairness;
 mod outcome;
 mod terms;
 mod updates;
@@ -46,6 +47,10 @@ struct AgentState {
     /// How many answers of each agent (config order) this agent has seen.
     seen: Vec<usize>,
     checklist: ChecklistState,
+    /// Peers' answers injected into its current round.
+    injected_this_round: u32,
+    /// Where its latest answer comes in the turn's answers (1 = first); 0 = none yet.
+    answered_at: usize,
 }
 
 #[derive(Clone, Debug)]
@@ -92,6 +97,8 @@ impl Coordination {
                             .as_ref()
                             .is_some_and(|checklist| checklist.gated.contains(&id)),
                     ),
+                    injected_this_round: 0,
+                    answered_at: 0,
                 };
                 Some((id, state))
             })
@@ -131,7 +138,7 @@ impl Coordination {
         if state.killed || state.in_round || state.vote.is_some() {
             return false;
         }
-        if self.rules.skip_voting && !state.answers.is_empty() {
+        if self.rules.skip_voting && !state.answers.is_empty() || self.paused_for_fairness(index) {
             return false;
         }
         // Once the team's answer budget is spent, nobody waits for answers that cannot come.
@@ -164,6 +171,7 @@ impl Coordination {
         state.rounds += 1;
         state.restart_pending = false;
         state.in_round = true;
+        state.injected_this_round = 0;
         state.seen = seen;
         state.checklist.reset();
         let round = state.rounds;
@@ -249,6 +257,9 @@ impl Coordination {
                 ),
             });
         }
+        if let Some(refusal) = self.lead_cap_refusal(index) {
+            return Err(refusal);
+        }
         let content = content.trim();
         for existing in self.visible_answers() {
             if existing.content.trim() == content {
@@ -280,6 +291,7 @@ impl Coordination {
         }
         self.states[index].answers.push(content.to_string());
         self.states[index].checklist.reset();
+        self.states[index].answered_at = self.answer_counts().iter().sum();
         let votes_reset = self
             .order
             .iter()

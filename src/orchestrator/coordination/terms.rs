@@ -1,7 +1,7 @@
 //! The terms of coordination: the rules it runs by, and what it answers when a round
 //! starts, an answer comes and a vote comes.
 
-use crate::config::Sensitivity;
+use crate::config::{Fairness, Sensitivity};
 use crate::protocol::{AgentId, AnonId, AnswerLabel, EnforcementReason, VoteCount};
 
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -19,6 +19,8 @@ pub struct Rules {
     pub defer_voting: bool,
     /// Checklist-gated voting, when any agent is gated.
     pub checklist: Option<super::checklist_gate::ChecklistRules>,
+    /// The lead cap and the peer-update knobs.
+    pub fairness: Fairness,
 }
 
 /// An answer as an agent sees it at the start of a round.

@@ -25,9 +25,11 @@ pub enum Update {
 impl Coordination {
     /// Peers answered since the agent's round began: whether it keeps going with their
     /// answers appended to its latest tool result (`Inject`) or restarts to read them.
-    /// The first update of a turn is always a restart, as are those of an agent that may
-    /// only vote (its `vote` choices are fixed for the round) and those `inject_allowed`
-    /// forbids (its round is nearly out of time).
+    /// An agent that may only vote restarts (its `vote` choices are fixed for the round).
+    /// Under `defer_peer_updates_until_restart` the answers wait for its next round. Else
+    /// the first update of a turn is a restart, as are those `inject_allowed` forbids (its
+    /// round is nearly out of time); later ones are injected, at most
+    /// `max_midstream_injections_per_round` per round, newest first, the rest kept pending.
     pub fn take_update(&mut self, agent: &AgentId, inject_allowed: bool) -> Update {
         let Some(index) = self.index(agent) else {
             return Update::None;
@@ -36,32 +38,51 @@ impl Coordination {
         if !state.in_round || !state.restart_pending {
             return Update::None;
         }
-        if state.updates == 0 || !inject_allowed || self.is_vote_only(index) {
+        if self.is_vote_only(index) {
+            return Update::Restart;
+        }
+        if self.rules.fairness.defer_peer_updates_until_restart {
+            return Update::None;
+        }
+        if state.updates == 0 || !inject_allowed {
             return Update::Restart;
         }
         let counts = self.answer_counts();
         let previously_seen = self.states[index].seen.clone();
-        let fresh: Vec<FreshAnswer> = self
+        let fresh: Vec<(usize, FreshAnswer)> = self
             .visible_answers()
             .into_iter()
             .filter_map(|answer| {
                 let author = self.mapping.real(answer.anon.as_str())?;
                 let position = self.index(author)?;
                 let seen = previously_seen.get(position).copied().unwrap_or(0);
-                (counts[position] > seen).then_some(FreshAnswer {
-                    revised: seen > 0,
-                    answer,
-                })
+                (counts[position] > seen).then_some((
+                    position,
+                    FreshAnswer {
+                        revised: seen > 0,
+                        answer,
+                    },
+                ))
             })
             .collect();
+        let unseen: Vec<usize> = fresh.iter().map(|(position, _)| *position).collect();
+        let mut chosen = self.within_injection_cap(index, fresh);
+        chosen.sort_by_key(|(position, _)| *position);
         let state = &mut self.states[index];
-        state.restart_pending = false;
-        state.seen = counts;
-        if fresh.is_empty() {
+        let mut seen = counts;
+        for position in &unseen {
+            if !chosen.iter().any(|(taken, _)| taken == position) {
+                seen[*position] = previously_seen.get(*position).copied().unwrap_or(0);
+            }
+        }
+        state.restart_pending = chosen.len() < unseen.len();
+        state.seen = seen;
+        if chosen.is_empty() {
             return Update::None;
         }
         state.updates += 1;
-        Update::Inject(fresh)
+        state.injected_this_round += chosen.len() as u32;
+        Update::Inject(chosen.into_iter().map(|(_, fresh)| fresh).collect())
     }
 
     pub(super) fn answer_counts(&self) -> Vec<usize> {

@@ -5,7 +5,7 @@ use crate::backend::agent_cli::session::{HISTORY_CLOSE, HISTORY_OPEN};
 use std::fmt::Write as _;
 
 use crate::backend::Message;
-use crate::config::Sensitivity;
+use crate::config::{NoveltyInjection, Sensitivity};
 use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProgress};
 use crate::workspace::skills::Skill;
 
@@ -19,6 +19,7 @@ mod filesystem;
 mod final_answer;
 pub mod memory;
 mod multimodal;
+mod novelty_pressure;
 pub mod post_evaluation;
 mod skills;
 pub mod updates;
@@ -52,6 +53,8 @@ pub struct PromptContext<'a> {
     /// Checklist-gated voting: the agent scores the answers with `submit_checklist`.
     pub checklist_gated: bool,
     pub novelty: Sensitivity,
+    /// `novelty_injection`: pressure to question the approach in later rounds.
+    pub novelty_injection: NoveltyInjection,
     /// Today's date as the agents should see it (`2026-11-22`).
     pub today: &'a str,
     /// The agent's workspace and the paths it may read, when it has a workspace.
@@ -159,6 +162,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
     if context.multimodal {
         let text = multimodal::MULTIMODAL_INSTRUCTIONS;
         section(&mut prompt, "evidence_based_verification", "medium", text);
+    }
+    if let Some(body) = novelty_pressure::body(context.novelty_injection, view.round) {
+        section(&mut prompt, "novelty_pressure", "medium", body);
     }
     if let Some(instruction) = context.planning_instruction {
         section(&mut prompt, "planning_mode", "medium", instruction.trim());

@@ -22,6 +22,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         voting_sensitivity: Sensitivity::Strict,
         checklist_gated: false,
         novelty: Sensitivity::Balanced,
+        novelty_injection: crate::config::NoveltyInjection::None,
         today: "2026-11-22",
         filesystem: None,
         memory: false,

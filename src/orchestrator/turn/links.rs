@@ -117,6 +117,7 @@ impl Driver<'_> {
                 .as_ref()
                 .is_some_and(|checklist| checklist.gated.contains(&config.agents[agent_index].id)),
             novelty: config.orchestrator.answer_novelty_requirement,
+            novelty_injection: config.orchestrator.coordination.novelty_injection,
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
                 let dirs = workspaces.dirs(agent_index)?;

@@ -88,6 +88,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         disable_injection: orchestrator.disable_injection || (refine_off && !single),
         defer_voting,
         checklist: checklist_rules(config),
+        fairness: orchestrator.fairness,
     };
     if coordination.enable_memory_filesystem_mode
         && !config
