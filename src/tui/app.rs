@@ -281,6 +281,7 @@ impl App {
 mod agents;
 #[cfg(test)]
 mod agents_tests;
+mod answer_now;
 mod body_keys;
 #[cfg(test)]
 mod chosen_answer_tests;

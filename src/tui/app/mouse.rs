@@ -142,6 +142,7 @@ impl App {
             | EntryKind::Killed { .. }
             | EntryKind::Timeout { .. }
             | EntryKind::Cancelled
+            | EntryKind::AnswerNow { .. }
             | EntryKind::HumanInput { .. }
             | EntryKind::ToolRefused { .. }
             | EntryKind::Warning { .. }

@@ -202,6 +202,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }
         | EntryKind::Cancelled
+        | EntryKind::AnswerNow { .. }
         | EntryKind::HumanInput { .. }
         | EntryKind::Warning { .. }
         | EntryKind::TurnFinished { .. }

@@ -215,6 +215,7 @@ impl UiState {
             | EventMsg::Timeout { .. }
             | EventMsg::BudgetReached { .. }
             | EventMsg::Cancelled
+            | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
             | EventMsg::PlanningModeDecided { .. } => {}
         }
