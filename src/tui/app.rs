@@ -282,6 +282,8 @@ mod agents;
 #[cfg(test)]
 mod agents_tests;
 mod answer_now;
+#[cfg(test)]
+mod answer_now_tests;
 mod body_keys;
 #[cfg(test)]
 mod chosen_answer_tests;

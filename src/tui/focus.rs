@@ -99,7 +99,7 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
         ]),
         Focus::Composer if running => with(&[
             ("Enter: send to the agents", 3, !empty),
-            (ANSWER_NOW_HINT, 2, refining),
+            (ANSWER_NOW_HINT, 6, refining),
             ("Esc: shortcuts", 4, true),
             ("?: help", KEEP, empty),
             (interrupt.0, interrupt.1, true),
@@ -180,7 +180,7 @@ fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
         ],
         () if refining(state) => &[
             ("?: help", KEEP),
-            (ANSWER_NOW_HINT, 2),
+            (ANSWER_NOW_HINT, 6),
             ("v votes", 4),
             ("c costs", 5),
             ("t timeline", 5),
