@@ -120,3 +120,30 @@ agents:
     assert!(matches!(&events.last().unwrap().msg,
         EventMsg::TurnFinished { winner: Some(winner), .. } if winner.as_str() == "a"));
 }
+
+#[tokio::test(start_paused = true)]
+async fn after_answer_now_the_winner_presents_without_sending_the_turn_back() {
+    // With restarts allowed the winner would check its answer and send the turn back.
+    let yaml = TWO_ANSWERED_ONE_WORKING.replace(
+        "agents:",
+        "orchestrator:\n  coordination: {max_orchestration_restarts: 2}\nagents:",
+    );
+    let yaml = yaml.replace(
+        r#"final_answer: "Final from b""#,
+        r#"final_answer: "Final from b", post_evaluation: [{restart: "redo it", instructions: "again"}]"#,
+    );
+    let mut scenario = Scenario::start(&yaml);
+    let events = scenario
+        .submit_answering("q", Default::default(), Default::default(), |msg| {
+            b_leads_with_two(msg).then_some(Op::AnswerNow)
+        })
+        .await;
+    assert!(events.iter().any(|e| matches!(e.msg, EventMsg::AnswerNow { .. })));
+    assert!(!events.iter().any(|e| matches!(
+        e.msg,
+        EventMsg::PostEvaluationStarted { .. } | EventMsg::OrchestrationRestarted { .. }
+    )));
+    assert_eq!(outcome(&events), TurnOutcome::Completed);
+    assert!(matches!(&events.last().unwrap().msg,
+        EventMsg::TurnFinished { winner: Some(winner), .. } if winner.as_str() == "b"));
+}
