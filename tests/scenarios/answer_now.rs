@@ -42,7 +42,10 @@ async fn answer_now_mid_round_has_the_leader_present_and_the_turn_completes() {
         unreachable!()
     };
     // `c` was still working; its round was stopped and it never answered.
-    assert!(stopped.iter().any(|agent| agent.as_str() == "c"), "{stopped:?}");
+    assert!(
+        stopped.iter().any(|agent| agent.as_str() == "c"),
+        "{stopped:?}"
+    );
     assert!(!events.iter().any(|e| matches!(&e.msg,
         EventMsg::AnswerSubmitted { .. } if e.agent.as_ref().is_some_and(|a| a.as_str() == "c"))));
     assert!(events[asked..].iter().any(|e| matches!(&e.msg,
@@ -87,7 +90,14 @@ async fn answer_now_mid_round_has_the_leader_present_and_the_turn_completes() {
     let log = std::fs::read_to_string(attempt.join("events.jsonl")).unwrap();
     assert!(log.contains("\"type\":\"answer_now\""));
     let coordination = std::fs::read_to_string(attempt.join("coordination_events.json")).unwrap();
-    assert!(coordination.contains("answer_now_requested"), "{coordination}");
+    assert!(
+        coordination.contains("answer_now_requested"),
+        "{coordination}"
+    );
+    // `c`'s stopped round counts as cancelled in the metrics.
+    let metrics = std::fs::read_to_string(attempt.join("metrics_summary.json")).unwrap();
+    let metrics: serde_json::Value = serde_json::from_str(&metrics).unwrap();
+    assert_eq!(metrics["rounds"]["by_outcome"]["cancelled"], 1, "{metrics}");
 }
 
 #[tokio::test(start_paused = true)]
@@ -106,10 +116,16 @@ agents:
             matches!(msg, EventMsg::TurnStarted { .. }).then_some(Op::AnswerNow)
         })
         .await;
-    let warned = events.iter().any(|e| matches!(&e.msg,
-        EventMsg::Warning { message } if message.contains("no agent has answered yet")));
+    let warned = events.iter().any(|e| {
+        matches!(&e.msg,
+        EventMsg::Warning { message } if message.contains("no agent has answered yet"))
+    });
     assert!(warned, "a notice that there is nothing to present yet");
-    assert!(!events.iter().any(|e| matches!(e.msg, EventMsg::AnswerNow { .. })));
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e.msg, EventMsg::AnswerNow { .. }))
+    );
     // Coordination went on as usual: both answered and voted, and `a` won.
     assert_eq!(outcome(&events), TurnOutcome::Completed);
     let answered = events
@@ -138,7 +154,11 @@ async fn after_answer_now_the_winner_presents_without_sending_the_turn_back() {
             b_leads_with_two(msg).then_some(Op::AnswerNow)
         })
         .await;
-    assert!(events.iter().any(|e| matches!(e.msg, EventMsg::AnswerNow { .. })));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e.msg, EventMsg::AnswerNow { .. }))
+    );
     assert!(!events.iter().any(|e| matches!(
         e.msg,
         EventMsg::PostEvaluationStarted { .. } | EventMsg::OrchestrationRestarted { .. }

@@ -13,10 +13,7 @@ fn status_bar(screen: &str) -> String {
 #[test]
 fn ctrl_g_ends_refinement_and_the_leader_presents() {
     let home = tempfile::tempdir().unwrap();
-    let mut pty = Pty::start(
-        home.path(),
-        &["--config", "@examples/scripted/answer_now"],
-    );
+    let mut pty = Pty::start(home.path(), &["--config", "@examples/scripted/answer_now"]);
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"\x07"); // Ctrl+G before any turn
     pty.wait_for(&["answer now works while a turn runs"], "refused when idle");
@@ -41,7 +38,10 @@ fn ctrl_g_ends_refinement_and_the_leader_presents() {
     );
     pty.press(b"\x1b");
     pty.press(b"f"); // the cards and the timeline
-    pty.wait_for(&["⚡ answer now: refinement ended"], "the timeline records it");
+    pty.wait_for(
+        &["⚡ answer now: refinement ended"],
+        "the timeline records it",
+    );
     pty.press(b"q");
     pty.finish();
 }
