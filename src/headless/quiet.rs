@@ -125,6 +125,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::FinalPresentationDelta { .. }
             | EventMsg::Timeout { .. }
             | EventMsg::Cancelled
+            | EventMsg::AnswerNow { .. }
             | EventMsg::HumanInputQueued { .. }
             | EventMsg::HumanInputDelivered { .. }
             | EventMsg::McpServerStatus { .. }

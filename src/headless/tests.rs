@@ -338,3 +338,25 @@ fn an_override_of_the_final_answer_is_a_line_of_its_own() {
     let out = String::from_utf8(printer.into_inner()).unwrap();
     assert_eq!(out, "👤 override: final answer is agent2.1 (b)\n");
 }
+
+#[test]
+fn answer_now_is_a_line_naming_the_stopped_agents_and_quiet_prints_nothing() {
+    let answer_now = event(
+        7,
+        None,
+        EventMsg::AnswerNow {
+            stopped: vec![AgentId::new("c")],
+        },
+    );
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    printer.print(&answer_now).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert_eq!(
+        out,
+        "⚡ answer now: refinement ended (c stopped); the leader presents\n"
+    );
+    let mut quiet = QuietPrinter::new(Vec::new(), Vec::new());
+    quiet.print(&answer_now).unwrap();
+    let (out, diagnostics) = quiet.into_inner();
+    assert!(out.is_empty() && diagnostics.is_empty());
+}

@@ -201,6 +201,7 @@ impl Player {
             }
             Some(Op::ListPlans) => "this is a replay: it has no saved plans to list",
             Some(Op::Cancel) => "this is a replay: there is no run to cancel",
+            Some(Op::AnswerNow) => "this is a replay: its final answers are as recorded",
             Some(Op::ClearHistory) => "this is a replay: its history is as recorded",
             Some(Op::OverrideFinal { .. }) => "this is a replay: its final answers are as recorded",
             Some(Op::ReplaceAgents { .. }) => "this is a replay: its agents are as recorded",

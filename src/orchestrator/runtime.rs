@@ -194,6 +194,12 @@ async fn run(
                     plans: super::turn::list_plans(context.project_dir.as_deref()),
                 },
             ),
+            Op::AnswerNow => emitter.emit(
+                None,
+                EventMsg::Warning {
+                    message: "answer now: no turn is running".into(),
+                },
+            ),
             Op::AnswerQuestion { .. } => emitter.emit(
                 None,
                 EventMsg::Warning {

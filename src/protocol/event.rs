@@ -318,6 +318,9 @@ pub enum EventMsg {
     BudgetReached { budget_usd: f64, spent_usd: f64 },
     /// The turn was cancelled by the user.
     Cancelled,
+    /// The user asked for the answer now (`Op::AnswerNow`): coordination ended, the rounds
+    /// of `stopped` were cut short, and the vote leader presents the best answer so far.
+    AnswerNow { stopped: Vec<AgentId> },
     /// Config planning mode (`enable_planning_mode`): the agent asked whether the request
     /// involves irreversible MCP operations answered. While `irreversible`, the listed
     /// tools (every MCP tool when the list is empty) are blocked until the presentation.

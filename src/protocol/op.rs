@@ -39,6 +39,10 @@ pub enum Op {
     },
     /// Stop the running turn; whatever exists is kept.
     Cancel,
+    /// End refinement now (MassGen's "Answer Now"): running rounds stop, everything already
+    /// produced is kept, and the vote leader presents the best answer so far. Before any
+    /// agent has answered, the turn goes on and a warning says why.
+    AnswerNow,
     /// Text the user typed while a turn runs, delivered to every agent.
     InjectHumanInput { text: String },
     /// The user's reply to an agent's `ask_others` question (`BroadcastAsked`), one entry

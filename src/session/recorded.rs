@@ -124,6 +124,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::Timeout { .. }
         | EventMsg::BudgetReached { .. }
         | EventMsg::Cancelled
+        | EventMsg::AnswerNow { .. }
         | EventMsg::HumanInputQueued { .. }
         | EventMsg::Warning { .. } => {}
     }

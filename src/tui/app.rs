@@ -281,6 +281,9 @@ impl App {
 mod agents;
 #[cfg(test)]
 mod agents_tests;
+mod answer_now;
+#[cfg(test)]
+mod answer_now_tests;
 mod body_keys;
 #[cfg(test)]
 mod chosen_answer_tests;

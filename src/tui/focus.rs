@@ -4,7 +4,7 @@
 //! shown in (`app/focus_tests.rs` presses every one); a key of the body shown while the
 //! composer has focus is led by `Esc → `, the key that leaves the composer.
 
-use crate::tui::state::UiState;
+use crate::tui::state::{Phase, UiState};
 use crate::tui::view::{ModalKind, View};
 
 /// Where the next key goes.
@@ -72,6 +72,7 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
     };
     let empty = view.input.composer.is_empty();
     let replay = state.replay.is_some();
+    let refining = refining(state);
     let with = |hints: &[(&'static str, u8, bool)]| {
         hints
             .iter()
@@ -98,6 +99,7 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
         ]),
         Focus::Composer if running => with(&[
             ("Enter: send to the agents", 3, !empty),
+            (ANSWER_NOW_HINT, 6, refining),
             ("Esc: shortcuts", 4, true),
             ("?: help", KEEP, empty),
             (interrupt.0, interrupt.1, true),
@@ -112,6 +114,16 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
         ]),
         Focus::Body => body_hints(state, view).to_vec(),
     }
+}
+
+/// The key that ends refinement and has the leader present (`app/answer_now.rs`).
+pub const ANSWER_NOW_HINT: &str = "Ctrl+G: answer now";
+
+/// Agents of a live turn are still answering or voting: "answer now" applies.
+fn refining(state: &UiState) -> bool {
+    state.replay.is_none()
+        && state.is_running()
+        && matches!(state.turn.phase, Phase::Coordinating | Phase::Voting)
 }
 
 /// A modal's own footer says what its keys do; the status bar says how to leave it and
@@ -165,6 +177,15 @@ fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
             ("v votes", 5),
             ("i: type", 4),
             ("q: quit", KEEP),
+        ],
+        () if refining(state) => &[
+            ("?: help", KEEP),
+            (ANSWER_NOW_HINT, 6),
+            ("v votes", 4),
+            ("c costs", 5),
+            ("t timeline", 5),
+            ("i: type", 3),
+            ("Ctrl+C: cancel", KEEP),
         ],
         () if state.is_running() => &[
             ("?: help", KEEP),

@@ -9,6 +9,7 @@ mod support;
 
 mod agent_prompts;
 mod agents_replace;
+mod answer_now;
 mod attachments;
 mod broadcast;
 mod checklist;

@@ -7,6 +7,7 @@
 mod support;
 
 mod agents;
+mod answer_now;
 mod demo_modes;
 mod focus;
 mod grid;

@@ -75,6 +75,19 @@ impl<W: Write> PlainPrinter<W> {
         self.note(&line)
     }
 
+    pub(super) fn answer_now_note(&mut self, stopped: &[AgentId]) -> io::Result<()> {
+        let stopped: Vec<String> = stopped.iter().map(ToString::to_string).collect();
+        let line = if stopped.is_empty() {
+            "⚡ answer now: refinement ended; the leader presents".to_string()
+        } else {
+            format!(
+                "⚡ answer now: refinement ended ({} stopped); the leader presents",
+                stopped.join(", ")
+            )
+        };
+        self.note(&self.style.warn(&line))
+    }
+
     pub(super) fn warning_note(&mut self, message: &str) -> io::Result<()> {
         self.note(&self.style.warn(&format!("! {}", clean(message))))
     }

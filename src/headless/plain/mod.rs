@@ -262,6 +262,7 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.budget_note(*budget_usd, *spent_usd),
             (EventMsg::Cancelled, _) => self.note(&self.style.warn("✗ cancelled")),
+            (EventMsg::AnswerNow { stopped }, _) => self.answer_now_note(stopped),
             (
                 EventMsg::SessionResumed {
                     session_id,

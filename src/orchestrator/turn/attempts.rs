@@ -63,6 +63,7 @@ impl Driver<'_> {
     pub(super) fn post_evaluation_due(&self) -> bool {
         self.attempts.another_allowed()
             && !self.ending.timed_out
+            && !self.ending.answered_now
             && self.ending.outcome.is_none()
             && !self.budget.is_reached()
     }

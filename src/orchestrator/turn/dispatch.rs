@@ -40,6 +40,7 @@ impl Driver<'_> {
     pub(super) fn handle_op(&mut self, op: Option<Op>) {
         match op {
             Some(Op::Cancel) => self.cancel(),
+            Some(Op::AnswerNow) => self.answer_now(),
             Some(Op::OverrideFinal { label }) => self.override_final(&label),
             Some(Op::Step) => {}
             Some(Op::ListPlans) => self.list_plans(),

@@ -29,6 +29,8 @@ pub(super) struct Ending {
     /// How the turn ended when that was decided outright (cancelled).
     pub(super) outcome: Option<TurnOutcome>,
     pub(super) timed_out: bool,
+    /// The user asked for the answer now: no post-evaluation sends it back.
+    pub(super) answered_now: bool,
     /// The front end asked to stop the runtime during this turn.
     pub(super) shutdown: bool,
     /// The plan a planning turn left ready, when one did.

@@ -6,6 +6,7 @@
 //! grouped by the file that changes it: `links` (what agents' tasks are handed), `gate`,
 //! `round_book`, `questions`, `budget`, `attempts` and `ending` each own one part.
 
+mod answer_now;
 mod attempts;
 mod budget;
 mod dispatch;

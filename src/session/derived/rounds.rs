@@ -175,7 +175,8 @@ fn settles_a_round(msg: &EventMsg) -> Option<&'static str> {
 fn ends_every_round(msg: &EventMsg) -> Option<&'static str> {
     if matches!(msg, EventMsg::Timeout { .. }) {
         Some("timeout")
-    } else if matches!(msg, EventMsg::Cancelled) {
+    } else if matches!(msg, EventMsg::Cancelled | EventMsg::AnswerNow { .. }) {
+        // "Answer now" stops every running round, as a cancel does.
         Some("cancelled")
     } else {
         None

@@ -168,6 +168,7 @@ fn keys_named(name: &str) -> Option<Vec<KeyEvent>> {
         "Tab" => vec![key(KeyCode::Tab)],
         "Shift+Tab" => vec![KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT)],
         "Ctrl+C" => vec![ctrl('c')],
+        "Ctrl+G" => vec![ctrl('g')],
         // From the answer's top, down is the way that moves.
         "↑↓" => vec![key(KeyCode::Down)],
         "PgUp/PgDn" => vec![key(KeyCode::PageDown)],

@@ -143,6 +143,7 @@ impl App {
             | EntryKind::Killed { .. }
             | EntryKind::Timeout { .. }
             | EntryKind::Cancelled
+            | EntryKind::AnswerNow { .. }
             | EntryKind::HumanInput { .. }
             | EntryKind::ToolRefused { .. }
             | EntryKind::Warning { .. }

@@ -28,7 +28,7 @@ impl App {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"
                 }
                 Effect::Send(Op::ClearHistory) => "this is a replay: its history is as recorded",
-                Effect::Send(Op::OverrideFinal { .. }) => {
+                Effect::Send(Op::OverrideFinal { .. } | Op::AnswerNow) => {
                     "this is a replay: its final answers are as recorded"
                 }
                 Effect::Send(Op::ReplaceAgents { .. }) => {

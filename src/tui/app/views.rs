@@ -16,7 +16,7 @@ use crate::workspace::ParsedPrompt;
 pub(super) const OVERRIDE_NOT_YET: &str = "override is available once voting is done";
 
 impl App {
-    /// Ctrl+O and Ctrl+P, wherever the focus is; `None` for other keys.
+    /// Ctrl+O, Ctrl+P and Ctrl+G (answer now), wherever the focus is; `None` for other keys.
     pub(super) fn view_ctrl_key(&mut self, code: KeyCode) -> Option<Vec<Effect>> {
         match code {
             KeyCode::Char('o') => {
@@ -27,6 +27,7 @@ impl App {
                 self.toggle_cwd();
                 Some(Vec::new())
             }
+            KeyCode::Char('g') => Some(self.answer_now()),
             _ => None,
         }
     }

@@ -207,6 +207,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }
         | EntryKind::Cancelled
+        | EntryKind::AnswerNow { .. }
         | EntryKind::HumanInput { .. }
         | EntryKind::Warning { .. }
         | EntryKind::TurnFinished { .. }

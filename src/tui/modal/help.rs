@@ -86,6 +86,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
         "override: once voting is done, choose the final answer yourself",
     ),
     (
+        "Ctrl+G",
+        "answer now: end refinement; the vote leader presents the best answer so far",
+    ),
+    (
         "Ctrl+P",
         "attach the current directory to each question: off → read → write",
     ),

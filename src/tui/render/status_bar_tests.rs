@@ -7,7 +7,7 @@ use crate::tui::state::ReplayState;
 use crate::tui::test_support::{demo_turns, demo_until, first_answer, fold, run_started};
 
 /// Every hint any screen may show.
-const HINTS: [&str; 26] = [
+const HINTS: [&str; 27] = [
     "Tab: complete",
     "Esc: close the list",
     "?: help",
@@ -18,6 +18,7 @@ const HINTS: [&str; 26] = [
     "Esc: close",
     "Esc: close, back to typing",
     "Ctrl+C: cancel",
+    "Ctrl+G: answer now",
     "Enter: ask",
     "Enter: send to the agents",
     "/ commands",

@@ -182,6 +182,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             theme.warn(),
         ),
         EntryKind::Cancelled => ("✗ cancelled".to_string(), theme.warn()),
+        EntryKind::AnswerNow { stopped } => (answer_now(stopped), theme.accent()),
         EntryKind::HumanInput { text, delivery } => match delivery {
             Delivery::Queued => (format!("👤 queued: {text}"), theme.accent()),
             Delivery::Delivered(to) => (
@@ -303,6 +304,18 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
 }
 
 /// `a`, `a and b`, `a, b and c`.
+/// The user's "answer now", and whose rounds it cut short.
+fn answer_now(stopped: &[crate::protocol::AgentId]) -> String {
+    if stopped.is_empty() {
+        "⚡ answer now: refinement ended; the leader presents".to_string()
+    } else {
+        format!(
+            "⚡ answer now: refinement ended, {} stopped; the leader presents",
+            names(stopped)
+        )
+    }
+}
+
 fn names(agents: &[crate::protocol::AgentId]) -> String {
     let names: Vec<String> = agents.iter().map(ToString::to_string).collect();
     match names.split_last() {

@@ -219,6 +219,7 @@ impl UiState {
             | EventMsg::Timeout { .. }
             | EventMsg::BudgetReached { .. }
             | EventMsg::Cancelled
+            | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
             | EventMsg::PlanningModeDecided { .. } => {}
         }

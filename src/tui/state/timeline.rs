@@ -126,6 +126,10 @@ pub enum EntryKind {
         seconds: u64,
     },
     Cancelled,
+    /// The user asked for the answer now: refinement ended, `stopped`'s rounds were cut.
+    AnswerNow {
+        stopped: Vec<AgentId>,
+    },
     /// Text the user typed during the turn, and how far it got.
     HumanInput {
         text: String,

@@ -1,9 +1,9 @@
 //! The entries of an agent or the turn cut short: errors, an agent dropped from the turn,
-//! time limits, the cost budget and cancellation.
+//! time limits, the cost budget, the user's answer now and cancellation.
 
 use serde_json::json;
 
-use crate::protocol::{Event, RoundTimeStage, TimeoutScope};
+use crate::protocol::{AgentId, Event, RoundTimeStage, TimeoutScope};
 use crate::session::derived::coordination::Tracker;
 
 impl Tracker {
@@ -62,6 +62,17 @@ impl Tracker {
             format!("TIMEOUT: cost budget ${budget_usd:.2} reached (${spent_usd:.4} spent)");
         let context = json!({"scope": "budget", "budget_usd": budget_usd, "spent_usd": spent_usd});
         self.push(event, "agent_timeout", agent, details, context);
+    }
+
+    pub(super) fn answer_now(&mut self, event: &Event, agent: Option<&str>, stopped: &[AgentId]) {
+        let context = json!({"stopped": stopped});
+        self.push(
+            event,
+            "answer_now_requested",
+            agent,
+            "ANSWER NOW: refinement ended by the user".into(),
+            context,
+        );
     }
 
     pub(super) fn cancelled(&mut self, event: &Event, agent: Option<&str>) {

@@ -112,6 +112,7 @@ impl Tracker {
                 spent_usd,
             } => self.budget_reached(event, agent, *budget_usd, *spent_usd),
             EventMsg::Cancelled => self.cancelled(event, agent),
+            EventMsg::AnswerNow { stopped } => self.answer_now(event, agent, stopped),
             EventMsg::PlanningModeDecided {
                 irreversible,
                 blocked_tools,

@@ -1,8 +1,8 @@
 //! The cells of setbacks and stops: retries, refused calls, time limits, errors, an agent
-//! dropped from the turn, the cost budget and cancellation.
+//! dropped from the turn, the cost budget, the user's answer now and cancellation.
 
 use crate::protocol::symbols::{ERROR, REFUSED, RETRY, TIMER};
-use crate::protocol::{RoundTimeStage, TimeoutScope};
+use crate::protocol::{AgentId, RoundTimeStage, TimeoutScope};
 use crate::session::format_usd;
 
 pub(super) fn enforcement_retry(attempt: u32, max_attempts: u32, detail: &str) -> Vec<String> {
@@ -55,6 +55,15 @@ pub(super) fn budget(budget_usd: f64, spent_usd: f64) -> Vec<String> {
         format_usd(budget_usd),
         format_usd(spent_usd)
     )]
+}
+
+pub(super) fn answer_now(stopped: &[AgentId]) -> Vec<String> {
+    let mut cells = vec![format!("{TIMER} ANSWER NOW by the user")];
+    if !stopped.is_empty() {
+        let stopped: Vec<String> = stopped.iter().map(ToString::to_string).collect();
+        cells.push(format!("stopped: {}", stopped.join(", ")));
+    }
+    cells
 }
 
 pub(super) fn cancelled() -> Vec<String> {

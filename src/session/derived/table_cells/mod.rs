@@ -73,6 +73,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
             spent_usd,
         } => cut_short::budget(*budget_usd, *spent_usd),
         EventMsg::Cancelled => cut_short::cancelled(),
+        EventMsg::AnswerNow { stopped } => cut_short::answer_now(stopped),
         EventMsg::PlanningModeDecided {
             irreversible,
             blocked_tools,

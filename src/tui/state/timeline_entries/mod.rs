@@ -94,6 +94,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             spent_usd,
         } => cut_short::budget_reached(*budget_usd, *spent_usd),
         EventMsg::Cancelled => EntryKind::Cancelled,
+        EventMsg::AnswerNow { stopped } => EntryKind::AnswerNow {
+            stopped: stopped.clone(),
+        },
         EventMsg::Warning { message } => cut_short::warning(message),
         EventMsg::ToolRefused { tool, path, reason } => cut_short::refused(tool, path, reason),
         EventMsg::McpServerStatus {
