@@ -6,6 +6,7 @@
 //! fits 40×8 (`grid.rs`), else a tab bar and the focused card (`tui::frame` lays them out).
 
 pub(crate) mod card;
+pub(crate) mod checklist;
 pub(crate) mod chrome;
 pub(crate) mod final_view;
 pub(crate) mod format;
