@@ -35,6 +35,8 @@ mod attachment_tests;
 #[cfg(test)]
 mod attempt_tests;
 #[cfg(test)]
+mod checklist_tests;
+#[cfg(test)]
 mod composer_tests;
 #[cfg(test)]
 mod context_tests;
