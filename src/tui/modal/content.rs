@@ -7,13 +7,14 @@ use ratatui::text::{Line, Span};
 
 use super::chrome::window;
 use super::grid::coordination;
-use crate::protocol::AnswerLabel;
+use crate::protocol::{AgentId, AnswerLabel, ChecklistResult, ChecklistVerdict};
 use crate::tui::choices::NextQuestion;
+use crate::tui::render::checklist::checklist_line;
 use crate::tui::render::format::plural;
 use crate::tui::render::output::{Paint, tail_lines};
 use crate::tui::render::text::markdown_lines;
 use crate::tui::render::timeline::entry_line;
-use crate::tui::render::wrap::wrap;
+use crate::tui::render::wrap::{display_width, wrap};
 use crate::tui::state::{CardItem, UiState};
 use crate::tui::theme::Theme;
 use crate::tui::view::{Modal, ModalKind, View};
@@ -134,12 +135,58 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
                 theme.agent(state.agent_index(voter).unwrap_or(0)),
             ));
         }
+        lines.extend(voter_checklist(state, voter, theme, width));
     }
+    sent_back(&mut lines, state, theme, width);
     if let Some(winner) = &state.turn.winner {
         lines.push(Line::default());
         lines.push(Line::styled(format!("🏆 winner: {winner}"), theme.winner()));
     }
     lines
+}
+
+/// The checklist that let `voter` vote, under its vote.
+fn voter_checklist(
+    state: &UiState,
+    voter: &AgentId,
+    theme: &Theme,
+    width: usize,
+) -> Option<Line<'static>> {
+    let card = &state.agents[state.agent_index(voter)?];
+    let result = card.checklist.as_ref()?;
+    let mut line = checklist_line(result, theme, width.saturating_sub(2));
+    line.spans.insert(0, Span::raw("  "));
+    Some(line)
+}
+
+/// The agents whose checklist sent them back to improve the answer rather than vote.
+fn sent_back(lines: &mut Vec<Line<'static>>, state: &UiState, theme: &Theme, width: usize) {
+    let back: Vec<(usize, &ChecklistResult)> = state
+        .agents
+        .iter()
+        .enumerate()
+        .filter_map(|(index, card)| Some((index, card.checklist.as_ref()?)))
+        .filter(|(_, result)| result.verdict == ChecklistVerdict::NewAnswer)
+        .collect();
+    if back.is_empty() {
+        return;
+    }
+    lines.push(Line::default());
+    lines.push(Line::styled("Sent back by their checklist:", theme.dim()));
+    for (index, result) in back {
+        let name = state.agents[index].info.id.to_string();
+        let room = width.saturating_sub(display_width(&name) + 3);
+        let mut line = checklist_line(result, theme, room);
+        line.spans.splice(
+            0..0,
+            [
+                Span::raw("  "),
+                Span::styled(name, theme.agent(index)),
+                Span::raw(" "),
+            ],
+        );
+        lines.push(line);
+    }
 }
 
 /// Every answer of the turn: author index, label, text; in the order given.

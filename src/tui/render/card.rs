@@ -9,6 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{BorderType, Widget};
 
+use super::checklist::checklist_line;
 use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
 use super::paint;
@@ -130,6 +131,12 @@ impl Widget for CardView<'_> {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
             task_line(card, theme, usize::from(tasks.width)).render(tasks, buf);
+            inner = rest;
+        }
+        if let Some(result) = card.checklist.as_ref().filter(|_| inner.height > 1) {
+            let [checklist, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            checklist_line(result, theme, usize::from(checklist.width)).render(checklist, buf);
             inner = rest;
         }
         let height = usize::from(inner.height);

@@ -6,6 +6,7 @@
 //! fits 40×8 (`grid.rs`), else a tab bar and the focused card (`tui::frame` lays them out).
 
 pub(crate) mod card;
+pub(crate) mod checklist;
 pub(crate) mod chrome;
 pub(crate) mod final_view;
 pub(crate) mod format;
@@ -33,6 +34,8 @@ pub const MIN_CARD_WIDTH: u16 = grid::READABLE_WIDTH;
 mod attachment_tests;
 #[cfg(test)]
 mod attempt_tests;
+#[cfg(test)]
+mod checklist_tests;
 #[cfg(test)]
 mod composer_tests;
 #[cfg(test)]

@@ -10,8 +10,8 @@ use super::items::{
 };
 use super::plan::TaskTree;
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, Attachment, ProviderToolCall, RoundTimeLimit,
-    RoundTimeStage, Spend, TaskView,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, Attachment, ChecklistResult, ProviderToolCall,
+    RoundTimeLimit, RoundTimeStage, Spend, TaskView,
 };
 
 /// How far a card's output went when the user scrolled up: a paused card shows only this
@@ -50,6 +50,9 @@ pub struct AgentCard {
     pub context: Option<ContextGauge>,
     /// The files attached to the agent's question this turn.
     pub attachments: Vec<Attachment>,
+    /// The checklist the gate holds this round, gone where the gate resets (a new round,
+    /// the agent's own answer, a new attempt or turn).
+    pub checklist: Option<ChecklistResult>,
 }
 
 /// Tokens of the agent's context against its model's window.
@@ -88,6 +91,7 @@ impl AgentCard {
             round_clock: None,
             context: None,
             attachments: Vec::new(),
+            checklist: None,
         }
     }
 
@@ -215,6 +219,7 @@ impl AgentCard {
         at: Timestamp,
     ) {
         self.round = round;
+        self.checklist = None;
         self.round_clock = time_limit.map(|limit| RoundClock::new(at, limit));
         self.items.push(CardItem::Round {
             round,
@@ -295,6 +300,7 @@ impl AgentCard {
 
     pub(super) fn answered(&mut self, label: &AnswerLabel, content: &str) {
         self.answers += 1;
+        self.checklist = None;
         self.items.push(CardItem::Answer {
             label: label.clone(),
             content: content.to_string(),
@@ -346,6 +352,7 @@ impl AgentCard {
         self.is_winner = false;
         self.round = 0;
         self.round_clock = None;
+        self.checklist = None;
         self.notice(format!("── attempt {attempt}/{max_attempts}: {reason} ──"));
     }
 

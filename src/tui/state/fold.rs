@@ -84,7 +84,8 @@ impl UiState {
                 ..
             } => self.vote_cast(agent, target, target_label, reason, standing.as_deref()),
             EventMsg::ChecklistSubmitted { result } => self.card(agent, |card| {
-                card.notice(format!("{CHECKLIST} checklist: {}", result.summary()))
+                card.notice(format!("{CHECKLIST} checklist: {}", result.summary()));
+                card.checklist = Some(result.clone());
             }),
             EventMsg::VoteIgnored { target, why, .. } => {
                 self.card(agent, |card| card.vote_ignored(target, why))

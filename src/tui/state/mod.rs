@@ -3,6 +3,8 @@
 
 mod agent;
 mod attempts;
+#[cfg(test)]
+mod checklist_tests;
 mod code;
 mod coordination;
 mod final_answer;
