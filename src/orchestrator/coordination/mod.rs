@@ -6,11 +6,13 @@
 
 use serde_json::Value;
 
-use crate::protocol::{AgentId, AnonId, AnonymousMapping, AnswerLabel, EnforcementReason};
+use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, EnforcementReason};
 
 use super::novelty;
-use checklist_gate::{Caller, ChecklistState};
+use agent_state::{AgentState, Vote};
+use checklist_gate::Caller;
 
+mod agent_state;
 pub mod answer_order;
 pub mod checklist;
 mod checklist_gate;
@@ -24,34 +26,6 @@ pub use checklist_gate::{ChecklistReply, ChecklistRules};
 pub use outcome::{Candidates, Feedback, WinnerDecision};
 pub use terms::{AcceptedAnswer, Rejection, RoundView, Rules, VisibleAnswer, VoteOutcome};
 pub use updates::{FreshAnswer, Update};
-
-#[derive(Clone, Debug, PartialEq)]
-struct Vote {
-    target: AgentId,
-    reason: String,
-}
-
-#[derive(Clone, Debug, PartialEq)]
-struct AgentState {
-    anon: AnonId,
-    answers: Vec<String>,
-    vote: Option<Vote>,
-    /// Answers arrived that this agent has not seen in a round yet.
-    restart_pending: bool,
-    killed: bool,
-    rounds: u32,
-    in_round: bool,
-    /// Times the agent was brought up to date with peers' answers this turn, by a restart
-    /// or an injection (MassGen's `injection_count`).
-    updates: u32,
-    /// How many answers of each agent (config order) this agent has seen.
-    seen: Vec<usize>,
-    checklist: ChecklistState,
-    /// Peers' answers injected into its current round.
-    injected_this_round: u32,
-    /// Where its latest answer comes in the turn's answers (1 = first); 0 = none yet.
-    answered_at: usize,
-}
 
 #[derive(Clone, Debug)]
 pub struct Coordination {
@@ -81,25 +55,11 @@ impl Coordination {
         let (order, states) = unique
             .into_iter()
             .filter_map(|id| {
-                let state = AgentState {
-                    anon: mapping.anon(&id)?.clone(),
-                    answers: Vec::new(),
-                    vote: None,
-                    restart_pending: true,
-                    killed: false,
-                    rounds: 0,
-                    in_round: false,
-                    updates: 0,
-                    seen: Vec::new(),
-                    checklist: ChecklistState::gated(
-                        rules
-                            .checklist
-                            .as_ref()
-                            .is_some_and(|checklist| checklist.gated.contains(&id)),
-                    ),
-                    injected_this_round: 0,
-                    answered_at: 0,
-                };
+                let gated = rules
+                    .checklist
+                    .as_ref()
+                    .is_some_and(|checklist| checklist.gated.contains(&id));
+                let state = AgentState::new(mapping.anon(&id)?.clone(), gated);
                 Some((id, state))
             })
             .unzip();

@@ -2,7 +2,7 @@
 
 use super::*;
 use crate::config::Sensitivity;
-use crate::protocol::WinnerBasis;
+use crate::protocol::{AnonId, WinnerBasis};
 
 fn ids(names: &[&str]) -> Vec<AgentId> {
     names.iter().map(|name| AgentId::new(*name)).collect()
