@@ -82,14 +82,7 @@ pub fn memory_section(view: &MemoryView) -> String {
     if short.is_empty() {
         current.push_str("\n*No short-term memories yet*");
     }
-    for file in short {
-        let _ = write!(
-            current,
-            "\n- `{}.md`\n  ```\n  {}\n  ```",
-            file.name,
-            file.body()
-        );
-    }
+    write_in_full(&mut current, &short);
     parts.push(current);
     let long: Vec<&MemoryFile> = of_tier(&view.own, Tier::LongTerm).collect();
     if !long.is_empty() {
@@ -118,14 +111,7 @@ pub fn memory_section(view: &MemoryView) -> String {
             if !short.is_empty() {
                 peers.push_str("\n*short_term:*");
             }
-            for file in short {
-                let _ = write!(
-                    peers,
-                    "\n- `{}.md`\n  ```\n  {}\n  ```",
-                    file.name,
-                    file.body()
-                );
-            }
+            write_in_full(&mut peers, &short);
             let long: Vec<&MemoryFile> = of_tier(files, Tier::LongTerm).collect();
             if !long.is_empty() {
                 peers.push_str("\n*long_term:*");
@@ -140,6 +126,18 @@ pub fn memory_section(view: &MemoryView) -> String {
     parts.push(SAVING.to_string());
     parts.push(WHAT_TO_DOCUMENT.to_string());
     parts.join("\n")
+}
+
+/// Each of `files` (short-term memories) with its whole body, as MassGen lists them.
+fn write_in_full(out: &mut String, files: &[&MemoryFile]) {
+    for file in files {
+        let _ = write!(
+            out,
+            "\n- `{}.md`\n  ```\n  {}\n  ```",
+            file.name,
+            file.body()
+        );
+    }
 }
 
 fn of_tier(files: &[MemoryFile], tier: Tier) -> impl Iterator<Item = &MemoryFile> {
