@@ -241,13 +241,13 @@ pub const COORDINATION: &[&str] = &[
     "load_previous_session_skills",
     "compression_target_ratio",
     "novelty_injection",
+    "persona_generator",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "broadcast_sensitivity",
     "response_depth",
     "massgen_skills",
-    "persona_generator",
     "enable_subagents",
     "subagent_default_timeout",
     "subagent_min_timeout",

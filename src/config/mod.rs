@@ -27,6 +27,7 @@ mod mcp_registry;
 mod mcp_security;
 mod parse;
 mod path_rules;
+mod persona_generator;
 pub mod provider_options;
 pub mod providers;
 mod quick;
@@ -67,6 +68,7 @@ pub use limits::{CommandLineLimits, LimitAuthority};
 pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
 pub use path_rules::{Grantor, Refusal, describe_kind, refusal, resolve as resolve_path};
+pub use persona_generator::{AfterFirstAnswer, DiversityMode, PersonaGeneratorConfig};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{

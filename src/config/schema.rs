@@ -9,6 +9,7 @@ use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
 use super::fairness::{Fairness, NoveltyInjection};
 use super::granted::GrantedPath;
+use super::persona_generator::PersonaGeneratorConfig;
 use super::scripted::ScriptedOptions;
 use super::secret::Secret;
 use super::server_tools::ServerTools;
@@ -256,6 +257,8 @@ pub struct CoordinationConfig {
     pub compression_target_ratio: f64,
     /// `novelty_injection`: pressure on agents to question their approach.
     pub novelty_injection: NoveltyInjection,
+    /// `persona_generator` when enabled: a model writes each agent a persona before the turn.
+    pub persona_generator: Option<PersonaGeneratorConfig>,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -292,6 +295,7 @@ impl Default for CoordinationConfig {
             skills: None,
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
             novelty_injection: NoveltyInjection::None,
+            persona_generator: None,
         }
     }
 }

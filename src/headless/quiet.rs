@@ -88,6 +88,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::RunFinished
             | EventMsg::AgentsReplaced { .. }
             | EventMsg::PlanningModeDecided { .. }
+            | EventMsg::PersonaAssigned { .. }
             | EventMsg::ToolBlocked { .. }
             | EventMsg::TaskPlanChanged { .. }
             | EventMsg::BroadcastAsked { .. }

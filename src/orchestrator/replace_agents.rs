@@ -71,6 +71,7 @@ pub(super) async fn replace(
         project_dir: context.project_dir.clone(),
         human: context.human,
         tool_calls_made: roster.iter().map(|_| Arc::default()).collect(),
+        kept_personas: std::sync::Mutex::default(),
     };
     tracing::info!(agents = roster.len(), "agents replaced");
     emitter.emit(None, EventMsg::AgentsReplaced { agents: roster });

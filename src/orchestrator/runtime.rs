@@ -107,6 +107,7 @@ async fn run(
         project_dir,
         human: options.human,
         tool_calls_made: agent_tools.routers.iter().map(|_| Arc::default()).collect(),
+        kept_personas: std::sync::Mutex::default(),
     };
     let mut logs = Logs::new(
         options.logs,

@@ -328,6 +328,15 @@ pub enum EventMsg {
         irreversible: bool,
         blocked_tools: Vec<String>,
     },
+    /// `persona_generator`: the persona the agent works under this turn. `text` goes into
+    /// its system message until it has seen a peer's answer (then as `after_first_answer`
+    /// says); `summary` is the generator's short name for it; `reused`: kept from an
+    /// earlier turn of the session (`persist_across_turns`).
+    PersonaAssigned {
+        text: String,
+        summary: Option<String>,
+        reused: bool,
+    },
     /// A tool call was not run: planning mode blocks it during coordination.
     ToolBlocked {
         call_id: String,

@@ -21,6 +21,8 @@ pub const WINNER: &str = "🏆";
 pub const FINAL_ANSWER: &str = "🎯";
 /// Planning mode judged the request (irreversible or not).
 pub const PLANNING_MODE: &str = "🛡";
+/// The persona an agent works under (`persona_generator`).
+pub const PERSONA: &str = "🎭";
 /// A tool call planning mode kept from running.
 pub const BLOCKED: &str = "🚫";
 /// An agent asked a question with `ask_others`.

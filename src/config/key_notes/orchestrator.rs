@@ -93,10 +93,6 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would also give agents the skills bundled with MassGen (these names only); \
              massgen bundles none and lists the skills in `skills_directory` and ~/.agent/skills"
         }
-        "persona_generator" => {
-            "MassGen would have a model write a different persona for each agent before the \
-             turn; massgen uses only the personas written as `agents[i].persona`"
-        }
         "enable_subagents"
         | "subagent_default_timeout"
         | "subagent_min_timeout"

@@ -15,6 +15,7 @@ mod key_table;
 mod limits;
 mod modes;
 mod multimodal;
+mod persona_generator;
 mod request_options;
 mod server_security;
 mod settings;

@@ -281,6 +281,9 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.planning_mode_line(*irreversible, blocked_tools),
             (EventMsg::ToolBlocked { tool, .. }, Some(agent)) => self.blocked_line(agent, tool),
+            (EventMsg::PersonaAssigned { text, summary, .. }, Some(agent)) => {
+                self.persona_line(agent, summary.as_deref(), text)
+            }
             (EventMsg::TaskPlanChanged { tasks }, Some(agent)) => self.tasks_line(agent, tasks),
             (
                 EventMsg::BroadcastAsked {

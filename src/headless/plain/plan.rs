@@ -29,6 +29,20 @@ impl<W: Write> PlainPrinter<W> {
         self.note(&self.style.warn(&line))
     }
 
+    /// `🎭 speed first: Value speed above all…`: the persona the agent works under.
+    pub(super) fn persona_line(
+        &mut self,
+        agent: &AgentId,
+        summary: Option<&str>,
+        text: &str,
+    ) -> io::Result<()> {
+        let line = match summary {
+            Some(summary) => format!("🎭 {}: {}", clean(summary), preview(text, 100)),
+            None => format!("🎭 {}", preview(text, 100)),
+        };
+        self.agent_line(agent, &self.style.dim(&line))
+    }
+
     pub(super) fn blocked_line(&mut self, agent: &AgentId, tool: &str) -> io::Result<()> {
         let line = self
             .style

@@ -5,7 +5,7 @@ use crate::backend::agent_cli::session::{HISTORY_CLOSE, HISTORY_OPEN};
 use std::fmt::Write as _;
 
 use crate::backend::Message;
-use crate::config::{NoveltyInjection, Sensitivity};
+use crate::config::{AfterFirstAnswer, NoveltyInjection, Sensitivity};
 use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProgress};
 use crate::workspace::skills::Skill;
 
@@ -44,8 +44,10 @@ pub struct PromptContext<'a> {
     pub attachments: &'a [Attachment],
     pub history: &'a [HistoryEntry],
     pub system_message: Option<&'a str>,
-    /// The agent's `persona`, put before its system message.
+    /// The agent's persona (generated, else its `persona`), put before its system message.
     pub persona: Option<&'a str>,
+    /// What becomes of the persona once a peer's answer is visible.
+    pub persona_after_peers: AfterFirstAnswer,
     /// The agent's own anonymous id: answers under it are not a peer's.
     pub own_anon: Option<&'a AnonId>,
     /// The agent's `voting_sensitivity`, or the orchestrator's.
@@ -98,7 +100,7 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         .any(|answer| Some(&answer.anon) != context.own_anon);
     let persona = context
         .persona
-        .map(|persona| persona_text(persona, peers_answered));
+        .and_then(|persona| persona_text(persona, peers_answered, context.persona_after_peers));
     let identity: Vec<&str> = [persona.as_deref(), context.system_message.map(str::trim)]
         .into_iter()
         .flatten()
@@ -174,19 +176,19 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
 }
 
 /// The persona as MassGen phases it: in full while the agent has seen no peer's answer
-/// (exploration), then as a preference it weighs against the peers' answers (MassGen's
-/// `after_first_answer: soften`).
-fn persona_text(persona: &str, peers_answered: bool) -> String {
+/// (exploration), then as `after_first_answer` says: gone, a preference it weighs against
+/// the peers' answers, or still in full.
+fn persona_text(persona: &str, peers_answered: bool, after: AfterFirstAnswer) -> Option<String> {
     let persona = persona.trim();
-    if peers_answered {
-        format!(
+    match (peers_answered, after) {
+        (true, AfterFirstAnswer::Drop) => None,
+        (true, AfterFirstAnswer::Soften) => Some(format!(
             "You started from this perspective:\n{persona}\n\nYou have now seen other agents' \
              answers: hold your perspective as a preference, not a position to defend. Cover the \
              whole task, judge every approach on its merits, and build the best overall answer \
              from the strongest ideas."
-        )
-    } else {
-        persona.to_string()
+        )),
+        (false, _) | (true, AfterFirstAnswer::Keep) => Some(persona.to_string()),
     }
 }
 

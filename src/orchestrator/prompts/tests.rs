@@ -18,6 +18,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         history,
         system_message: Some("You are terse."),
         persona: None,
+        persona_after_peers: crate::config::AfterFirstAnswer::Soften,
         own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
         checklist_gated: false,
@@ -232,6 +233,29 @@ fn a_persona_comes_before_the_system_message_and_softens_once_peers_answered() {
         identity_of(&context, &own_only),
         "<agent_identity priority=\"critical\">\nYou are a cautious auditor.\n"
     );
+}
+
+#[test]
+fn after_first_answer_drops_or_keeps_the_persona_once_peers_answered() {
+    let mut context = context(&[]);
+    context.persona = Some("You are a cautious auditor.");
+    let seeing_peer = second_round_seeing(&["Paris."]);
+    let system = |context: &PromptContext<'_>| {
+        round_messages(context, &seeing_peer)[0]
+            .content()
+            .to_string()
+    };
+    context.persona_after_peers = crate::config::AfterFirstAnswer::Drop;
+    let dropped = system(&context);
+    assert!(!dropped.contains("cautious auditor"), "{dropped}");
+    assert!(dropped.contains("You are terse."));
+    context.persona_after_peers = crate::config::AfterFirstAnswer::Keep;
+    let kept = system(&context);
+    assert!(
+        kept.contains("<agent_identity priority=\"critical\">\nYou are a cautious auditor.\n\nYou are terse.\n"),
+        "{kept}"
+    );
+    assert!(!kept.contains("You started from this perspective"));
 }
 
 #[test]

@@ -97,7 +97,10 @@ impl Driver<'_> {
             attachments: self.task_kit.attachments(agent_index),
             history: &self.request.history,
             system_message: self.task_kit.system_message(agent_index),
-            persona: config.agents[agent_index].persona.as_deref(),
+            persona: self
+                .persona(agent_index)
+                .or(config.agents[agent_index].persona.as_deref()),
+            persona_after_peers: self.persona_after_peers(agent_index),
             own_anon: self
                 .coordination
                 .mapping()

@@ -14,6 +14,7 @@ mod ending;
 mod gate;
 mod links;
 mod override_final;
+mod personas;
 mod plan;
 mod questions;
 mod round_book;
@@ -70,6 +71,8 @@ pub struct RunContext {
     pub code_tools: Vec<Option<Arc<crate::mcp::code_tools::CodeTools>>>,
     /// One per agent, config order: its tool calls so far in the run (its debug delay).
     pub tool_calls_made: Vec<Arc<std::sync::atomic::AtomicU32>>,
+    /// The personas later turns reuse (`persona_generator.persist_across_turns`).
+    pub kept_personas: std::sync::Mutex<Option<crate::orchestrator::personas::Personas>>,
 }
 
 pub struct TurnRequest {
@@ -162,6 +165,8 @@ struct Driver<'a> {
     budget: Budget,
     attempts: Attempts,
     ending: Ending,
+    /// Each agent's generated persona this turn (`persona_generator`), by config index.
+    personas: Vec<Option<crate::orchestrator::personas::GeneratedPersona>>,
 }
 
 impl<'a> Driver<'a> {
@@ -198,6 +203,7 @@ impl<'a> Driver<'a> {
                     .max_orchestration_restarts,
             ),
             ending: Ending::default(),
+            personas: Vec::new(),
         }
     }
 
@@ -232,7 +238,7 @@ impl<'a> Driver<'a> {
         }
         self.announce_attachments();
         self.begin_plan().await;
-        if self.decide_planning_mode(ops).await {
+        if self.assign_personas(ops).await && self.decide_planning_mode(ops).await {
             if self.run.config.orchestrator.skip_coordination_rounds {
                 self.skip_coordination();
             } else {

@@ -141,6 +141,7 @@ fn an_override_is_the_chosen_answer_else_the_winners_newest() {
             .collect(),
         votes: Vec::new(),
         spend: Default::default(),
+        persona: None,
     };
     let mut record = TurnRecord {
         turn: 1,

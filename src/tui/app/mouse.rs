@@ -149,6 +149,7 @@ impl App {
             | EntryKind::Warning { .. }
             | EntryKind::TurnFinished { .. }
             | EntryKind::PlanningMode { .. }
+            | EntryKind::Persona { .. }
             | EntryKind::ToolBlocked { .. }
             | EntryKind::QuestionAsked { .. }
             | EntryKind::QuestionAnswered { .. }

@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use super::chrome::window;
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE,
-    QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PERSONA,
+    PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED,
+    WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};
@@ -200,6 +201,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
             ..
         } => CellText(PLANNING_MODE, " allowed", None),
         EntryKind::ToolBlocked { tool } => CellText(BLOCKED, "", Some(tool)),
+        EntryKind::Persona { .. } => CellText(PERSONA, " persona", None),
         EntryKind::QuestionAsked { .. } => CellText(QUESTION, " asks", None),
         EntryKind::QuestionAnswered { .. } => CellText(REPLY, " reply", None),
         EntryKind::QuestionClosed { .. } | EntryKind::Plan { .. } => return None,

@@ -138,6 +138,7 @@ impl Detail<'_> {
             self.theme.accent().add_modifier(Modifier::BOLD),
         ));
         self.block(lines, &turn.question, self.theme.text());
+        self.personas(lines, turn);
         let chosen = self.answers(lines, turn);
         self.votes(lines, turn);
         lines.push(self.heading("Final answer"));
@@ -211,6 +212,23 @@ impl Detail<'_> {
                 );
             }
             lines.push(Line::default());
+        }
+    }
+
+    /// Each agent's generated persona in full, when the turn had any.
+    fn personas(&self, lines: &mut Vec<Line<'static>>, turn: &TurnRecord) {
+        if turn.agents.iter().all(|agent| agent.persona.is_none()) {
+            return;
+        }
+        lines.push(self.heading("Personas"));
+        for agent in &turn.agents {
+            if let Some(persona) = &agent.persona {
+                lines.push(Line::styled(
+                    agent.id.to_string(),
+                    self.agent_style(&agent.id),
+                ));
+                self.block(lines, persona, self.theme.text());
+            }
         }
     }
 

@@ -14,8 +14,9 @@ use super::format::{duration, status_icon, total_tokens};
 use super::output::{Paint, tail_lines};
 use super::paint;
 use super::wrap::{display_width, truncate};
+use crate::protocol::symbols::PERSONA;
 use crate::protocol::{AgentStatus, Usage, describe_attachments, folded_attachments};
-use crate::tui::state::{AgentCard, OutputMark, RoundTimeLeft, preview};
+use crate::tui::state::{AgentCard, CardPersona, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
 /// The context gauge shows once the window is half full (a card of a model with room to
@@ -127,6 +128,12 @@ impl Widget for CardView<'_> {
             attachment_line(card, theme, usize::from(attached.width)).render(attached, buf);
             inner = rest;
         }
+        if let Some(persona) = card.persona.as_ref().filter(|_| inner.height > 1) {
+            let [line, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            persona_line(persona, theme, usize::from(line.width)).render(line, buf);
+            inner = rest;
+        }
         if !card.tasks.is_empty() && inner.height > 1 {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
@@ -179,6 +186,20 @@ fn attachment_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'stati
     Line::from(vec![
         Span::styled(CLIP, theme.accent()),
         Span::styled(truncate(&text, room), theme.dim()),
+    ])
+}
+
+/// `🎭 speed first`: the persona's short name (else its text), cut to the card's width.
+fn persona_line(persona: &CardPersona, theme: &Theme, width: usize) -> Line<'static> {
+    let mark = format!("{PERSONA} ");
+    let room = width.saturating_sub(display_width(&mark));
+    let text = persona.summary.as_deref().unwrap_or(&persona.text);
+    Line::from(vec![
+        Span::styled(mark, theme.accent()),
+        Span::styled(
+            truncate(&text.split_whitespace().collect::<Vec<_>>().join(" "), room),
+            theme.dim(),
+        ),
     ])
 }
 

@@ -4,7 +4,7 @@
 use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::compression_line;
-use crate::protocol::symbols::{BLOCKED, CHECKLIST, COMPRESSED, PLANNING_MODE, REPLY};
+use crate::protocol::symbols::{BLOCKED, CHECKLIST, COMPRESSED, PERSONA, PLANNING_MODE, REPLY};
 use crate::protocol::{
     FinalAnswerStrategy, PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
     TimeoutScope, TurnOutcome, WinnerBasis,
@@ -213,6 +213,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 theme.dim(),
             )
         }
+        EntryKind::Persona { summary } => (format!("{PERSONA} persona: {summary}"), theme.dim()),
         EntryKind::PlanningMode {
             irreversible: false,
             ..

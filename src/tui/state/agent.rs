@@ -53,6 +53,15 @@ pub struct AgentCard {
     /// The checklist the gate holds this round, gone where the gate resets (a new round,
     /// the agent's own answer, a new attempt or turn).
     pub checklist: Option<ChecklistResult>,
+    /// The persona the agent works under this turn (`persona_generator`).
+    pub persona: Option<CardPersona>,
+}
+
+/// A generated persona: its full text and the generator's short name for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CardPersona {
+    pub text: String,
+    pub summary: Option<String>,
 }
 
 /// Tokens of the agent's context against its model's window.
@@ -92,6 +101,7 @@ impl AgentCard {
             context: None,
             attachments: Vec::new(),
             checklist: None,
+            persona: None,
         }
     }
 

@@ -2,7 +2,7 @@
 //! part it concerns (the agent's card, the turn, the votes, the plans, …) or to a change
 //! that spans several (`coordination`, `turn_flow`).
 
-use super::agent::ContextGauge;
+use super::agent::{CardPersona, ContextGauge};
 use super::attempts::{checked_notice, injected_notice};
 use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
 use crate::protocol::symbols::CHECKLIST;
@@ -196,6 +196,12 @@ impl UiState {
                 card.block_tool(call_id, tool, arguments, message)
             }),
             EventMsg::TaskPlanChanged { tasks } => self.card(agent, |card| card.set_tasks(tasks)),
+            EventMsg::PersonaAssigned { text, summary, .. } => self.card(agent, |card| {
+                card.persona = Some(CardPersona {
+                    text: text.clone(),
+                    summary: summary.clone(),
+                })
+            }),
             EventMsg::BroadcastAsked {
                 request_id,
                 target,

@@ -30,7 +30,7 @@ mod turn_flow;
 mod turns;
 mod votes;
 
-pub use agent::{AgentCard, OutputMark};
+pub use agent::{AgentCard, CardPersona, OutputMark};
 pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan, highlight_tables_loaded};
 pub use final_answer::PresentedAnswer;

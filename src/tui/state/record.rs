@@ -27,6 +27,8 @@ pub struct AgentTurn {
     pub answers: Vec<(AnswerLabel, String)>,
     pub votes: Vec<CastVote>,
     pub spend: Spend,
+    /// The persona's full text, when the agent worked under a generated one.
+    pub persona: Option<String>,
 }
 
 /// A vote as it was cast, and whether it counted (a later answer may have reset it).
@@ -109,6 +111,7 @@ impl AgentTurn {
             answers,
             votes,
             spend: card.spend,
+            persona: card.persona.as_ref().map(|persona| persona.text.clone()),
         }
     }
 }

@@ -153,6 +153,10 @@ pub enum EntryKind {
         irreversible: bool,
         blocked: usize,
     },
+    /// The persona the agent works under this turn (its summary, else its text).
+    Persona {
+        summary: String,
+    },
     /// Planning mode kept a call from running.
     ToolBlocked {
         tool: String,

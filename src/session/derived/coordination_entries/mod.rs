@@ -117,6 +117,11 @@ impl Tracker {
                 irreversible,
                 blocked_tools,
             } => self.planning_mode_decided(event, agent, *irreversible, blocked_tools),
+            EventMsg::PersonaAssigned {
+                text,
+                summary,
+                reused,
+            } => self.persona_assigned(event, agent, text, summary.as_deref(), *reused),
             EventMsg::ToolBlocked { tool, message, .. } => {
                 self.tool_blocked(event, agent, tool, message)
             }

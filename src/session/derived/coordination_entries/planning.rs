@@ -23,6 +23,19 @@ impl Tracker {
         self.push(event, "planning_mode_decided", agent, details, context);
     }
 
+    pub(super) fn persona_assigned(
+        &mut self,
+        event: &Event,
+        agent: Option<&str>,
+        text: &str,
+        summary: Option<&str>,
+        reused: bool,
+    ) {
+        let details = format!("Persona: {}", summary.unwrap_or(text));
+        let context = json!({"persona_text": text, "approach_summary": summary, "reused": reused});
+        self.push(event, "persona_assigned", agent, details, context);
+    }
+
     pub(super) fn tool_blocked(
         &mut self,
         event: &Event,

@@ -79,6 +79,9 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
             blocked_tools,
         } => planning::planning_mode(*irreversible, blocked_tools),
         EventMsg::ToolBlocked { tool, .. } => planning::blocked(tool),
+        EventMsg::PersonaAssigned { text, summary, .. } => {
+            planning::persona(summary.as_deref(), text)
+        }
         EventMsg::BroadcastAsked {
             target, questions, ..
         } => planning::asked(*target, questions),

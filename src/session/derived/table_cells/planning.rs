@@ -2,9 +2,15 @@
 //! broadcast with `ask_others`, their replies and their timing out.
 
 use super::{PREVIEW, flatten};
-use crate::protocol::symbols::{BLOCKED, ERROR, PLANNING_MODE, QUESTION, REPLY};
+use crate::protocol::symbols::{BLOCKED, ERROR, PERSONA, PLANNING_MODE, QUESTION, REPLY};
 use crate::protocol::{AgentId, BroadcastTarget, Question};
 use crate::text::truncate;
+
+/// `🎭 PERSONA: speed first`, then the persona's start.
+pub(super) fn persona(summary: Option<&str>, text: &str) -> Vec<String> {
+    let head = format!("{PERSONA} PERSONA: {}", summary.unwrap_or("generated"));
+    vec![head, truncate(&flatten(text), PREVIEW)]
+}
 
 pub(super) fn planning_mode(irreversible: bool, blocked_tools: &[String]) -> Vec<String> {
     if !irreversible {

@@ -112,6 +112,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             blocked_tools,
         } => planning::planning_mode(*irreversible, blocked_tools),
         EventMsg::ToolBlocked { tool, .. } => planning::blocked(tool),
+        EventMsg::PersonaAssigned { text, summary, .. } => EntryKind::Persona {
+            summary: summary.clone().unwrap_or_else(|| text.clone()),
+        },
         EventMsg::BroadcastAsked {
             target, questions, ..
         } => planning::asked(*target, questions),
