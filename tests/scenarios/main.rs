@@ -19,6 +19,7 @@ mod coordination_keys;
 mod failures;
 mod final_override;
 mod history;
+mod personas;
 mod post_evaluation;
 mod skills;
 mod turn_endings;

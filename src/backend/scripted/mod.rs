@@ -4,6 +4,7 @@
 mod ask;
 mod checklist;
 mod default_plan;
+mod personas;
 mod plan;
 mod plan_report;
 mod planning;

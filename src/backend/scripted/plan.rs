@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{ask, checklist, plan_report, planning, reading, tasks};
+use super::{ask, checklist, personas, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -57,6 +57,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
             reasoning: None,
             text: None,
             action: Action::Present(options.planning_analysis.clone()),
+        };
+    }
+    if personas::is_persona_request(request) {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(personas::reply(request, options.personas.as_deref())),
         };
     }
     if let Some(decision) = &context.evaluation {

@@ -120,7 +120,13 @@ impl Driver<'_> {
         let deadline = self.deadline;
         loop {
             tokio::select! {
-                personas = &mut asking => return Some(personas),
+                personas = &mut asking => {
+                    // The call's usage, reported before the first round starts.
+                    while let Ok(msg) = self.rx.try_recv() {
+                        self.handle(msg);
+                    }
+                    return Some(personas);
+                }
                 () = tokio::time::sleep_until(deadline) => {
                     return Some(Personas {
                         by_agent: personas::fallback(config.diversity_mode, &ids),
