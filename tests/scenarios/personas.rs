@@ -241,3 +241,24 @@ async fn persist_across_turns_reuses_the_personas_on_the_next_turn() {
         }
     }
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_gives_every_agent_a_persona() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/scripted/personas.yaml"
+    );
+    let yaml = std::fs::read_to_string(path).unwrap();
+    let (events, scenario) = run_once(&yaml, "Plan a picnic").await;
+    assert_completed(&events);
+    let agents: Vec<String> = assigned(&events)
+        .into_iter()
+        .map(|(agent, ..)| agent)
+        .collect();
+    assert_eq!(agents, ["planner", "critic", "maker"]);
+    assert!(warnings(&events).is_empty(), "{:?}", warnings(&events));
+    let generator_prompt = scenario.requests_of("planner")[0].messages[0]
+        .content()
+        .to_string();
+    assert!(generator_prompt.contains("different WORKING APPROACH"));
+}

@@ -55,6 +55,8 @@ mod more_calls_tests;
 #[cfg(test)]
 mod notice_tests;
 #[cfg(test)]
+mod persona_tests;
+#[cfg(test)]
 mod plan_outcome_tests;
 #[cfg(test)]
 mod plan_tests;
