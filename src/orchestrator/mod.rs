@@ -3,6 +3,7 @@
 
 mod agent_link;
 mod agent_round;
+mod approach_tool;
 mod agent_router;
 mod broadcast;
 mod channel;
@@ -13,6 +14,7 @@ mod context_budget;
 mod context_summary;
 pub mod coordination;
 mod emitter;
+mod gap_report_file;
 pub mod event_queue;
 mod handle;
 mod inbox;

@@ -5,6 +5,7 @@
 
 mod attachment;
 mod attachment_summary;
+mod approach;
 mod checklist;
 mod event;
 mod event_kind;
@@ -23,6 +24,7 @@ pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };
 pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
+pub use approach::{DraftedApproach, Impact, PlannedImprovement, Preserved};
 pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,

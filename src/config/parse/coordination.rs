@@ -2,7 +2,7 @@
 //! filesystem memory and skills.
 
 use super::key_table::KeyTable;
-use super::{Note, modes};
+use super::{Note, fast_iteration, modes};
 use crate::config::error::Problem;
 use crate::config::fairness::NoveltyInjection;
 use crate::config::fields::Fields;
@@ -68,6 +68,7 @@ pub(super) fn parse_coordination(
                 NoveltyInjection::from_name,
             )?
             .unwrap_or(defaults.novelty_injection),
+        fast_iteration: fast_iteration::fast_iteration(coordination)?,
     })
 }
 

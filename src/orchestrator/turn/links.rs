@@ -245,6 +245,11 @@ fn build_turn_tools(
             if !settings.participants.contains(&agent.id) {
                 return TurnTools::default();
             }
+            let workspace = run
+                .workspaces
+                .as_ref()
+                .and_then(|workspaces| workspaces.dirs(index))
+                .map(|dirs| dirs.workspace.clone());
             let task_plan = settings.task_planning.map(|planning| {
                 let file = run
                     .workspaces
@@ -266,6 +271,7 @@ fn build_turn_tools(
                     .checklist
                     .as_ref()
                     .is_some_and(|checklist| checklist.gated.contains(&agent.id)),
+                workspace,
             }
         })
         .collect()
