@@ -55,3 +55,7 @@ pub(super) fn fast_iteration(coordination: &Fields<'_>) -> Result<FastIteration,
         max_internal_fix_loops: limit("max_internal_fix_loops")?,
     })
 }
+
+#[cfg(test)]
+#[path = "fast_iteration_tests.rs"]
+mod tests;

@@ -83,3 +83,69 @@ fn an_all_incremental_plan_is_not_bold_enough() {
     let legacy = json!({"improvements": {"E2": [{"plan": "a", "impact": "structural"}], "E3": ["b"]}, "preserve": {"E1": "hero"}});
     assert!(evaluate(&legacy, &failed(), 4).is_ok());
 }
+
+/// A solo gated agent with one answer, in its second round.
+fn solo_with_an_answer(gap_report_required: bool) -> Coordination {
+    let agent = AgentId::new("solo");
+    let rules = crate::orchestrator::coordination::Rules {
+        checklist: Some(crate::orchestrator::coordination::ChecklistRules {
+            gap_report_required,
+            ..crate::orchestrator::coordination::ChecklistRules::for_agents(vec![agent.clone()])
+        }),
+        ..Default::default()
+    };
+    let mut c = Coordination::new(vec![agent.clone()], rules);
+    c.begin_round(&agent).unwrap();
+    c.submit_answer(&agent, "Paris.").unwrap();
+    c.end_round(&agent);
+    c.begin_round(&agent).unwrap();
+    c
+}
+
+#[test]
+fn draft_approach_follows_only_an_accepted_new_answer_verdict() {
+    use crate::orchestrator::coordination::{ChecklistReply, Report};
+    let agent = AgentId::new("solo");
+    let fresh = json!([{"plan": "x", "sources": ["fresh"], "impact": "structural"}]);
+    let plan = json!({"plan": {"E2": fresh, "E3": fresh}});
+    let mut c = solo_with_an_answer(false);
+    let ApproachReply::Rejected(before) = c.draft_approach(&agent, &plan) else {
+        panic!("accepted before any checklist");
+    };
+    assert!(before["error"].as_str().unwrap().contains("was a validation error"));
+
+    let failing = json!({"E1": 9, "E2": 2, "E3": 2, "E4": 9});
+    let reply = c.submit_checklist(&agent, &failing, &Report::Missing);
+    assert!(matches!(reply, ChecklistReply::Accepted(_)), "{reply:?}");
+    let approach = match c.draft_approach(&agent, &plan) {
+        ApproachReply::Accepted(approach) => approach,
+        ApproachReply::Rejected(payload) => panic!("refused after a new_answer verdict: {payload}"),
+    };
+    assert_eq!(approach.plan[0].criterion, "E2");
+
+    let mut passing = solo_with_an_answer(false);
+    let all_pass = json!({"E1": 9, "E2": 9, "E3": 9, "E4": 9});
+    passing.submit_checklist(&agent, &all_pass, &Report::Missing);
+    let ApproachReply::Rejected(after_vote) = passing.draft_approach(&agent, &plan) else {
+        panic!("accepted after a vote verdict");
+    };
+    assert!(after_vote["error"].as_str().unwrap().contains("iterate verdict (new_answer)"));
+}
+
+#[test]
+fn a_required_gap_report_must_come_with_the_checklist() {
+    use crate::orchestrator::coordination::{ChecklistReply, Report};
+    let agent = AgentId::new("solo");
+    let scores = json!({"E1": 9, "E2": 9, "E3": 9, "E4": 9});
+    let mut c = solo_with_an_answer(true);
+    let ChecklistReply::Invalid { invalid, .. } = c.submit_checklist(&agent, &scores, &Report::Missing) else {
+        panic!("accepted without a report");
+    };
+    assert_eq!(invalid.code, "diagnostic_report_invalid");
+    assert!(invalid.explanation.contains("Diagnostic report is required"));
+    let report = Report::Text("## Failure patterns\n".repeat(10));
+    assert!(matches!(c.submit_checklist(&agent, &scores, &report), ChecklistReply::Accepted(_)));
+
+    let mut optional = solo_with_an_answer(false);
+    assert!(matches!(optional.submit_checklist(&agent, &scores, &Report::Missing), ChecklistReply::Accepted(_)));
+}

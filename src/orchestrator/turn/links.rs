@@ -11,7 +11,7 @@ use crate::orchestrator::agent_link::AgentLink;
 use crate::orchestrator::channel::AgentSink;
 use crate::orchestrator::inbox::HumanInbox;
 use crate::orchestrator::model_call::ModelLink;
-use crate::orchestrator::prompts::{FilesystemView, PromptContext};
+use crate::orchestrator::prompts::{FilesystemView, PromptContext, RoundKnobs};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
 use crate::protocol::{AgentId, Attachment, EventMsg, TaskProgress};
@@ -118,6 +118,10 @@ impl Driver<'_> {
                 .is_some_and(|checklist| checklist.gated.contains(&config.agents[agent_index].id)),
             novelty: config.orchestrator.answer_novelty_requirement,
             novelty_injection: config.orchestrator.coordination.novelty_injection,
+            round_knobs: RoundKnobs {
+                fast_iteration: config.orchestrator.coordination.fast_iteration,
+                gap_report: Some(config.orchestrator.checklist.gap_report.mode),
+            },
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
                 let dirs = workspaces.dirs(agent_index)?;
