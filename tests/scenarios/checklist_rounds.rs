@@ -187,3 +187,29 @@ async fn fast_iteration_knobs_shape_the_system_prompt() {
     assert!(!plain.contains("FIX BROKEN") && !plain.contains("QUICK IMPACT CHECK"));
     assert!(plain.contains("call `draft_approach` before you build"));
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_runs_offline_to_a_winner() {
+    let yaml = include_str!("../../configs/scripted/fast_iteration.yaml");
+    let mut scenario = Scenario::start_with_tools(tempfile::tempdir().unwrap(), yaml);
+    let events = scenario
+        .submit("Plan a city break", Mode::Normal, TurnOptions::default())
+        .await;
+    let lines = transcript(&events);
+    for expected in [
+        "analyst checklist new_answer",
+        "analyst approach E2 structural, E3 incremental; keeps E1 — vision: An answer a \
+         reader can act on without asking why",
+        "analyst answers agent1.2",
+        "reviewer checklist vote",
+        "winner analyst by Votes",
+    ] {
+        assert!(lines.contains(&expected.to_string()), "{expected}: {lines:?}");
+    }
+    assert_eq!(lines.last().map(String::as_str), Some("turn Completed"));
+    let system = scenario.requests_of("analyst")[0].messages[0]
+        .content()
+        .to_string();
+    assert!(system.contains("DIAGNOSTIC REPORT (REQUIRED)"));
+    assert!(system.contains("NO FIX LOOPS"));
+}

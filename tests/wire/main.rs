@@ -13,6 +13,7 @@ mod mock_llm;
 mod anthropic;
 mod attachments;
 mod checklist;
+mod draft_approach;
 mod context_recovery;
 mod custom_tools;
 mod faults;
