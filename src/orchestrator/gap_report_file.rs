@@ -77,12 +77,24 @@ mod tests {
         let read_at = |path: &str| read(Some(path), Some(dir.path()));
         assert_eq!(read_at("tasks/report.md"), Report::Text("## Gaps".into()));
         let inside = dir.path().join("tasks/report.md");
-        assert_eq!(read_at(inside.to_str().unwrap()), Report::Text("## Gaps".into()));
-        assert!(matches!(read_at("../outside.md"), Report::Unreadable(reason) if reason.starts_with("Report path must stay inside")));
-        assert!(matches!(read_at("tasks/none.md"), Report::Unreadable(reason) if reason.starts_with("Report file not found")));
-        assert!(matches!(read_at("tasks"), Report::Unreadable(reason) if reason.starts_with("Report path is not a file")));
+        assert_eq!(
+            read_at(inside.to_str().unwrap()),
+            Report::Text("## Gaps".into())
+        );
+        assert!(
+            matches!(read_at("../outside.md"), Report::Unreadable(reason) if reason.starts_with("Report path must stay inside"))
+        );
+        assert!(
+            matches!(read_at("tasks/none.md"), Report::Unreadable(reason) if reason.starts_with("Report file not found"))
+        );
+        assert!(
+            matches!(read_at("tasks"), Report::Unreadable(reason) if reason.starts_with("Report path is not a file"))
+        );
         assert_eq!(read(None, Some(dir.path())), Report::Missing);
-        assert_eq!(report_path(r#"{"scores": {}, "report_path": " tasks/r.md "}"#).as_deref(), Some("tasks/r.md"));
+        assert_eq!(
+            report_path(r#"{"scores": {}, "report_path": " tasks/r.md "}"#).as_deref(),
+            Some("tasks/r.md")
+        );
         assert_eq!(report_path(r#"{"scores": {}}"#), None);
     }
 }

@@ -3,8 +3,8 @@
 
 mod agent_link;
 mod agent_round;
-mod approach_tool;
 mod agent_router;
+mod approach_tool;
 mod broadcast;
 mod channel;
 mod checklist_tool;
@@ -14,8 +14,8 @@ mod context_budget;
 mod context_summary;
 pub mod coordination;
 mod emitter;
-mod gap_report_file;
 pub mod event_queue;
+mod gap_report_file;
 mod handle;
 mod inbox;
 mod milestones;

@@ -4,8 +4,8 @@
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
 
-use super::broadcast::tools::{self as broadcast, BroadcastCall};
 use super::approach_tool;
+use super::broadcast::tools::{self as broadcast, BroadcastCall};
 use super::channel::AgentSink;
 use super::checklist_tool;
 use super::coordination::{ApproachReply, ChecklistReply};

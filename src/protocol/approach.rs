@@ -100,7 +100,9 @@ mod tests {
     #[test]
     fn the_summary_names_each_criterion_its_impact_what_is_kept_and_the_vision() {
         let approach = DraftedApproach {
-            vision: Some("one two three four five six seven eight nine ten eleven twelve thirteen".into()),
+            vision: Some(
+                "one two three four five six seven eight nine ten eleven twelve thirteen".into(),
+            ),
             plan: vec![PlannedImprovement {
                 criterion: "E2".into(),
                 plan: "rethink".into(),

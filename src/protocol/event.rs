@@ -5,8 +5,8 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
-use super::attachment::Attachment;
 use super::approach::DraftedApproach;
+use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,

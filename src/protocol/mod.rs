@@ -3,9 +3,9 @@
 //! Plain serde data only. The orchestrator emits [`Event`]s; every front end, the session
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
+mod approach;
 mod attachment;
 mod attachment_summary;
-mod approach;
 mod checklist;
 mod event;
 mod event_kind;
@@ -20,11 +20,11 @@ mod skill;
 pub mod symbols;
 mod usage;
 
+pub use approach::{DraftedApproach, Impact, PlannedImprovement, Preserved};
 pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };
 pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
-pub use approach::{DraftedApproach, Impact, PlannedImprovement, Preserved};
 pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,

@@ -84,13 +84,20 @@ orchestrator:
         .iter()
         .filter_map(|event| match &event.msg {
             EventMsg::ToolCallEnd {
-                tool, ok: false, output, ..
+                tool,
+                ok: false,
+                output,
+                ..
             } if tool == "draft_approach" => Some(output.clone()),
             _ => None,
         })
         .collect();
     assert_eq!(refused.len(), 1, "{:?}", transcript(&events));
-    assert!(refused[0].contains("Missing improvements for: E3"), "{}", refused[0]);
+    assert!(
+        refused[0].contains("Missing improvements for: E3"),
+        "{}",
+        refused[0]
+    );
     assert!(
         !events
             .iter()
@@ -141,7 +148,10 @@ async fn a_checklist_without_a_required_gap_report_is_a_validation_error() {
     let results = checklist_results(&events, "solo");
     let (ok, output) = results.first().expect("a checklist was submitted");
     assert!(!ok);
-    assert!(output.contains("\"error_code\":\"diagnostic_report_invalid\""), "{output}");
+    assert!(
+        output.contains("\"error_code\":\"diagnostic_report_invalid\""),
+        "{output}"
+    );
     assert!(
         output.contains(
             "Diagnostic report is required before submitting scores. Write a markdown \
@@ -172,7 +182,9 @@ async fn fast_iteration_knobs_shape_the_system_prompt() {
         "{fast_iteration_mode: true, max_verifications_per_round: 1, max_internal_fix_loops: 0}",
     );
     let (_events, scenario) = run_once(&fast, "q").await;
-    let system = scenario.requests_of("a")[0].messages[0].content().to_string();
+    let system = scenario.requests_of("a")[0].messages[0]
+        .content()
+        .to_string();
     for words in [
         "FIX BROKEN, DEFER IMPERFECT",
         "at most 1 verification pass(es) per round",
@@ -183,7 +195,9 @@ async fn fast_iteration_knobs_shape_the_system_prompt() {
         assert!(system.contains(words), "{words}");
     }
     let (_events, scenario) = run_once(&yaml("{}"), "q").await;
-    let plain = scenario.requests_of("a")[0].messages[0].content().to_string();
+    let plain = scenario.requests_of("a")[0].messages[0]
+        .content()
+        .to_string();
     assert!(!plain.contains("FIX BROKEN") && !plain.contains("QUICK IMPACT CHECK"));
     assert!(plain.contains("call `draft_approach` before you build"));
 }
@@ -204,7 +218,10 @@ async fn the_example_config_runs_offline_to_a_winner() {
         "reviewer checklist vote",
         "winner analyst by Votes",
     ] {
-        assert!(lines.contains(&expected.to_string()), "{expected}: {lines:?}");
+        assert!(
+            lines.contains(&expected.to_string()),
+            "{expected}: {lines:?}"
+        );
     }
     assert_eq!(lines.last().map(String::as_str), Some("turn Completed"));
     let system = scenario.requests_of("analyst")[0].messages[0]

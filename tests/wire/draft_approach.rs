@@ -87,7 +87,10 @@ async fn approach_turn(wire: Wire, backend: &str) {
     );
     let requests = server.requests();
     let offered = requests[1].body.to_string();
-    assert!(offered.contains("\"draft_approach\""), "{backend}: {offered}");
+    assert!(
+        offered.contains("\"draft_approach\""),
+        "{backend}: {offered}"
+    );
     assert!(offered.contains("\"preserve\""), "{backend}");
     assert!(
         requests

@@ -17,7 +17,11 @@ fn load_error(orchestrator: &str) -> String {
 }
 
 fn gap(orchestrator: &str) -> GapReport {
-    loaded(orchestrator).config.orchestrator.checklist.gap_report
+    loaded(orchestrator)
+        .config
+        .orchestrator
+        .checklist
+        .gap_report
 }
 
 #[test]
@@ -81,14 +85,26 @@ fn loaded_null() -> crate::config::OrchestratorConfig {
 #[test]
 fn wrong_values_say_what_is_valid() {
     for (orchestrator, expected) in [
-        ("  gap_report_mode: changdoc\n", "did you mean \"changedoc\"?"),
-        ("  checklist_require_gap_report: maybe\n", "checklist_require_gap_report"),
+        (
+            "  gap_report_mode: changdoc\n",
+            "did you mean \"changedoc\"?",
+        ),
+        (
+            "  checklist_require_gap_report: maybe\n",
+            "checklist_require_gap_report",
+        ),
         (
             "  allow_midstream_peer_updates_before_checklist_submit: 3\n",
             "true or false",
         ),
-        ("  coordination:\n    max_internal_fix_loops: -1\n", "a whole number ≥ 0"),
-        ("  coordination:\n    fast_iteration_mode: fast\n", "fast_iteration_mode"),
+        (
+            "  coordination:\n    max_internal_fix_loops: -1\n",
+            "a whole number ≥ 0",
+        ),
+        (
+            "  coordination:\n    fast_iteration_mode: fast\n",
+            "fast_iteration_mode",
+        ),
     ] {
         let error = load_error(orchestrator);
         assert!(error.contains(expected), "{orchestrator}: {error}");

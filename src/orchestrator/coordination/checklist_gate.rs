@@ -201,14 +201,13 @@ pub(super) fn submit(
         labels: caller.labels,
     };
     // The report is judged after the scores (nothing to diagnose before an own answer).
-    let judged = checklist::judge(scores, &submission).and_then(|result| {
-        match caller.report.problem() {
+    let judged =
+        checklist::judge(scores, &submission).and_then(|result| match caller.report.problem() {
             Some(problem) if rules.gap_report_required && caller.own_answers > 0 => {
                 Err(Report::invalid(&problem))
             }
             _ => Ok(result),
-        }
-    });
+        });
     match judged {
         Ok(result) => {
             state.calls_this_round += 1;

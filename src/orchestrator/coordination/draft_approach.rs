@@ -143,7 +143,11 @@ pub fn evaluate(
     let preserve = preserved(arguments.get("preserve"), &all_ids, &plan)?;
     let bold = plan
         .iter()
-        .flat_map(|(id, value)| entries(value).into_iter().map(move |entry| improvement(id, entry)))
+        .flat_map(|(id, value)| {
+            entries(value)
+                .into_iter()
+                .map(move |entry| improvement(id, entry))
+        })
         .filter(|item| item.impact != Impact::Incremental)
         .count();
     if bold < MIN_NON_INCREMENTAL {

@@ -59,10 +59,20 @@ fn preserve_is_required_unless_every_change_is_fresh() {
     assert!(evaluate(&arguments, &failed(), 4).is_ok());
     let arguments = json!({"plan": {"E2": ["a"], "E3": ["b"]}, "preserve": {"E9": "x"}});
     let error = evaluate(&arguments, &failed(), 4).unwrap_err();
-    assert!(error["error"].as_str().unwrap().starts_with("Preserve key E9 is not"));
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .starts_with("Preserve key E9 is not")
+    );
     let arguments = json!({"plan": {"E2": ["a"], "E3": ["b"]}, "preserve": {"E1": {"what": " "}}});
     let error = evaluate(&arguments, &failed(), 4).unwrap_err();
-    assert!(error["error"].as_str().unwrap().contains("has empty 'what'"));
+    assert!(
+        error["error"]
+            .as_str()
+            .unwrap()
+            .contains("has empty 'what'")
+    );
 }
 
 #[test]
@@ -112,7 +122,12 @@ fn draft_approach_follows_only_an_accepted_new_answer_verdict() {
     let ApproachReply::Rejected(before) = c.draft_approach(&agent, &plan) else {
         panic!("accepted before any checklist");
     };
-    assert!(before["error"].as_str().unwrap().contains("was a validation error"));
+    assert!(
+        before["error"]
+            .as_str()
+            .unwrap()
+            .contains("was a validation error")
+    );
 
     let failing = json!({"E1": 9, "E2": 2, "E3": 2, "E4": 9});
     let reply = c.submit_checklist(&agent, &failing, &Report::Missing);
@@ -129,7 +144,12 @@ fn draft_approach_follows_only_an_accepted_new_answer_verdict() {
     let ApproachReply::Rejected(after_vote) = passing.draft_approach(&agent, &plan) else {
         panic!("accepted after a vote verdict");
     };
-    assert!(after_vote["error"].as_str().unwrap().contains("iterate verdict (new_answer)"));
+    assert!(
+        after_vote["error"]
+            .as_str()
+            .unwrap()
+            .contains("iterate verdict (new_answer)")
+    );
 }
 
 #[test]
@@ -138,14 +158,26 @@ fn a_required_gap_report_must_come_with_the_checklist() {
     let agent = AgentId::new("solo");
     let scores = json!({"E1": 9, "E2": 9, "E3": 9, "E4": 9});
     let mut c = solo_with_an_answer(true);
-    let ChecklistReply::Invalid { invalid, .. } = c.submit_checklist(&agent, &scores, &Report::Missing) else {
+    let ChecklistReply::Invalid { invalid, .. } =
+        c.submit_checklist(&agent, &scores, &Report::Missing)
+    else {
         panic!("accepted without a report");
     };
     assert_eq!(invalid.code, "diagnostic_report_invalid");
-    assert!(invalid.explanation.contains("Diagnostic report is required"));
+    assert!(
+        invalid
+            .explanation
+            .contains("Diagnostic report is required")
+    );
     let report = Report::Text("## Failure patterns\n".repeat(10));
-    assert!(matches!(c.submit_checklist(&agent, &scores, &report), ChecklistReply::Accepted(_)));
+    assert!(matches!(
+        c.submit_checklist(&agent, &scores, &report),
+        ChecklistReply::Accepted(_)
+    ));
 
     let mut optional = solo_with_an_answer(false);
-    assert!(matches!(optional.submit_checklist(&agent, &scores, &Report::Missing), ChecklistReply::Accepted(_)));
+    assert!(matches!(
+        optional.submit_checklist(&agent, &scores, &Report::Missing),
+        ChecklistReply::Accepted(_)
+    ));
 }

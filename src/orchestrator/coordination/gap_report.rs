@@ -58,16 +58,35 @@ mod tests {
 
     #[test]
     fn a_report_passes_only_when_present_readable_and_long_enough() {
-        assert!(Report::Missing.problem().unwrap().contains("provide its path via report_path"));
+        assert!(
+            Report::Missing
+                .problem()
+                .unwrap()
+                .contains("provide its path via report_path")
+        );
         assert_eq!(
-            Report::Unreadable("Report file not found: x".into()).problem().as_deref(),
+            Report::Unreadable("Report file not found: x".into())
+                .problem()
+                .as_deref(),
             Some("Report file not found: x")
         );
-        assert_eq!(Report::Text("  \n".into()).problem().as_deref(), Some("Report file is empty."));
-        assert!(Report::Text("## Gaps\nE2 weak".into()).problem().unwrap().contains("too short"));
+        assert_eq!(
+            Report::Text("  \n".into()).problem().as_deref(),
+            Some("Report file is empty.")
+        );
+        assert!(
+            Report::Text("## Gaps\nE2 weak".into())
+                .problem()
+                .unwrap()
+                .contains("too short")
+        );
         assert_eq!(Report::Text("x".repeat(MIN_LENGTH)).problem(), None);
         let invalid = Report::invalid("Report file is empty.");
         assert_eq!(invalid.code, "diagnostic_report_invalid");
-        assert!(invalid.explanation.ends_with("Fix the report and resubmit submit_checklist."));
+        assert!(
+            invalid
+                .explanation
+                .ends_with("Fix the report and resubmit submit_checklist.")
+        );
     }
 }

@@ -43,7 +43,8 @@ impl Coordination {
         if self.is_vote_only(index) {
             return Update::Restart;
         }
-        if self.rules.fairness.defer_peer_updates_until_restart && !self.midstream_before_checklist(index)
+        if self.rules.fairness.defer_peer_updates_until_restart
+            && !self.midstream_before_checklist(index)
         {
             return Update::None;
         }

@@ -89,7 +89,10 @@ fn deferred_and_gated(midstream: bool) -> Coordination {
 fn peers_answers_reach_a_gated_agent_before_its_checklist_only_when_allowed() {
     let mut allowed = deferred_and_gated(true);
     let mut after_checklist = allowed.clone();
-    assert!(matches!(allowed.take_update(&id("b"), true), Update::Inject(_)));
+    assert!(matches!(
+        allowed.take_update(&id("b"), true),
+        Update::Inject(_)
+    ));
 
     let flat = serde_json::json!({"E1": 9, "E2": 9, "E3": 9, "E4": 9});
     let reply = after_checklist.submit_checklist(&id("b"), &flat, &Report::Missing);

@@ -9,8 +9,9 @@ use ratatui::text::{Line, Span};
 use super::chrome::window;
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PLANNING_MODE,
-    QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED, WINNER,
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER,
+    PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED,
+    WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};

@@ -94,7 +94,9 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 ChecklistVerdict::NewAnswer => theme.warn(),
             },
         ),
-        EntryKind::Approach { summary } => (format!("{APPROACH} approach: {summary}"), theme.text()),
+        EntryKind::Approach { summary } => {
+            (format!("{APPROACH} approach: {summary}"), theme.text())
+        }
         EntryKind::VoteIgnored { target, why } => {
             (format!("⊘ vote for {target} ignored: {why}"), theme.warn())
         }

@@ -2,12 +2,12 @@
 //! final answer.
 
 use super::{PREVIEW, flatten, votes_of};
-use crate::protocol::{ChecklistResult, DraftedApproach};
 use crate::protocol::symbols::{
-    APPROACH, CHECKLIST, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE, VOTE_IGNORED,
-    WINNER,
+    APPROACH, CHECKLIST, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE,
+    VOTE_IGNORED, WINNER,
 };
 use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, TimeoutScope, VoteCount};
+use crate::protocol::{ChecklistResult, DraftedApproach};
 use crate::text::truncate;
 
 pub(super) fn new_answer(label: &AnswerLabel, content: &str) -> Vec<String> {
