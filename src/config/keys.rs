@@ -173,6 +173,9 @@ pub const ORCHESTRATOR: &[&str] = &[
     "voting_threshold",
     "max_checklist_calls_per_round",
     "checklist_first_answer",
+    "checklist_require_gap_report",
+    "gap_report_mode",
+    "allow_midstream_peer_updates_before_checklist_submit",
     "answer_novelty_requirement",
     "max_new_answers_per_agent",
     "max_new_answers_global",
@@ -202,9 +205,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "docker",
     "min_answers_before_voting",
     "memory",
-    "checklist_require_gap_report",
-    "gap_report_mode",
-    "allow_midstream_peer_updates_before_checklist_submit",
     "coordination_mode",
     "presenter_agent",
     "multimodal_config",
@@ -242,6 +242,9 @@ pub const COORDINATION: &[&str] = &[
     "compression_target_ratio",
     "novelty_injection",
     "persona_generator",
+    "fast_iteration_mode",
+    "max_verifications_per_round",
+    "max_internal_fix_loops",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -312,9 +315,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "standalone_checkpoint_single",
     "standalone_checkpoint_include_workspace_context",
     "web_review",
-    "fast_iteration_mode",
-    "max_verifications_per_round",
-    "max_internal_fix_loops",
     "skip_redundant_scaffolding",
 ];
 

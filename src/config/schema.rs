@@ -8,6 +8,7 @@ use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
 use super::fairness::{Fairness, NoveltyInjection};
+use super::fast_iteration::{FastIteration, GapReport};
 use super::granted::GrantedPath;
 use super::persona_generator::PersonaGeneratorConfig;
 use super::scripted::ScriptedOptions;
@@ -206,6 +207,10 @@ pub struct ChecklistConfig {
     /// `checklist_first_answer`: `submit_checklist` is allowed before an agent's first
     /// answer.
     pub first_answer: bool,
+    /// `checklist_require_gap_report` and `gap_report_mode`.
+    pub gap_report: GapReport,
+    /// `allow_midstream_peer_updates_before_checklist_submit` (`None`: MassGen's policy).
+    pub midstream_before_submit: Option<bool>,
 }
 
 impl Default for ChecklistConfig {
@@ -215,6 +220,8 @@ impl Default for ChecklistConfig {
             voting_threshold: 5,
             max_calls_per_round: 1,
             first_answer: false,
+            gap_report: GapReport::default(),
+            midstream_before_submit: None,
         }
     }
 }
@@ -259,6 +266,8 @@ pub struct CoordinationConfig {
     pub novelty_injection: NoveltyInjection,
     /// `persona_generator` when enabled: a model writes each agent a persona before the turn.
     pub persona_generator: Option<PersonaGeneratorConfig>,
+    /// `fast_iteration_mode`, `max_verifications_per_round`, `max_internal_fix_loops`.
+    pub fast_iteration: FastIteration,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -296,6 +305,7 @@ impl Default for CoordinationConfig {
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
             novelty_injection: NoveltyInjection::None,
             persona_generator: None,
+            fast_iteration: FastIteration::default(),
         }
     }
 }

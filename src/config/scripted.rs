@@ -38,6 +38,10 @@
 //!   checklist:                    # checklist-gated voting: submit_checklist scores, one
 //!     - {E1: 9, E2: 8, E3: 6, E4: 7}   # per answer of its own; it answers again or votes
 //!                                 # as the verdict says
+//!   checklist_report: tasks/diagnostic_report.md   # its report_path for submit_checklist
+//!   approach: {plan: {E2: [{plan: "…", sources: [fresh], impact: structural}]}}
+//!                                 # draft_approach arguments, sent after each new_answer
+//!                                 # verdict before it answers again
 //! ```
 
 mod evaluation;
@@ -90,6 +94,10 @@ pub struct ScriptedOptions {
     /// Under checklist-gated voting, the `scores` of its `submit_checklist` calls: the
     /// first while its first answer is its newest, and so on (the last one after that).
     pub checklist: Vec<serde_json::Value>,
+    /// The `report_path` its `submit_checklist` calls pass.
+    pub checklist_report: Option<String>,
+    /// The arguments of the `draft_approach` call it makes after a `new_answer` verdict.
+    pub approach: Option<serde_json::Value>,
 }
 
 impl Default for ScriptedOptions {
@@ -116,6 +124,8 @@ impl Default for ScriptedOptions {
             ask: None,
             with_reply: None,
             checklist: Vec::new(),
+            checklist_report: None,
+            approach: None,
         }
     }
 }
@@ -166,7 +176,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 21] = [
+pub const SCRIPTED_KEYS: [&str; 23] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -188,6 +198,8 @@ pub const SCRIPTED_KEYS: [&str; 21] = [
     "ask",
     "with_reply",
     "checklist",
+    "checklist_report",
+    "approach",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -249,6 +261,8 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         ask: modes::parse_ask(backend)?,
         with_reply: backend.string("with_reply")?,
         checklist: modes::parse_checklist(backend)?,
+        checklist_report: backend.string("checklist_report")?,
+        approach: modes::parse_approach(backend)?,
     })
 }
 

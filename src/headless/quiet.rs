@@ -135,6 +135,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::WorkspaceAssigned { .. }
             | EventMsg::SkillsListed { .. }
             | EventMsg::ChecklistSubmitted { .. }
+            | EventMsg::ApproachDrafted { .. }
             | EventMsg::AttachmentsSent { .. }
             | EventMsg::ReplayStarted { .. }
             | EventMsg::ReplayFinished { .. } => {}

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 use super::broadcast::tools::BroadcastCall;
-use super::coordination::ChecklistReply;
+use super::coordination::{ApproachReply, ChecklistReply, Report};
 use super::event_queue::streamed_text;
 use crate::protocol::{AgentId, EnforcementReason, EventMsg};
 use crate::tools::WorkflowCall;
@@ -105,7 +105,14 @@ pub enum TaskMsg {
     Checklist {
         agent: AgentId,
         scores: serde_json::Value,
+        report: Report,
         reply: oneshot::Sender<ChecklistReply>,
+    },
+    /// A `draft_approach` call's arguments, for the driver to judge.
+    Approach {
+        agent: AgentId,
+        arguments: serde_json::Value,
+        reply: oneshot::Sender<ApproachReply>,
     },
     /// A peer's side call answered a question.
     PeerReplied {
@@ -222,14 +229,31 @@ impl AgentSink {
 
     /// Hands a `submit_checklist` call to the driver and waits for its verdict; `None` if
     /// the turn ended meanwhile.
-    pub async fn checklist(&self, scores: serde_json::Value) -> Option<ChecklistReply> {
+    pub async fn checklist(
+        &self,
+        scores: serde_json::Value,
+        report: Report,
+    ) -> Option<ChecklistReply> {
         let (reply, verdict) = oneshot::channel();
         self.tx.send(TaskMsg::Checklist {
             agent: self.agent.clone(),
             scores,
+            report,
             reply,
         })?;
         verdict.await.ok()
+    }
+
+    /// Hands a `draft_approach` call to the driver and waits for its judgement; `None` if
+    /// the turn ended meanwhile.
+    pub async fn approach(&self, arguments: serde_json::Value) -> Option<ApproachReply> {
+        let (reply, judged) = oneshot::channel();
+        self.tx.send(TaskMsg::Approach {
+            agent: self.agent.clone(),
+            arguments,
+            reply,
+        })?;
+        judged.await.ok()
     }
 
     /// A peer's answer to a question, from its side call.

@@ -4,6 +4,7 @@
 mod agent_link;
 mod agent_round;
 mod agent_router;
+mod approach_tool;
 mod broadcast;
 mod channel;
 mod checklist_tool;
@@ -14,6 +15,7 @@ mod context_summary;
 pub mod coordination;
 mod emitter;
 pub mod event_queue;
+mod gap_report_file;
 mod handle;
 mod inbox;
 mod milestones;

@@ -1,12 +1,15 @@
 //! What a turn adds to an agent's own tools: its task-plan tools, the broadcast tools
 //! (answered by the turn driver), and planning mode's gate in front of MCP tools.
 
+use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
 
+use super::approach_tool;
 use super::broadcast::tools::{self as broadcast, BroadcastCall};
 use super::channel::AgentSink;
 use super::checklist_tool;
-use super::coordination::ChecklistReply;
+use super::coordination::{ApproachReply, ChecklistReply};
+use super::gap_report_file;
 use super::planning_mode::{self, Decision};
 use super::task_tools::TaskPlanTools;
 use crate::backend::{ToolCall, ToolSpec};
@@ -43,8 +46,11 @@ pub struct TurnTools {
     pub broadcast: Option<BroadcastSettings>,
     /// `None` for the final presentation, which planning mode never blocks.
     pub gate: Option<Arc<Gate>>,
-    /// Checklist-gated voting: `submit_checklist`, judged by the turn driver.
+    /// Checklist-gated voting: `submit_checklist` and `draft_approach`, judged by the turn
+    /// driver.
     pub checklist: bool,
+    /// The agent's workspace, where `submit_checklist`'s `report_path` is read.
+    pub workspace: Option<PathBuf>,
 }
 
 impl TurnTools {
@@ -62,6 +68,7 @@ impl TurnTools {
         // Out of answers, the agent could not act on a `new_answer` verdict: no gate.
         if self.checklist && !vote_only {
             specs.push(checklist_tool::spec());
+            specs.push(approach_tool::spec());
         }
         specs
     }
@@ -92,7 +99,14 @@ impl TurnTools {
             return Some(tools.call(&call.name, &call.arguments).await);
         }
         if self.checklist && call.name == checklist_tool::SUBMIT_CHECKLIST {
-            return Some(submit_checklist(sink, &call.arguments).await);
+            let report = gap_report_file::read(
+                gap_report_file::report_path(&call.arguments).as_deref(),
+                self.workspace.as_deref(),
+            );
+            return Some(submit_checklist(sink, &call.arguments, report).await);
+        }
+        if self.checklist && call.name == approach_tool::DRAFT_APPROACH {
+            return Some(draft_approach(sink, &call.arguments).await);
         }
         let settings = self
             .broadcast
@@ -117,7 +131,11 @@ async fn ask(sink: &AgentSink, call: BroadcastCall) -> ToolResult {
     }
 }
 
-async fn submit_checklist(sink: &AgentSink, arguments: &str) -> ToolResult {
+async fn submit_checklist(
+    sink: &AgentSink,
+    arguments: &str,
+    report: crate::orchestrator::coordination::Report,
+) -> ToolResult {
     let scores = match checklist_tool::scores(arguments) {
         Ok(scores) => scores,
         Err(message) => {
@@ -127,12 +145,31 @@ async fn submit_checklist(sink: &AgentSink, arguments: &str) -> ToolResult {
             });
         }
     };
-    match sink.checklist(scores).await {
+    match sink.checklist(scores, report).await {
         Some(reply) => ToolResult::from(ToolOutcome {
             ok: matches!(reply, ChecklistReply::Accepted(_)),
             output: reply.to_json().to_string(),
         }),
         None => error("the turn ended before the checklist was judged".into()),
+    }
+}
+
+async fn draft_approach(sink: &AgentSink, arguments: &str) -> ToolResult {
+    let arguments = match approach_tool::arguments(arguments) {
+        Ok(arguments) => arguments,
+        Err(message) => {
+            return ToolResult::from(ToolOutcome {
+                ok: false,
+                output: serde_json::json!({ "valid": false, "error": message }).to_string(),
+            });
+        }
+    };
+    match sink.approach(arguments).await {
+        Some(reply) => ToolResult::from(ToolOutcome {
+            ok: matches!(reply, ApproachReply::Accepted(_)),
+            output: reply.to_json().to_string(),
+        }),
+        None => error("the turn ended before the approach was judged".into()),
     }
 }
 
@@ -165,6 +202,7 @@ mod tests {
             broadcast: None,
             gate: Some(gate),
             checklist: false,
+            workspace: None,
         };
         assert_eq!(tools.blocked("mcp__planning_scout__get_task_plan"), None);
         assert!(tools.blocked("mcp__planning_api__post").is_some());

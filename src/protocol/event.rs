@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
+use super::approach::DraftedApproach;
 use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 pub use super::event_parts::{
@@ -162,6 +163,9 @@ pub enum EventMsg {
     /// Checklist-gated voting: the agent's `submit_checklist` was accepted, with these
     /// scores and this verdict.
     ChecklistSubmitted { result: ChecklistResult },
+    /// Checklist-gated voting: after a `new_answer` verdict the agent's `draft_approach`
+    /// was accepted — its plan for the next answer.
+    ApproachDrafted { approach: DraftedApproach },
     /// `use_skills` is on: the skills agents are told about, found in `searched` (the
     /// directories looked in, as shown). Sent once at run start; never when skills are off.
     SkillsListed {

@@ -3,6 +3,7 @@
 //! Plain serde data only. The orchestrator emits [`Event`]s; every front end, the session
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
+mod approach;
 mod attachment;
 mod attachment_summary;
 mod checklist;
@@ -19,6 +20,7 @@ mod skill;
 pub mod symbols;
 mod usage;
 
+pub use approach::{DraftedApproach, Impact, PlannedImprovement, Preserved};
 pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };

@@ -37,3 +37,5 @@ pub const TIMER: &str = "⏱";
 pub const EVALUATE: &str = "🔍";
 /// A `submit_checklist` accepted under checklist-gated voting.
 pub const CHECKLIST: &str = "☑";
+/// A `draft_approach` accepted: the agent's plan for its next answer.
+pub const APPROACH: &str = "🧭";

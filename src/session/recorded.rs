@@ -97,6 +97,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::VoteCast { .. }
         | EventMsg::VoteIgnored { .. }
         | EventMsg::ChecklistSubmitted { .. }
+        | EventMsg::ApproachDrafted { .. }
         | EventMsg::PlanningModeDecided { .. }
         | EventMsg::PersonaAssigned { .. }
         | EventMsg::ToolBlocked { .. }

@@ -13,6 +13,7 @@ mod answer_now;
 mod attachments;
 mod broadcast;
 mod checklist;
+mod checklist_rounds;
 mod context;
 mod coordination;
 mod coordination_keys;

@@ -333,6 +333,9 @@ pub fn transcript(events: &[Event]) -> Vec<String> {
                 EventMsg::ChecklistSubmitted { result } => {
                     format!("{who} checklist {}", result.verdict.action())
                 }
+                EventMsg::ApproachDrafted { approach } => {
+                    format!("{who} approach {}", approach.summary())
+                }
                 EventMsg::EnforcementRetry {
                     attempt, reason, ..
                 } => format!("{who} retry {attempt} {reason:?}"),

@@ -1,11 +1,13 @@
 //! What a scripted agent under checklist-gated voting does once it has an answer: submit
-//! its next scripted scores with `submit_checklist`, then follow the verdict.
+//! its next scripted scores with `submit_checklist` (with its `report_path`), then follow
+//! the verdict, sending its scripted `draft_approach` first after a `new_answer` verdict.
 
 use super::reading;
 use crate::backend::ChatRequest;
 use crate::config::{ScriptedOptions, ScriptedToolCall};
 
 const SUBMIT_CHECKLIST: &str = "submit_checklist";
+const DRAFT_APPROACH: &str = "draft_approach";
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum Step {
@@ -27,21 +29,37 @@ pub fn step(
     if options.checklist.is_empty() || !reading::offers(request, SUBMIT_CHECKLIST) {
         return None;
     }
-    let Some(result) = reading::tool_results(request)
-        .filter(|result| result.name == SUBMIT_CHECKLIST)
-        .last()
+    let results: Vec<_> = reading::tool_results(request).collect();
+    let Some(position) = results
+        .iter()
+        .rposition(|result| result.name == SUBMIT_CHECKLIST)
     else {
         let scores = options.checklist[index.min(options.checklist.len() - 1)].clone();
+        let mut arguments = serde_json::json!({ "scores": scores });
+        if let Some(path) = &options.checklist_report {
+            arguments["report_path"] = serde_json::Value::from(path.as_str());
+        }
         return Some(Step::Submit(ScriptedToolCall {
             name: SUBMIT_CHECKLIST.into(),
-            arguments: serde_json::json!({ "scores": scores }),
+            arguments,
         }));
     };
-    let verdict = serde_json::from_str::<serde_json::Value>(result.content)
+    let verdict = serde_json::from_str::<serde_json::Value>(results[position].content)
         .ok()
         .and_then(|reply| reply.get("verdict")?.as_str().map(str::to_string));
-    match verdict.as_deref() {
-        Some("new_answer") => Some(Step::Answer),
-        _ => Some(Step::Vote),
+    if verdict.as_deref() != Some("new_answer") {
+        return Some(Step::Vote);
+    }
+    let drafted = results[position..]
+        .iter()
+        .any(|result| result.name == DRAFT_APPROACH);
+    match &options.approach {
+        Some(arguments) if !drafted && reading::offers(request, DRAFT_APPROACH) => {
+            Some(Step::Submit(ScriptedToolCall {
+                name: DRAFT_APPROACH.into(),
+                arguments: arguments.clone(),
+            }))
+        }
+        _ => Some(Step::Answer),
     }
 }

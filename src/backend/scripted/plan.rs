@@ -201,7 +201,11 @@ pub fn plan(context: &Context<'_>) -> Plan {
     if let Some(checklist::Step::Submit(call)) = checklist_step {
         return Plan {
             reasoning,
-            text: Some("Scoring the answers against the checklist.".into()),
+            text: Some(if call.name == "draft_approach" {
+                "Planning the next answer.".into()
+            } else {
+                "Scoring the answers against the checklist.".into()
+            }),
             action: Action::CallTools(vec![call]),
         };
     }

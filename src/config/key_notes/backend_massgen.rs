@@ -112,7 +112,12 @@ fn own(key: &str) -> Option<&'static str> {
             "MassGen would route this agent's tool calls through its NLIP router; massgen calls \
              tools directly"
         }
-        "voting_threshold" | "max_checklist_calls_per_round" | "checklist_first_answer" => {
+        "voting_threshold"
+        | "max_checklist_calls_per_round"
+        | "checklist_first_answer"
+        | "checklist_require_gap_report"
+        | "gap_report_mode"
+        | "allow_midstream_peer_updates_before_checklist_submit" => {
             "MassGen reads this checklist-gated voting setting under `orchestrator`, not in a \
              backend (here it only keeps it out of the request); massgen acts on it under \
              `orchestrator`: move it there"

@@ -24,16 +24,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen would configure its persistent agent memory here; massgen keeps no memory \
              beyond the session's conversation"
         }
-        "checklist_require_gap_report" | "gap_report_mode" => {
-            "MassGen would make agents under `voting_sensitivity: checklist_gated` write a \
-             diagnostic gap report and pass its path to `submit_checklist`; massgen's checklist \
-             gate judges the scores alone"
-        }
-        "allow_midstream_peer_updates_before_checklist_submit" => {
-            "MassGen would decide with it whether peers' new answers reach an agent under \
-             `voting_sensitivity: checklist_gated` before its checklist; massgen delivers them \
-             as it does in every mode"
-        }
         "type" | "max_turns" => {
             "MassGen 0.1.97 does not read this key either (a shipped config sets it); massgen \
              ignores it"
@@ -189,10 +179,6 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
         }
         "web_review" => {
             "MassGen would show a change-review dialog in its web UI; massgen has no web UI"
-        }
-        "fast_iteration_mode" | "max_verifications_per_round" | "max_internal_fix_loops" => {
-            "MassGen would cap the verify-and-fix work inside a round so agents submit sooner; \
-             massgen leaves each round's work to the agent"
         }
         "use_skills_registry" => "MassGen 0.1.97 does not read this key either; massgen ignores it",
         "skip_redundant_scaffolding" => {

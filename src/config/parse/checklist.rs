@@ -1,7 +1,8 @@
 //! Checklist-gated voting at the orchestrator: `voting_sensitivity: checklist_gated`,
-//! `voting_threshold`, `max_checklist_calls_per_round` and `checklist_first_answer`.
+//! `voting_threshold`, `max_checklist_calls_per_round`, `checklist_first_answer`, the gap
+//! report and peers' answers before the checklist.
 
-use super::modes;
+use super::{fast_iteration, modes};
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
 use crate::config::schema::ChecklistConfig;
@@ -52,5 +53,7 @@ pub(super) fn parse_checklist(orchestrator: &Fields<'_>) -> Result<ChecklistConf
         first_answer: orchestrator
             .bool("checklist_first_answer")?
             .unwrap_or(defaults.first_answer),
+        gap_report: fast_iteration::gap_report(orchestrator)?,
+        midstream_before_submit: fast_iteration::midstream_before_submit(orchestrator)?,
     })
 }

@@ -2,7 +2,7 @@
 //! filesystem memory and skills.
 
 use super::key_table::KeyTable;
-use super::{Note, modes, persona_generator};
+use super::{Note, fast_iteration, modes, persona_generator};
 use crate::config::error::Problem;
 use crate::config::fairness::NoveltyInjection;
 use crate::config::fields::Fields;
@@ -69,6 +69,7 @@ pub(super) fn parse_coordination(
             )?
             .unwrap_or(defaults.novelty_injection),
         persona_generator: persona_generator::parse_persona_generator(coordination, notes)?,
+        fast_iteration: fast_iteration::fast_iteration(coordination)?,
     })
 }
 

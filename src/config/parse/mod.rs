@@ -11,6 +11,7 @@ mod command_line;
 mod coordination;
 mod custom_tools;
 mod fairness;
+mod fast_iteration;
 mod key_table;
 mod limits;
 mod modes;

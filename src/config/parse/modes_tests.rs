@@ -155,7 +155,7 @@ fn dynamic_plan_depth_runs_as_medium_with_a_warning() {
 #[test]
 fn unsupported_keys_say_what_massgen_would_have_done() {
     let yaml = format!(
-        "{AGENT}orchestrator:\n  coordination:\n    massgen_skills: [pdf]\n    fast_iteration_mode: true\n"
+        "{AGENT}orchestrator:\n  coordination:\n    massgen_skills: [pdf]\n    skip_redundant_scaffolding: true\n"
     );
     let messages = warnings(&yaml);
     assert_eq!(
@@ -166,7 +166,7 @@ fn unsupported_keys_say_what_massgen_would_have_done() {
     );
     assert!(
         messages[1].starts_with(
-            "ignored: orchestrator.coordination.fast_iteration_mode — MassGen would cap"
+            "ignored: orchestrator.coordination.skip_redundant_scaffolding — MassGen would tell"
         ),
         "{messages:?}"
     );

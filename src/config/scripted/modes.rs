@@ -232,3 +232,21 @@ pub(super) fn parse_checklist(backend: &Fields<'_>) -> Result<Vec<Json>, Problem
         })
         .collect()
 }
+
+/// `approach`: the arguments of its `draft_approach` call, a mapping.
+pub(super) fn parse_approach(backend: &Fields<'_>) -> Result<Option<Json>, Problem> {
+    let Some(node) = backend.get("approach") else {
+        return Ok(None);
+    };
+    match node.to_json() {
+        object @ Json::Object(_) => Ok(Some(object)),
+        Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) | Json::Array(_) => Err(
+            backend.wrong_type(
+                "approach",
+                node,
+                "a mapping of draft_approach arguments",
+                "approach: {plan: {E2: [{plan: \"…\", impact: structural}]}, preserve: {E1: \"…\"}}",
+            ),
+        ),
+    }
+}

@@ -20,7 +20,7 @@ use std::path::PathBuf;
 use super::Printer;
 use super::lines::{AgentLines, Channel};
 use super::style::Style;
-use crate::protocol::symbols::CHECKLIST;
+use crate::protocol::symbols::{APPROACH, CHECKLIST};
 use crate::protocol::{
     AgentId, AgentInfo, Event, EventMsg, Spend, run_events, usage_events, workspace_events,
 };
@@ -161,6 +161,12 @@ impl<W: Write> PlainPrinter<W> {
                 let line = self
                     .style
                     .dim(&format!("{CHECKLIST} checklist: {}", result.summary()));
+                self.agent_line(agent, &line)
+            }
+            (EventMsg::ApproachDrafted { approach }, Some(agent)) => {
+                let line = self
+                    .style
+                    .dim(&format!("{APPROACH} approach: {}", approach.summary()));
                 self.agent_line(agent, &line)
             }
             (EventMsg::VoteIgnored { target, why, .. }, Some(agent)) => {

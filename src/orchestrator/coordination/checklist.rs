@@ -316,9 +316,9 @@ fn verdict(
             ChecklistVerdict::NewAnswer,
             format!(
                 "{passed} of {total} items passed (required: {required}). Verdict: new_answer. \
-                 Items that need improvement: {}. NEXT STEP: plan what to build for each \
-                 failing criterion, implement it, then submit the improved answer with \
-                 `new_answer`.",
+                 Items that need improvement: {}. NEXT STEP: Call `draft_approach` to plan \
+                 what to build for each failing criterion. This is required before \
+                 implementing. Then implement your plan and call `new_answer`.",
                 failed.join(", ")
             ),
         )

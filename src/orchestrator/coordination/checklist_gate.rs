@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::checklist::{self, Gate, Invalid, Submission};
 use super::criteria::DEFAULT_CRITERIA;
+use super::gap_report::Report;
 use crate::protocol::{AgentId, ChecklistResult, ChecklistVerdict};
 
 /// `voting_sensitivity: checklist_gated` and its knobs.
@@ -19,6 +20,12 @@ pub struct ChecklistRules {
     /// `checklist_first_answer`: `submit_checklist` is offered before the agent's first
     /// answer too.
     pub first_answer: bool,
+    /// `checklist_require_gap_report`: a checklist needs a diagnostic report.
+    pub gap_report_required: bool,
+    /// `allow_midstream_peer_updates_before_checklist_submit`, resolved: under
+    /// `defer_peer_updates_until_restart`, peers' answers still reach the agent mid-round
+    /// until its first accepted checklist of the round.
+    pub midstream_before_submit: bool,
 }
 
 impl ChecklistRules {
@@ -29,8 +36,22 @@ impl ChecklistRules {
             voting_threshold: 5,
             max_calls_per_round: 1,
             first_answer: false,
+            gap_report_required: false,
+            midstream_before_submit: false,
         }
     }
+}
+
+/// The agent's latest `submit_checklist` this round, as `draft_approach` reads it.
+#[derive(Clone, Debug, Default, PartialEq)]
+enum Latest {
+    #[default]
+    None,
+    Invalid,
+    Accepted {
+        verdict: ChecklistVerdict,
+        failed: Vec<String>,
+    },
 }
 
 /// One agent's checklist this round.
@@ -39,6 +60,7 @@ pub(super) struct ChecklistState {
     pub gated: bool,
     calls_this_round: u32,
     verdict: Option<ChecklistVerdict>,
+    latest: Latest,
 }
 
 impl ChecklistState {
@@ -53,6 +75,33 @@ impl ChecklistState {
     pub fn reset(&mut self) {
         self.calls_this_round = 0;
         self.verdict = None;
+        self.latest = Latest::None;
+    }
+
+    /// A checklist was accepted this round (for the current answer).
+    pub fn submitted(&self) -> bool {
+        self.calls_this_round > 0
+    }
+
+    /// The failing criteria `draft_approach` must plan for, or MassGen's refusal when the
+    /// latest checklist did not ask for a new answer.
+    pub fn failed_for_approach(&self) -> Result<&[String], String> {
+        match &self.latest {
+            Latest::Accepted {
+                verdict: ChecklistVerdict::NewAnswer,
+                failed,
+            } => Ok(failed),
+            Latest::Accepted { .. } => Err(
+                "draft_approach is only available after submit_checklist returns an iterate \
+                 verdict (new_answer)."
+                    .into(),
+            ),
+            Latest::None | Latest::Invalid => Err(
+                "draft_approach is unavailable because your latest submit_checklist result was \
+                 a validation error. Fix and resubmit submit_checklist first."
+                    .into(),
+            ),
+        }
     }
 }
 
@@ -104,6 +153,8 @@ pub(super) struct Caller<'a> {
     pub own_answers: usize,
     pub max_answers: Option<u32>,
     pub labels: &'a [String],
+    /// What it passed as `report_path`.
+    pub report: &'a Report,
 }
 
 pub(super) fn submit(
@@ -149,16 +200,36 @@ pub(super) fn submit(
         has_own_answer: caller.own_answers > 0,
         labels: caller.labels,
     };
-    match checklist::judge(scores, &submission) {
+    // The report is judged after the scores (nothing to diagnose before an own answer).
+    let judged =
+        checklist::judge(scores, &submission).and_then(|result| match caller.report.problem() {
+            Some(problem) if rules.gap_report_required && caller.own_answers > 0 => {
+                Err(Report::invalid(&problem))
+            }
+            _ => Ok(result),
+        });
+    match judged {
         Ok(result) => {
             state.calls_this_round += 1;
             state.verdict = Some(result.verdict);
+            state.latest = Latest::Accepted {
+                verdict: result.verdict,
+                failed: result
+                    .scores
+                    .iter()
+                    .filter(|item| !item.passed)
+                    .map(|item| item.id.clone())
+                    .collect(),
+            };
             ChecklistReply::Accepted(result)
         }
-        Err(invalid) => ChecklistReply::Invalid {
-            invalid,
-            required: gate.required,
-        },
+        Err(invalid) => {
+            state.latest = Latest::Invalid;
+            ChecklistReply::Invalid {
+                invalid,
+                required: gate.required,
+            }
+        }
     }
 }
 

@@ -17,12 +17,16 @@ pub mod answer_order;
 pub mod checklist;
 mod checklist_gate;
 pub mod criteria;
+mod draft_approach;
 mod fairness;
+mod gap_report;
 mod outcome;
 mod terms;
 mod updates;
 
 pub use checklist_gate::{ChecklistReply, ChecklistRules};
+pub use draft_approach::ApproachReply;
+pub use gap_report::Report;
 pub use outcome::{Candidates, Feedback, WinnerDecision};
 pub use terms::{AcceptedAnswer, Rejection, RoundView, Rules, VisibleAnswer, VoteOutcome};
 pub use updates::{FreshAnswer, Update};
@@ -347,7 +351,12 @@ impl Coordination {
 
     /// Judges a `submit_checklist` call's `scores` against the answers the agent saw when
     /// its round began.
-    pub fn submit_checklist(&mut self, agent: &AgentId, scores: &Value) -> ChecklistReply {
+    pub fn submit_checklist(
+        &mut self,
+        agent: &AgentId,
+        scores: &Value,
+        report: &Report,
+    ) -> ChecklistReply {
         let Some(index) = self.index(agent) else {
             return ChecklistReply::Refused(format!("unknown agent {agent}"));
         };
@@ -367,6 +376,7 @@ impl Coordination {
             own_answers: self.states[index].answers.len(),
             max_answers: self.rules.max_new_answers_per_agent,
             labels: &labels,
+            report,
         };
         checklist_gate::submit(
             self.rules.checklist.as_ref(),

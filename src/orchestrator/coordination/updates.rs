@@ -26,7 +26,9 @@ impl Coordination {
     /// Peers answered since the agent's round began: whether it keeps going with their
     /// answers appended to its latest tool result (`Inject`) or restarts to read them.
     /// An agent that may only vote restarts (its `vote` choices are fixed for the round).
-    /// Under `defer_peer_updates_until_restart` the answers wait for its next round. Else
+    /// Under `defer_peer_updates_until_restart` the answers wait for its next round (a gated
+    /// agent under `allow_midstream_peer_updates_before_checklist_submit` still gets them
+    /// until its first accepted checklist of the round). Else
     /// the first update of a turn is a restart, as are those `inject_allowed` forbids (its
     /// round is nearly out of time); later ones are injected, at most
     /// `max_midstream_injections_per_round` per round, newest first, the rest kept pending.
@@ -41,7 +43,9 @@ impl Coordination {
         if self.is_vote_only(index) {
             return Update::Restart;
         }
-        if self.rules.fairness.defer_peer_updates_until_restart {
+        if self.rules.fairness.defer_peer_updates_until_restart
+            && !self.midstream_before_checklist(index)
+        {
             return Update::None;
         }
         if state.updates == 0 || !inject_allowed {
@@ -83,6 +87,19 @@ impl Coordination {
         state.updates += 1;
         state.injected_this_round += chosen.len() as u32;
         Update::Inject(chosen.into_iter().map(|(_, fresh)| fresh).collect())
+    }
+
+    /// MassGen's `_should_defer_peer_updates_until_restart` exception: a gated agent whose
+    /// round has no accepted checklist yet, when the config allows it.
+    fn midstream_before_checklist(&self, index: usize) -> bool {
+        let checklist = &self.states[index].checklist;
+        checklist.gated
+            && !checklist.submitted()
+            && self
+                .rules
+                .checklist
+                .as_ref()
+                .is_some_and(|rules| rules.midstream_before_submit)
     }
 
     pub(super) fn answer_counts(&self) -> Vec<usize> {

@@ -15,6 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod checklist;
 mod code_tools;
+mod fast_iteration;
 mod filesystem;
 mod final_answer;
 pub mod memory;
@@ -24,6 +25,7 @@ pub mod post_evaluation;
 mod skills;
 pub mod updates;
 
+pub use fast_iteration::RoundKnobs;
 pub use filesystem::FilesystemView;
 use filesystem::filesystem_instructions;
 use skills::skills_instructions;
@@ -78,6 +80,8 @@ pub struct PromptContext<'a> {
     pub progress: Vec<(String, TaskProgress)>,
     /// `<PREVIOUS ATTEMPT FEEDBACK>`, on attempts after an orchestration restart.
     pub attempt_feedback: Option<&'a str>,
+    /// `fast_iteration_mode`, its round limits and the gap report.
+    pub round_knobs: RoundKnobs,
 }
 
 /// `[system, user]` for a coordination round.
@@ -117,7 +121,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
     let coordination = if vote_only {
         vote_only_instructions(context)
     } else if context.checklist_gated {
-        evaluation_instructions(context) + &checklist::instructions()
+        evaluation_instructions(context)
+            + &checklist::instructions()
+            + &fast_iteration::checklist_extras(&context.round_knobs)
     } else {
         evaluation_instructions(context)
     };
@@ -136,6 +142,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         );
     }
     section(&mut prompt, "core_behaviors", "critical", CORE_BEHAVIORS);
+    if let Some(text) = fast_iteration::guidance(&context.round_knobs.fast_iteration) {
+        section(&mut prompt, "fast_iteration", "high", &text);
+    }
     if let Some(settings) = context.broadcast.filter(|_| !vote_only) {
         section(
             &mut prompt,

@@ -32,6 +32,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         broadcast: None,
         progress: Vec::new(),
         attempt_feedback: None,
+        round_knobs: super::RoundKnobs::default(),
     }
 }
 

@@ -6,7 +6,7 @@ use tokio::sync::oneshot;
 
 use super::{Driver, budget};
 use crate::orchestrator::channel::{RoundUpdate, TaskMsg, Verdict};
-use crate::orchestrator::coordination::ChecklistReply;
+use crate::orchestrator::coordination::{ApproachReply, ChecklistReply, Report};
 use crate::protocol::{AgentId, EventMsg, Op, PostEvaluationOutcome};
 use crate::tools::WorkflowCall;
 
@@ -27,8 +27,14 @@ impl Driver<'_> {
             TaskMsg::Checklist {
                 agent,
                 scores,
+                report,
                 reply,
-            } => self.on_checklist(&agent, &scores, reply),
+            } => self.on_checklist(&agent, &scores, &report, reply),
+            TaskMsg::Approach {
+                agent,
+                arguments,
+                reply,
+            } => self.on_approach(&agent, &arguments, reply),
             TaskMsg::PeerReplied {
                 request_id,
                 from,
@@ -94,9 +100,10 @@ impl Driver<'_> {
         &mut self,
         agent: &AgentId,
         scores: &serde_json::Value,
+        report: &Report,
         reply: oneshot::Sender<ChecklistReply>,
     ) {
-        let verdict = self.coordination.submit_checklist(agent, scores);
+        let verdict = self.coordination.submit_checklist(agent, scores, report);
         if let ChecklistReply::Accepted(result) = &verdict {
             self.emit(
                 Some(agent),
@@ -106,6 +113,25 @@ impl Driver<'_> {
             );
         }
         let _ = reply.send(verdict);
+    }
+
+    /// Judges a `draft_approach`; an accepted one is reported in one line.
+    fn on_approach(
+        &mut self,
+        agent: &AgentId,
+        arguments: &serde_json::Value,
+        reply: oneshot::Sender<ApproachReply>,
+    ) {
+        let judged = self.coordination.draft_approach(agent, arguments);
+        if let ApproachReply::Accepted(approach) = &judged {
+            self.emit(
+                Some(agent),
+                EventMsg::ApproachDrafted {
+                    approach: approach.clone(),
+                },
+            );
+        }
+        let _ = reply.send(judged);
     }
 
     fn on_update_check(

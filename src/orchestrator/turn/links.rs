@@ -11,7 +11,7 @@ use crate::orchestrator::agent_link::AgentLink;
 use crate::orchestrator::channel::AgentSink;
 use crate::orchestrator::inbox::HumanInbox;
 use crate::orchestrator::model_call::ModelLink;
-use crate::orchestrator::prompts::{FilesystemView, PromptContext};
+use crate::orchestrator::prompts::{FilesystemView, PromptContext, RoundKnobs};
 use crate::orchestrator::task_tools::TaskPlanTools;
 use crate::orchestrator::turn_tools::{Gate, TurnTools};
 use crate::protocol::{AgentId, Attachment, EventMsg, TaskProgress};
@@ -121,6 +121,10 @@ impl Driver<'_> {
                 .is_some_and(|checklist| checklist.gated.contains(&config.agents[agent_index].id)),
             novelty: config.orchestrator.answer_novelty_requirement,
             novelty_injection: config.orchestrator.coordination.novelty_injection,
+            round_knobs: RoundKnobs {
+                fast_iteration: config.orchestrator.coordination.fast_iteration,
+                gap_report: Some(config.orchestrator.checklist.gap_report.mode),
+            },
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
                 let dirs = workspaces.dirs(agent_index)?;
@@ -248,6 +252,11 @@ fn build_turn_tools(
             if !settings.participants.contains(&agent.id) {
                 return TurnTools::default();
             }
+            let workspace = run
+                .workspaces
+                .as_ref()
+                .and_then(|workspaces| workspaces.dirs(index))
+                .map(|dirs| dirs.workspace.clone());
             let task_plan = settings.task_planning.map(|planning| {
                 let file = run
                     .workspaces
@@ -269,6 +278,7 @@ fn build_turn_tools(
                     .checklist
                     .as_ref()
                     .is_some_and(|checklist| checklist.gated.contains(&agent.id)),
+                workspace,
             }
         })
         .collect()

@@ -165,6 +165,14 @@ fn checklist_rules(config: &Config) -> Option<ChecklistRules> {
         voting_threshold: checklist.voting_threshold,
         max_calls_per_round: checklist.max_calls_per_round,
         first_answer: checklist.first_answer,
+        gap_report_required: checklist.gap_report.required,
+        // MassGen's default: allowed unless peers' answers wait for a restart.
+        midstream_before_submit: checklist.midstream_before_submit.unwrap_or(
+            !config
+                .orchestrator
+                .fairness
+                .defer_peer_updates_until_restart,
+        ),
         ..ChecklistRules::for_agents(gated)
     })
 }

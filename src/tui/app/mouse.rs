@@ -135,6 +135,7 @@ impl App {
             | EntryKind::RoundTimeLimit { .. }
             | EntryKind::Compressed { .. }
             | EntryKind::Checklist { .. }
+            | EntryKind::Approach { .. }
             | EntryKind::PostEvaluation { .. }
             | EntryKind::OrchestrationRestart { .. }
             | EntryKind::Enforcement { .. }

@@ -9,7 +9,7 @@ use ratatui::text::{Line, Span};
 use super::chrome::window;
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PERSONA,
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PERSONA,
     PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED,
     WINNER,
 };
@@ -178,6 +178,7 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
             ChecklistVerdict::Vote => CellText(CHECKLIST, " vote", None),
             ChecklistVerdict::NewAnswer => CellText(CHECKLIST, " iterate", None),
         },
+        EntryKind::Approach { .. } => CellText(APPROACH, " approach", None),
         EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
         EntryKind::Injected { .. } => CellText(UPDATE, " update", None),
         EntryKind::RoundTimeLimit { .. } => CellText(TIMER, " time limit", None),

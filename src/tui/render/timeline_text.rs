@@ -4,7 +4,9 @@
 use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::compression_line;
-use crate::protocol::symbols::{BLOCKED, CHECKLIST, COMPRESSED, PERSONA, PLANNING_MODE, REPLY};
+use crate::protocol::symbols::{
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, PERSONA, PLANNING_MODE, REPLY,
+};
 use crate::protocol::{
     FinalAnswerStrategy, PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
     TimeoutScope, TurnOutcome, WinnerBasis,
@@ -94,6 +96,9 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 ChecklistVerdict::NewAnswer => theme.warn(),
             },
         ),
+        EntryKind::Approach { summary } => {
+            (format!("{APPROACH} approach: {summary}"), theme.text())
+        }
         EntryKind::VoteIgnored { target, why } => {
             (format!("⊘ vote for {target} ignored: {why}"), theme.warn())
         }

@@ -5,7 +5,7 @@
 use super::agent::{CardPersona, ContextGauge};
 use super::attempts::{checked_notice, injected_notice};
 use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
-use crate::protocol::symbols::CHECKLIST;
+use crate::protocol::symbols::{APPROACH, CHECKLIST};
 use crate::protocol::{AgentId, Event, EventMsg, compression_line};
 
 impl UiState {
@@ -86,6 +86,9 @@ impl UiState {
             EventMsg::ChecklistSubmitted { result } => self.card(agent, |card| {
                 card.notice(format!("{CHECKLIST} checklist: {}", result.summary()));
                 card.checklist = Some(result.clone());
+            }),
+            EventMsg::ApproachDrafted { approach } => self.card(agent, |card| {
+                card.notice(format!("{APPROACH} approach: {}", approach.summary()));
             }),
             EventMsg::VoteIgnored { target, why, .. } => {
                 self.card(agent, |card| card.vote_ignored(target, why))

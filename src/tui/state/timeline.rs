@@ -60,6 +60,10 @@ pub enum EntryKind {
     Checklist {
         result: ChecklistResult,
     },
+    /// Checklist-gated voting: the agent's plan for its next answer, in one line.
+    Approach {
+        summary: String,
+    },
     /// The winner checks its final answer (`outcome` once it is known).
     PostEvaluation {
         outcome: Option<PostEvaluationOutcome>,

@@ -159,6 +159,7 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::ChecklistSubmitted { .. }
+            | EventMsg::ApproachDrafted { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

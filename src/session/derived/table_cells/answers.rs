@@ -2,12 +2,12 @@
 //! final answer.
 
 use super::{PREVIEW, flatten, votes_of};
-use crate::protocol::ChecklistResult;
 use crate::protocol::symbols::{
-    CHECKLIST, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE, VOTE_IGNORED,
-    WINNER,
+    APPROACH, CHECKLIST, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, RESTART, THINKING, VOTE,
+    VOTE_IGNORED, WINNER,
 };
 use crate::protocol::{AgentId, AnswerLabel, PostEvaluationOutcome, TimeoutScope, VoteCount};
+use crate::protocol::{ChecklistResult, DraftedApproach};
 use crate::text::truncate;
 
 pub(super) fn new_answer(label: &AnswerLabel, content: &str) -> Vec<String> {
@@ -29,6 +29,10 @@ pub(super) fn checklist(result: &ChecklistResult) -> Vec<String> {
         format!("{CHECKLIST} CHECKLIST → {}", result.verdict.action()),
         result.summary(),
     ]
+}
+
+pub(super) fn approach(approach: &DraftedApproach) -> Vec<String> {
+    vec![format!("{APPROACH} APPROACH"), approach.summary()]
 }
 
 pub(super) fn vote_ignored(target: &AgentId, why: &str) -> Vec<String> {

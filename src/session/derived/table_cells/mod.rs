@@ -41,6 +41,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         } => answers::vote(target, target_label, reason),
         EventMsg::VoteIgnored { target, why, .. } => answers::vote_ignored(target, why),
         EventMsg::ChecklistSubmitted { result } => answers::checklist(result),
+        EventMsg::ApproachDrafted { approach } => answers::approach(approach),
         EventMsg::WinnerSelected { winner, tally, .. } => answers::winner(winner, tally),
         EventMsg::PostEvaluationStarted { .. } => answers::checking(),
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),

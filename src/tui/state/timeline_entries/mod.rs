@@ -52,6 +52,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::ChecklistSubmitted { result } => EntryKind::Checklist {
             result: result.clone(),
         },
+        EventMsg::ApproachDrafted { approach } => EntryKind::Approach {
+            summary: approach.summary(),
+        },
         EventMsg::PostEvaluationStarted { .. } => EntryKind::PostEvaluation { outcome: None },
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),
         EventMsg::FinalPresentationStarted { label, strategy } => {
