@@ -33,12 +33,12 @@ pub const AGENT: &[&str] = &[
     "system_message",
     "voting_sensitivity",
     "persona",
+    "subtask",
 ];
 pub const AGENT_UNSUPPORTED: &[&str] = &[
     "memory",
     "enable_nlip",
     "nlip",
-    "subtask",
     "subagent_agents",
     "append_system_prompt",
 ];
@@ -193,6 +193,8 @@ pub const ORCHESTRATOR: &[&str] = &[
     "fairness_lead_cap_answers",
     "max_midstream_injections_per_round",
     "defer_peer_updates_until_restart",
+    "coordination_mode",
+    "presenter_agent",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -205,8 +207,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "checklist_require_gap_report",
     "gap_report_mode",
     "allow_midstream_peer_updates_before_checklist_submit",
-    "coordination_mode",
-    "presenter_agent",
     "multimodal_config",
     "image_generation_backend",
     "image_generation_model",

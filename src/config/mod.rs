@@ -70,7 +70,8 @@ pub use path_rules::{Grantor, Refusal, describe_kind, refusal, resolve as resolv
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
-    AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, DisplayKind,
+    AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
+    DisplayKind,
     LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};

@@ -114,6 +114,9 @@ pub enum EventMsg {
     /// How full the agent's context window is: the prompt tokens of its latest model call
     /// (the provider's count, else an estimate) against its model's window.
     ContextUsage { tokens: u64, window: u64 },
+    /// Decomposition mode: the agent called `stop`, done with its subtask (`status`:
+    /// `complete` or `blocked`) until a peer's new answer wakes it.
+    AgentStopped { summary: String, status: String },
     /// The agent's conversation was compressed to fit its model's context window: older
     /// turns and tool results were replaced by a record of them (`coordination.
     /// compression_target_ratio`); tokens are estimates of the whole prompt.

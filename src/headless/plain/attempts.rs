@@ -25,6 +25,17 @@ impl<W: Write> PlainPrinter<W> {
         self.agent_line(agent, &line)
     }
 
+    /// Decomposition mode: the agent is done with its subtask.
+    pub(super) fn stopped_line(
+        &mut self,
+        agent: &AgentId,
+        summary: &str,
+        status: &str,
+    ) -> io::Result<()> {
+        let line = self.style.dim(&format!("■ stopped ({}): {}", clean(status), clean(summary)));
+        self.agent_line(agent, &line)
+    }
+
     pub(super) fn update_line(
         &mut self,
         agent: &AgentId,

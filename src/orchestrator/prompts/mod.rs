@@ -15,6 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod checklist;
 mod code_tools;
+mod decomposition;
 mod filesystem;
 mod final_answer;
 pub mod memory;
@@ -76,6 +77,8 @@ pub struct PromptContext<'a> {
     pub progress: Vec<(String, TaskProgress)>,
     /// `<PREVIOUS ATTEMPT FEEDBACK>`, on attempts after an orchestration restart.
     pub attempt_feedback: Option<&'a str>,
+    /// `coordination_mode: decomposition`: `Some` with the agent's subtask, if it has one.
+    pub decomposition: Option<Option<&'a str>>,
 }
 
 /// `[system, user]` for a coordination round.
@@ -112,7 +115,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
             &identity.join("\n\n"),
         );
     }
-    let coordination = if vote_only {
+    let coordination = if let Some(subtask) = context.decomposition {
+        decomposition::instructions(subtask)
+    } else if vote_only {
         vote_only_instructions(context)
     } else if context.checklist_gated {
         evaluation_instructions(context) + &checklist::instructions()

@@ -31,6 +31,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         broadcast: None,
         progress: Vec::new(),
         attempt_feedback: None,
+        decomposition: None,
     }
 }
 

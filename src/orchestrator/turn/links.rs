@@ -156,6 +156,10 @@ impl Driver<'_> {
             }),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
+            decomposition: self
+                .coordination
+                .is_decomposition()
+                .then(|| config.agents[agent_index].subtask.as_deref()),
         }
     }
 

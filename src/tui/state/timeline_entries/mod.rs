@@ -140,6 +140,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         }
         | EventMsg::AgentStatus { .. }
         | EventMsg::ContextUsage { .. }
+        | EventMsg::AgentStopped { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
