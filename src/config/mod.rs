@@ -71,8 +71,8 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
-    DisplayKind,
-    LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
+    DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
+    UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;

@@ -110,10 +110,18 @@ pub fn workflow_tools(candidates: &[AnonId], vote_only: bool) -> Vec<ToolSpec> {
 /// A workflow call with its arguments checked for shape (not yet against coordination).
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkflowCall {
-    NewAnswer { content: String },
-    Vote { agent_id: String, reason: String },
+    NewAnswer {
+        content: String,
+    },
+    Vote {
+        agent_id: String,
+        reason: String,
+    },
     /// `stop`: `status` is `complete` or `blocked`.
-    Stop { summary: String, status: String },
+    Stop {
+        summary: String,
+        status: String,
+    },
 }
 
 /// A call's arguments as JSON (`{}` when empty); the error text is for the model.
@@ -223,7 +231,10 @@ mod tests {
         );
         assert_eq!(decomposition_tools(true).len(), 1);
         assert_eq!(
-            parse_call(&call("stop", r#"{"summary":"api done","status":"blocked"}"#)),
+            parse_call(&call(
+                "stop",
+                r#"{"summary":"api done","status":"blocked"}"#
+            )),
             Ok(WorkflowCall::Stop {
                 summary: "api done".into(),
                 status: "blocked".into()

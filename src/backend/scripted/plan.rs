@@ -36,6 +36,10 @@ pub enum Action {
         reason: String,
     },
     CallTools(Vec<ScriptedToolCall>),
+    /// Decomposition mode's `stop`: the subtask is done.
+    Stop {
+        summary: String,
+    },
     /// The final presentation: plain text, no tools.
     Present(String),
     /// Text only, no tool call at all.
@@ -81,7 +85,10 @@ pub fn plan(context: &Context<'_>) -> Plan {
         None => text,
     };
 
-    let Some(vote_options) = reading::vote_options(request) else {
+    // Decomposition mode offers `stop` where voting offers `vote`.
+    let stop_offered = reading::offers(request, "stop");
+    let Some(vote_options) = reading::vote_options(request).or_else(|| stop_offered.then(Vec::new))
+    else {
         if !options.final_tool_calls.is_empty() && !reading::has_tool_results(request) {
             return Plan {
                 reasoning,
@@ -207,6 +214,17 @@ pub fn plan(context: &Context<'_>) -> Plan {
         };
     }
 
+    if stop_offered {
+        let summary = options
+            .vote_reason
+            .clone()
+            .unwrap_or_else(|| "My subtask is done.".into());
+        return Plan {
+            reasoning,
+            text: Some("Reviewed every agent's work; my subtask is done.".into()),
+            action: Action::Stop { summary },
+        };
+    }
     if vote_options.is_empty() {
         let fallback = filled.first().cloned().unwrap_or_default();
         return Plan {

@@ -13,7 +13,8 @@ use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::keys;
 use crate::config::schema::{
-    CoordinationConfig, CoordinationMode, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+    CoordinationConfig, CoordinationMode, DisplayKind, OrchestratorConfig, Sensitivity,
+    TimeoutConfig, UiConfig,
 };
 use crate::config::yaml_node::Value;
 use crate::protocol::{AgentId, FinalAnswerStrategy};

@@ -32,7 +32,11 @@ impl<W: Write> PlainPrinter<W> {
         summary: &str,
         status: &str,
     ) -> io::Result<()> {
-        let line = self.style.dim(&format!("■ stopped ({}): {}", clean(status), clean(summary)));
+        let line = self.style.dim(&format!(
+            "■ stopped ({}): {}",
+            clean(status),
+            clean(summary)
+        ));
         self.agent_line(agent, &line)
     }
 

@@ -33,7 +33,11 @@ impl Coordination {
 
     /// Records a `stop`: the agent is done with its subtask until a peer's new answer
     /// wakes it up again (a new answer clears every stop, as it clears votes).
-    pub fn submit_stop(&mut self, agent: &AgentId, summary: &str) -> Result<StopOutcome, Rejection> {
+    pub fn submit_stop(
+        &mut self,
+        agent: &AgentId,
+        summary: &str,
+    ) -> Result<StopOutcome, Rejection> {
         let Some(index) = self.index(agent) else {
             return Err(Rejection {
                 reason: EnforcementReason::InvalidArguments,
@@ -94,7 +98,10 @@ mod tests {
         let (mut team, a, b) = team();
         for agent in [&a, &b] {
             team.begin_round(agent);
-            assert!(team.submit_answer(agent, &format!("part of {agent}")).is_ok());
+            assert!(
+                team.submit_answer(agent, &format!("part of {agent}"))
+                    .is_ok()
+            );
             team.end_round(agent);
         }
         for agent in [&a, &b] {
@@ -115,13 +122,19 @@ mod tests {
         assert!(team.submit_answer(&a, "part a").is_ok());
         team.end_round(&a);
         team.begin_round(&b);
-        assert_eq!(team.submit_stop(&b, "nothing to add"), Ok(StopOutcome::Accepted));
+        assert_eq!(
+            team.submit_stop(&b, "nothing to add"),
+            Ok(StopOutcome::Accepted)
+        );
         team.end_round(&b);
         assert!(!team.needs_round(&b));
         team.begin_round(&a);
         assert!(team.submit_answer(&a, "part a, better").is_ok());
         team.end_round(&a);
-        assert!(team.needs_round(&b), "a peer's new answer wakes a stopped agent");
+        assert!(
+            team.needs_round(&b),
+            "a peer's new answer wakes a stopped agent"
+        );
         let refused = team.submit_vote(&b, "agent1", "best");
         assert!(refused.is_err_and(|refusal| refusal.message.contains("`stop`")));
         let limit = team.submit_answer(&b, "part b");

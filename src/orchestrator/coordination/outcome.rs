@@ -160,8 +160,7 @@ impl Coordination {
             .zip(&self.states)
             .filter_map(|(voter, state)| {
                 let vote = state.vote.as_ref()?;
-                (!vote.stop && &vote.target == agent)
-                    .then(|| (voter.clone(), vote.reason.clone()))
+                (!vote.stop && &vote.target == agent).then(|| (voter.clone(), vote.reason.clone()))
             })
             .collect()
     }

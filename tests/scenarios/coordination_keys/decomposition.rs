@@ -1,0 +1,127 @@
+//! MassGen's `coordination_mode: decomposition`: each agent owns its `subtask` (told in
+//! its system prompt), publishes with `new_answer` and says `stop` when done; nobody votes,
+//! and the presenter (`presenter_agent`, else the last agent) integrates every answer.
+
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use crate::coordination_keys::common::count;
+use crate::support::{Scenario, assert_completed, final_answer, run_once, winner};
+use massgen::backend::ChatRequest;
+use massgen::protocol::EventMsg;
+
+fn agent(id: &str, delay: u32, subtask: Option<&str>, extra: &str) -> String {
+    let subtask = subtask.map_or(String::new(), |text| format!("    subtask: \"{text}\"\n"));
+    format!(
+        "  - id: {id}\n{subtask}    backend: {{type: scripted, tokens_per_second: 0, \
+         first_token_ms: {delay}, answer: \"part by {id}\", final_answer: \"integrated by \
+         {id}\"{extra}}}\n"
+    )
+}
+
+fn team(orchestrator: &str, extra_b: &str) -> String {
+    format!(
+        "agents:\n{}{}{}orchestrator:\n  coordination_mode: decomposition\n{orchestrator}",
+        agent("api", 10, Some("Build the REST API"), ""),
+        agent("ui", 20, Some("Build the web UI"), extra_b),
+        agent("docs", 30, None, ""),
+    )
+}
+
+fn system_prompt(request: &ChatRequest) -> String {
+    request.messages[0].content().to_string()
+}
+
+fn coordination_requests(scenario: &Scenario, agent: &str) -> Vec<ChatRequest> {
+    scenario
+        .requests_of(agent)
+        .into_iter()
+        .filter(|request| request.tools.iter().any(|tool| tool.name == "stop"))
+        .collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn each_agent_gets_its_subtask_and_stops_then_the_presenter_integrates_every_answer() {
+    let (events, scenario) = run_once(&team("  presenter_agent: ui\n", ""), "build it").await;
+    assert_completed(&events);
+    let api = coordination_requests(&scenario, "api");
+    assert!(!api.is_empty());
+    let first = system_prompt(&api[0]);
+    assert!(
+        first.contains("**YOUR ASSIGNED SUBTASK:**\nBuild the REST API"),
+        "{first}"
+    );
+    assert!(system_prompt(&coordination_requests(&scenario, "ui")[0]).contains("Build the web UI"));
+    let docs = system_prompt(&coordination_requests(&scenario, "docs")[0]);
+    assert!(docs.contains("decomposed team") && !docs.contains("YOUR ASSIGNED SUBTASK"));
+    assert!(api[0].tools.iter().all(|tool| tool.name != "vote"));
+    // Every agent answered once, then stopped; nobody voted.
+    assert_eq!(
+        count(&events, |msg| matches!(
+            msg,
+            EventMsg::AnswerSubmitted { .. }
+        )),
+        3
+    );
+    assert!(count(&events, |msg| matches!(msg, EventMsg::AgentStopped { .. })) >= 3);
+    assert_eq!(
+        count(&events, |msg| matches!(msg, EventMsg::VoteCast { .. })),
+        0
+    );
+    // The configured presenter, not a vote winner, presents, with every answer before it.
+    assert_eq!(winner(&events).as_deref(), Some("ui"));
+    let presentation = scenario.requests_of("ui").pop().expect("presentation");
+    let user = presentation.messages[1].content();
+    for part in ["part by api", "part by ui", "part by docs"] {
+        assert!(user.contains(part), "{user}");
+    }
+    assert_eq!(
+        final_answer(&events).map(|(text, _)| text).as_deref(),
+        Some("integrated by ui")
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_presenter_agent_the_last_agent_presents() {
+    let (events, _) = run_once(&team("", ""), "build it").await;
+    assert_completed(&events);
+    assert_eq!(winner(&events).as_deref(), Some("docs"));
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_failed_subtask_agent_does_not_block_the_turn() {
+    let failing = ", fail: {mode: error, after_tokens: 1, message: \"upstream returned 500\"}";
+    let (events, scenario) = run_once(&team("  presenter_agent: api\n", failing), "q").await;
+    assert_completed(&events);
+    assert_eq!(
+        count(&events, |msg| matches!(msg, EventMsg::AgentKilled { .. })),
+        1
+    );
+    assert_eq!(winner(&events).as_deref(), Some("api"));
+    let presentation = scenario.requests_of("api").pop().expect("presentation");
+    let user = presentation.messages[1].content();
+    assert!(
+        user.contains("part by docs") && !user.contains("part by ui"),
+        "{user}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn max_new_answers_global_leaves_only_stop() {
+    let (events, scenario) = run_once(&team("  max_new_answers_global: 2\n", ""), "q").await;
+    assert_completed(&events);
+    assert_eq!(
+        count(&events, |msg| matches!(
+            msg,
+            EventMsg::AnswerSubmitted { .. }
+        )),
+        2
+    );
+    let docs = coordination_requests(&scenario, "docs");
+    let last = docs.last().expect("a docs round");
+    let names: Vec<&str> = last.tools.iter().map(|tool| tool.name.as_str()).collect();
+    assert!(
+        names.contains(&"stop") && !names.contains(&"new_answer"),
+        "{names:?}"
+    );
+    assert!(count(&events, |msg| matches!(msg, EventMsg::AgentStopped { .. })) >= 3);
+}
