@@ -87,7 +87,7 @@ pub fn parse(
                     "orchestrator.presenter_agent `{presenter}` names no agent; the agents are: {}",
                     ids.join(", ")
                 ),
-            ));
+            ).help("name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)"));
         }
     }
     if problems.is_empty() {
