@@ -9,8 +9,8 @@ use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
-    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope,
-    TurnOutcome, VoteCount, WinnerBasis, compression_line,
+    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, SubtaskSource,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
@@ -114,6 +114,12 @@ pub enum EventMsg {
     /// How full the agent's context window is: the prompt tokens of its latest model call
     /// (the provider's count, else an estimate) against its model's window.
     ContextUsage { tokens: u64, window: u64 },
+    /// Decomposition mode: each agent's subtask (config order; agents without one are not
+    /// listed), before the first round.
+    SubtasksAssigned {
+        subtasks: Vec<(AgentId, String)>,
+        source: SubtaskSource,
+    },
     /// Decomposition mode: the agent called `stop`, done with its subtask (`status`:
     /// `complete` or `blocked`) until a peer's new answer wakes it.
     AgentStopped { summary: String, status: String },

@@ -110,6 +110,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::RoundTimeLimitReached { .. }
         | EventMsg::ContextUsage { .. }
         | EventMsg::ContextCompressed { .. }
+        | EventMsg::SubtasksAssigned { .. }
         | EventMsg::AgentStopped { .. }
         | EventMsg::PostEvaluationStarted { .. }
         | EventMsg::PostEvaluationFinished { .. }

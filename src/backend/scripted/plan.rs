@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{ask, checklist, plan_report, planning, reading, tasks};
+use super::{ask, checklist, decomposing, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -61,6 +61,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
             reasoning: None,
             text: None,
             action: Action::Present(options.planning_analysis.clone()),
+        };
+    }
+    if let Some(subtasks) = decomposing::reply(request) {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(subtasks),
         };
     }
     if let Some(decision) = &context.evaluation {

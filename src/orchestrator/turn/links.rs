@@ -159,7 +159,7 @@ impl Driver<'_> {
             decomposition: self
                 .coordination
                 .is_decomposition()
-                .then(|| config.agents[agent_index].subtask.as_deref()),
+                .then(|| self.subtask(agent_index)),
         }
     }
 

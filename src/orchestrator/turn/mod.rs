@@ -20,6 +20,7 @@ mod round_book;
 mod rounds;
 mod running;
 pub mod settings;
+mod subtasks;
 mod workspaces;
 
 use std::sync::Arc;
@@ -162,6 +163,8 @@ struct Driver<'a> {
     budget: Budget,
     attempts: Attempts,
     ending: Ending,
+    /// Decomposition mode: each agent's subtask, config order (empty in voting mode).
+    subtasks: Vec<Option<String>>,
 }
 
 impl<'a> Driver<'a> {
@@ -198,6 +201,7 @@ impl<'a> Driver<'a> {
                     .max_orchestration_restarts,
             ),
             ending: Ending::default(),
+            subtasks: Vec::new(),
         }
     }
 
@@ -232,7 +236,7 @@ impl<'a> Driver<'a> {
         }
         self.announce_attachments();
         self.begin_plan().await;
-        if self.decide_planning_mode(ops).await {
+        if self.decide_planning_mode(ops).await && self.assign_subtasks(ops).await {
             if self.run.config.orchestrator.skip_coordination_rounds {
                 self.skip_coordination();
             } else {

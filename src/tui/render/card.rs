@@ -127,6 +127,12 @@ impl Widget for CardView<'_> {
             attachment_line(card, theme, usize::from(attached.width)).render(attached, buf);
             inner = rest;
         }
+        if let Some(subtask) = card.subtask.as_deref().filter(|_| inner.height > 1) {
+            let [owned, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            subtask_line(subtask, theme, usize::from(owned.width)).render(owned, buf);
+            inner = rest;
+        }
         if !card.tasks.is_empty() && inner.height > 1 {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
@@ -178,6 +184,18 @@ fn attachment_line(card: &AgentCard, theme: &Theme, width: usize) -> Line<'stati
     };
     Line::from(vec![
         Span::styled(CLIP, theme.accent()),
+        Span::styled(truncate(&text, room), theme.dim()),
+    ])
+}
+
+/// `◆ Build the REST API…`: the agent's subtask in decomposition mode, on one line,
+/// cut at the card's width.
+fn subtask_line(subtask: &str, theme: &Theme, width: usize) -> Line<'static> {
+    const MARK: &str = "◆ ";
+    let room = width.saturating_sub(display_width(MARK));
+    let text = subtask.split_whitespace().collect::<Vec<_>>().join(" ");
+    Line::from(vec![
+        Span::styled(MARK, theme.accent()),
         Span::styled(truncate(&text, room), theme.dim()),
     ])
 }

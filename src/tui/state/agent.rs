@@ -53,6 +53,8 @@ pub struct AgentCard {
     /// The checklist the gate holds this round, gone where the gate resets (a new round,
     /// the agent's own answer, a new attempt or turn).
     pub checklist: Option<ChecklistResult>,
+    /// Decomposition mode: the agent's subtask this turn.
+    pub subtask: Option<String>,
 }
 
 /// Tokens of the agent's context against its model's window.
@@ -92,6 +94,7 @@ impl AgentCard {
             context: None,
             attachments: Vec::new(),
             checklist: None,
+            subtask: None,
         }
     }
 

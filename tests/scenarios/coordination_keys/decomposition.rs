@@ -7,7 +7,7 @@
 use crate::coordination_keys::common::count;
 use crate::support::{Scenario, assert_completed, final_answer, run_once, winner};
 use massgen::backend::ChatRequest;
-use massgen::protocol::EventMsg;
+use massgen::protocol::{EventMsg, SubtaskSource};
 
 fn agent(id: &str, delay: u32, subtask: Option<&str>, extra: &str) -> String {
     let subtask = subtask.map_or(String::new(), |text| format!("    subtask: \"{text}\"\n"));
@@ -124,4 +124,58 @@ async fn max_new_answers_global_leaves_only_stop() {
         "{names:?}"
     );
     assert!(count(&events, |msg| matches!(msg, EventMsg::AgentStopped { .. })) >= 3);
+}
+
+#[tokio::test(start_paused = true)]
+async fn without_subtasks_in_the_config_the_presenters_model_writes_them() {
+    let yaml = format!(
+        "agents:\n{}{}orchestrator:\n  coordination_mode: decomposition\n  presenter_agent: a\n",
+        agent("a", 10, None, ""),
+        agent("b", 20, None, ""),
+    );
+    let (events, scenario) = run_once(&yaml, "Build a shop").await;
+    assert_completed(&events);
+    let assigned = events.iter().find_map(|event| match &event.msg {
+        EventMsg::SubtasksAssigned { subtasks, source } => Some((subtasks.clone(), *source)),
+        _ => None,
+    });
+    let (subtasks, source) = assigned.expect("subtasks announced");
+    assert_eq!(source, SubtaskSource::Decomposer);
+    assert_eq!(subtasks.len(), 2);
+    assert_eq!(
+        subtasks[1].1,
+        "Part 2 of 2 of \"Build a shop\", owned by b."
+    );
+    // The presenter's model was asked first, with MassGen's decomposition prompt.
+    let first = &scenario.requests_of("a")[0];
+    assert!(first.tools.is_empty());
+    assert!(
+        first.messages[0]
+            .content()
+            .starts_with("Create a decomposition plan for 2 agents.")
+    );
+    let b = system_prompt(&coordination_requests(&scenario, "b")[0]);
+    assert!(b.contains("**YOUR ASSIGNED SUBTASK:**\nPart 2 of 2"), "{b}");
+}
+
+#[tokio::test(start_paused = true)]
+async fn config_subtasks_are_announced_once_for_every_front_end() {
+    let (events, scenario) = run_once(&team("", ""), "q").await;
+    let assigned: Vec<_> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::SubtasksAssigned { subtasks, source } => Some((subtasks.clone(), *source)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(assigned.len(), 1);
+    assert_eq!(assigned[0].1, SubtaskSource::Config);
+    let owners: Vec<&str> = assigned[0]
+        .0
+        .iter()
+        .map(|(agent, _)| agent.as_str())
+        .collect();
+    assert_eq!(owners, ["api", "ui"], "docs has no subtask of its own");
+    // No decomposer call: every agent's first request is a coordination round.
+    assert!(!scenario.requests_of("docs")[0].tools.is_empty());
 }

@@ -153,6 +153,7 @@ impl Tracker {
             | EventMsg::Warning { .. }
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
+            | EventMsg::SubtasksAssigned { .. }
             | EventMsg::AgentStopped { .. }
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
