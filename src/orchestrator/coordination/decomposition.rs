@@ -65,6 +65,12 @@ impl Coordination {
         Ok(StopOutcome::Accepted)
     }
 
+    /// The summary of the agent's standing `stop`, if it stopped.
+    pub fn stop_summary(&self, agent: &AgentId) -> Option<&str> {
+        let vote = self.state(agent)?.vote.as_ref()?;
+        vote.stop.then_some(vote.reason.as_str())
+    }
+
     /// In decomposition mode the presenter is decided by the config, not by votes; it
     /// presents even without an answer of its own (it integrates the others').
     pub(super) fn presenter_decision(&self) -> Option<WinnerDecision> {

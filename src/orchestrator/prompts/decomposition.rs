@@ -1,6 +1,36 @@
 //! MassGen's decomposition coordination section: the agent's own subtask, ownership-first
 //! execution, and when to publish with `new_answer` versus `stop`.
 
+/// One agent's work as the presenter is shown it.
+pub struct SubtaskWork<'a> {
+    pub agent: &'a str,
+    pub subtask: Option<&'a str>,
+    pub stop_summary: Option<&'a str>,
+    pub answer: &'a str,
+}
+
+/// What the presenter is asked in decomposition mode (MassGen's final presentation
+/// content): the task, then every agent's subtask, stop summary and work.
+pub fn presentation_content(task: &str, work: &[SubtaskWork<'_>]) -> String {
+    let sections: String = work
+        .iter()
+        .map(|work| {
+            format!(
+                "**{}** (subtask: {})\nStop summary: {}\nWork: {}\n",
+                work.agent,
+                work.subtask.unwrap_or("No specific subtask assigned"),
+                work.stop_summary.unwrap_or("No stop summary"),
+                work.answer
+            )
+        })
+        .collect();
+    format!(
+        "ORIGINAL TASK:\n{task}\n\nAGENT WORK SUMMARIES:\n{sections}\n\nYour job is to assemble \
+         the final deliverable from the work each agent produced. Ensure quality, fill any gaps, \
+         resolve conflicts, and answer the original query comprehensively."
+    )
+}
+
 /// The `massgen_coordination` section of a decomposition round (MassGen's
 /// `DecompositionSection` without a voting threshold).
 pub fn instructions(subtask: Option<&str>) -> String {
@@ -57,5 +87,32 @@ mod tests {
         assert!(owned.contains("**YOUR ASSIGNED SUBTASK:**\nWrite the parser\n"));
         assert!(owned.contains("Call `stop` when you have reviewed"));
         assert!(!instructions(None).contains("YOUR ASSIGNED SUBTASK"));
+    }
+
+    #[test]
+    fn the_presenter_sees_every_subtask_with_its_work() {
+        let work = [
+            SubtaskWork {
+                agent: "api",
+                subtask: Some("Build the API"),
+                stop_summary: Some("endpoints done"),
+                answer: "GET /items",
+            },
+            SubtaskWork {
+                agent: "ui",
+                subtask: None,
+                stop_summary: None,
+                answer: "a page",
+            },
+        ];
+        let content = presentation_content("Build a shop", &work);
+        assert!(content.starts_with("ORIGINAL TASK:\nBuild a shop\n\nAGENT WORK SUMMARIES:\n"));
+        assert!(content.contains(
+            "**api** (subtask: Build the API)\nStop summary: endpoints done\nWork: GET /items\n"
+        ));
+        assert!(content.contains(
+            "**ui** (subtask: No specific subtask assigned)\nStop summary: No stop summary"
+        ));
+        assert!(content.ends_with("answer the original query comprehensively."));
     }
 }

@@ -15,7 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod checklist;
 mod code_tools;
-mod decomposition;
+pub mod decomposition;
 mod filesystem;
 mod final_answer;
 pub mod memory;
@@ -346,6 +346,8 @@ pub struct Presentation<'a> {
     pub strategy: FinalAnswerStrategy,
     /// Any agent voted before coordination ended.
     pub voted: bool,
+    /// Decomposition mode: every agent's work, told to the presenter instead of the votes.
+    pub decomposition: Option<&'a [decomposition::SubtaskWork<'a>]>,
 }
 
 /// `[system, user]` for the winner's final presentation.
@@ -382,6 +384,14 @@ pub fn presentation_messages(
     }
 
     let mut user = history_block(context.history);
+    if let Some(work) = presentation.decomposition {
+        user.push_str(&decomposition::presentation_content(context.question, work));
+        let attachments = context.attachments.to_vec();
+        return vec![
+            Message::system(system),
+            Message::user_with(user, attachments),
+        ];
+    }
     let _ = write!(
         user,
         "<ORIGINAL MESSAGE> {} <END OF ORIGINAL MESSAGE>\n\nVOTING RESULTS:\n",

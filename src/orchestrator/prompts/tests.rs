@@ -143,6 +143,7 @@ fn presentation_lists_votes_and_marks_the_winners_answer() {
             answers: &answers,
             strategy: FinalAnswerStrategy::WinnerPresent,
             voted: true,
+            decomposition: None,
         },
     );
     let user = messages[1].content();
@@ -165,6 +166,7 @@ fn a_synthesis_without_votes_treats_every_answer_alike() {
         answers: &answers,
         strategy: FinalAnswerStrategy::Synthesize,
         voted,
+        decomposition: None,
     };
     let unvoted = presentation_messages(&context(&[]), &presentation(false));
     let user = unvoted[1].content();

@@ -5,6 +5,7 @@
 use tokio::sync::mpsc;
 
 use super::{Driver, Phase};
+use crate::orchestrator::prompts::decomposition::SubtaskWork;
 use crate::orchestrator::task_decomposer::{self, Member};
 use crate::protocol::{AgentId, EventMsg, Op, SubtaskSource};
 
@@ -57,6 +58,29 @@ impl Driver<'_> {
             .collect();
         self.emit(None, EventMsg::SubtasksAssigned { subtasks, source });
         true
+    }
+
+    /// Decomposition mode: every answered agent's subtask, stop summary and latest answer,
+    /// for the presenter (`None` in voting mode).
+    pub(super) fn subtask_work<'s>(
+        &'s self,
+        answers: &'s [(AgentId, &'s str)],
+    ) -> Option<Vec<SubtaskWork<'s>>> {
+        if !self.coordination.is_decomposition() {
+            return None;
+        }
+        let work = answers
+            .iter()
+            .map(|(agent, answer)| SubtaskWork {
+                agent: agent.as_str(),
+                subtask: self
+                    .agent_index(agent)
+                    .and_then(|index| self.subtask(index)),
+                stop_summary: self.coordination.stop_summary(agent),
+                answer,
+            })
+            .collect();
+        Some(work)
     }
 
     /// The subtask of the agent at config `index`, once assigned.

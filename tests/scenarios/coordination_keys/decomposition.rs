@@ -74,6 +74,15 @@ async fn each_agent_gets_its_subtask_and_stops_then_the_presenter_integrates_eve
     for part in ["part by api", "part by ui", "part by docs"] {
         assert!(user.contains(part), "{user}");
     }
+    assert!(
+        user.starts_with("ORIGINAL TASK:\nbuild it\n\nAGENT WORK SUMMARIES:\n"),
+        "{user}"
+    );
+    assert!(user.contains("**api** (subtask: Build the REST API)\nStop summary: My subtask is done.\nWork: part by api"), "{user}");
+    assert!(
+        user.contains("**docs** (subtask: No specific subtask assigned)"),
+        "{user}"
+    );
     assert_eq!(
         final_answer(&events).map(|(text, _)| text).as_deref(),
         Some("integrated by ui")
