@@ -188,3 +188,21 @@ async fn config_subtasks_are_announced_once_for_every_front_end() {
     // No decomposer call: every agent's first request is a coordination round.
     assert!(!scenario.requests_of("docs")[0].tools.is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_runs_offline() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/configs/scripted/decomposition.yaml"
+    );
+    let yaml = std::fs::read_to_string(path).unwrap();
+    let (events, _) = run_once(&yaml, "a todo app").await;
+    assert_completed(&events);
+    assert_eq!(winner(&events).as_deref(), Some("integrator"));
+    // Early stoppers are woken by later answers and stop again.
+    assert!(count(&events, |msg| matches!(msg, EventMsg::AgentStopped { .. })) >= 3);
+    assert_eq!(
+        final_answer(&events).map(|(text, _)| text).as_deref(),
+        Some("The assembled deliverable for a todo app: endpoints, pages, tests and a README")
+    );
+}
