@@ -33,12 +33,12 @@ pub const AGENT: &[&str] = &[
     "system_message",
     "voting_sensitivity",
     "persona",
+    "subtask",
 ];
 pub const AGENT_UNSUPPORTED: &[&str] = &[
     "memory",
     "enable_nlip",
     "nlip",
-    "subtask",
     "subagent_agents",
     "append_system_prompt",
 ];
@@ -196,6 +196,8 @@ pub const ORCHESTRATOR: &[&str] = &[
     "fairness_lead_cap_answers",
     "max_midstream_injections_per_round",
     "defer_peer_updates_until_restart",
+    "coordination_mode",
+    "presenter_agent",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",
@@ -205,8 +207,6 @@ pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "docker",
     "min_answers_before_voting",
     "memory",
-    "coordination_mode",
-    "presenter_agent",
     "multimodal_config",
     "image_generation_backend",
     "image_generation_model",

@@ -74,8 +74,9 @@ pub use persona_generator::{AfterFirstAnswer, DiversityMode, PersonaGeneratorCon
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
-    AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, DisplayKind,
-    LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
+    AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
+    DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
+    UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;

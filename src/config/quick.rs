@@ -67,6 +67,7 @@ pub fn build(setup: &QuickSetup<'_>) -> Result<Config, ConfigError> {
             voting_sensitivity: None,
             checklist_gated: None,
             persona: None,
+            subtask: None,
         }],
         orchestrator: OrchestratorConfig::default(),
         timeouts: TimeoutConfig::default(),

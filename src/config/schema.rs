@@ -46,6 +46,8 @@ pub struct AgentConfig {
     pub checklist_gated: Option<bool>,
     /// `persona`: placed before the system message in this agent's coordination prompt.
     pub persona: Option<String>,
+    /// `subtask`: this agent's part of the task in `coordination_mode: decomposition`.
+    pub subtask: Option<String>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -190,6 +192,33 @@ pub struct OrchestratorConfig {
     pub coordination: CoordinationConfig,
     /// `voting_sensitivity: checklist_gated` and its knobs.
     pub checklist: ChecklistConfig,
+    /// `coordination_mode`: agents vote for a winner, or each owns a subtask and says `stop`.
+    pub coordination_mode: CoordinationMode,
+    /// `presenter_agent`: who integrates every answer in `coordination_mode: decomposition`
+    /// (`None`: the last agent, as in MassGen).
+    pub presenter_agent: Option<AgentId>,
+}
+
+/// `orchestrator.coordination_mode`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CoordinationMode {
+    #[default]
+    Voting,
+    /// Each agent works on its own subtask and calls `stop` when it is done; the presenter
+    /// integrates every answer.
+    Decomposition,
+}
+
+impl CoordinationMode {
+    pub const NAMES: [&'static str; 2] = ["voting", "decomposition"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name {
+            "voting" => Some(Self::Voting),
+            "decomposition" => Some(Self::Decomposition),
+            _ => None,
+        }
+    }
 }
 
 /// Checklist-gated voting (MassGen 0.1.97): agents score the answers against criteria with

@@ -113,6 +113,8 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::RoundTimeLimitReached { .. }
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
+            | EventMsg::SubtasksAssigned { .. }
+            | EventMsg::AgentStopped { .. }
             | EventMsg::PostEvaluationStarted { .. }
             | EventMsg::PostEvaluationFinished { .. }
             | EventMsg::EnforcementRetry { .. }

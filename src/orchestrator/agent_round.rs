@@ -313,7 +313,10 @@ async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -
         Ok(parsed) => parsed,
         Err(message) => return refuse(task, EnforcementReason::InvalidArguments, message),
     };
-    let is_vote = matches!(parsed, WorkflowCall::Vote { .. });
+    let is_vote = matches!(
+        parsed,
+        WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. }
+    );
     match task.link.sink().propose(parsed).await {
         None => Step::Done(RoundEnd::Cancelled),
         Some(Verdict::Accepted) if is_vote => Step::Done(RoundEnd::Voted),

@@ -36,6 +36,7 @@ mod round_task;
 mod run_logs;
 mod runtime;
 mod submit;
+mod task_decomposer;
 mod task_tools;
 mod toolset;
 mod turn;

@@ -10,8 +10,8 @@ use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
-    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope,
-    TurnOutcome, VoteCount, WinnerBasis, compression_line,
+    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, SubtaskSource,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
@@ -115,6 +115,15 @@ pub enum EventMsg {
     /// How full the agent's context window is: the prompt tokens of its latest model call
     /// (the provider's count, else an estimate) against its model's window.
     ContextUsage { tokens: u64, window: u64 },
+    /// Decomposition mode: each agent's subtask (config order; agents without one are not
+    /// listed), before the first round.
+    SubtasksAssigned {
+        subtasks: Vec<(AgentId, String)>,
+        source: SubtaskSource,
+    },
+    /// Decomposition mode: the agent called `stop`, done with its subtask (`status`:
+    /// `complete` or `blocked`) until a peer's new answer wakes it.
+    AgentStopped { summary: String, status: String },
     /// The agent's conversation was compressed to fit its model's context window: older
     /// turns and tool results were replaced by a record of them (`coordination.
     /// compression_target_ratio`); tokens are estimates of the whole prompt.

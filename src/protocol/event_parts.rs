@@ -98,6 +98,19 @@ pub enum EnforcementReason {
     ChecklistGate,
 }
 
+/// Where decomposition mode's subtasks came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SubtaskSource {
+    /// `agents[i].subtask` in the config.
+    Config,
+    /// The decomposer call wrote them.
+    Decomposer,
+    /// The decomposer's reply could not be read (or the call failed): MassGen's generic
+    /// subtasks.
+    Fallback,
+}
+
 /// How a winner was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -29,7 +29,8 @@ pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,
     FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, ResumedTurn, RoundTimeLimit,
-    RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
+    RoundTimeStage, SubtaskSource, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
+    compression_line,
 };
 pub(crate) use event_kind::{
     run_events, stream_deltas, tool_calls, usage_events, workspace_events,

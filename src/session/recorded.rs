@@ -112,6 +112,8 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::RoundTimeLimitReached { .. }
         | EventMsg::ContextUsage { .. }
         | EventMsg::ContextCompressed { .. }
+        | EventMsg::SubtasksAssigned { .. }
+        | EventMsg::AgentStopped { .. }
         | EventMsg::PostEvaluationStarted { .. }
         | EventMsg::PostEvaluationFinished { .. }
         | EventMsg::OrchestrationRestarted { .. }

@@ -8,9 +8,48 @@ use crate::protocol::AnonId;
 
 pub const NEW_ANSWER: &str = "new_answer";
 pub const VOTE: &str = "vote";
+/// Decomposition mode's `vote`: the agent is done with its subtask.
+pub const STOP: &str = "stop";
 
 pub fn is_workflow_tool(name: &str) -> bool {
-    name == NEW_ANSWER || name == VOTE
+    name == NEW_ANSWER || name == VOTE || name == STOP
+}
+
+/// `stop` (decomposition mode) as MassGen's `StopToolkit` defines it.
+pub fn stop_spec() -> ToolSpec {
+    ToolSpec {
+        name: STOP.into(),
+        description: "Signal that you have reviewed the current state and are satisfied with \
+                      your deliverables as-is. Only call this if you made no improvements to your \
+                      work this round. If you changed or improved your deliverables, use \
+                      new_answer instead to share them."
+            .into(),
+        parameters: json!({
+            "type": "object",
+            "properties": {
+                "summary": {
+                    "type": "string",
+                    "description": "What you accomplished and how it connects to other agents' work"
+                },
+                "status": {
+                    "type": "string",
+                    "enum": ["complete", "blocked"],
+                    "description": "Whether your subtask is complete or blocked on something"
+                }
+            },
+            "required": ["summary", "status"]
+        }),
+    }
+}
+
+/// Decomposition mode's workflow tools: `new_answer` and `stop` (`stop` alone once the
+/// agent may not answer).
+pub fn decomposition_tools(answer_limit_reached: bool) -> Vec<ToolSpec> {
+    if answer_limit_reached {
+        vec![stop_spec()]
+    } else {
+        vec![new_answer_spec(), stop_spec()]
+    }
 }
 
 pub fn new_answer_spec() -> ToolSpec {
@@ -71,8 +110,18 @@ pub fn workflow_tools(candidates: &[AnonId], vote_only: bool) -> Vec<ToolSpec> {
 /// A workflow call with its arguments checked for shape (not yet against coordination).
 #[derive(Clone, Debug, PartialEq)]
 pub enum WorkflowCall {
-    NewAnswer { content: String },
-    Vote { agent_id: String, reason: String },
+    NewAnswer {
+        content: String,
+    },
+    Vote {
+        agent_id: String,
+        reason: String,
+    },
+    /// `stop`: `status` is `complete` or `blocked`.
+    Stop {
+        summary: String,
+        status: String,
+    },
 }
 
 /// A call's arguments as JSON (`{}` when empty); the error text is for the model.
@@ -113,6 +162,18 @@ pub fn parse_call(call: &ToolCall) -> Result<WorkflowCall, String> {
                 .and_then(Value::as_str)
                 .unwrap_or_default()
                 .to_string(),
+        }),
+        STOP => Ok(WorkflowCall::Stop {
+            summary: text("summary")?,
+            status: match arguments.get("status").and_then(Value::as_str) {
+                Some(status @ ("complete" | "blocked")) => status.to_string(),
+                None => "complete".to_string(),
+                Some(other) => {
+                    return Err(format!(
+                        "`status` of `stop` must be \"complete\" or \"blocked\", not {other:?}."
+                    ));
+                }
+            },
         }),
         other => Err(format!("`{other}` is not a workflow tool.")),
     }
@@ -160,6 +221,30 @@ mod tests {
         assert_eq!(tools.len(), 1);
         assert_eq!(tools[0].name, VOTE);
         assert_eq!(new_answer_spec().parameters["required"], json!(["content"]));
+    }
+
+    #[test]
+    fn stop_carries_summary_and_status() {
+        assert_eq!(
+            stop_spec().parameters["required"],
+            json!(["summary", "status"])
+        );
+        assert_eq!(decomposition_tools(true).len(), 1);
+        assert_eq!(
+            parse_call(&call(
+                "stop",
+                r#"{"summary":"api done","status":"blocked"}"#
+            )),
+            Ok(WorkflowCall::Stop {
+                summary: "api done".into(),
+                status: "blocked".into()
+            })
+        );
+        assert!(
+            parse_call(&call("stop", r#"{"summary":"x","status":"maybe"}"#))
+                .unwrap_err()
+                .contains("complete")
+        );
     }
 
     #[test]

@@ -178,3 +178,31 @@ fn validate_counts_the_keys_it_honours_and_ignores() {
         "{info}"
     );
 }
+
+#[test]
+fn presenter_agent_that_names_no_agent() {
+    assert_config_error(
+        "presenter.yaml",
+        "agents:\n  - id: a\n    backend: {type: scripted}\n  - id: b\n    backend: {type: scripted}\norchestrator:\n  coordination_mode: decomposition\n  presenter_agent: zed\n",
+        &Expected {
+            loc: Some((8, 20)),
+            message: "orchestrator.presenter_agent `zed` names no agent; the agents are: a, b",
+            help: Some(
+                "name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)",
+            ),
+        },
+    );
+}
+
+#[test]
+fn coordination_mode_that_massgen_does_not_know() {
+    assert_config_error(
+        "mode.yaml",
+        "agents:\n  - id: a\n    backend: {type: scripted}\norchestrator:\n  coordination_mode: teams\n",
+        &Expected {
+            loc: Some((5, 22)),
+            message: "`orchestrator.coordination_mode` cannot be \"teams\"",
+            help: Some("valid values: voting, decomposition"),
+        },
+    );
+}

@@ -15,6 +15,7 @@ mod attachments;
 mod checklist;
 mod context_recovery;
 mod custom_tools;
+mod decomposition;
 mod draft_approach;
 mod faults;
 mod gemini;

@@ -3,6 +3,7 @@
 
 mod ask;
 mod checklist;
+mod decomposing;
 mod default_plan;
 mod personas;
 mod plan;

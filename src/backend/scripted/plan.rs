@@ -8,7 +8,7 @@
 #[cfg(test)]
 mod tests;
 
-use super::{ask, checklist, personas, plan_report, planning, reading, tasks};
+use super::{ask, checklist, decomposing, personas, plan_report, planning, reading, tasks};
 use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
@@ -36,6 +36,10 @@ pub enum Action {
         reason: String,
     },
     CallTools(Vec<ScriptedToolCall>),
+    /// Decomposition mode's `stop`: the subtask is done.
+    Stop {
+        summary: String,
+    },
     /// The final presentation: plain text, no tools.
     Present(String),
     /// Text only, no tool call at all.
@@ -66,6 +70,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
             action: Action::Present(personas::reply(request, options.personas.as_deref())),
         };
     }
+    if let Some(subtasks) = decomposing::reply(request) {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(subtasks),
+        };
+    }
     if let Some(decision) = &context.evaluation {
         return Plan {
             reasoning: None,
@@ -88,7 +99,10 @@ pub fn plan(context: &Context<'_>) -> Plan {
         None => text,
     };
 
-    let Some(vote_options) = reading::vote_options(request) else {
+    // Decomposition mode offers `stop` where voting offers `vote`.
+    let stop_offered = reading::offers(request, "stop");
+    let Some(vote_options) = reading::vote_options(request).or_else(|| stop_offered.then(Vec::new))
+    else {
         if !options.final_tool_calls.is_empty() && !reading::has_tool_results(request) {
             return Plan {
                 reasoning,
@@ -218,6 +232,17 @@ pub fn plan(context: &Context<'_>) -> Plan {
         };
     }
 
+    if stop_offered {
+        let summary = options
+            .vote_reason
+            .clone()
+            .unwrap_or_else(|| "My subtask is done.".into());
+        return Plan {
+            reasoning,
+            text: Some("Reviewed every agent's work; my subtask is done.".into()),
+            action: Action::Stop { summary },
+        };
+    }
     if vote_options.is_empty() {
         let fallback = filled.first().cloned().unwrap_or_default();
         return Plan {

@@ -28,7 +28,9 @@ pub fn question(request: &ChatRequest) -> String {
         .messages
         .iter()
         .filter_map(|message| match message {
-            Message::User { content, .. } => between(content, ORIGINAL_OPEN, ORIGINAL_CLOSE),
+            Message::User { content, .. } => between(content, ORIGINAL_OPEN, ORIGINAL_CLOSE)
+                // Decomposition mode's presenter reads the task this way.
+                .or_else(|| between(content, "ORIGINAL TASK:\n", "\n\nAGENT WORK SUMMARIES:")),
             Message::System { .. } | Message::Assistant { .. } | Message::Tool { .. } => None,
         })
         .next()

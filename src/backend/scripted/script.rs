@@ -52,6 +52,10 @@ pub fn steps(
             "vote".into(),
             serde_json::json!({ "agent_id": agent_id, "reason": reason }),
         )],
+        Action::Stop { summary } => vec![(
+            "stop".into(),
+            serde_json::json!({ "summary": summary, "status": "complete" }),
+        )],
         Action::CallTools(calls) => calls
             .iter()
             .map(|call| (call.name.clone(), call.arguments.clone()))

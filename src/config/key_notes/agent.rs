@@ -40,10 +40,6 @@ pub(super) fn agent(key: &str) -> Option<&'static str> {
             "MassGen would route this agent's tool calls through its NLIP router; massgen calls \
              tools directly"
         }
-        "subtask" => {
-            "MassGen would give this agent its own part of the task in `coordination_mode: \
-             decomposition`; massgen gives every agent the whole question"
-        }
         "subagent_agents" => {
             "MassGen would use these agents for the subagents this agent spawns; massgen has no \
              subagents"

@@ -74,8 +74,13 @@ fn own(key: &str) -> Option<&'static str> {
         }
         "subtask" => {
             "MassGen reads an agent's subtask from `agents[i].subtask` in `coordination_mode: \
-             decomposition` (each agent solves its part); massgen gives every agent the whole \
-             question"
+             decomposition`, not in a backend (here it only keeps it out of the request); \
+             massgen acts on `agents[i].subtask`: move it there"
+        }
+        "coordination_mode" | "presenter_agent" => {
+            "MassGen reads this setting under `orchestrator`, not in a backend (here it only \
+             keeps it out of the request); massgen acts on it under `orchestrator` \
+             (decomposition mode and who presents), so move it there"
         }
         "instance_id" => {
             "MassGen sets it itself to name the Docker containers of parallel runs; massgen \

@@ -32,14 +32,6 @@ pub(super) fn orchestrator(key: &str) -> Option<&'static str> {
             "MassGen reads orchestrator-level NLIP from `enable_nlip` and `nlip_config`, not \
              `nlip`, so MassGen ignores it too; massgen calls tools directly"
         }
-        "presenter_agent" => {
-            "MassGen would choose who presents the final answer; massgen has the winning agent \
-             present it"
-        }
-        "coordination_mode" => {
-            "MassGen would switch between voting and decomposition (each agent solves a \
-             subtask); massgen always coordinates by voting"
-        }
         "multimodal_config"
         | "image_generation_backend"
         | "image_generation_model"

@@ -251,6 +251,10 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
         .take(agent.string("persona"))
         .flatten()
         .filter(|text| !text.trim().is_empty());
+    let subtask = found
+        .take(agent.string("subtask"))
+        .flatten()
+        .filter(|text| !text.trim().is_empty());
     let (Some(id), Some(backend)) = (id, backend) else {
         return Err(found.0);
     };
@@ -261,6 +265,7 @@ fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig,
         voting_sensitivity,
         checklist_gated,
         persona,
+        subtask,
     })
 }
 

@@ -72,6 +72,26 @@ pub fn parse(
     let orchestrator = section(&top, "orchestrator", &mut problems, |fields| {
         parse_orchestrator(fields, &mut notes)
     });
+    if let Some(presenter) = orchestrator
+        .as_ref()
+        .and_then(|orchestrator| orchestrator.presenter_agent.as_ref())
+    {
+        let ids: Vec<&str> = agents.iter().map(|(agent, _)| agent.id.as_str()).collect();
+        if !ids.contains(&presenter.as_str()) {
+            let loc = top
+                .get("orchestrator")
+                .and_then(|node| Fields::of(node, "orchestrator").ok())
+                .and_then(|fields| fields.get("presenter_agent").map(|node| node.loc))
+                .unwrap_or(Location { line: 1, column: 1 });
+            problems.push(Problem::at(
+                loc,
+                format!(
+                    "orchestrator.presenter_agent `{presenter}` names no agent; the agents are: {}",
+                    ids.join(", ")
+                ),
+            ).help("name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)"));
+        }
+    }
     if problems.is_empty() {
         notes.extend(super::server_tools::gemini_notes(
             &agents,

@@ -13,10 +13,11 @@ use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use crate::config::keys;
 use crate::config::schema::{
-    CoordinationConfig, DisplayKind, OrchestratorConfig, Sensitivity, TimeoutConfig, UiConfig,
+    CoordinationConfig, CoordinationMode, DisplayKind, OrchestratorConfig, Sensitivity,
+    TimeoutConfig, UiConfig,
 };
 use crate::config::yaml_node::Value;
-use crate::protocol::FinalAnswerStrategy;
+use crate::protocol::{AgentId, FinalAnswerStrategy};
 
 /// The `orchestrator:` block, with a problem for each field that cannot be used.
 pub(super) fn parse_orchestrator(
@@ -89,6 +90,15 @@ pub(super) fn parse_orchestrator(
                 .unwrap_or_default(),
             None => CoordinationConfig::default(),
         },
+        coordination_mode: found
+            .take(orchestrator.choice(
+                "coordination_mode",
+                &CoordinationMode::NAMES,
+                CoordinationMode::from_name,
+            ))
+            .flatten()
+            .unwrap_or_default(),
+        presenter_agent: text(&mut found, "presenter_agent").map(AgentId::new),
     };
     found.finish(config)
 }

@@ -25,6 +25,30 @@ impl<W: Write> PlainPrinter<W> {
         self.agent_line(agent, &line)
     }
 
+    /// Decomposition mode: every agent's subtask, one line each.
+    pub(super) fn subtask_lines(&mut self, subtasks: &[(AgentId, String)]) -> io::Result<()> {
+        for (agent, subtask) in subtasks {
+            let line = self.style.dim(&format!("▸ subtask: {}", clean(subtask)));
+            self.agent_line(agent, &line)?;
+        }
+        Ok(())
+    }
+
+    /// Decomposition mode: the agent is done with its subtask.
+    pub(super) fn stopped_line(
+        &mut self,
+        agent: &AgentId,
+        summary: &str,
+        status: &str,
+    ) -> io::Result<()> {
+        let line = self.style.dim(&format!(
+            "■ stopped ({}): {}",
+            clean(status),
+            clean(summary)
+        ));
+        self.agent_line(agent, &line)
+    }
+
     pub(super) fn update_line(
         &mut self,
         agent: &AgentId,

@@ -203,6 +203,10 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::AgentKilled { reason }, Some(agent)) => self.killed_line(agent, reason),
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => self.input_received_line(agent),
             (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
+            (EventMsg::SubtasksAssigned { subtasks, .. }, _) => self.subtask_lines(subtasks),
+            (EventMsg::AgentStopped { summary, status }, Some(agent)) => {
+                self.stopped_line(agent, summary, status)
+            }
             (EventMsg::FinalOverridden { label, agent, .. }, _) => self.override_note(label, agent),
             (
                 EventMsg::ContextCompressed {

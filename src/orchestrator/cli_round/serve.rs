@@ -130,7 +130,10 @@ impl<'a> Served<'a> {
             Ok(parsed) => parsed,
             Err(message) => return self.rejected(message, call),
         };
-        let is_vote = matches!(parsed, WorkflowCall::Vote { .. });
+        let is_vote = matches!(
+            parsed,
+            WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. }
+        );
         match self.link.sink().propose(parsed).await {
             None => Handled {
                 reply: BridgeReply {

@@ -9,6 +9,9 @@ use super::checklist_gate::ChecklistState;
 pub(super) struct Vote {
     pub(super) target: AgentId,
     pub(super) reason: String,
+    /// A `stop` (decomposition mode): the agent is done with its subtask; it counts for
+    /// nobody in the tally.
+    pub(super) stop: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -17,6 +17,7 @@ pub mod answer_order;
 pub mod checklist;
 mod checklist_gate;
 pub mod criteria;
+mod decomposition;
 mod draft_approach;
 mod fairness;
 mod gap_report;
@@ -25,6 +26,7 @@ mod terms;
 mod updates;
 
 pub use checklist_gate::{ChecklistReply, ChecklistRules};
+pub use decomposition::StopOutcome;
 pub use draft_approach::ApproachReply;
 pub use gap_report::Report;
 pub use outcome::{Candidates, Feedback, WinnerDecision};
@@ -206,7 +208,8 @@ impl Coordination {
                 reason: EnforcementReason::AnswerLimit,
                 message: format!(
                     "The global maximum of {max} new answer(s) has been reached across all \
-                     agents. Please vote for the best existing answer using the `vote` tool."
+                     agents. {}",
+                    self.when_out_of_answers()
                 ),
             });
         }
@@ -216,8 +219,8 @@ impl Coordination {
             return Err(Rejection {
                 reason: EnforcementReason::AnswerLimit,
                 message: format!(
-                    "You've reached the maximum of {max} new answer(s). Please vote for the best \
-                     existing answer using the `vote` tool."
+                    "You've reached the maximum of {max} new answer(s). {}",
+                    self.when_out_of_answers()
                 ),
             });
         }
@@ -291,6 +294,14 @@ impl Coordination {
                 message: format!("unknown agent {voter}"),
             });
         };
+        if self.rules.presenter.is_some() {
+            return Err(Rejection {
+                reason: EnforcementReason::InvalidVote,
+                message: "Nobody votes in decomposition mode: call `stop` when your subtask is \
+                          done."
+                    .into(),
+            });
+        }
         let candidates = self.visible_answers();
         if candidates.is_empty() {
             return Err(Rejection {
@@ -340,6 +351,7 @@ impl Coordination {
         self.states[index].vote = Some(Vote {
             target: target.clone(),
             reason: reason.to_string(),
+            stop: false,
         });
         Ok(VoteOutcome::Accepted {
             target,

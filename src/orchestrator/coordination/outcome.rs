@@ -30,6 +30,9 @@ impl Coordination {
     /// Most votes wins; ties go to config order; with no votes, the first agent (config
     /// order) with an answer.
     pub fn decide_winner(&self, candidates: Candidates) -> Option<WinnerDecision> {
+        if let Some(decision) = self.presenter_decision() {
+            return Some(decision);
+        }
         let with_answers: Vec<usize> = (0..self.order.len())
             .filter(|&index| !self.states[index].answers.is_empty())
             .collect();
@@ -88,7 +91,7 @@ impl Coordination {
                         voter
                             .vote
                             .as_ref()
-                            .is_some_and(|vote| &vote.target == candidate)
+                            .is_some_and(|vote| !vote.stop && &vote.target == candidate)
                     })
                     .map(|(voter, _)| voter.clone())
                     .collect();
@@ -157,7 +160,7 @@ impl Coordination {
             .zip(&self.states)
             .filter_map(|(voter, state)| {
                 let vote = state.vote.as_ref()?;
-                (&vote.target == agent).then(|| (voter.clone(), vote.reason.clone()))
+                (!vote.stop && &vote.target == agent).then(|| (voter.clone(), vote.reason.clone()))
             })
             .collect()
     }

@@ -21,6 +21,9 @@ pub struct Rules {
     pub checklist: Option<super::checklist_gate::ChecklistRules>,
     /// The lead cap and the peer-update knobs.
     pub fairness: Fairness,
+    /// `coordination_mode: decomposition`: agents `stop` instead of voting, and this
+    /// agent presents.
+    pub presenter: Option<AgentId>,
 }
 
 /// An answer as an agent sees it at the start of a round.

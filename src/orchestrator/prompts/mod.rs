@@ -15,6 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod checklist;
 mod code_tools;
+pub mod decomposition;
 mod fast_iteration;
 mod filesystem;
 mod final_answer;
@@ -82,6 +83,8 @@ pub struct PromptContext<'a> {
     pub attempt_feedback: Option<&'a str>,
     /// `fast_iteration_mode`, its round limits and the gap report.
     pub round_knobs: RoundKnobs,
+    /// `coordination_mode: decomposition`: `Some` with the agent's subtask, if it has one.
+    pub decomposition: Option<Option<&'a str>>,
 }
 
 /// `[system, user]` for a coordination round.
@@ -118,7 +121,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
             &identity.join("\n\n"),
         );
     }
-    let coordination = if vote_only {
+    let coordination = if let Some(subtask) = context.decomposition {
+        decomposition::instructions(subtask)
+    } else if vote_only {
         vote_only_instructions(context)
     } else if context.checklist_gated {
         evaluation_instructions(context)
@@ -352,6 +357,8 @@ pub struct Presentation<'a> {
     pub strategy: FinalAnswerStrategy,
     /// Any agent voted before coordination ended.
     pub voted: bool,
+    /// Decomposition mode: every agent's work, told to the presenter instead of the votes.
+    pub decomposition: Option<&'a [decomposition::SubtaskWork<'a>]>,
 }
 
 /// `[system, user]` for the winner's final presentation.
@@ -388,6 +395,14 @@ pub fn presentation_messages(
     }
 
     let mut user = history_block(context.history);
+    if let Some(work) = presentation.decomposition {
+        user.push_str(&decomposition::presentation_content(context.question, work));
+        let attachments = context.attachments.to_vec();
+        return vec![
+            Message::system(system),
+            Message::user_with(user, attachments),
+        ];
+    }
     let _ = write!(
         user,
         "<ORIGINAL MESSAGE> {} <END OF ORIGINAL MESSAGE>\n\nVOTING RESULTS:\n",

@@ -33,6 +33,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         progress: Vec::new(),
         attempt_feedback: None,
         round_knobs: super::RoundKnobs::default(),
+        decomposition: None,
     }
 }
 
@@ -144,6 +145,7 @@ fn presentation_lists_votes_and_marks_the_winners_answer() {
             answers: &answers,
             strategy: FinalAnswerStrategy::WinnerPresent,
             voted: true,
+            decomposition: None,
         },
     );
     let user = messages[1].content();
@@ -166,6 +168,7 @@ fn a_synthesis_without_votes_treats_every_answer_alike() {
         answers: &answers,
         strategy: FinalAnswerStrategy::Synthesize,
         voted,
+        decomposition: None,
     };
     let unvoted = presentation_messages(&context(&[]), &presentation(false));
     let user = unvoted[1].content();

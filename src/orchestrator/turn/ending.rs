@@ -224,6 +224,7 @@ impl Driver<'_> {
     ) {
         let feedback = self.coordination.feedback_for(winner);
         let answers = self.coordination.latest_answers();
+        let work = self.subtask_work(&answers);
         let messages = prompts::presentation_messages(
             &self.prompt_context(index),
             &Presentation {
@@ -233,6 +234,7 @@ impl Driver<'_> {
                 answers: &answers,
                 strategy,
                 voted: decision.tally.iter().any(|count| count.votes > 0),
+                decomposition: work.as_deref(),
             },
         );
         let mut link = self.agent_link(winner, index);

@@ -163,6 +163,10 @@ impl Driver<'_> {
             }),
             progress: self.progress_of_answers(),
             attempt_feedback: self.attempts.feedback.as_deref(),
+            decomposition: self
+                .coordination
+                .is_decomposition()
+                .then(|| self.subtask(agent_index)),
         }
     }
 

@@ -21,6 +21,7 @@ mod round_book;
 mod rounds;
 mod running;
 pub mod settings;
+mod subtasks;
 mod workspaces;
 
 use std::sync::Arc;
@@ -167,6 +168,8 @@ struct Driver<'a> {
     ending: Ending,
     /// Each agent's generated persona this turn (`persona_generator`), by config index.
     personas: Vec<Option<crate::orchestrator::personas::GeneratedPersona>>,
+    /// Decomposition mode: each agent's subtask, config order (empty in voting mode).
+    subtasks: Vec<Option<String>>,
 }
 
 impl<'a> Driver<'a> {
@@ -204,6 +207,7 @@ impl<'a> Driver<'a> {
             ),
             ending: Ending::default(),
             personas: Vec::new(),
+            subtasks: Vec::new(),
         }
     }
 
@@ -238,7 +242,10 @@ impl<'a> Driver<'a> {
         }
         self.announce_attachments();
         self.begin_plan().await;
-        if self.assign_personas(ops).await && self.decide_planning_mode(ops).await {
+        if self.assign_personas(ops).await
+            && self.decide_planning_mode(ops).await
+            && self.assign_subtasks(ops).await
+        {
             if self.run.config.orchestrator.skip_coordination_rounds {
                 self.skip_coordination();
             } else {

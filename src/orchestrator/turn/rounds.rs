@@ -6,12 +6,12 @@ use super::{Driver, Phase, Running};
 use crate::orchestrator::agent_round::{self, MAX_ATTEMPTS, RoundTask};
 use crate::orchestrator::channel::{RoundEnd, RoundUpdate, Verdict};
 use crate::orchestrator::context_budget::{ContextBudget, ContextTracker};
-use crate::orchestrator::coordination::{Update, VoteOutcome};
+use crate::orchestrator::coordination::{StopOutcome, Update, VoteOutcome};
 use crate::orchestrator::prompts;
 use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
 use crate::protocol::{AgentId, AgentStatus, EventMsg};
 use crate::tools::WorkflowCall;
-use crate::tools::workflow::workflow_tools;
+use crate::tools::workflow::{decomposition_tools, workflow_tools};
 
 impl Driver<'_> {
     /// Starts a round for every live agent that has no round and no valid vote.
@@ -53,7 +53,11 @@ impl Driver<'_> {
                     time_limit: limit.map(RoundLimit::as_event),
                 },
             );
-            let mut tools = workflow_tools(&view.vote_options, view.vote_only);
+            let mut tools = if self.coordination.is_decomposition() {
+                decomposition_tools(view.vote_only)
+            } else {
+                workflow_tools(&view.vote_options, view.vote_only)
+            };
             tools.extend(self.task_kit.turn_tools[index].specs(view.vote_only));
             tools.extend(self.run.routers[index].tools());
             // A restarted agent starts its task plan afresh, as in MassGen; an agent
@@ -198,6 +202,23 @@ impl Driver<'_> {
                                 why: "newer answers arrived after this round started".into(),
                             },
                         );
+                        self.status(agent, AgentStatus::Restarting);
+                        Verdict::Ignored
+                    }
+                    Err(rejection) => Verdict::Rejected {
+                        reason: rejection.reason,
+                        message: rejection.message,
+                    },
+                }
+            }
+            WorkflowCall::Stop { summary, status } => {
+                match self.coordination.submit_stop(agent, &summary) {
+                    Ok(StopOutcome::Accepted) => {
+                        self.emit(Some(agent), EventMsg::AgentStopped { summary, status });
+                        self.status(agent, AgentStatus::Voted);
+                        Verdict::Accepted
+                    }
+                    Ok(StopOutcome::Ignored) => {
                         self.status(agent, AgentStatus::Restarting);
                         Verdict::Ignored
                     }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use crate::config::Config;
+use crate::config::{Config, CoordinationMode};
 use crate::orchestrator::coordination::{ChecklistRules, Rules};
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
@@ -66,7 +66,10 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     };
     // Refine off is MassGen's quick mode: one agent's answer stands as it is; several
     // agents' answers are synthesized by the winner.
+    let decomposition = orchestrator.coordination_mode == CoordinationMode::Decomposition;
     let final_answer = match orchestrator.final_answer_strategy {
+        // MassGen's presenter always assembles every agent's work in decomposition mode.
+        _ if decomposition => FinalAnswerStrategy::Synthesize,
         _ if refine_off && single => FinalAnswerStrategy::WinnerReuse,
         _ if refine_off => FinalAnswerStrategy::Synthesize,
         Some(strategy) => strategy,
@@ -77,6 +80,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     // MassGen: several agents with one answer each and no deferred vote synthesize as soon
     // as everyone has answered; a vote could not change what is synthesized.
     let synthesize_without_votes = final_answer == FinalAnswerStrategy::Synthesize
+        && !decomposition
         && !single
         && !defer_voting
         && max_new_answers_per_agent == Some(1);
@@ -89,6 +93,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         defer_voting,
         checklist: checklist_rules(config),
         fairness: orchestrator.fairness,
+        presenter: decomposition_presenter(config),
     };
     if coordination.enable_memory_filesystem_mode
         && !config
@@ -187,3 +192,16 @@ fn names(ids: &[AgentId]) -> String {
 #[cfg(test)]
 #[path = "settings_tests.rs"]
 mod tests;
+
+/// In `coordination_mode: decomposition`, who presents: `presenter_agent`, else the last
+/// agent (MassGen's pick).
+fn decomposition_presenter(config: &Config) -> Option<AgentId> {
+    if config.orchestrator.coordination_mode != CoordinationMode::Decomposition {
+        return None;
+    }
+    config
+        .orchestrator
+        .presenter_agent
+        .clone()
+        .or_else(|| config.agents.last().map(|agent| agent.id.clone()))
+}

@@ -134,6 +134,12 @@ impl Widget for CardView<'_> {
             persona_line(persona, theme, usize::from(line.width)).render(line, buf);
             inner = rest;
         }
+        if let Some(subtask) = card.subtask.as_deref().filter(|_| inner.height > 1) {
+            let [owned, rest] =
+                Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
+            subtask_line(subtask, theme, usize::from(owned.width)).render(owned, buf);
+            inner = rest;
+        }
         if !card.tasks.is_empty() && inner.height > 1 {
             let [tasks, rest] =
                 Layout::vertical([Constraint::Length(1), Constraint::Fill(1)]).areas(inner);
@@ -200,6 +206,18 @@ fn persona_line(persona: &CardPersona, theme: &Theme, width: usize) -> Line<'sta
             truncate(&text.split_whitespace().collect::<Vec<_>>().join(" "), room),
             theme.dim(),
         ),
+    ])
+}
+
+/// `◆ Build the REST API…`: the agent's subtask in decomposition mode, on one line,
+/// cut at the card's width.
+fn subtask_line(subtask: &str, theme: &Theme, width: usize) -> Line<'static> {
+    const MARK: &str = "◆ ";
+    let room = width.saturating_sub(display_width(MARK));
+    let text = subtask.split_whitespace().collect::<Vec<_>>().join(" ");
+    Line::from(vec![
+        Span::styled(MARK, theme.accent()),
+        Span::styled(truncate(&text, room), theme.dim()),
     ])
 }
 

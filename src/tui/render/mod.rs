@@ -69,6 +69,8 @@ mod replay_tests;
 #[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]
+mod subtask_tests;
+#[cfg(test)]
 pub(crate) mod tests;
 #[cfg(test)]
 mod welcome_tests;

@@ -55,6 +55,8 @@ pub struct AgentCard {
     pub checklist: Option<ChecklistResult>,
     /// The persona the agent works under this turn (`persona_generator`).
     pub persona: Option<CardPersona>,
+    /// Decomposition mode: the agent's subtask this turn.
+    pub subtask: Option<String>,
 }
 
 /// A generated persona: its full text and the generator's short name for it.
@@ -102,6 +104,7 @@ impl AgentCard {
             attachments: Vec::new(),
             checklist: None,
             persona: None,
+            subtask: None,
         }
     }
 

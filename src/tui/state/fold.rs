@@ -35,6 +35,11 @@ impl UiState {
                 winner,
                 duration_ms,
             } => self.finish_turn(event, *outcome, winner.as_ref(), *duration_ms),
+            EventMsg::SubtasksAssigned { subtasks, .. } => {
+                for (owner, subtask) in subtasks {
+                    self.card(Some(owner), |card| card.subtask = Some(subtask.clone()));
+                }
+            }
             EventMsg::AgentStatus { status } => {
                 self.card(agent, |card| card.set_status(*status, at))
             }
@@ -231,6 +236,7 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
+            | EventMsg::AgentStopped { .. }
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

@@ -8,6 +8,7 @@ pub mod common;
 
 mod answer_order;
 mod broadcasts;
+mod decomposition;
 mod fairness;
 mod final_answer;
 mod memory;

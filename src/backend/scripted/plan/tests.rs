@@ -96,7 +96,11 @@ fn ok(_: &ScriptedToolCall) -> (String, bool) {
 fn names(action: &Action) -> Vec<&str> {
     match action {
         Action::CallTools(calls) => calls.iter().map(|call| call.name.as_str()).collect(),
-        Action::Answer(_) | Action::Vote { .. } | Action::Present(_) | Action::Talk => Vec::new(),
+        Action::Answer(_)
+        | Action::Vote { .. }
+        | Action::Stop { .. }
+        | Action::Present(_)
+        | Action::Talk => Vec::new(),
     }
 }
 

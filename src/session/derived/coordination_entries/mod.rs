@@ -158,6 +158,8 @@ impl Tracker {
             | EventMsg::Warning { .. }
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
+            | EventMsg::SubtasksAssigned { .. }
+            | EventMsg::AgentStopped { .. }
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
             | EventMsg::TaskPlanChanged { .. } => {}

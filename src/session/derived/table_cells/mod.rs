@@ -101,6 +101,8 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         | EventMsg::TaskPlanChanged { .. }
         | EventMsg::ContextUsage { .. }
         | EventMsg::ContextCompressed { .. }
+        | EventMsg::SubtasksAssigned { .. }
+        | EventMsg::AgentStopped { .. }
         | EventMsg::PlanUpdated { .. }
         | EventMsg::SessionResumed { .. }
         | EventMsg::TurnStarted { .. }

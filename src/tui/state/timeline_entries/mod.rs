@@ -146,6 +146,8 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         }
         | EventMsg::AgentStatus { .. }
         | EventMsg::ContextUsage { .. }
+        | EventMsg::AgentStopped { .. }
+        | EventMsg::SubtasksAssigned { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
