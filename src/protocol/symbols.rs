@@ -33,5 +33,9 @@ pub const COMPRESSED: &str = "📦";
 pub const TIMER: &str = "⏱";
 /// The winner checks its final answer (post-evaluation).
 pub const EVALUATE: &str = "🔍";
+/// The fairness lead cap holds an agent back until its peers catch up.
+pub const HELD: &str = "⏸";
+/// An agent's fairness hold is lifted.
+pub const RELEASED: &str = "▶";
 /// A `submit_checklist` accepted under checklist-gated voting.
 pub const CHECKLIST: &str = "☑";

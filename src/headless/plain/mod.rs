@@ -197,6 +197,10 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::AgentKilled { reason }, Some(agent)) => self.killed_line(agent, reason),
             (EventMsg::HumanInputDelivered { .. }, Some(agent)) => self.input_received_line(agent),
             (EventMsg::UpdateInjected { labels }, Some(agent)) => self.update_line(agent, labels),
+            (EventMsg::FairnessHold { lead, cap }, Some(agent)) => {
+                self.hold_line(agent, Some((*lead, *cap)))
+            }
+            (EventMsg::FairnessReleased, Some(agent)) => self.hold_line(agent, None),
             (EventMsg::FinalOverridden { label, agent, .. }, _) => self.override_note(label, agent),
             (
                 EventMsg::ContextCompressed {

@@ -185,6 +185,9 @@ fn doing(state: &UiState, card: &AgentCard) -> String {
     if let Some(target) = vote_of(state, &card.info.id) {
         return format!("voted → {target}");
     }
+    if let Some((lead, cap)) = card.held {
+        return format!("held (lead {lead}/{cap})");
+    }
     match card.status {
         AgentStatus::Waiting => "waiting",
         AgentStatus::Thinking | AgentStatus::Streaming | AgentStatus::Tool => "working",
@@ -204,6 +207,9 @@ fn doing(state: &UiState, card: &AgentCard) -> String {
 fn standing(state: &UiState, card: &AgentCard) -> Standing {
     if vote_of(state, &card.info.id).is_some() {
         return Standing::Done;
+    }
+    if card.held.is_some() {
+        return Standing::Waiting;
     }
     match card.status {
         AgentStatus::Thinking

@@ -53,6 +53,9 @@ pub struct AgentCard {
     /// The checklist the gate holds this round, gone where the gate resets (a new round,
     /// the agent's own answer, a new attempt or turn).
     pub checklist: Option<ChecklistResult>,
+    /// The fairness lead cap holds the agent back: its lead and the cap, until released
+    /// or its next round starts.
+    pub held: Option<(u32, u32)>,
 }
 
 /// Tokens of the agent's context against its model's window.
@@ -92,6 +95,7 @@ impl AgentCard {
             context: None,
             attachments: Vec::new(),
             checklist: None,
+            held: None,
         }
     }
 
@@ -220,6 +224,7 @@ impl AgentCard {
     ) {
         self.round = round;
         self.checklist = None;
+        self.held = None;
         self.round_clock = time_limit.map(|limit| RoundClock::new(at, limit));
         self.items.push(CardItem::Round {
             round,
@@ -339,6 +344,7 @@ impl AgentCard {
     /// Coordination dropped the agent.
     pub(super) fn dropped(&mut self, reason: &str) {
         self.status = AgentStatus::Error;
+        self.held = None;
         self.notice(format!("dropped: {reason}"));
     }
 
@@ -353,6 +359,7 @@ impl AgentCard {
         self.round = 0;
         self.round_clock = None;
         self.checklist = None;
+        self.held = None;
         self.notice(format!("── attempt {attempt}/{max_attempts}: {reason} ──"));
     }
 

@@ -154,6 +154,8 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::ChecklistSubmitted { .. }
+            | EventMsg::FairnessHold { .. }
+            | EventMsg::FairnessReleased
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }
