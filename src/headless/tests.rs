@@ -371,7 +371,7 @@ fn a_fairness_hold_and_its_release_are_lines_of_the_agent_and_quiet_prints_nothi
     let out = String::from_utf8(printer.into_inner()).unwrap();
     assert_eq!(
         out,
-        "[a] ⏸ held: waiting for peers (lead 2/2)\n[a] ▶ released: peers caught up\n"
+        "[a] ⏸ held: waiting for peers (lead 2/2)\n[a] ▶ released: peers caught up or voted\n"
     );
     let mut quiet = QuietPrinter::new(Vec::new(), Vec::new());
     quiet.print(&hold).unwrap();

@@ -276,4 +276,4 @@ pub fn fairness_hold_line(lead: u32, cap: u32) -> String {
 }
 
 /// A fairness hold lifted, as every display words it.
-pub const FAIRNESS_RELEASED_LINE: &str = "released: peers caught up";
+pub const FAIRNESS_RELEASED_LINE: &str = "released: peers caught up or voted";

@@ -131,6 +131,6 @@ fn a_fairness_hold_and_its_release_have_cells() {
     let released = crate::session::derived::table_cells::cell(&EventMsg::FairnessReleased, None);
     assert_eq!(
         released,
-        Some(vec!["▶ released: peers caught up".to_string()])
+        Some(vec!["▶ released: peers caught up or voted".to_string()])
     );
 }
