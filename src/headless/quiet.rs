@@ -109,6 +109,8 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::VoteIgnored { .. }
             | EventMsg::AgentRestarted { .. }
             | EventMsg::UpdateInjected { .. }
+            | EventMsg::FairnessHold { .. }
+            | EventMsg::FairnessReleased
             | EventMsg::FinalOverridden { .. }
             | EventMsg::RoundTimeLimitReached { .. }
             | EventMsg::ContextUsage { .. }

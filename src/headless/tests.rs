@@ -360,3 +360,22 @@ fn answer_now_is_a_line_naming_the_stopped_agents_and_quiet_prints_nothing() {
     let (out, diagnostics) = quiet.into_inner();
     assert!(out.is_empty() && diagnostics.is_empty());
 }
+
+#[test]
+fn a_fairness_hold_and_its_release_are_lines_of_the_agent_and_quiet_prints_nothing() {
+    let hold = event(8, Some("a"), EventMsg::FairnessHold { lead: 2, cap: 2 });
+    let release = event(9, Some("a"), EventMsg::FairnessReleased);
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    printer.print(&hold).unwrap();
+    printer.print(&release).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert_eq!(
+        out,
+        "[a] ⏸ held: waiting for peers (lead 2/2)\n[a] ▶ released: peers caught up or voted\n"
+    );
+    let mut quiet = QuietPrinter::new(Vec::new(), Vec::new());
+    quiet.print(&hold).unwrap();
+    quiet.print(&release).unwrap();
+    let (out, diagnostics) = quiet.into_inner();
+    assert!(out.is_empty() && diagnostics.is_empty());
+}

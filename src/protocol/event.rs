@@ -9,9 +9,10 @@ use super::approach::DraftedApproach;
 use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 pub use super::event_parts::{
-    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
-    McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, SubtaskSource,
-    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
+    AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FAIRNESS_RELEASED_LINE,
+    FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
+    SubtaskSource, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis, compression_line,
+    fairness_hold_line,
 };
 use super::ids::{AgentId, AnonId, AnswerLabel};
 use super::op::Mode;
@@ -106,6 +107,12 @@ pub enum EventMsg {
     /// Peers' new answers were appended to the agent's latest tool result; it keeps working
     /// instead of restarting (MassGen's mid-stream injection).
     UpdateInjected { labels: Vec<AnswerLabel> },
+    /// The fairness lead cap (`fairness_lead_cap_answers`) holds the agent back: it is
+    /// `lead` answers ahead of the slowest active peer, as far as `cap` lets it, and starts
+    /// no round until its peers catch up (or vote, or are dropped).
+    FairnessHold { lead: u32, cap: u32 },
+    /// The agent's fairness hold is lifted: its peers caught up, voted or were dropped.
+    FairnessReleased,
     /// The agent's round ran past its time limit: first it is told to wrap up, then every
     /// tool but `vote` and `new_answer` is refused.
     RoundTimeLimitReached {

@@ -282,3 +282,11 @@ pub enum TurnOutcome {
     /// No agent produced an answer.
     Failed,
 }
+
+/// A fairness hold as every display words it: "held: waiting for peers (lead 2/2)".
+pub fn fairness_hold_line(lead: u32, cap: u32) -> String {
+    format!("held: waiting for peers (lead {lead}/{cap})")
+}
+
+/// A fairness hold lifted, as every display words it.
+pub const FAIRNESS_RELEASED_LINE: &str = "released: peers caught up or voted";

@@ -28,9 +28,9 @@ pub use attachment_summary::{describe as describe_attachments, folded as folded_
 pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,
-    FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, ResumedTurn, RoundTimeLimit,
-    RoundTimeStage, SubtaskSource, TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
-    compression_line,
+    FAIRNESS_RELEASED_LINE, FinalAnswerStrategy, McpServerState, PostEvaluationOutcome,
+    ResumedTurn, RoundTimeLimit, RoundTimeStage, SubtaskSource, TimeoutScope, TurnOutcome,
+    VoteCount, WinnerBasis, compression_line, fairness_hold_line,
 };
 pub(crate) use event_kind::{
     run_events, stream_deltas, tool_calls, usage_events, workspace_events,

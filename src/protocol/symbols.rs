@@ -35,6 +35,10 @@ pub const COMPRESSED: &str = "📦";
 pub const TIMER: &str = "⏱";
 /// The winner checks its final answer (post-evaluation).
 pub const EVALUATE: &str = "🔍";
+/// The fairness lead cap holds an agent back until its peers catch up.
+pub const HELD: &str = "⏸";
+/// An agent's fairness hold is lifted.
+pub const RELEASED: &str = "▶";
 /// A `submit_checklist` accepted under checklist-gated voting.
 pub const CHECKLIST: &str = "☑";
 /// A `draft_approach` accepted: the agent's plan for its next answer.

@@ -108,6 +108,8 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::PlanUpdated { .. }
         | EventMsg::AgentRestarted { .. }
         | EventMsg::UpdateInjected { .. }
+        | EventMsg::FairnessHold { .. }
+        | EventMsg::FairnessReleased
         | EventMsg::FinalOverridden { .. }
         | EventMsg::RoundTimeLimitReached { .. }
         | EventMsg::ContextUsage { .. }

@@ -182,6 +182,7 @@ fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
             ("?: help", KEEP),
             (ANSWER_NOW_HINT, 6),
             ("v votes", 4),
+            ("C map", 7),
             ("c costs", 5),
             ("t timeline", 5),
             ("i: type", 3),
@@ -190,6 +191,7 @@ fn body_hints(state: &UiState, view: &View) -> &'static [(&'static str, u8)] {
         () if state.is_running() => &[
             ("?: help", KEEP),
             ("v votes", 4),
+            ("C map", 6),
             ("c costs", 5),
             ("t timeline", 5),
             ("i: type", 3),

@@ -30,7 +30,7 @@ const fn command(
 }
 
 /// In the order completion offers them.
-pub const SLASH_COMMANDS: [SlashCommand; 30] = [
+pub const SLASH_COMMANDS: [SlashCommand; 31] = [
     command("/help", &["h", "?"], "", "every key and command"),
     command(
         "/quit",
@@ -51,6 +51,12 @@ pub const SLASH_COMMANDS: [SlashCommand; 30] = [
         &["votes", "v"],
         "",
         "the votes: who voted for whom, and why",
+    ),
+    command(
+        "/map",
+        &["consensus"],
+        "",
+        "the consensus map: each agent's latest answer, the vote arrows, the leader",
     ),
     command("/cost", &["costs", "c"], "", "tokens and costs"),
     command("/answers", &["b"], "", "every answer, one at a time"),

@@ -5,11 +5,12 @@
 use std::io::{self, Write};
 
 use super::PlainPrinter;
-use crate::protocol::symbols::COMPRESSED;
+use crate::protocol::symbols::{COMPRESSED, HELD, RELEASED};
 use crate::protocol::{
     AgentId, AnswerLabel, CompressionReason, PostEvaluationOutcome, RoundTimeStage,
     compression_line,
 };
+use crate::protocol::{FAIRNESS_RELEASED_LINE, fairness_hold_line};
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
@@ -46,6 +47,23 @@ impl<W: Write> PlainPrinter<W> {
             clean(status),
             clean(summary)
         ));
+        self.agent_line(agent, &line)
+    }
+
+    /// The fairness lead cap holds the agent back (`Some(lead, cap)`), or let it go.
+    pub(super) fn hold_line(
+        &mut self,
+        agent: &AgentId,
+        hold: Option<(u32, u32)>,
+    ) -> io::Result<()> {
+        let line = match hold {
+            Some((lead, cap)) => self
+                .style
+                .warn(&format!("{HELD} {}", fairness_hold_line(lead, cap))),
+            None => self
+                .style
+                .dim(&format!("{RELEASED} {FAIRNESS_RELEASED_LINE}")),
+        };
         self.agent_line(agent, &line)
     }
 

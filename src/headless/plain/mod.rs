@@ -207,6 +207,10 @@ impl<W: Write> PlainPrinter<W> {
             (EventMsg::AgentStopped { summary, status }, Some(agent)) => {
                 self.stopped_line(agent, summary, status)
             }
+            (EventMsg::FairnessHold { lead, cap }, Some(agent)) => {
+                self.hold_line(agent, Some((*lead, *cap)))
+            }
+            (EventMsg::FairnessReleased, Some(agent)) => self.hold_line(agent, None),
             (EventMsg::FinalOverridden { label, agent, .. }, _) => self.override_note(label, agent),
             (
                 EventMsg::ContextCompressed {

@@ -55,6 +55,20 @@ impl Coordination {
             && self.projected_lead_over_cap(index).is_some()
     }
 
+    /// The lead cap holds `agent` back from its next round: its lead over the slowest
+    /// active peer and the cap, while it is alive, out of a round, without a vote and
+    /// paused for its peers.
+    pub fn fairness_hold(&self, agent: &crate::protocol::AgentId) -> Option<(u32, u32)> {
+        let index = self.index(agent)?;
+        let state = &self.states[index];
+        if state.in_round || !self.paused_for_fairness(index) {
+            return None;
+        }
+        let (projected, cap) = self.projected_lead_over_cap(index)?;
+        let lead = u32::try_from(projected.saturating_sub(1)).unwrap_or(u32::MAX);
+        Some((lead, cap))
+    }
+
     /// Of the unseen answers, those this round may still take in: all of them without a
     /// cap, else the newest first up to what is left of `max_midstream_injections_per_round`.
     pub(super) fn within_injection_cap(

@@ -16,6 +16,8 @@ pub(super) struct RoundBook {
     /// Bumped on every accepted answer, so running rounds can take it in.
     pub(super) answers_version: watch::Sender<u64>,
     pub(super) answer_progress: HashMap<AgentId, TaskProgress>,
+    /// Agents the fairness lead cap holds back, with the lead and cap announced.
+    pub(super) held: HashMap<AgentId, (u32, u32)>,
 }
 
 impl Default for RoundBook {
@@ -25,6 +27,7 @@ impl Default for RoundBook {
             last_end: HashMap::new(),
             answers_version: watch::channel(0).0,
             answer_progress: HashMap::new(),
+            held: HashMap::new(),
         }
     }
 }
@@ -35,5 +38,6 @@ impl RoundBook {
         self.last_end.clear();
         self.answers_version = watch::channel(0).0;
         self.answer_progress.clear();
+        self.held.clear();
     }
 }

@@ -14,11 +14,36 @@ use crate::tools::WorkflowCall;
 use crate::tools::workflow::{decomposition_tools, workflow_tools};
 
 impl Driver<'_> {
+    /// Says which agents the fairness lead cap holds back now, and which it let go, before
+    /// the let-go start their rounds.
+    fn announce_fairness_holds(&mut self) {
+        for agent in self.coordination.agents().to_vec() {
+            let hold = self.coordination.fairness_hold(&agent);
+            let announced = self.rounds.held.get(&agent).copied();
+            match (hold, announced) {
+                (Some(now), before) if before != Some(now) => {
+                    self.rounds.held.insert(agent.clone(), now);
+                    let (lead, cap) = now;
+                    self.emit(Some(&agent), EventMsg::FairnessHold { lead, cap });
+                }
+                (None, Some(_)) => {
+                    self.rounds.held.remove(&agent);
+                    // A dropped agent is not let go: it is gone.
+                    if !self.coordination.is_killed(&agent) {
+                        self.emit(Some(&agent), EventMsg::FairnessReleased);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
     /// Starts a round for every live agent that has no round and no valid vote.
     pub(super) fn start_due_rounds(&mut self) {
         if !matches!(self.phase, Phase::Coordinating) {
             return;
         }
+        self.announce_fairness_holds();
         for agent in self.coordination.agents().to_vec() {
             if self.rounds.running.contains_key(&agent) || !self.coordination.needs_round(&agent) {
                 continue;

@@ -114,3 +114,23 @@ async fn a_stored_answer_after_a_timeout_is_said_to_be_for_the_timeout() {
         .unwrap();
     assert_eq!(done, (true, Some(TimeoutScope::Orchestrator)));
 }
+
+#[test]
+fn a_fairness_hold_and_its_release_have_cells() {
+    let hold = crate::session::derived::table_cells::cell(
+        &EventMsg::FairnessHold { lead: 1, cap: 1 },
+        None,
+    );
+    assert_eq!(
+        hold,
+        Some(vec![
+            "⏸ HELD (fairness)".to_string(),
+            "held: waiting for peers (lead 1/1)".to_string()
+        ])
+    );
+    let released = crate::session::derived::table_cells::cell(&EventMsg::FairnessReleased, None);
+    assert_eq!(
+        released,
+        Some(vec!["▶ released: peers caught up or voted".to_string()])
+    );
+}

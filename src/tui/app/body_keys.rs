@@ -36,6 +36,7 @@ impl App {
             KeyCode::Char('T') => self.open_tasks(),
             KeyCode::Char('?') => self.open(ModalKind::Help),
             KeyCode::Char('v') => self.open(ModalKind::Votes),
+            KeyCode::Char('C') => self.open(ModalKind::ConsensusMap),
             KeyCode::Char('c') => self.open(ModalKind::Costs),
             KeyCode::Char('a') => self.open_answers(),
             KeyCode::Char('t') => self.open(ModalKind::Timeline),

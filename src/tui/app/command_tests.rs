@@ -118,7 +118,7 @@ fn quit_mid_turn_asks_to_be_typed_again_and_idle_quits_at_once() {
 }
 
 /// Short and plural forms the app takes, and the listed command each stands for.
-const ALIASES: [(&str, &str); 16] = [
+const ALIASES: [(&str, &str); 17] = [
     ("h", "help"),
     ("?", "help"),
     ("r", "table"),
@@ -135,6 +135,7 @@ const ALIASES: [(&str, &str); 16] = [
     ("i", "inspect"),
     ("f", "final"),
     ("m", "metrics"),
+    ("consensus", "map"),
 ];
 
 /// Whether the app runs `/name` (rather than calling it unknown).

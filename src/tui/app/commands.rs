@@ -10,7 +10,7 @@ use crate::tui::view::ModalKind;
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 43] = [
+pub(super) const COMMAND_NAMES: [&str; 45] = [
     "help",
     "h",
     "?",
@@ -30,6 +30,8 @@ pub(super) const COMMAND_NAMES: [&str; 43] = [
     "vote",
     "votes",
     "v",
+    "map",
+    "consensus",
     "cost",
     "costs",
     "c",
@@ -88,6 +90,7 @@ impl App {
             "skills" => self.open(ModalKind::Skills),
             "workspace" | "w" | "files" => self.open_files(),
             "vote" | "votes" | "v" => self.open(ModalKind::Votes),
+            "map" | "consensus" => self.open(ModalKind::ConsensusMap),
             "cost" | "costs" | "c" => self.open(ModalKind::Costs),
             "answers" | "b" => self.open_answers(),
             "timeline" | "t" => self.open(ModalKind::Timeline),

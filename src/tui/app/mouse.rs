@@ -132,6 +132,8 @@ impl App {
             EntryKind::TurnStarted { .. }
             | EntryKind::Restarted { .. }
             | EntryKind::Injected { .. }
+            | EntryKind::FairnessHold { .. }
+            | EntryKind::FairnessReleased
             | EntryKind::RoundTimeLimit { .. }
             | EntryKind::Compressed { .. }
             | EntryKind::Checklist { .. }

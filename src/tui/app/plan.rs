@@ -156,6 +156,7 @@ impl App {
             ModalKind::Override { selected } => self.override_key(key, selected),
             ModalKind::Help
             | ModalKind::Votes
+            | ModalKind::ConsensusMap
             | ModalKind::Costs
             | ModalKind::Answers { .. }
             | ModalKind::Timeline

@@ -366,3 +366,24 @@ async fn a_resumed_turn_keeps_its_override() {
     let chosen = record.final_answer.as_ref().unwrap();
     assert_eq!((&chosen.label, &chosen.content), (&label, &content));
 }
+
+#[test]
+fn c_and_slash_map_open_the_consensus_map_and_esc_closes_it() {
+    for name in ["map", "consensus"] {
+        assert!(commands::COMMAND_NAMES.contains(&name), "{name}");
+    }
+    let mut app = App::new(agents());
+    type_text(&mut app, "/map");
+    app.on_key(key(KeyCode::Enter));
+    assert_eq!(top_modal(&app), Some(ModalKind::ConsensusMap));
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(top_modal(&app), None);
+    app.on_key(key(KeyCode::Esc));
+    app.on_key(KeyEvent::new(KeyCode::Char('C'), KeyModifiers::SHIFT));
+    assert_eq!(top_modal(&app), Some(ModalKind::ConsensusMap));
+    app.on_key(key(KeyCode::Esc));
+    assert_eq!(top_modal(&app), None);
+    // `c` stays the costs.
+    app.on_key(key(KeyCode::Char('c')));
+    assert_eq!(top_modal(&app), Some(ModalKind::Costs));
+}

@@ -17,6 +17,7 @@ pub fn title(kind: ModalKind, state: &UiState) -> String {
     match kind {
         ModalKind::Help => " Keys and commands ".into(),
         ModalKind::Votes => " Votes ".into(),
+        ModalKind::ConsensusMap => " Consensus map ".into(),
         ModalKind::Costs => " Tokens and costs ".into(),
         ModalKind::Answers { .. } => " Answers ".into(),
         ModalKind::Timeline => format!(" Timeline · {} ", plural(state.timeline.len(), "event")),
@@ -79,6 +80,7 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::Agents => agents::hint(view.modals.agents.as_ref()),
         ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Timeline
         | ModalKind::AgentOutput { .. }
@@ -124,6 +126,7 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         }
         ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Answers { .. }
         | ModalKind::Timeline

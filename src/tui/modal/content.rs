@@ -65,6 +65,7 @@ pub fn page(
             return super::agents::page(view.modals.agents.as_ref(), theme, width, height);
         }
         ModalKind::Votes => votes(state, theme, width),
+        ModalKind::ConsensusMap => super::consensus::lines(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
@@ -107,7 +108,11 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         )];
     }
     let most = bars.iter().map(|bar| bar.votes).max().unwrap_or(0).max(1);
+    let leader = state.votes.leader().filter(|leader| !leader.tied);
     for bar in &bars {
+        let leads = leader
+            .as_ref()
+            .is_some_and(|leader| leader.agent == bar.candidate);
         let index = state.agent_index(&bar.candidate).unwrap_or(0);
         let filled = (30 * bar.votes as usize) / most as usize;
         lines.push(Line::from(vec![
@@ -117,7 +122,7 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             ),
             Span::styled("█".repeat(filled), theme.agent(index)),
             Span::styled(format!(" {}", bar.votes), theme.text()),
-            Span::styled(if bar.leader { "  👑 leader" } else { "" }, theme.winner()),
+            Span::styled(if leads { "  👑 leader" } else { "" }, theme.winner()),
         ]));
     }
     if state.votes.is_tie() {

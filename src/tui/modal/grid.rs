@@ -9,9 +9,9 @@ use ratatui::text::{Line, Span};
 use super::chrome::window;
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, NEW_ANSWER, PERSONA,
-    PLANNING_MODE, QUESTION, REFUSED, REPLY, RESTART, RETRY, TIMER, UPDATE, VOTE, VOTE_IGNORED,
-    WINNER,
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, HELD, NEW_ANSWER,
+    PERSONA, PLANNING_MODE, QUESTION, REFUSED, RELEASED, REPLY, RESTART, RETRY, TIMER, UPDATE,
+    VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};
@@ -181,6 +181,8 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Approach { .. } => CellText(APPROACH, " approach", None),
         EntryKind::Restarted { round, .. } => CellText(RESTART, " round", Some(round)),
         EntryKind::Injected { .. } => CellText(UPDATE, " update", None),
+        EntryKind::FairnessHold { .. } => CellText(HELD, " held", None),
+        EntryKind::FairnessReleased => CellText(RELEASED, " released", None),
         EntryKind::RoundTimeLimit { .. } => CellText(TIMER, " time limit", None),
         EntryKind::Compressed { .. } => CellText(COMPRESSED, " compressed", None),
         EntryKind::PostEvaluation { .. } => CellText(EVALUATE, " check", None),

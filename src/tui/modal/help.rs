@@ -55,6 +55,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ("End", "follow the newest output again"),
     ("?", "this help"),
     ("v", "votes"),
+    (
+        "C",
+        "consensus map: each agent's latest answer and state, vote arrows, leader (also /map)",
+    ),
     ("c", "tokens and costs"),
     ("a", "answers"),
     ("o", "the focused agent's full output"),

@@ -7,6 +7,9 @@ mod agents;
 #[cfg(test)]
 mod agents_tests;
 mod chrome;
+mod consensus;
+#[cfg(test)]
+mod consensus_tests;
 mod content;
 mod context;
 mod costs;
@@ -109,6 +112,7 @@ pub fn selection<'a>(kind: &'a mut ModalKind, state: &UiState) -> Option<(&'a mu
         | ModalKind::Question
         | ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Timeline
         | ModalKind::AgentOutput { .. }

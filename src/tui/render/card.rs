@@ -1,6 +1,7 @@
 //! An agent card: a frame titled with the agent, its model, round and status, holding the
 //! newest lines of its output that fit (only those are built), and its tokens and time.
 
+use std::borrow::Cow;
 use std::cell::Cell;
 
 use ratatui::buffer::Buffer;
@@ -15,7 +16,9 @@ use super::output::{Paint, tail_lines};
 use super::paint;
 use super::wrap::{display_width, truncate};
 use crate::protocol::symbols::PERSONA;
-use crate::protocol::{AgentStatus, Usage, describe_attachments, folded_attachments};
+use crate::protocol::{
+    AgentStatus, Usage, describe_attachments, fairness_hold_line, folded_attachments,
+};
 use crate::tui::state::{AgentCard, CardPersona, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
 
@@ -100,14 +103,14 @@ impl Widget for CardView<'_> {
             };
             footer_spans.push(Span::styled(format!(" ctx {}% ", gauge.percent()), style));
         }
-        footer_spans.push(Span::styled(
-            format!(
-                " {} · {} ",
-                status_word(card),
-                footer_figures(card.spend.usage, self.elapsed_secs)
-            ),
-            theme.dim(),
-        ));
+        let figures = footer_figures(card.spend.usage, self.elapsed_secs);
+        let used: usize = footer_spans.iter().map(|span| span.width()).sum();
+        let room = usize::from(area.width.saturating_sub(4)).saturating_sub(used);
+        let mut status = status_word(card, false);
+        if display_width(&status) + display_width(&figures) + 5 > room {
+            status = status_word(card, true);
+        }
+        footer_spans.push(Span::styled(format!(" {status} · {figures} "), theme.dim()));
         let footer = Line::from(footer_spans).right_aligned();
         let border = BorderType::border_symbols(if card.won() {
             BorderType::Double
@@ -270,6 +273,9 @@ fn status_style(theme: &Theme, card: &AgentCard) -> Style {
     if card.won() {
         return theme.winner();
     }
+    if card.held.is_some() {
+        return theme.warn();
+    }
     match card.status {
         AgentStatus::Answered | AgentStatus::Voted | AgentStatus::Done => theme.good(),
         AgentStatus::Error | AgentStatus::TimedOut => theme.bad(),
@@ -282,11 +288,17 @@ fn status_style(theme: &Theme, card: &AgentCard) -> Style {
     }
 }
 
-fn status_word(card: &AgentCard) -> &'static str {
+/// What the agent is doing, in the card's footer (`short`: a hold in fewer words).
+fn status_word(card: &AgentCard, short: bool) -> Cow<'static, str> {
     if card.won() {
-        return "winner";
+        return "winner".into();
     }
-    match card.status {
+    match card.held {
+        Some((lead, cap)) if short => return format!("held (lead {lead}/{cap})").into(),
+        Some((lead, cap)) => return fairness_hold_line(lead, cap).into(),
+        None => {}
+    }
+    let word = match card.status {
         AgentStatus::Waiting => "waiting",
         AgentStatus::Thinking => "thinking",
         AgentStatus::Streaming => "streaming",
@@ -299,7 +311,8 @@ fn status_word(card: &AgentCard) -> &'static str {
         AgentStatus::Error => "error",
         AgentStatus::Cancelled => "cancelled",
         AgentStatus::TimedOut => "timed out",
-    }
+    };
+    word.into()
 }
 
 fn footer_figures(usage: Usage, elapsed_secs: Option<u64>) -> String {

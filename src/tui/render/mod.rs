@@ -41,6 +41,8 @@ mod composer_tests;
 #[cfg(test)]
 mod context_tests;
 #[cfg(test)]
+mod fairness_tests;
+#[cfg(test)]
 mod final_view_tests;
 #[cfg(test)]
 mod grid_snapshot_tests;

@@ -7,7 +7,7 @@ use crate::tui::state::ReplayState;
 use crate::tui::test_support::{demo_turns, demo_until, first_answer, fold, run_started};
 
 /// Every hint any screen may show.
-const HINTS: [&str; 27] = [
+const HINTS: [&str; 28] = [
     "Tab: complete",
     "Esc: close the list",
     "?: help",
@@ -29,6 +29,7 @@ const HINTS: [&str; 27] = [
     "↑↓ scroll",
     "i: type",
     "v votes",
+    "C map",
     "c costs",
     "t timeline",
     "n: next step",

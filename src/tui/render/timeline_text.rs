@@ -3,10 +3,10 @@
 
 use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::ChecklistVerdict;
-use crate::protocol::compression_line;
 use crate::protocol::symbols::{
-    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, PERSONA, PLANNING_MODE, REPLY,
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, HELD, PERSONA, PLANNING_MODE, RELEASED, REPLY,
 };
+use crate::protocol::{FAIRNESS_RELEASED_LINE, compression_line, fairness_hold_line};
 use crate::protocol::{
     FinalAnswerStrategy, PlanOutcome, PlanStatus, PostEvaluationOutcome, RoundTimeStage,
     TimeoutScope, TurnOutcome, WinnerBasis,
@@ -25,6 +25,13 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
         }
         EntryKind::Restarted { round, reason } => {
             (format!("↻ round {round}: {reason}"), theme.dim())
+        }
+        EntryKind::FairnessHold { lead, cap } => (
+            format!("{HELD} {}", fairness_hold_line(*lead, *cap)),
+            theme.warn(),
+        ),
+        EntryKind::FairnessReleased => {
+            (format!("{RELEASED} {FAIRNESS_RELEASED_LINE}"), theme.dim())
         }
         EntryKind::Injected { labels } => {
             let labels: Vec<String> = labels.iter().map(ToString::to_string).collect();

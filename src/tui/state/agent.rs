@@ -57,6 +57,9 @@ pub struct AgentCard {
     pub persona: Option<CardPersona>,
     /// Decomposition mode: the agent's subtask this turn.
     pub subtask: Option<String>,
+    /// The fairness lead cap holds the agent back: its lead and the cap, until released
+    /// or its next round starts.
+    pub held: Option<(u32, u32)>,
 }
 
 /// A generated persona: its full text and the generator's short name for it.
@@ -105,6 +108,7 @@ impl AgentCard {
             checklist: None,
             persona: None,
             subtask: None,
+            held: None,
         }
     }
 
@@ -233,6 +237,7 @@ impl AgentCard {
     ) {
         self.round = round;
         self.checklist = None;
+        self.held = None;
         self.round_clock = time_limit.map(|limit| RoundClock::new(at, limit));
         self.items.push(CardItem::Round {
             round,
@@ -352,6 +357,7 @@ impl AgentCard {
     /// Coordination dropped the agent.
     pub(super) fn dropped(&mut self, reason: &str) {
         self.status = AgentStatus::Error;
+        self.held = None;
         self.notice(format!("dropped: {reason}"));
     }
 
@@ -366,6 +372,7 @@ impl AgentCard {
         self.round = 0;
         self.round_clock = None;
         self.checklist = None;
+        self.held = None;
         self.notice(format!("── attempt {attempt}/{max_attempts}: {reason} ──"));
     }
 

@@ -98,6 +98,10 @@ impl UiState {
             EventMsg::VoteIgnored { target, why, .. } => {
                 self.card(agent, |card| card.vote_ignored(target, why))
             }
+            EventMsg::FairnessHold { lead, cap } => {
+                self.card(agent, |card| card.held = Some((*lead, *cap)))
+            }
+            EventMsg::FairnessReleased => self.card(agent, |card| card.held = None),
             EventMsg::UpdateInjected { labels } => {
                 self.card(agent, |card| card.notice(injected_notice(labels)))
             }

@@ -46,7 +46,7 @@ pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use timeline_entries::Timeline;
 pub use tools::{AgentTools, ListedSkills, ServerRow, WorkspaceDirs, refusal};
 pub use turns::{Phase, TurnState};
-pub use votes::{Bar, VoteTally};
+pub use votes::{Bar, Leader, VoteTally};
 
 use crate::protocol::{AgentId, AgentInfo, Event, Spend};
 use crate::session::VoteLedger;

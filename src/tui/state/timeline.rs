@@ -44,6 +44,13 @@ pub enum EntryKind {
     Injected {
         labels: Vec<AnswerLabel>,
     },
+    /// The fairness lead cap holds the agent back until its peers catch up.
+    FairnessHold {
+        lead: u32,
+        cap: u32,
+    },
+    /// The agent's fairness hold is lifted.
+    FairnessReleased,
     RoundTimeLimit {
         stage: RoundTimeStage,
     },

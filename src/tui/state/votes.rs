@@ -18,6 +18,16 @@ pub struct VoteTally {
     pub final_tally: Option<Vec<VoteCount>>,
 }
 
+/// The candidate ahead: the most votes, a tie going to config order as coordination
+/// breaks it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Leader {
+    pub agent: AgentId,
+    pub votes: u32,
+    /// Others have as many votes: config order puts this one first.
+    pub tied: bool,
+}
+
 /// One bar of the tally pane.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Bar {
@@ -99,6 +109,22 @@ impl VoteTally {
                 votes,
             })
             .collect()
+    }
+
+    /// Who leads, by the bars' count (none before the first vote).
+    pub fn leader(&self) -> Option<Leader> {
+        let bars = self.bars();
+        let most = bars
+            .iter()
+            .map(|bar| bar.votes)
+            .max()
+            .filter(|most| *most > 0)?;
+        let first = bars.iter().find(|bar| bar.votes == most)?;
+        Some(Leader {
+            agent: first.candidate.clone(),
+            votes: most,
+            tied: !first.leader,
+        })
     }
 
     /// Several candidates share the most votes (at least one).

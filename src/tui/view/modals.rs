@@ -55,6 +55,9 @@ impl Modals {
 pub enum ModalKind {
     Help,
     Votes,
+    /// The consensus map: each agent's latest answer and state, the vote arrows, the
+    /// leader or the winner.
+    ConsensusMap,
     Costs,
     /// Every answer of the turn; `selected` is an index into them.
     Answers {

@@ -220,3 +220,77 @@ async fn aggressive_novelty_injection_presses_agents_from_their_second_round() {
         );
     }
 }
+
+/// `agent`'s coordination lines with its fairness holds and releases among them.
+fn with_holds(events: &[massgen::protocol::Event], agent: &str) -> Vec<String> {
+    let lines = transcript(events);
+    let mut coordination = lines.iter();
+    let mut out = Vec::new();
+    for event in events {
+        let mine = event
+            .agent
+            .as_ref()
+            .is_some_and(|who| who.as_str() == agent);
+        match &event.msg {
+            EventMsg::FairnessHold { lead, cap } if mine => {
+                out.push(format!("{agent} held (lead {lead}/{cap})"));
+            }
+            EventMsg::FairnessReleased if mine => out.push(format!("{agent} released")),
+            _ => {}
+        }
+        // The transcript has one line per event it shows; keep them in step.
+        if transcript(std::slice::from_ref(event)).len() == 1
+            && let Some(line) = coordination.next()
+        {
+            out.push(line.clone());
+        }
+    }
+    out
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_hold_is_announced_and_so_is_its_release() {
+    let (events, _scenario) = run_once(&fast_and_slow(""), "q").await;
+    let lines = with_holds(&events, "a");
+    let held = position(&lines, "a held (lead 2/2)");
+    let released = position(&lines, "a released");
+    assert!(position(&lines, "a answers agent1.2") < held, "{lines:#?}");
+    assert!(held < position(&lines, "b answers agent2.1"), "{lines:#?}");
+    assert!(
+        position(&lines, "b answers agent2.1") < released,
+        "let go once b catches up: {lines:#?}"
+    );
+    assert_eq!(
+        lines[released + 1],
+        "a round 3 sees [agent1.2,agent2.1]",
+        "{lines:#?}"
+    );
+    // Every hold is lifted before a's next round: a never starts a round while held.
+    let holds = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, line)| line.starts_with("a held"));
+    for (index, _) in holds {
+        let next = lines[index + 1..]
+            .iter()
+            .find(|later| later.starts_with("a round") || *later == "a released");
+        assert!(
+            next.is_none_or(|next| next == "a released"),
+            "line {index}: {lines:#?}"
+        );
+    }
+    let b = with_holds(&events, "b");
+    assert!(
+        !b.iter().any(|line| line.starts_with("b held")),
+        "b is never ahead: {b:#?}"
+    );
+    assert_completed(&events);
+
+    let (free, _scenario) = run_once(&fast_and_slow("fairness_enabled: false"), "q").await;
+    assert!(
+        !free
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::FairnessHold { .. })),
+        "no cap, no hold"
+    );
+}

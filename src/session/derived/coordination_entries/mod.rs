@@ -162,6 +162,8 @@ impl Tracker {
             | EventMsg::AgentStopped { .. }
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
+            | EventMsg::FairnessHold { .. }
+            | EventMsg::FairnessReleased
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

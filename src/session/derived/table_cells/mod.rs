@@ -26,6 +26,8 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         } => turn::round_started(*round, answers_seen, *vote_only),
         EventMsg::AgentRestarted { reason, .. } => turn::restart_triggered(reason),
         EventMsg::UpdateInjected { labels } => turn::update_injected(labels),
+        EventMsg::FairnessHold { lead, cap } => turn::fairness_hold(*lead, *cap),
+        EventMsg::FairnessReleased => turn::fairness_released(),
         EventMsg::HumanInputDelivered { text } => turn::human_input(text),
         EventMsg::OrchestrationRestarted {
             attempt,

@@ -2,8 +2,8 @@
 //! the whole coordination, and updates reaching an agent mid-round.
 
 use super::flatten;
-use crate::protocol::AnswerLabel;
-use crate::protocol::symbols::{CONTEXT, RESTART, RESTART_DONE, THINKING, UPDATE};
+use crate::protocol::symbols::{CONTEXT, HELD, RELEASED, RESTART, RESTART_DONE, THINKING, UPDATE};
+use crate::protocol::{AnswerLabel, FAIRNESS_RELEASED_LINE, fairness_hold_line};
 
 /// The first round starts streaming; a later one completes a restart.
 pub(super) fn round_started(
@@ -44,4 +44,15 @@ pub(super) fn orchestration_restarted(attempt: u32, max_attempts: u32) -> Vec<St
     vec![format!(
         "{RESTART} ORCHESTRATION RESTART (attempt {attempt}/{max_attempts})"
     )]
+}
+
+pub(super) fn fairness_hold(lead: u32, cap: u32) -> Vec<String> {
+    vec![
+        format!("{HELD} HELD (fairness)"),
+        fairness_hold_line(lead, cap),
+    ]
+}
+
+pub(super) fn fairness_released() -> Vec<String> {
+    vec![format!("{RELEASED} {FAIRNESS_RELEASED_LINE}")]
 }

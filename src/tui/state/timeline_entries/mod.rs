@@ -27,6 +27,11 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         } => turn::finished(*outcome, *duration_ms),
         EventMsg::AgentRestarted { round, reason } => turn::restarted(*round, reason),
         EventMsg::UpdateInjected { labels } => turn::injected(labels),
+        EventMsg::FairnessHold { lead, cap } => EntryKind::FairnessHold {
+            lead: *lead,
+            cap: *cap,
+        },
+        EventMsg::FairnessReleased => EntryKind::FairnessReleased,
         EventMsg::OrchestrationRestarted {
             attempt,
             max_attempts,
