@@ -241,6 +241,8 @@ pub const COORDINATION: &[&str] = &[
     "load_previous_session_skills",
     "compression_target_ratio",
     "novelty_injection",
+    "checklist_criteria_inline",
+    "evaluation_criteria_generator",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -271,7 +273,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "plan_target_steps",
     "plan_target_chunks",
     "disable_final_only_round_capture_fallback",
-    "evaluation_criteria_generator",
     "prompt_improver",
     "pre_collab_voting_threshold",
     "subagent_runtime_mode",
@@ -296,7 +297,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "enable_evaluator_personas",
     "improvements",
     "checklist_criteria_preset",
-    "checklist_criteria_inline",
     "criteria_mode",
     "bootstrap_max_per_agent_per_round",
     "bootstrap_max_total",

@@ -5,6 +5,7 @@ pub mod attachment_limits;
 pub mod attachment_reach;
 mod backend_kind;
 mod command_mode;
+mod criteria;
 mod custom_tools;
 mod docker_fallback;
 pub mod draft;
@@ -57,6 +58,7 @@ pub use command_mode::{
 pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
+pub use criteria::{CriteriaGenerator, GivenCriteria, read_eval_criteria};
 pub use error::{ConfigError, ConfigWarning, thousands};
 pub use fairness::{Fairness, NoveltyInjection};
 pub use front_matter::{FrontMatter, parse_front_matter};

@@ -7,6 +7,7 @@ use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
+use super::criteria::{CriteriaGenerator, GivenCriteria};
 use super::fairness::{Fairness, NoveltyInjection};
 use super::granted::GrantedPath;
 use super::scripted::ScriptedOptions;
@@ -256,6 +257,10 @@ pub struct CoordinationConfig {
     pub compression_target_ratio: f64,
     /// `novelty_injection`: pressure on agents to question their approach.
     pub novelty_injection: NoveltyInjection,
+    /// `checklist_criteria_inline` (or `--eval-criteria FILE`, which replaces it).
+    pub checklist_criteria: Option<GivenCriteria>,
+    /// `evaluation_criteria_generator` when enabled.
+    pub criteria_generator: Option<CriteriaGenerator>,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -292,6 +297,8 @@ impl Default for CoordinationConfig {
             skills: None,
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
             novelty_injection: NoveltyInjection::None,
+            checklist_criteria: None,
+            criteria_generator: None,
         }
     }
 }

@@ -134,6 +134,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::WorkspaceAssigned { .. }
             | EventMsg::SkillsListed { .. }
             | EventMsg::ChecklistSubmitted { .. }
+            | EventMsg::CriteriaSet { .. }
             | EventMsg::AttachmentsSent { .. }
             | EventMsg::ReplayStarted { .. }
             | EventMsg::ReplayFinished { .. } => {}

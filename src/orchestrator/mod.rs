@@ -20,6 +20,7 @@ mod milestones;
 mod model_call;
 pub mod novelty;
 mod override_after;
+pub mod criteria_generator;
 pub mod planning_mode;
 mod post_evaluation;
 mod presentation;

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
+use super::criteria::{CriteriaSource, EvalCriterion};
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FinalAnswerStrategy,
     McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage, TimeoutScope,
@@ -162,6 +163,12 @@ pub enum EventMsg {
     /// Checklist-gated voting: the agent's `submit_checklist` was accepted, with these
     /// scores and this verdict.
     ChecklistSubmitted { result: ChecklistResult },
+    /// Checklist-gated voting: the criteria this turn's checklists score, and their source.
+    /// Sent once per turn, before the first round.
+    CriteriaSet {
+        source: CriteriaSource,
+        criteria: Vec<EvalCriterion>,
+    },
     /// `use_skills` is on: the skills agents are told about, found in `searched` (the
     /// directories looked in, as shown). Sent once at run start; never when skills are off.
     SkillsListed {

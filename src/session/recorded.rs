@@ -97,6 +97,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::VoteCast { .. }
         | EventMsg::VoteIgnored { .. }
         | EventMsg::ChecklistSubmitted { .. }
+        | EventMsg::CriteriaSet { .. }
         | EventMsg::PlanningModeDecided { .. }
         | EventMsg::ToolBlocked { .. }
         | EventMsg::TaskPlanChanged { .. }

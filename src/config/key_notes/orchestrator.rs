@@ -144,9 +144,7 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would aim task plans at this many steps or chunks; massgen sizes plans by \
              `plan_depth`"
         }
-        "evaluation_criteria_generator"
-        | "checklist_criteria_preset"
-        | "checklist_criteria_inline"
+        "checklist_criteria_preset"
         | "criteria_mode"
         | "bootstrap_max_per_agent_per_round"
         | "bootstrap_max_total"

@@ -68,6 +68,8 @@ pub(super) fn parse_coordination(
                 NoveltyInjection::from_name,
             )?
             .unwrap_or(defaults.novelty_injection),
+        checklist_criteria: super::criteria::inline(coordination)?,
+        criteria_generator: super::criteria::generator(coordination)?,
     })
 }
 

@@ -4,8 +4,8 @@
 use serde_json::{Value, json};
 
 use super::checklist::{self, Gate, Invalid, Submission};
-use super::criteria::DEFAULT_CRITERIA;
-use crate::protocol::{AgentId, ChecklistResult, ChecklistVerdict};
+use super::criteria::default_criteria;
+use crate::protocol::{AgentId, ChecklistResult, ChecklistVerdict, EvalCriterion};
 
 /// `voting_sensitivity: checklist_gated` and its knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -19,6 +19,8 @@ pub struct ChecklistRules {
     /// `checklist_first_answer`: `submit_checklist` is offered before the agent's first
     /// answer too.
     pub first_answer: bool,
+    /// The criteria scored (MassGen's defaults until a turn sets its own).
+    pub criteria: Vec<EvalCriterion>,
 }
 
 impl ChecklistRules {
@@ -29,6 +31,7 @@ impl ChecklistRules {
             voting_threshold: 5,
             max_calls_per_round: 1,
             first_answer: false,
+            criteria: default_criteria(),
         }
     }
 }
@@ -136,7 +139,7 @@ pub(super) fn submit(
             state.calls_this_round
         ));
     }
-    let criteria = DEFAULT_CRITERIA.len();
+    let criteria = rules.criteria.len();
     let gate = Gate::from_budget(
         rules.voting_threshold,
         caller.max_answers,

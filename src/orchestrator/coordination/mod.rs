@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, EnforcementReason};
+use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, EnforcementReason, EvalCriterion};
 
 use super::novelty;
 use agent_state::{AgentState, Vote};
@@ -343,6 +343,13 @@ impl Coordination {
             target_label: chosen.label.clone(),
             standing: self.standing_tally(),
         })
+    }
+
+    /// The criteria this turn's checklists score (set before the first round).
+    pub fn set_criteria(&mut self, criteria: Vec<EvalCriterion>) {
+        if let Some(checklist) = self.rules.checklist.as_mut() {
+            checklist.criteria = criteria;
+        }
     }
 
     /// Judges a `submit_checklist` call's `scores` against the answers the agent saw when

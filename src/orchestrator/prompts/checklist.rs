@@ -3,21 +3,20 @@
 
 use std::fmt::Write as _;
 
-use crate::orchestrator::coordination::criteria::{DEFAULT_CRITERIA, SCORE_ANCHORS};
+use crate::orchestrator::coordination::criteria::SCORE_ANCHORS;
+use crate::protocol::EvalCriterion;
 
 /// The checklist section added to a gated agent's coordination instructions.
-pub fn instructions() -> String {
+pub fn instructions(criteria: &[EvalCriterion]) -> String {
     let mut text = String::from(
         "\n\nCHECKLIST-GATED VOTING. Before you may vote, score the current answers against \
          these criteria, each 0–10, and submit the scores with `submit_checklist`:\n",
     );
-    for criterion in DEFAULT_CRITERIA {
+    for criterion in criteria {
         let _ = writeln!(
             text,
             "  {} ({}). {}  → ___/10",
-            criterion.id,
-            criterion.category.name(),
-            criterion.text
+            criterion.id, criterion.category, criterion.text
         );
     }
     let _ = write!(
@@ -26,7 +25,8 @@ pub fn instructions() -> String {
          Score every agent's answer separately, keyed by its id from <CURRENT ANSWERS>, with \
          a short reasoning for each score:\n\
          submit_checklist(scores={{\"agent1\": {{\"E1\": {{\"score\": 7, \"reasoning\": \
-         \"…\"}}, \"E2\": …, \"E3\": …, \"E4\": …}}, \"agent2\": {{…}}}})\n\
+         \"…\"}}, \"E2\": …}}, \"agent2\": {{…}}}}) — every criterion above for every \
+         answer.\n\
          With only your own answer to judge, flat scores will do: {{\"E1\": {{\"score\": 7, \
          \"reasoning\": \"…\"}}, …}}.\n\
          Rate honestly; the bar is hidden on purpose. The strongest answer's scores decide the \

@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::{NoveltyInjection, Sensitivity};
-use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProgress};
+use crate::protocol::{
+    AgentId, AnonId, Attachment, EvalCriterion, FinalAnswerStrategy, TaskProgress,
+};
 use crate::workspace::skills::Skill;
 
 use super::broadcast;
@@ -50,8 +52,9 @@ pub struct PromptContext<'a> {
     pub own_anon: Option<&'a AnonId>,
     /// The agent's `voting_sensitivity`, or the orchestrator's.
     pub voting_sensitivity: Sensitivity,
-    /// Checklist-gated voting: the agent scores the answers with `submit_checklist`.
-    pub checklist_gated: bool,
+    /// Checklist-gated voting: the criteria the agent scores the answers against with
+    /// `submit_checklist`.
+    pub checklist: Option<&'a [EvalCriterion]>,
     pub novelty: Sensitivity,
     /// `novelty_injection`: pressure to question the approach in later rounds.
     pub novelty_injection: NoveltyInjection,
@@ -114,8 +117,8 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
     }
     let coordination = if vote_only {
         vote_only_instructions(context)
-    } else if context.checklist_gated {
-        evaluation_instructions(context) + &checklist::instructions()
+    } else if let Some(criteria) = context.checklist {
+        evaluation_instructions(context) + &checklist::instructions(criteria)
     } else {
         evaluation_instructions(context)
     };

@@ -20,7 +20,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         persona: None,
         own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
-        checklist_gated: false,
+        checklist: None,
         novelty: Sensitivity::Balanced,
         novelty_injection: crate::config::NoveltyInjection::None,
         today: "2026-11-22",
@@ -283,8 +283,9 @@ fn a_gated_agent_is_told_the_criteria_and_the_checklist_before_voting() {
     let view = second_round_seeing(&["Paris."]);
     let plain = round_messages(&context(&[]), &view);
     assert!(!plain[0].content().contains("submit_checklist"));
+    let criteria = crate::orchestrator::coordination::criteria::default_criteria();
     let gated = PromptContext {
-        checklist_gated: true,
+        checklist: Some(&criteria),
         ..context(&[])
     };
     let system = round_messages(&gated, &view)[0].content().to_string();

@@ -9,6 +9,7 @@
 mod answer_now;
 mod attempts;
 mod budget;
+mod criteria;
 mod dispatch;
 mod ending;
 mod gate;
@@ -232,7 +233,7 @@ impl<'a> Driver<'a> {
         }
         self.announce_attachments();
         self.begin_plan().await;
-        if self.decide_planning_mode(ops).await {
+        if self.decide_planning_mode(ops).await && self.settle_criteria(ops).await {
             if self.run.config.orchestrator.skip_coordination_rounds {
                 self.skip_coordination();
             } else {

@@ -222,6 +222,7 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
+            | EventMsg::CriteriaSet { .. }
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

@@ -154,6 +154,7 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::ChecklistSubmitted { .. }
+            | EventMsg::CriteriaSet { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

@@ -41,6 +41,13 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         } => answers::vote(target, target_label, reason),
         EventMsg::VoteIgnored { target, why, .. } => answers::vote_ignored(target, why),
         EventMsg::ChecklistSubmitted { result } => answers::checklist(result),
+        EventMsg::CriteriaSet { source, criteria } => {
+            std::iter::once(format!("CRITERIA ({})", source.name()))
+                .chain(criteria.iter().map(|criterion| {
+                    format!("{} ({}) {}", criterion.id, criterion.category, criterion.text)
+                }))
+                .collect()
+        }
         EventMsg::WinnerSelected { winner, tally, .. } => answers::winner(winner, tally),
         EventMsg::PostEvaluationStarted { .. } => answers::checking(),
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),

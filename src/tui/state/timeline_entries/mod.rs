@@ -142,6 +142,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::ContextUsage { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
+        | EventMsg::CriteriaSet { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
     Some(entry(event, kind))
