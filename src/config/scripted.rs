@@ -23,6 +23,8 @@
 //!                                 #     after_tokens: 5, times: 2, message: "…"}
 //!   planning_analysis: "IRREVERSIBLE: NO\nBLOCKED_TOOLS:"   # reply to the irreversibility
 //!                                 # question of config planning mode (this is the default)
+//!   criteria_reply: '{"criteria": [...]}'   # reply to evaluation_criteria_generator's
+//!                                 # request (default: none, so the defaults are used)
 //!   plan:                         # tasks written to project_plan.json in planning mode
 //!     - "Sketch the layout"       # text = a description (id T001, T002, … by position)
 //!     - {id: T2, description: "Build it", depends_on: [T001], priority: high,
@@ -74,6 +76,8 @@ pub struct ScriptedOptions {
     pub report_usage: bool,
     /// The plain-text reply to the irreversibility question of config planning mode.
     pub planning_analysis: String,
+    /// The plain-text reply to `evaluation_criteria_generator`'s request.
+    pub criteria_reply: String,
     /// The tasks written to `project_plan.json` in planning mode: JSON objects with at
     /// least `id` and `description`. Empty = a default five-task plan from the question.
     pub plan: Vec<serde_json::Value>,
@@ -107,6 +111,7 @@ impl Default for ScriptedOptions {
             failure: None,
             report_usage: true,
             planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
+            criteria_reply: String::new(),
             plan: Vec::new(),
             ask: None,
             with_reply: None,
@@ -161,7 +166,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 20] = [
+pub const SCRIPTED_KEYS: [&str; 21] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -178,6 +183,7 @@ pub const SCRIPTED_KEYS: [&str; 20] = [
     "fail",
     "report_usage",
     "planning_analysis",
+    "criteria_reply",
     "plan",
     "ask",
     "with_reply",
@@ -238,6 +244,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         planning_analysis: backend
             .string("planning_analysis")?
             .unwrap_or(defaults.planning_analysis),
+        criteria_reply: backend.string("criteria_reply")?.unwrap_or_default(),
         plan: modes::parse_plan(backend)?,
         ask: modes::parse_ask(backend)?,
         with_reply: backend.string("with_reply")?,

@@ -16,6 +16,7 @@ mod checklist;
 mod context;
 mod coordination;
 mod coordination_keys;
+mod criteria;
 mod failures;
 mod final_override;
 mod history;
