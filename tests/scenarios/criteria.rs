@@ -146,3 +146,17 @@ agent:
     let (events, _scenario) = run_once(yaml, "Capital of France?").await;
     assert!(criteria_set(&events).is_empty());
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_generates_three_criteria_and_runs_offline_to_a_winner() {
+    let yaml = include_str!("../../configs/scripted/generated_criteria.yaml");
+    let (events, _scenario) = run_once(yaml, "Capital of France?").await;
+    let set = criteria_set(&events);
+    assert_eq!(set[0].0, CriteriaSource::Generated);
+    assert_eq!(set[0].1[2].category, "primary");
+    let lines = crate::support::transcript(&events);
+    assert!(lines.contains(&"analyst checklist new_answer".to_string()), "{lines:?}");
+    assert!(lines.contains(&"reviewer checklist vote".to_string()), "{lines:?}");
+    assert!(lines.contains(&"winner analyst by Votes".to_string()), "{lines:?}");
+    assert!(!events.iter().any(|event| matches!(event.msg, EventMsg::Warning { .. })));
+}
