@@ -160,3 +160,59 @@ async fn the_example_config_generates_three_criteria_and_runs_offline_to_a_winne
     assert!(lines.contains(&"winner analyst by Votes".to_string()), "{lines:?}");
     assert!(!events.iter().any(|event| matches!(event.msg, EventMsg::Warning { .. })));
 }
+
+/// The novelty pressure in each of solo's rounds whose checklists keep the same failing
+/// scores (every checklist sends it back to `new_answer`).
+async fn novelty_by_round(level: &str) -> Vec<Option<String>> {
+    let yaml = format!(
+        r#"
+agent:
+  id: solo
+  backend:
+    type: scripted
+    tokens_per_second: 0
+    answers: ["one", "two", "three", "four", "five"]
+    checklist:
+      - {{E1: 3, E2: 3, E3: 3, E4: 3}}
+orchestrator:
+  voting_sensitivity: checklist_gated
+  max_new_answers_per_agent: 5
+  coordination: {{novelty_injection: {level}}}
+"#
+    );
+    let (_events, scenario) = run_once(&yaml, "q").await;
+    let mut rounds: Vec<Option<String>> = scenario
+        .requests_of("solo")
+        .iter()
+        .map(|request| request.messages[0].content().to_string())
+        .filter(|system| system.contains("<massgen_coordination"))
+        .map(|system| {
+            let start = system.find("<novelty_pressure priority=\"medium\">\n")?;
+            let body = &system[start..];
+            Some(body.lines().nth(1).unwrap_or_default().to_string())
+        })
+        .collect();
+    rounds.dedup();
+    rounds
+}
+
+#[tokio::test(start_paused = true)]
+async fn gentle_and_moderate_novelty_press_after_two_converging_checklists() {
+    let moderate = novelty_by_round("moderate").await;
+    // Rounds 1–4 unpressed (checklists in rounds 2, 3 and 4 make two flat steps), then
+    // round 5 on, with the count.
+    assert_eq!(moderate[0], None, "{moderate:#?}");
+    let pressed = moderate[1].as_deref().unwrap_or_default();
+    assert!(
+        pressed.starts_with("CONVERGENCE SIGNAL: 2 consecutive rounds produced only incremental"),
+        "{moderate:#?}"
+    );
+    let gentle = novelty_by_round("gentle").await;
+    assert_eq!(gentle[0], None);
+    let pressed = gentle[1].as_deref().unwrap_or_default();
+    assert!(
+        pressed.starts_with("Previous rounds identified only incremental improvements."),
+        "{gentle:#?}"
+    );
+    assert_eq!(novelty_by_round("none").await, [None]);
+}

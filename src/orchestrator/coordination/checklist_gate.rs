@@ -42,6 +42,8 @@ pub(super) struct ChecklistState {
     pub gated: bool,
     calls_this_round: u32,
     verdict: Option<ChecklistVerdict>,
+    /// The summed scores of the agent's accepted checklists this turn, oldest first.
+    totals: Vec<i64>,
 }
 
 impl ChecklistState {
@@ -50,6 +52,14 @@ impl ChecklistState {
             gated,
             ..Self::default()
         }
+    }
+
+    /// MassGen's convergence count: accepted checklists in a row, newest back, whose total
+    /// gained at most one point on the one before.
+    pub fn converging(&self) -> u32 {
+        let steps = self.totals.windows(2).rev();
+        let count = steps.take_while(|pair| pair[1] <= pair[0] + 1).count();
+        u32::try_from(count).unwrap_or(u32::MAX)
     }
 
     /// A new round or a new answer: the next vote needs a new checklist.
@@ -156,6 +166,7 @@ pub(super) fn submit(
         Ok(result) => {
             state.calls_this_round += 1;
             state.verdict = Some(result.verdict);
+            state.totals.push(result.scores.iter().map(|item| item.score).sum());
             ChecklistReply::Accepted(result)
         }
         Err(invalid) => ChecklistReply::Invalid {

@@ -135,9 +135,11 @@ impl Coordination {
         state.seen = seen;
         state.checklist.reset();
         let round = state.rounds;
+        let converging_checklists = state.checklist.converging();
         let answers = self.visible_answers();
         Some(RoundView {
             round,
+            converging_checklists,
             vote_options: answers.iter().map(|answer| answer.anon.clone()).collect(),
             answers,
             vote_only,

@@ -166,8 +166,13 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         let text = multimodal::MULTIMODAL_INSTRUCTIONS;
         section(&mut prompt, "evidence_based_verification", "medium", text);
     }
-    if let Some(body) = novelty_pressure::body(context.novelty_injection, view.round) {
-        section(&mut prompt, "novelty_pressure", "medium", body);
+    let novelty = novelty_pressure::body(
+        context.novelty_injection,
+        view.round,
+        view.converging_checklists,
+    );
+    if let Some(body) = novelty {
+        section(&mut prompt, "novelty_pressure", "medium", &body);
     }
     if let Some(instruction) = context.planning_instruction {
         section(&mut prompt, "planning_mode", "medium", instruction.trim());

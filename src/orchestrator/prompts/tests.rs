@@ -41,6 +41,7 @@ fn second_round_seeing(answers: &[&str]) -> RoundView {
     let mapping = AnonymousMapping::new(&ids);
     let (anon, _) = mapping.pairs().nth(1).unwrap();
     RoundView {
+        converging_checklists: 0,
         round: 2,
         answers: (1..)
             .zip(answers)
@@ -116,6 +117,7 @@ fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies(
 #[test]
 fn no_answers_yet_is_said_explicitly() {
     let view = RoundView {
+        converging_checklists: 0,
         round: 1,
         answers: vec![],
         vote_options: vec![],
@@ -201,6 +203,7 @@ fn a_persona_comes_before_the_system_message_and_softens_once_peers_answered() {
 
     // Only the agent's own earlier answer: still exploring, the persona in full.
     let own_only = RoundView {
+        converging_checklists: 0,
         round: 2,
         answers: vec![VisibleAnswer {
             anon: own.clone(),
