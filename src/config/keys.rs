@@ -242,6 +242,7 @@ pub const COORDINATION: &[&str] = &[
     "compression_target_ratio",
     "novelty_injection",
     "checklist_criteria_inline",
+    "checklist_criteria_preset",
     "evaluation_criteria_generator",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
@@ -296,7 +297,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "evolving_criteria_timeout",
     "enable_evaluator_personas",
     "improvements",
-    "checklist_criteria_preset",
     "criteria_mode",
     "bootstrap_max_per_agent_per_round",
     "bootstrap_max_total",

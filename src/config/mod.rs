@@ -6,6 +6,7 @@ pub mod attachment_reach;
 mod backend_kind;
 mod command_mode;
 mod criteria;
+mod criteria_presets;
 mod custom_tools;
 mod docker_fallback;
 pub mod draft;
@@ -55,10 +56,10 @@ pub use command_mode::{
     DockerSettings, ExecutionMode, ExtraMount, SRT_SECRET_HOME_PATHS, SRT_SECRET_PATHS,
     SrtReadMode, SrtSettings,
 };
+pub use criteria::{CriteriaGenerator, GivenCriteria, read_eval_criteria};
 pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};
-pub use criteria::{CriteriaGenerator, GivenCriteria, read_eval_criteria};
 pub use error::{ConfigError, ConfigWarning, thousands};
 pub use fairness::{Fairness, NoveltyInjection};
 pub use front_matter::{FrontMatter, parse_front_matter};

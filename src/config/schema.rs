@@ -259,6 +259,9 @@ pub struct CoordinationConfig {
     pub novelty_injection: NoveltyInjection,
     /// `checklist_criteria_inline` (or `--eval-criteria FILE`, which replaces it).
     pub checklist_criteria: Option<GivenCriteria>,
+    /// `checklist_criteria_preset`: used when neither of the above nor the generator gives
+    /// criteria.
+    pub checklist_criteria_preset: Option<GivenCriteria>,
     /// `evaluation_criteria_generator` when enabled.
     pub criteria_generator: Option<CriteriaGenerator>,
 }
@@ -298,6 +301,7 @@ impl Default for CoordinationConfig {
             compression_target_ratio: DEFAULT_COMPRESSION_TARGET_RATIO,
             novelty_injection: NoveltyInjection::None,
             checklist_criteria: None,
+            checklist_criteria_preset: None,
             criteria_generator: None,
         }
     }

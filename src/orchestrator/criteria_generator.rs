@@ -60,7 +60,11 @@ pub fn parse_reply(reply: &str, counts: CriteriaGenerator) -> Option<Vec<EvalCri
         .iter()
         .enumerate()
         .map(|(index, item)| {
-            let text = item.get("text").and_then(Value::as_str).unwrap_or("").trim();
+            let text = item
+                .get("text")
+                .and_then(Value::as_str)
+                .unwrap_or("")
+                .trim();
             let mut category = category_of(item.get("category"));
             if category == "primary" {
                 if seen_primary {
@@ -156,7 +160,10 @@ mod tests {
                 .iter()
                 .map(|c| (c.id.as_str(), c.category.as_str()))
                 .collect();
-            assert_eq!(got, [("E1", "primary"), ("E2", "standard"), ("E3", "stretch")]);
+            assert_eq!(
+                got,
+                [("E1", "primary"), ("E2", "standard"), ("E3", "stretch")]
+            );
         }
     }
 

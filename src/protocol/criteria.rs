@@ -26,6 +26,8 @@ pub enum CriteriaSource {
     File,
     /// `checklist_criteria_inline` in the config.
     Inline,
+    /// `checklist_criteria_preset`: one of MassGen's named sets.
+    Preset,
 }
 
 impl CriteriaSource {
@@ -35,6 +37,7 @@ impl CriteriaSource {
             Self::Generated => "generated",
             Self::File => "file",
             Self::Inline => "inline",
+            Self::Preset => "preset",
         }
     }
 }

@@ -51,7 +51,10 @@ fn a_bad_criteria_file_is_named_with_its_fault() {
     let sandbox = Sandbox::new();
     sandbox.write("gated.yaml", GATED);
     sandbox.write("broken.json", "[{\"text\": ");
-    sandbox.write("textless.json", r#"[{"text": "ok"}, {"category": "primary"}]"#);
+    sandbox.write(
+        "textless.json",
+        r#"[{"text": "ok"}, {"category": "primary"}]"#,
+    );
     for (file, fault) in [
         ("broken.json", "is not valid JSON"),
         ("textless.json", "criterion 2 has no `text`"),

@@ -61,7 +61,10 @@ async fn generated_criteria_reach_the_prompt_and_the_gate_scores_them() {
         .iter()
         .map(|c| (c.id.as_str(), c.category.as_str()))
         .collect();
-    assert_eq!(got, [("E1", "primary"), ("E2", "standard"), ("E3", "stretch")]);
+    assert_eq!(
+        got,
+        [("E1", "primary"), ("E2", "standard"), ("E3", "stretch")]
+    );
     // The generator's call, then the rounds; a round's prompt lists the generated criteria.
     let requests = scenario.requests_of("solo");
     assert!(
@@ -80,8 +83,15 @@ async fn generated_criteria_reach_the_prompt_and_the_gate_scores_them() {
     );
     assert!(!round_two.contains("Requirements fidelity"), "{round_two}");
     // Three criteria scored, not the default four; the second checklist passes and votes.
-    assert_eq!(scored_ids(&events), [["E1", "E2", "E3"], ["E1", "E2", "E3"]]);
-    assert!(events.iter().any(|event| matches!(event.msg, EventMsg::VoteCast { .. })));
+    assert_eq!(
+        scored_ids(&events),
+        [["E1", "E2", "E3"], ["E1", "E2", "E3"]]
+    );
+    assert!(
+        events
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::VoteCast { .. }))
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -129,10 +139,11 @@ orchestrator:
     assert_eq!(set[0].0, CriteriaSource::Inline);
     assert_eq!(set[0].1[1].text, "Is one sentence");
     assert_eq!(scored_ids(&events)[0], ["E1", "E2"]);
-    let asked = scenario
-        .requests_of("solo")
-        .iter()
-        .any(|request| request.messages[0].content().contains("evaluation criteria a team"));
+    let asked = scenario.requests_of("solo").iter().any(|request| {
+        request.messages[0]
+            .content()
+            .contains("evaluation criteria a team")
+    });
     assert!(!asked);
 }
 
@@ -155,10 +166,23 @@ async fn the_example_config_generates_three_criteria_and_runs_offline_to_a_winne
     assert_eq!(set[0].0, CriteriaSource::Generated);
     assert_eq!(set[0].1[2].category, "primary");
     let lines = crate::support::transcript(&events);
-    assert!(lines.contains(&"analyst checklist new_answer".to_string()), "{lines:?}");
-    assert!(lines.contains(&"reviewer checklist vote".to_string()), "{lines:?}");
-    assert!(lines.contains(&"winner analyst by Votes".to_string()), "{lines:?}");
-    assert!(!events.iter().any(|event| matches!(event.msg, EventMsg::Warning { .. })));
+    assert!(
+        lines.contains(&"analyst checklist new_answer".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"reviewer checklist vote".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        lines.contains(&"winner analyst by Votes".to_string()),
+        "{lines:?}"
+    );
+    assert!(
+        !events
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::Warning { .. }))
+    );
 }
 
 /// The novelty pressure in each of solo's rounds whose checklists keep the same failing

@@ -69,6 +69,7 @@ pub(super) fn parse_coordination(
             )?
             .unwrap_or(defaults.novelty_injection),
         checklist_criteria: super::criteria::inline(coordination)?,
+        checklist_criteria_preset: super::criteria::preset(coordination)?,
         criteria_generator: super::criteria::generator(coordination)?,
     })
 }

@@ -1,12 +1,14 @@
-//! `orchestrator.coordination.checklist_criteria_inline` and
+//! `orchestrator.coordination.checklist_criteria_inline`, `checklist_criteria_preset` and
 //! `evaluation_criteria_generator`: the criteria checklist-gated voting scores.
 
 use crate::config::criteria::{CriteriaGenerator, GivenCriteria};
+use crate::config::criteria_presets::{self, PRESET_NAMES};
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
-use crate::protocol::{CriteriaSource, criteria_from_list};
+use crate::protocol::{CriteriaSource, EvalCriterion, criteria_from_list};
 
-const INLINE_EXAMPLE: &str = "checklist_criteria_inline:\n  - text: Every claim cites a source\n    category: primary";
+const INLINE_EXAMPLE: &str =
+    "checklist_criteria_inline:\n  - text: Every claim cites a source\n    category: primary";
 
 /// `checklist_criteria_inline`: a list of `{text, category}` (an empty list = none).
 pub(super) fn inline(coordination: &Fields<'_>) -> Result<Option<GivenCriteria>, Problem> {
@@ -21,12 +23,34 @@ pub(super) fn inline(coordination: &Fields<'_>) -> Result<Option<GivenCriteria>,
         return Ok(None);
     }
     let criteria = criteria_from_list(&items).map_err(|error| {
-        Problem::at(node.loc, format!("`{}`: {error}", coordination.key_path(key)))
-            .help(format!("write each criterion as\n{INLINE_EXAMPLE}"))
+        Problem::at(
+            node.loc,
+            format!("`{}`: {error}", coordination.key_path(key)),
+        )
+        .help(format!("write each criterion as\n{INLINE_EXAMPLE}"))
     })?;
     Ok(Some(GivenCriteria {
         source: CriteriaSource::Inline,
         criteria,
+    }))
+}
+
+/// `checklist_criteria_preset`: one of MassGen's named criteria sets.
+pub(super) fn preset(coordination: &Fields<'_>) -> Result<Option<GivenCriteria>, Problem> {
+    let chosen = coordination.choice("checklist_criteria_preset", &PRESET_NAMES, |name| {
+        criteria_presets::preset(name.trim())
+    })?;
+    Ok(chosen.map(|preset| GivenCriteria {
+        source: CriteriaSource::Preset,
+        criteria: preset
+            .iter()
+            .enumerate()
+            .map(|(index, (category, text))| EvalCriterion {
+                id: format!("E{}", index + 1),
+                category: (*category).to_string(),
+                text: (*text).to_string(),
+            })
+            .collect(),
     }))
 }
 
@@ -45,7 +69,10 @@ pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGene
         match block.unsigned(name)? {
             Some(0) => Err(Problem::at(
                 block.get(name).map_or(block.loc(), |node| node.loc),
-                format!("`{}` is 0; a checklist needs criteria", block.key_path(name)),
+                format!(
+                    "`{}` is 0; a checklist needs criteria",
+                    block.key_path(name)
+                ),
             )
             .help(format!("MassGen's default is {default}"))),
             Some(value) => Ok(u32::try_from(value).unwrap_or(u32::MAX)),
@@ -56,7 +83,9 @@ pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGene
     let max_criteria = count("max_criteria", defaults.max_criteria)?;
     if max_criteria < min_criteria {
         return Err(Problem::at(
-            block.get("max_criteria").map_or(block.loc(), |node| node.loc),
+            block
+                .get("max_criteria")
+                .map_or(block.loc(), |node| node.loc),
             format!(
                 "`{}` ({max_criteria}) is below `min_criteria` ({min_criteria})",
                 block.key_path("max_criteria")
@@ -69,3 +98,7 @@ pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGene
         max_criteria,
     }))
 }
+
+#[cfg(test)]
+#[path = "criteria_tests.rs"]
+mod tests;

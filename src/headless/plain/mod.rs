@@ -278,7 +278,11 @@ impl<W: Write> PlainPrinter<W> {
                     .iter()
                     .map(|criterion| format!("{} {}", criterion.id, criterion.text))
                     .collect();
-                let line = format!("☑ checklist criteria ({}): {}", source.name(), ids.join("; "));
+                let line = format!(
+                    "☑ checklist criteria ({}): {}",
+                    source.name(),
+                    ids.join("; ")
+                );
                 self.note(&self.style.dim(&clean(&line)))
             }
             (

@@ -166,7 +166,9 @@ pub(super) fn submit(
         Ok(result) => {
             state.calls_this_round += 1;
             state.verdict = Some(result.verdict);
-            state.totals.push(result.scores.iter().map(|item| item.score).sum());
+            state
+                .totals
+                .push(result.scores.iter().map(|item| item.score).sum());
             ChecklistReply::Accepted(result)
         }
         Err(invalid) => ChecklistReply::Invalid {

@@ -6,6 +6,14 @@ use std::fmt::Write as _;
 use crate::orchestrator::coordination::criteria::SCORE_ANCHORS;
 use crate::protocol::EvalCriterion;
 
+/// MassGen's scoring calibration (its checklist prompt's substantiveness part, outside
+/// fast iteration): score real gaps, not polish.
+const SCORING_CALIBRATION: &str = "\nScoring calibration — distinguish real gaps from polish: \
+    where a demanding user would say \"much better\", the score reflects the gap honestly; \
+    where they would say \"nice touch, barely noticed\", do not let polish gaps drag scores \
+    down. Changes to internal documents (changedoc, notes) without corresponding output \
+    changes are not evidence of output quality gaps.";
+
 /// The checklist section added to a gated agent's coordination instructions.
 pub fn instructions(criteria: &[EvalCriterion]) -> String {
     let mut text = String::from(
@@ -36,5 +44,6 @@ pub fn instructions(criteria: &[EvalCriterion]) -> String {
          passing checklist this round is refused. Your first round is for your own answer: the \
          checklist starts once you have one."
     );
+    text.push_str(SCORING_CALIBRATION);
     text
 }

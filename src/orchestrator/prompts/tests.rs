@@ -297,6 +297,7 @@ fn a_gated_agent_is_told_the_criteria_and_the_checklist_before_voting() {
         "E3 (primary). Depth in every part",
         "E4 (standard). Intentional craft",
         "A vote without a passing checklist this round is refused",
+        "Scoring calibration — distinguish real gaps from polish",
     ] {
         assert!(system.contains(words), "{words}");
     }

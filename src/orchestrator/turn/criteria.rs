@@ -1,5 +1,6 @@
 //! The turn's checklist criteria, settled before the first round: the user's (inline or
-//! `--eval-criteria`), else the generator's for this task, else MassGen's defaults, and
+//! `--eval-criteria`), else the generator's for this task, else a named preset's, else
+//! MassGen's defaults (MassGen's order), and
 //! announced with `CriteriaSet`. Only under checklist-gated voting.
 
 use tokio::sync::mpsc;
@@ -32,6 +33,8 @@ impl Driver<'_> {
                 }
                 None => return false,
             }
+        } else if let Some(preset) = &coordination.checklist_criteria_preset {
+            (preset.source, preset.criteria.clone())
         } else {
             (CriteriaSource::Default, default_criteria())
         };

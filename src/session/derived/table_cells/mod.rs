@@ -44,7 +44,10 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         EventMsg::CriteriaSet { source, criteria } => {
             std::iter::once(format!("CRITERIA ({})", source.name()))
                 .chain(criteria.iter().map(|criterion| {
-                    format!("{} ({}) {}", criterion.id, criterion.category, criterion.text)
+                    format!(
+                        "{} ({}) {}",
+                        criterion.id, criterion.category, criterion.text
+                    )
                 }))
                 .collect()
         }
