@@ -1,7 +1,7 @@
-//! The turn's checklist criteria, settled before the first round: the user's (inline or
-//! `--eval-criteria`), else the generator's for this task, else a named preset's, else
-//! MassGen's defaults (MassGen's order), and
-//! announced with `CriteriaSet`. Only under checklist-gated voting.
+//! The turn's checklist criteria, settled before the first round and announced with
+//! `CriteriaSet`: the user's (inline or `--eval-criteria`), else the generator's for this
+//! task, else a named preset's, else MassGen's defaults (MassGen's order). Only under
+//! checklist-gated voting.
 
 use tokio::sync::mpsc;
 
