@@ -65,6 +65,12 @@ pub struct Args {
     #[arg(long, value_name = "USD", value_parser = parse_cost)]
     pub max_cost: Option<f64>,
 
+    /// Checklist criteria for checklist-gated voting, from a JSON file: a list of
+    /// {"text": …, "category": "primary|standard|stretch"}, or {"criteria": […]}.
+    /// Replaces the config's `checklist_criteria_inline`.
+    #[arg(long, value_name = "FILE")]
+    pub eval_criteria: Option<std::path::PathBuf>,
+
     /// Sets a `limits:` cap for this run, above its default if need be, up to its hard
     /// ceiling (repeatable; wins over the config). A project's config can only lower
     /// limits. NAME: max_agents (ceiling 128), max_question_bytes (16 MiB),
@@ -300,6 +306,7 @@ impl Args {
             || self.allow_outside_project
             || self.orchestrator_timeout.is_some()
             || self.max_cost.is_some()
+            || self.eval_criteria.is_some()
             || !self.limits.is_empty()
             || self.plan
             || self.plan_and_execute

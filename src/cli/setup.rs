@@ -312,6 +312,11 @@ fn finish(
     if let Some(usd) = args.max_cost {
         config.orchestrator.max_cost_usd = Some(usd);
     }
+    if let Some(file) = &args.eval_criteria {
+        let given = config::read_eval_criteria(&cwd.join(file))
+            .map_err(|why| format!("--eval-criteria file {}: {why}", file.display()))?;
+        config.orchestrator.coordination.checklist_criteria = Some(given);
+    }
     let resume = if args.continue_session || args.session_id.is_some() {
         Some(find_session(
             &cwd.join(".massgen"),

@@ -245,6 +245,9 @@ pub const COORDINATION: &[&str] = &[
     "fast_iteration_mode",
     "max_verifications_per_round",
     "max_internal_fix_loops",
+    "checklist_criteria_inline",
+    "checklist_criteria_preset",
+    "evaluation_criteria_generator",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -274,7 +277,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "plan_target_steps",
     "plan_target_chunks",
     "disable_final_only_round_capture_fallback",
-    "evaluation_criteria_generator",
     "prompt_improver",
     "pre_collab_voting_threshold",
     "subagent_runtime_mode",
@@ -298,8 +300,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "evolving_criteria_timeout",
     "enable_evaluator_personas",
     "improvements",
-    "checklist_criteria_preset",
-    "checklist_criteria_inline",
     "criteria_mode",
     "bootstrap_max_per_agent_per_round",
     "bootstrap_max_total",

@@ -5,6 +5,8 @@ pub mod attachment_limits;
 pub mod attachment_reach;
 mod backend_kind;
 mod command_mode;
+mod criteria;
+mod criteria_presets;
 mod custom_tools;
 mod docker_fallback;
 pub mod draft;
@@ -56,6 +58,7 @@ pub use command_mode::{
     DockerSettings, ExecutionMode, ExtraMount, SRT_SECRET_HOME_PATHS, SRT_SECRET_PATHS,
     SrtReadMode, SrtSettings,
 };
+pub use criteria::{CriteriaGenerator, GivenCriteria, read_eval_criteria};
 pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};

@@ -7,6 +7,7 @@ use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
+use super::criteria::{CriteriaGenerator, GivenCriteria};
 use super::fairness::{Fairness, NoveltyInjection};
 use super::fast_iteration::{FastIteration, GapReport};
 use super::granted::GrantedPath;
@@ -297,6 +298,13 @@ pub struct CoordinationConfig {
     pub persona_generator: Option<PersonaGeneratorConfig>,
     /// `fast_iteration_mode`, `max_verifications_per_round`, `max_internal_fix_loops`.
     pub fast_iteration: FastIteration,
+    /// `checklist_criteria_inline` (or `--eval-criteria FILE`, which replaces it).
+    pub checklist_criteria: Option<GivenCriteria>,
+    /// `checklist_criteria_preset`: used when neither of the above nor the generator gives
+    /// criteria.
+    pub checklist_criteria_preset: Option<GivenCriteria>,
+    /// `evaluation_criteria_generator` when enabled.
+    pub criteria_generator: Option<CriteriaGenerator>,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -335,6 +343,9 @@ impl Default for CoordinationConfig {
             novelty_injection: NoveltyInjection::None,
             persona_generator: None,
             fast_iteration: FastIteration::default(),
+            checklist_criteria: None,
+            checklist_criteria_preset: None,
+            criteria_generator: None,
         }
     }
 }

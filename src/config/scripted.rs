@@ -25,6 +25,8 @@
 //!                                 # question of config planning mode (this is the default)
 //!   personas: "{\"personas\": …}"  # reply to the persona generator (default: a
 //!                                 # persona for each agent it names)
+//!   criteria_reply: '{"criteria": [...]}'   # reply to evaluation_criteria_generator's
+//!                                 # request (default: none, so the defaults are used)
 //!   plan:                         # tasks written to project_plan.json in planning mode
 //!     - "Sketch the layout"       # text = a description (id T001, T002, … by position)
 //!     - {id: T2, description: "Build it", depends_on: [T001], priority: high,
@@ -82,6 +84,8 @@ pub struct ScriptedOptions {
     pub planning_analysis: String,
     /// The reply to the persona generator's request; `None` = a persona for each agent.
     pub personas: Option<String>,
+    /// The plain-text reply to `evaluation_criteria_generator`'s request.
+    pub criteria_reply: String,
     /// The tasks written to `project_plan.json` in planning mode: JSON objects with at
     /// least `id` and `description`. Empty = a default five-task plan from the question.
     pub plan: Vec<serde_json::Value>,
@@ -120,6 +124,7 @@ impl Default for ScriptedOptions {
             report_usage: true,
             planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
             personas: None,
+            criteria_reply: String::new(),
             plan: Vec::new(),
             ask: None,
             with_reply: None,
@@ -176,7 +181,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 23] = [
+pub const SCRIPTED_KEYS: [&str; 24] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -194,6 +199,7 @@ pub const SCRIPTED_KEYS: [&str; 23] = [
     "report_usage",
     "planning_analysis",
     "personas",
+    "criteria_reply",
     "plan",
     "ask",
     "with_reply",
@@ -257,6 +263,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             .string("planning_analysis")?
             .unwrap_or(defaults.planning_analysis),
         personas: backend.string("personas")?,
+        criteria_reply: backend.string("criteria_reply")?.unwrap_or_default(),
         plan: modes::parse_plan(backend)?,
         ask: modes::parse_ask(backend)?,
         with_reply: backend.string("with_reply")?,

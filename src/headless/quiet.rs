@@ -140,6 +140,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::SkillsListed { .. }
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
+            | EventMsg::CriteriaSet { .. }
             | EventMsg::AttachmentsSent { .. }
             | EventMsg::ReplayStarted { .. }
             | EventMsg::ReplayFinished { .. } => {}

@@ -8,6 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::approach::DraftedApproach;
 use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
+use super::criteria::{CriteriaSource, EvalCriterion};
 pub use super::event_parts::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, FAIRNESS_RELEASED_LINE,
     FinalAnswerStrategy, McpServerState, PostEvaluationOutcome, RoundTimeLimit, RoundTimeStage,
@@ -182,6 +183,12 @@ pub enum EventMsg {
     /// Checklist-gated voting: after a `new_answer` verdict the agent's `draft_approach`
     /// was accepted — its plan for the next answer.
     ApproachDrafted { approach: DraftedApproach },
+    /// Checklist-gated voting: the criteria this turn's checklists score, and their source.
+    /// Sent once per turn, before the first round.
+    CriteriaSet {
+        source: CriteriaSource,
+        criteria: Vec<EvalCriterion>,
+    },
     /// `use_skills` is on: the skills agents are told about, found in `searched` (the
     /// directories looked in, as shown). Sent once at run start; never when skills are off.
     SkillsListed {

@@ -7,6 +7,7 @@ mod approach;
 mod attachment;
 mod attachment_summary;
 mod checklist;
+mod criteria;
 mod event;
 mod event_kind;
 mod event_parts;
@@ -26,6 +27,7 @@ pub use attachment::{
 };
 pub use attachment_summary::{describe as describe_attachments, folded as folded_attachments};
 pub use checklist::{ChecklistResult, ChecklistVerdict, CriterionScore};
+pub use criteria::{CriteriaSource, EvalCriterion, category_of, criteria_from_list};
 pub use event::{
     AgentInfo, AgentStatus, CompressionReason, EnforcementReason, Event, EventMsg,
     FAIRNESS_RELEASED_LINE, FinalAnswerStrategy, McpServerState, PostEvaluationOutcome,

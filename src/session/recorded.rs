@@ -98,6 +98,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::VoteIgnored { .. }
         | EventMsg::ChecklistSubmitted { .. }
         | EventMsg::ApproachDrafted { .. }
+        | EventMsg::CriteriaSet { .. }
         | EventMsg::PlanningModeDecided { .. }
         | EventMsg::PersonaAssigned { .. }
         | EventMsg::ToolBlocked { .. }

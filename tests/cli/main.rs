@@ -18,6 +18,7 @@ mod continue_flag;
 mod custom_tools;
 mod demo;
 mod errors;
+mod eval_criteria;
 mod generate_config;
 mod local;
 mod logs;

@@ -17,6 +17,7 @@ mod checklist_rounds;
 mod context;
 mod coordination;
 mod coordination_keys;
+mod criteria;
 mod failures;
 mod final_override;
 mod history;

@@ -13,6 +13,9 @@ use crate::backend::ChatRequest;
 use crate::config::{FailureMode, ScriptedOptions, ScriptedToolCall};
 use crate::protocol::{AnonId, AnonymousMapping};
 
+/// How `evaluation_criteria_generator`'s request begins.
+const CRITERIA_REQUEST: &str = "You are writing the evaluation criteria";
+
 pub struct Context<'a> {
     pub options: &'a ScriptedOptions,
     pub own_anon: Option<&'a AnonId>,
@@ -75,6 +78,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
             reasoning: None,
             text: None,
             action: Action::Present(subtasks),
+        };
+    }
+    if request.tools.is_empty() && reading::user_says(request, CRITERIA_REQUEST) {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(options.criteria_reply.clone()),
         };
     }
     if let Some(decision) = &context.evaluation {

@@ -122,10 +122,7 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would aim task plans at this many steps or chunks; massgen sizes plans by \
              `plan_depth`"
         }
-        "evaluation_criteria_generator"
-        | "checklist_criteria_preset"
-        | "checklist_criteria_inline"
-        | "criteria_mode"
+        "criteria_mode"
         | "bootstrap_max_per_agent_per_round"
         | "bootstrap_max_total"
         | "evolving_criteria"
@@ -134,8 +131,9 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
         | "evolving_criteria_min_high_score_count"
         | "evolving_criteria_timeout"
         | "improvements" => {
-            "MassGen would generate or evolve task-specific evaluation criteria for its \
-             checklist voting; massgen has no checklist voting"
+            "MassGen would let agents propose, or evolve between rounds, the criteria of its \
+             checklist voting; massgen keeps a turn's criteria as they were set before its \
+             first round"
         }
         "prompt_improver" | "pre_collab_voting_threshold" | "task_decomposer" => {
             "MassGen would run a preliminary multi-agent pass (rewrite the question, split the \

@@ -70,6 +70,9 @@ pub(super) fn parse_coordination(
             .unwrap_or(defaults.novelty_injection),
         persona_generator: persona_generator::parse_persona_generator(coordination, notes)?,
         fast_iteration: fast_iteration::fast_iteration(coordination)?,
+        checklist_criteria: super::criteria::inline(coordination)?,
+        checklist_criteria_preset: super::criteria::preset(coordination)?,
+        criteria_generator: super::criteria::generator(coordination)?,
     })
 }
 

@@ -9,6 +9,7 @@ mod checklist;
 mod code_based_tools;
 mod command_line;
 mod coordination;
+mod criteria;
 mod custom_tools;
 mod fairness;
 mod fast_iteration;

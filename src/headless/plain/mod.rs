@@ -287,6 +287,18 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.resumed_line(session_id, turns.len(), *history_from),
             (EventMsg::Warning { message }, _) => self.warning_note(message),
+            (EventMsg::CriteriaSet { source, criteria }, _) => {
+                let ids: Vec<String> = criteria
+                    .iter()
+                    .map(|criterion| format!("{} {}", criterion.id, criterion.text))
+                    .collect();
+                let line = format!(
+                    "☑ checklist criteria ({}): {}",
+                    source.name(),
+                    ids.join("; ")
+                );
+                self.note(&self.style.dim(&clean(&line)))
+            }
             (
                 EventMsg::PlanningModeDecided {
                     irreversible,

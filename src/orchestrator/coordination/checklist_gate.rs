@@ -4,9 +4,9 @@
 use serde_json::{Value, json};
 
 use super::checklist::{self, Gate, Invalid, Submission};
-use super::criteria::DEFAULT_CRITERIA;
+use super::criteria::default_criteria;
 use super::gap_report::Report;
-use crate::protocol::{AgentId, ChecklistResult, ChecklistVerdict};
+use crate::protocol::{AgentId, ChecklistResult, ChecklistVerdict, EvalCriterion};
 
 /// `voting_sensitivity: checklist_gated` and its knobs.
 #[derive(Clone, Debug, PartialEq)]
@@ -26,6 +26,8 @@ pub struct ChecklistRules {
     /// `defer_peer_updates_until_restart`, peers' answers still reach the agent mid-round
     /// until its first accepted checklist of the round.
     pub midstream_before_submit: bool,
+    /// The criteria scored (MassGen's defaults until a turn sets its own).
+    pub criteria: Vec<EvalCriterion>,
 }
 
 impl ChecklistRules {
@@ -38,6 +40,7 @@ impl ChecklistRules {
             first_answer: false,
             gap_report_required: false,
             midstream_before_submit: false,
+            criteria: default_criteria(),
         }
     }
 }
@@ -61,6 +64,8 @@ pub(super) struct ChecklistState {
     calls_this_round: u32,
     verdict: Option<ChecklistVerdict>,
     latest: Latest,
+    /// The summed scores of the agent's accepted checklists this turn, oldest first.
+    totals: Vec<i64>,
 }
 
 impl ChecklistState {
@@ -69,6 +74,14 @@ impl ChecklistState {
             gated,
             ..Self::default()
         }
+    }
+
+    /// MassGen's convergence count: accepted checklists in a row, newest back, whose total
+    /// gained at most one point on the one before.
+    pub fn converging(&self) -> u32 {
+        let steps = self.totals.windows(2).rev();
+        let count = steps.take_while(|pair| pair[1] <= pair[0] + 1).count();
+        u32::try_from(count).unwrap_or(u32::MAX)
     }
 
     /// A new round or a new answer: the next vote needs a new checklist.
@@ -187,7 +200,7 @@ pub(super) fn submit(
             state.calls_this_round
         ));
     }
-    let criteria = DEFAULT_CRITERIA.len();
+    let criteria = rules.criteria.len();
     let gate = Gate::from_budget(
         rules.voting_threshold,
         caller.max_answers,
@@ -221,6 +234,9 @@ pub(super) fn submit(
                     .map(|item| item.id.clone())
                     .collect(),
             };
+            state
+                .totals
+                .push(result.scores.iter().map(|item| item.score).sum());
             ChecklistReply::Accepted(result)
         }
         Err(invalid) => {

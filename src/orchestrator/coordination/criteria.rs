@@ -1,6 +1,8 @@
 //! The default evaluation criteria E1–E4 of checklist-gated voting (MassGen 0.1.97's
 //! static defaults, in its ids and categories), as agents are told them and score them.
 
+use crate::protocol::EvalCriterion;
+
 /// How much a criterion weighs in MassGen's criteria sets: the `primary` one is where models
 /// fall short by default; `stretch` ones are aspirational.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,6 +61,18 @@ pub const DEFAULT_CRITERIA: [Criterion; 4] = [
                template.",
     },
 ];
+
+/// MassGen's defaults as the criteria a turn announces and scores.
+pub fn default_criteria() -> Vec<EvalCriterion> {
+    DEFAULT_CRITERIA
+        .iter()
+        .map(|criterion| EvalCriterion {
+            id: criterion.id.to_string(),
+            category: criterion.category.name().to_string(),
+            text: criterion.text.to_string(),
+        })
+        .collect()
+}
 
 /// How to read the 0–10 scale (MassGen's calibration anchors, in short).
 pub const SCORE_ANCHORS: &str = "9–10: publishable as is; 7–8: good, with gaps a demanding \

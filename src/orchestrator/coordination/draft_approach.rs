@@ -41,8 +41,13 @@ impl Coordination {
                     .into(),
             ));
         }
+        let criteria = self
+            .rules
+            .checklist
+            .as_ref()
+            .map_or(DEFAULT_CRITERIA.len(), |rules| rules.criteria.len());
         match checklist.failed_for_approach() {
-            Ok(failed) => match evaluate(arguments, failed, DEFAULT_CRITERIA.len()) {
+            Ok(failed) => match evaluate(arguments, failed, criteria) {
                 Ok(approach) => ApproachReply::Accepted(approach),
                 Err(payload) => ApproachReply::Rejected(payload),
             },

@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, EnforcementReason};
+use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, EnforcementReason, EvalCriterion};
 
 use super::novelty;
 use agent_state::{AgentState, Vote};
@@ -141,9 +141,11 @@ impl Coordination {
         state.seen = seen;
         state.checklist.reset();
         let round = state.rounds;
+        let converging_checklists = state.checklist.converging();
         let answers = self.visible_answers();
         Some(RoundView {
             round,
+            converging_checklists,
             vote_options: answers.iter().map(|answer| answer.anon.clone()).collect(),
             answers,
             vote_only,
@@ -359,6 +361,13 @@ impl Coordination {
             target_label: chosen.label.clone(),
             standing: self.standing_tally(),
         })
+    }
+
+    /// The criteria this turn's checklists score (set before the first round).
+    pub fn set_criteria(&mut self, criteria: Vec<EvalCriterion>) {
+        if let Some(checklist) = self.rules.checklist.as_mut() {
+            checklist.criteria = criteria;
+        }
     }
 
     /// Judges a `submit_checklist` call's `scores` against the answers the agent saw when

@@ -38,6 +38,9 @@ pub struct VisibleAnswer {
 #[derive(Clone, Debug, PartialEq)]
 pub struct RoundView {
     pub round: u32,
+    /// How many of the agent's accepted checklists in a row gained at most a point on the
+    /// one before (MassGen's convergence count, which drives `novelty_injection`).
+    pub converging_checklists: u32,
     /// Every agent's latest answer, in anonymous order.
     pub answers: Vec<VisibleAnswer>,
     /// The ids `vote` accepts.

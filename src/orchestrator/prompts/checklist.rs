@@ -3,21 +3,28 @@
 
 use std::fmt::Write as _;
 
-use crate::orchestrator::coordination::criteria::{DEFAULT_CRITERIA, SCORE_ANCHORS};
+use crate::orchestrator::coordination::criteria::SCORE_ANCHORS;
+use crate::protocol::EvalCriterion;
+
+/// MassGen's scoring calibration (its checklist prompt's substantiveness part, outside
+/// fast iteration): score real gaps, not polish.
+const SCORING_CALIBRATION: &str = "\nScoring calibration — distinguish real gaps from polish: \
+    where a demanding user would say \"much better\", the score reflects the gap honestly; \
+    where they would say \"nice touch, barely noticed\", do not let polish gaps drag scores \
+    down. Changes to internal documents (changedoc, notes) without corresponding output \
+    changes are not evidence of output quality gaps.";
 
 /// The checklist section added to a gated agent's coordination instructions.
-pub fn instructions() -> String {
+pub fn instructions(criteria: &[EvalCriterion]) -> String {
     let mut text = String::from(
         "\n\nCHECKLIST-GATED VOTING. Before you may vote, score the current answers against \
          these criteria, each 0–10, and submit the scores with `submit_checklist`:\n",
     );
-    for criterion in DEFAULT_CRITERIA {
+    for criterion in criteria {
         let _ = writeln!(
             text,
             "  {} ({}). {}  → ___/10",
-            criterion.id,
-            criterion.category.name(),
-            criterion.text
+            criterion.id, criterion.category, criterion.text
         );
     }
     let _ = write!(
@@ -26,7 +33,8 @@ pub fn instructions() -> String {
          Score every agent's answer separately, keyed by its id from <CURRENT ANSWERS>, with \
          a short reasoning for each score:\n\
          submit_checklist(scores={{\"agent1\": {{\"E1\": {{\"score\": 7, \"reasoning\": \
-         \"…\"}}, \"E2\": …, \"E3\": …, \"E4\": …}}, \"agent2\": {{…}}}})\n\
+         \"…\"}}, \"E2\": …}}, \"agent2\": {{…}}}}) — every criterion above for every \
+         answer.\n\
          With only your own answer to judge, flat scores will do: {{\"E1\": {{\"score\": 7, \
          \"reasoning\": \"…\"}}, …}}.\n\
          Rate honestly; the bar is hidden on purpose. The strongest answer's scores decide the \
@@ -36,5 +44,6 @@ pub fn instructions() -> String {
          passing checklist this round is refused. Your first round is for your own answer: the \
          checklist starts once you have one."
     );
+    text.push_str(SCORING_CALIBRATION);
     text
 }

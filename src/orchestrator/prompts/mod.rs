@@ -6,7 +6,9 @@ use std::fmt::Write as _;
 
 use crate::backend::Message;
 use crate::config::{AfterFirstAnswer, NoveltyInjection, Sensitivity};
-use crate::protocol::{AgentId, AnonId, Attachment, FinalAnswerStrategy, TaskProgress};
+use crate::protocol::{
+    AgentId, AnonId, Attachment, EvalCriterion, FinalAnswerStrategy, TaskProgress,
+};
 use crate::workspace::skills::Skill;
 
 use super::broadcast;
@@ -55,8 +57,9 @@ pub struct PromptContext<'a> {
     pub own_anon: Option<&'a AnonId>,
     /// The agent's `voting_sensitivity`, or the orchestrator's.
     pub voting_sensitivity: Sensitivity,
-    /// Checklist-gated voting: the agent scores the answers with `submit_checklist`.
-    pub checklist_gated: bool,
+    /// Checklist-gated voting: the criteria the agent scores the answers against with
+    /// `submit_checklist`.
+    pub checklist: Option<&'a [EvalCriterion]>,
     pub novelty: Sensitivity,
     /// `novelty_injection`: pressure to question the approach in later rounds.
     pub novelty_injection: NoveltyInjection,
@@ -125,9 +128,9 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         decomposition::instructions(subtask)
     } else if vote_only {
         vote_only_instructions(context)
-    } else if context.checklist_gated {
+    } else if let Some(criteria) = context.checklist {
         evaluation_instructions(context)
-            + &checklist::instructions()
+            + &checklist::instructions(criteria)
             + &fast_iteration::checklist_extras(&context.round_knobs)
     } else {
         evaluation_instructions(context)
@@ -179,8 +182,13 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         let text = multimodal::MULTIMODAL_INSTRUCTIONS;
         section(&mut prompt, "evidence_based_verification", "medium", text);
     }
-    if let Some(body) = novelty_pressure::body(context.novelty_injection, view.round) {
-        section(&mut prompt, "novelty_pressure", "medium", body);
+    let novelty = novelty_pressure::body(
+        context.novelty_injection,
+        view.round,
+        view.converging_checklists,
+    );
+    if let Some(body) = novelty {
+        section(&mut prompt, "novelty_pressure", "medium", &body);
     }
     if let Some(instruction) = context.planning_instruction {
         section(&mut prompt, "planning_mode", "medium", instruction.trim());

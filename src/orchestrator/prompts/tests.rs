@@ -21,7 +21,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         persona_after_peers: crate::config::AfterFirstAnswer::Soften,
         own_anon: None,
         voting_sensitivity: Sensitivity::Strict,
-        checklist_gated: false,
+        checklist: None,
         novelty: Sensitivity::Balanced,
         novelty_injection: crate::config::NoveltyInjection::None,
         today: "2026-11-22",
@@ -44,6 +44,7 @@ fn second_round_seeing(answers: &[&str]) -> RoundView {
     let mapping = AnonymousMapping::new(&ids);
     let (anon, _) = mapping.pairs().nth(1).unwrap();
     RoundView {
+        converging_checklists: 0,
         round: 2,
         answers: (1..)
             .zip(answers)
@@ -119,6 +120,7 @@ fn with_a_workspace_the_prompt_says_where_files_are_and_answers_point_at_copies(
 #[test]
 fn no_answers_yet_is_said_explicitly() {
     let view = RoundView {
+        converging_checklists: 0,
         round: 1,
         answers: vec![],
         vote_options: vec![],
@@ -206,6 +208,7 @@ fn a_persona_comes_before_the_system_message_and_softens_once_peers_answered() {
 
     // Only the agent's own earlier answer: still exploring, the persona in full.
     let own_only = RoundView {
+        converging_checklists: 0,
         round: 2,
         answers: vec![VisibleAnswer {
             anon: own.clone(),
@@ -311,8 +314,9 @@ fn a_gated_agent_is_told_the_criteria_and_the_checklist_before_voting() {
     let view = second_round_seeing(&["Paris."]);
     let plain = round_messages(&context(&[]), &view);
     assert!(!plain[0].content().contains("submit_checklist"));
+    let criteria = crate::orchestrator::coordination::criteria::default_criteria();
     let gated = PromptContext {
-        checklist_gated: true,
+        checklist: Some(&criteria),
         ..context(&[])
     };
     let system = round_messages(&gated, &view)[0].content().to_string();
@@ -321,6 +325,7 @@ fn a_gated_agent_is_told_the_criteria_and_the_checklist_before_voting() {
         "E3 (primary). Depth in every part",
         "E4 (standard). Intentional craft",
         "A vote without a passing checklist this round is refused",
+        "Scoring calibration — distinguish real gaps from polish",
     ] {
         assert!(system.contains(words), "{words}");
     }

@@ -113,12 +113,13 @@ impl Driver<'_> {
             voting_sensitivity: config.agents[agent_index]
                 .voting_sensitivity
                 .unwrap_or(config.orchestrator.voting_sensitivity),
-            checklist_gated: self
+            checklist: self
                 .settings
                 .rules
                 .checklist
                 .as_ref()
-                .is_some_and(|checklist| checklist.gated.contains(&config.agents[agent_index].id)),
+                .filter(|checklist| checklist.gated.contains(&config.agents[agent_index].id))
+                .map(|checklist| checklist.criteria.as_slice()),
             novelty: config.orchestrator.answer_novelty_requirement,
             novelty_injection: config.orchestrator.coordination.novelty_injection,
             round_knobs: RoundKnobs {

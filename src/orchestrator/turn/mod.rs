@@ -9,6 +9,7 @@
 mod answer_now;
 mod attempts;
 mod budget;
+mod criteria;
 mod dispatch;
 mod ending;
 mod gate;
@@ -244,6 +245,7 @@ impl<'a> Driver<'a> {
         self.begin_plan().await;
         if self.assign_personas(ops).await
             && self.decide_planning_mode(ops).await
+            && self.settle_criteria(ops).await
             && self.assign_subtasks(ops).await
         {
             if self.run.config.orchestrator.skip_coordination_rounds {

@@ -142,6 +142,13 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
         }
         lines.extend(voter_checklist(state, voter, theme, width));
     }
+    lines.extend(
+        state
+            .turn
+            .criteria
+            .as_ref()
+            .map(|text| Line::styled(text.clone(), theme.dim())),
+    );
     sent_back(&mut lines, state, theme, width);
     if let Some(winner) = &state.turn.winner {
         lines.push(Line::default());

@@ -59,6 +59,10 @@ async fn the_votes_view_names_who_the_checklist_sent_back() {
     let screen = screen_text(&draw(&state, &votes, 160, 48));
     assert!(screen.contains("Sent back by their checklist:"), "{screen}");
     assert!(
+        screen.contains("Criteria (default): E1 E2 E3 E4"),
+        "{screen}"
+    );
+    assert!(
         screen.contains("analyst ☑ 2/4 E1 8 · E2 4 · E3 5 · E4 8 → new answer"),
         "{screen}"
     );

@@ -88,6 +88,14 @@ impl UiState {
                 standing,
                 ..
             } => self.vote_cast(agent, target, target_label, reason, standing.as_deref()),
+            EventMsg::CriteriaSet { source, criteria } => {
+                let ids: Vec<&str> = criteria
+                    .iter()
+                    .map(|criterion| criterion.id.as_str())
+                    .collect();
+                self.turn.criteria =
+                    Some(format!("Criteria ({}): {}", source.name(), ids.join(" ")));
+            }
             EventMsg::ChecklistSubmitted { result } => self.card(agent, |card| {
                 card.notice(format!("{CHECKLIST} checklist: {}", result.summary()));
                 card.checklist = Some(result.clone());

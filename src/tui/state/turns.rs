@@ -40,6 +40,8 @@ pub struct TurnState {
     pub log_dir: Option<PathBuf>,
     /// `/clear` emptied the panels (the welcome view says so).
     pub cleared: bool,
+    /// Checklist-gated voting: the criteria the checklists score, and their source.
+    pub criteria: Option<String>,
 }
 
 impl TurnState {
@@ -68,6 +70,7 @@ impl TurnState {
             outcome: None,
             attempt: None,
             log_dir: log_dir.cloned(),
+            criteria: None,
             cleared: false,
         };
     }

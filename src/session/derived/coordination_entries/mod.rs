@@ -164,6 +164,7 @@ impl Tracker {
             | EventMsg::ApproachDrafted { .. }
             | EventMsg::FairnessHold { .. }
             | EventMsg::FairnessReleased
+            | EventMsg::CriteriaSet { .. }
             | EventMsg::TaskPlanChanged { .. } => {}
         }
     }

@@ -44,6 +44,16 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         EventMsg::VoteIgnored { target, why, .. } => answers::vote_ignored(target, why),
         EventMsg::ChecklistSubmitted { result } => answers::checklist(result),
         EventMsg::ApproachDrafted { approach } => answers::approach(approach),
+        EventMsg::CriteriaSet { source, criteria } => {
+            std::iter::once(format!("CRITERIA ({})", source.name()))
+                .chain(criteria.iter().map(|criterion| {
+                    format!(
+                        "{} ({}) {}",
+                        criterion.id, criterion.category, criterion.text
+                    )
+                }))
+                .collect()
+        }
         EventMsg::WinnerSelected { winner, tally, .. } => answers::winner(winner, tally),
         EventMsg::PostEvaluationStarted { .. } => answers::checking(),
         EventMsg::PostEvaluationFinished { outcome } => answers::checked(outcome),

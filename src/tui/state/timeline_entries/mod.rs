@@ -155,6 +155,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::SubtasksAssigned { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
+        | EventMsg::CriteriaSet { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
     Some(entry(event, kind))

@@ -1,0 +1,104 @@
+//! `orchestrator.coordination.checklist_criteria_inline`, `checklist_criteria_preset` and
+//! `evaluation_criteria_generator`: the criteria checklist-gated voting scores.
+
+use crate::config::criteria::{CriteriaGenerator, GivenCriteria};
+use crate::config::criteria_presets::{self, PRESET_NAMES};
+use crate::config::error::Problem;
+use crate::config::fields::Fields;
+use crate::protocol::{CriteriaSource, EvalCriterion, criteria_from_list};
+
+const INLINE_EXAMPLE: &str =
+    "checklist_criteria_inline:\n  - text: Every claim cites a source\n    category: primary";
+
+/// `checklist_criteria_inline`: a list of `{text, category}` (an empty list = none).
+pub(super) fn inline(coordination: &Fields<'_>) -> Result<Option<GivenCriteria>, Problem> {
+    let key = "checklist_criteria_inline";
+    let Some(node) = coordination.get(key) else {
+        return Ok(None);
+    };
+    let serde_json::Value::Array(items) = node.to_json() else {
+        return Err(coordination.wrong_type(key, node, "a list of criteria", INLINE_EXAMPLE));
+    };
+    if items.is_empty() {
+        return Ok(None);
+    }
+    let criteria = criteria_from_list(&items).map_err(|error| {
+        Problem::at(
+            node.loc,
+            format!("`{}`: {error}", coordination.key_path(key)),
+        )
+        .help(format!("write each criterion as\n{INLINE_EXAMPLE}"))
+    })?;
+    Ok(Some(GivenCriteria {
+        source: CriteriaSource::Inline,
+        criteria,
+    }))
+}
+
+/// `checklist_criteria_preset`: one of MassGen's named criteria sets.
+pub(super) fn preset(coordination: &Fields<'_>) -> Result<Option<GivenCriteria>, Problem> {
+    let chosen = coordination.choice("checklist_criteria_preset", &PRESET_NAMES, |name| {
+        criteria_presets::preset(name.trim())
+    })?;
+    Ok(chosen.map(|preset| GivenCriteria {
+        source: CriteriaSource::Preset,
+        criteria: preset
+            .iter()
+            .enumerate()
+            .map(|(index, (category, text))| EvalCriterion {
+                id: format!("E{}", index + 1),
+                category: (*category).to_string(),
+                text: (*text).to_string(),
+            })
+            .collect(),
+    }))
+}
+
+/// `evaluation_criteria_generator`, when `enabled: true`.
+pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGenerator>, Problem> {
+    let key = "evaluation_criteria_generator";
+    let Some(node) = coordination.get(key) else {
+        return Ok(None);
+    };
+    let block = Fields::of(node, coordination.key_path(key))?;
+    if !block.bool("enabled")?.unwrap_or(false) {
+        return Ok(None);
+    }
+    let defaults = CriteriaGenerator::default();
+    let count = |name: &str, default: u32| -> Result<u32, Problem> {
+        match block.unsigned(name)? {
+            Some(0) => Err(Problem::at(
+                block.get(name).map_or(block.loc(), |node| node.loc),
+                format!(
+                    "`{}` is 0; a checklist needs criteria",
+                    block.key_path(name)
+                ),
+            )
+            .help(format!("MassGen's default is {default}"))),
+            Some(value) => Ok(u32::try_from(value).unwrap_or(u32::MAX)),
+            None => Ok(default),
+        }
+    };
+    let min_criteria = count("min_criteria", defaults.min_criteria)?;
+    let max_criteria = count("max_criteria", defaults.max_criteria)?;
+    if max_criteria < min_criteria {
+        return Err(Problem::at(
+            block
+                .get("max_criteria")
+                .map_or(block.loc(), |node| node.loc),
+            format!(
+                "`{}` ({max_criteria}) is below `min_criteria` ({min_criteria})",
+                block.key_path("max_criteria")
+            ),
+        )
+        .help("give a range, e.g. min_criteria: 4, max_criteria: 7"));
+    }
+    Ok(Some(CriteriaGenerator {
+        min_criteria,
+        max_criteria,
+    }))
+}
+
+#[cfg(test)]
+#[path = "criteria_tests.rs"]
+mod tests;

@@ -1,0 +1,86 @@
+//! The turn's checklist criteria, settled before the first round and announced with
+//! `CriteriaSet`: the user's (inline or `--eval-criteria`), else the generator's for this
+//! task, else a named preset's, else MassGen's defaults (MassGen's order). Only under
+//! checklist-gated voting.
+
+use tokio::sync::mpsc;
+
+use super::{Driver, Phase};
+use crate::orchestrator::coordination::criteria::default_criteria;
+use crate::orchestrator::criteria_generator;
+use crate::protocol::{CriteriaSource, EvalCriterion, EventMsg, Op};
+
+impl Driver<'_> {
+    /// Settles the criteria. Ops that arrive during the generator's call are handled;
+    /// returns false when the turn ended (cancelled) before the call did.
+    pub(super) async fn settle_criteria(&mut self, ops: &mut mpsc::Receiver<Op>) -> bool {
+        if self.settings.rules.checklist.is_none() {
+            return true;
+        }
+        let coordination = &self.run.config.orchestrator.coordination;
+        let (source, criteria) = if let Some(given) = &coordination.checklist_criteria {
+            (given.source, given.criteria.clone())
+        } else if let Some(counts) = coordination.criteria_generator {
+            match self.generate_criteria(counts, ops).await {
+                Some(Ok(criteria)) => (CriteriaSource::Generated, criteria),
+                Some(Err(why)) => {
+                    let message = format!(
+                        "evaluation_criteria_generator: {why}; the checklist scores MassGen's \
+                         default criteria instead"
+                    );
+                    self.emit(None, EventMsg::Warning { message });
+                    (CriteriaSource::Default, default_criteria())
+                }
+                None => return false,
+            }
+        } else if let Some(preset) = &coordination.checklist_criteria_preset {
+            (preset.source, preset.criteria.clone())
+        } else {
+            (CriteriaSource::Default, default_criteria())
+        };
+        self.use_criteria(source, criteria);
+        true
+    }
+
+    /// The first agent's model writes the criteria; `None` when the turn ended first.
+    async fn generate_criteria(
+        &mut self,
+        counts: crate::config::CriteriaGenerator,
+        ops: &mut mpsc::Receiver<Op>,
+    ) -> Option<Result<Vec<EvalCriterion>, String>> {
+        let Some(writer) = self.coordination.agents().first().cloned() else {
+            return Some(Err("no agent to ask".into()));
+        };
+        let Some(index) = self.agent_index(&writer) else {
+            return Some(Err("no agent to ask".into()));
+        };
+        let model = self.model_link(&writer, index);
+        let task = self.request.prompt.clone();
+        let asking = criteria_generator::ask(&model, &task, counts);
+        tokio::pin!(asking);
+        let deadline = self.deadline;
+        loop {
+            tokio::select! {
+                result = &mut asking => return Some(result),
+                () = tokio::time::sleep_until(deadline) => {
+                    return Some(Err("the turn ran out of time before the reply".into()));
+                }
+                Some(msg) = self.rx.recv() => self.handle(msg),
+                op = ops.recv() => {
+                    self.handle_op(op);
+                    if matches!(self.phase, Phase::Done) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    fn use_criteria(&mut self, source: CriteriaSource, criteria: Vec<EvalCriterion>) {
+        if let Some(checklist) = self.settings.rules.checklist.as_mut() {
+            checklist.criteria = criteria.clone();
+        }
+        self.coordination.set_criteria(criteria.clone());
+        self.emit(None, EventMsg::CriteriaSet { source, criteria });
+    }
+}
