@@ -121,6 +121,8 @@ pub enum WinnerBasis {
     TieBrokenByConfigOrder,
     /// Nobody voted; the first agent with an answer won.
     FirstAnswer,
+    /// Decomposition mode: the configured presenter integrates every agent's work.
+    Presenter,
 }
 
 /// How the final answer is made from the winner (`orchestrator.final_answer_strategy`).

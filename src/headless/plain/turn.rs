@@ -88,16 +88,22 @@ impl<W: Write> PlainPrinter<W> {
                 format!("{votes} of {total} votes, tie broken by config order")
             }
             WinnerBasis::FirstAnswer => "no votes; first answer".into(),
+            WinnerBasis::Presenter => "presenter; integrates every subtask".into(),
         };
-        let board: Vec<String> = tally
-            .iter()
-            .map(|count| format!("{} {}", count.agent, count.votes))
-            .collect();
+        let board = match basis {
+            WinnerBasis::Presenter => String::new(),
+            _ => {
+                let counts: Vec<String> = tally
+                    .iter()
+                    .map(|count| format!("{} {}", count.agent, count.votes))
+                    .collect();
+                format!("   [{}]", counts.join(" · "))
+            }
+        };
         let line = format!(
-            "{} {} ({winner_anon}) — {how}   [{}]",
+            "{} {} ({winner_anon}) — {how}{board}",
             self.style.bold("🏆 Winner:"),
             self.name(winner),
-            board.join(" · ")
         );
         self.note(&line)
     }

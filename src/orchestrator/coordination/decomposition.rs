@@ -79,7 +79,7 @@ impl Coordination {
             winner: presenter.clone(),
             tally: self.standing_tally(),
             is_tie: false,
-            basis: WinnerBasis::FirstAnswer,
+            basis: WinnerBasis::Presenter,
         })
     }
 }

@@ -55,7 +55,11 @@ impl Driver<'_> {
                 continue;
             };
             if view.round > 1 {
-                let reason = restart_reason(self.rounds.last_end.get(&agent)).to_string();
+                let reason = restart_reason(
+                    self.rounds.last_end.get(&agent),
+                    self.coordination.is_decomposition(),
+                )
+                .to_string();
                 self.emit(
                     Some(&agent),
                     EventMsg::AgentRestarted {
@@ -309,9 +313,11 @@ impl Driver<'_> {
     }
 }
 
-fn restart_reason(last: Option<&RoundEnd>) -> &'static str {
+/// Why an agent's new round starts; in decomposition mode its vote slot holds its `stop`.
+fn restart_reason(last: Option<&RoundEnd>, decomposition: bool) -> &'static str {
     match last {
         Some(RoundEnd::Answered) => "reviewing all answers after submitting its own",
+        Some(RoundEnd::Voted) if decomposition => "new answers arrived, so its stop was reset",
         Some(RoundEnd::Voted) => "new answers arrived, so its vote was reset",
         Some(RoundEnd::VoteIgnored | RoundEnd::NewAnswersSeen) => "new answers arrived",
         Some(

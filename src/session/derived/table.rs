@@ -190,6 +190,9 @@ impl Table {
                     WinnerBasis::Votes => "most votes",
                     WinnerBasis::TieBrokenByConfigOrder => "tie broken by config order",
                     WinnerBasis::FirstAnswer => "no votes, first agent with an answer",
+                    WinnerBasis::Presenter => {
+                        "decomposition: the presenter integrates every subtask"
+                    }
                 };
                 lines.push(format!("{WINNER} Winner: {winner} ({how})"));
                 let counts: Vec<String> = tally

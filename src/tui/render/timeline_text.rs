@@ -138,6 +138,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 WinnerBasis::Votes => "by votes",
                 WinnerBasis::TieBrokenByConfigOrder => "tie broken by config order",
                 WinnerBasis::FirstAnswer => "no votes: first answer",
+                WinnerBasis::Presenter => "presenter: integrates every subtask",
             };
             let tie = if *is_tie { " (tie)" } else { "" };
             let counts = tally

@@ -7,7 +7,7 @@
 use crate::coordination_keys::common::count;
 use crate::support::{Scenario, assert_completed, final_answer, run_once, winner};
 use massgen::backend::ChatRequest;
-use massgen::protocol::{EventMsg, SubtaskSource};
+use massgen::protocol::{EventMsg, SubtaskSource, WinnerBasis};
 
 fn agent(id: &str, delay: u32, subtask: Option<&str>, extra: &str) -> String {
     let subtask = subtask.map_or(String::new(), |text| format!("    subtask: \"{text}\"\n"));
@@ -69,6 +69,16 @@ async fn each_agent_gets_its_subtask_and_stops_then_the_presenter_integrates_eve
     );
     // The configured presenter, not a vote winner, presents, with every answer before it.
     assert_eq!(winner(&events).as_deref(), Some("ui"));
+    assert_eq!(
+        count(&events, |msg| matches!(
+            msg,
+            EventMsg::WinnerSelected {
+                basis: WinnerBasis::Presenter,
+                ..
+            }
+        )),
+        1
+    );
     let presentation = scenario.requests_of("ui").pop().expect("presentation");
     let user = presentation.messages[1].content();
     for part in ["part by api", "part by ui", "part by docs"] {
@@ -201,6 +211,24 @@ async fn the_example_config_runs_offline() {
     assert_eq!(winner(&events).as_deref(), Some("integrator"));
     // Early stoppers are woken by later answers and stop again.
     assert!(count(&events, |msg| matches!(msg, EventMsg::AgentStopped { .. })) >= 3);
+    // A stop reset by a peer's new answer is not called a vote.
+    let restarts: Vec<&str> = events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::AgentRestarted { reason, .. } => Some(reason.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert!(
+        restarts
+            .iter()
+            .any(|reason| reason.contains("its stop was reset")),
+        "{restarts:?}"
+    );
+    assert!(
+        !restarts.iter().any(|reason| reason.contains("vote")),
+        "{restarts:?}"
+    );
     assert_eq!(
         final_answer(&events).map(|(text, _)| text).as_deref(),
         Some("The assembled deliverable for a todo app: endpoints, pages, tests and a README")
