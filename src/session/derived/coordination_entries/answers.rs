@@ -1,4 +1,4 @@
-//! The entries of answers and votes, the winner, the winner's check of its answer and the
+//! The entries of answers, votes and decomposition stops, the winner, the winner's check of
 //! final answer.
 
 use serde_json::{Value, json};
@@ -29,6 +29,20 @@ impl Tracker {
             details,
             json!({"label": label}),
         );
+    }
+
+    /// Decomposition mode's `stop`, as MassGen's `add_agent_stop` records it.
+    pub(super) fn agent_stopped(
+        &mut self,
+        event: &Event,
+        agent: Option<&str>,
+        summary: &str,
+        status: &str,
+    ) {
+        let opening: String = summary.chars().take(100).collect();
+        let details = format!("Stopped ({status}): {opening}");
+        let context = json!({"summary": summary, "status": status});
+        self.push(event, "agent_stopped", agent, details, context);
     }
 
     pub(super) fn vote_cast(
