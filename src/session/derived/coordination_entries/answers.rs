@@ -1,5 +1,5 @@
 //! The entries of answers, votes and decomposition stops, the winner, the winner's check of
-//! final answer.
+//! its answer and the final answer.
 
 use serde_json::{Value, json};
 
