@@ -140,6 +140,11 @@ fn the_map_and_the_votes_view_count_a_stop_as_no_vote() {
     assert!(votes.contains("■ scout stopped (complete): no vote"), "{votes}");
     assert!(votes.contains("■ critic stopped (blocked): no vote"), "{votes}");
     assert!(!votes.contains('→'), "no arrow to anyone: {votes}");
+
+    let table = open(&state, ModalKind::Coordination);
+    assert!(table.contains("■ stopped complete"), "{table}");
+    assert!(table.contains("■ stopped blocked"), "{table}");
+    assert!(table.contains("1 answer, 0 votes"), "{table}");
 }
 
 #[test]
