@@ -272,7 +272,7 @@ async fn coordination_events_stream_in_the_pretty_form_of_the_whole() {
 }
 
 /// Decomposition mode's `stop` is MassGen's `agent_stopped` entry: its status and summary
-/// (the details cut at 100 characters, the context whole).
+/// (the details cut at 100 characters, the context whole); its status is `stopped`.
 #[test]
 fn a_stop_is_an_agent_stopped_entry() {
     use crate::protocol::EventMsg;
@@ -282,8 +282,12 @@ fn a_stop_is_an_agent_stopped_entry() {
         summary: summary.clone(),
         status: "blocked".into(),
     };
+    let voted = EventMsg::AgentStatus {
+        status: crate::protocol::AgentStatus::Voted,
+    };
+    let events = [event(1, Some("a"), stop), event(2, Some("a"), voted)];
     let mut written = Vec::new();
-    super::write_coordination_events(&[event(1, Some("a"), stop)], &mut written).unwrap();
+    super::write_coordination_events(&events, &mut written).unwrap();
     let whole: Value = serde_json::from_slice(&written).unwrap();
     let entry = whole["events"]
         .as_array()
@@ -298,4 +302,7 @@ fn a_stop_is_an_agent_stopped_entry() {
     );
     assert_eq!(entry["context"]["summary"], summary.as_str());
     assert_eq!(entry["context"]["status"], "blocked");
+    let status = whole["events"][1].clone();
+    assert_eq!(status["event_type"], "status_change", "{whole:#}");
+    assert_eq!(status["details"], "Changed to status: stopped");
 }

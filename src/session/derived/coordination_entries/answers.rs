@@ -21,6 +21,7 @@ impl Tracker {
         self.latest
             .insert(agent.to_string(), (label.to_string(), content.to_string()));
         self.last_author = Some(agent.to_string());
+        self.stopped.clear();
         let details = format!("Provided answer {label}");
         self.push(
             event,
@@ -43,6 +44,7 @@ impl Tracker {
         let details = format!("Stopped ({status}): {opening}");
         let context = json!({"summary": summary, "status": status});
         self.push(event, "agent_stopped", agent, details, context);
+        self.stopped.extend(agent.map(str::to_string));
     }
 
     pub(super) fn vote_cast(
