@@ -174,3 +174,32 @@ fn the_next_round_ends_a_stop_whose_reset_was_not_seen() {
     events.push(event(99, Some("scout"), round));
     assert_eq!(fold(&events).agents[0].stopped, None);
 }
+
+/// The offline decomposition example, run: its subtasks and every agent's `stop` reach the
+/// timeline, and no card reads "voted".
+#[tokio::test(start_paused = true)]
+async fn the_decomposition_example_shows_stops_never_votes() {
+    let yaml = include_str!("../../../configs/scripted/decomposition.yaml");
+    let events = crate::tui::test_support::timed_turns(yaml, &["Build a todo app"]).await;
+    let state = fold(&events);
+    let stops = state
+        .timeline
+        .iter()
+        .filter(|entry| matches!(entry.kind, crate::tui::state::EntryKind::Stopped { .. }))
+        .count();
+    assert!(stops >= 2, "{:#?}", state.timeline);
+    assert!(state.timeline.iter().any(|entry| matches!(
+        entry.kind,
+        crate::tui::state::EntryKind::Subtasks { .. }
+    )));
+    let stopped: Vec<&str> = state
+        .agents
+        .iter()
+        .filter(|card| card.stopped.is_some())
+        .map(|card| card.info.id.as_str())
+        .collect();
+    assert_eq!(stopped, ["backend_dev", "frontend_dev"]);
+    let screen = screen_text(&draw(&state, &view(), 160, 48));
+    assert!(screen.contains("stopped (complete)"), "{screen}");
+    assert!(!screen.contains("voted"), "{screen}");
+}

@@ -61,7 +61,7 @@ pub struct AgentCard {
     /// or its next round starts.
     pub held: Option<(u32, u32)>,
     /// Decomposition mode: the agent called `stop` (its status: complete or blocked), until
-    /// a peer's new answer wakes it or its next round starts.
+    /// a peer's new answer wakes it, its next round starts or it presents.
     pub stopped: Option<String>,
 }
 
@@ -384,6 +384,7 @@ impl AgentCard {
 
     /// The final presentation began.
     pub(super) fn start_final(&mut self, label: &AnswerLabel) {
+        self.stopped = None;
         self.items.push(CardItem::Final {
             label: label.clone(),
             body: TextBlock::default(),
