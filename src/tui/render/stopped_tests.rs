@@ -4,8 +4,8 @@
 
 use super::tests::{both_sizes, draw, modal_view, screen_text, view};
 use crate::protocol::{
-    AgentId, AgentInfo, AgentStatus, AnswerLabel, CriteriaSource, EvalCriterion, Event,
-    EventMsg, Mode, SubtaskSource,
+    AgentId, AgentInfo, AgentStatus, AnswerLabel, CriteriaSource, EvalCriterion, Event, EventMsg,
+    Mode, SubtaskSource,
 };
 use crate::tui::state::UiState;
 use crate::tui::test_support::{event, fold};
@@ -137,8 +137,14 @@ fn the_map_and_the_votes_view_count_a_stop_as_no_vote() {
 
     let votes = open(&state, ModalKind::Votes);
     assert!(votes.contains("No standing votes."), "{votes}");
-    assert!(votes.contains("■ scout stopped (complete): no vote"), "{votes}");
-    assert!(votes.contains("■ critic stopped (blocked): no vote"), "{votes}");
+    assert!(
+        votes.contains("■ scout stopped (complete): no vote"),
+        "{votes}"
+    );
+    assert!(
+        votes.contains("■ critic stopped (blocked): no vote"),
+        "{votes}"
+    );
     assert!(!votes.contains('→'), "no arrow to anyone: {votes}");
 
     let table = open(&state, ModalKind::Coordination);
@@ -188,10 +194,12 @@ async fn the_decomposition_example_shows_stops_never_votes() {
         .filter(|entry| matches!(entry.kind, crate::tui::state::EntryKind::Stopped { .. }))
         .count();
     assert!(stops >= 2, "{:#?}", state.timeline);
-    assert!(state.timeline.iter().any(|entry| matches!(
-        entry.kind,
-        crate::tui::state::EntryKind::Subtasks { .. }
-    )));
+    assert!(
+        state
+            .timeline
+            .iter()
+            .any(|entry| matches!(entry.kind, crate::tui::state::EntryKind::Subtasks { .. }))
+    );
     let stopped: Vec<&str> = state
         .agents
         .iter()

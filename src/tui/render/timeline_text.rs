@@ -250,11 +250,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             },
         ),
         EntryKind::Criteria { source, ids } => (
-            format!(
-                "{CRITERIA} criteria ({}): {}",
-                source.name(),
-                ids.join(" ")
-            ),
+            format!("{CRITERIA} criteria ({}): {}", source.name(), ids.join(" ")),
             theme.dim(),
         ),
         EntryKind::PlanningMode {
