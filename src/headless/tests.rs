@@ -379,3 +379,40 @@ fn a_fairness_hold_and_its_release_are_lines_of_the_agent_and_quiet_prints_nothi
     let (out, diagnostics) = quiet.into_inner();
     assert!(out.is_empty() && diagnostics.is_empty());
 }
+
+#[test]
+fn subtasks_and_a_stop_are_lines_of_their_agents_and_quiet_prints_nothing() {
+    let subtasks = event(
+        10,
+        None,
+        EventMsg::SubtasksAssigned {
+            subtasks: vec![
+                (AgentId::new("a"), "Build the API".into()),
+                (AgentId::new("b"), "Write the docs".into()),
+            ],
+            source: crate::protocol::SubtaskSource::Config,
+        },
+    );
+    let stop = event(
+        11,
+        Some("a"),
+        EventMsg::AgentStopped {
+            summary: "endpoints done".into(),
+            status: "complete".into(),
+        },
+    );
+    let mut printer = PlainPrinter::new(Vec::new(), Style::new(false));
+    printer.print(&subtasks).unwrap();
+    printer.print(&stop).unwrap();
+    let out = String::from_utf8(printer.into_inner()).unwrap();
+    assert_eq!(
+        out,
+        "[a] ▸ subtask: Build the API\n[b] ▸ subtask: Write the docs\n\
+         [a] ■ stopped (complete): endpoints done\n"
+    );
+    let mut quiet = QuietPrinter::new(Vec::new(), Vec::new());
+    quiet.print(&subtasks).unwrap();
+    quiet.print(&stop).unwrap();
+    let (out, diagnostics) = quiet.into_inner();
+    assert!(out.is_empty() && diagnostics.is_empty());
+}

@@ -111,6 +111,16 @@ pub enum SubtaskSource {
     Fallback,
 }
 
+impl SubtaskSource {
+    pub fn name(self) -> &'static str {
+        match self {
+            Self::Config => "config",
+            Self::Decomposer => "decomposer",
+            Self::Fallback => "fallback",
+        }
+    }
+}
+
 /// How a winner was chosen.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -43,3 +43,9 @@ pub const RELEASED: &str = "▶";
 pub const CHECKLIST: &str = "☑";
 /// A `draft_approach` accepted: the agent's plan for its next answer.
 pub const APPROACH: &str = "🧭";
+/// Decomposition mode: an agent's subtask.
+pub const SUBTASK: &str = "◆";
+/// Decomposition mode: an agent called `stop`, done with its subtask.
+pub const STOPPED: &str = "■";
+/// The criteria this turn's checklists score.
+pub const CRITERIA: &str = "📐";

@@ -5,7 +5,7 @@
 //! MassGen's own coordination-table builder reads the file; one written by massgen must
 //! read the same there. Each context also names the turn and the `events.jsonl` seq.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::{self, Write};
 
 use serde_json::{Value, json};
@@ -73,6 +73,9 @@ pub(super) struct Tracker {
     rounds: BTreeMap<String, u32>,
     /// The last status written for each agent, so a status is written once per change.
     statuses: BTreeMap<String, &'static str>,
+    /// Decomposition mode: agents whose `stop` stands; their `voted` status is MassGen's
+    /// `stopped`. A new answer wakes them all.
+    pub stopped: BTreeSet<String>,
     /// Each agent's latest answer: its label and text.
     pub latest: BTreeMap<String, (String, String)>,
     /// Who gave the latest answer: the agent whose answer restarts the others.
@@ -150,6 +153,11 @@ impl Tracker {
     pub fn status(&mut self, event: &Event, agent: &str, status: AgentStatus) {
         let Some(word) = massgen_status(status) else {
             return;
+        };
+        let word = if status == AgentStatus::Voted && self.stopped.contains(agent) {
+            "stopped"
+        } else {
+            word
         };
         if self.statuses.insert(agent.to_string(), word) == Some(word) {
             return;

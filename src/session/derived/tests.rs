@@ -270,3 +270,39 @@ async fn coordination_events_stream_in_the_pretty_form_of_the_whole() {
         );
     }
 }
+
+/// Decomposition mode's `stop` is MassGen's `agent_stopped` entry: its status and summary
+/// (the details cut at 100 characters, the context whole); its status is `stopped`.
+#[test]
+fn a_stop_is_an_agent_stopped_entry() {
+    use crate::protocol::EventMsg;
+    use crate::tui::test_support::event;
+    let summary = "x".repeat(120);
+    let stop = EventMsg::AgentStopped {
+        summary: summary.clone(),
+        status: "blocked".into(),
+    };
+    let voted = EventMsg::AgentStatus {
+        status: crate::protocol::AgentStatus::Voted,
+    };
+    let events = [event(1, Some("a"), stop), event(2, Some("a"), voted)];
+    let mut written = Vec::new();
+    super::write_coordination_events(&events, &mut written).unwrap();
+    let whole: Value = serde_json::from_slice(&written).unwrap();
+    let entry = whole["events"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|entry| entry["event_type"] == "agent_stopped")
+        .unwrap_or_else(|| panic!("{whole:#}"));
+    assert_eq!(entry["agent_id"], "a");
+    assert_eq!(
+        entry["details"],
+        format!("Stopped (blocked): {}", "x".repeat(100))
+    );
+    assert_eq!(entry["context"]["summary"], summary.as_str());
+    assert_eq!(entry["context"]["status"], "blocked");
+    let status = whole["events"][1].clone();
+    assert_eq!(status["event_type"], "status_change", "{whole:#}");
+    assert_eq!(status["details"], "Changed to status: stopped");
+}

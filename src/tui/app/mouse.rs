@@ -153,6 +153,9 @@ impl App {
             | EntryKind::TurnFinished { .. }
             | EntryKind::PlanningMode { .. }
             | EntryKind::Persona { .. }
+            | EntryKind::Subtasks { .. }
+            | EntryKind::Stopped { .. }
+            | EntryKind::Criteria { .. }
             | EntryKind::ToolBlocked { .. }
             | EntryKind::QuestionAsked { .. }
             | EntryKind::QuestionAnswered { .. }

@@ -1,7 +1,8 @@
 //! The consensus map (`C`, `/map`): one row per agent with its latest answer's label and
 //! opening words and what it is doing, the standing votes as arrows folded by the answer
 //! they back, the leader (or the winner once chosen), and who is working, waiting, done or
-//! failed. Every count is the votes view's: the tally's bars and `VoteTally::leader`.
+//! failed (a decomposition agent's `stop` is its own word, never a vote). Every count is
+//! the votes view's: the tally's bars and `VoteTally::leader`.
 
 use ratatui::text::{Line, Span};
 
@@ -188,6 +189,9 @@ fn doing(state: &UiState, card: &AgentCard) -> String {
     if let Some((lead, cap)) = card.held {
         return format!("held (lead {lead}/{cap})");
     }
+    if let Some(status) = &card.stopped {
+        return format!("stopped ({status})");
+    }
     match card.status {
         AgentStatus::Waiting => "waiting",
         AgentStatus::Thinking | AgentStatus::Streaming | AgentStatus::Tool => "working",
@@ -210,6 +214,12 @@ fn standing(state: &UiState, card: &AgentCard) -> Standing {
     }
     if card.held.is_some() {
         return Standing::Waiting;
+    }
+    // A blocked agent waits on its peers' work; a complete one is done until woken.
+    match card.stopped.as_deref() {
+        Some("blocked") => return Standing::Waiting,
+        Some(_) => return Standing::Done,
+        None => {}
     }
     match card.status {
         AgentStatus::Thinking

@@ -7,6 +7,7 @@ use ratatui::text::{Line, Span};
 
 use super::chrome::window;
 use super::grid::coordination;
+use crate::protocol::symbols::STOPPED;
 use crate::protocol::{AgentId, AnswerLabel, ChecklistResult, ChecklistVerdict};
 use crate::tui::choices::NextQuestion;
 use crate::tui::render::checklist::checklist_line;
@@ -141,6 +142,15 @@ fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
             ));
         }
         lines.extend(voter_checklist(state, voter, theme, width));
+    }
+    // Decomposition mode: a `stop` takes the vote's slot but backs nobody.
+    for card in &state.agents {
+        if let Some(status) = &card.stopped {
+            lines.push(Line::styled(
+                format!("{STOPPED} {} stopped ({status}): no vote", card.info.id),
+                theme.dim(),
+            ));
+        }
     }
     lines.extend(
         state

@@ -10,8 +10,8 @@ use super::chrome::window;
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
     APPROACH, BLOCKED, CHECKLIST, COMPRESSED, ERROR, EVALUATE, FINAL_ANSWER, HELD, NEW_ANSWER,
-    PERSONA, PLANNING_MODE, QUESTION, REFUSED, RELEASED, REPLY, RESTART, RETRY, TIMER, UPDATE,
-    VOTE, VOTE_IGNORED, WINNER,
+    PERSONA, PLANNING_MODE, QUESTION, REFUSED, RELEASED, REPLY, RESTART, RETRY, STOPPED, TIMER,
+    UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::format::seconds;
 use crate::tui::render::wrap::{display_width, truncate, wrap};
@@ -205,9 +205,13 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         } => CellText(PLANNING_MODE, " allowed", None),
         EntryKind::ToolBlocked { tool } => CellText(BLOCKED, "", Some(tool)),
         EntryKind::Persona { .. } => CellText(PERSONA, " persona", None),
+        EntryKind::Stopped { status, .. } => CellText(STOPPED, " stopped", Some(status)),
         EntryKind::QuestionAsked { .. } => CellText(QUESTION, " asks", None),
         EntryKind::QuestionAnswered { .. } => CellText(REPLY, " reply", None),
-        EntryKind::QuestionClosed { .. } | EntryKind::Plan { .. } => return None,
+        EntryKind::QuestionClosed { .. }
+        | EntryKind::Plan { .. }
+        | EntryKind::Subtasks { .. }
+        | EntryKind::Criteria { .. } => return None,
         EntryKind::TurnStarted { .. }
         | EntryKind::FinalDone { .. }
         | EntryKind::Timeout { .. }

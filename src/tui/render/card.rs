@@ -273,7 +273,7 @@ fn status_style(theme: &Theme, card: &AgentCard) -> Style {
     if card.won() {
         return theme.winner();
     }
-    if card.held.is_some() {
+    if card.held.is_some() || card.stopped.as_deref() == Some("blocked") {
         return theme.warn();
     }
     match card.status {
@@ -297,6 +297,9 @@ fn status_word(card: &AgentCard, short: bool) -> Cow<'static, str> {
         Some((lead, cap)) if short => return format!("held (lead {lead}/{cap})").into(),
         Some((lead, cap)) => return fairness_hold_line(lead, cap).into(),
         None => {}
+    }
+    if let Some(status) = &card.stopped {
+        return format!("stopped ({status})").into();
     }
     let word = match card.status {
         AgentStatus::Waiting => "waiting",

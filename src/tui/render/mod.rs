@@ -69,6 +69,8 @@ mod provider_tool_tests;
 #[cfg(test)]
 mod replay_tests;
 #[cfg(test)]
+mod stopped_tests;
+#[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]
 mod subtask_tests;

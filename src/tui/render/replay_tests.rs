@@ -130,3 +130,77 @@ async fn a_replay_at_any_speed_shows_the_text_growing_as_it_grew_live() {
         }
     }
 }
+
+/// Issue 33: every coordination event this wave added reaches the timeline of a replayed
+/// session, and of a resumed one (the compacted recording keeps each).
+#[tokio::test(start_paused = true)]
+async fn a_replay_shows_each_new_coordination_event_in_the_timeline() {
+    use crate::protocol::{DraftedApproach, Impact, PlannedImprovement, TurnOutcome};
+    let mut events = super::stopped_tests::decomposition_turn();
+    let approach = DraftedApproach {
+        vision: None,
+        plan: vec![PlannedImprovement {
+            criterion: "E2".into(),
+            plan: "cite the sources".into(),
+            sources: Vec::new(),
+            impact: Impact::Structural,
+        }],
+        preserve: Vec::new(),
+    };
+    let persona = EventMsg::PersonaAssigned {
+        text: "You are a careful historian.".into(),
+        summary: Some("careful historian".into()),
+        reused: false,
+    };
+    let finished = EventMsg::TurnFinished {
+        outcome: TurnOutcome::Completed,
+        winner: None,
+        duration_ms: 1000,
+    };
+    for (agent, msg) in [
+        (Some("scholar"), persona),
+        (Some("scholar"), EventMsg::ApproachDrafted { approach }),
+        (Some("scholar"), EventMsg::FairnessHold { lead: 1, cap: 1 }),
+        (Some("scholar"), EventMsg::FairnessReleased),
+        (None, finished),
+    ] {
+        let seq = events.len() as u64 + 1;
+        events.push(crate::tui::test_support::event(seq, agent, msg));
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("events.jsonl");
+    let lines: Vec<String> = events
+        .iter()
+        .map(|event| serde_json::to_string(event).unwrap())
+        .collect();
+    std::fs::write(&log, lines.join("\n") + "\n").unwrap();
+
+    let shown = [
+        "◆ subtasks (decomposer): scout: Map the districts",
+        "criteria (inline): E1 E2",
+        "persona: careful historian",
+        "approach: E2 structural",
+        "⏸ held: waiting for peers (lead 1/1)",
+        "▶ released",
+        "■ stopped (complete): districts mapped",
+        "■ stopped (blocked): waiting for the history's sources",
+    ];
+    let replay = replayed(&log).await;
+    let resumed = crate::tui::test_support::fold(
+        &events
+            .into_iter()
+            .filter_map(crate::session::compact_recorded)
+            .collect::<Vec<_>>(),
+    );
+    for (how, state) in [("replayed", &replay.state), ("resumed", &resumed)] {
+        let timeline = super::tests::screen_text(&draw(
+            state,
+            &super::tests::modal_view(crate::tui::view::ModalKind::Timeline),
+            200,
+            60,
+        ));
+        for entry in shown {
+            assert!(timeline.contains(entry), "{how}: {entry}: {timeline}");
+        }
+    }
+}

@@ -4,7 +4,8 @@
 use super::format::{duration, plural, retrying, seconds};
 use crate::protocol::ChecklistVerdict;
 use crate::protocol::symbols::{
-    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, HELD, PERSONA, PLANNING_MODE, RELEASED, REPLY,
+    APPROACH, BLOCKED, CHECKLIST, COMPRESSED, CRITERIA, HELD, PERSONA, PLANNING_MODE, RELEASED,
+    REPLY, STOPPED, SUBTASK,
 };
 use crate::protocol::{FAIRNESS_RELEASED_LINE, compression_line, fairness_hold_line};
 use crate::protocol::{
@@ -227,6 +228,32 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             )
         }
         EntryKind::Persona { summary } => (format!("{PERSONA} persona: {summary}"), theme.dim()),
+        EntryKind::Subtasks { subtasks, source } => {
+            let each: Vec<String> = subtasks
+                .iter()
+                .map(|(agent, subtask)| format!("{agent}: {subtask}"))
+                .collect();
+            (
+                format!(
+                    "{SUBTASK} subtasks ({}): {}",
+                    source.name(),
+                    each.join(" · ")
+                ),
+                theme.dim(),
+            )
+        }
+        EntryKind::Stopped { status, summary } => (
+            format!("{STOPPED} stopped ({status}): {summary}"),
+            if status == "blocked" {
+                theme.warn()
+            } else {
+                theme.good()
+            },
+        ),
+        EntryKind::Criteria { source, ids } => (
+            format!("{CRITERIA} criteria ({}): {}", source.name(), ids.join(" ")),
+            theme.dim(),
+        ),
         EntryKind::PlanningMode {
             irreversible: false,
             ..

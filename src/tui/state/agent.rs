@@ -60,6 +60,9 @@ pub struct AgentCard {
     /// The fairness lead cap holds the agent back: its lead and the cap, until released
     /// or its next round starts.
     pub held: Option<(u32, u32)>,
+    /// Decomposition mode: the agent called `stop` (its status: complete or blocked), until
+    /// a peer's new answer wakes it, its next round starts or it presents.
+    pub stopped: Option<String>,
 }
 
 /// A generated persona: its full text and the generator's short name for it.
@@ -109,6 +112,7 @@ impl AgentCard {
             persona: None,
             subtask: None,
             held: None,
+            stopped: None,
         }
     }
 
@@ -238,6 +242,7 @@ impl AgentCard {
         self.round = round;
         self.checklist = None;
         self.held = None;
+        self.stopped = None;
         self.round_clock = time_limit.map(|limit| RoundClock::new(at, limit));
         self.items.push(CardItem::Round {
             round,
@@ -373,11 +378,13 @@ impl AgentCard {
         self.round_clock = None;
         self.checklist = None;
         self.held = None;
+        self.stopped = None;
         self.notice(format!("── attempt {attempt}/{max_attempts}: {reason} ──"));
     }
 
     /// The final presentation began.
     pub(super) fn start_final(&mut self, label: &AnswerLabel) {
+        self.stopped = None;
         self.items.push(CardItem::Final {
             label: label.clone(),
             body: TextBlock::default(),

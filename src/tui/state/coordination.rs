@@ -29,6 +29,11 @@ impl UiState {
                 .collect();
             self.votes.answer(author, &roster, votes_reset);
         }
+        for card in &mut self.agents {
+            if votes_reset.is_none_or(|woken| woken.contains(&card.info.id)) {
+                card.stopped = None;
+            }
+        }
         self.card(agent, |card| card.answered(label, content));
         self.turn.move_to(Phase::Coordinating);
     }

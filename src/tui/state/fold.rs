@@ -5,7 +5,7 @@
 use super::agent::{CardPersona, ContextGauge};
 use super::attempts::{checked_notice, injected_notice};
 use super::{AgentCard, ListedSkills, ReplayState, UiState, display_tool_name, refusal};
-use crate::protocol::symbols::{APPROACH, CHECKLIST};
+use crate::protocol::symbols::{APPROACH, CHECKLIST, STOPPED};
 use crate::protocol::{AgentId, Event, EventMsg, compression_line};
 
 impl UiState {
@@ -40,6 +40,10 @@ impl UiState {
                     self.card(Some(owner), |card| card.subtask = Some(subtask.clone()));
                 }
             }
+            EventMsg::AgentStopped { summary, status } => self.card(agent, |card| {
+                card.notice(format!("{STOPPED} stopped ({status}): {summary}"));
+                card.stopped = Some(status.clone());
+            }),
             EventMsg::AgentStatus { status } => {
                 self.card(agent, |card| card.set_status(*status, at))
             }
@@ -248,7 +252,6 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
-            | EventMsg::AgentStopped { .. }
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

@@ -4,9 +4,9 @@
 use jiff::Timestamp;
 
 use crate::protocol::{
-    AgentId, AnswerLabel, BroadcastTarget, ChecklistResult, CompressionReason, FinalAnswerStrategy,
-    PlanStatus, PostEvaluationOutcome, RoundTimeStage, TimeoutScope, TurnOutcome, VoteCount,
-    WinnerBasis,
+    AgentId, AnswerLabel, BroadcastTarget, ChecklistResult, CompressionReason, CriteriaSource,
+    FinalAnswerStrategy, PlanStatus, PostEvaluationOutcome, RoundTimeStage, SubtaskSource,
+    TimeoutScope, TurnOutcome, VoteCount, WinnerBasis,
 };
 
 #[derive(Clone, Debug, PartialEq)]
@@ -167,6 +167,22 @@ pub enum EntryKind {
     /// The persona the agent works under this turn (its summary, else its text).
     Persona {
         summary: String,
+    },
+    /// Decomposition mode: each agent's subtask this turn, and where they came from.
+    Subtasks {
+        subtasks: Vec<(AgentId, String)>,
+        source: SubtaskSource,
+    },
+    /// Decomposition mode: the agent is done with its subtask (`status`: complete or
+    /// blocked) until a peer's new answer wakes it.
+    Stopped {
+        status: String,
+        summary: String,
+    },
+    /// The criteria this turn's checklists score (their ids), and their source.
+    Criteria {
+        source: CriteriaSource,
+        ids: Vec<String>,
     },
     /// Planning mode kept a call from running.
     ToolBlocked {

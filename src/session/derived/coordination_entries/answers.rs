@@ -1,5 +1,5 @@
-//! The entries of answers and votes, the winner, the winner's check of its answer and the
-//! final answer.
+//! The entries of answers, votes and decomposition stops, the winner, the winner's check of
+//! its answer and the final answer.
 
 use serde_json::{Value, json};
 
@@ -21,6 +21,7 @@ impl Tracker {
         self.latest
             .insert(agent.to_string(), (label.to_string(), content.to_string()));
         self.last_author = Some(agent.to_string());
+        self.stopped.clear();
         let details = format!("Provided answer {label}");
         self.push(
             event,
@@ -29,6 +30,21 @@ impl Tracker {
             details,
             json!({"label": label}),
         );
+    }
+
+    /// Decomposition mode's `stop`, as MassGen's `add_agent_stop` records it.
+    pub(super) fn agent_stopped(
+        &mut self,
+        event: &Event,
+        agent: Option<&str>,
+        summary: &str,
+        status: &str,
+    ) {
+        let opening: String = summary.chars().take(100).collect();
+        let details = format!("Stopped ({status}): {opening}");
+        let context = json!({"summary": summary, "status": status});
+        self.push(event, "agent_stopped", agent, details, context);
+        self.stopped.extend(agent.map(str::to_string));
     }
 
     pub(super) fn vote_cast(

@@ -56,6 +56,9 @@ impl Tracker {
                 reason,
                 ..
             } => self.vote_cast(event, agent, target, target_label, reason),
+            EventMsg::AgentStopped { summary, status } => {
+                self.agent_stopped(event, agent, summary, status)
+            }
             EventMsg::VoteIgnored {
                 target,
                 reason,
@@ -159,7 +162,6 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::SubtasksAssigned { .. }
-            | EventMsg::AgentStopped { .. }
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
             | EventMsg::FairnessHold { .. }

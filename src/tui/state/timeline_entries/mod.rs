@@ -123,6 +123,21 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         EventMsg::PersonaAssigned { text, summary, .. } => EntryKind::Persona {
             summary: summary.clone().unwrap_or_else(|| text.clone()),
         },
+        EventMsg::SubtasksAssigned { subtasks, source } => EntryKind::Subtasks {
+            subtasks: subtasks.clone(),
+            source: *source,
+        },
+        EventMsg::AgentStopped { summary, status } => EntryKind::Stopped {
+            status: status.clone(),
+            summary: summary.clone(),
+        },
+        EventMsg::CriteriaSet { source, criteria } => EntryKind::Criteria {
+            source: *source,
+            ids: criteria
+                .iter()
+                .map(|criterion| criterion.id.clone())
+                .collect(),
+        },
         EventMsg::BroadcastAsked {
             target, questions, ..
         } => planning::asked(*target, questions),
@@ -151,11 +166,8 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         }
         | EventMsg::AgentStatus { .. }
         | EventMsg::ContextUsage { .. }
-        | EventMsg::AgentStopped { .. }
-        | EventMsg::SubtasksAssigned { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
-        | EventMsg::CriteriaSet { .. }
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
     Some(entry(event, kind))
