@@ -6,7 +6,7 @@
 
 use ratatui::text::{Line, Span};
 
-use crate::protocol::{AgentId, AgentStatus};
+use crate::protocol::{AgentId, AgentStatus, WinnerBasis};
 use crate::text::{display_width, pad_to, plural, truncate, wrap};
 use crate::tui::state::{AgentCard, CardItem, UiState};
 use crate::tui::theme::Theme;
@@ -47,6 +47,14 @@ pub(super) fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'s
 /// answers are.
 fn headline(state: &UiState, theme: &Theme) -> Line<'static> {
     if let Some(winner) = &state.turn.winner {
+        let without_votes = match state.votes.final_basis {
+            Some(WinnerBasis::Presenter) => Some("presents: it integrates every subtask"),
+            Some(WinnerBasis::FirstAnswer) => Some("wins without votes: the first answer"),
+            _ => None,
+        };
+        if let Some(how) = without_votes {
+            return Line::styled(format!("🏆 {winner} {how}"), theme.winner());
+        }
         let votes = state
             .votes
             .bars()

@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::format::plural;
 use super::wrap::{display_width, truncate};
-use crate::protocol::{McpServerState, Mode, TurnOutcome};
+use crate::protocol::{AgentId, McpServerState, Mode, TurnOutcome, WinnerBasis};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
 use crate::tui::view::View;
@@ -165,7 +165,7 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
 fn turn_result(state: &UiState) -> Option<String> {
     let winner = state.turn.winner.as_ref();
     match (state.turn.phase, state.turn.outcome, winner) {
-        (Phase::Presenting, _, Some(winner)) => Some(format!("🏆 {winner} wins")),
+        (Phase::Presenting, _, Some(winner)) => Some(chosen(state, winner)),
         (Phase::Idle, Some(TurnOutcome::Cancelled), Some(winner)) => {
             let finished = state.final_answer().is_some_and(|answer| answer.done);
             Some(if finished {
@@ -181,9 +181,17 @@ fn turn_result(state: &UiState) -> Option<String> {
         (Phase::Idle, Some(TurnOutcome::TimedOut), None) => Some("⌛ timed out".to_string()),
         (Phase::Idle, Some(TurnOutcome::Failed), _) => Some("✗ no answer".to_string()),
         (Phase::Idle, Some(TurnOutcome::Completed) | None, Some(winner)) => {
-            Some(format!("🏆 {winner} wins"))
+            Some(chosen(state, winner))
         }
         _ => None,
+    }
+}
+
+/// `🏆 a wins`, or in decomposition mode `🏆 a presents` (no vote chose it).
+fn chosen(state: &UiState, winner: &AgentId) -> String {
+    match state.votes.final_basis {
+        Some(WinnerBasis::Presenter) => format!("🏆 {winner} presents"),
+        _ => format!("🏆 {winner} wins"),
     }
 }
 

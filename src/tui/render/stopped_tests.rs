@@ -210,4 +210,12 @@ async fn the_decomposition_example_shows_stops_never_votes() {
     let screen = screen_text(&draw(&state, &view(), 160, 48));
     assert!(screen.contains("stopped (complete)"), "{screen}");
     assert!(!screen.contains("voted"), "{screen}");
+    // The presenter is chosen by the config, not by votes, and the map says so.
+    let map = open(&state, ModalKind::ConsensusMap);
+    assert!(
+        map.contains("integrator presents: it integrates every subtask"),
+        "{map}"
+    );
+    assert!(!map.contains("wins with 0 votes"), "{map}");
+    assert!(screen.contains("integrator presents"), "{screen}");
 }

@@ -11,6 +11,7 @@ use super::plan::{answered, first_question};
 use super::{FinalAnswer, PendingQuestion, Phase, UiState, VoteTally, asked};
 use crate::protocol::{
     AgentId, AnswerLabel, BroadcastTarget, McpServerState, PlanInfo, Question, VoteCount,
+    WinnerBasis,
 };
 
 impl UiState {
@@ -86,9 +87,15 @@ impl UiState {
         }
     }
 
-    pub(super) fn winner_selected(&mut self, winner: &AgentId, tally: &[VoteCount]) {
+    pub(super) fn winner_selected(
+        &mut self,
+        winner: &AgentId,
+        tally: &[VoteCount],
+        basis: WinnerBasis,
+    ) {
         self.turn.winner = Some(winner.clone());
         self.votes.final_tally = Some(tally.to_vec());
+        self.votes.final_basis = Some(basis);
         for card in &mut self.agents {
             card.is_winner = &card.info.id == winner;
         }

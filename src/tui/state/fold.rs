@@ -167,7 +167,12 @@ impl UiState {
             EventMsg::Usage {
                 usage, cost_usd, ..
             } => self.card(agent, |card| card.spend.add(*usage, *cost_usd)),
-            EventMsg::WinnerSelected { winner, tally, .. } => self.winner_selected(winner, tally),
+            EventMsg::WinnerSelected {
+                winner,
+                tally,
+                basis,
+                ..
+            } => self.winner_selected(winner, tally, *basis),
             EventMsg::FinalPresentationStarted { label, .. } => self.final_started(agent, label),
             EventMsg::FinalPresentationDelta { text } => {
                 self.card(agent, |card| card.push_final(text))

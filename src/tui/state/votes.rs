@@ -2,7 +2,7 @@
 //! sends with every vote. A new answer voids the votes it names as reset, a dropped agent's
 //! vote goes with it; the winner's final tally replaces the live one.
 
-use crate::protocol::{AgentId, VoteCount};
+use crate::protocol::{AgentId, VoteCount, WinnerBasis};
 
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct VoteTally {
@@ -16,6 +16,8 @@ pub struct VoteTally {
     pub standing: Option<Vec<VoteCount>>,
     /// Set once the winner is chosen.
     pub final_tally: Option<Vec<VoteCount>>,
+    /// How the winner was chosen, once it is.
+    pub final_basis: Option<WinnerBasis>,
 }
 
 /// The candidate ahead: the most votes, a tie going to config order as coordination
