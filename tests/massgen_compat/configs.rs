@@ -304,6 +304,12 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         .map(|((config, expect), output)| check(config, *expect, output))
         .collect();
     report_agent_configs(&configs, &texts, &outputs);
+    let unhonoured = crate::decision_keys::unhonoured(&configs, &outputs);
+    assert!(
+        unhonoured.is_empty(),
+        "keys of how agents decide left unhonoured:\n{}",
+        unhonoured.join("\n")
+    );
     let failures: Vec<&String> = outcomes
         .iter()
         .filter_map(|outcome| outcome.as_ref().err())

@@ -12,5 +12,6 @@ mod support;
 mod harness;
 
 mod configs;
+mod decision_keys;
 mod readers;
 mod upload_files;
