@@ -127,7 +127,11 @@ mod tests {
     #[test]
     fn proposed_criteria_appear_only_when_agents_may_propose() {
         let plain = spec(false);
-        assert!(plain.parameters["properties"].get("proposed_criteria").is_none());
+        assert!(
+            plain.parameters["properties"]
+                .get("proposed_criteria")
+                .is_none()
+        );
         assert!(!plain.description.contains("proposed_criteria"));
         let bootstrap = spec(true);
         let schema = &bootstrap.parameters["properties"]["proposed_criteria"];

@@ -79,7 +79,10 @@ async fn proposals_join_the_criteria_at_the_next_round_and_the_gate_scores_them(
         ]
     );
     // The checklist that proposed scored two criteria; the next one scores four and votes.
-    assert_eq!(scored_ids(&events), [vec!["E1", "E2"], vec!["E1", "E2", "E3", "E4"]]);
+    assert_eq!(
+        scored_ids(&events),
+        [vec!["E1", "E2"], vec!["E1", "E2", "E3", "E4"]]
+    );
     assert!(
         events
             .iter()
@@ -89,17 +92,23 @@ async fn proposals_join_the_criteria_at_the_next_round_and_the_gate_scores_them(
     // lists the merged criteria.
     let requests = scenario.requests_of("solo");
     let offered = requests.iter().any(|request| {
-        request
-            .tools
-            .iter()
-            .any(|tool| tool.name == "submit_checklist" && tool.parameters["properties"].get("proposed_criteria").is_some())
+        request.tools.iter().any(|tool| {
+            tool.name == "submit_checklist"
+                && tool.parameters["properties"]
+                    .get("proposed_criteria")
+                    .is_some()
+        })
     });
     assert!(offered);
     let systems: Vec<String> = requests
         .iter()
         .map(|request| request.messages[0].content().to_string())
         .collect();
-    assert!(systems.iter().any(|s| s.contains("CRITERIA EMERGENCE (DISCRIMINATIVE)")));
+    assert!(
+        systems
+            .iter()
+            .any(|s| s.contains("CRITERIA EMERGENCE (DISCRIMINATIVE)"))
+    );
     assert!(
         systems
             .iter()
@@ -168,10 +177,11 @@ async fn static_criteria_ignore_proposals_and_offer_no_parameter() {
     assert_eq!(set.len(), 1, "{set:#?}");
     assert_eq!(scored_ids(&events), [vec!["E1", "E2"], vec!["E1", "E2"]]);
     let offered = scenario.requests_of("solo").iter().any(|request| {
-        request
-            .tools
-            .iter()
-            .any(|tool| tool.parameters["properties"].get("proposed_criteria").is_some())
+        request.tools.iter().any(|tool| {
+            tool.parameters["properties"]
+                .get("proposed_criteria")
+                .is_some()
+        })
     });
     assert!(!offered);
 }

@@ -91,7 +91,11 @@ fn bootstrap_keys_load_without_a_warning_with_massgen_defaults() {
             total: 0
         }
     );
-    let plain = from_text(&gated("    criteria_mode: static\n"), "t.yaml", &Env::default());
+    let plain = from_text(
+        &gated("    criteria_mode: static\n"),
+        "t.yaml",
+        &Env::default(),
+    );
     let coordination = plain.unwrap().config.orchestrator.coordination;
     assert_eq!(coordination.criteria_mode, CriteriaMode::Static);
     assert_eq!(coordination.bootstrap_caps, BootstrapCaps::default());
@@ -113,7 +117,10 @@ fn bootstrap_subagent_loads_with_a_note_that_it_runs_as_static() {
     );
     let notes: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].contains("bootstrap_subagent runs as static"), "{notes:?}");
+    assert!(
+        notes[0].contains("bootstrap_subagent runs as static"),
+        "{notes:?}"
+    );
 }
 
 #[test]

@@ -79,9 +79,7 @@ impl Coordination {
         let index = self.index(agent)?;
         let rules = self.rules.checklist.as_mut()?;
         let bootstrap = rules.bootstrap.as_mut()?;
-        let base = bootstrap
-            .base
-            .get_or_insert_with(|| rules.criteria.clone());
+        let base = bootstrap.base.get_or_insert_with(|| rules.criteria.clone());
         for state in &mut self.states {
             let pending = std::mem::take(&mut state.checklist.proposals);
             bootstrap.accumulated = merged(
@@ -144,7 +142,10 @@ fn merged(accumulated: Vec<Proposal>, fresh: Vec<Proposal>, cap: u32) -> Vec<Pro
 fn augmented(base: &[EvalCriterion], accumulated: &[Proposal]) -> Vec<EvalCriterion> {
     let mut criteria = base.to_vec();
     for proposal in accumulated {
-        if criteria.iter().any(|seen| seen.text.trim() == proposal.text) {
+        if criteria
+            .iter()
+            .any(|seen| seen.text.trim() == proposal.text)
+        {
             continue;
         }
         criteria.push(EvalCriterion {
@@ -184,7 +185,10 @@ mod tests {
         let old = vec![proposal("a"), proposal("b")];
         let fresh = vec![proposal("b"), proposal("c"), proposal("d")];
         let texts = |kept: Vec<Proposal>| kept.into_iter().map(|p| p.text).collect::<Vec<_>>();
-        assert_eq!(texts(merged(old.clone(), fresh.clone(), 0)), ["a", "b", "c", "d"]);
+        assert_eq!(
+            texts(merged(old.clone(), fresh.clone(), 0)),
+            ["a", "b", "c", "d"]
+        );
         assert_eq!(texts(merged(old, fresh, 3)), ["b", "c", "d"]);
     }
 
