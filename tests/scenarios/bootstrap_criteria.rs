@@ -203,3 +203,64 @@ async fn the_example_config_grows_its_criteria_offline() {
             .any(|event| matches!(event.msg, EventMsg::Warning { .. }))
     );
 }
+
+#[tokio::test(start_paused = true)]
+async fn proposals_replace_massgen_default_criteria() {
+    let yaml = r#"
+agent:
+  id: solo
+  backend:
+    type: scripted
+    tokens_per_second: 0
+    answers: ["Paris.", "Paris, on the Seine."]
+    checklist:
+      - {E1: 3, E2: 3, E3: 3, E4: 3}
+      - {E1: 9, E2: 9}
+    proposed_criteria:
+      - [{text: "Names the river", category: primary}, {text: "Is one sentence"}]
+orchestrator:
+  voting_sensitivity: checklist_gated
+  coordination:
+    criteria_mode: bootstrap_inline
+"#;
+    let (events, _scenario) = run_once(yaml, "Capital of France?").await;
+    let set = announced(&events);
+    assert_eq!(set[0].0, CriteriaSource::Default);
+    assert_eq!(set[0].1.len(), 4);
+    // MassGen's generic defaults give way to the proposals alone, numbered from E1.
+    assert_eq!(
+        set[1],
+        (
+            CriteriaSource::Bootstrap,
+            vec![
+                "E1 primary Names the river".to_string(),
+                "E2 standard Is one sentence".to_string()
+            ]
+        )
+    );
+    assert_eq!(
+        scored_ids(&events),
+        [vec!["E1", "E2", "E3", "E4"], vec!["E1", "E2"]]
+    );
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_criterion_every_answer_scored_alike_is_demoted_to_stretch() {
+    // The analyst's first checklist scores agent1 8/4/3 and agent2 5/5/5: E2 spreads 0.5,
+    // below MassGen's 0.75, and one of three scored criteria may go.
+    let yaml = include_str!("../../configs/scripted/generated_criteria.yaml").replace(
+        "  coordination:\n",
+        "  coordination:\n    criteria_mode: bootstrap_inline\n",
+    );
+    let (events, _scenario) = run_once(&yaml, "Capital of France?").await;
+    let set = announced(&events);
+    assert_eq!(set[0].0, CriteriaSource::Generated);
+    assert!(set[0].1[1].starts_with("E2 standard"), "{set:#?}");
+    let demoted = set
+        .iter()
+        .find(|(source, _)| *source == CriteriaSource::Bootstrap)
+        .unwrap();
+    assert!(demoted.1[1].starts_with("E2 stretch"), "{set:#?}");
+    assert!(demoted.1[0].starts_with("E1 standard"), "{set:#?}");
+    assert!(demoted.1[2].starts_with("E3 primary"), "{set:#?}");
+}

@@ -1,7 +1,10 @@
 //! `criteria_mode: bootstrap_inline` inside coordination: the criteria agents propose with
 //! their accepted `submit_checklist` calls (`proposed_criteria`), capped per agent and in
 //! total, and merged when a round starts into the criteria that round scores — the turn's
-//! own criteria followed by the proposed ones as `E{N+1}`… (MassGen 0.1.97's order).
+//! own criteria followed by the proposed ones as `E{N+1}`… (MassGen 0.1.97's order), with
+//! criteria every answer scored alike in the latest per-agent checklist demoted to stretch.
+
+use std::collections::BTreeMap;
 
 use serde_json::Value;
 
@@ -20,18 +23,24 @@ pub(super) struct Proposal {
 #[derive(Clone, Debug, PartialEq)]
 pub struct Bootstrap {
     caps: BootstrapCaps,
-    /// The criteria the turn set before its first round, taken at the first merge.
-    base: Option<Vec<EvalCriterion>>,
+    /// The criteria the turn set before its first round (else taken at the first merge).
+    own: Option<Vec<EvalCriterion>>,
+    /// They are MassGen's defaults: proposals replace them rather than follow them.
+    own_are_defaults: bool,
     /// Proposals merged so far, oldest first, at most `caps.total` (0 = no cap).
     accumulated: Vec<Proposal>,
+    /// Criterion id → every answer's score in the latest accepted per-agent checklist.
+    last_scores: BTreeMap<String, Vec<f64>>,
 }
 
 impl Bootstrap {
     pub fn new(caps: BootstrapCaps) -> Self {
         Self {
             caps,
-            base: None,
+            own: None,
+            own_are_defaults: false,
             accumulated: Vec::new(),
+            last_scores: BTreeMap::new(),
         }
     }
 }
@@ -48,12 +57,32 @@ pub struct Proposed {
 }
 
 impl Coordination {
-    /// Keeps the `proposed_criteria` of an accepted checklist until the next round starts;
-    /// beyond `bootstrap_max_per_agent_per_round` the agent's newest are kept (MassGen's
-    /// trim). `None` when the turn does not bootstrap criteria.
-    pub fn propose_criteria(&mut self, agent: &AgentId, proposed: &Value) -> Option<Proposed> {
-        let caps = self.rules.checklist.as_ref()?.bootstrap.as_ref()?.caps;
+    /// The criteria just set are the turn's own; `defaults` when they are MassGen's.
+    pub fn keep_own_criteria(&mut self, defaults: bool) {
+        if let Some(rules) = self.rules.checklist.as_mut()
+            && let Some(bootstrap) = rules.bootstrap.as_mut()
+        {
+            bootstrap.own = Some(rules.criteria.clone());
+            bootstrap.own_are_defaults = defaults;
+        }
+    }
+
+    /// An accepted checklist: its per-agent `scores` become the latest, and its
+    /// `proposed_criteria` wait for the next round start; beyond
+    /// `bootstrap_max_per_agent_per_round` the agent's newest are kept (MassGen's trim).
+    /// `None` when the turn does not bootstrap criteria.
+    pub fn propose_criteria(
+        &mut self,
+        agent: &AgentId,
+        scores: &Value,
+        proposed: &Value,
+    ) -> Option<Proposed> {
         let index = self.index(agent)?;
+        let bootstrap = self.rules.checklist.as_mut()?.bootstrap.as_mut()?;
+        let caps = bootstrap.caps;
+        if let Some(by_criterion) = scores_by_criterion(scores) {
+            bootstrap.last_scores = by_criterion;
+        }
         let fresh = proposals_of(proposed);
         let pending = &mut self.states[index].checklist.proposals;
         pending.extend(fresh.iter().cloned());
@@ -79,7 +108,7 @@ impl Coordination {
         let index = self.index(agent)?;
         let rules = self.rules.checklist.as_mut()?;
         let bootstrap = rules.bootstrap.as_mut()?;
-        let base = bootstrap.base.get_or_insert_with(|| rules.criteria.clone());
+        let own = bootstrap.own.get_or_insert_with(|| rules.criteria.clone());
         for state in &mut self.states {
             let pending = std::mem::take(&mut state.checklist.proposals);
             bootstrap.accumulated = merged(
@@ -88,7 +117,18 @@ impl Coordination {
                 bootstrap.caps.total,
             );
         }
-        let criteria = augmented(base, &bootstrap.accumulated);
+        // MassGen's defaults stay as they are until proposals replace them.
+        let criteria = match (bootstrap.own_are_defaults, bootstrap.accumulated.is_empty()) {
+            (true, true) => own.clone(),
+            (true, false) => demoted(
+                augmented(&[], &bootstrap.accumulated),
+                &bootstrap.last_scores,
+            ),
+            (false, _) => demoted(
+                augmented(own, &bootstrap.accumulated),
+                &bootstrap.last_scores,
+            ),
+        };
         let changed = criteria != rules.criteria;
         rules.criteria = criteria;
         self.states[index].checklist.criteria_this_round = Some(rules.criteria.len());
@@ -120,6 +160,71 @@ fn proposals_of(proposed: &Value) -> Vec<Proposal> {
             })
         })
         .collect()
+}
+
+/// Per-agent `scores` (keyed by answer, as MassGen keeps them for its spread) by
+/// criterion; `None` for flat scores.
+fn scores_by_criterion(scores: &Value) -> Option<BTreeMap<String, Vec<f64>>> {
+    let Value::Object(by_answer) = scores else {
+        return None;
+    };
+    let flat = by_answer.is_empty()
+        || by_answer
+            .keys()
+            .any(|key| key.starts_with('E') || key.starts_with('T'));
+    if flat {
+        return None;
+    }
+    let mut by_criterion: BTreeMap<String, Vec<f64>> = BTreeMap::new();
+    for entries in by_answer.values().filter_map(Value::as_object) {
+        for (id, entry) in entries {
+            let value = entry.get("score").unwrap_or(entry);
+            if let Some(score) = value.as_f64().filter(|_| value.is_number()) {
+                by_criterion.entry(id.clone()).or_default().push(score);
+            }
+        }
+    }
+    Some(by_criterion)
+}
+
+/// MassGen's non-discriminative pruning: a criterion whose scores spread (population
+/// standard deviation across answers) below 0.75 gives no gradient and is demoted to
+/// stretch — the lowest-spread ones first, never all but two of the scored criteria.
+fn demoted(
+    mut criteria: Vec<EvalCriterion>,
+    scores: &BTreeMap<String, Vec<f64>>,
+) -> Vec<EvalCriterion> {
+    const MIN_SPREAD: f64 = 0.75;
+    const PROTECTED: usize = 2;
+    let spreads: Vec<(&String, f64)> = scores
+        .iter()
+        .filter(|(_, values)| values.len() >= 2)
+        .map(|(id, values)| (id, population_deviation(values)))
+        .collect();
+    let droppable = spreads.len().saturating_sub(PROTECTED);
+    let mut flat: Vec<(&String, f64)> = spreads
+        .into_iter()
+        .filter(|(_, spread)| *spread < MIN_SPREAD)
+        .collect();
+    flat.sort_by(|left, right| left.1.total_cmp(&right.1));
+    flat.truncate(droppable);
+    for criterion in &mut criteria {
+        if flat.iter().any(|(id, _)| **id == criterion.id) {
+            criterion.category = "stretch".into();
+        }
+    }
+    criteria
+}
+
+fn population_deviation(values: &[f64]) -> f64 {
+    let count = values.len() as f64;
+    let mean = values.iter().sum::<f64>() / count;
+    (values
+        .iter()
+        .map(|value| (value - mean).powi(2))
+        .sum::<f64>()
+        / count)
+        .sqrt()
 }
 
 /// MassGen's `merge_proposals`: exact-text dedupe, then FIFO eviction beyond `cap` (0 = none).
@@ -190,6 +295,38 @@ mod tests {
             ["a", "b", "c", "d"]
         );
         assert_eq!(texts(merged(old, fresh, 3)), ["b", "c", "d"]);
+    }
+
+    #[test]
+    fn criteria_every_answer_scored_alike_are_demoted_but_two_are_kept() {
+        let criteria: Vec<EvalCriterion> = (1..=4)
+            .map(|n| EvalCriterion {
+                id: format!("E{n}"),
+                category: "primary".into(),
+                text: format!("c{n}"),
+            })
+            .collect();
+        let scores = json!({
+            "agent1.1": {"E1": {"score": 8}, "E2": 5, "E3": 9, "E4": 2},
+            "agent2.1": {"E1": {"score": 8}, "E2": 5.5, "E3": 3, "E4": 9}
+        });
+        let by_criterion = scores_by_criterion(&scores).unwrap();
+        let categories = |criteria: Vec<EvalCriterion>| -> Vec<String> {
+            criteria.into_iter().map(|c| c.category).collect()
+        };
+        // E1 (spread 0) and E2 (0.25) are flat; four scored, so two may go.
+        assert_eq!(
+            categories(demoted(criteria.clone(), &by_criterion)),
+            ["stretch", "stretch", "primary", "primary"]
+        );
+        // Three scored: only one may go, the flattest.
+        let mut three = by_criterion.clone();
+        three.remove("E4");
+        assert_eq!(
+            categories(demoted(criteria.clone(), &three)),
+            ["stretch", "primary", "primary", "primary"]
+        );
+        assert!(scores_by_criterion(&json!({"E1": 3})).is_none());
     }
 
     #[test]

@@ -79,9 +79,14 @@ impl Driver<'_> {
         }
     }
 
-    /// An accepted checklist's `proposed_criteria` wait for the next round start.
-    pub(super) fn keep_proposed_criteria(&mut self, agent: &AgentId, proposed: &Value) {
-        let Some(kept) = self.coordination.propose_criteria(agent, proposed) else {
+    /// An accepted checklist's `proposed_criteria` (and per-agent scores, for the spread)
+    /// wait for the next round start.
+    pub(super) fn keep_proposed_criteria(
+        &mut self,
+        agent: &AgentId,
+        (scores, proposed): (&Value, &Value),
+    ) {
+        let Some(kept) = self.coordination.propose_criteria(agent, scores, proposed) else {
             return;
         };
         if kept.dropped > 0 {
@@ -112,6 +117,8 @@ impl Driver<'_> {
             checklist.criteria = criteria.clone();
         }
         self.coordination.set_criteria(criteria.clone());
+        self.coordination
+            .keep_own_criteria(source == CriteriaSource::Default);
         self.emit(None, EventMsg::CriteriaSet { source, criteria });
     }
 }

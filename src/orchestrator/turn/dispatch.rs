@@ -107,7 +107,7 @@ impl Driver<'_> {
     ) {
         let verdict = self.coordination.submit_checklist(agent, scores, report);
         if let ChecklistReply::Accepted(result) = &verdict {
-            self.keep_proposed_criteria(agent, proposed);
+            self.keep_proposed_criteria(agent, (scores, proposed));
             self.emit(
                 Some(agent),
                 EventMsg::ChecklistSubmitted {
