@@ -1,6 +1,7 @@
 //! Checklist criteria given by the user: `checklist_criteria_inline`, an
 //! `--eval-criteria FILE` (MassGen's JSON: a list, or `{"criteria": [...]}`), and the
-//! `evaluation_criteria_generator` that writes them for the task before the first round.
+//! `evaluation_criteria_generator` that writes them for the task before the first round;
+//! `criteria_mode`, whether agents add criteria as the turn goes (bootstrap).
 
 use std::path::Path;
 
@@ -30,6 +31,50 @@ impl Default for CriteriaGenerator {
         Self {
             min_criteria: 4,
             max_criteria: 7,
+        }
+    }
+}
+
+/// `criteria_mode`: whether the criteria stay as set before the first round (`static`) or
+/// grow with criteria the agents propose (MassGen's values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CriteriaMode {
+    #[default]
+    Static,
+    /// Agents propose criteria with their `submit_checklist` calls (`proposed_criteria`).
+    BootstrapInline,
+    /// MassGen runs a critic subagent between rounds; massgen runs it as `static`.
+    BootstrapSubagent,
+}
+
+impl CriteriaMode {
+    pub const NAMES: [&'static str; 3] = ["static", "bootstrap_inline", "bootstrap_subagent"];
+
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim() {
+            "static" => Some(Self::Static),
+            "bootstrap_inline" => Some(Self::BootstrapInline),
+            "bootstrap_subagent" => Some(Self::BootstrapSubagent),
+            _ => None,
+        }
+    }
+}
+
+/// `bootstrap_max_per_agent_per_round` and `bootstrap_max_total` (0 = no cap for either).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BootstrapCaps {
+    /// Proposals one agent keeps between two merges (its newest).
+    pub per_agent_per_round: u32,
+    /// Proposed criteria kept in all (the newest).
+    pub total: u32,
+}
+
+impl Default for BootstrapCaps {
+    /// MassGen's caps.
+    fn default() -> Self {
+        Self {
+            per_agent_per_round: 3,
+            total: 30,
         }
     }
 }

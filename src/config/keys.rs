@@ -248,6 +248,9 @@ pub const COORDINATION: &[&str] = &[
     "checklist_criteria_inline",
     "checklist_criteria_preset",
     "evaluation_criteria_generator",
+    "criteria_mode",
+    "bootstrap_max_per_agent_per_round",
+    "bootstrap_max_total",
 ];
 /// MassGen's other coordination keys (up to 0.1.97), known but not acted on yet.
 pub const COORDINATION_UNSUPPORTED: &[&str] = &[
@@ -300,9 +303,6 @@ pub const COORDINATION_UNSUPPORTED: &[&str] = &[
     "evolving_criteria_timeout",
     "enable_evaluator_personas",
     "improvements",
-    "criteria_mode",
-    "bootstrap_max_per_agent_per_round",
-    "bootstrap_max_total",
     "resume_from_log",
     "checkpoint_enabled",
     "checkpoint_mode",

@@ -58,7 +58,9 @@ pub use command_mode::{
     DockerSettings, ExecutionMode, ExtraMount, SRT_SECRET_HOME_PATHS, SRT_SECRET_PATHS,
     SrtReadMode, SrtSettings,
 };
-pub use criteria::{CriteriaGenerator, GivenCriteria, read_eval_criteria};
+pub use criteria::{
+    BootstrapCaps, CriteriaGenerator, CriteriaMode, GivenCriteria, read_eval_criteria,
+};
 pub use custom_tools::{CUSTOM_TOOL_PREFIX, CustomToolConfig};
 pub use draft::AgentDraft;
 pub use env::{Env, UnsetVariable};

@@ -7,7 +7,7 @@ use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, PlanDepth};
 
 use super::agent_cli::AgentCliSettings;
 use super::backend_kind::BackendKind;
-use super::criteria::{CriteriaGenerator, GivenCriteria};
+use super::criteria::{BootstrapCaps, CriteriaGenerator, CriteriaMode, GivenCriteria};
 use super::fairness::{Fairness, NoveltyInjection};
 use super::fast_iteration::{FastIteration, GapReport};
 use super::granted::GrantedPath;
@@ -305,6 +305,10 @@ pub struct CoordinationConfig {
     pub checklist_criteria_preset: Option<GivenCriteria>,
     /// `evaluation_criteria_generator` when enabled.
     pub criteria_generator: Option<CriteriaGenerator>,
+    /// `criteria_mode`: `bootstrap_inline` lets agents propose criteria.
+    pub criteria_mode: CriteriaMode,
+    /// `bootstrap_max_per_agent_per_round`, `bootstrap_max_total`.
+    pub bootstrap_caps: BootstrapCaps,
 }
 
 /// MassGen's skills: directories holding a `SKILL.md`, listed in every agent's prompt and
@@ -346,6 +350,8 @@ impl Default for CoordinationConfig {
             checklist_criteria: None,
             checklist_criteria_preset: None,
             criteria_generator: None,
+            criteria_mode: CriteriaMode::Static,
+            bootstrap_caps: BootstrapCaps::default(),
         }
     }
 }

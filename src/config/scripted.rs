@@ -41,6 +41,9 @@
 //!     - {E1: 9, E2: 8, E3: 6, E4: 7}   # per answer of its own; it answers again or votes
 //!                                 # as the verdict says
 //!   checklist_report: tasks/diagnostic_report.md   # its report_path for submit_checklist
+//!   proposed_criteria:            # criteria_mode: bootstrap_inline: the proposed_criteria
+//!     - [{text: "Cites sources", category: primary}]   # sent with the checklist of its
+//!                                 # first answer, and so on (none after the list's end)
 //!   approach: {plan: {E2: [{plan: "…", sources: [fresh], impact: structural}]}}
 //!                                 # draft_approach arguments, sent after each new_answer
 //!                                 # verdict before it answers again
@@ -100,6 +103,9 @@ pub struct ScriptedOptions {
     pub checklist: Vec<serde_json::Value>,
     /// The `report_path` its `submit_checklist` calls pass.
     pub checklist_report: Option<String>,
+    /// The `proposed_criteria` lists its `submit_checklist` calls send, by answer as
+    /// `checklist` (none past the end).
+    pub proposed_criteria: Vec<serde_json::Value>,
     /// The arguments of the `draft_approach` call it makes after a `new_answer` verdict.
     pub approach: Option<serde_json::Value>,
 }
@@ -130,6 +136,7 @@ impl Default for ScriptedOptions {
             with_reply: None,
             checklist: Vec::new(),
             checklist_report: None,
+            proposed_criteria: Vec::new(),
             approach: None,
         }
     }
@@ -181,7 +188,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 24] = [
+pub const SCRIPTED_KEYS: [&str; 25] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -205,6 +212,7 @@ pub const SCRIPTED_KEYS: [&str; 24] = [
     "with_reply",
     "checklist",
     "checklist_report",
+    "proposed_criteria",
     "approach",
 ];
 
@@ -269,6 +277,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         with_reply: backend.string("with_reply")?,
         checklist: modes::parse_checklist(backend)?,
         checklist_report: backend.string("checklist_report")?,
+        proposed_criteria: modes::parse_proposed_criteria(backend)?,
         approach: modes::parse_approach(backend)?,
     })
 }

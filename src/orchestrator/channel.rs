@@ -105,6 +105,8 @@ pub enum TaskMsg {
     Checklist {
         agent: AgentId,
         scores: serde_json::Value,
+        /// Its `proposed_criteria` (`Null` when none).
+        proposed: serde_json::Value,
         report: Report,
         reply: oneshot::Sender<ChecklistReply>,
     },
@@ -232,12 +234,14 @@ impl AgentSink {
     pub async fn checklist(
         &self,
         scores: serde_json::Value,
+        proposed: serde_json::Value,
         report: Report,
     ) -> Option<ChecklistReply> {
         let (reply, verdict) = oneshot::channel();
         self.tx.send(TaskMsg::Checklist {
             agent: self.agent.clone(),
             scores,
+            proposed,
             report,
             reply,
         })?;

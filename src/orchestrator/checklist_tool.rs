@@ -7,7 +7,38 @@ use crate::backend::ToolSpec;
 
 pub const SUBMIT_CHECKLIST: &str = "submit_checklist";
 
-pub fn spec() -> ToolSpec {
+/// MassGen's addition to the description under `criteria_mode: bootstrap_inline`.
+const PROPOSE_HINT: &str = " ALSO emit 'proposed_criteria': a short list (<=3) of criterion \
+                            objects {\"text\": \"...\", \"category\": \
+                            \"primary|standard|stretch\", \"anti_patterns\": [\"...\"]} \
+                            describing quality dimensions a stronger answer would satisfy \
+                            that the current answers do NOT. These flow into subsequent \
+                            rounds' checklist. Skip only when no genuine gap is visible — at \
+                            most one round in three should skip entirely.";
+
+/// The tool; `propose_criteria` (bootstrap_inline) adds MassGen's `proposed_criteria`.
+pub fn spec(propose_criteria: bool) -> ToolSpec {
+    let mut spec = base_spec();
+    if propose_criteria {
+        spec.description.push_str(PROPOSE_HINT);
+        spec.parameters["properties"]["proposed_criteria"] = json!({
+            "type": "array",
+            "description": "Optional list of new evaluation criteria a stronger answer would satisfy that the current answers do NOT yet satisfy. Each entry: {\"text\": str, \"category\": \"primary\"|\"standard\"|\"stretch\", \"anti_patterns\": [str, ...]}. Keep short (<=3). Skip when no gap is visible.",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "text": {"type": "string"},
+                    "category": {"type": "string"},
+                    "anti_patterns": {"type": "array", "items": {"type": "string"}}
+                },
+                "required": ["text"]
+            }
+        });
+    }
+    spec
+}
+
+fn base_spec() -> ToolSpec {
     ToolSpec {
         name: SUBMIT_CHECKLIST.into(),
         description: "Submit your checklist evaluation. When multiple agents exist, scores must \
@@ -32,6 +63,14 @@ pub fn spec() -> ToolSpec {
             "required": ["scores"]
         }),
     }
+}
+
+/// The `proposed_criteria` of a call as sent (`Null` when absent or unreadable).
+pub fn proposed_criteria(arguments: &str) -> Value {
+    serde_json::from_str::<Value>(arguments)
+        .ok()
+        .and_then(|arguments| arguments.get("proposed_criteria").cloned())
+        .unwrap_or(Value::Null)
 }
 
 /// The `scores` object of a call; a JSON string holding it is read too (some models send
@@ -82,6 +121,24 @@ mod tests {
         );
         assert!(scores("{}").unwrap_err().contains("missing"));
         assert!(scores("{oops").unwrap_err().contains("not valid JSON"));
-        assert_eq!(spec().parameters["required"], json!(["scores"]));
+        assert_eq!(spec(false).parameters["required"], json!(["scores"]));
+    }
+
+    #[test]
+    fn proposed_criteria_appear_only_when_agents_may_propose() {
+        let plain = spec(false);
+        assert!(
+            plain.parameters["properties"]
+                .get("proposed_criteria")
+                .is_none()
+        );
+        assert!(!plain.description.contains("proposed_criteria"));
+        let bootstrap = spec(true);
+        let schema = &bootstrap.parameters["properties"]["proposed_criteria"];
+        assert_eq!(schema["items"]["required"], json!(["text"]));
+        assert!(bootstrap.description.ends_with("should skip entirely."));
+        let sent = proposed_criteria(r#"{"scores": {}, "proposed_criteria": [{"text": "x"}]}"#);
+        assert_eq!(sent, json!([{"text": "x"}]));
+        assert_eq!(proposed_criteria(r#"{"scores": {}}"#), Value::Null);
     }
 }

@@ -49,6 +49,8 @@ pub struct TurnTools {
     /// Checklist-gated voting: `submit_checklist` and `draft_approach`, judged by the turn
     /// driver.
     pub checklist: bool,
+    /// `criteria_mode: bootstrap_inline`: `submit_checklist` takes `proposed_criteria`.
+    pub propose_criteria: bool,
     /// The agent's workspace, where `submit_checklist`'s `report_path` is read.
     pub workspace: Option<PathBuf>,
 }
@@ -67,7 +69,7 @@ impl TurnTools {
         }
         // Out of answers, the agent could not act on a `new_answer` verdict: no gate.
         if self.checklist && !vote_only {
-            specs.push(checklist_tool::spec());
+            specs.push(checklist_tool::spec(self.propose_criteria));
             specs.push(approach_tool::spec());
         }
         specs
@@ -136,6 +138,7 @@ async fn submit_checklist(
     arguments: &str,
     report: crate::orchestrator::coordination::Report,
 ) -> ToolResult {
+    let proposed = checklist_tool::proposed_criteria(arguments);
     let scores = match checklist_tool::scores(arguments) {
         Ok(scores) => scores,
         Err(message) => {
@@ -145,7 +148,7 @@ async fn submit_checklist(
             });
         }
     };
-    match sink.checklist(scores, report).await {
+    match sink.checklist(scores, proposed, report).await {
         Some(reply) => ToolResult::from(ToolOutcome {
             ok: matches!(reply, ChecklistReply::Accepted(_)),
             output: reply.to_json().to_string(),
@@ -202,6 +205,7 @@ mod tests {
             broadcast: None,
             gate: Some(gate),
             checklist: false,
+            propose_criteria: false,
             workspace: None,
         };
         assert_eq!(tools.blocked("mcp__planning_scout__get_task_plan"), None);

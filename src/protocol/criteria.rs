@@ -28,6 +28,8 @@ pub enum CriteriaSource {
     Inline,
     /// `checklist_criteria_preset`: one of MassGen's named sets.
     Preset,
+    /// The criteria above grown by the agents' proposals (`criteria_mode: bootstrap_inline`).
+    Bootstrap,
 }
 
 impl CriteriaSource {
@@ -38,6 +40,7 @@ impl CriteriaSource {
             Self::File => "file",
             Self::Inline => "inline",
             Self::Preset => "preset",
+            Self::Bootstrap => "bootstrap",
         }
     }
 }

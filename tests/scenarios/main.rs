@@ -11,6 +11,7 @@ mod agent_prompts;
 mod agents_replace;
 mod answer_now;
 mod attachments;
+mod bootstrap_criteria;
 mod broadcast;
 mod checklist;
 mod checklist_rounds;

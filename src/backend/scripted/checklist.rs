@@ -1,6 +1,7 @@
 //! What a scripted agent under checklist-gated voting does once it has an answer: submit
-//! its next scripted scores with `submit_checklist` (with its `report_path`), then follow
-//! the verdict, sending its scripted `draft_approach` first after a `new_answer` verdict.
+//! its next scripted scores with `submit_checklist` (with its `report_path` and
+//! `proposed_criteria`), then follow the verdict, sending its scripted `draft_approach`
+//! first after a `new_answer` verdict.
 
 use super::reading;
 use crate::backend::ChatRequest;
@@ -38,6 +39,9 @@ pub fn step(
         let mut arguments = serde_json::json!({ "scores": scores });
         if let Some(path) = &options.checklist_report {
             arguments["report_path"] = serde_json::Value::from(path.as_str());
+        }
+        if let Some(proposed) = options.proposed_criteria.get(index) {
+            arguments["proposed_criteria"] = proposed.clone();
         }
         return Some(Step::Submit(ScriptedToolCall {
             name: SUBMIT_CHECKLIST.into(),

@@ -68,6 +68,11 @@ fn own(key: &str) -> Option<&'static str> {
              (here it only keeps it out of the request); massgen acts on \
              `orchestrator.coordination.novelty_injection`: move it there"
         }
+        "criteria_mode" | "bootstrap_max_per_agent_per_round" | "bootstrap_max_total" => {
+            "MassGen reads this setting under `orchestrator.coordination`, not in a backend \
+             (here it only keeps it out of the request); massgen acts on it there (agents \
+             propose checklist criteria with `submit_checklist`): move it there"
+        }
         "plan_depth" => {
             "MassGen reads the plan depth under `orchestrator.coordination`, not in a backend; \
              massgen acts on `orchestrator.coordination.plan_depth`: move it there"

@@ -122,10 +122,7 @@ pub(super) fn coordination(key: &str) -> Option<&'static str> {
             "MassGen would aim task plans at this many steps or chunks; massgen sizes plans by \
              `plan_depth`"
         }
-        "criteria_mode"
-        | "bootstrap_max_per_agent_per_round"
-        | "bootstrap_max_total"
-        | "evolving_criteria"
+        "evolving_criteria"
         | "evolving_criteria_score_threshold"
         | "evolving_criteria_max_evolutions"
         | "evolving_criteria_min_high_score_count"

@@ -1,10 +1,14 @@
-//! `orchestrator.coordination.checklist_criteria_inline`, `checklist_criteria_preset` and
-//! `evaluation_criteria_generator`: the criteria checklist-gated voting scores.
+//! `orchestrator.coordination.checklist_criteria_inline`, `checklist_criteria_preset`,
+//! `evaluation_criteria_generator` and `criteria_mode` with its bootstrap caps: the
+//! criteria checklist-gated voting scores.
 
-use crate::config::criteria::{CriteriaGenerator, GivenCriteria};
+use super::Note;
+use super::modes;
+use crate::config::criteria::{BootstrapCaps, CriteriaGenerator, CriteriaMode, GivenCriteria};
 use crate::config::criteria_presets::{self, PRESET_NAMES};
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
+use crate::config::schema::CoordinationConfig;
 use crate::protocol::{CriteriaSource, EvalCriterion, criteria_from_list};
 
 const INLINE_EXAMPLE: &str =
@@ -97,6 +101,79 @@ pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGene
         min_criteria,
         max_criteria,
     }))
+}
+
+/// `criteria_mode`; `bootstrap_subagent` loads with a note saying it runs as `static`.
+pub(super) fn mode(
+    coordination: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<CriteriaMode, Problem> {
+    let key = "criteria_mode";
+    let mode = coordination
+        .choice(key, &CriteriaMode::NAMES, CriteriaMode::from_name)?
+        .unwrap_or_default();
+    if mode == CriteriaMode::BootstrapSubagent {
+        notes.push(Note {
+            loc: coordination.get(key).map(|node| node.loc),
+            message: format!(
+                "{}: bootstrap_subagent runs as static: MassGen runs a critic subagent between \
+                 rounds that proposes criteria the current answers miss; massgen runs no \
+                 subagents, so the criteria stay as set before the first round (use \
+                 bootstrap_inline to let the agents propose criteria with submit_checklist)",
+                coordination.key_path(key)
+            ),
+            ignored: None,
+        });
+    }
+    Ok(mode)
+}
+
+/// `bootstrap_max_per_agent_per_round` and `bootstrap_max_total` (non-negative; 0 = no cap).
+pub(super) fn caps(coordination: &Fields<'_>) -> Result<BootstrapCaps, Problem> {
+    let defaults = BootstrapCaps::default();
+    let cap = |key: &str, default: u32| -> Result<u32, Problem> {
+        Ok(coordination
+            .unsigned(key)?
+            .map_or(default, |value| u32::try_from(value).unwrap_or(u32::MAX)))
+    };
+    Ok(BootstrapCaps {
+        per_agent_per_round: cap(
+            "bootstrap_max_per_agent_per_round",
+            defaults.per_agent_per_round,
+        )?,
+        total: cap("bootstrap_max_total", defaults.total)?,
+    })
+}
+
+/// MassGen refuses to start `bootstrap_inline` without checklist-gated voting: the
+/// `submit_checklist` tool that carries `proposed_criteria` would never be offered.
+pub(super) fn require_checklist_for_inline(
+    orchestrator: &Fields<'_>,
+    coordination: &CoordinationConfig,
+) -> Result<(), Problem> {
+    if coordination.criteria_mode != CriteriaMode::BootstrapInline
+        || modes::checklist_gated(orchestrator) == Some(true)
+    {
+        return Ok(());
+    }
+    let voting = orchestrator
+        .string("voting_sensitivity")
+        .ok()
+        .flatten()
+        .unwrap_or_else(|| "unset".into());
+    Err(Problem::at(
+        orchestrator.loc(),
+        format!(
+            "criteria_mode='bootstrap_inline' requires voting_sensitivity='checklist_gated', \
+             got '{voting}'. The submit_checklist tool that carries proposed_criteria is only \
+             registered under checklist_gated voting."
+        ),
+    )
+    .help(
+        "Either set voting_sensitivity to 'checklist_gated' or switch criteria_mode to \
+         'bootstrap_subagent' (which uses a between-rounds critic instead and does not need \
+         the tool).",
+    ))
 }
 
 #[cfg(test)]

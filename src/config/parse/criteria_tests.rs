@@ -1,7 +1,7 @@
 //! The criteria keys load without a warning into what the checklist scores, and a wrong
 //! value is a load error saying what is wrong.
 
-use crate::config::{CriteriaGenerator, Env, from_text};
+use crate::config::{BootstrapCaps, CriteriaGenerator, CriteriaMode, Env, from_text};
 use crate::protocol::CriteriaSource;
 
 const AGENT: &str = "agents:\n  - id: a\n    backend: {type: scripted}\n";
@@ -68,4 +68,76 @@ fn wrong_values_say_what_is_wrong() {
     assert!(shown.contains("is below `min_criteria` (5)"), "{shown}");
     let shown = error_of("    evaluation_criteria_generator: {enabled: true, min_criteria: 0}\n");
     assert!(shown.contains("is 0"), "{shown}");
+}
+
+fn gated(keys: &str) -> String {
+    format!("{AGENT}orchestrator:\n  voting_sensitivity: checklist_gated\n  coordination:\n{keys}")
+}
+
+#[test]
+fn bootstrap_keys_load_without_a_warning_with_massgen_defaults() {
+    let yaml = gated(
+        "    criteria_mode: bootstrap_inline\n    bootstrap_max_per_agent_per_round: 2\n    \
+         bootstrap_max_total: 0\n",
+    );
+    let loaded = from_text(&yaml, "t.yaml", &Env::default()).unwrap();
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
+    let coordination = loaded.config.orchestrator.coordination;
+    assert_eq!(coordination.criteria_mode, CriteriaMode::BootstrapInline);
+    assert_eq!(
+        coordination.bootstrap_caps,
+        BootstrapCaps {
+            per_agent_per_round: 2,
+            total: 0
+        }
+    );
+    let plain = from_text(
+        &gated("    criteria_mode: static\n"),
+        "t.yaml",
+        &Env::default(),
+    );
+    let coordination = plain.unwrap().config.orchestrator.coordination;
+    assert_eq!(coordination.criteria_mode, CriteriaMode::Static);
+    assert_eq!(coordination.bootstrap_caps, BootstrapCaps::default());
+    assert_eq!(BootstrapCaps::default().per_agent_per_round, 3);
+    assert_eq!(BootstrapCaps::default().total, 30);
+}
+
+#[test]
+fn bootstrap_subagent_loads_with_a_note_that_it_runs_as_static() {
+    let loaded = from_text(
+        &gated("    criteria_mode: bootstrap_subagent\n"),
+        "t.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    assert_eq!(
+        loaded.config.orchestrator.coordination.criteria_mode,
+        CriteriaMode::BootstrapSubagent
+    );
+    let notes: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(
+        notes[0].contains("bootstrap_subagent runs as static"),
+        "{notes:?}"
+    );
+}
+
+#[test]
+fn wrong_bootstrap_values_say_what_is_wrong() {
+    let shown = error_of("    criteria_mode: bootstrap\n");
+    assert!(shown.contains("cannot be \"bootstrap\""), "{shown}");
+    assert!(
+        shown.contains("static, bootstrap_inline, bootstrap_subagent"),
+        "{shown}"
+    );
+    let shown = error_of("    bootstrap_max_total: -1\n");
+    assert!(shown.contains("bootstrap_max_total"), "{shown}");
+    // MassGen refuses bootstrap_inline without the checklist tool that carries proposals.
+    let shown = error_of("    criteria_mode: bootstrap_inline\n");
+    assert!(
+        shown.contains("criteria_mode='bootstrap_inline' requires voting_sensitivity='checklist_gated', got 'unset'"),
+        "{shown}"
+    );
+    assert!(shown.contains("bootstrap_subagent"), "{shown}");
 }

@@ -100,6 +100,10 @@ pub(super) fn parse_orchestrator(
             .unwrap_or_default(),
         presenter_agent: text(&mut found, "presenter_agent").map(AgentId::new),
     };
+    found.take(super::criteria::require_checklist_for_inline(
+        orchestrator,
+        &config.coordination,
+    ));
     found.finish(config)
 }
 

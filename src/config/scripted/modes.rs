@@ -233,6 +233,26 @@ pub(super) fn parse_checklist(backend: &Fields<'_>) -> Result<Vec<Json>, Problem
         .collect()
 }
 
+/// `proposed_criteria`: a list of lists of `{text, category}`, one list per answer.
+pub(super) fn parse_proposed_criteria(backend: &Fields<'_>) -> Result<Vec<Json>, Problem> {
+    let Some(node) = backend.get("proposed_criteria") else {
+        return Ok(Vec::new());
+    };
+    let example = "proposed_criteria: [[{text: \"Cites sources\", category: primary}]]";
+    let Value::Seq(items) = &node.value else {
+        return Err(backend.wrong_type("proposed_criteria", node, "a list of lists", example));
+    };
+    items
+        .iter()
+        .map(|item| match item.to_json() {
+            list @ Json::Array(_) => Ok(list),
+            Json::Null | Json::Bool(_) | Json::Number(_) | Json::String(_) | Json::Object(_) => {
+                Err(backend.wrong_type("proposed_criteria", item, "a list of criteria", example))
+            }
+        })
+        .collect()
+}
+
 /// `approach`: the arguments of its `draft_approach` call, a mapping.
 pub(super) fn parse_approach(backend: &Fields<'_>) -> Result<Option<Json>, Problem> {
     let Some(node) = backend.get("approach") else {

@@ -3,6 +3,7 @@
 
 use serde_json::{Value, json};
 
+use super::bootstrap::{Bootstrap, Proposal};
 use super::checklist::{self, Gate, Invalid, Submission};
 use super::criteria::default_criteria;
 use super::gap_report::Report;
@@ -28,6 +29,8 @@ pub struct ChecklistRules {
     pub midstream_before_submit: bool,
     /// The criteria scored (MassGen's defaults until a turn sets its own).
     pub criteria: Vec<EvalCriterion>,
+    /// `criteria_mode: bootstrap_inline`: the criteria the agents propose.
+    pub bootstrap: Option<Bootstrap>,
 }
 
 impl ChecklistRules {
@@ -41,6 +44,7 @@ impl ChecklistRules {
             gap_report_required: false,
             midstream_before_submit: false,
             criteria: default_criteria(),
+            bootstrap: None,
         }
     }
 }
@@ -66,6 +70,10 @@ pub(super) struct ChecklistState {
     latest: Latest,
     /// The summed scores of the agent's accepted checklists this turn, oldest first.
     totals: Vec<i64>,
+    /// Criteria it proposed that the next round start merges (bootstrap).
+    pub proposals: Vec<Proposal>,
+    /// How many criteria it scores this round when they grow during the turn (bootstrap).
+    pub criteria_this_round: Option<usize>,
 }
 
 impl ChecklistState {
@@ -89,6 +97,11 @@ impl ChecklistState {
         self.calls_this_round = 0;
         self.verdict = None;
         self.latest = Latest::None;
+    }
+
+    /// How many criteria its checklists score now.
+    pub fn criteria(&self, rules: &ChecklistRules) -> usize {
+        self.criteria_this_round.unwrap_or(rules.criteria.len())
     }
 
     /// A checklist was accepted this round (for the current answer).
@@ -200,7 +213,7 @@ pub(super) fn submit(
             state.calls_this_round
         ));
     }
-    let criteria = rules.criteria.len();
+    let criteria = state.criteria(rules);
     let gate = Gate::from_budget(
         rules.voting_threshold,
         caller.max_answers,

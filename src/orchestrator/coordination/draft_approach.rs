@@ -45,7 +45,7 @@ impl Coordination {
             .rules
             .checklist
             .as_ref()
-            .map_or(DEFAULT_CRITERIA.len(), |rules| rules.criteria.len());
+            .map_or(DEFAULT_CRITERIA.len(), |rules| checklist.criteria(rules));
         match checklist.failed_for_approach() {
             Ok(failed) => match evaluate(arguments, failed, criteria) {
                 Ok(approach) => ApproachReply::Accepted(approach),

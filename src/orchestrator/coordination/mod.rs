@@ -14,6 +14,7 @@ use checklist_gate::Caller;
 
 mod agent_state;
 pub mod answer_order;
+pub mod bootstrap;
 pub mod checklist;
 mod checklist_gate;
 pub mod criteria;

@@ -14,6 +14,20 @@ const SCORING_CALIBRATION: &str = "\nScoring calibration — distinguish real ga
     down. Changes to internal documents (changedoc, notes) without corresponding output \
     changes are not evidence of output quality gaps.";
 
+/// MassGen's invitation to propose criteria (`criteria_mode: bootstrap_inline`).
+pub const CRITERIA_EMERGENCE: &str = "\n\n**CRITERIA EMERGENCE (DISCRIMINATIVE):**\n\
+    When you submit your checklist evaluation, the submission supports proposing new \
+    evaluation criteria alongside your scores. Use this affordance to surface quality \
+    dimensions that have not yet been captured, so the next round iterates against a tighter \
+    bar.\n\n\
+    A proposed criterion must take a position on what \"good\" means on a specific dimension \
+    (not a dimension label), and must describe a quality the current answers do not yet fully \
+    achieve. Each takes an opinionated quality definition, a category of primary / standard / \
+    stretch, and optional concrete anti-patterns that should tank the score.\n\n\
+    Keep the proposal list short — at most 3 per submission. Skip if the current answers \
+    already satisfy every dimension you can identify. Do not duplicate criteria already shown \
+    to you. The tool's schema documents the exact parameter shape; follow it.";
+
 /// The checklist section added to a gated agent's coordination instructions.
 pub fn instructions(criteria: &[EvalCriterion]) -> String {
     let mut text = String::from(

@@ -11,6 +11,8 @@ pub struct RoundKnobs {
     pub fast_iteration: FastIteration,
     /// `None` when no report is asked for.
     pub gap_report: Option<GapReportMode>,
+    /// `criteria_mode: bootstrap_inline`: agents propose criteria with their checklists.
+    pub propose_criteria: bool,
 }
 
 /// Where the diagnostic report goes (MassGen's path).
@@ -19,6 +21,9 @@ const REPORT_PATH: &str = "tasks/diagnostic_report.md";
 /// Added to a gated agent's checklist instructions.
 pub fn checklist_extras(knobs: &RoundKnobs) -> String {
     let mut text = String::new();
+    if knobs.propose_criteria {
+        text.push_str(super::checklist::CRITERIA_EMERGENCE);
+    }
     if knobs.fast_iteration.mode {
         text.push_str(
             "\n\nExcellence is reached across rounds, not within one: the question is not \"is \
@@ -159,7 +164,10 @@ mod tests {
                 ..FastIteration::default()
             },
             gap_report: Some(GapReportMode::Separate),
+            propose_criteria: true,
         });
+        assert!(all.contains("CRITERIA EMERGENCE (DISCRIMINATIVE)"));
+        assert!(!plain.contains("CRITERIA EMERGENCE"));
         assert!(all.contains("`tasks/diagnostic_report.md`"));
         assert!(all.contains("QUICK IMPACT CHECK"));
         let none = checklist_extras(&RoundKnobs {

@@ -1,14 +1,17 @@
 //! The turn's checklist criteria, settled before the first round and announced with
 //! `CriteriaSet`: the user's (inline or `--eval-criteria`), else the generator's for this
 //! task, else a named preset's, else MassGen's defaults (MassGen's order). Only under
-//! checklist-gated voting.
+//! checklist-gated voting. Under `criteria_mode: bootstrap_inline` the agents' proposed
+//! criteria join them as rounds start, announced again with `CriteriaSet` (source
+//! bootstrap).
 
+use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::{Driver, Phase};
 use crate::orchestrator::coordination::criteria::default_criteria;
 use crate::orchestrator::criteria_generator;
-use crate::protocol::{CriteriaSource, EvalCriterion, EventMsg, Op};
+use crate::protocol::{AgentId, CriteriaSource, EvalCriterion, EventMsg, Op};
 
 impl Driver<'_> {
     /// Settles the criteria. Ops that arrive during the generator's call are handled;
@@ -76,11 +79,46 @@ impl Driver<'_> {
         }
     }
 
+    /// An accepted checklist's `proposed_criteria` (and per-agent scores, for the spread)
+    /// wait for the next round start.
+    pub(super) fn keep_proposed_criteria(
+        &mut self,
+        agent: &AgentId,
+        (scores, proposed): (&Value, &Value),
+    ) {
+        let Some(kept) = self.coordination.propose_criteria(agent, scores, proposed) else {
+            return;
+        };
+        if kept.dropped > 0 {
+            tracing::info!(
+                agent = %agent,
+                dropped = kept.dropped,
+                "[bootstrap_criteria] per-agent cap ({}) reached; older proposals dropped",
+                kept.pending
+            );
+        }
+    }
+
+    /// Before `agent`'s round: merged proposals become the criteria it scores; a change is
+    /// announced.
+    pub(super) fn merge_proposed_criteria(&mut self, agent: &AgentId) {
+        let Some(criteria) = self.coordination.merge_proposed_criteria(agent) else {
+            return;
+        };
+        if let Some(checklist) = self.settings.rules.checklist.as_mut() {
+            checklist.criteria = criteria.clone();
+        }
+        let source = CriteriaSource::Bootstrap;
+        self.emit(None, EventMsg::CriteriaSet { source, criteria });
+    }
+
     fn use_criteria(&mut self, source: CriteriaSource, criteria: Vec<EvalCriterion>) {
         if let Some(checklist) = self.settings.rules.checklist.as_mut() {
             checklist.criteria = criteria.clone();
         }
         self.coordination.set_criteria(criteria.clone());
+        self.coordination
+            .keep_own_criteria(source == CriteriaSource::Default);
         self.emit(None, EventMsg::CriteriaSet { source, criteria });
     }
 }

@@ -27,9 +27,10 @@ impl Driver<'_> {
             TaskMsg::Checklist {
                 agent,
                 scores,
+                proposed,
                 report,
                 reply,
-            } => self.on_checklist(&agent, &scores, &report, reply),
+            } => self.on_checklist(&agent, (&scores, &proposed), &report, reply),
             TaskMsg::Approach {
                 agent,
                 arguments,
@@ -95,16 +96,18 @@ impl Driver<'_> {
         self.start_due_rounds();
     }
 
-    /// Judges a `submit_checklist`; an accepted one is reported with its verdict.
+    /// Judges a `submit_checklist`; an accepted one is reported with its verdict, and its
+    /// `proposed_criteria` are kept for the next round start (bootstrap).
     fn on_checklist(
         &mut self,
         agent: &AgentId,
-        scores: &serde_json::Value,
+        (scores, proposed): (&serde_json::Value, &serde_json::Value),
         report: &Report,
         reply: oneshot::Sender<ChecklistReply>,
     ) {
         let verdict = self.coordination.submit_checklist(agent, scores, report);
         if let ChecklistReply::Accepted(result) = &verdict {
+            self.keep_proposed_criteria(agent, (scores, proposed));
             self.emit(
                 Some(agent),
                 EventMsg::ChecklistSubmitted {

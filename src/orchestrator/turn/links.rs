@@ -125,6 +125,8 @@ impl Driver<'_> {
             round_knobs: RoundKnobs {
                 fast_iteration: config.orchestrator.coordination.fast_iteration,
                 gap_report: Some(config.orchestrator.checklist.gap_report.mode),
+                propose_criteria: config.orchestrator.coordination.criteria_mode
+                    == crate::config::CriteriaMode::BootstrapInline,
             },
             today: &self.request.today,
             filesystem: self.run.workspaces.as_ref().and_then(|workspaces| {
@@ -283,6 +285,11 @@ fn build_turn_tools(
                     .checklist
                     .as_ref()
                     .is_some_and(|checklist| checklist.gated.contains(&agent.id)),
+                propose_criteria: settings
+                    .rules
+                    .checklist
+                    .as_ref()
+                    .is_some_and(|checklist| checklist.bootstrap.is_some()),
                 workspace,
             }
         })

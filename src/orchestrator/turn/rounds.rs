@@ -51,6 +51,7 @@ impl Driver<'_> {
             let Some(index) = self.agent_index(&agent) else {
                 continue;
             };
+            self.merge_proposed_criteria(&agent);
             let Some(view) = self.coordination.begin_round(&agent) else {
                 continue;
             };

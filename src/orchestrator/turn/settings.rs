@@ -4,7 +4,8 @@
 
 use std::time::Duration;
 
-use crate::config::{Config, CoordinationMode};
+use crate::config::{Config, CoordinationMode, CriteriaMode};
+use crate::orchestrator::coordination::bootstrap::Bootstrap;
 use crate::orchestrator::coordination::{ChecklistRules, Rules};
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
@@ -160,6 +161,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
 /// The gated agents and the gate's knobs; `None` when no agent is gated.
 fn checklist_rules(config: &Config) -> Option<ChecklistRules> {
     let checklist = config.orchestrator.checklist;
+    let coordination = &config.orchestrator.coordination;
     let gated: Vec<AgentId> = config
         .agents
         .iter()
@@ -178,6 +180,8 @@ fn checklist_rules(config: &Config) -> Option<ChecklistRules> {
                 .fairness
                 .defer_peer_updates_until_restart,
         ),
+        bootstrap: (coordination.criteria_mode == CriteriaMode::BootstrapInline)
+            .then(|| Bootstrap::new(coordination.bootstrap_caps)),
         ..ChecklistRules::for_agents(gated)
     })
 }
