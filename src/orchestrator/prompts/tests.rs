@@ -3,10 +3,11 @@
 
 use std::path::Path;
 
+use super::presentation::{Presentation, presentation_messages};
 use super::*;
 use crate::config::Permission;
 use crate::orchestrator::coordination::VisibleAnswer;
-use crate::protocol::{AnonymousMapping, AnswerLabel};
+use crate::protocol::{AgentId, AnonymousMapping, AnswerLabel, FinalAnswerStrategy};
 use crate::workspace::ContextRootSpec;
 
 fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {

@@ -9,7 +9,7 @@ use tokio::time::Instant;
 use super::{Driver, Phase, Running, TurnReport};
 use crate::orchestrator::coordination::{Candidates, WinnerDecision};
 use crate::orchestrator::presentation::{self, PresentationTask};
-use crate::orchestrator::prompts::{self, Presentation};
+use crate::orchestrator::prompts::presentation::{Presentation, presentation_messages};
 use crate::protocol::{
     AgentId, AgentStatus, AnswerLabel, EventMsg, FinalAnswerStrategy, PostEvaluationOutcome,
     TimeoutScope, TurnOutcome,
@@ -225,7 +225,7 @@ impl Driver<'_> {
         let feedback = self.coordination.feedback_for(winner);
         let answers = self.coordination.latest_answers();
         let work = self.subtask_work(&answers);
-        let messages = prompts::presentation_messages(
+        let messages = presentation_messages(
             &self.prompt_context(index),
             &Presentation {
                 winner,
