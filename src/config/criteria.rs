@@ -43,7 +43,7 @@ pub enum CriteriaMode {
     Static,
     /// Agents propose criteria with their `submit_checklist` calls (`proposed_criteria`).
     BootstrapInline,
-    /// MassGen runs a critic subagent between rounds; massgen runs it as `static`.
+    /// A critic proposes criteria the latest answers miss, once per new set of answers.
     BootstrapSubagent,
 }
 

@@ -27,6 +27,9 @@
 //!                                 # persona for each agent it names)
 //!   criteria_reply: '{"criteria": [...]}'   # reply to evaluation_criteria_generator's
 //!                                 # request (default: none, so the defaults are used)
+//!   critic_reply: ['{"criteria": [...]}', …]   # criteria_mode bootstrap_subagent: the
+//!                                 # critic's reply, the nth to its nth call (the last
+//!                                 # repeats; default: none, so it proposes nothing)
 //!   plan:                         # tasks written to project_plan.json in planning mode
 //!     - "Sketch the layout"       # text = a description (id T001, T002, … by position)
 //!     - {id: T2, description: "Build it", depends_on: [T001], priority: high,
@@ -89,6 +92,9 @@ pub struct ScriptedOptions {
     pub personas: Option<String>,
     /// The plain-text reply to `evaluation_criteria_generator`'s request.
     pub criteria_reply: String,
+    /// The replies to `criteria_mode: bootstrap_subagent`'s critic, one per call in order
+    /// (the last repeats); empty = a reply with no criteria.
+    pub critic_replies: Vec<String>,
     /// The tasks written to `project_plan.json` in planning mode: JSON objects with at
     /// least `id` and `description`. Empty = a default five-task plan from the question.
     pub plan: Vec<serde_json::Value>,
@@ -131,6 +137,7 @@ impl Default for ScriptedOptions {
             planning_analysis: DEFAULT_PLANNING_ANALYSIS.to_string(),
             personas: None,
             criteria_reply: String::new(),
+            critic_replies: Vec::new(),
             plan: Vec::new(),
             ask: None,
             with_reply: None,
@@ -188,7 +195,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 25] = [
+pub const SCRIPTED_KEYS: [&str; 26] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -207,6 +214,7 @@ pub const SCRIPTED_KEYS: [&str; 25] = [
     "planning_analysis",
     "personas",
     "criteria_reply",
+    "critic_reply",
     "plan",
     "ask",
     "with_reply",
@@ -272,6 +280,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             .unwrap_or(defaults.planning_analysis),
         personas: backend.string("personas")?,
         criteria_reply: backend.string("criteria_reply")?.unwrap_or_default(),
+        critic_replies: backend.strings("critic_reply")?,
         plan: modes::parse_plan(backend)?,
         ask: modes::parse_ask(backend)?,
         with_reply: backend.string("with_reply")?,

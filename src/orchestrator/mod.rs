@@ -13,6 +13,7 @@ mod code_tools_setup;
 mod context_budget;
 mod context_summary;
 pub mod coordination;
+pub mod criteria_critic;
 pub mod criteria_generator;
 mod emitter;
 pub mod event_queue;

@@ -12,6 +12,7 @@ mod agents_replace;
 mod answer_now;
 mod attachments;
 mod bootstrap_criteria;
+mod bootstrap_critic;
 mod broadcast;
 mod checklist;
 mod checklist_rounds;

@@ -31,6 +31,8 @@ pub struct ScriptedBackend {
     calls: AtomicU32,
     /// Post-evaluations made so far (each takes the next scripted decision).
     evaluations: AtomicU32,
+    /// Bootstrap critic calls so far (each takes the next scripted `critic_reply`).
+    critic_calls: AtomicU32,
     /// The replies to the latest `ask_others` question and the question of the turn it was
     /// asked in, for `{reply}` in later rounds, the final presentation and the plan's
     /// execution, whose conversations no longer hold them; a new question forgets it.
@@ -52,6 +54,7 @@ impl ScriptedBackend {
             mapping,
             calls: AtomicU32::new(0),
             evaluations: AtomicU32::new(0),
+            critic_calls: AtomicU32::new(0),
             last_reply: Mutex::new(None),
         }
     }
@@ -104,7 +107,18 @@ impl Backend for ScriptedBackend {
                     })
                 })
         });
+        let critic = (request.tools.is_empty()
+            && reading::user_says(&request, plan::CRITIC_REQUEST))
+        .then(|| {
+            let number = self.critic_calls.fetch_add(1, Ordering::Relaxed) as usize;
+            let replies = &self.options.critic_replies;
+            replies
+                .get(number)
+                .or(replies.last())
+                .map_or("", String::as_str)
+        });
         let plan = plan::plan(&plan::Context {
+            critic,
             evaluation,
             options: &self.options,
             own_anon: self.own_anon.as_ref(),

@@ -16,6 +16,9 @@ use crate::protocol::{AnonId, AnonymousMapping};
 /// How `evaluation_criteria_generator`'s request begins.
 const CRITERIA_REQUEST: &str = "You are writing the evaluation criteria";
 
+/// How `criteria_mode: bootstrap_subagent`'s critic request begins.
+pub(super) const CRITIC_REQUEST: &str = "You are a discriminative critic";
+
 pub struct Context<'a> {
     pub options: &'a ScriptedOptions,
     pub own_anon: Option<&'a AnonId>,
@@ -29,6 +32,8 @@ pub struct Context<'a> {
     /// What `{reply}` stands for: the replies to the agent's `ask_others` question, this
     /// conversation's or remembered from an earlier one; `None` = nobody was asked.
     pub reply: Option<&'a str>,
+    /// This request is the bootstrap critic's: its scripted reply.
+    pub critic: Option<&'a str>,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -78,6 +83,13 @@ pub fn plan(context: &Context<'_>) -> Plan {
             reasoning: None,
             text: None,
             action: Action::Present(subtasks),
+        };
+    }
+    if let Some(reply) = context.critic {
+        return Plan {
+            reasoning: None,
+            text: None,
+            action: Action::Present(reply.to_string()),
         };
     }
     if request.tools.is_empty() && reading::user_says(request, CRITERIA_REQUEST) {

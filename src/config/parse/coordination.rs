@@ -73,7 +73,7 @@ pub(super) fn parse_coordination(
         checklist_criteria: super::criteria::inline(coordination)?,
         checklist_criteria_preset: super::criteria::preset(coordination)?,
         criteria_generator: super::criteria::generator(coordination)?,
-        criteria_mode: super::criteria::mode(coordination, notes)?,
+        criteria_mode: super::criteria::mode(coordination)?,
         bootstrap_caps: super::criteria::caps(coordination)?,
     })
 }

@@ -2,7 +2,6 @@
 //! `evaluation_criteria_generator` and `criteria_mode` with its bootstrap caps: the
 //! criteria checklist-gated voting scores.
 
-use super::Note;
 use super::modes;
 use crate::config::criteria::{BootstrapCaps, CriteriaGenerator, CriteriaMode, GivenCriteria};
 use crate::config::criteria_presets::{self, PRESET_NAMES};
@@ -103,29 +102,15 @@ pub(super) fn generator(coordination: &Fields<'_>) -> Result<Option<CriteriaGene
     }))
 }
 
-/// `criteria_mode`; `bootstrap_subagent` loads with a note saying it runs as `static`.
-pub(super) fn mode(
-    coordination: &Fields<'_>,
-    notes: &mut Vec<Note>,
-) -> Result<CriteriaMode, Problem> {
-    let key = "criteria_mode";
-    let mode = coordination
-        .choice(key, &CriteriaMode::NAMES, CriteriaMode::from_name)?
-        .unwrap_or_default();
-    if mode == CriteriaMode::BootstrapSubagent {
-        notes.push(Note {
-            loc: coordination.get(key).map(|node| node.loc),
-            message: format!(
-                "{}: bootstrap_subagent runs as static: MassGen runs a critic subagent between \
-                 rounds that proposes criteria the current answers miss; massgen runs no \
-                 subagents, so the criteria stay as set before the first round (use \
-                 bootstrap_inline to let the agents propose criteria with submit_checklist)",
-                coordination.key_path(key)
-            ),
-            ignored: None,
-        });
-    }
-    Ok(mode)
+/// `criteria_mode`.
+pub(super) fn mode(coordination: &Fields<'_>) -> Result<CriteriaMode, Problem> {
+    Ok(coordination
+        .choice(
+            "criteria_mode",
+            &CriteriaMode::NAMES,
+            CriteriaMode::from_name,
+        )?
+        .unwrap_or_default())
 }
 
 /// `bootstrap_max_per_agent_per_round` and `bootstrap_max_total` (non-negative; 0 = no cap).
@@ -147,13 +132,14 @@ pub(super) fn caps(coordination: &Fields<'_>) -> Result<BootstrapCaps, Problem> 
 
 /// MassGen refuses to start `bootstrap_inline` without checklist-gated voting: the
 /// `submit_checklist` tool that carries `proposed_criteria` would never be offered.
-pub(super) fn require_checklist_for_inline(
+/// `bootstrap_subagent`'s critic proposes criteria only a checklist scores, so it needs
+/// checklist-gated voting too.
+pub(super) fn require_checklist_for_bootstrap(
     orchestrator: &Fields<'_>,
     coordination: &CoordinationConfig,
 ) -> Result<(), Problem> {
-    if coordination.criteria_mode != CriteriaMode::BootstrapInline
-        || modes::checklist_gated(orchestrator) == Some(true)
-    {
+    let mode = coordination.criteria_mode;
+    if mode == CriteriaMode::Static || modes::checklist_gated(orchestrator) == Some(true) {
         return Ok(());
     }
     let voting = orchestrator
@@ -161,19 +147,27 @@ pub(super) fn require_checklist_for_inline(
         .ok()
         .flatten()
         .unwrap_or_else(|| "unset".into());
+    let (name, why) = if mode == CriteriaMode::BootstrapInline {
+        (
+            "bootstrap_inline",
+            "The submit_checklist tool that carries proposed_criteria is only registered \
+             under checklist_gated voting.",
+        )
+    } else {
+        (
+            "bootstrap_subagent",
+            "The critic's criteria are scored only by the checklist of checklist_gated \
+             voting.",
+        )
+    };
     Err(Problem::at(
         orchestrator.loc(),
         format!(
-            "criteria_mode='bootstrap_inline' requires voting_sensitivity='checklist_gated', \
-             got '{voting}'. The submit_checklist tool that carries proposed_criteria is only \
-             registered under checklist_gated voting."
+            "criteria_mode='{name}' requires voting_sensitivity='checklist_gated', got \
+             '{voting}'. {why}"
         ),
     )
-    .help(
-        "Either set voting_sensitivity to 'checklist_gated' or switch criteria_mode to \
-         'bootstrap_subagent' (which uses a between-rounds critic instead and does not need \
-         the tool).",
-    ))
+    .help("Either set voting_sensitivity to 'checklist_gated' or set criteria_mode to 'static'."))
 }
 
 #[cfg(test)]

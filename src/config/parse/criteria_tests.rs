@@ -104,23 +104,17 @@ fn bootstrap_keys_load_without_a_warning_with_massgen_defaults() {
 }
 
 #[test]
-fn bootstrap_subagent_loads_with_a_note_that_it_runs_as_static() {
+fn bootstrap_subagent_loads_without_a_note_under_checklist_gated_voting() {
     let loaded = from_text(
-        &gated("    criteria_mode: bootstrap_subagent\n"),
+        &gated("    criteria_mode: bootstrap_subagent\n    bootstrap_max_total: 4\n"),
         "t.yaml",
         &Env::default(),
     )
     .unwrap();
-    assert_eq!(
-        loaded.config.orchestrator.coordination.criteria_mode,
-        CriteriaMode::BootstrapSubagent
-    );
-    let notes: Vec<String> = loaded.warnings.iter().map(ToString::to_string).collect();
-    assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(
-        notes[0].contains("bootstrap_subagent runs as static"),
-        "{notes:?}"
-    );
+    let coordination = &loaded.config.orchestrator.coordination;
+    assert_eq!(coordination.criteria_mode, CriteriaMode::BootstrapSubagent);
+    assert_eq!(coordination.bootstrap_caps.total, 4);
+    assert!(loaded.warnings.is_empty(), "{:?}", loaded.warnings);
 }
 
 #[test]
@@ -139,5 +133,11 @@ fn wrong_bootstrap_values_say_what_is_wrong() {
         shown.contains("criteria_mode='bootstrap_inline' requires voting_sensitivity='checklist_gated', got 'unset'"),
         "{shown}"
     );
-    assert!(shown.contains("bootstrap_subagent"), "{shown}");
+    assert!(shown.contains("checklist_gated"), "{shown}");
+    // Its critic's criteria would reach no checklist either.
+    let shown = error_of("    criteria_mode: bootstrap_subagent\n");
+    assert!(
+        shown.contains("criteria_mode='bootstrap_subagent' requires voting_sensitivity='checklist_gated', got 'unset'"),
+        "{shown}"
+    );
 }

@@ -100,7 +100,7 @@ pub(super) fn parse_orchestrator(
             .unwrap_or_default(),
         presenter_agent: text(&mut found, "presenter_agent").map(AgentId::new),
     };
-    found.take(super::criteria::require_checklist_for_inline(
+    found.take(super::criteria::require_checklist_for_bootstrap(
         orchestrator,
         &config.coordination,
     ));

@@ -3,8 +3,13 @@
 //! total, and merged when a round starts into the criteria that round scores — the turn's
 //! own criteria followed by the proposed ones as `E{N+1}`… (MassGen 0.1.97's order), with
 //! criteria every answer scored alike in the latest per-agent checklist demoted to stretch.
+//! Under `bootstrap_subagent` a critic's criteria fill the same accumulator (`critic`).
 
-use std::collections::BTreeMap;
+mod critic;
+
+pub use critic::CriticBrief;
+
+use std::collections::{BTreeMap, BTreeSet};
 
 use serde_json::Value;
 
@@ -31,16 +36,24 @@ pub struct Bootstrap {
     accumulated: Vec<Proposal>,
     /// Criterion id → every answer's score in the latest accepted per-agent checklist.
     last_scores: BTreeMap<String, Vec<f64>>,
+    /// `bootstrap_subagent`: a critic proposes, not the agents' checklists.
+    critic: bool,
+    /// The signatures of the answer sets the critic was asked about.
+    judged: BTreeSet<u64>,
 }
 
 impl Bootstrap {
-    pub fn new(caps: BootstrapCaps) -> Self {
+    /// `critic`: the criteria come from a critic between rounds (`bootstrap_subagent`),
+    /// not from the agents' `proposed_criteria` (`bootstrap_inline`).
+    pub fn new(caps: BootstrapCaps, critic: bool) -> Self {
         Self {
             caps,
             own: None,
             own_are_defaults: false,
             accumulated: Vec::new(),
             last_scores: BTreeMap::new(),
+            critic,
+            judged: BTreeSet::new(),
         }
     }
 }
@@ -83,7 +96,12 @@ impl Coordination {
         if let Some(by_criterion) = scores_by_criterion(scores) {
             bootstrap.last_scores = by_criterion;
         }
-        let fresh = proposals_of(proposed);
+        // MassGen reads `proposed_criteria` under bootstrap_inline only.
+        let fresh = if bootstrap.critic {
+            Vec::new()
+        } else {
+            proposals_of(proposed)
+        };
         let pending = &mut self.states[index].checklist.proposals;
         pending.extend(fresh.iter().cloned());
         let cap = usize::try_from(caps.per_agent_per_round).unwrap_or(usize::MAX);

@@ -29,7 +29,7 @@ pub struct ChecklistRules {
     pub midstream_before_submit: bool,
     /// The criteria scored (MassGen's defaults until a turn sets its own).
     pub criteria: Vec<EvalCriterion>,
-    /// `criteria_mode: bootstrap_inline`: the criteria the agents propose.
+    /// `criteria_mode: bootstrap_*`: the criteria proposed during the turn.
     pub bootstrap: Option<Bootstrap>,
 }
 

@@ -3,14 +3,16 @@
 //! task, else a named preset's, else MassGen's defaults (MassGen's order). Only under
 //! checklist-gated voting. Under `criteria_mode: bootstrap_inline` the agents' proposed
 //! criteria join them as rounds start, announced again with `CriteriaSet` (source
-//! bootstrap).
+//! bootstrap); under `bootstrap_subagent` a critic's do, asked once per new set of latest
+//! answers before any round starts.
 
 use serde_json::Value;
 use tokio::sync::mpsc;
 
 use super::{Driver, Phase};
+use crate::orchestrator::coordination::bootstrap::CriticBrief;
 use crate::orchestrator::coordination::criteria::default_criteria;
-use crate::orchestrator::criteria_generator;
+use crate::orchestrator::{criteria_critic, criteria_generator};
 use crate::protocol::{AgentId, CriteriaSource, EvalCriterion, EventMsg, Op};
 
 impl Driver<'_> {
@@ -60,6 +62,76 @@ impl Driver<'_> {
         let model = self.model_link(&writer, index);
         let task = self.request.prompt.clone();
         let asking = criteria_generator::ask(&model, &task, counts);
+        tokio::pin!(asking);
+        let deadline = self.deadline;
+        loop {
+            tokio::select! {
+                result = &mut asking => return Some(result),
+                () = tokio::time::sleep_until(deadline) => {
+                    return Some(Err("the turn ran out of time before the reply".into()));
+                }
+                Some(msg) = self.rx.recv() => self.handle(msg),
+                op = ops.recv() => {
+                    self.handle_op(op);
+                    if matches!(self.phase, Phase::Done) {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
+    /// `bootstrap_subagent`: rounds wait while the critic has a new answer set to judge.
+    pub(super) fn critic_holds_rounds(&self) -> bool {
+        self.coordination.critic_due().is_some()
+    }
+
+    /// `bootstrap_subagent`: when the latest answers form a new set, the first agent's
+    /// model criticises them before rounds start again (MassGen awaits its critic too);
+    /// running rounds go on meanwhile. Its criteria reach each agent at its next round
+    /// start; a failed call leaves the criteria as they are, with a warning.
+    pub(super) async fn run_critic_if_due(&mut self, ops: &mut mpsc::Receiver<Op>) {
+        if !matches!(self.phase, Phase::Coordinating) {
+            return;
+        }
+        let Some(brief) = self.coordination.critic_due() else {
+            return;
+        };
+        let signature = brief.signature;
+        let result = self.ask_critic(brief, ops).await;
+        self.coordination.critic_asked(signature);
+        match result {
+            Some(Ok(criteria)) => {
+                let added = self.coordination.add_critic_criteria(&criteria);
+                tracing::info!(added, "[bootstrap_criteria] critic proposed criteria");
+            }
+            Some(Err(why)) => {
+                let message = format!(
+                    "criteria_mode bootstrap_subagent: the critic proposed no criteria ({why}); \
+                     the checklist keeps the criteria it has"
+                );
+                self.emit(None, EventMsg::Warning { message });
+            }
+            None => return,
+        }
+        self.start_due_rounds();
+    }
+
+    /// The critic's call; `None` when the turn ended first.
+    async fn ask_critic(
+        &mut self,
+        brief: CriticBrief,
+        ops: &mut mpsc::Receiver<Op>,
+    ) -> Option<Result<Vec<EvalCriterion>, String>> {
+        let Some(critic) = self.coordination.agents().first().cloned() else {
+            return Some(Err("no agent to ask".into()));
+        };
+        let Some(index) = self.agent_index(&critic) else {
+            return Some(Err("no agent to ask".into()));
+        };
+        let model = self.model_link(&critic, index);
+        let task = self.request.prompt.clone();
+        let asking = criteria_critic::ask(&model, &task, &brief.answers, &brief.proposed);
         tokio::pin!(asking);
         let deadline = self.deadline;
         loop {

@@ -261,6 +261,7 @@ impl<'a> Driver<'a> {
             if matches!(self.phase, Phase::Coordinating) && self.coordination.is_settled() {
                 self.conclude_coordination();
             }
+            self.run_critic_if_due(ops).await;
             let coordination_deadline = self.deadline;
             let presentation_deadline = match &self.phase {
                 Phase::Coordinating => None,

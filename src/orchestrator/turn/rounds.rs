@@ -40,7 +40,7 @@ impl Driver<'_> {
 
     /// Starts a round for every live agent that has no round and no valid vote.
     pub(super) fn start_due_rounds(&mut self) {
-        if !matches!(self.phase, Phase::Coordinating) {
+        if !matches!(self.phase, Phase::Coordinating) || self.critic_holds_rounds() {
             return;
         }
         self.announce_fairness_holds();

@@ -180,8 +180,15 @@ fn checklist_rules(config: &Config) -> Option<ChecklistRules> {
                 .fairness
                 .defer_peer_updates_until_restart,
         ),
-        bootstrap: (coordination.criteria_mode == CriteriaMode::BootstrapInline)
-            .then(|| Bootstrap::new(coordination.bootstrap_caps)),
+        bootstrap: match coordination.criteria_mode {
+            CriteriaMode::Static => None,
+            CriteriaMode::BootstrapInline => {
+                Some(Bootstrap::new(coordination.bootstrap_caps, false))
+            }
+            CriteriaMode::BootstrapSubagent => {
+                Some(Bootstrap::new(coordination.bootstrap_caps, true))
+            }
+        },
         ..ChecklistRules::for_agents(gated)
     })
 }

@@ -73,6 +73,7 @@ impl Agent {
             model: "scripted-x",
             reply,
             evaluation: None,
+            critic: None,
         })
     }
 }
