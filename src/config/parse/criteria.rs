@@ -160,8 +160,13 @@ pub(super) fn require_checklist_for_bootstrap(
              voting.",
         )
     };
+    let at = orchestrator
+        .get("coordination")
+        .and_then(|node| Fields::of(node, "coordination").ok())
+        .and_then(|coordination| coordination.get("criteria_mode"))
+        .map_or_else(|| orchestrator.loc(), |node| node.loc);
     Err(Problem::at(
-        orchestrator.loc(),
+        at,
         format!(
             "criteria_mode='{name}' requires voting_sensitivity='checklist_gated', got \
              '{voting}'. {why}"

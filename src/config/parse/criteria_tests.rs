@@ -134,6 +134,14 @@ fn wrong_bootstrap_values_say_what_is_wrong() {
         "{shown}"
     );
     assert!(shown.contains("checklist_gated"), "{shown}");
+    // The error points at `criteria_mode` itself (line 6 of the config), not the mapping.
+    let error = from_text(
+        &coordination("    criteria_mode: bootstrap_inline\n"),
+        "t.yaml",
+        &Env::default(),
+    )
+    .unwrap_err();
+    assert_eq!(error.loc.map(|loc| loc.line), Some(6), "{error:?}");
     // Its critic's criteria would reach no checklist either.
     let shown = error_of("    criteria_mode: bootstrap_subagent\n");
     assert!(
