@@ -9,6 +9,7 @@
 use serde_json::Value;
 use tokio::sync::mpsc;
 
+use super::side_call::SideCall;
 use super::{Driver, Phase};
 use crate::orchestrator::coordination::bootstrap::CriticBrief;
 use crate::orchestrator::coordination::criteria::default_criteria;
@@ -62,22 +63,10 @@ impl Driver<'_> {
         let model = self.model_link(&writer, index);
         let task = self.request.prompt.clone();
         let asking = criteria_generator::ask(&model, &task, counts);
-        tokio::pin!(asking);
-        let deadline = self.deadline;
-        loop {
-            tokio::select! {
-                result = &mut asking => return Some(result),
-                () = tokio::time::sleep_until(deadline) => {
-                    return Some(Err("the turn ran out of time before the reply".into()));
-                }
-                Some(msg) = self.rx.recv() => self.handle(msg),
-                op = ops.recv() => {
-                    self.handle_op(op);
-                    if matches!(self.phase, Phase::Done) {
-                        return None;
-                    }
-                }
-            }
+        match self.side_call(asking, ops).await {
+            SideCall::Replied(result) => Some(result),
+            SideCall::OutOfTime => Some(Err("the turn ran out of time before the reply".into())),
+            SideCall::TurnEnded => None,
         }
     }
 
@@ -132,22 +121,10 @@ impl Driver<'_> {
         let model = self.model_link(&critic, index);
         let task = self.request.prompt.clone();
         let asking = criteria_critic::ask(&model, &task, &brief.answers, &brief.proposed);
-        tokio::pin!(asking);
-        let deadline = self.deadline;
-        loop {
-            tokio::select! {
-                result = &mut asking => return Some(result),
-                () = tokio::time::sleep_until(deadline) => {
-                    return Some(Err("the turn ran out of time before the reply".into()));
-                }
-                Some(msg) = self.rx.recv() => self.handle(msg),
-                op = ops.recv() => {
-                    self.handle_op(op);
-                    if matches!(self.phase, Phase::Done) {
-                        return None;
-                    }
-                }
-            }
+        match self.side_call(asking, ops).await {
+            SideCall::Replied(result) => Some(result),
+            SideCall::OutOfTime => Some(Err("the turn ran out of time before the reply".into())),
+            SideCall::TurnEnded => None,
         }
     }
 

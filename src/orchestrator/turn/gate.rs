@@ -6,7 +6,8 @@ use std::sync::Arc;
 
 use tokio::sync::mpsc;
 
-use super::{Driver, Phase};
+use super::Driver;
+use super::side_call::SideCall;
 use crate::orchestrator::planning_mode::{self, Decision};
 use crate::orchestrator::turn_tools::Gate;
 use crate::protocol::{EventMsg, Op};
@@ -53,22 +54,12 @@ impl Driver<'_> {
         let prompt = planning_mode::analysis_prompt(&self.request.prompt, &tools, isolated);
         let model = self.model_link(&analyst, index);
         let asking = planning_mode::ask(&model, prompt);
-        tokio::pin!(asking);
-        let deadline = self.deadline;
-        let decision = loop {
-            tokio::select! {
-                decision = &mut asking => break decision,
-                // Out of time before the answer: block everything; the turn's own
-                // timeout follows at once.
-                () = tokio::time::sleep_until(deadline) => break Decision::block_everything(),
-                Some(msg) = self.rx.recv() => self.handle(msg),
-                op = ops.recv() => {
-                    self.handle_op(op);
-                    if matches!(self.phase, Phase::Done) {
-                        return false;
-                    }
-                }
-            }
+        let decision = match self.side_call(asking, ops).await {
+            SideCall::Replied(decision) => decision,
+            // Out of time before the answer: block everything; the turn's own timeout
+            // follows at once.
+            SideCall::OutOfTime => Decision::block_everything(),
+            SideCall::TurnEnded => return false,
         };
         self.decide(&analyst, decision);
         true

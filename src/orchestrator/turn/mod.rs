@@ -22,6 +22,7 @@ mod round_book;
 mod rounds;
 mod running;
 pub mod settings;
+mod side_call;
 mod subtasks;
 mod workspaces;
 

@@ -4,7 +4,8 @@
 
 use tokio::sync::mpsc;
 
-use super::{Driver, Phase};
+use super::Driver;
+use super::side_call::SideCall;
 use crate::config::{AfterFirstAnswer, PersonaGeneratorConfig};
 use crate::orchestrator::personas::{self, Personas};
 use crate::protocol::{AgentId, EventMsg, Op};
@@ -116,31 +117,14 @@ impl Driver<'_> {
         let prompt = personas::request(config, &self.request.question, &agents);
         let model = self.model_link(&writer, index);
         let asking = personas::generate(&model, config, prompt, &ids);
-        tokio::pin!(asking);
-        let deadline = self.deadline;
-        loop {
-            tokio::select! {
-                personas = &mut asking => {
-                    // The call's usage, reported before the first round starts.
-                    while let Ok(msg) = self.rx.try_recv() {
-                        self.handle(msg);
-                    }
-                    return Some(personas);
-                }
-                () = tokio::time::sleep_until(deadline) => {
-                    return Some(Personas {
-                        by_agent: personas::fallback(config.diversity_mode, &ids),
-                        fallback_reason: Some("the turn ran out of time before its reply".into()),
-                    });
-                }
-                Some(msg) = self.rx.recv() => self.handle(msg),
-                op = ops.recv() => {
-                    self.handle_op(op);
-                    if matches!(self.phase, Phase::Done) {
-                        return None;
-                    }
-                }
-            }
+        // The call's usage is reported before the first round starts.
+        match self.side_call(asking, ops).await {
+            SideCall::Replied(personas) => Some(personas),
+            SideCall::OutOfTime => Some(Personas {
+                by_agent: personas::fallback(config.diversity_mode, &ids),
+                fallback_reason: Some("the turn ran out of time before its reply".into()),
+            }),
+            SideCall::TurnEnded => None,
         }
     }
 

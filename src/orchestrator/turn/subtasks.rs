@@ -4,7 +4,8 @@
 
 use tokio::sync::mpsc;
 
-use super::{Driver, Phase};
+use super::Driver;
+use super::side_call::SideCall;
 use crate::orchestrator::prompts::decomposition::SubtaskWork;
 use crate::orchestrator::task_decomposer::{self, Member};
 use crate::protocol::{AgentId, EventMsg, Op, SubtaskSource};
@@ -35,18 +36,12 @@ impl Driver<'_> {
             let model = self.model_link(&presenter, index);
             let task = self.request.prompt.clone();
             let asking = task_decomposer::decompose(&model, &task, &members);
-            tokio::pin!(asking);
-            let (subtasks, source) = loop {
-                tokio::select! {
-                    written = &mut asking => break written,
-                    Some(msg) = self.rx.recv() => self.handle(msg),
-                    op = ops.recv() => {
-                        self.handle_op(op);
-                        if matches!(self.phase, Phase::Done) {
-                            return false;
-                        }
-                    }
+            let (subtasks, source) = match self.side_call(asking, ops).await {
+                SideCall::Replied(written) => written,
+                SideCall::OutOfTime => {
+                    (task_decomposer::fallback(&members), SubtaskSource::Fallback)
                 }
+                SideCall::TurnEnded => return false,
             };
             self.subtasks = subtasks.into_iter().map(Some).collect();
             source
