@@ -5,37 +5,9 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::criteria_events::{announced, scored_ids};
 use crate::support::run_once;
-use massgen::protocol::{CriteriaSource, Event, EventMsg};
-
-/// Each `CriteriaSet`: its source and its criteria as `id category text`.
-fn announced(events: &[Event]) -> Vec<(CriteriaSource, Vec<String>)> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::CriteriaSet { source, criteria } => Some((
-                *source,
-                criteria
-                    .iter()
-                    .map(|c| format!("{} {} {}", c.id, c.category, c.text))
-                    .collect(),
-            )),
-            _ => None,
-        })
-        .collect()
-}
-
-fn scored_ids(events: &[Event]) -> Vec<Vec<String>> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::ChecklistSubmitted { result } => {
-                Some(result.scores.iter().map(|item| item.id.clone()).collect())
-            }
-            _ => None,
-        })
-        .collect()
-}
+use massgen::protocol::{CriteriaSource, EventMsg};
 
 const INLINE: &str = r#"
 agent:

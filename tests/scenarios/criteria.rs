@@ -5,6 +5,7 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
+use crate::criteria_events::scored_ids;
 use crate::support::run_once;
 use massgen::protocol::{CriteriaSource, EvalCriterion, Event, EventMsg};
 
@@ -13,18 +14,6 @@ fn criteria_set(events: &[Event]) -> Vec<(CriteriaSource, Vec<EvalCriterion>)> {
         .iter()
         .filter_map(|event| match &event.msg {
             EventMsg::CriteriaSet { source, criteria } => Some((*source, criteria.clone())),
-            _ => None,
-        })
-        .collect()
-}
-
-fn scored_ids(events: &[Event]) -> Vec<Vec<String>> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::ChecklistSubmitted { result } => {
-                Some(result.scores.iter().map(|item| item.id.clone()).collect())
-            }
             _ => None,
         })
         .collect()

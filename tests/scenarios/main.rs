@@ -20,6 +20,7 @@ mod context;
 mod coordination;
 mod coordination_keys;
 mod criteria;
+mod criteria_events;
 mod failures;
 mod final_override;
 mod history;
