@@ -21,6 +21,7 @@ mod draft_approach;
 mod fairness;
 mod gap_report;
 mod outcome;
+pub mod ranking;
 mod terms;
 mod updates;
 
