@@ -19,6 +19,7 @@ pub mod sandbox;
 pub mod sanitize;
 pub mod serve;
 pub mod session;
+pub mod stats;
 pub mod stderr_tail;
 pub mod text;
 pub mod tools;
