@@ -38,17 +38,12 @@ async fn gated_model(wire: Wire) -> MockLlm {
     .await
 }
 
-async fn checklist_turn(wire: Wire, backend: &str) {
+async fn checklist_turn(wire: Wire) {
     let server = gated_model(wire).await;
+    let backend = wire.backend(&server.base_url);
     let yaml = format!(
-        "agent:\n  id: solo\n  backend: {{{backend}, base_url: \"{}{}\"}}\n\
-         orchestrator:\n  voting_sensitivity: checklist_gated\n",
-        server.base_url,
-        if matches!(wire, Wire::Chat) {
-            "/v1"
-        } else {
-            ""
-        }
+        "agent:\n  id: solo\n  backend: {backend}\n\
+         orchestrator:\n  voting_sensitivity: checklist_gated\n"
     );
     let (events, _scenario) = run_once(&yaml, "What is 2+2?").await;
     assert_eq!(outcome(&events), TurnOutcome::Completed, "{backend}");
@@ -78,14 +73,7 @@ async fn checklist_turn(wire: Wire, backend: &str) {
 
 #[tokio::test]
 async fn submit_checklist_round_trips_on_chat_completions_and_anthropic() {
-    checklist_turn(
-        Wire::Chat,
-        "type: grok, model: grok-4-fast-reasoning, api_key: xai-test",
-    )
-    .await;
-    checklist_turn(
-        Wire::Anthropic,
-        "type: claude, model: claude-sonnet-4-5, api_key: sk-ant-test",
-    )
-    .await;
+    for wire in Wire::CHAT_AND_ANTHROPIC {
+        checklist_turn(wire).await;
+    }
 }

@@ -35,17 +35,12 @@ async fn subtask_model(wire: Wire) -> MockLlm {
     .await
 }
 
-async fn decomposition_turn(wire: Wire, backend: &str) {
+async fn decomposition_turn(wire: Wire) {
     let server = subtask_model(wire).await;
+    let backend = wire.backend(&server.base_url);
     let yaml = format!(
-        "agent:\n  id: solo\n  subtask: Write the endpoints\n  backend: {{{backend}, \
-         base_url: \"{}{}\"}}\norchestrator:\n  coordination_mode: decomposition\n",
-        server.base_url,
-        if matches!(wire, Wire::Chat) {
-            "/v1"
-        } else {
-            ""
-        }
+        "agent:\n  id: solo\n  subtask: Write the endpoints\n  backend: {backend}\n\
+         orchestrator:\n  coordination_mode: decomposition\n"
     );
     let (events, _scenario) = run_once(&yaml, "Build the API").await;
     assert_eq!(outcome(&events), TurnOutcome::Completed, "{backend}");
@@ -76,14 +71,7 @@ async fn decomposition_turn(wire: Wire, backend: &str) {
 
 #[tokio::test]
 async fn stop_round_trips_on_chat_completions_and_anthropic() {
-    decomposition_turn(
-        Wire::Chat,
-        "type: grok, model: grok-4-fast-reasoning, api_key: xai-test",
-    )
-    .await;
-    decomposition_turn(
-        Wire::Anthropic,
-        "type: claude, model: claude-sonnet-4-5, api_key: sk-ant-test",
-    )
-    .await;
+    for wire in Wire::CHAT_AND_ANTHROPIC {
+        decomposition_turn(wire).await;
+    }
 }

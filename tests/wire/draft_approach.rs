@@ -59,17 +59,12 @@ async fn iterating_model(wire: Wire) -> MockLlm {
     .await
 }
 
-async fn approach_turn(wire: Wire, backend: &str) {
+async fn approach_turn(wire: Wire) {
     let server = iterating_model(wire).await;
+    let backend = wire.backend(&server.base_url);
     let yaml = format!(
-        "agent:\n  id: solo\n  backend: {{{backend}, base_url: \"{}{}\"}}\n\
-         orchestrator:\n  voting_sensitivity: checklist_gated\n",
-        server.base_url,
-        if matches!(wire, Wire::Chat) {
-            "/v1"
-        } else {
-            ""
-        }
+        "agent:\n  id: solo\n  backend: {backend}\n\
+         orchestrator:\n  voting_sensitivity: checklist_gated\n"
     );
     let (events, _scenario) = run_once(&yaml, "What is 2+2?").await;
     assert_eq!(outcome(&events), TurnOutcome::Completed, "{backend}");
@@ -107,14 +102,7 @@ async fn approach_turn(wire: Wire, backend: &str) {
 
 #[tokio::test]
 async fn draft_approach_round_trips_on_chat_completions_and_anthropic() {
-    approach_turn(
-        Wire::Chat,
-        "type: grok, model: grok-4-fast-reasoning, api_key: xai-test",
-    )
-    .await;
-    approach_turn(
-        Wire::Anthropic,
-        "type: claude, model: claude-sonnet-4-5, api_key: sk-ant-test",
-    )
-    .await;
+    for wire in Wire::CHAT_AND_ANTHROPIC {
+        approach_turn(wire).await;
+    }
 }

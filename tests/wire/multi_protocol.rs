@@ -18,6 +18,29 @@ pub(crate) enum Wire {
     Gemini,
 }
 
+impl Wire {
+    /// The two protocols the workflow-tool wire tests run on.
+    pub(crate) const CHAT_AND_ANTHROPIC: [Wire; 2] = [Wire::Chat, Wire::Anthropic];
+
+    /// An agent's inline `backend:` block on this protocol, against the mock at `base_url`.
+    pub(crate) fn backend(self, base_url: &str) -> String {
+        match self {
+            Wire::Chat => format!(
+                "{{type: grok, model: grok-4-fast-reasoning, api_key: xai-test, \
+                 base_url: \"{base_url}/v1\"}}"
+            ),
+            Wire::Anthropic => format!(
+                "{{type: claude, model: claude-sonnet-4-5, api_key: sk-ant-test, \
+                 base_url: \"{base_url}\"}}"
+            ),
+            Wire::Gemini => format!(
+                "{{type: gemini, model: gemini-2.5-flash, api_key: gm-test, \
+                 base_url: \"{base_url}\"}}"
+            ),
+        }
+    }
+}
+
 /// The anonymous ids the `vote` tool offers, wherever the protocol puts the schema.
 pub(crate) fn vote_targets(value: &Value) -> Option<Vec<String>> {
     match value {

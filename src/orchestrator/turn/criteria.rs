@@ -13,6 +13,7 @@ use super::side_call::SideCall;
 use super::{Driver, Phase};
 use crate::orchestrator::coordination::bootstrap::CriticBrief;
 use crate::orchestrator::coordination::criteria::default_criteria;
+use crate::orchestrator::model_call::ModelLink;
 use crate::orchestrator::{criteria_critic, criteria_generator};
 use crate::protocol::{AgentId, CriteriaSource, EvalCriterion, EventMsg, Op};
 
@@ -54,13 +55,9 @@ impl Driver<'_> {
         counts: crate::config::CriteriaGenerator,
         ops: &mut mpsc::Receiver<Op>,
     ) -> Option<Result<Vec<EvalCriterion>, String>> {
-        let Some(writer) = self.coordination.agents().first().cloned() else {
+        let Some(model) = self.first_agent_model() else {
             return Some(Err("no agent to ask".into()));
         };
-        let Some(index) = self.agent_index(&writer) else {
-            return Some(Err("no agent to ask".into()));
-        };
-        let model = self.model_link(&writer, index);
         let task = self.request.prompt.clone();
         let asking = criteria_generator::ask(&model, &task, counts);
         match self.side_call(asking, ops).await {
@@ -68,6 +65,13 @@ impl Driver<'_> {
             SideCall::OutOfTime => Some(Err("the turn ran out of time before the reply".into())),
             SideCall::TurnEnded => None,
         }
+    }
+
+    /// A link to the first agent's model, which writes and criticises the criteria.
+    fn first_agent_model(&self) -> Option<ModelLink> {
+        let agent = self.coordination.agents().first()?;
+        let index = self.agent_index(agent)?;
+        Some(self.model_link(agent, index))
     }
 
     /// `bootstrap_subagent`: rounds wait while the critic has a new answer set to judge.
@@ -112,13 +116,9 @@ impl Driver<'_> {
         brief: CriticBrief,
         ops: &mut mpsc::Receiver<Op>,
     ) -> Option<Result<Vec<EvalCriterion>, String>> {
-        let Some(critic) = self.coordination.agents().first().cloned() else {
+        let Some(model) = self.first_agent_model() else {
             return Some(Err("no agent to ask".into()));
         };
-        let Some(index) = self.agent_index(&critic) else {
-            return Some(Err("no agent to ask".into()));
-        };
-        let model = self.model_link(&critic, index);
         let task = self.request.prompt.clone();
         let asking = criteria_critic::ask(&model, &task, &brief.answers, &brief.proposed);
         match self.side_call(asking, ops).await {
