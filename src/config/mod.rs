@@ -5,6 +5,7 @@ pub mod attachment_limits;
 pub mod attachment_reach;
 mod backend_kind;
 mod command_mode;
+mod coordination_schema;
 mod criteria;
 mod criteria_presets;
 mod custom_tools;

@@ -9,8 +9,9 @@ use crate::config::fields::Fields;
 use crate::config::key_notes::Section;
 use std::path::PathBuf;
 
+use crate::config::coordination_schema::DEFAULT_SKILLS_DIRECTORY;
 use crate::config::path_rules::home_dir;
-use crate::config::schema::{CoordinationConfig, DEFAULT_SKILLS_DIRECTORY, SkillsConfig};
+use crate::config::schema::{CoordinationConfig, SkillsConfig};
 use crate::config::yaml_node::Value;
 use crate::protocol::BroadcastTarget;
 
