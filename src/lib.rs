@@ -8,6 +8,7 @@ pub mod backend;
 pub mod bounded_file;
 pub mod cli;
 pub mod config;
+pub mod eval;
 pub mod headless;
 pub mod local_time;
 pub mod mcp;

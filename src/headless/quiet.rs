@@ -104,6 +104,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::ToolCallBegin { .. }
             | EventMsg::ToolCallEnd { .. }
             | EventMsg::ProviderTool(_)
+            | EventMsg::Strategy(_)
             | EventMsg::AnswerSubmitted { .. }
             | EventMsg::VoteCast { .. }
             | EventMsg::VoteIgnored { .. }

@@ -20,6 +20,7 @@ use super::op::Mode;
 use super::plan::{BroadcastTarget, PlanInfo, Question, TaskView, TurnOptions};
 use super::provider_tool::ProviderToolCall;
 use super::skill::SkillInfo;
+use super::strategy::StrategyEvent;
 use super::usage::{CallTiming, Usage};
 
 /// One thing that happened. `seq` is gap-free and increasing within a run; `turn` is 0
@@ -230,6 +231,8 @@ pub enum EventMsg {
     /// The provider ran one of its own tools (web search, code execution) while
     /// answering; massgen did not run it and sends no result back.
     ProviderTool(ProviderToolCall),
+    /// Council and debate turns only (`orchestrator.strategy`).
+    Strategy(StrategyEvent),
     /// A tool call finished.
     ToolCallEnd {
         call_id: String,

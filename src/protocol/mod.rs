@@ -18,6 +18,7 @@ mod plan;
 mod plan_outcome;
 mod provider_tool;
 mod skill;
+mod strategy;
 pub mod symbols;
 mod usage;
 
@@ -46,4 +47,7 @@ pub use plan::{
 pub use plan_outcome::{OpenTask, PlanOutcome};
 pub use provider_tool::{ProviderToolCall, Source};
 pub use skill::{SkillInfo, SkillSource};
+pub use strategy::{
+    ChairmanBasis, RankedStanding, RankingSource, Stage, Strategy, StrategyEvent,
+};
 pub use usage::{CallTiming, Spend, Usage};

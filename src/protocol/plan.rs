@@ -106,6 +106,9 @@ pub struct TurnOptions {
     pub single_agent: Option<AgentId>,
     /// Agents refine each other's answers and vote (on), or each answers once (off).
     pub refine: bool,
+    /// How agents reach the answer; `None` keeps the config's `orchestrator.strategy`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub strategy: Option<super::strategy::Strategy>,
 }
 
 impl Default for TurnOptions {
@@ -117,6 +120,7 @@ impl Default for TurnOptions {
             plan: None,
             single_agent: None,
             refine: true,
+            strategy: None,
         }
     }
 }

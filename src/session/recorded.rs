@@ -89,6 +89,7 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
         | EventMsg::HumanInputDelivered { .. } => return None,
         EventMsg::TurnStarted { .. }
         | EventMsg::TurnFinished { .. }
+        | EventMsg::Strategy(_)
         | EventMsg::RoundStarted { .. }
         | EventMsg::McpServerStatus { .. }
         | EventMsg::AttachmentsSent { .. }

@@ -69,6 +69,7 @@ impl Choices {
                 .then(|| self.plan.clone().unwrap_or_else(|| "latest".into())),
             single_agent: self.single.clone(),
             refine: self.refine,
+            strategy: None,
         }
     }
 

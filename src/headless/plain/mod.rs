@@ -346,6 +346,7 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::ContextUsage { .. }
                 | EventMsg::RoundStarted { .. }
+                | EventMsg::Strategy(_)
                 | EventMsg::BroadcastClosed {
                     timed_out: false, ..
                 },

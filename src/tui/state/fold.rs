@@ -257,6 +257,7 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
+            | EventMsg::Strategy(_)
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

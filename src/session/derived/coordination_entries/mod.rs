@@ -162,6 +162,7 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::SubtasksAssigned { .. }
+            | EventMsg::Strategy(_)
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
             | EventMsg::FairnessHold { .. }

@@ -114,6 +114,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         | EventMsg::ContextUsage { .. }
         | EventMsg::ContextCompressed { .. }
         | EventMsg::SubtasksAssigned { .. }
+        | EventMsg::Strategy(_)
         | EventMsg::AgentStopped { .. }
         | EventMsg::PlanUpdated { .. }
         | EventMsg::SessionResumed { .. }

@@ -168,6 +168,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::ContextUsage { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
+        | EventMsg::Strategy(_)
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
     Some(entry(event, kind))

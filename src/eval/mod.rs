@@ -1,0 +1,4 @@
+//! `massgen eval`: runs a dataset's questions through configs and strategies, scores the
+//! answers, and shows which strategy is worth its cost.
+
+pub mod record;
