@@ -18,6 +18,7 @@ pub mod protocol;
 pub mod redact;
 pub mod sandbox;
 pub mod sanitize;
+pub mod seeded;
 pub mod serve;
 pub mod session;
 pub mod stats;

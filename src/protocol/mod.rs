@@ -47,7 +47,5 @@ pub use plan::{
 pub use plan_outcome::{OpenTask, PlanOutcome};
 pub use provider_tool::{ProviderToolCall, Source};
 pub use skill::{SkillInfo, SkillSource};
-pub use strategy::{
-    ChairmanBasis, RankedStanding, RankingSource, Stage, Strategy, StrategyEvent,
-};
+pub use strategy::{ChairmanBasis, RankedStanding, RankingSource, Stage, Strategy, StrategyEvent};
 pub use usage::{CallTiming, Spend, Usage};
