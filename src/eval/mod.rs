@@ -7,4 +7,6 @@ pub mod extract;
 pub mod item_fields;
 pub mod judge;
 pub mod record;
+pub mod report;
 pub mod score;
+pub mod summary;
