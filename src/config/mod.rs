@@ -81,7 +81,7 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
-    DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
+    CouncilConfig, DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
     UiConfig,
 };
 pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};

@@ -21,6 +21,7 @@ mod persona_generator;
 mod request_options;
 mod server_security;
 mod settings;
+mod strategy;
 mod strict_tools;
 mod tool_execution;
 mod tools;
@@ -92,6 +93,12 @@ pub fn parse(
                 ),
             ).help("name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)"));
         }
+    }
+    if let Some(problem) = orchestrator.as_ref().and_then(|orchestrator| {
+        let ids: Vec<&str> = agents.iter().map(|(agent, _)| agent.id.as_str()).collect();
+        strategy::chairman_problem(&top, orchestrator, &ids)
+    }) {
+        problems.push(problem);
     }
     if problems.is_empty() {
         notes.extend(super::server_tools::gemini_notes(
