@@ -18,6 +18,7 @@ mod checklist;
 mod checklist_rounds;
 mod context;
 mod coordination;
+mod council;
 mod coordination_keys;
 mod criteria;
 mod criteria_events;
