@@ -337,3 +337,19 @@ async fn the_turn_option_overrides_the_configured_strategy() {
     assert!(strategy(&events).is_empty());
     assert!(events.iter().any(|event| matches!(event.msg, EventMsg::VoteCast { .. })));
 }
+
+#[tokio::test(start_paused = true)]
+async fn the_example_council_config_runs_offline_as_its_comment_says() {
+    let yaml = include_str!("../../configs/scripted/council.yaml");
+    let (events, _) = run_once(yaml, "What is 2+2?").await;
+    let ballots = ballots(&events);
+    assert_eq!(ballots.len(), 4);
+    let skeptic = ballots.iter().find(|ballot| ballot.ranker == "skeptic").unwrap();
+    assert_eq!(skeptic.source, RankingSource::Text);
+    let chair = chairmen(&events);
+    assert_eq!(chair[0], ("careful".to_string(), ChairmanBasis::Configured));
+    assert!(matches!(&chair[1].1, ChairmanBasis::Fallback { failed, .. } if failed.as_str() == "careful"));
+    let (answer, _) = final_answer(&events).unwrap();
+    assert!(answer.contains("2 + 2 = 4."), "{answer}");
+    assert!(answer.ends_with("careful failed: as chairman: scripted chairman failure"), "{answer}");
+}
