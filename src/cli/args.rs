@@ -354,7 +354,9 @@ fn parse_depth(text: &str) -> Result<PlanDepth, String> {
 /// `--strategy`: debate is refused until it is built, never silently replaced.
 fn parse_strategy(text: &str) -> Result<Strategy, String> {
     match Strategy::parse(text) {
-        Some(Strategy::Debate) => Err("the debate strategy is not built yet; use vote or council".into()),
+        Some(Strategy::Debate) => {
+            Err("the debate strategy is not built yet; use vote or council".into())
+        }
         Some(strategy) => Ok(strategy),
         None => Err(format!("`{text}` is not a strategy; use vote or council")),
     }

@@ -208,7 +208,10 @@ fn council_line(agent: Option<&AgentId>, event: &StrategyEvent) -> Option<String
                 RankingSource::Tool => "tool",
                 RankingSource::Text => "text",
             };
-            Some(format!("RANKING: {ranker}: {} ({source})", order.join(" > ")))
+            Some(format!(
+                "RANKING: {ranker}: {} ({source})",
+                order.join(" > ")
+            ))
         }
         (StrategyEvent::RankingMissing { reason }, Some(ranker)) => {
             Some(format!("RANKING_MISSING: {ranker}: {}", one_line(reason)))
@@ -281,11 +284,22 @@ mod tests {
         use crate::protocol::{RankedStanding, Stage};
         let b = AgentId::new("b");
         assert_eq!(
-            council_line(None, &StrategyEvent::StageStarted { stage: Stage::Ranking }).as_deref(),
+            council_line(
+                None,
+                &StrategyEvent::StageStarted {
+                    stage: Stage::Ranking
+                }
+            )
+            .as_deref(),
             Some("STAGE: ranking")
         );
         assert_eq!(
-            council_line(Some(&b), &StrategyEvent::StageStarted { stage: Stage::Ranking }),
+            council_line(
+                Some(&b),
+                &StrategyEvent::StageStarted {
+                    stage: Stage::Ranking
+                }
+            ),
             None
         );
         let ballot = StrategyEvent::RankingSubmitted {

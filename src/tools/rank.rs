@@ -41,7 +41,10 @@ pub fn parse_rank(arguments: &Value) -> Result<(Vec<String>, String), String> {
             .map(|item| {
                 item.as_str()
                     .map(|label| label.trim().to_string())
-                    .ok_or_else(|| "every entry of `ranking` must be a label such as \"Response A\".".to_string())
+                    .ok_or_else(|| {
+                        "every entry of `ranking` must be a label such as \"Response A\"."
+                            .to_string()
+                    })
             })
             .collect::<Result<Vec<String>, String>>()?,
         Some(_) => return Err("`ranking` of `rank` must be a list of labels, best first.".into()),
@@ -75,12 +78,29 @@ mod tests {
     #[test]
     fn reads_a_ranking_and_explains_bad_ones() {
         assert_eq!(
-            parse_rank(&json!({"ranking": [" Response B", "Response A"], "reasoning": "B is right"})),
-            Ok((vec!["Response B".into(), "Response A".into()], "B is right".into()))
+            parse_rank(
+                &json!({"ranking": [" Response B", "Response A"], "reasoning": "B is right"})
+            ),
+            Ok((
+                vec!["Response B".into(), "Response A".into()],
+                "B is right".into()
+            ))
         );
-        assert!(parse_rank(&json!({"ranking": []})).unwrap_err().contains("empty"));
-        assert!(parse_rank(&json!({"ranking": "Response A"})).unwrap_err().contains("list"));
-        assert!(parse_rank(&json!({"ranking": [1]})).unwrap_err().contains("label"));
+        assert!(
+            parse_rank(&json!({"ranking": []}))
+                .unwrap_err()
+                .contains("empty")
+        );
+        assert!(
+            parse_rank(&json!({"ranking": "Response A"}))
+                .unwrap_err()
+                .contains("list")
+        );
+        assert!(
+            parse_rank(&json!({"ranking": [1]}))
+                .unwrap_err()
+                .contains("label")
+        );
         assert!(parse_rank(&json!({})).unwrap_err().contains("missing"));
     }
 }

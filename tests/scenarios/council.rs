@@ -67,7 +67,9 @@ fn chairmen(events: &[Event]) -> Vec<(String, ChairmanBasis)> {
     strategy(events)
         .into_iter()
         .filter_map(|(_, event)| match event {
-            StrategyEvent::ChairmanChosen { chairman, basis } => Some((chairman.to_string(), basis)),
+            StrategyEvent::ChairmanChosen { chairman, basis } => {
+                Some((chairman.to_string(), basis))
+            }
             _ => None,
         })
         .collect()
@@ -135,12 +137,20 @@ async fn a_council_of_three_answers_alone_ranks_the_others_and_the_top_ranked_ch
             _ => None,
         })
         .collect();
-    assert_eq!(turn_stages, [Stage::Answering, Stage::Ranking, Stage::Synthesis]);
+    assert_eq!(
+        turn_stages,
+        [Stage::Answering, Stage::Ranking, Stage::Synthesis]
+    );
     let ballots = ballots(&events);
     assert_eq!(ballots.len(), 3);
     for ballot in &ballots {
         assert_eq!(ballot.shown.len(), 2);
-        assert!(ballot.shown.iter().all(|(_, agent)| agent.as_str() != ballot.ranker));
+        assert!(
+            ballot
+                .shown
+                .iter()
+                .all(|(_, agent)| agent.as_str() != ballot.ranker)
+        );
         assert_eq!(ballot.source, RankingSource::Tool);
     }
     // a and b agree, so each ranks the other first.
@@ -187,7 +197,13 @@ async fn a_council_of_five_ranking_its_own_sees_every_answer_in_orders_that_diff
     }
     let orders: Vec<Vec<AgentId>> = ballots
         .iter()
-        .map(|ballot| ballot.shown.iter().map(|(_, agent)| agent.clone()).collect())
+        .map(|ballot| {
+            ballot
+                .shown
+                .iter()
+                .map(|(_, agent)| agent.clone())
+                .collect()
+        })
         .collect();
     assert!(orders.iter().any(|order| order != &orders[0]), "{orders:?}");
     let (standings, _, complete) = last_aggregate(&events);
@@ -202,14 +218,22 @@ async fn a_failing_member_is_named_in_the_footer_and_the_rest_go_on() {
             member("a", "4", ""),
             member("b", "4", ""),
             member("c", "5", ""),
-            member("d", "4", ", fail: {mode: error, message: \"401 Unauthorized\"}"),
+            member(
+                "d",
+                "4",
+                ", fail: {mode: error, message: \"401 Unauthorized\"}",
+            ),
         ],
         "",
     );
     let (events, _) = run_once(&yaml, "What is 2+2?").await;
     let ballots = ballots(&events);
     assert_eq!(ballots.len(), 3);
-    assert!(ballots.iter().all(|ballot| ballot.shown.iter().all(|(_, agent)| agent.as_str() != "d")));
+    assert!(
+        ballots
+            .iter()
+            .all(|ballot| ballot.shown.iter().all(|(_, agent)| agent.as_str() != "d"))
+    );
     let (_, missing, complete) = last_aggregate(&events);
     assert!(complete);
     assert_eq!(missing, ["d"]);
@@ -248,7 +272,10 @@ async fn an_unparseable_ranking_is_missing_and_the_aggregate_goes_on_without_it(
     assert!(complete);
     assert_eq!(aggregate_missing, ["c"]);
     let (answer, _) = final_answer(&events).unwrap();
-    assert!(answer.contains("— Council: 2 of 3 members ranked; c ranked nothing usable"), "{answer}");
+    assert!(
+        answer.contains("— Council: 2 of 3 members ranked; c ranked nothing usable"),
+        "{answer}"
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -267,7 +294,12 @@ async fn a_ranking_written_as_text_counts_with_source_text() {
     let text = ballots.iter().find(|ballot| ballot.ranker == "c").unwrap();
     assert_eq!(text.source, RankingSource::Text);
     assert_eq!(text.order.len(), 2);
-    assert!(final_answer(&events).unwrap().0.starts_with("Response A ranked first."));
+    assert!(
+        final_answer(&events)
+            .unwrap()
+            .0
+            .starts_with("Response A ranked first.")
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -285,12 +317,17 @@ async fn a_failing_chairman_hands_over_to_the_next_in_aggregate_order() {
     assert_eq!(chair.len(), 2, "{chair:?}");
     assert_eq!(chair[0], ("a".to_string(), ChairmanBasis::Configured));
     assert_eq!(chair[1].0, "b");
-    assert!(matches!(&chair[1].1, ChairmanBasis::Fallback { failed, reason }
-        if failed.as_str() == "a" && reason.contains("scripted chairman failure")));
+    assert!(
+        matches!(&chair[1].1, ChairmanBasis::Fallback { failed, reason }
+        if failed.as_str() == "a" && reason.contains("scripted chairman failure"))
+    );
     assert_eq!(turn_winner(&events).as_deref(), Some("b"));
     let (answer, fallback) = final_answer(&events).unwrap();
     assert!(!fallback);
-    assert!(answer.starts_with("Response A ranked first.\n4"), "{answer}");
+    assert!(
+        answer.starts_with("Response A ranked first.\n4"),
+        "{answer}"
+    );
     assert!(answer.contains("a failed: as chairman"), "{answer}");
 }
 
@@ -335,7 +372,11 @@ async fn the_turn_option_overrides_the_configured_strategy() {
     };
     let events = scenario.submit("What is 2+2?", Mode::Normal, options).await;
     assert!(strategy(&events).is_empty());
-    assert!(events.iter().any(|event| matches!(event.msg, EventMsg::VoteCast { .. })));
+    assert!(
+        events
+            .iter()
+            .any(|event| matches!(event.msg, EventMsg::VoteCast { .. }))
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -344,14 +385,22 @@ async fn the_example_council_config_runs_offline_as_its_comment_says() {
     let (events, _) = run_once(yaml, "What is 2+2?").await;
     let ballots = ballots(&events);
     assert_eq!(ballots.len(), 4);
-    let skeptic = ballots.iter().find(|ballot| ballot.ranker == "skeptic").unwrap();
+    let skeptic = ballots
+        .iter()
+        .find(|ballot| ballot.ranker == "skeptic")
+        .unwrap();
     assert_eq!(skeptic.source, RankingSource::Text);
     let chair = chairmen(&events);
     assert_eq!(chair[0], ("careful".to_string(), ChairmanBasis::Configured));
-    assert!(matches!(&chair[1].1, ChairmanBasis::Fallback { failed, .. } if failed.as_str() == "careful"));
+    assert!(
+        matches!(&chair[1].1, ChairmanBasis::Fallback { failed, .. } if failed.as_str() == "careful")
+    );
     let (answer, _) = final_answer(&events).unwrap();
     assert!(answer.contains("2 + 2 = 4."), "{answer}");
-    assert!(answer.ends_with("careful failed: as chairman: scripted chairman failure"), "{answer}");
+    assert!(
+        answer.ends_with("careful failed: as chairman: scripted chairman failure"),
+        "{answer}"
+    );
 }
 
 #[tokio::test(start_paused = true)]
@@ -380,7 +429,15 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
     assert!(plain.contains("⚖ Aggregate (Borda): "), "{plain}");
     assert!(plain.contains("🪑 Chairman:"), "{plain}");
     let automation = String::from_utf8(automation.into_inner().0).unwrap();
-    for line in ["STAGE: answering", "STAGE: ranking", "STAGE: synthesis", "RANKING: a: b", "RANKING_MISSING: c: ", "AGGREGATE: ", "CHAIRMAN: "] {
+    for line in [
+        "STAGE: answering",
+        "STAGE: ranking",
+        "STAGE: synthesis",
+        "RANKING: a: b",
+        "RANKING_MISSING: c: ",
+        "AGGREGATE: ",
+        "CHAIRMAN: ",
+    ] {
         assert!(automation.contains(line), "{line}\n{automation}");
     }
     // The derived files are written once the turn is: the next op runs after that.
@@ -397,7 +454,13 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
     }
     let attempt = crate::support::attempt_dir(scenario.dir.path(), 1);
     let coordination = std::fs::read_to_string(attempt.join("coordination_events.json")).unwrap();
-    for kind in ["stage_started", "ranking_submitted", "ranking_missing", "rankings_aggregated", "chairman_chosen"] {
+    for kind in [
+        "stage_started",
+        "ranking_submitted",
+        "ranking_missing",
+        "rankings_aggregated",
+        "chairman_chosen",
+    ] {
         assert!(coordination.contains(kind), "{kind}");
     }
     let status: serde_json::Value =

@@ -15,7 +15,10 @@ async fn member_model(wire: Wire, in_text: bool) -> MockLlm {
         let body = request.body.to_string();
         if body.contains("\"rank\"") {
             if in_text {
-                return text(wire, "Response A is right.\n\nFINAL RANKING:\n1. Response A");
+                return text(
+                    wire,
+                    "Response A is right.\n\nFINAL RANKING:\n1. Response A",
+                );
             }
             return tool(
                 wire,
@@ -48,7 +51,11 @@ async fn council_turn(wire: Wire, in_text: bool) {
                 order,
                 shown,
                 source,
-            }) if event.agent.as_ref().is_some_and(|agent| agent.as_str() == "wired") => {
+            }) if event
+                .agent
+                .as_ref()
+                .is_some_and(|agent| agent.as_str() == "wired") =>
+            {
                 Some((order.clone(), shown.clone(), *source))
             }
             _ => None,
@@ -65,9 +72,15 @@ async fn council_turn(wire: Wire, in_text: bool) {
     assert_eq!(ballot.1[0].0, "Response A");
     let requests = server.requests();
     let answering = requests[0].body.to_string();
-    assert!(answering.contains("\"new_answer\"") && !answering.contains("\"vote\""), "{backend}");
+    assert!(
+        answering.contains("\"new_answer\"") && !answering.contains("\"vote\""),
+        "{backend}"
+    );
     let ranking = requests[1].body.to_string();
-    assert!(ranking.contains("\"rank\"") && ranking.contains("FINAL RANKING"), "{backend}");
+    assert!(
+        ranking.contains("\"rank\"") && ranking.contains("FINAL RANKING"),
+        "{backend}"
+    );
     // Tied on one point each, config order breaks the tie: the wired member chairs.
     let (answer, fallback) = final_answer(&events).unwrap();
     assert!(!fallback);

@@ -121,17 +121,19 @@ impl Backend for ScriptedBackend {
                 .map_or("", String::as_str)
         });
         let council = ranking::plan(&request, &self.options);
-        let plan = council.unwrap_or_else(|| plan::plan(&plan::Context {
-            critic,
-            evaluation,
-            options: &self.options,
-            own_anon: self.own_anon.as_ref(),
-            mapping: &self.mapping,
-            request: &request,
-            failure: failure.map(|failure| failure.mode),
-            model: &self.model,
-            reply: reply.as_deref(),
-        }));
+        let plan = council.unwrap_or_else(|| {
+            plan::plan(&plan::Context {
+                critic,
+                evaluation,
+                options: &self.options,
+                own_anon: self.own_anon.as_ref(),
+                mapping: &self.mapping,
+                request: &request,
+                failure: failure.map(|failure| failure.mode),
+                model: &self.model,
+                reply: reply.as_deref(),
+            })
+        });
         let steps = script::steps(
             &plan,
             &request,

@@ -29,7 +29,12 @@ fn council_with_a_chairman_and_rank_own_loads() {
     assert_eq!(orchestrator.strategy, Strategy::Council);
     assert!(orchestrator.council.rank_own);
     assert_eq!(orchestrator.council.chairman, Some(AgentId::new("b")));
-    let unset = from_text(&config("  skip_voting: false\n"), "test.yaml", &Env::default()).unwrap();
+    let unset = from_text(
+        &config("  skip_voting: false\n"),
+        "test.yaml",
+        &Env::default(),
+    )
+    .unwrap();
     assert_eq!(unset.config.orchestrator.strategy, Strategy::Vote);
     assert!(!unset.config.orchestrator.council.rank_own);
 }
@@ -37,7 +42,10 @@ fn council_with_a_chairman_and_rank_own_loads() {
 #[test]
 fn a_wrong_strategy_names_the_key_and_the_allowed_values() {
     let message = error("  strategy: councel\n");
-    assert!(message.contains("`orchestrator.strategy` cannot be \"councel\""), "{message}");
+    assert!(
+        message.contains("`orchestrator.strategy` cannot be \"councel\""),
+        "{message}"
+    );
     assert!(message.contains("vote, council, debate"), "{message}");
 }
 
@@ -58,8 +66,12 @@ fn a_chairman_that_names_no_agent_lists_the_agents() {
 
 #[test]
 fn a_chairman_backend_block_is_refused_as_not_built() {
-    let message = error("  strategy: council\n  chairman: {id: judge, backend: {type: scripted}}\n");
-    assert!(message.contains("own backend block is not built yet"), "{message}");
+    let message =
+        error("  strategy: council\n  chairman: {id: judge, backend: {type: scripted}}\n");
+    assert!(
+        message.contains("own backend block is not built yet"),
+        "{message}"
+    );
 }
 
 #[test]

@@ -5,9 +5,7 @@
 use std::io::{self, Write};
 
 use super::PlainPrinter;
-use crate::protocol::{
-    AgentId, ChairmanBasis, RankedStanding, RankingSource, StrategyEvent,
-};
+use crate::protocol::{AgentId, ChairmanBasis, RankedStanding, RankingSource, StrategyEvent};
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
@@ -18,7 +16,9 @@ impl<W: Write> PlainPrinter<W> {
     ) -> io::Result<()> {
         match (event, agent) {
             (StrategyEvent::StageStarted { stage }, None) => {
-                let line = self.style.bold(&format!("── Council: {} ──", stage.label()));
+                let line = self
+                    .style
+                    .bold(&format!("── Council: {} ──", stage.label()));
                 self.note(&line)
             }
             (

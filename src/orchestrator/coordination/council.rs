@@ -140,7 +140,10 @@ impl Council {
                 .join(", ")
         };
         if labels.is_empty() {
-            return Err(format!("Rank at least one response. The labels: {}.", valid()));
+            return Err(format!(
+                "Rank at least one response. The labels: {}.",
+                valid()
+            ));
         }
         let mut order: Vec<AgentId> = Vec::with_capacity(labels.len());
         for wanted in labels {

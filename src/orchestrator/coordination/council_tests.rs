@@ -16,14 +16,6 @@ fn council(names: &[&str], rank_own: bool) -> Council {
     Council::new("What is 2+2?", rank_own, members, answers, Vec::new())
 }
 
-fn labels(council: &Council, ranker: &str) -> Vec<String> {
-    council
-        .shown(&AgentId::new(ranker))
-        .into_iter()
-        .map(|answer| answer.label)
-        .collect()
-}
-
 #[test]
 fn a_ranker_never_sees_its_own_answer_unless_rank_own() {
     let excluded = council(&["a", "b", "c"], false);
@@ -56,7 +48,10 @@ fn rankers_see_the_answers_in_different_orders_reproducibly() {
         })
         .collect();
     assert!(orders.iter().any(|order| order != &orders[0]), "{orders:?}");
-    assert_eq!(council.shown(&AgentId::new("c")), council.shown(&AgentId::new("c")));
+    assert_eq!(
+        council.shown(&AgentId::new("c")),
+        council.shown(&AgentId::new("c"))
+    );
 }
 
 #[test]
@@ -74,11 +69,20 @@ fn a_ballot_names_only_shown_labels_once_and_may_be_partial() {
     assert!(twice.unwrap_err().contains("twice"));
     let shown = council.shown(&a);
     let ballot = council
-        .submit(&a, &["response b".into()], RankingSource::Text, "b is right")
+        .submit(
+            &a,
+            &["response b".into()],
+            RankingSource::Text,
+            "b is right",
+        )
         .unwrap();
     assert_eq!(ballot.order, vec![shown[1].agent.clone()]);
     assert_eq!(ballot.source, RankingSource::Text);
-    assert!(council.submit(&a, &["Response A".into()], RankingSource::Tool, "").is_err());
+    assert!(
+        council
+            .submit(&a, &["Response A".into()], RankingSource::Tool, "")
+            .is_err()
+    );
     assert_eq!(council.pending(), ids(&["b", "c"]).as_slice());
 }
 
@@ -101,7 +105,9 @@ fn the_aggregate_counts_usable_ballots_and_names_the_missing() {
             sorted.sort_by_key(|answer| answer.agent != AgentId::new("c"));
             sorted.into_iter().map(|answer| answer.label).collect()
         };
-        council.submit(&ranker, &order, RankingSource::Tool, "").unwrap();
+        council
+            .submit(&ranker, &order, RankingSource::Tool, "")
+            .unwrap();
     }
     assert!(!council.is_complete());
     council.ranking_missing(&AgentId::new("c"), "nothing parseable");
@@ -135,10 +141,15 @@ fn the_chairman_order_puts_the_configured_first_and_skips_failed_members() {
             shown.reverse();
             shown.into_iter().map(|answer| answer.label).collect()
         };
-        council.submit(&ranker, &order, RankingSource::Tool, "").unwrap();
+        council
+            .submit(&ranker, &order, RankingSource::Tool, "")
+            .unwrap();
     }
     assert_eq!(council.chairman_order(None), ids(&["c", "b", "a"]));
-    assert_eq!(council.chairman_order(Some(&AgentId::new("a"))), ids(&["a", "c", "b"]));
+    assert_eq!(
+        council.chairman_order(Some(&AgentId::new("a"))),
+        ids(&["a", "c", "b"])
+    );
     council.member_failed(&AgentId::new("c"), "timeout");
     assert_eq!(council.chairman_order(None), ids(&["b", "a"]));
     assert!(council.footer().unwrap().contains("c failed: timeout"));

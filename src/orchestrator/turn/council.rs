@@ -79,7 +79,12 @@ impl Driver<'_> {
             RoundEnd::Failed { message } => {
                 council.member_failed(agent, message);
                 let message = message.clone();
-                self.emit(Some(agent), EventMsg::AgentError { message: message.clone() });
+                self.emit(
+                    Some(agent),
+                    EventMsg::AgentError {
+                        message: message.clone(),
+                    },
+                );
                 self.kill(agent, format!("the model call failed: {message}"));
                 Some(format!("the model call failed: {message}"))
             }
@@ -378,7 +383,12 @@ impl Driver<'_> {
                     .chairman_order(self.run.config.orchestrator.council.chairman.as_ref())
                     .into_iter()
                     .next();
-                self.emit(Some(&chairman), EventMsg::AgentError { message: reason.clone() });
+                self.emit(
+                    Some(&chairman),
+                    EventMsg::AgentError {
+                        message: reason.clone(),
+                    },
+                );
                 self.status(&chairman, AgentStatus::Error);
                 match next {
                     Some(next) => {

@@ -9,9 +9,7 @@ use crate::orchestrator::coordination::bootstrap::Bootstrap;
 use crate::orchestrator::coordination::{ChecklistRules, Rules};
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
-use crate::protocol::{
-    AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, Strategy, TurnOptions,
-};
+use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, Strategy, TurnOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskPlanning {

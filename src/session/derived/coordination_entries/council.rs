@@ -20,7 +20,13 @@ impl Tracker {
                     Some(agent) => format!("{agent} starts {}", stage.label()),
                     None => format!("Stage: {}", stage.label()),
                 };
-                self.push(event, "stage_started", agent, details, json!({"stage": stage}));
+                self.push(
+                    event,
+                    "stage_started",
+                    agent,
+                    details,
+                    json!({"stage": stage}),
+                );
             }
             StrategyEvent::RankingSubmitted {
                 order,
@@ -34,7 +40,13 @@ impl Tracker {
             }
             StrategyEvent::RankingMissing { reason } => {
                 let details = format!("No usable ranking: {reason}");
-                self.push(event, "ranking_missing", agent, details, json!({"reason": reason}));
+                self.push(
+                    event,
+                    "ranking_missing",
+                    agent,
+                    details,
+                    json!({"reason": reason}),
+                );
             }
             StrategyEvent::RankingsAggregated {
                 standings,
