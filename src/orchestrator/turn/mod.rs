@@ -9,6 +9,7 @@
 mod answer_now;
 mod attempts;
 mod budget;
+mod chairman;
 mod council;
 mod council_log;
 mod criteria;
