@@ -212,6 +212,9 @@ pub struct CouncilConfig {
     /// `chairman`: the agent that synthesizes the final answer; `None` = the member whose
     /// answer ranked first.
     pub chairman: Option<AgentId>,
+    /// The chairman has its own backend block (`chairman: {id, backend}`): it is an agent of
+    /// the run (last in `agents`) that neither answers nor ranks.
+    pub chairman_outside: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

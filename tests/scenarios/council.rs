@@ -469,3 +469,53 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
     assert_eq!(status["agents"]["c"]["stage"], "ranking", "{status}");
     assert!(attempt.join("rankings.json").exists());
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_chairman_with_its_own_backend_synthesizes_and_is_never_ranked() {
+    let yaml = council(
+        &[
+            member("a", "4", ""),
+            member("b", "4", ""),
+            member("c", "5", ""),
+        ],
+        "  chairman: {id: judge, backend: {type: scripted, tokens_per_second: 0}}\n",
+    );
+    let (events, scenario) = run_once(&yaml, "What is 2+2?").await;
+    let started = events
+        .iter()
+        .find_map(|event| match &event.msg {
+            EventMsg::TurnStarted { agents, .. } => Some(agents.len()),
+            _ => None,
+        })
+        .unwrap();
+    assert_eq!(started, 4, "the chairman has a card of its own");
+    let ballots = ballots(&events);
+    assert_eq!(ballots.len(), 3);
+    assert!(ballots.iter().all(|ballot| {
+        ballot.ranker != "judge"
+            && ballot
+                .shown
+                .iter()
+                .all(|(_, agent)| agent.as_str() != "judge")
+    }));
+    let (standings, _, _) = last_aggregate(&events);
+    assert!(!standings.contains(&"judge".to_string()));
+    assert_eq!(
+        chairmen(&events),
+        [("judge".to_string(), ChairmanBasis::Configured)]
+    );
+    assert_eq!(turn_winner(&events).as_deref(), Some("judge"));
+    // One call: the synthesis, with every answer and the aggregate.
+    let requests = scenario.requests_of("judge");
+    assert_eq!(requests.len(), 1);
+    assert!(user_text(&requests[0]).contains("AGGREGATE RANKING:"));
+    assert!(events.iter().any(|event| {
+        event
+            .agent
+            .as_ref()
+            .is_some_and(|agent| agent.as_str() == "judge")
+            && matches!(event.msg, EventMsg::Usage { .. })
+    }));
+    let (answer, _) = final_answer(&events).unwrap();
+    assert_eq!(answer, "Response A ranked first.\n4");
+}

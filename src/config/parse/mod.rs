@@ -94,11 +94,14 @@ pub fn parse(
             ).help("name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)"));
         }
     }
-    if let Some(problem) = orchestrator.as_ref().and_then(|orchestrator| {
-        let ids: Vec<&str> = agents.iter().map(|(agent, _)| agent.id.as_str()).collect();
-        strategy::chairman_problem(&top, orchestrator, &ids)
-    }) {
-        problems.push(problem);
+    let mut orchestrator = orchestrator;
+    if let Some(orchestrator) = orchestrator.as_mut() {
+        problems.extend(strategy::seat_chairman(
+            &top,
+            orchestrator,
+            &mut agents,
+            &mut notes,
+        ));
     }
     if problems.is_empty() {
         notes.extend(super::server_tools::gemini_notes(

@@ -1,9 +1,11 @@
 //! `orchestrator.strategy`, `rank_own` and `chairman`: how agents reach the answer, and
 //! who chairs a council.
 
+use super::Note;
+use super::agents::parse_agent;
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
-use crate::config::schema::{CouncilConfig, OrchestratorConfig};
+use crate::config::schema::{AgentConfig, CouncilConfig, OrchestratorConfig};
 use crate::config::yaml_node::{Location, Node, Value};
 use crate::protocol::{AgentId, Strategy};
 
@@ -34,51 +36,80 @@ pub(super) fn parse_council(orchestrator: &Fields<'_>) -> Result<CouncilConfig, 
         Some(Node {
             value: Value::Null, ..
         }) => None,
+        // Its own backend block: read with the agents (`seat_chairman`).
         Some(Node {
             value: Value::Map(_),
-            loc,
             ..
-        }) => {
-            return Err(Problem::at(
-                *loc,
-                "`orchestrator.chairman` as a mapping with its own backend block is not built \
-                 yet",
-            )
-            .help("name one of the agents by its `id`, or leave it out (the top-ranked member chairs)"));
-        }
+        }) => None,
         Some(_) => orchestrator
             .string("chairman")?
             .filter(|id| !id.trim().is_empty())
             .map(|id| AgentId::new(id.trim())),
     };
-    Ok(CouncilConfig { rank_own, chairman })
+    Ok(CouncilConfig {
+        rank_own,
+        chairman,
+        chairman_outside: false,
+    })
 }
 
-/// `chairman` must name one of `agents`; the problem lists them.
-pub(super) fn chairman_problem(
-    top: &Fields<'_>,
-    orchestrator: &OrchestratorConfig,
-    agents: &[&str],
-) -> Option<Problem> {
-    let chairman = orchestrator.council.chairman.as_ref()?;
-    if agents.contains(&chairman.as_str()) {
-        return None;
-    }
-    let loc = top
+/// A chairman with its own backend block (`chairman: {id: judge, backend: {…}}`) is read
+/// like an agent and joins the run's agents, last, as a chairman that neither answers nor
+/// ranks; then `chairman` must name an agent (the problems list them).
+pub(super) fn seat_chairman<'a>(
+    top: &Fields<'a>,
+    orchestrator: &mut OrchestratorConfig,
+    agents: &mut Vec<(AgentConfig, &'a Node)>,
+    notes: &mut Vec<Note>,
+) -> Vec<Problem> {
+    let node = top
         .get("orchestrator")
         .and_then(|node| Fields::of(node, "orchestrator").ok())
-        .and_then(|fields| fields.get("chairman").map(|node| node.loc))
-        .unwrap_or(Location { line: 1, column: 1 });
-    Some(
-        Problem::at(
-            loc,
-            format!(
-                "orchestrator.chairman `{chairman}` names no agent; the agents are: {}",
-                agents.join(", ")
-            ),
-        )
-        .help("name the agent that synthesizes the council's answer by its `id`, or leave it out (the top-ranked member chairs)"),
+        .and_then(|fields| fields.get("chairman"));
+    let loc = node.map_or(Location { line: 1, column: 1 }, |node| node.loc);
+    if let Some(node) = node.filter(|node| matches!(node.value, Value::Map(_))) {
+        let chairman = Fields::of(node, "orchestrator.chairman")
+            .map_err(|problem| vec![problem])
+            .and_then(|fields| parse_agent(&fields, notes));
+        let chairman = match chairman {
+            Ok(chairman) => chairman,
+            Err(problems) => return problems,
+        };
+        if agents.iter().any(|(agent, _)| agent.id == chairman.id) {
+            return vec![
+                Problem::at(
+                    loc,
+                    format!(
+                        "orchestrator.chairman has the id `{}` of an agent that answers",
+                        chairman.id
+                    ),
+                )
+                .help(format!(
+                    "give the chairman its own id, or name that agent alone: `chairman: {}`",
+                    chairman.id
+                )),
+            ];
+        }
+        orchestrator.council.chairman = Some(chairman.id.clone());
+        orchestrator.council.chairman_outside = true;
+        agents.push((chairman, node));
+        return Vec::new();
+    }
+    let Some(chairman) = orchestrator.council.chairman.as_ref() else {
+        return Vec::new();
+    };
+    let ids: Vec<&str> = agents.iter().map(|(agent, _)| agent.id.as_str()).collect();
+    if ids.contains(&chairman.as_str()) {
+        return Vec::new();
+    }
+    vec![Problem::at(
+        loc,
+        format!(
+            "orchestrator.chairman `{chairman}` names no agent; the agents are: {}",
+            ids.join(", ")
+        ),
     )
+    .help("name the agent that synthesizes the council's answer by its `id`, give it its own block (`chairman: {id: judge, backend: {type: …}}`), or leave it out (the top-ranked member chairs)")]
 }
 
 #[cfg(test)]

@@ -65,12 +65,36 @@ fn a_chairman_that_names_no_agent_lists_the_agents() {
 }
 
 #[test]
-fn a_chairman_backend_block_is_refused_as_not_built() {
-    let message =
-        error("  strategy: council\n  chairman: {id: judge, backend: {type: scripted}}\n");
+fn a_chairman_with_its_own_backend_block_joins_the_agents_last() {
+    let loaded = from_text(
+        &config("  strategy: council\n  chairman: {id: judge, backend: {type: scripted}}\n"),
+        "test.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    let ids: Vec<&str> = loaded
+        .config
+        .agents
+        .iter()
+        .map(|agent| agent.id.as_str())
+        .collect();
+    assert_eq!(ids, ["a", "b", "judge"]);
+    let council = &loaded.config.orchestrator.council;
+    assert_eq!(council.chairman, Some(AgentId::new("judge")));
+    assert!(council.chairman_outside);
+}
+
+#[test]
+fn a_chairman_block_needs_its_own_id_and_a_backend() {
+    let clash = error("  strategy: council\n  chairman: {id: a, backend: {type: scripted}}\n");
     assert!(
-        message.contains("own backend block is not built yet"),
-        "{message}"
+        clash.contains("has the id `a` of an agent that answers"),
+        "{clash}"
+    );
+    let no_backend = error("  strategy: council\n  chairman: {id: judge}\n");
+    assert!(
+        no_backend.contains("`judge` has no `backend`"),
+        "{no_backend}"
     );
 }
 

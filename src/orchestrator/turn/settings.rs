@@ -44,7 +44,19 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     let orchestrator = &config.orchestrator;
     let coordination = &orchestrator.coordination;
     let mut notes = Vec::new();
-    let all: Vec<AgentId> = config.agents.iter().map(|agent| agent.id.clone()).collect();
+    // A chairman with its own backend block only chairs.
+    let outside_chairman = config
+        .orchestrator
+        .council
+        .chairman
+        .as_ref()
+        .filter(|_| config.orchestrator.council.chairman_outside);
+    let all: Vec<AgentId> = config
+        .agents
+        .iter()
+        .map(|agent| agent.id.clone())
+        .filter(|id| Some(id) != outside_chairman)
+        .collect();
     let participants = match &options.single_agent {
         Some(single) if all.contains(single) => vec![single.clone()],
         Some(single) => {
