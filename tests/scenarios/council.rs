@@ -349,7 +349,7 @@ async fn when_every_chairman_fails_the_best_ranked_answer_is_final_with_a_warnin
     assert!(answer.starts_with("4\n\n— Council:"), "{answer}");
     assert!(!answer.contains("Unable to generate"));
     assert!(events.iter().any(|event| matches!(&event.msg,
-        EventMsg::Warning { message } if message.contains("no chairman could synthesize"))));
+        EventMsg::Warning { message } if message.contains("no chairman synthesized the answers"))));
 }
 
 #[tokio::test(start_paused = true)]
@@ -428,6 +428,11 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
     assert!(plain.contains("⚖ ranked nothing usable"), "{plain}");
     assert!(plain.contains("⚖ Aggregate (Borda): "), "{plain}");
     assert!(plain.contains("🪑 Chairman:"), "{plain}");
+    // The footer reaches the streamed answer too.
+    assert!(
+        plain.contains("— Council: 2 of 3 members ranked"),
+        "{plain}"
+    );
     let automation = String::from_utf8(automation.into_inner().0).unwrap();
     for line in [
         "STAGE: answering",
@@ -518,4 +523,28 @@ async fn a_chairman_with_its_own_backend_synthesizes_and_is_never_ranked() {
     }));
     let (answer, _) = final_answer(&events).unwrap();
     assert_eq!(answer, "Response A ranked first.\n4");
+}
+
+#[tokio::test(start_paused = true)]
+async fn when_the_turn_times_out_the_best_answer_so_far_is_final_and_the_silent_are_named() {
+    let yaml = format!(
+        "{}timeout_settings:\n  orchestrator_timeout_seconds: 30\n",
+        council(
+            &[
+                member("a", "4", ""),
+                member("b", "4", ""),
+                member("c", "5", ", fail: hang"),
+            ],
+            "",
+        )
+    );
+    let (events, _) = run_once(&yaml, "What is 2+2?").await;
+    assert!(ballots(&events).is_empty());
+    let (_, missing, complete) = last_aggregate(&events);
+    assert!(complete);
+    assert_eq!(missing, ["a", "b", "c"]);
+    let (answer, fallback) = final_answer(&events).unwrap();
+    assert!(fallback);
+    assert!(answer.starts_with("4\n\n— Council: 0 of 3 members ranked; a ranked nothing usable: the turn timed out before it ranked"), "{answer}");
+    assert!(answer.contains("c failed: gave no answer"), "{answer}");
 }

@@ -97,6 +97,15 @@ impl Driver<'_> {
         match result {
             Ok(content) => {
                 let footer = council.footer();
+                // Displays that show the streamed answer get the footer streamed too.
+                if let Some(footer) = &footer {
+                    self.emit(
+                        Some(&chairman),
+                        EventMsg::FinalPresentationDelta {
+                            text: format!("\n\n{footer}"),
+                        },
+                    );
+                }
                 self.ending.presented_live = true;
                 self.deliver_final_answer(with_footer(content, footer), false);
                 self.write_rankings();
@@ -150,7 +159,7 @@ impl Driver<'_> {
             None,
             EventMsg::Warning {
                 message: format!(
-                    "no chairman could synthesize; the best-ranked answer ({best}'s) is the \
+                    "no chairman synthesized the answers; the best-ranked answer ({best}'s) is the \
                      final answer"
                 ),
             },

@@ -163,6 +163,25 @@ impl Driver<'_> {
     }
 
     fn begin_ranking(&mut self) {
+        if !self.seat_council() {
+            return;
+        }
+        let rankers = self
+            .council
+            .as_ref()
+            .and_then(|run| run.state.as_ref())
+            .map(|council| council.pending().to_vec())
+            .unwrap_or_default();
+        self.stage(None, Stage::Ranking);
+        for ranker in rankers {
+            self.start_ranking_round(&ranker);
+        }
+        self.advance_council();
+    }
+
+    /// The answering stage is over: the council's state from the answers and the members
+    /// that failed; `false` (and the turn ends) when nobody answered.
+    fn seat_council(&mut self) -> bool {
         let members = self.coordination.agents().to_vec();
         let answers: Vec<(AgentId, String)> = self
             .coordination
@@ -171,7 +190,7 @@ impl Driver<'_> {
             .map(|(agent, content)| (agent, content.to_string()))
             .collect();
         let Some(run) = self.council.as_mut() else {
-            return;
+            return false;
         };
         let failed: Vec<(AgentId, String)> = members
             .iter()
@@ -195,17 +214,36 @@ impl Driver<'_> {
                 },
             );
             self.phase = Phase::Done;
-            return;
+            return false;
         }
         let rank_own = self.run.config.orchestrator.council.rank_own;
         let council = Council::new(&self.request.question, rank_own, members, answers, failed);
-        let rankers = council.pending().to_vec();
         run.state = Some(council);
-        self.stage(None, Stage::Ranking);
-        for ranker in rankers {
-            self.start_ranking_round(&ranker);
+        true
+    }
+
+    /// The turn's time ran out before the chairman could start: the rankings not in count
+    /// for nothing and the best-ranked answer so far is the final answer.
+    pub(super) fn council_timed_out(&mut self) {
+        let seated = self.council.as_ref().is_some_and(|run| run.state.is_some());
+        if !seated && !self.seat_council() {
+            return;
         }
-        self.advance_council();
+        let pending = self
+            .council
+            .as_ref()
+            .and_then(|run| run.state.as_ref())
+            .map(|council| council.pending().to_vec())
+            .unwrap_or_default();
+        for ranker in pending {
+            let reason = "the turn timed out before it ranked".to_string();
+            if let Some(council) = self.council.as_mut().and_then(|run| run.state.as_mut()) {
+                council.ranking_missing(&ranker, &reason);
+            }
+            self.strategy_event(Some(&ranker), StrategyEvent::RankingMissing { reason });
+        }
+        self.emit_aggregate();
+        self.council_without_chairman();
     }
 
     fn start_ranking_round(&mut self, ranker: &AgentId) {

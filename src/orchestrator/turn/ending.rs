@@ -90,6 +90,10 @@ impl Driver<'_> {
         for agent in self.coordination.unfinished_agents() {
             self.status(&agent, AgentStatus::TimedOut);
         }
+        if self.council.is_some() {
+            self.council_timed_out();
+            return;
+        }
         let message = format!(
             "no answers available: the orchestrator timed out after {seconds} s before any \
              agent answered"
