@@ -100,14 +100,19 @@ impl Council {
     }
 
     /// What `ranker` ranks: the other members' answers (its own too with `rank_own`),
-    /// in an order seeded by the question and the ranker, labelled in that order.
+    /// in an order seeded by the question and the ranker, labelled in that order. Where
+    /// every ranker sees the same answers (`rank_own`), an order that happens to be the
+    /// first answerer's is rotated, so the rankers never all see one order.
     pub fn shown(&self, ranker: &AgentId) -> Vec<ShownAnswer> {
-        let mut answers: Vec<&(AgentId, String)> = self
-            .answers
-            .iter()
-            .filter(|(agent, _)| self.rank_own || agent != ranker)
-            .collect();
-        Seeded::from_parts(&[&self.question, ranker.as_str()]).shuffle(&mut answers);
+        let mut answers = self.seeded_order(ranker);
+        if self.rank_own
+            && answers.len() >= 3
+            && let Some((first, _)) = self.answers.first()
+            && first != ranker
+            && answers == self.seeded_order(first)
+        {
+            answers.rotate_left(1);
+        }
         answers
             .into_iter()
             .enumerate()
@@ -117,6 +122,16 @@ impl Council {
                 content: content.clone(),
             })
             .collect()
+    }
+
+    fn seeded_order(&self, ranker: &AgentId) -> Vec<&(AgentId, String)> {
+        let mut answers: Vec<&(AgentId, String)> = self
+            .answers
+            .iter()
+            .filter(|(agent, _)| self.rank_own || agent != ranker)
+            .collect();
+        Seeded::from_parts(&[&self.question, ranker.as_str()]).shuffle(&mut answers);
+        answers
     }
 
     /// Checks and records `ranker`'s ranking (labels best first; a partial one counts).

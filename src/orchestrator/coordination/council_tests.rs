@@ -55,6 +55,38 @@ fn rankers_see_the_answers_in_different_orders_reproducibly() {
 }
 
 #[test]
+fn with_rank_own_no_question_lets_every_ranker_see_one_order() {
+    for question in 0..200 {
+        let members = ids(&["a", "b", "c"]);
+        let answers = members
+            .iter()
+            .map(|agent| (agent.clone(), format!("answer of {agent}")))
+            .collect();
+        let council = Council::new(
+            &format!("q{question}"),
+            true,
+            members.clone(),
+            answers,
+            Vec::new(),
+        );
+        let orders: Vec<Vec<AgentId>> = members
+            .iter()
+            .map(|ranker| {
+                council
+                    .shown(ranker)
+                    .into_iter()
+                    .map(|answer| answer.agent)
+                    .collect()
+            })
+            .collect();
+        assert!(
+            orders.iter().any(|order| order != &orders[0]),
+            "q{question}: {orders:?}"
+        );
+    }
+}
+
+#[test]
 fn a_ballot_names_only_shown_labels_once_and_may_be_partial() {
     let mut council = council(&["a", "b", "c"], false);
     let a = AgentId::new("a");
