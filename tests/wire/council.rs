@@ -1,19 +1,27 @@
 //! The council over real HTTP, on two protocols: a member answers with `new_answer` alone,
 //! ranks with the `rank` tool (its schema lists the labels it was shown) or, ignoring the
-//! tool, with a "FINAL RANKING:" list the fallback parser counts, and chairs the synthesis.
+//! tool, with a "FINAL RANKING:" list the fallback parser counts, and chairs the synthesis;
+//! a `rank` naming a label it was not shown is refused with the labels it may use.
 
-use massgen::protocol::{EventMsg, RankingSource, StrategyEvent};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+use massgen::protocol::{EnforcementReason, EventMsg, RankingSource, StrategyEvent};
 use serde_json::json;
 
 use crate::mock_llm::{MockLlm, Recorded};
 use crate::multi_protocol::{Wire, text, tool};
 use crate::support::{assert_completed, final_answer, run_once};
 
-/// A member that answers, ranks (with the tool, or in text when `in_text`) and chairs.
+/// A member that answers, ranks (with the tool, or in text when `in_text`) and chairs. Its
+/// first `rank` call names a label it was not shown; the refusal tells it which it may use.
 async fn member_model(wire: Wire, in_text: bool) -> MockLlm {
+    let refused = AtomicBool::new(false);
     MockLlm::with_responder(move |request: &Recorded| {
         let body = request.body.to_string();
         if body.contains("\"rank\"") {
+            if !in_text && !refused.swap(true, Ordering::SeqCst) {
+                return tool(wire, "rank", &json!({"ranking": ["Response Z"]}));
+            }
             if in_text {
                 return text(
                     wire,
@@ -81,11 +89,23 @@ async fn council_turn(wire: Wire, in_text: bool) {
         ranking.contains("\"rank\"") && ranking.contains("FINAL RANKING"),
         "{backend}"
     );
-    // Tied on one point each, config order breaks the tie: the wired member chairs.
+    if !in_text {
+        // The bad label was refused as an enforcement retry, with the labels to use.
+        assert!(events.iter().any(|event| matches!(&event.msg,
+            EventMsg::EnforcementRetry { reason: EnforcementReason::InvalidVote, detail, .. }
+                if detail.contains("`Response Z` is not a response you were shown"))));
+        let retry = requests[2].body.to_string();
+        assert!(
+            retry.contains("The labels: Response A."),
+            "{backend}: {retry}"
+        );
+    }
+    // Tied, config order breaks the tie: the wired member chairs.
     let (answer, fallback) = final_answer(&events).unwrap();
     assert!(!fallback);
     assert_eq!(answer, "The council's answer: 4.", "{backend}");
-    assert_eq!(requests.len(), 3, "{backend}");
+    let calls = if in_text { 3 } else { 4 };
+    assert_eq!(requests.len(), calls, "{backend}");
 }
 
 #[tokio::test]
