@@ -548,3 +548,35 @@ async fn when_the_turn_times_out_the_best_answer_so_far_is_final_and_the_silent_
     assert!(answer.starts_with("4\n\n— Council: 0 of 3 members ranked; a ranked nothing usable: the turn timed out before it ranked"), "{answer}");
     assert!(answer.contains("c failed: gave no answer"), "{answer}");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_council_left_with_one_answer_has_nothing_to_rank_and_its_author_chairs() {
+    let yaml = council(
+        &[
+            member("a", "4", ""),
+            member(
+                "b",
+                "5",
+                ", fail: {mode: error, message: \"quota exceeded\"}",
+            ),
+        ],
+        "",
+    );
+    let (events, _) = run_once(&yaml, "What is 2+2?").await;
+    assert!(ballots(&events).is_empty());
+    let (standings, missing, complete) = last_aggregate(&events);
+    assert!(complete);
+    assert_eq!(
+        (standings, missing),
+        (vec!["a".to_string()], vec!["b".to_string()])
+    );
+    assert_eq!(
+        chairmen(&events),
+        [("a".to_string(), ChairmanBasis::TopRanked)]
+    );
+    let (answer, _) = final_answer(&events).unwrap();
+    assert!(
+        answer.ends_with("— Council: 0 of 2 members ranked; b failed: quota exceeded"),
+        "{answer}"
+    );
+}

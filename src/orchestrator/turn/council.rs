@@ -173,6 +173,10 @@ impl Driver<'_> {
             .map(|council| council.pending().to_vec())
             .unwrap_or_default();
         self.stage(None, Stage::Ranking);
+        if rankers.is_empty() {
+            // A lone answer: nothing to rank, the aggregate is complete as it stands.
+            self.emit_aggregate();
+        }
         for ranker in rankers {
             self.start_ranking_round(&ranker);
         }
