@@ -4,7 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::protocol::{BroadcastTarget, Mode, PlanDepth, TurnOptions};
+use crate::protocol::{BroadcastTarget, Mode, PlanDepth, Strategy, TurnOptions};
 
 #[derive(Clone, Debug, Parser)]
 #[command(
@@ -64,6 +64,10 @@ pub struct Args {
     /// reached, no new model call starts and the best answer so far is presented.
     #[arg(long, value_name = "USD", value_parser = parse_cost)]
     pub max_cost: Option<f64>,
+
+    /// How agents reach the answer: vote or council (overrides orchestrator.strategy).
+    #[arg(long, value_name = "STRATEGY", value_parser = parse_strategy)]
+    pub strategy: Option<Strategy>,
 
     /// Checklist criteria for checklist-gated voting, from a JSON file: a list of
     /// {"text": …, "category": "primary|standard|stretch"}, or {"criteria": […]}.
@@ -306,6 +310,7 @@ impl Args {
             || self.allow_outside_project
             || self.orchestrator_timeout.is_some()
             || self.max_cost.is_some()
+            || self.strategy.is_some()
             || self.eval_criteria.is_some()
             || !self.limits.is_empty()
             || self.plan
@@ -330,6 +335,7 @@ impl Args {
             broadcast: self.broadcast,
             auto_execute: self.plan_and_execute,
             plan: self.execute_plan.clone(),
+            strategy: self.strategy,
             ..TurnOptions::default()
         };
         (mode, options)
@@ -343,6 +349,17 @@ fn parse_depth(text: &str) -> Result<PlanDepth, String> {
             PlanDepth::NAMES.join(", ")
         )
     })
+}
+
+/// `--strategy`: debate is refused until it is built, never silently replaced.
+fn parse_strategy(text: &str) -> Result<Strategy, String> {
+    match Strategy::parse(text) {
+        Some(Strategy::Debate) => {
+            Err("the debate strategy is not built yet; use vote or council".into())
+        }
+        Some(strategy) => Ok(strategy),
+        None => Err(format!("`{text}` is not a strategy; use vote or council")),
+    }
 }
 
 fn parse_broadcast(text: &str) -> Result<BroadcastTarget, String> {

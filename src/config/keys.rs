@@ -198,6 +198,9 @@ pub const ORCHESTRATOR: &[&str] = &[
     "defer_peer_updates_until_restart",
     "coordination_mode",
     "presenter_agent",
+    "strategy",
+    "rank_own",
+    "chairman",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",

@@ -81,10 +81,12 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
-    DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
-    UiConfig,
+    CouncilConfig, DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig,
+    TimeoutConfig, UiConfig,
 };
-pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use scripted::{
+    CouncilScript, FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall,
+};
 pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{

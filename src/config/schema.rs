@@ -198,6 +198,23 @@ pub struct OrchestratorConfig {
     /// `presenter_agent`: who integrates every answer in `coordination_mode: decomposition`
     /// (`None`: the last agent, as in MassGen).
     pub presenter_agent: Option<AgentId>,
+    /// `strategy`: how agents reach the answer (vote, the default, or council).
+    pub strategy: crate::protocol::Strategy,
+    /// `rank_own` and `chairman`: how a council ranks and who synthesizes.
+    pub council: CouncilConfig,
+}
+
+/// The council strategy's keys.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct CouncilConfig {
+    /// `rank_own`: a member also ranks its own answer (default false: it never sees it).
+    pub rank_own: bool,
+    /// `chairman`: the agent that synthesizes the final answer; `None` = the member whose
+    /// answer ranked first.
+    pub chairman: Option<AgentId>,
+    /// The chairman has its own backend block (`chairman: {id, backend}`): it is an agent of
+    /// the run (last in `agents`) that neither answers nor ranks.
+    pub chairman_outside: bool,
 }
 
 #[derive(Clone, Debug, PartialEq)]

@@ -114,6 +114,19 @@ pub struct ScriptedOptions {
     pub proposed_criteria: Vec<serde_json::Value>,
     /// The arguments of the `draft_approach` call it makes after a `new_answer` verdict.
     pub approach: Option<serde_json::Value>,
+    /// How it behaves in a council's ranking round and as its chairman.
+    pub council: CouncilScript,
+}
+
+/// A scripted member of a council (`rank_as_text`, `rank_garbage`, `fail_as_chairman`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct CouncilScript {
+    /// Ranks with a "FINAL RANKING:" list in text instead of calling `rank`.
+    pub rank_as_text: bool,
+    /// Ranks with a reply that names no response at all.
+    pub rank_garbage: bool,
+    /// Its synthesis call as chairman fails.
+    pub fail_as_chairman: bool,
 }
 
 impl Default for ScriptedOptions {
@@ -145,6 +158,7 @@ impl Default for ScriptedOptions {
             checklist_report: None,
             proposed_criteria: Vec::new(),
             approach: None,
+            council: CouncilScript::default(),
         }
     }
 }
@@ -195,7 +209,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 26] = [
+pub const SCRIPTED_KEYS: [&str; 29] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -222,6 +236,9 @@ pub const SCRIPTED_KEYS: [&str; 26] = [
     "checklist_report",
     "proposed_criteria",
     "approach",
+    "rank_as_text",
+    "rank_garbage",
+    "fail_as_chairman",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -288,6 +305,11 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         checklist_report: backend.string("checklist_report")?,
         proposed_criteria: modes::parse_proposed_criteria(backend)?,
         approach: modes::parse_approach(backend)?,
+        council: CouncilScript {
+            rank_as_text: backend.bool("rank_as_text")?.unwrap_or(false),
+            rank_garbage: backend.bool("rank_garbage")?.unwrap_or(false),
+            fail_as_chairman: backend.bool("fail_as_chairman")?.unwrap_or(false),
+        },
     })
 }
 

@@ -15,6 +15,11 @@
 //! COMPLETED: <N> agents, <seconds>s total
 //! ```
 //!
+//! A council turn adds, as they happen, `STAGE: <stage>` as the turn enters each stage,
+//! `RANKING: <ranker>: <member> > <member> … (tool|text)` per ballot, `RANKING_MISSING:
+//! <ranker>: <why>`, `AGGREGATE: <member> <points>, …` once every ranker is done and
+//! `CHAIRMAN: <member> (configured|top_ranked|fallback after <member>)`.
+//!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
 //! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,
 //! warnings, a reached cost budget, why a turn ended without an answer and how a saved plan
@@ -24,7 +29,9 @@ use std::io::{self, Write};
 use std::path::PathBuf;
 
 use super::Printer;
-use crate::protocol::{AgentId, Event, EventMsg, TurnOutcome};
+use crate::protocol::{
+    AgentId, ChairmanBasis, Event, EventMsg, RankingSource, StrategyEvent, TurnOutcome,
+};
 use crate::sanitize::sanitize_for_terminal as clean;
 use crate::session::format_usd;
 
@@ -152,6 +159,10 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
                 self.turn.winner.clone_from(winner);
             }
             self.finished(*outcome, *duration_ms)?;
+        } else if let EventMsg::Strategy(strategy) = msg
+            && let Some(line) = council_line(event.agent.as_ref(), strategy)
+        {
+            writeln!(self.out, "{line}")?;
         } else if let EventMsg::Warning { message } = msg {
             writeln!(self.diagnostics, "warning: {}", clean(message))?;
         } else if let EventMsg::PlanUpdated { plan } = msg
@@ -184,6 +195,50 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
             )?;
         }
         self.out.flush()
+    }
+}
+
+/// A council event's line, if it has one.
+fn council_line(agent: Option<&AgentId>, event: &StrategyEvent) -> Option<String> {
+    match (event, agent) {
+        (StrategyEvent::StageStarted { stage }, None) => Some(format!("STAGE: {}", stage.label())),
+        (StrategyEvent::RankingSubmitted { order, source, .. }, Some(ranker)) => {
+            let order: Vec<String> = order.iter().map(ToString::to_string).collect();
+            let source = match source {
+                RankingSource::Tool => "tool",
+                RankingSource::Text => "text",
+            };
+            Some(format!(
+                "RANKING: {ranker}: {} ({source})",
+                order.join(" > ")
+            ))
+        }
+        (StrategyEvent::RankingMissing { reason }, Some(ranker)) => {
+            Some(format!("RANKING_MISSING: {ranker}: {}", one_line(reason)))
+        }
+        (
+            StrategyEvent::RankingsAggregated {
+                standings,
+                complete: true,
+                ..
+            },
+            _,
+        ) => {
+            let points: Vec<String> = standings
+                .iter()
+                .map(|standing| format!("{} {}", standing.agent, standing.points))
+                .collect();
+            Some(format!("AGGREGATE: {}", points.join(", ")))
+        }
+        (StrategyEvent::ChairmanChosen { chairman, basis }, _) => {
+            let why = match basis {
+                ChairmanBasis::Configured => "configured".to_string(),
+                ChairmanBasis::TopRanked => "top_ranked".to_string(),
+                ChairmanBasis::Fallback { failed, .. } => format!("fallback after {failed}"),
+            };
+            Some(format!("CHAIRMAN: {chairman} ({why})"))
+        }
+        _ => None,
     }
 }
 
@@ -222,5 +277,73 @@ mod tests {
         assert_eq!(shown.chars().count(), PREVIEW_CHARS + 3);
         assert!(shown.ends_with("..."));
         assert_eq!(one_line("a\u{1b}[2J\tb\r\nc"), "a b c");
+    }
+
+    #[test]
+    fn council_events_have_their_lines() {
+        use crate::protocol::{RankedStanding, Stage};
+        let b = AgentId::new("b");
+        assert_eq!(
+            council_line(
+                None,
+                &StrategyEvent::StageStarted {
+                    stage: Stage::Ranking
+                }
+            )
+            .as_deref(),
+            Some("STAGE: ranking")
+        );
+        assert_eq!(
+            council_line(
+                Some(&b),
+                &StrategyEvent::StageStarted {
+                    stage: Stage::Ranking
+                }
+            ),
+            None
+        );
+        let ballot = StrategyEvent::RankingSubmitted {
+            order: vec![AgentId::new("c"), AgentId::new("a")],
+            shown: Vec::new(),
+            source: RankingSource::Text,
+        };
+        assert_eq!(
+            council_line(Some(&b), &ballot).as_deref(),
+            Some("RANKING: b: c > a (text)")
+        );
+        let missing = StrategyEvent::RankingMissing {
+            reason: "no\nlist".into(),
+        };
+        assert_eq!(
+            council_line(Some(&b), &missing).as_deref(),
+            Some("RANKING_MISSING: b: no list")
+        );
+        let standing = |agent: &str, points| RankedStanding {
+            agent: AgentId::new(agent),
+            points,
+            mean_rank: None,
+            ballots: 0,
+        };
+        let aggregate = |complete| StrategyEvent::RankingsAggregated {
+            standings: vec![standing("c", 3), standing("a", 1)],
+            missing: Vec::new(),
+            complete,
+        };
+        assert_eq!(council_line(None, &aggregate(false)), None);
+        assert_eq!(
+            council_line(None, &aggregate(true)).as_deref(),
+            Some("AGGREGATE: c 3, a 1")
+        );
+        let chairman = StrategyEvent::ChairmanChosen {
+            chairman: AgentId::new("a"),
+            basis: ChairmanBasis::Fallback {
+                failed: b.clone(),
+                reason: "401".into(),
+            },
+        };
+        assert_eq!(
+            council_line(None, &chairman).as_deref(),
+            Some("CHAIRMAN: a (fallback after b)")
+        );
     }
 }

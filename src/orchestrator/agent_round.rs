@@ -97,6 +97,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
                     ),
                 }
             }
+            Response::Nothing if task.ranking.is_some() => ranked_in_text(task, &turn).await,
             Response::Nothing => {
                 nudge(task, &turn.text, &turn.text);
                 Step::Retry {
@@ -257,6 +258,41 @@ fn nudge(task: &mut RoundTask, reply: &str, partial_text: &str) {
     )));
 }
 
+/// A ranking round's reply in text: its "FINAL RANKING:" list goes to the driver as a
+/// `rank` from text; with none, the model is asked again.
+async fn ranked_in_text(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
+    let labels = task.ranking.clone().unwrap_or_default();
+    let Some(ranking) = super::coordination::ranking::parse_text_ranking(&turn.text, &labels)
+    else {
+        Arc::make_mut(&mut task.messages).push(Message::assistant(&turn.text, Vec::new()));
+        Arc::make_mut(&mut task.messages).push(Message::user(
+            super::prompts::council::ranking_reminder(&turn.text, &labels),
+        ));
+        return Step::Retry {
+            reason: EnforcementReason::NoWorkflowTool,
+            detail: "the reply neither called `rank` nor ended with a FINAL RANKING: list".into(),
+        };
+    };
+    let call = WorkflowCall::Rank {
+        ranking,
+        reasoning: turn.text.clone(),
+        source: crate::protocol::RankingSource::Text,
+    };
+    match task.link.sink().propose(call).await {
+        None => Step::Done(RoundEnd::Cancelled),
+        Some(Verdict::Accepted) => Step::Done(RoundEnd::Voted),
+        Some(Verdict::Ignored) => Step::Done(RoundEnd::VoteIgnored),
+        Some(Verdict::Rejected { reason, message }) => {
+            Arc::make_mut(&mut task.messages).push(Message::assistant(&turn.text, Vec::new()));
+            Arc::make_mut(&mut task.messages).push(Message::user(message.clone()));
+            Step::Retry {
+                reason,
+                detail: message,
+            }
+        }
+    }
+}
+
 enum Response {
     Workflow(Vec<ToolCall>),
     /// Only other tools: run them and call the model again.
@@ -315,7 +351,7 @@ async fn judge(task: &mut RoundTask, turn: &AssistantTurn, calls: &[ToolCall]) -
     };
     let is_vote = matches!(
         parsed,
-        WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. }
+        WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. } | WorkflowCall::Rank { .. }
     );
     match task.link.sink().propose(parsed).await {
         None => Step::Done(RoundEnd::Cancelled),

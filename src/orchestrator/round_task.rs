@@ -25,6 +25,9 @@ pub struct RoundTask {
     pub messages: Arc<Vec<Message>>,
     pub tools: Vec<ToolSpec>,
     pub vote_only: bool,
+    /// A council ranking round over these labels: a reply in text with no tool call is
+    /// read for a "FINAL RANKING:" list before it counts as a miss.
+    pub ranking: Option<Vec<String>>,
     /// The agent restarted: its task plan starts afresh before the first model call.
     pub reset_plan: Option<Arc<TaskPlanTools>>,
     /// Bumped by the driver on every accepted answer.

@@ -133,6 +133,9 @@ pub enum WinnerBasis {
     FirstAnswer,
     /// Decomposition mode: the configured presenter integrates every agent's work.
     Presenter,
+    /// Council: the chairman synthesizes from every answer and the aggregate ranking
+    /// (`ChairmanChosen` says why this one chairs).
+    Chairman,
 }
 
 /// How the final answer is made from the winner (`orchestrator.final_answer_strategy`).

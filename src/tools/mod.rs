@@ -6,6 +6,7 @@ pub mod builtin;
 pub mod custom;
 pub mod permissions;
 pub mod post_evaluation;
+pub mod rank;
 pub mod read_media;
 mod router;
 pub mod workflow;

@@ -12,7 +12,7 @@ pub const VOTE: &str = "vote";
 pub const STOP: &str = "stop";
 
 pub fn is_workflow_tool(name: &str) -> bool {
-    name == NEW_ANSWER || name == VOTE || name == STOP
+    name == NEW_ANSWER || name == VOTE || name == STOP || name == super::rank::RANK
 }
 
 /// `stop` (decomposition mode) as MassGen's `StopToolkit` defines it.
@@ -122,6 +122,14 @@ pub enum WorkflowCall {
         summary: String,
         status: String,
     },
+    /// The council's `rank`: labels best first, as written (checked against the labels
+    /// shown by the orchestrator); `source` says whether it came as the tool or as a
+    /// "FINAL RANKING:" list in text.
+    Rank {
+        ranking: Vec<String>,
+        reasoning: String,
+        source: crate::protocol::RankingSource,
+    },
 }
 
 /// A call's arguments as JSON (`{}` when empty); the error text is for the model.
@@ -175,6 +183,14 @@ pub fn parse_call(call: &ToolCall) -> Result<WorkflowCall, String> {
                 }
             },
         }),
+        super::rank::RANK => {
+            let (ranking, reasoning) = super::rank::parse_rank(&arguments)?;
+            Ok(WorkflowCall::Rank {
+                ranking,
+                reasoning,
+                source: crate::protocol::RankingSource::Tool,
+            })
+        }
         other => Err(format!("`{other}` is not a workflow tool.")),
     }
 }

@@ -26,3 +26,4 @@ mod logs_summary_votes;
 mod plan;
 mod restarts;
 mod sessions;
+mod strategy;

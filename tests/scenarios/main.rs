@@ -19,6 +19,7 @@ mod checklist_rounds;
 mod context;
 mod coordination;
 mod coordination_keys;
+mod council;
 mod criteria;
 mod criteria_events;
 mod failures;

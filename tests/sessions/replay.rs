@@ -119,3 +119,28 @@ fn paths_without_events_and_bad_speeds_are_refused() {
         );
     }
 }
+
+#[test]
+fn a_replayed_council_prints_its_ballots_aggregate_and_chairman_again() {
+    let sandbox = Sandbox::new();
+    sandbox.write("pair.yaml", PAIR);
+    let live = run(
+        &sandbox,
+        &[
+            "--config",
+            "pair.yaml",
+            "--display",
+            "plain",
+            "--strategy",
+            "council",
+            "Which is it?",
+        ],
+    );
+    assert!(live.status.success(), "{}", text(&live.stderr));
+    let transcript = text(&live.stdout);
+    for line in ["⚖ ranks ", "⚖ Aggregate (Borda): ", "🪑 Chairman: first"] {
+        assert!(transcript.contains(line), "{line}\n{transcript}");
+    }
+    let session = only_entry(&sandbox.massgen_dir().join("sessions"));
+    assert_eq!(replay(&sandbox, &session), transcript);
+}

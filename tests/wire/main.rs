@@ -14,6 +14,7 @@ mod anthropic;
 mod attachments;
 mod checklist;
 mod context_recovery;
+mod council;
 mod custom_tools;
 mod decomposition;
 mod draft_approach;

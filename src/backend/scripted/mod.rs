@@ -9,6 +9,7 @@ mod personas;
 mod plan;
 mod plan_report;
 mod planning;
+mod ranking;
 mod reading;
 mod script;
 mod sized_plan;
@@ -75,11 +76,13 @@ impl Backend for ScriptedBackend {
 
     fn stream(&self, request: ChatRequest) -> EventStream {
         let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
+        let chair_failure = ranking::chair_failure(&request, &self.options);
         let failure = self
             .options
             .failure
             .as_ref()
-            .filter(|failure| failure.times.is_none_or(|times| call_number <= times));
+            .filter(|failure| failure.times.is_none_or(|times| call_number <= times))
+            .or(chair_failure.as_ref());
         let reply = {
             let mut last_reply = self
                 .last_reply
@@ -117,16 +120,19 @@ impl Backend for ScriptedBackend {
                 .or(replies.last())
                 .map_or("", String::as_str)
         });
-        let plan = plan::plan(&plan::Context {
-            critic,
-            evaluation,
-            options: &self.options,
-            own_anon: self.own_anon.as_ref(),
-            mapping: &self.mapping,
-            request: &request,
-            failure: failure.map(|failure| failure.mode),
-            model: &self.model,
-            reply: reply.as_deref(),
+        let council = ranking::plan(&request, &self.options);
+        let plan = council.unwrap_or_else(|| {
+            plan::plan(&plan::Context {
+                critic,
+                evaluation,
+                options: &self.options,
+                own_anon: self.own_anon.as_ref(),
+                mapping: &self.mapping,
+                request: &request,
+                failure: failure.map(|failure| failure.mode),
+                model: &self.model,
+                reply: reply.as_deref(),
+            })
         });
         let steps = script::steps(
             &plan,

@@ -236,7 +236,10 @@ fn check_vote_targets(agents: &[(AgentConfig, &Node)]) -> Result<(), Problem> {
 }
 
 /// One agent, with a problem for each of its fields that cannot be used.
-fn parse_agent(agent: &Fields<'_>, notes: &mut Vec<Note>) -> Result<AgentConfig, Vec<Problem>> {
+pub(super) fn parse_agent(
+    agent: &Fields<'_>,
+    notes: &mut Vec<Note>,
+) -> Result<AgentConfig, Vec<Problem>> {
     KeyTable::of(Section::Agent).check(agent, notes);
     let mut found = Gathered::default();
     let id = found.take(agent_id(agent));

@@ -21,6 +21,7 @@ mod persona_generator;
 mod request_options;
 mod server_security;
 mod settings;
+mod strategy;
 mod strict_tools;
 mod tool_execution;
 mod tools;
@@ -92,6 +93,15 @@ pub fn parse(
                 ),
             ).help("name the agent that integrates every answer by its `id`, or leave it out (the last agent presents)"));
         }
+    }
+    let mut orchestrator = orchestrator;
+    if let Some(orchestrator) = orchestrator.as_mut() {
+        problems.extend(strategy::seat_chairman(
+            &top,
+            orchestrator,
+            &mut agents,
+            &mut notes,
+        ));
     }
     if problems.is_empty() {
         notes.extend(super::server_tools::gemini_notes(

@@ -99,6 +99,12 @@ pub(super) fn parse_orchestrator(
             .flatten()
             .unwrap_or_default(),
         presenter_agent: text(&mut found, "presenter_agent").map(AgentId::new),
+        strategy: found
+            .take(super::strategy::parse_strategy(orchestrator))
+            .unwrap_or_default(),
+        council: found
+            .take(super::strategy::parse_council(orchestrator))
+            .unwrap_or_default(),
     };
     found.take(super::criteria::require_checklist_for_bootstrap(
         orchestrator,

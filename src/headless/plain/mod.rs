@@ -5,6 +5,7 @@
 
 mod answers;
 mod attempts;
+mod council;
 mod cut_short;
 mod plan;
 mod provider_tool;
@@ -338,6 +339,7 @@ impl<W: Write> PlainPrinter<W> {
                 },
                 _,
             ) => self.finish_line(*outcome, *duration_ms),
+            (EventMsg::Strategy(strategy), agent) => self.strategy_line(agent, strategy),
             (_, None) => Ok(()),
             (
                 run_events!()
@@ -346,7 +348,6 @@ impl<W: Write> PlainPrinter<W> {
                 | EventMsg::AgentStatus { .. }
                 | EventMsg::ContextUsage { .. }
                 | EventMsg::RoundStarted { .. }
-                | EventMsg::Strategy(_)
                 | EventMsg::BroadcastClosed {
                     timed_out: false, ..
                 },

@@ -89,9 +89,10 @@ impl<W: Write> PlainPrinter<W> {
             }
             WinnerBasis::FirstAnswer => "no votes; first answer".into(),
             WinnerBasis::Presenter => "presenter; integrates every subtask".into(),
+            WinnerBasis::Chairman => "chairman; synthesizes every answer".into(),
         };
         let board = match basis {
-            WinnerBasis::Presenter => String::new(),
+            WinnerBasis::Presenter | WinnerBasis::Chairman => String::new(),
             _ => {
                 let counts: Vec<String> = tally
                     .iter()

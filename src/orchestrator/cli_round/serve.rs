@@ -132,7 +132,7 @@ impl<'a> Served<'a> {
         };
         let is_vote = matches!(
             parsed,
-            WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. }
+            WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. } | WorkflowCall::Rank { .. }
         );
         match self.link.sink().propose(parsed).await {
             None => Handled {

@@ -15,6 +15,7 @@ pub mod bootstrap;
 pub mod checklist;
 mod checklist_calls;
 mod checklist_gate;
+pub mod council;
 pub mod criteria;
 mod decomposition;
 mod draft_approach;
@@ -142,7 +143,11 @@ impl Coordination {
         state.checklist.reset();
         let round = state.rounds;
         let converging_checklists = state.checklist.converging();
-        let answers = self.visible_answers();
+        let answers = if self.rules.independent {
+            Vec::new()
+        } else {
+            self.visible_answers()
+        };
         Some(RoundView {
             round,
             converging_checklists,
@@ -230,7 +235,12 @@ impl Coordination {
             return Err(refusal);
         }
         let content = content.trim();
-        for existing in self.visible_answers() {
+        let peers = if self.rules.independent {
+            Vec::new()
+        } else {
+            self.visible_answers()
+        };
+        for existing in peers {
             if existing.content.trim() == content {
                 return Err(Rejection {
                     reason: EnforcementReason::AnswerDuplicate,

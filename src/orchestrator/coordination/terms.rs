@@ -24,6 +24,9 @@ pub struct Rules {
     /// `coordination_mode: decomposition`: agents `stop` instead of voting, and this
     /// agent presents.
     pub presenter: Option<AgentId>,
+    /// Council answering: no member sees another's answer, and two members may give the
+    /// same answer.
+    pub independent: bool,
 }
 
 /// An answer as an agent sees it at the start of a round.

@@ -15,6 +15,7 @@ use super::turn_tools::BroadcastSettings;
 
 mod checklist;
 mod code_tools;
+pub mod council;
 pub mod decomposition;
 mod fast_iteration;
 mod filesystem;

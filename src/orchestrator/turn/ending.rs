@@ -90,6 +90,10 @@ impl Driver<'_> {
         for agent in self.coordination.unfinished_agents() {
             self.status(&agent, AgentStatus::TimedOut);
         }
+        if self.council.is_some() {
+            self.council_timed_out();
+            return;
+        }
         let message = format!(
             "no answers available: the orchestrator timed out after {seconds} s before any \
              agent answered"
@@ -121,6 +125,10 @@ impl Driver<'_> {
     }
 
     pub(super) fn conclude_coordination(&mut self) {
+        if self.council.is_some() {
+            self.advance_council();
+            return;
+        }
         let message = "no agent produced an answer, so there is nothing to present".to_string();
         self.choose_winner(Candidates::AllAnswers, false, message);
     }
@@ -264,6 +272,10 @@ impl Driver<'_> {
         if self.presentation.take().is_none() {
             return;
         }
+        if self.council.is_some() {
+            self.on_chairman_finished(result);
+            return;
+        }
         match result {
             Ok(content) => {
                 self.ending.presented_live = true;
@@ -326,6 +338,10 @@ impl Driver<'_> {
         let Phase::Presenting { winner, .. } = &self.phase else {
             return;
         };
+        if let Some(content) = self.council_stored_answer() {
+            self.complete_presentation(content, fallback);
+            return;
+        }
         let content = self
             .coordination
             .latest_answer(winner)

@@ -9,6 +9,9 @@
 mod answer_now;
 mod attempts;
 mod budget;
+mod chairman;
+mod council;
+mod council_log;
 mod criteria;
 mod dispatch;
 mod ending;
@@ -172,6 +175,8 @@ struct Driver<'a> {
     personas: Vec<Option<crate::orchestrator::personas::GeneratedPersona>>,
     /// Decomposition mode: each agent's subtask, config order (empty in voting mode).
     subtasks: Vec<Option<String>>,
+    /// The council strategy's stages, when the turn runs as a council.
+    council: Option<council::CouncilRun>,
 }
 
 impl<'a> Driver<'a> {
@@ -180,6 +185,7 @@ impl<'a> Driver<'a> {
         let planning_gate = PlanningGate::default();
         let task_kit = TaskKit::new(run, &request, &settings, &planning_gate);
         let (tx, rx) = task_channel();
+        let settings_strategy = settings.strategy;
         Self {
             run,
             request,
@@ -210,6 +216,8 @@ impl<'a> Driver<'a> {
             ending: Ending::default(),
             personas: Vec::new(),
             subtasks: Vec::new(),
+            council: (settings_strategy == crate::protocol::Strategy::Council)
+                .then(council::CouncilRun::default),
         }
     }
 

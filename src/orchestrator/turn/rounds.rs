@@ -85,6 +85,9 @@ impl Driver<'_> {
             );
             let mut tools = if self.coordination.is_decomposition() {
                 decomposition_tools(view.vote_only)
+            } else if self.council.is_some() {
+                self.council_answering_round(&agent);
+                vec![crate::tools::workflow::new_answer_spec()]
             } else {
                 workflow_tools(&view.vote_options, view.vote_only)
             };
@@ -106,6 +109,7 @@ impl Driver<'_> {
                 memory,
                 tools,
                 vote_only: view.vote_only,
+                ranking: None,
                 reset_plan,
                 answers_version: self.rounds.answers_version.subscribe(),
                 workspace: self
@@ -132,7 +136,7 @@ impl Driver<'_> {
     }
 
     /// The time limit of an agent's `round`-th round this turn, if the config sets one.
-    fn round_limit(&self, round: u32) -> Option<RoundLimit> {
+    pub(super) fn round_limit(&self, round: u32) -> Option<RoundLimit> {
         let timeouts = &self.run.config.timeouts;
         let soft = if round <= 1 {
             timeouts.initial_round
@@ -241,6 +245,11 @@ impl Driver<'_> {
                     },
                 }
             }
+            WorkflowCall::Rank {
+                ranking,
+                reasoning,
+                source,
+            } => self.judge_ranking(agent, &ranking, &reasoning, source),
             WorkflowCall::Stop { summary, status } => {
                 match self.coordination.submit_stop(agent, &summary) {
                     Ok(StopOutcome::Accepted) => {
@@ -266,6 +275,10 @@ impl Driver<'_> {
             return;
         }
         self.coordination.end_round(&agent);
+        if self.council_round_ended(&agent, &end) {
+            self.rounds.last_end.insert(agent, end);
+            return;
+        }
         match &end {
             RoundEnd::Failed { message } => {
                 let message = message.clone();

@@ -9,7 +9,7 @@ use crate::orchestrator::coordination::bootstrap::Bootstrap;
 use crate::orchestrator::coordination::{ChecklistRules, Rules};
 use crate::orchestrator::planning_mode::DEFAULT_INSTRUCTION;
 use crate::orchestrator::turn_tools::BroadcastSettings;
-use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, TurnOptions};
+use crate::protocol::{AgentId, BroadcastTarget, FinalAnswerStrategy, Mode, Strategy, TurnOptions};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TaskPlanning {
@@ -35,6 +35,8 @@ pub struct TurnSettings {
     pub planning_instruction: String,
     /// Things the user should know about how the turn runs (shown as warnings).
     pub notes: Vec<String>,
+    /// How agents reach the answer: the turn's option, else the config's.
+    pub strategy: Strategy,
 }
 
 /// `human`: someone can answer questions (a terminal, not `--automation`).
@@ -42,7 +44,19 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     let orchestrator = &config.orchestrator;
     let coordination = &orchestrator.coordination;
     let mut notes = Vec::new();
-    let all: Vec<AgentId> = config.agents.iter().map(|agent| agent.id.clone()).collect();
+    // A chairman with its own backend block only chairs.
+    let outside_chairman = config
+        .orchestrator
+        .council
+        .chairman
+        .as_ref()
+        .filter(|_| config.orchestrator.council.chairman_outside);
+    let all: Vec<AgentId> = config
+        .agents
+        .iter()
+        .map(|agent| agent.id.clone())
+        .filter(|id| Some(id) != outside_chairman)
+        .collect();
     let participants = match &options.single_agent {
         Some(single) if all.contains(single) => vec![single.clone()],
         Some(single) => {
@@ -85,6 +99,8 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         && !single
         && !defer_voting
         && max_new_answers_per_agent == Some(1);
+    let strategy = turn_strategy(config, options, decomposition, &mut notes);
+    let council = strategy == Strategy::Council;
     let rules = Rules {
         max_new_answers_per_agent,
         max_new_answers_global: orchestrator.max_new_answers_global,
@@ -95,6 +111,27 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         checklist: checklist_rules(config),
         fairness: orchestrator.fairness,
         presenter: decomposition_presenter(config),
+        independent: false,
+    };
+    // A council's members answer once each, alone, and nobody votes.
+    let rules = if council {
+        Rules {
+            max_new_answers_per_agent: Some(1),
+            max_new_answers_global: None,
+            skip_voting: true,
+            disable_injection: true,
+            defer_voting: false,
+            checklist: None,
+            independent: true,
+            ..rules
+        }
+    } else {
+        rules
+    };
+    let final_answer = if council {
+        FinalAnswerStrategy::Synthesize
+    } else {
+        final_answer
     };
     if coordination.enable_memory_filesystem_mode
         && !config
@@ -155,6 +192,32 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
             .clone()
             .unwrap_or_else(|| DEFAULT_INSTRUCTION.to_string()),
         notes,
+        strategy,
+    }
+}
+
+/// The turn's strategy: its option, else the config's. Debate is not built yet and
+/// decomposition mode has no council: either is said, never silently replaced.
+fn turn_strategy(
+    config: &Config,
+    options: &TurnOptions,
+    decomposition: bool,
+    notes: &mut Vec<String>,
+) -> Strategy {
+    let wanted = options.strategy.unwrap_or(config.orchestrator.strategy);
+    match wanted {
+        Strategy::Debate => {
+            notes.push("the debate strategy is not built yet; this turn votes".into());
+            Strategy::Vote
+        }
+        Strategy::Council if decomposition => {
+            notes.push(
+                "the council strategy does not apply in decomposition mode; agents work on                  their subtasks"
+                    .into(),
+            );
+            Strategy::Vote
+        }
+        strategy => strategy,
     }
 }
 

@@ -10,7 +10,9 @@ use jiff::Timestamp;
 use serde_json::{Value, json};
 
 use super::coordination::unix;
-use crate::protocol::{AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend, VoteCount};
+use crate::protocol::{
+    AgentId, AgentStatus, Event, EventMsg, Mode, PlanStatus, Spend, Stage, StrategyEvent, VoteCount,
+};
 
 /// Characters of a vote's reason and of the final answer kept in the file.
 const REASON_PREVIEW: usize = 100;
@@ -43,6 +45,8 @@ pub struct StatusTracker {
     spend: Spend,
     /// The cost budget that ended coordination, and what had been spent: (budget, spent).
     budget_reached: Option<(f64, f64)>,
+    /// A council or debate turn: the stage the turn is in.
+    stage: Option<Stage>,
 }
 
 #[derive(Default)]
@@ -54,6 +58,8 @@ struct AgentState {
     restarts: u32,
     last_activity: Option<Timestamp>,
     error: Option<Problem>,
+    /// A council or debate turn: the stage this agent's round is in.
+    stage: Option<Stage>,
 }
 
 struct Vote {
@@ -103,6 +109,10 @@ impl StatusTracker {
                 .collect();
         } else if let EventMsg::PlanUpdated { plan } = msg {
             self.plan = Some((plan.id.clone(), plan.status));
+        } else if let (EventMsg::Strategy(StrategyEvent::StageStarted { stage }), None) =
+            (msg, &event.agent)
+        {
+            self.stage = Some(*stage);
         } else if let EventMsg::WinnerSelected { winner, .. } = msg {
             self.winner = Some(winner.clone());
         } else if let EventMsg::FinalPresentationStarted { .. } = msg {
@@ -226,6 +236,15 @@ impl StatusTracker {
                 "total_output_tokens": self.spend.usage.output_tokens,
             },
         });
+        // Only council and debate turns have stages: MassGen's schema has no such key.
+        if let Some(stage) = self.stage {
+            status["coordination"]["stage"] = json!(stage.label());
+            for (id, agent) in &self.agents {
+                if let Some(stage) = agent.stage {
+                    status["agents"][id.as_str()]["stage"] = json!(stage.label());
+                }
+            }
+        }
         // Only a turn the budget ended says so: MassGen's schema has no such key.
         if let Some((budget, spent)) = self.budget_reached {
             status["costs"]["budget_reached"] = json!({"budget_usd": budget, "spent_usd": spent});
@@ -287,6 +306,8 @@ impl AgentState {
         let msg = &event.msg;
         if let EventMsg::AgentStatus { status } = msg {
             self.status = Some(*status);
+        } else if let EventMsg::Strategy(StrategyEvent::StageStarted { stage }) = msg {
+            self.stage = Some(*stage);
         } else if let EventMsg::AnswerSubmitted { label, .. } = msg {
             self.answers += 1;
             self.latest_label = Some(label.to_string());

@@ -193,6 +193,7 @@ impl Table {
                     WinnerBasis::Presenter => {
                         "decomposition: the presenter integrates every subtask"
                     }
+                    WinnerBasis::Chairman => "council: the chairman synthesizes every answer",
                 };
                 lines.push(format!("{WINNER} Winner: {winner} ({how})"));
                 let counts: Vec<String> = tally

@@ -140,6 +140,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
                 WinnerBasis::TieBrokenByConfigOrder => "tie broken by config order",
                 WinnerBasis::FirstAnswer => "no votes: first answer",
                 WinnerBasis::Presenter => "presenter: integrates every subtask",
+                WinnerBasis::Chairman => "chairman: synthesizes every answer",
             };
             let tie = if *is_tie { " (tie)" } else { "" };
             let counts = tally

@@ -5,6 +5,7 @@
 //! planning.
 
 mod answers;
+mod council;
 mod cut_short;
 mod planning;
 mod turn;
@@ -146,6 +147,7 @@ impl Tracker {
                 responses,
             } => self.broadcast_closed(event, request_id, *timed_out, *responses),
             EventMsg::PlanUpdated { plan } => self.plan_updated(event, agent, plan),
+            EventMsg::Strategy(strategy) => self.strategy_entry(event, agent, strategy),
             run_events!()
             | usage_events!()
             | workspace_events!()
@@ -162,7 +164,6 @@ impl Tracker {
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }
             | EventMsg::SubtasksAssigned { .. }
-            | EventMsg::Strategy(_)
             | EventMsg::ChecklistSubmitted { .. }
             | EventMsg::ApproachDrafted { .. }
             | EventMsg::FairnessHold { .. }
