@@ -232,8 +232,8 @@ pub fn mode_bar_hint(view: &View) -> Option<&'static str> {
     match Focus::of(view) {
         Focus::Modal => None,
         Focus::Completing => Some("   Shift+Tab mode"),
-        Focus::Body => Some("   Shift+Tab mode · A agents · R refine"),
-        Focus::Composer => Some("   Shift+Tab mode · Esc → A agents · R refine"),
+        Focus::Body => Some("   Shift+Tab mode · A agents · R refine · S strategy"),
+        Focus::Composer => Some("   Shift+Tab mode · Esc → A agents · R refine · S strategy"),
     }
 }
 
