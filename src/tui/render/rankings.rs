@@ -85,7 +85,7 @@ pub fn lines(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>>
         }
     }
     if !strategy.ballots.is_empty() || !strategy.missing.is_empty() {
-        lines.push(Line::styled("Ballots (best first)", theme.dim()));
+        lines.push(Line::styled("Ballots, best first", theme.dim()));
     }
     let room = width.saturating_sub(names + 1);
     for card in &state.agents {

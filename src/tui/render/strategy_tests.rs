@@ -37,6 +37,13 @@ fn the_rankings_replace_the_tallies_in_a_council_turn() {
         screen.contains("ranked beta > gamma (tool)"),
         "the ballot's timeline entry: {screen}"
     );
+    let table = screen_text(&draw(&state, &modal_view(ModalKind::Coordination), 160, 48));
+    for cell in ["⚖ ranked", "✗ no ranking"] {
+        assert!(
+            table.contains(cell),
+            "{cell} in the coordination table: {table}"
+        );
+    }
     both_sizes("council_rankings", &state, &view());
     both_sizes(
         "council_rankings_votes_view",
