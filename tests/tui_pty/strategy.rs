@@ -30,13 +30,13 @@ fn s_switches_the_strategy_and_the_turn_runs_with_it() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &[]);
     pty.wait_for(
-        &["Type a question below", "Strategy ○ as configured"],
+        &["Type a question below", "Strategy ○ config"],
         "welcome, the config's strategy",
     );
     pty.press(b"\x1b"); // leave the composer: single keys work
     pty.press(b"S");
     let bar = pty.wait_for(&["Strategy ◉ council"], "council chosen");
-    assert!(!bar.contains("as configured"), "{bar}");
+    assert!(!bar.contains("Strategy ○ config"), "{bar}");
     pty.press(b"i");
     pty.press(b"What is the capital of France?\r");
     pty.wait_for(

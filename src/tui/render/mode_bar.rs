@@ -183,10 +183,11 @@ fn bar_line(
         Some(_) => {}
         None => {
             // Shown when there is room and nothing to say.
-            if let Some(hint) = focus::mode_bar_hint(view)
-                && used + display_width(hint) <= usize::from(width)
+            if let Some(hint) = focus::mode_bar_hints(view)
+                .iter()
+                .find(|hint| used + display_width(hint) <= usize::from(width))
             {
-                spans.push(Span::styled(hint, theme.dim()));
+                spans.push(Span::styled(*hint, theme.dim()));
             }
         }
     }
@@ -293,10 +294,9 @@ impl<'a> BarContent<'a> {
         if tier.strategy_label {
             put("Strategy ", Role::Dim);
         }
-        match (self.strategy, tier.strategy_label) {
-            (Some(strategy), _) => choice(true, strategy.as_str(), put),
-            (None, true) => choice(false, "as configured", put),
-            (None, false) => choice(false, "config", put),
+        match self.strategy {
+            Some(strategy) => choice(true, strategy.as_str(), put),
+            None => choice(false, "config", put),
         }
         match self.mode {
             Mode::Normal => {}
