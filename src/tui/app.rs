@@ -323,6 +323,9 @@ mod replay;
 mod replay_tests;
 mod roster;
 mod scroll;
+mod strategy;
+#[cfg(test)]
+mod strategy_tests;
 mod submit;
 #[cfg(test)]
 mod tests;

@@ -1,9 +1,9 @@
 //! What the mode bar and the planning options hold for the next question, as the app
 //! owns it and hands it to each frame: the plan mode, plan depth, whom agents may ask,
-//! auto-execution, the plan Execute runs, one agent or all, refinement; and the
+//! auto-execution, the plan Execute runs, one agent or all, refinement, the strategy; and the
 //! `TurnOptions` every submit carries.
 
-use crate::protocol::{AgentId, BroadcastTarget, Mode, PlanDepth, TurnOptions};
+use crate::protocol::{AgentId, BroadcastTarget, Mode, PlanDepth, Strategy, TurnOptions};
 
 /// The planning options popover's rows.
 pub const OPTION_ROWS: usize = 3;
@@ -15,7 +15,8 @@ pub struct NextQuestion {
     pub choices: Choices,
 }
 
-/// Depth, feedback, auto-execution, plan, agents and refinement for the next question.
+/// Depth, feedback, auto-execution, plan, agents, refinement and strategy for the next
+/// question.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Choices {
     pub depth: PlanDepth,
@@ -28,6 +29,8 @@ pub struct Choices {
     /// Only this agent works; `None` = all of them.
     pub single: Option<AgentId>,
     pub refine: bool,
+    /// How agents reach the answer (`S`); `None`: the config's, as the user never chose.
+    pub strategy: Option<Strategy>,
 }
 
 impl Default for Choices {
@@ -39,6 +42,7 @@ impl Default for Choices {
             plan: None,
             single: None,
             refine: true,
+            strategy: None,
         }
     }
 }
@@ -54,6 +58,7 @@ impl Choices {
             plan: options.plan.clone().filter(|plan| plan != "latest"),
             single: options.single_agent.clone(),
             refine: options.refine,
+            strategy: options.strategy,
         }
     }
 
@@ -69,8 +74,14 @@ impl Choices {
                 .then(|| self.plan.clone().unwrap_or_else(|| "latest".into())),
             single_agent: self.single.clone(),
             refine: self.refine,
-            strategy: None,
+            strategy: self.strategy,
         }
+    }
+
+    /// The strategy to show: the user's choice, else `recorded` (the one the last turn ran
+    /// with); `None` when neither says, and the config's applies.
+    pub fn shown_strategy(&self, recorded: Option<Strategy>) -> Option<Strategy> {
+        self.strategy.or(recorded)
     }
 
     /// Multi → the first agent → the second … → Multi.

@@ -226,14 +226,22 @@ pub fn final_view_hint(view: &View, wide: bool) -> Option<&'static str> {
     })
 }
 
-/// What follows the mode bar when there is room and nothing to say; `None` while a modal
-/// has the keys.
-pub fn mode_bar_hint(view: &View) -> Option<&'static str> {
+/// What may follow the mode bar when nothing is to be said, longest first: the first that
+/// fits is shown; none while a modal has the keys.
+pub fn mode_bar_hints(view: &View) -> &'static [&'static str] {
     match Focus::of(view) {
-        Focus::Modal => None,
-        Focus::Completing => Some("   Shift+Tab mode"),
-        Focus::Body => Some("   Shift+Tab mode · A agents · R refine"),
-        Focus::Composer => Some("   Shift+Tab mode · Esc → A agents · R refine"),
+        Focus::Modal => &[],
+        Focus::Completing => &["   Shift+Tab mode"],
+        Focus::Body => &[
+            "   Shift+Tab mode · A agents · R refine · S strategy",
+            "   Shift+Tab mode · S strategy",
+            "   Shift+Tab mode",
+        ],
+        Focus::Composer => &[
+            "   Shift+Tab mode · Esc → A agents · R refine · S strategy",
+            "   Shift+Tab mode · Esc → S strategy",
+            "   Shift+Tab mode",
+        ],
     }
 }
 

@@ -119,6 +119,7 @@ fn cards(state: &UiState, view: &View, theme: &Theme, area: Rect, frame: &mut Fr
             0
         },
         pause: view.cards.pause.filter(|_| index == view.cards.focused),
+        stage: state.strategy.stage_of(&state.agents[index].info.id),
     };
     let all = (!view.cards.maximized && !view.cards.single)
         .then(|| grid::arrange(state.agents.len(), area))

@@ -26,6 +26,8 @@ mod terminal;
 #[cfg(test)]
 pub(crate) mod test_plans;
 #[cfg(test)]
+pub(crate) mod test_strategy;
+#[cfg(test)]
 pub(crate) mod test_support;
 #[cfg(test)]
 pub(crate) mod test_votes;

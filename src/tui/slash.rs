@@ -30,7 +30,7 @@ const fn command(
 }
 
 /// In the order completion offers them.
-pub const SLASH_COMMANDS: [SlashCommand; 31] = [
+pub const SLASH_COMMANDS: [SlashCommand; 33] = [
     command("/help", &["h", "?"], "", "every key and command"),
     command(
         "/quit",
@@ -113,6 +113,18 @@ pub const SLASH_COMMANDS: [SlashCommand; 31] = [
         &[],
         "",
         "refinement on or off (off: each agent answers once)",
+    ),
+    command(
+        "/strategy",
+        &[],
+        "[NAME]",
+        "how agents reach the answer: vote, council or debate (no name: the next)",
+    ),
+    command(
+        "/debate",
+        &[],
+        "",
+        "a debate turn as a thread per round: critiques, then revisions",
     ),
     command(
         "/context",

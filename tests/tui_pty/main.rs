@@ -18,6 +18,7 @@ mod output_file;
 mod plan_outcome;
 mod polish;
 mod runs;
+mod strategy;
 mod streaming;
 mod views;
 mod warnings;

@@ -124,8 +124,8 @@ fn planning_in_the_demo_asks_gets_approved_and_is_carried_out() {
     pty.press(b"\r");
     pty.wait_for(&["Turn 2 · Executing", "Plan a picnic"], "execution turn");
     pty.wait_for(&["Final answer", "wins", "Idle"], "execution finished");
-    // The plan ran, so the bar is back to Normal.
-    pty.wait_for(&["◉ Normal", "back to Normal mode"], "normal again");
+    // The plan ran, so the bar is back to Normal (short, `◉ Norm`, beside the notice).
+    pty.wait_for(&["◉ Norm", "back to Normal mode"], "normal again");
     // The final answer fills the body; `f` brings the cards back, with the plan's progress.
     pty.press(b"\x1b");
     pty.press(b"f");

@@ -32,6 +32,8 @@ impl App {
             KeyCode::Char('e') => self.toggle_reasoning(),
             KeyCode::Char('A') => self.cycle_agents(),
             KeyCode::Char('R') => self.toggle_refine(),
+            KeyCode::Char('S') => self.cycle_strategy(),
+            KeyCode::Char('D') => self.open(ModalKind::Debate),
             KeyCode::Char('P') => return self.plan_key(),
             KeyCode::Char('T') => self.open_tasks(),
             KeyCode::Char('?') => self.open(ModalKind::Help),

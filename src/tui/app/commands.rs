@@ -10,7 +10,7 @@ use crate::tui::view::ModalKind;
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 45] = [
+pub(super) const COMMAND_NAMES: [&str; 47] = [
     "help",
     "h",
     "?",
@@ -47,6 +47,8 @@ pub(super) const COMMAND_NAMES: [&str; 45] = [
     "tasks",
     "agents",
     "refine",
+    "strategy",
+    "debate",
     "final",
     "f",
     "copy",
@@ -101,6 +103,8 @@ impl App {
             "agents" => self.open_agents(),
             "single" => self.cycle_agents(),
             "refine" => self.toggle_refine(),
+            "strategy" => self.strategy_command(argument),
+            "debate" => self.open(ModalKind::Debate),
             "final" | "f" => self.show_final(),
             "copy" => return self.copy_final(),
             "context" => {

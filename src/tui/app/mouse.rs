@@ -126,9 +126,10 @@ impl App {
                 self.show_final();
                 return true;
             }
-            EntryKind::Vote { .. } | EntryKind::VoteIgnored { .. } | EntryKind::Winner { .. } => {
-                Some(ModalKind::Votes)
-            }
+            EntryKind::Vote { .. }
+            | EntryKind::VoteIgnored { .. }
+            | EntryKind::Winner { .. }
+            | EntryKind::Strategy(_) => Some(ModalKind::Votes),
             EntryKind::TurnStarted { .. }
             | EntryKind::Restarted { .. }
             | EntryKind::Injected { .. }

@@ -23,7 +23,7 @@ const REFINE_LOCKED: &str =
 impl App {
     /// Whether the mode and choices must stay as they are (a replay, or a turn running):
     /// if so, says why.
-    fn choices_locked(&mut self, locked: &str) -> bool {
+    pub(super) fn choices_locked(&mut self, locked: &str) -> bool {
         let why = if self.is_replay() {
             REPLAY_CHOICES
         } else if self.state.is_running() {
@@ -157,6 +157,7 @@ impl App {
             ModalKind::Help
             | ModalKind::Votes
             | ModalKind::ConsensusMap
+            | ModalKind::Debate
             | ModalKind::Costs
             | ModalKind::Answers { .. }
             | ModalKind::Timeline

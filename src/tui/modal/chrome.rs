@@ -16,7 +16,11 @@ use crate::tui::view::{ModalKind, TaskSource, View};
 pub fn title(kind: ModalKind, state: &UiState) -> String {
     match kind {
         ModalKind::Help => " Keys and commands ".into(),
+        ModalKind::Votes if crate::tui::render::rankings::shown(state) => {
+            crate::tui::render::rankings::title(state).into()
+        }
         ModalKind::Votes => " Votes ".into(),
+        ModalKind::Debate => " Debate ".into(),
         ModalKind::ConsensusMap => " Consensus map ".into(),
         ModalKind::Costs => " Tokens and costs ".into(),
         ModalKind::Answers { .. } => " Answers ".into(),
@@ -80,6 +84,7 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::Agents => agents::hint(view.modals.agents.as_ref()),
         ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::Debate
         | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Timeline
@@ -126,6 +131,7 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         }
         ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::Debate
         | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Answers { .. }

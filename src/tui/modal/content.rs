@@ -67,6 +67,7 @@ pub fn page(
         }
         ModalKind::Votes => votes(state, theme, width),
         ModalKind::ConsensusMap => super::consensus::lines(state, theme, width),
+        ModalKind::Debate => super::debate::lines(state, theme, width),
         ModalKind::Costs => super::costs::lines(state, theme),
         ModalKind::Answers { selected } => answers_view(state, theme, width, selected),
         ModalKind::AgentOutput { agent } => state.agents.get(agent).map_or_else(Vec::new, |card| {
@@ -100,6 +101,9 @@ pub fn page(
 }
 
 fn votes(state: &UiState, theme: &Theme, width: usize) -> Vec<Line<'static>> {
+    if crate::tui::render::rankings::shown(state) {
+        return crate::tui::render::rankings::lines(state, theme, width);
+    }
     let mut lines = Vec::new();
     let bars = state.votes.bars();
     if bars.is_empty() {

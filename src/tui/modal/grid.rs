@@ -14,8 +14,9 @@ use crate::protocol::symbols::{
     UPDATE, VOTE, VOTE_IGNORED, WINNER,
 };
 use crate::tui::render::format::seconds;
+use crate::tui::render::strategy_text::{CHAIRMAN, RANKING};
 use crate::tui::render::wrap::{display_width, truncate, wrap};
-use crate::tui::state::{CardItem, EntryKind, ToolCard, ToolState, UiState};
+use crate::tui::state::{CardItem, EntryKind, StrategyEntry, ToolCard, ToolState, UiState};
 use crate::tui::theme::Theme;
 
 const EVENT_WIDTH: usize = 6;
@@ -208,6 +209,14 @@ fn cell_text(kind: &EntryKind) -> Option<CellText<'_>> {
         EntryKind::Stopped { status, .. } => CellText(STOPPED, " stopped", Some(status)),
         EntryKind::QuestionAsked { .. } => CellText(QUESTION, " asks", None),
         EntryKind::QuestionAnswered { .. } => CellText(REPLY, " reply", None),
+        EntryKind::Strategy(StrategyEntry::Ballot { .. }) => CellText(RANKING, " ranked", None),
+        EntryKind::Strategy(StrategyEntry::RankingMissing { .. }) => {
+            CellText(ERROR, " no ranking", None)
+        }
+        EntryKind::Strategy(StrategyEntry::Aggregate { .. }) => CellText(RANKING, " totals", None),
+        EntryKind::Strategy(StrategyEntry::ChairmanChosen { .. }) => {
+            CellText(CHAIRMAN, " chairman", None)
+        }
         EntryKind::QuestionClosed { .. }
         | EntryKind::Plan { .. }
         | EntryKind::Subtasks { .. }

@@ -26,6 +26,10 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ("A", "agents: all of them, or each one alone in turn"),
     ("R", "refinement on or off (off: each agent answers once)"),
     (
+        "S",
+        "strategy: vote → council → debate (not during a turn; also /strategy NAME)",
+    ),
+    (
         "P",
         "Planning: depth, human feedback, auto-execute · Executing: choose the plan",
     ),
@@ -54,7 +58,11 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ),
     ("End", "follow the newest output again"),
     ("?", "this help"),
-    ("v", "votes"),
+    ("v", "votes (a council turn: its rankings)"),
+    (
+        "D",
+        "debate: each round's critiques and revisions (also /debate)",
+    ),
     (
         "C",
         "consensus map: each agent's latest answer and state, vote arrows, leader (also /map)",

@@ -13,6 +13,7 @@ mod consensus_tests;
 mod content;
 mod context;
 mod costs;
+mod debate;
 mod events;
 mod files;
 mod grid;
@@ -112,6 +113,7 @@ pub fn selection<'a>(kind: &'a mut ModalKind, state: &UiState) -> Option<(&'a mu
         | ModalKind::Question
         | ModalKind::Help
         | ModalKind::Votes
+        | ModalKind::Debate
         | ModalKind::ConsensusMap
         | ModalKind::Costs
         | ModalKind::Timeline

@@ -17,7 +17,7 @@ use super::paint;
 use super::wrap::{display_width, truncate};
 use crate::protocol::symbols::PERSONA;
 use crate::protocol::{
-    AgentStatus, Usage, describe_attachments, fairness_hold_line, folded_attachments,
+    AgentStatus, Stage, Usage, describe_attachments, fairness_hold_line, folded_attachments,
 };
 use crate::tui::state::{AgentCard, CardPersona, OutputMark, RoundTimeLeft, preview};
 use crate::tui::theme::Theme;
@@ -48,6 +48,8 @@ pub struct CardView<'a> {
     pub zoomed: bool,
     /// Scrolled up: the output as it was then, so new output does not move it.
     pub pause: Option<OutputMark>,
+    /// The council or debate stage the agent is in (`critique 1`), in the title.
+    pub stage: Option<Stage>,
 }
 
 impl Widget for CardView<'_> {
@@ -72,6 +74,11 @@ impl Widget for CardView<'_> {
                     String::new()
                 },
                 theme.dim(),
+            ),
+            Span::styled(
+                self.stage
+                    .map_or_else(String::new, |stage| format!(" · {}", stage.label())),
+                theme.accent(),
             ),
             Span::raw(" "),
         ]);

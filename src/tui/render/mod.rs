@@ -19,7 +19,9 @@ pub(crate) mod output;
 pub(crate) mod paint;
 mod partial;
 pub(crate) mod popup;
+pub(crate) mod rankings;
 pub(crate) mod status_bar;
+pub(crate) mod strategy_text;
 pub(crate) mod tally;
 pub(crate) mod text;
 pub(crate) mod timeline;
@@ -70,6 +72,8 @@ mod provider_tool_tests;
 mod replay_tests;
 #[cfg(test)]
 mod stopped_tests;
+#[cfg(test)]
+mod strategy_tests;
 #[cfg(test)]
 mod streaming_tests;
 #[cfg(test)]

@@ -1,5 +1,5 @@
-//! The mode bar above the composer: plan mode (the running turn's while one runs), agents
-//! and refinement, then the planning options button (Planning) or the plan (Execute).
+//! The mode bar above the composer: plan mode (the running turn's while one runs), agents,
+//! refinement and strategy, then the planning options button (Planning) or the plan (Execute).
 //! Narrow terminals get MassGen's compact labels. A notice follows the bar (or a replay's
 //! bar), or takes its own lines above it when the two do not fit on one. The tier is picked
 //! once a frame from plain widths; only the bar drawn is styled.
@@ -13,7 +13,7 @@ use super::chrome::{replay_bar, replay_fixed};
 use super::format::short_plan_id;
 use super::notice;
 use super::wrap::display_width;
-use crate::protocol::Mode;
+use crate::protocol::{Mode, Strategy};
 use crate::tui::choices::NextQuestion;
 use crate::tui::focus;
 use crate::tui::state::UiState;
@@ -30,28 +30,40 @@ struct Tier {
     long_modes: bool,
     /// `⋮ P options` rather than `⋮ P`; a longer cut of the plan id.
     long_extra: bool,
+    /// `Strategy ◉ vote` rather than `◉ vote`.
+    strategy_label: bool,
 }
 
-const TIERS: [Tier; 4] = [
+const TIERS: [Tier; 5] = [
     Tier {
         labels: true,
         long_modes: true,
         long_extra: true,
+        strategy_label: true,
     },
     Tier {
         labels: true,
         long_modes: false,
         long_extra: true,
+        strategy_label: true,
     },
     Tier {
         labels: true,
         long_modes: false,
         long_extra: false,
+        strategy_label: true,
+    },
+    Tier {
+        labels: true,
+        long_modes: false,
+        long_extra: false,
+        strategy_label: false,
     },
     Tier {
         labels: false,
         long_modes: false,
         long_extra: false,
+        strategy_label: false,
     },
 ];
 
@@ -171,10 +183,11 @@ fn bar_line(
         Some(_) => {}
         None => {
             // Shown when there is room and nothing to say.
-            if let Some(hint) = focus::mode_bar_hint(view)
-                && used + display_width(hint) <= usize::from(width)
+            if let Some(hint) = focus::mode_bar_hints(view)
+                .iter()
+                .find(|hint| used + display_width(hint) <= usize::from(width))
             {
-                spans.push(Span::styled(hint, theme.dim()));
+                spans.push(Span::styled(*hint, theme.dim()));
             }
         }
     }
@@ -208,6 +221,8 @@ struct BarContent<'a> {
     plan: Option<&'a str>,
     single: Option<&'a str>,
     refine: bool,
+    /// `None`: the config's strategy, not known here.
+    strategy: Option<Strategy>,
     view: &'a View,
 }
 
@@ -224,6 +239,7 @@ impl<'a> BarContent<'a> {
             plan,
             single: next.choices.single.as_ref().map(|agent| agent.as_str()),
             refine: next.choices.refine,
+            strategy: next.choices.shown_strategy(state.turn.options.strategy),
             view,
         }
     }
@@ -235,8 +251,8 @@ impl<'a> BarContent<'a> {
         used
     }
 
-    /// ` Plan ○ Normal ◉ Planning ○ Executing │ Agents ◉ Multi ○ Single │ Refine ◉ on  ⋮ P
-    /// options`, as much of it as `tier` spells out, piece by piece.
+    /// ` Plan ○ Normal ◉ Planning ○ Executing │ Agents ◉ Multi ○ Single │ Refine ◉ on │
+    /// Strategy ◉ vote  ⋮ P options`, as much of it as `tier` spells out, piece by piece.
     fn pieces(&self, tier: Tier, put: &mut impl FnMut(&str, Role)) {
         put(" ", Role::Plain);
         if tier.labels {
@@ -274,6 +290,14 @@ impl<'a> BarContent<'a> {
         } else {
             choice(on, if on { "Refine" } else { "Refine off" }, put);
         }
+        put(" │ ", Role::Dim);
+        if tier.strategy_label {
+            put("Strategy ", Role::Dim);
+        }
+        match self.strategy {
+            Some(strategy) => choice(true, strategy.as_str(), put),
+            None => choice(false, "config", put),
+        }
         match self.mode {
             Mode::Normal => {}
             Mode::Planning => put(
@@ -304,92 +328,5 @@ fn choice(chosen: bool, label: &str, put: &mut impl FnMut(&str, Role)) {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::protocol::{AgentId, TurnOptions};
-    use crate::tui::choices::Choices;
-    use crate::tui::test_support::event;
-
-    /// Draws the bar alone and returns its line.
-    fn drawn(state: &UiState, view: &View, next: &NextQuestion, width: u16) -> (BarLayout, String) {
-        let layout = layout(state, view, next, width, 24);
-        let area = Rect::new(0, 0, width, layout.height);
-        let mut buf = Buffer::empty(area);
-        mode_bar(
-            state,
-            view,
-            next,
-            &layout,
-            &Theme::default(),
-            area,
-            &mut buf,
-        );
-        let last = (0..width)
-            .map(|x| buf[(x, layout.height - 1)].symbol().to_string())
-            .collect::<String>();
-        (layout, last)
-    }
-
-    #[test]
-    fn the_measured_width_is_the_drawn_width_at_every_tier() {
-        let state = UiState::default();
-        for mode in [Mode::Normal, Mode::Planning, Mode::Execute] {
-            let view = View::default();
-            let next = NextQuestion {
-                mode,
-                choices: Choices {
-                    single: Some(AgentId::new("scholar")),
-                    plan: Some("plan_20261124_174012_123456".into()),
-                    ..Choices::default()
-                },
-            };
-            let bar = BarContent::of(&state, &view, &next);
-            for tier in TIERS {
-                let mut spans = Vec::new();
-                bar.pieces(tier, &mut |text, _| spans.push(text.to_string()));
-                let drawn: usize = spans.iter().map(|span| display_width(span)).sum();
-                assert_eq!(bar.width(tier), drawn);
-            }
-        }
-    }
-
-    #[test]
-    fn a_running_turn_shows_its_own_mode_and_the_notice_picks_the_tier_once() {
-        let mut state = UiState::default();
-        state.apply(&event(
-            1,
-            None,
-            crate::tui::test_plans::turn_started(
-                Mode::Execute,
-                TurnOptions {
-                    plan: Some("plan_1".into()),
-                    ..TurnOptions::default()
-                },
-                Vec::new(),
-            ),
-        ));
-        let view = View {
-            notice: Some("a short notice".into()),
-            ..View::default()
-        };
-        let next = NextQuestion {
-            mode: Mode::Planning,
-            ..NextQuestion::default()
-        };
-        let (layout, line) = drawn(&state, &view, &next, 120);
-        assert_eq!(
-            (layout.tier, layout.inline, layout.height),
-            (TIERS[0], true, 1)
-        );
-        assert!(line.contains("○ Planning ◉ Executing"), "{line}");
-        assert!(line.contains("plan_1"), "the running plan: {line}");
-        assert!(line.contains("a short notice"), "{line}");
-        let (layout, line) = drawn(&state, &view, &next, 60);
-        assert!(line.contains("◉ Exec"), "{line}");
-        assert_eq!(
-            (layout.inline, layout.height, layout.notice_lines.len()),
-            (false, 2, 1),
-            "the notice takes its own line: {line}"
-        );
-    }
-}
+#[path = "mode_bar_tests.rs"]
+mod tests;

@@ -1,4 +1,5 @@
-//! The vote tally pane: a bar per candidate, its count, the leader crowned, ties said.
+//! The vote tally pane: a bar per candidate, its count, the leader crowned, ties said (a
+//! council turn's rankings in its place).
 
 use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
@@ -17,6 +18,20 @@ pub struct TallyView<'a> {
 impl Widget for TallyView<'_> {
     fn render(self, area: Rect, buf: &mut Buffer) {
         let theme = self.theme;
+        if super::rankings::shown(self.state) {
+            let block = Block::new()
+                .borders(Borders::ALL)
+                .border_style(theme.border(false))
+                .title(Span::styled(
+                    super::rankings::title(self.state),
+                    theme.dim(),
+                ));
+            let inner = block.inner(area);
+            block.render(area, buf);
+            let lines = super::rankings::lines(self.state, theme, usize::from(inner.width));
+            Paragraph::new(lines).render(inner, buf);
+            return;
+        }
         let votes = &self.state.votes;
         let bars = votes.bars();
         let title = if votes.final_tally.is_some() {

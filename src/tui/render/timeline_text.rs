@@ -127,6 +127,7 @@ pub fn describe(kind: &EntryKind, theme: &Theme) -> (String, ratatui::style::Sty
             retrying(reason, *delay_ms, *attempt, *max_retries),
             theme.warn(),
         ),
+        EntryKind::Strategy(entry) => super::strategy_text::describe(entry, theme),
         EntryKind::Error { message } => (format!("✗ {message}"), theme.bad()),
         EntryKind::Killed { reason } => (format!("✗ dropped: {reason}"), theme.bad()),
         EntryKind::Winner {

@@ -23,6 +23,7 @@ impl UiState {
         votes_reset: Option<&[AgentId]>,
     ) {
         if let Some(author) = agent {
+            self.strategy.answered(author, content);
             let roster: Vec<AgentId> = self
                 .agents
                 .iter()

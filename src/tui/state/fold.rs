@@ -85,6 +85,7 @@ impl UiState {
                 votes_reset,
                 ..
             } => self.answer_submitted(agent, label, content, votes_reset.as_deref()),
+            EventMsg::Strategy(news) => self.strategy.apply(agent, news),
             EventMsg::VoteCast {
                 target,
                 target_label,
@@ -257,7 +258,6 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
-            | EventMsg::Strategy(_)
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

@@ -21,6 +21,9 @@ mod record;
 mod replay;
 #[cfg(test)]
 mod resume_tests;
+mod strategy;
+#[cfg(test)]
+mod strategy_tests;
 #[cfg(test)]
 mod tests;
 mod timeline;
@@ -42,6 +45,7 @@ pub use metrics::{AgentMetrics, Metrics, ToolMetrics};
 pub use plan::{PendingQuestion, Planning, SavedPlan, TaskTree, TreeRow, asked};
 pub use record::{AgentTurn, CastVote, FinalAnswer, ResumedSession, TurnRecord, VoteGroup};
 pub use replay::ReplayState;
+pub use strategy::{Aggregate, Ballot, Critique, DebateRound, StrategyEntry, StrategyState};
 pub use timeline::{Delivery, EntryKind, TimelineEntry, preview};
 pub use timeline_entries::Timeline;
 pub use tools::{AgentTools, ListedSkills, ServerRow, WorkspaceDirs, refusal};
@@ -76,6 +80,8 @@ pub struct UiState {
     pub planning: Planning,
     /// The session's model and tool call metrics (`/metrics`).
     pub metrics: Metrics,
+    /// What a council or debate turn reported: stages, rankings, the debate thread.
+    pub strategy: StrategyState,
 }
 
 impl UiState {

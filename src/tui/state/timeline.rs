@@ -3,6 +3,8 @@
 
 use jiff::Timestamp;
 
+use super::strategy::StrategyEntry;
+
 use crate::protocol::{
     AgentId, AnswerLabel, BroadcastTarget, ChecklistResult, CompressionReason, CriteriaSource,
     FinalAnswerStrategy, PlanStatus, PostEvaluationOutcome, RoundTimeStage, SubtaskSource,
@@ -32,6 +34,8 @@ pub enum Delivery {
 
 #[derive(Clone, Debug, PartialEq)]
 pub enum EntryKind {
+    /// A council turn's ballot, missing ranking, final aggregate or chairman.
+    Strategy(StrategyEntry),
     TurnStarted {
         turn: u32,
         question: String,

@@ -37,6 +37,7 @@ impl UiState {
     ) {
         self.set_roster(agents);
         self.empty_panels();
+        self.strategy = super::StrategyState::default();
         self.turn
             .start(event.turn, event.at, question, mode, options, log_dir);
         if mode == Mode::Planning {

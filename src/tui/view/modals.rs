@@ -58,6 +58,8 @@ pub enum ModalKind {
     /// The consensus map: each agent's latest answer and state, the vote arrows, the
     /// leader or the winner.
     ConsensusMap,
+    /// A debate turn as a thread per round: each member's critique, then its revision.
+    Debate,
     Costs,
     /// Every answer of the turn; `selected` is an index into them.
     Answers {

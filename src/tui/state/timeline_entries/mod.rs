@@ -9,6 +9,7 @@ mod turn;
 
 use std::ops::Deref;
 
+use super::strategy::StrategyEntry;
 use super::timeline::{EntryKind, TimelineEntry};
 use super::{display_tool_name, provider_tool_name};
 use crate::protocol::{
@@ -40,6 +41,7 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             ..
         } => turn::orchestration_restarted(*attempt, *max_attempts, reason, instructions),
         EventMsg::HumanInputQueued { text } => turn::human_input_queued(text),
+        EventMsg::Strategy(news) => EntryKind::Strategy(StrategyEntry::of(news)?),
         EventMsg::AnswerSubmitted { label, content, .. } => answers::answer(label, content),
         EventMsg::VoteCast {
             target,
@@ -168,7 +170,6 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
         | EventMsg::ContextUsage { .. }
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::RoundStarted { .. }
-        | EventMsg::Strategy(_)
         | EventMsg::HumanInputDelivered { .. } => return None,
     };
     Some(entry(event, kind))
