@@ -34,6 +34,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         quickstart: prepared.quickstart.clone(),
         env: prepared.env.clone(),
         no_mouse: args.no_mouse,
+        strategy: Some(prepared.config.orchestrator.strategy),
     };
     show(handle, options, args.output_file.as_deref()).await
 }

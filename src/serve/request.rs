@@ -16,6 +16,8 @@ pub struct ChatRequest {
     pub include_reasoning: bool,
     /// The client wants a final usage chunk (`stream_options.include_usage`).
     pub include_usage: bool,
+    /// How the agents reach the answer; `None` keeps the config's.
+    pub strategy: Option<crate::protocol::Strategy>,
 }
 
 pub fn parse(body: &[u8]) -> Result<ChatRequest, ApiError> {
@@ -84,6 +86,7 @@ pub fn parse(body: &[u8]) -> Result<ChatRequest, ApiError> {
         stream: body.stream.unwrap_or(false),
         include_reasoning: body.include_reasoning.unwrap_or(false),
         include_usage: body.include_usage.unwrap_or(false),
+        strategy: body.strategy,
     })
 }
 
@@ -116,6 +119,20 @@ mod tests {
     }
 
     #[test]
+    fn a_strategy_field_picks_the_turn_s_strategy() {
+        let body = serde_json::json!({
+            "model": "massgen",
+            "strategy": "council",
+            "messages": [{"role": "user", "content": "q"}],
+        });
+        let request = parse(body.to_string().as_bytes()).unwrap();
+        assert_eq!(request.strategy, Some(crate::protocol::Strategy::Council));
+        let plain =
+            serde_json::json!({"model": "m", "messages": [{"role": "user", "content": "q"}]});
+        assert_eq!(parse(plain.to_string().as_bytes()).unwrap().strategy, None);
+    }
+
+    #[test]
     fn bad_bodies_name_what_is_wrong() {
         for (body, needle) in [
             ("not json", "not JSON"),
@@ -131,6 +148,10 @@ mod tests {
             (
                 r#"{"model": "massgen", "messages": [{"role": "wizard", "content": "a"}]}"#,
                 "wizard",
+            ),
+            (
+                r#"{"model": "m", "strategy": "majority", "messages": [{"role": "user", "content": "q"}]}"#,
+                "`strategy`: unknown variant `majority`, expected one of `vote`, `council`, `debate`",
             ),
         ] {
             let error = parse(body.as_bytes()).unwrap_err();

@@ -95,7 +95,10 @@ pub fn start(
         text: request.question.clone(),
         mode: Mode::Normal,
         context_paths: Vec::new(),
-        options: TurnOptions::default(),
+        options: TurnOptions {
+            strategy: request.strategy,
+            ..TurnOptions::default()
+        },
     };
     let (tx, rx) = mpsc::channel(256);
     tokio::spawn(async move {

@@ -20,6 +20,9 @@ pub struct Body {
     pub stream: Option<bool>,
     pub include_reasoning: Option<bool>,
     pub include_usage: Option<bool>,
+    /// massgen's own: `vote`, `council` or `debate` for this turn (an OpenAI client sends it
+    /// as an extra body field); absent = the config's.
+    pub strategy: Option<crate::protocol::Strategy>,
 }
 
 pub struct Message {
@@ -85,6 +88,10 @@ impl<'de> Visitor<'de> for BodySeed<'_> {
                 "include_reasoning" => {
                     self.field.set(Some("include_reasoning"));
                     body.include_reasoning = map.next_value()?;
+                }
+                "strategy" => {
+                    self.field.set(Some("strategy"));
+                    body.strategy = map.next_value()?;
                 }
                 "stream_options" => {
                     self.field.set(Some("stream_options"));

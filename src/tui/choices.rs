@@ -31,6 +31,9 @@ pub struct Choices {
     pub refine: bool,
     /// How agents reach the answer (`S`); `None`: the config's, as the user never chose.
     pub strategy: Option<Strategy>,
+    /// The config's `orchestrator.strategy`, shown until a choice or a turn says otherwise;
+    /// `None` when the front end was not told it.
+    pub configured: Option<Strategy>,
 }
 
 impl Default for Choices {
@@ -43,6 +46,7 @@ impl Default for Choices {
             single: None,
             refine: true,
             strategy: None,
+            configured: None,
         }
     }
 }
@@ -59,6 +63,7 @@ impl Choices {
             single: options.single_agent.clone(),
             refine: options.refine,
             strategy: options.strategy,
+            configured: None,
         }
     }
 
@@ -79,9 +84,9 @@ impl Choices {
     }
 
     /// The strategy to show: the user's choice, else `recorded` (the one the last turn ran
-    /// with); `None` when neither says, and the config's applies.
+    /// with), else the config's; `None` when none of them is known.
     pub fn shown_strategy(&self, recorded: Option<Strategy>) -> Option<Strategy> {
-        self.strategy.or(recorded)
+        self.strategy.or(recorded).or(self.configured)
     }
 
     /// Multi → the first agent → the second … → Multi.

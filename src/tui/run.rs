@@ -55,6 +55,9 @@ pub struct TuiOptions {
     /// `--no-mouse` / `MASSGEN_NO_MOUSE`: leave the mouse to the terminal (its own text
     /// selection) instead of clicks and the wheel.
     pub no_mouse: bool,
+    /// The config's `orchestrator.strategy`, for the mode bar until the user picks one
+    /// (`None` in a replay: the recorded turns say).
+    pub strategy: Option<crate::protocol::Strategy>,
 }
 
 /// Runs the TUI over `handle` until the user quits or SIGINT, SIGTERM, SIGHUP or the
@@ -118,7 +121,10 @@ async fn event_loop(
     app.view.input.composer = Composer::new(&app.theme);
     app.next = NextQuestion {
         mode: options.mode,
-        choices: Choices::from_options(&options.turn),
+        choices: Choices {
+            configured: options.strategy,
+            ..Choices::from_options(&options.turn)
+        },
     };
     app.view.budget_usd = options.budget_usd;
     app.view.notice = options.notice;

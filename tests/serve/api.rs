@@ -280,3 +280,23 @@ async fn configs_served_by_name_are_models_too() {
         "The answer is 4."
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_strategy_field_runs_the_turn_as_a_council() {
+    let served = Served::start(PAIR, &[]);
+    let client = massgen::backend::http_client().unwrap();
+    let mut body = question("2+2?");
+    body["strategy"] = json!("council");
+    let (status, reply) = post(&client, &served.url("/v1/chat/completions"), &body).await;
+    assert_eq!(status, 200, "{reply}");
+    let content = reply["choices"][0]["message"]["content"].as_str().unwrap();
+    assert_eq!(
+        content, "Response A ranked first.\nFour.",
+        "the chairman's synthesis of the top-ranked answer, not the voted winner's final answer"
+    );
+
+    body["strategy"] = json!("majority");
+    let (status, reply) = post(&client, &served.url("/v1/chat/completions"), &body).await;
+    assert_eq!(status, 400, "{reply}");
+    assert_eq!(reply["error"]["param"], "strategy", "{reply}");
+}

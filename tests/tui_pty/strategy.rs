@@ -1,6 +1,6 @@
 //! The strategy toggle in the real binary: on the offline demo, `S` (with the composer
-//! left) switches the mode bar from the config's strategy to council, and the question
-//! asked then is recorded in the run's events log with that strategy in its options.
+//! left) switches the mode bar from the config's strategy (vote) to council, and the question
+//! asked then runs as a council: its options carry the strategy and its members rank.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -30,13 +30,13 @@ fn s_switches_the_strategy_and_the_turn_runs_with_it() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &[]);
     pty.wait_for(
-        &["Type a question below", "Strategy ○ config"],
+        &["Type a question below", "Strategy ◉ vote"],
         "welcome, the config's strategy",
     );
     pty.press(b"\x1b"); // leave the composer: single keys work
     pty.press(b"S");
     let bar = pty.wait_for(&["Strategy ◉ council"], "council chosen");
-    assert!(!bar.contains("Strategy ○ config"), "{bar}");
+    assert!(!bar.contains("Strategy ◉ vote"), "{bar}");
     pty.press(b"i");
     pty.press(b"What is the capital of France?\r");
     pty.wait_for(
@@ -55,5 +55,14 @@ fn s_switches_the_strategy_and_the_turn_runs_with_it() {
     assert!(
         recorded.contains("\"strategy\":\"council\""),
         "the turn's options carry the chosen strategy: {recorded}"
+    );
+    let rankings = walkdir::WalkDir::new(home.path().join(".massgen/massgen_logs"))
+        .into_iter()
+        .flatten()
+        .filter(|entry| entry.file_name() == "rankings.json")
+        .count();
+    assert_eq!(
+        rankings, 1,
+        "the turn ran as a council and wrote its rankings"
     );
 }
