@@ -84,7 +84,7 @@ pub use schema::{
     DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig, TimeoutConfig,
     UiConfig,
 };
-pub use scripted::{FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
+pub use scripted::{FailureMode, QuizOptions, ScriptedFailure, ScriptedOptions, ScriptedToolCall};
 pub use secret::Secret;
 pub use server_tools::ServerTools;
 pub use tools::{

@@ -50,10 +50,14 @@
 //!   approach: {plan: {E2: [{plan: "…", sources: [fresh], impact: structural}]}}
 //!                                 # draft_approach arguments, sent after each new_answer
 //!                                 # verdict before it answers again
+//!   quiz: {answers: @examples/eval-demo, accuracy: 0.7, seed: 3}
+//!                                 # answer from an answer key, right with that chance
+//!                                 # (see `quiz`); votes with the peers' majority
 //! ```
 
 mod evaluation;
 mod modes;
+mod quiz;
 #[cfg(test)]
 mod tests;
 
@@ -61,6 +65,8 @@ use super::error::Problem;
 use super::fields::Fields;
 use crate::config::yaml_node::Value;
 use crate::protocol::AgentId;
+
+pub use quiz::QuizOptions;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedOptions {
@@ -114,6 +120,8 @@ pub struct ScriptedOptions {
     pub proposed_criteria: Vec<serde_json::Value>,
     /// The arguments of the `draft_approach` call it makes after a `new_answer` verdict.
     pub approach: Option<serde_json::Value>,
+    /// Answers questions from an answer key with a set accuracy (offline evals).
+    pub quiz: Option<QuizOptions>,
 }
 
 impl Default for ScriptedOptions {
@@ -145,6 +153,7 @@ impl Default for ScriptedOptions {
             checklist_report: None,
             proposed_criteria: Vec::new(),
             approach: None,
+            quiz: None,
         }
     }
 }
@@ -195,7 +204,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 26] = [
+pub const SCRIPTED_KEYS: [&str; 27] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -222,6 +231,7 @@ pub const SCRIPTED_KEYS: [&str; 26] = [
     "checklist_report",
     "proposed_criteria",
     "approach",
+    "quiz",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -288,6 +298,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         checklist_report: backend.string("checklist_report")?,
         proposed_criteria: modes::parse_proposed_criteria(backend)?,
         approach: modes::parse_approach(backend)?,
+        quiz: quiz::parse_quiz(backend)?,
     })
 }
 

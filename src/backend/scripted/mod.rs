@@ -9,6 +9,7 @@ mod personas;
 mod plan;
 mod plan_report;
 mod planning;
+mod quiz;
 mod reading;
 mod script;
 mod sized_plan;
@@ -16,10 +17,10 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use super::{Backend, ChatRequest, EventStream};
+use super::{Backend, BackendError, ChatRequest, EventStream};
 use crate::config::{BackendKind, ScriptedOptions};
 use crate::protocol::{AnonId, AnonymousMapping};
 
@@ -37,6 +38,8 @@ pub struct ScriptedBackend {
     /// asked in, for `{reply}` in later rounds, the final presentation and the plan's
     /// execution, whose conversations no longer hold them; a new question forgets it.
     last_reply: Mutex<Option<(String, String)>>,
+    /// Quiz mode's answer key, read at the first call.
+    quiz_key: OnceLock<Result<Arc<quiz::AnswerKey>, String>>,
 }
 
 impl ScriptedBackend {
@@ -56,6 +59,7 @@ impl ScriptedBackend {
             evaluations: AtomicU32::new(0),
             critic_calls: AtomicU32::new(0),
             last_reply: Mutex::new(None),
+            quiz_key: OnceLock::new(),
         }
     }
 }
@@ -74,9 +78,18 @@ impl Backend for ScriptedBackend {
     }
 
     fn stream(&self, request: ChatRequest) -> EventStream {
+        let quizzed = match self.quizzed(&request) {
+            Ok(quizzed) => quizzed,
+            Err(message) => {
+                return script::play(
+                    vec![script::Step::Fail(BackendError::Failed { message })],
+                    &self.options,
+                );
+            }
+        };
+        let options = quizzed.as_ref().unwrap_or(&self.options);
         let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        let failure = self
-            .options
+        let failure = options
             .failure
             .as_ref()
             .filter(|failure| failure.times.is_none_or(|times| call_number <= times));
@@ -86,7 +99,7 @@ impl Backend for ScriptedBackend {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let question = reading::question(&request);
-            if let Some(reply) = ask::reply(&request, self.options.ask.as_ref()) {
+            if let Some(reply) = ask::reply(&request, options.ask.as_ref()) {
                 *last_reply = Some((question.clone(), reply));
             }
             last_reply
@@ -96,7 +109,7 @@ impl Backend for ScriptedBackend {
         };
         let evaluation = reading::offers(&request, "submit").then(|| {
             let number = self.evaluations.fetch_add(1, Ordering::Relaxed) as usize;
-            self.options
+            options
                 .post_evaluation
                 .get(number)
                 .cloned()
@@ -111,7 +124,7 @@ impl Backend for ScriptedBackend {
             && reading::user_says(&request, plan::CRITIC_REQUEST))
         .then(|| {
             let number = self.critic_calls.fetch_add(1, Ordering::Relaxed) as usize;
-            let replies = &self.options.critic_replies;
+            let replies = &options.critic_replies;
             replies
                 .get(number)
                 .or(replies.last())
@@ -120,7 +133,7 @@ impl Backend for ScriptedBackend {
         let plan = plan::plan(&plan::Context {
             critic,
             evaluation,
-            options: &self.options,
+            options,
             own_anon: self.own_anon.as_ref(),
             mapping: &self.mapping,
             request: &request,
@@ -133,8 +146,36 @@ impl Backend for ScriptedBackend {
             &request,
             call_number,
             failure,
-            self.options.report_usage,
+            options.report_usage,
         );
-        script::play(steps, &self.options)
+        script::play(steps, options)
+    }
+}
+
+impl ScriptedBackend {
+    /// In quiz mode, the options for this request: its answer to the key's question and,
+    /// in a vote round, a vote for the answer most peers agree with. `None` outside quiz
+    /// mode or for a question the key does not hold.
+    fn quizzed(&self, request: &ChatRequest) -> Result<Option<ScriptedOptions>, String> {
+        let Some(quiz_options) = &self.options.quiz else {
+            return Ok(None);
+        };
+        let key = self
+            .quiz_key
+            .get_or_init(|| quiz::AnswerKey::load(&quiz_options.answers))
+            .clone()?;
+        let Some(item) = key.find(&reading::question(request)) else {
+            return Ok(None);
+        };
+        let answer = key.answer(item, quiz_options);
+        let peers = reading::current_answers(request);
+        let vote_for = quiz::majority_vote(&peers, self.own_anon.as_ref().map(AnonId::as_str))
+            .and_then(|anon| self.mapping.real(&anon).cloned());
+        Ok(Some(ScriptedOptions {
+            answers: vec![answer],
+            final_answer: None,
+            vote_for: vote_for.or_else(|| self.options.vote_for.clone()),
+            ..self.options.clone()
+        }))
     }
 }
