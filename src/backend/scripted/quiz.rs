@@ -179,6 +179,7 @@ pub fn majority_vote(answers: &[(String, String)], own: Option<&str>) -> Option<
             .map(|(_, value)| value.clone())
     });
     let chosen = own_value
+        .clone()
         .filter(|value| count(value) == best)
         .or_else(|| {
             values
