@@ -3,6 +3,7 @@
 //! and reports progress. A rerun into the same directory resumes where the last stopped.
 
 mod contenders;
+mod grading;
 mod judge_call;
 mod prompt;
 mod store;
@@ -18,6 +19,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 pub use contenders::{Entry, Lineup, NamedConfig, entries, refusal};
+pub use grading::{EvalGrader, JUDGE_PROMPT, check_scorers};
 pub use judge_call::{JudgeModel, JudgeReply};
 pub use prompt::question_prompt;
 pub use store::{JUDGE_COSTS, JudgeCost, MANIFEST, Manifest, RESULTS, dataset_hash};
@@ -33,6 +35,8 @@ pub struct Graded {
     pub extracted: Option<String>,
     /// What judging it cost (a `--judge` model call), counted apart from the answer's.
     pub judge_cost_usd: f64,
+    /// Why it could not be scored (the judge failed); scored as wrong.
+    pub error: Option<String>,
 }
 
 /// How answers are scored: the eval's scorers, or a judge model.
@@ -272,6 +276,7 @@ async fn answer(
     let graded = grader.grade(item, &text).await;
     result.correct = graded.correct;
     result.extracted = graded.extracted;
+    result.error = graded.error;
     result.answer = Some(text);
     (result, graded.judge_cost_usd)
 }

@@ -29,6 +29,7 @@ impl Grader for Stated {
                 correct: extracted.as_deref() == Some(item.answer.to_lowercase().as_str()),
                 extracted,
                 judge_cost_usd: 0.0,
+                error: None,
             }
         })
     }

@@ -1,0 +1,134 @@
+//! `massgen eval` through the binary with scripted quiz agents: the offline demo, the
+//! budget, refusing to resume a different dataset, and a bad dataset's exit code.
+
+use crate::support::sandbox::{Sandbox, text};
+
+fn describe(output: &std::process::Output) -> String {
+    format!(
+        "status {:?}\n--- stdout\n{}\n--- stderr\n{}",
+        output.status.code(),
+        text(&output.stdout),
+        text(&output.stderr)
+    )
+}
+
+#[test]
+fn the_offline_demo_shows_the_vote_above_each_model_alone() {
+    let sandbox = Sandbox::new();
+    let output = sandbox
+        .massgen()
+        .args(["eval", "@examples/eval-demo", "--samples", "3"])
+        .timeout(std::time::Duration::from_secs(120))
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+    let stdout = text(&output.stdout);
+    for contender in [
+        "eval-demo/vote · vote",
+        "gpt-4.1-nano alone",
+        "gpt-4o-mini ×3 majority",
+    ] {
+        assert!(stdout.contains(contender), "{contender}\n{stdout}");
+    }
+    let out = sandbox.root.join(".massgen").join("eval").join("eval-demo");
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+            .unwrap();
+    let correct = |name: &str| {
+        summary["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|row| row["contender"] == name)
+            .unwrap()["correct"]
+            .as_u64()
+            .unwrap()
+    };
+    let best_single = ["gpt-4.1-nano", "gpt-4o-mini", "gpt-4.1-mini"]
+        .map(|model| correct(&format!("{model} alone")))
+        .into_iter()
+        .max()
+        .unwrap();
+    assert!(
+        correct("eval-demo/vote · vote") > best_single,
+        "{stdout}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().count(),
+        36 * 7
+    );
+    // Off a terminal, progress is one line per finished item.
+    assert!(text(&output.stderr).contains("[252/252]"), "{}", describe(&output));
+}
+
+#[test]
+fn the_budget_stops_the_run_early_with_exit_code_3_and_a_summary() {
+    let sandbox = Sandbox::new();
+    let output = sandbox
+        .massgen()
+        .args([
+            "eval", "@examples/eval-demo", "--no-baselines", "--concurrency", "1",
+            "--max-cost", "0.0001", "--out", "budget",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(3), "{}", describe(&output));
+    assert!(text(&output.stderr).contains("--max-cost budget"), "{}", describe(&output));
+    assert!(text(&output.stdout).contains("eval-demo/vote · vote"));
+    let lines = std::fs::read_to_string(sandbox.root.join("budget").join("results.jsonl"))
+        .unwrap()
+        .lines()
+        .count();
+    assert!((1..36).contains(&lines), "{lines} items");
+}
+
+#[test]
+fn a_rerun_with_another_dataset_is_refused_unless_fresh() {
+    let sandbox = Sandbox::new();
+    let first = sandbox
+        .massgen()
+        .args(["eval", "@examples/eval-demo", "--no-baselines", "--limit", "3", "--out", "o"])
+        .output()
+        .unwrap();
+    assert_eq!(first.status.code(), Some(0), "{}", describe(&first));
+    let second = sandbox
+        .massgen()
+        .args(["eval", "@examples/eval-demo", "--no-baselines", "--limit", "4", "--out", "o"])
+        .output()
+        .unwrap();
+    assert_eq!(second.status.code(), Some(1), "{}", describe(&second));
+    assert!(text(&second.stderr).contains("holds another run"), "{}", describe(&second));
+    let fresh = sandbox
+        .massgen()
+        .args([
+            "eval", "@examples/eval-demo", "--no-baselines", "--limit", "4", "--out", "o",
+            "--fresh",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(fresh.status.code(), Some(0), "{}", describe(&fresh));
+}
+
+#[test]
+fn a_bad_dataset_or_strategy_is_a_config_error_naming_the_place() {
+    let sandbox = Sandbox::new();
+    sandbox.write("bad.jsonl", "{\"question\": \"q\", \"answer\": \"a\"}\nnot json\n");
+    let output = sandbox
+        .massgen()
+        .args(["eval", "bad.jsonl", "--config", "@examples/eval-demo/vote"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
+    let stderr = text(&output.stderr);
+    assert!(stderr.contains("bad.jsonl") && stderr.contains("line 2"), "{stderr}");
+    let debate = sandbox
+        .massgen()
+        .args(["eval", "@examples/eval-demo", "--strategy", "debate"])
+        .output()
+        .unwrap();
+    assert_eq!(debate.status.code(), Some(1), "{}", describe(&debate));
+    assert!(text(&debate.stderr).contains("`debate` strategy"), "{}", describe(&debate));
+    let none = sandbox.massgen().args(["eval", "bad.jsonl"]).output().unwrap();
+    assert_eq!(none.status.code(), Some(1));
+    assert!(text(&none.stderr).contains("--config"));
+}
