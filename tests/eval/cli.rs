@@ -128,7 +128,8 @@ fn a_bad_dataset_or_strategy_is_a_config_error_naming_the_place() {
         .unwrap();
     assert_eq!(debate.status.code(), Some(1), "{}", describe(&debate));
     assert!(text(&debate.stderr).contains("`debate` strategy"), "{}", describe(&debate));
-    let none = sandbox.massgen().args(["eval", "bad.jsonl"]).output().unwrap();
+    sandbox.write("good.jsonl", "{\"question\": \"q\", \"answer\": \"a\"}\n");
+    let none = sandbox.massgen().args(["eval", "good.jsonl"]).output().unwrap();
     assert_eq!(none.status.code(), Some(1));
     assert!(text(&none.stderr).contains("--config"));
 }

@@ -73,16 +73,6 @@ impl QuizProvider {
         Self { server, calls }
     }
 
-    /// Calls whose prompt held this question.
-    pub fn calls_for(&self, question_id: &str) -> usize {
-        self.calls
-            .lock()
-            .unwrap()
-            .get(question_id)
-            .copied()
-            .unwrap_or(0)
-    }
-
     pub fn total_calls(&self) -> usize {
         self.calls.lock().unwrap().values().sum()
     }

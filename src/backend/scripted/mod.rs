@@ -169,7 +169,8 @@ impl ScriptedBackend {
         };
         let answer = key.answer(item, quiz_options);
         let peers = reading::current_answers(request);
-        let vote_for = quiz::majority_vote(&peers, self.own_anon.as_ref().map(AnonId::as_str))
+        let own = self.own_anon.as_ref().map(AnonId::as_str);
+        let vote_for = quiz::majority_vote(&peers, own, &answer)
             .and_then(|anon| self.mapping.real(&anon).cloned());
         Ok(Some(ScriptedOptions {
             answers: vec![answer],

@@ -163,38 +163,39 @@ pub fn stated_value(answer: &str) -> String {
         .to_string()
 }
 
-/// The anonymous id to vote for: an agent whose answer states the value most answers
-/// state; on a tie, its own answer's value; its own id when it holds that value.
-pub fn majority_vote(answers: &[(String, String)], own: Option<&str>) -> Option<String> {
+/// The anonymous id to vote for: an agent whose answer states the value most agree with,
+/// counting the agent's own `intended` answer once (also when the orchestrator turned it
+/// away as a copy of a peer's); on a tie, its own value. Its own id when it holds that value.
+pub fn majority_vote(
+    answers: &[(String, String)],
+    own: Option<&str>,
+    intended: &str,
+) -> Option<String> {
     let values: Vec<(String, String)> = answers
         .iter()
         .map(|(anon, text)| (anon.clone(), stated_value(text)))
         .collect();
-    let count = |value: &str| values.iter().filter(|(_, v)| v == value).count();
+    let own_value = stated_value(intended);
+    let posted = own.is_some_and(|own| values.iter().any(|(anon, _)| anon == own));
+    let count = |value: &str| {
+        values.iter().filter(|(_, v)| v == value).count()
+            + usize::from(!posted && value == own_value)
+    };
     let best = values.iter().map(|(_, value)| count(value)).max()?;
-    let own_value = own.and_then(|own| {
+    let chosen = if count(&own_value) == best {
+        own_value.clone()
+    } else {
         values
             .iter()
-            .find(|(anon, _)| anon == own)
-            .map(|(_, value)| value.clone())
-    });
-    let chosen = own_value
-        .clone()
-        .filter(|value| count(value) == best)
-        .or_else(|| {
-            values
-                .iter()
-                .find(|(_, value)| count(value) == best)
-                .map(|(_, value)| value.clone())
-        })?;
-    own.filter(|own| own_value.as_deref() == Some(chosen.as_str()) && !own.is_empty())
-        .map(str::to_string)
-        .or_else(|| {
-            values
-                .iter()
-                .find(|(_, value)| *value == chosen)
-                .map(|(anon, _)| anon.clone())
-        })
+            .find(|(_, value)| count(value) == best)
+            .map(|(_, value)| value.clone())?
+    };
+    values
+        .iter()
+        .find(|(anon, value)| *value == chosen && Some(anon.as_str()) == own)
+        .or_else(|| values.iter().find(|(_, value)| *value == chosen))
+        .or_else(|| values.iter().find(|(_, value)| count(value) == best))
+        .map(|(anon, _)| anon.clone())
 }
 
 #[cfg(test)]
@@ -271,18 +272,19 @@ mod tests {
                 .collect()
         };
         let three = answers(&["B", "C", "c."]);
-        assert_eq!(
-            majority_vote(&three, Some("agent1")).as_deref(),
-            Some("agent2")
-        );
-        assert_eq!(
-            majority_vote(&three, Some("agent3")).as_deref(),
-            Some("agent3")
-        );
+        let vote = |answers: &[(String, String)], own, intended| {
+            majority_vote(answers, own, intended).unwrap_or_default()
+        };
+        assert_eq!(vote(&three, Some("agent1"), "Answer: B"), "agent2");
+        assert_eq!(vote(&three, Some("agent3"), "Answer: C"), "agent3");
         let tie = answers(&["12", "13"]);
-        assert_eq!(majority_vote(&tie, Some("agent2")).as_deref(), Some("agent2"));
-        assert_eq!(majority_vote(&tie, None).as_deref(), Some("agent1"));
-        assert!(majority_vote(&[], Some("agent1")).is_none());
+        assert_eq!(vote(&tie, Some("agent2"), "Answer: 13"), "agent2");
+        // Its answer was turned away as a copy of agent2's: its value still counts.
+        assert_eq!(vote(&tie, Some("agent3"), "Answer: 13"), "agent2");
+        assert_eq!(vote(&tie, None, "Answer: 12"), "agent1");
+        // Its own value is nobody's: the peers' first majority.
+        assert_eq!(vote(&tie, Some("agent3"), "Answer: 99"), "agent1");
+        assert!(majority_vote(&[], Some("agent1"), "Answer: 1").is_none());
     }
 
     #[test]
