@@ -203,11 +203,10 @@ impl CsvColumns {
     fn from_header(header: &CsvRecord) -> Result<Self, Failure> {
         let position = |names: &[&str]| {
             names.iter().find_map(|name| {
-                let found = header
+                header
                     .fields
                     .iter()
-                    .position(|h| h.trim().eq_ignore_ascii_case(name));
-                found
+                    .position(|h| h.trim().eq_ignore_ascii_case(name))
             })
         };
         let missing = |what: &str, names: &[&str]| {

@@ -13,12 +13,15 @@ static BOXED: LazyLock<Option<Regex>> =
     LazyLock::new(|| Regex::new(r"\\boxed\{((?:[^{}]|\{[^{}]*\})*)\}").ok());
 /// A choice letter right after an answer marker: "Answer: B", "answer is (B)", "answer is
 /// **option B**".
-static MARKED_LETTER: LazyLock<Option<Regex>> = LazyLock::new(|| {
+static ANSWER_LETTER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(
-        r"(?i:\banswer\s*(?:is\b|:|=)?|\boption\b|\bchoice\b)\s*(?i:option|choice|letter)?\s*[:\-]?\s*[*_`(\[]*\s*([A-Z])\b",
+        r"(?i:\banswer\s*(?:is\b|:|=)?)\s*(?i:option|choice|letter)?\s*[:\-]?\s*[*_`(\[]*\s*([A-Z])\b",
     )
     .ok()
 });
+/// A letter named as an option: "option B", "choice (C)".
+static OPTION_LETTER: LazyLock<Option<Regex>> =
+    LazyLock::new(|| Regex::new(r"(?i:\boption|\bchoice)\s*[*_`(\[]*([A-Z])\b").ok());
 /// A letter set apart by markdown or brackets: "**B**", "**(B)**", "(B)", "\boxed{B}".
 static SET_APART_LETTER: LazyLock<Option<Regex>> = LazyLock::new(|| {
     Regex::new(r"\*\*\(?([A-Z])\)?[.:]?\*\*|\(([A-Z])\)|\\boxed\{\s*(?:\\text\{)?([A-Z])\}?\s*\}")
@@ -71,8 +74,9 @@ pub fn final_segment(reply: &str) -> &str {
 }
 
 /// The chosen letter of an item with `choices` (A, B, … one per choice; A–D when the item
-/// lists none): after an answer marker, else set apart by markdown or brackets, else ending
-/// the reply, else the choice whose text the reply names last.
+/// lists none), the last one found: after an answer marker, else set apart by markdown or
+/// brackets, else named as an option, else ending the reply, else the choice whose text the
+/// reply names last.
 pub fn choice_letter(reply: &str, choices: &[String]) -> Option<char> {
     let count = if choices.is_empty() { 4 } else { choices.len() };
     let valid =
@@ -92,8 +96,9 @@ pub fn choice_letter(reply: &str, choices: &[String]) -> Option<char> {
             })
             .last()
     };
-    last_letter(&MARKED_LETTER, reply)
+    last_letter(&ANSWER_LETTER, reply)
         .or_else(|| last_letter(&SET_APART_LETTER, reply))
+        .or_else(|| last_letter(&OPTION_LETTER, reply))
         .or_else(|| last_letter(&TRAILING_LETTER, reply.trim()))
         .or_else(|| named_choice(reply, choices))
 }
@@ -113,10 +118,17 @@ fn named_choice(reply: &str, choices: &[String]) -> Option<char> {
         .map(|(_, _, index)| char::from(b'A' + index as u8))
 }
 
-/// The last number of the final segment when the reply marks one, else of the whole reply.
-pub fn last_number(reply: &str) -> Option<f64> {
+/// The reply's number: the first one of its final segment when it marks one (as in "The
+/// answer is 42 (6 × 7)"), else the last number of the whole reply.
+pub fn answer_number(reply: &str) -> Option<f64> {
     let segment = final_segment(reply);
-    numbers(segment).last().or_else(|| numbers(reply).last())
+    let marked = segment.len() < reply.trim().len();
+    let first_marked = if marked {
+        numbers(segment).next()
+    } else {
+        None
+    };
+    first_marked.or_else(|| numbers(reply).last())
 }
 
 /// `text` as one number when it is nothing else ("1,234", "-3/4", "$5", "12.5 %").
@@ -188,7 +200,8 @@ pub(crate) fn patterns_compile() -> bool {
     [
         &MARKER,
         &BOXED,
-        &MARKED_LETTER,
+        &ANSWER_LETTER,
+        &OPTION_LETTER,
         &SET_APART_LETTER,
         &TRAILING_LETTER,
         &NUMBER,

@@ -7,7 +7,7 @@ use std::fmt;
 use regex::Regex;
 
 use crate::eval::extract::{
-    choice_letter, final_segment, last_number, normalise, number_text, whole_number,
+    answer_number, choice_letter, final_segment, normalise, number_text, whole_number,
 };
 use crate::eval::record::Item;
 
@@ -22,7 +22,7 @@ pub enum Scorer {
     /// The final answer equals the reference once both are normalised (lowercase, no
     /// punctuation, markdown or articles).
     Normalised,
-    /// The answer's last number is within `tolerance × max(1, |reference|)` of the reference:
+    /// The answer's number (the first after an answer marker, else the last) is within `tolerance × max(1, |reference|)` of the reference:
     /// relative to the reference, and absolute for references below 1.
     Number { tolerance: f64 },
     /// The answer's choice letter is the reference letter.
@@ -126,8 +126,8 @@ pub fn score(scorer: &Scorer, item: &Item, answer: &str) -> Scored {
             (extracted == normalise(&item.answer), Some(extracted))
         }
         Scorer::Number { tolerance } => {
-            let reference = whole_number(&item.answer).or_else(|| last_number(&item.answer));
-            let value = last_number(answer);
+            let reference = whole_number(&item.answer).or_else(|| answer_number(&item.answer));
+            let value = answer_number(answer);
             let correct = match (value, reference) {
                 (Some(value), Some(reference)) => {
                     (value - reference).abs() <= tolerance * reference.abs().max(1.0)
