@@ -7,7 +7,12 @@
 //! Run: `cargo bench --bench eval_throughput` (`EVAL_BENCH_ITEMS=N`, default 400, and
 //! `EVAL_BENCH_DELAY_MS=N`, default 100, to change). Results go in BENCHMARKS.md.
 
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::cast_precision_loss, dead_code)]
+#![allow(
+    clippy::unwrap_used,
+    clippy::expect_used,
+    clippy::cast_precision_loss,
+    dead_code
+)]
 
 #[path = "../tests/support/mock_llm.rs"]
 mod mock_llm;
@@ -22,7 +27,9 @@ use std::time::{Duration, Instant};
 use massgen::config::{Env, from_text};
 use massgen::eval::dataset;
 use massgen::eval::record::ContenderKind;
-use massgen::eval::runner::{self, EvalGrader, Lineup, Manifest, NamedConfig, RunPlan, TurnSetting};
+use massgen::eval::runner::{
+    self, EvalGrader, Lineup, Manifest, NamedConfig, RunPlan, TurnSetting,
+};
 
 use provider::QuizProvider;
 
@@ -39,7 +46,12 @@ async fn measure(count: usize, concurrency: usize, delay: Duration) -> (Duration
     let items = dataset::load_text(&provider::dataset(&questions), "bench").unwrap();
     let accuracy = HashMap::from([("bench-model".to_string(), 0.8)]);
     let quiz = QuizProvider::start(questions, accuracy, 1, delay).await;
-    let loaded = from_text(&quiz.config(&["bench-model"]), "bench.yaml", &Env::default()).unwrap();
+    let loaded = from_text(
+        &quiz.config(&["bench-model"]),
+        "bench.yaml",
+        &Env::default(),
+    )
+    .unwrap();
     let named = NamedConfig {
         name: "bench.yaml".into(),
         config: Arc::new(loaded.into_runnable().unwrap().0),
@@ -61,7 +73,10 @@ async fn measure(count: usize, concurrency: usize, delay: Duration) -> (Duration
             dataset: "bench".into(),
             dataset_hash: runner::dataset_hash(&items),
             items: items.len(),
-            contenders: entries.iter().map(|entry| entry.contender.clone()).collect(),
+            contenders: entries
+                .iter()
+                .map(|entry| entry.contender.clone())
+                .collect(),
             scorer: "per item".into(),
         },
         items,

@@ -68,10 +68,12 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
     config_names.extend(eval.configs.iter().cloned());
     if config_names.is_empty() {
         if !demo::is_demo(&eval.dataset) {
-            return Err("massgen eval needs the configs to compare\n  help: massgen eval \
+            return Err(
+                "massgen eval needs the configs to compare\n  help: massgen eval \
                         DATASET --config A.yaml [--config B.yaml …] (or try massgen eval \
                         @examples/eval-demo)"
-                .into());
+                    .into(),
+            );
         }
         config_names = demo::CONFIGS.iter().map(ToString::to_string).collect();
     }
@@ -105,10 +107,10 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
         })
         .transpose()?;
     runner::check_scorers(&items, run_scorer.as_ref(), judge.is_some())?;
-    let out = eval.out.clone().map_or_else(
-        || default_out(cwd, &dataset_name),
-        |out| cwd.join(out),
-    );
+    let out = eval
+        .out
+        .clone()
+        .map_or_else(|| default_out(cwd, &dataset_name), |out| cwd.join(out));
     Ok(Prepared {
         items,
         dataset_name,
@@ -124,7 +126,10 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
 fn default_out(cwd: &Path, dataset: &str) -> PathBuf {
     let stem = Path::new(dataset.trim_end_matches('/'))
         .file_stem()
-        .map_or_else(|| "dataset".into(), |stem| stem.to_string_lossy().into_owned());
+        .map_or_else(
+            || "dataset".into(),
+            |stem| stem.to_string_lossy().into_owned(),
+        );
     cwd.join(".massgen").join("eval").join(stem)
 }
 
@@ -137,9 +142,10 @@ fn load_config(args: &Args, name: &str, cwd: &Path, env: &Env) -> Result<NamedCo
     setup::report_warnings(&prepared, false);
     let short = name.strip_prefix("@examples/").map_or_else(
         || {
-            Path::new(name)
-                .file_name()
-                .map_or_else(|| name.to_string(), |file| file.to_string_lossy().into_owned())
+            Path::new(name).file_name().map_or_else(
+                || name.to_string(),
+                |file| file.to_string_lossy().into_owned(),
+            )
         },
         str::to_string,
     );
@@ -263,8 +269,7 @@ fn execute(prepared: Prepared, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
         );
         return Exit::Timeout;
     }
-    if !outcome.results.is_empty() && outcome.results.iter().all(|result| result.error.is_some())
-    {
+    if !outcome.results.is_empty() && outcome.results.iter().all(|result| result.error.is_some()) {
         eprintln!("error: no contender answered any item (see the errors in results.jsonl)");
         return Exit::Execution;
     }

@@ -142,12 +142,14 @@ pub fn item_line(progress: &Progress) -> String {
 
 /// The overall status: items, accuracy so far, spend and ETA.
 pub fn status_line(progress: &Progress) -> String {
-    let accuracy = progress
-        .accuracy()
-        .map_or_else(|| "–".into(), |accuracy| format!("{:.1}%", accuracy * 100.0));
-    let eta = progress
-        .eta_seconds
-        .map_or_else(|| "–".into(), |seconds| format!("{}s", seconds.ceil() as u64));
+    let accuracy = progress.accuracy().map_or_else(
+        || "–".into(),
+        |accuracy| format!("{:.1}%", accuracy * 100.0),
+    );
+    let eta = progress.eta_seconds.map_or_else(
+        || "–".into(),
+        |seconds| format!("{}s", seconds.ceil() as u64),
+    );
     format!(
         "{}/{} items · {accuracy} correct · ${:.4} spent · ETA {eta}",
         progress.done, progress.total, progress.spent_usd
@@ -225,8 +227,10 @@ mod tests {
     async fn the_plain_printer_writes_a_line_per_item_off_a_terminal() {
         let (tx, rx) = mpsc::unbounded_channel();
         let mut tracker = Tracker::new(&[("a".into(), 2)], 1);
-        tx.send(tracker.record(finished("a", true), 0.0, None)).unwrap();
-        tx.send(tracker.record(finished("a", false), 0.0, None)).unwrap();
+        tx.send(tracker.record(finished("a", true), 0.0, None))
+            .unwrap();
+        tx.send(tracker.record(finished("a", false), 0.0, None))
+            .unwrap();
         drop(tx);
         let mut plain = Vec::new();
         print(rx, false, &mut plain).await;

@@ -158,15 +158,19 @@ pub async fn run(
         while running.len() >= plan.concurrency.max(1) {
             if let Some(Ok(done)) = running.join_next().await {
                 ran += 1;
-                record(done, &mut results, &mut running_estimate, &mut judge_cost_usd)?;
+                record(
+                    done,
+                    &mut results,
+                    &mut running_estimate,
+                    &mut judge_cost_usd,
+                )?;
             }
         }
         let entry = &plan.entries[entry_index];
         let estimate = spent_per_contender(&results, &entry.contender.name)
             .or_else(|| {
                 (!results.is_empty()).then(|| {
-                    results.iter().map(|result| result.cost_usd).sum::<f64>()
-                        / results.len() as f64
+                    results.iter().map(|result| result.cost_usd).sum::<f64>() / results.len() as f64
                 })
             })
             .unwrap_or(0.0)
@@ -198,7 +202,12 @@ pub async fn run(
     while let Some(joined) = running.join_next().await {
         if let Ok(done) = joined {
             ran += 1;
-            record(done, &mut results, &mut running_estimate, &mut judge_cost_usd)?;
+            record(
+                done,
+                &mut results,
+                &mut running_estimate,
+                &mut judge_cost_usd,
+            )?;
         }
     }
     Ok(RunOutcome {
@@ -244,7 +253,10 @@ async fn answer(
         extracted: None,
         correct: false,
         input_tokens: samples.iter().map(|sample| sample.usage.input_tokens).sum(),
-        output_tokens: samples.iter().map(|sample| sample.usage.output_tokens).sum(),
+        output_tokens: samples
+            .iter()
+            .map(|sample| sample.usage.output_tokens)
+            .sum(),
         cost_usd: samples.iter().map(|sample| sample.cost_usd).sum(),
         latency_ms: samples
             .iter()
@@ -303,7 +315,10 @@ fn majority<'a>(
     let best = counts.values().copied().max().unwrap_or(0);
     answered
         .iter()
-        .find(|(_, key)| key.as_deref().is_some_and(|key| counts.get(key) == Some(&best)))
+        .find(|(_, key)| {
+            key.as_deref()
+                .is_some_and(|key| counts.get(key) == Some(&best))
+        })
         .or(answered.first())
         .map(|(sample, _)| *sample)
 }

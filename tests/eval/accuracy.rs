@@ -40,7 +40,10 @@ async fn run_eval(
     )
     .unwrap();
     entries.retain(|entry| keep(entry.contender.kind));
-    let contenders: Vec<_> = entries.iter().map(|entry| entry.contender.clone()).collect();
+    let contenders: Vec<_> = entries
+        .iter()
+        .map(|entry| entry.contender.clone())
+        .collect();
     let out = dir.join("out");
     let plan = RunPlan {
         manifest: Manifest {
@@ -77,8 +80,7 @@ async fn each_single_model_lies_in_its_reported_interval_in_19_of_20_runs() {
             .iter()
             .map(|(name, p)| (name.to_string(), *p))
             .collect();
-        let quiz =
-            QuizProvider::start(questions.clone(), accuracy, seed, Duration::ZERO).await;
+        let quiz = QuizProvider::start(questions.clone(), accuracy, seed, Duration::ZERO).await;
         let config = named(&quiz.config(&models.map(|(name, _)| name)));
         let dir = tempfile::tempdir().unwrap();
         let (outcome, contenders) = run_eval(dir.path(), &config, &items, |kind| {
@@ -101,7 +103,10 @@ async fn each_single_model_lies_in_its_reported_interval_in_19_of_20_runs() {
     }
     for (model, _) in models {
         let count = inside.get(model).copied().unwrap_or(0);
-        assert!(count >= 19, "{model}: inside its interval in {count} of 20 runs");
+        assert!(
+            count >= 19,
+            "{model}: inside its interval in {count} of 20 runs"
+        );
     }
 }
 

@@ -32,8 +32,7 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
     }
     let out = sandbox.root.join(".massgen").join("eval").join("eval-demo");
     let summary: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
-            .unwrap();
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
     let correct = |name: &str| {
         summary["rows"]
             .as_array()
@@ -49,16 +48,20 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
         .into_iter()
         .max()
         .unwrap();
-    assert!(
-        correct("eval-demo/vote · vote") > best_single,
-        "{stdout}"
-    );
+    assert!(correct("eval-demo/vote · vote") > best_single, "{stdout}");
     assert_eq!(
-        std::fs::read_to_string(out.join("results.jsonl")).unwrap().lines().count(),
+        std::fs::read_to_string(out.join("results.jsonl"))
+            .unwrap()
+            .lines()
+            .count(),
         36 * 7
     );
     // Off a terminal, progress is one line per finished item.
-    assert!(text(&output.stderr).contains("[252/252]"), "{}", describe(&output));
+    assert!(
+        text(&output.stderr).contains("[252/252]"),
+        "{}",
+        describe(&output)
+    );
 }
 
 #[test]
@@ -67,13 +70,24 @@ fn the_budget_stops_the_run_early_with_exit_code_3_and_a_summary() {
     let output = sandbox
         .massgen()
         .args([
-            "eval", "@examples/eval-demo", "--no-baselines", "--concurrency", "1",
-            "--max-cost", "0.0001", "--out", "budget",
+            "eval",
+            "@examples/eval-demo",
+            "--no-baselines",
+            "--concurrency",
+            "1",
+            "--max-cost",
+            "0.0001",
+            "--out",
+            "budget",
         ])
         .output()
         .unwrap();
     assert_eq!(output.status.code(), Some(3), "{}", describe(&output));
-    assert!(text(&output.stderr).contains("--max-cost budget"), "{}", describe(&output));
+    assert!(
+        text(&output.stderr).contains("--max-cost budget"),
+        "{}",
+        describe(&output)
+    );
     assert!(text(&output.stdout).contains("eval-demo/vote · vote"));
     let lines = std::fs::read_to_string(sandbox.root.join("budget").join("results.jsonl"))
         .unwrap()
@@ -87,21 +101,47 @@ fn a_rerun_with_another_dataset_is_refused_unless_fresh() {
     let sandbox = Sandbox::new();
     let first = sandbox
         .massgen()
-        .args(["eval", "@examples/eval-demo", "--no-baselines", "--limit", "3", "--out", "o"])
+        .args([
+            "eval",
+            "@examples/eval-demo",
+            "--no-baselines",
+            "--limit",
+            "3",
+            "--out",
+            "o",
+        ])
         .output()
         .unwrap();
     assert_eq!(first.status.code(), Some(0), "{}", describe(&first));
     let second = sandbox
         .massgen()
-        .args(["eval", "@examples/eval-demo", "--no-baselines", "--limit", "4", "--out", "o"])
+        .args([
+            "eval",
+            "@examples/eval-demo",
+            "--no-baselines",
+            "--limit",
+            "4",
+            "--out",
+            "o",
+        ])
         .output()
         .unwrap();
     assert_eq!(second.status.code(), Some(1), "{}", describe(&second));
-    assert!(text(&second.stderr).contains("holds another run"), "{}", describe(&second));
+    assert!(
+        text(&second.stderr).contains("holds another run"),
+        "{}",
+        describe(&second)
+    );
     let fresh = sandbox
         .massgen()
         .args([
-            "eval", "@examples/eval-demo", "--no-baselines", "--limit", "4", "--out", "o",
+            "eval",
+            "@examples/eval-demo",
+            "--no-baselines",
+            "--limit",
+            "4",
+            "--out",
+            "o",
             "--fresh",
         ])
         .output()
@@ -112,7 +152,10 @@ fn a_rerun_with_another_dataset_is_refused_unless_fresh() {
 #[test]
 fn a_bad_dataset_or_strategy_is_a_config_error_naming_the_place() {
     let sandbox = Sandbox::new();
-    sandbox.write("bad.jsonl", "{\"question\": \"q\", \"answer\": \"a\"}\nnot json\n");
+    sandbox.write(
+        "bad.jsonl",
+        "{\"question\": \"q\", \"answer\": \"a\"}\nnot json\n",
+    );
     let output = sandbox
         .massgen()
         .args(["eval", "bad.jsonl", "--config", "@examples/eval-demo/vote"])
@@ -120,16 +163,91 @@ fn a_bad_dataset_or_strategy_is_a_config_error_naming_the_place() {
         .unwrap();
     assert_eq!(output.status.code(), Some(1), "{}", describe(&output));
     let stderr = text(&output.stderr);
-    assert!(stderr.contains("bad.jsonl") && stderr.contains("line 2"), "{stderr}");
+    assert!(
+        stderr.contains("bad.jsonl") && stderr.contains("line 2"),
+        "{stderr}"
+    );
     let debate = sandbox
         .massgen()
         .args(["eval", "@examples/eval-demo", "--strategy", "debate"])
         .output()
         .unwrap();
     assert_eq!(debate.status.code(), Some(1), "{}", describe(&debate));
-    assert!(text(&debate.stderr).contains("`debate` strategy"), "{}", describe(&debate));
+    assert!(
+        text(&debate.stderr).contains("`debate` strategy"),
+        "{}",
+        describe(&debate)
+    );
     sandbox.write("good.jsonl", "{\"question\": \"q\", \"answer\": \"a\"}\n");
-    let none = sandbox.massgen().args(["eval", "good.jsonl"]).output().unwrap();
+    let none = sandbox
+        .massgen()
+        .args(["eval", "good.jsonl"])
+        .output()
+        .unwrap();
     assert_eq!(none.status.code(), Some(1));
     assert!(text(&none.stderr).contains("--config"));
+}
+
+#[test]
+fn the_judge_decides_judge_items_its_prompt_is_kept_and_its_cost_counted_apart() {
+    let sandbox = Sandbox::new();
+    let demo: Vec<&str> = massgen::eval::demo::DATASET.lines().take(3).collect();
+    let judged: String = demo
+        .iter()
+        .map(|line| {
+            let mut item: serde_json::Value = serde_json::from_str(line).unwrap();
+            item["scorer"] = "judge".into();
+            item.to_string() + "\n"
+        })
+        .collect();
+    sandbox.write("judged.jsonl", &judged);
+    sandbox.write(
+        "judge.yaml",
+        "agent:\n  id: judge\n  backend:\n    type: scripted\n    model: gpt-4o-mini\n    \
+         tokens_per_second: 0\n    answer: \"It agrees with the reference.\\nCORRECT\"\n",
+    );
+    let args = [
+        "eval",
+        "judged.jsonl",
+        "--config",
+        "@examples/eval-demo/vote",
+        "--no-baselines",
+        "--out",
+        "j",
+    ];
+    let unjudged = sandbox.massgen().args(args).output().unwrap();
+    assert_eq!(unjudged.status.code(), Some(1), "{}", describe(&unjudged));
+    assert!(
+        text(&unjudged.stderr).contains("--judge"),
+        "{}",
+        describe(&unjudged)
+    );
+
+    let output = sandbox
+        .massgen()
+        .args(args)
+        .args(["--judge", "judge.yaml"])
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+    let out = sandbox.root.join("j");
+    let prompt = std::fs::read_to_string(out.join("judge_prompt.txt")).unwrap();
+    assert!(prompt.contains("## Reference answer"), "{prompt}");
+    let results = std::fs::read_to_string(out.join("results.jsonl")).unwrap();
+    assert_eq!(results.lines().count(), 3);
+    for line in results.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        assert_eq!(row["correct"], true, "{line}");
+    }
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap()).unwrap();
+    assert!(
+        summary["judge_cost_usd"].as_f64().unwrap() > 0.0,
+        "{summary}"
+    );
+    assert!(
+        text(&output.stdout).contains("The judge cost $"),
+        "{}",
+        describe(&output)
+    );
 }

@@ -87,7 +87,9 @@ impl QuizProvider {
                 self.server.base_url
             ));
         }
-        yaml.push_str("orchestrator:\n  voting_sensitivity: lenient\n  max_new_answers_per_agent: 1\n");
+        yaml.push_str(
+            "orchestrator:\n  voting_sensitivity: lenient\n  max_new_answers_per_agent: 1\n",
+        );
         yaml
     }
 }
@@ -110,7 +112,10 @@ fn respond(
     seed: u64,
     calls: &Mutex<HashMap<String, usize>>,
 ) -> Reply {
-    let model = request.body["model"].as_str().unwrap_or_default().to_string();
+    let model = request.body["model"]
+        .as_str()
+        .unwrap_or_default()
+        .to_string();
     let text = all_text(&request.body);
     let Some(question) = questions
         .iter()
@@ -119,8 +124,17 @@ fn respond(
     else {
         return Reply::status(400, r#"{"error":{"message":"no known question"}}"#);
     };
-    *calls.lock().unwrap().entry(question.id.clone()).or_default() += 1;
-    let own = model_answer(question, &model, accuracy.get(&model).copied().unwrap_or(0.5), seed);
+    *calls
+        .lock()
+        .unwrap()
+        .entry(question.id.clone())
+        .or_default() += 1;
+    let own = model_answer(
+        question,
+        &model,
+        accuracy.get(&model).copied().unwrap_or(0.5),
+        seed,
+    );
     let offers = |name: &str| tool_names(&request.body).iter().any(|tool| tool == name);
     let answers = current_answers(&text);
     if !offers("new_answer") {
@@ -146,7 +160,10 @@ fn respond(
         .find(|(_, v)| *v == chosen)
         .map(|(anon, _)| anon.clone())
         .unwrap_or_default();
-    tool_reply("vote", json!({"agent_id": target, "reason": "most answers agree"}))
+    tool_reply(
+        "vote",
+        json!({"agent_id": target, "reason": "most answers agree"}),
+    )
 }
 
 fn all_text(body: &Value) -> String {
@@ -181,16 +198,22 @@ fn current_answers(text: &str) -> Vec<(String, String)> {
         return Vec::new();
     };
     let block = &text[start..];
-    let block = &block[..block.find("<END OF CURRENT ANSWERS>").unwrap_or(block.len())];
+    let block = &block[..block
+        .find("<END OF CURRENT ANSWERS>")
+        .unwrap_or(block.len())];
     let mut answers = Vec::new();
     let mut rest = block;
     while let Some(open) = rest.find("<agent") {
         let after = &rest[open + 1..];
-        let Some(name_end) = after.find('>') else { break };
+        let Some(name_end) = after.find('>') else {
+            break;
+        };
         let anon = after[..name_end].to_string();
         let close = format!("<end of {anon}>");
         let body = &after[name_end + 1..];
-        let Some(body_end) = body.find(&close) else { break };
+        let Some(body_end) = body.find(&close) else {
+            break;
+        };
         let value = body[..body_end]
             .rsplit_once("Answer:")
             .map(|(_, value)| value.trim().to_string())

@@ -49,15 +49,23 @@ fn timeless(summary: &Value) -> Value {
 async fn a_rerun_after_a_kill_redoes_no_finished_item_and_summarises_the_same() {
     let questions = provider::questions(24);
     let accuracy = HashMap::from([("solo-model".to_string(), 0.7)]);
-    let quiz =
-        QuizProvider::start(questions.clone(), accuracy, 3, Duration::from_millis(40)).await;
+    let quiz = QuizProvider::start(questions.clone(), accuracy, 3, Duration::from_millis(40)).await;
     let sandbox = Sandbox::new();
     sandbox.write("quiz.jsonl", &provider::dataset(&questions));
     sandbox.write("solo.yaml", &quiz.config(&["solo-model"]));
     let args = |out: &'static str| {
         vec![
-            "eval", "quiz.jsonl", "--config", "solo.yaml", "--samples", "3",
-            "--concurrency", "2", "--out", out, "--json",
+            "eval",
+            "quiz.jsonl",
+            "--config",
+            "solo.yaml",
+            "--samples",
+            "3",
+            "--concurrency",
+            "2",
+            "--out",
+            out,
+            "--json",
         ]
     };
 
@@ -99,7 +107,11 @@ async fn a_rerun_after_a_kill_redoes_no_finished_item_and_summarises_the_same() 
         })
         .collect();
     assert_eq!(pairs.len(), 72, "no item answered twice");
-    assert_eq!(&after[..before.len()], &before[..], "finished lines are kept as they were");
+    assert_eq!(
+        &after[..before.len()],
+        &before[..],
+        "finished lines are kept as they were"
+    );
     // The rerun asked only for what was missing: at most the two items in flight at the
     // kill (3 samples × 3 calls each) were asked again.
     let calls_after = quiz.total_calls() - whole_calls - calls_before;

@@ -17,8 +17,8 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-use std::sync::{Arc, Mutex, OnceLock};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use super::{Backend, BackendError, ChatRequest, EventStream};
 use crate::config::{BackendKind, ScriptedOptions};
@@ -141,13 +141,7 @@ impl Backend for ScriptedBackend {
             model: &self.model,
             reply: reply.as_deref(),
         });
-        let steps = script::steps(
-            &plan,
-            &request,
-            call_number,
-            failure,
-            options.report_usage,
-        );
+        let steps = script::steps(&plan, &request, call_number, failure, options.report_usage);
         script::play(steps, options)
     }
 }

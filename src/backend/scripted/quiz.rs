@@ -256,7 +256,11 @@ mod tests {
                 })
                 .collect::<Vec<_>>()
         };
-        assert_ne!(right(1), right(2), "different seeds make different mistakes");
+        assert_ne!(
+            right(1),
+            right(2),
+            "different seeds make different mistakes"
+        );
         assert_eq!(right(1), right(1));
         let hits = right(1).iter().filter(|right| **right).count();
         assert!((12..=32).contains(&hits), "{hits} of 36 at accuracy 0.6");

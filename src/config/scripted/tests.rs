@@ -151,7 +151,8 @@ fn with_reply_is_a_paragraph_for_after_the_question() {
 
 #[test]
 fn quiz_reads_its_answer_key_accuracy_and_seed_and_refuses_an_accuracy_above_one() {
-    let options = options("      quiz: {answers: \"@examples/eval-demo\", accuracy: 0.65, seed: 7}\n");
+    let options =
+        options("      quiz: {answers: \"@examples/eval-demo\", accuracy: 0.65, seed: 7}\n");
     assert_eq!(
         options.quiz,
         Some(crate::config::QuizOptions {

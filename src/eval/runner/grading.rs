@@ -10,8 +10,8 @@ use futures::future::BoxFuture;
 use super::judge_call::JudgeModel;
 use super::{Graded, Grader};
 use crate::eval::record::Item;
-use crate::eval::{judge, score};
 use crate::eval::score::Scorer;
+use crate::eval::{judge, score};
 
 /// Kept in the output directory: the prompt the judge was given for the first answer.
 pub const JUDGE_PROMPT: &str = "judge_prompt.txt";
@@ -59,9 +59,11 @@ pub fn check_scorers(
         }
     }
     if needs_judge && !have_judge {
-        return Err("the judge scorer needs a judge model\n  help: add --judge CONFIG (its \
+        return Err(
+            "the judge scorer needs a judge model\n  help: add --judge CONFIG (its \
                     first agent judges each answer)"
-            .into());
+                .into(),
+        );
     }
     Ok(())
 }

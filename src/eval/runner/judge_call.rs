@@ -79,9 +79,7 @@ impl JudgeModel {
             }
         }
         let cost_usd = reported
-            .or_else(|| {
-                session::estimate(self.backend.kind(), self.backend.model(), &usage).usd()
-            })
+            .or_else(|| session::estimate(self.backend.kind(), self.backend.model(), &usage).usd())
             .unwrap_or(0.0);
         Ok(JudgeReply { text, cost_usd })
     }

@@ -13,7 +13,8 @@ pub fn question_prompt(item: &Item) -> String {
     for (letter, choice) in ('A'..='Z').zip(&item.choices) {
         prompt.push_str(&format!("{letter}) {choice}\n"));
     }
-    prompt.push_str("\nEnd with the letter of the correct choice alone on a last line: `Answer: X`.");
+    prompt
+        .push_str("\nEnd with the letter of the correct choice alone on a last line: `Answer: X`.");
     prompt
 }
 

@@ -38,8 +38,7 @@ pub struct JudgeCost {
 /// Prepares `out` for `manifest`: a fresh directory gets it; one holding another run is
 /// refused unless `fresh` (which starts over). Returns the results already there.
 pub fn open(out: &Path, manifest: &Manifest, fresh: bool) -> Result<Vec<ItemResult>, String> {
-    fs::create_dir_all(out)
-        .map_err(|error| format!("cannot create {}: {error}", out.display()))?;
+    fs::create_dir_all(out).map_err(|error| format!("cannot create {}: {error}", out.display()))?;
     let manifest_path = out.join(MANIFEST);
     if fresh {
         for name in [RESULTS, JUDGE_COSTS] {
@@ -51,7 +50,10 @@ pub fn open(out: &Path, manifest: &Manifest, fresh: bool) -> Result<Vec<ItemResu
         }
     } else if let Ok(text) = fs::read_to_string(&manifest_path) {
         let earlier: Manifest = serde_json::from_str(&text).map_err(|error| {
-            format!("{} is not an eval's run.json: {error}", manifest_path.display())
+            format!(
+                "{} is not an eval's run.json: {error}",
+                manifest_path.display()
+            )
         })?;
         if let Some(difference) = difference(&earlier, manifest) {
             return Err(format!(

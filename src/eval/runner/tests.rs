@@ -75,7 +75,10 @@ fn plan(dir: &std::path::Path, named: &NamedConfig, samples: usize) -> RunPlan {
             dataset: "key.jsonl".into(),
             dataset_hash: dataset_hash(&items),
             items: items.len(),
-            contenders: entries.iter().map(|entry| entry.contender.clone()).collect(),
+            contenders: entries
+                .iter()
+                .map(|entry| entry.contender.clone())
+                .collect(),
             scorer: "per item".into(),
         },
         items,
@@ -255,7 +258,10 @@ fn contenders_name_configs_strategies_and_baselines_and_refuse_what_cannot_run()
         })
     );
     assert_eq!(all[4].samples, 5);
-    assert_eq!(all[3].options.single_agent.as_ref().unwrap().as_str(), "agent1");
+    assert_eq!(
+        all[3].options.single_agent.as_ref().unwrap().as_str(),
+        "agent1"
+    );
     let plain = entries(std::slice::from_ref(&named), &lineup(Vec::new(), false)).unwrap();
     assert_eq!(plain.len(), 1);
     let refused = entries(

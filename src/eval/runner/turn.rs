@@ -60,12 +60,14 @@ async fn drive(
     options: TurnOptions,
     question: &str,
 ) -> Result<TurnReport, String> {
-    let backends =
-        build_backends(&config, &setting.env).map_err(|error| error.to_string())?;
+    let backends = build_backends(&config, &setting.env).map_err(|error| error.to_string())?;
     let redactor = secrets::redactor_for(&config, &setting.env);
     let logs = match &setting.logs {
         Some(dir) => Some(RunLogDir::create(dir).map_err(|error| {
-            format!("cannot create a log directory under {}: {error}", dir.display())
+            format!(
+                "cannot create a log directory under {}: {error}",
+                dir.display()
+            )
         })?),
         None => None,
     };
