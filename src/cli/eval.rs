@@ -10,7 +10,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::args::{Args, EvalArgs};
+use super::args::Args;
+use super::eval_args::EvalArgs;
 use super::exit::Exit;
 use super::setup;
 use crate::config::Env;

@@ -2,6 +2,7 @@
 
 mod args;
 mod eval;
+mod eval_args;
 mod exit;
 mod front_end;
 mod generate_config;
@@ -21,7 +22,8 @@ mod tui_session;
 
 use std::path::PathBuf;
 
-pub use args::{Args, Command, DisplayArg, EvalArgs, ReplayArgs};
+pub use args::{Args, Command, DisplayArg, ReplayArgs};
+pub use eval_args::EvalArgs;
 pub use exit::Exit;
 use front_end::FrontEnd;
 

@@ -295,10 +295,7 @@ async fn answer(
 
 /// The sample whose answer most samples agree on (by `key`); ties go to the one seen
 /// first. `None` when no sample answered.
-fn majority<'a>(
-    samples: &'a [TurnReport],
-    key: impl Fn(&str) -> Option<String>,
-) -> Option<&'a TurnReport> {
+fn majority(samples: &[TurnReport], key: impl Fn(&str) -> Option<String>) -> Option<&TurnReport> {
     let answered: Vec<(&TurnReport, Option<String>)> = samples
         .iter()
         .filter_map(|sample| {
