@@ -5,7 +5,8 @@
 //! `massgen eval` runs it (answer, vote, final presentation: three calls).
 //!
 //! Run: `cargo bench --bench eval_throughput` (`EVAL_BENCH_ITEMS=N`, default 400, and
-//! `EVAL_BENCH_DELAY_MS=N`, default 100, to change). Results go in BENCHMARKS.md.
+//! `EVAL_BENCH_DELAY_MS=N`, default 100, to change; `EVAL_BENCH_LOGS=0` turns the turns'
+//! logs off). Results go in BENCHMARKS.md.
 
 #![allow(
     clippy::unwrap_used,
@@ -88,7 +89,7 @@ async fn measure(count: usize, concurrency: usize, delay: Duration) -> (Duration
         setting: TurnSetting {
             env: Env::default(),
             project_dir: dir.path().to_path_buf(),
-            logs: Some(out.join("logs")),
+            logs: (env_number("EVAL_BENCH_LOGS", 1) == 1).then(|| out.join("logs")),
         },
     };
     let grader = Arc::new(EvalGrader::new(None, None, out));

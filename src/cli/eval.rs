@@ -2,6 +2,9 @@
 //! contender on every item (resuming into the same `--out`), prints the progress and the
 //! summary table, and writes `summary.md`, `summary.json` and `chart.svg` beside the results.
 //!
+//! Each turn logs under `OUT/logs/` (`massgen --no-logs eval …` turns that off: the logs'
+//! files are written durably, which costs tens of milliseconds a turn).
+//!
 //! Exit codes: 0 when every item was answered; 1 for a bad dataset, config or argument;
 //! 2 when no answer at all could be had; 3 when `--max-cost` stopped the run early (what
 //! was done is summarised, and a rerun with a larger budget finishes it).
@@ -39,6 +42,8 @@ struct Prepared {
     run_scorer: Option<Scorer>,
     judge: Option<JudgeModel>,
     out: PathBuf,
+    /// `massgen --no-logs eval …` runs the turns without logs.
+    logs: bool,
 }
 
 fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepared, String> {
@@ -120,6 +125,7 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
         run_scorer,
         judge,
         out,
+        logs: !args.no_logs,
     })
 }
 
@@ -181,7 +187,7 @@ fn execute(prepared: Prepared, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
         setting: runner::TurnSetting {
             env,
             project_dir: cwd.to_path_buf(),
-            logs: Some(out.join("logs")),
+            logs: prepared.logs.then(|| out.join("logs")),
         },
     };
     let grader = Arc::new(EvalGrader::new(

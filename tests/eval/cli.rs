@@ -251,3 +251,42 @@ fn the_judge_decides_judge_items_its_prompt_is_kept_and_its_cost_counted_apart()
         describe(&output)
     );
 }
+
+#[test]
+fn turns_log_under_the_output_directory_unless_no_logs() {
+    let sandbox = Sandbox::new();
+    let run = |global: &[&str], out: &str| {
+        let output = sandbox
+            .massgen()
+            .args(global)
+            .args([
+                "eval",
+                "@examples/eval-demo",
+                "--no-baselines",
+                "--limit",
+                "2",
+                "--out",
+                out,
+            ])
+            .output()
+            .unwrap();
+        assert_eq!(output.status.code(), Some(0), "{}", describe(&output));
+        std::fs::read_to_string(sandbox.root.join(out).join("results.jsonl")).unwrap()
+    };
+    let logged = run(&[], "logged");
+    for line in logged.lines() {
+        let row: serde_json::Value = serde_json::from_str(line).unwrap();
+        let dir = sandbox
+            .root
+            .join("logged")
+            .join(row["log_dir"].as_str().unwrap());
+        assert!(dir.join("turn_1").is_dir(), "{}", dir.display());
+    }
+    assert!(!sandbox.root.join(".massgen").join("massgen_logs").exists());
+    let quiet = run(&["--no-logs"], "quiet");
+    assert!(
+        quiet.lines().all(|line| !line.contains("log_dir")),
+        "{quiet}"
+    );
+    assert!(!sandbox.root.join("quiet").join("logs").exists());
+}
