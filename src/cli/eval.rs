@@ -72,7 +72,8 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
         .transpose()?;
     let mut config_names: Vec<String> = args.config.iter().cloned().collect();
     config_names.extend(eval.configs.iter().cloned());
-    if config_names.is_empty() {
+    let demo_lineup = config_names.is_empty();
+    if demo_lineup {
         if !demo::is_demo(&eval.dataset) {
             return Err(
                 "massgen eval needs the configs to compare\n  help: massgen eval \
@@ -87,7 +88,7 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
         .iter()
         .map(|name| load_config(args, name, cwd, env))
         .collect::<Result<Vec<_>, String>>()?;
-    let strategies = eval
+    let mut strategies = eval
         .strategies
         .iter()
         .map(|name| {
@@ -96,6 +97,9 @@ fn prepare(args: &Args, eval: &EvalArgs, cwd: &Path, env: &Env) -> Result<Prepar
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    if strategies.is_empty() && demo_lineup {
+        strategies = demo::STRATEGIES.to_vec();
+    }
     let entries = runner::entries(
         &configs,
         &Lineup {

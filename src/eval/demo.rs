@@ -2,6 +2,8 @@
 //! (arithmetic, multiple choice, short facts) embedded in the binary, answered by scripted
 //! quiz agents of different, seeded accuracies (`configs/eval-demo/`).
 
+use crate::protocol::Strategy;
+
 /// What users type for the demo's dataset.
 pub const NAME: &str = "@examples/eval-demo";
 
@@ -10,6 +12,9 @@ pub const DATASET: &str = include_str!("../../assets/eval/eval-demo.jsonl");
 
 /// The shipped configs the demo runs when no `--config` is given.
 pub const CONFIGS: [&str; 1] = ["@examples/eval-demo/vote"];
+
+/// The strategies the demo compares when no `--strategy` is given.
+pub const STRATEGIES: [Strategy; 2] = [Strategy::Vote, Strategy::Council];
 
 /// Whether a dataset argument names the demo.
 pub fn is_demo(dataset: &str) -> bool {

@@ -25,6 +25,7 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
     let stdout = text(&output.stdout);
     for contender in [
         "eval-demo/vote · vote",
+        "eval-demo/vote · council",
         "gpt-4.1-nano alone",
         "gpt-4o-mini ×3 majority",
     ] {
@@ -49,16 +50,20 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
         .max()
         .unwrap();
     assert!(correct("eval-demo/vote · vote") > best_single, "{stdout}");
+    assert!(
+        correct("eval-demo/vote · council") > best_single,
+        "{stdout}"
+    );
     assert_eq!(
         std::fs::read_to_string(out.join("results.jsonl"))
             .unwrap()
             .lines()
             .count(),
-        36 * 7
+        36 * 8
     );
     // Off a terminal, progress is one line per finished item.
     assert!(
-        text(&output.stderr).contains("[252/252]"),
+        text(&output.stderr).contains("[288/288]"),
         "{}",
         describe(&output)
     );

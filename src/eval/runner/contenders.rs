@@ -38,8 +38,8 @@ pub struct Lineup {
 /// The strategies this build runs; the others are refused by name before anything runs.
 pub fn refusal(strategy: Strategy) -> Option<String> {
     match strategy {
-        Strategy::Vote => None,
-        Strategy::Council | Strategy::Debate => Some(format!(
+        Strategy::Vote | Strategy::Council => None,
+        Strategy::Debate => Some(format!(
             "this build of massgen cannot run the `{strategy}` strategy yet, so it cannot be \
              evaluated\n  help: leave `--strategy {strategy}` out (vote runs)"
         )),
