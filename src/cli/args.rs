@@ -210,6 +210,11 @@ pub enum Command {
     /// An OpenAI-compatible HTTP API: POST /v1/chat/completions (streamed or not), GET
     /// /v1/models, GET /health. Each request is one turn of the config's agents.
     Serve(ServeArgs),
+    /// Measure configs and strategies on a dataset: every item through every config (and
+    /// each model alone, and sampled for a majority), scored, with accuracy and its 95 %
+    /// interval, cost, tokens and latency per contender. Try `massgen eval
+    /// @examples/eval-demo` (offline).
+    Eval(super::eval_args::EvalArgs),
 }
 
 #[derive(Clone, Debug, clap::Args)]

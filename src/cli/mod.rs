@@ -1,6 +1,8 @@
 //! The `massgen` command: parse arguments, load the config, run turns with a front end.
 
 mod args;
+mod eval;
+mod eval_args;
 mod exit;
 mod front_end;
 mod generate_config;
@@ -21,6 +23,7 @@ mod tui_session;
 use std::path::PathBuf;
 
 pub use args::{Args, Command, DisplayArg, ReplayArgs};
+pub use eval_args::EvalArgs;
 pub use exit::Exit;
 use front_end::FrontEnd;
 
@@ -128,6 +131,17 @@ pub fn run(args: Args) -> Exit {
             return Exit::Config;
         }
         return serve::run(&args, serve_args, &cwd, env);
+    }
+    if let Some(Command::Eval(eval_args)) = &args.command {
+        if args.question.is_some() || args.output_file.is_some() || args.automation {
+            eprintln!(
+                "error: massgen eval asks a dataset's questions: it takes no question, output \
+                 file or --automation\n  help: massgen eval DATASET --config A.yaml [--config \
+                 B.yaml …]"
+            );
+            return Exit::Config;
+        }
+        return eval::run(&args, eval_args, &cwd, env);
     }
     if let Some(target) = &args.validate {
         return info::validate(target, &cwd, &env, args.allow_outside_project);

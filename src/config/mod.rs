@@ -85,7 +85,7 @@ pub use schema::{
     TimeoutConfig, UiConfig,
 };
 pub use scripted::{
-    CouncilScript, FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall,
+    CouncilScript, FailureMode, QuizOptions, ScriptedFailure, ScriptedOptions, ScriptedToolCall,
 };
 pub use secret::Secret;
 pub use server_tools::ServerTools;

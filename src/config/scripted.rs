@@ -50,10 +50,14 @@
 //!   approach: {plan: {E2: [{plan: "…", sources: [fresh], impact: structural}]}}
 //!                                 # draft_approach arguments, sent after each new_answer
 //!                                 # verdict before it answers again
+//!   quiz: {answers: @examples/eval-demo, accuracy: 0.7, seed: 3}
+//!                                 # answer from an answer key, right with that chance
+//!                                 # (see `quiz`); votes with the peers' majority
 //! ```
 
 mod evaluation;
 mod modes;
+mod quiz;
 #[cfg(test)]
 mod tests;
 
@@ -61,6 +65,8 @@ use super::error::Problem;
 use super::fields::Fields;
 use crate::config::yaml_node::Value;
 use crate::protocol::AgentId;
+
+pub use quiz::QuizOptions;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedOptions {
@@ -116,6 +122,8 @@ pub struct ScriptedOptions {
     pub approach: Option<serde_json::Value>,
     /// How it behaves in a council's ranking round and as its chairman.
     pub council: CouncilScript,
+    /// Answers questions from an answer key with a set accuracy (offline evals).
+    pub quiz: Option<QuizOptions>,
 }
 
 /// A scripted member of a council (`rank_as_text`, `rank_garbage`, `fail_as_chairman`).
@@ -159,6 +167,7 @@ impl Default for ScriptedOptions {
             proposed_criteria: Vec::new(),
             approach: None,
             council: CouncilScript::default(),
+            quiz: None,
         }
     }
 }
@@ -209,7 +218,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 29] = [
+pub const SCRIPTED_KEYS: [&str; 30] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -239,6 +248,7 @@ pub const SCRIPTED_KEYS: [&str; 29] = [
     "rank_as_text",
     "rank_garbage",
     "fail_as_chairman",
+    "quiz",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -310,6 +320,7 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             rank_garbage: backend.bool("rank_garbage")?.unwrap_or(false),
             fail_as_chairman: backend.bool("fail_as_chairman")?.unwrap_or(false),
         },
+        quiz: quiz::parse_quiz(backend)?,
     })
 }
 

@@ -9,6 +9,7 @@ mod personas;
 mod plan;
 mod plan_report;
 mod planning;
+mod quiz;
 mod ranking;
 mod reading;
 mod script;
@@ -17,10 +18,10 @@ mod tasks;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
-use super::{Backend, ChatRequest, EventStream};
+use super::{Backend, BackendError, ChatRequest, EventStream};
 use crate::config::{BackendKind, ScriptedOptions};
 use crate::protocol::{AnonId, AnonymousMapping};
 
@@ -38,6 +39,8 @@ pub struct ScriptedBackend {
     /// asked in, for `{reply}` in later rounds, the final presentation and the plan's
     /// execution, whose conversations no longer hold them; a new question forgets it.
     last_reply: Mutex<Option<(String, String)>>,
+    /// Quiz mode's answer key, read at the first call.
+    quiz_key: OnceLock<Result<Arc<quiz::AnswerKey>, String>>,
 }
 
 impl ScriptedBackend {
@@ -57,6 +60,7 @@ impl ScriptedBackend {
             evaluations: AtomicU32::new(0),
             critic_calls: AtomicU32::new(0),
             last_reply: Mutex::new(None),
+            quiz_key: OnceLock::new(),
         }
     }
 }
@@ -75,10 +79,19 @@ impl Backend for ScriptedBackend {
     }
 
     fn stream(&self, request: ChatRequest) -> EventStream {
+        let quizzed = match self.quizzed(&request) {
+            Ok(quizzed) => quizzed,
+            Err(message) => {
+                return script::play(
+                    vec![script::Step::Fail(BackendError::Failed { message })],
+                    &self.options,
+                );
+            }
+        };
+        let options = quizzed.as_ref().unwrap_or(&self.options);
         let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        let chair_failure = ranking::chair_failure(&request, &self.options);
-        let failure = self
-            .options
+        let chair_failure = ranking::chair_failure(&request, options);
+        let failure = options
             .failure
             .as_ref()
             .filter(|failure| failure.times.is_none_or(|times| call_number <= times))
@@ -89,7 +102,7 @@ impl Backend for ScriptedBackend {
                 .lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner);
             let question = reading::question(&request);
-            if let Some(reply) = ask::reply(&request, self.options.ask.as_ref()) {
+            if let Some(reply) = ask::reply(&request, options.ask.as_ref()) {
                 *last_reply = Some((question.clone(), reply));
             }
             last_reply
@@ -99,7 +112,7 @@ impl Backend for ScriptedBackend {
         };
         let evaluation = reading::offers(&request, "submit").then(|| {
             let number = self.evaluations.fetch_add(1, Ordering::Relaxed) as usize;
-            self.options
+            options
                 .post_evaluation
                 .get(number)
                 .cloned()
@@ -114,18 +127,18 @@ impl Backend for ScriptedBackend {
             && reading::user_says(&request, plan::CRITIC_REQUEST))
         .then(|| {
             let number = self.critic_calls.fetch_add(1, Ordering::Relaxed) as usize;
-            let replies = &self.options.critic_replies;
+            let replies = &options.critic_replies;
             replies
                 .get(number)
                 .or(replies.last())
                 .map_or("", String::as_str)
         });
-        let council = ranking::plan(&request, &self.options);
+        let council = ranking::plan(&request, options);
         let plan = council.unwrap_or_else(|| {
             plan::plan(&plan::Context {
                 critic,
                 evaluation,
-                options: &self.options,
+                options,
                 own_anon: self.own_anon.as_ref(),
                 mapping: &self.mapping,
                 request: &request,
@@ -134,13 +147,36 @@ impl Backend for ScriptedBackend {
                 reply: reply.as_deref(),
             })
         });
-        let steps = script::steps(
-            &plan,
-            &request,
-            call_number,
-            failure,
-            self.options.report_usage,
-        );
-        script::play(steps, &self.options)
+        let steps = script::steps(&plan, &request, call_number, failure, options.report_usage);
+        script::play(steps, options)
+    }
+}
+
+impl ScriptedBackend {
+    /// In quiz mode, the options for this request: its answer to the key's question and,
+    /// in a vote round, a vote for the answer most peers agree with. `None` outside quiz
+    /// mode or for a question the key does not hold.
+    fn quizzed(&self, request: &ChatRequest) -> Result<Option<ScriptedOptions>, String> {
+        let Some(quiz_options) = &self.options.quiz else {
+            return Ok(None);
+        };
+        let key = self
+            .quiz_key
+            .get_or_init(|| quiz::AnswerKey::load(&quiz_options.answers))
+            .clone()?;
+        let Some(item) = key.find(&reading::question(request)) else {
+            return Ok(None);
+        };
+        let answer = key.answer(item, quiz_options);
+        let peers = reading::current_answers(request);
+        let own = self.own_anon.as_ref().map(AnonId::as_str);
+        let vote_for = quiz::majority_vote(&peers, own, &answer)
+            .and_then(|anon| self.mapping.real(&anon).cloned());
+        Ok(Some(ScriptedOptions {
+            answers: vec![answer],
+            final_answer: None,
+            vote_for: vote_for.or_else(|| self.options.vote_for.clone()),
+            ..self.options.clone()
+        }))
     }
 }

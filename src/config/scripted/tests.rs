@@ -148,3 +148,22 @@ fn with_reply_is_a_paragraph_for_after_the_question() {
     );
     assert!(error("      with_reply: [a]\n").contains("with_reply"));
 }
+
+#[test]
+fn quiz_reads_its_answer_key_accuracy_and_seed_and_refuses_an_accuracy_above_one() {
+    let options =
+        options("      quiz: {answers: \"@examples/eval-demo\", accuracy: 0.65, seed: 7}\n");
+    assert_eq!(
+        options.quiz,
+        Some(crate::config::QuizOptions {
+            answers: "@examples/eval-demo".into(),
+            accuracy: 0.65,
+            seed: 7,
+        })
+    );
+    let refused = error("      quiz: {answers: key.jsonl, accuracy: 1.5}\n");
+    assert!(refused.contains("quiz.accuracy"), "{refused}");
+    assert!(refused.contains("t.yaml:5"), "{refused}");
+    let missing = error("      quiz: {accuracy: 0.5}\n");
+    assert!(missing.contains("answers"), "{missing}");
+}
