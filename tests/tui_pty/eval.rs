@@ -27,7 +27,10 @@ fn wait_long(pty: &Pty, needles: &[&str], step: &str) -> String {
         if needles.iter().all(|needle| text.contains(needle)) {
             return text;
         }
-        assert!(Instant::now() < deadline, "{step}: {needles:?} never shown:\n{text}");
+        assert!(
+            Instant::now() < deadline,
+            "{step}: {needles:?} never shown:\n{text}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
 }
@@ -44,12 +47,24 @@ fn massgen_eval_shows_its_progress_then_the_table_and_the_chart() {
     let home = tempfile::tempdir().unwrap();
     let mut pty = Pty::start(home.path(), &DEMO);
     let running = pty.wait_for(
-        &["massgen eval", "@examples/eval-demo", "last finished", "ETA"],
+        &[
+            "massgen eval",
+            "@examples/eval-demo",
+            "last finished",
+            "ETA",
+        ],
         "the progress view",
     );
     assert!(running.contains("gpt-4o-mini alone"), "{running}");
-    let table = wait_long(&pty, &["[Table]", "Accuracy [95 % CI]"], "the summary table");
-    assert!(table.contains("★"), "the best single model is marked:\n{table}");
+    let table = wait_long(
+        &pty,
+        &["[Table]", "Accuracy [95 % CI]"],
+        "the summary table",
+    );
+    assert!(
+        table.contains("★"),
+        "the best single model is marked:\n{table}"
+    );
     let out = home.path().join("DIR");
     assert!(
         table.contains(&out.join("summary.md").display().to_string()),
@@ -87,5 +102,8 @@ fn q_while_it_runs_stops_the_eval_and_keeps_what_finished() {
     let kept = result_lines(&out);
     assert!(kept >= 1, "finished items are kept:\n{printed}");
     assert!(kept < 252, "stopped before the end");
-    assert!(!out.join("summary.md").exists(), "no summary of a stopped run");
+    assert!(
+        !out.join("summary.md").exists(),
+        "no summary of a stopped run"
+    );
 }

@@ -4,10 +4,10 @@
 mod chart;
 mod running;
 mod screen;
-mod state;
-mod table;
 #[cfg(test)]
 mod snapshot_tests;
+mod state;
+mod table;
 #[cfg(test)]
 pub(crate) mod test_summary;
 mod view;

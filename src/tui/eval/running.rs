@@ -43,9 +43,10 @@ pub fn render(state: &EvalState, frame: &mut Frame) {
 }
 
 pub fn header_paragraph(header: &EvalHeader) -> Paragraph<'static> {
-    let budget = header
-        .max_cost
-        .map_or_else(|| "no budget".to_string(), |usd| format!("budget ${usd:.2}"));
+    let budget = header.max_cost.map_or_else(
+        || "no budget".to_string(),
+        |usd| format!("budget ${usd:.2}"),
+    );
     let line = Line::from(vec![
         Span::styled(
             header.dataset.clone(),
@@ -153,7 +154,11 @@ fn finished_line(finished: &Finished, width: usize) -> Line<'static> {
     }
     let room = width.saturating_sub(2);
     if text.chars().count() > room {
-        text = text.chars().take(room.saturating_sub(1)).collect::<String>() + "…";
+        text = text
+            .chars()
+            .take(room.saturating_sub(1))
+            .collect::<String>()
+            + "…";
     }
     Line::from(vec![
         Span::styled(format!("{mark} "), Style::new().fg(colour)),

@@ -5,9 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Cell, Row as TableRow, Table};
 
-use crate::eval::report::{
-    accuracy_text, cost_text, difference_text, kind_text, latency_text,
-};
+use crate::eval::report::{accuracy_text, cost_text, difference_text, kind_text, latency_text};
 use crate::eval::summary::{Row, Summary};
 
 const HEADINGS: [&str; 9] = [

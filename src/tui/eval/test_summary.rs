@@ -26,7 +26,12 @@ fn row(contender: &str, kind: ContenderKind, correct: usize, cost: f64) -> Row {
 }
 
 pub(crate) fn four_contenders() -> Summary {
-    let mut council = row("three-agents.yaml · council", ContenderKind::Strategy, 34, 0.012);
+    let mut council = row(
+        "three-agents.yaml · council",
+        ContenderKind::Strategy,
+        34,
+        0.012,
+    );
     council.accuracy = estimate(0.85, 0.711, 0.929);
     council.vs_best_single = estimate(0.075, -0.021, 0.171);
     let mut best = row("gpt-4o-mini alone", ContenderKind::SingleModel, 31, 0.002);
@@ -35,7 +40,12 @@ pub(crate) fn four_contenders() -> Summary {
     other.accuracy = estimate(0.65, 0.495, 0.778);
     other.failed = 2;
     other.vs_best_single = estimate(-0.125, -0.262, 0.012);
-    let mut sampled = row("gpt-4o-mini ×5 majority", ContenderKind::SelfConsistency, 32, 0.01);
+    let mut sampled = row(
+        "gpt-4o-mini ×5 majority",
+        ContenderKind::SelfConsistency,
+        32,
+        0.01,
+    );
     sampled.accuracy = estimate(0.8, 0.652, 0.895);
     sampled.vs_best_single = estimate(0.025, -0.05, 0.1);
     Summary {
