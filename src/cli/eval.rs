@@ -7,26 +7,31 @@
 //!
 //! Exit codes: 0 when every item was answered; 1 for a bad dataset, config or argument;
 //! 2 when no answer at all could be had; 3 when `--max-cost` stopped the run early (what
-//! was done is summarised, and a rerun with a larger budget finishes it).
+//! was done is summarised, and a rerun with a larger budget finishes it); 4 when stopped in
+//! the full-screen display (shown on a terminal unless `--json` or `--plain`; a rerun
+//! resumes).
 
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use super::args::Args;
+use super::args::{Args, DisplayArg};
 use super::eval_args::EvalArgs;
 use super::exit::Exit;
 use super::setup;
 use crate::config::Env;
 use crate::eval::record::{Contender, Item};
-use crate::eval::runner::{self, EvalGrader, JudgeModel, Lineup, Manifest, NamedConfig, RunPlan};
+use crate::eval::runner::{
+    self, EvalGrader, JudgeModel, Lineup, Manifest, NamedConfig, RunOutcome, RunPlan,
+};
 use crate::eval::score::Scorer;
 use crate::eval::{dataset, demo, progress, report, summary};
 use crate::protocol::Strategy;
+use crate::tui::eval::{EvalEnd, EvalHeader};
 
 pub fn run(args: &Args, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
     match prepare(args, eval, cwd, &env) {
-        Ok(prepared) => execute(prepared, eval, cwd, env),
+        Ok(prepared) => execute(prepared, eval, full_screen(args, eval), cwd, env),
         Err(message) => {
             eprintln!("error: {message}");
             Exit::Config
@@ -166,7 +171,14 @@ fn load_config(args: &Args, name: &str, cwd: &Path, env: &Env) -> Result<NamedCo
     })
 }
 
-fn execute(prepared: Prepared, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
+/// The full-screen display: on a terminal, unless `--json`, `--plain` or a plain
+/// `--display` asks for lines.
+fn full_screen(args: &Args, eval: &EvalArgs) -> bool {
+    let asked = !eval.json && !eval.plain && matches!(args.display, None | Some(DisplayArg::Tui));
+    asked && super::front_end::on_terminal()
+}
+
+fn execute(prepared: Prepared, eval: &EvalArgs, full_screen: bool, cwd: &Path, env: Env) -> Exit {
     let contenders: Vec<Contender> = prepared
         .entries
         .iter()
@@ -210,6 +222,52 @@ fn execute(prepared: Prepared, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
             return Exit::Execution;
         }
     };
+    if full_screen {
+        let header = EvalHeader {
+            dataset: plan.manifest.dataset.clone(),
+            items: plan.items.len(),
+            contenders: contenders.iter().map(|c| c.name.clone()).collect(),
+            concurrency: plan.concurrency,
+            max_cost: plan.max_cost,
+            out: out.clone(),
+        };
+        let ended = runtime.block_on(async move {
+            let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
+            let work = async move {
+                let outcome = runner::run(plan, grader, Some(tx)).await?;
+                let reports = Reports::of(&outcome, &contenders);
+                let written = reports.write(&out);
+                Ok((reports.summary.clone(), (outcome, reports, written)))
+            };
+            crate::tui::eval::run(header, rx, work).await
+        });
+        runtime.shutdown_timeout(std::time::Duration::from_secs(5));
+        crate::sandbox::end_all_commands();
+        return match ended {
+            Ok(EvalEnd::Completed((outcome, reports, written))) => match written {
+                Ok(()) => report(outcome, reports, eval, &prepared.out),
+                Err(message) => {
+                    eprintln!("error: {message}");
+                    Exit::Execution
+                }
+            },
+            Ok(EvalEnd::Stopped) => {
+                super::front_end::note(&format!(
+                    "stopped — rerun the same command to resume (finished items are kept in {})",
+                    prepared.out.join(runner::RESULTS).display()
+                ));
+                Exit::Interrupted
+            }
+            Ok(EvalEnd::Failed(message)) => {
+                eprintln!("error: {message}");
+                Exit::Config
+            }
+            Err(error) => {
+                eprintln!("error: cannot open the full-screen display: {error}");
+                Exit::Execution
+            }
+        };
+    }
     let ran = runtime.block_on(async move {
         let (tx, rx) = tokio::sync::mpsc::unbounded_channel();
         let on_terminal = std::io::stderr().is_terminal();
@@ -227,30 +285,58 @@ fn execute(prepared: Prepared, eval: &EvalArgs, cwd: &Path, env: Env) -> Exit {
             return Exit::Config;
         }
     };
-    let summary = summary::summarize(&outcome.results, &contenders);
-    let mut json = report::json(&summary);
-    if let Some(object) = json.as_object_mut() {
-        object.insert("judge_cost_usd".into(), outcome.judge_cost_usd.into());
-        object.insert("budget_stopped".into(), outcome.budget_stopped.into());
-    }
-    let markdown = report::markdown(&summary);
-    let written = [
-        ("summary.md", markdown.clone()),
-        (
-            "summary.json",
-            serde_json::to_string_pretty(&json).unwrap_or_default() + "\n",
-        ),
-        ("chart.svg", report::svg(&summary)),
-    ]
-    .into_iter()
-    .try_for_each(|(name, text)| {
-        std::fs::write(out.join(name), text)
-            .map_err(|error| format!("cannot write {}: {error}", out.join(name).display()))
-    });
-    if let Err(message) = written {
+    let reports = Reports::of(&outcome, &contenders);
+    if let Err(message) = reports.write(&out) {
         eprintln!("error: {message}");
         return Exit::Execution;
     }
+    report(outcome, reports, eval, &out)
+}
+
+/// The summary of a run and its written forms.
+struct Reports {
+    summary: summary::Summary,
+    json: serde_json::Value,
+    markdown: String,
+}
+
+impl Reports {
+    fn of(outcome: &RunOutcome, contenders: &[Contender]) -> Self {
+        let summary = summary::summarize(&outcome.results, contenders);
+        let mut json = report::json(&summary);
+        if let Some(object) = json.as_object_mut() {
+            object.insert("judge_cost_usd".into(), outcome.judge_cost_usd.into());
+            object.insert("budget_stopped".into(), outcome.budget_stopped.into());
+        }
+        let markdown = report::markdown(&summary);
+        Self {
+            summary,
+            json,
+            markdown,
+        }
+    }
+
+    /// `summary.md`, `summary.json` and `chart.svg` in `out`.
+    fn write(&self, out: &Path) -> Result<(), String> {
+        [
+            ("summary.md", self.markdown.clone()),
+            (
+                "summary.json",
+                serde_json::to_string_pretty(&self.json).unwrap_or_default() + "\n",
+            ),
+            ("chart.svg", report::svg(&self.summary)),
+        ]
+        .into_iter()
+        .try_for_each(|(name, text)| {
+            std::fs::write(out.join(name), text)
+                .map_err(|error| format!("cannot write {}: {error}", out.join(name).display()))
+        })
+    }
+}
+
+/// Prints the summary (Markdown or `--json`) and how the run ended; the exit code.
+fn report(outcome: RunOutcome, reports: Reports, eval: &EvalArgs, out: &Path) -> Exit {
+    let Reports { json, markdown, .. } = reports;
     if eval.json {
         super::stdout::write(&format!(
             "{}\n",

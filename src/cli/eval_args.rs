@@ -58,6 +58,11 @@ pub struct EvalArgs {
     #[arg(long)]
     pub json: bool,
 
+    /// Print progress lines instead of the full-screen display (the default when standard
+    /// input and output are terminals and --json is not given).
+    #[arg(long)]
+    pub plain: bool,
+
     /// Start over in --out even if it holds another run's results.
     #[arg(long)]
     pub fresh: bool,

@@ -55,7 +55,7 @@ pub fn json(summary: &Summary) -> Value {
     serde_json::to_value(summary).unwrap_or_default()
 }
 
-fn kind_text(kind: ContenderKind) -> &'static str {
+pub fn kind_text(kind: ContenderKind) -> &'static str {
     match kind {
         ContenderKind::Strategy => "strategy",
         ContenderKind::SingleModel => "single model",
@@ -64,7 +64,7 @@ fn kind_text(kind: ContenderKind) -> &'static str {
 }
 
 /// "82.5 % [68.0–91.3]".
-fn accuracy_text(accuracy: Estimate) -> String {
+pub fn accuracy_text(accuracy: Estimate) -> String {
     format!(
         "{:.1} % [{:.1}–{:.1}]",
         accuracy.value * 100.0,
@@ -74,7 +74,7 @@ fn accuracy_text(accuracy: Estimate) -> String {
 }
 
 /// "+7.5 pp [−2.1–17.1]" (percentage points).
-fn difference_text(difference: Estimate) -> String {
+pub fn difference_text(difference: Estimate) -> String {
     let signed = |value: f64| {
         let points = value * 100.0;
         let text = format!("{:.1}", points.abs());
@@ -98,7 +98,7 @@ fn difference_text(difference: Estimate) -> String {
 }
 
 /// Dollars with three significant digits, at least two decimals: "$0.0123", "$1.50".
-fn cost_text(cost: f64) -> String {
+pub fn cost_text(cost: f64) -> String {
     if cost <= 0.0 {
         return "$0".into();
     }
@@ -107,7 +107,7 @@ fn cost_text(cost: f64) -> String {
 }
 
 /// "850 ms", "1.2 s".
-fn latency_text(milliseconds: f64) -> String {
+pub fn latency_text(milliseconds: f64) -> String {
     if milliseconds < 1000.0 {
         format!("{milliseconds:.0} ms")
     } else {

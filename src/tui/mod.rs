@@ -9,6 +9,7 @@ pub mod choices;
 mod clocks;
 pub mod complete;
 pub mod composer;
+pub mod eval;
 pub mod export;
 pub mod files;
 pub mod focus;

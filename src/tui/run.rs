@@ -297,12 +297,12 @@ fn on_terminal_event(app: &mut App, event: TermEvent) -> (bool, Vec<Effect>) {
 
 /// SIGINT, SIGTERM or SIGHUP on Unix; never elsewhere. In raw mode Ctrl+C is a key, so a
 /// SIGINT comes from outside (`kill -INT`): it ends the session as SIGTERM does.
-struct Terminate {
+pub(crate) struct Terminate {
     #[cfg(unix)]
     signals: Vec<tokio::signal::unix::Signal>,
 }
 
-fn terminate_signal() -> Terminate {
+pub(crate) fn terminate_signal() -> Terminate {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
@@ -321,7 +321,7 @@ fn terminate_signal() -> Terminate {
 }
 
 impl Terminate {
-    async fn recv(&mut self) {
+    pub(crate) async fn recv(&mut self) {
         #[cfg(unix)]
         {
             if self.signals.is_empty() {

@@ -9,6 +9,7 @@ mod support;
 mod agents;
 mod answer_now;
 mod demo_modes;
+mod eval;
 mod focus;
 mod grid;
 mod history;
