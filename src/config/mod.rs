@@ -81,8 +81,8 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
-    CouncilConfig, DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig,
-    TimeoutConfig, UiConfig,
+    CouncilConfig, DebateConfig, DebateFinish, DisplayKind, LimitsConfig, OrchestratorConfig,
+    Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
 pub use scripted::{
     CouncilScript, FailureMode, ScriptedFailure, ScriptedOptions, ScriptedToolCall,

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::deliberation::{Deliberation, short};
 use super::ranking::borda;
 use crate::protocol::{AgentId, RankedStanding, RankingSource};
 use crate::seeded::Seeded;
@@ -327,13 +328,25 @@ impl Council {
     }
 }
 
-/// A reason cut to one short line for the footer.
-fn short(reason: &str) -> String {
-    let line = reason.lines().next().unwrap_or_default().trim();
-    if line.chars().count() <= 80 {
-        line.to_string()
-    } else {
-        format!("{}…", line.chars().take(79).collect::<String>())
+impl Deliberation for Council {
+    fn chairman_order(&self, configured: Option<&AgentId>) -> Vec<AgentId> {
+        Council::chairman_order(self, configured)
+    }
+
+    fn missing(&self) -> Vec<(AgentId, String)> {
+        Council::missing(self)
+    }
+
+    fn member_failed(&mut self, member: &AgentId, reason: &str) {
+        Council::member_failed(self, member, reason);
+    }
+
+    fn best_answer(&self) -> Option<(AgentId, String)> {
+        Council::best_answer(self)
+    }
+
+    fn footer(&self) -> Option<String> {
+        Council::footer(self)
     }
 }
 

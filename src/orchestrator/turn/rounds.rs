@@ -110,6 +110,7 @@ impl Driver<'_> {
                 tools,
                 vote_only: view.vote_only,
                 ranking: None,
+                debate: None,
                 reset_plan,
                 answers_version: self.rounds.answers_version.subscribe(),
                 workspace: self
@@ -172,6 +173,16 @@ impl Driver<'_> {
             return Verdict::Ignored;
         }
         match call {
+            WorkflowCall::NewAnswer { content } if self.debating() => {
+                self.judge_revision(agent, &content)
+            }
+            WorkflowCall::Vote { agent_id, reason } if self.debating() => {
+                self.judge_final_vote(agent, &agent_id, &reason)
+            }
+            WorkflowCall::Critique {
+                critiques,
+                from_text,
+            } => self.judge_critique(agent, &critiques, from_text),
             WorkflowCall::NewAnswer { content } => {
                 match self.coordination.submit_answer(agent, &content) {
                     Ok(accepted) => {
