@@ -116,6 +116,19 @@ pub struct ScriptedOptions {
     pub approach: Option<serde_json::Value>,
     /// How it behaves in a council's ranking round and as its chairman.
     pub council: CouncilScript,
+    /// How it behaves in a debate's rounds.
+    pub debate: DebateScript,
+}
+
+/// A scripted member of a debate (`critique_as_text`, `adopt_majority`, `fail_in_debate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebateScript {
+    /// Critiques in a reply in text instead of calling `critique`.
+    pub critique_as_text: bool,
+    /// Revises to the answer most of the answers it has seen agree with.
+    pub adopt_majority: bool,
+    /// Every call after its answer fails.
+    pub fail_in_debate: bool,
 }
 
 /// A scripted member of a council (`rank_as_text`, `rank_garbage`, `fail_as_chairman`).
@@ -159,6 +172,7 @@ impl Default for ScriptedOptions {
             proposed_criteria: Vec::new(),
             approach: None,
             council: CouncilScript::default(),
+            debate: DebateScript::default(),
         }
     }
 }
@@ -209,7 +223,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 29] = [
+pub const SCRIPTED_KEYS: [&str; 32] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -239,6 +253,9 @@ pub const SCRIPTED_KEYS: [&str; 29] = [
     "rank_as_text",
     "rank_garbage",
     "fail_as_chairman",
+    "critique_as_text",
+    "adopt_majority",
+    "fail_in_debate",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -309,6 +326,11 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             rank_as_text: backend.bool("rank_as_text")?.unwrap_or(false),
             rank_garbage: backend.bool("rank_garbage")?.unwrap_or(false),
             fail_as_chairman: backend.bool("fail_as_chairman")?.unwrap_or(false),
+        },
+        debate: DebateScript {
+            critique_as_text: backend.bool("critique_as_text")?.unwrap_or(false),
+            adopt_majority: backend.bool("adopt_majority")?.unwrap_or(false),
+            fail_in_debate: backend.bool("fail_in_debate")?.unwrap_or(false),
         },
     })
 }

@@ -3,6 +3,7 @@
 
 mod ask;
 mod checklist;
+mod debating;
 mod decomposing;
 mod default_plan;
 mod personas;
@@ -76,7 +77,8 @@ impl Backend for ScriptedBackend {
 
     fn stream(&self, request: ChatRequest) -> EventStream {
         let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        let chair_failure = ranking::chair_failure(&request, &self.options);
+        let chair_failure = ranking::chair_failure(&request, &self.options)
+            .or_else(|| debating::debate_failure(&request, &self.options));
         let failure = self
             .options
             .failure
@@ -120,7 +122,9 @@ impl Backend for ScriptedBackend {
                 .or(replies.last())
                 .map_or("", String::as_str)
         });
-        let council = ranking::plan(&request, &self.options);
+        let own_anon = self.own_anon.as_ref().map_or("", |anon| anon.as_str());
+        let council = debating::plan(&request, &self.options, own_anon)
+            .or_else(|| ranking::plan(&request, &self.options));
         let plan = council.unwrap_or_else(|| {
             plan::plan(&plan::Context {
                 critic,

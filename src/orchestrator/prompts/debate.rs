@@ -17,6 +17,9 @@ pub const CRITIQUES_HEADING: &str = "CRITIQUES OF YOUR ANSWER:";
 /// backend knows a debate's chairman by it).
 pub const THREAD_HEADING: &str = "THE LAST ROUND'S CRITIQUES:";
 
+/// The heading of the final answers in a member's final vote.
+pub const FINAL_ANSWERS_HEADING: &str = "THE FINAL ANSWERS:";
+
 fn question_block(context: &PromptContext<'_>) -> String {
     let mut user = history_block(context.history);
     let _ = write!(
@@ -106,7 +109,8 @@ pub fn final_vote_messages(context: &PromptContext<'_>, finals: &[ShownAnswer]) 
          user's question, on accuracy and completeness; your own is among them.",
     );
     let mut user = question_block(context);
-    user.push_str("THE FINAL ANSWERS:\n\n");
+    user.push_str(FINAL_ANSWERS_HEADING);
+    user.push_str("\n\n");
     shown_block(&mut user, finals);
     user.push_str("Vote once with the `vote` tool, naming the agent id of the best answer.");
     vec![Message::system(system), Message::user(user)]

@@ -63,6 +63,9 @@ impl Driver<'_> {
 
     /// Coordination settled: once every member is done with a stage, the next starts.
     pub(super) fn advance_debate(&mut self) {
+        if !self.rounds.running.is_empty() {
+            return;
+        }
         if self.debate_run().is_some_and(|run| run.state.is_none()) && !self.seat_debate() {
             return;
         }
@@ -76,6 +79,7 @@ impl Driver<'_> {
         let Some(state) = run.state.as_mut() else {
             return;
         };
+        // A round that handed in its work may still be finishing: the next stage waits.
         if !state.stage_done() || state.stage() == Stage::Synthesis {
             return;
         }
