@@ -232,7 +232,7 @@ async fn the_vote_finish_lets_every_member_vote_once_and_the_most_voted_presents
     let vote_request = scenario
         .requests_of("c")
         .into_iter()
-        .find(|r| tools(&r) == ["vote"])
+        .find(|r| tools(r) == ["vote"])
         .unwrap();
     assert!(user_text(&vote_request).contains("THE FINAL ANSWERS:"));
     let (winner, tally, basis) = events
@@ -403,9 +403,10 @@ async fn the_debate_reaches_the_logs_status_and_the_plain_and_automation_display
 fn debate_rounds_outside_one_to_ten_are_refused_with_the_key_named() {
     for rounds in ["0", "11"] {
         let yaml = debate(&three(""), &format!("  debate_rounds: {rounds}\n"));
-        let error = massgen::config::from_text(&yaml, "debate.yaml", &Default::default())
-            .err()
-            .expect("refused");
+        let Err(error) = massgen::config::from_text(&yaml, "debate.yaml", &Default::default())
+        else {
+            panic!("debate_rounds: {rounds} loaded");
+        };
         assert!(
             error
                 .message
@@ -414,4 +415,24 @@ fn debate_rounds_outside_one_to_ten_are_refused_with_the_key_named() {
             error.message
         );
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn the_example_config_debates_offline_and_the_swayed_member_comes_round() {
+    let yaml = include_str!("../../configs/scripted/debate.yaml");
+    let (events, _) = run_once(yaml, "What is 2+2?").await;
+    assert_completed(&events);
+    assert_eq!(turn_stages(&events).len(), 6);
+    let skeptic: Vec<usize> = critiques(&events)
+        .into_iter()
+        .filter(|(critic, ..)| critic == "skeptic")
+        .map(|(_, _, targets, _)| targets.len())
+        .collect();
+    assert_eq!(skeptic, [3, 3]);
+    assert_eq!(
+        answers(&events).last().unwrap(),
+        &("swayed".to_string(), "2 + 2 = 4.".to_string())
+    );
+    let (answer, _) = final_answer(&events).unwrap();
+    assert!(answer.ends_with("2 + 2 = 4."), "{answer}");
 }

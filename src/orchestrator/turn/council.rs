@@ -1,25 +1,21 @@
 //! The council strategy in the turn driver: members answer alone (the coordination rules
 //! do that), then each ranks its peers' anonymised answers in a ranking round, then a
-//! chairman synthesizes, with a fallback chairman when one fails. The stages' state is
+//! chairman synthesizes, with a fallback chairman when one fails. A debate shares its
+//! answering stage, its run state and its synthesis. The stages' state is
 //! [`crate::orchestrator::coordination::council::Council`]; this file turns it into
 //! rounds and events.
 
-use std::sync::Arc;
-
 use super::debate::DebateRun;
-use super::{Driver, Phase, Running};
-use crate::backend::{Message, ToolSpec};
+use super::stage_round::StageRound;
+use super::{Driver, Phase};
 use crate::config::DebateConfig;
-use crate::orchestrator::agent_round::{self, DebateReply, RoundTask};
 use crate::orchestrator::channel::{RoundEnd, Verdict};
-use crate::orchestrator::context_budget::{ContextBudget, ContextTracker};
 use crate::orchestrator::coordination::council::Council;
 use crate::orchestrator::coordination::deliberation::Deliberation;
 use crate::orchestrator::prompts::council::ranking_messages;
-use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
 use crate::protocol::{
-    AgentId, AgentStatus, AnswerLabel, ChairmanBasis, EnforcementReason, EventMsg, RankingSource,
-    Stage, StrategyEvent,
+    AgentId, AgentStatus, ChairmanBasis, EnforcementReason, EventMsg, RankingSource, Stage,
+    StrategyEvent,
 };
 use crate::tools::rank::rank_spec;
 
@@ -72,19 +68,6 @@ impl CouncilRun {
                 .map(|state| state as &mut dyn Deliberation),
         }
     }
-}
-
-/// A stage round beyond answering: its number, what it is told and offered, and how a
-/// reply in text counts.
-pub(super) struct StageRound {
-    pub(super) round: u32,
-    pub(super) messages: Vec<Message>,
-    pub(super) tools: Vec<ToolSpec>,
-    pub(super) vote_only: bool,
-    /// The answers it is shown, for `RoundStarted`.
-    pub(super) shown: Vec<AgentId>,
-    pub(super) ranking: Option<Vec<String>>,
-    pub(super) debate: Option<DebateReply>,
 }
 
 impl Driver<'_> {
@@ -353,61 +336,6 @@ impl Driver<'_> {
             debate: None,
         };
         self.start_stage_round(ranker, index, Stage::Ranking, round);
-    }
-
-    /// Starts `agent`'s round of `stage` (a stage after answering).
-    pub(super) fn start_stage_round(
-        &mut self,
-        agent: &AgentId,
-        index: usize,
-        stage: Stage,
-        round: StageRound,
-    ) {
-        let answers_seen: Vec<AnswerLabel> = round
-            .shown
-            .iter()
-            .filter_map(|shown| self.coordination.latest_answer(shown))
-            .map(|(label, _)| label)
-            .collect();
-        self.stage(Some(agent), stage);
-        let limit = self.round_limit(round.round);
-        self.emit(
-            Some(agent),
-            EventMsg::RoundStarted {
-                round: round.round,
-                answers_seen,
-                vote_only: round.vote_only,
-                time_limit: limit.map(RoundLimit::as_event),
-            },
-        );
-        let link = self.agent_link(agent, index);
-        let sink = link.sink().clone();
-        let task = RoundTask {
-            link,
-            messages: Arc::new(round.messages),
-            memory: false,
-            tools: round.tools,
-            vote_only: round.vote_only,
-            ranking: round.ranking,
-            debate: round.debate,
-            reset_plan: None,
-            answers_version: self.rounds.answers_version.subscribe(),
-            workspace: None,
-            round: round.round,
-            clock: RoundClock::start(limit),
-            context: ContextTracker::new(ContextBudget::for_backend(
-                &self.run.config.agents[index].backend,
-                self.run
-                    .config
-                    .orchestrator
-                    .coordination
-                    .compression_target_ratio,
-            )),
-        };
-        let running = Running::spawn(agent_round::run(task), move |result| {
-            sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
-        });
-        self.rounds.running.insert(agent.clone(), running);
     }
 
     pub(super) fn begin_synthesis(&mut self) {

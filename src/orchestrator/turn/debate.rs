@@ -8,7 +8,7 @@ use tokio::time::Instant;
 
 use super::Driver;
 use super::Phase;
-use super::council::StageRound;
+use super::stage_round::StageRound;
 use crate::config::{DebateConfig, DebateFinish};
 use crate::orchestrator::agent_round::DebateReply;
 use crate::orchestrator::channel::RoundEnd;

@@ -29,6 +29,7 @@ mod rounds;
 mod running;
 pub mod settings;
 mod side_call;
+mod stage_round;
 mod subtasks;
 mod workspaces;
 
