@@ -14,8 +14,8 @@ agents:
     backend: {type: scripted, tokens_per_second: 0, answers: [\"5\"]}
 ";
 
-#[test]
-fn strategy_council_runs_a_council_and_prints_its_lines() {
+/// The `--automation` output of one turn over [`PAIR`] with `--strategy <strategy>`.
+fn automation_with(strategy: &str) -> String {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", PAIR);
     let output = sandbox.run(&[
@@ -23,11 +23,16 @@ fn strategy_council_runs_a_council_and_prints_its_lines() {
         "--config",
         "run.yaml",
         "--strategy",
-        "council",
+        strategy,
         "What is 2+2?",
     ]);
     assert_code(&output, 0);
-    let stdout = text(&output.stdout);
+    text(&output.stdout)
+}
+
+#[test]
+fn strategy_council_runs_a_council_and_prints_its_lines() {
+    let stdout = automation_with("council");
     for line in [
         "STAGE: answering",
         "STAGE: ranking",
@@ -45,18 +50,7 @@ fn strategy_council_runs_a_council_and_prints_its_lines() {
 
 #[test]
 fn strategy_debate_runs_a_debate_and_prints_its_critiques() {
-    let sandbox = Sandbox::new();
-    sandbox.write("run.yaml", PAIR);
-    let output = sandbox.run(&[
-        "--automation",
-        "--config",
-        "run.yaml",
-        "--strategy",
-        "debate",
-        "What is 2+2?",
-    ]);
-    assert_code(&output, 0);
-    let stdout = text(&output.stdout);
+    let stdout = automation_with("debate");
     for line in [
         "STAGE: answering",
         "STAGE: critique 1",

@@ -6,14 +6,12 @@
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use crate::support::{Scenario, assert_completed, final_answer, run_once};
-use massgen::backend::{ChatRequest, Message};
+use massgen::backend::ChatRequest;
 use massgen::protocol::{ChairmanBasis, Event, EventMsg, Stage, StrategyEvent, WinnerBasis};
 
-fn member(id: &str, answer: &str, extra: &str) -> String {
-    format!(
-        "  - id: {id}\n    backend: {{type: scripted, tokens_per_second: 0, answer: \"{answer}\"{extra}}}\n"
-    )
-}
+use crate::support::{
+    displays, list_plans, scripted_member as member, strategy_events as strategy, user_text,
+};
 
 fn debate(members: &[String], orchestrator: &str) -> String {
     format!(
@@ -28,18 +26,6 @@ fn three(extra_c: &str) -> Vec<String> {
         member("b", "4", ""),
         member("c", "5", extra_c),
     ]
-}
-
-fn strategy(events: &[Event]) -> Vec<(Option<String>, StrategyEvent)> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::Strategy(inner) => {
-                Some((event.agent.as_ref().map(ToString::to_string), inner.clone()))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 fn turn_stages(events: &[Event]) -> Vec<Stage> {
@@ -80,17 +66,6 @@ fn answers(events: &[Event]) -> Vec<(String, String)> {
             EventMsg::AnswerSubmitted { content, .. } => {
                 Some((event.agent.as_ref()?.to_string(), content.clone()))
             }
-            _ => None,
-        })
-        .collect()
-}
-
-fn user_text(request: &ChatRequest) -> String {
-    request
-        .messages
-        .iter()
-        .filter_map(|message| match message {
-            Message::User { content, .. } => Some(content.clone()),
             _ => None,
         })
         .collect()
@@ -328,7 +303,7 @@ async fn adopting_the_majority_revises_to_it_and_the_log_says_the_answer_changed
         answers(&events).last().unwrap(),
         &("c".to_string(), "4".to_string())
     );
-    wait_for_logs(&mut scenario).await;
+    list_plans(&mut scenario).await;
     let attempt = crate::support::attempt_dir(scenario.dir.path(), 1);
     let log: serde_json::Value =
         serde_json::from_slice(&std::fs::read(attempt.join("debate.json")).unwrap()).unwrap();
@@ -348,37 +323,14 @@ async fn adopting_the_majority_revises_to_it_and_the_log_says_the_answer_changed
     assert_eq!(log["chairman"], "a");
 }
 
-async fn wait_for_logs(scenario: &mut Scenario) {
-    // The derived files are written once the turn is: the next op runs after that.
-    scenario
-        .handle
-        .ops
-        .send(massgen::protocol::Op::ListPlans)
-        .await
-        .unwrap();
-    while let Some(event) = scenario.handle.events.recv().await {
-        if matches!(event.msg, EventMsg::PlansListed { .. }) {
-            break;
-        }
-    }
-}
-
 #[tokio::test(start_paused = true)]
 async fn the_debate_reaches_the_logs_status_and_the_plain_and_automation_displays() {
     let yaml = debate(&three(""), "  debate_rounds: 1\n");
     let mut scenario = Scenario::start(&yaml);
     let events = scenario.handle.run_turn("What is 2+2?").await;
-    let mut plain =
-        massgen::headless::PlainPrinter::new(Vec::new(), massgen::headless::Style::new(false));
-    let mut automation = massgen::headless::AutomationPrinter::new(Vec::new(), Vec::new());
-    for event in &events {
-        massgen::headless::Printer::print(&mut plain, event).unwrap();
-        massgen::headless::Printer::print(&mut automation, event).unwrap();
-    }
-    let plain = String::from_utf8(plain.into_inner()).unwrap();
+    let (plain, automation) = displays(&events);
     assert!(plain.contains("── Debate: critique 1 ──"), "{plain}");
     assert_eq!(plain.matches("✎ critiques ").count(), 6, "{plain}");
-    let automation = String::from_utf8(automation.into_inner().0).unwrap();
     for line in [
         "STAGE: critique 1",
         "STAGE: revision 1",
@@ -388,7 +340,7 @@ async fn the_debate_reaches_the_logs_status_and_the_plain_and_automation_display
     ] {
         assert!(automation.contains(line), "{line}\n{automation}");
     }
-    wait_for_logs(&mut scenario).await;
+    list_plans(&mut scenario).await;
     let attempt = crate::support::attempt_dir(scenario.dir.path(), 1);
     let coordination = std::fs::read_to_string(attempt.join("coordination_events.json")).unwrap();
     assert_eq!(coordination.matches("\"critique_submitted\"").count(), 6);

@@ -17,6 +17,22 @@ pub struct ShownAnswer {
     pub content: String,
 }
 
+/// The labels of `shown`, comma-separated, for a message to the model.
+pub fn label_list(shown: &[ShownAnswer]) -> String {
+    shown
+        .iter()
+        .map(|answer| answer.label.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The answer of `shown` labelled `wanted` (any case, spaces around ignored).
+pub fn find_label<'a>(shown: &'a [ShownAnswer], wanted: &str) -> Option<&'a ShownAnswer> {
+    shown
+        .iter()
+        .find(|answer| answer.label.eq_ignore_ascii_case(wanted.trim()))
+}
+
 /// A usable ranking: whose answers, best first, and what the ranker was shown.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ballot {
@@ -148,28 +164,18 @@ impl Council {
             return Err("Your ranking is already recorded.".into());
         }
         let shown = self.shown(ranker);
-        let valid = || {
-            shown
-                .iter()
-                .map(|answer| answer.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         if labels.is_empty() {
             return Err(format!(
                 "Rank at least one response. The labels: {}.",
-                valid()
+                label_list(&shown)
             ));
         }
         let mut order: Vec<AgentId> = Vec::with_capacity(labels.len());
         for wanted in labels {
-            let Some(answer) = shown
-                .iter()
-                .find(|answer| answer.label.eq_ignore_ascii_case(wanted.trim()))
-            else {
+            let Some(answer) = find_label(&shown, wanted) else {
                 return Err(format!(
                     "`{wanted}` is not a response you were shown. The labels: {}.",
-                    valid()
+                    label_list(&shown)
                 ));
             };
             if order.contains(&answer.agent) {

@@ -3,7 +3,7 @@
 //! shown under their anonymous ids, the critiques, revisions and votes, the members that
 //! failed, and the final answer's footer.
 
-use super::council::ShownAnswer;
+use super::council::{ShownAnswer, find_label, label_list};
 pub use super::debate_thread::{Critique, DebateRound, FinalVote, Revision, VoteResult};
 use super::deliberation::{Deliberation, short};
 use crate::protocol::{AgentId, Stage};
@@ -182,28 +182,18 @@ impl Debate {
             return Err("Your critique is already recorded.".into());
         }
         let shown = self.peers_shown(critic);
-        let valid = || {
-            shown
-                .iter()
-                .map(|answer| answer.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         if entries.is_empty() {
             return Err(format!(
                 "Critique at least one peer's answer. The peers: {}.",
-                valid()
+                label_list(&shown)
             ));
         }
         let mut critiques = Vec::with_capacity(entries.len());
         for (wanted, content) in entries {
-            let Some(peer) = shown
-                .iter()
-                .find(|answer| answer.label.eq_ignore_ascii_case(wanted.trim()))
-            else {
+            let Some(peer) = find_label(&shown, wanted) else {
                 return Err(format!(
                     "`{wanted}` is not a peer whose answer you were shown. The peers: {}.",
-                    valid()
+                    label_list(&shown)
                 ));
             };
             critiques.push(Critique {
@@ -220,40 +210,31 @@ impl Debate {
         Ok(critiques)
     }
 
+    /// The current (last) round's critiques.
+    fn last_round_critiques(&self) -> impl Iterator<Item = &Critique> {
+        self.rounds
+            .last()
+            .into_iter()
+            .flat_map(|round| &round.critiques)
+    }
+
     /// The critiques of `agent`'s answer in the current round: the critic's anonymous id
     /// and what it said.
     pub fn critiques_of(&self, agent: &AgentId) -> Vec<(String, String)> {
-        self.rounds
-            .last()
-            .map(|round| {
-                round
-                    .critiques
-                    .iter()
-                    .filter(|critique| &critique.target == agent)
-                    .map(|critique| (self.anon(&critique.critic), critique.content.clone()))
-                    .collect()
-            })
-            .unwrap_or_default()
+        self.last_round_critiques()
+            .filter(|critique| &critique.target == agent)
+            .map(|critique| (self.anon(&critique.critic), critique.content.clone()))
+            .collect()
     }
 
     /// The last round's critiques as `(critic's id, target's id, text)`, for the chairman.
     pub fn last_critiques(&self) -> Vec<(String, String, String)> {
-        self.rounds
-            .last()
-            .map(|round| {
-                round
-                    .critiques
-                    .iter()
-                    .map(|critique| {
-                        (
-                            self.anon(&critique.critic),
-                            self.anon(&critique.target),
-                            critique.content.clone(),
-                        )
-                    })
-                    .collect()
+        self.last_round_critiques()
+            .map(|critique| {
+                let (critic, target) = (self.anon(&critique.critic), self.anon(&critique.target));
+                (critic, target, critique.content.clone())
             })
-            .unwrap_or_default()
+            .collect()
     }
 
     /// Records `agent`'s revised answer (the same text defends it).
@@ -289,14 +270,10 @@ impl Debate {
             return Err("Your vote is already recorded.".into());
         }
         let answers = self.final_answers();
-        let Some(chosen) = answers
-            .iter()
-            .find(|answer| answer.label.eq_ignore_ascii_case(target.trim()))
-        else {
-            let ids: Vec<&str> = answers.iter().map(|answer| answer.label.as_str()).collect();
+        let Some(chosen) = find_label(&answers, target) else {
             return Err(format!(
                 "`{target}` has no final answer. Vote for one of: {}.",
-                ids.join(", ")
+                label_list(&answers)
             ));
         };
         self.pending.retain(|member| member != voter);

@@ -6,16 +6,12 @@ use serde_json::json;
 
 use super::Driver;
 use crate::orchestrator::coordination::deliberation::Deliberation;
-use crate::protocol::EventMsg;
 
 /// The file's name in the turn's log directory.
 pub(super) const DEBATE_FILE: &str = "debate.json";
 
 impl Driver<'_> {
     pub(super) fn write_debate_log(&mut self) {
-        let Some(dir) = self.emitter.log().map(|log| log.dir().to_path_buf()) else {
-            return;
-        };
         let Some(run) = self.council.as_ref() else {
             return;
         };
@@ -36,18 +32,6 @@ impl Driver<'_> {
             "chairman": run.chairman.as_ref().map(|(chairman, _)| chairman),
             "chairman_basis": run.chairman.as_ref().map(|(_, basis)| basis),
         });
-        let written = serde_json::to_vec_pretty(&record)
-            .map_err(|error| error.to_string())
-            .and_then(|bytes| {
-                std::fs::write(dir.join(DEBATE_FILE), bytes).map_err(|error| error.to_string())
-            });
-        if let Err(error) = written {
-            self.emit(
-                None,
-                EventMsg::Warning {
-                    message: format!("{DEBATE_FILE} could not be written: {error}"),
-                },
-            );
-        }
+        self.write_turn_file(DEBATE_FILE, &record);
     }
 }

@@ -6,7 +6,7 @@ use std::sync::Arc;
 use super::{Driver, Running};
 use crate::backend::{Message, ToolSpec};
 use crate::orchestrator::agent_round::{self, DebateReply, RoundTask};
-use crate::orchestrator::channel::RoundEnd;
+use crate::orchestrator::channel::{AgentSink, RoundEnd};
 use crate::orchestrator::context_budget::{ContextBudget, ContextTracker};
 use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
 use crate::protocol::{AgentId, AnswerLabel, EventMsg, Stage};
@@ -65,18 +65,28 @@ impl Driver<'_> {
             workspace: None,
             round: round.round,
             clock: RoundClock::start(limit),
-            context: ContextTracker::new(ContextBudget::for_backend(
-                &self.run.config.agents[index].backend,
-                self.run
-                    .config
-                    .orchestrator
-                    .coordination
-                    .compression_target_ratio,
-            )),
+            context: self.context_tracker(index),
         };
+        self.spawn_round(agent.clone(), sink, task);
+    }
+
+    /// The context window of the agent at config `index`.
+    pub(super) fn context_tracker(&self, index: usize) -> ContextTracker {
+        ContextTracker::new(ContextBudget::for_backend(
+            &self.run.config.agents[index].backend,
+            self.run
+                .config
+                .orchestrator
+                .coordination
+                .compression_target_ratio,
+        ))
+    }
+
+    /// Runs `task` as `agent`'s round; its end reaches the driver through `sink`.
+    pub(super) fn spawn_round(&mut self, agent: AgentId, sink: AgentSink, task: RoundTask) {
         let running = Running::spawn(agent_round::run(task), move |result| {
             sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
         });
-        self.rounds.running.insert(agent.clone(), running);
+        self.rounds.running.insert(agent, running);
     }
 }
