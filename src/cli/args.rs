@@ -356,15 +356,10 @@ fn parse_depth(text: &str) -> Result<PlanDepth, String> {
     })
 }
 
-/// `--strategy`: debate is refused until it is built, never silently replaced.
+/// `--strategy`: vote, council or debate.
 fn parse_strategy(text: &str) -> Result<Strategy, String> {
-    match Strategy::parse(text) {
-        Some(Strategy::Debate) => {
-            Err("the debate strategy is not built yet; use vote or council".into())
-        }
-        Some(strategy) => Ok(strategy),
-        None => Err(format!("`{text}` is not a strategy; use vote or council")),
-    }
+    Strategy::parse(text)
+        .ok_or_else(|| format!("`{text}` is not a strategy; use vote, council or debate"))
 }
 
 fn parse_broadcast(text: &str) -> Result<BroadcastTarget, String> {

@@ -201,6 +201,8 @@ pub const ORCHESTRATOR: &[&str] = &[
     "strategy",
     "rank_own",
     "chairman",
+    "debate_rounds",
+    "debate_finish",
 ];
 pub const ORCHESTRATOR_UNSUPPORTED: &[&str] = &[
     "session_storage",

@@ -81,11 +81,12 @@ pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};
 pub use schema::{
     AgentConfig, BackendConfig, ChecklistConfig, Config, CoordinationConfig, CoordinationMode,
-    CouncilConfig, DisplayKind, LimitsConfig, OrchestratorConfig, Sensitivity, SkillsConfig,
-    TimeoutConfig, UiConfig,
+    CouncilConfig, DebateConfig, DebateFinish, DisplayKind, LimitsConfig, OrchestratorConfig,
+    Sensitivity, SkillsConfig, TimeoutConfig, UiConfig,
 };
 pub use scripted::{
-    CouncilScript, FailureMode, QuizOptions, ScriptedFailure, ScriptedOptions, ScriptedToolCall,
+    CouncilScript, DebateScript, FailureMode, QuizOptions, ScriptedFailure, ScriptedOptions,
+    ScriptedToolCall,
 };
 pub use secret::Secret;
 pub use server_tools::ServerTools;

@@ -198,10 +198,60 @@ pub struct OrchestratorConfig {
     /// `presenter_agent`: who integrates every answer in `coordination_mode: decomposition`
     /// (`None`: the last agent, as in MassGen).
     pub presenter_agent: Option<AgentId>,
-    /// `strategy`: how agents reach the answer (vote, the default, or council).
+    /// `strategy`: how agents reach the answer (vote, the default, council or debate).
     pub strategy: crate::protocol::Strategy,
     /// `rank_own` and `chairman`: how a council ranks and who synthesizes.
     pub council: CouncilConfig,
+    /// `debate_rounds` and `debate_finish`: how long a debate lasts and how it ends.
+    pub debate: DebateConfig,
+}
+
+/// The debate strategy's keys.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DebateConfig {
+    /// `debate_rounds` (1–10, default 2): rounds of critique and revision.
+    pub rounds: u32,
+    /// `debate_finish`: the chairman synthesizes (default), or the members vote.
+    pub finish: DebateFinish,
+}
+
+impl Default for DebateConfig {
+    fn default() -> Self {
+        Self {
+            rounds: 2,
+            finish: DebateFinish::Synthesize,
+        }
+    }
+}
+
+/// How a debate ends (`debate_finish`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DebateFinish {
+    /// The chairman writes the final answer from the whole thread.
+    #[default]
+    Synthesize,
+    /// Every member votes once among the final answers; the most voted presents.
+    Vote,
+}
+
+impl DebateFinish {
+    pub const NAMES: [&'static str; 2] = ["synthesize", "vote"];
+
+    pub fn parse(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "synthesize" => Some(Self::Synthesize),
+            "vote" => Some(Self::Vote),
+            _ => None,
+        }
+    }
+
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Synthesize => "synthesize",
+            Self::Vote => "vote",
+        }
+    }
 }
 
 /// The council strategy's keys.

@@ -124,6 +124,19 @@ pub struct ScriptedOptions {
     pub council: CouncilScript,
     /// Answers questions from an answer key with a set accuracy (offline evals).
     pub quiz: Option<QuizOptions>,
+    /// How it behaves in a debate's rounds.
+    pub debate: DebateScript,
+}
+
+/// A scripted member of a debate (`critique_as_text`, `adopt_majority`, `fail_in_debate`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DebateScript {
+    /// Critiques in a reply in text instead of calling `critique`.
+    pub critique_as_text: bool,
+    /// Revises to the answer most of the answers it has seen agree with.
+    pub adopt_majority: bool,
+    /// Every call after its answer fails.
+    pub fail_in_debate: bool,
 }
 
 /// A scripted member of a council (`rank_as_text`, `rank_garbage`, `fail_as_chairman`).
@@ -168,6 +181,7 @@ impl Default for ScriptedOptions {
             approach: None,
             council: CouncilScript::default(),
             quiz: None,
+            debate: DebateScript::default(),
         }
     }
 }
@@ -218,7 +232,7 @@ impl FailureMode {
 }
 
 /// Keys a scripted block may hold besides the common backend keys.
-pub const SCRIPTED_KEYS: [&str; 30] = [
+pub const SCRIPTED_KEYS: [&str; 33] = [
     "post_evaluation",
     "tokens_per_second",
     "first_token_ms",
@@ -249,6 +263,9 @@ pub const SCRIPTED_KEYS: [&str; 30] = [
     "rank_garbage",
     "fail_as_chairman",
     "quiz",
+    "critique_as_text",
+    "adopt_majority",
+    "fail_in_debate",
 ];
 
 /// Slowest and fastest streaming speeds (tokens per second) besides 0 (no delay).
@@ -321,6 +338,11 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
             fail_as_chairman: backend.bool("fail_as_chairman")?.unwrap_or(false),
         },
         quiz: quiz::parse_quiz(backend)?,
+        debate: DebateScript {
+            critique_as_text: backend.bool("critique_as_text")?.unwrap_or(false),
+            adopt_majority: backend.bool("adopt_majority")?.unwrap_or(false),
+            fail_in_debate: backend.bool("fail_in_debate")?.unwrap_or(false),
+        },
     })
 }
 

@@ -14,7 +14,7 @@ pub const DATASET: &str = include_str!("../../assets/eval/eval-demo.jsonl");
 pub const CONFIGS: [&str; 1] = ["@examples/eval-demo/vote"];
 
 /// The strategies the demo compares when no `--strategy` is given.
-pub const STRATEGIES: [Strategy; 2] = [Strategy::Vote, Strategy::Council];
+pub const STRATEGIES: [Strategy; 3] = [Strategy::Vote, Strategy::Council, Strategy::Debate];
 
 /// Whether a dataset argument names the demo.
 pub fn is_demo(dataset: &str) -> bool {

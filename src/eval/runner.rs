@@ -18,7 +18,7 @@ use futures::future::BoxFuture;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-pub use contenders::{Entry, Lineup, NamedConfig, entries, refusal};
+pub use contenders::{Entry, Lineup, NamedConfig, entries};
 pub use grading::{EvalGrader, JUDGE_PROMPT, check_scorers};
 pub use judge_call::{JudgeModel, JudgeReply};
 pub use prompt::question_prompt;

@@ -18,7 +18,8 @@
 //! A council turn adds, as they happen, `STAGE: <stage>` as the turn enters each stage,
 //! `RANKING: <ranker>: <member> > <member> … (tool|text)` per ballot, `RANKING_MISSING:
 //! <ranker>: <why>`, `AGGREGATE: <member> <points>, …` once every ranker is done and
-//! `CHAIRMAN: <member> (configured|top_ranked|fallback after <member>)`.
+//! `CHAIRMAN: <member> (configured|top_ranked|fallback after <member>)`; a debate adds
+//! `CRITIQUE: <critic> -> <member>, … (round <N>)` per critique.
 //!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
 //! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,
@@ -198,7 +199,7 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
     }
 }
 
-/// A council event's line, if it has one.
+/// A council or debate event's line, if it has one.
 fn council_line(agent: Option<&AgentId>, event: &StrategyEvent) -> Option<String> {
     match (event, agent) {
         (StrategyEvent::StageStarted { stage }, None) => Some(format!("STAGE: {}", stage.label())),
@@ -215,6 +216,13 @@ fn council_line(agent: Option<&AgentId>, event: &StrategyEvent) -> Option<String
         }
         (StrategyEvent::RankingMissing { reason }, Some(ranker)) => {
             Some(format!("RANKING_MISSING: {ranker}: {}", one_line(reason)))
+        }
+        (StrategyEvent::CritiqueSubmitted { round, targets, .. }, Some(critic)) => {
+            let targets: Vec<String> = targets.iter().map(ToString::to_string).collect();
+            Some(format!(
+                "CRITIQUE: {critic} -> {} (round {round})",
+                targets.join(", ")
+            ))
         }
         (
             StrategyEvent::RankingsAggregated {
@@ -283,6 +291,15 @@ mod tests {
     fn council_events_have_their_lines() {
         use crate::protocol::{RankedStanding, Stage};
         let b = AgentId::new("b");
+        let critique = StrategyEvent::CritiqueSubmitted {
+            round: 2,
+            targets: vec![AgentId::new("a"), AgentId::new("c")],
+            content: "wrong".into(),
+        };
+        assert_eq!(
+            council_line(Some(&b), &critique).as_deref(),
+            Some("CRITIQUE: b -> a, c (round 2)")
+        );
         assert_eq!(
             council_line(
                 None,

@@ -11,7 +11,7 @@ use crate::backend::{AssistantTurn, BackendError, Message, ToolCall};
 use crate::protocol::{EnforcementReason, EventMsg, RoundTimeStage};
 use crate::tools::workflow::{self, WorkflowCall};
 
-pub use super::round_task::{MAX_ATTEMPTS, MAX_TOOL_ROUNDS, RoundTask};
+pub use super::round_task::{DebateReply, MAX_ATTEMPTS, MAX_TOOL_ROUNDS, RoundTask};
 
 /// What to do after one model response.
 enum Step {
@@ -98,6 +98,7 @@ async fn attempts(task: &mut RoundTask) -> RoundEnd {
                 }
             }
             Response::Nothing if task.ranking.is_some() => ranked_in_text(task, &turn).await,
+            Response::Nothing if task.debate.is_some() => debated_in_text(task, &turn).await,
             Response::Nothing => {
                 nudge(task, &turn.text, &turn.text);
                 Step::Retry {
@@ -278,6 +279,50 @@ async fn ranked_in_text(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
         reasoning: turn.text.clone(),
         source: crate::protocol::RankingSource::Text,
     };
+    propose_from_text(task, turn, call).await
+}
+
+/// A debate round's reply in text: a critique of every peer shown, or the revised answer;
+/// an empty reply is asked again.
+async fn debated_in_text(task: &mut RoundTask, turn: &AssistantTurn) -> Step {
+    let text = turn.text.trim();
+    let call = match task.debate.clone() {
+        Some(DebateReply::Critique { peers }) if text.is_empty() => {
+            Arc::make_mut(&mut task.messages).push(Message::assistant(&turn.text, Vec::new()));
+            Arc::make_mut(&mut task.messages).push(Message::user(
+                super::prompts::debate::critique_reminder(&peers),
+            ));
+            return Step::Retry {
+                reason: EnforcementReason::NoWorkflowTool,
+                detail: "the reply neither called `critique` nor critiqued in text".into(),
+            };
+        }
+        Some(DebateReply::Critique { peers }) => WorkflowCall::Critique {
+            critiques: peers
+                .into_iter()
+                .map(|agent| crate::tools::critique::CritiqueEntry {
+                    agent,
+                    critique: text.to_string(),
+                })
+                .collect(),
+            from_text: true,
+        },
+        Some(DebateReply::Revision) | None if text.is_empty() => {
+            nudge(task, &turn.text, "");
+            return Step::Retry {
+                reason: EnforcementReason::NoWorkflowTool,
+                detail: "the reply neither called `new_answer` nor wrote a revised answer".into(),
+            };
+        }
+        Some(DebateReply::Revision) | None => WorkflowCall::NewAnswer {
+            content: text.to_string(),
+        },
+    };
+    propose_from_text(task, turn, call).await
+}
+
+/// Proposes a workflow call read from a reply's text; a refusal is told to the model.
+async fn propose_from_text(task: &mut RoundTask, turn: &AssistantTurn, call: WorkflowCall) -> Step {
     match task.link.sink().propose(call).await {
         None => Step::Done(RoundEnd::Cancelled),
         Some(Verdict::Accepted) => Step::Done(RoundEnd::Voted),

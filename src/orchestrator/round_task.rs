@@ -18,6 +18,15 @@ pub const MAX_ATTEMPTS: u32 = 3;
 /// Tool round-trips allowed within one attempt before it counts as a failed attempt.
 pub const MAX_TOOL_ROUNDS: u32 = 25;
 
+/// How a debate round reads a reply in text that calls no tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DebateReply {
+    /// A critique of every peer shown (their anonymous ids).
+    Critique { peers: Vec<String> },
+    /// The revised answer.
+    Revision,
+}
+
 pub struct RoundTask {
     pub link: AgentLink,
     /// Lent to each model call, not copied; changed between calls, when the call is over
@@ -28,6 +37,8 @@ pub struct RoundTask {
     /// A council ranking round over these labels: a reply in text with no tool call is
     /// read for a "FINAL RANKING:" list before it counts as a miss.
     pub ranking: Option<Vec<String>>,
+    /// A debate round: how a reply in text with no tool call counts.
+    pub debate: Option<DebateReply>,
     /// The agent restarted: its task plan starts afresh before the first model call.
     pub reset_plan: Option<Arc<TaskPlanTools>>,
     /// Bumped by the driver on every accepted answer.

@@ -3,6 +3,7 @@
 //! [`ToolRouter`] that executes every other tool call.
 
 pub mod builtin;
+pub mod critique;
 pub mod custom;
 pub mod permissions;
 pub mod post_evaluation;

@@ -12,7 +12,11 @@ pub const VOTE: &str = "vote";
 pub const STOP: &str = "stop";
 
 pub fn is_workflow_tool(name: &str) -> bool {
-    name == NEW_ANSWER || name == VOTE || name == STOP || name == super::rank::RANK
+    name == NEW_ANSWER
+        || name == VOTE
+        || name == STOP
+        || name == super::rank::RANK
+        || name == super::critique::CRITIQUE
 }
 
 /// `stop` (decomposition mode) as MassGen's `StopToolkit` defines it.
@@ -130,6 +134,13 @@ pub enum WorkflowCall {
         reasoning: String,
         source: crate::protocol::RankingSource,
     },
+    /// The debate's `critique`: peers' anonymous ids with what it says of each (checked
+    /// against the peers shown by the orchestrator); `from_text`: a reply in text that
+    /// critiques every peer shown.
+    Critique {
+        critiques: Vec<super::critique::CritiqueEntry>,
+        from_text: bool,
+    },
 }
 
 /// A call's arguments as JSON (`{}` when empty); the error text is for the model.
@@ -191,6 +202,10 @@ pub fn parse_call(call: &ToolCall) -> Result<WorkflowCall, String> {
                 source: crate::protocol::RankingSource::Tool,
             })
         }
+        super::critique::CRITIQUE => Ok(WorkflowCall::Critique {
+            critiques: super::critique::parse_critique(&arguments)?,
+            from_text: false,
+        }),
         other => Err(format!("`{other}` is not a workflow tool.")),
     }
 }

@@ -1,5 +1,5 @@
-//! `--strategy`: council from the command line over a config that votes, with its
-//! `--automation` lines; debate is refused as not built yet, never silently replaced.
+//! `--strategy`: council and debate from the command line over a config that votes, with
+//! their `--automation` lines; an unknown strategy is refused.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -14,8 +14,8 @@ agents:
     backend: {type: scripted, tokens_per_second: 0, answers: [\"5\"]}
 ";
 
-#[test]
-fn strategy_council_runs_a_council_and_prints_its_lines() {
+/// The `--automation` output of one turn over [`PAIR`] with `--strategy <strategy>`.
+fn automation_with(strategy: &str) -> String {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", PAIR);
     let output = sandbox.run(&[
@@ -23,11 +23,16 @@ fn strategy_council_runs_a_council_and_prints_its_lines() {
         "--config",
         "run.yaml",
         "--strategy",
-        "council",
+        strategy,
         "What is 2+2?",
     ]);
     assert_code(&output, 0);
-    let stdout = text(&output.stdout);
+    text(&output.stdout)
+}
+
+#[test]
+fn strategy_council_runs_a_council_and_prints_its_lines() {
+    let stdout = automation_with("council");
     for line in [
         "STAGE: answering",
         "STAGE: ranking",
@@ -44,12 +49,31 @@ fn strategy_council_runs_a_council_and_prints_its_lines() {
 }
 
 #[test]
-fn strategy_debate_is_refused_as_not_built_yet() {
+fn strategy_debate_runs_a_debate_and_prints_its_critiques() {
+    let stdout = automation_with("debate");
+    for line in [
+        "STAGE: answering",
+        "STAGE: critique 1",
+        "CRITIQUE: alpha -> beta (round 1)",
+        "CRITIQUE: beta -> alpha (round 1)",
+        "STAGE: revision 1",
+        "STAGE: critique 2",
+        "STAGE: revision 2",
+        "STAGE: synthesis",
+        "CHAIRMAN: alpha",
+    ] {
+        assert!(stdout.contains(line), "{line}\n{stdout}");
+    }
+}
+
+#[test]
+fn an_unknown_strategy_is_refused() {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", PAIR);
-    let output = sandbox.run(&["--config", "run.yaml", "--strategy", "debate", "q"]);
-    assert_ne!(output.status.code(), Some(0));
-    assert_stderr_contains(&output, "the debate strategy is not built yet");
     let output = sandbox.run(&["--config", "run.yaml", "--strategy", "majority", "q"]);
-    assert_stderr_contains(&output, "`majority` is not a strategy; use vote or council");
+    assert_ne!(output.status.code(), Some(0));
+    assert_stderr_contains(
+        &output,
+        "`majority` is not a strategy; use vote, council or debate",
+    );
 }

@@ -26,6 +26,7 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
     for contender in [
         "eval-demo/vote · vote",
         "eval-demo/vote · council",
+        "eval-demo/vote · debate",
         "gpt-4.1-nano alone",
         "gpt-4o-mini ×3 majority",
     ] {
@@ -54,16 +55,17 @@ fn the_offline_demo_shows_the_vote_above_each_model_alone() {
         correct("eval-demo/vote · council") > best_single,
         "{stdout}"
     );
+    assert!(correct("eval-demo/vote · debate") > best_single, "{stdout}");
     assert_eq!(
         std::fs::read_to_string(out.join("results.jsonl"))
             .unwrap()
             .lines()
             .count(),
-        36 * 8
+        36 * 9
     );
     // Off a terminal, progress is one line per finished item.
     assert!(
-        text(&output.stderr).contains("[288/288]"),
+        text(&output.stderr).contains("[324/324]"),
         "{}",
         describe(&output)
     );
@@ -172,16 +174,16 @@ fn a_bad_dataset_or_strategy_is_a_config_error_naming_the_place() {
         stderr.contains("bad.jsonl") && stderr.contains("line 2"),
         "{stderr}"
     );
-    let debate = sandbox
+    let unknown = sandbox
         .massgen()
-        .args(["eval", "@examples/eval-demo", "--strategy", "debate"])
+        .args(["eval", "@examples/eval-demo", "--strategy", "majority"])
         .output()
         .unwrap();
-    assert_eq!(debate.status.code(), Some(1), "{}", describe(&debate));
+    assert_eq!(unknown.status.code(), Some(1), "{}", describe(&unknown));
     assert!(
-        text(&debate.stderr).contains("`debate` strategy"),
+        text(&unknown.stderr).contains("--strategy majority: not a strategy"),
         "{}",
-        describe(&debate)
+        describe(&unknown)
     );
     sandbox.write("good.jsonl", "{\"question\": \"q\", \"answer\": \"a\"}\n");
     let none = sandbox

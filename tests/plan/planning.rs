@@ -175,18 +175,7 @@ async fn plan_and_execute_runs_both_turns_and_lists_the_plan() {
         plans(&events).last().map(|update| update.0),
         Some(PlanStatus::Completed)
     );
-    scenario
-        .handle
-        .ops
-        .send(massgen::protocol::Op::ListPlans)
-        .await
-        .unwrap();
-    let listed = loop {
-        let event = scenario.handle.events.recv().await.unwrap();
-        if let EventMsg::PlansListed { plans } = event.msg {
-            break plans;
-        }
-    };
+    let listed = crate::support::list_plans(&mut scenario).await;
     assert_eq!(listed.len(), 1);
     assert_eq!(listed[0].status, PlanStatus::Completed);
     assert_eq!(listed[0].prompt, "Write a guide");
@@ -250,12 +239,7 @@ async fn a_timed_out_planning_turn_keeps_its_plan_but_does_not_execute_it() {
         Some(PlanStatus::Ready)
     );
     // No execution turn follows: the next event is the answer to a ListPlans.
-    scenario
-        .handle
-        .ops
-        .send(massgen::protocol::Op::ListPlans)
-        .await
-        .unwrap();
+    crate::support::ask_for_plans(&scenario).await;
     let next = scenario.handle.events.recv().await.unwrap();
     assert!(
         matches!(next.msg, EventMsg::PlansListed { .. }),

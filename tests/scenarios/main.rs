@@ -22,6 +22,7 @@ mod coordination_keys;
 mod council;
 mod criteria;
 mod criteria_events;
+mod debate;
 mod failures;
 mod final_override;
 mod history;

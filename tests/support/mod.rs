@@ -430,3 +430,70 @@ pub fn attempt_dir(root: &Path, turn: u32) -> PathBuf {
         .expect("a log_ directory");
     run.join(format!("turn_{turn}")).join("attempt_1")
 }
+
+/// The plans the session lists after the turn; by then the turn's derived files
+/// (`coordination_events.json`, `status.json`, …) are written.
+pub async fn list_plans(scenario: &mut Scenario) -> Vec<massgen::protocol::PlanInfo> {
+    ask_for_plans(scenario).await;
+    loop {
+        let event = scenario.handle.events.recv().await.unwrap();
+        if let EventMsg::PlansListed { plans } = event.msg {
+            break plans;
+        }
+    }
+}
+
+/// Asks the session to list its plans (answered once the turn's files are written).
+pub async fn ask_for_plans(scenario: &Scenario) {
+    let op = massgen::protocol::Op::ListPlans;
+    scenario.handle.ops.send(op).await.unwrap();
+}
+
+/// Every user message of `request`, joined.
+pub fn user_text(request: &ChatRequest) -> String {
+    request
+        .messages
+        .iter()
+        .filter_map(|message| match message {
+            massgen::backend::Message::User { content, .. } => Some(content.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+/// What the plain display and the `--automation` display print for `events`.
+pub fn displays(events: &[Event]) -> (String, String) {
+    let mut plain =
+        massgen::headless::PlainPrinter::new(Vec::new(), massgen::headless::Style::new(false));
+    let mut automation = massgen::headless::AutomationPrinter::new(Vec::new(), Vec::new());
+    for event in events {
+        massgen::headless::Printer::print(&mut plain, event).unwrap();
+        massgen::headless::Printer::print(&mut automation, event).unwrap();
+    }
+    (
+        String::from_utf8(plain.into_inner()).unwrap(),
+        String::from_utf8(automation.into_inner().0).unwrap(),
+    )
+}
+
+/// A scripted agent that answers `answer`, with `extra` backend keys (", key: value").
+pub fn scripted_member(id: &str, answer: &str, extra: &str) -> String {
+    format!(
+        "  - id: {id}\n    backend: {{type: scripted, tokens_per_second: 0, answer: \"{answer}\"{extra}}}\n"
+    )
+}
+
+/// The strategy events of a turn, with the member each names (none: the whole turn).
+pub fn strategy_events(
+    events: &[Event],
+) -> Vec<(Option<String>, massgen::protocol::StrategyEvent)> {
+    events
+        .iter()
+        .filter_map(|event| match &event.msg {
+            EventMsg::Strategy(inner) => {
+                Some((event.agent.as_ref().map(ToString::to_string), inner.clone()))
+            }
+            _ => None,
+        })
+        .collect()
+}

@@ -16,6 +16,7 @@ mod checklist;
 mod context_recovery;
 mod council;
 mod custom_tools;
+mod debate;
 mod decomposition;
 mod draft_approach;
 mod faults;

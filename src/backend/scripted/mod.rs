@@ -3,6 +3,7 @@
 
 mod ask;
 mod checklist;
+mod debating;
 mod decomposing;
 mod default_plan;
 mod personas;
@@ -90,7 +91,8 @@ impl Backend for ScriptedBackend {
         };
         let options = quizzed.as_ref().unwrap_or(&self.options);
         let call_number = self.calls.fetch_add(1, Ordering::Relaxed) + 1;
-        let chair_failure = ranking::chair_failure(&request, options);
+        let chair_failure = ranking::chair_failure(&request, options)
+            .or_else(|| debating::debate_failure(&request, options));
         let failure = options
             .failure
             .as_ref()
@@ -133,7 +135,9 @@ impl Backend for ScriptedBackend {
                 .or(replies.last())
                 .map_or("", String::as_str)
         });
-        let council = ranking::plan(&request, options);
+        let own_anon = self.own_anon.as_ref().map_or("", |anon| anon.as_str());
+        let council = debating::plan(&request, options, own_anon)
+            .or_else(|| ranking::plan(&request, options));
         let plan = council.unwrap_or_else(|| {
             plan::plan(&plan::Context {
                 critic,
@@ -176,6 +180,11 @@ impl ScriptedBackend {
             answers: vec![answer],
             final_answer: None,
             vote_for: vote_for.or_else(|| self.options.vote_for.clone()),
+            // A quiz agent in a debate is persuaded by the majority of the answers it reads.
+            debate: crate::config::DebateScript {
+                adopt_majority: true,
+                ..self.options.debate
+            },
             ..self.options.clone()
         }))
     }

@@ -61,7 +61,7 @@ fn is_chairman_request(request: &ChatRequest) -> bool {
         })
 }
 
-fn own_answer(request: &ChatRequest, options: &ScriptedOptions) -> String {
+pub(super) fn own_answer(request: &ChatRequest, options: &ScriptedOptions) -> String {
     options
         .answers
         .first()
@@ -69,7 +69,7 @@ fn own_answer(request: &ChatRequest, options: &ScriptedOptions) -> String {
         .unwrap_or_default()
 }
 
-fn normalized(text: &str) -> String {
+pub(super) fn normalized(text: &str) -> String {
     text.split_whitespace()
         .collect::<Vec<_>>()
         .join(" ")
@@ -78,6 +78,12 @@ fn normalized(text: &str) -> String {
 
 /// Every `<Response X>…<end of Response X>` block of the user's message, in order.
 fn shown_answers(request: &ChatRequest) -> Vec<(String, String)> {
+    labelled_blocks(request, "Response ")
+}
+
+/// Every `<{prefix}X>…<end of {prefix}X>` block of the user's message, in order, as
+/// (label, text).
+pub(super) fn labelled_blocks(request: &ChatRequest, prefix: &str) -> Vec<(String, String)> {
     let Some(content) = request.messages.iter().find_map(|message| match message {
         Message::User { content, .. } => Some(content.as_str()),
         _ => None,
@@ -86,7 +92,8 @@ fn shown_answers(request: &ChatRequest) -> Vec<(String, String)> {
     };
     let mut answers = Vec::new();
     let mut rest = content;
-    while let Some(start) = rest.find("<Response ") {
+    let open = format!("<{prefix}");
+    while let Some(start) = rest.find(&open) {
         let after = &rest[start + 1..];
         let Some(name_end) = after.find('>') else {
             break;

@@ -105,6 +105,9 @@ pub(super) fn parse_orchestrator(
         council: found
             .take(super::strategy::parse_council(orchestrator))
             .unwrap_or_default(),
+        debate: found
+            .take(super::strategy::parse_debate(orchestrator))
+            .unwrap_or_default(),
     };
     found.take(super::criteria::require_checklist_for_bootstrap(
         orchestrator,

@@ -1,30 +1,51 @@
-//! `orchestrator.strategy`, `rank_own` and `chairman`: how agents reach the answer, and
-//! who chairs a council.
+//! `orchestrator.strategy`, `rank_own`, `chairman`, `debate_rounds` and `debate_finish`:
+//! how agents reach the answer, who chairs, and how long a debate lasts and how it ends.
 
 use super::Note;
 use super::agents::parse_agent;
 use crate::config::error::Problem;
 use crate::config::fields::Fields;
-use crate::config::schema::{AgentConfig, CouncilConfig, OrchestratorConfig};
+use crate::config::schema::{
+    AgentConfig, CouncilConfig, DebateConfig, DebateFinish, OrchestratorConfig,
+};
 use crate::config::yaml_node::{Location, Node, Value};
 use crate::protocol::{AgentId, Strategy};
 
-/// `strategy`: vote (the default) or council; debate is refused until it is built.
+/// `strategy`: vote (the default), council or debate.
 pub(super) fn parse_strategy(orchestrator: &Fields<'_>) -> Result<Strategy, Problem> {
     let names = Strategy::ALL.map(Strategy::as_str);
-    let Some(strategy) = orchestrator.choice("strategy", &names, Strategy::parse)? else {
-        return Ok(Strategy::default());
+    Ok(orchestrator
+        .choice("strategy", &names, Strategy::parse)?
+        .unwrap_or_default())
+}
+
+/// The most rounds of critique and revision a debate may have.
+const MAX_DEBATE_ROUNDS: u64 = 10;
+
+/// `debate_rounds` (1–10, default 2) and `debate_finish` (synthesize, the default, or vote).
+pub(super) fn parse_debate(orchestrator: &Fields<'_>) -> Result<DebateConfig, Problem> {
+    let defaults = DebateConfig::default();
+    let rounds = match orchestrator.unsigned("debate_rounds")? {
+        None => defaults.rounds,
+        Some(rounds @ 1..=MAX_DEBATE_ROUNDS) => u32::try_from(rounds).unwrap_or(defaults.rounds),
+        Some(rounds) => {
+            let loc = orchestrator
+                .get("debate_rounds")
+                .map_or(orchestrator.loc(), |node| node.loc);
+            return Err(Problem::at(
+                loc,
+                format!(
+                    "`orchestrator.debate_rounds` cannot be {rounds}: a debate has 1 to \
+                     {MAX_DEBATE_ROUNDS} rounds of critique and revision"
+                ),
+            )
+            .help("e.g. `debate_rounds: 2` (the default)"));
+        }
     };
-    if strategy == Strategy::Debate {
-        return Err(Problem::at(
-            orchestrator
-                .get("strategy")
-                .map_or(orchestrator.loc(), |node| node.loc),
-            "`orchestrator.strategy: debate` is not built yet",
-        )
-        .help("use vote or council"));
-    }
-    Ok(strategy)
+    let finish = orchestrator
+        .choice("debate_finish", &DebateFinish::NAMES, DebateFinish::parse)?
+        .unwrap_or_default();
+    Ok(DebateConfig { rounds, finish })
 }
 
 /// `rank_own` and `chairman` (an agent id; checked against the agents by

@@ -1,7 +1,7 @@
 //! `orchestrator.strategy`, `rank_own` and `chairman`: what loads and the errors that name
 //! the key and the allowed values.
 
-use crate::config::{Env, from_text};
+use crate::config::{DebateConfig, DebateFinish, Env, from_text};
 use crate::protocol::{AgentId, Strategy};
 
 fn config(orchestrator: &str) -> String {
@@ -50,9 +50,50 @@ fn a_wrong_strategy_names_the_key_and_the_allowed_values() {
 }
 
 #[test]
-fn debate_is_refused_until_it_is_built() {
-    let message = error("  strategy: debate\n");
-    assert!(message.contains("debate` is not built yet"), "{message}");
+fn debate_loads_with_its_rounds_and_finish() {
+    let loaded = from_text(
+        &config("  strategy: debate\n  debate_rounds: 3\n  debate_finish: vote\n"),
+        "test.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    let orchestrator = &loaded.config.orchestrator;
+    assert_eq!(orchestrator.strategy, Strategy::Debate);
+    assert_eq!(orchestrator.debate.rounds, 3);
+    assert_eq!(orchestrator.debate.finish, DebateFinish::Vote);
+    let unset = from_text(
+        &config("  strategy: debate\n"),
+        "test.yaml",
+        &Env::default(),
+    )
+    .unwrap();
+    assert_eq!(unset.config.orchestrator.debate, DebateConfig::default());
+    assert_eq!(unset.config.orchestrator.debate.rounds, 2);
+    assert_eq!(
+        unset.config.orchestrator.debate.finish,
+        DebateFinish::Synthesize
+    );
+}
+
+#[test]
+fn debate_rounds_out_of_range_or_not_a_number_are_refused() {
+    for rounds in ["0", "11"] {
+        let message = error(&format!("  strategy: debate\n  debate_rounds: {rounds}\n"));
+        assert!(
+            message.contains(&format!("`orchestrator.debate_rounds` cannot be {rounds}")),
+            "{message}"
+        );
+        assert!(message.contains("1 to 10 rounds"), "{message}");
+    }
+    let message = error("  debate_rounds: many\n");
+    assert!(message.contains("debate_rounds"), "{message}");
+    assert!(message.contains("whole number"), "{message}");
+    let message = error("  debate_finish: chairman\n");
+    assert!(
+        message.contains("`orchestrator.debate_finish` cannot be \"chairman\""),
+        "{message}"
+    );
+    assert!(message.contains("synthesize, vote"), "{message}");
 }
 
 #[test]

@@ -35,17 +35,6 @@ pub struct Lineup {
     pub samples: usize,
 }
 
-/// The strategies this build runs; the others are refused by name before anything runs.
-pub fn refusal(strategy: Strategy) -> Option<String> {
-    match strategy {
-        Strategy::Vote | Strategy::Council => None,
-        Strategy::Debate => Some(format!(
-            "this build of massgen cannot run the `{strategy}` strategy yet, so it cannot be \
-             evaluated\n  help: leave `--strategy {strategy}` out (vote runs)"
-        )),
-    }
-}
-
 pub fn entries(configs: &[NamedConfig], lineup: &Lineup) -> Result<Vec<Entry>, String> {
     let mut entries: Vec<Entry> = Vec::new();
     let strategies: Vec<Option<Strategy>> = if lineup.strategies.is_empty() {
@@ -53,11 +42,6 @@ pub fn entries(configs: &[NamedConfig], lineup: &Lineup) -> Result<Vec<Entry>, S
     } else {
         lineup.strategies.iter().copied().map(Some).collect()
     };
-    for strategy in strategies.iter().flatten() {
-        if let Some(refused) = refusal(*strategy) {
-            return Err(refused);
-        }
-    }
     for named in configs {
         for strategy in &strategies {
             let label = strategy.unwrap_or_default();

@@ -1,11 +1,14 @@
-//! The plain display's council lines: the stages the turn enters, one line per ballot
-//! (best first, with the labels the ranker saw), a ranking that never came, the aggregate
-//! once complete, and the chairman with why it chairs.
+//! The plain display's council and debate lines: the stages the turn enters, one line per
+//! ballot (best first, with the labels the ranker saw), a ranking that never came, the
+//! aggregate once complete, each critique with its targets, and the chairman with why it
+//! chairs.
 
 use std::io::{self, Write};
 
 use super::PlainPrinter;
-use crate::protocol::{AgentId, ChairmanBasis, RankedStanding, RankingSource, StrategyEvent};
+use crate::protocol::{
+    AgentId, ChairmanBasis, RankedStanding, RankingSource, Stage, StrategyEvent,
+};
 use crate::sanitize::sanitize_for_terminal as clean;
 
 impl<W: Write> PlainPrinter<W> {
@@ -16,10 +19,32 @@ impl<W: Write> PlainPrinter<W> {
     ) -> io::Result<()> {
         match (event, agent) {
             (StrategyEvent::StageStarted { stage }, None) => {
+                let strategy = match stage {
+                    Stage::Ranking => "Council",
+                    Stage::Critique { .. } | Stage::Revision { .. } | Stage::FinalVote => "Debate",
+                    Stage::Answering | Stage::Synthesis => "Stage",
+                };
                 let line = self
                     .style
-                    .bold(&format!("── Council: {} ──", stage.label()));
+                    .bold(&format!("── {strategy}: {} ──", stage.label()));
                 self.note(&line)
+            }
+            (
+                StrategyEvent::CritiqueSubmitted {
+                    round,
+                    targets,
+                    content,
+                },
+                Some(agent),
+            ) => {
+                let targets: Vec<String> = targets.iter().map(|target| self.name(target)).collect();
+                let first = content.lines().next().unwrap_or_default();
+                let line = format!(
+                    "✎ critiques {} (round {round}): {}",
+                    targets.join(", "),
+                    clean(first)
+                );
+                self.agent_line(agent, &line)
             }
             (
                 StrategyEvent::RankingSubmitted {

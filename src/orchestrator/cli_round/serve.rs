@@ -132,7 +132,10 @@ impl<'a> Served<'a> {
         };
         let is_vote = matches!(
             parsed,
-            WorkflowCall::Vote { .. } | WorkflowCall::Stop { .. } | WorkflowCall::Rank { .. }
+            WorkflowCall::Vote { .. }
+                | WorkflowCall::Stop { .. }
+                | WorkflowCall::Rank { .. }
+                | WorkflowCall::Critique { .. }
         );
         match self.link.sink().propose(parsed).await {
             None => Handled {

@@ -4,6 +4,7 @@
 
 use serde::Serialize;
 
+use super::deliberation::{Deliberation, short};
 use super::ranking::borda;
 use crate::protocol::{AgentId, RankedStanding, RankingSource};
 use crate::seeded::Seeded;
@@ -14,6 +15,22 @@ pub struct ShownAnswer {
     pub label: String,
     pub agent: AgentId,
     pub content: String,
+}
+
+/// The labels of `shown`, comma-separated, for a message to the model.
+pub fn label_list(shown: &[ShownAnswer]) -> String {
+    shown
+        .iter()
+        .map(|answer| answer.label.as_str())
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// The answer of `shown` labelled `wanted` (any case, spaces around ignored).
+pub fn find_label<'a>(shown: &'a [ShownAnswer], wanted: &str) -> Option<&'a ShownAnswer> {
+    shown
+        .iter()
+        .find(|answer| answer.label.eq_ignore_ascii_case(wanted.trim()))
 }
 
 /// A usable ranking: whose answers, best first, and what the ranker was shown.
@@ -147,28 +164,18 @@ impl Council {
             return Err("Your ranking is already recorded.".into());
         }
         let shown = self.shown(ranker);
-        let valid = || {
-            shown
-                .iter()
-                .map(|answer| answer.label.as_str())
-                .collect::<Vec<_>>()
-                .join(", ")
-        };
         if labels.is_empty() {
             return Err(format!(
                 "Rank at least one response. The labels: {}.",
-                valid()
+                label_list(&shown)
             ));
         }
         let mut order: Vec<AgentId> = Vec::with_capacity(labels.len());
         for wanted in labels {
-            let Some(answer) = shown
-                .iter()
-                .find(|answer| answer.label.eq_ignore_ascii_case(wanted.trim()))
-            else {
+            let Some(answer) = find_label(&shown, wanted) else {
                 return Err(format!(
                     "`{wanted}` is not a response you were shown. The labels: {}.",
-                    valid()
+                    label_list(&shown)
                 ));
             };
             if order.contains(&answer.agent) {
@@ -327,13 +334,25 @@ impl Council {
     }
 }
 
-/// A reason cut to one short line for the footer.
-fn short(reason: &str) -> String {
-    let line = reason.lines().next().unwrap_or_default().trim();
-    if line.chars().count() <= 80 {
-        line.to_string()
-    } else {
-        format!("{}…", line.chars().take(79).collect::<String>())
+impl Deliberation for Council {
+    fn chairman_order(&self, configured: Option<&AgentId>) -> Vec<AgentId> {
+        Council::chairman_order(self, configured)
+    }
+
+    fn missing(&self) -> Vec<(AgentId, String)> {
+        Council::missing(self)
+    }
+
+    fn member_failed(&mut self, member: &AgentId, reason: &str) {
+        Council::member_failed(self, member, reason);
+    }
+
+    fn best_answer(&self) -> Option<(AgentId, String)> {
+        Council::best_answer(self)
+    }
+
+    fn footer(&self) -> Option<String> {
+        Council::footer(self)
     }
 }
 

@@ -15,7 +15,7 @@ pub const CHAIRMAN_INTRO: &str = "You are the chairman of a council.";
 /// The heading of the aggregate ranking in the chairman's message.
 pub const AGGREGATE_HEADING: &str = "AGGREGATE RANKING:";
 
-fn identity(context: &PromptContext<'_>) -> String {
+pub(super) fn identity(context: &PromptContext<'_>) -> String {
     context
         .system_message
         .map(str::trim)
@@ -24,7 +24,7 @@ fn identity(context: &PromptContext<'_>) -> String {
         .unwrap_or_default()
 }
 
-fn answers_block(text: &mut String, answers: &[&ShownAnswer], notes: &[String]) {
+pub(super) fn answers_block(text: &mut String, answers: &[&ShownAnswer], notes: &[String]) {
     for (answer, note) in answers.iter().zip(notes) {
         let _ = write!(
             text,

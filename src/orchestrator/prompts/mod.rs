@@ -16,6 +16,7 @@ use super::turn_tools::BroadcastSettings;
 mod checklist;
 mod code_tools;
 pub mod council;
+pub mod debate;
 pub mod decomposition;
 mod fast_iteration;
 mod filesystem;

@@ -1,15 +1,17 @@
-//! The council's chairman in the turn driver: it synthesizes the final answer from every
-//! answer and the aggregate ranking; when its call fails the next member in aggregate
-//! order takes over, and when none can, the best-ranked answer is the final answer.
+//! The chairman of a council or a debate in the turn driver: it synthesizes the final
+//! answer from every answer and the aggregate ranking (or the debate's thread); when its
+//! call fails the next member in order takes over, and when none can, the best-ranked (or
+//! standing) answer is the final answer.
 
 use std::sync::Arc;
 
 use tokio::time::Instant;
 
 use super::{Driver, Phase, Running};
-use crate::orchestrator::coordination::council::Council;
+use crate::backend::Message;
 use crate::orchestrator::presentation::{self, PresentationTask};
 use crate::orchestrator::prompts::council::synthesis_messages;
+use crate::orchestrator::prompts::debate::debate_synthesis_messages;
 use crate::protocol::{
     AgentId, AgentStatus, AnswerLabel, ChairmanBasis, EventMsg, FinalAnswerStrategy, Stage,
     StrategyEvent, WinnerBasis,
@@ -24,15 +26,11 @@ impl Driver<'_> {
             self.council_without_chairman();
             return;
         };
+        let messages = self.chairman_messages(index);
         let Some(run) = self.council.as_mut() else {
             return;
         };
         run.chairman = Some((chairman.clone(), basis.clone()));
-        let ranked = run
-            .state
-            .as_ref()
-            .map(Council::ranked_answers)
-            .unwrap_or_default();
         self.strategy_event(
             Some(&chairman),
             StrategyEvent::ChairmanChosen {
@@ -67,7 +65,6 @@ impl Driver<'_> {
             started: Instant::now(),
             deadline: self.presentation_deadline(),
         };
-        let messages = synthesis_messages(&self.prompt_context(index), &ranked);
         let mut link = self.agent_link(&chairman, index);
         link.turn_tools.broadcast = None;
         link.turn_tools.gate = None;
@@ -91,7 +88,7 @@ impl Driver<'_> {
         let Some((chairman, _)) = run.chairman.clone() else {
             return;
         };
-        let Some(council) = run.state.as_mut() else {
+        let Some(council) = run.deliberation_mut() else {
             return;
         };
         match result {
@@ -108,7 +105,7 @@ impl Driver<'_> {
                 }
                 self.ending.presented_live = true;
                 self.deliver_final_answer(with_footer(content, footer), false);
-                self.write_rankings();
+                self.write_strategy_log();
             }
             Err(reason) => {
                 council.member_failed(&chairman, &format!("as chairman: {reason}"));
@@ -147,7 +144,15 @@ impl Driver<'_> {
 
     /// No chairman could synthesize: the best-ranked answer is the final answer.
     pub(super) fn council_without_chairman(&mut self) {
-        let Some(council) = self.council.as_ref().and_then(|run| run.state.as_ref()) else {
+        let Some(run) = self.council.as_ref() else {
+            return;
+        };
+        let standing = if run.debate.is_some() {
+            "standing"
+        } else {
+            "best-ranked"
+        };
+        let Some(council) = run.deliberation() else {
             return;
         };
         let Some((best, content)) = council.best_answer() else {
@@ -159,7 +164,7 @@ impl Driver<'_> {
             None,
             EventMsg::Warning {
                 message: format!(
-                    "no chairman synthesized the answers; the best-ranked answer ({best}'s) is the \
+                    "no chairman synthesized the answers; the {standing} answer ({best}'s) is the \
                      final answer"
                 ),
             },
@@ -183,19 +188,55 @@ impl Driver<'_> {
             };
         }
         self.deliver_final_answer(content, true);
-        self.write_rankings();
+        self.write_strategy_log();
     }
 
     /// The final answer when the synthesis cannot run (its time is up): the best-ranked
     /// answer with the footer.
     pub(super) fn council_stored_answer(&self) -> Option<String> {
-        let council = self.council.as_ref()?.state.as_ref()?;
+        let council = self.council.as_ref()?.deliberation()?;
         let (_, content) = council.best_answer()?;
         Some(with_footer(content, council.footer()))
     }
+
+    /// The chairman's messages: the council's ranked answers, or the debate's thread.
+    fn chairman_messages(&self, index: usize) -> Vec<Message> {
+        let context = self.prompt_context(index);
+        let Some(run) = self.council.as_ref() else {
+            return Vec::new();
+        };
+        match (&run.debate, &run.state) {
+            (Some(debate), _) => debate
+                .state
+                .as_ref()
+                .map(|state| {
+                    debate_synthesis_messages(
+                        &context,
+                        &state.final_answers(),
+                        &state.last_critiques(),
+                    )
+                })
+                .unwrap_or_default(),
+            (None, Some(council)) => synthesis_messages(&context, &council.ranked_answers()),
+            (None, None) => Vec::new(),
+        }
+    }
+
+    /// The strategy's own log file: `rankings.json` or `debate.json`.
+    pub(super) fn write_strategy_log(&mut self) {
+        if self
+            .council
+            .as_ref()
+            .is_some_and(|run| run.debate.is_some())
+        {
+            self.write_debate_log();
+        } else {
+            self.write_rankings();
+        }
+    }
 }
 
-fn with_footer(content: String, footer: Option<String>) -> String {
+pub(super) fn with_footer(content: String, footer: Option<String>) -> String {
     match footer {
         Some(footer) => format!("{}\n\n{footer}", content.trim_end()),
         None => content,

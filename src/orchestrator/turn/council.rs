@@ -1,25 +1,28 @@
 //! The council strategy in the turn driver: members answer alone (the coordination rules
 //! do that), then each ranks its peers' anonymised answers in a ranking round, then a
-//! chairman synthesizes, with a fallback chairman when one fails. The stages' state is
+//! chairman synthesizes, with a fallback chairman when one fails. A debate shares its
+//! answering stage, its run state and its synthesis. The stages' state is
 //! [`crate::orchestrator::coordination::council::Council`]; this file turns it into
 //! rounds and events.
 
-use std::sync::Arc;
-
-use super::{Driver, Phase, Running};
-use crate::orchestrator::agent_round::{self, RoundTask};
+use super::debate::DebateRun;
+use super::stage_round::StageRound;
+use super::{Driver, Phase};
+use crate::config::DebateConfig;
 use crate::orchestrator::channel::{RoundEnd, Verdict};
-use crate::orchestrator::context_budget::{ContextBudget, ContextTracker};
 use crate::orchestrator::coordination::council::Council;
+use crate::orchestrator::coordination::deliberation::Deliberation;
 use crate::orchestrator::prompts::council::ranking_messages;
-use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
 use crate::protocol::{
-    AgentId, AgentStatus, AnswerLabel, ChairmanBasis, EnforcementReason, EventMsg, RankingSource,
-    Stage, StrategyEvent,
+    AgentId, AgentStatus, ChairmanBasis, EnforcementReason, EventMsg, RankingSource, Stage,
+    StrategyEvent,
 };
 use crate::tools::rank::rank_spec;
 
-/// A council turn's progress beyond what coordination keeps.
+/// The members, their answers, and the members that gave none and why (config order).
+pub(super) type AnsweringResults = (Vec<AgentId>, Vec<(AgentId, String)>, Vec<(AgentId, String)>);
+
+/// A council (or debate) turn's progress beyond what coordination keeps.
 #[derive(Default)]
 pub(super) struct CouncilRun {
     /// `None` while members answer.
@@ -30,6 +33,41 @@ pub(super) struct CouncilRun {
     announced: bool,
     /// Who chairs now, and why.
     pub(super) chairman: Option<(AgentId, ChairmanBasis)>,
+    /// The turn debates instead of ranking.
+    pub(super) debate: Option<DebateRun>,
+}
+
+impl CouncilRun {
+    pub(super) fn debating(settings: DebateConfig) -> Self {
+        Self {
+            debate: Some(DebateRun::new(settings)),
+            ..Self::default()
+        }
+    }
+
+    /// The council's or the debate's state once its members have answered.
+    pub(super) fn deliberation(&self) -> Option<&dyn Deliberation> {
+        match &self.debate {
+            Some(debate) => debate
+                .state
+                .as_ref()
+                .map(|state| state as &dyn Deliberation),
+            None => self.state.as_ref().map(|state| state as &dyn Deliberation),
+        }
+    }
+
+    pub(super) fn deliberation_mut(&mut self) -> Option<&mut dyn Deliberation> {
+        match &mut self.debate {
+            Some(debate) => debate
+                .state
+                .as_mut()
+                .map(|state| state as &mut dyn Deliberation),
+            None => self
+                .state
+                .as_mut()
+                .map(|state| state as &mut dyn Deliberation),
+        }
+    }
 }
 
 impl Driver<'_> {
@@ -59,6 +97,14 @@ impl Driver<'_> {
         let Some(run) = self.council.as_mut() else {
             return false;
         };
+        if run
+            .debate
+            .as_ref()
+            .is_some_and(|debate| debate.state.is_some())
+        {
+            self.debate_round_ended(agent, end);
+            return true;
+        }
         let Some(council) = run.state.as_mut() else {
             let reason = match end {
                 RoundEnd::Failed { message } => Some(message.clone()),
@@ -153,6 +199,10 @@ impl Driver<'_> {
         let Some(run) = self.council.as_ref() else {
             return;
         };
+        if run.debate.is_some() {
+            self.advance_debate();
+            return;
+        }
         match &run.state {
             None => self.begin_ranking(),
             Some(council) if council.is_complete() && run.chairman.is_none() => {
@@ -186,6 +236,20 @@ impl Driver<'_> {
     /// The answering stage is over: the council's state from the answers and the members
     /// that failed; `false` (and the turn ends) when nobody answered.
     fn seat_council(&mut self) -> bool {
+        let Some((members, answers, failed)) = self.answering_results() else {
+            return false;
+        };
+        let rank_own = self.run.config.orchestrator.council.rank_own;
+        let council = Council::new(&self.request.question, rank_own, members, answers, failed);
+        if let Some(run) = self.council.as_mut() {
+            run.state = Some(council);
+        }
+        true
+    }
+
+    /// The members, their answers and the members that gave none and why, when the
+    /// answering stage is over; `None` (and the turn ends) when nobody answered.
+    pub(super) fn answering_results(&mut self) -> Option<AnsweringResults> {
         let members = self.coordination.agents().to_vec();
         let answers: Vec<(AgentId, String)> = self
             .coordination
@@ -193,9 +257,7 @@ impl Driver<'_> {
             .into_iter()
             .map(|(agent, content)| (agent, content.to_string()))
             .collect();
-        let Some(run) = self.council.as_mut() else {
-            return false;
-        };
+        let run = self.council.as_mut()?;
         let failed: Vec<(AgentId, String)> = members
             .iter()
             .filter(|member| !answers.iter().any(|(agent, _)| agent == *member))
@@ -218,17 +280,22 @@ impl Driver<'_> {
                 },
             );
             self.phase = Phase::Done;
-            return false;
+            return None;
         }
-        let rank_own = self.run.config.orchestrator.council.rank_own;
-        let council = Council::new(&self.request.question, rank_own, members, answers, failed);
-        run.state = Some(council);
-        true
+        Some((members, answers, failed))
     }
 
     /// The turn's time ran out before the chairman could start: the rankings not in count
     /// for nothing and the best-ranked answer so far is the final answer.
     pub(super) fn council_timed_out(&mut self) {
+        if self
+            .council
+            .as_ref()
+            .is_some_and(|run| run.debate.is_some())
+        {
+            self.debate_timed_out();
+            return;
+        }
         let seated = self.council.as_ref().is_some_and(|run| run.state.is_some());
         if !seated && !self.seat_council() {
             return;
@@ -259,54 +326,20 @@ impl Driver<'_> {
         };
         let shown = council.shown(ranker);
         let labels: Vec<String> = shown.iter().map(|answer| answer.label.clone()).collect();
-        let answers_seen: Vec<AnswerLabel> = shown
-            .iter()
-            .filter_map(|answer| self.coordination.latest_answer(&answer.agent))
-            .map(|(label, _)| label)
-            .collect();
-        self.stage(Some(ranker), Stage::Ranking);
-        let limit = self.round_limit(2);
-        self.emit(
-            Some(ranker),
-            EventMsg::RoundStarted {
-                round: 2,
-                answers_seen,
-                vote_only: true,
-                time_limit: limit.map(RoundLimit::as_event),
-            },
-        );
-        let link = self.agent_link(ranker, index);
-        let sink = link.sink().clone();
-        let messages = ranking_messages(&self.prompt_context(index), &shown);
-        let task = RoundTask {
-            link,
-            messages: Arc::new(messages),
-            memory: false,
+        let round = StageRound {
+            round: 2,
+            messages: ranking_messages(&self.prompt_context(index), &shown),
             tools: vec![rank_spec(&labels)],
             vote_only: true,
+            shown: shown.into_iter().map(|answer| answer.agent).collect(),
             ranking: Some(labels),
-            reset_plan: None,
-            answers_version: self.rounds.answers_version.subscribe(),
-            workspace: None,
-            round: 2,
-            clock: RoundClock::start(limit),
-            context: ContextTracker::new(ContextBudget::for_backend(
-                &self.run.config.agents[index].backend,
-                self.run
-                    .config
-                    .orchestrator
-                    .coordination
-                    .compression_target_ratio,
-            )),
+            debate: None,
         };
-        let running = Running::spawn(agent_round::run(task), move |result| {
-            sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
-        });
-        self.rounds.running.insert(ranker.clone(), running);
+        self.start_stage_round(ranker, index, Stage::Ranking, round);
     }
 
-    fn begin_synthesis(&mut self) {
-        let Some(council) = self.council.as_ref().and_then(|run| run.state.as_ref()) else {
+    pub(super) fn begin_synthesis(&mut self) {
+        let Some(council) = self.council.as_ref().and_then(CouncilRun::deliberation) else {
             return;
         };
         let configured = self.run.config.orchestrator.council.chairman.clone();

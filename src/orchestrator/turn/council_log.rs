@@ -1,6 +1,6 @@
 //! `rankings.json` in a council turn's log directory: every ballot with the labels its
 //! ranker was shown and how it came, the aggregate, the missing members, the chairman and
-//! why it chaired.
+//! why it chaired; and the writing of a strategy's log file.
 
 use serde_json::json;
 
@@ -12,9 +12,6 @@ pub(super) const RANKINGS_FILE: &str = "rankings.json";
 
 impl Driver<'_> {
     pub(super) fn write_rankings(&mut self) {
-        let Some(dir) = self.emitter.log().map(|log| log.dir().to_path_buf()) else {
-            return;
-        };
         let Some(run) = self.council.as_ref() else {
             return;
         };
@@ -31,16 +28,24 @@ impl Driver<'_> {
             "chairman": run.chairman.as_ref().map(|(chairman, _)| chairman),
             "chairman_basis": run.chairman.as_ref().map(|(_, basis)| basis),
         });
-        let written = serde_json::to_vec_pretty(&record)
+        self.write_turn_file(RANKINGS_FILE, &record);
+    }
+
+    /// Writes `record` as `name` in the turn's log directory (a warning when it cannot).
+    pub(super) fn write_turn_file(&mut self, name: &str, record: &serde_json::Value) {
+        let Some(dir) = self.emitter.log().map(|log| log.dir().to_path_buf()) else {
+            return;
+        };
+        let written = serde_json::to_vec_pretty(record)
             .map_err(|error| error.to_string())
             .and_then(|bytes| {
-                std::fs::write(dir.join(RANKINGS_FILE), bytes).map_err(|error| error.to_string())
+                std::fs::write(dir.join(name), bytes).map_err(|error| error.to_string())
             });
         if let Err(error) = written {
             self.emit(
                 None,
                 EventMsg::Warning {
-                    message: format!("{RANKINGS_FILE} could not be written: {error}"),
+                    message: format!("{name} could not be written: {error}"),
                 },
             );
         }

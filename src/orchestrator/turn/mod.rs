@@ -13,6 +13,9 @@ mod chairman;
 mod council;
 mod council_log;
 mod criteria;
+mod debate;
+mod debate_calls;
+mod debate_log;
 mod dispatch;
 mod ending;
 mod gate;
@@ -26,6 +29,7 @@ mod rounds;
 mod running;
 pub mod settings;
 mod side_call;
+mod stage_round;
 mod subtasks;
 mod workspaces;
 
@@ -216,8 +220,13 @@ impl<'a> Driver<'a> {
             ending: Ending::default(),
             personas: Vec::new(),
             subtasks: Vec::new(),
-            council: (settings_strategy == crate::protocol::Strategy::Council)
-                .then(council::CouncilRun::default),
+            council: match settings_strategy {
+                crate::protocol::Strategy::Council => Some(council::CouncilRun::default()),
+                crate::protocol::Strategy::Debate => Some(council::CouncilRun::debating(
+                    run.config.orchestrator.debate,
+                )),
+                crate::protocol::Strategy::Vote => None,
+            },
         }
     }
 

@@ -2,10 +2,9 @@
 
 use std::sync::Arc;
 
-use super::{Driver, Phase, Running};
-use crate::orchestrator::agent_round::{self, MAX_ATTEMPTS, RoundTask};
+use super::{Driver, Phase};
+use crate::orchestrator::agent_round::{MAX_ATTEMPTS, RoundTask};
 use crate::orchestrator::channel::{RoundEnd, RoundUpdate, Verdict};
-use crate::orchestrator::context_budget::{ContextBudget, ContextTracker};
 use crate::orchestrator::coordination::{StopOutcome, Update, VoteOutcome};
 use crate::orchestrator::prompts;
 use crate::orchestrator::round_clock::{RoundClock, RoundLimit};
@@ -110,6 +109,7 @@ impl Driver<'_> {
                 tools,
                 vote_only: view.vote_only,
                 ranking: None,
+                debate: None,
                 reset_plan,
                 answers_version: self.rounds.answers_version.subscribe(),
                 workspace: self
@@ -119,19 +119,9 @@ impl Driver<'_> {
                     .map(|workspaces| (Arc::clone(workspaces), index)),
                 round: view.round,
                 clock: RoundClock::start(limit),
-                context: ContextTracker::new(ContextBudget::for_backend(
-                    &self.run.config.agents[index].backend,
-                    self.run
-                        .config
-                        .orchestrator
-                        .coordination
-                        .compression_target_ratio,
-                )),
+                context: self.context_tracker(index),
             };
-            let running = Running::spawn(agent_round::run(task), move |result| {
-                sink.round_finished(result.unwrap_or_else(|message| RoundEnd::Failed { message }));
-            });
-            self.rounds.running.insert(agent, running);
+            self.spawn_round(agent, sink, task);
         }
     }
 
@@ -172,6 +162,16 @@ impl Driver<'_> {
             return Verdict::Ignored;
         }
         match call {
+            WorkflowCall::NewAnswer { content } if self.debating() => {
+                self.judge_revision(agent, &content)
+            }
+            WorkflowCall::Vote { agent_id, reason } if self.debating() => {
+                self.judge_final_vote(agent, &agent_id, &reason)
+            }
+            WorkflowCall::Critique {
+                critiques,
+                from_text,
+            } => self.judge_critique(agent, &critiques, from_text),
             WorkflowCall::NewAnswer { content } => {
                 match self.coordination.submit_answer(agent, &content) {
                     Ok(accepted) => {

@@ -100,7 +100,8 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         && !defer_voting
         && max_new_answers_per_agent == Some(1);
     let strategy = turn_strategy(config, options, decomposition, &mut notes);
-    let council = strategy == Strategy::Council;
+    // Council and debate members answer alike; only what follows differs.
+    let council = matches!(strategy, Strategy::Council | Strategy::Debate);
     let rules = Rules {
         max_new_answers_per_agent,
         max_new_answers_global: orchestrator.max_new_answers_global,
@@ -113,7 +114,7 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
         presenter: decomposition_presenter(config),
         independent: false,
     };
-    // A council's members answer once each, alone, and nobody votes.
+    // A council's (or debate's) members answer once each, alone, and nobody votes.
     let rules = if council {
         Rules {
             max_new_answers_per_agent: Some(1),
@@ -196,8 +197,8 @@ pub fn resolve(config: &Config, mode: Mode, options: &TurnOptions, human: bool) 
     }
 }
 
-/// The turn's strategy: its option, else the config's. Debate is not built yet and
-/// decomposition mode has no council: either is said, never silently replaced.
+/// The turn's strategy: its option, else the config's. Decomposition mode has no council
+/// and no debate: that is said, never silently replaced.
 fn turn_strategy(
     config: &Config,
     options: &TurnOptions,
@@ -206,15 +207,12 @@ fn turn_strategy(
 ) -> Strategy {
     let wanted = options.strategy.unwrap_or(config.orchestrator.strategy);
     match wanted {
-        Strategy::Debate => {
-            notes.push("the debate strategy is not built yet; this turn votes".into());
-            Strategy::Vote
-        }
-        Strategy::Council if decomposition => {
-            notes.push(
-                "the council strategy does not apply in decomposition mode; agents work on                  their subtasks"
-                    .into(),
-            );
+        Strategy::Council | Strategy::Debate if decomposition => {
+            notes.push(format!(
+                "the {} strategy does not apply in decomposition mode; agents work on their \
+                 subtasks",
+                wanted.as_str()
+            ));
             Strategy::Vote
         }
         strategy => strategy,

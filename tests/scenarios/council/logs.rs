@@ -17,14 +17,7 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
     );
     let mut scenario = Scenario::start(&yaml);
     let events = scenario.handle.run_turn("What is 2+2?").await;
-    let mut plain =
-        massgen::headless::PlainPrinter::new(Vec::new(), massgen::headless::Style::new(false));
-    let mut automation = massgen::headless::AutomationPrinter::new(Vec::new(), Vec::new());
-    for event in &events {
-        massgen::headless::Printer::print(&mut plain, event).unwrap();
-        massgen::headless::Printer::print(&mut automation, event).unwrap();
-    }
-    let plain = String::from_utf8(plain.into_inner()).unwrap();
+    let (plain, automation) = crate::support::displays(&events);
     assert!(plain.contains("── Council: ranking ──"), "{plain}");
     assert_eq!(plain.matches("⚖ ranks ").count(), 2, "{plain}");
     assert!(plain.contains("⚖ ranked nothing usable"), "{plain}");
@@ -35,7 +28,6 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
         plain.contains("— Council: 2 of 3 members ranked"),
         "{plain}"
     );
-    let automation = String::from_utf8(automation.into_inner().0).unwrap();
     for line in [
         "STAGE: answering",
         "STAGE: ranking",
@@ -48,17 +40,7 @@ async fn the_council_reaches_the_logs_status_and_the_plain_and_automation_displa
         assert!(automation.contains(line), "{line}\n{automation}");
     }
     // The derived files are written once the turn is: the next op runs after that.
-    scenario
-        .handle
-        .ops
-        .send(massgen::protocol::Op::ListPlans)
-        .await
-        .unwrap();
-    while let Some(event) = scenario.handle.events.recv().await {
-        if matches!(event.msg, EventMsg::PlansListed { .. }) {
-            break;
-        }
-    }
+    crate::support::list_plans(&mut scenario).await;
     let attempt = crate::support::attempt_dir(scenario.dir.path(), 1);
     let coordination = std::fs::read_to_string(attempt.join("coordination_events.json")).unwrap();
     for kind in [

@@ -9,16 +9,13 @@ mod logs;
 mod stages;
 
 use crate::support::{Scenario, final_answer, run_once};
-use massgen::backend::Message;
 use massgen::protocol::{
     AgentId, ChairmanBasis, Event, EventMsg, Mode, RankingSource, Stage, Strategy, StrategyEvent,
     TurnOptions,
 };
 
 fn member(id: &str, answer: &str, extra: &str) -> String {
-    format!(
-        "  - id: {id}\n    backend: {{type: scripted, tokens_per_second: 0, answer: \"{answer}\"{extra}}}\n"
-    )
+    crate::support::scripted_member(id, answer, extra)
 }
 
 fn council(members: &[String], orchestrator: &str) -> String {
@@ -29,16 +26,7 @@ fn council(members: &[String], orchestrator: &str) -> String {
 }
 
 fn strategy(events: &[Event]) -> Vec<(Option<String>, StrategyEvent)> {
-    events
-        .iter()
-        .filter_map(|event| match &event.msg {
-            EventMsg::Strategy(inner) => Some((
-                event.agent.as_ref().map(|agent| agent.to_string()),
-                inner.clone(),
-            )),
-            _ => None,
-        })
-        .collect()
+    crate::support::strategy_events(events)
 }
 
 struct Ballot {
@@ -106,12 +94,5 @@ fn last_aggregate(events: &[Event]) -> (Vec<String>, Vec<String>, bool) {
 }
 
 fn user_text(request: &massgen::backend::ChatRequest) -> String {
-    request
-        .messages
-        .iter()
-        .filter_map(|message| match message {
-            Message::User { content, .. } => Some(content.clone()),
-            _ => None,
-        })
-        .collect()
+    crate::support::user_text(request)
 }

@@ -1,6 +1,7 @@
-//! The entries of a council: the stages the turn and each member enter, every ballot
-//! (with the labels its ranker saw), a ranking that never came, the complete aggregate and
-//! the chairman with why it chairs.
+//! The entries of a council or a debate: the stages the turn and each member enter, every
+//! ballot (with the labels its ranker saw), a ranking that never came, the complete
+//! aggregate, every critique with its targets (revisions are answers) and the chairman
+//! with why it chairs.
 
 use serde_json::json;
 
@@ -73,10 +74,19 @@ impl Tracker {
                 let context = json!({"chairman": chairman, "basis": basis});
                 self.push(event, "chairman_chosen", agent, details, context);
             }
+            StrategyEvent::CritiqueSubmitted {
+                round,
+                targets,
+                content,
+            } => {
+                let names: Vec<String> = targets.iter().map(ToString::to_string).collect();
+                let details = format!("Critique (round {round}) of {}", names.join(", "));
+                let context = json!({"round": round, "targets": targets, "content": content});
+                self.push(event, "critique_submitted", agent, details, context);
+            }
             StrategyEvent::RankingsAggregated {
                 complete: false, ..
-            }
-            | StrategyEvent::CritiqueSubmitted { .. } => {}
+            } => {}
         }
     }
 }
