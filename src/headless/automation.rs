@@ -242,6 +242,7 @@ fn council_line(agent: Option<&AgentId>, event: &StrategyEvent) -> Option<String
             let why = match basis {
                 ChairmanBasis::Configured => "configured".to_string(),
                 ChairmanBasis::TopRanked => "top_ranked".to_string(),
+                ChairmanBasis::FirstMember => "first_member".to_string(),
                 ChairmanBasis::Fallback { failed, .. } => format!("fallback after {failed}"),
             };
             Some(format!("CHAIRMAN: {chairman} ({why})"))

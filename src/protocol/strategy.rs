@@ -116,6 +116,8 @@ pub enum ChairmanBasis {
     Configured,
     /// None configured: the member whose answer ranked first.
     TopRanked,
+    /// None configured, in a debate: the first member still debating, in config order.
+    FirstMember,
     /// The chairman before it (`failed`) could not finish; this one takes over.
     Fallback { failed: AgentId, reason: String },
 }

@@ -153,7 +153,7 @@ async fn two_rounds_of_critique_and_revision_then_the_chairman_synthesizes_from_
             _ => None,
         })
         .collect();
-    assert_eq!(chair, [("a".to_string(), ChairmanBasis::TopRanked)]);
+    assert_eq!(chair, [("a".to_string(), ChairmanBasis::FirstMember)]);
     let chairing = a.iter().find(|r| r.tools.is_empty()).unwrap();
     let text = user_text(chairing);
     for part in [

@@ -92,6 +92,7 @@ impl<W: Write> PlainPrinter<W> {
                 let why = match basis {
                     ChairmanBasis::Configured => "configured".to_string(),
                     ChairmanBasis::TopRanked => "its answer ranked first".to_string(),
+                    ChairmanBasis::FirstMember => "the first member still debating".to_string(),
                     ChairmanBasis::Fallback { failed, reason } => {
                         format!("{failed} could not chair: {}", clean(reason))
                     }

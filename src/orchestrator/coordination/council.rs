@@ -335,6 +335,10 @@ impl Council {
 }
 
 impl Deliberation for Council {
+    fn unconfigured_basis(&self) -> crate::protocol::ChairmanBasis {
+        crate::protocol::ChairmanBasis::TopRanked
+    }
+
     fn chairman_order(&self, configured: Option<&AgentId>) -> Vec<AgentId> {
         Council::chairman_order(self, configured)
     }

@@ -320,6 +320,10 @@ impl Debate {
 }
 
 impl Deliberation for Debate {
+    fn unconfigured_basis(&self) -> crate::protocol::ChairmanBasis {
+        crate::protocol::ChairmanBasis::FirstMember
+    }
+
     fn chairman_order(&self, configured: Option<&AgentId>) -> Vec<AgentId> {
         let mut order: Vec<AgentId> = Vec::new();
         let live = self.live().into_iter().map(|(agent, _)| agent);

@@ -16,6 +16,8 @@ pub trait Deliberation {
     fn best_answer(&self) -> Option<(AgentId, String)>;
     /// The final answer's last line when a member is missing.
     fn footer(&self) -> Option<String>;
+    /// Why the first of `chairman_order` chairs when the config names no chairman.
+    fn unconfigured_basis(&self) -> crate::protocol::ChairmanBasis;
 }
 
 /// A reason cut to one short line for a footer.

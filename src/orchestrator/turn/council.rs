@@ -345,6 +345,7 @@ impl Driver<'_> {
         let configured = self.run.config.orchestrator.council.chairman.clone();
         let order = council.chairman_order(configured.as_ref());
         let missing = council.missing();
+        let unconfigured = council.unconfigured_basis();
         self.stage(None, Stage::Synthesis);
         let Some(first) = order.first().cloned() else {
             self.council_without_chairman();
@@ -359,7 +360,7 @@ impl Driver<'_> {
                     .find(|(agent, _)| agent == chairman)
                     .map_or_else(|| "it cannot chair".to_string(), |(_, why)| why.clone()),
             },
-            None => ChairmanBasis::TopRanked,
+            None => unconfigured,
         };
         self.start_chairman(first, basis);
     }

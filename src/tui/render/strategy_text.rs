@@ -66,6 +66,7 @@ pub fn basis_text(basis: &ChairmanBasis) -> String {
     match basis {
         ChairmanBasis::Configured => "configured".into(),
         ChairmanBasis::TopRanked => "ranked first".into(),
+        ChairmanBasis::FirstMember => "first member".into(),
         ChairmanBasis::Fallback { failed, reason } => {
             format!("took over from {failed} ({reason})")
         }

@@ -66,6 +66,7 @@ impl Tracker {
                 let why = match basis {
                     ChairmanBasis::Configured => "configured".to_string(),
                     ChairmanBasis::TopRanked => "top-ranked answer".to_string(),
+                    ChairmanBasis::FirstMember => "first member".to_string(),
                     ChairmanBasis::Fallback { failed, reason } => {
                         format!("{failed} failed: {reason}")
                     }
