@@ -23,27 +23,8 @@ pub fn markdown(summary: &Summary) -> String {
     );
     for row in &summary.rows {
         let is_best = summary.best_single.as_deref() == Some(row.contender.as_str());
-        let versus = match row.vs_best_single {
-            _ if is_best => "best single".to_string(),
-            Some(difference) => difference_text(difference),
-            None => "—".to_string(),
-        };
-        let items = match row.failed {
-            0 => row.items.to_string(),
-            failed => format!("{} ({failed} failed)", row.items),
-        };
-        let cells = [
-            row.contender.replace('|', "\\|"),
-            kind_text(row.kind).to_string(),
-            items,
-            row.accuracy.map_or("—".into(), accuracy_text),
-            versus,
-            row.cost_per_item.map_or("—".into(), cost_text),
-            row.tokens_per_item
-                .map_or("—".into(), |tokens| format!("{tokens:.0}")),
-            row.latency_p50_ms.map_or("—".into(), latency_text),
-            row.latency_p95_ms.map_or("—".into(), latency_text),
-        ];
+        let mut cells = cells(row, is_best);
+        cells[0] = cells[0].replace('|', "\\|");
         let _ = writeln!(text, "| {} |", cells.join(" | "));
     }
     text
@@ -274,6 +255,31 @@ fn escape(text: &str) -> String {
         .replace('>', "&gt;")
         .replace('"', "&quot;")
         .replace('\'', "&apos;")
+}
+
+/// A row's cells in the table's column order, as summary.md and the eval screen show them.
+pub fn cells(row: &Row, best: bool) -> [String; 9] {
+    let versus = match row.vs_best_single {
+        _ if best => "best single".to_string(),
+        Some(difference) => difference_text(difference),
+        None => "—".to_string(),
+    };
+    let items = match row.failed {
+        0 => row.items.to_string(),
+        failed => format!("{} ({failed} failed)", row.items),
+    };
+    [
+        row.contender.clone(),
+        kind_text(row.kind).to_string(),
+        items,
+        row.accuracy.map_or("—".into(), accuracy_text),
+        versus,
+        row.cost_per_item.map_or("—".into(), cost_text),
+        row.tokens_per_item
+            .map_or("—".into(), |tokens| format!("{tokens:.0}")),
+        row.latency_p50_ms.map_or("—".into(), latency_text),
+        row.latency_p95_ms.map_or("—".into(), latency_text),
+    ]
 }
 
 #[cfg(test)]

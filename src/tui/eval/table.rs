@@ -5,7 +5,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Cell, Row as TableRow, Table};
 
-use crate::eval::report::{accuracy_text, cost_text, difference_text, kind_text, latency_text};
+use crate::eval::report;
 use crate::eval::summary::{Row, Summary};
 
 const HEADINGS: [&str; 9] = [
@@ -64,30 +64,9 @@ pub fn render(summary: &Summary, frame: &mut Frame, area: Rect) {
 
 /// A row's cells, as summary.md writes them ("★" marks the best single model).
 fn cells(row: &Row, best: bool) -> [String; 9] {
-    let versus = match row.vs_best_single {
-        _ if best => "best single".to_string(),
-        Some(difference) => difference_text(difference),
-        None => "—".to_string(),
-    };
-    let items = match row.failed {
-        0 => row.items.to_string(),
-        failed => format!("{} ({failed} failed)", row.items),
-    };
-    let name = if best {
-        format!("★ {}", row.contender)
-    } else {
-        row.contender.clone()
-    };
-    [
-        name,
-        kind_text(row.kind).to_string(),
-        items,
-        row.accuracy.map_or("—".into(), accuracy_text),
-        versus,
-        row.cost_per_item.map_or("—".into(), cost_text),
-        row.tokens_per_item
-            .map_or("—".into(), |tokens| format!("{tokens:.0}")),
-        row.latency_p50_ms.map_or("—".into(), latency_text),
-        row.latency_p95_ms.map_or("—".into(), latency_text),
-    ]
+    let mut cells = report::cells(row, best);
+    if best {
+        cells[0] = format!("★ {}", cells[0]);
+    }
+    cells
 }
