@@ -9,7 +9,7 @@ use ratatui::widgets::{Paragraph, Widget};
 
 use super::format::plural;
 use super::wrap::{display_width, truncate};
-use crate::protocol::{AgentId, McpServerState, Mode, TurnOutcome, WinnerBasis};
+use crate::protocol::{AgentId, McpServerState, Mode, Stage, TurnOutcome, WinnerBasis};
 use crate::tui::state::{Phase, UiState};
 use crate::tui::theme::Theme;
 use crate::tui::view::View;
@@ -132,10 +132,9 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
         Some(result) => pieces.push(piece(result, 2)),
         None => {
             let votes = format!(
-                "{} | {}/{} votes",
+                "{} | {}",
                 plural(answers as usize, "answer"),
-                state.votes.standing_votes(),
-                state.agents.len()
+                decision_progress(state)
             );
             pieces.push(Piece {
                 text: format!("{} | {votes}", plural(state.agents.len(), "agent")),
@@ -236,6 +235,21 @@ fn mcp_summary(state: &UiState) -> Option<String> {
     }
     let up = count(|state| matches!(state, McpServerState::Ready { .. }));
     Some(format!("🔌 {up}/{} up", state.tools.servers.len()))
+}
+
+/// How far the turn's decision is: standing votes in a vote turn (and a debate's final vote),
+/// the ballots in a council's ranking, else the council or debate stage the turn is in.
+fn decision_progress(state: &UiState) -> String {
+    let strategy = &state.strategy;
+    match strategy.stage {
+        None | Some(Stage::FinalVote) => format!(
+            "{}/{} votes",
+            state.votes.standing_votes(),
+            state.agents.len()
+        ),
+        Some(Stage::Ranking) => format!("ranking: {}", plural(strategy.ballots.len(), "ballot")),
+        Some(stage) => stage.label(),
+    }
 }
 
 #[cfg(test)]

@@ -80,3 +80,11 @@ fn the_debate_view_threads_each_round_critiques_then_revisions() {
     let screen = screen_text(&draw(&empty, &modal_view(ModalKind::Debate), 80, 24));
     assert!(screen.contains("No debate in this turn"), "{screen}");
 }
+
+#[test]
+fn the_status_bar_counts_ballots_not_votes_while_a_council_ranks() {
+    let state = council_ranking();
+    let screen = screen_text(&draw(&state, &view(), 160, 48));
+    assert!(screen.contains("ranking: 0 ballots"), "{screen}");
+    assert!(!screen.contains("/3 votes"), "{screen}");
+}
