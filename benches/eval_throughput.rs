@@ -70,16 +70,7 @@ async fn measure(count: usize, concurrency: usize, delay: Duration) -> (Duration
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let plan = RunPlan {
-        manifest: Manifest {
-            dataset: "bench".into(),
-            dataset_hash: runner::dataset_hash(&items),
-            items: items.len(),
-            contenders: entries
-                .iter()
-                .map(|entry| entry.contender.clone())
-                .collect(),
-            scorer: "per item".into(),
-        },
+        manifest: Manifest::describe("bench", &items, &entries, None),
         items,
         entries,
         out: out.clone(),

@@ -179,18 +179,13 @@ fn full_screen(args: &Args, eval: &EvalArgs) -> bool {
 }
 
 fn execute(prepared: Prepared, eval: &EvalArgs, full_screen: bool, cwd: &Path, env: Env) -> Exit {
-    let contenders: Vec<Contender> = prepared
-        .entries
-        .iter()
-        .map(|entry| entry.contender.clone())
-        .collect();
-    let manifest = Manifest {
-        dataset: prepared.dataset_name.clone(),
-        dataset_hash: runner::dataset_hash(&prepared.items),
-        items: prepared.items.len(),
-        contenders: contenders.clone(),
-        scorer: eval.scorer.clone().unwrap_or_else(|| "per item".into()),
-    };
+    let manifest = Manifest::describe(
+        &prepared.dataset_name,
+        &prepared.items,
+        &prepared.entries,
+        eval.scorer.as_deref(),
+    );
+    let contenders: Vec<Contender> = manifest.contenders.clone();
     let out = prepared.out.clone();
     let plan = RunPlan {
         manifest,
@@ -212,15 +207,9 @@ fn execute(prepared: Prepared, eval: &EvalArgs, full_screen: bool, cwd: &Path, e
         out.clone(),
     ));
     drop(prepared.configs);
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime::multi_thread() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return Exit::Execution;
-        }
+        Err(exit) => return exit,
     };
     if full_screen {
         let header = EvalHeader {

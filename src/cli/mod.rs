@@ -14,6 +14,7 @@ mod plain_session;
 mod question_input;
 mod quickstart;
 mod replay;
+mod runtime;
 mod sandbox_check;
 mod serve;
 mod setup;
@@ -236,15 +237,9 @@ pub fn run(args: Args) -> Exit {
 /// (issue 17's footprint) and buy nothing at this load. `massgen serve`, which answers many
 /// clients at once, keeps a multi-thread runtime (src/cli/serve.rs).
 fn run_async(session: impl Future<Output = Exit> + Send + 'static) -> Exit {
-    let runtime = match tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match runtime::current_thread() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return Exit::Execution;
-        }
+        Err(exit) => return exit,
     };
     let exit =
         runtime.block_on(async move { tokio::spawn(session).await.unwrap_or(Exit::Execution) });

@@ -80,15 +80,9 @@ pub fn run(args: &Args, serve_args: &ServeArgs, cwd: &Path, env: Env) -> Exit {
     };
     let _log_guard = super::logging::init(args.debug, false, None, &prepared.redactor);
     let config = prepared.config;
-    let runtime = match tokio::runtime::Builder::new_multi_thread()
-        .enable_all()
-        .build()
-    {
+    let runtime = match super::runtime::multi_thread() {
         Ok(runtime) => runtime,
-        Err(error) => {
-            eprintln!("error: cannot start the async runtime: {error}");
-            return Exit::Execution;
-        }
+        Err(exit) => return exit,
     };
     let served = runtime.block_on(serve::run(config, named, context, options, stop_signal()));
     runtime.shutdown_timeout(Duration::from_secs(5));

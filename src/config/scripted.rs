@@ -58,6 +58,7 @@
 mod evaluation;
 mod modes;
 mod quiz;
+mod strategy_roles;
 #[cfg(test)]
 mod tests;
 
@@ -67,6 +68,7 @@ use crate::config::yaml_node::Value;
 use crate::protocol::AgentId;
 
 pub use quiz::QuizOptions;
+pub use strategy_roles::{CouncilScript, DebateScript};
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct ScriptedOptions {
@@ -126,28 +128,6 @@ pub struct ScriptedOptions {
     pub quiz: Option<QuizOptions>,
     /// How it behaves in a debate's rounds.
     pub debate: DebateScript,
-}
-
-/// A scripted member of a debate (`critique_as_text`, `adopt_majority`, `fail_in_debate`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct DebateScript {
-    /// Critiques in a reply in text instead of calling `critique`.
-    pub critique_as_text: bool,
-    /// Revises to the answer most of the answers it has seen agree with.
-    pub adopt_majority: bool,
-    /// Every call after its answer fails.
-    pub fail_in_debate: bool,
-}
-
-/// A scripted member of a council (`rank_as_text`, `rank_garbage`, `fail_as_chairman`).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct CouncilScript {
-    /// Ranks with a "FINAL RANKING:" list in text instead of calling `rank`.
-    pub rank_as_text: bool,
-    /// Ranks with a reply that names no response at all.
-    pub rank_garbage: bool,
-    /// Its synthesis call as chairman fails.
-    pub fail_as_chairman: bool,
 }
 
 impl Default for ScriptedOptions {
@@ -332,17 +312,9 @@ pub fn parse(backend: &Fields<'_>) -> Result<ScriptedOptions, Problem> {
         checklist_report: backend.string("checklist_report")?,
         proposed_criteria: modes::parse_proposed_criteria(backend)?,
         approach: modes::parse_approach(backend)?,
-        council: CouncilScript {
-            rank_as_text: backend.bool("rank_as_text")?.unwrap_or(false),
-            rank_garbage: backend.bool("rank_garbage")?.unwrap_or(false),
-            fail_as_chairman: backend.bool("fail_as_chairman")?.unwrap_or(false),
-        },
+        council: CouncilScript::parse(backend)?,
         quiz: quiz::parse_quiz(backend)?,
-        debate: DebateScript {
-            critique_as_text: backend.bool("critique_as_text")?.unwrap_or(false),
-            adopt_majority: backend.bool("adopt_majority")?.unwrap_or(false),
-            fail_in_debate: backend.bool("fail_in_debate")?.unwrap_or(false),
-        },
+        debate: DebateScript::parse(backend)?,
     })
 }
 

@@ -40,19 +40,11 @@ async fn run_eval(
     )
     .unwrap();
     entries.retain(|entry| keep(entry.contender.kind));
-    let contenders: Vec<_> = entries
-        .iter()
-        .map(|entry| entry.contender.clone())
-        .collect();
+    let manifest = Manifest::describe("quiz", items, &entries, None);
+    let contenders = manifest.contenders.clone();
     let out = dir.join("out");
     let plan = RunPlan {
-        manifest: Manifest {
-            dataset: "quiz".into(),
-            dataset_hash: runner::dataset_hash(items),
-            items: items.len(),
-            contenders: contenders.clone(),
-            scorer: "per item".into(),
-        },
+        manifest,
         items: items.to_vec(),
         entries,
         out: out.clone(),

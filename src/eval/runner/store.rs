@@ -27,6 +27,27 @@ pub struct Manifest {
     pub scorer: String,
 }
 
+impl Manifest {
+    /// The run of `entries` over `items` of `dataset`; `scorer`: the run's `--scorer`, if any.
+    pub fn describe(
+        dataset: &str,
+        items: &[crate::eval::record::Item],
+        entries: &[super::contenders::Entry],
+        scorer: Option<&str>,
+    ) -> Self {
+        Self {
+            dataset: dataset.to_string(),
+            dataset_hash: dataset_hash(items),
+            items: items.len(),
+            contenders: entries
+                .iter()
+                .map(|entry| entry.contender.clone())
+                .collect(),
+            scorer: scorer.unwrap_or("per item").to_string(),
+        }
+    }
+}
+
 /// One judged answer's cost.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct JudgeCost {

@@ -71,16 +71,7 @@ fn plan(dir: &std::path::Path, named: &NamedConfig, samples: usize) -> RunPlan {
     .unwrap();
     let items = items();
     RunPlan {
-        manifest: Manifest {
-            dataset: "key.jsonl".into(),
-            dataset_hash: dataset_hash(&items),
-            items: items.len(),
-            contenders: entries
-                .iter()
-                .map(|entry| entry.contender.clone())
-                .collect(),
-            scorer: "per item".into(),
-        },
+        manifest: Manifest::describe("key.jsonl", &items, &entries, None),
         items,
         entries,
         out: dir.join("out"),

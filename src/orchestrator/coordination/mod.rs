@@ -146,11 +146,7 @@ impl Coordination {
         state.checklist.reset();
         let round = state.rounds;
         let converging_checklists = state.checklist.converging();
-        let answers = if self.rules.independent {
-            Vec::new()
-        } else {
-            self.visible_answers()
-        };
+        let answers = self.peer_answers();
         Some(RoundView {
             round,
             converging_checklists,
@@ -181,6 +177,15 @@ impl Coordination {
             let total: usize = self.states.iter().map(|state| state.answers.len()).sum();
             total >= max as usize
         })
+    }
+
+    /// The answers a member sees of its peers: none when members answer independently.
+    fn peer_answers(&self) -> Vec<VisibleAnswer> {
+        if self.rules.independent {
+            Vec::new()
+        } else {
+            self.visible_answers()
+        }
     }
 
     fn visible_answers(&self) -> Vec<VisibleAnswer> {
@@ -238,12 +243,7 @@ impl Coordination {
             return Err(refusal);
         }
         let content = content.trim();
-        let peers = if self.rules.independent {
-            Vec::new()
-        } else {
-            self.visible_answers()
-        };
-        for existing in peers {
+        for existing in self.peer_answers() {
             if existing.content.trim() == content {
                 return Err(Rejection {
                     reason: EnforcementReason::AnswerDuplicate,

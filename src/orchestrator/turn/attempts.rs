@@ -106,10 +106,7 @@ impl Driver<'_> {
             .filter(|_| self.attempts.number == 1)
             .unwrap_or(content);
         let messages = post_evaluation_messages(&self.prompt_context(index), &judged);
-        let mut link = self.agent_link(&winner, index);
-        link.turn_tools.broadcast = None;
-        link.turn_tools.gate = None;
-        link.turn_tools.checklist = false;
+        let link = self.closing_link(&winner, index);
         let sink = link.sink().clone();
         let task = EvaluationTask {
             link,

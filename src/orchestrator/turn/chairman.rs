@@ -65,10 +65,7 @@ impl Driver<'_> {
             started: Instant::now(),
             deadline: self.presentation_deadline(),
         };
-        let mut link = self.agent_link(&chairman, index);
-        link.turn_tools.broadcast = None;
-        link.turn_tools.gate = None;
-        link.turn_tools.checklist = false;
+        let link = self.closing_link(&chairman, index);
         let sink = link.sink().clone();
         let task = PresentationTask {
             link,

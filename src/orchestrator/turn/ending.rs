@@ -245,11 +245,7 @@ impl Driver<'_> {
                 decomposition: work.as_deref(),
             },
         );
-        let mut link = self.agent_link(winner, index);
-        // The presenter asks nobody and planning mode never blocks it.
-        link.turn_tools.broadcast = None;
-        link.turn_tools.gate = None;
-        link.turn_tools.checklist = false;
+        let link = self.closing_link(winner, index);
         let sink = link.sink().clone();
         let task = PresentationTask {
             link,

@@ -202,6 +202,16 @@ impl Driver<'_> {
         progress
     }
 
+    /// The link of the work after coordination (presenting, chairing, checking the final
+    /// answer): it asks nobody, and neither planning mode nor a checklist gates it.
+    pub(super) fn closing_link(&self, agent: &AgentId, index: usize) -> AgentLink {
+        let mut link = self.agent_link(agent, index);
+        link.turn_tools.broadcast = None;
+        link.turn_tools.gate = None;
+        link.turn_tools.checklist = false;
+        link
+    }
+
     /// What an agent's task (round or presentation) needs, for the agent at `index`.
     pub(super) fn agent_link(&self, agent: &AgentId, index: usize) -> AgentLink {
         AgentLink {
