@@ -86,6 +86,7 @@ pub async fn run(
     progress: Option<mpsc::UnboundedSender<Progress>>,
 ) -> Result<RunOutcome, String> {
     let mut results = store::open(&plan.out, &plan.manifest, plan.fresh)?;
+    let resumed = results.len();
     let (judged, _) = store::read_lines::<JudgeCost>(&plan.out.join(JUDGE_COSTS));
     let mut judge_cost_usd: f64 = judged.iter().map(|row| row.cost_usd).sum();
     let finished = store::finished(&results);
@@ -128,7 +129,6 @@ pub async fn run(
     let plan = Arc::new(plan);
     let mut running: JoinSet<Done> = JoinSet::new();
     let mut running_estimate = 0.0;
-    let mut ran = 0;
     let mut budget_stopped = false;
     let mut record = |done: Done,
                       results: &mut Vec<ItemResult>,
@@ -157,7 +157,6 @@ pub async fn run(
     for (item_index, entry_index) in pending {
         while running.len() >= plan.concurrency.max(1) {
             if let Some(Ok(done)) = running.join_next().await {
-                ran += 1;
                 record(
                     done,
                     &mut results,
@@ -201,7 +200,6 @@ pub async fn run(
     }
     while let Some(joined) = running.join_next().await {
         if let Ok(done) = joined {
-            ran += 1;
             record(
                 done,
                 &mut results,
@@ -210,6 +208,7 @@ pub async fn run(
             )?;
         }
     }
+    let ran = results.len() - resumed;
     Ok(RunOutcome {
         results,
         ran,
