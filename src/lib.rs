@@ -4,6 +4,7 @@
 //! The layers, the event flow from a provider's bytes to the screen, and a map of every
 //! module: ARCHITECTURE.md at the repository's root.
 
+pub mod approvals;
 pub mod backend;
 pub mod bounded_file;
 pub mod cli;

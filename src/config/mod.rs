@@ -31,6 +31,7 @@ mod mcp_registry;
 mod mcp_security;
 mod parse;
 mod path_rules;
+mod permissions;
 mod persona_generator;
 pub mod provider_options;
 pub mod providers;
@@ -76,6 +77,10 @@ pub use limits::{CommandLineLimits, LimitAuthority};
 pub use load::{Loaded, from_file, from_text};
 pub use masked_url::{credential_name, masked_url};
 pub use path_rules::{Grantor, Refusal, describe_kind, refusal, resolve as resolve_path};
+pub use permissions::{
+    ApprovalMode, AutomationDefault, DEFAULT_APPROVAL_DIR, DEFAULT_APPROVAL_TIMEOUT,
+    DEFAULT_SETTINGS_PATH, PermissionRole, PermissionRule, PermissionsConfig, RuleDecision,
+};
 pub use persona_generator::{AfterFirstAnswer, DiversityMode, PersonaGeneratorConfig};
 pub use quick::{QuickSetup, build as quick_setup};
 pub use resolve::{ConfigChoice, choose};

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use super::command_mode::ExecutionMode;
 use super::custom_tools::CustomToolConfig;
+use super::permissions::PermissionsConfig;
 use super::secret::Secret;
 
 /// How long to wait for an MCP server to start and list its tools.
@@ -46,6 +47,10 @@ pub struct ToolSettings {
     /// `enable_multimodal_tools: true` (or the orchestrator's, inherited): the agent gets
     /// MassGen's `read_media`, answered by its own model.
     pub multimodal_tools: bool,
+    /// `permissions:` as it applies to this agent: its own block layered over the top-level
+    /// one (rules of both, its own settings first); `None` when neither is given or the
+    /// block says `enabled: false`.
+    pub permissions: Option<PermissionsConfig>,
 }
 
 /// MassGen's code-based tools (`enable_code_based_tools`) as a backend configures them.

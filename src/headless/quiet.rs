@@ -133,6 +133,7 @@ impl<W: Write + Send, D: Write + Send> Printer for QuietPrinter<W, D> {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::HumanInputQueued { .. }
+            | EventMsg::Approval(_)
             | EventMsg::HumanInputDelivered { .. }
             | EventMsg::McpServerStatus { .. }
             | EventMsg::ToolRefused { .. }

@@ -196,9 +196,12 @@ impl Player {
         let refusal = match op {
             None | Some(Op::Shutdown) => return Err(Stopped),
             Some(Op::Step) => return Ok(()),
-            Some(Op::Submit { .. } | Op::InjectHumanInput { .. } | Op::AnswerQuestion { .. }) => {
-                "this is a replay: nothing is sent to a model"
-            }
+            Some(
+                Op::Submit { .. }
+                | Op::InjectHumanInput { .. }
+                | Op::AnswerQuestion { .. }
+                | Op::AnswerApproval { .. },
+            ) => "this is a replay: nothing is sent to a model",
             Some(Op::ListPlans) => "this is a replay: it has no saved plans to list",
             Some(Op::Cancel) => "this is a replay: there is no run to cancel",
             Some(Op::AnswerNow) => "this is a replay: its final answers are as recorded",

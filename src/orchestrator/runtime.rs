@@ -224,6 +224,8 @@ async fn run(
                 tracing::debug!("conversation history cleared");
                 emitter.emit(None, EventMsg::HistoryCleared);
             }
+            // A call waits only while its turn runs: the turn answers it or it is gone.
+            Op::AnswerApproval { .. } => {}
             Op::InjectHumanInput { .. } => emitter.emit(
                 None,
                 EventMsg::Warning {

@@ -6,6 +6,7 @@ use jiff::Timestamp;
 use serde::{Deserialize, Serialize};
 
 use super::approach::DraftedApproach;
+use super::approval::ApprovalEvent;
 use super::attachment::Attachment;
 use super::checklist::ChecklistResult;
 use super::criteria::{CriteriaSource, EvalCriterion};
@@ -233,6 +234,8 @@ pub enum EventMsg {
     ProviderTool(ProviderToolCall),
     /// Council and debate turns only (`orchestrator.strategy`).
     Strategy(StrategyEvent),
+    /// A tool call checked against the agent's `permissions:` (asked, allowed, denied).
+    Approval(ApprovalEvent),
     /// A tool call finished.
     ToolCallEnd {
         call_id: String,
@@ -402,8 +405,13 @@ pub enum EventMsg {
     PlanUpdated { plan: PlanInfo },
     /// The saved plans, newest first (answers `Op::ListPlans`).
     PlansListed { plans: Vec<PlanInfo> },
-    /// The user typed text during the turn; it waits for each agent's next tool result.
-    HumanInputQueued { text: String },
+    /// The user typed text during the turn; it waits for the next tool result of each
+    /// agent in `targets` (of every agent when empty).
+    HumanInputQueued {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<AgentId>,
+    },
     /// The queued text reached this agent.
     HumanInputDelivered { text: String },
     /// Something the user should know that did not stop the run.

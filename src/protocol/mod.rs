@@ -4,6 +4,7 @@
 //! log and replay consume the same stream. A new feature starts by adding a variant here.
 
 mod approach;
+mod approval;
 mod attachment;
 mod attachment_summary;
 mod checklist;
@@ -23,6 +24,10 @@ pub mod symbols;
 mod usage;
 
 pub use approach::{DraftedApproach, Impact, PlannedImprovement, Preserved};
+pub use approval::{
+    Action, ApprovalAnswer, ApprovalEvent, ApprovalRecord, ApprovalRequest, Decider, GrantScope,
+    Risk, Verdict,
+};
 pub use attachment::{
     Attachment, AttachmentContent, MediaKind, media_type_of_name, sendable, sniff,
 };

@@ -4,7 +4,8 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use super::ids::AnswerLabel;
+use super::approval::ApprovalAnswer;
+use super::ids::{AgentId, AnswerLabel};
 use super::plan::{QuestionReply, TurnOptions};
 
 /// The interaction mode a question is submitted in (cycled with Shift+Tab in the TUI).
@@ -43,8 +44,19 @@ pub enum Op {
     /// produced is kept, and the vote leader presents the best answer so far. Before any
     /// agent has answered, the turn goes on and a warning says why.
     AnswerNow,
-    /// Text the user typed while a turn runs, delivered to every agent.
-    InjectHumanInput { text: String },
+    /// Text the user typed while a turn runs (or a steering message from `--inbox-dir`),
+    /// delivered with each agent's next tool result: to `targets` only, or to every agent
+    /// when `targets` is empty.
+    InjectHumanInput {
+        text: String,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        targets: Vec<AgentId>,
+    },
+    /// The user's answer to a tool call waiting for approval (`ApprovalEvent::Asked`).
+    AnswerApproval {
+        request_id: String,
+        answer: ApprovalAnswer,
+    },
     /// The user's reply to an agent's `ask_others` question (`BroadcastAsked`), one entry
     /// per question; no entries means the user declined to answer.
     AnswerQuestion {

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::event_lines::EventLines;
 use crate::bounded_file::MIB;
-use crate::protocol::{Event, EventMsg};
+use crate::protocol::{ApprovalEvent, Event, EventMsg};
 
 /// The most of a resumed session's compacted events kept, all its turns together: far more
 /// than its finished turns show.
@@ -69,6 +69,11 @@ pub(crate) fn compact(mut event: Event) -> Option<Event> {
     match &mut event.msg {
         EventMsg::ToolCallEnd { output, .. } => output.clear(),
         EventMsg::ProviderTool(call) => call.output.clear(),
+        EventMsg::Approval(ApprovalEvent::Asked(request)) => {
+            request.arguments.clear();
+            request.diff = None;
+        }
+        EventMsg::Approval(ApprovalEvent::Decided(_)) => {}
         EventMsg::TextDelta { .. }
         | EventMsg::ReasoningDelta { .. }
         | EventMsg::FinalPresentationDelta { .. }

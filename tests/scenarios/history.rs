@@ -38,12 +38,13 @@ agent:
         .ops
         .send(Op::InjectHumanInput {
             text: "focus on history".into(),
+            targets: Vec::new(),
         })
         .await
         .unwrap();
     let events = scenario.handle.finish_turn().await;
     assert!(events.iter().any(
-        |e| matches!(&e.msg, EventMsg::HumanInputQueued { text } if text == "focus on history")
+        |e| matches!(&e.msg, EventMsg::HumanInputQueued { text, .. } if text == "focus on history")
     ));
     assert!(
         events

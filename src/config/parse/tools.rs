@@ -51,6 +51,7 @@ pub(super) fn parse_tool_settings(
         custom_tools,
         code_based: super::code_based_tools::parse_code_based_tools(backend)?,
         multimodal_tools: backend.bool("enable_multimodal_tools")?.unwrap_or(false),
+        permissions: None,
     })
 }
 

@@ -330,7 +330,7 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => self.timed_out_line(agent, *responses),
             (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
-            (EventMsg::HumanInputQueued { text }, _) => self.input_queued_note(text),
+            (EventMsg::HumanInputQueued { text, .. }, _) => self.input_queued_note(text),
             (
                 EventMsg::TurnFinished {
                     outcome,
@@ -340,6 +340,7 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.finish_line(*outcome, *duration_ms),
             (EventMsg::Strategy(strategy), agent) => self.strategy_line(agent, strategy),
+            (EventMsg::Approval(_), _) => Ok(()),
             (_, None) => Ok(()),
             (
                 run_events!()

@@ -55,7 +55,8 @@ impl Driver<'_> {
                 request_id,
                 replies,
             }) => self.on_human_answer(&request_id, &replies),
-            Some(Op::InjectHumanInput { text }) => self.queue_human_input(text),
+            Some(Op::InjectHumanInput { text, targets }) => self.queue_human_input(text, targets),
+            Some(Op::AnswerApproval { .. }) => {}
             Some(Op::Submit { .. }) => {
                 self.refuse("a turn is already running; wait for it to finish or cancel it");
             }
@@ -154,9 +155,9 @@ impl Driver<'_> {
         }
     }
 
-    fn queue_human_input(&mut self, text: String) {
-        self.task_kit.inbox.push(text.clone());
-        self.emit(None, EventMsg::HumanInputQueued { text });
+    fn queue_human_input(&mut self, text: String, targets: Vec<AgentId>) {
+        self.task_kit.inbox.push(text.clone(), targets.clone());
+        self.emit(None, EventMsg::HumanInputQueued { text, targets });
     }
 
     /// An op that cannot be carried out while a turn runs.

@@ -22,7 +22,10 @@ impl App {
         for effect in effects {
             let refusal = match &effect {
                 Effect::Send(
-                    Op::Submit { .. } | Op::InjectHumanInput { .. } | Op::AnswerQuestion { .. },
+                    Op::Submit { .. }
+                    | Op::InjectHumanInput { .. }
+                    | Op::AnswerQuestion { .. }
+                    | Op::AnswerApproval { .. },
                 ) => "this is a replay: nothing is sent to a model (Esc, then q quits)",
                 Effect::Send(Op::Cancel) => {
                     "this is a replay: nothing to cancel (Ctrl+C again quits)"

@@ -24,7 +24,10 @@ impl App {
             self.history.remember(text.clone());
         }
         if self.state.is_running() {
-            return vec![Effect::Send(Op::InjectHumanInput { text })];
+            return vec![Effect::Send(Op::InjectHumanInput {
+                text,
+                targets: Vec::new(),
+            })];
         }
         let mut parsed = parse_prompt(&text, &self.place.cwd);
         if !parsed.missing.is_empty() {

@@ -95,7 +95,8 @@ fn text_sent_during_a_turn_is_human_input_and_the_mode_is_locked() {
     assert_eq!(
         app.on_key(key(KeyCode::Enter)),
         [Effect::Send(Op::InjectHumanInput {
-            text: "focus on cost".into()
+            text: "focus on cost".into(),
+            targets: Vec::new(),
         })]
     );
     app.on_key(KeyEvent::new(KeyCode::BackTab, KeyModifiers::SHIFT));

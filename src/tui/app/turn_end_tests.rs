@@ -84,6 +84,7 @@ fn input_the_agents_never_received_is_named_when_the_turn_ends_and_kept() {
         None,
         EventMsg::HumanInputQueued {
             text: "hurry up".into(),
+            targets: Vec::new(),
         },
     ));
     app.on_event(&event(

@@ -45,7 +45,10 @@ fn with_input(events: &[Event], msgs: &[(Option<&str>, EventMsg)]) -> UiState {
 }
 
 fn queued() -> EventMsg {
-    EventMsg::HumanInputQueued { text: INPUT.into() }
+    EventMsg::HumanInputQueued {
+        text: INPUT.into(),
+        targets: Vec::new(),
+    }
 }
 
 fn delivered() -> EventMsg {

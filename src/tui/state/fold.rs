@@ -209,7 +209,7 @@ impl UiState {
                 bytes,
                 skipped,
             } => self.card(agent, |card| card.snapshot(*files, *bytes, skipped.len())),
-            EventMsg::HumanInputQueued { text } => self.queued_input.queue(text),
+            EventMsg::HumanInputQueued { text, .. } => self.queued_input.queue(text),
             EventMsg::HumanInputDelivered { text } => self.input_delivered(agent, text),
             EventMsg::ReplayStarted {
                 source,
@@ -258,6 +258,7 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
+            | EventMsg::Approval(_)
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

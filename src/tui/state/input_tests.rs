@@ -7,7 +7,14 @@ use crate::protocol::{EventMsg, TurnOutcome};
 use crate::tui::test_support::event;
 
 fn queued(seq: u64, text: &str) -> Event {
-    event(seq, None, EventMsg::HumanInputQueued { text: text.into() })
+    event(
+        seq,
+        None,
+        EventMsg::HumanInputQueued {
+            text: text.into(),
+            targets: Vec::new(),
+        },
+    )
 }
 
 fn delivered(seq: u64, agent: &str, text: &str) -> Event {
@@ -42,6 +49,7 @@ fn queued_human_input_clears_once_every_active_agent_has_it() {
         None,
         EventMsg::HumanInputQueued {
             text: "focus on cost".into(),
+            targets: Vec::new(),
         },
     ));
     assert_eq!(state.queued_input.len(), 1);

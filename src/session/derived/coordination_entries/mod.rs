@@ -160,6 +160,7 @@ impl Tracker {
             | EventMsg::EnforcementRetry { .. }
             | EventMsg::Retrying { .. }
             | EventMsg::HumanInputQueued { .. }
+            | EventMsg::Approval(_)
             | EventMsg::Warning { .. }
             | EventMsg::ContextUsage { .. }
             | EventMsg::ContextCompressed { .. }

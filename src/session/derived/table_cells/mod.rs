@@ -125,6 +125,7 @@ pub(super) fn cell(msg: &EventMsg, timed_out: Option<TimeoutScope>) -> Option<Ve
         | EventMsg::AttachmentsSent { .. }
         | EventMsg::FinalPresentationStarted { .. }
         | EventMsg::HumanInputQueued { .. }
+        | EventMsg::Approval(_)
         | EventMsg::Warning { .. } => return None,
     })
 }

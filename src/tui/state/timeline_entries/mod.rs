@@ -40,8 +40,9 @@ fn entry_for(event: &Event) -> Option<TimelineEntry> {
             instructions,
             ..
         } => turn::orchestration_restarted(*attempt, *max_attempts, reason, instructions),
-        EventMsg::HumanInputQueued { text } => turn::human_input_queued(text),
+        EventMsg::HumanInputQueued { text, .. } => turn::human_input_queued(text),
         EventMsg::Strategy(news) => EntryKind::Strategy(StrategyEntry::of(news)?),
+        EventMsg::Approval(_) => return None,
         EventMsg::AnswerSubmitted { label, content, .. } => answers::answer(label, content),
         EventMsg::VoteCast {
             target,
