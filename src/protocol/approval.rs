@@ -181,6 +181,8 @@ pub struct ApprovalRecord {
     pub tool: String,
     pub action: Action,
     pub target: String,
+    /// The stable key grants are remembered by (MassGen's ledger `normalized_pattern`).
+    pub pattern: String,
     pub risk: Risk,
     pub verdict: Verdict,
     pub decider: Decider,
@@ -203,6 +205,18 @@ pub struct ApprovalRecord {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub waited_ms: Option<u64>,
     pub preview: String,
+    /// `false` when the agent's block says `audit: false`: shown, never written to the
+    /// ledger.
+    #[serde(default = "audited", skip_serializing_if = "is_audited")]
+    pub audit: bool,
+}
+
+fn audited() -> bool {
+    true
+}
+
+fn is_audited(audit: &bool) -> bool {
+    *audit
 }
 
 /// What happened to a tool call at the permission check.
