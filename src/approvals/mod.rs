@@ -5,10 +5,28 @@
 //! Pure and synchronous: asking a person, the headless handshake and the ledger live with
 //! the orchestrator (`orchestrator::approvals`).
 
+mod budget;
+mod grants;
+mod saved;
+
 use std::path::PathBuf;
 
 use crate::config::{PermissionRule, PermissionsConfig};
 use crate::protocol::{Action, Decider, Risk};
+
+pub use budget::AutoBudget;
+pub use grants::{SessionGrants, handshake_id};
+pub use saved::{load_saved_rules, save_always};
+
+/// Where the agent works and may write; a write anywhere else is on the hardline list.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Boundary {
+    /// The agent's workspace: relative paths in calls are relative to it, and rules such
+    /// as `write_file(./**)` name paths inside it.
+    pub workspace: Option<PathBuf>,
+    /// Every directory the agent may write (the workspace first).
+    pub writable: Vec<PathBuf>,
+}
 
 /// What the engine says about one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -42,28 +60,23 @@ pub struct Check {
 pub struct Engine {
     config: PermissionsConfig,
     saved: Vec<PermissionRule>,
-    writable_roots: Vec<PathBuf>,
+    boundary: Boundary,
 }
 
 impl Engine {
     /// `config` is the agent's effective block, `saved` the `always` grants read back from
-    /// the settings file, `writable_roots` where the agent may write (writes elsewhere are
-    /// on the hardline list).
-    pub fn new(
-        config: &PermissionsConfig,
-        saved: Vec<PermissionRule>,
-        writable_roots: Vec<PathBuf>,
-    ) -> Self {
+    /// the settings file (used only when `persist_approvals` is on).
+    pub fn new(config: &PermissionsConfig, saved: Vec<PermissionRule>, boundary: Boundary) -> Self {
         Self {
             config: config.clone(),
             saved,
-            writable_roots,
+            boundary,
         }
     }
 
     /// Checks the call of `tool` with `arguments` (the JSON text the model sent).
     pub fn check(&self, tool: &str, arguments: &str) -> Check {
-        let _ = (&self.config, &self.saved, &self.writable_roots);
+        let _ = (&self.config, &self.saved, &self.boundary);
         Check {
             outcome: Outcome::Ask,
             decider: Decider::Risk,

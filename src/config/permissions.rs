@@ -46,6 +46,36 @@ pub struct PermissionRule {
     pub text: String,
 }
 
+impl PermissionRule {
+    /// Reads `action(pattern)`, or a bare action (any target); the error says what is wrong.
+    pub fn parse(text: &str, decision: RuleDecision) -> Result<Self, String> {
+        let trimmed = text.trim();
+        let (name, pattern) = match trimmed.split_once('(') {
+            Some((name, rest)) => match rest.strip_suffix(')') {
+                Some(pattern) => (name.trim(), pattern.to_string()),
+                None => return Err(format!("`{trimmed}` opens `(` but does not end with `)`")),
+            },
+            None => (trimmed, "*".to_string()),
+        };
+        let action = match name {
+            "*" => None,
+            other => Some(Action::parse(other).ok_or_else(|| {
+                let known: Vec<&str> = Action::ALL.iter().map(|action| action.as_str()).collect();
+                format!(
+                    "`{trimmed}` names the action `{other}`; rules name one of {} or `*`",
+                    known.join(", ")
+                )
+            })?),
+        };
+        Ok(Self {
+            decision,
+            action,
+            pattern,
+            text: trimmed.to_string(),
+        })
+    }
+}
+
 /// A role preset (`role:`), layered under the agent's own rules with deny winning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum PermissionRole {
