@@ -67,10 +67,10 @@ pub fn save_always(path: &Path, check: &Check) -> std::io::Result<Option<String>
                 .entry("allow")
                 .or_insert_with(|| Value::Array(Vec::new()))
         });
-    if let Some(Value::Array(allow)) = allow {
-        if !allow.iter().any(|saved| saved.as_str() == Some(&rule)) {
-            allow.push(Value::String(rule.clone()));
-        }
+    if let Some(Value::Array(allow)) = allow
+        && !allow.iter().any(|saved| saved.as_str() == Some(&rule))
+    {
+        allow.push(Value::String(rule.clone()));
     }
     if let Some(parent) = path.parent() {
         std::fs::create_dir_all(parent)?;
