@@ -92,6 +92,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     )
@@ -247,6 +248,7 @@ impl Scenario {
                 human,
                 redactor: massgen::redact::Redactor::default(),
                 history: Vec::new(),
+                approvals: Default::default(),
                 agents_loader: None,
             },
         );
