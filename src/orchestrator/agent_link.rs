@@ -124,7 +124,10 @@ impl AgentLink {
             return self.blocked(call, message);
         }
         // The turn's own tools (task plan, broadcast, checklist) change nothing outside it.
-        if let Some(gate) = self.approvals.as_ref().filter(|_| !self.turn_tools.handles(&call.name))
+        if let Some(gate) = self
+            .approvals
+            .as_ref()
+            .filter(|_| !self.turn_tools.handles(&call.name))
             && let Some(message) = gate.decide(self.sink(), self.router.as_ref(), call).await
         {
             return self.blocked(call, message);

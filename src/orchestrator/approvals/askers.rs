@@ -5,9 +5,9 @@ use std::path::Path;
 use std::sync::Arc;
 use std::time::Duration;
 
+use super::ApprovalOptions;
 use super::file_handshake::{FileAnswer, FileHandshake};
 use super::pending::PendingApprovals;
-use super::ApprovalOptions;
 use crate::config::{ApprovalMode, AutomationDefault, PermissionsConfig};
 use crate::orchestrator::channel::AgentSink;
 use crate::protocol::{AgentId, ApprovalAnswer, ApprovalEvent, ApprovalRequest, EventMsg, Risk};
@@ -77,13 +77,16 @@ impl Asker {
                 }
             }
             Self::File(handshake) => {
+                let filed = match handshake.file(request, id, pattern) {
+                    Ok(filed) => filed,
+                    Err(why) => return Heard::Failed(why),
+                };
+                // Announced once the request file is there to be answered.
                 sink.event(EventMsg::Approval(ApprovalEvent::Asked(request.clone())));
-                match handshake.ask(request, id, pattern, timeout).await {
+                match filed.wait(timeout).await {
                     FileAnswer::Answered(answer) => Heard::Answer(answer),
                     FileAnswer::TimedOut => Heard::TimedOut,
-                    FileAnswer::Unreadable(why) | FileAnswer::Unwritable(why) => {
-                        Heard::Failed(why)
-                    }
+                    FileAnswer::Unreadable(why) => Heard::Failed(why),
                 }
             }
             Self::Policy(_) => Heard::Failed("nobody can be asked in this run".into()),

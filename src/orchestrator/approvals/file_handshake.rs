@@ -19,8 +19,6 @@ pub enum FileAnswer {
     Answered(ApprovalAnswer),
     /// A response file that is not JSON: denied, never guessed at.
     Unreadable(String),
-    /// The request could not be written, so nobody can answer it.
-    Unwritable(String),
     TimedOut,
 }
 
@@ -41,15 +39,14 @@ impl FileHandshake {
         &self.dir
     }
 
-    /// Files `request` under `id` and waits up to `timeout` for its response. A response
-    /// already there (written before a restart) counts at once.
-    pub async fn ask(
+    /// Files `request` under `id` (`req_<id>.json`, status `pending`); the error says why
+    /// it could not be written.
+    pub fn file(
         &self,
         request: &ApprovalRequest,
         id: &str,
         pattern: &str,
-        timeout: Duration,
-    ) -> FileAnswer {
+    ) -> Result<Filed, String> {
         let mut filed = RequestFile {
             path: self.dir.join(format!("req_{id}.json")),
             body: request_body(request, id, pattern),
@@ -57,15 +54,31 @@ impl FileHandshake {
         };
         if let Err(error) = std::fs::create_dir_all(&self.dir).and_then(|()| filed.write()) {
             filed.settled = true;
-            return FileAnswer::Unwritable(format!(
+            return Err(format!(
                 "the approval request could not be written to {}: {error}",
                 self.dir.display()
             ));
         }
-        let response = self.dir.join(format!("resp_{id}.json"));
+        Ok(Filed {
+            request: filed,
+            response: self.dir.join(format!("resp_{id}.json")),
+        })
+    }
+}
+
+/// A filed request waiting for its response.
+pub struct Filed {
+    request: RequestFile,
+    response: PathBuf,
+}
+
+impl Filed {
+    /// Waits up to `timeout` for the response; one already there (written before a
+    /// restart) counts at once. The request file is then settled.
+    pub async fn wait(mut self, timeout: Duration) -> FileAnswer {
         let deadline = tokio::time::Instant::now() + timeout;
         let answer = loop {
-            if let Some(answer) = take_response(&response) {
+            if let Some(answer) = take_response(&self.response) {
                 break answer;
             }
             if tokio::time::Instant::now() >= deadline {
@@ -73,13 +86,12 @@ impl FileHandshake {
             }
             tokio::time::sleep(POLL_INTERVAL.min(timeout)).await;
         };
-        filed.settle(match &answer {
+        self.request.settle(match &answer {
             FileAnswer::Answered(ApprovalAnswer::Approve { .. }) => "approved",
             FileAnswer::Answered(ApprovalAnswer::Deny { .. }) | FileAnswer::Unreadable(_) => {
                 "denied"
             }
             FileAnswer::TimedOut => "timeout",
-            FileAnswer::Unwritable(_) => "failed",
         });
         answer
     }

@@ -22,6 +22,18 @@ fn request() -> ApprovalRequest {
     }
 }
 
+impl FileHandshake {
+    async fn ask(
+        &self,
+        request: &ApprovalRequest,
+        id: &str,
+        pattern: &str,
+        timeout: Duration,
+    ) -> FileAnswer {
+        self.file(request, id, pattern).unwrap().wait(timeout).await
+    }
+}
+
 fn status(dir: &Path) -> Value {
     let text = std::fs::read_to_string(dir.join("req_abc.json")).unwrap();
     serde_json::from_str::<Value>(&text).unwrap()["status"].clone()
@@ -99,7 +111,8 @@ async fn no_answer_times_out_and_a_cancelled_wait_is_not_left_pending() {
     assert_eq!(answer, FileAnswer::TimedOut);
     assert_eq!(status(dir.path()), "timeout");
 
-    let waiting = handshake.ask(&request(), "abc", "command:make", Duration::from_secs(60));
+    let asked = request();
+    let waiting = handshake.ask(&asked, "abc", "command:make", Duration::from_secs(60));
     let _ = tokio::time::timeout(Duration::from_secs(1), waiting).await;
     assert_eq!(status(dir.path()), "cancelled");
 }

@@ -16,8 +16,7 @@ use crate::backend::ToolCall;
 use crate::config::{PermissionRule, PermissionsConfig};
 use crate::orchestrator::channel::AgentSink;
 use crate::protocol::{
-    Action, AgentId, ApprovalAnswer, ApprovalEvent, ApprovalRequest, Decider, EventMsg,
-    GrantScope,
+    Action, AgentId, ApprovalAnswer, ApprovalEvent, ApprovalRequest, Decider, EventMsg, GrantScope,
 };
 use crate::tools::ToolRouter;
 

@@ -62,7 +62,11 @@ impl RunApprovals {
     }
 
     /// New gates for a changed team; the run's grants and waiting asks stay.
-    pub fn rebuild(&mut self, config: &Config, project_dir: Option<&Path>) -> Vec<(AgentId, String)> {
+    pub fn rebuild(
+        &mut self,
+        config: &Config,
+        project_dir: Option<&Path>,
+    ) -> Vec<(AgentId, String)> {
         let mut warnings = Vec::new();
         self.gates = config
             .agents
@@ -89,7 +93,9 @@ impl RunApprovals {
                 Ok(saved) => (saved, None),
                 Err(why) => (
                     Vec::new(),
-                    Some(format!("approvals saved for this project were not read: {why}")),
+                    Some(format!(
+                        "approvals saved for this project were not read: {why}"
+                    )),
                 ),
             }
         } else {

@@ -162,7 +162,10 @@ mod tests {
     fn a_denial_names_what_denied_it_and_keeps_a_persons_words() {
         let by_rule = Decision::denied(Decider::Rule, "matches a deny rule".into());
         let text = denial_text(&by_rule, &check(Some("command(curl*)")));
-        assert!(text.starts_with("Denied by the permission rule `command(curl*)`"), "{text}");
+        assert!(
+            text.starts_with("Denied by the permission rule `command(curl*)`"),
+            "{text}"
+        );
         let by_person = Decision::denied(Decider::Human, "asked".into())
             .with_message(Some("  not on prod  ".into()));
         assert!(
@@ -171,7 +174,9 @@ mod tests {
         );
         let timed_out = Decision::denied(Decider::Timeout, "asked".into())
             .asked("r-1".into(), Duration::from_secs(30));
-        assert!(denial_text(&timed_out, &check(None)).starts_with("No answer within 30 s; denied."));
+        assert!(
+            denial_text(&timed_out, &check(None)).starts_with("No answer within 30 s; denied.")
+        );
     }
 
     #[test]
@@ -192,7 +197,10 @@ mod tests {
         let record = asked.record(&agent, &call, &check(None), None, false);
         assert!(record.asked);
         assert_eq!(record.request_id.as_deref(), Some("r-7"));
-        assert_eq!((record.scope, record.waited_ms), (GrantScope::Session, Some(1500)));
+        assert_eq!(
+            (record.scope, record.waited_ms),
+            (GrantScope::Session, Some(1500))
+        );
         assert!(!record.audit);
     }
 }

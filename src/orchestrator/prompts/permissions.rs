@@ -37,12 +37,18 @@ mod tests {
     #[test]
     fn the_guardrail_says_not_to_route_around_a_denial_and_names_the_role() {
         let plain = guardrail(&PermissionsConfig::default());
-        assert!(plain.contains("do not reach the same effect another way"), "{plain}");
+        assert!(
+            plain.contains("do not reach the same effect another way"),
+            "{plain}"
+        );
         assert!(!plain.contains("role"), "{plain}");
         let read_only = guardrail(&PermissionsConfig {
             role: Some(PermissionRole::ReadOnly),
             ..PermissionsConfig::default()
         });
-        assert!(read_only.contains("Your role is **read-only**"), "{read_only}");
+        assert!(
+            read_only.contains("Your role is **read-only**"),
+            "{read_only}"
+        );
     }
 }

@@ -23,7 +23,12 @@ pub(super) fn write_preview(tool: Tool, policy: &PathPolicy, arguments: &str) ->
     let old = read_existing(&path)?;
     let new = match tool {
         Tool::WriteFile => args.str("content").ok()?.to_string(),
-        Tool::EditFile => apply_edits(old.as_deref().unwrap_or_default(), &args.objects("edits").ok()?, raw).ok()?,
+        Tool::EditFile => apply_edits(
+            old.as_deref().unwrap_or_default(),
+            &args.objects("edits").ok()?,
+            raw,
+        )
+        .ok()?,
         _ => return None,
     };
     let from = if old.is_some() { raw } else { "/dev/null" };
