@@ -4,8 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
-use crate::config::AutomationDefault;
-use crate::orchestrator::ApprovalOptions;
+use super::approval_flags::ApprovalPolicyArg;
 use crate::protocol::{BroadcastTarget, Mode, PlanDepth, Strategy, TurnOptions};
 
 #[derive(Clone, Debug, Parser)]
@@ -337,20 +336,6 @@ impl Args {
             || self.automation
     }
 
-    /// How the run answers asked tool calls without a person (`--approval-policy`,
-    /// `--approval-dir`); `no_person`: the front end cannot put them to the user.
-    pub fn approval_options(&self, no_person: bool) -> ApprovalOptions {
-        ApprovalOptions {
-            policy: self.approval_policy.map(|policy| match policy {
-                ApprovalPolicyArg::RiskBased => AutomationDefault::RiskBased,
-                ApprovalPolicyArg::DenyAll => AutomationDefault::DenyAll,
-                ApprovalPolicyArg::AllowAll => AutomationDefault::AllowAll,
-            }),
-            dir: self.approval_dir.clone(),
-            no_person,
-        }
-    }
-
     /// The mode and options every question of this run is asked with; `depth` is the
     /// config's plan depth, used unless `--plan-depth` is given.
     pub fn turn(&self, depth: PlanDepth) -> (Mode, TurnOptions) {
@@ -399,15 +384,6 @@ fn parse_speed(text: &str) -> Result<f64, String> {
         Ok(_) => Err("must be a number above 0 (2 plays twice as fast, 0.5 at half speed)".into()),
         Err(_) => Err(format!("`{text}` is not a number")),
     }
-}
-
-/// `--approval-policy`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum ApprovalPolicyArg {
-    /// High-risk calls denied, the others allowed.
-    RiskBased,
-    DenyAll,
-    AllowAll,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]

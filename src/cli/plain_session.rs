@@ -40,7 +40,15 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
     let human = std::io::stdin().is_terminal() && front_end != FrontEnd::Automation;
     // The plain and automation displays cannot put a tool call to the user: the policy
     // (or the file handshake) answers.
-    let mut handle = prepared.spawn_orchestrator(&cwd, human, args.approval_options(true));
+    let mut handle = prepared.spawn_orchestrator(
+        &cwd,
+        human,
+        super::approval_flags::approval_options(
+            args.approval_policy,
+            args.approval_dir.clone(),
+            true,
+        ),
+    );
     let mut printer = printer(front_end);
     let mut exit = Exit::Success;
     // Executing a plan needs no question: one given is added as extra instructions.

@@ -98,3 +98,33 @@ async fn the_command_lines_approval_dir_asks_by_file_and_feedback_reaches_the_ag
     );
     assert_eq!(request_file(approvals.path())["status"], "denied");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_cancelled_turn_leaves_no_request_marked_pending() {
+    let approvals = tempfile::tempdir().unwrap();
+    let options = ApprovalOptions {
+        dir: Some(approvals.path().to_path_buf()),
+        ..ApprovalOptions::default()
+    };
+    let config = with_permissions(
+        config(&[("solo", &["echo never-printed"])]),
+        0,
+        permissions(&[], &["command(echo *)"], &[]),
+    );
+    let mut scenario = start(config, false, options);
+    let events = run(&mut scenario, |msg| {
+        matches!(msg, EventMsg::Approval(ApprovalEvent::Asked(_))).then_some(Op::Cancel)
+    })
+    .await;
+    assert_eq!(ran(&events, "solo"), 0);
+    // The stopped round lets go of its wait as its task ends.
+    let mut status = request_file(approvals.path())["status"].clone();
+    for _ in 0..50 {
+        if status != "pending" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        status = request_file(approvals.path())["status"].clone();
+    }
+    assert_eq!(status, "cancelled");
+}
