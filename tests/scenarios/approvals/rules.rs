@@ -69,15 +69,18 @@ async fn each_agent_is_judged_by_its_own_rules() {
             .1
             .starts_with("Denied by the permission rule `command(echo *)`")
     );
-    assert_eq!((ran(&events, "open"), ran(&events, "shut")), (1, 0));
+    // Each round makes the call again; every call is decided once.
     let open = decided(&events, "open");
     let shut = decided(&events, "shut");
-    assert_eq!((open.len(), shut.len()), (1, 1));
-    assert_eq!(open[0].verdict, Verdict::Allow);
+    assert!(!open.is_empty() && !shut.is_empty());
     assert_eq!(
-        (shut[0].verdict, shut[0].decider),
-        (Verdict::Deny, Decider::Rule)
+        (ran(&events, "open"), ran(&events, "shut")),
+        (open.len(), 0)
     );
+    assert!(open.iter().all(|record| record.verdict == Verdict::Allow));
+    assert!(shut.iter().all(|record| record.verdict == Verdict::Deny
+        && record.decider == Decider::Rule
+        && record.rule.as_deref() == Some("command(echo *)")));
 }
 
 #[tokio::test(start_paused = true)]
@@ -125,4 +128,33 @@ async fn network_egress_in_disguise_is_caught_by_a_read_url_rule() {
             .all(|request| request.rule.as_deref() == Some("read_url(*)"))
     );
     assert_eq!(ran(&events, "solo"), 0);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_permissions_block_written_in_the_yaml_guards_the_agent() {
+    let yaml = format!(
+        "agents:\n  - id: solo\n    backend:\n      type: scripted\n      tokens_per_second: 0\n      \
+         cwd: workspace\n      enable_mcp_command_line: true\n      answers: [\"done\"]\n      \
+         tool_calls:\n        - {{name: {EXECUTE}, arguments: {{command: \"echo from-yaml\"}}}}\n      \
+         permissions:\n        rules:\n          deny: [\"command(echo *)\"]\n"
+    );
+    let mut scenario = start(
+        crate::support::load(&yaml),
+        false,
+        ApprovalOptions::default(),
+    );
+    let events = run(&mut scenario, |_| None).await;
+    assert_eq!(ran(&events, "solo"), 0);
+    assert!(
+        tool_results(&scenario, "solo")[0]
+            .1
+            .starts_with("Denied by the permission rule `command(echo *)`")
+    );
+    let records = decided(&events, "solo");
+    assert_eq!((records.len(), records[0].decider), (1, Decider::Rule));
+    // The agent was told about the guardrail in its system prompt.
+    let system = scenario.requests_of("solo")[0].messages[0]
+        .content()
+        .to_string();
+    assert!(system.contains("<tool_permissions"), "{system}");
 }
