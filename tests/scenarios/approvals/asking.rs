@@ -159,3 +159,63 @@ async fn an_always_approval_is_saved_and_the_next_run_allows_the_call_by_rule_un
     assert_eq!(records[0].rule.as_deref(), Some("command(echo saved-run)"));
     assert!(tool_results(&second, "solo")[0].1.contains("saved-run"));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_approval_covers_the_same_call_again_unasked() {
+    let config = with_permissions(
+        config(&[("solo", &["echo again", "echo again"])]),
+        0,
+        permissions(&[], &["command(echo *)"], &[]),
+    );
+    let mut scenario = start(config, true, ApprovalOptions::default());
+    let events = run(
+        &mut scenario,
+        answer_every_ask(ApprovalAnswer::Approve {
+            scope: GrantScope::Session,
+        }),
+    )
+    .await;
+    assert_eq!(asked(&events).len(), 1);
+    let deciders: Vec<Decider> = decided(&events, "solo")
+        .iter()
+        .map(|record| record.decider)
+        .collect();
+    assert_eq!(deciders, [Decider::Human, Decider::Grant]);
+    assert_eq!(ran(&events, "solo"), 2);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_write_is_asked_with_the_diff_it_would_make() {
+    let write = serde_json::json!({"path": "notes.md", "content": "hello\n"});
+    let yaml = format!(
+        "agents:\n  - id: solo\n    backend:\n      type: scripted\n      tokens_per_second: 0\n      \
+         cwd: workspace\n      answers: [\"done\"]\n      \
+         tool_calls:\n        - {{name: mcp__filesystem__write_file, arguments: {write}}}\n"
+    );
+    let config = with_permissions(
+        crate::support::load(&yaml),
+        0,
+        permissions(&[], &["write_file(*)"], &[]),
+    );
+    let mut scenario = start(config, true, ApprovalOptions::default());
+    let events = run(
+        &mut scenario,
+        answer_every_ask(ApprovalAnswer::Approve {
+            scope: GrantScope::Once,
+        }),
+    )
+    .await;
+    let requests = asked(&events);
+    assert_eq!(requests.len(), 1);
+    let diff = requests[0].diff.as_deref().unwrap_or_default();
+    assert!(
+        diff.contains("+++ notes.md") && diff.contains("+hello"),
+        "{diff}"
+    );
+    assert_eq!(decided(&events, "solo")[0].decider, Decider::Human);
+    assert!(
+        tool_results(&scenario, "solo")[0]
+            .1
+            .contains("Successfully wrote")
+    );
+}
