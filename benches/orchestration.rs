@@ -65,6 +65,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

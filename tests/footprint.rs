@@ -51,6 +51,7 @@ async fn demo_turn(question: &str) -> Vec<Event> {
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -38,7 +38,17 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
     // Agents may ask the user only where the user can answer: a terminal on stdin, and
     // never a script (`--automation`).
     let human = std::io::stdin().is_terminal() && front_end != FrontEnd::Automation;
-    let mut handle = prepared.spawn_orchestrator(&cwd, human);
+    // The plain and automation displays cannot put a tool call to the user: the policy
+    // (or the file handshake) answers.
+    let mut handle = prepared.spawn_orchestrator(
+        &cwd,
+        human,
+        super::approval_flags::approval_options(
+            args.approval_policy,
+            args.approval_dir.clone(),
+            true,
+        ),
+    );
     let mut printer = printer(front_end);
     let mut exit = Exit::Success;
     // Executing a plan needs no question: one given is added as extra instructions.

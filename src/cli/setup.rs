@@ -68,8 +68,14 @@ impl Prepared {
 
     /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
     /// says, logs in the run's log directory if one was made, and the session to continue,
-    /// if any. `human`: someone can answer the agents' questions.
-    pub fn spawn_orchestrator(&mut self, cwd: &Path, human: bool) -> OrchestratorHandle {
+    /// if any. `human`: someone can answer the agents' questions; `approvals`: how asked
+    /// tool calls are answered without a person.
+    pub fn spawn_orchestrator(
+        &mut self,
+        cwd: &Path,
+        human: bool,
+        approvals: orchestrator::ApprovalOptions,
+    ) -> OrchestratorHandle {
         orchestrator::spawn(
             Arc::clone(&self.config),
             std::mem::take(&mut self.backends),
@@ -88,6 +94,7 @@ impl Prepared {
                     cwd.to_path_buf(),
                     self.allow_outside,
                 )),
+                approvals,
             },
         )
     }

@@ -88,6 +88,7 @@ pub fn start(
             human: false,
             redactor,
             history: request.history.clone(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -68,6 +68,7 @@ async fn run_turns(
             human: false,
             redactor: crate::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

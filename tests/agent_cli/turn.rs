@@ -170,6 +170,7 @@ pub fn start(project: tempfile::TempDir, yaml: &str, env: &Env) -> Scenario {
             human: false,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -88,6 +88,7 @@ async fn drive(
             human: false,
             redactor,
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );
