@@ -5,6 +5,10 @@
 
 mod agents;
 #[cfg(test)]
+mod approval_snapshots;
+mod approval;
+mod approvals;
+#[cfg(test)]
 mod agents_tests;
 mod chrome;
 mod consensus;
@@ -111,6 +115,8 @@ pub fn selection<'a>(kind: &'a mut ModalKind, state: &UiState) -> Option<(&'a mu
         ModalKind::PlanApproval
         | ModalKind::TaskPlan { .. }
         | ModalKind::Question
+        | ModalKind::Approval
+        | ModalKind::Approvals
         | ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Debate

@@ -150,6 +150,14 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
     if !state.queued_input.is_empty() {
         pieces.push(piece(format!("👤 {} queued", state.queued_input.len()), 3));
     }
+    let waiting = state.approvals.pending.len();
+    if waiting > 0 && state.replay.is_none() {
+        pieces.push(Piece {
+            text: format!("⚠ {} waiting", plural(waiting, "approval")),
+            drop: 2,
+            shorter: Some((format!("⚠ {waiting}"), KEEP)),
+        });
+    }
     if let Some(mcp) = mcp_summary(state) {
         pieces.push(piece(mcp, 5));
     }
