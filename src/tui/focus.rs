@@ -138,7 +138,7 @@ fn modal_hints(view: &View, interrupt: (&'static str, u8)) -> Vec<(&'static str,
         return vec![interrupt];
     }
     if top == Some(ModalKind::Approval) {
-        return vec![(APPROVAL_HINT, KEEP), interrupt];
+        return vec![(APPROVAL_HINT, 3), interrupt];
     }
     let close = if view.input.focused {
         "Esc: close, back to typing"

@@ -165,14 +165,63 @@ fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Lin
         }
         (_, None) => {
             let mut lines = plain(&request.target, theme.text().add_modifier(Modifier::BOLD));
-            let arguments = serde_json::from_str::<serde_json::Value>(&request.arguments)
-                .ok()
-                .and_then(|value| serde_json::to_string_pretty(&value).ok())
+            let arguments = indented_json(&request.arguments)
                 .unwrap_or_else(|| request.arguments.clone());
             lines.extend(plain(&arguments, theme.code(180, 200, 230)));
             lines
         }
     }
+}
+
+/// Valid JSON `text` laid out one member per line, indented by two spaces, its members in
+/// the order the model wrote them; `None` when it is not JSON.
+fn indented_json(text: &str) -> Option<String> {
+    serde_json::from_str::<serde_json::Value>(text).ok()?;
+    let mut out = String::new();
+    let mut depth = 0usize;
+    let mut chars = text.trim().chars().peekable();
+    let newline = |out: &mut String, depth: usize| {
+        out.push('\n');
+        out.push_str(&"  ".repeat(depth));
+    };
+    while let Some(ch) = chars.next() {
+        match ch {
+            '"' => {
+                out.push('"');
+                while let Some(inner) = chars.next() {
+                    out.push(inner);
+                    match inner {
+                        '\\' => out.extend(chars.next()),
+                        '"' => break,
+                        _ => {}
+                    }
+                }
+            }
+            '{' | '[' => {
+                out.push(ch);
+                while chars.next_if(|next| next.is_whitespace()).is_some() {}
+                if let Some(close) = chars.next_if(|next| matches!(next, '}' | ']')) {
+                    out.push(close);
+                } else {
+                    depth += 1;
+                    newline(&mut out, depth);
+                }
+            }
+            '}' | ']' => {
+                depth = depth.saturating_sub(1);
+                newline(&mut out, depth);
+                out.push(ch);
+            }
+            ',' => {
+                out.push(',');
+                newline(&mut out, depth);
+            }
+            ':' => out.push_str(": "),
+            ch if ch.is_whitespace() => {}
+            ch => out.push(ch),
+        }
+    }
+    Some(out)
 }
 
 fn diff_style(line: &str, theme: &Theme) -> Style {
@@ -304,4 +353,28 @@ fn foot_lines(
         lines.extend(wrap_styled(&row, width));
     }
     lines
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn json_is_indented_in_the_order_written_and_strings_are_kept_as_they_are() {
+        let text = r#"{"z": 1, "a": {"s": "x, {y}: \"q\"", "e": [], "l": [true, null]}}"#;
+        assert_eq!(
+            indented_json(text).unwrap(),
+            "{\n  \"z\": 1,\n  \"a\": {\n    \"s\": \"x, {y}: \\\"q\\\"\",\n    \"e\": [],\n    \
+             \"l\": [\n      true,\n      null\n    ]\n  }\n}"
+        );
+        assert_eq!(indented_json("not json"), None);
+    }
+
+    #[test]
+    fn continuation_lines_hang_two_columns_in() {
+        assert_eq!(
+            hanging("$ echo one two three", 12),
+            ["$ echo one", "  two three"]
+        );
+    }
 }

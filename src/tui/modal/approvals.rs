@@ -90,7 +90,7 @@ fn decision_lines(
     }
     if let Some(waited) = record.waited_ms {
         first.push(Span::styled(
-            format!(" · after {}", crate::tui::render::format::seconds(waited)),
+            format!(" · after {} s", crate::tui::render::format::seconds(waited)),
             theme.dim(),
         ));
     }

@@ -152,11 +152,11 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
     }
     let waiting = state.approvals.pending.len();
     if waiting > 0 && state.replay.is_none() {
-        pieces.push(Piece {
-            text: format!("⚠ {} waiting", plural(waiting, "approval")),
-            drop: 2,
-            shorter: Some((format!("⚠ {waiting}"), KEEP)),
-        });
+        // Calls stand still until someone answers: this never gives way.
+        pieces.push(piece(
+            format!("⚠ {} waiting", plural(waiting, "approval")),
+            KEEP,
+        ));
     }
     if let Some(mcp) = mcp_summary(state) {
         pieces.push(piece(mcp, 5));
