@@ -71,8 +71,12 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
             .find(|pending| pending.request_id == form.request_id)?;
         Some(pending.timeout_secs.saturating_sub(since(pending.asked_at)))
     });
-    app.view.clocks.approval_secs_left = shown_approval(app)
-        .map(|pending| pending.request.timeout_secs.saturating_sub(since(pending.asked_at)));
+    app.view.clocks.approval_secs_left = shown_approval(app).map(|pending| {
+        pending
+            .request
+            .timeout_secs
+            .saturating_sub(since(pending.asked_at))
+    });
     if app.state.is_running() {
         app.view.clocks.agent_elapsed_secs = app
             .state

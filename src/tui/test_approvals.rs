@@ -2,8 +2,8 @@
 //! call, and decisions of each kind.
 
 use crate::protocol::{
-    Action, AgentId, ApprovalEvent, ApprovalRecord, ApprovalRequest, Decider, EventMsg,
-    GrantScope, Risk, Verdict,
+    Action, AgentId, ApprovalEvent, ApprovalRecord, ApprovalRequest, Decider, EventMsg, GrantScope,
+    Risk, Verdict,
 };
 
 /// An ask to run `command` (asked by the rule `command(*)`).

@@ -6,9 +6,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::tests::{agents, finish_turn, key, start_turn, top_modal, type_text};
 use super::{App, Effect};
-use crate::protocol::{
-    ApprovalAnswer, ApprovalRecord, Decider, EventMsg, GrantScope, Op, Verdict,
-};
+use crate::protocol::{ApprovalAnswer, ApprovalRecord, Decider, EventMsg, GrantScope, Op, Verdict};
 use crate::tui::test_approvals::{asked, command_request, decided, decided_msg};
 use crate::tui::test_support::event;
 use crate::tui::view::ModalKind;
@@ -111,10 +109,7 @@ fn a_call_decided_elsewhere_closes_its_view_and_says_why() {
         app.view.notice.as_deref(),
         Some("nobody answered in time: the call was denied")
     );
-    assert_eq!(
-        app.view.modals.approval.as_ref().unwrap().request_id,
-        "r2"
-    );
+    assert_eq!(app.view.modals.approval.as_ref().unwrap().request_id, "r2");
     app.on_event(&event(6, Some("a"), decided_msg(decided(Some("r2")))));
     assert_eq!(
         app.view.notice.as_deref(),
@@ -141,7 +136,10 @@ fn other_keys_scroll_or_do_nothing_and_ctrl_c_still_cancels() {
     assert_eq!(app.view.modals.top_mut().unwrap().scroll, 5);
     app.on_key(key(KeyCode::Up));
     assert_eq!(app.view.modals.top_mut().unwrap().scroll, 4);
-    assert!(app.on_key(key(KeyCode::BackTab)).is_empty(), "the mode stays");
+    assert!(
+        app.on_key(key(KeyCode::BackTab)).is_empty(),
+        "the mode stays"
+    );
     let ctrl_c = KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL);
     assert_eq!(app.on_key(ctrl_c), [Effect::Send(Op::Cancel)]);
 }

@@ -165,8 +165,8 @@ fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Lin
         }
         (_, None) => {
             let mut lines = plain(&request.target, theme.text().add_modifier(Modifier::BOLD));
-            let arguments = indented_json(&request.arguments)
-                .unwrap_or_else(|| request.arguments.clone());
+            let arguments =
+                indented_json(&request.arguments).unwrap_or_else(|| request.arguments.clone());
             lines.extend(plain(&arguments, theme.code(180, 200, 230)));
             lines
         }
@@ -292,12 +292,7 @@ fn scrolled(
 }
 
 /// The time left, and the keys or the message field.
-fn foot_lines(
-    secs: u64,
-    message: Option<&str>,
-    theme: &Theme,
-    width: usize,
-) -> Vec<Line<'static>> {
+fn foot_lines(secs: u64, message: Option<&str>, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let mut lines = vec![
         Line::default(),
         Line::styled(

@@ -91,7 +91,9 @@ async fn deny_with_a_message_shows_the_field() {
     let (state, mut view) = waiting(vec![command_request("r1", "npm publish")]).await;
     let form = view.modals.approval.as_mut().unwrap();
     form.start_message();
-    "publish from CI instead".chars().for_each(|ch| form.type_char(ch));
+    "publish from CI instead"
+        .chars()
+        .for_each(|ch| form.type_char(ch));
     let screen = screen_text(&draw(&state, &view, 80, 24));
     assert!(
         screen.contains("Message to the agent: publish from CI instead"),

@@ -133,7 +133,11 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         }
         ModalKind::Question | ModalKind::Approval | ModalKind::PlanSelector { .. } => {
             let frame = centred(area, 90, 85);
-            let widest = if kind == ModalKind::Approval { 120 } else { 100 };
+            let widest = if kind == ModalKind::Approval {
+                120
+            } else {
+                100
+            };
             let width = frame.width.min(widest);
             Rect {
                 x: area.x + (area.width - width) / 2,

@@ -5,11 +5,11 @@
 
 mod agents;
 #[cfg(test)]
-mod approval_snapshots;
-mod approval;
-mod approvals;
-#[cfg(test)]
 mod agents_tests;
+mod approval;
+#[cfg(test)]
+mod approval_snapshots;
+mod approvals;
 mod chrome;
 mod consensus;
 #[cfg(test)]
