@@ -278,4 +278,33 @@ mod tests {
             now + Duration::from_millis(400)
         );
     }
+
+    #[test]
+    fn the_shown_approval_counts_down_from_its_ask_and_ticks_each_second() {
+        use crate::protocol::{AgentId, AgentInfo, Event};
+        use crate::tui::test_approvals::{asked, command_request};
+
+        let asked_at = Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(1_000);
+        let mut app = App::new(AgentInfo::roster([(
+            AgentId::new("scout"),
+            "scripted".to_string(),
+            "m".to_string(),
+        )]));
+        app.on_event(&Event {
+            seq: 1,
+            at: asked_at,
+            turn: 1,
+            agent: Some(AgentId::new("scout")),
+            msg: asked(command_request("r1", "ls")),
+        });
+        update_clocks_at(&mut app, asked_at + jiff::SignedDuration::from_secs(28));
+        assert_eq!(app.view.clocks.approval_secs_left, Some(300 - 28));
+        update_clocks_at(&mut app, asked_at + jiff::SignedDuration::from_secs(400));
+        assert_eq!(app.view.clocks.approval_secs_left, Some(0), "never below 0");
+        let ticking = moving(&app, Instant::now(), Instant::now());
+        assert!(
+            ticking.iter().any(|cadence| cadence.period == SECOND),
+            "{ticking:?}"
+        );
+    }
 }
