@@ -372,4 +372,17 @@ mod tests {
             ["$ echo one", "  two three"]
         );
     }
+
+    #[test]
+    fn diff_lines_take_the_diff_colours() {
+        let theme = Theme::default();
+        assert_eq!(diff_style("+added", &theme), theme.good());
+        assert_eq!(diff_style("-removed", &theme), theme.bad());
+        assert_eq!(diff_style("@@ -1 +1 @@", &theme), theme.accent());
+        assert_eq!(
+            diff_style("+++ b/x", &theme),
+            theme.dim().add_modifier(Modifier::BOLD)
+        );
+        assert_eq!(diff_style(" kept", &theme), theme.text());
+    }
 }
