@@ -16,8 +16,8 @@ agent:
     cwd: workspace
     enable_mcp_command_line: true
     tool_calls:
-      - {name: mcp__command_line__execute_command, arguments: {command: "echo first-ran"}}
-      - {name: mcp__command_line__execute_command, arguments: {command: "echo second-ran"}}
+      - {name: mcp__command_line__execute_command, arguments: {command: "printf 'ran-%s' first"}}
+      - {name: mcp__command_line__execute_command, arguments: {command: "printf 'ran-%s' second"}}
     answer: "Both commands were tried."
     permissions:
       rules:
@@ -38,7 +38,11 @@ fn the_first_command_is_approved_and_runs_and_the_second_is_denied() {
     pty.wait_for(&["Type a question below"], "welcome");
     pty.press(b"Run both commands\r");
     let first = pty.wait_for(
-        &["Approve this tool call?", "$ echo first-ran", "command(*)"],
+        &[
+            "Approve this tool call?",
+            "$ printf 'ran-%s' first",
+            "command(*)",
+        ],
         "the first call waits",
     );
     assert!(
@@ -47,7 +51,7 @@ fn the_first_command_is_approved_and_runs_and_the_second_is_denied() {
     );
     pty.press(b"y");
     pty.wait_for(
-        &["Approve this tool call?", "$ echo second-ran"],
+        &["Approve this tool call?", "$ printf 'ran-%s' second"],
         "the second call waits",
     );
     pty.press(b"n");
@@ -63,19 +67,23 @@ fn the_first_command_is_approved_and_runs_and_the_second_is_denied() {
         &[
             "Approvals · 2 decisions",
             "✓ allowed by you · once",
-            "$ echo first-ran",
+            "$ printf 'ran-%s' first",
             "✗ denied by you",
-            "$ echo second-ran",
+            "$ printf 'ran-%s' second",
         ],
         "both decisions listed",
     );
-    let allowed = listed.find("first-ran").unwrap();
-    let denied = listed.find("second-ran").unwrap();
+    let allowed = listed.find("' first").unwrap();
+    let denied = listed.find("' second").unwrap();
     assert!(allowed < denied, "newest last: {listed}");
-    pty.press(b"\x1b");
-    pty.press(b"\x1b");
-    pty.press(b"d"); // the agent's tool calls in full
-    pty.wait_for(&["first-ran"], "the approved command's output");
+    pty.press(b"\x1b"); // the decisions close
+    pty.press(b"\x1b"); // out of the composer
+    pty.press(b"f"); // the cards
+    pty.press(b"d"); // the agent's tool calls in full, on the newest
+    let denied = pty.wait_for(&["' second"], "the denied call");
+    assert!(!denied.contains("ran-second"), "it never ran: {denied}");
+    pty.press(b"\x1b[D"); // ← the first call
+    pty.wait_for(&["ran-first"], "the approved command's output");
     pty.press(b"\x1b");
     pty.press(b"q");
     pty.finish();
