@@ -116,6 +116,7 @@ impl App {
             .keep_place(self.state.timeline.len() - entries);
         // A closed question's notice first: the end of the turn has more to say.
         self.sync_question(event);
+        self.sync_approval(event);
         self.keep_final_answer(&event.msg);
         if matches!(event.msg, EventMsg::ReplayStarted { .. }) {
             self.replay_started();
@@ -155,6 +156,10 @@ impl App {
         }
         if self.view.modals.top() == Some(ModalKind::Question) {
             self.question_paste(text);
+            return;
+        }
+        if self.view.modals.top() == Some(ModalKind::Approval) {
+            self.approval_paste(text);
             return;
         }
         self.view.input.focused = true;
@@ -216,7 +221,11 @@ impl App {
         }
         self.interrupt.disarm();
         let question_open = self.view.modals.top() == Some(ModalKind::Question);
+        let approval_open = self.view.modals.top() == Some(ModalKind::Approval);
         if key.code == KeyCode::BackTab {
+            if approval_open {
+                return Vec::new();
+            }
             if question_open {
                 self.question_back();
                 return Vec::new();
@@ -229,6 +238,9 @@ impl App {
         }
         if question_open {
             return self.question_key(key);
+        }
+        if approval_open {
+            return self.approval_view_key(key);
         }
         // The same focus the hints on screen are made for (`tui/focus.rs`).
         match Focus::of(&self.view) {
@@ -284,6 +296,9 @@ mod agents_tests;
 mod answer_now;
 #[cfg(test)]
 mod answer_now_tests;
+mod approval;
+#[cfg(test)]
+mod approval_tests;
 mod body_keys;
 #[cfg(test)]
 mod chosen_answer_tests;

@@ -1,7 +1,7 @@
 //! The clocks the screen shows: the turn's and each agent's elapsed time, an open
-//! question's time left and each round's time left, from event timestamps and the wall
-//! clock (a replay's own clock in a replay), and the cadences at which what they show
-//! steps on by itself (for the frame pacer).
+//! question's or approval's time left and each round's time left, from event timestamps
+//! and the wall clock (a replay's own clock in a replay), and the cadences at which what
+//! they show steps on by itself (for the frame pacer).
 
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use tokio::time::Instant;
 use super::app::App;
 use super::pacer::Cadence;
 use crate::protocol::AgentStatus;
+use crate::tui::state::PendingApproval;
 
 /// A spinner's frame time.
 pub const SPINNER_TICK: Duration = Duration::from_millis(100);
@@ -70,6 +71,12 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
             .find(|pending| pending.request_id == form.request_id)?;
         Some(pending.timeout_secs.saturating_sub(since(pending.asked_at)))
     });
+    app.view.clocks.approval_secs_left = shown_approval(app).map(|pending| {
+        pending
+            .request
+            .timeout_secs
+            .saturating_sub(since(pending.asked_at))
+    });
     if app.state.is_running() {
         app.view.clocks.agent_elapsed_secs = app
             .state
@@ -90,6 +97,16 @@ fn update_clocks_at(app: &mut App, wall: Timestamp) {
     } else {
         app.view.clocks.agent_round_left.clear();
     }
+}
+
+/// The waiting call the approval view shows, if it is open.
+fn shown_approval(app: &App) -> Option<&PendingApproval> {
+    let form = app.view.modals.approval.as_ref()?;
+    app.state
+        .approvals
+        .pending
+        .iter()
+        .find(|pending| pending.request.request_id == form.request_id)
 }
 
 /// What moves on screen by itself now: the spinner while an agent works (its frames
@@ -114,6 +131,9 @@ pub fn moving(app: &App, spinner_origin: Instant, now: Instant) -> Vec<Cadence> 
             .iter()
             .find(|pending| pending.request_id == form.request_id)
     {
+        moving.push(second_from(pending.asked_at));
+    }
+    if let Some(pending) = shown_approval(app) {
         moving.push(second_from(pending.asked_at));
     }
     if !app.state.is_running() {
@@ -256,6 +276,35 @@ mod tests {
         assert_eq!(
             instant_of(future, wall, now),
             now + Duration::from_millis(400)
+        );
+    }
+
+    #[test]
+    fn the_shown_approval_counts_down_from_its_ask_and_ticks_each_second() {
+        use crate::protocol::{AgentId, AgentInfo, Event};
+        use crate::tui::test_approvals::{asked, command_request};
+
+        let asked_at = Timestamp::UNIX_EPOCH + jiff::SignedDuration::from_secs(1_000);
+        let mut app = App::new(AgentInfo::roster([(
+            AgentId::new("scout"),
+            "scripted".to_string(),
+            "m".to_string(),
+        )]));
+        app.on_event(&Event {
+            seq: 1,
+            at: asked_at,
+            turn: 1,
+            agent: Some(AgentId::new("scout")),
+            msg: asked(command_request("r1", "ls")),
+        });
+        update_clocks_at(&mut app, asked_at + jiff::SignedDuration::from_secs(28));
+        assert_eq!(app.view.clocks.approval_secs_left, Some(300 - 28));
+        update_clocks_at(&mut app, asked_at + jiff::SignedDuration::from_secs(400));
+        assert_eq!(app.view.clocks.approval_secs_left, Some(0), "never below 0");
+        let ticking = moving(&app, Instant::now(), Instant::now());
+        assert!(
+            ticking.iter().any(|cadence| cadence.period == SECOND),
+            "{ticking:?}"
         );
     }
 }

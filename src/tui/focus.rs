@@ -116,6 +116,9 @@ pub fn status_hints(state: &UiState, view: &View) -> Vec<(&'static str, u8)> {
     }
 }
 
+/// The approval view's keys, as the status bar names them (its own lines say more).
+pub const APPROVAL_HINT: &str = "y approve · s session · a always · n deny · m message";
+
 /// The key that ends refinement and has the leader present (`app/answer_now.rs`).
 pub const ANSWER_NOW_HINT: &str = "Ctrl+G: answer now";
 
@@ -133,6 +136,9 @@ fn modal_hints(view: &View, interrupt: (&'static str, u8)) -> Vec<(&'static str,
     // A question and the agents view give Esc their own meaning (their footers say it).
     if matches!(top, Some(ModalKind::Question | ModalKind::Agents)) {
         return vec![interrupt];
+    }
+    if top == Some(ModalKind::Approval) {
+        return vec![(APPROVAL_HINT, 3), interrupt];
     }
     let close = if view.input.focused {
         "Esc: close, back to typing"

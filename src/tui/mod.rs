@@ -5,6 +5,7 @@
 pub mod agents_form;
 mod agents_io;
 pub mod app;
+pub mod approval;
 pub mod choices;
 mod clocks;
 pub mod complete;
@@ -24,6 +25,8 @@ pub mod slash;
 pub mod state;
 mod steady;
 mod terminal;
+#[cfg(test)]
+pub(crate) mod test_approvals;
 #[cfg(test)]
 pub(crate) mod test_plans;
 #[cfg(test)]

@@ -30,7 +30,7 @@ const fn command(
 }
 
 /// In the order completion offers them.
-pub const SLASH_COMMANDS: [SlashCommand; 33] = [
+pub const SLASH_COMMANDS: [SlashCommand; 34] = [
     command("/help", &["h", "?"], "", "every key and command"),
     command(
         "/quit",
@@ -139,6 +139,12 @@ pub const SLASH_COMMANDS: [SlashCommand; 33] = [
         "model calls, tokens, time to first token, tool time",
     ),
     command("/history", &[], "", "the conversation so far"),
+    command(
+        "/approvals",
+        &[],
+        "",
+        "this session's decisions about tool calls: allowed or denied, by whom, why",
+    ),
     command(
         "/export",
         &[],

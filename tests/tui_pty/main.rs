@@ -8,6 +8,7 @@ mod support;
 
 mod agents;
 mod answer_now;
+mod approvals;
 mod demo_modes;
 mod eval;
 mod focus;

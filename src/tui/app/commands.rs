@@ -10,7 +10,7 @@ use crate::tui::view::ModalKind;
 
 /// Every name `command` knows, aliases included: typed exactly, Enter runs it as it is,
 /// whatever completion suggests.
-pub(super) const COMMAND_NAMES: [&str; 47] = [
+pub(super) const COMMAND_NAMES: [&str; 48] = [
     "help",
     "h",
     "?",
@@ -56,6 +56,7 @@ pub(super) const COMMAND_NAMES: [&str; 47] = [
     "metrics",
     "m",
     "history",
+    "approvals",
     "export",
     "single",
 ];
@@ -113,6 +114,7 @@ impl App {
             }
             "metrics" | "m" => self.open(ModalKind::Metrics),
             "history" => self.open(ModalKind::History),
+            "approvals" => self.open(ModalKind::Approvals),
             "export" => {
                 return self.export(&command.split_whitespace().skip(1).collect::<Vec<_>>());
             }

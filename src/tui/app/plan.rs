@@ -172,6 +172,8 @@ impl App {
             | ModalKind::Files { .. }
             | ModalKind::TaskPlan { .. }
             | ModalKind::Question
+            | ModalKind::Approval
+            | ModalKind::Approvals
             | ModalKind::Context
             | ModalKind::Metrics
             | ModalKind::History

@@ -6,7 +6,7 @@ use std::ops::Range;
 use ratatui::layout::{Constraint, Flex, Layout, Rect};
 
 use super::plan_list::listed_plan;
-use super::{agents, question};
+use super::{agents, approval, question};
 use crate::tui::choices::OPTION_ROWS;
 use crate::tui::render::format::plural;
 use crate::tui::state::UiState;
@@ -56,6 +56,11 @@ pub fn title(kind: ModalKind, state: &UiState) -> String {
             format!(" Task Plan · {id} ")
         }
         ModalKind::Question => " ⏸ An agent asks you ".into(),
+        ModalKind::Approval => " ⏸ Approve this tool call? ".into(),
+        ModalKind::Approvals => format!(
+            " Approvals · {} ",
+            plural(state.approvals.decided.len(), "decision")
+        ),
         ModalKind::Context => " Context paths ".into(),
         ModalKind::Metrics => " Metrics · this session ".into(),
         ModalKind::History => format!(" Conversation · {} ", plural(state.turns.len(), "turn")),
@@ -80,6 +85,7 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         ModalKind::PlanApproval => " Enter: execute plan · Esc: keep it for later ",
         ModalKind::PlanSelector { .. } => " ↑↓ choose · Enter select · v full plan · Esc close ",
         ModalKind::Question => " ↑↓ option · Space choose · Tab/Enter next · Esc skip ",
+        ModalKind::Approval => approval::hint(view),
         ModalKind::Override { .. } => " ← → choose · Enter: final answer · Esc cancel ",
         ModalKind::Agents => agents::hint(view.modals.agents.as_ref()),
         ModalKind::Help
@@ -97,17 +103,22 @@ pub fn hint(kind: ModalKind, state: &UiState, view: &View) -> &'static str {
         | ModalKind::Events { .. }
         | ModalKind::Context
         | ModalKind::Metrics
+        | ModalKind::Approvals
         | ModalKind::History => " ↑↓ PgUp PgDn scroll · Esc close ",
     }
 }
 
 /// Modals whose frame shrinks to what they show.
 pub fn fits_content(kind: ModalKind) -> bool {
-    matches!(kind, ModalKind::Question | ModalKind::PlanSelector { .. })
+    matches!(
+        kind,
+        ModalKind::Question | ModalKind::Approval | ModalKind::PlanSelector { .. }
+    )
 }
 
 /// Where a modal is drawn: the popover above the mode bar, questions and the plan
-/// selector in a centred frame at most 100 columns wide, the others in a large one.
+/// selector in a centred frame at most 100 columns wide (an approval at most 120), the
+/// others in a large one.
 pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
     match kind {
         ModalKind::PlanOptions { .. } => {
@@ -120,9 +131,14 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
                 height: height.min(mode_bar.y),
             }
         }
-        ModalKind::Question | ModalKind::PlanSelector { .. } => {
+        ModalKind::Question | ModalKind::Approval | ModalKind::PlanSelector { .. } => {
             let frame = centred(area, 90, 85);
-            let width = frame.width.min(100);
+            let widest = if kind == ModalKind::Approval {
+                120
+            } else {
+                100
+            };
+            let width = frame.width.min(widest);
             Rect {
                 x: area.x + (area.width - width) / 2,
                 width,
@@ -150,6 +166,7 @@ pub fn frame_for(kind: ModalKind, area: Rect, mode_bar: Rect) -> Rect {
         | ModalKind::Context
         | ModalKind::Metrics
         | ModalKind::History
+        | ModalKind::Approvals
         | ModalKind::Override { .. }
         | ModalKind::Agents => centred(area, 90, 85),
     }

@@ -57,6 +57,10 @@ pub fn page(
             return super::tasks::page(state, source, theme, width, scroll, height);
         }
         ModalKind::Question => return super::question::page(state, view, theme, width, height),
+        ModalKind::Approval => {
+            return super::approval::page(state, view, theme, width, scroll, height);
+        }
+        ModalKind::Approvals => super::approvals::lines(state, theme, width),
         ModalKind::PlanOptions { row } => super::plans::options(&next.choices, theme, row),
         ModalKind::PlanSelector { selected } => {
             super::plans::selector(state, view, theme, width, selected)

@@ -94,6 +94,12 @@ pub(super) const KEYS: &[(&str, &str)] = &[
     ),
     ("h", "the conversation so far (also /history)"),
     (
+        "y s a n m",
+        "a tool call waiting for approval: approve once, for this session, always for this \
+         project (saved to .massgen/settings.local.json), deny, deny with a message \
+         (/approvals lists the decisions)",
+    ),
+    (
         "Ctrl+O",
         "override: once voting is done, choose the final answer yourself",
     ),

@@ -6,6 +6,10 @@
 mod agents;
 #[cfg(test)]
 mod agents_tests;
+mod approval;
+#[cfg(test)]
+mod approval_snapshots;
+mod approvals;
 mod chrome;
 mod consensus;
 #[cfg(test)]
@@ -111,6 +115,8 @@ pub fn selection<'a>(kind: &'a mut ModalKind, state: &UiState) -> Option<(&'a mu
         ModalKind::PlanApproval
         | ModalKind::TaskPlan { .. }
         | ModalKind::Question
+        | ModalKind::Approval
+        | ModalKind::Approvals
         | ModalKind::Help
         | ModalKind::Votes
         | ModalKind::Debate

@@ -185,7 +185,7 @@ fn options(
 }
 
 /// The end of `text` that fits `width` columns (the text field shows what is typed last).
-fn tail(text: &str, width: usize) -> String {
+pub(super) fn tail(text: &str, width: usize) -> String {
     let mut used = 0;
     let start = text
         .char_indices()

@@ -150,6 +150,14 @@ fn left_pieces(state: &UiState, view: &View) -> Vec<Piece> {
     if !state.queued_input.is_empty() {
         pieces.push(piece(format!("👤 {} queued", state.queued_input.len()), 3));
     }
+    let waiting = state.approvals.pending.len();
+    if waiting > 0 && state.replay.is_none() {
+        // Calls stand still until someone answers: this never gives way.
+        pieces.push(piece(
+            format!("⚠ {} waiting", plural(waiting, "approval")),
+            KEEP,
+        ));
+    }
     if let Some(mcp) = mcp_summary(state) {
         pieces.push(piece(mcp, 5));
     }

@@ -248,6 +248,7 @@ impl UiState {
             EventMsg::BroadcastClosed { request_id, .. } => self.planning.settled(request_id),
             EventMsg::PlanUpdated { plan } => self.plan_updated(plan),
             EventMsg::PlansListed { plans } => self.planning.listed(plans),
+            EventMsg::Approval(approval) => self.approvals.fold(approval, at),
             // Only the timeline records these.
             EventMsg::RunFinished
             | EventMsg::AgentRestarted { .. }
@@ -258,7 +259,6 @@ impl UiState {
             | EventMsg::Cancelled
             | EventMsg::AnswerNow { .. }
             | EventMsg::Warning { .. }
-            | EventMsg::Approval(_)
             | EventMsg::PlanningModeDecided { .. } => {}
         }
     }

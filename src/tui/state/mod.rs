@@ -2,6 +2,7 @@
 //! way news changes it, so every screen is a pure function of this state.
 
 mod agent;
+mod approvals;
 mod attempts;
 #[cfg(test)]
 mod checklist_tests;
@@ -34,6 +35,7 @@ mod turns;
 mod votes;
 
 pub use agent::{AgentCard, CardPersona, OutputMark};
+pub use approvals::{Approvals, DecidedApproval, PendingApproval};
 pub use attempts::{RoundClock, RoundTimeLeft};
 pub use code::{CodeLines, CodeSpan, highlight_tables_loaded};
 pub use final_answer::PresentedAnswer;
@@ -82,6 +84,8 @@ pub struct UiState {
     pub metrics: Metrics,
     /// What a council or debate turn reported: stages, rankings, the debate thread.
     pub strategy: StrategyState,
+    /// Tool calls waiting for the user's approval, and the session's decisions.
+    pub approvals: Approvals,
 }
 
 impl UiState {

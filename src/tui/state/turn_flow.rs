@@ -60,6 +60,7 @@ impl UiState {
         self.turn.finish(outcome);
         // Nobody waits for an answer once the turn is over.
         self.planning.questions.clear();
+        self.approvals.turn_ended();
     }
 
     /// Back to the welcome view after `/clear`: the panels empty, finished turns kept for

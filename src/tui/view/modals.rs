@@ -7,6 +7,7 @@
 use std::cell::Cell;
 
 use crate::tui::agents_form::AgentsForm;
+use crate::tui::approval::ApprovalForm;
 use crate::tui::files::{FileListing, FilesSource};
 use crate::tui::question::QuestionForm;
 
@@ -18,6 +19,8 @@ pub struct Modals {
     pub scroll_max: Cell<usize>,
     /// The open question modal's form.
     pub question: Option<QuestionForm>,
+    /// The open approval view's form.
+    pub approval: Option<ApprovalForm>,
     /// The agents view's form while it is open.
     pub agents: Option<AgentsForm>,
     /// What the workspace browser shows, read when it opened or its choice changed.
@@ -113,6 +116,10 @@ pub enum ModalKind {
     },
     /// An agent's question to the user (what was chosen and typed is the view's form).
     Question,
+    /// A tool call waiting for the user's approval (which one is the view's form).
+    Approval,
+    /// `/approvals`: the session's decisions about tool calls, newest last.
+    Approvals,
     /// `/context`: the paths agents may read and write.
     Context,
     /// `/metrics`: model and tool call metrics per agent and per tool.
