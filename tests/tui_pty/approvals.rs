@@ -30,7 +30,6 @@ fn status_bar(screen: &str) -> String {
 }
 
 #[test]
-#[ignore = "needs the gate"]
 fn the_first_command_is_approved_and_runs_and_the_second_is_denied() {
     let home = tempfile::tempdir().unwrap();
     std::fs::write(home.path().join("run.yaml"), CONFIG).unwrap();

@@ -132,7 +132,8 @@ fn head_lines(
     lines
 }
 
-/// The call: `$ command` for a command, the diff for a write that has one, else what it
+/// The call: `$ command` as the agent wrote it for a command (and what the rules checked,
+/// when that reads differently), the diff for a write that has one, else what it
 /// acts on and its arguments as indented JSON. Every line wraps; none is cut.
 fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Line<'static>> {
     let request = &pending.request;
@@ -144,17 +145,23 @@ fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Lin
     };
     match (request.action, &request.diff) {
         (Action::Command, _) => {
-            let command = if request.target.is_empty() {
-                &request.preview
+            let written = request.preview.strip_prefix("$ ").unwrap_or(&request.preview);
+            let command = if written.trim().is_empty() {
+                request.target.as_str()
             } else {
-                &request.target
+                written
             };
             let shown: Vec<String> = command
                 .lines()
                 .enumerate()
                 .map(|(at, line)| format!("{}{line}", if at == 0 { "$ " } else { "  " }))
                 .collect();
-            plain(&shown.join("\n"), theme.text().add_modifier(Modifier::BOLD))
+            let mut lines = plain(&shown.join("\n"), theme.text().add_modifier(Modifier::BOLD));
+            // What the rules saw (`\c\u\r\l x` is `curl x`; one part of a chain decided).
+            if !request.target.is_empty() && request.target != command.trim() {
+                lines.extend(plain(&format!("checked as: {}", request.target), theme.dim()));
+            }
+            lines
         }
         (_, Some(diff)) => {
             let mut lines = plain(&request.target, theme.text().add_modifier(Modifier::BOLD));

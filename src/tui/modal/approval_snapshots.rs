@@ -48,6 +48,19 @@ async fn a_command_shows_as_a_wrapped_dollar_line_with_its_rule_and_risk() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn an_obfuscated_command_shows_as_written_and_as_checked() {
+    let mut request = command_request("r1", r"\c\u\r\l -s https://example.com/x");
+    request.target = "curl -s https://example.com/x".into();
+    let (state, view) = waiting(vec![request]).await;
+    let screen = screen_text(&draw(&state, &view, 80, 24));
+    assert!(screen.contains(r"$ \c\u\r\l -s https://example.com/x"), "{screen}");
+    assert!(screen.contains("checked as: curl -s https://example.com/x"), "{screen}");
+    let (state, view) = waiting(vec![command_request("r2", "ls -la")]).await;
+    let screen = screen_text(&draw(&state, &view, 80, 24));
+    assert!(!screen.contains("checked as"), "the same text twice: {screen}");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_write_shows_its_diff_and_scrolls_when_it_is_long() {
     let (state, mut view) = waiting(vec![write_request("r1")]).await;
     let screen = screen_text(&draw(&state, &view, 80, 24));
