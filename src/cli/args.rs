@@ -103,6 +103,11 @@ pub struct Args {
     #[arg(long, conflicts_with = "display")]
     pub automation: bool,
 
+    /// A directory to steer running turns from: each `msg_*.json` dropped into it
+    /// (`{"content": ..., "target_agents": [...]}`) reaches the agents as typed input.
+    #[arg(long, value_name = "DIR", env = "MASSGEN_RUNTIME_INBOX_DIR")]
+    pub inbox_dir: Option<PathBuf>,
+
     /// Verbose diagnostics on standard error.
     #[arg(long, global = true)]
     pub debug: bool,

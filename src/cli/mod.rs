@@ -18,6 +18,7 @@ mod runtime;
 mod sandbox_check;
 mod serve;
 mod setup;
+mod steering;
 mod stdout;
 mod tui_session;
 

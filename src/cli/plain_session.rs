@@ -38,7 +38,17 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
     // Agents may ask the user only where the user can answer: a terminal on stdin, and
     // never a script (`--automation`).
     let human = std::io::stdin().is_terminal() && front_end != FrontEnd::Automation;
-    let mut handle = prepared.spawn_orchestrator(&cwd, human);
+    let inbox_dir = match super::steering::open_inbox(&args, &cwd) {
+        Ok(dir) => dir,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    if let (Some(dir), FrontEnd::Automation) = (&inbox_dir, front_end) {
+        println!("RUNTIME_INBOX: {}", dir.display());
+    }
+    let mut handle = prepared.spawn_orchestrator(&cwd, human, inbox_dir);
     let mut printer = printer(front_end);
     let mut exit = Exit::Success;
     // Executing a plan needs no question: one given is added as extra instructions.

@@ -18,7 +18,14 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         );
         return Exit::Config;
     }
-    let handle = prepared.spawn_orchestrator(&cwd, true);
+    let inbox_dir = match super::steering::open_inbox(&args, &cwd) {
+        Ok(dir) => dir,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    let handle = prepared.spawn_orchestrator(&cwd, true, inbox_dir);
     let (mode, turn) = args.turn(prepared.config.orchestrator.coordination.plan_depth);
     let options = TuiOptions {
         question: args.question.clone(),

@@ -86,6 +86,7 @@ pub fn start(
             // would also make every request rewrite an ever longer sessions.json.
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor,
             history: request.history.clone(),
             agents_loader: None,

@@ -3,9 +3,10 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::approval_ledger::ApprovalLedger;
 use super::event_log::EventLog;
 use super::live_status::{LiveStatus, STATUS_PERIOD};
-use crate::protocol::{AgentId, Event};
+use crate::protocol::{AgentId, ApprovalEvent, Event, EventMsg};
 
 /// `log_<YYYYMMDD_HHMMSS_ffffff>` under `<massgen_dir>/massgen_logs/`, one per run.
 /// Creates `<parent>/<name>`, or `<name>_1`, `<name>_2`… when it exists; never reuses one.
@@ -87,6 +88,7 @@ pub struct TurnLog {
     dir: PathBuf,
     events: EventLog,
     status: Option<LiveStatus>,
+    approvals: ApprovalLedger,
 }
 
 impl TurnLog {
@@ -94,6 +96,7 @@ impl TurnLog {
         std::fs::create_dir_all(&dir)?;
         let events = EventLog::open(&dir.join("events.jsonl"))?;
         Ok(Self {
+            approvals: ApprovalLedger::new(&dir),
             dir,
             events,
             status: None,
@@ -124,6 +127,12 @@ impl TurnLog {
 
     pub fn append(&mut self, event: &Event) -> io::Result<()> {
         self.events.append(event)?;
+        if let EventMsg::Approval(ApprovalEvent::Decided(record)) = &event.msg
+            && let Err(error) = self.approvals.record(event.at, record)
+        {
+            // The ledger never stops the run; the decision is in events.jsonl anyway.
+            tracing::warn!(dir = %self.dir.display(), "cannot write approvals.jsonl: {error}");
+        }
         if let Some(status) = &self.status {
             status.apply(event);
         }

@@ -28,6 +28,7 @@ fn start(dir: &std::path::Path) -> OrchestratorHandle {
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             agents_loader: Some(orchestrator::config_loader(
@@ -129,6 +130,7 @@ async fn agents_are_not_replaced_while_a_turn_runs() {
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             agents_loader: Some(orchestrator::config_loader(

@@ -330,7 +330,9 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => self.timed_out_line(agent, *responses),
             (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
-            (EventMsg::HumanInputQueued { text, .. }, _) => self.input_queued_note(text),
+            (EventMsg::HumanInputQueued { text, targets }, _) => {
+                self.input_queued_note(text, targets)
+            }
             (
                 EventMsg::TurnFinished {
                     outcome,
