@@ -45,8 +45,13 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
             return Exit::Config;
         }
     };
-    if let (Some(dir), FrontEnd::Automation) = (&inbox_dir, front_end) {
-        println!("RUNTIME_INBOX: {}", dir.display());
+    if front_end == FrontEnd::Automation {
+        if let Some(dir) = &inbox_dir {
+            println!("RUNTIME_INBOX: {}", dir.display());
+        }
+        for dir in crate::headless::file_approval_dirs(&prepared.config, &cwd) {
+            println!("APPROVALS: {}", dir.display());
+        }
     }
     let mut handle = prepared.spawn_orchestrator(&cwd, human, inbox_dir);
     let mut printer = printer(front_end);

@@ -342,7 +342,12 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.finish_line(*outcome, *duration_ms),
             (EventMsg::Strategy(strategy), agent) => self.strategy_line(agent, strategy),
-            (EventMsg::Approval(_), _) => Ok(()),
+            (EventMsg::Approval(approval), Some(agent)) => {
+                match super::approval_lines::plain_line(approval) {
+                    Some(line) => self.agent_line(agent, &line),
+                    None => Ok(()),
+                }
+            }
             (_, None) => Ok(()),
             (
                 run_events!()
