@@ -209,8 +209,8 @@ pub struct Args {
 pub enum Command {
     /// Play a recorded session, turn or event log again as it happened; no model is called.
     Replay(ReplayArgs),
-    /// What past runs did: `summary` (the default), `list`, `tools`, `open`; `--json` for
-    /// programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
+    /// What past runs did: `summary` (the default), `list`, `tools`, `approvals`, `open`;
+    /// `--json` for programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
     Logs(super::logs::LogsArgs),
     /// An OpenAI-compatible HTTP API: POST /v1/chat/completions (streamed or not), GET
     /// /v1/models, GET /health. Each request is one turn of the config's agents.
