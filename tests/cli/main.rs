@@ -26,4 +26,5 @@ mod logs_summary_votes;
 mod plan;
 mod restarts;
 mod sessions;
+mod steering;
 mod strategy;
