@@ -12,6 +12,7 @@ mod mock_llm;
 
 mod common;
 
+mod approval_files;
 mod automation;
 mod config;
 mod continue_flag;
