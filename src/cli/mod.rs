@@ -18,8 +18,8 @@ mod runtime;
 mod sandbox_check;
 mod serve;
 mod setup;
-mod steering;
 mod stdout;
+mod steering;
 mod tui_session;
 
 use std::path::PathBuf;

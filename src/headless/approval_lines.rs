@@ -183,7 +183,10 @@ mod tests {
     fn plain_says_what_waits_and_how_it_was_decided() {
         let asked = plain_line(&ApprovalEvent::Asked(request())).unwrap();
         assert!(asked.starts_with("⏸ asks to run command: $ npm publish --tag next"));
-        assert!(asked.contains("request req_7") && asked.contains("300 s"), "{asked}");
+        assert!(
+            asked.contains("request req_7") && asked.contains("300 s"),
+            "{asked}"
+        );
         let approved = ApprovalEvent::Decided(record(Decider::Human, Verdict::Allow, true));
         assert_eq!(
             plain_line(&approved).unwrap(),

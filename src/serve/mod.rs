@@ -167,9 +167,7 @@ fn allowed_methods(path: &str) -> Option<&'static str> {
     match path {
         "/health" | "/v1/models" => Some("GET, HEAD"),
         "/v1/chat/completions" => Some("POST"),
-        _ if path.starts_with("/v1/chat/completions/") && path.ends_with("/steer") => {
-            Some("POST")
-        }
+        _ if path.starts_with("/v1/chat/completions/") && path.ends_with("/steer") => Some("POST"),
         _ => None,
     }
 }

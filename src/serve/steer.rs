@@ -86,7 +86,9 @@ impl RunningTurns {
     pub async fn steer(&self, id: &str, body: &[u8]) -> Result<Response, ApiError> {
         let (ops, agents) = {
             let turns = self.lock();
-            let entry = turns.get(id).and_then(|entry| Some((entry.ops.clone()?, entry)));
+            let entry = turns
+                .get(id)
+                .and_then(|entry| Some((entry.ops.clone()?, entry)));
             let Some((ops, entry)) = entry else {
                 return Err(ApiError::not_found(
                     format!("no running turn has the id `{id}`"),
@@ -130,9 +132,7 @@ pub fn chosen_id(headers: &HeaderMap) -> Result<Option<String>, ApiError> {
         Ok(Some(id.to_string()))
     } else {
         Err(ApiError::bad_request(
-            format!(
-                "{RUN_ID_HEADER} must be 1 to {MAX_RUN_ID} letters, digits, `_` or `-`"
-            ),
+            format!("{RUN_ID_HEADER} must be 1 to {MAX_RUN_ID} letters, digits, `_` or `-`"),
             None,
         ))
     }

@@ -147,3 +147,57 @@ impl TurnLog {
             .join("answer.txt")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Action, ApprovalRecord, Decider, GrantScope, Risk, Verdict};
+    use crate::session::approval_ledger::LEDGER_FILE;
+
+    fn event(msg: EventMsg) -> Event {
+        Event {
+            seq: 0,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(AgentId::new("a")),
+            msg,
+        }
+    }
+
+    #[test]
+    fn decided_approvals_go_to_the_ledger_beside_the_events() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("log_x").join("turn_1").join("attempt_1");
+        let mut log = TurnLog::open(dir.clone()).unwrap();
+        log.append(&event(EventMsg::Warning {
+            message: "not a decision".into(),
+        }))
+        .unwrap();
+        assert!(!dir.join(LEDGER_FILE).exists());
+        let record = ApprovalRecord {
+            agent: AgentId::new("a"),
+            call_id: "c1".into(),
+            tool: "execute_command".into(),
+            action: Action::Command,
+            target: "ls".into(),
+            pattern: "command(ls)".into(),
+            risk: Risk::Low,
+            verdict: Verdict::Allow,
+            decider: Decider::Rule,
+            scope: GrantScope::Once,
+            rule: None,
+            reason: "allowed".into(),
+            asked: false,
+            request_id: None,
+            message: None,
+            waited_ms: None,
+            preview: "$ ls".into(),
+            audit: true,
+        };
+        log.append(&event(EventMsg::Approval(ApprovalEvent::Decided(record))))
+            .unwrap();
+        let ledger = std::fs::read_to_string(dir.join(LEDGER_FILE)).unwrap();
+        assert_eq!(ledger.lines().count(), 1);
+        assert!(ledger.contains("\"run_id\":\"log_x\""), "{ledger}");
+    }
+}

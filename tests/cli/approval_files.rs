@@ -67,11 +67,17 @@ fn file_answers_decide_the_calls_and_the_ledger_records_them() {
     let mut answered = Vec::new();
     for (expected, answer) in [
         ("echo first", r#"{"approved": true, "scope": "once"}"#),
-        ("echo second", r#"{"approved": false, "feedback": "not that one"}"#),
+        (
+            "echo second",
+            r#"{"approved": false, "feedback": "not that one"}"#,
+        ),
     ] {
         let request = read_until(&mut stdout, "APPROVAL_REQUEST: ", &mut seen);
         let (id, about) = request.split_once(' ').unwrap();
-        assert!(about.starts_with("a: ") && about.contains(expected), "{request}");
+        assert!(
+            about.starts_with("a: ") && about.contains(expected),
+            "{request}"
+        );
         let agent_dir = dir.join("a");
         assert!(agent_dir.join(format!("req_{id}.json")).is_file(), "{seen}");
         std::fs::write(agent_dir.join(format!("resp_{id}.json")), answer).unwrap();
@@ -95,10 +101,10 @@ fn file_answers_decide_the_calls_and_the_ledger_records_them() {
         .collect();
     let asked: Vec<&Value> = lines.iter().filter(|line| line["asked"] == true).collect();
     assert_eq!(asked.len(), 2, "{lines:?}");
-    for (line, (id, decision)) in asked.iter().zip([
-        (&answered[0], "allow"),
-        (&answered[1], "deny"),
-    ]) {
+    for (line, (id, decision)) in asked
+        .iter()
+        .zip([(&answered[0], "allow"), (&answered[1], "deny")])
+    {
         assert_eq!(line["request_id"].as_str(), Some(id.as_str()));
         assert_eq!(line["decision"], decision);
         assert_eq!(line["operator"], "human");

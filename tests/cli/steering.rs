@@ -55,7 +55,9 @@ fn events(sandbox: &Sandbox) -> Vec<Event> {
 fn delivered_to(events: &[Event], wanted: &str) -> Vec<String> {
     let mut agents: Vec<String> = events
         .iter()
-        .filter(|event| matches!(&event.msg, EventMsg::HumanInputDelivered { text } if text == wanted))
+        .filter(
+            |event| matches!(&event.msg, EventMsg::HumanInputDelivered { text } if text == wanted),
+        )
         .filter_map(|event| event.agent.as_ref().map(ToString::to_string))
         .collect();
     agents.sort();
@@ -67,7 +69,14 @@ fn inbox_messages_reach_their_agents_mid_run() {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", SLOW_PAIR);
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-        .args(["--automation", "--config", "run.yaml", "--inbox-dir", "inbox", "q"])
+        .args([
+            "--automation",
+            "--config",
+            "run.yaml",
+            "--inbox-dir",
+            "inbox",
+            "q",
+        ])
         .current_dir(&sandbox.root)
         .env("HOME", sandbox.root.join("home"))
         .env_remove("MASSGEN_RUNTIME_INBOX_DIR")
@@ -80,14 +89,24 @@ fn inbox_messages_reach_their_agents_mid_run() {
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
     let inbox = sandbox.root.join("inbox").canonicalize().unwrap();
-    assert_eq!(first.trim_end(), format!("RUNTIME_INBOX: {}", inbox.display()));
+    assert_eq!(
+        first.trim_end(),
+        format!("RUNTIME_INBOX: {}", inbox.display())
+    );
     let mut seen = String::new();
     while !seen.contains("[Coordination in progress") {
         let mut line = String::new();
-        assert!(stdout.read_line(&mut line).unwrap() > 0, "ended early: {seen}");
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "ended early: {seen}"
+        );
         seen.push_str(&line);
     }
-    drop_message(&inbox, "msg_0001.json", r#"{"content": "STEER ALL", "source": "test"}"#);
+    drop_message(
+        &inbox,
+        "msg_0001.json",
+        r#"{"content": "STEER ALL", "source": "test"}"#,
+    );
     drop_message(
         &inbox,
         "msg_0002.json",

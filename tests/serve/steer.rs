@@ -26,7 +26,9 @@ fn all_events(served: &Served) -> String {
         .into_iter()
         .flatten()
         .flatten()
-        .filter_map(|run| std::fs::read_to_string(run.path().join("turn_1/attempt_1/events.jsonl")).ok())
+        .filter_map(|run| {
+            std::fs::read_to_string(run.path().join("turn_1/attempt_1/events.jsonl")).ok()
+        })
         .collect()
 }
 
@@ -42,12 +44,22 @@ async fn a_turn_with_a_chosen_id_takes_steering_input() {
         async move { request.send().await }
     });
     let steer_url = served.url("/v1/chat/completions/run-1/steer");
-    let (status, reply) =
-        steer_when_running(&client, &steer_url, &json!({"content": "look at the tests"})).await;
-    assert_eq!((status, &reply), (202, &json!({"queued": true, "targets": ["stuck"]})));
+    let (status, reply) = steer_when_running(
+        &client,
+        &steer_url,
+        &json!({"content": "look at the tests"}),
+    )
+    .await;
+    assert_eq!(
+        (status, &reply),
+        (202, &json!({"queued": true, "targets": ["stuck"]}))
+    );
     let deadline = Instant::now() + Duration::from_secs(10);
     while !all_events(&served).contains("look at the tests") {
-        assert!(Instant::now() < deadline, "the input was not queued in the turn");
+        assert!(
+            Instant::now() < deadline,
+            "the input was not queued in the turn"
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(all_events(&served).contains("human_input_queued"));
@@ -55,7 +67,13 @@ async fn a_turn_with_a_chosen_id_takes_steering_input() {
     let targeted = json!({"content": "x", "target_agents": ["nobody"]});
     let (status, reply) = post(&client, &steer_url, &targeted).await;
     assert_eq!(status, 400);
-    assert!(reply["error"]["message"].as_str().unwrap().contains("stuck"), "{reply}");
+    assert!(
+        reply["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("stuck"),
+        "{reply}"
+    );
     let (status, _) = post(&client, &steer_url, &json!({"text": "wrong key"})).await;
     assert_eq!(status, 400);
 

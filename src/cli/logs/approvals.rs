@@ -78,7 +78,11 @@ pub fn run(dir: &Path, as_json: bool) -> Result<String, String> {
             Verdict::Allow => "allow",
             Verdict::Deny => "deny",
         };
-        let why = line.feedback.as_deref().or(line.rule.as_deref()).unwrap_or("");
+        let why = line
+            .feedback
+            .as_deref()
+            .or(line.rule.as_deref())
+            .unwrap_or("");
         let _ = writeln!(
             out,
             "{time:<8} {turn:>4} {:<12} {decision:<6} {:<9} {:<7} {:<PREVIEW_WIDTH$} {}",
@@ -151,8 +155,14 @@ mod tests {
         let root = run_with_two_turns();
         let table = run(&root.path().join("log_x"), false).unwrap();
         let rows: Vec<&str> = table.lines().collect();
-        assert!(rows[1].contains(" 1 a ") && rows[1].contains("allow  human"), "{table}");
-        assert!(rows[2].contains(" 2 a ") && rows[2].contains("deny   policy"), "{table}");
+        assert!(
+            rows[1].contains(" 1 a ") && rows[1].contains("allow  human"),
+            "{table}"
+        );
+        assert!(
+            rows[2].contains(" 2 a ") && rows[2].contains("deny   policy"),
+            "{table}"
+        );
         assert!(rows[2].ends_with("not now"), "{table}");
         assert!(table.ends_with("2 decisions, 1 denied\n"), "{table}");
     }
