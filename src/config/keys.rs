@@ -14,6 +14,7 @@ pub const TOP_LEVEL: &[&str] = &[
     "ui",
     "limits",
     "display",
+    "permissions",
 ];
 
 /// Top-level keys MassGen reads (`memory`, `nlip`, …) or that its shipped configs write
@@ -96,6 +97,7 @@ pub const BACKEND_TOOLS: &[&str] = &[
     "direct_mcp_servers",
     "shared_tools_directory",
     "enable_multimodal_tools",
+    "permissions",
 ];
 
 /// The keys an agent CLI's backend acts on beyond the shared ones (`allowed_tools` and

@@ -38,7 +38,6 @@ pub(super) const MASSGEN_OWN: &[&str] = &[
     "audio_generation_backend",
     "audio_generation_model",
     "hooks",
-    "permissions",
     "voting_sensitivity",
     "voting_threshold",
     "coordination_mode",

@@ -38,7 +38,7 @@ const AGENT_CONFIGS_VALIDATING: usize = 48;
 
 /// How many of the wheel's configs load with no ignored key. A change that makes more of
 /// them run as written raises it; one that makes fewer fails here.
-const CONFIGS_RUNNING_AS_WRITTEN: usize = 188;
+const CONFIGS_RUNNING_AS_WRITTEN: usize = 190;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Expect {
@@ -304,6 +304,7 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
         .map(|((config, expect), output)| check(config, *expect, output))
         .collect();
     report_agent_configs(&configs, &texts, &outputs);
+    check_permission_configs(&configs, &texts, &outcomes);
     let unhonoured = crate::decision_keys::unhonoured(&configs, &outputs);
     assert!(
         unhonoured.is_empty(),
@@ -344,6 +345,38 @@ fn every_shipped_massgen_config_validates_or_is_refused_honestly() {
     assert_eq!(
         as_written, CONFIGS_RUNNING_AS_WRITTEN,
         "configs that load with no ignored key: {as_written}, pinned {CONFIGS_RUNNING_AS_WRITTEN}"
+    );
+}
+
+/// Every config with a `permissions:` block (MassGen's permission engine examples) loads
+/// with no ignored key: the block is read, not noted.
+fn check_permission_configs(
+    configs: &[PathBuf],
+    texts: &[String],
+    outcomes: &[Result<bool, String>],
+) {
+    let with_block: Vec<(&PathBuf, &Result<bool, String>)> = configs
+        .iter()
+        .zip(texts)
+        .zip(outcomes)
+        .filter(|((_, text), _)| {
+            text.lines()
+                .any(|line| line.trim_start().starts_with("permissions:"))
+        })
+        .map(|((config, _), outcome)| (config, outcome))
+        .collect();
+    assert!(
+        with_block.len() >= 2,
+        "the wheel's permission examples are missing: {with_block:?}"
+    );
+    let not_as_written: Vec<String> = with_block
+        .iter()
+        .filter(|(_, outcome)| !matches!(outcome, Ok(true)))
+        .map(|(config, _)| config.display().to_string())
+        .collect();
+    assert!(
+        not_as_written.is_empty(),
+        "configs with a `permissions:` block that do not load as written: {not_as_written:?}"
     );
 }
 

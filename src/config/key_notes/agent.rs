@@ -109,10 +109,6 @@ pub(super) fn backend(key: &str) -> Option<&'static str> {
             "MassGen would talk to the OpenAI Responses API over a WebSocket; massgen streams \
              over HTTP (server-sent events)"
         }
-        "permissions" => {
-            "MassGen would check each tool call against these allow/deny rules; massgen grants \
-             paths with `context_paths` and commands with the `command_line_*` lists"
-        }
         "enable_tool_search" | "tool_search_variant" => {
             "MassGen would let Claude search a deferred tool list instead of loading every \
              tool; massgen sends every tool with each request"

@@ -17,6 +17,7 @@ mod key_table;
 mod limits;
 mod modes;
 mod multimodal;
+mod permissions;
 mod persona_generator;
 mod request_options;
 mod server_security;
@@ -33,7 +34,7 @@ pub use limits::LimitRules;
 use super::error::Problem;
 use super::fields::Fields;
 use super::key_notes::{self, Section};
-use super::schema::{Config, OrchestratorConfig, UiConfig};
+use super::schema::{AgentConfig, Config, OrchestratorConfig, UiConfig};
 use crate::config::yaml_node::{Entry, Location, Node};
 use key_table::KeyTable;
 use settings::{parse_orchestrator, parse_timeouts, parse_ui};
@@ -71,6 +72,7 @@ pub fn parse(
         multimodal::inherit_multimodal_tools(&top, &mut agents, &mut notes),
         &mut problems,
     );
+    apply_permissions(&top, &mut agents, &mut notes, &mut problems);
     let orchestrator = section(&top, "orchestrator", &mut problems, |fields| {
         parse_orchestrator(fields, &mut notes)
     });
@@ -149,6 +151,32 @@ pub fn parse(
         },
         notes,
     ))
+}
+
+/// Each agent's effective `permissions:` block: its backend's layered over the top level's.
+fn apply_permissions(
+    top: &Fields<'_>,
+    agents: &mut [(AgentConfig, &Node)],
+    notes: &mut Vec<Note>,
+    problems: &mut Vec<Problem>,
+) {
+    let shared = kept(permissions::parse_permissions(top, notes), problems).flatten();
+    let listed = top.get("agents").and_then(|list| match &list.value {
+        crate::config::yaml_node::Value::Seq(items) => Some(items),
+        _ => None,
+    });
+    for (agent, node) in agents.iter_mut() {
+        let path = listed
+            .and_then(|items| items.iter().position(|item| std::ptr::eq(item, *node)))
+            .map_or_else(|| "agent".to_string(), |index| format!("agents[{index}]"));
+        let own = node
+            .get("backend")
+            .and_then(|backend| Fields::of(backend, format!("{path}.backend")).ok())
+            .and_then(|backend| {
+                kept(permissions::parse_permissions(&backend, notes), problems).flatten()
+            });
+        agent.backend.tools.permissions = permissions::effective(shared.as_ref(), own.as_ref());
+    }
 }
 
 /// The value, or `None` with its problem kept.
