@@ -7,16 +7,27 @@ use crate::config::{ApprovalMode, Config, DEFAULT_APPROVAL_DIR};
 use crate::protocol::{ApprovalEvent, ApprovalRecord, Verdict};
 use crate::sanitize::sanitize_for_terminal as clean;
 
-/// `--automation`'s line for an approval event: every ask, and every decision that was
-/// asked or denied (the many calls a rule or the risk let through say nothing).
+/// `--automation`'s lines for an approval event: every ask (and, for a file handshake,
+/// `APPROVAL_ANSWER_FILE: <request id> <path>` naming where its answer goes), and every
+/// decision that was asked or denied (the many calls a rule or the risk let through say
+/// nothing).
 pub fn automation_line(event: &ApprovalEvent) -> Option<String> {
     match event {
-        ApprovalEvent::Asked(request) => Some(format!(
-            "APPROVAL_REQUEST: {} {}: {}",
-            one_line(&request.request_id),
-            request.agent,
-            one_line(&request.preview)
-        )),
+        ApprovalEvent::Asked(request) => {
+            let id = one_line(&request.request_id);
+            let mut lines = format!(
+                "APPROVAL_REQUEST: {id} {}: {}",
+                request.agent,
+                one_line(&request.preview)
+            );
+            if let Some(file) = &request.answer_file {
+                lines.push_str(&format!(
+                    "\nAPPROVAL_ANSWER_FILE: {id} {}",
+                    clean(&file.display().to_string())
+                ));
+            }
+            Some(lines)
+        }
         ApprovalEvent::Decided(record) if worth_a_line(record) => Some(format!(
             "APPROVAL: {} {} by {}: {}",
             record.agent,
@@ -32,14 +43,22 @@ pub fn automation_line(event: &ApprovalEvent) -> Option<String> {
 /// [`automation_line`].
 pub fn plain_line(event: &ApprovalEvent) -> Option<String> {
     match event {
-        ApprovalEvent::Asked(request) => Some(format!(
-            "⏸ asks to run {}: {} ({}; request {}, denied in {} s without an answer)",
-            request.action.as_str(),
-            one_line(&request.preview),
-            one_line(&request.reason),
-            one_line(&request.request_id),
-            request.timeout_secs
-        )),
+        ApprovalEvent::Asked(request) => {
+            let answer_in = request
+                .answer_file
+                .as_ref()
+                .map_or_else(String::new, |file| {
+                    format!("; answer in {}", clean(&file.display().to_string()))
+                });
+            Some(format!(
+                "⏸ asks to run {}: {} ({}; request {}, denied in {} s without an answer{answer_in})",
+                request.action.as_str(),
+                one_line(&request.preview),
+                one_line(&request.reason),
+                one_line(&request.request_id),
+                request.timeout_secs
+            ))
+        }
         ApprovalEvent::Decided(record) if worth_a_line(record) => {
             let (mark, word) = match record.verdict {
                 Verdict::Allow => ("✓", "approved"),
@@ -127,6 +146,7 @@ mod tests {
             preview: "$ npm publish\n--tag next".into(),
             diff: None,
             timeout_secs: 300,
+            answer_file: None,
         }
     }
 
@@ -177,6 +197,25 @@ mod tests {
         let let_through = ApprovalEvent::Decided(record(Decider::Risk, Verdict::Allow, false));
         assert_eq!(automation_line(&let_through), None);
         assert_eq!(plain_line(&let_through), None);
+    }
+
+    #[test]
+    fn a_file_handshake_ask_names_its_answer_file() {
+        let filed = ApprovalRequest {
+            answer_file: Some(PathBuf::from("/p/.massgen/approvals/a/resp_7.json")),
+            ..request()
+        };
+        let asked = ApprovalEvent::Asked(filed);
+        assert_eq!(
+            automation_line(&asked).unwrap(),
+            "APPROVAL_REQUEST: req_7 a: $ npm publish --tag next\n\
+             APPROVAL_ANSWER_FILE: req_7 /p/.massgen/approvals/a/resp_7.json"
+        );
+        assert!(
+            plain_line(&asked)
+                .unwrap()
+                .ends_with("; answer in /p/.massgen/approvals/a/resp_7.json)")
+        );
     }
 
     #[test]

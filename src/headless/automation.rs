@@ -25,8 +25,9 @@
 //! and `APPROVALS: <dir>` each directory where agents in `approval_mode: file` put their
 //! requests (`<dir>/<agent>/req_<id>.json`, answered with `resp_<id>.json` beside it).
 //! Tool approvals add, as they happen, `APPROVAL_REQUEST: <request id> <agent>: <preview>`
-//! for each ask and `APPROVAL: <agent> allowed|denied by <decider>: <preview>` for each
-//! decision that was asked or denied.
+//! for each ask (followed, when the ask is a file handshake, by `APPROVAL_ANSWER_FILE:
+//! <request id> <path of the resp_<id>.json to write>`) and `APPROVAL: <agent>
+//! allowed|denied by <decider>: <preview>` for each decision that was asked or denied.
 //!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
 //! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,

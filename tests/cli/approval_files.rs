@@ -1,7 +1,7 @@
 //! Tool approvals in a headless run through the file handshake: `APPROVALS:` names the
-//! directory, each ask prints `APPROVAL_REQUEST:`, the test answers with `resp_<id>.json`
-//! (one approved, one denied), each decision prints `APPROVAL:`, and the turn's
-//! `approvals.jsonl` and `massgen logs approvals` record both.
+//! directory, each ask prints `APPROVAL_REQUEST:` and `APPROVAL_ANSWER_FILE:`, the test
+//! answers in that `resp_<id>.json` (one approved, one denied), each decision prints
+//! `APPROVAL:`, and the turn's `approvals.jsonl` and `massgen logs approvals` record both.
 
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
@@ -78,9 +78,12 @@ fn file_answers_decide_the_calls_and_the_ledger_records_them() {
             about.starts_with("a: ") && about.contains(expected),
             "{request}"
         );
-        let agent_dir = dir.join("a");
-        assert!(agent_dir.join(format!("req_{id}.json")).is_file(), "{seen}");
-        std::fs::write(agent_dir.join(format!("resp_{id}.json")), answer).unwrap();
+        let answer_file = read_until(&mut stdout, "APPROVAL_ANSWER_FILE: ", &mut seen);
+        let (same_id, path) = answer_file.split_once(' ').unwrap();
+        assert_eq!(same_id, id);
+        let path = PathBuf::from(path);
+        assert!(path.starts_with(dir.join("a")), "{seen}");
+        std::fs::write(&path, answer).unwrap();
         answered.push(id.to_string());
     }
     let mut rest = String::new();
