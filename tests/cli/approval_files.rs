@@ -114,7 +114,8 @@ fn file_answers_decide_the_calls_and_the_ledger_records_them() {
         assert_eq!(line["source"], "provider");
         assert_eq!(line["agent_id"], "a");
     }
-    assert_eq!(asked[1]["feedback"], "not that one");
+    let feedback = asked[1]["feedback"].as_str().unwrap_or_default();
+    assert!(feedback.contains("not that one"), "{feedback}");
 
     let listed = sandbox.run(&["logs", "approvals", "--json"]);
     assert_eq!(listed.status.code(), Some(0));
