@@ -49,7 +49,7 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
         if let Some(dir) = &inbox_dir {
             println!("RUNTIME_INBOX: {}", dir.display());
         }
-        for dir in crate::headless::file_approval_dirs(&prepared.config, &cwd) {
+        for dir in crate::headless::file_approval_dirs(&prepared.config, &cwd, None) {
             println!("APPROVALS: {}", dir.display());
         }
     }

@@ -97,23 +97,24 @@ fn verdict_word(verdict: Verdict) -> &'static str {
 }
 
 /// The approval directories of the agents whose asks go through the file handshake
-/// (`approval_mode: file`), absolute against `cwd`, each once, config order. A request
-/// is `<dir>/<agent>/req_<id>.json`; its answer goes beside it as `resp_<id>.json`.
-pub fn file_approval_dirs(config: &Config, cwd: &Path) -> Vec<PathBuf> {
+/// (`approval_mode: file`, or every agent with `permissions:` under `--approval-dir`,
+/// `chosen`), absolute against `cwd`, each once, config order. A request is
+/// `<dir>/<agent>/req_<id>.json`; its answer goes beside it as `resp_<id>.json`.
+pub fn file_approval_dirs(config: &Config, cwd: &Path, chosen: Option<&Path>) -> Vec<PathBuf> {
     let mut dirs: Vec<PathBuf> = Vec::new();
     for agent in &config.agents {
         let Some(permissions) = &agent.backend.tools.permissions else {
             continue;
         };
-        if !permissions.enabled || permissions.approval_mode != ApprovalMode::File {
+        let file_mode = chosen.is_some() || permissions.approval_mode == ApprovalMode::File;
+        if !permissions.enabled || !file_mode {
             continue;
         }
-        let dir = cwd.join(
-            permissions
-                .approval_dir
-                .clone()
-                .unwrap_or_else(|| PathBuf::from(DEFAULT_APPROVAL_DIR)),
-        );
+        let configured = permissions
+            .approval_dir
+            .clone()
+            .unwrap_or_else(|| PathBuf::from(DEFAULT_APPROVAL_DIR));
+        let dir = cwd.join(chosen.map_or(configured, Path::to_path_buf));
         if !dirs.contains(&dir) {
             dirs.push(dir);
         }
@@ -292,7 +293,13 @@ mod tests {
             .unwrap()
             .0;
         let cwd = Path::new("/project");
-        assert!(file_approval_dirs(&config, cwd).is_empty());
+        assert!(file_approval_dirs(&config, cwd, None).is_empty());
+        config.agents[1].backend.tools.permissions = Some(PermissionsConfig::default());
+        assert!(file_approval_dirs(&config, cwd, None).is_empty());
+        assert_eq!(
+            file_approval_dirs(&config, cwd, Some(Path::new("asks"))),
+            vec![PathBuf::from("/project/asks")]
+        );
         let file_mode = PermissionsConfig {
             approval_mode: ApprovalMode::File,
             ..PermissionsConfig::default()
@@ -300,7 +307,7 @@ mod tests {
         config.agents[0].backend.tools.permissions = Some(file_mode.clone());
         config.agents[1].backend.tools.permissions = Some(file_mode);
         assert_eq!(
-            file_approval_dirs(&config, cwd),
+            file_approval_dirs(&config, cwd, None),
             vec![PathBuf::from("/project/.massgen/approvals")]
         );
     }
