@@ -67,7 +67,7 @@ pub fn fork_bomb(text: &str) -> bool {
     let mut rest = compact.as_str();
     while let Some(at) = rest.find("(){") {
         let name_start = rest[..at]
-            .rfind(|ch: char| matches!(ch, ';' | '&' | '|' | '(' | ')' | '{' | '}'))
+            .rfind([';', '&', '|', '(', ')', '{', '}'])
             .map_or(0, |at| at + 1);
         let name = rest[name_start..at].trim_start_matches("function");
         if !name.is_empty() && rest[at..].contains(&format!("{name}|{name}&")) {
