@@ -1,5 +1,7 @@
 //! Tests for the engine's verdicts: hardline, rules, roles and risk together.
 
+use std::path::PathBuf;
+
 use super::*;
 use crate::config::PermissionRole;
 

@@ -7,8 +7,8 @@ use std::path::{Component, Path, PathBuf};
 
 use serde_json::Value;
 
-use super::Boundary;
 use super::argv::{SimpleCommand, simple_commands};
+use super::boundary::Boundary;
 use super::egress::{Egress, egress};
 use crate::protocol::Action;
 

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use super::Boundary;
 use super::argv::SimpleCommand;
+use super::boundary::Boundary;
 use super::facets::{Facet, FacetKind};
 use crate::protocol::Action;
 

@@ -6,6 +6,7 @@
 //! the orchestrator (`orchestrator::approvals`).
 
 mod argv;
+mod boundary;
 mod budget;
 mod egress;
 mod facets;
@@ -17,27 +18,16 @@ mod risk;
 mod rules;
 mod saved;
 
-use std::path::PathBuf;
-
 use serde_json::Value;
 
 use crate::config::{PermissionRule, PermissionsConfig, RuleDecision};
 use crate::protocol::{Action, Decider, Risk};
 use facets::{Facet, FacetKind};
 
+pub use boundary::Boundary;
 pub use budget::AutoBudget;
 pub use grants::{SessionGrants, handshake_id};
 pub use saved::{load_saved_rules, save_always};
-
-/// Where the agent works and may write; a write anywhere else is on the hardline list.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Boundary {
-    /// The agent's workspace: relative paths in calls are relative to it, and rules such
-    /// as `write_file(./**)` name paths inside it.
-    pub workspace: Option<PathBuf>,
-    /// Every directory the agent may write (the workspace first).
-    pub writable: Vec<PathBuf>,
-}
 
 /// What the engine says about one call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,8 +3,8 @@
 //! changes, recursive deletes, killing processes, services and network egress; low for
 //! read-only commands, file reads and writes inside the workspace; medium otherwise.
 
-use super::Boundary;
 use super::argv::SimpleCommand;
+use super::boundary::Boundary;
 use super::egress::{egress, git_verb};
 use super::facets::{Facet, FacetKind};
 use crate::protocol::{Action, Risk};

@@ -49,7 +49,7 @@ pub fn save_always(path: &Path, check: &Check) -> std::io::Result<Option<String>
     if check.target.trim().is_empty() {
         return Ok(None);
     }
-    let rule = format!("{}({})", check.action.as_str(), check.target);
+    let rule = format!("{}({})", check.action.as_str(), literal(&check.target));
     let mut settings = match std::fs::read_to_string(path) {
         Ok(text) => serde_json::from_str::<Value>(&text)
             .ok()
@@ -80,6 +80,23 @@ pub fn save_always(path: &Path, check: &Check) -> std::io::Result<Option<String>
     std::fs::write(&partial, text)?;
     std::fs::rename(&partial, path)?;
     Ok(Some(rule))
+}
+
+/// `target` as a glob that matches only itself: `*`, `?` and `[` become one-character sets,
+/// so approving `rm *.tmp` never saves a rule that allows `rm anything.tmp`.
+fn literal(target: &str) -> String {
+    let mut glob = String::with_capacity(target.len());
+    for ch in target.chars() {
+        match ch {
+            '*' | '?' | '[' => {
+                glob.push('[');
+                glob.push(ch);
+                glob.push(']');
+            }
+            other => glob.push(other),
+        }
+    }
+    glob
 }
 
 /// The object under `key`, made one if it is missing or not an object.
@@ -143,6 +160,29 @@ mod tests {
         assert_eq!(rules[0].decision, RuleDecision::Deny);
         assert_eq!(rules[1].text, "command(make build)");
         assert_eq!(save_always(&path, &approved("  ")).unwrap(), None);
+    }
+
+    #[test]
+    fn a_saved_grant_matches_the_approved_call_and_nothing_wider() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.local.json");
+        let saved = save_always(&path, &approved("rm *.tmp [ab]?"))
+            .unwrap()
+            .unwrap();
+        assert_eq!(saved, "command(rm [*].tmp [[]ab][?])");
+        let rule = &load_saved_rules(&path).unwrap()[0];
+        assert!(crate::approvals::glob::glob_matches(
+            &rule.pattern,
+            "rm *.tmp [ab]?"
+        ));
+        assert!(!crate::approvals::glob::glob_matches(
+            &rule.pattern,
+            "rm notes.tmp [ab]?"
+        ));
+        assert!(!crate::approvals::glob::glob_matches(
+            &rule.pattern,
+            "rm *.tmp a]x"
+        ));
     }
 
     #[test]
