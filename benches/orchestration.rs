@@ -66,6 +66,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -52,6 +52,7 @@ async fn demo_turn(question: &str) -> Vec<Event> {
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

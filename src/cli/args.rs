@@ -4,6 +4,7 @@ use std::path::PathBuf;
 
 use clap::{Parser, Subcommand, ValueEnum};
 
+use super::approval_flags::ApprovalPolicyArg;
 use crate::protocol::{BroadcastTarget, Mode, PlanDepth, Strategy, TurnOptions};
 
 #[derive(Clone, Debug, Parser)]
@@ -107,6 +108,16 @@ pub struct Args {
     /// (`{"content": ..., "target_agents": [...]}`) reaches the agents as typed input.
     #[arg(long, value_name = "DIR", env = "MASSGEN_RUNTIME_INBOX_DIR")]
     pub inbox_dir: Option<PathBuf>,
+
+    /// What a tool call the `permissions:` rules ask about becomes when nobody can be asked
+    /// (--automation, plain output, scripts); replaces every agent's automation_default.
+    #[arg(long, value_enum, value_name = "POLICY")]
+    pub approval_policy: Option<ApprovalPolicyArg>,
+
+    /// Ask about tool calls through files for every agent with `permissions:`: requests are
+    /// written to DIR/<agent>/req_<id>.json, answers read from resp_<id>.json.
+    #[arg(long, value_name = "DIR")]
+    pub approval_dir: Option<PathBuf>,
 
     /// Verbose diagnostics on standard error.
     #[arg(long, global = true)]

@@ -1,5 +1,6 @@
 //! The `massgen` command: parse arguments, load the config, run turns with a front end.
 
+mod approval_flags;
 mod args;
 mod eval;
 mod eval_args;

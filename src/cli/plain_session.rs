@@ -49,11 +49,26 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
         if let Some(dir) = &inbox_dir {
             println!("RUNTIME_INBOX: {}", dir.display());
         }
-        for dir in crate::headless::file_approval_dirs(&prepared.config, &cwd, None) {
+        for dir in crate::headless::file_approval_dirs(
+            &prepared.config,
+            &cwd,
+            args.approval_dir.as_deref(),
+        ) {
             println!("APPROVALS: {}", dir.display());
         }
     }
-    let mut handle = prepared.spawn_orchestrator(&cwd, human, inbox_dir);
+    // The plain and automation displays cannot put a tool call to the user: the policy
+    // (or the file handshake) answers.
+    let mut handle = prepared.spawn_orchestrator(
+        &cwd,
+        human,
+        inbox_dir,
+        super::approval_flags::approval_options(
+            args.approval_policy,
+            args.approval_dir.clone(),
+            true,
+        ),
+    );
     let mut printer = printer(front_end);
     let mut exit = Exit::Success;
     // Executing a plan needs no question: one given is added as extra instructions.

@@ -69,12 +69,14 @@ impl Prepared {
     /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
     /// says, logs in the run's log directory if one was made, and the session to continue,
     /// if any. `human`: someone can answer the agents' questions; `inbox_dir`: the steering
-    /// inbox its turns poll.
+    /// inbox its turns poll; `approvals`: how asked tool calls are answered without a
+    /// person.
     pub fn spawn_orchestrator(
         &mut self,
         cwd: &Path,
         human: bool,
         inbox_dir: Option<PathBuf>,
+        approvals: orchestrator::ApprovalOptions,
     ) -> OrchestratorHandle {
         orchestrator::spawn(
             Arc::clone(&self.config),
@@ -95,6 +97,7 @@ impl Prepared {
                     cwd.to_path_buf(),
                     self.allow_outside,
                 )),
+                approvals,
             },
         )
     }

@@ -25,7 +25,16 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
             return Exit::Config;
         }
     };
-    let handle = prepared.spawn_orchestrator(&cwd, true, inbox_dir);
+    let handle = prepared.spawn_orchestrator(
+        &cwd,
+        true,
+        inbox_dir,
+        super::approval_flags::approval_options(
+            args.approval_policy,
+            args.approval_dir.clone(),
+            false,
+        ),
+    );
     let (mode, turn) = args.turn(prepared.config.orchestrator.coordination.plan_depth);
     let options = TuiOptions {
         question: args.question.clone(),

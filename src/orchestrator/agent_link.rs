@@ -9,6 +9,7 @@ use std::time::Instant;
 use futures::StreamExt;
 use futures::stream::FuturesOrdered;
 
+use super::approvals::AgentGate;
 use super::channel::AgentSink;
 use super::inbox::HumanInbox;
 use super::model_call::ModelLink;
@@ -31,6 +32,8 @@ pub struct AgentLink {
     pub execution: ToolExecution,
     /// The agent's tool calls so far in this run, for its debug delay.
     pub tool_calls_made: Arc<AtomicU32>,
+    /// The agent's permission check, when its config has a `permissions:` block.
+    pub approvals: Option<Arc<AgentGate>>,
 }
 
 impl AgentLink {
@@ -118,18 +121,16 @@ impl AgentLink {
 
     async fn run_one(&self, call: &ToolCall) -> Message {
         if let Some(message) = self.turn_tools.blocked(&call.name) {
-            self.sink().event(EventMsg::ToolBlocked {
-                call_id: call.id.clone(),
-                tool: call.name.clone(),
-                arguments: call.arguments.clone(),
-                message: message.clone(),
-            });
-            return Message::Tool {
-                call_id: call.id.clone(),
-                name: call.name.clone(),
-                content: message,
-                is_error: true,
-            };
+            return self.blocked(call, message);
+        }
+        // The turn's own tools (task plan, broadcast, checklist) change nothing outside it.
+        if let Some(gate) = self
+            .approvals
+            .as_ref()
+            .filter(|_| !self.turn_tools.handles(&call.name))
+            && let Some(message) = gate.decide(self.sink(), self.router.as_ref(), call).await
+        {
+            return self.blocked(call, message);
         }
         let category = self.router.category(&call.name);
         self.sink().event(EventMsg::ToolCallBegin {
@@ -160,6 +161,22 @@ impl AgentLink {
             name: call.name.clone(),
             content: outcome.output,
             is_error: !outcome.ok,
+        }
+    }
+
+    /// The result of a call that did not run, reported as blocked to every display.
+    fn blocked(&self, call: &ToolCall, message: String) -> Message {
+        self.sink().event(EventMsg::ToolBlocked {
+            call_id: call.id.clone(),
+            tool: call.name.clone(),
+            arguments: call.arguments.clone(),
+            message: message.clone(),
+        });
+        Message::Tool {
+            call_id: call.id.clone(),
+            name: call.name.clone(),
+            content: message,
+            is_error: true,
         }
     }
 

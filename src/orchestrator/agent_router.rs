@@ -181,6 +181,13 @@ impl ToolRouter for AgentToolRouter {
         Some(policy.sandbox_plan(policy.workspace(), network))
     }
 
+    fn write_preview(&self, tool: &str, arguments: &str) -> Option<String> {
+        self.builtin
+            .as_ref()
+            .filter(|tools| self.settings.offers(tool) && tools.handles(tool))?
+            .write_preview(tool, arguments)
+    }
+
     fn set_presenting(&self, presenting: bool) {
         if let Some(tools) = &self.builtin {
             tools.policy().set_context_writes(presenting);

@@ -5,6 +5,7 @@ mod agent_link;
 mod agent_round;
 mod agent_router;
 mod approach_tool;
+mod approvals;
 mod broadcast;
 mod channel;
 mod checklist_tool;
@@ -46,6 +47,7 @@ mod turn;
 mod turn_tools;
 
 pub use agent_router::AgentToolRouter;
+pub use approvals::ApprovalOptions;
 pub use replace_agents::{AgentsLoader, config_loader};
 pub use replay::{ReplayOptions, spawn_replay};
 pub use runtime::{OrchestratorHandle, RuntimeOptions, spawn};

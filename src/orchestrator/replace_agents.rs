@@ -61,6 +61,10 @@ pub(super) async fn replace(
     for (agent, message) in std::mem::take(&mut tools.failed) {
         emitter.emit(Some(&agent), EventMsg::AgentError { message });
     }
+    let mut approvals = std::mem::take(&mut context.approvals);
+    for (agent, message) in approvals.rebuild(&config, context.project_dir.as_deref()) {
+        emitter.emit(Some(&agent), EventMsg::Warning { message });
+    }
     *context = RunContext {
         config: Arc::new(config),
         backends,
@@ -73,6 +77,7 @@ pub(super) async fn replace(
         inbox_dir: context.inbox_dir.clone(),
         tool_calls_made: roster.iter().map(|_| Arc::default()).collect(),
         kept_personas: std::sync::Mutex::default(),
+        approvals,
     };
     tracing::info!(agents = roster.len(), "agents replaced");
     emitter.emit(None, EventMsg::AgentsReplaced { agents: roster });

@@ -6,6 +6,7 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
 
+use super::approvals::RunApprovals;
 use super::emitter::Emitter;
 use super::override_after::{LastTurn, override_last};
 use super::prompts::HistoryEntry;
@@ -43,6 +44,8 @@ pub struct RuntimeOptions {
     pub history: Vec<HistoryEntry>,
     /// Loads the agents `Op::ReplaceAgents` asks for; `None` refuses it.
     pub agents_loader: Option<super::replace_agents::AgentsLoader>,
+    /// How asks are answered without a person (`--approval-policy`, `--approval-dir`).
+    pub approvals: super::approvals::ApprovalOptions,
 }
 
 /// The front end's side of a running orchestrator.
@@ -100,6 +103,15 @@ async fn run(
         emitter.emit(None, EventMsg::RunFinished);
         return;
     }
+    let (approvals, warnings) = RunApprovals::new(
+        &config,
+        options.approvals.clone(),
+        options.human,
+        project_dir.as_deref(),
+    );
+    for (agent, message) in warnings {
+        emitter.emit(Some(&agent), EventMsg::Warning { message });
+    }
     let mut context = RunContext {
         config,
         backends,
@@ -112,6 +124,7 @@ async fn run(
         inbox_dir: options.inbox_dir,
         tool_calls_made: agent_tools.routers.iter().map(|_| Arc::default()).collect(),
         kept_personas: std::sync::Mutex::default(),
+        approvals,
     };
     let mut logs = Logs::new(
         options.logs,

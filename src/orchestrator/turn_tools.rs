@@ -91,6 +91,17 @@ impl TurnTools {
             .map(|_| planning_mode::blocked_message(tool))
     }
 
+    /// Whether `tool` is one of the turn's tools (answered here, not by the router).
+    pub fn handles(&self, tool: &str) -> bool {
+        self.task_plan
+            .as_ref()
+            .is_some_and(|tools| tools.handles(tool))
+            || (self.checklist
+                && (tool == checklist_tool::SUBMIT_CHECKLIST
+                    || tool == approach_tool::DRAFT_APPROACH))
+            || (self.broadcast.is_some() && broadcast::is_broadcast_tool(tool))
+    }
+
     /// Runs the call if it is one of the turn's tools; `None` leaves it to the router.
     pub async fn call(&self, call: &ToolCall, sink: &AgentSink) -> Option<ToolResult> {
         if let Some(tools) = self

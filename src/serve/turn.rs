@@ -92,6 +92,7 @@ pub fn start(
             inbox_dir: None,
             redactor,
             history: request.history.clone(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -38,6 +38,13 @@ pub trait ToolRouter: Send + Sync {
     /// Runs one call. Never fails: problems become an error outcome the model can read.
     fn call(&self, call: ToolCall) -> BoxFuture<'static, ToolResult>;
 
+    /// For a call that writes a file (`write_file`, `edit_file`): the change as a unified
+    /// diff against the file on disk, capped; `None` for any other call.
+    fn write_preview(&self, tool: &str, arguments: &str) -> Option<String> {
+        let _ = (tool, arguments);
+        None
+    }
+
     /// The `category` of the custom tool named `tool` (not `default`); `None` for others.
     fn category(&self, tool: &str) -> Option<String> {
         let _ = tool;

@@ -69,6 +69,7 @@ async fn run_turns(
             inbox_dir: None,
             redactor: crate::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

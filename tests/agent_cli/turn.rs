@@ -171,6 +171,7 @@ pub fn start(project: tempfile::TempDir, yaml: &str, env: &Env) -> Scenario {
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

@@ -47,7 +47,6 @@ fn read_until(stdout: &mut impl BufRead, prefix: &str, seen: &mut String) -> Str
 }
 
 #[test]
-#[ignore = "needs the gate"]
 fn file_answers_decide_the_calls_and_the_ledger_records_them() {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", ASKING);

@@ -31,6 +31,7 @@ fn start(dir: &std::path::Path) -> OrchestratorHandle {
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: Some(orchestrator::config_loader(
                 Env::default(),
                 dir.to_path_buf(),
@@ -133,6 +134,7 @@ async fn agents_are_not_replaced_while_a_turn_runs() {
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: Some(orchestrator::config_loader(
                 Env::default(),
                 dir.path().to_path_buf(),

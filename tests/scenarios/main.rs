@@ -10,6 +10,7 @@ mod support;
 mod agent_prompts;
 mod agents_replace;
 mod answer_now;
+mod approvals;
 mod attachments;
 mod bootstrap_criteria;
 mod bootstrap_critic;

@@ -93,6 +93,7 @@ pub fn spawn_unlogged(config: Config, backends: Vec<Arc<dyn Backend>>) -> Orches
             inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     )
@@ -192,7 +193,18 @@ impl Scenario {
 
     /// As `start_with_tools`, with a config the test has adjusted after loading it.
     pub fn start_with_tools_config(dir: tempfile::TempDir, config: Config) -> Self {
-        Self::start_config(dir, config, true, None, false)
+        Self::start_config(dir, config, (true, Default::default()), None, false)
+    }
+
+    /// As `start_with_tools_config`, with a person at the terminal or not, and the
+    /// command line's approval options.
+    pub fn start_with_approvals(
+        dir: tempfile::TempDir,
+        config: Config,
+        human: bool,
+        approvals: massgen::orchestrator::ApprovalOptions,
+    ) -> Self {
+        Self::start_config(dir, config, (true, approvals), None, human)
     }
 
     fn start_in(
@@ -202,13 +214,13 @@ impl Scenario {
         resume: Option<massgen::session::SessionInfo>,
         human: bool,
     ) -> Self {
-        Self::start_config(dir, load(yaml), tools, resume, human)
+        Self::start_config(dir, load(yaml), (tools, Default::default()), resume, human)
     }
 
     fn start_config(
         dir: tempfile::TempDir,
         config: Config,
-        tools: bool,
+        (tools, approvals): (bool, massgen::orchestrator::ApprovalOptions),
         resume: Option<massgen::session::SessionInfo>,
         human: bool,
     ) -> Self {
@@ -249,6 +261,7 @@ impl Scenario {
                 inbox_dir: None,
                 redactor: massgen::redact::Redactor::default(),
                 history: Vec::new(),
+                approvals,
                 agents_loader: None,
             },
         );

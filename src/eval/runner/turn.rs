@@ -89,6 +89,7 @@ async fn drive(
             inbox_dir: None,
             redactor,
             history: Vec::new(),
+            approvals: Default::default(),
             agents_loader: None,
         },
     );

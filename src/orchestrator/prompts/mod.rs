@@ -24,6 +24,7 @@ mod final_answer;
 pub mod memory;
 mod multimodal;
 mod novelty_pressure;
+mod permissions;
 pub mod post_evaluation;
 pub mod presentation;
 mod skills;
@@ -89,6 +90,8 @@ pub struct PromptContext<'a> {
     pub round_knobs: RoundKnobs,
     /// `coordination_mode: decomposition`: `Some` with the agent's subtask, if it has one.
     pub decomposition: Option<Option<&'a str>>,
+    /// The agent's `permissions:` block, when its tool calls are checked.
+    pub permissions: Option<&'a crate::config::PermissionsConfig>,
 }
 
 /// `[system, user]` for a coordination round.
@@ -151,6 +154,10 @@ fn coordination_system_prompt(context: &PromptContext<'_>, view: &RoundView) -> 
         );
     }
     section(&mut prompt, "core_behaviors", "critical", CORE_BEHAVIORS);
+    if let Some(config) = context.permissions {
+        let text = permissions::guardrail(config);
+        section(&mut prompt, "tool_permissions", "high", &text);
+    }
     if let Some(text) = fast_iteration::guidance(&context.round_knobs.fast_iteration) {
         section(&mut prompt, "fast_iteration", "high", &text);
     }

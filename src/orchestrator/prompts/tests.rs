@@ -35,6 +35,7 @@ fn context<'a>(history: &'a [HistoryEntry]) -> PromptContext<'a> {
         attempt_feedback: None,
         round_knobs: super::RoundKnobs::default(),
         decomposition: None,
+        permissions: None,
     }
 }
 

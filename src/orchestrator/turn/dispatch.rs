@@ -57,7 +57,9 @@ impl Driver<'_> {
                 replies,
             }) => self.on_human_answer(&request_id, &replies),
             Some(Op::InjectHumanInput { text, targets }) => self.queue_human_input(text, targets),
-            Some(Op::AnswerApproval { .. }) => {}
+            Some(Op::AnswerApproval { request_id, answer }) => {
+                self.answer_approval(&request_id, answer);
+            }
             Some(Op::Submit { .. }) => {
                 self.refuse("a turn is already running; wait for it to finish or cancel it");
             }
@@ -178,6 +180,16 @@ impl Driver<'_> {
                 Steering::Deliver { text, targets } => self.queue_human_input(text, targets),
                 Steering::Warn(message) => self.emit(None, EventMsg::Warning { message }),
             }
+        }
+    }
+
+    /// A person's answer to an asked tool call; one no call waits for is a warning.
+    fn answer_approval(&mut self, request_id: &str, answer: crate::protocol::ApprovalAnswer) {
+        if !self.run.approvals.answer(request_id, answer) {
+            self.refuse(&format!(
+                "no tool call is waiting for the approval `{request_id}` (answered already, \
+                 timed out or never asked)"
+            ));
         }
     }
 

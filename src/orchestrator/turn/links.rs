@@ -8,6 +8,7 @@ use super::gate::PlanningGate;
 use super::settings::TurnSettings;
 use super::{Driver, PlanTurn, RunContext, TurnRequest, plan};
 use crate::orchestrator::agent_link::AgentLink;
+use crate::orchestrator::approvals::agent_cli_warning;
 use crate::orchestrator::channel::AgentSink;
 use crate::orchestrator::inbox::HumanInbox;
 use crate::orchestrator::model_call::ModelLink;
@@ -170,6 +171,11 @@ impl Driver<'_> {
                 .coordination
                 .is_decomposition()
                 .then(|| self.subtask(agent_index)),
+            permissions: config.agents[agent_index]
+                .backend
+                .tools
+                .permissions
+                .as_ref(),
         }
     }
 
@@ -236,6 +242,7 @@ impl Driver<'_> {
                 .tool_calls_made
                 .get(index)
                 .map_or_else(Arc::default, Arc::clone),
+            approvals: self.run.approvals.gate(index),
         }
     }
 
@@ -245,6 +252,29 @@ impl Driver<'_> {
             AgentSink::new(agent.clone(), self.tx.clone()),
             Arc::clone(&self.run.backends[index]),
         )
+    }
+
+    /// Agents whose CLI runs its own tools hear that their `permissions:` cover only
+    /// massgen's tools they call.
+    pub(super) fn warn_agent_cli_permissions(&mut self) {
+        let mut warnings = Vec::new();
+        for (index, agent) in self.run.config.agents.iter().enumerate() {
+            let runs_own_loop = self
+                .run
+                .backends
+                .get(index)
+                .is_some_and(|backend| backend.agent_loop().is_some());
+            if runs_own_loop
+                && agent.backend.tools.permissions.is_some()
+                && self.coordination.agents().contains(&agent.id)
+            {
+                let message = agent_cli_warning(&agent.id, agent.backend.kind.name());
+                warnings.push((agent.id.clone(), message));
+            }
+        }
+        for (agent, message) in warnings {
+            self.emit(Some(&agent), EventMsg::Warning { message });
+        }
     }
 
     /// The agent's task-plan tools this turn, if it has any.

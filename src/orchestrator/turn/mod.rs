@@ -86,6 +86,8 @@ pub struct RunContext {
     pub tool_calls_made: Vec<Arc<std::sync::atomic::AtomicU32>>,
     /// The personas later turns reuse (`persona_generator.persist_across_turns`).
     pub kept_personas: std::sync::Mutex<Option<crate::orchestrator::personas::Personas>>,
+    /// Each agent's permission gate, the run's grants and the asks waiting for an answer.
+    pub approvals: crate::orchestrator::approvals::RunApprovals,
 }
 
 pub struct TurnRequest {
@@ -262,6 +264,7 @@ impl<'a> Driver<'a> {
         for message in notes {
             self.emit(None, EventMsg::Warning { message });
         }
+        self.warn_agent_cli_permissions();
         for agent in self.coordination.agents().to_vec() {
             self.status(&agent, AgentStatus::Waiting);
         }

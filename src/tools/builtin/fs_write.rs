@@ -5,7 +5,7 @@ use std::os::fd::AsFd;
 
 use rustix::fs::AtFlags;
 use rustix::io::Errno;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::args::{Args, ToolError, ToolResult, io_error};
 use super::{open, text};
@@ -50,7 +50,32 @@ pub(super) fn edit_file(policy: &PathPolicy, args: &Args) -> ToolResult {
         .map_err(|error| io_error("read", path, &error))?;
     let original = text::read_whole(reader, path, raw)?;
     policy.record_read(path);
-    let mut content = original.clone();
+    let content = apply_edits(&original, &edits, raw)?;
+    if content == original {
+        return Ok(format!("The edits leave {raw} unchanged."));
+    }
+    let diff = text::unified_diff(&original, &content, raw, raw, 3);
+    if dry_run {
+        return Ok(format!(
+            "```diff\n{diff}```\n(dry run: nothing was written)"
+        ));
+    }
+    file.set_len(0)
+        .and_then(|()| file.seek(SeekFrom::Start(0)))
+        .and_then(|_| file.write_all(content.as_bytes()))
+        .map_err(|error| io_error("write", path, &error))?;
+    policy.record_created(path);
+    Ok(format!("```diff\n{diff}```"))
+}
+
+/// `original` with `edits` (`{oldText, newText}`, each matching exactly once) applied in
+/// order; `raw` names the file in messages.
+pub(super) fn apply_edits(
+    original: &str,
+    edits: &[Map<String, Value>],
+    raw: &str,
+) -> Result<String, ToolError> {
+    let mut content = original.to_string();
     for (index, edit) in edits.iter().enumerate() {
         let number = index + 1;
         let field = |name: &str| match edit.get(name) {
@@ -84,21 +109,7 @@ pub(super) fn edit_file(policy: &PathPolicy, args: &Args) -> ToolResult {
             }
         }
     }
-    if content == original {
-        return Ok(format!("The edits leave {raw} unchanged."));
-    }
-    let diff = text::unified_diff(&original, &content, raw, raw, 3);
-    if dry_run {
-        return Ok(format!(
-            "```diff\n{diff}```\n(dry run: nothing was written)"
-        ));
-    }
-    file.set_len(0)
-        .and_then(|()| file.seek(SeekFrom::Start(0)))
-        .and_then(|_| file.write_all(content.as_bytes()))
-        .map_err(|error| io_error("write", path, &error))?;
-    policy.record_created(path);
-    Ok(format!("```diff\n{diff}```"))
+    Ok(content)
 }
 
 pub(super) fn create_directory(policy: &PathPolicy, args: &Args) -> ToolResult {

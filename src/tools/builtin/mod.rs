@@ -9,6 +9,7 @@ mod diff;
 mod fs_read;
 mod fs_write;
 mod open;
+mod preview;
 mod specs;
 mod text;
 mod workspace;
@@ -231,6 +232,12 @@ impl BuiltinTools {
             .iter()
             .copied()
             .find(|tool| tool.name() == name)
+    }
+
+    /// The change a `write_file` or `edit_file` call would make, as a unified diff against
+    /// the file on disk; `None` for other calls and paths the agent may not write.
+    pub fn write_preview(&self, name: &str, arguments: &str) -> Option<String> {
+        preview::write_preview(self.lookup(name)?, &self.policy, arguments)
     }
 
     /// Runs one call. Never panics; bad arguments and refused paths come back as
