@@ -63,6 +63,7 @@ async fn measure(config: Config, turns: usize, logging: Option<std::path::PathBu
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             approvals: Default::default(),

@@ -49,6 +49,7 @@ async fn demo_turn(question: &str) -> Vec<Event> {
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             approvals: Default::default(),

@@ -104,6 +104,11 @@ pub struct Args {
     #[arg(long, conflicts_with = "display")]
     pub automation: bool,
 
+    /// A directory to steer running turns from: each `msg_*.json` dropped into it
+    /// (`{"content": ..., "target_agents": [...]}`) reaches the agents as typed input.
+    #[arg(long, value_name = "DIR", env = "MASSGEN_RUNTIME_INBOX_DIR")]
+    pub inbox_dir: Option<PathBuf>,
+
     /// What a tool call the `permissions:` rules ask about becomes when nobody can be asked
     /// (--automation, plain output, scripts); replaces every agent's automation_default.
     #[arg(long, value_enum, value_name = "POLICY")]
@@ -215,8 +220,8 @@ pub struct Args {
 pub enum Command {
     /// Play a recorded session, turn or event log again as it happened; no model is called.
     Replay(ReplayArgs),
-    /// What past runs did: `summary` (the default), `list`, `tools`, `open`; `--json` for
-    /// programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
+    /// What past runs did: `summary` (the default), `list`, `tools`, `approvals`, `open`;
+    /// `--json` for programs. (A question that is literally `logs` is asked as `massgen -- logs`.)
     Logs(super::logs::LogsArgs),
     /// An OpenAI-compatible HTTP API: POST /v1/chat/completions (streamed or not), GET
     /// /v1/models, GET /health. Each request is one turn of the config's agents.

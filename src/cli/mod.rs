@@ -20,6 +20,7 @@ mod sandbox_check;
 mod serve;
 mod setup;
 mod stdout;
+mod steering;
 mod tui_session;
 
 use std::path::PathBuf;

@@ -38,11 +38,31 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf, front_end: Fr
     // Agents may ask the user only where the user can answer: a terminal on stdin, and
     // never a script (`--automation`).
     let human = std::io::stdin().is_terminal() && front_end != FrontEnd::Automation;
+    let inbox_dir = match super::steering::open_inbox(&args, &cwd) {
+        Ok(dir) => dir,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
+    if front_end == FrontEnd::Automation {
+        if let Some(dir) = &inbox_dir {
+            println!("RUNTIME_INBOX: {}", dir.display());
+        }
+        for dir in crate::headless::file_approval_dirs(
+            &prepared.config,
+            &cwd,
+            args.approval_dir.as_deref(),
+        ) {
+            println!("APPROVALS: {}", dir.display());
+        }
+    }
     // The plain and automation displays cannot put a tool call to the user: the policy
     // (or the file handshake) answers.
     let mut handle = prepared.spawn_orchestrator(
         &cwd,
         human,
+        inbox_dir,
         super::approval_flags::approval_options(
             args.approval_policy,
             args.approval_dir.clone(),

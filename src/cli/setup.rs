@@ -68,12 +68,14 @@ impl Prepared {
 
     /// Starts the orchestrator over the prepared agents: tools and workspaces as the config
     /// says, logs in the run's log directory if one was made, and the session to continue,
-    /// if any. `human`: someone can answer the agents' questions; `approvals`: how asked
-    /// tool calls are answered without a person.
+    /// if any. `human`: someone can answer the agents' questions; `inbox_dir`: the steering
+    /// inbox its turns poll; `approvals`: how asked tool calls are answered without a
+    /// person.
     pub fn spawn_orchestrator(
         &mut self,
         cwd: &Path,
         human: bool,
+        inbox_dir: Option<PathBuf>,
         approvals: orchestrator::ApprovalOptions,
     ) -> OrchestratorHandle {
         orchestrator::spawn(
@@ -87,6 +89,7 @@ impl Prepared {
                 resume: self.resume.take(),
                 session_registry: crate::session::registry_path(),
                 human,
+                inbox_dir,
                 redactor: self.redactor.clone(),
                 history: Vec::new(),
                 agents_loader: Some(orchestrator::config_loader(

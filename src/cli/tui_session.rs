@@ -18,9 +18,17 @@ pub async fn run(mut prepared: Prepared, args: Args, cwd: PathBuf) -> Exit {
         );
         return Exit::Config;
     }
+    let inbox_dir = match super::steering::open_inbox(&args, &cwd) {
+        Ok(dir) => dir,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Exit::Config;
+        }
+    };
     let handle = prepared.spawn_orchestrator(
         &cwd,
         true,
+        inbox_dir,
         super::approval_flags::approval_options(
             args.approval_policy,
             args.approval_dir.clone(),

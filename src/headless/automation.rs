@@ -21,6 +21,14 @@
 //! `CHAIRMAN: <member> (configured|top_ranked|fallback after <member>)`; a debate adds
 //! `CRITIQUE: <critic> -> <member>, … (round <N>)` per critique.
 //!
+//! Before the first block, `RUNTIME_INBOX: <dir>` names the steering inbox (`--inbox-dir`)
+//! and `APPROVALS: <dir>` each directory where agents in `approval_mode: file` put their
+//! requests (`<dir>/<agent>/req_<id>.json`, answered with `resp_<id>.json` beside it).
+//! Tool approvals add, as they happen, `APPROVAL_REQUEST: <request id> <agent>: <preview>`
+//! for each ask (followed, when the ask is a file handshake, by `APPROVAL_ANSWER_FILE:
+//! <request id> <path of the resp_<id>.json to write>`) and `APPROVAL: <agent>
+//! allowed|denied by <decider>: <preview>` for each decision that was asked or denied.
+//!
 //! `LOG_DIR` and `STATUS` are left out when logging is off, `WINNER`, `ANSWER_FILE` and
 //! `ANSWER_PREVIEW` when the turn has no answer. Which session `--continue` goes on with,
 //! warnings, a reached cost budget, why a turn ended without an answer and how a saved plan
@@ -162,6 +170,10 @@ impl<W: Write + Send, D: Write + Send> Printer for AutomationPrinter<W, D> {
             self.finished(*outcome, *duration_ms)?;
         } else if let EventMsg::Strategy(strategy) = msg
             && let Some(line) = council_line(event.agent.as_ref(), strategy)
+        {
+            writeln!(self.out, "{line}")?;
+        } else if let EventMsg::Approval(approval) = msg
+            && let Some(line) = super::approval_lines::automation_line(approval)
         {
             writeln!(self.out, "{line}")?;
         } else if let EventMsg::Warning { message } = msg {

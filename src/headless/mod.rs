@@ -1,6 +1,7 @@
 //! Front ends without a full screen: the line-oriented `plain` printer, the `quiet` one
 //! that prints only the final answer, and `--automation`'s parseable lines.
 
+mod approval_lines;
 mod automation;
 mod lines;
 mod plain;
@@ -9,6 +10,7 @@ mod style;
 
 use std::io;
 
+pub use approval_lines::file_approval_dirs;
 pub use automation::AutomationPrinter;
 pub use plain::PlainPrinter;
 pub use quiet::QuietPrinter;

@@ -38,6 +38,7 @@ mod round_clock;
 mod round_task;
 mod run_logs;
 mod runtime;
+pub mod steering;
 mod submit;
 mod task_decomposer;
 mod task_tools;

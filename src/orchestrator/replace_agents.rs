@@ -74,6 +74,7 @@ pub(super) async fn replace(
         roster: roster.clone(),
         project_dir: context.project_dir.clone(),
         human: context.human,
+        inbox_dir: context.inbox_dir.clone(),
         tool_calls_made: roster.iter().map(|_| Arc::default()).collect(),
         kept_personas: std::sync::Mutex::default(),
         approvals,

@@ -34,6 +34,9 @@ pub struct RuntimeOptions {
     /// Someone can answer agents' questions (`coordination.broadcast: human`): a terminal
     /// front end, not automation or a pipe.
     pub human: bool,
+    /// The steering inbox (`--inbox-dir`, made and absolute) every turn polls while it
+    /// runs; `None` steers nothing.
+    pub inbox_dir: Option<std::path::PathBuf>,
     /// The run's secrets, replaced in every event before it is logged or shown.
     pub redactor: Redactor,
     /// Earlier questions and answers the first turn continues from (an API client's
@@ -118,6 +121,7 @@ async fn run(
         roster,
         project_dir,
         human: options.human,
+        inbox_dir: options.inbox_dir,
         tool_calls_made: agent_tools.routers.iter().map(|_| Arc::default()).collect(),
         kept_personas: std::sync::Mutex::default(),
         approvals,

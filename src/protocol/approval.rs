@@ -110,6 +110,10 @@ pub struct ApprovalRequest {
     pub diff: Option<String>,
     /// Seconds until an unanswered request is denied.
     pub timeout_secs: u64,
+    /// Where the answer goes when the ask is a file handshake (`…/resp_<id>.json`); `None`
+    /// when a person in the app answers.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answer_file: Option<std::path::PathBuf>,
 }
 
 /// A person's answer to an [`ApprovalRequest`].

@@ -73,6 +73,17 @@ impl ApiError {
         }
     }
 
+    /// The id a request chose is taken by a running turn.
+    pub fn conflict(message: impl Into<String>) -> Self {
+        Self {
+            status: StatusCode::CONFLICT,
+            message: message.into(),
+            kind: "invalid_request_error",
+            param: None,
+            code: Some("run_id_taken"),
+        }
+    }
+
     pub fn forbidden(message: impl Into<String>, code: &'static str) -> Self {
         Self {
             status: StatusCode::FORBIDDEN,

@@ -181,7 +181,7 @@ pub async fn check(State(gate): State<Arc<Gate>>, request: Request, next: Next) 
         );
         headers.insert(
             header::ACCESS_CONTROL_ALLOW_HEADERS,
-            HeaderValue::from_static("authorization, content-type"),
+            HeaderValue::from_static("authorization, content-type, x-massgen-run-id"),
         );
         headers.insert(
             header::ACCESS_CONTROL_MAX_AGE,

@@ -1,6 +1,7 @@
 //! `massgen serve`: an OpenAI-compatible HTTP API over axum, so any OpenAI client or chat
 //! front end can use a team of agents as if it were one model. `POST /v1/chat/completions`
-//! (streamed or not), `GET /v1/models`, `GET /health`. Each request is an isolated turn.
+//! (streamed or not), `GET /v1/models`, `GET /health`. Each request is an isolated turn;
+//! `POST /v1/chat/completions/{id}/steer` passes input to a running one.
 
 mod access_log;
 mod body;
@@ -10,6 +11,7 @@ mod gate;
 mod listen;
 mod request;
 mod respond;
+mod steer;
 mod turn;
 mod wire;
 
@@ -19,7 +21,7 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::body::Body;
-use axum::extract::State;
+use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
@@ -78,6 +80,8 @@ struct Server {
     shutdown: CancellationToken,
     /// When the server started: the `created` of its models.
     created: i64,
+    /// The turns running now, by completion id, for steering.
+    running: steer::RunningTurns,
 }
 
 /// Serves until `stop` completes (SIGTERM, Ctrl+C): then stops accepting, lets running
@@ -104,6 +108,7 @@ pub async fn run(
         allow_examples: options.allow_examples,
         shutdown: shutdown.clone(),
         created: jiff::Timestamp::now().as_second(),
+        running: steer::RunningTurns::default(),
     });
     let gate = Arc::new(gate::Gate::new(
         address,
@@ -114,6 +119,7 @@ pub async fn run(
         .route("/health", get(health))
         .route("/v1/models", get(models))
         .route("/v1/chat/completions", post(chat))
+        .route("/v1/chat/completions/{id}/steer", post(steer_turn))
         .fallback(not_found)
         .with_state(Arc::clone(&server))
         .layer(axum::middleware::from_fn_with_state(gate, gate::check))
@@ -161,6 +167,7 @@ fn allowed_methods(path: &str) -> Option<&'static str> {
     match path {
         "/health" | "/v1/models" => Some("GET, HEAD"),
         "/v1/chat/completions" => Some("POST"),
+        _ if path.starts_with("/v1/chat/completions/") && path.ends_with("/steer") => Some("POST"),
         _ => None,
     }
 }
@@ -202,7 +209,26 @@ async fn chat(State(server): State<Arc<Server>>, headers: HeaderMap, body: Body)
     }
 }
 
+async fn steer_turn(
+    State(server): State<Arc<Server>>,
+    Path(id): Path<String>,
+    headers: HeaderMap,
+    body: Body,
+) -> Response {
+    match server.steer(&id, &headers, body).await {
+        Ok(response) => response,
+        Err(error) => error.into_response(),
+    }
+}
+
 impl Server {
+    async fn steer(&self, id: &str, headers: &HeaderMap, body: Body) -> Result<Response, ApiError> {
+        self.authorize(headers)?;
+        body::require_json(headers)?;
+        let body = body::read(body, headers, self.max_body_bytes, self.read_timeout).await?;
+        self.running.steer(id, &body).await
+    }
+
     fn authorize(&self, headers: &HeaderMap) -> Result<(), ApiError> {
         let Some(expected) = &self.api_key else {
             return Ok(());
@@ -283,9 +309,11 @@ impl Server {
         let request = request::parse(&body)?;
         drop(body);
         let config = self.config_for(&request.model)?;
-        let id = respond::completion_id();
+        let id = steer::chosen_id(headers)?.unwrap_or_else(respond::completion_id);
+        let registration = self.running.register(&id)?;
         let created = jiff::Timestamp::now().as_second();
-        let started = turn::start(&self.context, config, &request, self.shutdown.child_token())
+        let shutdown = self.shutdown.child_token();
+        let started = turn::start(&self.context, config, &request, shutdown, registration)
             .map_err(|error| ApiError::internal(error, &id))?;
         let note = access_log::TurnNote {
             model: request.model.clone(),

@@ -53,7 +53,10 @@ pub fn start(
     config: Arc<Config>,
     request: &ChatRequest,
     shutdown: CancellationToken,
+    registration: super::steer::Registration,
 ) -> Result<Started, String> {
+    let config_agents: Vec<crate::protocol::AgentId> =
+        config.agents.iter().map(|agent| agent.id.clone()).collect();
     let backends = build_backends(&config, &context.env).map_err(|error| error.to_string())?;
     let redactor = secrets::redactor_for(&config, &context.env);
     let logs = if context.logs {
@@ -86,6 +89,7 @@ pub fn start(
             // would also make every request rewrite an ever longer sessions.json.
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor,
             history: request.history.clone(),
             approvals: Default::default(),
@@ -101,11 +105,16 @@ pub fn start(
             ..TurnOptions::default()
         },
     };
+    let agents = config_agents.clone();
+    registration.attach(handle.ops.clone(), agents);
     let (tx, rx) = mpsc::channel(256);
     tokio::spawn(async move {
+        // Steerable until the turn has ended.
+        let registration = registration;
         if handle.ops.send(submit).await.is_ok() {
             drive(&mut handle, &tx, &shutdown).await;
         }
+        drop(registration);
         let _ = handle.ops.send(Op::Shutdown).await;
         while handle.events.recv().await.is_some() {}
         let _ = handle.task.await;

@@ -3,9 +3,10 @@
 use std::io;
 use std::path::{Path, PathBuf};
 
+use super::approval_ledger::ApprovalLedger;
 use super::event_log::EventLog;
 use super::live_status::{LiveStatus, STATUS_PERIOD};
-use crate::protocol::{AgentId, Event};
+use crate::protocol::{AgentId, ApprovalEvent, Event, EventMsg};
 
 /// `log_<YYYYMMDD_HHMMSS_ffffff>` under `<massgen_dir>/massgen_logs/`, one per run.
 /// Creates `<parent>/<name>`, or `<name>_1`, `<name>_2`… when it exists; never reuses one.
@@ -87,6 +88,7 @@ pub struct TurnLog {
     dir: PathBuf,
     events: EventLog,
     status: Option<LiveStatus>,
+    approvals: ApprovalLedger,
 }
 
 impl TurnLog {
@@ -94,6 +96,7 @@ impl TurnLog {
         std::fs::create_dir_all(&dir)?;
         let events = EventLog::open(&dir.join("events.jsonl"))?;
         Ok(Self {
+            approvals: ApprovalLedger::new(&dir),
             dir,
             events,
             status: None,
@@ -124,6 +127,12 @@ impl TurnLog {
 
     pub fn append(&mut self, event: &Event) -> io::Result<()> {
         self.events.append(event)?;
+        if let EventMsg::Approval(ApprovalEvent::Decided(record)) = &event.msg
+            && let Err(error) = self.approvals.record(event.at, record)
+        {
+            // The ledger never stops the run; the decision is in events.jsonl anyway.
+            tracing::warn!(dir = %self.dir.display(), "cannot write approvals.jsonl: {error}");
+        }
         if let Some(status) = &self.status {
             status.apply(event);
         }
@@ -136,5 +145,59 @@ impl TurnLog {
             .join("final")
             .join(winner.as_str())
             .join("answer.txt")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::{Action, ApprovalRecord, Decider, GrantScope, Risk, Verdict};
+    use crate::session::approval_ledger::LEDGER_FILE;
+
+    fn event(msg: EventMsg) -> Event {
+        Event {
+            seq: 0,
+            at: jiff::Timestamp::UNIX_EPOCH,
+            turn: 1,
+            agent: Some(AgentId::new("a")),
+            msg,
+        }
+    }
+
+    #[test]
+    fn decided_approvals_go_to_the_ledger_beside_the_events() {
+        let root = tempfile::tempdir().unwrap();
+        let dir = root.path().join("log_x").join("turn_1").join("attempt_1");
+        let mut log = TurnLog::open(dir.clone()).unwrap();
+        log.append(&event(EventMsg::Warning {
+            message: "not a decision".into(),
+        }))
+        .unwrap();
+        assert!(!dir.join(LEDGER_FILE).exists());
+        let record = ApprovalRecord {
+            agent: AgentId::new("a"),
+            call_id: "c1".into(),
+            tool: "execute_command".into(),
+            action: Action::Command,
+            target: "ls".into(),
+            pattern: "command(ls)".into(),
+            risk: Risk::Low,
+            verdict: Verdict::Allow,
+            decider: Decider::Rule,
+            scope: GrantScope::Once,
+            rule: None,
+            reason: "allowed".into(),
+            asked: false,
+            request_id: None,
+            message: None,
+            waited_ms: None,
+            preview: "$ ls".into(),
+            audit: true,
+        };
+        log.append(&event(EventMsg::Approval(ApprovalEvent::Decided(record))))
+            .unwrap();
+        let ledger = std::fs::read_to_string(dir.join(LEDGER_FILE)).unwrap();
+        assert_eq!(ledger.lines().count(), 1);
+        assert!(ledger.contains("\"run_id\":\"log_x\""), "{ledger}");
     }
 }

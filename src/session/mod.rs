@@ -1,6 +1,7 @@
 //! The `.massgen/` directory: run log directories, per-turn event logs, the files derived
 //! from them (`status.json` also live while a turn runs), durable writes.
 
+mod approval_ledger;
 mod atomic;
 pub mod derived;
 mod event_lines;
@@ -19,6 +20,7 @@ mod store;
 mod turn_links;
 mod votes;
 
+pub use approval_ledger::{ApprovalLedger, LEDGER_FILE, LedgerLine, read_ledger};
 pub use atomic::{pretty_json, write_atomic, write_atomic_with};
 pub use event_lines::{EventLines, MAX_EVENT_LINE};
 pub use event_log::read_events;

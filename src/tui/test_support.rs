@@ -66,6 +66,7 @@ async fn run_turns(
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: crate::redact::Redactor::default(),
             history: Vec::new(),
             approvals: Default::default(),

@@ -168,6 +168,7 @@ pub fn start(project: tempfile::TempDir, yaml: &str, env: &Env) -> Scenario {
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             approvals: Default::default(),

@@ -12,6 +12,7 @@ mod mock_llm;
 
 mod common;
 
+mod approval_files;
 mod automation;
 mod config;
 mod continue_flag;
@@ -26,4 +27,5 @@ mod logs_summary_votes;
 mod plan;
 mod restarts;
 mod sessions;
+mod steering;
 mod strategy;

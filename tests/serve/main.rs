@@ -1,6 +1,7 @@
 //! `massgen serve` over real HTTP: completions whole and streamed, models, a conversation's
 //! history reaching the agents, an OpenAI-shaped error for each status, the concurrency
-//! limit, a client that disconnects mid-stream, and SIGTERM with a turn running.
+//! limit, a client that disconnects mid-stream, SIGTERM with a turn running, and steering a
+//! running turn by its id.
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
@@ -19,3 +20,4 @@ mod lifecycle;
 mod openai_client;
 mod polish;
 mod served;
+mod steer;

@@ -137,6 +137,7 @@ async fn massgens_custom_tool_example_calls_two_num_tool_and_the_sum_reaches_the
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor: massgen::redact::Redactor::default(),
             history: Vec::new(),
             approvals: Default::default(),

@@ -82,6 +82,11 @@ pub fn turns(run: &Path) -> Vec<PathBuf> {
     numbered(run, "turn_")
 }
 
+/// The `attempt_N` directories of a turn, in attempt order.
+pub fn attempts(turn: &Path) -> Vec<PathBuf> {
+    numbered(turn, "attempt_")
+}
+
 /// `prefix<N>` directories in `dir`, by N (so `turn_10` follows `turn_9`).
 fn numbered(dir: &Path, prefix: &str) -> Vec<PathBuf> {
     let mut found: Vec<(u64, PathBuf)> = std::fs::read_dir(dir)

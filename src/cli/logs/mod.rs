@@ -1,6 +1,7 @@
-//! `massgen logs summary|list|tools|open [--json]`: what past runs did, read from their log
+//! `massgen logs summary|list|tools|approvals|open [--json]`: what past runs did, read from their log
 //! directories (MassGen's `massgen logs`). Nothing here calls a model.
 
+mod approvals;
 mod find;
 mod list;
 mod open;
@@ -45,6 +46,9 @@ pub enum LogsAction {
         #[arg(long, value_enum, default_value_t = ToolOrder::Time)]
         sort: ToolOrder,
     },
+    /// Every tool-approval decision of the run's turns (or of the turn `--log-dir` names):
+    /// time, turn, agent, decision, who decided, scope, the call, the rule or message.
+    Approvals,
     /// Open the log directory in the file manager, else in $VISUAL / $EDITOR.
     Open,
 }
@@ -64,6 +68,8 @@ pub fn run(args: &LogsArgs, cwd: &Path) -> Exit {
             .and_then(|attempt| summary::run(&attempt, args.json)),
         LogsAction::Tools { sort } => find::attempt(args.log_dir.as_deref(), &logs_root)
             .and_then(|attempt| tools::run(&attempt, sort, args.json)),
+        LogsAction::Approvals => find::run_dir(args.log_dir.as_deref(), &logs_root)
+            .and_then(|dir| approvals::run(&dir, args.json)),
         LogsAction::Open => find::run_dir(args.log_dir.as_deref(), &logs_root)
             .and_then(|dir| open::run(&dir, args.json)),
     };

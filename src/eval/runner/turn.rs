@@ -86,6 +86,7 @@ async fn drive(
             resume: None,
             session_registry: None,
             human: false,
+            inbox_dir: None,
             redactor,
             history: Vec::new(),
             approvals: Default::default(),

@@ -81,11 +81,18 @@ impl<W: Write> PlainPrinter<W> {
     }
 
     /// The user's text, queued during the turn, waits for each agent's next tool result.
-    pub(super) fn input_queued_note(&mut self, text: &str) -> io::Result<()> {
+    /// Typed or steered input waiting for its agents (`targets` empty: every agent).
+    pub(super) fn input_queued_note(&mut self, text: &str, targets: &[AgentId]) -> io::Result<()> {
+        let whom = if targets.is_empty() {
+            "the agents".to_string()
+        } else {
+            let names: Vec<&str> = targets.iter().map(AgentId::as_str).collect();
+            clean(&names.join(", ")).into_owned()
+        };
         self.note(
             &self
                 .style
-                .dim(&format!("» queued for the agents: {}", clean(text))),
+                .dim(&format!("» queued for {whom}: {}", clean(text))),
         )
     }
 

@@ -330,7 +330,9 @@ impl<W: Write> PlainPrinter<W> {
                 Some(agent),
             ) => self.timed_out_line(agent, *responses),
             (EventMsg::PlanUpdated { plan }, _) => self.plan_status(plan),
-            (EventMsg::HumanInputQueued { text, .. }, _) => self.input_queued_note(text),
+            (EventMsg::HumanInputQueued { text, targets }, _) => {
+                self.input_queued_note(text, targets)
+            }
             (
                 EventMsg::TurnFinished {
                     outcome,
@@ -340,7 +342,12 @@ impl<W: Write> PlainPrinter<W> {
                 _,
             ) => self.finish_line(*outcome, *duration_ms),
             (EventMsg::Strategy(strategy), agent) => self.strategy_line(agent, strategy),
-            (EventMsg::Approval(_), _) => Ok(()),
+            (EventMsg::Approval(approval), Some(agent)) => {
+                match super::approval_lines::plain_line(approval) {
+                    Some(line) => self.agent_line(agent, &line),
+                    None => Ok(()),
+                }
+            }
             (_, None) => Ok(()),
             (
                 run_events!()

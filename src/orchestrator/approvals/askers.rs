@@ -81,8 +81,12 @@ impl Asker {
                     Ok(filed) => filed,
                     Err(why) => return Heard::Failed(why),
                 };
-                // Announced once the request file is there to be answered.
-                sink.event(EventMsg::Approval(ApprovalEvent::Asked(request.clone())));
+                // Announced once the request file is there to be answered, naming it.
+                let announced = ApprovalRequest {
+                    answer_file: Some(filed.response_path().to_path_buf()),
+                    ..request.clone()
+                };
+                sink.event(EventMsg::Approval(ApprovalEvent::Asked(announced)));
                 match filed.wait(timeout).await {
                     FileAnswer::Answered(answer) => Heard::Answer(answer),
                     FileAnswer::TimedOut => Heard::TimedOut,

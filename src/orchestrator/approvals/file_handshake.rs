@@ -73,6 +73,11 @@ pub struct Filed {
 }
 
 impl Filed {
+    /// Where the answer goes: `resp_<id>.json`.
+    pub fn response_path(&self) -> &Path {
+        &self.response
+    }
+
     /// Waits up to `timeout` for the response; one already there (written before a
     /// restart) counts at once. The request file is then settled.
     pub async fn wait(mut self, timeout: Duration) -> FileAnswer {

@@ -19,6 +19,7 @@ fn request() -> ApprovalRequest {
         preview: "$ make".into(),
         diff: None,
         timeout_secs: 5,
+        answer_file: None,
     }
 }
 

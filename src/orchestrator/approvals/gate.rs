@@ -140,6 +140,7 @@ impl AgentGate {
                 .then(|| router.write_preview(&call.name, &call.arguments))
                 .flatten(),
             timeout_secs: timeout.as_secs(),
+            answer_file: None,
         };
         let started = tokio::time::Instant::now();
         let heard = self

@@ -7,6 +7,7 @@ use tokio::sync::oneshot;
 use super::{Driver, budget};
 use crate::orchestrator::channel::{RoundUpdate, TaskMsg, Verdict};
 use crate::orchestrator::coordination::{ApproachReply, ChecklistReply, Report};
+use crate::orchestrator::steering::Steering;
 use crate::protocol::{AgentId, EventMsg, Op, PostEvaluationOutcome};
 use crate::tools::WorkflowCall;
 
@@ -160,6 +161,26 @@ impl Driver<'_> {
     fn queue_human_input(&mut self, text: String, targets: Vec<AgentId>) {
         self.task_kit.inbox.push(text.clone(), targets.clone());
         self.emit(None, EventMsg::HumanInputQueued { text, targets });
+    }
+
+    /// Delivers what the steering inbox holds now, as if typed; its problems are warnings.
+    pub(super) fn poll_steering(&mut self) {
+        let known: Vec<AgentId> = self
+            .run
+            .config
+            .agents
+            .iter()
+            .map(|agent| agent.id.clone())
+            .collect();
+        let Some(poller) = self.steering.as_mut() else {
+            return;
+        };
+        for taken in poller.poll(&known) {
+            match taken {
+                Steering::Deliver { text, targets } => self.queue_human_input(text, targets),
+                Steering::Warn(message) => self.emit(None, EventMsg::Warning { message }),
+            }
+        }
     }
 
     /// A person's answer to an asked tool call; one no call waits for is a warning.

@@ -43,6 +43,7 @@ use super::channel::{TaskMsg, TaskSender, task_channel};
 use super::coordination::Coordination;
 use super::emitter::Emitter;
 use super::prompts::HistoryEntry;
+use super::steering::SteeringPoller;
 use crate::backend::Backend;
 use crate::config::Config;
 use crate::protocol::{
@@ -77,6 +78,8 @@ pub struct RunContext {
     pub project_dir: Option<std::path::PathBuf>,
     /// Someone can answer agents' questions (a terminal, not automation).
     pub human: bool,
+    /// The steering inbox (`--inbox-dir`) each turn polls while it runs.
+    pub inbox_dir: Option<std::path::PathBuf>,
     /// One per agent, config order: its code-based tools (`enable_code_based_tools`).
     pub code_tools: Vec<Option<Arc<crate::mcp::code_tools::CodeTools>>>,
     /// One per agent, config order: its tool calls so far in the run (its debug delay).
@@ -183,6 +186,8 @@ struct Driver<'a> {
     subtasks: Vec<Option<String>>,
     /// The council strategy's stages, when the turn runs as a council.
     council: Option<council::CouncilRun>,
+    /// The steering inbox, polled while the turn runs.
+    steering: Option<SteeringPoller>,
 }
 
 impl<'a> Driver<'a> {
@@ -229,6 +234,7 @@ impl<'a> Driver<'a> {
                 )),
                 crate::protocol::Strategy::Vote => None,
             },
+            steering: run.inbox_dir.clone().map(SteeringPoller::new),
         }
     }
 
@@ -294,6 +300,7 @@ impl<'a> Driver<'a> {
             let coordinating = presentation_deadline.is_none();
             let question_deadline = self.questions.next_deadline();
             let front_end_keeps_up = self.emitter.has_room();
+            let steering_due = self.steering.as_ref().map(SteeringPoller::due);
             tokio::select! {
                 Some(msg) = self.rx.recv(), if front_end_keeps_up => self.handle(msg),
                 () = self.emitter.room(), if !front_end_keeps_up => {}
@@ -303,6 +310,8 @@ impl<'a> Driver<'a> {
                     if !coordinating => self.on_presentation_timeout(),
                 () = sleep_until(question_deadline.unwrap_or(coordination_deadline)),
                     if question_deadline.is_some() => self.expire_questions(),
+                () = sleep_until(steering_due.unwrap_or(coordination_deadline)),
+                    if steering_due.is_some() => self.poll_steering(),
             }
         }
         self.close_questions();
