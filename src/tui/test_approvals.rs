@@ -22,6 +22,7 @@ pub fn command_request(request_id: &str, command: &str) -> ApprovalRequest {
         preview: format!("$ {command}"),
         diff: None,
         timeout_secs: 300,
+        answer_file: None,
     }
 }
 
@@ -53,6 +54,7 @@ pub fn write_request(request_id: &str) -> ApprovalRequest {
         preview: "write src/lib.rs".into(),
         diff: Some(diff),
         timeout_secs: 120,
+        answer_file: None,
     }
 }
 
@@ -72,6 +74,7 @@ pub fn mcp_request(request_id: &str) -> ApprovalRequest {
         preview: "linear/create_issue".into(),
         diff: None,
         timeout_secs: 60,
+        answer_file: None,
     }
 }
 

@@ -81,13 +81,15 @@ impl Asker {
                     Ok(filed) => filed,
                     Err(why) => return Heard::Failed(why),
                 };
-                // Announced once the request file is there to be answered, naming it.
+                // Announced once the request file is there to be answered, naming it; a
+                // person in the TUI may answer it too.
+                let mut elsewhere = pending.register(&request.request_id);
                 let announced = ApprovalRequest {
                     answer_file: Some(filed.response_path().to_path_buf()),
                     ..request.clone()
                 };
                 sink.event(EventMsg::Approval(ApprovalEvent::Asked(announced)));
-                match filed.wait(timeout).await {
+                match filed.wait(timeout, &mut elsewhere).await {
                     FileAnswer::Answered(answer) => Heard::Answer(answer),
                     FileAnswer::TimedOut => Heard::TimedOut,
                     FileAnswer::Unreadable(why) => Heard::Failed(why),

@@ -8,6 +8,7 @@ use std::time::Duration;
 
 use serde_json::{Value, json};
 
+use super::pending::Waiting;
 use crate::protocol::{ApprovalAnswer, ApprovalRequest, GrantScope};
 
 /// How often the response file is looked for (MassGen polls every 0.4 s).
@@ -78,10 +79,12 @@ impl Filed {
         &self.response
     }
 
-    /// Waits up to `timeout` for the response; one already there (written before a
-    /// restart) counts at once. The request file is then settled.
-    pub async fn wait(mut self, timeout: Duration) -> FileAnswer {
+    /// Waits up to `timeout` for the response — or for `elsewhere`, a person answering in
+    /// the TUI; one already there (written before a restart) counts at once. The request
+    /// file is then settled.
+    pub async fn wait(mut self, timeout: Duration, elsewhere: &mut Waiting) -> FileAnswer {
         let deadline = tokio::time::Instant::now() + timeout;
+        let mut elsewhere_open = true;
         let answer = loop {
             if let Some(answer) = take_response(&self.response) {
                 break answer;
@@ -89,7 +92,18 @@ impl Filed {
             if tokio::time::Instant::now() >= deadline {
                 break FileAnswer::TimedOut;
             }
-            tokio::time::sleep(POLL_INTERVAL.min(timeout)).await;
+            let poll = tokio::time::sleep(POLL_INTERVAL.min(timeout));
+            if elsewhere_open {
+                tokio::select! {
+                    answer = elsewhere.answer() => match answer {
+                        Some(answer) => break FileAnswer::Answered(answer),
+                        None => elsewhere_open = false,
+                    },
+                    () = poll => {}
+                }
+            } else {
+                poll.await;
+            }
         };
         self.request.settle(match &answer {
             FileAnswer::Answered(ApprovalAnswer::Approve { .. }) => "approved",

@@ -1,7 +1,10 @@
 //! The file handshake: answers read and consumed, unreadable answers denied, timeouts and
 //! cancelled calls leave the request file settled.
 
+use std::sync::Arc;
+
 use super::*;
+use crate::orchestrator::approvals::pending::PendingApprovals;
 use crate::protocol::{Action, AgentId, Risk};
 
 fn request() -> ApprovalRequest {
@@ -31,7 +34,11 @@ impl FileHandshake {
         pattern: &str,
         timeout: Duration,
     ) -> FileAnswer {
-        self.file(request, id, pattern).unwrap().wait(timeout).await
+        let mut nobody = Arc::new(PendingApprovals::default()).register(id);
+        self.file(request, id, pattern)
+            .unwrap()
+            .wait(timeout, &mut nobody)
+            .await
     }
 }
 
@@ -116,4 +123,34 @@ async fn no_answer_times_out_and_a_cancelled_wait_is_not_left_pending() {
     let waiting = handshake.ask(&asked, "abc", "command:make", Duration::from_secs(60));
     let _ = tokio::time::timeout(Duration::from_secs(1), waiting).await;
     assert_eq!(status(dir.path()), "cancelled");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_person_in_the_tui_may_answer_a_filed_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let handshake = FileHandshake::new(dir.path().to_path_buf());
+    let pending = Arc::new(PendingApprovals::default());
+    let mut waiting = pending.register("abc-1");
+    let filed = handshake.file(&request(), "abc", "command:make").unwrap();
+    let answering = {
+        let pending = Arc::clone(&pending);
+        tokio::spawn(async move {
+            tokio::time::sleep(Duration::from_secs(1)).await;
+            pending.answer(
+                "abc-1",
+                ApprovalAnswer::Approve {
+                    scope: GrantScope::Session,
+                },
+            )
+        })
+    };
+    let answer = filed.wait(Duration::from_secs(5), &mut waiting).await;
+    assert!(answering.await.unwrap());
+    assert_eq!(
+        answer,
+        FileAnswer::Answered(ApprovalAnswer::Approve {
+            scope: GrantScope::Session
+        })
+    );
+    assert_eq!(status(dir.path()), "approved");
 }

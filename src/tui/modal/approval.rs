@@ -145,7 +145,10 @@ fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Lin
     };
     match (request.action, &request.diff) {
         (Action::Command, _) => {
-            let written = request.preview.strip_prefix("$ ").unwrap_or(&request.preview);
+            let written = request
+                .preview
+                .strip_prefix("$ ")
+                .unwrap_or(&request.preview);
             let command = if written.trim().is_empty() {
                 request.target.as_str()
             } else {
@@ -159,7 +162,10 @@ fn call_lines(pending: &PendingApproval, theme: &Theme, width: usize) -> Vec<Lin
             let mut lines = plain(&shown.join("\n"), theme.text().add_modifier(Modifier::BOLD));
             // What the rules saw (`\c\u\r\l x` is `curl x`; one part of a chain decided).
             if !request.target.is_empty() && request.target != command.trim() {
-                lines.extend(plain(&format!("checked as: {}", request.target), theme.dim()));
+                lines.extend(plain(
+                    &format!("checked as: {}", request.target),
+                    theme.dim(),
+                ));
             }
             lines
         }

@@ -53,11 +53,20 @@ async fn an_obfuscated_command_shows_as_written_and_as_checked() {
     request.target = "curl -s https://example.com/x".into();
     let (state, view) = waiting(vec![request]).await;
     let screen = screen_text(&draw(&state, &view, 80, 24));
-    assert!(screen.contains(r"$ \c\u\r\l -s https://example.com/x"), "{screen}");
-    assert!(screen.contains("checked as: curl -s https://example.com/x"), "{screen}");
+    assert!(
+        screen.contains(r"$ \c\u\r\l -s https://example.com/x"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("checked as: curl -s https://example.com/x"),
+        "{screen}"
+    );
     let (state, view) = waiting(vec![command_request("r2", "ls -la")]).await;
     let screen = screen_text(&draw(&state, &view, 80, 24));
-    assert!(!screen.contains("checked as"), "the same text twice: {screen}");
+    assert!(
+        !screen.contains("checked as"),
+        "the same text twice: {screen}"
+    );
 }
 
 #[tokio::test(start_paused = true)]
