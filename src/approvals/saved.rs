@@ -9,10 +9,13 @@ use serde_json::{Map, Value, json};
 use super::Check;
 use crate::config::{PermissionRule, RuleDecision};
 
+/// The largest settings file read.
+const MAX_SETTINGS_BYTES: u64 = 8 * crate::bounded_file::MIB;
+
 /// The rules saved in `path`; none when the file does not exist. A file that cannot be read
 /// or holds a malformed rule is an error naming it.
 pub fn load_saved_rules(path: &Path) -> Result<Vec<PermissionRule>, String> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::bounded_file::read_to_string(path, MAX_SETTINGS_BYTES) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
         Err(error) => return Err(format!("{} could not be read: {error}", path.display())),
@@ -50,11 +53,20 @@ pub fn save_always(path: &Path, check: &Check) -> std::io::Result<Option<String>
         return Ok(None);
     }
     let rule = format!("{}({})", check.action.as_str(), literal(&check.target));
-    let mut settings = match std::fs::read_to_string(path) {
+    let mut settings = match crate::bounded_file::read_to_string(path, MAX_SETTINGS_BYTES) {
+        // Someone else's settings that are not a JSON object are never overwritten.
         Ok(text) => serde_json::from_str::<Value>(&text)
             .ok()
             .filter(Value::is_object)
-            .unwrap_or_else(|| json!({})),
+            .ok_or_else(|| {
+                std::io::Error::new(
+                    std::io::ErrorKind::InvalidData,
+                    format!(
+                        "{} is not a JSON object; it was left as it is",
+                        path.display()
+                    ),
+                )
+            })?,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => json!({}),
         Err(error) => return Err(error),
     };
@@ -183,6 +195,16 @@ mod tests {
             &rule.pattern,
             "rm *.tmp a]x"
         ));
+    }
+
+    #[test]
+    fn a_settings_file_that_is_not_json_is_never_overwritten() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("settings.local.json");
+        std::fs::write(&path, "theme = dark\n").unwrap();
+        let error = save_always(&path, &approved("make")).unwrap_err();
+        assert!(error.to_string().contains("left as it is"), "{error}");
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "theme = dark\n");
     }
 
     #[test]

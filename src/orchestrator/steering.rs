@@ -56,6 +56,9 @@ impl SteeringPoller {
     }
 }
 
+/// The largest steering message read; a bigger file is dropped with a warning.
+const MAX_MESSAGE_BYTES: u64 = crate::bounded_file::MIB;
+
 /// Reads and deletes the inbox's `msg_*.json` files in name order. Files still being
 /// written (`*.tmp`) are left alone; a file that vanished meanwhile is skipped.
 pub fn take_messages(dir: &Path, known: &[AgentId]) -> Vec<Steering> {
@@ -71,13 +74,20 @@ pub fn take_messages(dir: &Path, known: &[AgentId]) -> Vec<Steering> {
     let mut taken = Vec::new();
     for name in names {
         let path = dir.join(&name);
-        let Ok(text) = std::fs::read_to_string(&path) else {
+        let read = crate::bounded_file::read_to_string(&path, MAX_MESSAGE_BYTES);
+        if matches!(&read, Err(error) if error.kind() == std::io::ErrorKind::NotFound) {
             continue;
-        };
+        }
         if let Err(error) = std::fs::remove_file(&path) {
             tracing::warn!(file = %path.display(), "cannot delete a steering message: {error}");
         }
-        taken.extend(read_message(&name, &text, known));
+        match read {
+            Ok(text) => taken.extend(read_message(&name, &text, known)),
+            // A FIFO, a huge file or one that is not text: dropped, never waited on.
+            Err(error) => taken.push(Steering::Warn(format!(
+                "steering message {name} was dropped: {error}"
+            ))),
+        }
     }
     taken
 }
@@ -150,6 +160,19 @@ mod tests {
             text: text.into(),
             targets: targets.iter().copied().map(AgentId::new).collect(),
         }
+    }
+
+    #[test]
+    fn a_file_too_big_to_be_a_message_is_dropped_with_a_warning() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = format!(r#"{{"content": "{}"}}"#, "x".repeat(2 << 20));
+        std::fs::write(dir.path().join("msg_1.json"), big).unwrap();
+        let taken = take_messages(dir.path(), &known());
+        assert!(
+            matches!(&taken[..], [Steering::Warn(message)] if message.contains("msg_1.json")),
+            "{taken:?}"
+        );
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
     }
 
     #[test]

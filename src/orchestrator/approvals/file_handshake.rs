@@ -137,9 +137,12 @@ fn request_body(request: &ApprovalRequest, id: &str, pattern: &str) -> Value {
     })
 }
 
+/// The largest response read; anything bigger (or not a regular file) denies.
+const MAX_RESPONSE_BYTES: u64 = crate::bounded_file::MIB;
+
 /// Reads and deletes the response file, if there is one.
 fn take_response(path: &Path) -> Option<FileAnswer> {
-    let text = match std::fs::read_to_string(path) {
+    let text = match crate::bounded_file::read_to_string(path, MAX_RESPONSE_BYTES) {
         Ok(text) => text,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return None,
         Err(error) => {
