@@ -3,13 +3,12 @@
 //! answers in that `resp_<id>.json` (one approved, one denied), each decision prints
 //! `APPROVAL:`, and the turn's `approvals.jsonl` and `massgen logs approvals` record both.
 
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
 
 use serde_json::Value;
 
-use crate::common::RunArgs;
+use crate::common::{RunArgs, read_until_containing, spawn_reading};
 use crate::support::sandbox::{Sandbox, text};
 
 /// One agent that asks (in file mode) before each of two commands.
@@ -34,12 +33,7 @@ agents:
 /// Reads stdout lines until one starts with `prefix`; returns what follows it.
 fn read_until(stdout: &mut impl BufRead, prefix: &str, seen: &mut String) -> String {
     loop {
-        let mut line = String::new();
-        assert!(
-            stdout.read_line(&mut line).unwrap() > 0,
-            "no {prefix} line: {seen}"
-        );
-        seen.push_str(&line);
+        let line = read_until_containing(stdout, prefix, seen);
         if let Some(rest) = line.strip_prefix(prefix) {
             return rest.trim_end().to_string();
         }
@@ -50,16 +44,8 @@ fn read_until(stdout: &mut impl BufRead, prefix: &str, seen: &mut String) -> Str
 fn file_answers_decide_the_calls_and_the_ledger_records_them() {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", ASKING);
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-        .args(["--automation", "--config", "run.yaml", "q"])
-        .current_dir(&sandbox.root)
-        .env("HOME", sandbox.root.join("home"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut stdout) =
+        spawn_reading(&sandbox, &["--automation", "--config", "run.yaml", "q"]);
     let mut seen = String::new();
     let dir = PathBuf::from(read_until(&mut stdout, "APPROVALS: ", &mut seen));
     assert_eq!(dir, sandbox.root.join(".massgen/approvals"));

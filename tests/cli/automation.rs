@@ -4,12 +4,11 @@
 
 #![allow(clippy::unwrap_used, clippy::expect_used)]
 
-use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Output};
 use std::time::Duration;
 
-use crate::common::{RunArgs, assert_code, describe};
+use crate::common::{RunArgs, assert_code, describe, read_until_containing, spawn_reading};
 use crate::support::sandbox::{Sandbox, text};
 
 const PAIR: &str = "\
@@ -226,25 +225,10 @@ fn sigint_cancels_saves_the_turn_and_exits_4() {
         "hang.yaml",
         "agent:\n  id: stuck\n  backend: {type: scripted, tokens_per_second: 0, fail: hang}\n",
     );
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-        .args(["--automation", "--config", "hang.yaml", "q"])
-        .current_dir(&sandbox.root)
-        .env("HOME", sandbox.root.join("home"))
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+    let (mut child, mut stdout) =
+        spawn_reading(&sandbox, &["--automation", "--config", "hang.yaml", "q"]);
     let mut seen = String::new();
-    while !seen.contains("[Coordination in progress") {
-        let mut line = String::new();
-        assert!(
-            stdout.read_line(&mut line).unwrap() > 0,
-            "ended early: {seen}"
-        );
-        seen.push_str(&line);
-    }
+    read_until_containing(&mut stdout, "[Coordination in progress", &mut seen);
     let sent = Command::new("kill")
         .args(["-INT", &child.id().to_string()])
         .status()

@@ -2,7 +2,8 @@
 
 #![allow(dead_code)]
 
-use std::process::Output;
+use std::io::{BufRead, BufReader};
+use std::process::{Output, Stdio};
 
 use crate::support::sandbox::{Sandbox, text};
 
@@ -78,4 +79,49 @@ pub fn final_section(stdout: &str, n: usize) -> String {
         .copied()
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// `massgen ARGS` started in the sandbox — its cwd and home, no colours, no API keys, no
+/// inbox from the environment — with its output piped, and its standard output to read
+/// line by line while it runs.
+pub fn spawn_reading(
+    sandbox: &Sandbox,
+    args: &[&str],
+) -> (std::process::Child, BufReader<std::process::ChildStdout>) {
+    let mut command = std::process::Command::new(assert_cmd::cargo::cargo_bin("massgen"));
+    command
+        .args(args)
+        .current_dir(&sandbox.root)
+        .env("HOME", sandbox.root.join("home"))
+        .env("XDG_CONFIG_HOME", sandbox.root.join("home").join(".config"))
+        .env("NO_COLOR", "1")
+        .env_remove("RUST_LOG")
+        .env_remove("MASSGEN_RUNTIME_INBOX_DIR")
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (key, _) in std::env::vars() {
+        if key.ends_with("_API_KEY") {
+            command.env_remove(key);
+        }
+    }
+    let mut child = command.spawn().unwrap();
+    let stdout = BufReader::new(child.stdout.take().unwrap());
+    (child, stdout)
+}
+
+/// Reads lines into `seen` until one contains `needle`, and returns that line; fails when
+/// the output ends first.
+pub fn read_until_containing(stdout: &mut impl BufRead, needle: &str, seen: &mut String) -> String {
+    loop {
+        let mut line = String::new();
+        assert!(
+            stdout.read_line(&mut line).unwrap() > 0,
+            "ended before {needle:?}: {seen}"
+        );
+        seen.push_str(&line);
+        if line.contains(needle) {
+            return line;
+        }
+    }
 }

@@ -2,12 +2,12 @@
 //! message dropped into it mid-run reaches every agent with its next tool result, a
 //! targeted one only its agent, and a message for nobody known is a warning.
 
-use std::io::{BufRead, BufReader};
+use std::io::BufRead;
 use std::path::Path;
-use std::process::{Command, Stdio};
 
 use massgen::protocol::{Event, EventMsg};
 
+use crate::common::{read_until_containing, spawn_reading};
 use crate::support::sandbox::{Sandbox, text};
 
 /// Two agents that run a slow command a few times in each round before answering.
@@ -68,24 +68,17 @@ fn delivered_to(events: &[Event], wanted: &str) -> Vec<String> {
 fn inbox_messages_reach_their_agents_mid_run() {
     let sandbox = Sandbox::new();
     sandbox.write("run.yaml", SLOW_PAIR);
-    let mut child = Command::new(assert_cmd::cargo::cargo_bin("massgen"))
-        .args([
+    let (mut child, mut stdout) = spawn_reading(
+        &sandbox,
+        &[
             "--automation",
             "--config",
             "run.yaml",
             "--inbox-dir",
             "inbox",
             "q",
-        ])
-        .current_dir(&sandbox.root)
-        .env("HOME", sandbox.root.join("home"))
-        .env_remove("MASSGEN_RUNTIME_INBOX_DIR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdout = BufReader::new(child.stdout.take().unwrap());
+        ],
+    );
     let mut first = String::new();
     stdout.read_line(&mut first).unwrap();
     let inbox = sandbox.root.join("inbox").canonicalize().unwrap();
@@ -94,14 +87,7 @@ fn inbox_messages_reach_their_agents_mid_run() {
         format!("RUNTIME_INBOX: {}", inbox.display())
     );
     let mut seen = String::new();
-    while !seen.contains("[Coordination in progress") {
-        let mut line = String::new();
-        assert!(
-            stdout.read_line(&mut line).unwrap() > 0,
-            "ended early: {seen}"
-        );
-        seen.push_str(&line);
-    }
+    read_until_containing(&mut stdout, "[Coordination in progress", &mut seen);
     drop_message(
         &inbox,
         "msg_0001.json",
