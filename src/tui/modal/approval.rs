@@ -129,6 +129,10 @@ fn head_lines(
         risk.push((rule.clone(), theme.accent()));
     }
     lines.extend(wrap_styled(&risk, width));
+    if let Some(file) = &request.answer_file {
+        let file = file.display().to_string();
+        lines.extend(labelled("Or:  ", &format!("answer in {file}"), theme.dim()));
+    }
     lines
 }
 

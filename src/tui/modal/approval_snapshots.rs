@@ -70,6 +70,18 @@ async fn an_obfuscated_command_shows_as_written_and_as_checked() {
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_filed_request_names_the_file_that_answers_it_too() {
+    let mut request = command_request("r1", "ls -la");
+    request.answer_file = Some(".massgen/approvals/scout/resp_0123.json".into());
+    let (state, view) = waiting(vec![request]).await;
+    let screen = screen_text(&draw(&state, &view, 80, 24));
+    assert!(
+        screen.contains("answer in .massgen/approvals/scout/resp_0123.json"),
+        "{screen}"
+    );
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_write_shows_its_diff_and_scrolls_when_it_is_long() {
     let (state, mut view) = waiting(vec![write_request("r1")]).await;
     let screen = screen_text(&draw(&state, &view, 80, 24));

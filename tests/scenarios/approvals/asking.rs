@@ -219,3 +219,50 @@ async fn a_write_is_asked_with_the_diff_it_would_make() {
             .contains("Successfully wrote")
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn past_max_consecutive_auto_a_person_is_asked_again_instead_of_a_denial() {
+    let block = PermissionsConfig {
+        max_consecutive_auto: Some(2),
+        ..permissions(&[], &["command(echo *)"], &[])
+    };
+    let config = with_permissions(
+        config(&[(
+            "solo",
+            &["echo same", "echo same", "echo same", "echo same"],
+        )]),
+        0,
+        block,
+    );
+    let mut scenario = start(config, true, ApprovalOptions::default());
+    let events = run(
+        &mut scenario,
+        answer_every_ask(ApprovalAnswer::Approve {
+            scope: GrantScope::Session,
+        }),
+    )
+    .await;
+    // The first is asked and approved for the session; the next two ride that grant; the
+    // fourth would be a third automatic approval in a row, so the person is asked again.
+    let deciders: Vec<Decider> = decided(&events, "solo")
+        .iter()
+        .map(|record| record.decider)
+        .collect();
+    assert_eq!(
+        deciders,
+        [
+            Decider::Human,
+            Decider::Grant,
+            Decider::Grant,
+            Decider::Human
+        ]
+    );
+    let asked = asked(&events);
+    assert_eq!(asked.len(), 2, "{asked:?}");
+    assert!(
+        asked[1].reason.contains("2 automatic approvals in a row"),
+        "{}",
+        asked[1].reason
+    );
+    assert_eq!(ran(&events, "solo"), 4);
+}
