@@ -16,11 +16,7 @@ fn answer_every_ask(answer: ApprovalAnswer) -> impl Fn(&EventMsg) -> Option<Op> 
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_approved_call_runs_and_an_answer_nobody_waits_for_is_a_warning() {
-    let config = with_permissions(
-        config(&[("solo", &["echo approved-run"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo approved-run"], &["command(echo *)"]);
     let mut scenario = start(config, true, ApprovalOptions::default());
     let events = run(&mut scenario, |msg| match msg {
         EventMsg::Approval(ApprovalEvent::Asked(request)) => Some(Op::AnswerApproval {
@@ -57,11 +53,7 @@ async fn an_approved_call_runs_and_an_answer_nobody_waits_for_is_a_warning() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_denial_with_a_message_reaches_the_agent_verbatim_and_the_call_never_runs() {
-    let config = with_permissions(
-        config(&[("solo", &["echo never-printed"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo never-printed"], &["command(echo *)"]);
     let mut scenario = start(config, true, ApprovalOptions::default());
     let events = run(
         &mut scenario,
@@ -98,11 +90,7 @@ async fn a_denial_with_a_message_reaches_the_agent_verbatim_and_the_call_never_r
 
 #[tokio::test(start_paused = true)]
 async fn an_unanswered_ask_is_denied_when_its_time_runs_out() {
-    let config = with_permissions(
-        config(&[("solo", &["echo never-printed"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo never-printed"], &["command(echo *)"]);
     let mut scenario = start(config, true, ApprovalOptions::default());
     let events = run(&mut scenario, |_| None).await;
     let results = tool_results(&scenario, "solo");
@@ -162,11 +150,7 @@ async fn an_always_approval_is_saved_and_the_next_run_allows_the_call_by_rule_un
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_session_approval_covers_the_same_call_again_unasked() {
-    let config = with_permissions(
-        config(&[("solo", &["echo again", "echo again"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo again", "echo again"], &["command(echo *)"]);
     let mut scenario = start(config, true, ApprovalOptions::default());
     let events = run(
         &mut scenario,
@@ -176,10 +160,7 @@ async fn a_session_approval_covers_the_same_call_again_unasked() {
     )
     .await;
     assert_eq!(asked(&events).len(), 1);
-    let deciders: Vec<Decider> = decided(&events, "solo")
-        .iter()
-        .map(|record| record.decider)
-        .collect();
+    let deciders = deciders(&events, "solo");
     assert_eq!(deciders, [Decider::Human, Decider::Grant]);
     assert_eq!(ran(&events, "solo"), 2);
 }
@@ -244,10 +225,7 @@ async fn past_max_consecutive_auto_a_person_is_asked_again_instead_of_a_denial()
     .await;
     // The first is asked and approved for the session; the next two ride that grant; the
     // fourth would be a third automatic approval in a row, so the person is asked again.
-    let deciders: Vec<Decider> = decided(&events, "solo")
-        .iter()
-        .map(|record| record.decider)
-        .collect();
+    let deciders = deciders(&events, "solo");
     assert_eq!(
         deciders,
         [

@@ -68,11 +68,7 @@ async fn the_command_lines_approval_dir_asks_by_file_and_feedback_reaches_the_ag
         dir: Some(approvals.path().to_path_buf()),
         ..ApprovalOptions::default()
     };
-    let config = with_permissions(
-        config(&[("solo", &["echo never-printed"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo never-printed"], &["command(echo *)"]);
     // A person at the terminal too: the handshake still answers.
     let mut scenario = start(config, true, options);
     let events = run(
@@ -106,11 +102,7 @@ async fn a_cancelled_turn_leaves_no_request_marked_pending() {
         dir: Some(approvals.path().to_path_buf()),
         ..ApprovalOptions::default()
     };
-    let config = with_permissions(
-        config(&[("solo", &["echo never-printed"])]),
-        0,
-        permissions(&[], &["command(echo *)"], &[]),
-    );
+    let config = solo_asking(&["echo never-printed"], &["command(echo *)"]);
     let mut scenario = start(config, false, options);
     let events = run(&mut scenario, |msg| {
         matches!(msg, EventMsg::Approval(ApprovalEvent::Asked(_))).then_some(Op::Cancel)

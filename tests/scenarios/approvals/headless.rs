@@ -117,10 +117,7 @@ async fn the_budget_denies_automatic_approvals_past_max_consecutive_auto() {
         results[2].1.contains("2 automatic approvals in a row"),
         "{results:?}"
     );
-    let deciders: Vec<Decider> = decided(&events, "solo")
-        .iter()
-        .map(|record| record.decider)
-        .collect();
+    let deciders = deciders(&events, "solo");
     assert_eq!(
         deciders,
         [Decider::Policy, Decider::Policy, Decider::Budget]

@@ -15,7 +15,7 @@ use massgen::backend::Message;
 use massgen::config::{Config, PermissionRule, PermissionsConfig, RuleDecision};
 use massgen::orchestrator::ApprovalOptions;
 use massgen::protocol::{
-    ApprovalEvent, ApprovalRecord, ApprovalRequest, Event, EventMsg, Mode, Op, TurnOptions,
+    ApprovalEvent, ApprovalRecord, ApprovalRequest, Decider, Event, EventMsg, Mode, Op, TurnOptions,
 };
 
 pub const EXECUTE: &str = "mcp__command_line__execute_command";
@@ -64,6 +64,19 @@ pub fn permissions(allow: &[&str], ask: &[&str], deny: &[&str]) -> PermissionsCo
 pub fn with_permissions(mut config: Config, index: usize, block: PermissionsConfig) -> Config {
     config.agents[index].backend.tools.permissions = Some(block);
     config
+}
+
+/// One agent, `solo`, running `commands`, with `ask` as its only rules.
+pub fn solo_asking(commands: &[&str], ask: &[&str]) -> Config {
+    with_permissions(config(&[("solo", commands)]), 0, permissions(&[], ask, &[]))
+}
+
+/// The deciders of the agent's `Decided` records, in order.
+pub fn deciders(events: &[Event], agent: &str) -> Vec<Decider> {
+    decided(events, agent)
+        .iter()
+        .map(|record| record.decider)
+        .collect()
 }
 
 /// Starts the run: `human` puts a person at the terminal.
